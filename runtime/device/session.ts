@@ -336,6 +336,7 @@ export class DeviceSession {
   async close(): Promise<void> {
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
+    this.memory.loseAll();
     const w = this.worker;
     this.worker = null;
     this.port?.close();
