@@ -16,6 +16,7 @@ import { Tensor } from '../tensor.js';
 import { launch } from './launch.js';
 import { iterationCut } from '../compiler/loop-period.js';
 import { attrKeyOf } from '../ops/op.js';
+import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
 /** Ops per region before it is cut. */
@@ -65,6 +66,7 @@ function cutAtCap(): void {
     launch(bindProgram([...outputs]));
   } finally {
     // The suffix becomes the new region, with its consumers and reads counted afresh.
+    keepRecipes(prefix);
     regionId++;
     members = suffix;
     reads = new Set();
@@ -78,10 +80,7 @@ function cutAtCap(): void {
       }
     }
     deferredFrees = [];
-    for (const b of frees) {
-      if (reads.has(b)) deferredFrees.push(b);
-      else currentSession().free(b);
-    }
+    for (const b of frees) releaseIfUnused(b);
   }
 }
 
@@ -90,18 +89,26 @@ export function inRegion(t: Tensor): boolean {
 }
 
 /** Frees a disposed tensor's buffer, or defers that until the region that reads it runs. */
-export function freeWhenUnread(buffer: DeviceBuffer): void {
+function freeWhenUnread(buffer: DeviceBuffer): void {
   if (reads.has(buffer)) deferredFrees.push(buffer);
   else currentSession().free(buffer);
 }
+setReleaseBuffer(freeWhenUnread);
 
 function endRegion(): void {
+  keepRecipes(members);
   members = [];
   reads = new Set();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
-  for (const b of frees) currentSession().free(b);
+  for (const b of frees) releaseIfUnused(b);
+}
+
+/** A deferred free after a region ran: recipes it left may now pin the buffer. */
+function releaseIfUnused(b: DeviceBuffer): void {
+  if (b.pins > 0) b.disposeRequested = true;
+  else freeWhenUnread(b);
 }
 
 export function regionSize(): number {

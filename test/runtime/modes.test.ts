@@ -113,6 +113,19 @@ describe('fused regions', () => {
     expect(h.array()).toEqual([2, 4, 6]);
   });
 
+  it('a recipe keeps the buffers it reads: its input can be disposed before it is read', async () => {
+    tpu.mode('fused');
+    const x = tpu.tensor([1, 2, 3], { dtype: 'float32' });
+    await tpu.sync();
+    const h = x.mul(2);
+    const y = h.add(1);
+    await y.data(); // h was not materialized
+    x.dispose();
+    expect(() => x.add(1)).toThrow(/disposed/);
+    expect(h.sum().item()).toBe(12); // recomputed from x's buffer, kept for h's recipe
+    expect(h.array()).toEqual([2, 4, 6]);
+  });
+
   it('a value with several consumers that stays alive becomes a program output', async () => {
     tpu.mode('fused');
     const x = tpu.ones([10]);
