@@ -264,6 +264,6 @@ describe('hooks for whole-function capture', () => {
     expect(setRegionCap(before)).toBe(Infinity);
     expect(events.filter((e) => e.kind === 'region')).toHaveLength(1);
     const exec = events.find((e) => e.kind === 'execute') as { program: number };
-    expect(tpu.program(exec.program)?.program.nodes).toHaveLength(600);
+    expect(tpu.program(exec.program)?.program.nodes).toHaveLength(601); // 600 adds + the refused sum
   });
 });
