@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { captureSite, formatSite } from '../call-site.js';
+import { captureSite, formatSite, type CallSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -73,7 +73,8 @@ export class DeviceSession {
   private doneUpTo = 0;
   /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
-  private readonly programLabels = new Map<number, string>();
+  /** What each program is, and the line that first compiled it (captured on a miss only). */
+  private readonly programInfo = new Map<number, { label: string; site: CallSite }>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -119,7 +120,7 @@ export class DeviceSession {
 
   compile(program: Program, label: string): number {
     const id = this.nextProgram++;
-    this.programLabels.set(id, label);
+    this.programInfo.set(id, { label, site: captureSite(this.compile, true) });
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -273,9 +274,12 @@ export class DeviceSession {
     }
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
-      const site = rec ? rec.site() : formatSite(undefined);
-      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
+      const info = this.programInfo.get(e.program);
+      const label = rec ? rec.label() : info?.label ?? `program ${e.program}`;
+      const where = rec
+        ? `called at ${rec.site()}`
+        : `first compiled at ${formatSite(info?.site)}; tpu.setCallSites(true) names the exact call`;
+      this.deviceErrors.push(`${label} failed on the device (${where}): ${e.message}`);
     }
     if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
