@@ -381,6 +381,12 @@ export class DeviceSession {
 
   /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
   async close(): Promise<void> {
+    if (this.worker && !this.closed) {
+      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
+      // let the running program finish, then terminate.
+      this.cancelPending();
+      await this.fence('tpu.reset').catch(() => {});
+    }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
     this.memory.loseAll();

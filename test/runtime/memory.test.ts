@@ -100,3 +100,15 @@ describe('tpu.reset', () => {
     expect(tpu.ones([3]).add(1).array()).toEqual([2, 2, 2]);
   });
 });
+
+describe('tpu.reset with work queued', () => {
+  it('drops the queued work and starts a fresh session', async () => {
+    tpu.mode('strict');
+    const x = tpu.ones([8]);
+    let y = x;
+    for (let i = 0; i < 5000; i++) y = y.add(x);
+    await tpu.reset();
+    expect(() => y.dataSync()).toThrow('dataSync: the tensor [8] float32 was freed by tpu.reset()');
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
+  });
+});
