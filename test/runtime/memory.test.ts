@@ -58,6 +58,7 @@ describe('memory', () => {
     const msg = (err as Error).message;
     expect(msg).toMatch(/^out of device memory: mul needs 78\.1 KiB for \[20000\] float32, but .* of 97\.\d KiB \(v5e, set\) are live/);
     expect(msg).toMatch(/Largest live tensors:\n +78\.1 KiB +\[20000\] float32 \(zeros\)/);
+    expect(tpu.largestTensors(1)).toEqual([{ bytes: 80_000, shape: [20_000], dtype: 'float32', origin: 'zeros' }]);
     // nothing was lost: the inputs still read back
     expect(small.sum().item()).toBe(10);
     expect(big.dataSync().length).toBe(20_000);
