@@ -1,11 +1,11 @@
 // fused: ops are recorded into the pending region and compiled as ONE program when the
 // region is cut (sync point, size cap, mode switch). At the size cap the cut falls on a
 // loop-iteration boundary when the op stream repeats, so a loop without sync points
-// also settles into one cached program. A value
-// becomes a program output only if it may be read later: it is not disposed and either
-// no op of the region consumes it or several do (a value reused is kept, not recomputed).
-// Values consumed once inside the region are never materialized; should one be read
-// later, its recipe is recomputed from its inputs.
+// also settles into one cached program. A value becomes a program output only if it may
+// be read later: it is not disposed and either no op of the region consumes it or several
+// do (a value reused is kept, not recomputed). Values consumed once inside the region are
+// never materialized; should one be used later, its recipe is recomputed from its inputs
+// once, in the region that uses it, and kept from then on.
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
 import { isScalar } from '../compiler/trace.js';
@@ -34,6 +34,8 @@ let regionId = 1;
 // Strong references until the cut: WeakRefs keep every target alive to the end of the
 // job anyway and made dispatch GC-bound.
 let members: Tensor[] = [];
+/** Values of earlier regions this region recomputes: kept as outputs this time. */
+let recomputed = new Set<Tensor>();
 let reads = new Set<DeviceBuffer>();
 /** Buffers disposed by the user while the region still reads them: freed after its launch. */
 let deferredFrees: DeviceBuffer[] = [];
@@ -43,6 +45,8 @@ export function applyFused(node: TraceNode): Tensor {
     if (isScalar(v)) continue;
     if (v._buf) reads.add(v._buf);
     else if (v._node!.region === regionId) v._node!.consumers++;
+    // Computed (and not kept) by an earlier region: recompute it once more, and keep it.
+    else recomputed.add(v);
   }
   node.region = regionId;
   const t = new Tensor(node);
@@ -68,6 +72,8 @@ function cutAtCap(): void {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
   for (const t of prefix) if (!t.disposed && t._node!.consumers !== 1) outputs.add(t);
+  for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+  recomputed = new Set();
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
   const frees = deferredFrees;
   try {
@@ -106,6 +112,7 @@ setReleaseBuffer(freeWhenUnread);
 function endRegion(): void {
   keepRecipes(members);
   members = [];
+  recomputed = new Set();
   reads = new Set();
   regionId++;
   const frees = deferredFrees;
@@ -127,6 +134,7 @@ export function regionSize(): number {
 export function flushRegion(reason: string, required: readonly Tensor[] = []): void {
   if (members.length === 0) return;
   const outputs = new Set(required);
+  for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   for (const t of members) {
     if (!t.disposed && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
   }

@@ -113,6 +113,22 @@ describe('fused regions', () => {
     expect(h.array()).toEqual([2, 4, 6]);
   });
 
+  it('a value of an earlier region used again is recomputed once and then kept', async () => {
+    tpu.mode('fused');
+    const x = tpu.tensor([1, 2, 3], { dtype: 'float32' });
+    await tpu.sync();
+    const live = tpu.memory().liveTensors;
+    const h = x.mul(2);
+    const y = h.add(1);
+    await y.data();
+    expect(tpu.memory().liveTensors - live).toBe(1); // y only: h stayed inside the program
+    const z = h.mul(3);
+    await z.data();
+    expect(tpu.memory().liveTensors - live).toBe(3); // y, z, and h kept this time
+    expect(z.array()).toEqual([6, 12, 18]);
+    expect(h.array()).toEqual([2, 4, 6]);
+  });
+
   it('a recipe keeps the buffers it reads: its input can be disposed before it is read', async () => {
     tpu.mode('fused');
     const x = tpu.tensor([1, 2, 3], { dtype: 'float32' });
