@@ -59,6 +59,12 @@ export class Tensor {
     return numel(this.shape);
   }
 
+  private _shapeKey: string | undefined;
+  /** The shape as a cache-key fragment ("2,3"), computed once. */
+  shapeKey(): string {
+    return (this._shapeKey ??= this.shape.join(','));
+  }
+
   describe(): string {
     return `${formatShape(this.shape)} ${this.dtype}`;
   }

@@ -139,7 +139,7 @@ export class DeviceSession {
     const launch = this.nextLaunch++;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
-    this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
+    this.batch.exec(program, launch, ins, outs, scalars, reply);
     this.scheduled();
     return check ? reply : undefined;
   }
