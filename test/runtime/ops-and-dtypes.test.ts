@@ -1,6 +1,6 @@
 // The issue-3 op set and dtypes against float64 references computed here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { tpu, lowerToOnnx, type Tensor } from 'tpu-kernel/runtime';
 import { broadcastRef, expectClose, seededValues, sumRef } from './reference.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
@@ -188,5 +188,24 @@ describe('matmul precision', () => {
       tpu.setMatmulPrecision('highest');
     }
     expect(() => tpu.setMatmulPrecision('fast' as never)).toThrow("tpu.setMatmulPrecision: precision must be 'highest' or 'default'; got \"fast\"");
+  });
+});
+
+describe('softmax', () => {
+  it.each(['debug', 'strict', 'fused'] as const)('%s: matches float64 softmax; fused runs it as one ONNX Softmax', (mode) => {
+    tpu.mode(mode);
+    const xs = seededValues(12, 5, -4, 4).map(Math.fround);
+    const x = tpu.tensor(xs, { dtype: 'float32' }).reshape([3, 4]);
+    const ref: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const row = xs.slice(r * 4, r * 4 + 4);
+      const m = Math.max(...row);
+      const e = row.map((v) => Math.exp(v - m));
+      const s = e.reduce((p, q) => p + q, 0);
+      ref.push(...e.map((v) => v / s));
+    }
+    expectClose(x.softmax(-1).dataSync(), ref, 1e-6, 1e-7);
+    if (mode === 'fused') expect(lowerToOnnx(tpu.stats().lastProgram!.program).text).toMatch(/= Softmax\(v\d+, axis=1\)\n/);
+    tpu.mode('strict');
   });
 });
