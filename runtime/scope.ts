@@ -39,6 +39,25 @@ export function scope<T>(fn: () => T): T {
   return result;
 }
 
+/**
+ * Runs a composed op's body: the tensors it makes, except those it returns, are marked as
+ * temporaries, which a fused region never keeps as outputs. Unlike scope() nothing is
+ * disposed, so autograd may still hold them.
+ */
+export function temporaries<T>(fn: () => T): T {
+  const made: Tensor[] = [];
+  stack.push(made);
+  try {
+    const result = fn();
+    for (const t of made) if (t !== (result as unknown)) t._temporary = true;
+    const outer = stack[stack.length - 2];
+    if (outer) outer.push(...made);
+    return result;
+  } finally {
+    stack.splice(stack.lastIndexOf(made), 1);
+  }
+}
+
 function disposeAllBut(made: Tensor[], kept: unknown): void {
   const keep = new Set<unknown>();
   const visit = (v: unknown, depth: number) => {

@@ -23,6 +23,8 @@ export class Tensor {
   /** Buffers its recipe keeps alive after its region ran without materializing it. */
   _pins: DeviceBuffer[] | null = null;
   disposed = false;
+  /** Made inside a composed op and not returned by it (see temporaries()). */
+  _temporary = false;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
     this._node = node;

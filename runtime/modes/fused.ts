@@ -2,10 +2,11 @@
 // region is cut (sync point, size cap, mode switch). At the size cap the cut falls on a
 // loop-iteration boundary when the op stream repeats, so a loop without sync points
 // also settles into one cached program. A value becomes a program output only if it may
-// be read later: it is not disposed and either no op of the region consumes it or several
-// do (a value reused is kept, not recomputed). Values consumed once inside the region are
-// never materialized; should one be used later, its recipe is recomputed from its inputs
-// once, in the region that uses it, and kept from then on.
+// be read later: it is neither disposed nor a composed op's temporary, and either no op
+// of the region consumes it or several do (a value reused is kept, not recomputed).
+// Values consumed once inside the region are never materialized; should one be used
+// later, its recipe is recomputed from its inputs once, in the region that uses it, and
+// kept from then on.
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
 import { isScalar } from '../compiler/trace.js';
@@ -71,7 +72,7 @@ function cutAtCap(): void {
   for (const t of suffix) {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
-  for (const t of prefix) if (!t.disposed && t._node!.consumers !== 1) outputs.add(t);
+  for (const t of prefix) if (!t.disposed && !t._temporary && t._node!.consumers !== 1) outputs.add(t);
   for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   recomputed = new Set();
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
@@ -136,7 +137,7 @@ export function flushRegion(reason: string, required: readonly Tensor[] = []): v
   const outputs = new Set(required);
   for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   for (const t of members) {
-    if (!t.disposed && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
+    if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
   }
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });

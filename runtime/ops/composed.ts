@@ -1,14 +1,14 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
 import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
-import { scope } from '../scope.js';
+import { temporaries } from '../scope.js';
 
-// Composed ops run in a scope: their temporaries are disposed when they return, so a fused
-// region never keeps them as outputs (e.g. exp, used twice inside softmax) and strict
-// mode frees them at once.
+// Composed ops run their body in temporaries(): what they make and do not return is never
+// kept as a fused region's output (e.g. exp, used twice inside softmax). Nothing is
+// disposed: autograd may still need it.
 export function softmax(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('softmax', dim, x.ndim);
-  return scope(() => {
+  return temporaries(() => {
     const e = x.sub(x.amax(d, true)).exp();
     return e.div(e.sum(d, true));
   });

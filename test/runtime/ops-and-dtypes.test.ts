@@ -1,6 +1,6 @@
 // The issue-3 op set and dtypes against float64 references computed here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tpu, lowerToOnnx, type Tensor } from 'tpu-kernel/runtime';
+import { tpu, lowerToOnnx, addApplyHook, type Tensor } from 'tpu-kernel/runtime';
 import { broadcastRef, expectClose, seededValues, sumRef } from './reference.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
@@ -206,6 +206,14 @@ describe('softmax', () => {
     }
     expectClose(x.softmax(-1).dataSync(), ref, 1e-6, 1e-7);
     if (mode === 'fused') expect(lowerToOnnx(tpu.stats().lastProgram!.program).text).toMatch(/= Softmax\(v\d+, axis=1\)\n/);
+    // its temporaries stay usable (autograd keeps them for the backward pass)
+    const made: Tensor[] = [];
+    const stop = addApplyHook((_op, _operands, _attrs, out) => made.push(out));
+    x.softmax(0).dataSync();
+    stop();
+    expect(made.map((t) => t.disposed)).toEqual([false, false, false, false, false]);
+    expect(made[2]!.shape).toEqual([3, 4]); // exp
+    expect(made[2]!.sum().item()).toBeGreaterThan(0);
     tpu.mode('strict');
   });
 });
