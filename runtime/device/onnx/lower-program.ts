@@ -57,9 +57,13 @@ export function lowerToOnnx(program: Program): LoweredModel {
     if (n.dtype === 'bfloat16') out = ctx.cast(out, 'float32', 'bfloat16');
     names.push(out);
   }
+  // A node's value is output directly (an Identity would copy it); graph inputs and values
+  // output twice need one, as ONNX output names must be distinct node outputs.
+  const used = new Set<string>(names.slice(0, inputNames.length + scalarNames.length));
   const outputNames = program.outputs.map((id) => {
     const v = valueOf(program, id);
-    const out = graph.node('Identity', [names[id]!]);
+    const out = used.has(names[id]!) ? graph.node('Identity', [names[id]!]) : names[id]!;
+    used.add(out);
     graph.output(out, COMPUTE_TYPE[v.dtype], v.shape);
     return out;
   });
