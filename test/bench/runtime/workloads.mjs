@@ -41,23 +41,31 @@ export const w1 = {
   },
 };
 
+/** A step computing one tensor from fixed inputs, then waiting for it. */
+function computeAndSync(makeInputs, compute) {
+  return async (tpu) => {
+    const inputs = makeInputs(tpu);
+    return {
+      async step() {
+        const y = compute(...inputs);
+        await tpu.sync();
+        y.dispose();
+      },
+      dispose: () => inputs.forEach((t) => t.dispose()),
+    };
+  };
+}
+
 const N2 = 4_194_304;
 export const w2 = {
   id: 'W2',
   title: 'sqrt(abs(tanh(x*1.5+0.5)*x-0.25)) on 4M floats',
   unit: 'ms',
   value: (ms) => ms,
-  async prepare(tpu) {
-    const x = tpu.rand([N2]);
-    return {
-      async step() {
-        const y = x.mul(1.5).add(0.5).tanh().mul(x).sub(0.25).abs().sqrt();
-        await tpu.sync();
-        y.dispose();
-      },
-      dispose: () => x.dispose(),
-    };
-  },
+  prepare: computeAndSync(
+    (tpu) => [tpu.rand([N2])],
+    (x) => x.mul(1.5).add(0.5).tanh().mul(x).sub(0.25).abs().sqrt(),
+  ),
   async prepareRaw(threads) {
     return rawSession(threads, (g) => {
       const c = (v) => g.constant('float32', [], [v]);
@@ -74,18 +82,7 @@ export const w3 = {
   unit: 'GFLOP/s',
   higherIsBetter: true,
   value: (ms) => (2 * 1024 ** 3) / (ms * 1e6),
-  async prepare(tpu) {
-    const a = tpu.rand([1024, 1024]);
-    const b = tpu.rand([1024, 1024]);
-    return {
-      async step() {
-        const c = a.matmul(b);
-        await tpu.sync();
-        c.dispose();
-      },
-      dispose: () => [a, b].forEach((t) => t.dispose()),
-    };
-  },
+  prepare: computeAndSync((tpu) => [tpu.rand([1024, 1024]), tpu.rand([1024, 1024])], (a, b) => a.matmul(b)),
   async prepareRaw(threads) {
     const s = await rawSession(threads, (g) => ({ inputs: [['a', [1024, 1024]], ['b', [1024, 1024]]], output: [g.node('MatMul', ['a', 'b']), [1024, 1024]] }));
     return { step: () => s.run() };
@@ -97,19 +94,10 @@ export const w4 = {
   title: 'x[256,1024] → matmul → relu → matmul → softmax',
   unit: 'ms',
   value: (ms) => ms,
-  async prepare(tpu) {
-    const x = tpu.rand([256, 1024]);
-    const w1 = tpu.rand([1024, 1024]);
-    const w2 = tpu.rand([1024, 1024]);
-    return {
-      async step() {
-        const y = x.matmul(w1).relu().matmul(w2).softmax(-1);
-        await tpu.sync();
-        y.dispose();
-      },
-      dispose: () => [x, w1, w2].forEach((t) => t.dispose()),
-    };
-  },
+  prepare: computeAndSync(
+    (tpu) => [tpu.rand([256, 1024]), tpu.rand([1024, 1024]), tpu.rand([1024, 1024])],
+    (x, w1, w2) => x.matmul(w1).relu().matmul(w2).softmax(-1),
+  ),
   async prepareRaw(threads) {
     const s = await rawSession(threads, (g) => {
       const h = g.node('Relu', [g.node('MatMul', ['x', 'w1'])]);
