@@ -55,7 +55,7 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
 }
 const BATCH_LIMIT = 256;
 /** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
-const MAX_IN_FLIGHT = 8192;
+const MAX_IN_FLIGHT = 16384;
 const WAIT_SLICE_MS = 50;
 
 export class DeviceSession {
