@@ -4,6 +4,8 @@ import * as creation from './creation.js';
 import { keep } from './scope.js';
 import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
 import { compile } from './compile/compile.js';
+import * as nn from './nn/index.js';
+import * as optim from './optim/index.js';
 
 export const training = {
   ...withRequiresGrad(creation),
@@ -12,4 +14,6 @@ export const training = {
   grad,
   valueAndGrad,
   compile,
+  nn,
+  optim,
 };
