@@ -6,7 +6,7 @@ import { formatShape, shapesEqual } from '../shape.js';
 import { unbroadcast } from '../ops/grad-helpers.js';
 import { scope } from '../scope.js';
 import { Tensor } from '../tensor.js';
-import { onesLike } from './constants.js';
+import { onesLike } from '../ops/like.js';
 import { noGrad } from './grad-mode.js';
 
 export interface BackwardOptions {

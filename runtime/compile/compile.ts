@@ -47,7 +47,7 @@ function dataDependentError(name: string, reason: string): DataDependentError {
   return new DataDependentError(
     `tpu.compile(${name}): ${reason} reads a tensor value while the function is being traced, but nothing has ` +
       'run yet: a compiled function becomes one program, so it cannot branch on (or print) values it computes. ' +
-      'Select on the device instead (tpu.where(cond, a, b), or arithmetic such as mask.mul(a)), or return the ' +
+      'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
       'tensor and read it (item(), data()) after the call, outside the compiled function.',
   );
 }

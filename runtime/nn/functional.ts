@@ -1,6 +1,6 @@
 // Composed functions of tpu.nn (plain TypeScript over primitives: gradients and fusion
 // come for free). Losses follow PyTorch's definitions and default reduction 'mean'.
-import { arange } from '../creation.js';
+import { filled } from '../ops/constant.js';
 import { normalizeDim, formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 
@@ -36,7 +36,9 @@ export function logSoftmax(x: Tensor, dim = -1): Tensor {
 export function oneHot(indices: Tensor, classes: number): Tensor {
   if (indices.dtype !== 'int32') throw new TypeError(`oneHot: indices must be int32; got ${indices.dtype}`);
   if (!Number.isInteger(classes) || classes < 1) throw new RangeError(`oneHot: classes must be a positive integer; got ${classes}`);
-  return indices.reshape([...indices.shape, 1]).eq(arange(classes)).to('float32');
+  // 0..classes-1 made on the device (no upload, no baked values in the program key).
+  const classIds = filled('oneHot', [classes], 1, 'int32').cumsum(0).sub(1);
+  return indices.reshape([...indices.shape, 1]).eq(classIds).to('float32');
 }
 
 export interface LossOptions {
