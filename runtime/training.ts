@@ -6,6 +6,7 @@ import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.j
 import { compile } from './compile/compile.js';
 import * as nn from './nn/index.js';
 import * as optim from './optim/index.js';
+import { load, save } from './serialize/save-load.js';
 
 export const training = {
   ...withRequiresGrad(creation),
@@ -16,4 +17,6 @@ export const training = {
   compile,
   nn,
   optim,
+  save,
+  load,
 };
