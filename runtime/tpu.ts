@@ -1,6 +1,7 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
+import { functional, nnFunctional } from './functional.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
@@ -31,6 +32,8 @@ export interface DeviceInfo {
 
 export const tpu = {
   ...creation,
+  ...functional,
+  nn: { functional: nnFunctional },
   manualSeed,
   scope,
   mode,

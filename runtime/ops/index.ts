@@ -32,3 +32,7 @@ export * from './linalg.js';
 export * from './einsum.js';
 export * from './nn/activations.js';
 export * from './nn/normalization.js';
+export * from './nn/conv.js';
+export * from './nn/pooling.js';
+export * from './nn/interpolate.js';
+export * from './nn/attention.js';
