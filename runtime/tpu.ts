@@ -1,11 +1,13 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
+import { functional } from './functional.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
 import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
 import { closeSession, currentSession, programCache } from './device/current.js';
+import { interruptBuffer } from './device/session.js';
 import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
@@ -32,6 +34,7 @@ export interface DeviceInfo {
 
 export const tpu = {
   ...creation,
+  ...functional,
   ...training,
   manualSeed,
   scope,
@@ -104,6 +107,12 @@ export const tpu = {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },
+
+  /**
+   * The shared buffer a kernel hands to its control thread once, so that thread can
+   * interrupt a blocking wait on the main thread with interruptWaits(buffer).
+   */
+  interruptBuffer,
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {

@@ -4,7 +4,8 @@ import * as creation from './creation.js';
 import { keep } from './scope.js';
 import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
 import { compile } from './compile/compile.js';
-import * as nn from './nn/index.js';
+import * as nnModules from './nn/index.js';
+import { nnFunctional } from './functional.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 
@@ -15,7 +16,8 @@ export const training = {
   grad,
   valueAndGrad,
   compile,
-  nn,
+  /** Modules and losses, plus torch.nn.functional's forms as tpu.nn.functional. */
+  nn: { ...nnModules, functional: nnFunctional },
   optim,
   save,
   load,

@@ -24,6 +24,8 @@ let members: Tensor[] = [];
 let reads = new Set<DeviceBuffer>();
 /** Buffers disposed by the user while the region still reads them: freed after its launch. */
 let deferredFrees: DeviceBuffer[] = [];
+/** Values made inside a composed op (modes/composite.ts): never outputs of their region. */
+let internal = new WeakSet<Tensor>();
 
 /**
  * While tpu.compile traces a function, its whole body is one region: the size cap does not
@@ -48,6 +50,17 @@ export function applyFused(node: TraceNode): Tensor {
   return t;
 }
 
+/** Where the region stands now: composite() marks what is recorded after this point. */
+export function regionMark(): { region: number; size: number } {
+  return { region: regionId, size: members.length };
+}
+
+/** Marks the values recorded since `mark` (but `keep`) as internal, if the region was not cut meanwhile. */
+export function markInternalSince(mark: { region: number; size: number }, keep: Tensor): void {
+  if (mark.region !== regionId) return;
+  for (let i = mark.size; i < members.length; i++) if (members[i] !== keep) internal.add(members[i]!);
+}
+
 export function inRegion(t: Tensor): boolean {
   return t._node !== null && t._node.region === regionId;
 }
@@ -61,6 +74,7 @@ export function freeWhenUnread(buffer: DeviceBuffer): void {
 function endRegion(): void {
   members = [];
   reads = new Set();
+  internal = new WeakSet();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
@@ -81,7 +95,7 @@ export function flushRegion(reason: string, required: readonly Tensor[] = [], ev
   if (capture) throw capture.error(reason);
   const outputs = new Set(required);
   for (const t of members) {
-    if (!t.disposed && !t._buf && t._node && (everyLive || t._node.consumers !== 1)) outputs.add(t);
+    if (!t.disposed && !t._buf && t._node && !internal.has(t) && (everyLive || t._node.consumers !== 1)) outputs.add(t);
   }
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });

@@ -1,11 +1,8 @@
-// Activation modules and GELU.
+// Activation modules over the runtime's activation ops.
 import type { Tensor } from '../tensor.js';
+import type { GeluOptions } from '../ops/nn/activations.js';
 import { Module } from './module.js';
 
-/** GELU, exact (erf) form as PyTorch's default: 0.5·x·(1 + erf(x/√2)). */
-export function gelu(x: Tensor): Tensor {
-  return x.mul(x.mul(Math.SQRT1_2).erf().add(1)).mul(0.5);
-}
 
 export class ReLU extends Module {
   forward(x: Tensor): Tensor {
@@ -14,8 +11,12 @@ export class ReLU extends Module {
 }
 
 export class GELU extends Module {
+  constructor(readonly options: GeluOptions = {}) {
+    super();
+  }
+
   forward(x: Tensor): Tensor {
-    return gelu(x);
+    return x.gelu(this.options);
   }
 }
 

@@ -1,28 +1,16 @@
-// nn.Dropout: in training, zeroes each element with probability p and scales the rest by
-// 1/(1-p); the identity in eval(). The mask comes from the tpu.manualSeed generator.
-import { rand } from '../creation.js';
+// nn.Dropout: the dropout op in training, the identity in eval().
 import type { Tensor } from '../tensor.js';
+import { dropout } from '../ops/nn/attention.js';
 import { Module } from './module.js';
-
-function checkP(who: string, p: unknown): void {
-  if (typeof p !== 'number' || !(p >= 0 && p < 1)) throw new RangeError(`${who}: p must be a number in [0, 1); got ${JSON.stringify(p)}`);
-}
-
-export function dropout(x: Tensor, p: number, training = true): Tensor {
-  checkP('dropout', p);
-  if (!training || p === 0) return x;
-  const keep = rand([...x.shape]).gt(p).to(x.dtype);
-  return x.mul(keep).div(1 - p);
-}
 
 export class Dropout extends Module {
   constructor(readonly p = 0.5) {
     super();
-    checkP('Dropout', p);
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`Dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   }
 
   forward(x: Tensor): Tensor {
-    return dropout(x, this.p, this.training);
+    return dropout(x, { p: this.p, training: this.training });
   }
 
   protected override extraRepr(): string {

@@ -1,7 +1,6 @@
 // Composed functions of tpu.nn (plain TypeScript over primitives: gradients and fusion
 // come for free). Losses follow PyTorch's definitions and default reduction 'mean'.
-import { filled } from '../ops/constant.js';
-import { normalizeDim, formatShape, shapesEqual } from '../shape.js';
+import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
@@ -25,22 +24,6 @@ function sameShape(who: string, input: Tensor, target: Tensor): void {
   }
 }
 
-/** log(softmax(x)) along dim, computed stably (x - max - log Σ exp(x - max)). */
-export function logSoftmax(x: Tensor, dim = -1): Tensor {
-  const d = normalizeDim('logSoftmax', dim, x.ndim);
-  const shifted = x.sub(x.amax(d, true).detach());
-  return shifted.sub(shifted.exp().sum(d, true).log());
-}
-
-/** One-hot rows (float32) of int32 class indices: shape [...indices.shape, classes]. */
-export function oneHot(indices: Tensor, classes: number): Tensor {
-  if (indices.dtype !== 'int32') throw new TypeError(`oneHot: indices must be int32; got ${indices.dtype}`);
-  if (!Number.isInteger(classes) || classes < 1) throw new RangeError(`oneHot: classes must be a positive integer; got ${classes}`);
-  // 0..classes-1 made on the device (no upload, no baked values in the program key).
-  const classIds = filled('oneHot', [classes], 1, 'int32').cumsum(0).sub(1);
-  return indices.reshape([...indices.shape, 1]).eq(classIds).to('float32');
-}
-
 export interface LossOptions {
   reduction?: Reduction;
 }
@@ -58,7 +41,7 @@ export function crossEntropy(logits: Tensor, target: Tensor, options: LossOption
   if (target.ndim !== 1 || target.shape[0] !== logits.shape[0]) {
     throw new RangeError(`${who}: target must have shape [${logits.shape[0]}] (one class index per row of input ${formatShape(logits.shape)}); got ${formatShape(target.shape)}`);
   }
-  const picked = logSoftmax(logits, 1).mul(oneHot(target, logits.shape[1]!).to(logits.dtype)).sum(1);
+  const picked = logits.logSoftmax(1).gather(1, target.reshape([target.shape[0]!, 1])).reshape([target.shape[0]!]);
   return reduce(picked.neg(), options.reduction, who);
 }
 

@@ -1,8 +1,8 @@
-// nn.LayerNorm over the trailing normalizedShape dims: (x - mean) / √(var + eps) · w + b,
-// with the biased variance, as PyTorch.
+// nn.LayerNorm over the trailing normalizedShape dims (weight 1, bias 0 at init).
 import type { DType } from '../dtype.js';
-import { formatShape, shapesEqual } from '../shape.js';
-import { Tensor } from '../tensor.js';
+import { formatShape } from '../shape.js';
+import type { Tensor } from '../tensor.js';
+import { layerNorm } from '../ops/nn/normalization.js';
 import { Module } from './module.js';
 import { constantParameter } from './init.js';
 import { checkPositiveInt } from './checks.js';
@@ -11,20 +11,6 @@ export interface LayerNormOptions {
   eps?: number;
   elementwiseAffine?: boolean;
   dtype?: DType;
-}
-
-export function layerNorm(x: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, eps = 1e-5): Tensor {
-  const n = normalizedShape.length;
-  if (!shapesEqual(x.shape.slice(x.ndim - n), normalizedShape)) {
-    throw new RangeError(`layerNorm: input ${formatShape(x.shape)} must end with the normalized shape ${formatShape(normalizedShape)}`);
-  }
-  const dims = Array.from({ length: n }, (_, i) => x.ndim - n + i);
-  const centered = x.sub(x.mean(dims, true));
-  const variance = centered.mul(centered).mean(dims, true);
-  let y = centered.div(variance.add(eps).sqrt());
-  if (weight) y = y.mul(weight);
-  if (bias) y = y.add(bias);
-  return y;
 }
 
 export class LayerNorm extends Module {
@@ -45,7 +31,7 @@ export class LayerNorm extends Module {
   }
 
   forward(x: Tensor): Tensor {
-    return layerNorm(x, this.normalizedShape, this.weight, this.bias, this.eps);
+    return layerNorm(x, this.normalizedShape, { weight: this.weight, bias: this.bias, eps: this.eps });
   }
 
   protected override extraRepr(): string {

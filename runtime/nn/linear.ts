@@ -3,7 +3,8 @@ import type { DType } from '../dtype.js';
 import { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 import { uniformParameter } from './init.js';
-import { checkInput, checkPositiveInt } from './checks.js';
+import { checkPositiveInt } from './checks.js';
+import { linear } from '../ops/linalg.js';
 
 export interface LinearOptions {
   bias?: boolean;
@@ -25,9 +26,7 @@ export class Linear extends Module {
   }
 
   forward(x: Tensor): Tensor {
-    checkInput('Linear', x, -1, this.inFeatures);
-    const y = x.matmul(this.weight.T);
-    return this.bias ? y.add(this.bias) : y;
+    return linear(x, this.weight, this.bias);
   }
 
   protected override extraRepr(): string {

@@ -1,12 +1,14 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
 import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
+import { composite } from '../modes/composite.js';
 
 export function softmax(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('softmax', dim, x.ndim);
-  const shifted = x.sub(x.amax(d, true));
-  const e = shifted.exp();
-  return e.div(e.sum(d, true));
+  return composite(() => {
+    const e = x.sub(x.amax(d, true)).exp();
+    return e.div(e.sum(d, true));
+  });
 }
 
 declare module '../tensor.js' {

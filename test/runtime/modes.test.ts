@@ -185,3 +185,25 @@ describe('cancelPending', () => {
     expect(x.sum().item()).toBe(65536);
   });
 });
+
+describe('interrupting a blocking wait', () => {
+  it('another thread holding tpu.interruptBuffer() makes dataSync throw; the session goes on', async () => {
+    const { Worker } = await import('node:worker_threads');
+    tpu.mode('strict');
+    const x = tpu.full([384, 384], 1 / 512);
+    let y = x;
+    for (let i = 0; i < 400; i++) y = y.matmul(x);
+    const helper = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       const { interruptWaits } = { interruptWaits: (b) => { const w = new Int32Array(b); Atomics.store(w, 3, 1); Atomics.notify(w, 0); } };
+       setTimeout(() => interruptWaits(workerData), 50);`,
+      { eval: true, workerData: tpu.interruptBuffer() },
+    );
+    const t0 = Date.now();
+    expect(() => y.dataSync()).toThrow(/the wait \(dataSync\) was interrupted/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await helper.terminate();
+    tpu.cancelPending();
+    expect(x.sum().item()).toBe(288);
+  });
+});

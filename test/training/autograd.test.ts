@@ -58,7 +58,7 @@ describe.each(MODES)('exact backward (%s mode)', (mode) => {
     const x = leaf(xv, [rows, n]);
     const w = leaf(wv, [n]);
     const b = leaf(bv, [n]);
-    tpu.nn.layerNorm(x, [n], w, b, eps).backward(seedOf(gv, [rows, n]));
+    tpu.nn.functional.layerNorm(x, [n], { weight: w, bias: b, eps }).backward(seedOf(gv, [rows, n]));
     const dx: number[] = [];
     const dw = new Array(n).fill(0);
     const db = new Array(n).fill(0);

@@ -1,7 +1,7 @@
 // Gradient check cases, one list per differentiable op of the registry (keyed by op name).
 // Each case calls the op through its public API; inputs are seeded, away from kinks where
 // the op has one. Broadcasting, reductions over dims, batched and 1-D matmul are covered.
-import { apply, ops, type DType, type Tensor } from 'tpu-kernel/runtime';
+import { apply, ops, tpu, type DType, type Tensor } from 'tpu-kernel/runtime';
 
 export interface InputSpec {
   shape: number[];
@@ -26,6 +26,8 @@ export interface GradCase {
 }
 
 const m = (...shape: number[]): InputSpec => ({ shape });
+/** A constant int32 index tensor. */
+const ids = (v: number[] | number[][]) => tpu.tensor(v);
 const pos = (...shape: number[]): InputSpec => ({ shape, range: [0.5, 2] });
 const kink = (...shape: number[]): InputSpec => ({ shape, awayFromZero: true });
 /** Values at least 0.1 away from integers and half-integers (rounding ops). */
@@ -122,5 +124,26 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   pad: [
     { label: 'pad with a value', inputs: [m(2, 2)], call: (a) => ops.pad(a, [1, 2, 0, 1], { value: 0.5 }) },
     { label: 'crop', inputs: [m(2, 4)], call: (a) => ops.pad(a, [-1, 1]) },
+  ],
+  indexSelect: [{ label: 'repeated index', inputs: [m(3, 2)], call: (a) => a.indexSelect(0, ids([2, 0, 2])) }],
+  gather: [{ inputs: [m(2, 3)], call: (a) => a.gather(1, ids([[2, 0], [1, 1]])) }],
+  scatterAdd: [
+    { label: 'into x, from src', inputs: [m(3), m(4)], call: (x, src) => x.scatterAdd(0, ids([0, 2, 2, 1]), src) },
+  ],
+  topkValues: [{ label: 'distinct values', inputs: [{ shape: [2, 3], values: [0.3, -1.2, 1.9, 0.7, 1.4, -0.6] }], call: (a) => a.topk(2, { dim: 1 }).values }],
+  trilu: [
+    { label: 'tril', inputs: [m(3, 3)], call: (a) => a.tril() },
+    { label: 'triu, diagonal 1', inputs: [m(2, 3)], call: (a) => a.triu(1) },
+  ],
+  conv2d: [
+    { label: 'stride 2, padding 1', inputs: [m(1, 2, 4, 4), m(3, 2, 3, 3)], call: (x, w) => ops.conv2d(x, w, { stride: 2, padding: 1 }) },
+    { label: 'groups 2, dilation 2', inputs: [m(1, 2, 5, 5), m(2, 1, 2, 2)], call: (x, w) => ops.conv2d(x, w, { groups: 2, dilation: 2 }) },
+  ],
+  convTranspose2d: [
+    {
+      label: 'stride 2',
+      inputs: [m(1, 2, 2, 2), m(2, 3, 2, 2)],
+      call: (x, w) => apply(ops.convTranspose2dOp, [x, w], { stride: [2, 2], padding: [0, 0], dilation: [1, 1], groups: 1, outputPadding: [0, 0] }),
+    },
   ],
 };

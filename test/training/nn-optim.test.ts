@@ -75,7 +75,7 @@ describe('nn.Module', () => {
     expect(zeros / 4000).toBeGreaterThan(0.22);
     expect(zeros / 4000).toBeLessThan(0.28);
     expect(y.filter((v) => v !== 0).every((v) => Math.abs(v - 1 / 0.75) < 1e-6)).toBe(true);
-    expect(() => new nn.Dropout(1)).toThrow(/Dropout: p must be a number in \[0, 1\); got 1/);
+    expect(() => new nn.Dropout(1.5)).toThrow(/Dropout: p must be a probability in \[0, 1\]; got 1.5/);
   });
 });
 
