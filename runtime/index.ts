@@ -13,3 +13,5 @@ export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';
 export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
+export { programText, type Program } from './compiler/program.js';
+export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';

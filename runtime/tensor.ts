@@ -7,7 +7,7 @@ import type { TraceNode } from './compiler/trace.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
 import { materialize } from './modes/materialize.js';
-import { freeWhenUnread } from './modes/fused.js';
+import { disposeBuffer, dropRecipe } from './modes/recipes.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 
@@ -20,6 +20,8 @@ export class Tensor {
   _buf: DeviceBuffer | null = null;
   /** The recipe, while the value is not in device memory. */
   _node: TraceNode | null;
+  /** Buffers its recipe keeps alive after its region ran without materializing it. */
+  _pins: DeviceBuffer[] | null = null;
   disposed = false;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
@@ -40,6 +42,7 @@ export class Tensor {
   _materialized(buffer: DeviceBuffer): void {
     this._buf = buffer;
     this._node = null;
+    dropRecipe(this);
     currentSession().track(this, buffer);
   }
 
@@ -100,7 +103,7 @@ export class Tensor {
     const b = this._buf;
     if (!b) return;
     // No unregister from the finalizer (it costs more than the op): freeing is idempotent.
-    freeWhenUnread(b);
+    disposeBuffer(b);
   }
 
   toString(): string {

@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { formatSite } from '../call-site.js';
+import { captureSite, formatSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -230,7 +230,7 @@ export class DeviceSession {
       }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason);
     return result;
   }
 
@@ -243,13 +243,19 @@ export class DeviceSession {
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
+    // After an await the stack no longer shows the caller: capture it now.
+    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
     });
     if (--this.asyncWaits === 0) this.port?.unref();
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason, site);
     return r;
+  }
+
+  private emitWait(start: number, reason: string, site = captureSite(this.emitWait, true)): void {
+    emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
   }
 
   private drainPort(): void {

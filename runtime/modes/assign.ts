@@ -6,7 +6,8 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { activeMode } from './mode.js';
-import { flushRegion, freeWhenUnread } from './fused.js';
+import { flushRegion } from './fused.js';
+import { disposeBuffer } from './recipes.js';
 import { materialize } from './materialize.js';
 import { keep } from '../scope.js';
 
@@ -60,7 +61,7 @@ function adopt(target: Tensor, source: Tensor): void {
   target._node = null;
   target._valueOwner = source;
   source.disposed = true;
-  if (old && old !== source._buf) freeWhenUnread(old);
+  if (old && old !== source._buf) disposeBuffer(old);
 }
 
 declare module '../tensor.js' {
