@@ -2,7 +2,6 @@
 // record of how it was made (op, operands, attrs). The gradient rules live with the ops.
 import { isFloating } from '../dtype.js';
 import { addApplyHook } from '../modes/dispatch.js';
-import { isPendingAssignment } from '../modes/assign.js';
 import type { OpDef, Operand } from '../ops/op.js';
 import { Tensor } from '../tensor.js';
 import { gradEnabled } from './grad-mode.js';
@@ -31,14 +30,7 @@ Tensor.prototype._gradNode = null;
 addApplyHook((op, operands, attrs, out) => {
   let needed = false;
   for (const v of operands) {
-    if (!(v instanceof Tensor)) continue;
-    if (isPendingAssignment(v)) {
-      throw new Error(
-        `${op.name}: this tensor ${v.describe()} was updated in place earlier in the compiled function; ` +
-          'inside tpu.compile an in-place update takes effect when the function returns. Use the new value directly.',
-      );
-    }
-    if (v.requiresGrad) needed = true;
+    if (v instanceof Tensor && v.requiresGrad) needed = true;
   }
   if (!needed || !gradEnabled() || op.grad === 'not-differentiable' || !isFloating(out.dtype)) return;
   out.requiresGrad = true;

@@ -3,14 +3,13 @@
 // one program; the program cache keys it by structure, shapes and dtypes (never by the
 // values of JS numbers, which are program inputs), so a new input signature compiles once
 // and every later call with that signature reuses the executable. In-place updates made
-// inside (optimizer steps) take effect when fn returns; every value fn returns or keeps
-// (gradients, optimizer state) is a program output.
+// inside (optimizer steps) are program outputs, as is every value fn returns or keeps
+// (gradients, optimizer state).
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { scope } from '../scope.js';
 import { activeMode, setMode } from '../modes/mode.js';
 import { dropRegion, flushRegion, setCapture } from '../modes/fused.js';
-import { commit, deferAssignments } from '../modes/assign.js';
 import { programCache } from '../device/current.js';
 
 /** A sync point (reading a value) inside a function being compiled. */
@@ -72,11 +71,9 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     };
     capturing = name;
     setCapture({ error: (reason) => dataDependentError(name, reason) });
-    deferAssignments(true);
     const endCapture = () => {
       capturing = null;
       setCapture(null);
-      return deferAssignments(false)!;
     };
     let result: R;
     try {
@@ -88,11 +85,11 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       restoreMode();
       throw e;
     }
-    const updates = endCapture();
+    endCapture();
     try {
-      const outs = [...tensorsIn(result), ...updates.values()].filter((t) => !t._buf && !t.disposed);
-      flushRegion(`compiled ${name}`, outs, true);
-      commit([...updates]);
+      // Outputs: what fn returns, what it updated in place, and what it kept (gradients,
+      // optimizer state); its intermediates were disposed by the scope.
+      flushRegion(`compiled ${name}`, tensorsIn(result).filter((t) => !t._buf && !t.disposed), true);
     } finally {
       restoreMode();
     }

@@ -1,47 +1,24 @@
 // In-place updates (optimizer steps, `p.copy_(v)`): a tensor object keeps its identity
-// (modules and optimizers hold it) and takes a new value. Recipes name tensor objects, so
-// the new value must exist in device memory before the tensor switches to it: fused mode
-// first runs the pending region with every live value as an output; under tpu.compile the
-// updates are queued and applied when the traced function ends (its one program runs).
+// (modules and optimizers hold it) and takes a new value. In fused mode (and so inside
+// tpu.compile) the update is recorded in the region (fused.ts assignInRegion): no cut, the
+// new value is written by the region's program. Otherwise the target adopts the source's
+// device buffer once every recorded recipe reading the old value has run.
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { activeMode } from './mode.js';
-import { flushRegion } from './fused.js';
-import { disposeBuffer } from './recipes.js';
+import { assignInRegion, flushRegion } from './fused.js';
 import { materialize } from './materialize.js';
-import { keep } from '../scope.js';
-
-/** Updates waiting for the end of a compiled function (null: not tracing one). */
-let deferred: Map<Tensor, Tensor> | null = null;
-
-export function deferAssignments(on: boolean): Map<Tensor, Tensor> | null {
-  const before = deferred;
-  deferred = on ? new Map() : null;
-  return before;
-}
-
-/** True if t was updated in place earlier in the compiled function being traced. */
-export function isPendingAssignment(t: Tensor): boolean {
-  return deferred !== null && deferred.has(t);
-}
+import { disposeBuffer } from './recipes.js';
 
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
-  if (deferred) {
-    // Kept: the traced function's scope must not dispose them before they run.
-    for (const [target, source] of checked) deferred.set(target, keep(source));
-    return;
+  for (const [target, source] of checked) {
+    if (activeMode() === 'fused' && assignInRegion(target, source)) continue;
+    if (activeMode() === 'fused') flushRegion('in-place update'); // recipes reading the old value run first
+    materialize(source, 'in-place update');
+    adopt(target, source);
   }
-  commit(checked);
-}
-
-/** Runs what the sources need (one region in fused mode) and swaps the values in. */
-export function commit(pairs: readonly (readonly [Tensor, Tensor])[]): void {
-  // Even with every source ready, recorded recipes may still read the targets' old values.
-  if (activeMode() === 'fused') flushRegion('in-place update', pairs.map(([, s]) => s).filter((s) => !s._buf), true);
-  for (const [, s] of pairs) materialize(s, 'in-place update');
-  for (const [target, source] of pairs) adopt(target, source);
 }
 
 function checkSource(op: string, target: Tensor, source: Tensor): Tensor {

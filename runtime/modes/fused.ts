@@ -8,7 +8,7 @@
 // later, its recipe is recomputed from its inputs.
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
-import { isScalar } from '../compiler/trace.js';
+import { isScalar, type WeakScalar } from '../compiler/trace.js';
 import { bindProgram } from '../compiler/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
@@ -31,6 +31,10 @@ let reads = new Set<DeviceBuffer>();
 let deferredFrees: DeviceBuffer[] = [];
 /** Values made inside a composed op (modes/composite.ts): never outputs of their region. */
 let internal = new WeakSet<Tensor>();
+/** Tensors given a new value in place in this region (always outputs: see assignInRegion). */
+let updated = new Set<Tensor>();
+/** Buffers of the old values those updates displaced: freed once the region ran. */
+let displaced: DeviceBuffer[] = [];
 
 /**
  * While tpu.compile traces a function, its whole body is one region: the size cap does not
@@ -66,6 +70,35 @@ export function markInternalSince(mark: { region: number; size: number }, keep: 
   for (let i = mark.size; i < members.length; i++) if (members[i] !== keep) internal.add(members[i]!);
 }
 
+/**
+ * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far keep
+ * reading the old value, which moves to a hidden tensor; from now on `target` is the
+ * source's recipe, so later ops read the new value and the program writes it out. Returns
+ * false when `source` is not a recipe of this region (the caller updates eagerly then).
+ */
+export function assignInRegion(target: Tensor, source: Tensor): boolean {
+  if (!inRegion(source) || source.disposed) return false;
+  const old = new Tensor(null, target.shape, target.dtype);
+  old._buf = target._buf;
+  old._node = target._node;
+  old._pins = target._pins;
+  old.disposed = true; // never an output: the region reads it, nothing after it does
+  target._pins = null;
+  if (target._buf) displaced.push(target._buf);
+  for (let i = 0; i < members.length; i++) {
+    if (members[i] === target) members[i] = old;
+    const inputs = members[i]!._node!.inputs as (Tensor | WeakScalar)[];
+    for (let k = 0; k < inputs.length; k++) if (inputs[k] === target) inputs[k] = old;
+  }
+  updated.delete(target);
+  target._buf = null;
+  target._node = source._node;
+  source.disposed = true; // its recipe is target's now
+  members.push(target);
+  updated.add(target);
+  return true;
+}
+
 /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
 function cutAtCap(): void {
   const keys = members.map((m) => {
@@ -82,7 +115,7 @@ function cutAtCap(): void {
   for (const t of suffix) {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
-  for (const t of prefix) if (!t.disposed && t._node!.consumers !== 1) outputs.add(t);
+  for (const t of prefix) if (!t.disposed && (t._node!.consumers !== 1 || updated.has(t))) outputs.add(t);
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
   const frees = deferredFrees;
   try {
@@ -123,10 +156,14 @@ function endRegion(): void {
   members = [];
   reads = new Set();
   internal = new WeakSet();
+  updated = new Set();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
   for (const b of frees) releaseIfUnused(b);
+  const old = displaced;
+  displaced = [];
+  for (const b of old) releaseIfUnused(b);
 }
 
 /** A deferred free after a region ran: recipes it left may now pin the buffer. */
@@ -148,6 +185,7 @@ export function flushRegion(reason: string, required: readonly Tensor[] = [], ev
   if (members.length === 0) return;
   if (capture) throw capture.error(reason);
   const outputs = new Set(required);
+  for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
   for (const t of members) {
     if (!t.disposed && !t._buf && t._node && !internal.has(t) && (everyLive || t._node.consumers !== 1)) outputs.add(t);
   }

@@ -33,10 +33,9 @@ export class Adam extends Optimizer {
     const [b1, b2] = this.betas;
     const t = this.stepCount;
     const g = this.weightDecay && !this.decoupled ? grad.add(p.mul(this.weightDecay)) : grad;
-    const m0 = state.expAvg;
-    const v0 = state.expAvgSq;
-    const m = this.setState(state, 'expAvg', m0 ? m0.mul(b1).add(g.mul(1 - b1)) : g.mul(1 - b1));
-    const v = this.setState(state, 'expAvgSq', v0 ? v0.mul(b2).add(g.mul(g).mul(1 - b2)) : g.mul(g).mul(1 - b2));
+    // Moments start at zero, so the first step has the same program as every other one.
+    const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(b1).add(g.mul(1 - b1)));
+    const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(b2).add(g.mul(g).mul(1 - b2)));
     const stepSize = this.lr / (1 - b1 ** t);
     const denom = v.div(1 - b2 ** t).sqrt().add(this.eps);
     const base = this.weightDecay && this.decoupled ? p.mul(1 - this.lr * this.weightDecay) : p;

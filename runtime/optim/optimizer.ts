@@ -6,6 +6,7 @@ import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
 import { keep } from '../scope.js';
+import { zeros } from '../creation.js';
 
 export abstract class Optimizer {
   readonly params: Tensor[];
@@ -48,7 +49,7 @@ export abstract class Optimizer {
     if (updates.length) assignAll(updates, `${this.name}.step`);
   }
 
-  /** The parameter's new value; may replace entries of `state` (see setState). */
+  /** The parameter's new value; updates its `state` tensors with setState. */
   protected abstract update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor;
 
   protected stateOf(p: Tensor): Record<string, Tensor> {
@@ -57,12 +58,15 @@ export abstract class Optimizer {
     return s;
   }
 
-  /** Replaces a state tensor (the old one is disposed; the new one outlives scopes). */
-  protected setState(state: Record<string, Tensor>, key: string, value: Tensor): Tensor {
-    const old = state[key];
-    state[key] = keep(value);
-    old?.dispose();
-    return value;
+  /**
+   * Updates a state tensor in place (created as zeros of the parameter's shape the first
+   * time), so it is a program output of the step, like the parameter itself.
+   */
+  protected setState(p: Tensor, state: Record<string, Tensor>, key: string, value: (current: Tensor, first: boolean) => Tensor): Tensor {
+    const first = state[key] === undefined;
+    const target = first ? (state[key] = keep(zeros([...p.shape], { dtype: p.dtype }))) : state[key]!;
+    assignAll([[target, value(target, first)]], `${this.name}.step`);
+    return target;
   }
 }
 

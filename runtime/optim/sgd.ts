@@ -33,10 +33,10 @@ export class SGD extends Optimizer {
     checkHyper('SGD', 'lr', this.lr, 0);
     let g = this.weightDecay ? grad.add(p.mul(this.weightDecay)) : grad;
     if (this.momentum) {
-      const buf = state.momentumBuffer
-        ? state.momentumBuffer.mul(this.momentum).add(g.mul(1 - this.dampening))
-        : g.mul(1); // a copy: the gradient itself is disposed by zeroGrad()
-      this.setState(state, 'momentumBuffer', buf);
+      const gradient = g;
+      // PyTorch: the first step's buffer is the gradient itself.
+      const buf = this.setState(p, state, 'momentumBuffer', (b, first) =>
+        first ? gradient.mul(1) : b.mul(this.momentum).add(gradient.mul(1 - this.dampening)));
       g = this.nesterov ? g.add(buf.mul(this.momentum)) : buf;
     }
     return p.sub(g.mul(this.lr));

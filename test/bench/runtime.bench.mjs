@@ -27,7 +27,11 @@ for (const w of workloads) {
     row[mode].compiles = tpu.stats().programsCompiled - compiledBefore;
     await tpu.sync();
   }
-  row.raw = await w.raw(threads);
+  if (w.compiled) {
+    tpu.mode('strict');
+    row.compiled = await w.compiled(tpu);
+  }
+  row.raw = w.raw ? await w.raw(threads) : { value: undefined };
   rows.push(row);
   console.error(`${w.id} done`);
 }
@@ -45,9 +49,15 @@ for (const r of rows) {
       fmt(r.fused.value).padStart(8), fmt(r.raw.value).padStart(8),
       (r.strict.hostUsPerOp === undefined ? '-' : fmt(r.strict.hostUsPerOp)).padStart(18),
       `${ratio(r, 'fused', 'strict').toFixed(2)}x`.padStart(21),
-      `${(r.higherIsBetter ? r.fused.value / r.raw.value : r.raw.value / r.fused.value).toFixed(2)}x`.padStart(13),
+      (r.raw.value === undefined ? '-' : `${(r.higherIsBetter ? r.fused.value / r.raw.value : r.raw.value / r.fused.value).toFixed(2)}x`).padStart(13),
     ].join(' '),
   );
+}
+// Workloads with a tpu.compile variant (W6): compiled time, speedup over strict, and the
+// programs compiled after warm-up in each mode (must be 0).
+for (const r of rows.filter((r) => r.compiled)) {
+  const after = ['debug', 'strict', 'fused', 'compiled'].map((m) => `${m} ${r[m].compilesAfterWarmup ?? '-'}`).join(', ');
+  lines.push(`${r.id} compiled: ${fmt(r.compiled.value)} ${r.unit} (${ratio(r, 'compiled', 'strict').toFixed(2)}x strict); compiles after warm-up: ${after}`);
 }
 console.log(lines.join('\n'));
 console.log('(fused vs raw: raw time / fused time, or fused rate / raw rate: 1.00x = at the floor)');
