@@ -50,9 +50,15 @@ export function splitLines(text: string): string[] {
 }
 
 export function readNotebook(path: string): Notebook {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`notebook ${path}: cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new Error(`notebook ${path}: expected an nbformat 4 JSON file, could not parse it: ${(e as Error).message}`);
   }
