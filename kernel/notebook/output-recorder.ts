@@ -10,8 +10,10 @@ type DisplayOutput = Extract<Output, { output_type: 'display_data' }>;
 /** Sees outputs as they are recorded (the terminal echo of `tpu-kernel run`). */
 export interface OutputObserver {
   stream?(name: 'stdout' | 'stderr', text: string): void;
-  /** A new display_data or execute_result; displayId when it can be updated later. */
-  output?(output: Output, displayId?: string): void;
+  /** A new display_data or execute_result. */
+  output?(output: Output): void;
+  /** An earlier display_data whose data an update_display_data replaced. */
+  updated?(output: Output): void;
 }
 
 export class OutputRecorder {
@@ -45,7 +47,7 @@ export class OutputRecorder {
           shown.add(out);
           this.displays.set(displayId, shown);
         }
-        this.observer.output?.(out, displayId);
+        this.observer.output?.(out);
       },
       updateDisplay: (data, metadata, displayId) => this.update(displayId, data, metadata),
       clearOutput: (wait) => {
@@ -67,6 +69,7 @@ export class OutputRecorder {
     for (const out of this.displays.get(displayId) ?? []) {
       out.data = data;
       out.metadata = metadata ?? {};
+      this.observer.updated?.(out);
     }
   }
 

@@ -11,7 +11,6 @@ import { OutputRecorder, type OutputObserver } from './output-recorder.js';
 export const RAISES_EXCEPTION_TAG = 'raises-exception';
 
 export interface RunObserver extends OutputObserver {
-  cellStarted?(index: number, cell: CodeCell): void;
   cellFinished?(index: number, cell: CodeCell): void;
 }
 
@@ -59,7 +58,6 @@ export async function runNotebook(notebook: Notebook, options: RunOptions): Prom
       const source = joinLines(cell.source);
       executionCount += 1;
       cell.execution_count = executionCount;
-      options.observer?.cellStarted?.(index, cell);
       const publisher = recorder.publisherFor(cell.outputs);
       options.onInterruptible?.(() => session.interrupt());
       const outcome = await session
