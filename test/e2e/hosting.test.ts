@@ -3,22 +3,22 @@
 // its settings in the environment or the kernelspec's env block, and talks
 // to it with jupyter_client.
 import { chmodSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installKernelspec, KERNEL_NAME } from '../support/kernelspec.js';
 import { launchKernel, nonRootDir, runCells, runsAsRoot, writeConnectionFile } from '../support/kernel-process.js';
-import { userInfo } from 'node:os';
 import { printLogOnFailure } from '../support/print-log-on-failure.js';
 
 // The user the kernel runs as: nobody when the tests run as root.
 const KERNEL_USER = runsAsRoot ? 'nobody' : userInfo().username;
 
-// A cell that prints the settings the kernel runs with, one per line.
+// A cell that prints the settings the kernel runs with, and its user.
 const SETTINGS_CELL = [
-  'console.log(tpu.mode());',
-  'console.log(tpu.memory().capacityBytes);',
-  "console.log((await import('node:os')).userInfo().username);",
+  'const device = tpu.device();',
+  "console.log([tpu.mode(), device.chip, tpu.memory().capacityBytes, device.threads, (await import('node:os')).userInfo().username].join(' '));",
 ].join('\n');
+const settingsLine = (mode: string, chip: string, capacityBytes: number, threads: number) => `${mode} ${chip} ${capacityBytes} ${threads} ${KERNEL_USER}\n`;
 
 describe('Colab-style hosting', () => {
   let logPath: string | undefined;
@@ -32,11 +32,11 @@ describe('Colab-style hosting', () => {
       const dir = nonRootDir(`tpu-hosting-${transport}-`);
       const connectionFile = await writeConnectionFile(dir, transport, describeIp(dir));
       logPath = resolve(`test/output/e2e/hosting-${transport}.log`);
-      const kernel = launchKernel(connectionFile, { TPU_KERNEL_MODE: 'debug', TPU_KERNEL_HBM_BYTES: String(3 * 2 ** 30) }, logPath);
+      const kernel = launchKernel(connectionFile, { TPU_KERNEL_MODE: 'debug', TPU_KERNEL_CHIP: 'v6e', TPU_KERNEL_HBM_BYTES: String(3 * 2 ** 30), TPU_KERNEL_THREADS: '1' }, logPath);
       try {
         const run = runCells({ connectionFile }, [SETTINGS_CELL, 'const kept = tpu.arange(5).sum();', 'await kept.item()'], { nonRoot: true });
         expect(run.implementation).toBe('tpu-kernel');
-        expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: `debug\n${3 * 2 ** 30}\n${KERNEL_USER}\n` });
+        expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: settingsLine('debug', 'v6e', 3 * 2 ** 30, 1) });
         expect(run.cells[2]).toMatchObject({ status: 'ok', text: '10' }); // 0+1+2+3+4
         expect(await kernel.exited).toBe(0); // run_cells.py ends with shutdown_request
       } finally {
@@ -46,7 +46,7 @@ describe('Colab-style hosting', () => {
   }
 
   it('takes its settings from the kernelspec env block when jupyter_client launches it', () => {
-    const spec = installKernelspec({ TPU_KERNEL_MODE: 'strict', TPU_KERNEL_HBM_BYTES: String(2 ** 31) });
+    const spec = installKernelspec({ TPU_KERNEL_MODE: 'fused', TPU_KERNEL_CHIP: 'v4', TPU_KERNEL_THREADS: '2' });
     chmodSync(spec.kernelJson, 0o644);
     const runtimeDir = nonRootDir('tpu-hosting-runtime-');
     const run = runCells(
@@ -54,6 +54,7 @@ describe('Colab-style hosting', () => {
       [SETTINGS_CELL],
       { nonRoot: true },
     );
-    expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: `strict\n${2 ** 31}\n${KERNEL_USER}\n` });
+    // v4: 32 GiB of HBM per chip
+    expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: settingsLine('fused', 'v4', 32 * 2 ** 30, 2) });
   });
 });
