@@ -5,11 +5,22 @@ import vm from 'node:vm';
 import { inspect as formatValue } from 'node:util';
 import type { ExecuteContext, ExecuteOutcome, LanguageSession, SessionFactory } from '../language-session.js';
 
-export const createSession: SessionFactory = () => {
+export const createSession: SessionFactory = ({ comms }) => {
   let publisher: ExecuteContext['publisher'] | undefined;
+  let interruptAwait: ((reason: Error) => void) | undefined;
   const write = (name: 'stdout' | 'stderr') => (...args: unknown[]) =>
     publisher?.stream(name, args.map((a) => (typeof a === 'string' ? a : formatValue(a))).join(' ') + '\n');
-  const context = vm.createContext({ console: { log: write('stdout'), error: write('stderr') } });
+  const context = vm.createContext({
+    console: { log: write('stdout'), error: write('stderr') },
+    comms,
+    input: (prompt: string, options?: { password?: boolean }) => publisher!.input(prompt, options),
+  });
+  // Top-level await: the cell runs as an async function body (its value is then not shown).
+  const awaited = (code: string) =>
+    Promise.race([
+      run(`(async () => {${code}\n})()`),
+      new Promise((_, reject) => (interruptAwait = reject)),
+    ]).finally(() => (interruptAwait = undefined));
   const run = (code: string) => vm.runInContext(code, context, { breakOnSigint: true });
   const session: LanguageSession = {
     kernelInfo: {
@@ -22,11 +33,12 @@ export const createSession: SessionFactory = () => {
     async execute(code, ctx): Promise<ExecuteOutcome> {
       publisher = ctx.publisher;
       try {
-        const value = run(code);
+        const value = /\bawait\b/.test(code) ? await awaited(code) : run(code);
         return value === undefined ? { status: 'ok' } : { status: 'ok', result: { data: { 'text/plain': formatValue(value) } } };
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
-        return { status: 'error', ename: err.name, evalue: err.message, traceback: [err.stack ?? err.message] };
+        const interrupted = (err as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED' || err.name === 'Interrupted';
+        return { status: 'error', interrupted, ename: err.name, evalue: err.message, traceback: [err.stack ?? err.message] };
       }
     },
     async evaluateExpressions(expressions) {
@@ -35,7 +47,9 @@ export const createSession: SessionFactory = () => {
     async complete(_code, cursorPos) { return { matches: [], cursorStart: cursorPos, cursorEnd: cursorPos }; },
     async inspect() { return { found: false, data: {} }; },
     async isComplete() { return { status: 'unknown' }; },
-    interrupt() {},
+    interrupt() {
+      interruptAwait?.(Object.assign(new Error('execution interrupted'), { name: 'Interrupted' }));
+    },
     async shutdown() {},
   };
   return session;
