@@ -2,7 +2,7 @@
 // kernel/session's own issue replaces it with TypeScript cells, the language
 // service, display helpers and magics; the protocol side only uses `createSession`.
 import vm from 'node:vm';
-import { inspect as formatValue } from 'node:util';
+import { inspect as formatValue, types } from 'node:util';
 import type { ExecuteContext, ExecuteOutcome, LanguageSession, SessionFactory } from '../language-session.js';
 
 export const createSession: SessionFactory = ({ comms }) => {
@@ -36,7 +36,7 @@ export const createSession: SessionFactory = ({ comms }) => {
         const value = /\bawait\b/.test(code) ? await awaited(code) : run(code);
         return value === undefined ? { status: 'ok' } : { status: 'ok', result: { data: { 'text/plain': formatValue(value) } } };
       } catch (e) {
-        const err = e instanceof Error ? e : new Error(String(e));
+        const err = types.isNativeError(e) ? e : new Error(String(e)); // cells throw the vm context's Error
         const interrupted = (err as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED' || err.name === 'Interrupted';
         return { status: 'error', interrupted, ename: err.name, evalue: err.message, traceback: [err.stack ?? err.message] };
       }
