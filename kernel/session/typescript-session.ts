@@ -51,8 +51,9 @@ export class TypeScriptSession implements LanguageSession {
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
 
-  constructor(private readonly options: SessionOptions) {
-    this.runtimeReady = loadTensorRuntime().then(
+  /** `loadRuntime` is replaceable for tests of the runtime hooks. */
+  constructor(options: SessionOptions, loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime) {
+    this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
         this.write('stderr', `tpu-kernel: the tensor runtime failed to load; \`tpu\` is unavailable:\n${String(error)}\n`);
