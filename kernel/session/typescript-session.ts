@@ -47,6 +47,7 @@ export class TypeScriptSession implements LanguageSession {
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   private publisher: Publisher | undefined;
+  private running = false;
   /** Async display renders of the running cell, awaited before it ends. */
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
@@ -59,7 +60,7 @@ export class TypeScriptSession implements LanguageSession {
         this.write('stderr', `tpu-kernel: the tensor runtime failed to load; \`tpu\` is unavailable:\n${String(error)}\n`);
         return undefined;
       });
-    this.languageService = new LazyLanguageService(options.cwd);
+    this.languageService = new LazyLanguageService(options.cwd, () => this.running);
     const api: Record<string, unknown> = {
       display: createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work)),
       clearOutput: (opts?: { wait?: boolean }) => this.publisher?.clearOutput(Boolean(opts?.wait)),
@@ -93,6 +94,7 @@ export class TypeScriptSession implements LanguageSession {
     this.timers.beginCell();
     const signal = this.interrupter.beginCell();
     const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
+    this.running = true;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -107,6 +109,8 @@ export class TypeScriptSession implements LanguageSession {
       this.languageService.recordCell(maskMagics(code, magics));
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
+    } finally {
+      this.running = false;
     }
   }
 

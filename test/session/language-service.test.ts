@@ -103,6 +103,19 @@ describe('type diagnostics', () => {
     await driver.run('%typecheck warn');
   });
 
+  it('keeps the first cell off the service (warn mode) and warms it up in the background when idle', async () => {
+    const fresh = new SessionDriver();
+    try {
+      const first = await fresh.run('const early: string = 1;');
+      expect(first.publisher.text('stderr')).toBe(''); // not checked: the service was not built yet
+      await new Promise((r) => setTimeout(r, 600)); // the warm-up runs ~300 ms after the first cell, synchronously
+      const second = await fresh.run('const late: string = 2;');
+      expect(second.publisher.text('stderr')).toBe("cell-2.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n");
+    } finally {
+      await fresh.shutdown();
+    }
+  });
+
   it('honours a tsconfig.json in the notebook folder', async () => {
     const strictDriver = new SessionDriver();
     const looseDriver = new SessionDriver();
