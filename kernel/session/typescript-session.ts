@@ -159,7 +159,7 @@ export class TypeScriptSession implements LanguageSession {
     if (mode === 'off' || (mode === 'warn' && !this.languageService.ready)) return undefined;
     const problems = this.languageService.diagnostics(maskMagics(code, magics));
     if (!problems.length) return undefined;
-    if (mode === 'error') return sourceErrorInfo('TypeError', displayName, code, problems);
+    if (mode === 'error') return sourceErrorInfo('TypeScriptError', displayName, code, problems);
     const lines = problems.map((p) => `${displayName}:${p.line}:${p.column} - warning TS${p.code}: ${p.message}`);
     this.write('stderr', `${lines.join('\n')}\n`);
     return undefined;

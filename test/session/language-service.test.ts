@@ -95,7 +95,7 @@ describe('type diagnostics', () => {
     await driver.run('%typecheck error');
     await driver.value('let ran = false;');
     const { outcome } = await driver.run('ran = true;\nconst wrong: boolean = "no";');
-    expect(outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `Type 'string' is not assignable to type 'boolean'. (cell-${driver.count}.ts:2:7)` });
+    expect(outcome).toMatchObject({ status: 'error', ename: 'TypeScriptError', evalue: `Type 'string' is not assignable to type 'boolean'. (cell-${driver.count}.ts:2:7)` });
     expect(await driver.value('ran')).toBe('false');
     await driver.run('%typecheck off');
     const off = await driver.run('const wrong: boolean = "no" as any as number as any;\nconst w2: string = 1 as any as number;');
