@@ -48,6 +48,8 @@ export class TypeScriptSession implements LanguageSession {
   private runtime: TensorRuntime | undefined;
   private publisher: Publisher | undefined;
   private running = false;
+  /** Interrupt signal of the running (or last) cell. */
+  private signal: AbortSignal = new AbortController().signal;
   /** Async display renders of the running cell, awaited before it ends. */
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
@@ -84,7 +86,7 @@ export class TypeScriptSession implements LanguageSession {
       enumerable: true,
       configurable: true,
     });
-    this.runner = new CellRunner(this.context, this.maps);
+    this.runner = new CellRunner(this.context, this.maps, () => this.signal);
     process.on('unhandledRejection', this.onUnhandledRejection);
   }
 
@@ -92,7 +94,7 @@ export class TypeScriptSession implements LanguageSession {
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
-    const signal = this.interrupter.beginCell();
+    const signal = (this.signal = this.interrupter.beginCell());
     const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
     this.running = true;
     try {

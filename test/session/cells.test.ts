@@ -42,6 +42,16 @@ describe('TypeScript cells', () => {
     expect(await driver.value('const [first, , third] = [1, 2, 3]; first + third')).toBe('4');
   });
 
+  it('runs cells with a top-level for await, and awaits inside nested functions', async () => {
+    expect(await driver.value([
+      'async function* numbers() { yield 1; await null; yield 2; }',
+      'let sum = 0;',
+      'for await (const n of numbers()) sum += n;',
+      'const later = async () => { await null; return sum * 10; };',
+      'await later()',
+    ].join('\n'))).toBe('30');
+  });
+
   it('calls functions declared later in the same cell (hoisting)', async () => {
     expect(await driver.value('hoisted(4)\nfunction hoisted(x: number) { return x + 1 }')).toBe('5');
   });

@@ -59,6 +59,22 @@ describe('interrupt', () => {
     expect(Number(await driver.value('spins'))).toBeGreaterThan(1000);
   });
 
+  it('stops a synchronous loop that starts after a top-level await', async () => {
+    await driver.value('let laterSpins = 0;');
+    const signaller = new Worker('setTimeout(() => process.kill(process.pid, "SIGINT"), 300);', { eval: true });
+    const { outcome } = await driver.run('await new Promise((r) => setTimeout(r, 10));\nwhile (true) { laterSpins++; }');
+    await signaller.terminate();
+    expect(outcome).toMatchObject(interrupted);
+    expect(Number(await driver.value('laterSpins'))).toBeGreaterThan(1000);
+  });
+
+  it('takes no further step of an interrupted cell when what it awaited settles later', async () => {
+    await driver.value('let release: () => void = () => {};\nconst gate = new Promise<void>((r) => { release = r; });\nlet continued = false;');
+    const running = driver.run('await gate;\ncontinued = true;');
+    await interruptAfter(20, running.then((r) => r.outcome));
+    expect(await driver.value('release(); await null; await null; continued')).toBe('false');
+  });
+
   it('does not let an interrupt while idle reach the next cell', async () => {
     driver.session.interrupt();
     expect(await driver.value('await new Promise((r) => setTimeout(() => r(3), 10))')).toBe('3');
