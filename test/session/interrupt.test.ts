@@ -25,6 +25,16 @@ async function interruptAfter(ms: number, running: Promise<ExecuteOutcome>, sess
   return { outcome, settleMs: performance.now() - start };
 }
 
+/** Runs a cell while a worker thread sends SIGINT to this process after `ms` (as the kernel's IO worker does). */
+async function runWithSigintAfter(ms: number, code: string): Promise<ExecuteOutcome> {
+  const signaller = new Worker(`setTimeout(() => process.kill(process.pid, "SIGINT"), ${ms});`, { eval: true });
+  try {
+    return (await driver.run(code)).outcome;
+  } finally {
+    await signaller.terminate();
+  }
+}
+
 describe('interrupt', () => {
   it('settles a cell awaiting a never-settling promise and keeps its earlier definitions', async () => {
     const running = driver.run('const beforeWait = "kept";\nawait new Promise(() => {});\nconst afterWait = 1;');
@@ -52,19 +62,13 @@ describe('interrupt', () => {
 
   it('stops a synchronous infinite loop on SIGINT and keeps state', async () => {
     await driver.value('let spins = 0;');
-    const signaller = new Worker('setTimeout(() => process.kill(process.pid, "SIGINT"), 300);', { eval: true });
-    const { outcome } = await driver.run('while (true) { spins++; }');
-    await signaller.terminate();
-    expect(outcome).toMatchObject(interrupted);
+    expect(await runWithSigintAfter(300, 'while (true) { spins++; }')).toMatchObject(interrupted);
     expect(Number(await driver.value('spins'))).toBeGreaterThan(1000);
   });
 
   it('stops a synchronous loop that starts after a top-level await', async () => {
     await driver.value('let laterSpins = 0;');
-    const signaller = new Worker('setTimeout(() => process.kill(process.pid, "SIGINT"), 300);', { eval: true });
-    const { outcome } = await driver.run('await new Promise((r) => setTimeout(r, 10));\nwhile (true) { laterSpins++; }');
-    await signaller.terminate();
-    expect(outcome).toMatchObject(interrupted);
+    expect(await runWithSigintAfter(300, 'await new Promise((r) => setTimeout(r, 10));\nwhile (true) { laterSpins++; }')).toMatchObject(interrupted);
     expect(Number(await driver.value('laterSpins'))).toBeGreaterThan(1000);
   });
 
