@@ -44,7 +44,7 @@ export function isInterrupt(error: unknown): boolean {
 }
 
 /** Frames that belong to the kernel's own machinery, not to the user's code. */
-const INTERNAL_FRAME = /\(node:|at node:|[\\/]kernel[\\/]session[\\/]|^\s+at new Promise \(<anonymous>\)$/;
+const INTERNAL_FRAME = /\(node:|at node:|tpu-kernel-step|at Generator\.(next|throw) \(<anonymous>\)|[\\/]kernel[\\/]session[\\/]|^\s+at new Promise \(<anonymous>\)$/;
 
 const CELL_FRAME = /[( ](cell-\d+|expression)\.ts:\d+:\d+\)?$/;
 

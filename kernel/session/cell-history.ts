@@ -36,7 +36,9 @@ export class CellHistory {
 }
 
 function declarationsOf(statement: ts.Statement, file: ts.SourceFile): HistoryDeclaration[] {
-  const text = withoutExport(statement.getText(file));
+  // Keep the doc comment: inspect shows it for names of earlier cells.
+  const docStart = statement.getStart(file, true);
+  const text = file.text.slice(docStart, statement.getStart(file)) + withoutExport(statement.getText(file));
   if (ts.isVariableStatement(statement)) {
     return [{ names: statement.declarationList.declarations.flatMap((d) => bindingNames(d.name)), text }];
   }

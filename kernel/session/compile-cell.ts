@@ -9,6 +9,8 @@ export interface CompiledCell {
   sourceMap: string;
   /** Names the cell assigns on the global object. */
   declaredNames: string[];
+  /** The script evaluates to a generator function to drive step by step (see top-level-rewrite.ts), else to a promise. */
+  steppable: boolean;
 }
 
 /** A syntax error at a 1-based line and column of the cell. */
@@ -51,6 +53,7 @@ export function compileCell(source: string, fileName: string): CompiledCell | { 
     javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
     sourceMap: output.sourceMapText ?? '',
     declaredNames: [...names.declared],
+    steppable: names.steppable ?? false,
   };
 }
 

@@ -26,7 +26,8 @@ export class LazyLanguageService {
   private readonly history = new CellHistory();
   private warmUp: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly cwd: string) {}
+  /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
+  constructor(private readonly cwd: string, private readonly busy: () => boolean) {}
 
   get ready(): boolean {
     return this.built !== undefined;
@@ -36,10 +37,12 @@ export class LazyLanguageService {
   recordCell(source: string): void {
     this.history.add(source);
     this.built?.setHistory(this.history.text);
-    if (!this.built && !this.warmUp) {
-      this.warmUp = setTimeout(() => this.diagnostics(''), WARM_UP_DELAY_MS);
-      this.warmUp.unref();
-    }
+    if (!this.built && !this.warmUp) this.scheduleWarmUp();
+  }
+
+  private scheduleWarmUp(): void {
+    this.warmUp = setTimeout(() => (this.busy() ? this.scheduleWarmUp() : this.diagnostics('')), WARM_UP_DELAY_MS);
+    this.warmUp.unref();
   }
 
   diagnostics(cell: string): TypeProblem[] {

@@ -7,9 +7,13 @@
 //   class C {}          -> C = class C {}
 //   import d, { a } from 'm' -> ({ default: d, a } = await __tpu_import('m'))
 //   import('m')         -> __tpu_import('m')     (resolved from the notebook folder)
-// and wraps the cell in an async arrow so top-level await works; the value of a
-// last expression statement is returned. Rewritten nodes keep the text range of
-// the node they replace, so the emitted source map still points at user code.
+// and wraps the cell in a generator function whose top-level `await e` become
+// `yield e`: the session drives it step by step, each step inside vm's
+// breakOnSigint scope, so a synchronous loop after an await is still stopped
+// by SIGINT (a cell with a top-level `for await` is wrapped in an async arrow
+// instead). The value of a last expression statement is returned. Rewritten
+// nodes keep the text range of the node they replace, so the emitted source
+// map still points at user code.
 import ts from 'typescript';
 
 /** Name of the context global that imports a module for a cell. */
@@ -20,6 +24,19 @@ export interface TopLevelNames {
   declared: Set<string>;
   /** Enum / namespace names: TypeScript lowers them to `var E; (E || (E = {}))`; reset so a redefinition replaces. */
   resetOnVar: Set<string>;
+  /**
+   * Set by the rewrite: true when the script evaluates to a generator function
+   * to drive step by step (yielded values are awaited); false when it evaluates
+   * to the promise of an async arrow (cells with a top-level `for await`).
+   */
+  steppable?: boolean;
+}
+
+/** Does the top level of the file (outside functions and classes) contain a `for await`? */
+function hasTopLevelForAwait(node: ts.Node): boolean {
+  if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
+  if (ts.isForOfStatement(node) && node.awaitModifier) return true;
+  return ts.forEachChild(node, hasTopLevelForAwait) ?? false;
 }
 
 export function topLevelRewriter(names: TopLevelNames): ts.TransformerFactory<ts.SourceFile> {
@@ -29,11 +46,17 @@ export function topLevelRewriter(names: TopLevelNames): ts.TransformerFactory<ts
     const assign = (target: ts.Expression, value: ts.Expression, original: ts.Node) =>
       keepRange(f.createExpressionStatement(f.createAssignment(target, value)), original);
 
-    const visitImports = (node: ts.Node): ts.Node => {
+    const steppable = !hasTopLevelForAwait(file);
+    names.steppable = steppable;
+    const suspend = (value: ts.Expression) => (steppable ? f.createParenthesizedExpression(f.createYieldExpression(undefined, value)) : f.createAwaitExpression(value));
+    // Dynamic imports anywhere, and (when steppable) awaits outside nested functions and classes.
+    const visit = (node: ts.Node, topLevel: boolean): ts.Node => {
       if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-        return f.updateCallExpression(node, f.createIdentifier(IMPORT_FUNCTION), undefined, ts.visitNodes(node.arguments, visitImports, ts.isExpression));
+        return f.updateCallExpression(node, f.createIdentifier(IMPORT_FUNCTION), undefined, ts.visitNodes(node.arguments, (n) => visit(n, topLevel), ts.isExpression));
       }
-      return ts.visitEachChild(node, visitImports, context);
+      const nested = topLevel && (ts.isFunctionLike(node) || ts.isClassLike(node));
+      if (topLevel && steppable && ts.isAwaitExpression(node)) return keepRange(suspend(ts.visitNode(node.expression, (n) => visit(n, true)) as ts.Expression), node);
+      return ts.visitEachChild(node, (n) => visit(n, topLevel && !nested), context);
     };
 
     const hoisted: ts.Statement[] = [];
@@ -42,7 +65,7 @@ export function topLevelRewriter(names: TopLevelNames): ts.TransformerFactory<ts
     for (const original of file.statements) {
       // TypeScript adds a "use strict" prologue to files without imports (alwaysStrict); the wrapper has its own.
       if (ts.isExpressionStatement(original) && ts.isStringLiteral(original.expression) && original.expression.text === 'use strict') continue;
-      const statement = ts.visitNode(original, visitImports) as ts.Statement;
+      const statement = visit(original, true) as ts.Statement;
       if (ts.isImportDeclaration(statement)) body.push(...rewriteImport(statement));
       else if (ts.isExportDeclaration(statement)) continue;
       else if (ts.isExportAssignment(statement)) body.push(keepRange(f.createExpressionStatement(statement.expression), statement));
@@ -72,13 +95,15 @@ export function topLevelRewriter(names: TopLevelNames): ts.TransformerFactory<ts
     if (last && expressionStatements.has(last) && ts.isExpressionStatement(last)) {
       body[body.length - 1] = keepRange(f.createReturnStatement(last.expression), last);
     }
-    const useStrict = f.createExpressionStatement(f.createStringLiteral('use strict'));
-    const run = f.createArrowFunction([f.createModifier(ts.SyntaxKind.AsyncKeyword)], undefined, [], undefined,
-      f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), f.createBlock([useStrict, ...hoisted, ...body], true));
-    return f.updateSourceFile(file, [f.createExpressionStatement(f.createCallExpression(f.createParenthesizedExpression(run), undefined, []))]);
+    const block = f.createBlock([f.createExpressionStatement(f.createStringLiteral('use strict')), ...hoisted, ...body], true);
+    const wrapper = steppable
+      ? f.createParenthesizedExpression(f.createFunctionExpression(undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, block))
+      : f.createCallExpression(f.createParenthesizedExpression(f.createArrowFunction([f.createModifier(ts.SyntaxKind.AsyncKeyword)], undefined, [], undefined,
+        f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), block)), undefined, []);
+    return f.updateSourceFile(file, [f.createExpressionStatement(wrapper)]);
 
     function rewriteImport(statement: ts.ImportDeclaration): ts.Statement[] {
-      const load = f.createAwaitExpression(f.createCallExpression(f.createIdentifier(IMPORT_FUNCTION), undefined, [statement.moduleSpecifier]));
+      const load = suspend(f.createCallExpression(f.createIdentifier(IMPORT_FUNCTION), undefined, [statement.moduleSpecifier]));
       const clause = statement.importClause;
       if (!clause) return [keepRange(f.createExpressionStatement(load), statement)];
       const properties: ts.ObjectLiteralElementLike[] = [];

@@ -47,18 +47,22 @@ export class TypeScriptSession implements LanguageSession {
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   private publisher: Publisher | undefined;
+  private running = false;
+  /** Interrupt signal of the running (or last) cell. */
+  private signal: AbortSignal = new AbortController().signal;
   /** Async display renders of the running cell, awaited before it ends. */
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
 
-  constructor(private readonly options: SessionOptions) {
-    this.runtimeReady = loadTensorRuntime().then(
+  /** `loadRuntime` is replaceable for tests of the runtime hooks. */
+  constructor(options: SessionOptions, loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime) {
+    this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
         this.write('stderr', `tpu-kernel: the tensor runtime failed to load; \`tpu\` is unavailable:\n${String(error)}\n`);
         return undefined;
       });
-    this.languageService = new LazyLanguageService(options.cwd);
+    this.languageService = new LazyLanguageService(options.cwd, () => this.running);
     const api: Record<string, unknown> = {
       display: createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work)),
       clearOutput: (opts?: { wait?: boolean }) => this.publisher?.clearOutput(Boolean(opts?.wait)),
@@ -82,7 +86,7 @@ export class TypeScriptSession implements LanguageSession {
       enumerable: true,
       configurable: true,
     });
-    this.runner = new CellRunner(this.context, this.maps);
+    this.runner = new CellRunner(this.context, this.maps, () => this.signal);
     process.on('unhandledRejection', this.onUnhandledRejection);
   }
 
@@ -90,8 +94,9 @@ export class TypeScriptSession implements LanguageSession {
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
-    const signal = this.interrupter.beginCell();
+    const signal = (this.signal = this.interrupter.beginCell());
     const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
+    this.running = true;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -106,6 +111,8 @@ export class TypeScriptSession implements LanguageSession {
       this.languageService.recordCell(maskMagics(code, magics));
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
+    } finally {
+      this.running = false;
     }
   }
 
@@ -154,7 +161,7 @@ export class TypeScriptSession implements LanguageSession {
     if (mode === 'off' || (mode === 'warn' && !this.languageService.ready)) return undefined;
     const problems = this.languageService.diagnostics(maskMagics(code, magics));
     if (!problems.length) return undefined;
-    if (mode === 'error') return sourceErrorInfo('TypeError', displayName, code, problems);
+    if (mode === 'error') return sourceErrorInfo('TypeScriptError', displayName, code, problems);
     const lines = problems.map((p) => `${displayName}:${p.line}:${p.column} - warning TS${p.code}: ${p.message}`);
     this.write('stderr', `${lines.join('\n')}\n`);
     return undefined;

@@ -1,0 +1,32 @@
+// The PJRT-shaped backend interface. The device thread drives exactly this surface, so a
+// libtpu/PJRT backend slots in here without touching tensors, modes or the compiler.
+import type { DType, StorageArray } from '../dtype.js';
+import type { Program } from '../compiler/program.js';
+
+/** A buffer in device memory, owned by the backend. */
+export interface BackendBuffer {
+  readonly dtype: DType;
+  readonly length: number;
+}
+
+export interface BackendMemoryStats {
+  readonly bytesInUse: number;
+  readonly buffers: number;
+}
+
+export interface Backend<Executable = unknown, Buffer extends BackendBuffer = BackendBuffer> {
+  readonly name: string;
+  /** Compiles a program once; the executable is reused for every execution. */
+  compile(program: Program): Promise<Executable>;
+  /** Runs an executable; the promise is its completion event and yields its output buffers. */
+  execute(exe: Executable, inputs: readonly Buffer[], scalars: readonly number[]): Promise<Buffer[]>;
+  toDevice(dtype: DType, data: StorageArray): Buffer;
+  toHost(buffer: Buffer): StorageArray;
+  free(buffer: Buffer): void;
+  memoryStats(): BackendMemoryStats;
+}
+
+export interface BackendOptions {
+  /** Intra-op threads of the backend's compute pool. */
+  readonly threads: number;
+}

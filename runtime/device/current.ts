@@ -1,0 +1,22 @@
+// The one TPU session of this process (a new one after tpu.reset()).
+import { ProgramCache } from '../compiler/program-cache.js';
+import { DeviceSession } from './session.js';
+
+let session: DeviceSession | null = null;
+let cache: ProgramCache | null = null;
+
+export function currentSession(): DeviceSession {
+  return (session ??= new DeviceSession());
+}
+
+export function programCache(): ProgramCache {
+  return (cache ??= new ProgramCache((p) => currentSession().compile(p)));
+}
+
+/** Closes the session: every device buffer is gone; a new session starts on next use. */
+export async function closeSession(): Promise<void> {
+  const s = session;
+  session = null;
+  cache = null;
+  await s?.close();
+}

@@ -1,0 +1,189 @@
+// The device thread: owns the backend, device buffers and executables, and runs commands
+// strictly in order. Replies go out on a dedicated port and bump a shared counter so the
+// host can block on them (Atomics.wait + receiveMessageOnPort) at synchronous sync points.
+import { parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import '../ops/index.js';
+import { OrtBackend, type OrtBuffer } from './onnx/ort-backend.js';
+import type { Command, DeviceError, DeviceMessage, DeviceThreadData, HostMessage } from './protocol.js';
+
+const { threads, signal, port } = workerData as DeviceThreadData;
+const counter = new Int32Array(signal);
+const backend = new OrtBackend({ threads });
+type Executable = Awaited<ReturnType<OrtBackend['compile']>>;
+
+const buffers = new Map<number, OrtBuffer | Failure>();
+const programs = new Map<number, Promise<Executable>>();
+let queue: Command[] = [];
+let head = 0;
+let running = false;
+let profiling = false;
+let doneUpTo = 0;
+let timings: number[] = [];
+let compiles: number[] = [];
+let errors: DeviceError[] = [];
+
+/** Why a buffer holds no value: its producing launch failed or was cancelled. */
+class Failure {
+  constructor(readonly launch: number, readonly message: string) {}
+}
+
+function send(msg: DeviceMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(msg, transfer);
+  Atomics.add(counter, 0, 1);
+  Atomics.notify(counter, 0);
+}
+
+function flushProgress(): void {
+  if (doneUpTo === 0 && errors.length === 0) return;
+  const msg: DeviceMessage = { t: 'progress', upTo: doneUpTo };
+  if (timings.length) msg.timings = timings;
+  if (compiles.length) msg.compiles = compiles;
+  if (errors.length) msg.errors = errors;
+  send(msg);
+  timings = [];
+  compiles = [];
+  errors = [];
+}
+
+function bufferOrFailure(id: number): OrtBuffer | Failure {
+  return buffers.get(id) ?? new Failure(0, `buffer ${id} does not exist on the device (freed?)`);
+}
+
+function fail(outs: readonly number[], failure: Failure): void {
+  for (const o of outs) buffers.set(o, failure);
+}
+
+async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
+  const start = performance.timeOrigin + performance.now();
+  const inputs: OrtBuffer[] = [];
+  for (const id of cmd.ins) {
+    const b = bufferOrFailure(id);
+    if (b instanceof Failure) {
+      fail(cmd.outs, b);
+      if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      return;
+    }
+    inputs.push(b);
+  }
+  try {
+    const exe = await programs.get(cmd.program)!;
+    const outs = await backend.execute(exe, inputs, cmd.scalars);
+    outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
+    if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
+    if (cmd.reply !== undefined) {
+      const nonFinite = cmd.check ? outs.flatMap((b, i) => (hasNonFinite(b) ? [i] : [])) : undefined;
+      flushProgress();
+      send({ t: 'reply', reply: cmd.reply, nonFinite });
+    }
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    fail(cmd.outs, new Failure(cmd.launch, message));
+    errors.push({ launch: cmd.launch, message });
+    if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: message });
+  }
+}
+
+function hasNonFinite(b: OrtBuffer): boolean {
+  if (b.dtype !== 'float32' && b.dtype !== 'bfloat16') return false;
+  const d = b.data;
+  if (b.dtype === 'float32') {
+    for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i]!)) return true;
+  } else {
+    for (let i = 0; i < d.length; i++) if ((d[i]! & 0x7f80) === 0x7f80) return true;
+  }
+  return false;
+}
+
+async function run(cmd: Command): Promise<void> {
+  switch (cmd.t) {
+    case 'compile': {
+      const t0 = performance.now();
+      const p = backend.compile(cmd.ir);
+      programs.set(cmd.program, p);
+      p.then(() => compiles.push(cmd.program, performance.now() - t0), () => {});
+      await p.catch(() => {}); // the failure surfaces at the executions that use it
+      return;
+    }
+    case 'exec':
+      await exec(cmd);
+      doneUpTo = Math.max(doneUpTo, cmd.launch);
+      return;
+    case 'upload':
+      buffers.set(cmd.buffer, backend.toDevice(cmd.dtype, cmd.data));
+      return;
+    case 'download': {
+      const b = bufferOrFailure(cmd.buffer);
+      flushProgress();
+      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      else {
+        const data = backend.toHost(b).slice();
+        send({ t: 'reply', reply: cmd.reply, data }, [data.buffer as ArrayBuffer]);
+      }
+      return;
+    }
+    case 'free': {
+      const b = buffers.get(cmd.buffer);
+      if (b && !(b instanceof Failure)) backend.free(b);
+      buffers.delete(cmd.buffer);
+      return;
+    }
+    case 'fence':
+      flushProgress();
+      send({ t: 'reply', reply: cmd.reply });
+      return;
+    case 'profile':
+      profiling = cmd.on;
+      return;
+  }
+}
+
+async function drain(): Promise<void> {
+  if (running) return;
+  running = true;
+  let sinceProgress = 0;
+  while (head < queue.length) {
+    const cmd = queue[head++]!;
+    if (head > 1024) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    await run(cmd);
+    if (++sinceProgress >= 64) {
+      flushProgress();
+      sinceProgress = 0;
+    }
+  }
+  flushProgress();
+  running = false;
+}
+
+function cancelQueued(): void {
+  const pending = queue.slice(head);
+  const kept = pending.filter((c) => c.t !== 'exec');
+  for (const c of pending) {
+    if (c.t !== 'exec') continue;
+    fail(c.outs, new Failure(c.launch, 'cancelled before it ran (tpu.cancelPending)'));
+    if (c.reply !== undefined) send({ t: 'reply', reply: c.reply, error: 'cancelled' });
+    doneUpTo = Math.max(doneUpTo, c.launch);
+  }
+  queue = kept;
+  head = 0;
+}
+
+parentPort!.on('message', (msg: HostMessage) => {
+  if (msg.t === 'cancel') {
+    cancelQueued();
+    return;
+  }
+  for (const c of msg.commands) queue.push(c);
+  void drain();
+});
+
+// Lets a host blocked in a synchronous wait notice that this thread is gone.
+process.on('uncaughtException', (e) => {
+  console.error('tpu-kernel device thread failed:', e);
+  Atomics.store(counter, 1, 1);
+  Atomics.notify(counter, 0);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+// Host-side accounting of device memory. Every buffer's size is known when it is allocated
+// (static shapes), so going over the HBM capacity throws right at the allocating call.
+import { ITEMSIZE, type DType } from '../dtype.js';
+import { formatShape, type Shape } from '../shape.js';
+
+export interface MemoryInfo {
+  readonly liveBytes: number;
+  readonly peakBytes: number;
+  readonly liveTensors: number;
+  readonly capacityBytes: number;
+}
+
+/** A device buffer as the host knows it. The id names it on the device thread. */
+export class DeviceBuffer {
+  freed = false;
+  constructor(
+    readonly id: number,
+    readonly dtype: DType,
+    readonly shape: Shape,
+    readonly bytes: number,
+    /** What made it, for out-of-memory reports ("matmul", "randn", ...). */
+    readonly origin: string,
+  ) {}
+}
+
+export class OutOfMemoryError extends Error {
+  override name = 'OutOfMemoryError';
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+}
+
+export class MemoryAccount {
+  liveBytes = 0;
+  peakBytes = 0;
+  readonly live = new Set<DeviceBuffer>();
+
+  constructor(public capacityBytes: number, public capacityLabel: () => string) {}
+
+  allocate(id: number, dtype: DType, shape: Shape, n: number, origin: string): DeviceBuffer {
+    const bytes = n * ITEMSIZE[dtype];
+    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, dtype, shape, origin);
+    const b = new DeviceBuffer(id, dtype, shape, bytes, origin);
+    this.live.add(b);
+    this.liveBytes += bytes;
+    if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
+    return b;
+  }
+
+  release(b: DeviceBuffer): boolean {
+    if (b.freed) return false;
+    b.freed = true;
+    this.live.delete(b);
+    this.liveBytes -= b.bytes;
+    return true;
+  }
+
+  info(): MemoryInfo {
+    return { liveBytes: this.liveBytes, peakBytes: this.peakBytes, liveTensors: this.live.size, capacityBytes: this.capacityBytes };
+  }
+
+  private throwOutOfMemory(bytes: number, dtype: DType, shape: Shape, origin: string): never {
+    const largest = [...this.live].sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+    const lines = largest.map((b) => `  ${formatBytes(b.bytes).padStart(10)}  ${formatShape(b.shape)} ${b.dtype} (${b.origin})`);
+    throw new OutOfMemoryError(
+      `out of device memory: ${origin} needs ${formatBytes(bytes)} for ${formatShape(shape)} ${dtype}, ` +
+        `but ${formatBytes(this.liveBytes)} of ${this.capacityLabel()} are live in ${this.live.size} tensors.\n` +
+        (lines.length ? `Largest live tensors:\n${lines.join('\n')}\n` : '') +
+        'Free tensors with t.dispose() or tpu.scope(fn); the session and its tensors are unchanged.',
+    );
+  }
+}

@@ -1,0 +1,54 @@
+// Lowers a program to an ONNX model. Values are held in their compute types (bfloat16 as
+// float32); every bfloat16 node result is rounded to nearest even right where it is made,
+// so a fused program and op-by-op execution round identically.
+import { COMPUTE_TYPE, type DType } from '../../dtype.js';
+import { opByName, type LowerContext } from '../../ops/op.js';
+import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
+import { OnnxGraph } from './onnx-graph.js';
+
+export interface LoweredModel {
+  readonly model: Uint8Array;
+  readonly inputNames: readonly string[];
+  readonly scalarNames: readonly string[];
+  readonly outputNames: readonly string[];
+}
+
+const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, bool: 9 };
+
+function makeContext(graph: OnnxGraph): LowerContext {
+  const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });
+  return {
+    graph,
+    cast(value: string, from: DType, to: DType): string {
+      if (from === to) return value;
+      let v = value;
+      if (COMPUTE_TYPE[from] !== COMPUTE_TYPE[to]) v = graph.node('Cast', [v], { to: ONNX_CAST_TO[COMPUTE_TYPE[to]]! });
+      return to === 'bfloat16' ? roundBf16(v) : v;
+    },
+  };
+}
+
+export function lowerToOnnx(program: Program): LoweredModel {
+  verifyProgram(program);
+  const graph = new OnnxGraph();
+  const ctx = makeContext(graph);
+  const names: string[] = [];
+  const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
+  const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
+  names.push(...inputNames, ...scalarNames);
+  for (const n of program.nodes) {
+    const op = opByName(n.op);
+    const ins = n.inputs.map((id) => names[id]!);
+    const types = { inputs: n.inputs.map((id) => valueOf(program, id)), output: n };
+    let out = op.lower(ctx, ins, n.attrs, types);
+    if (n.dtype === 'bfloat16') out = ctx.cast(out, 'float32', 'bfloat16');
+    names.push(out);
+  }
+  const outputNames = program.outputs.map((id) => {
+    const v = valueOf(program, id);
+    const out = graph.node('Identity', [names[id]!]);
+    graph.output(out, COMPUTE_TYPE[v.dtype], v.shape);
+    return out;
+  });
+  return { model: graph.encode(), inputNames, scalarNames, outputNames };
+}

@@ -1,0 +1,116 @@
+// Builds an ONNX graph node by node and encodes it as a ModelProto (onnx.proto field numbers).
+import { ProtobufWriter } from './protobuf-writer.js';
+
+export type OnnxType = 'float32' | 'uint16' | 'int32' | 'int64' | 'bool' | 'bfloat16';
+const ELEM_TYPE: Record<OnnxType, number> = { float32: 1, uint16: 4, int32: 6, int64: 7, bool: 9, bfloat16: 16 };
+
+/** Attribute values: integers and integer lists as plain numbers, floats wrapped. */
+export type OnnxAttr = number | readonly number[] | { float: number } | { floats: readonly number[] };
+
+interface Node {
+  op: string;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  attrs: Readonly<Record<string, OnnxAttr>>;
+}
+interface ValueInfo { name: string; type: OnnxType; dims: readonly number[] }
+interface Initializer { name: string; type: 'int64' | 'float32' | 'int32'; dims: readonly number[]; values: readonly number[] }
+
+export const OPSET = 18;
+
+export class OnnxGraph {
+  private nodes: Node[] = [];
+  private inputs: ValueInfo[] = [];
+  private outputs: ValueInfo[] = [];
+  private initializers: Initializer[] = [];
+  private counter = 0;
+
+  fresh(prefix = 'v'): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  input(name: string, type: OnnxType, dims: readonly number[]): string {
+    this.inputs.push({ name, type, dims });
+    return name;
+  }
+
+  output(name: string, type: OnnxType, dims: readonly number[]): void {
+    this.outputs.push({ name, type, dims });
+  }
+
+  /** Adds one node and returns the name of its (first) output. */
+  node(op: string, inputs: readonly string[], attrs: Record<string, OnnxAttr> = {}): string {
+    const out = this.fresh();
+    this.nodes.push({ op, inputs, outputs: [out], attrs });
+    return out;
+  }
+
+  /** A structural constant (axes, shapes): part of the program's signature, never a user value. */
+  constant(type: Initializer['type'], dims: readonly number[], values: readonly number[]): string {
+    const name = this.fresh('c');
+    this.initializers.push({ name, type, dims, values });
+    return name;
+  }
+
+  int64s(values: readonly number[]): string {
+    return this.constant('int64', [values.length], values);
+  }
+
+  encode(): Uint8Array {
+    const w = new ProtobufWriter();
+    w.int(1, 8); // ir_version
+    w.string(2, 'tpu-kernel');
+    w.message(7, (g) => {
+      for (const n of this.nodes) g.message(1, (nw) => writeNode(nw, n));
+      g.string(2, 'program');
+      for (const init of this.initializers) g.message(5, (tw) => writeInitializer(tw, init));
+      for (const v of this.inputs) g.message(11, (vw) => writeValueInfo(vw, v));
+      for (const v of this.outputs) g.message(12, (vw) => writeValueInfo(vw, v));
+    });
+    w.message(8, (o) => o.string(1, '').int(2, OPSET));
+    return w.finish();
+  }
+}
+
+function writeNode(w: ProtobufWriter, n: Node): void {
+  for (const i of n.inputs) w.string(1, i);
+  for (const o of n.outputs) w.string(2, o);
+  w.string(4, n.op);
+  for (const [name, value] of Object.entries(n.attrs)) w.message(5, (a) => writeAttr(a, name, value));
+}
+
+function writeAttr(w: ProtobufWriter, name: string, value: OnnxAttr): void {
+  w.string(1, name);
+  if (typeof value === 'number') w.int(3, value).int(20, 2);
+  else if (isIntList(value)) w.packedInts(8, value).int(20, 7);
+  else if ('float' in value) w.float(2, value.float).int(20, 1);
+  else {
+    for (const f of value.floats) w.float(7, f);
+    w.int(20, 6);
+  }
+}
+
+function isIntList(value: OnnxAttr): value is readonly number[] {
+  return Array.isArray(value);
+}
+
+function writeValueInfo(w: ProtobufWriter, v: ValueInfo): void {
+  w.string(1, v.name);
+  w.message(2, (t) =>
+    t.message(1, (tt) => {
+      tt.int(1, ELEM_TYPE[v.type]);
+      tt.message(2, (s) => {
+        for (const d of v.dims) s.message(1, (dim) => dim.int(1, d));
+      });
+    }),
+  );
+}
+
+function writeInitializer(w: ProtobufWriter, init: Initializer): void {
+  w.packedInts(1, init.dims);
+  w.int(2, ELEM_TYPE[init.type]);
+  w.string(8, init.name);
+  if (init.type === 'float32') w.bytes(9, new Uint8Array(new Float32Array(init.values).buffer));
+  else if (init.type === 'int32') w.bytes(9, new Uint8Array(new Int32Array(init.values).buffer));
+  else w.bytes(9, new Uint8Array(new BigInt64Array(init.values.map((v) => BigInt(v))).buffer));
+}

@@ -1,0 +1,97 @@
+// The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
+import ort from 'onnxruntime-node';
+import { allocStorage, COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
+import { valueOf, type Program } from '../../compiler/program.js';
+import { numel } from '../../shape.js';
+import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
+import { lowerToOnnx } from './lower-program.js';
+
+export interface OrtBuffer extends BackendBuffer {
+  readonly data: StorageArray;
+}
+
+interface OrtExecutable {
+  readonly session: ort.InferenceSession;
+  readonly program: Program;
+  readonly inputNames: readonly string[];
+  readonly scalarNames: readonly string[];
+  readonly outputNames: readonly string[];
+}
+
+const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array } as const;
+
+export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
+  readonly name = 'onnxruntime-cpu';
+  private bytesInUse = 0;
+  private buffers = 0;
+  private readonly sessionOptions: ort.InferenceSession.SessionOptions;
+
+  constructor(options: BackendOptions) {
+    // Spinning intra-op threads cost 3x op-by-op on 2 cores (DESIGN.md pitfalls): off.
+    this.sessionOptions = {
+      intraOpNumThreads: options.threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+    };
+  }
+
+  async compile(program: Program): Promise<OrtExecutable> {
+    const lowered = lowerToOnnx(program);
+    const session = await ort.InferenceSession.create(lowered.model, this.sessionOptions);
+    return { session, program, ...lowered };
+  }
+
+  async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
+    const { program } = exe;
+    const feeds: Record<string, ort.Tensor> = {};
+    inputs.forEach((buf, i) => {
+      feeds[exe.inputNames[i]!] = toOrtTensor(buf.dtype, buf.data, program.inputs[i]!.shape);
+    });
+    program.scalars.forEach((dtype, i) => {
+      const type = COMPUTE_TYPE[dtype];
+      feeds[exe.scalarNames[i]!] = new ort.Tensor(type, SCALAR_ARRAY[type].of(Number(scalars[i])), []);
+    });
+    // Pre-allocated outputs over plain ArrayBuffers: ORT writes into them, no extra copy.
+    const fetches: Record<string, ort.Tensor> = {};
+    const computed = program.outputs.map((id, i) => {
+      const v = valueOf(program, id);
+      const data = allocStorage(v.dtype === 'bfloat16' ? 'float32' : v.dtype, numel(v.shape));
+      fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
+      return { dtype: v.dtype, data };
+    });
+    await exe.session.run(feeds, fetches);
+    return computed.map(({ dtype, data }) =>
+      this.track(dtype, dtype === 'bfloat16' ? narrowToBf16(data as Float32Array) : data),
+    );
+  }
+
+  toDevice(dtype: DType, data: StorageArray): OrtBuffer {
+    return this.track(dtype, data);
+  }
+
+  toHost(buffer: OrtBuffer): StorageArray {
+    return buffer.data;
+  }
+
+  free(buffer: OrtBuffer): void {
+    this.bytesInUse -= buffer.length * ITEMSIZE[buffer.dtype];
+    this.buffers--;
+  }
+
+  memoryStats() {
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers };
+  }
+
+  private track(dtype: DType, data: StorageArray): OrtBuffer {
+    this.bytesInUse += data.length * ITEMSIZE[dtype];
+    this.buffers++;
+    return { dtype, length: data.length, data };
+  }
+}
+
+function toOrtTensor(dtype: DType, data: StorageArray, shape: readonly number[]): ort.Tensor {
+  if (dtype === 'bfloat16') return new ort.Tensor('float32', widenBf16(data as Uint16Array), shape as number[]);
+  return new ort.Tensor(COMPUTE_TYPE[dtype], data as Float32Array, shape as number[]);
+}

@@ -1,0 +1,292 @@
+// The host side of the TPU session: owns the device thread, names device buffers, batches
+// commands to the device, accounts memory, and waits at sync points (asynchronously, or
+// blocking with Atomics.wait + receiveMessageOnPort). Errors of asynchronous work are
+// kept here and thrown at the next sync point, naming the op and where it was called.
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import { numel, type Shape } from '../shape.js';
+import type { DType, StorageArray } from '../dtype.js';
+import type { Program } from '../compiler/program.js';
+import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
+import { DeviceBuffer, MemoryAccount } from './memory.js';
+import type { Command, DeviceMessage, DeviceThreadData } from './protocol.js';
+import { settings } from './settings.js';
+
+/** Who launched a program: named in device error messages. */
+export interface LaunchRecord {
+  readonly label: () => string;
+  readonly site: () => string;
+}
+
+export class DeviceError extends Error {
+  override name = 'DeviceError';
+}
+export class CancelledError extends Error {
+  override name = 'CancelledError';
+}
+
+type Reply = Extract<DeviceMessage, { t: 'reply' }>;
+const BATCH_LIMIT = 256;
+const WAIT_SLICE_MS = 50;
+
+export class DeviceSession {
+  readonly memory: MemoryAccount;
+  private worker: Worker | null = null;
+  private port: MessagePort | null = null;
+  private readonly signal = new SharedArrayBuffer(16);
+  private readonly counter = new Int32Array(this.signal);
+  private batch: Command[] = [];
+  private transfers: ArrayBuffer[] = [];
+  private flushScheduled = false;
+  private nextBuffer = 1;
+  private nextProgram = 1;
+  private nextLaunch = 1;
+  private nextReply = 1;
+  private doneUpTo = 0;
+  private readonly launches = new Map<number, LaunchRecord>();
+  private readonly waiting = new Map<number, (r: Reply) => void>();
+  private asyncWaits = 0;
+  private deviceErrors: string[] = [];
+  private readonly finalizer = new FinalizationRegistry<DeviceBuffer>((b) => this.free(b));
+  /** Host<->device traffic in bytes. */
+  bytesToDevice = 0;
+  bytesToHost = 0;
+  /** Device-side timings of programs, host clock (ms), while profiling. */
+  private readonly clockOffset = performance.timeOrigin;
+
+  constructor() {
+    this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel);
+    onProfilingToggle((on) => this.enqueue({ t: 'profile', on }));
+  }
+
+  // ---- buffers -------------------------------------------------------------
+
+  allocate(dtype: DType, shape: Shape, origin: string): DeviceBuffer {
+    this.memory.capacityBytes = settings.capacityBytes();
+    return this.memory.allocate(this.nextBuffer++, dtype, shape, numel(shape), origin);
+  }
+
+  upload(buffer: DeviceBuffer, data: StorageArray): void {
+    this.bytesToDevice += data.byteLength;
+    if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toDevice', bytes: data.byteLength });
+    this.transfers.push(data.buffer as ArrayBuffer);
+    this.enqueue({ t: 'upload', buffer: buffer.id, dtype: buffer.dtype, data });
+  }
+
+  free(buffer: DeviceBuffer): void {
+    if (this.memory.release(buffer)) this.enqueue({ t: 'free', buffer: buffer.id });
+  }
+
+  /** The safety net: a buffer whose tensor is garbage-collected gets freed. */
+  track(owner: object, buffer: DeviceBuffer): void {
+    this.finalizer.register(owner, buffer, owner);
+  }
+  untrack(owner: object): void {
+    this.finalizer.unregister(owner);
+  }
+
+  // ---- programs --------------------------------------------------------------
+
+  compile(program: Program): number {
+    const id = this.nextProgram++;
+    this.enqueue({ t: 'compile', program: id, ir: program });
+    return id;
+  }
+
+  /** Enqueues one execution; with `check`, returns the reply id to wait on. */
+  execute(
+    program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
+    record: LaunchRecord, check = false,
+  ): number | undefined {
+    const launch = this.nextLaunch++;
+    this.launches.set(launch, record);
+    const cmd: Command = { t: 'exec', program, launch, ins: ins.map((b) => b.id), outs: outs.map((b) => b.id), scalars };
+    let reply: number | undefined;
+    if (check) {
+      reply = this.nextReply++;
+      cmd.reply = reply;
+      cmd.check = true;
+    }
+    this.enqueue(cmd);
+    return reply;
+  }
+
+  /** Launches queued or running on the device. */
+  queueDepth(): number {
+    return this.nextLaunch - 1 - this.doneUpTo;
+  }
+
+  // ---- sync points -----------------------------------------------------------
+
+  downloadSync(buffer: DeviceBuffer, reason: string): StorageArray {
+    const reply = this.request({ t: 'download', buffer: buffer.id, reply: 0 });
+    return this.received(this.waitSync(reply, reason));
+  }
+
+  async download(buffer: DeviceBuffer, reason: string): Promise<StorageArray> {
+    const reply = this.request({ t: 'download', buffer: buffer.id, reply: 0 });
+    return this.received(await this.waitAsync(reply, reason));
+  }
+
+  fenceSync(reason: string): void {
+    this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
+  }
+
+  async fence(reason: string): Promise<void> {
+    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
+  }
+
+  /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
+  waitChecked(reply: number, reason: string): number[] {
+    const r = this.waitSync(reply, reason);
+    if (r.error !== undefined) this.throwPendingErrors();
+    return r.nonFinite ?? [];
+  }
+
+  /** Throws the first device error recorded since the last sync point, if any. */
+  throwPendingErrors(): void {
+    if (this.deviceErrors.length === 0) return;
+    const [first, ...rest] = this.deviceErrors;
+    this.deviceErrors = [];
+    const more = rest.length ? `\n(${rest.length} later device error${rest.length > 1 ? 's' : ''} suppressed)` : '';
+    throw new DeviceError(first + more);
+  }
+
+  /**
+   * For an interrupt: rejects pending waits, drops executions not yet started (their
+   * outputs become unreadable), keeps every materialized tensor and every upload.
+   */
+  cancelPending(): number {
+    const dropped = this.batch.filter((c) => c.t === 'exec') as Extract<Command, { t: 'exec' }>[];
+    this.batch = this.batch.filter((c) => c.t !== 'exec');
+    for (const c of dropped) this.launches.delete(c.launch);
+    if (this.worker) this.worker.postMessage({ t: 'cancel' });
+    this.postBatch();
+    for (const [reply, resolve] of this.waiting) {
+      this.waiting.delete(reply);
+      resolve({ t: 'reply', reply, error: '\0cancelled' });
+    }
+    return dropped.length;
+  }
+
+  // ---- plumbing --------------------------------------------------------------
+
+  private received(r: Reply): StorageArray {
+    this.check(r);
+    this.bytesToHost += r.data!.byteLength;
+    if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toHost', bytes: r.data!.byteLength });
+    return r.data!;
+  }
+
+  private check(r: Reply): void {
+    if (r.error === '\0cancelled') throw new CancelledError('the wait was cancelled (tpu.cancelPending)');
+    this.throwPendingErrors();
+    if (r.error !== undefined) throw new DeviceError(r.error);
+  }
+
+  private request(cmd: Extract<Command, { t: 'download' | 'fence' }>): number {
+    cmd.reply = this.nextReply++;
+    this.enqueue(cmd);
+    this.postBatch();
+    return cmd.reply;
+  }
+
+  private waitSync(reply: number, reason: string): Reply {
+    const start = performance.now();
+    let result: Reply | undefined;
+    this.waiting.set(reply, (r) => (result = r));
+    this.postBatch();
+    while (result === undefined) {
+      const seen = Atomics.load(this.counter, 0);
+      this.drainPort();
+      if (result !== undefined) break;
+      if (Atomics.load(this.counter, 1) !== 0) throw new DeviceError('the device thread died');
+      Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
+    }
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    return result;
+  }
+
+  private async waitAsync(reply: number, reason: string): Promise<Reply> {
+    const start = performance.now();
+    const r = await new Promise<Reply>((resolve) => {
+      this.waiting.set(reply, resolve);
+      if (this.asyncWaits++ === 0) this.port!.ref();
+    });
+    if (--this.asyncWaits === 0) this.port?.unref();
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    return r;
+  }
+
+  private drainPort(): void {
+    for (let m = receiveMessageOnPort(this.port!); m; m = receiveMessageOnPort(this.port!)) {
+      this.onMessage(m.message as DeviceMessage);
+    }
+  }
+
+  private onMessage(msg: DeviceMessage): void {
+    if (msg.t === 'reply') {
+      const resolve = this.waiting.get(msg.reply);
+      this.waiting.delete(msg.reply);
+      resolve?.(msg);
+      return;
+    }
+    for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) if (!this.isFailed(l, msg)) this.launches.delete(l);
+    this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
+    for (const e of msg.errors ?? []) {
+      const rec = this.launches.get(e.launch);
+      this.launches.delete(e.launch);
+      this.deviceErrors.push(rec ? `${rec.label()} failed on the device (called at ${rec.site()}): ${e.message}` : e.message);
+    }
+    if (!profiling.on) return;
+    const t = msg.timings ?? [];
+    for (let i = 0; i < t.length; i += 4) {
+      emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset });
+    }
+    const c = msg.compiles ?? [];
+    for (let i = 0; i < c.length; i += 2) emit({ kind: 'compile', time: performance.now(), program: c[i]!, ms: c[i + 1]! });
+  }
+
+  private isFailed(launch: number, msg: Extract<DeviceMessage, { t: 'progress' }>): boolean {
+    return msg.errors?.some((e) => e.launch === launch) ?? false;
+  }
+
+  private enqueue(cmd: Command): void {
+    this.batch.push(cmd);
+    if (this.batch.length >= BATCH_LIMIT) this.postBatch();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(() => this.postBatch());
+    }
+  }
+
+  private postBatch(): void {
+    this.flushScheduled = false;
+    if (this.batch.length === 0) return;
+    const commands = this.batch;
+    const transfers = this.transfers;
+    this.batch = [];
+    this.transfers = [];
+    this.start().postMessage({ t: 'batch', commands }, transfers);
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const { port1, port2 } = new MessageChannel();
+    const data: DeviceThreadData = { threads: settings.threads(), signal: this.signal, port: port2 };
+    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2] });
+    this.worker.unref();
+    this.port = port1;
+    port1.on('message', (m: DeviceMessage) => this.onMessage(m));
+    port1.unref();
+    return this.worker;
+  }
+
+  /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    this.port?.close();
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,57 @@
+// Session settings: chip generation, HBM capacity, intra-op threads, default mode.
+// Environment variables give the defaults; tpu.setDevice() changes them at run time.
+import { availableParallelism } from 'node:os';
+import { assertChip, CHIPS, DEFAULT_CHIP, type ChipGeneration } from './chips.js';
+import { formatBytes } from './memory.js';
+
+export type ModeName = 'debug' | 'strict' | 'fused';
+export const MODES: readonly ModeName[] = ['debug', 'strict', 'fused'];
+
+export function assertMode(value: unknown, source: string): ModeName {
+  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) return value as ModeName;
+  throw new RangeError(`${source}: mode must be one of ${MODES.join(', ')}; got ${JSON.stringify(value)}`);
+}
+
+function positiveInt(value: string, source: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${source} must be a positive integer; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const env = process.env;
+let chip: ChipGeneration = env.TPU_KERNEL_CHIP ? assertChip(env.TPU_KERNEL_CHIP, 'TPU_KERNEL_CHIP') : DEFAULT_CHIP;
+let hbmOverride: number | undefined = env.TPU_KERNEL_HBM_BYTES
+  ? positiveInt(env.TPU_KERNEL_HBM_BYTES, 'TPU_KERNEL_HBM_BYTES')
+  : undefined;
+const threads = env.TPU_KERNEL_THREADS
+  ? positiveInt(env.TPU_KERNEL_THREADS, 'TPU_KERNEL_THREADS')
+  : Math.min(availableParallelism(), 4);
+const defaultMode: ModeName = env.TPU_KERNEL_MODE ? assertMode(env.TPU_KERNEL_MODE, 'TPU_KERNEL_MODE') : 'strict';
+
+export interface DeviceOptions {
+  /** TPU generation: v4 (32 GiB HBM), v5e (16 GB, default), v5p (95 GB), v6e (32 GB). */
+  chip?: ChipGeneration;
+  /** Overrides the chip's HBM capacity (bytes); null returns to the chip's. */
+  hbmBytes?: number | null;
+}
+
+export const settings = {
+  chip: () => chip,
+  capacityBytes: () => hbmOverride ?? CHIPS[chip].hbmBytes,
+  capacityLabel: () => (hbmOverride === undefined ? `${CHIPS[chip].hbmLabel} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
+  threads: () => threads,
+  defaultMode: () => defaultMode,
+  set(options: DeviceOptions): void {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`tpu.setDevice: options must be an object like { chip: 'v5e' }; got ${JSON.stringify(options)}`);
+    }
+    if (options.chip !== undefined) chip = assertChip(options.chip, 'tpu.setDevice');
+    if (options.hbmBytes === null) hbmOverride = undefined;
+    else if (options.hbmBytes !== undefined) {
+      if (!Number.isInteger(options.hbmBytes) || options.hbmBytes <= 0) {
+        throw new RangeError(`tpu.setDevice: hbmBytes must be a positive integer; got ${JSON.stringify(options.hbmBytes)}`);
+      }
+      hbmOverride = options.hbmBytes;
+    }
+  },
+};

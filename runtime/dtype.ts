@@ -1,0 +1,111 @@
+// The four TPU dtypes, their storage, and PyTorch's type promotion.
+
+export type DType = 'float32' | 'bfloat16' | 'int32' | 'bool';
+export const DTYPES: readonly DType[] = ['float32', 'bfloat16', 'int32', 'bool'];
+
+/** Bytes per element in device memory (bfloat16 is stored as 16 bits). */
+export const ITEMSIZE: Record<DType, number> = { float32: 4, bfloat16: 2, int32: 4, bool: 1 };
+
+/** The type a value of this dtype has inside a program: bfloat16 is computed in float32. */
+export type ComputeType = 'float32' | 'int32' | 'bool';
+export const COMPUTE_TYPE: Record<DType, ComputeType> = {
+  float32: 'float32', bfloat16: 'float32', int32: 'int32', bool: 'bool',
+};
+
+/** Host-side array types: what `data()` returns. bfloat16 is widened to float32. */
+export type HostArray = Float32Array | Int32Array | Uint8Array;
+/** Device-side storage: bfloat16 as raw 16-bit patterns. */
+export type StorageArray = Float32Array | Uint16Array | Int32Array | Uint8Array;
+
+export function isFloating(d: DType): boolean {
+  return d === 'float32' || d === 'bfloat16';
+}
+
+export function assertDType(value: unknown, op: string, arg = 'dtype'): DType {
+  if (typeof value === 'string' && (DTYPES as readonly string[]).includes(value)) return value as DType;
+  throw new TypeError(`${op}: ${arg} must be one of ${DTYPES.join(', ')}; got ${JSON.stringify(value)}`);
+}
+
+const RANK: Record<DType, number> = { bool: 0, int32: 1, bfloat16: 2, float32: 3 };
+const CATEGORY: Record<DType, number> = { bool: 0, int32: 1, bfloat16: 2, float32: 2 };
+
+/** Promotion of two tensors (torch.promote_types restricted to these dtypes). */
+export function promoteTypes(a: DType, b: DType): DType {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/** A JS number or boolean operand: a "weak" scalar as in PyTorch. */
+export type ScalarKind = 'bool' | 'int' | 'float';
+export function scalarKind(v: number | boolean): ScalarKind {
+  if (typeof v === 'boolean') return 'bool';
+  return Number.isInteger(v) ? 'int' : 'float';
+}
+const SCALAR_DEFAULT: Record<ScalarKind, DType> = { bool: 'bool', int: 'int32', float: 'float32' };
+const SCALAR_CATEGORY: Record<ScalarKind, number> = { bool: 0, int: 1, float: 2 };
+
+/** Tensor ⊕ scalar: the tensor's dtype wins unless the scalar is of a higher category. */
+export function promoteWithScalar(t: DType, s: ScalarKind): DType {
+  return SCALAR_CATEGORY[s] > CATEGORY[t] ? SCALAR_DEFAULT[s] : t;
+}
+
+// float32 -> bfloat16 with round-to-nearest-even, NaN kept quiet.
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+export function bf16Bits(x: number): number {
+  f32[0] = x;
+  const bits = u32[0]!;
+  if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0) return (bits >>> 16) | 0x40;
+  return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+}
+export function bf16ToNumber(bits: number): number {
+  u32[0] = bits << 16;
+  return f32[0]!;
+}
+export function roundToBf16(x: number): number {
+  return bf16ToNumber(bf16Bits(x));
+}
+
+/** Widens raw bfloat16 patterns to float32 values (exact). */
+export function widenBf16(bits: Uint16Array): Float32Array {
+  const out = new Float32Array(bits.length);
+  const view = new Uint32Array(out.buffer);
+  for (let i = 0; i < bits.length; i++) view[i] = bits[i]! << 16;
+  return out;
+}
+
+/** Narrows float32 values already rounded to bfloat16 (or rounds them) to 16-bit patterns. */
+export function narrowToBf16(values: Float32Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  const view = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  for (let i = 0; i < values.length; i++) {
+    const bits = view[i]!;
+    out[i] = (bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0
+      ? (bits >>> 16) | 0x40
+      : ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+  }
+  return out;
+}
+
+export function allocStorage(dtype: DType, n: number): StorageArray {
+  switch (dtype) {
+    case 'float32': return new Float32Array(n);
+    case 'bfloat16': return new Uint16Array(n);
+    case 'int32': return new Int32Array(n);
+    case 'bool': return new Uint8Array(n);
+  }
+}
+
+/** Converts JS numbers into device storage of a dtype (bf16 rounded to nearest even). */
+export function toStorage(dtype: DType, values: ArrayLike<number>): StorageArray {
+  const out = allocStorage(dtype, values.length);
+  if (dtype === 'bfloat16') for (let i = 0; i < values.length; i++) out[i] = bf16Bits(values[i]!);
+  else if (dtype === 'bool') for (let i = 0; i < values.length; i++) out[i] = values[i] ? 1 : 0;
+  else if (dtype === 'int32') for (let i = 0; i < values.length; i++) out[i] = Math.trunc(values[i]!);
+  else out.set(values as ArrayLike<number>);
+  return out;
+}
+
+export function storageToHost(dtype: DType, storage: StorageArray): HostArray {
+  if (dtype === 'bfloat16') return widenBf16(storage as Uint16Array);
+  return storage as HostArray;
+}

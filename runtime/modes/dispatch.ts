@@ -1,0 +1,72 @@
+// THE dispatch path: every op call of every mode goes through apply(). Operands are
+// checked, shapes and dtypes inferred on the host (errors thrown right here, in every
+// mode), the profiler told, then the active mode runs or records the op.
+import { performance } from 'node:perf_hooks';
+import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
+import type { Abstract, OpDef, Operand } from '../ops/op.js';
+import type { TraceNode, WeakScalar } from '../compiler/trace.js';
+import { captureSite, formatSite } from '../call-site.js';
+import { emit, profiling } from '../profiler/events.js';
+import { Tensor } from '../tensor.js';
+import { activeMode } from './mode.js';
+import { applyEager } from './eager.js';
+import { applyFused } from './fused.js';
+
+/** Observers of every op application (autograd records its tape here). */
+export type ApplyHook = (op: OpDef<any>, operands: readonly Operand[], attrs: unknown, output: Tensor) => void;
+const hooks: ApplyHook[] = [];
+export function addApplyHook(hook: ApplyHook): () => void {
+  hooks.push(hook);
+  return () => void hooks.splice(hooks.indexOf(hook), 1);
+}
+
+export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
+  let tensorType: DType | undefined;
+  for (let i = 0; i < operands.length; i++) {
+    const v = operands[i];
+    if (v instanceof Tensor) {
+      if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
+      tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
+    } else if (typeof v !== 'number' && typeof v !== 'boolean') {
+      throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
+    }
+  }
+  const abstracts: Abstract[] = new Array(operands.length);
+  const inputs: (Tensor | WeakScalar)[] = new Array(operands.length);
+  for (let i = 0; i < operands.length; i++) {
+    const v = operands[i]!;
+    if (v instanceof Tensor) {
+      abstracts[i] = v;
+      inputs[i] = v;
+    } else {
+      const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
+      abstracts[i] = { shape: [], dtype };
+      inputs[i] = { value: Number(v), dtype };
+    }
+  }
+  const out = op.infer(abstracts, attrs);
+  const node: TraceNode = {
+    op, inputs, attrs, shape: out.shape, dtype: out.dtype, site: captureSite(apply), region: 0, consumers: 0,
+  };
+  if (profiling.on) {
+    emit({
+      kind: 'dispatch', time: performance.now(), op: op.name, shapes: abstracts.map((a) => a.shape),
+      dtype: out.dtype, mode: activeMode(), site: () => formatSite(node.site),
+    });
+  }
+  const mode = activeMode();
+  const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
+  for (const h of hooks) h(op, operands, attrs, result);
+  return result;
+}
+
+function argName(i: number): string {
+  return i === 0 ? 'input' : i === 1 ? 'other' : `operand ${i}`;
+}
+
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return `an array (wrap it with tpu.tensor(...))`;
+  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
+  return `${typeof v} ${JSON.stringify(v)}`;
+}

@@ -1,0 +1,48 @@
+// add sub mul div: broadcasting, JS scalars as weak operands, PyTorch promotion.
+import { isFloating } from '../dtype.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { binary } from './elementwise.js';
+import { gradFor } from './grad-helpers.js';
+import type { Operand } from './op.js';
+
+const t = (v: Operand) => v as Tensor;
+
+export const add = binary('add', {
+  onnx: 'Add',
+  grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g)],
+});
+
+export const sub = binary('sub', {
+  onnx: 'Sub',
+  rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'subtracting two bool tensors is not supported; use logical ops' : undefined),
+  grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
+});
+
+export const mul = binary('mul', {
+  onnx: 'Mul',
+  grad: (g, [a, b]) => [gradFor(a!, () => g.mul(b!)), gradFor(b!, () => g.mul(a!))],
+});
+
+/** True division: integer operands give float32, as in PyTorch. */
+export const div = binary('div', {
+  onnx: 'Div',
+  result: (p) => (isFloating(p) ? p : 'float32'),
+  grad: (g, [a, b]) => [
+    gradFor(a!, () => g.div(b!)),
+    gradFor(b!, () => g.neg().mul(a!).div(t(b!).mul(b!))),
+  ],
+});
+
+declare module '../tensor.js' {
+  interface Tensor {
+    add(other: Operand): Tensor;
+    sub(other: Operand): Tensor;
+    mul(other: Operand): Tensor;
+    div(other: Operand): Tensor;
+  }
+}
+Tensor.prototype.add = function (other) { return apply(add, [this, other], {}); };
+Tensor.prototype.sub = function (other) { return apply(sub, [this, other], {}); };
+Tensor.prototype.mul = function (other) { return apply(mul, [this, other], {}); };
+Tensor.prototype.div = function (other) { return apply(div, [this, other], {}); };

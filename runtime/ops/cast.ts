@@ -1,0 +1,26 @@
+// .to(dtype): float -> int truncates toward zero, to bfloat16 rounds to nearest even,
+// anything -> bool is "non-zero".
+import { assertDType, isFloating, type DType } from '../dtype.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+
+export const cast = defineOp<{ dtype: DType }>({
+  name: 'cast',
+  infer: ([x], { dtype }) => ({ shape: x!.shape, dtype }),
+  lower: (ctx, [x], { dtype }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),
+  grad: (g, [x]) => {
+    const from = (x as Tensor).dtype;
+    return [isFloating(from) && isFloating(g.dtype) ? g.to(from) : null];
+  },
+});
+
+declare module '../tensor.js' {
+  interface Tensor {
+    to(dtype: DType | { dtype: DType }): Tensor;
+  }
+}
+Tensor.prototype.to = function (target) {
+  const dtype = assertDType(typeof target === 'object' && target !== null ? target.dtype : target, 'to');
+  return dtype === this.dtype ? this : apply(cast, [this], { dtype });
+};

@@ -1,0 +1,19 @@
+// Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
+import { normalizeDim } from '../shape.js';
+import { Tensor } from '../tensor.js';
+
+export function softmax(x: Tensor, dim: number): Tensor {
+  const d = normalizeDim('softmax', dim, x.ndim);
+  const shifted = x.sub(x.amax(d, true));
+  const e = shifted.exp();
+  return e.div(e.sum(d, true));
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    softmax(dim: number | { dim: number }): Tensor;
+  }
+}
+Tensor.prototype.softmax = function (dim) {
+  return softmax(this, typeof dim === 'object' && dim !== null ? dim.dim : dim);
+};

@@ -1,0 +1,22 @@
+// Helpers for gradient rules, written with ops like the rules themselves.
+import { shapesEqual, type Shape } from '../shape.js';
+import type { Tensor } from '../tensor.js';
+import type { Operand } from './op.js';
+
+/** Sums a broadcast gradient back to the shape of the operand it flowed from. */
+export function unbroadcast(grad: Tensor, shape: Shape): Tensor {
+  if (shapesEqual(grad.shape, shape)) return grad;
+  const lead = grad.ndim - shape.length;
+  const dims: number[] = [];
+  for (let i = 0; i < grad.ndim; i++) {
+    if (i < lead || (shape[i - lead] === 1 && grad.shape[i] !== 1)) dims.push(i);
+  }
+  const summed = dims.length ? grad.sum({ dim: dims, keepdim: true }) : grad;
+  return summed.reshape([...shape]);
+}
+
+/** The gradient for an operand: null for JS scalars, else unbroadcast to its shape. */
+export function gradFor(operand: Operand, grad: () => Tensor): Tensor | null {
+  if (typeof operand === 'number' || typeof operand === 'boolean') return null;
+  return unbroadcast(grad(), operand.shape);
+}

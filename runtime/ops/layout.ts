@@ -1,0 +1,116 @@
+// reshape, permute (transpose, T, mT) and expand: static shapes resolved on the host.
+import { formatShape, normalizeDim, numel, checkShape, type Shape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+import { unbroadcast } from './grad-helpers.js';
+
+export const reshape = defineOp<{ shape: readonly number[] }>({
+  name: 'reshape',
+  infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
+  lower: (ctx, [x], { shape }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)]),
+  grad: (g, [x]) => [g.reshape([...(x as Tensor).shape])],
+});
+
+export const permute = defineOp<{ perm: readonly number[] }>({
+  name: 'permute',
+  infer: ([x], { perm }) => ({ shape: perm.map((p) => x!.shape[p]!), dtype: x!.dtype }),
+  lower: (ctx, [x], { perm }) => ctx.graph.node('Transpose', [x!], { perm }),
+  grad: (g, _x, _out, { perm }) => {
+    const inverse = new Array<number>(perm.length);
+    perm.forEach((p, i) => (inverse[p] = i));
+    return [g.permute(...inverse)];
+  },
+});
+
+export const expand = defineOp<{ shape: readonly number[] }>({
+  name: 'expand',
+  infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
+  lower: (ctx, [x], { shape }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
+  grad: (g, [x]) => [unbroadcast(g, (x as Tensor).shape)],
+});
+
+/** Resolves one -1 and checks the element count. */
+export function resolveReshape(op: string, from: Shape, to: readonly number[]): number[] {
+  if (!Array.isArray(to) || !to.every((d) => Number.isInteger(d) && d >= -1)) {
+    throw new TypeError(`${op}: shape must be an array of integers ≥ -1; got ${JSON.stringify(to)}`);
+  }
+  const unknown = to.filter((d) => d === -1).length;
+  if (unknown > 1) throw new RangeError(`${op}: only one dimension can be -1; got ${formatShape(to)}`);
+  const known = numel(to.filter((d) => d !== -1));
+  const total = numel(from);
+  const out = to.map((d) => (d === -1 ? (known === 0 ? 0 : total / known) : d));
+  if (numel(out) !== total || !out.every(Number.isInteger)) {
+    throw new RangeError(`${op}: shape ${formatShape(to)} is invalid for input of shape ${formatShape(from)} (${total} elements)`);
+  }
+  return out;
+}
+
+function resolveExpand(from: Shape, to: readonly number[]): number[] {
+  const target = checkShapeAllowingMinusOne(to);
+  if (target.length < from.length) {
+    throw new RangeError(`expand: shape ${formatShape(to)} has fewer dimensions than the input ${formatShape(from)}`);
+  }
+  const lead = target.length - from.length;
+  return target.map((d, i) => {
+    const src = i < lead ? undefined : from[i - lead]!;
+    const size = d === -1 ? src : d;
+    if (size === undefined) throw new RangeError(`expand: -1 is not allowed for the new leading dimension ${i}`);
+    if (src !== undefined && src !== 1 && src !== size) {
+      throw new RangeError(`expand: input ${formatShape(from)} cannot expand to ${formatShape(to)}: dimension ${i} is ${src}, not 1 or ${size}`);
+    }
+    return size;
+  });
+}
+
+function checkShapeAllowingMinusOne(to: readonly number[]): number[] {
+  return checkShape('expand', to.map((d) => (d === -1 ? 0 : d))).map((d, i) => (to[i] === -1 ? -1 : d));
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    reshape(shape: readonly number[]): Tensor;
+    view(shape: readonly number[]): Tensor;
+    permute(...dims: number[]): Tensor;
+    transpose(dim0: number, dim1: number): Tensor;
+    expand(shape: readonly number[]): Tensor;
+    /** All dims reversed (the transpose of a matrix). */
+    readonly T: Tensor;
+    /** The last two dims swapped. */
+    readonly mT: Tensor;
+  }
+}
+
+Tensor.prototype.reshape = function (shape) {
+  return apply(reshape, [this], { shape: resolveReshape('reshape', this.shape, shape) });
+};
+Tensor.prototype.view = Tensor.prototype.reshape;
+Tensor.prototype.permute = function (...dims) {
+  const perm = (dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims) as number[];
+  if (perm.length !== this.ndim) {
+    throw new RangeError(`permute: dims ${formatShape(perm)} must list each of the ${this.ndim} dims of the input ${formatShape(this.shape)} once`);
+  }
+  const norm = perm.map((d) => normalizeDim('permute', d, this.ndim));
+  if (new Set(norm).size !== norm.length) throw new RangeError(`permute: dims ${formatShape(perm)} repeat a dimension`);
+  return apply(permute, [this], { perm: norm });
+};
+Tensor.prototype.transpose = function (dim0, dim1) {
+  const a = normalizeDim('transpose', dim0, this.ndim, 'dim0');
+  const b = normalizeDim('transpose', dim1, this.ndim, 'dim1');
+  const perm = Array.from({ length: this.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
+  return apply(permute, [this], { perm });
+};
+Tensor.prototype.expand = function (shape) {
+  return apply(expand, [this], { shape: resolveExpand(this.shape, shape) });
+};
+Object.defineProperty(Tensor.prototype, 'T', {
+  get(this: Tensor) {
+    return this.ndim < 2 ? this : this.permute(...Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i));
+  },
+});
+Object.defineProperty(Tensor.prototype, 'mT', {
+  get(this: Tensor) {
+    if (this.ndim < 2) throw new RangeError(`mT: the input must have at least 2 dims; got ${formatShape(this.shape)}`);
+    return this.transpose(-2, -1);
+  },
+});

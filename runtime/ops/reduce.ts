@@ -1,0 +1,100 @@
+// sum and mean over dims (a number, a list, or all), with keepdim.
+import { isFloating, type DType } from '../dtype.js';
+import { normalizeDim, type Shape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type OpDef } from './op.js';
+
+export interface ReduceAttrs {
+  /** Normalized, sorted, unique dims. */
+  readonly dims: readonly number[];
+  readonly keepdim: boolean;
+}
+
+export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
+  const out: number[] = [];
+  shape.forEach((d, i) => {
+    if (!dims.includes(i)) out.push(d);
+    else if (keepdim) out.push(1);
+  });
+  return out;
+}
+
+/** The gradient of a reduction, broadcast back over the reduced dims. */
+function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
+  const kept = input.shape.map((d, i) => (attrs.dims.includes(i) ? 1 : d));
+  return grad.reshape(kept).expand([...input.shape]);
+}
+
+type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
+
+function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad): OpDef<ReduceAttrs> {
+  return defineOp<ReduceAttrs>({
+    name,
+    infer([x], attrs) {
+      return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
+    },
+    lower(ctx, [x], attrs, types) {
+      const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
+      if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
+      return ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
+    },
+    grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
+  });
+}
+
+const floatOnly = (op: string) => (d: DType) => {
+  if (!isFloating(d)) throw new TypeError(`${op}: input dtype must be floating point (float32 or bfloat16); got ${d}. Use x.to('float32').${op}()`);
+  return d;
+};
+
+export const sum = reduction('sum', 'ReduceSum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
+
+export const mean = reduction('mean', 'ReduceMean', floatOnly('mean'), (g, x, _out, { dims }) =>
+  g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
+);
+
+/** Maximum over dims (values only); the gradient is shared evenly between tied maxima. */
+export const amax = reduction('amax', 'ReduceMax', (d) => {
+  if (d === 'bool') throw new TypeError('amax: bool input is not supported');
+  return d;
+}, (g, x, out, attrs) => {
+  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
+  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
+});
+
+export interface ReduceOptions {
+  dim?: number | readonly number[];
+  keepdim?: boolean;
+}
+
+/** Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }). */
+export function reduceAttrs(op: string, x: Tensor, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean): ReduceAttrs {
+  let dim: number | readonly number[] | undefined;
+  let keep = keepdim;
+  if (typeof dimOrOptions === 'object' && dimOrOptions !== null && !Array.isArray(dimOrOptions)) {
+    const o = dimOrOptions as ReduceOptions;
+    dim = o.dim;
+    keep = o.keepdim ?? keepdim;
+  } else dim = dimOrOptions as number | readonly number[] | undefined;
+  if (keep !== undefined && typeof keep !== 'boolean') throw new TypeError(`${op}: keepdim must be a boolean; got ${JSON.stringify(keep)}`);
+  const all = Array.from({ length: x.ndim }, (_, i) => i);
+  if (dim !== undefined && typeof dim !== 'number' && !Array.isArray(dim)) {
+    throw new TypeError(`${op}: dim must be a number or an array of numbers; got ${JSON.stringify(dim)}`);
+  }
+  const list = dim === undefined || (Array.isArray(dim) && dim.length === 0) ? all : typeof dim === 'number' ? [dim] : (dim as number[]);
+  const dims = [...new Set(list.map((d) => normalizeDim(op, d, x.ndim)))].sort((a, b) => a - b);
+  return { dims, keepdim: keep ?? false };
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    sum(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+  }
+}
+Tensor.prototype.sum = function (dim, keepdim) { return apply(sum, [this], reduceAttrs('sum', this, dim, keepdim)); };
+Tensor.prototype.mean = function (dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); };
+Tensor.prototype.amax = function (dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); };

@@ -1,0 +1,1 @@
+export { subscribe, profiling, type ProfileEvent, type ProfileListener } from './events.js';

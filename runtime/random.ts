@@ -1,0 +1,37 @@
+// The seeded generator behind rand/randn (tpu.manualSeed). Values are generated on the host
+// and uploaded, so every mode sees the same numbers for the same seed.
+
+let state = (Date.now() ^ 0x9e3779b9) >>> 0;
+
+export function manualSeed(seed: number): void {
+  if (!Number.isInteger(seed)) throw new TypeError(`tpu.manualSeed: seed must be an integer; got ${JSON.stringify(seed)}`);
+  state = seed >>> 0;
+}
+
+/** mulberry32: uniform in [0, 1). */
+function next(): number {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+export function uniform(n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = next();
+  return out;
+}
+
+/** Standard normal by Box–Muller. */
+export function normal(n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const u = 1 - next();
+    const v = next();
+    const r = Math.sqrt(-2 * Math.log(u));
+    out[i] = r * Math.cos(2 * Math.PI * v);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
+  }
+  return out;
+}

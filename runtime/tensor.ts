@@ -1,0 +1,138 @@
+// The public Tensor: static shape and dtype on the host; its value lives on the TPU session
+// (a device buffer) or, in fused mode, as a recipe not yet run. Op methods (add, matmul,
+// ...) are attached by the op definition files in runtime/ops/, one file per op family.
+import { storageToHost, type DType, type HostArray } from './dtype.js';
+import { formatShape, numel, type Shape } from './shape.js';
+import type { TraceNode } from './compiler/trace.js';
+import type { DeviceBuffer } from './device/memory.js';
+import { currentSession } from './device/current.js';
+import { materialize } from './modes/materialize.js';
+import { flushRegion, regionReads } from './modes/fused.js';
+import { noteCreated } from './scope.js';
+import { formatTensorHtml, formatTensorText } from './tensor-format.js';
+
+export type NestedArray = number | boolean | NestedArray[];
+
+export class Tensor {
+  readonly shape: Shape;
+  readonly dtype: DType;
+  /** Device memory holding the value (possibly still being computed on the device). */
+  _buf: DeviceBuffer | null = null;
+  /** The recipe, while the value is not in device memory. */
+  _node: TraceNode | null;
+  disposed = false;
+
+  constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
+    this._node = node;
+    this.shape = node ? node.shape : shape!;
+    this.dtype = node ? node.dtype : dtype!;
+    noteCreated(this);
+  }
+
+  /** A tensor over a buffer already in device memory. */
+  static fromBuffer(buffer: DeviceBuffer, shape: Shape, dtype: DType): Tensor {
+    const t = new Tensor(null, shape, dtype);
+    t._materialized(buffer);
+    return t;
+  }
+
+  /** Called when the tensor's value gets a device buffer. */
+  _materialized(buffer: DeviceBuffer): void {
+    this._buf = buffer;
+    this._node = null;
+    currentSession().track(this, buffer);
+  }
+
+  get device(): string {
+    return 'tpu:0';
+  }
+  get ndim(): number {
+    return this.shape.length;
+  }
+  get size(): number {
+    return numel(this.shape);
+  }
+  numel(): number {
+    return numel(this.shape);
+  }
+
+  describe(): string {
+    return `${formatShape(this.shape)} ${this.dtype}`;
+  }
+
+  private readable(what: string): DeviceBuffer {
+    if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
+    materialize(this, what);
+    return this._buf!;
+  }
+
+  /** Sync point: the values as a typed array (bfloat16 widened to float32). */
+  async data(): Promise<HostArray> {
+    const buf = this.readable('data');
+    return storageToHost(this.dtype, await currentSession().download(buf, 'data'));
+  }
+
+  /** Sync point, blocking the thread until the device has the value. */
+  dataSync(): HostArray {
+    const buf = this.readable('dataSync');
+    return storageToHost(this.dtype, currentSession().downloadSync(buf, 'dataSync'));
+  }
+
+  /** Sync point: the one value of a one-element tensor. */
+  item(): number | boolean {
+    if (this.size !== 1) {
+      throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.size} elements)`);
+    }
+    const v = this.dataSync()[0]!;
+    return this.dtype === 'bool' ? v !== 0 : v;
+  }
+
+  /** Sync point: the values as nested JS arrays. */
+  array(): NestedArray {
+    return nest(this.dataSync(), this.shape, this.dtype === 'bool');
+  }
+
+  /** Frees the device memory now (idempotent). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const b = this._buf;
+    if (!b) return;
+    // A pending fused region still reads this buffer: run it first.
+    if (regionReads(b)) flushRegion('dispose of a tensor the region reads');
+    const session = currentSession();
+    session.untrack(this);
+    session.free(b);
+  }
+
+  toString(): string {
+    if (this.disposed) return `tensor(<disposed>, shape=${formatShape(this.shape)}, dtype=${this.dtype})`;
+    return formatTensorText(this.dataSync(), this.shape, this.dtype, this.device);
+  }
+
+  [Symbol.for('Jupyter.display')](): Record<string, string> {
+    if (this.disposed) return { 'text/plain': this.toString() };
+    const values = this.dataSync();
+    return {
+      'text/plain': formatTensorText(values, this.shape, this.dtype, this.device),
+      'text/html': formatTensorHtml(values, this.shape, this.dtype, this.device),
+    };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+}
+
+function nest(values: HostArray, shape: Shape, bool: boolean): NestedArray {
+  const at = (i: number) => (bool ? values[i] !== 0 : values[i]!);
+  if (shape.length === 0) return at(0);
+  const build = (dim: number, offset: number): NestedArray[] => {
+    const n = shape[dim]!;
+    const stride = numel(shape.slice(dim + 1));
+    const out: NestedArray[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = dim === shape.length - 1 ? at(offset + i) : build(dim + 1, offset + i * stride);
+    return out;
+  };
+  return build(0, 0);
+}

@@ -1,0 +1,112 @@
+// The `tpu` namespace: what a notebook cell (or a Node script) writes.
+import { performance } from 'node:perf_hooks';
+import * as creation from './creation.js';
+import { manualSeed } from './random.js';
+import { scope } from './scope.js';
+import { activeMode, setMode, withMode } from './modes/mode.js';
+import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
+import { closeSession, currentSession, programCache } from './device/current.js';
+import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
+import type { MemoryInfo } from './device/memory.js';
+import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
+import { emit, profiling } from './profiler/events.js';
+
+function mode(): ModeName;
+function mode(m: ModeName): ModeName;
+function mode(m?: ModeName): ModeName {
+  if (m !== undefined) setMode(m);
+  return activeMode();
+}
+
+export interface DeviceInfo {
+  readonly backend: string;
+  readonly chip: string;
+  readonly capacityBytes: number;
+  readonly capacity: string;
+  readonly threads: number;
+  readonly mode: ModeName;
+  readonly matmulPrecision: MatmulPrecision;
+}
+
+export const tpu = {
+  ...creation,
+  manualSeed,
+  scope,
+  mode,
+  withMode,
+  setMatmulPrecision,
+
+  /** Sync point: runs the pending fused region and waits for all queued device work. */
+  async sync(): Promise<void> {
+    flushRegion('sync');
+    await currentSession().fence('tpu.sync');
+  },
+
+  /** Like sync(), blocking the thread. */
+  syncBlocking(): void {
+    flushRegion('sync');
+    currentSession().fenceSync('tpu.syncBlocking');
+  },
+
+  memory(): MemoryInfo {
+    const m = currentSession().memory;
+    m.capacityBytes = settings.capacityBytes();
+    return m.info();
+  },
+
+  /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
+  setDevice(options: DeviceOptions): DeviceInfo {
+    settings.set(options);
+    return tpu.device();
+  },
+
+  device(): DeviceInfo {
+    return {
+      backend: 'onnxruntime-cpu',
+      chip: settings.chip(),
+      capacityBytes: settings.capacityBytes(),
+      capacity: settings.capacityLabel(),
+      threads: settings.threads(),
+      mode: activeMode(),
+      matmulPrecision: matmulPrecision(),
+    };
+  },
+
+  /** Counters for the profiler and %program. */
+  stats() {
+    const s = currentSession();
+    const c = programCache();
+    return {
+      programsCompiled: c.misses,
+      cacheHits: c.hits,
+      cacheMisses: c.misses,
+      queueDepth: s.queueDepth(),
+      pendingOps: regionSize(),
+      bytesToDevice: s.bytesToDevice,
+      bytesToHost: s.bytesToHost,
+      lastProgram: c.last,
+    };
+  },
+
+  /**
+   * For an interrupt: drops the pending fused region and queued executions that have not
+   * started, rejects pending waits. Materialized tensors are kept; tensors whose work was
+   * dropped keep their recipe (fused) or become unreadable (strict).
+   */
+  cancelPending(): { droppedOps: number; droppedLaunches: number } {
+    const droppedOps = dropRegion();
+    const droppedLaunches = currentSession().cancelPending();
+    if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
+    return { droppedOps, droppedLaunches };
+  },
+
+  /** A new TPU session: every device buffer is freed (%reset). */
+  async reset(): Promise<MemoryInfo> {
+    dropRegion();
+    const before = tpu.memory();
+    await closeSession();
+    return before;
+  },
+};
+
+export type Tpu = typeof tpu;
