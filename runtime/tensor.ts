@@ -7,7 +7,7 @@ import type { TraceNode } from './compiler/trace.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
 import { materialize } from './modes/materialize.js';
-import { flushRegion, regionReads } from './modes/fused.js';
+import { freeWhenUnread } from './modes/fused.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 
@@ -98,11 +98,8 @@ export class Tensor {
     this.disposed = true;
     const b = this._buf;
     if (!b) return;
-    // A pending fused region still reads this buffer: run it first.
-    if (regionReads(b)) flushRegion('dispose of a tensor the region reads');
-    const session = currentSession();
-    session.untrack(this);
-    session.free(b);
+    // No unregister from the finalizer (it costs more than the op): freeing is idempotent.
+    freeWhenUnread(b);
   }
 
   toString(): string {

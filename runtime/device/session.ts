@@ -9,8 +9,9 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import type { Command, DeviceMessage, DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
+import { formatSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -35,7 +36,7 @@ export class DeviceSession {
   private port: MessagePort | null = null;
   private readonly signal = new SharedArrayBuffer(16);
   private readonly counter = new Int32Array(this.signal);
-  private batch: Command[] = [];
+  private batch = new CommandEncoder();
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private nextBuffer = 1;
@@ -43,7 +44,9 @@ export class DeviceSession {
   private nextLaunch = 1;
   private nextReply = 1;
   private doneUpTo = 0;
+  /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
+  private readonly programLabels = new Map<number, string>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -74,21 +77,21 @@ export class DeviceSession {
   }
 
   free(buffer: DeviceBuffer): void {
-    if (this.memory.release(buffer)) this.enqueue({ t: 'free', buffer: buffer.id });
+    if (!this.memory.release(buffer)) return;
+    this.batch.free(buffer.id);
+    this.scheduled();
   }
 
   /** The safety net: a buffer whose tensor is garbage-collected gets freed. */
   track(owner: object, buffer: DeviceBuffer): void {
-    this.finalizer.register(owner, buffer, owner);
-  }
-  untrack(owner: object): void {
-    this.finalizer.unregister(owner);
+    this.finalizer.register(owner, buffer);
   }
 
   // ---- programs --------------------------------------------------------------
 
-  compile(program: Program): number {
+  compile(program: Program, label: string): number {
     const id = this.nextProgram++;
+    this.programLabels.set(id, label);
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -96,19 +99,14 @@ export class DeviceSession {
   /** Enqueues one execution; with `check`, returns the reply id to wait on. */
   execute(
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
-    record: LaunchRecord, check = false,
+    record: LaunchRecord | null, check = false,
   ): number | undefined {
     const launch = this.nextLaunch++;
-    this.launches.set(launch, record);
-    const cmd: Command = { t: 'exec', program, launch, ins: ins.map((b) => b.id), outs: outs.map((b) => b.id), scalars };
-    let reply: number | undefined;
-    if (check) {
-      reply = this.nextReply++;
-      cmd.reply = reply;
-      cmd.check = true;
-    }
-    this.enqueue(cmd);
-    return reply;
+    if (record) this.launches.set(launch, record);
+    const reply = check ? this.nextReply++ : 0;
+    this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
+    this.scheduled();
+    return check ? reply : undefined;
   }
 
   /** Launches queued or running on the device. */
@@ -157,16 +155,15 @@ export class DeviceSession {
    * outputs become unreadable), keeps every materialized tensor and every upload.
    */
   cancelPending(): number {
-    const dropped = this.batch.filter((c) => c.t === 'exec') as Extract<Command, { t: 'exec' }>[];
-    this.batch = this.batch.filter((c) => c.t !== 'exec');
-    for (const c of dropped) this.launches.delete(c.launch);
-    if (this.worker) this.worker.postMessage({ t: 'cancel' });
+    // The device thread drops every queued execution, including this batch's.
+    const queued = this.queueDepth();
     this.postBatch();
+    if (this.worker) this.worker.postMessage({ t: 'cancel' });
     for (const [reply, resolve] of this.waiting) {
       this.waiting.delete(reply);
       resolve({ t: 'reply', reply, error: '\0cancelled' });
     }
-    return dropped.length;
+    return queued;
   }
 
   // ---- plumbing --------------------------------------------------------------
@@ -231,13 +228,14 @@ export class DeviceSession {
       resolve?.(msg);
       return;
     }
-    for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) if (!this.isFailed(l, msg)) this.launches.delete(l);
-    this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      this.launches.delete(e.launch);
-      this.deviceErrors.push(rec ? `${rec.label()} failed on the device (called at ${rec.site()}): ${e.message}` : e.message);
+      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
+      const site = rec ? rec.site() : formatSite(undefined);
+      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
     }
+    if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
+    this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
     if (!profiling.on) return;
     const t = msg.timings ?? [];
     for (let i = 0; i < t.length; i += 4) {
@@ -247,13 +245,13 @@ export class DeviceSession {
     for (let i = 0; i < c.length; i += 2) emit({ kind: 'compile', time: performance.now(), program: c[i]!, ms: c[i + 1]! });
   }
 
-  private isFailed(launch: number, msg: Extract<DeviceMessage, { t: 'progress' }>): boolean {
-    return msg.errors?.some((e) => e.launch === launch) ?? false;
+  private enqueue(cmd: Command): void {
+    this.batch.object(cmd);
+    this.scheduled();
   }
 
-  private enqueue(cmd: Command): void {
-    this.batch.push(cmd);
-    if (this.batch.length >= BATCH_LIMIT) this.postBatch();
+  private scheduled(): void {
+    if (this.batch.count >= BATCH_LIMIT) this.postBatch();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => this.postBatch());
@@ -262,12 +260,12 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.flushScheduled = false;
-    if (this.batch.length === 0) return;
-    const commands = this.batch;
+    if (this.batch.count === 0) return;
+    const msg = this.batch.take();
     const transfers = this.transfers;
-    this.batch = [];
     this.transfers = [];
-    this.start().postMessage({ t: 'batch', commands }, transfers);
+    if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
+    this.start().postMessage(msg, transfers);
   }
 
   private start(): Worker {

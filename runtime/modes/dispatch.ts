@@ -45,16 +45,15 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     }
   }
   const out = op.infer(abstracts, attrs);
-  const node: TraceNode = {
-    op, inputs, attrs, shape: out.shape, dtype: out.dtype, site: captureSite(apply), region: 0, consumers: 0,
-  };
+  const mode = activeMode();
+  const site = captureSite(apply, mode === 'debug' || profiling.on);
+  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   if (profiling.on) {
     emit({
       kind: 'dispatch', time: performance.now(), op: op.name, shapes: abstracts.map((a) => a.shape),
       dtype: out.dtype, mode: activeMode(), site: () => formatSite(node.site),
     });
   }
-  const mode = activeMode();
   const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   for (const h of hooks) h(op, operands, attrs, result);
   return result;
