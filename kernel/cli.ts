@@ -44,6 +44,7 @@ async function launch(args: string[]): Promise<void> {
 const commands: Record<string, Command> = {
   install: { usage: 'install [--user | --sys-prefix | --prefix DIR] [--env KEY=VALUE ...]', run: install },
   '--connection-file': { usage: '--connection-file FILE', run: launch },
+  run: { usage: 'run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]', run: async (args) => process.exit(await (await import('./notebook/index.js')).runCommand(args)) },
 };
 
 function usage(): string {
