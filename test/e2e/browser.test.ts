@@ -58,6 +58,9 @@ describe('classic Notebook UI in Chromium', () => {
       return prompts.length > 0 && prompts.every((p) => /\[\d+\]/.test(p)) ? 'done' : false;
     }, null, { timeout: 240_000, polling: 250 });
     mkdirSync(OUTPUT, { recursive: true });
+    // The notebook scrolls inside #site, not the page: grow the viewport to show all of it.
+    const height = await page.evaluate(() => document.querySelector('#header')!.clientHeight + document.querySelector('#notebook')!.scrollHeight);
+    await page.setViewportSize({ width: 1280, height: Math.min(height + 40, 16_000) });
     await page.screenshot({ path: join(OUTPUT, 'quickstart.png'), fullPage: true });
     const errors = await page.locator('.output_error').allInnerTexts();
     expect({ state: await finished.jsonValue(), errors }).toEqual({ state: 'done', errors: [] });
