@@ -115,6 +115,25 @@ describe('tpu-ts through Jupyter Server and @jupyterlab/services', () => {
     expect(only(await execute(kernel, 'survivor + 1'), 'execute_result').data['text/plain']).toBe('42');
   });
 
+  it('stops a cell interrupted right after it started, before its code runs', async () => {
+    // JupyterLab users press the stop button right after running a cell: the interrupt can
+    // arrive while the kernel is still compiling it. It must stop the cell all the same.
+    const lost: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const run = execute(kernel, 'while (true) {}', { onBusy: () => setTimeout(() => void kernel.interrupt(), attempt % 10) });
+      const outcome = await Promise.race([run, new Promise<'lost'>((r) => setTimeout(() => r('lost'), 3_000))]);
+      if (outcome !== 'lost') {
+        expect(outcome.reply.status).toBe('error');
+        continue;
+      }
+      lost.push(attempt);
+      // Interrupt again until the loop stops, to free the kernel for the next attempt.
+      const again = setInterval(() => void kernel.interrupt(), 500);
+      await run.finally(() => clearInterval(again));
+    }
+    expect(lost, 'attempts whose interrupt was lost').toEqual([]);
+  }, 120_000);
+
   it('restarts: the state is gone and the kernel answers', async () => {
     await execute(kernel, 'const beforeRestart = 1;');
     await kernel.restart();

@@ -103,7 +103,9 @@ describe('soak through Jupyter Server', () => {
         const problem = cell.check(run.value);
         if (problem) problems.push(`request ${index}: ${problem}`);
       });
-      const interrupted = await withTimeout(execute(kernel, 'while (true) {}', { onBusy: () => setTimeout(() => void kernel.interrupt(), 20) }), `interrupt ${base + ROUND - 1}`)
+      // Interrupted once it surely runs (an interrupt that arrives before the loop starts is
+      // jupyter-server.test.ts's case).
+      const interrupted = await withTimeout(execute(kernel, "console.log('spinning'); while (true) {}", { onStdout: () => void kernel.interrupt() }), `interrupt ${base + ROUND - 1}`)
         .catch((e: Error) => e);
       if (interrupted instanceof Error) problems.push(interrupted.message);
       else if (interrupted.reply.status !== 'error' || JSON.stringify(interrupted.states) !== '["busy","idle"]') {
