@@ -2,11 +2,14 @@
 // reports shutdown requests, and closes it the only safe way (the worker
 // closes its own zeromq sockets; worker.terminate() with open sockets aborts).
 import { Worker } from 'node:worker_threads';
+import type { Content } from '../wire/message.js';
 import type { FrameSink } from '../wire/send-queue.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 export interface IoThread {
   iopub: FrameSink;
+  /** Control answers kernel_info_request once this has been given. */
+  setKernelInfo(content: Content): void;
   onShutdown(listener: (restart: boolean) => void): void;
   /** Sends what is queued, closes heartbeat/control/iopub and waits for the worker to exit. */
   close(): Promise<void>;
@@ -31,6 +34,9 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
       async send(frames) {
         post({ type: 'iopub', frames });
       },
+    },
+    setKernelInfo(content) {
+      post({ type: 'kernel-info', content });
     },
     onShutdown(listener) {
       shutdownListener = listener;

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as zmq from 'zeromq';
 import { createDispatcher } from '../dispatch.js';
 import type { DispatchTable } from '../dispatch.js';
+import type { Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
@@ -14,7 +15,9 @@ import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 /** How long the main thread gets to shut down cleanly before the process is ended anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
 
-const { connection, session, kernelInfo } = workerData as IoWorkerData;
+const { connection, session } = workerData as IoWorkerData;
+let setKernelInfo: (content: Content) => void = () => undefined;
+const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const log = (text: string) => process.stderr.write(`[tpu-kernel io] ${text}\n`);
@@ -84,7 +87,8 @@ async function serveControl() {
 }
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+  if (message.type === 'kernel-info') setKernelInfo(message.content);
+  else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
   else if (message.type === 'close') void closeAndExit();
 });
 
