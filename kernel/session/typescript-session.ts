@@ -1,6 +1,7 @@
 // The language side of the kernel: TypeScript cells run in one persistent
 // context, with display/input/console routed to the running request's
 // Publisher, magics, type checking, completion and inspection.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type vm from 'node:vm';
 import ts from 'typescript';
 import type {
@@ -146,6 +147,8 @@ export class TypeScriptSession implements LanguageSession {
       };
       return () => Promise.resolve(magic.run(context));
     });
+    // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
+    await setImmediatePromise();
     let value: unknown;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;
