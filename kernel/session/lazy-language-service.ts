@@ -85,11 +85,11 @@ export class LazyLanguageService {
     const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
     const lineEnd = code.indexOf('\n', offset);
     const magicLine = parseMagicLine(code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
-    const magic = magicLine && offset - lineStart < magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
+    const magic = magicLine && offset - lineStart <= magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
     if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
     const ls = this.load(maskMagics(code, magics));
     const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
-    if (!info) return { found: false, data: {} };
+    if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
     const signature = ts.displayPartsToString(info.displayParts);
     const documentation = ts.displayPartsToString(info.documentation);
     const tags = (info.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`.trim());

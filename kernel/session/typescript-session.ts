@@ -15,6 +15,7 @@ import { CellSourceMaps } from './cell-source-maps.js';
 import { CellTimers } from './cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
 import { CellInterrupter } from './interrupt.js';
+import { helpRequest } from './help-request.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
 import { maskMagics, splitCell } from './magic-lines.js';
@@ -94,6 +95,8 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
+    const helpName = helpRequest(code);
+    if (helpName) return this.help(helpName);
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
@@ -117,6 +120,12 @@ export class TypeScriptSession implements LanguageSession {
     } finally {
       this.running = false;
     }
+  }
+
+  private async help(name: string): Promise<ExecuteOutcome> {
+    const { found, data } = await this.inspect(name, [...name].length, 1);
+    const page = found ? data : { 'text/plain': `No information about ${name}` };
+    return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
   }
 
   /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
