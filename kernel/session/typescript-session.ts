@@ -3,7 +3,6 @@
 // Publisher, magics, type checking, completion and inspection.
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type vm from 'node:vm';
-import ts from 'typescript';
 import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
   KernelInfo, LanguageSession, Publisher, SessionOptions,
@@ -22,6 +21,7 @@ import { maskMagics, splitCell } from './magic-lines.js';
 import { magics, type MagicContext, type SessionSettings } from './magics/index.js';
 import { createModuleImporter } from './module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
+import { typescriptVersion } from './typescript.js';
 
 export class TypeScriptSession implements LanguageSession {
   readonly kernelInfo: KernelInfo = {
@@ -29,13 +29,13 @@ export class TypeScriptSession implements LanguageSession {
     implementationVersion: '0.1.0',
     languageInfo: {
       name: 'typescript',
-      version: ts.version,
+      version: typescriptVersion,
       mimetype: 'text/typescript',
       file_extension: '.ts',
       pygments_lexer: 'typescript',
       codemirror_mode: { name: 'javascript', typescript: true },
     },
-    banner: `tpu-kernel: TypeScript ${ts.version} cells on a TPU session`,
+    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
