@@ -1,8 +1,8 @@
 // The language side of the kernel: TypeScript cells run in one persistent
 // context, with display/input/console routed to the running request's
 // Publisher, magics, type checking, completion and inspection.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type vm from 'node:vm';
-import ts from 'typescript';
 import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
   KernelInfo, LanguageSession, Publisher, SessionOptions,
@@ -14,12 +14,14 @@ import { CellSourceMaps } from './cell-source-maps.js';
 import { CellTimers } from './cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
 import { CellInterrupter } from './interrupt.js';
+import { helpRequest } from './help-request.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
 import { maskMagics, splitCell } from './magic-lines.js';
 import { magics, type MagicContext, type SessionSettings } from './magics/index.js';
 import { createModuleImporter } from './module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
+import { typescriptVersion } from './typescript.js';
 
 export class TypeScriptSession implements LanguageSession {
   readonly kernelInfo: KernelInfo = {
@@ -27,13 +29,13 @@ export class TypeScriptSession implements LanguageSession {
     implementationVersion: '0.1.0',
     languageInfo: {
       name: 'typescript',
-      version: ts.version,
+      version: typescriptVersion,
       mimetype: 'text/typescript',
       file_extension: '.ts',
       pygments_lexer: 'typescript',
       codemirror_mode: { name: 'javascript', typescript: true },
     },
-    banner: `tpu-kernel: TypeScript ${ts.version} cells on a TPU session`,
+    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
@@ -46,6 +48,8 @@ export class TypeScriptSession implements LanguageSession {
   private readonly languageService: LazyLanguageService;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
+  /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
+  private runtimeUsed = false;
   private publisher: Publisher | undefined;
   private running = false;
   /** Interrupt signal of the running (or last) cell. */
@@ -81,7 +85,7 @@ export class TypeScriptSession implements LanguageSession {
     });
     // `tpu` is the runtime's object; a cell that declares its own `tpu` replaces the global, not the runtime.
     Object.defineProperty(this.context, 'tpu', {
-      get: () => this.runtime,
+      get: () => this.touchRuntime(),
       set: (value) => Object.defineProperty(this.context, 'tpu', { value, writable: true, enumerable: true, configurable: true }),
       enumerable: true,
       configurable: true,
@@ -91,6 +95,8 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
+    const helpName = helpRequest(code);
+    if (helpName) return this.help(helpName);
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
@@ -116,9 +122,16 @@ export class TypeScriptSession implements LanguageSession {
     }
   }
 
+  private async help(name: string): Promise<ExecuteOutcome> {
+    const { found, data } = await this.inspect(name, [...name].length, 1);
+    const page = found ? data : { 'text/plain': `No information about ${name}` };
+    return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
+  }
+
   /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
   private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): Promise<unknown> {
     const segments = splitCell(code, magics);
+    const session = this;
     // Compile every code piece first: a syntax error anywhere runs nothing.
     const steps = segments.map((segment) => {
       if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
@@ -133,13 +146,18 @@ export class TypeScriptSession implements LanguageSession {
           return this.runner.compile(segment.args.slice(offset), { ...cell, line, column });
         },
         write: (name, text) => this.write(name, text),
-        runtime: this.runtime,
+        get runtime() {
+          return session.touchRuntime();
+        },
+        syncDevice: () => this.syncDevice(),
         signal,
         settings: this.settings,
         magics,
       };
       return () => Promise.resolve(magic.run(context));
     });
+    // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
+    await setImmediatePromise();
     let value: unknown;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;
@@ -151,7 +169,16 @@ export class TypeScriptSession implements LanguageSession {
   /** End of a cell: async displays are published, and queued device work is done (a sync point). */
   private async finishCell(): Promise<void> {
     while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
-    await this.runtime?.sync?.();
+    await this.syncDevice();
+  }
+
+  private touchRuntime(): TensorRuntime | undefined {
+    this.runtimeUsed = true;
+    return this.runtime;
+  }
+
+  private async syncDevice(): Promise<void> {
+    if (this.runtimeUsed) await this.runtime?.sync();
   }
 
   /** Type errors of a cell against earlier cells, per %typecheck; an error outcome in 'error' mode. */
@@ -195,7 +222,7 @@ export class TypeScriptSession implements LanguageSession {
   interrupt(): void {
     this.interrupter.interrupt();
     this.timers.cancelCurrentCell();
-    this.runtime?.cancelPending?.();
+    if (this.runtimeUsed) this.runtime?.cancelPending();
   }
 
   async shutdown(): Promise<void> {
