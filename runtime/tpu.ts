@@ -12,6 +12,7 @@ import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { setCallSites } from './call-site.js';
+import { training } from './training.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -32,6 +33,7 @@ export interface DeviceInfo {
 
 export const tpu = {
   ...creation,
+  ...training,
   manualSeed,
   scope,
   mode,
