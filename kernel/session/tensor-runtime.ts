@@ -3,15 +3,14 @@
 // imported in the background when the session starts, so launching the kernel
 // does not wait for it; a cell waits for it only before it first runs.
 
-/** The part of runtime's `tpu` object the session calls; everything else is for cells. */
-export interface TensorRuntime {
-  /** Waits for all queued device work (end of cell is a sync point). */
-  sync?(): Promise<unknown>;
-  /** Cancels device work that has not run yet (interrupt). */
-  cancelPending?(): unknown;
-}
+import type { Tpu } from '../../runtime/index.js';
 
-export async function loadTensorRuntime(): Promise<TensorRuntime | undefined> {
-  const runtime = (await import('../../runtime/index.js')) as { tpu?: TensorRuntime };
-  return runtime.tpu;
+/**
+ * The runtime's `tpu` object. The session itself calls only `sync()` (the end
+ * of a cell is a sync point) and `cancelPending()` (interrupt); magics use the rest.
+ */
+export type TensorRuntime = Tpu;
+
+export async function loadTensorRuntime(): Promise<TensorRuntime> {
+  return (await import('../../runtime/index.js')).tpu;
 }

@@ -46,6 +46,8 @@ export class TypeScriptSession implements LanguageSession {
   private readonly languageService: LazyLanguageService;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
+  /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
+  private runtimeUsed = false;
   private publisher: Publisher | undefined;
   private running = false;
   /** Interrupt signal of the running (or last) cell. */
@@ -81,7 +83,7 @@ export class TypeScriptSession implements LanguageSession {
     });
     // `tpu` is the runtime's object; a cell that declares its own `tpu` replaces the global, not the runtime.
     Object.defineProperty(this.context, 'tpu', {
-      get: () => this.runtime,
+      get: () => this.touchRuntime(),
       set: (value) => Object.defineProperty(this.context, 'tpu', { value, writable: true, enumerable: true, configurable: true }),
       enumerable: true,
       configurable: true,
@@ -119,6 +121,7 @@ export class TypeScriptSession implements LanguageSession {
   /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
   private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): Promise<unknown> {
     const segments = splitCell(code, magics);
+    const session = this;
     // Compile every code piece first: a syntax error anywhere runs nothing.
     const steps = segments.map((segment) => {
       if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
@@ -133,7 +136,10 @@ export class TypeScriptSession implements LanguageSession {
           return this.runner.compile(segment.args.slice(offset), { ...cell, line, column });
         },
         write: (name, text) => this.write(name, text),
-        runtime: this.runtime,
+        get runtime() {
+          return session.touchRuntime();
+        },
+        syncDevice: () => this.syncDevice(),
         signal,
         settings: this.settings,
         magics,
@@ -151,7 +157,16 @@ export class TypeScriptSession implements LanguageSession {
   /** End of a cell: async displays are published, and queued device work is done (a sync point). */
   private async finishCell(): Promise<void> {
     while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
-    await this.runtime?.sync?.();
+    await this.syncDevice();
+  }
+
+  private touchRuntime(): TensorRuntime | undefined {
+    this.runtimeUsed = true;
+    return this.runtime;
+  }
+
+  private async syncDevice(): Promise<void> {
+    if (this.runtimeUsed) await this.runtime?.sync();
   }
 
   /** Type errors of a cell against earlier cells, per %typecheck; an error outcome in 'error' mode. */
@@ -195,7 +210,7 @@ export class TypeScriptSession implements LanguageSession {
   interrupt(): void {
     this.interrupter.interrupt();
     this.timers.cancelCurrentCell();
-    this.runtime?.cancelPending?.();
+    if (this.runtimeUsed) this.runtime?.cancelPending();
   }
 
   async shutdown(): Promise<void> {

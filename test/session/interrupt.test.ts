@@ -4,12 +4,16 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecuteOutcome } from '../../kernel/language-session.js';
+import type { Tpu } from '../../runtime/index.js';
 import { TypeScriptSession } from '../../kernel/session/typescript-session.js';
 import { RecordingPublisher, SessionDriver } from './recording-publisher.js';
 
 const driver = new SessionDriver();
 const ignoreSigint = () => {};
-beforeAll(() => process.on('SIGINT', ignoreSigint));
+beforeAll(async () => {
+  process.on('SIGINT', ignoreSigint);
+  await driver.value('"runtime loaded"'); // the first cell also waits for the runtime import
+});
 afterAll(async () => {
   process.off('SIGINT', ignoreSigint);
   await driver.shutdown();
@@ -91,7 +95,7 @@ describe('interrupt', () => {
       cancelPending: () => { cancels++; release?.(); },
       sync: () => new Promise<void>((resolve) => { release = resolve; }),
     };
-    const session = new TypeScriptSession({ cwd: driver.cwd, comms: { registerTarget() {}, open() { throw new Error('none'); } } }, async () => runtime);
+    const session = new TypeScriptSession({ cwd: driver.cwd, comms: { registerTarget() {}, open() { throw new Error('none'); } } }, async () => runtime as unknown as Tpu);
     try {
       const publisher = new RecordingPublisher();
       const running = session.execute('await tpu.sync()', { executionCount: 1, silent: false, storeHistory: true, allowStdin: false, publisher });

@@ -28,6 +28,8 @@ export interface MagicContext {
   write(name: 'stdout' | 'stderr', text: string): void;
   /** The tensor runtime's `tpu` object, when the runtime is available. */
   readonly runtime: TensorRuntime | undefined;
+  /** Waits for all queued device work (tpu.sync()) when cells have used the runtime. */
+  syncDevice(): Promise<void>;
   /** Aborted when the cell is interrupted: loops in magics must stop. */
   readonly signal: AbortSignal;
   readonly settings: SessionSettings;

@@ -13,11 +13,11 @@ export const time: Magic = {
   ].join('\n'),
   argsAreCode: true,
   takesCellBody: true,
-  async run({ compileArgs, runtime, write }) {
+  async run({ compileArgs, syncDevice, write }) {
     const code = compileArgs();
     const start = performance.now();
     const value = await code();
-    await runtime?.sync?.();
+    await syncDevice();
     write('stdout', `Wall time: ${formatDuration(performance.now() - start)}\n`);
     return value;
   },

@@ -24,7 +24,7 @@ export const timeit: Magic = {
     const compiled = context.compileArgs(context.args.length - code.length);
     const loop = async () => {
       await compiled();
-      await context.runtime?.sync?.();
+      await context.syncDevice();
     };
     const timeRun = async (n: number) => {
       const start = performance.now();
