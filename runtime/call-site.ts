@@ -2,8 +2,12 @@
 // lazily), formatted only when an error or the profiler needs it.
 import { fileURLToPath } from 'node:url';
 
-const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
-const runtimeUrl = new URL('.', import.meta.url).href;
+// Frames inside the runtime are skipped: the built files (dist/runtime/) and, under a
+// source-mapping test runner, their sources (runtime/).
+const builtDir = fileURLToPath(new URL('.', import.meta.url));
+const sourceDir = fileURLToPath(new URL('../../runtime/', import.meta.url));
+const insideRuntime = (line: string) =>
+  line.includes(builtDir) || line.includes(sourceDir) || line.includes('node:internal');
 
 export interface CallSite {
   stack?: string;
@@ -38,7 +42,7 @@ export function formatSite(site: CallSite | undefined): string {
   if (!site?.stack) return 'an unrecorded line (call sites are recorded in debug mode, or everywhere after tpu.setCallSites(true))';
   const lines = site.stack.split('\n').slice(1);
   for (const line of lines) {
-    if (line.includes(runtimeDir) || line.includes(runtimeUrl) || line.includes('node:internal')) continue;
+    if (insideRuntime(line)) continue;
     return line.trim().replace(/^at /, '');
   }
   return 'unknown location';

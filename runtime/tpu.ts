@@ -10,6 +10,7 @@ import { settings, type DeviceOptions, type ModeName } from './device/settings.j
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
+import { setCallSites } from './call-site.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -35,6 +36,8 @@ export const tpu = {
   mode,
   withMode,
   setMatmulPrecision,
+  /** Record where every op is called in strict/fused too (costs ~2 µs per op). */
+  setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
   async sync(): Promise<void> {
