@@ -2,7 +2,6 @@
 // loopback address, tcp or ipc), starts the kernel as a non-root user with
 // its settings in the environment or the kernelspec's env block, and talks
 // to it with jupyter_client.
-import { chmodSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +46,6 @@ describe('Colab-style hosting', () => {
 
   it('takes its settings from the kernelspec env block when jupyter_client launches it', () => {
     const spec = installKernelspec({ TPU_KERNEL_MODE: 'fused', TPU_KERNEL_CHIP: 'v4', TPU_KERNEL_THREADS: '2' });
-    chmodSync(spec.kernelJson, 0o644);
     const runtimeDir = nonRootDir('tpu-hosting-runtime-');
     const run = runCells(
       { kernelName: KERNEL_NAME, env: { JUPYTER_PATH: spec.jupyterPath, JUPYTER_RUNTIME_DIR: runtimeDir, HOME: runtimeDir } },

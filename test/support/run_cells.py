@@ -9,8 +9,27 @@ Reads a JSON list of cell sources on stdin; prints one JSON object with a result
 import argparse
 import json
 import sys
+import time
 
+import zmq
 from jupyter_client import BlockingKernelClient, KernelManager
+
+
+def wait_for_heartbeat(client, timeout):
+    """Waits until a kernel started by someone else answers its heartbeat, as a hosting
+    service does before handing it to clients (jupyter_client alone declares a kernel
+    dead when the heartbeat is silent for a second, e.g. while it still starts)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        probe = zmq.Context.instance().socket(zmq.REQ)
+        probe.linger = 0
+        probe.connect(client._make_url("hb"))
+        probe.send(b"ping")
+        answered = probe.poll(1000)
+        probe.close()
+        if answered:
+            return
+    raise RuntimeError(f"the kernel did not answer its heartbeat within {timeout} s")
 
 
 def run_cell(client, code, timeout):
@@ -47,6 +66,7 @@ def main():
     else:
         client = BlockingKernelClient(connection_file=args.connection_file)
         client.load_connection_file()
+        wait_for_heartbeat(client, args.timeout)
     client.start_channels()
     try:
         client.wait_for_ready(timeout=args.timeout)
