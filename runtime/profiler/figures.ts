@@ -28,7 +28,7 @@ export function figureRows(d: ProfileData): FigureRow[] {
     { label: 'fused regions', value: String(d.regions) },
     { label: 'to device', value: `${formatBytes(d.transfers.toDevice.bytes)} (${d.transfers.toDevice.count})` },
     { label: 'from device', value: `${formatBytes(d.transfers.toHost.bytes)} (${d.transfers.toHost.count})` },
-    { label: 'device memory', value: `${formatBytes(m.liveBytes)} live in ${m.liveTensors} tensors` },
+    { label: 'live memory', value: `${formatBytes(m.liveBytes)} (${m.liveTensors} tensor${m.liveTensors === 1 ? '' : 's'})` },
     { label: 'peak memory', value: `${formatBytes(m.peakBytes)} of ${m.capacity}` },
   ];
 }

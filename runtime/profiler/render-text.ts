@@ -17,8 +17,8 @@ export function renderText(d: ProfileData): string {
     const cols = programColumns(d);
     const table = [cols.map((c) => c.header), ...shown.map((p) => cols.map((c) => c.cell(p)))];
     const widths = cols.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    // The program label (last column) gets what is left of 80 columns.
-    const labelWidth = Math.max(40, 76 - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0));
+    // The program label (last column) gets what is left of 80 columns (HTML and JSON have it whole).
+    const labelWidth = Math.max(16, 76 - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0));
     lines.push('  programs (device time; the roofline column is an estimate for the chip):');
     for (const r of table) {
       lines.push('    ' + r.map((v, i) => (i === r.length - 1 ? clip(v, labelWidth) : cols[i]!.right ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  '));
