@@ -15,6 +15,8 @@ import { CellTimers } from './cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
 import { CellInterrupter } from './interrupt.js';
 import { helpRequest } from './help-request.js';
+import { CellProfile, cellSiteMapper } from './cell-profile.js';
+import { defaultProfileMode } from './profile-mode.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
 import { maskMagics, splitCell } from './magic-lines.js';
@@ -39,7 +41,7 @@ export class TypeScriptSession implements LanguageSession {
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
-  private readonly settings: SessionSettings = { typecheck: 'warn' };
+  private readonly settings: SessionSettings = { typecheck: 'warn', profile: defaultProfileMode() };
   private readonly maps = new CellSourceMaps();
   private readonly timers = new CellTimers((error) => this.reportBackgroundError(error));
   private readonly interrupter = new CellInterrupter();
@@ -103,12 +105,15 @@ export class TypeScriptSession implements LanguageSession {
     const signal = (this.signal = this.interrupter.beginCell());
     const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
     this.running = true;
+    let profile: CellProfile | undefined;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       const typeErrors = this.typecheck(code, place.displayName);
       if (typeErrors) return { status: 'error', ...typeErrors };
+      profile = this.beginProfile(request, place.displayName);
       const value = await CellInterrupter.race(this.runCell(code, place, signal), signal);
       await CellInterrupter.race(this.finishCell(), signal);
+      profile?.finish();
       this.languageService.recordCell(maskMagics(code, magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(mimeBundleOf(value), signal) } };
@@ -118,6 +123,7 @@ export class TypeScriptSession implements LanguageSession {
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
     } finally {
+      profile?.finish();
       this.running = false;
     }
   }
@@ -126,6 +132,14 @@ export class TypeScriptSession implements LanguageSession {
     const { found, data } = await this.inspect(name, [...name].length, 1);
     const page = found ? data : { 'text/plain': `No information about ${name}` };
     return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
+  }
+
+  /** Per %profile (the setting when the cell starts): the cell's profile display, recording from now. */
+  private beginProfile(request: ExecuteContext, displayName: string): CellProfile | undefined {
+    const mode = this.settings.profile;
+    if (mode === 'off' || !this.runtime || request.silent) return undefined;
+    this.runtimeUsed = true;
+    return new CellProfile(this.runtime, mode, request.publisher, `cell ${request.executionCount}`, cellSiteMapper(this.maps, displayName));
   }
 
   /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */

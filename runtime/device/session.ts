@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { formatSite } from '../call-site.js';
+import { captureSite, formatSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -83,10 +83,11 @@ export class DeviceSession {
   bytesToHost = 0;
   /** Device-side timings of programs, host clock (ms), while profiling. */
   private readonly clockOffset = performance.timeOrigin;
+  private readonly stopToggles: () => void;
 
   constructor() {
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel);
-    onProfilingToggle((on) => this.enqueue({ t: 'profile', on }));
+    this.stopToggles = onProfilingToggle((on) => this.enqueue({ t: 'profile', on }));
     if (profiling.on) this.enqueue({ t: 'profile', on: true });
   }
 
@@ -215,6 +216,7 @@ export class DeviceSession {
 
   private waitSync(reply: number, reason: string): Reply {
     const start = performance.now();
+    const site = profiling.on ? captureSite(this.waitSync, true) : undefined;
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
     this.postBatch();
@@ -230,7 +232,7 @@ export class DeviceSession {
       }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
     return result;
   }
 
@@ -243,12 +245,14 @@ export class DeviceSession {
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
+    // Captured before the first await, while the caller's frames are still on the stack.
+    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
     });
     if (--this.asyncWaits === 0) this.port?.unref();
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
     return r;
   }
 
@@ -279,7 +283,7 @@ export class DeviceSession {
       emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset });
     }
     const c = msg.compiles ?? [];
-    for (let i = 0; i < c.length; i += 2) emit({ kind: 'compile', time: performance.now(), program: c[i]!, ms: c[i + 1]! });
+    for (let i = 0; i < c.length; i += 3) emit({ kind: 'compile', program: c[i]!, time: c[i + 1]! - this.clockOffset, ms: c[i + 2]! });
   }
 
   private enqueue(cmd: Command): void {
@@ -337,6 +341,7 @@ export class DeviceSession {
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
     this.memory.loseAll();
+    this.stopToggles();
     const w = this.worker;
     this.worker = null;
     this.port?.close();

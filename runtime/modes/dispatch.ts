@@ -47,7 +47,9 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   }
   const out = op.infer(abstracts, attrs);
   const mode = activeMode();
-  const site = captureSite(apply, mode === 'debug' || profiling.on);
+  // Not while profiling: a stack per op would cost more than the dispatch itself; the
+  // profiler captures a site only where it warns.
+  const site = captureSite(apply, mode === 'debug');
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   if (profiling.on) {
     emit({

@@ -6,9 +6,11 @@
 export type ProfileEvent =
   | { kind: 'dispatch'; time: number; op: string; shapes: readonly (readonly number[])[]; dtype: string; mode: string; site: () => string }
   | { kind: 'cache'; time: number; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
+  /** `time`: when the compile started (host clock). */
   | { kind: 'compile'; time: number; program: number; ms: number }
   | { kind: 'execute'; program: number; launch: number; start: number; end: number }
-  | { kind: 'wait'; start: number; end: number; reason: string }
+  /** `site`: where the host started waiting (the sync point's caller). */
+  | { kind: 'wait'; start: number; end: number; reason: string; site: () => string }
   | { kind: 'transfer'; time: number; direction: 'toDevice' | 'toHost'; bytes: number }
   | { kind: 'region'; time: number; reason: string; nodes: number; outputs: number };
 
@@ -34,9 +36,10 @@ export function subscribe(listener: ProfileListener): () => void {
   };
 }
 
-/** Lets the device session learn when to record device timings. */
-export function onProfilingToggle(fn: (on: boolean) => void): void {
+/** Lets the device session learn when to record device timings; returns the unsubscribe function. */
+export function onProfilingToggle(fn: (on: boolean) => void): () => void {
   toggles.add(fn);
+  return () => void toggles.delete(fn);
 }
 
 function setOn(on: boolean): void {

@@ -10,7 +10,8 @@ describe('magics', () => {
     const { publisher } = await driver.run('%lsmagic');
     const lines = publisher.text('stdout').split('\n');
     expect(lines[0]).toBe('Available line magics:');
-    expect(lines.slice(1, 5).map((l) => l.trim().split(/\s+/)[0])).toEqual(['%lsmagic', '%time', '%timeit', '%typecheck']);
+    expect(lines.slice(1, -1).map((l) => l.trim().split(/\s+/)[0])).toEqual(
+      ['%device', '%lsmagic', '%memory', '%mode', '%profile', '%program', '%reset', '%time', '%timeit', '%typecheck']);
   });
 
   it('%time runs code on its line, prints the wall time and gives the value', async () => {

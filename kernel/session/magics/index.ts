@@ -8,14 +8,20 @@
 // the code around it. A magic that needs the tensor runtime uses
 // `context.runtime` (the `tpu` object); one that runs user code uses
 // `context.compileArgs()` and must stop when `context.signal` is aborted.
+import { device } from './device.js';
 import { lsmagic } from './lsmagic.js';
 import type { Magic } from './magic.js';
+import { memory } from './memory.js';
+import { mode } from './mode.js';
+import { profile } from './profile.js';
+import { program } from './program.js';
+import { reset } from './reset.js';
 import { time } from './time.js';
 import { timeit } from './timeit.js';
 import { typecheck } from './typecheck.js';
 
 export type { Magic, MagicContext, SessionSettings, TypecheckMode } from './magic.js';
 
-const builtinMagics: Magic[] = [lsmagic, time, timeit, typecheck];
+const builtinMagics: Magic[] = [lsmagic, time, timeit, typecheck, mode, profile, memory, device, program, reset];
 
 export const magics: ReadonlyMap<string, Magic> = new Map(builtinMagics.map((m) => [m.name, m]));

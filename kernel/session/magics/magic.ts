@@ -1,6 +1,7 @@
 // What a line magic is. Magics are lines `%name args` at the start of a line of
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
+import type { ProfileMode } from '../profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 
 export type TypecheckMode = 'off' | 'warn' | 'error';
@@ -8,6 +9,8 @@ export type TypecheckMode = 'off' | 'warn' | 'error';
 /** Session settings magics may read and change. */
 export interface SessionSettings {
   typecheck: TypecheckMode;
+  /** Profile display of every cell (%profile). */
+  profile: ProfileMode;
 }
 
 /** A piece of TypeScript compiled in the session, ready to run (again and again). */

@@ -29,6 +29,12 @@ function makeContext(graph: OnnxGraph): LowerContext {
 }
 
 export function lowerToOnnx(program: Program): LoweredModel {
+  const { graph, inputNames, scalarNames, outputNames } = lowerToGraph(program);
+  return { model: graph.encode(), inputNames, scalarNames, outputNames };
+}
+
+/** The ONNX graph of a program, before encoding (lowerToOnnx encodes it; %program prints it). */
+export function lowerToGraph(program: Program): Omit<LoweredModel, 'model'> & { graph: OnnxGraph } {
   verifyProgram(program);
   const graph = new OnnxGraph();
   const ctx = makeContext(graph);
@@ -50,5 +56,5 @@ export function lowerToOnnx(program: Program): LoweredModel {
     graph.output(out, COMPUTE_TYPE[v.dtype], v.shape);
     return out;
   });
-  return { model: graph.encode(), inputNames, scalarNames, outputNames };
+  return { graph, inputNames, scalarNames, outputNames };
 }

@@ -63,6 +63,20 @@ export class OnnxGraph {
     return this.constant('int64', [values.length], values);
   }
 
+  /** The graph as readable text, one node per line (what %program shows). */
+  text(): string {
+    const value = (v: ValueInfo) => `${v.name}: ${v.type}[${v.dims.join(', ')}]`;
+    const attr = (a: OnnxAttr) => JSON.stringify(typeof a === 'object' && 'float' in a ? a.float : typeof a === 'object' && 'floats' in a ? a.floats : a);
+    const lines = [`graph program (opset ${OPSET})`, `  inputs:  ${this.inputs.map(value).join(', ') || '-'}`];
+    for (const c of this.initializers) lines.push(`  ${c.name} = Constant<${c.type}[${c.dims.join(', ')}]>(${c.values.join(', ')})`);
+    for (const n of this.nodes) {
+      const attrs = Object.entries(n.attrs).map(([k, a]) => `${k}=${attr(a)}`).join(', ');
+      lines.push(`  ${n.outputs.join(', ')} = ${n.op}${attrs ? `<${attrs}>` : ''}(${n.inputs.join(', ')})`);
+    }
+    lines.push(`  outputs: ${this.outputs.map(value).join(', ')}`);
+    return lines.join('\n');
+  }
+
   encode(): Uint8Array {
     const w = new ProtobufWriter();
     w.int(1, 8); // ir_version
