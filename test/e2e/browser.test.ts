@@ -72,7 +72,7 @@ describe('classic Notebook UI in Chromium', () => {
     expect(cellTexts.map((t) => t.trim())).toEqual(expect.arrayContaining(['20', '23', '44', '51']));
 
     // The profiled workload cell (after `%profile summary`) ends with the profile display in HTML.
-    const profiled = (await outputOf(page, '// Twenty tanh(z @ w) steps in fused mode: after the first iterations every step reuses one cached program.')).locator('.output_html');
+    const profiled = (await outputOf(page, '// Twenty tanh(z @ w) steps in fused mode: recorded, then compiled and run as one program at the sync point.')).locator('.output_html');
     await expect(profiled.count()).resolves.toBeGreaterThan(0);
     expect((await profiled.last().innerText()).toLowerCase()).toMatch(/fused[\s\S]*(compile|program)/);
   }, 300_000);
