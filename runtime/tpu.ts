@@ -12,6 +12,7 @@ import { settings, type DeviceOptions, type ModeName } from './device/settings.j
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
+import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
 
@@ -41,6 +42,8 @@ export const tpu = {
   mode,
   withMode,
   setMatmulPrecision,
+  /** Profiles: tpu.profiler.record(), .last(), .lastProgram() (see runtime/profiler/api.ts). */
+  profiler,
   /** Record where every op is called in strict/fused too (costs ~2 µs per op). */
   setCallSites,
 

@@ -16,6 +16,7 @@ export interface CompiledEntry {
 export class ProgramCache {
   private readonly entries = new Map<string, CompiledEntry>();
   private readonly shapesByStructure = new Map<string, readonly Shape[]>();
+  private readonly byProgramId = new Map<number, CompiledEntry>();
   hits = 0;
   misses = 0;
   /** The program compiled last (for %program). */
@@ -35,10 +36,16 @@ export class ProgramCache {
     const label = bp.label();
     const entry = { id: this.compile(program, label), hash: fnv1a(bp.signature), program, label };
     this.entries.set(bp.signature, entry);
+    this.byProgramId.set(entry.id, entry);
     this.last = entry;
     if (profiling.on) this.emit(bp, entry, false);
     this.shapesByStructure.set(bp.structure(), program.inputs.map((v) => v.shape));
     return entry.id;
+  }
+
+  /** The compiled program with this id (the profiler's per-program figures). */
+  entry(id: number): CompiledEntry | undefined {
+    return this.byProgramId.get(id);
   }
 
   size(): number {
