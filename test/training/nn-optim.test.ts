@@ -78,6 +78,33 @@ describe('nn.Module', () => {
     expect(Array.from(emb.forward(tpu.tensor([3, 0, 3])).dataSync())).toEqual([table[6], table[7], table[0], table[1], table[6], table[7]]);
   });
 
+  it('Conv2d: parameters, PyTorch init bounds, forward vs a float64 convolution, gradients', () => {
+    tpu.manualSeed(9);
+    const conv = new nn.Conv2d(2, 3, 3, { padding: 1, stride: 2 });
+    expect(conv.namedParameters().map(([k, p]) => `${k}:${p.shape.join('x')}`)).toEqual(['weight:3x2x3x3', 'bias:3']);
+    const bound = 1 / Math.sqrt(2 * 9);
+    const wv = Array.from(conv.weight.dataSync());
+    const bv = Array.from(conv.bias!.dataSync());
+    expect(wv.every((v) => Math.abs(v) <= bound)).toBe(true);
+    const xv = f32(seededValues(2 * 5 * 5, 13));
+    const y = conv.forward(t2(xv, [1, 2, 5, 5]));
+    expect(y.shape).toEqual([1, 3, 3, 3]);
+    const expected: number[] = [];
+    for (let o = 0; o < 3; o++) for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
+      let acc = bv[o]!;
+      for (let c = 0; c < 2; c++) for (let di = 0; di < 3; di++) for (let dj = 0; dj < 3; dj++) {
+        const r = i * 2 - 1 + di;
+        const q = j * 2 - 1 + dj;
+        if (r >= 0 && r < 5 && q >= 0 && q < 5) acc += wv[((o * 2 + c) * 3 + di) * 3 + dj]! * xv[(c * 5 + r) * 5 + q]!;
+      }
+      expected.push(acc);
+    }
+    expectClose(y.dataSync(), expected, 1e-5, 1e-6);
+    y.sum().backward();
+    expect(conv.bias!.grad!.array()).toEqual([9, 9, 9]);
+    expect(conv.weight.grad!.shape).toEqual([3, 2, 3, 3]);
+  });
+
   it('Dropout in training zeroes about p of the elements and scales the rest by 1/(1-p)', () => {
     tpu.manualSeed(5);
     const d = new nn.Dropout(0.25);
