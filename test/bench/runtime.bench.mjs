@@ -1,7 +1,8 @@
 // npm run bench:runtime — every workload file in test/bench/runtime/ (default export: a
 // list of workloads) in debug, strict and fused mode beside raw ONNX Runtime (if the
-// workload has `raw`) and under tpu.compile (if it has `compiled`). Prints a table; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
-// runs only the named workloads.
+// workload has `raw`) and under tpu.compile (if it has `compiled`). Prints a table;
+// writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only
+// the named workloads.
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tpu } from 'tpu-kernel/runtime';
