@@ -35,6 +35,8 @@ let internal = new WeakSet<Tensor>();
 let updated = new Set<Tensor>();
 /** Buffers of the old values those updates displaced: freed once the region ran. */
 let displaced: DeviceBuffer[] = [];
+/** The value each updated tensor had before the region (restored if the region is dropped). */
+let originals = new Map<Tensor, Tensor>();
 
 /**
  * While tpu.compile traces a function, its whole body is one region: the size cap does not
@@ -91,6 +93,7 @@ export function assignInRegion(target: Tensor, source: Tensor): boolean {
     for (let k = 0; k < inputs.length; k++) if (inputs[k] === target) inputs[k] = old;
   }
   updated.delete(target);
+  if (!originals.has(target)) originals.set(target, old);
   target._buf = null;
   target._node = source._node;
   source.disposed = true; // its recipe is target's now
@@ -157,6 +160,7 @@ function endRegion(): void {
   reads = new Set();
   internal = new WeakSet();
   updated = new Set();
+  originals = new Map();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
@@ -201,6 +205,14 @@ export function flushRegion(reason: string, required: readonly Tensor[] = [], ev
 /** Drops the pending region without running it (interrupt); its tensors keep their recipes. */
 export function dropRegion(): number {
   const n = members.length;
+  // In-place updates that never ran are undone: each tensor gets its old value back.
+  for (const [target, old] of originals) {
+    target._buf = old._buf;
+    target._node = old._node;
+    target._pins = old._pins;
+    old._pins = null;
+  }
+  displaced = [];
   endRegion();
   return n;
 }

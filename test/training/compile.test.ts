@@ -93,6 +93,8 @@ describe('tpu.compile', () => {
     const g = tpu.compile((t: Tensor) => t.gt(0).to('float32').mul(t).add(t.lt(0).to('float32').mul(t.neg())));
     expect(g(x).array()).toEqual([1.5, 2]);
     expect(() => tpu.compile(async (t: Tensor) => t.data())(x)).toThrow(/must be synchronous|reads a tensor value/);
+    expect(() => tpu.compile(3 as never)).toThrow(/tpu\.compile: fn must be a function; got number/);
+    expect(g(x).array()).toEqual([1.5, 2]); // still usable after the errors
   });
 
   it('a parameter read after its in-place update in the same compiled function has the new value', () => {

@@ -249,3 +249,25 @@ describe('optimizer errors', () => {
     expect(() => new optim.SGD([p], { nesterov: true })).toThrow(/nesterov needs momentum > 0/);
   });
 });
+
+describe('in-place updates in fused mode', () => {
+  it('are recorded in the region: later ops read the new value; a dropped region undoes them', () => {
+    tpu.mode('fused');
+    const w = tpu.tensor([1, 2, 3], { dtype: 'float32', requiresGrad: true });
+    const opt = new optim.SGD([w], { lr: 0.5 });
+    tpu.syncBlocking();
+    w.mul(w).sum().backward(); // grad 2w
+    opt.step(); // w <- w - w = 0 ... recorded, nothing ran
+    const after = w.add(1);
+    expect(tpu.stats().pendingOps).toBeGreaterThan(0);
+    expect(after.array()).toEqual([1, 1, 1]);
+    expect(w.array()).toEqual([0, 0, 0]);
+
+    const v = tpu.tensor([4, 5], { dtype: 'float32', requiresGrad: true });
+    const opt2 = new optim.SGD([v], { lr: 1 });
+    v.sum().backward(); // grad 1
+    opt2.step(); // v <- v - 1, recorded
+    tpu.cancelPending(); // an interrupt drops the region
+    expect(v.array()).toEqual([4, 5]);
+  });
+});
