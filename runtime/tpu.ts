@@ -79,6 +79,11 @@ export const tpu = {
     };
   },
 
+  /** A compiled program by id (the `program` of profiler events): IR, label, hash. */
+  program(id: number) {
+    return programCache().get(id);
+  },
+
   /** Counters for the profiler and %program. */
   stats() {
     const s = currentSession();

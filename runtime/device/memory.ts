@@ -13,6 +13,10 @@ export interface MemoryInfo {
 /** A device buffer as the host knows it. The id names it on the device thread. */
 export class DeviceBuffer {
   freed = false;
+  /** Recipes of unmaterialized values that read this buffer (modes/recipes.ts). */
+  pins = 0;
+  /** Its tensor was disposed while pinned: freed when the last pin goes. */
+  disposeRequested = false;
   /** Set when the buffer went away with its session (tpu.reset()). */
   lostWithSession = false;
   constructor(

@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { formatSite } from '../call-site.js';
+import { captureSite, formatSite, type CallSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -73,7 +73,8 @@ export class DeviceSession {
   private doneUpTo = 0;
   /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
-  private readonly programLabels = new Map<number, string>();
+  /** What each program is, and the line that first compiled it (captured on a miss only). */
+  private readonly programInfo = new Map<number, { label: string; site: CallSite }>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -119,7 +120,7 @@ export class DeviceSession {
 
   compile(program: Program, label: string): number {
     const id = this.nextProgram++;
-    this.programLabels.set(id, label);
+    this.programInfo.set(id, { label, site: captureSite(this.compile, true) });
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -230,7 +231,7 @@ export class DeviceSession {
       }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason);
     return result;
   }
 
@@ -243,13 +244,19 @@ export class DeviceSession {
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
+    // After an await the stack no longer shows the caller: capture it now.
+    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
     });
     if (--this.asyncWaits === 0) this.port?.unref();
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason, site);
     return r;
+  }
+
+  private emitWait(start: number, reason: string, site = captureSite(this.emitWait, true)): void {
+    emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
   }
 
   private drainPort(): void {
@@ -267,9 +274,12 @@ export class DeviceSession {
     }
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
-      const site = rec ? rec.site() : formatSite(undefined);
-      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
+      const info = this.programInfo.get(e.program);
+      const label = rec ? rec.label() : info?.label ?? `program ${e.program}`;
+      const where = rec
+        ? `called at ${rec.site()}`
+        : `first compiled at ${formatSite(info?.site)}; tpu.setCallSites(true) names the exact call`;
+      this.deviceErrors.push(`${label} failed on the device (${where}): ${e.message}`);
     }
     if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);

@@ -1,5 +1,7 @@
 // fused: ops are recorded into the pending region and compiled as ONE program when the
-// region is cut (sync point, size cap, mode switch). A value
+// region is cut (sync point, size cap, mode switch). At the size cap the cut falls on a
+// loop-iteration boundary when the op stream repeats, so a loop without sync points
+// also settles into one cached program. A value
 // becomes a program output only if it may be read later: it is not disposed and either
 // no op of the region consumes it or several do (a value reused is kept, not recomputed).
 // Values consumed once inside the region are never materialized; should one be read
@@ -12,10 +14,22 @@ import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
 import { launch } from './launch.js';
+import { iterationCut } from '../compiler/loop-period.js';
+import { attrKeyOf } from '../ops/op.js';
+import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
 /** Ops per region before it is cut. */
-export const REGION_CAP = 512;
+export const DEFAULT_REGION_CAP = 512;
+let regionCap = DEFAULT_REGION_CAP;
+
+/** Changes the size cap (whole-function capture uses Infinity); returns the previous one. */
+export function setRegionCap(cap: number): number {
+  if (!(cap >= 1)) throw new RangeError(`setRegionCap: cap must be a number >= 1; got ${cap}`);
+  const before = regionCap;
+  regionCap = cap;
+  return before;
+}
 
 let regionId = 1;
 // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -36,7 +50,7 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= REGION_CAP) flushRegion('size cap');
+  if (members.length >= regionCap) cutAtCap();
   return t;
 }
 
@@ -51,24 +65,73 @@ export function markInternalSince(mark: { region: number; size: number }, keep: 
   for (let i = mark.size; i < members.length; i++) if (members[i] !== keep) internal.add(members[i]!);
 }
 
+/** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
+function cutAtCap(): void {
+  const keys = members.map((m) => {
+    const n = m._node!;
+    return `${n.op.name}${attrKeyOf(n.op, n.attrs)}|${n.dtype}|${m.shape.join(',')}`;
+  });
+  const cut = iterationCut(keys);
+  if (cut >= members.length) return flushRegion('size cap');
+  const prefix = members.slice(0, cut);
+  const suffix = members.slice(cut);
+  const inPrefix = new Set(prefix);
+  const inSuffix = new Set(suffix);
+  const outputs = new Set<Tensor>();
+  for (const t of suffix) {
+    for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
+  }
+  for (const t of prefix) if (!t.disposed && t._node!.consumers !== 1 && !internal.has(t)) outputs.add(t);
+  if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
+  const frees = deferredFrees;
+  try {
+    launch(bindProgram([...outputs]));
+  } finally {
+    // The suffix becomes the new region, with its consumers and reads counted afresh.
+    keepRecipes(prefix);
+    regionId++;
+    members = suffix;
+    reads = new Set();
+    for (const t of suffix) t._node!.consumers = 0;
+    for (const t of suffix) {
+      t._node!.region = regionId;
+      for (const v of t._node!.inputs) {
+        if (isScalar(v)) continue;
+        if (inSuffix.has(v)) v._node!.consumers++;
+        else if (v._buf) reads.add(v._buf);
+      }
+    }
+    deferredFrees = [];
+    for (const b of frees) releaseIfUnused(b);
+  }
+}
+
 export function inRegion(t: Tensor): boolean {
   return t._node !== null && t._node.region === regionId;
 }
 
 /** Frees a disposed tensor's buffer, or defers that until the region that reads it runs. */
-export function freeWhenUnread(buffer: DeviceBuffer): void {
+function freeWhenUnread(buffer: DeviceBuffer): void {
   if (reads.has(buffer)) deferredFrees.push(buffer);
   else currentSession().free(buffer);
 }
+setReleaseBuffer(freeWhenUnread);
 
 function endRegion(): void {
+  keepRecipes(members);
   members = [];
   reads = new Set();
   internal = new WeakSet();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
-  for (const b of frees) currentSession().free(b);
+  for (const b of frees) releaseIfUnused(b);
+}
+
+/** A deferred free after a region ran: recipes it left may now pin the buffer. */
+function releaseIfUnused(b: DeviceBuffer): void {
+  if (b.pins > 0) b.disposeRequested = true;
+  else freeWhenUnread(b);
 }
 
 export function regionSize(): number {

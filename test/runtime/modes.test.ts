@@ -113,6 +113,19 @@ describe('fused regions', () => {
     expect(h.array()).toEqual([2, 4, 6]);
   });
 
+  it('a recipe keeps the buffers it reads: its input can be disposed before it is read', async () => {
+    tpu.mode('fused');
+    const x = tpu.tensor([1, 2, 3], { dtype: 'float32' });
+    await tpu.sync();
+    const h = x.mul(2);
+    const y = h.add(1);
+    await y.data(); // h was not materialized
+    x.dispose();
+    expect(() => x.add(1)).toThrow(/disposed/);
+    expect(h.sum().item()).toBe(12); // recomputed from x's buffer, kept for h's recipe
+    expect(h.array()).toEqual([2, 4, 6]);
+  });
+
   it('a value with several consumers that stays alive becomes a program output', async () => {
     tpu.mode('fused');
     const x = tpu.ones([10]);
@@ -205,5 +218,52 @@ describe('interrupting a blocking wait', () => {
     await helper.terminate();
     tpu.cancelPending();
     expect(x.sum().item()).toBe(288);
+  });
+});
+
+describe('fused loops without sync points', () => {
+  it('settle into cached programs: regions cut at iteration boundaries, no compiles after warm-up', () => {
+    const run = (mode: 'strict' | 'fused') =>
+      tpu.withMode(mode, () => {
+        let w = tpu.full([8, 8], 0.5);
+        const x = tpu.full([8, 8], 0.25);
+        const compiled: number[] = [];
+        for (let step = 0; step < 1200; step++) {
+          // 5 ops per iteration; 1200 iterations = 6000 ops, over ten size-cap cuts
+          const next = w.sub(x.matmul(w).tanh().mul(0.001 * (1 + (step % 7))));
+          w.dispose();
+          w = next.mul(1.0001);
+          if (step % 100 === 99) compiled.push(tpu.stats().programsCompiled);
+        }
+        return { values: Array.from(w.dataSync()), compiled };
+      });
+    const strict = run('strict');
+    const fused = run('fused');
+    expect(fused.values).toEqual(strict.values);
+    const late = fused.compiled.slice(4);
+    expect(new Set(late).size).toBe(1);
+  });
+});
+
+describe('hooks for whole-function capture', () => {
+  it('setRegionCap and forbidSyncWhile', async () => {
+    const { setRegionCap, forbidSyncWhile } = await import('tpu-kernel/runtime');
+    tpu.mode('fused');
+    const before = setRegionCap(Infinity);
+    const events: profiler.ProfileEvent[] = [];
+    const stop = profiler.subscribe((e) => events.push(e));
+    const x = tpu.ones([2]);
+    const y = forbidSyncWhile('a branch on a tensor value cannot be compiled; use tpu.where', () => {
+      let t = x;
+      for (let i = 0; i < 600; i++) t = t.add(1);
+      expect(() => t.sum().item()).toThrow('dataSync: a branch on a tensor value cannot be compiled; use tpu.where');
+      return t;
+    });
+    expect(y.array()).toEqual([601, 601]);
+    stop();
+    expect(setRegionCap(before)).toBe(Infinity);
+    expect(events.filter((e) => e.kind === 'region')).toHaveLength(1);
+    const exec = events.find((e) => e.kind === 'execute') as { program: number };
+    expect(tpu.program(exec.program)?.program.nodes).toHaveLength(601); // 600 adds + the refused sum
   });
 });
