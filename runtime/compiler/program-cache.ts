@@ -60,7 +60,7 @@ export class ProgramCache {
 }
 
 /** "input 0 dim 1: 128 -> 256" for the first differing dimension. */
-export function describeShapeChange(before: readonly Shape[], after: readonly Shape[]): string | undefined {
+function describeShapeChange(before: readonly Shape[], after: readonly Shape[]): string | undefined {
   for (let i = 0; i < after.length; i++) {
     const a = before[i] ?? [];
     const b = after[i]!;

@@ -54,6 +54,8 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.notify(words, 0);
 }
 const BATCH_LIMIT = 256;
+/** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
+const MAX_IN_FLIGHT = 8192;
 const WAIT_SLICE_MS = 50;
 
 export class DeviceSession {
@@ -130,12 +132,28 @@ export class DeviceSession {
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
     record: LaunchRecord | null, check = false,
   ): number | undefined {
+    if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) this.throttle();
     const launch = this.nextLaunch++;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
     this.scheduled();
     return check ? reply : undefined;
+  }
+
+  /** Blocks until the device has caught up to half the in-flight limit. */
+  private throttle(): void {
+    this.postBatch();
+    const start = performance.now();
+    while (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT / 2) {
+      const seen = Atomics.load(this.counter, 0);
+      this.drainPort();
+      if (this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2) break;
+      this.checkAlive(start);
+      if (Atomics.exchange(this.counter, SIGNAL_INTERRUPT, 0) !== 0) throw new CancelledError('dispatch was interrupted while the device queue was full');
+      Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
+    }
+    if (profiling.on) this.emitWait(start, 'device queue full');
   }
 
   /** Launches queued or running on the device. */

@@ -20,8 +20,7 @@ import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
 /** Ops per region before it is cut. */
-export const DEFAULT_REGION_CAP = 512;
-let regionCap = DEFAULT_REGION_CAP;
+let regionCap = 512;
 
 /** Changes the size cap (whole-function capture uses Infinity); returns the previous one. */
 export function setRegionCap(cap: number): number {
