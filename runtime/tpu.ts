@@ -1,7 +1,7 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
-import { functional, nnFunctional } from './functional.js';
+import { functional } from './functional.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
@@ -13,6 +13,7 @@ import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { setCallSites } from './call-site.js';
+import { training } from './training.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -34,7 +35,7 @@ export interface DeviceInfo {
 export const tpu = {
   ...creation,
   ...functional,
-  nn: { functional: nnFunctional },
+  ...training,
   manualSeed,
   scope,
   mode,

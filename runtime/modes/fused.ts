@@ -40,6 +40,16 @@ let deferredFrees: DeviceBuffer[] = [];
 /** Values made inside a composed op (modes/composite.ts): never outputs of their region. */
 let internal = new WeakSet<Tensor>();
 
+/**
+ * While tpu.compile traces a function, its whole body is one region: the size cap does not
+ * cut it and any other cut (a sync point reading a traced value) throws `capture.error`.
+ */
+let capture: { error: (reason: string) => Error } | null = null;
+
+export function setCapture(c: { error: (reason: string) => Error } | null): void {
+  capture = c;
+}
+
 export function applyFused(node: TraceNode): Tensor {
   for (const v of node.inputs) {
     if (isScalar(v)) continue;
@@ -49,7 +59,7 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= regionCap) cutAtCap();
+  if (members.length >= regionCap && !capture) cutAtCap();
   return t;
 }
 
@@ -137,12 +147,17 @@ export function regionSize(): number {
   return members.length;
 }
 
-/** Cuts the region: compiles and launches it. `required` tensors become outputs. */
-export function flushRegion(reason: string, required: readonly Tensor[] = []): void {
+/**
+ * Cuts the region: compiles and launches it. `required` tensors become outputs; with
+ * `everyLive`, so does every value not disposed (before parameters are updated in place,
+ * no live recipe may be left reading their old values).
+ */
+export function flushRegion(reason: string, required: readonly Tensor[] = [], everyLive = false): void {
   if (members.length === 0) return;
+  if (capture) throw capture.error(reason);
   const outputs = new Set(required);
   for (const t of members) {
-    if (!t.disposed && !t._buf && t._node && t._node.consumers !== 1 && !internal.has(t)) outputs.add(t);
+    if (!t.disposed && !t._buf && t._node && !internal.has(t) && (everyLive || t._node.consumers !== 1)) outputs.add(t);
   }
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });

@@ -111,7 +111,8 @@ describe.each(['strict', 'fused'] as const)('gradient rules of the catalog (%s)'
   it.each(CASES)('$name', (c) => {
     tpu.mode(mode);
     const data = c.shapes.map((s, k) => seededValues(size(s), 51 + k, c.lo ?? -2, 2).map(Math.fround));
-    const inputs = data.map((d, k) => tpu.tensor(d, { dtype: 'float32' }).reshape(c.shapes[k]!));
+    // Rules compute gradients only for operands that require grad (ops/grad-helpers.ts gradFor).
+    const inputs = data.map((d, k) => tpu.tensor(d, { dtype: 'float32' }).reshape(c.shapes[k]!).requiresGrad_());
     const extra = c.extra?.() ?? [];
     // operand order of each op: where(cond, x, y); gather/indexSelect(x, index); scatterAdd(x, index, src); pad(x, value)
     const operands = c.op === ops.whereOp ? [extra[0]!, ...inputs]
