@@ -7,17 +7,16 @@ import { expectClose, seededValues } from '../support/reference.js';
 afterEach(() => tpu.mode('strict'));
 
 describe('composite() in fused mode', () => {
-  it('layerNorm → gelu: only the two results are program outputs, none of their internals', () => {
+  it('layerNorm → gelu runs as one program with one output (gelu reads its input once: ownInput)', () => {
     tpu.mode('fused');
     const x = tpu.tensor(seededValues(24, 4), { dtype: 'float32' }).reshape([3, 8]);
     const w = tpu.ones([8]);
     tpu.syncBlocking();
     const y = tpu.nn.functional.gelu(tpu.nn.functional.layerNorm(x, [8], { weight: w, bias: w }));
     y.dataSync();
-    // layerNorm's result is kept (gelu reads it twice, and the caller might too)
     const program = tpu.stats().lastProgram!.program;
     expect(program.nodes.length).toBeGreaterThan(15);
-    expect(program.outputs.length).toBe(2);
+    expect(program.outputs.length).toBe(1);
   });
 
   it('an intermediate used twice is not an output, and reads back right when asked later', () => {
@@ -35,5 +34,21 @@ describe('composite() in fused mode', () => {
     const rows = [0, 1, 2].map((r) => xs.slice(r * 8, r * 8 + 8));
     const want = rows.flatMap((row) => row.map((v) => v - row.reduce((p, q) => p + q, 0) / 8));
     expectClose(centered!.dataSync(), want, 1e-6, 1e-6);
+  });
+
+  it('in debug and strict mode the internals are freed at once unless autograd needs them', () => {
+    for (const mode of ['debug', 'strict'] as const) {
+      tpu.mode(mode);
+      const x = tpu.randn([4, 8]);
+      const before = tpu.memory().liveTensors;
+      const y = tpu.nn.functional.layerNorm(x, [8]);
+      expect(tpu.memory().liveTensors).toBe(before + 1);
+      y.dispose();
+      const p = tpu.randn([4, 8], { requiresGrad: true });
+      const z = tpu.nn.functional.layerNorm(p, [8]);
+      expect(tpu.memory().liveTensors).toBeGreaterThan(before + 3);
+      z.sum().backward();
+      expect(p.grad!.shape).toEqual([4, 8]);
+    }
   });
 });
