@@ -46,6 +46,8 @@ describe.each(MODES)('%s mode', (mode) => {
     });
     expectRef(picked, { shape: [3, 2, 2, 5], data: want }, 0, 0);
     expect(x.at('1').shape).toEqual([4, 5]);
+    expectRef(x.at([1, -1]), { shape: [2, 4, 5], data: [...a.data.slice(20, 40), ...a.data.slice(40, 60)] }, 0, 0);
+    expectRef(x.at(0, [0, 3], -1), { shape: [2], data: [a.data[4]!, a.data[19]!] }, 0, 0);
   });
 
   it('index(), indexSelect, gather, scatterAdd, oneHot', () => {
@@ -185,6 +187,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => x.at(2)).toThrow('at: index 2 is out of range for dim 0 of size 2 (input [2, 3])');
     expect(() => x.at(0, 0, 0)).toThrow('at: 3 indices for a tensor of 2 dims [2, 3]');
     expect(() => x.at('1:x')).toThrow(`at: '1:x' is not a slice; write start:stop:step with integers`);
+    expect(() => x.at([0, 2])).toThrow('at: the index list [0,2] must hold integers in [-2, 1] for dim 0 of size 2');
     expect(() => x.at(x.gt(0))).toThrow('at: a tensor index must be int32 (bool masks have data-dependent shapes); got bool');
     expect(() => x.slice(0, 0, 2, 0)).toThrow('slice: step must be a non-zero integer; got 0');
     expect(() => x.narrow(1, 2, 2)).toThrow('narrow: start 2 and length 2 do not fit dim 1 of size 3 (input [2, 3])');
