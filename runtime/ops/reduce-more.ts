@@ -109,11 +109,13 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
   const reduceOp = op === 'max' ? 'amax' : 'amin';
   const withDim = typeof arg === 'number' || (typeof arg === 'object' && arg !== null && !Array.isArray(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
-  const values = x[reduceOp](attrs.dims, attrs.keepdim);
-  if (!withDim) return values;
+  if (!withDim) return x[reduceOp](attrs.dims, attrs.keepdim);
   if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
-  const indices = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim: attrs.dims[0]!, keepdim: attrs.keepdim });
-  return { values, indices };
+  const dim = attrs.dims[0]!;
+  const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });
+  // values picked at the indices: the gradient goes to that element only, as in PyTorch
+  const values = x.ndim === 0 ? x.mul(1) : x.gather(dim, kept);
+  return attrs.keepdim ? { values, indices: kept } : { values: values.squeeze(dim), indices: kept.squeeze(dim) };
 }
 
 declare module '../tensor.js' {
