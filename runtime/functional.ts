@@ -2,12 +2,16 @@
 // tpu.exp(x), ...) and `tpu.nn.functional` (softmax, layerNorm, conv2d, ...). Each is the
 // op's one definition in runtime/ops/, reached another way.
 import type { Tensor } from './tensor.js';
-import type { Operand } from './ops/op.js';
+import type { OpDef, Operand } from './ops/op.js';
+import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
 import { linspace, eye, randint } from './creation-more.js';
 
 const method = <K extends keyof Tensor>(name: K) =>
   ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+
+/** tpu.pow(2, x): either operand may be a JS scalar. */
+const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
 
 export const functional = {
   linspace, eye, randint,
@@ -15,9 +19,8 @@ export const functional = {
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
   matmul: (a: Tensor, b: Tensor) => a.matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
-  add: (a: Tensor, b: Operand) => a.add(b), sub: (a: Tensor, b: Operand) => a.sub(b),
-  mul: (a: Tensor, b: Operand) => a.mul(b), div: (a: Tensor, b: Operand) => a.div(b),
-  pow: method('pow'), maximum: method('maximum'), minimum: method('minimum'), clamp: ops.clamp, lerp: ops.lerp,
+  add: binary(ops.add), sub: binary(ops.sub), mul: binary(ops.mul), div: binary(ops.div),
+  pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, lerp: ops.lerp,
   exp: method('exp'), log: method('log'), log1p: method('log1p'), expm1: method('expm1'), sqrt: method('sqrt'),
   rsqrt: method('rsqrt'), square: method('square'), abs: method('abs'), sign: method('sign'), neg: method('neg'),
   sin: method('sin'), cos: method('cos'), tanh: method('tanh'), sigmoid: method('sigmoid'), erf: method('erf'),

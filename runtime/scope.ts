@@ -16,6 +16,18 @@ export function noteCreated(t: Tensor): void {
   stack[stack.length - 1]?.push(t);
 }
 
+/** Runs fn and returns what it made besides (still noted in the enclosing scope). */
+export function collectMade<T>(fn: () => T): [T, Tensor[]] {
+  const made: Tensor[] = [];
+  stack.push(made);
+  try {
+    return [fn(), made];
+  } finally {
+    stack.splice(stack.lastIndexOf(made), 1);
+    stack[stack.length - 1]?.push(...made);
+  }
+}
+
 export function scope<T>(fn: () => T): T {
   if (typeof fn !== 'function') throw new TypeError(`tpu.scope: fn must be a function; got ${typeof fn}`);
   const made: Tensor[] = [];

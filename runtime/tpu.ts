@@ -15,6 +15,7 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
+import { checkSyncAllowed } from './modes/materialize.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -49,12 +50,14 @@ export const tpu = {
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
   async sync(): Promise<void> {
+    checkSyncAllowed('tpu.sync');
     flushRegion('sync');
     await currentSession().fence('tpu.sync');
   },
 
   /** Like sync(), blocking the thread. */
   syncBlocking(): void {
+    checkSyncAllowed('tpu.syncBlocking');
     flushRegion('sync');
     currentSession().fenceSync('tpu.syncBlocking');
   },
@@ -81,6 +84,11 @@ export const tpu = {
       mode: activeMode(),
       matmulPrecision: matmulPrecision(),
     };
+  },
+
+  /** A compiled program by id (the `program` of profiler events): IR, label, hash. */
+  program(id: number) {
+    return programCache().get(id);
   },
 
   /** Counters for the profiler and %program. */

@@ -1,21 +1,18 @@
 // tpu.compile(fn): whole-function capture, like jax.jit / torch.compile. Each call traces fn
-// in fused mode as ONE region (no size cap, no sync point allowed inside), then runs it as
-// one program; the program cache keys it by structure, shapes and dtypes (never by the
-// values of JS numbers, which are program inputs), so a new input signature compiles once
-// and every later call with that signature reuses the executable. In-place updates made
-// inside (optimizer steps) are program outputs, as is every value fn returns or keeps
-// (gradients, optimizer state).
+// in fused mode as ONE region (no size cap; reading a tensor value inside is refused), then
+// runs it as one program; the program cache keys it by structure, shapes and dtypes (never
+// by the values of JS numbers, which are program inputs), so a new input signature compiles
+// once and every later call with that signature reuses the executable. In-place updates
+// made inside (optimizer steps) are program outputs, as is every value fn returns or keeps
+// (gradients, optimizer state). The JS body runs on every call, so its side effects and
+// the numbers it computes stay those of eager execution.
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { scope } from '../scope.js';
 import { activeMode, setMode } from '../modes/mode.js';
-import { dropRegion, flushRegion, setCapture } from '../modes/fused.js';
+import { dropRegion, flushRegion, setRegionCap } from '../modes/fused.js';
+import { forbidSyncWhile } from '../modes/materialize.js';
 import { programCache } from '../device/current.js';
-
-/** A sync point (reading a value) inside a function being compiled. */
-export class DataDependentError extends Error {
-  override name = 'DataDependentError';
-}
 
 export interface CompiledStats {
   readonly calls: number;
@@ -27,7 +24,7 @@ export interface CompiledStats {
 
 export type Compiled<A extends unknown[], R> = ((...args: A) => R) & { stats(): CompiledStats };
 
-let capturing: string | null = null;
+let capturing = false;
 
 function signatureOf(args: readonly unknown[]): string {
   return args
@@ -42,14 +39,11 @@ function tensorsIn(v: unknown, depth = 0): Tensor[] {
   return items.flatMap((x) => tensorsIn(x, depth + 1));
 }
 
-function dataDependentError(name: string, reason: string): DataDependentError {
-  return new DataDependentError(
-    `tpu.compile(${name}): ${reason} reads a tensor value while the function is being traced, but nothing has ` +
-      'run yet: a compiled function becomes one program, so it cannot branch on (or print) values it computes. ' +
-      'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
-      'tensor and read it (item(), data()) after the call, outside the compiled function.',
-  );
-}
+const dataDependent = (name: string) =>
+  `tpu.compile(${name}) is tracing: reading a tensor value is not possible there, nothing has run yet ` +
+  '(a compiled function becomes one program, so it cannot branch on or print values it computes). ' +
+  'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
+  'tensor and read it (item(), data()) after the call, outside the compiled function.';
 
 export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: { name?: string } = {}): Compiled<A, R> {
   if (typeof fn !== 'function') throw new TypeError(`tpu.compile: fn must be a function; got ${typeof fn}`);
@@ -66,32 +60,22 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     if (before === 'fused') flushRegion('tpu.compile'); // earlier work is not part of this program
     else setMode('fused', 'tpu.compile');
     const compiledBefore = programCache().misses;
-    const restoreMode = () => {
-      if (before !== 'fused') setMode(before, 'tpu.compile');
-    };
-    capturing = name;
-    setCapture({ error: (reason) => dataDependentError(name, reason) });
-    const endCapture = () => {
-      capturing = null;
-      setCapture(null);
-    };
+    const capBefore = setRegionCap(Infinity);
+    capturing = true;
     let result: R;
     try {
-      result = scope(() => fn(...args));
+      result = forbidSyncWhile(dataDependent(name), () => scope(() => fn(...args)));
       if (result instanceof Promise) throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
-    } catch (e) {
-      endCapture();
-      dropRegion();
-      restoreMode();
-      throw e;
-    }
-    endCapture();
-    try {
       // Outputs: what fn returns, what it updated in place, and what it kept (gradients,
       // optimizer state); its intermediates were disposed by the scope.
       flushRegion(`compiled ${name}`, tensorsIn(result).filter((t) => !t._buf && !t.disposed), true);
+    } catch (e) {
+      dropRegion();
+      throw e;
     } finally {
-      restoreMode();
+      capturing = false;
+      setRegionCap(capBefore);
+      if (before !== 'fused') setMode(before, 'tpu.compile');
     }
     programsCompiled += programCache().misses - compiledBefore;
     return result;

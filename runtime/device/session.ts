@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { captureSite, formatSite } from '../call-site.js';
+import { captureSite, formatSite, type CallSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -54,6 +54,8 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.notify(words, 0);
 }
 const BATCH_LIMIT = 256;
+/** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
+const MAX_IN_FLIGHT = 8192;
 const WAIT_SLICE_MS = 50;
 
 export class DeviceSession {
@@ -73,7 +75,8 @@ export class DeviceSession {
   private doneUpTo = 0;
   /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
-  private readonly programLabels = new Map<number, string>();
+  /** What each program is, and the line that first compiled it (captured on a miss only). */
+  private readonly programInfo = new Map<number, { label: string; site: CallSite }>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -119,7 +122,7 @@ export class DeviceSession {
 
   compile(program: Program, label: string): number {
     const id = this.nextProgram++;
-    this.programLabels.set(id, label);
+    this.programInfo.set(id, { label, site: captureSite(this.compile, true) });
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -129,12 +132,28 @@ export class DeviceSession {
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
     record: LaunchRecord | null, check = false,
   ): number | undefined {
+    if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) this.throttle();
     const launch = this.nextLaunch++;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
     this.scheduled();
     return check ? reply : undefined;
+  }
+
+  /** Blocks until the device has caught up to half the in-flight limit. */
+  private throttle(): void {
+    this.postBatch();
+    const start = performance.now();
+    while (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT / 2) {
+      const seen = Atomics.load(this.counter, 0);
+      this.drainPort();
+      if (this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2) break;
+      this.checkAlive(start);
+      if (Atomics.exchange(this.counter, SIGNAL_INTERRUPT, 0) !== 0) throw new CancelledError('dispatch was interrupted while the device queue was full');
+      Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
+    }
+    if (profiling.on) this.emitWait(start, 'device queue full');
   }
 
   /** Launches queued or running on the device. */
@@ -273,9 +292,12 @@ export class DeviceSession {
     }
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
-      const site = rec ? rec.site() : formatSite(undefined);
-      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
+      const info = this.programInfo.get(e.program);
+      const label = rec ? rec.label() : info?.label ?? `program ${e.program}`;
+      const where = rec
+        ? `called at ${rec.site()}`
+        : `first compiled at ${formatSite(info?.site)}; tpu.setCallSites(true) names the exact call`;
+      this.deviceErrors.push(`${label} failed on the device (${where}): ${e.message}`);
     }
     if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);

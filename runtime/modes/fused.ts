@@ -19,8 +19,17 @@ import { attrKeyOf } from '../ops/op.js';
 import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
-/** Ops per region before it is cut. */
+/** Ops per region before it is cut (the default; tpu.compile lifts it while tracing). */
 export const REGION_CAP = 512;
+let regionCap = REGION_CAP;
+
+/** Changes the size cap (whole-function capture uses Infinity); returns the previous one. */
+export function setRegionCap(cap: number): number {
+  if (!(cap >= 1)) throw new RangeError(`setRegionCap: cap must be a number >= 1; got ${cap}`);
+  const before = regionCap;
+  regionCap = cap;
+  return before;
+}
 
 let regionId = 1;
 // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -38,16 +47,6 @@ let displaced: DeviceBuffer[] = [];
 /** The value each updated tensor had before the region (restored if the region is dropped). */
 let originals = new Map<Tensor, Tensor>();
 
-/**
- * While tpu.compile traces a function, its whole body is one region: the size cap does not
- * cut it and any other cut (a sync point reading a traced value) throws `capture.error`.
- */
-let capture: { error: (reason: string) => Error } | null = null;
-
-export function setCapture(c: { error: (reason: string) => Error } | null): void {
-  capture = c;
-}
-
 export function applyFused(node: TraceNode): Tensor {
   for (const v of node.inputs) {
     if (isScalar(v)) continue;
@@ -57,7 +56,7 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= REGION_CAP && !capture) cutAtCap();
+  if (members.length >= regionCap) cutAtCap();
   return t;
 }
 
@@ -118,7 +117,7 @@ function cutAtCap(): void {
   for (const t of suffix) {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
-  for (const t of prefix) if (!t.disposed && (t._node!.consumers !== 1 || updated.has(t))) outputs.add(t);
+  for (const t of prefix) if (!t.disposed && ((t._node!.consumers !== 1 && !internal.has(t)) || updated.has(t))) outputs.add(t);
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
   const frees = deferredFrees;
   try {
@@ -187,7 +186,6 @@ export function regionSize(): number {
  */
 export function flushRegion(reason: string, required: readonly Tensor[] = [], everyLive = false): void {
   if (members.length === 0) return;
-  if (capture) throw capture.error(reason);
   const outputs = new Set(required);
   for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
   for (const t of members) {

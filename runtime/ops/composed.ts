@@ -2,11 +2,13 @@
 import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
+import { ownInput } from './identity.js';
 
 export function softmax(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('softmax', dim, x.ndim);
   return composite(() => {
-    const e = x.sub(x.amax(d, true)).exp();
+    const v = ownInput(x);
+    const e = v.sub(v.amax(d, true)).exp();
     return e.div(e.sum(d, true));
   });
 }

@@ -11,6 +11,7 @@ export * from './layout.js';
 export * from './cast.js';
 export * from './composed.js';
 export * from './constant.js';
+export * from './identity.js';
 export * from './like.js';
 export * from './math-functions.js';
 export * from './rounding.js';

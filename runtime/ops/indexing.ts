@@ -2,14 +2,16 @@
 //   3 / -1        an integer: picks one element, the dim goes away
 //   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional, negative step too)
 //   '...'         as many ':' as needed;  null: a new dim of size 1
-//   int32 tensor  picks elements along that dim (at most one tensor per call)
+//   int32 tensor  picks elements along that dim (at most one tensor or list per call)
+//   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
 // A single string holds a whole subscript: x.at('0, :, ::-1') is x[0, :, ::-1].
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
+import { constantTensor } from './constant.js';
 
-export type IndexItem = number | string | null | Tensor;
+export type IndexItem = number | string | null | Tensor | readonly number[];
 
 /** '1:5:2' -> [1, 5, 2]; absent parts are null. */
 function parseSlice(item: string): [number | null, number | null, number] {
@@ -69,13 +71,17 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       attrs.step[d] = step;
       attrs.count[d] = r.count;
       outShape.push(r.count);
-    } else if (it instanceof Tensor) {
+    } else if (it instanceof Tensor || Array.isArray(it)) {
+      if (Array.isArray(it) && !it.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
+        throw new RangeError(`at: the index list ${JSON.stringify(it)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
+      }
+      const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
       if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
-      if (it.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${it.dtype}`);
-      tensorIndex = { index: it, outDim: outShape.length };
+      if (index.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${index.dtype}`);
+      tensorIndex = { index, outDim: outShape.length };
       outShape.push(n);
     } else {
-      throw new TypeError(`at: an index must be an integer, a slice string, '...', null or an int32 tensor; got ${JSON.stringify(it)}`);
+      throw new TypeError(`at: an index must be an integer, a slice string, '...', null, a list of integers or an int32 tensor; got ${JSON.stringify(it)}`);
     }
     d++;
   }

@@ -6,7 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
-import { reduceAttrs, reducedShape, reduction, spread, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceAttrs, type ReduceOptions } from './reduce.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -17,13 +17,7 @@ function noBool(op: string) {
   };
 }
 
-/** The gradient of amin/amax: shared evenly between tied extrema. */
-function extremumGrad(g: Tensor, x: Tensor, out: Tensor, attrs: ReduceAttrs): Tensor {
-  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
-  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
-}
-
-export const amin = reduction('amin', 'ReduceMin', noBool('amin'), extremumGrad);
+export const amin = reduction('amin', 'ReduceMin', noBool('amin'), extremumGrad, true);
 
 /** Product; the gradient (product of the others) is computed without dividing by zero. */
 export const prod = reduction('prod', 'ReduceProd', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
@@ -58,7 +52,8 @@ function truthReduction(name: string, onnx: string) {
     attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
   });
 }
-export const anyOp = truthReduction('any', 'ReduceMax');
+// any counts the true values (an empty sum is 0: false); all is their minimum (empty: true).
+export const anyOp = truthReduction('any', 'ReduceSum');
 export const allOp = truthReduction('all', 'ReduceMin');
 
 interface ArgAttrs {
@@ -109,23 +104,18 @@ export interface ValuesIndices {
   indices: Tensor;
 }
 
-function checkNonEmpty(op: string, x: Tensor, attrs: ReduceAttrs): void {
-  if (attrs.dims.some((d) => x.shape[d] === 0)) {
-    throw new RangeError(`${op}: cannot reduce over an empty dimension (input ${formatShape(x.shape)}, dims ${formatShape(attrs.dims)})`);
-  }
-}
-
 function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
   const reduceOp = op === 'max' ? 'amax' : 'amin';
   const withDim = typeof arg === 'number' || (typeof arg === 'object' && arg !== null && !Array.isArray(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
-  checkNonEmpty(op, x, attrs);
-  const values = x[reduceOp](attrs.dims, attrs.keepdim);
-  if (!withDim) return values;
+  if (!withDim) return x[reduceOp](attrs.dims, attrs.keepdim);
   if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
-  const indices = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim: attrs.dims[0]!, keepdim: attrs.keepdim });
-  return { values, indices };
+  const dim = attrs.dims[0]!;
+  const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });
+  // values picked at the indices: the gradient goes to that element only, as in PyTorch
+  const values = x.ndim === 0 ? x.mul(1) : x.gather(dim, kept);
+  return attrs.keepdim ? { values, indices: kept } : { values: values.squeeze(dim), indices: kept.squeeze(dim) };
 }
 
 declare module '../tensor.js' {
@@ -146,11 +136,7 @@ declare module '../tensor.js' {
   }
 }
 
-Tensor.prototype.amin = function (dim, keepdim) {
-  const attrs = reduceAttrs('amin', this, dim, keepdim);
-  checkNonEmpty('amin', this, attrs);
-  return apply(amin, [this], attrs);
-};
+Tensor.prototype.amin = function (dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); };
 Tensor.prototype.prod = function (dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); };
 Tensor.prototype.any = function (dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); };
 Tensor.prototype.all = function (dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); };

@@ -3,6 +3,7 @@ import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
+import { ownInput } from './identity.js';
 
 type DimArg = number | readonly number[];
 
@@ -25,7 +26,8 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
   const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
   const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
   return composite(() => {
-    const centered = x.sub(x.mean(dims, true));
+    const v = ownInput(x);
+    const centered = v.sub(v.mean(dims, true));
     return centered.mul(centered).sum(dims, keep).div(Math.max(n - correction, 0));
   });
 }
@@ -38,8 +40,9 @@ export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Te
 export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite(() => {
-    const m = x.amax(dims, true);
-    const out = x.sub(m).exp().sum(dims, true).log().add(m);
+    const v = ownInput(x);
+    const m = v.amax(dims, true);
+    const out = v.sub(m).exp().sum(dims, true).log().add(m);
     return keep ? out : out.reshape(x.shape.filter((_, i) => !dims.includes(i)));
   });
 }
@@ -66,7 +69,10 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
   if (d === undefined) throw new TypeError(`logSoftmax: dim is required (input ${formatShape(x.shape)})`);
-  return composite(() => x.sub(logsumexp(x, d, true)));
+  return composite(() => {
+    const v = ownInput(x);
+    return v.sub(logsumexp(v, d, true));
+  });
 }
 
 declare module '../tensor.js' {

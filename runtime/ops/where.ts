@@ -1,6 +1,6 @@
 // where(condition, input, other): the one ternary primitive; maskedFill is built on it.
 import { promoteTypes } from '../dtype.js';
-import { broadcastShapes } from '../shape.js';
+import { broadcastShapes, formatShape, shapesEqual } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type Operand } from './op.js';
@@ -15,8 +15,11 @@ export const whereOp = defineOp({
     return { shape, dtype: promoteTypes(x!.dtype, y!.dtype) };
   },
   lower(ctx, [c, x, y], _attrs, types) {
-    const d = types.output.dtype;
-    return ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
+    // ORT has no bool Where kernel: bool values are selected as int32.
+    const out = types.output.dtype;
+    const d = out === 'bool' ? 'int32' : out;
+    const picked = ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
+    return ctx.cast(picked, d, out);
   },
   grad: (g, [c, x, y]) => {
     const zero = zerosLike(g);
@@ -34,6 +37,10 @@ export function where(condition: Tensor, input: Operand, other: Operand): Tensor
 export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
   if (!(mask instanceof Tensor) || mask.dtype !== 'bool') {
     throw new TypeError(`maskedFill: mask must be a bool tensor; got ${mask instanceof Tensor ? mask.dtype : typeof mask}`);
+  }
+  const joint = broadcastShapes('maskedFill', x.shape, mask.shape);
+  if (!shapesEqual(joint, x.shape)) {
+    throw new RangeError(`maskedFill: mask ${formatShape(mask.shape)} must broadcast to the input's shape ${formatShape(x.shape)}`);
   }
   const out = where(mask, value, x);
   return out.dtype === x.dtype ? out : out.to(x.dtype);

@@ -144,13 +144,13 @@ export class ProfileRecording {
   }
 
   private label(program: number): string {
-    return programCache().entry(program)?.label ?? `program ${program}`;
+    return programCache().get(program)?.label ?? `program ${program}`;
   }
 
   private cost(program: number): ProgramCost {
     let c = this.costs.get(program);
     if (!c) {
-      const entry = programCache().entry(program);
+      const entry = programCache().get(program);
       c = entry ? programCost(entry.program) : { flops: 0, bytes: 0 };
       this.costs.set(program, c);
     }

@@ -88,7 +88,7 @@ describe('tpu.compile', () => {
       const s = t.sum();
       return (s.item() as number) > 0 ? t : t.neg();
     });
-    expect(() => f(x)).toThrow(/tpu\.compile\(branchy\): dataSync reads a tensor value while the function is being traced.*x\.where\(cond, other\).*outside the compiled function/s);
+    expect(() => f(x)).toThrow(/dataSync: tpu\.compile\(branchy\) is tracing: reading a tensor value is not possible.*x\.where\(cond, other\).*outside the compiled function/s);
     expect(x.array()).toEqual([1.5, -2]);
     const g = tpu.compile((t: Tensor) => t.gt(0).to('float32').mul(t).add(t.lt(0).to('float32').mul(t.neg())));
     expect(g(x).array()).toEqual([1.5, 2]);

@@ -4,6 +4,7 @@
 import { Tensor } from '../../tensor.js';
 import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
+import { ownInput } from '../identity.js';
 
 export interface GeluOptions {
   /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
@@ -12,7 +13,7 @@ export interface GeluOptions {
 
 /** Runs f in float32 for a bfloat16 input, rounding the result back once. */
 export function inFloat32(x: Tensor, f: (x: Tensor) => Tensor): Tensor {
-  if (x.dtype !== 'bfloat16') return f(x.dtype === 'float32' ? x : x.to('float32'));
+  if (x.dtype !== 'bfloat16') return f(x.dtype === 'float32' ? ownInput(x) : x.to('float32'));
   return f(x.to('float32')).to('bfloat16');
 }
 

@@ -111,8 +111,9 @@ export interface ConvOptions {
   groups?: number;
 }
 
-function pair(op: string, name: string, v: number | readonly number[] | undefined, fallback: number, min: number): [number, number] {
-  const p = v === undefined ? [fallback, fallback] : typeof v === 'number' ? [v, v] : [...v];
+/** A number or a pair of integers ≥ min, as PyTorch's `_pair`; `fallback` when absent. */
+export function pair(op: string, name: string, v: number | readonly number[] | undefined | null, fallback: readonly number[], min: number): [number, number] {
+  const p = v === undefined || v === null ? [...fallback] : typeof v === 'number' ? [v, v] : [...v];
   if (p.length !== 2 || !p.every((n) => Number.isInteger(n) && n >= min)) {
     throw new RangeError(`${op}: ${name} must be an integer ≥ ${min} or a pair of them; got ${JSON.stringify(v)}`);
   }
@@ -120,8 +121,8 @@ function pair(op: string, name: string, v: number | readonly number[] | undefine
 }
 
 export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions): ConvAttrs {
-  const stride = pair(op, 'stride', o.stride, 1, 1);
-  const dilation = pair(op, 'dilation', o.dilation, 1, 1);
+  const stride = pair(op, 'stride', o.stride, [1, 1], 1);
+  const dilation = pair(op, 'dilation', o.dilation, [1, 1], 1);
   let padding: [number, number];
   if (o.padding === 'valid') padding = [0, 0];
   else if (o.padding === 'same') {
@@ -129,7 +130,7 @@ export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions)
     const total = kernel.map((k, d) => dilation[d]! * (k - 1));
     if (total.some((t) => t % 2 !== 0)) throw new RangeError(`${op}: padding 'same' with an even (dilated) kernel ${formatShape(kernel)} would be asymmetric; pad explicitly`);
     padding = total.map((t) => t / 2) as [number, number];
-  } else padding = pair(op, 'padding', o.padding, 0, 0);
+  } else padding = pair(op, 'padding', o.padding, [0, 0], 0);
   const groups = o.groups ?? 1;
   if (!Number.isInteger(groups) || groups < 1) throw new RangeError(`${op}: groups must be a positive integer; got ${JSON.stringify(groups)}`);
   return { stride, padding, dilation, groups };

@@ -3,6 +3,7 @@
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
+import { pair } from './conv.js';
 import { pad } from '../pad.js';
 import { onesLike } from '../like.js';
 import { fullSlice, applySlice } from '../slice.js';
@@ -14,14 +15,6 @@ export interface PoolOptions {
   dilation?: number | readonly number[];
   /** avgPool2d only: count padded zeros in the average (PyTorch's default true). */
   countIncludePad?: boolean;
-}
-
-function pair(op: string, name: string, v: number | readonly number[] | undefined | null, fallback: readonly number[], min: number): [number, number] {
-  const p = v === undefined || v === null ? [...fallback] : typeof v === 'number' ? [v, v] : [...v];
-  if (p.length !== 2 || !p.every((n) => Number.isInteger(n) && n >= min)) {
-    throw new RangeError(`${op}: ${name} must be an integer ≥ ${min} or a pair of them; got ${JSON.stringify(v)}`);
-  }
-  return p as [number, number];
 }
 
 /** The lowest finite value: padding for max (keeps debug mode's Inf check quiet). */

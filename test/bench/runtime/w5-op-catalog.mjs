@@ -2,22 +2,10 @@
 // bias of [1024], beside raw ONNX Runtime running LayerNormalization + the erf Gelu as one graph.
 import { ops } from 'tpu-kernel/runtime';
 import { rawSession } from './raw-ort.mjs';
+import { repeat } from './workloads.mjs';
 
 const ROWS = 4096;
 const COLS = 1024;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-async function repeat(n, fn) {
-  await fn(); // warm-up: compiles, first allocations
-  await fn();
-  const ms = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return median(ms);
-}
 
 export const w5 = {
   id: 'W5',

@@ -10,7 +10,7 @@ const time = async (fn) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function repeat(n, fn) {
+export async function repeat(n, fn) {
   await fn(); // warm-up: compiles, first allocations
   await fn();
   const ms = [];
