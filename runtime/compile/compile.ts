@@ -3,8 +3,7 @@
 // runs it as one program; the program cache keys it by structure, shapes and dtypes (never
 // by the values of JS numbers, which are program inputs), so a new input signature compiles
 // once and every later call with that signature reuses the executable. In-place updates
-// made inside (optimizer steps) are program outputs, as is every value fn returns or keeps
-// (gradients, optimizer state). The JS body runs on every call, so its side effects and
+// made inside (optimizer steps) are program outputs, as is every value fn returns. The JS body runs on every call, so its side effects and
 // the numbers it computes stay those of eager execution.
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
@@ -66,9 +65,10 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     try {
       result = forbidSyncWhile(dataDependent(name), () => scope(() => fn(...args)));
       if (result instanceof Promise) throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
-      // Outputs: what fn returns, what it updated in place, and what it kept (gradients,
-      // optimizer state); its intermediates were disposed by the scope.
-      flushRegion(`compiled ${name}`, tensorsIn(result).filter((t) => !t._buf && !t.disposed), true);
+      // Outputs: what fn returns and what it updated in place (parameters, optimizer state).
+      // Its intermediates were disposed by the scope; values it kept but did not update
+      // (gradients) stay recipes, computed if they are ever read.
+      flushRegion(`compiled ${name}`, tensorsIn(result).filter((t) => !t._buf && !t.disposed));
     } catch (e) {
       dropRegion();
       throw e;

@@ -179,17 +179,13 @@ export function regionSize(): number {
   return members.length;
 }
 
-/**
- * Cuts the region: compiles and launches it. `required` tensors become outputs; with
- * `everyLive`, so does every value not disposed (before parameters are updated in place,
- * no live recipe may be left reading their old values).
- */
-export function flushRegion(reason: string, required: readonly Tensor[] = [], everyLive = false): void {
+/** Cuts the region: compiles and launches it. `required` tensors become outputs. */
+export function flushRegion(reason: string, required: readonly Tensor[] = []): void {
   if (members.length === 0) return;
   const outputs = new Set(required);
   for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
   for (const t of members) {
-    if (!t.disposed && !t._buf && t._node && !internal.has(t) && (everyLive || t._node.consumers !== 1)) outputs.add(t);
+    if (!t.disposed && !t._buf && t._node && !internal.has(t) && t._node.consumers !== 1) outputs.add(t);
   }
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
