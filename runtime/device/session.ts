@@ -362,6 +362,7 @@ export class DeviceSession {
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
     this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
     this.worker.on('error', (e) => {
+      if (this.closed) return; // the shared signal now belongs to the next session
       Atomics.store(this.counter, SIGNAL_DEAD, 1);
       this.failAllWaits(`the device thread failed: ${e.message}`);
     });

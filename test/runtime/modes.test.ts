@@ -26,7 +26,7 @@ const REDUCING: Step[] = [
 ];
 
 /** One random chain, as a function of its inputs, so it can be replayed in each mode. */
-function makeChain(seed: number, withReductions: boolean) {
+function makeChain(seed: number, withReductions: boolean, dtype: 'float32' | 'bfloat16' = 'float32') {
   const pick = rng(seed);
   const rows = 1 + pick(6);
   const cols = 1 + pick(7);
@@ -39,8 +39,8 @@ function makeChain(seed: number, withReductions: boolean) {
   const b = seededValues(broadcastRow ? cols : rows * cols, seed + 2);
   return {
     run() {
-      const x = tpu.tensor(a, { dtype: 'float32' }).reshape([rows, cols]);
-      const o = tpu.tensor(b, { dtype: 'float32' }).reshape(broadcastRow ? [1, cols] : [rows, cols]);
+      const x = tpu.tensor(a, { dtype }).reshape([rows, cols]);
+      const o = tpu.tensor(b, { dtype }).reshape(broadcastRow ? [1, cols] : [rows, cols]);
       let t = x;
       for (const s of steps) t = s(t, o);
       return Array.from(t.dataSync());
@@ -52,6 +52,15 @@ describe('mode equivalence (seeded property test)', () => {
   it('elementwise chains are bit-identical in debug, strict and fused', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const chain = makeChain(seed, false);
+      const results = (['debug', 'strict', 'fused'] as const).map((m) => tpu.withMode(m, () => chain.run()));
+      expect(results[1], `seed ${seed} strict`).toEqual(results[0]);
+      expect(results[2], `seed ${seed} fused`).toEqual(results[0]);
+    }
+  });
+
+  it('bfloat16 elementwise chains are bit-identical too (rounded after every op in every mode)', () => {
+    for (let seed = 200; seed <= 230; seed++) {
+      const chain = makeChain(seed, false, 'bfloat16');
       const results = (['debug', 'strict', 'fused'] as const).map((m) => tpu.withMode(m, () => chain.run()));
       expect(results[1], `seed ${seed} strict`).toEqual(results[0]);
       expect(results[2], `seed ${seed} fused`).toEqual(results[0]);
