@@ -59,6 +59,17 @@ export function scope<T>(fn: () => T): T {
   return result;
 }
 
+/**
+ * Runs a composed op's body: the tensors it makes, except those it returns, are marked as
+ * temporaries, which a fused region never keeps as outputs. Unlike scope() nothing is
+ * disposed, so autograd may still hold them.
+ */
+export function temporaries<T>(fn: () => T): T {
+  const [result, made] = collectMade(fn);
+  for (const t of made) if (t !== (result as unknown)) t._temporary = true;
+  return result;
+}
+
 function disposeAllBut(made: Tensor[], kept: unknown): void {
   const keep = new Set<unknown>();
   const visit = (v: unknown, depth: number) => {

@@ -23,6 +23,8 @@ export class Tensor {
   /** Buffers its recipe keeps alive after its region ran without materializing it. */
   _pins: DeviceBuffer[] | null = null;
   disposed = false;
+  /** Made inside a composed op and not returned by it (see temporaries()). */
+  _temporary = false;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
     this._node = node;
@@ -57,6 +59,12 @@ export class Tensor {
   }
   numel(): number {
     return numel(this.shape);
+  }
+
+  private _shapeKey: string | undefined;
+  /** The shape as a cache-key fragment ("2,3"), computed once. */
+  shapeKey(): string {
+    return (this._shapeKey ??= this.shape.join(','));
   }
 
   describe(): string {

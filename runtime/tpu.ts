@@ -68,6 +68,11 @@ export const tpu = {
     return m.info();
   },
 
+  /** The n largest live tensors' buffers: bytes, shape, dtype and the op that made them. */
+  largestTensors(n = 10) {
+    return currentSession().memory.largest(n);
+  },
+
   /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
   setDevice(options: DeviceOptions): DeviceInfo {
     settings.set(options);

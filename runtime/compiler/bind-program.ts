@@ -65,7 +65,7 @@ class SingleOpBinding implements BoundProgram {
         this.inputValues.push(v);
       }
       this.operandIds.push(i);
-      key += i + ':' + v.dtype + '[' + v.shape.join(',') + '],';
+      key += i + ':' + v.dtype + '[' + v.shapeKey() + '],';
     }
     this.signature = key;
   }

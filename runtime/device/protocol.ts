@@ -47,9 +47,17 @@ export class CommandEncoder {
   objects: Command[] = [];
   count = 0;
 
-  exec(program: number, launch: number, ins: readonly number[], outs: readonly number[], scalars: readonly number[], reply: number): void {
+  exec(
+    program: number, launch: number, ins: readonly { id: number }[], outs: readonly { id: number }[],
+    scalars: readonly number[], reply: number,
+  ): void {
     const s = this.stream;
-    s.push(EXEC, program, launch, reply, ins.length, ...ins, outs.length, ...outs, scalars.length, ...scalars);
+    s.push(EXEC, program, launch, reply, ins.length);
+    for (const b of ins) s.push(b.id);
+    s.push(outs.length);
+    for (const b of outs) s.push(b.id);
+    s.push(scalars.length);
+    for (const v of scalars) s.push(v);
     this.count++;
   }
 

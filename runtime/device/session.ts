@@ -68,6 +68,9 @@ export class DeviceSession {
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private closed = false;
+  /** Batches posted, and how many of them a fence reply has covered. */
+  private postedBatches = 0;
+  private fencedBatches = 0;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -136,7 +139,7 @@ export class DeviceSession {
     const launch = this.nextLaunch++;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
-    this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
+    this.batch.exec(program, launch, ins, outs, scalars, reply);
     this.scheduled();
     return check ? reply : undefined;
   }
@@ -174,11 +177,26 @@ export class DeviceSession {
   }
 
   fenceSync(reason: string): void {
+    const covers = this.postedBatches + 1;
     this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
+    this.fencedBatches = Math.max(this.fencedBatches, covers);
   }
 
   async fence(reason: string): Promise<void> {
-    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
+    const covers = this.postedBatches + 1;
+    const reply = await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason);
+    this.fencedBatches = Math.max(this.fencedBatches, covers);
+    this.check(reply);
+  }
+
+  /**
+   * Called when the process is about to exit: ending it while the device thread is inside
+   * ONNX Runtime aborts the process, so queued work is finished first (beforeExit fires
+   * again afterwards, with nothing left to wait for).
+   */
+  finishBeforeExit(): void {
+    if (!this.worker || this.closed || this.fencedBatches >= this.postedBatches) return;
+    this.fence('process exit').catch(() => {});
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
@@ -331,6 +349,7 @@ export class DeviceSession {
     this.transfers = [];
     if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
     this.start().postMessage(msg, transfers);
+    this.postedBatches++;
   }
 
   private start(): Worker {
@@ -343,6 +362,7 @@ export class DeviceSession {
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
     this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
     this.worker.on('error', (e) => {
+      if (this.closed) return; // the shared signal now belongs to the next session
       Atomics.store(this.counter, SIGNAL_DEAD, 1);
       this.failAllWaits(`the device thread failed: ${e.message}`);
     });
@@ -362,6 +382,12 @@ export class DeviceSession {
 
   /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
   async close(): Promise<void> {
+    if (this.worker && !this.closed) {
+      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
+      // let the running program finish, then terminate.
+      this.cancelPending();
+      await this.fence('tpu.reset').catch(() => {});
+    }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
     this.memory.loseAll();

@@ -1,11 +1,12 @@
 // fused: ops are recorded into the pending region and compiled as ONE program when the
 // region is cut (sync point, size cap, mode switch). At the size cap the cut falls on a
 // loop-iteration boundary when the op stream repeats, so a loop without sync points
-// also settles into one cached program. A value
-// becomes a program output only if it may be read later: it is not disposed and either
-// no op of the region consumes it or several do (a value reused is kept, not recomputed).
-// Values consumed once inside the region are never materialized; should one be read
-// later, its recipe is recomputed from its inputs.
+// also settles into one cached program. A value becomes a program output only if it may
+// be read later: it is neither disposed nor a composed op's temporary, and either no op
+// of the region consumes it or several do (a value reused is kept, not recomputed).
+// Values consumed once inside the region are never materialized; should one be used
+// later, its recipe is recomputed from its inputs once, in the region that uses it, and
+// kept from then on.
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
 import { isScalar, type WeakScalar } from '../compiler/trace.js';
@@ -35,11 +36,11 @@ let regionId = 1;
 // Strong references until the cut: WeakRefs keep every target alive to the end of the
 // job anyway and made dispatch GC-bound.
 let members: Tensor[] = [];
+/** Values of earlier regions this region recomputes: kept as outputs this time. */
+let recomputed = new Set<Tensor>();
 let reads = new Set<DeviceBuffer>();
 /** Buffers disposed by the user while the region still reads them: freed after its launch. */
 let deferredFrees: DeviceBuffer[] = [];
-/** Values made inside a composed op (modes/composite.ts): never outputs of their region. */
-let internal = new WeakSet<Tensor>();
 /** Tensors given a new value in place in this region (always outputs: see assignInRegion). */
 let updated = new Set<Tensor>();
 /** Buffers of the old values those updates displaced: freed once the region ran. */
@@ -52,23 +53,14 @@ export function applyFused(node: TraceNode): Tensor {
     if (isScalar(v)) continue;
     if (v._buf) reads.add(v._buf);
     else if (v._node!.region === regionId) v._node!.consumers++;
+    // Computed (and not kept) by an earlier region: recompute it once more, and keep it.
+    else recomputed.add(v);
   }
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
   if (members.length >= regionCap) cutAtCap();
   return t;
-}
-
-/** Where the region stands now: composite() marks what is recorded after this point. */
-export function regionMark(): { region: number; size: number } {
-  return { region: regionId, size: members.length };
-}
-
-/** Marks the values recorded since `mark` (but `keep`) as internal, if the region was not cut meanwhile. */
-export function markInternalSince(mark: { region: number; size: number }, keep: Tensor): void {
-  if (mark.region !== regionId) return;
-  for (let i = mark.size; i < members.length; i++) if (members[i] !== keep) internal.add(members[i]!);
 }
 
 /**
@@ -117,7 +109,9 @@ function cutAtCap(): void {
   for (const t of suffix) {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
-  for (const t of prefix) if (!t.disposed && ((t._node!.consumers !== 1 && !internal.has(t)) || updated.has(t))) outputs.add(t);
+  for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1) || updated.has(t))) outputs.add(t);
+  for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+  recomputed = new Set();
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
   const frees = deferredFrees;
   try {
@@ -156,8 +150,8 @@ setReleaseBuffer(freeWhenUnread);
 function endRegion(): void {
   keepRecipes(members);
   members = [];
+  recomputed = new Set();
   reads = new Set();
-  internal = new WeakSet();
   updated = new Set();
   originals = new Map();
   regionId++;
@@ -184,8 +178,9 @@ export function flushRegion(reason: string, required: readonly Tensor[] = []): v
   if (members.length === 0) return;
   const outputs = new Set(required);
   for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
+  for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   for (const t of members) {
-    if (!t.disposed && !t._buf && t._node && !internal.has(t) && t._node.consumers !== 1) outputs.add(t);
+    if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
   }
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });

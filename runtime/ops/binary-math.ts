@@ -83,7 +83,12 @@ declare module '../tensor.js' {
     lerp(end: Operand, weight: Operand): Tensor;
   }
 }
-Tensor.prototype.pow = function (exponent) { return apply(pow, [this, exponent], {}); };
+Tensor.prototype.pow = function (exponent) {
+  if ((this.dtype === 'int32' || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
+    throw new RangeError(`pow: integers to negative integer powers are not allowed (input ${this.dtype}, exponent ${exponent}); use x.to('float32')`);
+  }
+  return apply(pow, [this, exponent], {});
+};
 Tensor.prototype.maximum = function (other) { return apply(maximum, [this, other], {}); };
 Tensor.prototype.minimum = function (other) { return apply(minimum, [this, other], {}); };
 Tensor.prototype.clamp = function (min, max) { return clamp(this, min, max); };

@@ -4,6 +4,9 @@ import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
 import { ownInput } from './identity.js';
 
+// Composed ops run their body in composite() (modes/composite.ts): what they make and do
+// not return is never kept as a fused region's output (e.g. exp, used twice inside
+// softmax), and is freed at once in debug/strict mode unless autograd needs it.
 export function softmax(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('softmax', dim, x.ndim);
   return composite(() => {

@@ -1,12 +1,17 @@
 // npm run bench:runtime — every workload file in test/bench/runtime/ (default export: a
-// list of workloads) in debug, strict and fused mode beside raw ONNX Runtime (if the
-// workload has `raw`) and under tpu.compile (if it has `compiled`). Prints a table;
-// writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only
-// the named workloads.
+// list of workloads, see workloads.mjs) in debug, strict and fused mode beside raw ONNX
+// Runtime (`prepareRaw`, optional) and under tpu.compile (`prepareCompiled`, optional, W6).
+// Steps of all variants are interleaved round by round, so a busy machine
+// slows them alike; each figure is a median. Prints a table; writes
+// test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only those.
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
+
+const WARMUP = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const MODES = ['debug', 'strict', 'fused'];
 
 const dir = new URL('./runtime/', import.meta.url);
 const only = process.argv.slice(2);
@@ -17,52 +22,63 @@ for (const f of readdirSync(dir).sort()) {
   if (Array.isArray(mod.default)) workloads.push(...mod.default);
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const threads = tpu.device().threads;
 const rows = [];
 for (const w of workloads) {
   if (only.length && !only.includes(w.id)) continue;
+  const variants = {};
+  for (const mode of MODES) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
+  if (w.prepareCompiled) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
+  if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
+  const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
+  const compilesAfterWarmup = {};
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    for (const [name, v] of Object.entries(variants)) {
+      if (round === WARMUP && v.mode) compilesAfterWarmup[name] = -tpu.stats().programsCompiled;
+      const t0 = performance.now();
+      const extra = v.mode ? await tpu.withMode(v.mode, () => v.run.step()) : await v.run.step();
+      const ms = performance.now() - t0;
+      if (v.mode) await tpu.sync();
+      if (round >= WARMUP) {
+        timed[name].ms.push(ms);
+        if (extra?.hostUsPerOp !== undefined) timed[name].host.push(extra.hostUsPerOp);
+      }
+      if (round === WARMUP + ROUNDS - 1 && v.mode) compilesAfterWarmup[name] += tpu.stats().programsCompiled;
+    }
+  }
+  for (const v of Object.values(variants)) if (v.mode) tpu.withMode(v.mode, () => v.run.dispose?.());
   const row = { id: w.id, title: w.title, unit: w.unit, higherIsBetter: !!w.higherIsBetter };
-  for (const mode of ['debug', 'strict', 'fused']) {
-    tpu.mode(mode);
-    const compiledBefore = tpu.stats().programsCompiled;
-    row[mode] = await w.run(tpu, mode);
-    row[mode].compiles = tpu.stats().programsCompiled - compiledBefore;
-    await tpu.sync();
+  for (const [name, t] of Object.entries(timed)) {
+    row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
+    if (t.host.length) row[name].hostUsPerOp = median(t.host);
+    if (name in compilesAfterWarmup) row[name].compilesAfterWarmup = compilesAfterWarmup[name];
   }
-  if (w.compiled) {
-    tpu.mode('strict');
-    row.compiled = await w.compiled(tpu);
-  }
-  row.raw = w.raw ? await w.raw(threads) : { value: undefined };
   rows.push(row);
   console.error(`${w.id} done`);
 }
 
 const fmt = (v) => (v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const ratio = (row, a, b) => (row.higherIsBetter ? row[a].value / row[b].value : row[b].value / row[a].value);
+const speed = (row, a, b) => (row.higherIsBetter ? row[a].value / row[b].value : row[b].value / row[a].value);
 const lines = [
-  `runtime bench (${tpu.device().backend}, ${threads} threads; ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end: timings are only meaningful on an idle machine)`,
-  'id  unit      debug    strict   fused    raw ORT  strict host µs/op  fused/strict speedup  fused vs raw',
+  `runtime bench (${tpu.device().backend}, ${threads} threads; ${cpus().length} cores; load average ${loadavg()[0].toFixed(1)}; median of ${ROUNDS} interleaved rounds)`,
+  'id  unit      debug    strict   fused    raw ORT  strict host µs/op  fused vs strict  fused vs raw  compiles after warm-up',
 ];
 for (const r of rows) {
   lines.push(
     [
       r.id.padEnd(3), r.unit.padEnd(8), fmt(r.debug.value).padStart(7), fmt(r.strict.value).padStart(8),
-      fmt(r.fused.value).padStart(8), fmt(r.raw.value).padStart(8),
-      (r.strict.hostUsPerOp === undefined ? '-' : fmt(r.strict.hostUsPerOp)).padStart(18),
-      `${ratio(r, 'fused', 'strict').toFixed(2)}x`.padStart(21),
-      (r.raw.value === undefined ? '-' : `${(r.higherIsBetter ? r.fused.value / r.raw.value : r.raw.value / r.fused.value).toFixed(2)}x`).padStart(13),
+      fmt(r.fused.value).padStart(8), fmt(r.raw?.value).padStart(8), fmt(r.strict.hostUsPerOp).padStart(18),
+      `${speed(r, 'fused', 'strict').toFixed(2)}x`.padStart(16), (r.raw ? `${speed(r, 'fused', 'raw').toFixed(2)}x` : '-').padStart(13),
+      MODES.map((m) => r[m].compilesAfterWarmup).join('/').padStart(23),
     ].join(' '),
   );
 }
-// Workloads with a tpu.compile variant (W6): compiled time, speedup over strict, and the
-// programs compiled after warm-up in each mode (must be 0).
 for (const r of rows.filter((r) => r.compiled)) {
-  const after = ['debug', 'strict', 'fused', 'compiled'].map((m) => `${m} ${r[m].compilesAfterWarmup ?? '-'}`).join(', ');
-  lines.push(`${r.id} compiled: ${fmt(r.compiled.value)} ${r.unit} (${ratio(r, 'compiled', 'strict').toFixed(2)}x strict); compiles after warm-up: ${after}`);
+  lines.push(`${r.id} compiled (tpu.compile): ${fmt(r.compiled.value)} ${r.unit}, ${speed(r, 'compiled', 'strict').toFixed(2)}x strict, ${r.compiled.compilesAfterWarmup} compiles after warm-up`);
 }
 console.log(lines.join('\n'));
-console.log('(fused vs raw: raw time / fused time, or fused rate / raw rate: 1.00x = at the floor)');
+console.log('(speed ratios: >1 means fused is faster; compiles after warm-up: debug/strict/fused)');
 const out = fileURLToPath(new URL('../output/bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(`${out}runtime.json`, JSON.stringify({ date: new Date().toISOString(), threads, cores: cpus().length, loadAverage: loadavg(), rows }, null, 2));
+writeFileSync(`${out}runtime.json`, JSON.stringify({ date: new Date().toISOString(), threads, cores: cpus().length, loadAverage: loadavg(), rounds: ROUNDS, rows }, null, 2));

@@ -1,6 +1,6 @@
 // The issue-3 op set and dtypes against float64 references computed here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { tpu, lowerToOnnx, addApplyHook, type Tensor } from 'tpu-kernel/runtime';
 import { broadcastRef, expectClose, seededValues, sumRef } from './reference.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
@@ -188,5 +188,37 @@ describe('matmul precision', () => {
       tpu.setMatmulPrecision('highest');
     }
     expect(() => tpu.setMatmulPrecision('fast' as never)).toThrow("tpu.setMatmulPrecision: precision must be 'highest' or 'default'; got \"fast\"");
+  });
+});
+
+describe('softmax', () => {
+  it.each(['debug', 'strict', 'fused'] as const)('%s: matches float64 softmax; fused runs it as one ONNX Softmax', (mode) => {
+    tpu.mode(mode);
+    const xs = seededValues(12, 5, -4, 4).map(Math.fround);
+    const x = tpu.tensor(xs, { dtype: 'float32' }).reshape([3, 4]);
+    const ref: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const row = xs.slice(r * 4, r * 4 + 4);
+      const m = Math.max(...row);
+      const e = row.map((v) => Math.exp(v - m));
+      const s = e.reduce((p, q) => p + q, 0);
+      ref.push(...e.map((v) => v / s));
+    }
+    expectClose(x.softmax(-1).dataSync(), ref, 1e-6, 1e-7);
+    if (mode === 'fused') expect(lowerToOnnx(tpu.stats().lastProgram!.program).text).toMatch(/= Softmax\(v\d+, axis=1\)\n/);
+    // its temporaries: freed at once in debug/strict (never outputs in fused) when no
+    // gradient is recorded; kept usable when autograd needs them for the backward pass
+    const made: Tensor[] = [];
+    const stop = addApplyHook((_op, _operands, _attrs, out) => made.push(out));
+    x.softmax(0).dataSync();
+    const n = made.length; // 5 ops (6 in fused: an identity takes the input, ops/identity.ts)
+    x.requiresGrad_().softmax(0).dataSync();
+    stop();
+    expect(made.slice(0, n).map((t) => t.disposed)).toEqual(made.slice(0, n).map((_, i) => mode !== 'fused' && i < n - 1));
+    expect(made.slice(n).every((t) => !t.disposed)).toBe(true);
+    const exp = made[made.length - 3]!;
+    expect(exp.shape).toEqual([3, 4]);
+    expect(exp.sum().item()).toBeGreaterThan(0);
+    tpu.mode('strict');
   });
 });

@@ -147,6 +147,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => x.maskedFill(x, 0)).toThrow('maskedFill: mask must be a bool tensor; got float32');
     expect(() => tpu.tensor([true]).floor()).toThrow('floor: input of dtype bool is not supported');
     expect(() => x.gelu({ approximate: 'fast' as never })).toThrow(`gelu: approximate must be 'none' or 'tanh'; got "fast"`);
+    expect(() => tpu.tensor([2]).pow(-1)).toThrow("pow: integers to negative integer powers are not allowed (input int32, exponent -1); use x.to('float32')");
     expect(() => x.maximum('1' as never)).toThrow('maximum: other must be a tensor, a number or a boolean; got string "1"');
     expect(x.add(1).sum().item()).toBe(12);
   });

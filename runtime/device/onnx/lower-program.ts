@@ -5,6 +5,7 @@ import { COMPUTE_TYPE, type DType } from '../../dtype.js';
 import { opByName, type LowerContext } from '../../ops/op.js';
 import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
 import { OnnxGraph } from './onnx-graph.js';
+import { matchSoftmax } from './match-softmax.js';
 
 export interface LoweredModel {
   readonly model: Uint8Array;
@@ -38,7 +39,17 @@ export function lowerToOnnx(program: Program): LoweredModel {
   const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
   names.push(...inputNames, ...scalarNames);
-  for (const n of program.nodes) {
+  const softmax = matchSoftmax(program);
+  for (const [i, n] of program.nodes.entries()) {
+    const fused = softmax.at.get(i);
+    if (softmax.skip.has(i)) {
+      names.push(''); // an intermediate of a matched pattern: never referenced
+      continue;
+    }
+    if (fused) {
+      names.push(graph.node('Softmax', [names[fused.input]!], { axis: fused.axis }));
+      continue;
+    }
     const op = opByName(n.op);
     const ins = n.inputs.map((id) => names[id]!);
     const types = { inputs: n.inputs.map((id) => valueOf(program, id)), output: n };

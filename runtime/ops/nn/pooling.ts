@@ -25,6 +25,9 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
     throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }
   if (x.dtype === 'bool' || (combine === 'avg' && x.dtype === 'int32')) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
+  for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
+    if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
+  }
   const k = pair(op, 'kernelSize', kernelSize, [], 1);
   const s = pair(op, 'stride', o.stride, k, 1);
   const p = pair(op, 'padding', o.padding, [0, 0], 0);

@@ -1,8 +1,6 @@
 // W5 of the runtime bench (issue 5): layerNorm then exact gelu on [4096, 1024], weight and
 // bias of [1024], beside raw ONNX Runtime running LayerNormalization + the erf Gelu as one graph.
-import { ops } from 'tpu-kernel/runtime';
 import { rawSession } from './raw-ort.mjs';
-import { repeat } from './workloads.mjs';
 
 const ROWS = 4096;
 const COLS = 1024;
@@ -11,19 +9,22 @@ export const w5 = {
   id: 'W5',
   title: 'layerNorm → gelu on [4096, 1024]',
   unit: 'ms',
-  async run(tpu) {
+  value: (ms) => ms,
+  async prepare(tpu) {
+    const F = tpu.nn.functional;
     const x = tpu.randn([ROWS, COLS]);
     const weight = tpu.rand([COLS]);
     const bias = tpu.rand([COLS]);
-    const value = await repeat(7, async () => {
-      const y = ops.gelu(ops.layerNorm(x, [COLS], { weight, bias }));
-      await tpu.sync();
-      y.dispose();
-    });
-    for (const t of [x, weight, bias]) t.dispose();
-    return { value };
+    return {
+      async step() {
+        const y = F.gelu(F.layerNorm(x, [COLS], { weight, bias }));
+        await tpu.sync();
+        y.dispose();
+      },
+      dispose: () => [x, weight, bias].forEach((t) => t.dispose()),
+    };
   },
-  async raw(threads) {
+  async prepareRaw(threads) {
     const s = await rawSession(threads, (g) => {
       const c = (v) => g.constant('float32', [], [v]);
       const ln = g.node('LayerNormalization', ['x', 'w', 'b'], { axis: -1, epsilon: { float: 1e-5 } });
@@ -31,7 +32,7 @@ export const w5 = {
       const out = g.node('Mul', [g.node('Mul', [g.node('Add', [erf, c(1)]), ln]), c(0.5)]);
       return { inputs: [['x', [ROWS, COLS]], ['w', [COLS]], ['b', [COLS]]], output: [out, [ROWS, COLS]] };
     });
-    return { value: await repeat(7, () => s.run()) };
+    return { step: () => s.run() };
   },
 };
 
