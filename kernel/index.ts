@@ -1,1 +1,3 @@
 export type * from './language-session.js';
+export { startKernel } from './kernel.js';
+export type { KernelOptions } from './kernel.js';

@@ -11,6 +11,7 @@ export { OutOfMemoryError } from './device/memory.js';
 export { DeviceError, CancelledError, interruptWaits } from './device/session.js';
 export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';
+export { composite } from './modes/composite.js';
 export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
 export { programText, type Program } from './compiler/program.js';

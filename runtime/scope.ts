@@ -3,9 +3,29 @@
 import type { Tensor } from './tensor.js';
 
 const stack: Tensor[][] = [];
+/** Tensors that outlive every scope they were made in (gradients, optimizer state). */
+const keptForever = new WeakSet<Tensor>();
+
+/** tpu.keep(t): t survives the enclosing scopes (like tf.keep). */
+export function keep<T extends Tensor>(t: T): T {
+  keptForever.add(t);
+  return t;
+}
 
 export function noteCreated(t: Tensor): void {
   stack[stack.length - 1]?.push(t);
+}
+
+/** Runs fn and returns what it made besides (still noted in the enclosing scope). */
+export function collectMade<T>(fn: () => T): [T, Tensor[]] {
+  const made: Tensor[] = [];
+  stack.push(made);
+  try {
+    return [fn(), made];
+  } finally {
+    stack.splice(stack.lastIndexOf(made), 1);
+    stack[stack.length - 1]?.push(...made);
+  }
 }
 
 export function scope<T>(fn: () => T): T {
@@ -45,17 +65,9 @@ export function scope<T>(fn: () => T): T {
  * disposed, so autograd may still hold them.
  */
 export function temporaries<T>(fn: () => T): T {
-  const made: Tensor[] = [];
-  stack.push(made);
-  try {
-    const result = fn();
-    for (const t of made) if (t !== (result as unknown)) t._temporary = true;
-    const outer = stack[stack.length - 2];
-    if (outer) outer.push(...made);
-    return result;
-  } finally {
-    stack.splice(stack.lastIndexOf(made), 1);
-  }
+  const [result, made] = collectMade(fn);
+  for (const t of made) if (t !== (result as unknown)) t._temporary = true;
+  return result;
 }
 
 function disposeAllBut(made: Tensor[], kept: unknown): void {
@@ -70,6 +82,6 @@ function disposeAllBut(made: Tensor[], kept: unknown): void {
   const outer = stack[stack.length - 1];
   for (const t of made) {
     if (keep.has(t)) outer?.push(t);
-    else t.dispose();
+    else if (!keptForever.has(t)) t.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
+import { functional } from './functional.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
@@ -11,7 +12,10 @@ import { settings, type DeviceOptions, type ModeName } from './device/settings.j
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
+import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
+import { training } from './training.js';
+import { checkSyncAllowed } from './modes/materialize.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -32,22 +36,28 @@ export interface DeviceInfo {
 
 export const tpu = {
   ...creation,
+  ...functional,
+  ...training,
   manualSeed,
   scope,
   mode,
   withMode,
   setMatmulPrecision,
+  /** Profiles: tpu.profiler.record(), .last(), .lastProgram() (see runtime/profiler/api.ts). */
+  profiler,
   /** Record where every op is called in strict/fused too (costs ~2 µs per op). */
   setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
   async sync(): Promise<void> {
+    checkSyncAllowed('tpu.sync');
     flushRegion('sync');
     await currentSession().fence('tpu.sync');
   },
 
   /** Like sync(), blocking the thread. */
   syncBlocking(): void {
+    checkSyncAllowed('tpu.syncBlocking');
     flushRegion('sync');
     currentSession().fenceSync('tpu.syncBlocking');
   },

@@ -1,42 +1,6 @@
-// Seed of the language side: runs plain JavaScript cells in one vm context.
-// kernel/session's own issue replaces it with TypeScript cells, the language
-// service, display helpers and magics; the protocol side only uses `createSession`.
-import vm from 'node:vm';
-import { inspect as formatValue } from 'node:util';
-import type { ExecuteContext, ExecuteOutcome, LanguageSession, SessionFactory } from '../language-session.js';
+// The language side of the kernel (see ../language-session.ts for the contract
+// with the protocol side): TypeScript cells in one persistent context.
+import type { SessionFactory } from '../language-session.js';
+import { TypeScriptSession } from './typescript-session.js';
 
-export const createSession: SessionFactory = () => {
-  let publisher: ExecuteContext['publisher'] | undefined;
-  const write = (name: 'stdout' | 'stderr') => (...args: unknown[]) =>
-    publisher?.stream(name, args.map((a) => (typeof a === 'string' ? a : formatValue(a))).join(' ') + '\n');
-  const context = vm.createContext({ console: { log: write('stdout'), error: write('stderr') } });
-  const run = (code: string) => vm.runInContext(code, context, { breakOnSigint: true });
-  const session: LanguageSession = {
-    kernelInfo: {
-      implementation: 'tpu-kernel',
-      implementationVersion: '0.1.0',
-      languageInfo: { name: 'typescript', version: '6.0', mimetype: 'text/typescript', file_extension: '.ts' },
-      banner: 'tpu-kernel: TypeScript cells on a TPU session',
-      helpLinks: [],
-    },
-    async execute(code, ctx): Promise<ExecuteOutcome> {
-      publisher = ctx.publisher;
-      try {
-        const value = run(code);
-        return value === undefined ? { status: 'ok' } : { status: 'ok', result: { data: { 'text/plain': formatValue(value) } } };
-      } catch (e) {
-        const err = e instanceof Error ? e : new Error(String(e));
-        return { status: 'error', ename: err.name, evalue: err.message, traceback: [err.stack ?? err.message] };
-      }
-    },
-    async evaluateExpressions(expressions) {
-      return Object.fromEntries(Object.entries(expressions).map(([k, src]) => [k, { status: 'ok' as const, data: { 'text/plain': formatValue(run(src)) }, metadata: {} }]));
-    },
-    async complete(_code, cursorPos) { return { matches: [], cursorStart: cursorPos, cursorEnd: cursorPos }; },
-    async inspect() { return { found: false, data: {} }; },
-    async isComplete() { return { status: 'unknown' }; },
-    interrupt() {},
-    async shutdown() {},
-  };
-  return session;
-};
+export const createSession: SessionFactory = (options) => new TypeScriptSession(options);

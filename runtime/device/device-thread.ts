@@ -101,7 +101,7 @@ async function run(cmd: Command): Promise<void> {
       const t0 = performance.now();
       const p = backend.compile(cmd.ir);
       programs.set(cmd.program, p);
-      p.then(() => compiles.push(cmd.program, performance.now() - t0), () => {});
+      p.then(() => compiles.push(cmd.program, performance.timeOrigin + t0, performance.now() - t0), () => {});
       await p.catch(() => {}); // the failure surfaces at the executions that use it
       return;
     }

@@ -49,6 +49,8 @@ export class MemoryAccount {
   liveBytes = 0;
   peakBytes = 0;
   readonly live = new Set<DeviceBuffer>();
+  /** Peaks of open windows (the profiler's peak during one cell). */
+  private readonly windows = new Set<{ peakBytes: number }>();
 
   constructor(public capacityBytes: number, public capacityLabel: () => string) {}
 
@@ -59,6 +61,7 @@ export class MemoryAccount {
     this.live.add(b);
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
+    for (const w of this.windows) if (this.liveBytes > w.peakBytes) w.peakBytes = this.liveBytes;
     return b;
   }
 
@@ -78,6 +81,13 @@ export class MemoryAccount {
     }
     this.live.clear();
     this.liveBytes = 0;
+  }
+
+  /** Tracks the peak of live bytes from now on, until `close()`. */
+  watchPeak(): { readonly peakBytes: number; close(): void } {
+    const window = { peakBytes: this.liveBytes };
+    this.windows.add(window);
+    return { get peakBytes() { return window.peakBytes; }, close: () => void this.windows.delete(window) };
   }
 
   /** The n largest live buffers (for %memory and out-of-memory reports). */

@@ -20,7 +20,7 @@ export type HostMessage =
 
 export type DeviceMessage =
   | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string }
-  /** Progress: every launch ≤ upTo has finished; timings only while profiling. */
+  /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
   | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] };
 
 export interface DeviceError {

@@ -48,7 +48,9 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   const t0 = profiling.on ? performance.now() : 0;
   const out = op.infer(abstracts, attrs);
   const mode = activeMode();
-  const site = captureSite(apply, mode === 'debug' || profiling.on);
+  // Not while profiling: a stack per op would cost more than the dispatch itself; the
+  // profiler captures a site only where it warns.
+  const site = captureSite(apply, mode === 'debug');
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   if (profiling.on) {

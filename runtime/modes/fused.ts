@@ -9,7 +9,7 @@
 // kept from then on.
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
-import { isScalar } from '../compiler/trace.js';
+import { isScalar, type WeakScalar } from '../compiler/trace.js';
 import { bindProgram } from '../compiler/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
@@ -20,8 +20,9 @@ import { attrKeyOf } from '../ops/op.js';
 import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
-/** Ops per region before it is cut. */
-let regionCap = 512;
+/** Ops per region before it is cut (the default; tpu.compile lifts it while tracing). */
+export const REGION_CAP = 512;
+let regionCap = REGION_CAP;
 
 /** Changes the size cap (whole-function capture uses Infinity); returns the previous one. */
 export function setRegionCap(cap: number): number {
@@ -40,6 +41,12 @@ let recomputed = new Set<Tensor>();
 let reads = new Set<DeviceBuffer>();
 /** Buffers disposed by the user while the region still reads them: freed after its launch. */
 let deferredFrees: DeviceBuffer[] = [];
+/** Tensors given a new value in place in this region (always outputs: see assignInRegion). */
+let updated = new Set<Tensor>();
+/** Buffers of the old values those updates displaced: freed once the region ran. */
+let displaced: DeviceBuffer[] = [];
+/** The value each updated tensor had before the region (restored if the region is dropped). */
+let originals = new Map<Tensor, Tensor>();
 
 export function applyFused(node: TraceNode): Tensor {
   for (const v of node.inputs) {
@@ -54,6 +61,36 @@ export function applyFused(node: TraceNode): Tensor {
   members.push(t);
   if (members.length >= regionCap) cutAtCap();
   return t;
+}
+
+/**
+ * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far keep
+ * reading the old value, which moves to a hidden tensor; from now on `target` is the
+ * source's recipe, so later ops read the new value and the program writes it out. Returns
+ * false when `source` is not a recipe of this region (the caller updates eagerly then).
+ */
+export function assignInRegion(target: Tensor, source: Tensor): boolean {
+  if (!inRegion(source) || source.disposed) return false;
+  const old = new Tensor(null, target.shape, target.dtype);
+  old._buf = target._buf;
+  old._node = target._node;
+  old._pins = target._pins;
+  old.disposed = true; // never an output: the region reads it, nothing after it does
+  target._pins = null;
+  if (target._buf) displaced.push(target._buf);
+  for (let i = 0; i < members.length; i++) {
+    if (members[i] === target) members[i] = old;
+    const inputs = members[i]!._node!.inputs as (Tensor | WeakScalar)[];
+    for (let k = 0; k < inputs.length; k++) if (inputs[k] === target) inputs[k] = old;
+  }
+  updated.delete(target);
+  if (!originals.has(target)) originals.set(target, old);
+  target._buf = null;
+  target._node = source._node;
+  source.disposed = true; // its recipe is target's now
+  members.push(target);
+  updated.add(target);
+  return true;
 }
 
 /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
@@ -72,7 +109,7 @@ function cutAtCap(): void {
   for (const t of suffix) {
     for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
   }
-  for (const t of prefix) if (!t.disposed && !t._temporary && t._node!.consumers !== 1) outputs.add(t);
+  for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1) || updated.has(t))) outputs.add(t);
   for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   recomputed = new Set();
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
@@ -115,10 +152,15 @@ function endRegion(): void {
   members = [];
   recomputed = new Set();
   reads = new Set();
+  updated = new Set();
+  originals = new Map();
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
   for (const b of frees) releaseIfUnused(b);
+  const old = displaced;
+  displaced = [];
+  for (const b of old) releaseIfUnused(b);
 }
 
 /** A deferred free after a region ran: recipes it left may now pin the buffer. */
@@ -135,6 +177,7 @@ export function regionSize(): number {
 export function flushRegion(reason: string, required: readonly Tensor[] = []): void {
   if (members.length === 0) return;
   const outputs = new Set(required);
+  for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
   for (const t of recomputed) if (!t.disposed && !t._buf) outputs.add(t);
   for (const t of members) {
     if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
@@ -151,6 +194,14 @@ export function flushRegion(reason: string, required: readonly Tensor[] = []): v
 /** Drops the pending region without running it (interrupt); its tensors keep their recipes. */
 export function dropRegion(): number {
   const n = members.length;
+  // In-place updates that never ran are undone: each tensor gets its old value back.
+  for (const [target, old] of originals) {
+    target._buf = old._buf;
+    target._node = old._node;
+    target._pins = old._pins;
+    old._pins = null;
+  }
+  displaced = [];
   endRegion();
   return n;
 }

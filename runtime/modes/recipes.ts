@@ -1,10 +1,11 @@
 // Values a fused region did not materialize keep their recipe, so they can be recomputed
 // if read later. A recipe must still find its inputs then: device buffers it reads stay
 // pinned (a dispose() of their tensor is deferred) until the recipe is materialized or
-// garbage-collected.
+// garbage-collected. A recipe reads the buffers themselves, not the tensors that held them:
+// a tensor updated in place later (an optimizer step) must not change what it computes.
 import type { DeviceBuffer } from '../device/memory.js';
-import { isScalar } from '../compiler/trace.js';
-import type { Tensor } from '../tensor.js';
+import { isScalar, type WeakScalar } from '../compiler/trace.js';
+import { Tensor } from '../tensor.js';
 
 let release: (b: DeviceBuffer) => void = () => {};
 
@@ -20,16 +21,27 @@ export function keepRecipes(members: readonly Tensor[]): void {
   for (const t of members) {
     if (t._buf || !t._node || t._pins) continue;
     let pins: DeviceBuffer[] | null = null;
-    for (const v of t._node.inputs) {
+    const inputs = t._node.inputs as (Tensor | WeakScalar)[];
+    for (let k = 0; k < inputs.length; k++) {
+      const v = inputs[k]!;
       if (isScalar(v) || !v._buf || v._buf.freed) continue;
       v._buf.pins++;
       (pins ??= []).push(v._buf);
+      inputs[k] = frozen(v);
     }
     if (pins) {
       t._pins = pins;
       registry.register(t, pins, t);
     }
   }
+}
+
+/** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
+function frozen(v: Tensor): Tensor {
+  const alias = new Tensor(null, v.shape, v.dtype);
+  alias._buf = v._buf;
+  alias.disposed = true;
+  return alias;
 }
 
 /** The recipe was materialized: its inputs are no longer needed by it. */

@@ -1,15 +1,17 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
 import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
-import { temporaries } from '../scope.js';
+import { composite } from '../modes/composite.js';
+import { ownInput } from './identity.js';
 
-// Composed ops run their body in temporaries(): what they make and do not return is never
-// kept as a fused region's output (e.g. exp, used twice inside softmax). Nothing is
-// disposed: autograd may still need it.
+// Composed ops run their body in composite() (modes/composite.ts): what they make and do
+// not return is never kept as a fused region's output (e.g. exp, used twice inside
+// softmax), and is freed at once in debug/strict mode unless autograd needs it.
 export function softmax(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('softmax', dim, x.ndim);
-  return temporaries(() => {
-    const e = x.sub(x.amax(d, true)).exp();
+  return composite(() => {
+    const v = ownInput(x);
+    const e = v.sub(v.amax(d, true)).exp();
     return e.div(e.sum(d, true));
   });
 }

@@ -15,8 +15,12 @@ export function unbroadcast(grad: Tensor, shape: Shape): Tensor {
   return summed.reshape([...shape]);
 }
 
-/** The gradient for an operand: null for JS scalars, else unbroadcast to its shape. */
+/**
+ * The gradient for an operand: null for JS scalars and for tensors that do not require grad
+ * (nobody reads it: skipping it saves work, and a debug-mode NaN check on a discarded
+ * value, e.g. log(base) for pow's constant exponent), else unbroadcast to its shape.
+ */
 export function gradFor(operand: Operand, grad: () => Tensor): Tensor | null {
-  if (typeof operand === 'number' || typeof operand === 'boolean') return null;
+  if (typeof operand === 'number' || typeof operand === 'boolean' || !operand.requiresGrad) return null;
   return unbroadcast(grad(), operand.shape);
 }

@@ -61,8 +61,9 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
     const x2 = x.ndim === 1 ? x.reshape([1, x.shape[0]!]) : x;
     const y2 = y.ndim === 1 ? y.reshape([y.shape[0]!, 1]) : y;
     const g2 = g.reshape(matmulShape(x2.shape, y2.shape));
-    const gx = unbroadcast(g2.matmul(y2.mT), x2.shape).reshape([...x.shape]);
-    const gy = unbroadcast(x2.mT.matmul(g2), y2.shape).reshape([...y.shape]);
+    // Only for operands that require grad (a data batch does not: no wasted matmul).
+    const gx = x.requiresGrad ? unbroadcast(g2.matmul(y2.mT), x2.shape).reshape([...x.shape]) : null;
+    const gy = y.requiresGrad ? unbroadcast(x2.mT.matmul(g2), y2.shape).reshape([...y.shape]) : null;
     return [gx, gy];
   },
 });

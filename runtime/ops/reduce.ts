@@ -1,6 +1,6 @@
 // sum and mean over dims (a number, a list, or all), with keepdim.
 import { isFloating, type DType } from '../dtype.js';
-import { normalizeDim, type Shape } from '../shape.js';
+import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
@@ -11,7 +11,7 @@ export interface ReduceAttrs {
   readonly keepdim: boolean;
 }
 
-function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
+export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
   const out: number[] = [];
   shape.forEach((d, i) => {
     if (!dims.includes(i)) out.push(d);
@@ -21,17 +21,21 @@ function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
 }
 
 /** The gradient of a reduction, broadcast back over the reduced dims. */
-function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
+export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
   const kept = input.shape.map((d, i) => (attrs.dims.includes(i) ? 1 : d));
   return grad.reshape(kept).expand([...input.shape]);
 }
 
-type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
+export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
 
-function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad): OpDef<ReduceAttrs> {
+/** `needsElements`: reducing an empty dim is an error (max, min), not an identity value. */
+export function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {
+      if (needsElements && attrs.dims.some((d) => x!.shape[d] === 0)) {
+        throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)}, dims ${formatShape(attrs.dims)})`);
+      }
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
     },
     lower(ctx, [x], attrs, types) {
@@ -55,14 +59,17 @@ export const mean = reduction('mean', 'ReduceMean', floatOnly('mean'), (g, x, _o
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
 );
 
-/** Maximum over dims (values only); the gradient is shared evenly between tied maxima. */
+/** The gradient of amax/amin: shared evenly between tied extrema. */
+export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
+  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
+  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
+};
+
+/** Maximum over dims (values only). */
 export const amax = reduction('amax', 'ReduceMax', (d) => {
   if (d === 'bool') throw new TypeError('amax: bool input is not supported');
   return d;
-}, (g, x, out, attrs) => {
-  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
-  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
-});
+}, extremumGrad, true);
 
 export interface ReduceOptions {
   dim?: number | readonly number[];

@@ -1,6 +1,7 @@
 // npm run bench:runtime — every workload file in test/bench/runtime/ (default export: a
 // list of workloads, see workloads.mjs) in debug, strict and fused mode beside raw ONNX
-// Runtime. Steps of all four variants are interleaved round by round, so a busy machine
+// Runtime (`prepareRaw`, optional) and under tpu.compile (`prepareCompiled`, optional, W6).
+// Steps of all variants are interleaved round by round, so a busy machine
 // slows them alike; each figure is a median. Prints a table; writes
 // test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only those.
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,8 @@ for (const w of workloads) {
   if (only.length && !only.includes(w.id)) continue;
   const variants = {};
   for (const mode of MODES) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
-  variants.raw = { run: await w.prepareRaw(threads) };
+  if (w.prepareCompiled) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
+  if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
@@ -45,7 +47,7 @@ for (const w of workloads) {
       if (round === WARMUP + ROUNDS - 1 && v.mode) compilesAfterWarmup[name] += tpu.stats().programsCompiled;
     }
   }
-  for (const mode of MODES) tpu.withMode(mode, () => variants[mode].run.dispose?.());
+  for (const v of Object.values(variants)) if (v.mode) tpu.withMode(v.mode, () => v.run.dispose?.());
   const row = { id: w.id, title: w.title, unit: w.unit, higherIsBetter: !!w.higherIsBetter };
   for (const [name, t] of Object.entries(timed)) {
     row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
@@ -66,11 +68,14 @@ for (const r of rows) {
   lines.push(
     [
       r.id.padEnd(3), r.unit.padEnd(8), fmt(r.debug.value).padStart(7), fmt(r.strict.value).padStart(8),
-      fmt(r.fused.value).padStart(8), fmt(r.raw.value).padStart(8), fmt(r.strict.hostUsPerOp).padStart(18),
-      `${speed(r, 'fused', 'strict').toFixed(2)}x`.padStart(16), `${speed(r, 'fused', 'raw').toFixed(2)}x`.padStart(13),
+      fmt(r.fused.value).padStart(8), fmt(r.raw?.value).padStart(8), fmt(r.strict.hostUsPerOp).padStart(18),
+      `${speed(r, 'fused', 'strict').toFixed(2)}x`.padStart(16), (r.raw ? `${speed(r, 'fused', 'raw').toFixed(2)}x` : '-').padStart(13),
       MODES.map((m) => r[m].compilesAfterWarmup).join('/').padStart(23),
     ].join(' '),
   );
+}
+for (const r of rows.filter((r) => r.compiled)) {
+  lines.push(`${r.id} compiled (tpu.compile): ${fmt(r.compiled.value)} ${r.unit}, ${speed(r, 'compiled', 'strict').toFixed(2)}x strict, ${r.compiled.compilesAfterWarmup} compiles after warm-up`);
 }
 console.log(lines.join('\n'));
 console.log('(speed ratios: >1 means fused is faster; compiles after warm-up: debug/strict/fused)');

@@ -45,7 +45,8 @@ describe.each(['strict', 'fused'] as const)('gradient rules (%s)', (mode) => {
   it.each(CASES)('$name', (c) => {
     tpu.mode(mode);
     const data = c.shapes.map((s, k) => seededValues(s.reduce((p, q) => p * q, 1), 31 + k, c.positive ? 0.5 : -2, 2).map(Math.fround));
-    const inputs = data.map((d, k) => tpu.tensor(d, { dtype: 'float32' }).reshape(c.shapes[k]!));
+    // Rules compute gradients only for operands that require grad (ops/grad-helpers.ts gradFor).
+    const inputs = data.map((d, k) => tpu.tensor(d, { dtype: 'float32' }).reshape(c.shapes[k]!).requiresGrad_());
     const out: Tensor = apply(c.op, inputs, c.attrs as never);
     const nOut = out.size;
     const w = seededValues(nOut, 77).map(Math.fround);

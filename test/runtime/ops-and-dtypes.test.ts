@@ -206,14 +206,19 @@ describe('softmax', () => {
     }
     expectClose(x.softmax(-1).dataSync(), ref, 1e-6, 1e-7);
     if (mode === 'fused') expect(lowerToOnnx(tpu.stats().lastProgram!.program).text).toMatch(/= Softmax\(v\d+, axis=1\)\n/);
-    // its temporaries stay usable (autograd keeps them for the backward pass)
+    // its temporaries: freed at once in debug/strict (never outputs in fused) when no
+    // gradient is recorded; kept usable when autograd needs them for the backward pass
     const made: Tensor[] = [];
     const stop = addApplyHook((_op, _operands, _attrs, out) => made.push(out));
     x.softmax(0).dataSync();
+    const n = made.length; // 5 ops (6 in fused: an identity takes the input, ops/identity.ts)
+    x.requiresGrad_().softmax(0).dataSync();
     stop();
-    expect(made.map((t) => t.disposed)).toEqual([false, false, false, false, false]);
-    expect(made[2]!.shape).toEqual([3, 4]); // exp
-    expect(made[2]!.sum().item()).toBeGreaterThan(0);
+    expect(made.slice(0, n).map((t) => t.disposed)).toEqual(made.slice(0, n).map((_, i) => mode !== 'fused' && i < n - 1));
+    expect(made.slice(n).every((t) => !t.disposed)).toBe(true);
+    const exp = made[made.length - 3]!;
+    expect(exp.shape).toEqual([3, 4]);
+    expect(exp.sum().item()).toBeGreaterThan(0);
     tpu.mode('strict');
   });
 });

@@ -1,0 +1,108 @@
+// The one place that owns the rules of every request (as xeus and ipykernel
+// do): verify, drop replays, parse, busy, handler, reply, idle. Handlers only
+// return reply content; this module encodes, signs and sends.
+import { createMessage, decodeMessage, encodeMessage, iopubTopic, WireError } from './wire/message.js';
+import type { Content, Message } from './wire/message.js';
+import type { ReplayGuard, Signer } from './wire/signature.js';
+import type { FrameSink } from './wire/send-queue.js';
+
+export type RequestChannel = 'shell' | 'control';
+
+export interface PublishExtras {
+  metadata?: Record<string, unknown>;
+  buffers?: Buffer[];
+}
+
+export interface RequestContext {
+  request: Message;
+  /** Publish on iopub with this request as parent. */
+  publish(msgType: string, content: Content, extras?: PublishExtras): void;
+}
+
+/** Returns the reply content, or undefined for messages without a reply (comm_*). */
+export type Handler = (context: RequestContext) => Promise<Content | undefined> | Content | undefined;
+
+export interface Route {
+  channel: RequestChannel;
+  handler: Handler;
+}
+
+export type DispatchTable = Record<string, Route>;
+
+export interface DispatcherOptions {
+  session: string;
+  signer: Signer;
+  replays: ReplayGuard;
+  table: DispatchTable;
+  iopub: FrameSink;
+  replies: Record<RequestChannel, FrameSink>;
+  /** While true, shell requests are answered 'aborted' unhandled (stop_on_error). */
+  aborting?: () => boolean;
+  log?: (text: string) => void;
+}
+
+export interface Dispatcher {
+  dispatch(channel: RequestChannel, frames: Buffer[]): Promise<void>;
+  /** Publish on iopub, signed; parent may be undefined for kernel-initiated messages. */
+  publish(msgType: string, content: Content, parent?: Message, extras?: PublishExtras): void;
+}
+
+export function errorContent(e: unknown): Content {
+  const error = e instanceof Error ? e : new Error(String(e));
+  return { status: 'error', ename: error.name, evalue: error.message, traceback: [error.stack ?? error.message] };
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { session, signer, replays, table, iopub, replies } = options;
+  const log = options.log ?? ((text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`));
+
+  const publish = (msgType: string, content: Content, parent?: Message, extras: PublishExtras = {}) => {
+    const message = createMessage(session, msgType, content, parent, { identities: iopubTopic(msgType), ...extras });
+    void iopub.send(encodeMessage(message, signer));
+  };
+
+  async function dispatch(channel: RequestChannel, frames: Buffer[]): Promise<void> {
+    let request: Message;
+    try {
+      request = decodeMessage(frames, signer, replays);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      log(`dropped a ${channel} message: ${e.message}`);
+      return;
+    }
+    const msgType = request.header.msg_type;
+    const route = table[msgType];
+    const replyType = msgType.endsWith('_request') ? msgType.replace(/_request$/, '_reply') : undefined;
+    if (route && route.channel !== channel) log(`${msgType} arrived on ${channel}, expected on ${route.channel}; answering anyway`);
+    publish('status', { execution_state: 'busy' }, request);
+    try {
+      let content: Content | undefined;
+      if (!route) {
+        log(`unknown message type ${JSON.stringify(msgType)} on ${channel}`);
+        content = replyType === undefined ? undefined : {
+          status: 'error',
+          ename: 'UnknownMessageType',
+          evalue: `unknown message type ${JSON.stringify(msgType)} on the ${channel} channel`,
+          traceback: [],
+        };
+      } else if (channel === 'shell' && options.aborting?.()) {
+        content = { status: 'aborted' };
+      } else {
+        try {
+          content = await route.handler({ request, publish: (type, body, extras) => publish(type, body, request, extras) });
+        } catch (e) {
+          log(`${msgType} handler failed: ${(e as Error).stack ?? e}`);
+          content = errorContent(e);
+        }
+      }
+      if (content && replyType) {
+        const reply = createMessage(session, replyType, content, request, { metadata: { status: content.status } });
+        await replies[channel].send(encodeMessage(reply, signer));
+      }
+    } finally {
+      publish('status', { execution_state: 'idle' }, request);
+    }
+  }
+
+  return { dispatch, publish };
+}

@@ -1,0 +1,106 @@
+// The IO worker owns the heartbeat, control and iopub sockets, so heartbeat and
+// control (kernel_info, interrupt, shutdown) are answered, and control's
+// busy/idle published, even while a cell blocks the main thread for minutes.
+// The main thread posts its already signed iopub frames here to be sent in order.
+import { parentPort, workerData } from 'node:worker_threads';
+import * as zmq from 'zeromq';
+import { createDispatcher } from '../dispatch.js';
+import type { DispatchTable } from '../dispatch.js';
+import type { Content } from '../wire/message.js';
+import { endpoint } from '../wire/connection-file.js';
+import { queuedSender } from '../wire/send-queue.js';
+import { createSigner, ReplayGuard } from '../wire/signature.js';
+import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
+
+/** How long the main thread gets to shut down cleanly before the process is ended anyway. */
+const SHUTDOWN_GRACE_MS = 1500;
+
+const { connection, session } = workerData as IoWorkerData;
+let setKernelInfo: (content: Content) => void = () => undefined;
+const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
+const port = parentPort!;
+const post = (message: FromWorker) => port.postMessage(message);
+const log = (text: string) => process.stderr.write(`[tpu-kernel io] ${text}\n`);
+
+const heartbeat = new zmq.Reply();
+const control = new zmq.Router();
+const iopubSocket = new zmq.Publisher();
+const sockets = [heartbeat, control, iopubSocket];
+const iopub = queuedSender(iopubSocket, (e) => log(`iopub send failed: ${e}`));
+const controlReplies = queuedSender(control, (e) => log(`control send failed: ${e}`));
+
+let shutdown: { restart: boolean } | undefined;
+const table: DispatchTable = {
+  kernel_info_request: { channel: 'control', handler: () => kernelInfo },
+  interrupt_request: {
+    channel: 'control',
+    handler: () => {
+      // The main thread's SIGINT listener interrupts awaited work; vm's
+      // breakOnSigint stops a synchronous loop even while the thread is blocked.
+      process.kill(process.pid, 'SIGINT');
+      return { status: 'ok' };
+    },
+  },
+  shutdown_request: {
+    channel: 'control',
+    handler: ({ request }) => {
+      shutdown = { restart: request.content.restart === true };
+      return { status: 'ok', restart: shutdown.restart };
+    },
+  },
+};
+
+const signer = createSigner(connection.signature_scheme, connection.key);
+const { dispatch } = createDispatcher({
+  session,
+  signer,
+  replays: new ReplayGuard(),
+  table,
+  iopub,
+  replies: { control: controlReplies, shell: controlReplies },
+  log,
+});
+
+async function closeAndExit(): Promise<void> {
+  await iopub.flushed();
+  for (const socket of sockets) socket.close();
+  port.close();
+}
+
+async function serveHeartbeat() {
+  for await (const frames of heartbeat) await heartbeat.send(frames);
+}
+
+async function serveControl() {
+  for await (const frames of control) {
+    await dispatch('control', frames);
+    if (shutdown) {
+      post({ type: 'shutdown', restart: shutdown.restart });
+      // If the main thread is blocked in a cell it cannot answer: end the process from here.
+      setTimeout(async () => {
+        await iopub.flushed();
+        process.kill(process.pid, 'SIGKILL');
+      }, SHUTDOWN_GRACE_MS).unref();
+      return;
+    }
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'kernel-info') setKernelInfo(message.content);
+  else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+  else if (message.type === 'close') void closeAndExit();
+});
+
+try {
+  await Promise.all([
+    heartbeat.bind(endpoint(connection, 'hb')),
+    control.bind(endpoint(connection, 'control')),
+    iopubSocket.bind(endpoint(connection, 'iopub')),
+  ]);
+  post({ type: 'ready' });
+} catch (e) {
+  post({ type: 'failed', message: `binding heartbeat/control/iopub failed: ${(e as Error).message}` });
+}
+serveHeartbeat().catch((e) => heartbeat.closed || log(`heartbeat stopped: ${e}`));
+serveControl().catch((e) => control.closed || log(`control stopped: ${e}`));

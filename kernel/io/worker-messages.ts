@@ -1,0 +1,20 @@
+// Messages between the main thread and the IO worker (heartbeat, control, iopub).
+import type { ConnectionInfo } from '../wire/connection-file.js';
+import type { Content } from '../wire/message.js';
+
+export interface IoWorkerData {
+  connection: ConnectionInfo;
+  session: string;
+}
+
+export type ToWorker =
+  | { type: 'iopub'; frames: Uint8Array[] }
+  /** kernel_info_reply content, once the language session exists (control waits for it). */
+  | { type: 'kernel-info'; content: Content }
+  /** Close the worker's sockets and exit (after every queued iopub frame is sent). */
+  | { type: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'shutdown'; restart: boolean };

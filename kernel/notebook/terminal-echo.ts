@@ -1,0 +1,27 @@
+// What `tpu-kernel run` shows in the terminal while a notebook runs: stream
+// text as it arrives, the text/plain of displays and results as they come, and
+// displays updated after they were shown (live profiles) once more, in their
+// final state, when their cell ends.
+import type { Output } from './nbformat.js';
+import type { RunObserver } from './run-notebook.js';
+
+const withNewline = (text: string) => (text.endsWith('\n') ? text : text + '\n');
+
+export function createTerminalEcho(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): RunObserver {
+  let updated = new Set<Output>();
+  const print = (out: Output) => {
+    if (out.output_type !== 'display_data' && out.output_type !== 'execute_result') return;
+    const text = out.data['text/plain'];
+    if (typeof text !== 'string') return;
+    stdout.write(withNewline(out.output_type === 'execute_result' ? `Out[${out.execution_count}]: ${text}` : text));
+  };
+  return {
+    stream: (name, text) => (name === 'stdout' ? stdout : stderr).write(text),
+    output: print,
+    updated: (out) => updated.add(out),
+    cellFinished: (_index, cell) => {
+      for (const out of cell.outputs) if (updated.has(out)) print(out);
+      updated = new Set();
+    },
+  };
+}

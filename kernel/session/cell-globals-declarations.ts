@@ -1,0 +1,46 @@
+// The types of the globals every cell has, for the language service: the cell
+// API (display, clearOutput, input, comms) and `tpu`, typed by the tensor
+// runtime's built declarations (dist/runtime) when they exist.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export function cellGlobalsDeclarations(packageRoot: string): string {
+  const runtimeTypes = path.join(packageRoot, 'dist', 'runtime', 'index.d.ts');
+  const contractTypes = path.join(packageRoot, 'dist', 'kernel', 'language-session.d.ts');
+  const tpu = existsSync(runtimeTypes) ? `typeof import(${JSON.stringify(runtimeTypes)}).tpu` : 'any';
+  const comms = existsSync(contractTypes) ? `import(${JSON.stringify(contractTypes)}).CommRegistry` : 'any';
+  return `
+/** An output shown by display(); update() replaces it in place. */
+interface DisplayHandle {
+  readonly displayId: string;
+  /** Replaces the displayed output with a new value (update_display_data). */
+  update(value: unknown): Promise<void>;
+}
+interface DisplayFunction {
+  /** Shows a value as a cell output: through its [Symbol.for('Jupyter.display')]() mime bundle, else as text. */
+  (value: unknown, options?: { metadata?: Record<string, unknown> }): DisplayHandle;
+  /** Shows an HTML fragment. */
+  html(html: string): DisplayHandle;
+  /** Shows Markdown text. */
+  markdown(markdown: string): DisplayHandle;
+  /** Shows an SVG image. */
+  svg(svg: string): DisplayHandle;
+  /** Shows a PNG image: base64 text or bytes. */
+  png(png: string | Uint8Array): DisplayHandle;
+  /** Shows JSON data (application/json). */
+  json(value: unknown): DisplayHandle;
+  /** Shows plain text. */
+  text(text: string): DisplayHandle;
+}
+/** Shows a value as a cell output; display.html / markdown / svg / png / json / text for one mime type. */
+declare const display: DisplayFunction;
+/** Clears the outputs of the running cell; with wait, when the next output arrives. */
+declare function clearOutput(options?: { wait?: boolean }): void;
+/** Asks the user for a line of text (stdin); password hides what is typed. */
+declare function input(prompt?: string, options?: { password?: boolean }): Promise<string>;
+/** Comm channels with the frontend (widgets and other tools). */
+declare const comms: ${comms};
+/** The TPU session: tensors, modes, memory, profiling. */
+declare const tpu: ${tpu};
+`;
+}

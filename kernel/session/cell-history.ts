@@ -1,0 +1,86 @@
+// Earlier cells as one global script for the language service, so types flow
+// from cell to cell. Only declarations are kept; a declaration whose names a
+// later cell declares again is dropped (the later cell wins, as at run time),
+// so redefinitions never clash. Imports become global declarations
+// (`declare const a: typeof import('m').a; type a = import('m').a;`) because an
+// import statement would make the script a module and hide its names.
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
+
+interface HistoryDeclaration {
+  names: string[];
+  text: string;
+}
+
+export class CellHistory {
+  private readonly cells: HistoryDeclaration[][] = [];
+  private cachedText: string | undefined = '';
+
+  add(source: string): void {
+    const ts = typescript();
+    const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
+    this.cells.push(file.statements.flatMap((statement) => declarationsOf(statement, file)));
+    this.cachedText = undefined;
+  }
+
+  get text(): string {
+    if (this.cachedText !== undefined) return this.cachedText;
+    const redeclaredLater = new Set<string>();
+    const kept: string[] = [];
+    for (let i = this.cells.length - 1; i >= 0; i--) {
+      const cell = this.cells[i];
+      const visible = cell.filter((d) => d.names.some((n) => !redeclaredLater.has(n)));
+      if (visible.length) kept.unshift(visible.map((d) => d.text).join('\n'));
+      for (const d of cell) for (const n of d.names) redeclaredLater.add(n);
+    }
+    return (this.cachedText = kept.join('\n'));
+  }
+}
+
+function declarationsOf(statement: ts.Statement, file: ts.SourceFile): HistoryDeclaration[] {
+  const ts = typescript();
+  // Keep the doc comment: inspect shows it for names of earlier cells.
+  const docStart = statement.getStart(file, true);
+  const text = file.text.slice(docStart, statement.getStart(file)) + withoutExport(statement.getText(file));
+  if (ts.isVariableStatement(statement)) {
+    return [{ names: statement.declarationList.declarations.flatMap((d) => bindingNames(d.name)), text }];
+  }
+  if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement)
+    || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement)) {
+    return statement.name && ts.isIdentifier(statement.name) ? [{ names: [statement.name.text], text }] : [];
+  }
+  if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) return importDeclarations(statement);
+  return [];
+}
+
+function importDeclarations(statement: ts.ImportDeclaration): HistoryDeclaration[] {
+  const ts = typescript();
+  const module = JSON.stringify((statement.moduleSpecifier as ts.StringLiteral).text);
+  const clause = statement.importClause;
+  if (!clause) return [];
+  const binding = (local: string, exported: string, typeOnly: boolean): HistoryDeclaration => ({
+    names: [local],
+    text: (typeOnly ? '' : `declare const ${local}: typeof import(${module}).${exported}; `) + `type ${local} = import(${module}).${exported};`,
+  });
+  const result: HistoryDeclaration[] = [];
+  if (clause.name) result.push(binding(clause.name.text, 'default', clause.isTypeOnly));
+  const named = clause.namedBindings;
+  if (named && ts.isNamespaceImport(named)) {
+    result.push({ names: [named.name.text], text: `declare const ${named.name.text}: typeof import(${module});` });
+  } else if (named) {
+    for (const element of named.elements) {
+      result.push(binding(element.name.text, (element.propertyName ?? element.name).getText(), clause.isTypeOnly || element.isTypeOnly));
+    }
+  }
+  return result;
+}
+
+function bindingNames(name: ts.BindingName): string[] {
+  const ts = typescript();
+  if (ts.isIdentifier(name)) return [name.text];
+  return name.elements.flatMap((e) => (ts.isOmittedExpression(e) ? [] : bindingNames(e.name)));
+}
+
+function withoutExport(text: string): string {
+  return text.replace(/^export\s+(default\s+)?/, '');
+}

@@ -1,0 +1,79 @@
+// Compiles pieces of a cell for the persistent context and runs them. A piece
+// sits at a line and column of its cell; it is padded to that place before
+// compiling so syntax errors and source-mapped stack frames use cell coordinates.
+// Every synchronous stretch of a cell runs inside vm's breakOnSigint scope:
+// the first one and, for steppable cells, each one after a top-level await.
+import vm from 'node:vm';
+import { CellCompileError, sourceErrorInfo } from './cell-errors.js';
+import type { CellSourceMaps } from './cell-source-maps.js';
+import { compileCell } from './compile-cell.js';
+import type { CompiledCode } from './magics/magic.js';
+
+export interface CodePlace {
+  /** Name frames and errors use for the cell, e.g. `cell-3.ts`. */
+  displayName: string;
+  /** The whole cell, for code frames in errors. */
+  cellSource: string;
+  /** 1-based line and column of the piece in the cell. */
+  line: number;
+  column: number;
+}
+
+/** Name of the context global through which a step of a cell generator runs inside runInContext. */
+const STEP_FUNCTION = '__tpu_step';
+const runOptions = { breakOnSigint: true };
+
+export class CellRunner {
+  private readonly stepScript = new vm.Script(`${STEP_FUNCTION}()`, { filename: 'tpu-kernel-step' });
+  private resume: (() => IteratorResult<unknown>) | undefined;
+
+  /** `signal()` is the running cell's interrupt signal: an interrupted cell takes no further step. */
+  constructor(
+    private readonly context: vm.Context,
+    private readonly maps: CellSourceMaps,
+    private readonly signal: () => AbortSignal,
+  ) {
+    Object.defineProperty(context, STEP_FUNCTION, { value: () => this.resume!(), enumerable: false });
+  }
+
+  /** Compiles a piece; throws CellCompileError (a SyntaxError outcome) when it does not parse. */
+  compile(code: string, place: CodePlace): CompiledCode {
+    const padded = '\n'.repeat(place.line - 1) + ' '.repeat(place.column - 1) + code;
+    const fileName = this.maps.nextFileName(place.displayName);
+    const compiled = compileCell(padded);
+    if ('syntaxErrors' in compiled) {
+      throw new CellCompileError(sourceErrorInfo('SyntaxError', place.displayName, place.cellSource, compiled.syntaxErrors));
+    }
+    this.maps.register(fileName, compiled.sourceMap, place.cellSource);
+    const script = new vm.Script(compiled.javascript, { filename: fileName });
+    return async () => {
+      // Declared names become global properties first, so strict-mode assignments find them.
+      for (const name of compiled.declaredNames) if (!(name in this.context)) this.context[name] = undefined;
+      const evaluated = script.runInContext(this.context, runOptions) as unknown;
+      if (!compiled.steppable) return evaluated;
+      return this.drive((evaluated as () => Generator<unknown, unknown, unknown>)(), this.signal());
+    };
+  }
+
+  /** Runs a cell generator: each yielded value is awaited, and the next step runs in the breakOnSigint scope. */
+  private async drive(generator: Generator<unknown, unknown, unknown>, signal: AbortSignal): Promise<unknown> {
+    let step = this.step(() => generator.next());
+    while (!step.done) {
+      let resume: () => IteratorResult<unknown>;
+      try {
+        const value = await step.value;
+        resume = () => generator.next(value);
+      } catch (error) {
+        resume = () => generator.throw(error);
+      }
+      if (signal.aborted) throw signal.reason;
+      step = this.step(resume);
+    }
+    return step.value;
+  }
+
+  private step(resume: () => IteratorResult<unknown>): IteratorResult<unknown> {
+    this.resume = resume;
+    return this.stepScript.runInContext(this.context, runOptions) as IteratorResult<unknown>;
+  }
+}

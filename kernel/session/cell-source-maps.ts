@@ -1,0 +1,58 @@
+// Stack traces in the lines and columns the user typed. Each compiled piece of
+// a cell runs under an internal file name `cell-<n>.ts#<serial>`; its source
+// map is kept here, and stack frames naming it are rewritten to `cell-<n>.ts:L:C`
+// in cell coordinates.
+import { SourceMap } from 'node:module';
+
+interface CompiledPiece {
+  map: SourceMap;
+  displayName: string;
+  source: string;
+}
+
+/** Matches a frame location of a compiled cell piece: name, 1-based line and column. */
+const CELL_LOCATION = /(cell-\d+\.ts|expression\.ts)#\d+:(\d+):(\d+)/g;
+
+export interface CellLocation {
+  displayName: string;
+  line: number;
+  column: number;
+  source: string;
+}
+
+export class CellSourceMaps {
+  private readonly pieces = new Map<string, CompiledPiece>();
+  private serial = 0;
+
+  /** A fresh internal file name for one compiled piece of the cell `displayName`. */
+  nextFileName(displayName: string): string {
+    return `${displayName}#${++this.serial}`;
+  }
+
+  register(fileName: string, sourceMapText: string, source: string): void {
+    const displayName = fileName.replace(/#\d+$/, '');
+    this.pieces.set(fileName, { map: new SourceMap(JSON.parse(sourceMapText)), displayName, source });
+  }
+
+  /** Maps a generated 1-based line/column of a piece to the cell's own. */
+  locate(fileName: string, line: number, column: number): CellLocation | undefined {
+    const piece = this.pieces.get(fileName);
+    if (!piece) return undefined;
+    const entry = piece.map.findEntry(line - 1, column - 1) as { originalLine?: number; originalColumn?: number } | undefined;
+    if (entry?.originalLine === undefined || entry.originalColumn === undefined) return undefined;
+    return { displayName: piece.displayName, line: entry.originalLine + 1, column: entry.originalColumn + 1, source: piece.source };
+  }
+
+  /** Rewrites every cell location in a V8 stack string; returns it and the first cell location. */
+  mapStack(stack: string): { stack: string; first?: CellLocation } {
+    let first: CellLocation | undefined;
+    const mapped = stack.replace(CELL_LOCATION, (match, _name: string, line: string, column: string) => {
+      const fileName = match.slice(0, match.length - line.length - column.length - 2);
+      const location = this.locate(fileName, Number(line), Number(column));
+      if (!location) return match.replace(/#\d+/, '');
+      first ??= location;
+      return `${location.displayName}:${location.line}:${location.column}`;
+    });
+    return { stack: mapped, first };
+  }
+}

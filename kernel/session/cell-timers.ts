@@ -1,0 +1,57 @@
+// Timers as cells see them: the host's timers, remembered per cell so an
+// interrupt cancels the timers of the interrupted cell, and with callbacks
+// whose errors are reported (to the cell's stderr) instead of crashing the kernel.
+type Handle = object;
+/** Pending timers of one cell, each with the function that cancels it. */
+type CellTimerSet = Map<Handle, () => void>;
+
+export class CellTimers {
+  private current: CellTimerSet = new Map();
+
+  constructor(private readonly reportError: (error: unknown) => void) {}
+
+  /** Timers created from now on belong to a new cell. */
+  beginCell(): void {
+    this.current = new Map();
+  }
+
+  /** Cancels every timer the current cell created that is still pending. */
+  cancelCurrentCell(): void {
+    for (const cancel of this.current.values()) cancel();
+    this.current.clear();
+  }
+
+  /** setTimeout, setInterval, setImmediate and their clear functions for a context. */
+  globals(): Record<string, unknown> {
+    const schedule = <H extends Handle>(callback: unknown, repeats: boolean, start: (run: (...a: unknown[]) => void) => H, cancel: (h: never) => void): H => {
+      if (typeof callback !== 'function') throw new TypeError(`timer callback must be a function, got ${typeof callback}`);
+      const owner = this.current;
+      const handle = start((...args) => {
+        if (!repeats) owner.delete(handle);
+        try {
+          callback(...args);
+        } catch (error) {
+          this.reportError(error);
+        }
+      });
+      owner.set(handle, () => cancel(handle as never));
+      return handle;
+    };
+    const clear = (cancel: (h: never) => void) => (handle: Handle | undefined) => {
+      if (handle === undefined || handle === null) return;
+      cancel(handle as never);
+      this.current.delete(handle);
+    };
+    return {
+      setTimeout: (callback: unknown, ms?: number, ...args: unknown[]) =>
+        schedule(callback, false, (run) => setTimeout(run, ms, ...args), clearTimeout),
+      setInterval: (callback: unknown, ms?: number, ...args: unknown[]) =>
+        schedule(callback, true, (run) => setInterval(run, ms, ...args), clearInterval),
+      setImmediate: (callback: unknown, ...args: unknown[]) =>
+        schedule(callback, false, (run) => setImmediate(run, ...args), clearImmediate),
+      clearTimeout: clear(clearTimeout),
+      clearInterval: clear(clearInterval),
+      clearImmediate: clear(clearImmediate),
+    };
+  }
+}

@@ -1,0 +1,82 @@
+// TypeScript cell -> JavaScript the persistent context can run, with a source
+// map back to the cell. TypeScript's own transpiler does the type erasure; the
+// top-level rewrite (top-level-rewrite.ts) makes declarations persistent.
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
+import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
+
+export interface CompiledCell {
+  javascript: string;
+  sourceMap: string;
+  /** Names the cell assigns on the global object. */
+  declaredNames: string[];
+  /** The script evaluates to a generator function to drive step by step (see top-level-rewrite.ts), else to a promise. */
+  steppable: boolean;
+}
+
+/** A syntax error at a 1-based line and column of the cell. */
+export interface CellSyntaxError {
+  message: string;
+  line: number;
+  column: number;
+}
+
+const compilerOptions = (): ts.CompilerOptions => ({
+  target: typescript().ScriptTarget.ES2022,
+  module: typescript().ModuleKind.ESNext,
+  sourceMap: true,
+  // Keep every value import: a name imported now may only be used by a later cell.
+  verbatimModuleSyntax: true,
+  useDefineForClassFields: true,
+});
+
+type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
+
+/** Re-run cells (and benchmarks) skip the transpiler: the output depends on the source text only. */
+const recentCompiles = new Map<string, CompileResult>();
+const RECENT_COMPILES = 256;
+
+export function compileCell(source: string): CompileResult {
+  let result = recentCompiles.get(source);
+  if (result) recentCompiles.delete(source);
+  else result = transpileCell(source);
+  recentCompiles.set(source, result);
+  if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
+  return result;
+}
+
+function transpileCell(source: string): CompileResult {
+  const ts = typescript();
+  const names: TopLevelNames = { declared: new Set(), resetOnVar: new Set() };
+  const collectEnumNames: ts.TransformerFactory<ts.SourceFile> = () => (file) => {
+    for (const statement of file.statements) {
+      if (!ts.isEnumDeclaration(statement) && !ts.isModuleDeclaration(statement)) continue;
+      const declares = statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
+      if (ts.isIdentifier(statement.name) && !declares) {
+        names.resetOnVar.add(statement.name.text);
+      }
+    }
+    return file;
+  };
+  const output = ts.transpileModule(source, {
+    compilerOptions: compilerOptions(),
+    fileName: 'cell.ts',
+    reportDiagnostics: true,
+    transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
+  });
+  const errors = (output.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
+  return {
+    javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
+    sourceMap: output.sourceMapText ?? '',
+    declaredNames: [...names.declared],
+    steppable: names.steppable ?? false,
+  };
+}
+
+function syntaxErrorOf(diagnostic: ts.Diagnostic, source: string): CellSyntaxError {
+  const ts = typescript();
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+  const before = source.slice(0, diagnostic.start ?? 0).split('\n');
+  return { message, line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}

@@ -1,0 +1,83 @@
+// Rich output from cells: `display(value)`, `display.html/markdown/svg/png/json/text`,
+// handles whose `update(...)` re-renders in place (update_display_data), and
+// the mime bundle of any value (the cell result uses it too). Values that
+// implement `[Symbol.for('Jupyter.display')]()` render through it; the method
+// may return a Promise (a tensor's display is a device sync point).
+import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
+import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../language-session.js';
+
+export function plainText(value: unknown): string {
+  return typeof value === 'string' ? value : inspect(value, { depth: 4, colors: false, maxArrayLength: 100 });
+}
+
+export async function mimeBundleOf(value: unknown): Promise<MimeBundle> {
+  const render = (value as { [JUPYTER_DISPLAY]?: unknown } | null | undefined)?.[JUPYTER_DISPLAY];
+  if ((typeof value === 'object' || typeof value === 'function') && typeof render === 'function') {
+    const bundle = (await render.call(value)) as MimeBundle | undefined;
+    if (typeof bundle !== 'object' || bundle === null) {
+      throw new TypeError(`[Symbol.for('Jupyter.display')]() must return a mime bundle object, got ${plainText(bundle)}`);
+    }
+    return 'text/plain' in bundle ? bundle : { ...bundle, 'text/plain': inspect(value, { depth: 1 }) };
+  }
+  return { 'text/plain': typeof value === 'string' ? inspect(value) : plainText(value) };
+}
+
+/** What display() returns; a cell ending in display(...) shows the display only, not the handle. */
+export class DisplayHandle {
+  constructor(
+    readonly displayId: string,
+    /** Replaces the displayed output (update_display_data). */
+    readonly update: (value: unknown) => Promise<void>,
+  ) {}
+}
+
+type Renderer = (value: unknown) => MimeBundle | Promise<MimeBundle>;
+
+const text = (mime: string) => (value: unknown): MimeBundle => {
+  if (typeof value !== 'string') throw new TypeError(`display: ${mime} content must be a string, got ${typeof value}`);
+  return { [mime]: value, 'text/plain': mime === 'text/plain' ? value : `<${mime} output>` };
+};
+
+const renderers = {
+  html: text('text/html'),
+  markdown: text('text/markdown'),
+  svg: text('image/svg+xml'),
+  text: text('text/plain'),
+  png: (value: unknown): MimeBundle => {
+    if (typeof value === 'string') return { 'image/png': value, 'text/plain': '<image/png output>' };
+    if (value instanceof Uint8Array) return { 'image/png': Buffer.from(value).toString('base64'), 'text/plain': '<image/png output>' };
+    throw new TypeError(`display.png: expected base64 string or Uint8Array, got ${plainText(value)}`);
+  },
+  json: (value: unknown): MimeBundle => ({ 'application/json': JSON.parse(JSON.stringify(value ?? null)), 'text/plain': plainText(value) }),
+} satisfies Record<string, Renderer>;
+
+export type DisplayFunction = ((value: unknown, options?: { metadata?: Record<string, unknown> }) => DisplayHandle)
+  & { [K in keyof typeof renderers]: (value: unknown) => DisplayHandle };
+
+/**
+ * `publisher()` gives the publisher of the running cell; `track` lets the
+ * session wait for renders still in flight (async displays) before the cell ends.
+ */
+export function createDisplay(publisher: () => Publisher | undefined, track: (work: Promise<unknown>) => void): DisplayFunction {
+  const show = (render: Renderer, value: unknown, metadata?: Record<string, unknown>): DisplayHandle => {
+    const displayId = randomUUID();
+    // Rendering starts synchronously so bad input throws at the caller's line.
+    const publish = (v: unknown, update: boolean) => Promise.resolve(render(v)).then((bundle) => {
+      const target = publisher();
+      if (update) target?.updateDisplay(bundle, metadata, displayId);
+      else target?.display(bundle, metadata, displayId);
+    });
+    track(publish(value, false));
+    return new DisplayHandle(displayId, (next: unknown) => {
+      const work = publish(next, true);
+      track(work);
+      return work;
+    });
+  };
+  const display = ((value: unknown, options?: { metadata?: Record<string, unknown> }) => show(mimeBundleOf, value, options?.metadata)) as DisplayFunction;
+  for (const [kind, render] of Object.entries(renderers)) {
+    (display as unknown as Record<string, unknown>)[kind] = (value: unknown) => show(render, value);
+  }
+  return display;
+}

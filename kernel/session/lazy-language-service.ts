@@ -1,0 +1,126 @@
+// Completion, inspection and type diagnostics of cells. The TypeScript
+// language service costs about a second to build and warm (lib files, first
+// check), so it is never on the path of the first execute: it is built on
+// the first request that needs it, or in the background shortly after the
+// first cell ran.
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
+import type { CompleteResult, InspectResult } from '../language-session.js';
+import { CellHistory } from './cell-history.js';
+import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
+import { CellLanguageService } from './language-service-host.js';
+import { maskMagics, parseMagicLine } from './magic-lines.js';
+import type { Magic } from './magics/magic.js';
+
+/** Delay after the first cell before warming up in the background (lets the protocol side reply first). */
+const WARM_UP_DELAY_MS = 300;
+
+export interface TypeProblem {
+  message: string;
+  code: number;
+  line: number;
+  column: number;
+}
+
+export class LazyLanguageService {
+  private built: CellLanguageService | undefined;
+  private readonly history = new CellHistory();
+  private warmUp: ReturnType<typeof setTimeout> | undefined;
+
+  /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
+  constructor(private readonly cwd: string, private readonly busy: () => boolean) {}
+
+  get ready(): boolean {
+    return this.built !== undefined;
+  }
+
+  /** An executed cell (magics masked) becomes part of the history the next cells see. */
+  recordCell(source: string): void {
+    this.history.add(source);
+    this.built?.setHistory(this.history.text);
+    if (!this.built && !this.warmUp) this.scheduleWarmUp();
+  }
+
+  private scheduleWarmUp(): void {
+    this.warmUp = setTimeout(() => (this.busy() ? this.scheduleWarmUp() : this.diagnostics('')), WARM_UP_DELAY_MS);
+    this.warmUp.unref();
+  }
+
+  diagnostics(cell: string): TypeProblem[] {
+    const ts = typescript();
+    const ls = this.load(cell);
+    const diagnostics = [...ls.service.getSyntacticDiagnostics(ls.cellFile), ...ls.service.getSemanticDiagnostics(ls.cellFile)];
+    return diagnostics.filter((d) => d.start !== undefined && d.start < cell.length).map((d) => {
+      const before = cell.slice(0, d.start).split('\n');
+      return { message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), code: d.code, line: before.length, column: before.at(-1)!.length + 1 };
+    });
+  }
+
+  async complete(code: string, cursorPos: number, magics: ReadonlyMap<string, Magic>): Promise<CompleteResult> {
+    const offset = codePointsToUtf16(code, cursorPos);
+    const linePrefix = code.slice(code.lastIndexOf('\n', offset - 1) + 1, offset);
+    const magic = /^\s*%([\w-]*)$/.exec(linePrefix);
+    if (magic) {
+      const matches = [...magics.keys()].filter((n) => n.startsWith(magic[1])).sort().map((n) => `%${n}`);
+      return { matches, cursorStart: cursorPos - magic[1].length - 1, cursorEnd: cursorPos };
+    }
+    const ls = this.load(maskMagics(code, magics));
+    const wordStart = offset - (/[\w$]*$/.exec(code.slice(0, offset))?.[0].length ?? 0);
+    const prefix = code.slice(wordStart, offset);
+    const entries = ls.service.getCompletionsAtPosition(ls.cellFile, offset, {})?.entries ?? [];
+    const lower = prefix.toLowerCase();
+    const rank = (e: ts.CompletionEntry) => (e.name.startsWith(prefix) ? 0 : 1);
+    const chosen = entries
+      .filter((e) => e.name.toLowerCase().startsWith(lower))
+      .sort((a, b) => rank(a) - rank(b) || a.sortText.localeCompare(b.sortText) || a.name.localeCompare(b.name));
+    const start = utf16ToCodePoints(code, wordStart);
+    return {
+      matches: chosen.map((e) => e.name),
+      cursorStart: start,
+      cursorEnd: cursorPos,
+      metadata: { _jupyter_types_experimental: chosen.map((e) => ({ start, end: cursorPos, text: e.name, type: e.kind })) },
+    };
+  }
+
+  async inspect(code: string, cursorPos: number, detailLevel: 0 | 1, magics: ReadonlyMap<string, Magic>): Promise<InspectResult> {
+    const ts = typescript();
+    const offset = codePointsToUtf16(code, cursorPos);
+    const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
+    const lineEnd = code.indexOf('\n', offset);
+    const magicLine = parseMagicLine(code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+    const magic = magicLine && offset - lineStart <= magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
+    if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
+    const ls = this.load(maskMagics(code, magics));
+    const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
+    if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
+    const signature = ts.displayPartsToString(info.displayParts);
+    const documentation = ts.displayPartsToString(info.documentation);
+    const tags = (info.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`.trim());
+    const details = detailLevel === 1 ? definitionOf(ls, offset) : [];
+    const text = [signature, documentation, tags.join('\n'), ...details].filter(Boolean).join('\n\n');
+    const markdown = ['```ts\n' + signature + '\n```', documentation, tags.map((t) => `*${t}*`).join('  \n'), ...details].filter(Boolean).join('\n\n');
+    return { found: true, data: { 'text/plain': text, 'text/markdown': markdown } };
+  }
+
+  dispose(): void {
+    clearTimeout(this.warmUp);
+    this.built?.service.dispose();
+    this.built = undefined;
+  }
+
+  private load(cell: string): CellLanguageService {
+    clearTimeout(this.warmUp);
+    if (!this.built) {
+      this.built = new CellLanguageService(this.cwd);
+      this.built.setHistory(this.history.text);
+    }
+    this.built.setCell(cell);
+    return this.built;
+  }
+}
+
+/** Where a name is defined (detail level 1), outside the virtual cell files. */
+function definitionOf(ls: CellLanguageService, offset: number): string[] {
+  const definitions = ls.service.getDefinitionAtPosition(ls.cellFile, offset) ?? [];
+  return definitions.filter((d) => !d.fileName.includes('__tpu_kernel_')).slice(0, 3).map((d) => `Defined in ${d.fileName}`);
+}

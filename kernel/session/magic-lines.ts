@@ -1,0 +1,61 @@
+// Splits a cell into runs of code and `%magic args` lines, in order, keeping
+// each piece's line and column in the cell so errors and the language service
+// stay in cell coordinates.
+import type { Magic } from './magics/magic.js';
+
+const MAGIC_LINE = /^([ \t]*)%([A-Za-z_][\w-]*)(?:([ \t]+)(.*?))?[ \t]*$/;
+
+/** A magic line with nothing but options (`-n 10 -r 3`) or nothing at all. */
+const ONLY_OPTIONS = /^(\s*-\w+(\s+[^-\s]\S*)?)*\s*$/;
+
+export type CellSegment =
+  | { kind: 'code'; code: string; line: number; column: number }
+  | { kind: 'magic'; name: string; args: string; line: number; column: number; argsColumn: number };
+
+export function parseMagicLine(text: string): { name: string; args: string; column: number; argsColumn: number } | undefined {
+  const match = MAGIC_LINE.exec(text);
+  if (!match) return undefined;
+  const [, indent, name, gap = '', args = ''] = match;
+  return { name, args, column: indent.length + 1, argsColumn: indent.length + 1 + name.length + 1 + gap.length };
+}
+
+export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): CellSegment[] {
+  const lines = source.split('\n');
+  const segments: CellSegment[] = [];
+  let code: string[] = [];
+  let codeStart = 1;
+  const flush = () => {
+    if (code.some((l) => l.trim())) segments.push({ kind: 'code', code: code.join('\n'), line: codeStart, column: 1 });
+    code = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const magic = parseMagicLine(lines[i]);
+    if (!magic) {
+      if (!code.length) codeStart = i + 1;
+      code.push(lines[i]);
+      continue;
+    }
+    flush();
+    if (magics.get(magic.name)?.takesCellBody && ONLY_OPTIONS.test(magic.args) && i + 1 < lines.length) {
+      const args = [magic.args, ...lines.slice(i + 1)].join('\n');
+      segments.push({ kind: 'magic', name: magic.name, args, line: i + 1, column: magic.column, argsColumn: magic.argsColumn });
+      return segments;
+    }
+    segments.push({ kind: 'magic', name: magic.name, args: magic.args, line: i + 1, column: magic.column, argsColumn: magic.argsColumn });
+  }
+  flush();
+  return segments;
+}
+
+/**
+ * The cell as the language service sees it: magic lines blanked with spaces
+ * (offsets unchanged), except the args of magics whose args are code.
+ */
+export function maskMagics(source: string, magics: ReadonlyMap<string, Magic>): string {
+  return source.split('\n').map((line) => {
+    const magic = parseMagicLine(line);
+    if (!magic) return line;
+    const keep = magics.get(magic.name)?.argsAreCode ? magic.argsColumn - 1 : line.length;
+    return ' '.repeat(keep) + line.slice(keep);
+  }).join('\n');
+}

@@ -1,0 +1,56 @@
+// What a line magic is. Magics are lines `%name args` at the start of a line of
+// a cell; they run in order with the code around them. See ./index.ts for how
+// to register one.
+import type { ProfileMode } from '../profile-mode.js';
+import type { TensorRuntime } from '../tensor-runtime.js';
+
+export type TypecheckMode = 'off' | 'warn' | 'error';
+
+/** Session settings magics may read and change. */
+export interface SessionSettings {
+  typecheck: TypecheckMode;
+  /** Profile display of every cell (%profile). */
+  profile: ProfileMode;
+}
+
+/** A piece of TypeScript compiled in the session, ready to run (again and again). */
+export type CompiledCode = () => Promise<unknown>;
+
+export interface MagicContext {
+  /**
+   * The text after `%name` on its line; for a magic with `takesCellBody` whose
+   * line holds only options (`-x value`) or nothing, that text + '\n' + the rest of the cell.
+   */
+  readonly args: string;
+  /**
+   * Compiles `args.slice(offset)` as cell code: errors point at its place in
+   * the cell, and its declarations persist like a cell's.
+   */
+  compileArgs(offset?: number): CompiledCode;
+  /** stdout / stderr of the running cell. */
+  write(name: 'stdout' | 'stderr', text: string): void;
+  /** The tensor runtime's `tpu` object, when the runtime is available. */
+  readonly runtime: TensorRuntime | undefined;
+  /** Waits for all queued device work (tpu.sync()) when cells have used the runtime. */
+  syncDevice(): Promise<void>;
+  /** Aborted when the cell is interrupted: loops in magics must stop. */
+  readonly signal: AbortSignal;
+  readonly settings: SessionSettings;
+  /** Every registered magic, by name. */
+  readonly magics: ReadonlyMap<string, Magic>;
+}
+
+export interface Magic {
+  /** Name without the `%`. */
+  name: string;
+  /** One line, shown by %lsmagic. */
+  summary: string;
+  /** Full usage text, shown when inspecting `%name` (Shift+Tab). */
+  help: string;
+  /** The args are TypeScript code: the language service completes and checks them in place. */
+  argsAreCode?: boolean;
+  /** With no args on its line, the magic takes the rest of the cell as its args (like IPython's %%time). */
+  takesCellBody?: boolean;
+  /** Runs the magic; a returned value other than undefined becomes the cell's result if the magic ends the cell. */
+  run(context: MagicContext): unknown;
+}

@@ -1,0 +1,27 @@
+import { formatBytes } from '../../../runtime/device/memory.js';
+import { UsageError } from '../cell-errors.js';
+import type { Magic } from './magic.js';
+
+export const memory: Magic = {
+  name: 'memory',
+  summary: 'Device memory: live and peak bytes, live tensors, HBM capacity.',
+  help: [
+    '%memory',
+    '',
+    'Prints the TPU session\'s device memory (the same figures as tpu.memory()):',
+    'bytes held by live tensors, the peak since the session started, the number',
+    'of live tensors and the HBM capacity of the chip (tpu.setDevice to change).',
+  ].join('\n'),
+  run({ args, runtime, write }) {
+    if (args) throw new UsageError(`%memory: takes no arguments, got '${args}'`);
+    if (!runtime) throw new UsageError('%memory: the tensor runtime is not available');
+    const m = runtime.memory();
+    const used = m.capacityBytes ? ((100 * m.liveBytes) / m.capacityBytes).toFixed(2) : '0';
+    write('stdout', [
+      `live:     ${formatBytes(m.liveBytes)} in ${m.liveTensors} tensor${m.liveTensors === 1 ? '' : 's'} (${m.liveBytes} bytes, ${used}% of capacity)`,
+      `peak:     ${formatBytes(m.peakBytes)} (${m.peakBytes} bytes)`,
+      `capacity: ${runtime.device().capacity} (${m.capacityBytes} bytes)`,
+      '',
+    ].join('\n'));
+  },
+};

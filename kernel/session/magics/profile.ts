@@ -1,0 +1,30 @@
+import { PROFILE_MODES, parseProfileMode } from '../profile-mode.js';
+import type { Magic } from './magic.js';
+
+export const profile: Magic = {
+  name: 'profile',
+  summary: 'Profile every cell: off | summary | live | timeline.',
+  help: [
+    '%profile [off|summary|live|timeline]',
+    '',
+    'From the next cell on, every cell shows a TPU profile:',
+    '  off       none (the default, unless TPU_KERNEL_PROFILE says otherwise)',
+    '  summary   one profile display when the cell ends',
+    '  live      one display, updated in place a few times a second while the',
+    '            cell runs, then the final profile',
+    '  timeline  live, plus an SVG timeline: host lane (dispatch, compile, wait)',
+    '            and device lane (each program); hover a span for its title',
+    'Figures: mode, wall time, host dispatch, device busy, ops dispatched,',
+    'programs run, compiles (count, ms), cache hit rate, queue depth, bytes to and',
+    'from the device, live and peak device memory, per-program device time with a',
+    'roofline estimate for the chip, and warnings with the cell line that caused',
+    'them (recompiles after a shape change, host syncs in a loop, fused regions',
+    'cut early, matmul operands the TPU must pad). Outputs: text/plain, text/html,',
+    'application/vnd.tpu-kernel.profile+json (and image/svg+xml with timeline).',
+    'The last profile is tpu.profiler.last(). Without an argument, prints the setting.',
+  ].join('\n'),
+  run({ args, settings, write }) {
+    if (args) settings.profile = parseProfileMode(args, `%profile: mode (${PROFILE_MODES.join('|')})`);
+    write('stdout', `profile: ${settings.profile}\n`);
+  },
+};

@@ -1,0 +1,16 @@
+// The tensor runtime as the session needs it: the `tpu` object cells see as a
+// global, its end-of-cell sync point and its cancel hook for interrupts. It is
+// imported in the background when the session starts, so launching the kernel
+// does not wait for it; a cell waits for it only before it first runs.
+
+import type { Tpu } from '../../runtime/index.js';
+
+/**
+ * The runtime's `tpu` object. The session itself calls only `sync()` (the end
+ * of a cell is a sync point) and `cancelPending()` (interrupt); magics use the rest.
+ */
+export type TensorRuntime = Tpu;
+
+export async function loadTensorRuntime(): Promise<TensorRuntime> {
+  return (await import('../../runtime/index.js')).tpu;
+}

@@ -1,0 +1,257 @@
+// The language side of the kernel: TypeScript cells run in one persistent
+// context, with display/input/console routed to the running request's
+// Publisher, magics, type checking, completion and inspection.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import type vm from 'node:vm';
+import type {
+  CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
+  KernelInfo, LanguageSession, Publisher, SessionOptions,
+} from '../language-session.js';
+import { createCellContext } from './cell-context.js';
+import { interruptedErrorInfo, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cell-errors.js';
+import { CellRunner, type CodePlace } from './cell-runner.js';
+import { CellSourceMaps } from './cell-source-maps.js';
+import { CellTimers } from './cell-timers.js';
+import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
+import { CellInterrupter } from './interrupt.js';
+import { helpRequest } from './help-request.js';
+import { CellProfile, cellSiteMapper } from './cell-profile.js';
+import { defaultProfileMode } from './profile-mode.js';
+import { isComplete } from './is-complete.js';
+import { LazyLanguageService } from './lazy-language-service.js';
+import { maskMagics, splitCell } from './magic-lines.js';
+import { magics, type MagicContext, type SessionSettings } from './magics/index.js';
+import { createModuleImporter } from './module-import.js';
+import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
+import { typescriptVersion } from './typescript.js';
+
+export class TypeScriptSession implements LanguageSession {
+  readonly kernelInfo: KernelInfo = {
+    implementation: 'tpu-kernel',
+    implementationVersion: '0.1.0',
+    languageInfo: {
+      name: 'typescript',
+      version: typescriptVersion,
+      mimetype: 'text/typescript',
+      file_extension: '.ts',
+      pygments_lexer: 'typescript',
+      codemirror_mode: { name: 'javascript', typescript: true },
+    },
+    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
+    helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
+  };
+
+  private readonly settings: SessionSettings = { typecheck: 'warn', profile: defaultProfileMode() };
+  private readonly maps = new CellSourceMaps();
+  private readonly timers = new CellTimers((error) => this.reportBackgroundError(error));
+  private readonly interrupter = new CellInterrupter();
+  private readonly context: vm.Context;
+  private readonly runner: CellRunner;
+  private readonly languageService: LazyLanguageService;
+  private readonly runtimeReady: Promise<TensorRuntime | undefined>;
+  private runtime: TensorRuntime | undefined;
+  /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
+  private runtimeUsed = false;
+  private publisher: Publisher | undefined;
+  private running = false;
+  /** Interrupt signal of the running (or last) cell. */
+  private signal: AbortSignal = new AbortController().signal;
+  /** Async display renders of the running cell, awaited before it ends. */
+  private pendingDisplays: Promise<unknown>[] = [];
+  private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
+
+  /** `loadRuntime` is replaceable for tests of the runtime hooks. */
+  constructor(options: SessionOptions, loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime) {
+    this.runtimeReady = loadRuntime().then(
+      (runtime) => (this.runtime = runtime),
+      (error: unknown) => {
+        this.write('stderr', `tpu-kernel: the tensor runtime failed to load; \`tpu\` is unavailable:\n${String(error)}\n`);
+        return undefined;
+      });
+    this.languageService = new LazyLanguageService(options.cwd, () => this.running);
+    const api: Record<string, unknown> = {
+      display: createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work)),
+      clearOutput: (opts?: { wait?: boolean }) => this.publisher?.clearOutput(Boolean(opts?.wait)),
+      input: (prompt: unknown = '', opts?: { password?: boolean }) => {
+        if (!this.publisher) return Promise.reject(new Error('input: no request is running'));
+        return this.publisher.input(String(prompt), { password: Boolean(opts?.password) });
+      },
+      comms: options.comms,
+    };
+    this.context = createCellContext({
+      cwd: options.cwd,
+      write: (name, text) => this.write(name, text),
+      timers: this.timers.globals(),
+      importModule: createModuleImporter(options.cwd),
+      api,
+    });
+    // `tpu` is the runtime's object; a cell that declares its own `tpu` replaces the global, not the runtime.
+    Object.defineProperty(this.context, 'tpu', {
+      get: () => this.touchRuntime(),
+      set: (value) => Object.defineProperty(this.context, 'tpu', { value, writable: true, enumerable: true, configurable: true }),
+      enumerable: true,
+      configurable: true,
+    });
+    this.runner = new CellRunner(this.context, this.maps, () => this.signal);
+    process.on('unhandledRejection', this.onUnhandledRejection);
+  }
+
+  async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
+    const helpName = helpRequest(code);
+    if (helpName) return this.help(helpName);
+    this.publisher = request.publisher;
+    this.pendingDisplays = [];
+    this.timers.beginCell();
+    const signal = (this.signal = this.interrupter.beginCell());
+    const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
+    this.running = true;
+    let profile: CellProfile | undefined;
+    try {
+      await CellInterrupter.race(this.runtimeReady, signal);
+      const typeErrors = this.typecheck(code, place.displayName);
+      if (typeErrors) return { status: 'error', ...typeErrors };
+      profile = this.beginProfile(request, place.displayName);
+      const value = await CellInterrupter.race(this.runCell(code, place, signal), signal);
+      await CellInterrupter.race(this.finishCell(), signal);
+      profile?.finish();
+      this.languageService.recordCell(maskMagics(code, magics));
+      if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
+      return { status: 'ok', result: { data: await CellInterrupter.race(mimeBundleOf(value), signal) } };
+    } catch (error) {
+      // A cell that fails part-way still defined what it ran: the language service sees it.
+      this.languageService.recordCell(maskMagics(code, magics));
+      if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
+      return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
+    } finally {
+      profile?.finish();
+      this.running = false;
+    }
+  }
+
+  private async help(name: string): Promise<ExecuteOutcome> {
+    const { found, data } = await this.inspect(name, [...name].length, 1);
+    const page = found ? data : { 'text/plain': `No information about ${name}` };
+    return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
+  }
+
+  /** Per %profile (the setting when the cell starts): the cell's profile display, recording from now. */
+  private beginProfile(request: ExecuteContext, displayName: string): CellProfile | undefined {
+    const mode = this.settings.profile;
+    if (mode === 'off' || !this.runtime || request.silent) return undefined;
+    this.runtimeUsed = true;
+    return new CellProfile(this.runtime, mode, request.publisher, `cell ${request.executionCount}`, cellSiteMapper(this.maps, displayName));
+  }
+
+  /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
+  private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): Promise<unknown> {
+    const segments = splitCell(code, magics);
+    const session = this;
+    // Compile every code piece first: a syntax error anywhere runs nothing.
+    const steps = segments.map((segment) => {
+      if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
+      const magic = magics.get(segment.name);
+      if (!magic) throw new UsageError(`unknown magic %${segment.name} (line ${segment.line}); %lsmagic lists them: ${[...magics.keys()].map((n) => `%${n}`).join(', ')}`);
+      const context: MagicContext = {
+        args: segment.args,
+        compileArgs: (offset = 0) => {
+          const before = segment.args.slice(0, offset).split('\n');
+          const line = segment.line + before.length - 1;
+          const column = before.length > 1 ? before.at(-1)!.length + 1 : segment.argsColumn + offset;
+          return this.runner.compile(segment.args.slice(offset), { ...cell, line, column });
+        },
+        write: (name, text) => this.write(name, text),
+        get runtime() {
+          return session.touchRuntime();
+        },
+        syncDevice: () => this.syncDevice(),
+        signal,
+        settings: this.settings,
+        magics,
+      };
+      return () => Promise.resolve(magic.run(context));
+    });
+    // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
+    await setImmediatePromise();
+    let value: unknown;
+    for (const step of steps) {
+      if (signal.aborted) throw signal.reason;
+      value = await step();
+    }
+    return value;
+  }
+
+  /** End of a cell: async displays are published, and queued device work is done (a sync point). */
+  private async finishCell(): Promise<void> {
+    while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
+    await this.syncDevice();
+  }
+
+  private touchRuntime(): TensorRuntime | undefined {
+    this.runtimeUsed = true;
+    return this.runtime;
+  }
+
+  private async syncDevice(): Promise<void> {
+    if (this.runtimeUsed) await this.runtime?.sync();
+  }
+
+  /** Type errors of a cell against earlier cells, per %typecheck; an error outcome in 'error' mode. */
+  private typecheck(code: string, displayName: string) {
+    const mode = this.settings.typecheck;
+    // In warn mode the check never delays the first cells while the service warms up.
+    if (mode === 'off' || (mode === 'warn' && !this.languageService.ready)) return undefined;
+    const problems = this.languageService.diagnostics(maskMagics(code, magics));
+    if (!problems.length) return undefined;
+    if (mode === 'error') return sourceErrorInfo('TypeScriptError', displayName, code, problems);
+    const lines = problems.map((p) => `${displayName}:${p.line}:${p.column} - warning TS${p.code}: ${p.message}`);
+    this.write('stderr', `${lines.join('\n')}\n`);
+    return undefined;
+  }
+
+  async evaluateExpressions(expressions: Record<string, string>): Promise<Record<string, ExpressionResult>> {
+    const results: Record<string, ExpressionResult> = {};
+    for (const [key, source] of Object.entries(expressions)) {
+      try {
+        const value = await this.runner.compile(source, { displayName: 'expression.ts', cellSource: source, line: 1, column: 1 })();
+        results[key] = { status: 'ok', data: await mimeBundleOf(value), metadata: {} };
+      } catch (error) {
+        results[key] = { status: 'error', ...runtimeErrorInfo(error, this.maps) };
+      }
+    }
+    return results;
+  }
+
+  complete(code: string, cursorPos: number): Promise<CompleteResult> {
+    return this.languageService.complete(code, cursorPos, magics);
+  }
+
+  inspect(code: string, cursorPos: number, detailLevel: 0 | 1): Promise<InspectResult> {
+    return this.languageService.inspect(code, cursorPos, detailLevel, magics);
+  }
+
+  async isComplete(code: string): Promise<IsCompleteResult> {
+    return isComplete(maskMagics(code, magics));
+  }
+
+  interrupt(): void {
+    this.interrupter.interrupt();
+    this.timers.cancelCurrentCell();
+    if (this.runtimeUsed) this.runtime?.cancelPending();
+  }
+
+  async shutdown(): Promise<void> {
+    this.interrupt();
+    process.off('unhandledRejection', this.onUnhandledRejection);
+    this.languageService.dispose();
+  }
+
+  private write(name: 'stdout' | 'stderr', text: string): void {
+    this.publisher?.stream(name, text);
+  }
+
+  /** Errors nobody awaits (timer callbacks, unhandled rejections) go to the stderr of the latest cell. */
+  private reportBackgroundError(error: unknown): void {
+    const info = runtimeErrorInfo(error, this.maps);
+    this.write('stderr', `${info.traceback.join('\n')}\n`);
+  }
+}

@@ -1,0 +1,21 @@
+// zeromq v6 rejects a send while another is in flight on the same socket
+// ("socket is busy"): every outgoing message goes through one queue per socket.
+export interface FrameSink {
+  send(frames: Buffer[]): Promise<void>;
+}
+
+export interface QueuedSender extends FrameSink {
+  /** Resolves when every frame queued so far has been handed to the socket. */
+  flushed(): Promise<void>;
+}
+
+export function queuedSender(socket: { send(frames: Buffer[]): Promise<void> }, onError: (e: unknown) => void): QueuedSender {
+  let tail: Promise<void> = Promise.resolve();
+  return {
+    send(frames) {
+      tail = tail.then(() => socket.send(frames)).catch(onError);
+      return tail;
+    },
+    flushed: () => tail,
+  };
+}

@@ -1,0 +1,48 @@
+// linspace eye randint: host values uploaded once, like the rest of creation.ts.
+import { assertDType, type DType } from './dtype.js';
+import { checkShape, numel } from './shape.js';
+import { tensor, type CreationOptions } from './creation.js';
+import { uniform } from './random.js';
+import type { Tensor } from './tensor.js';
+
+function dtypeOf(op: string, opts: CreationOptions | undefined, fallback: DType): DType {
+  if (opts !== undefined && (typeof opts !== 'object' || opts === null)) throw new TypeError(`${op}: options must be an object like { dtype: 'float32' }`);
+  return opts?.dtype === undefined ? fallback : assertDType(opts.dtype, op);
+}
+
+function fromValues(values: ArrayLike<number>, shape: readonly number[], dtype: DType): Tensor {
+  return tensor(Float64Array.from(values), { dtype }).reshape([...shape]);
+}
+
+/** `steps` evenly spaced values from start to end inclusive (float32 by default). */
+export function linspace(start: number, end: number, steps: number, opts?: CreationOptions): Tensor {
+  for (const [name, v] of [['start', start], ['end', end]] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.linspace: ${name} must be a finite number; got ${JSON.stringify(v)}`);
+  }
+  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`tpu.linspace: steps must be a non-negative integer; got ${JSON.stringify(steps)}`);
+  const step = steps > 1 ? (end - start) / (steps - 1) : 0;
+  // PyTorch fills the second half from the end, so the last value is exactly `end`.
+  const values = Array.from({ length: steps }, (_, i) => (i < steps / 2 ? start + i * step : end - (steps - 1 - i) * step));
+  return fromValues(values, [steps], dtypeOf('tpu.linspace', opts, 'float32'));
+}
+
+/** n×m identity (m = n by default). */
+export function eye(n: number, m?: number | CreationOptions, opts?: CreationOptions): Tensor {
+  const cols = typeof m === 'number' ? m : n;
+  const o = typeof m === 'object' ? m : opts;
+  checkShape('tpu.eye', [n, cols], 'size');
+  const values = new Float64Array(n * cols);
+  for (let i = 0; i < Math.min(n, cols); i++) values[i * cols + i] = 1;
+  return fromValues(values, [n, cols], dtypeOf('tpu.eye', o, 'float32'));
+}
+
+/** Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int32. */
+export function randint(a: number, b: number | readonly number[], c?: readonly number[] | CreationOptions, d?: CreationOptions): Tensor {
+  const [low, high, shape, opts] = Array.isArray(b) ? [0, a, b, c as CreationOptions | undefined] : [a, b as number, c as readonly number[], d];
+  if (!Number.isInteger(low) || !Number.isInteger(high) || high <= low) {
+    throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
+  }
+  const s = checkShape('tpu.randint', shape);
+  const u = uniform(numel(s));
+  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, dtypeOf('tpu.randint', opts, 'int32'));
+}

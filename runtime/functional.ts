@@ -1,0 +1,47 @@
+// The functional forms of the op catalog on `tpu` (tpu.where, tpu.concat, tpu.einsum,
+// tpu.exp(x), ...) and `tpu.nn.functional` (softmax, layerNorm, conv2d, ...). Each is the
+// op's one definition in runtime/ops/, reached another way.
+import type { Tensor } from './tensor.js';
+import type { OpDef, Operand } from './ops/op.js';
+import { apply } from './modes/dispatch.js';
+import * as ops from './ops/index.js';
+import { linspace, eye, randint } from './creation-more.js';
+
+const method = <K extends keyof Tensor>(name: K) =>
+  ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+
+/** tpu.pow(2, x): either operand may be a JS scalar. */
+const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
+
+export const functional = {
+  linspace, eye, randint,
+  zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike,
+  where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
+  split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
+  matmul: (a: Tensor, b: Tensor) => a.matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
+  add: binary(ops.add), sub: binary(ops.sub), mul: binary(ops.mul), div: binary(ops.div),
+  pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, lerp: ops.lerp,
+  exp: method('exp'), log: method('log'), log1p: method('log1p'), expm1: method('expm1'), sqrt: method('sqrt'),
+  rsqrt: method('rsqrt'), square: method('square'), abs: method('abs'), sign: method('sign'), neg: method('neg'),
+  sin: method('sin'), cos: method('cos'), tanh: method('tanh'), sigmoid: method('sigmoid'), erf: method('erf'),
+  floor: method('floor'), ceil: method('ceil'), round: method('round'), trunc: method('trunc'),
+  isnan: method('isnan'), isinf: method('isinf'), isfinite: method('isfinite'),
+  logicalAnd: method('logicalAnd'), logicalOr: method('logicalOr'), logicalXor: method('logicalXor'), logicalNot: method('logicalNot'),
+  sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'),
+  argmax: method('argmax'), argmin: method('argmin'), any: method('any'), all: method('all'),
+  var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
+  cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
+  tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
+  maskedFill: ops.maskedFill, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten,
+  movedim: ops.movedim, reshape: method('reshape'), permute: method('permute'), transpose: method('transpose'),
+  softmax: ops.softmax, logSoftmax: ops.logSoftmax,
+};
+
+/** tpu.nn.functional: torch.nn.functional's names in camelCase. */
+export const nnFunctional = {
+  relu: method('relu'), gelu: ops.gelu, silu: ops.silu, sigmoid: method('sigmoid'), tanh: method('tanh'),
+  softmax: ops.softmax, logSoftmax: ops.logSoftmax, layerNorm: ops.layerNorm, rmsNorm: ops.rmsNorm,
+  dropout: ops.dropout, embedding: ops.embedding, linear: ops.linear, oneHot: ops.oneHot, pad: ops.pad,
+  conv1d: ops.conv1d, conv2d: ops.conv2d, maxPool2d: ops.maxPool2d, avgPool2d: ops.avgPool2d,
+  interpolate: ops.interpolate, scaledDotProductAttention: ops.scaledDotProductAttention,
+};

@@ -1,0 +1,49 @@
+// nn.Conv2d: weight [out, in/groups, kh, kw] and bias [out], both U(-1/√fanIn, 1/√fanIn)
+// (PyTorch's default init), over the conv2d op.
+import type { DType } from '../dtype.js';
+import type { Tensor } from '../tensor.js';
+import { conv2d, type ConvOptions } from '../ops/nn/conv.js';
+import { Module } from './module.js';
+import { uniformParameter } from './init.js';
+import { checkPositiveInt } from './checks.js';
+
+export interface Conv2dOptions extends Omit<ConvOptions, 'bias'> {
+  bias?: boolean;
+  dtype?: DType;
+}
+
+export class Conv2d extends Module {
+  weight: Tensor;
+  bias: Tensor | null;
+  readonly kernelSize: [number, number];
+  private readonly conv: ConvOptions;
+
+  constructor(readonly inChannels: number, readonly outChannels: number, kernelSize: number | readonly [number, number], options: Conv2dOptions = {}) {
+    super();
+    checkPositiveInt('Conv2d', 'inChannels', inChannels);
+    checkPositiveInt('Conv2d', 'outChannels', outChannels);
+    const k = typeof kernelSize === 'number' ? [kernelSize, kernelSize] : [...kernelSize];
+    k.forEach((d, i) => checkPositiveInt('Conv2d', `kernelSize[${i}]`, d));
+    this.kernelSize = k as [number, number];
+    const groups = options.groups ?? 1;
+    checkPositiveInt('Conv2d', 'groups', groups);
+    if (inChannels % groups || outChannels % groups) {
+      throw new RangeError(`Conv2d: inChannels ${inChannels} and outChannels ${outChannels} must both be divisible by groups ${groups}`);
+    }
+    const fanIn = (inChannels / groups) * k[0]! * k[1]!;
+    const bound = 1 / Math.sqrt(fanIn);
+    const dtype = options.dtype ?? 'float32';
+    this.weight = uniformParameter([outChannels, inChannels / groups, k[0]!, k[1]!], bound, dtype);
+    this.bias = options.bias === false ? null : uniformParameter([outChannels], bound, dtype);
+    const { bias: _bias, dtype: _dtype, ...conv } = options;
+    this.conv = conv;
+  }
+
+  forward(x: Tensor): Tensor {
+    return conv2d(x, this.weight, { ...this.conv, bias: this.bias });
+  }
+
+  protected override extraRepr(): string {
+    return `${this.inChannels}, ${this.outChannels}, kernelSize=[${this.kernelSize.join(', ')}]`;
+  }
+}

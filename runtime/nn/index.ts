@@ -1,0 +1,13 @@
+// tpu.nn: modules and losses (the functional forms are tpu.nn.functional, runtime/functional.ts).
+export { Module, type StateDict, type LoadOptions } from './module.js';
+export { Linear, type LinearOptions } from './linear.js';
+export { Conv2d, type Conv2dOptions } from './conv2d.js';
+export { Embedding } from './embedding.js';
+export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
+export { Dropout } from './dropout.js';
+export { ReLU, GELU, Tanh } from './activations.js';
+export { Sequential } from './sequential.js';
+export {
+  crossEntropy, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
+  type LossOptions, type Reduction,
+} from './functional.js';

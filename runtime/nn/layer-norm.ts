@@ -1,0 +1,40 @@
+// nn.LayerNorm over the trailing normalizedShape dims (weight 1, bias 0 at init).
+import type { DType } from '../dtype.js';
+import { formatShape } from '../shape.js';
+import type { Tensor } from '../tensor.js';
+import { layerNorm } from '../ops/nn/normalization.js';
+import { Module } from './module.js';
+import { constantParameter } from './init.js';
+import { checkPositiveInt } from './checks.js';
+
+export interface LayerNormOptions {
+  eps?: number;
+  elementwiseAffine?: boolean;
+  dtype?: DType;
+}
+
+export class LayerNorm extends Module {
+  readonly normalizedShape: number[];
+  readonly eps: number;
+  weight: Tensor | null;
+  bias: Tensor | null;
+
+  constructor(normalizedShape: number | readonly number[], options: LayerNormOptions = {}) {
+    super();
+    this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
+    this.normalizedShape.forEach((d, i) => checkPositiveInt('LayerNorm', `normalizedShape[${i}]`, d));
+    this.eps = options.eps ?? 1e-5;
+    const dtype = options.dtype ?? 'float32';
+    const affine = options.elementwiseAffine ?? true;
+    this.weight = affine ? constantParameter(this.normalizedShape, 1, dtype) : null;
+    this.bias = affine ? constantParameter(this.normalizedShape, 0, dtype) : null;
+  }
+
+  forward(x: Tensor): Tensor {
+    return layerNorm(x, this.normalizedShape, { weight: this.weight, bias: this.bias, eps: this.eps });
+  }
+
+  protected override extraRepr(): string {
+    return `${formatShape(this.normalizedShape)}, eps=${this.eps}`;
+  }
+}

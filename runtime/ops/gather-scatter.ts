@@ -1,0 +1,138 @@
+// Index ops with int32 index tensors: indexSelect (ONNX Gather: any index shape), gather
+// (GatherElements) and scatterAdd (ScatterElements, reduction add). Index values are
+// device data: an out-of-range index fails on the device (DeviceError), not on the host.
+import { formatShape, normalizeDim, type Shape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type Abstract, type OpDef } from './op.js';
+import { zerosLike } from './like.js';
+import { constantTensor } from './constant.js';
+
+function checkIndex(op: string, index: Abstract): void {
+  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype}`);
+}
+
+/** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
+export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+  name: 'indexSelect',
+  infer([x, index], { dim }) {
+    checkIndex('indexSelect', index!);
+    if (x!.shape[dim] === 0 && index!.shape.reduce((a, b) => a * b, 1) > 0) throw new RangeError(`indexSelect: cannot index into an empty dim ${dim} of ${formatShape(x!.shape)}`);
+    return { shape: [...x!.shape.slice(0, dim), ...index!.shape, ...x!.shape.slice(dim + 1)], dtype: x!.dtype };
+  },
+  lower: (ctx, [x, index], { dim }) => ctx.graph.node('Gather', [x!, index!], { axis: dim }),
+  grad(g, [x, index], _out, { dim }) {
+    const xs = (x as Tensor).shape;
+    const idx = index as Tensor;
+    const m = idx.size;
+    // back to one index dim, then an index tensor as large as the gradient for scatterAdd
+    const g2 = g.reshape([...xs.slice(0, dim), m, ...xs.slice(dim + 1)]);
+    const unit = xs.map((_, d) => (d === dim ? m : 1));
+    const spread = idx.reshape(unit).expand([...g2.shape]);
+    return [apply(scatterAddOp, [zeros(x as Tensor, g), spread, g2], { dim }), null];
+  },
+});
+
+export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+  name: 'gather',
+  infer([x, index], { dim }) {
+    checkIndex('gather', index!);
+    if (index!.shape.length !== x!.shape.length) {
+      throw new RangeError(`gather: index ${formatShape(index!.shape)} must have as many dims as the input ${formatShape(x!.shape)}`);
+    }
+    index!.shape.forEach((n, d) => {
+      if (d !== dim && n > x!.shape[d]!) throw new RangeError(`gather: index ${formatShape(index!.shape)} is larger than the input ${formatShape(x!.shape)} in dim ${d}`);
+    });
+    return { shape: index!.shape, dtype: x!.dtype };
+  },
+  lower: (ctx, [x, index], { dim }) => ctx.graph.node('GatherElements', [x!, index!], { axis: dim }),
+  grad: (g, [x, index], _out, { dim }) => [apply(scatterAddOp, [zeros(x as Tensor, g), index!, g], { dim }), null],
+});
+
+export const scatterAddOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+  name: 'scatterAdd',
+  infer([x, index, src], { dim }) {
+    checkIndex('scatterAdd', index!);
+    if (!shapesMatch(index!.shape, src!.shape)) {
+      throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} and src ${formatShape(src!.shape)} must have the same shape`);
+    }
+    if (index!.shape.length !== x!.shape.length) {
+      throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} must have as many dims as the input ${formatShape(x!.shape)}`);
+    }
+    index!.shape.forEach((n, d) => {
+      if (d !== dim && n > x!.shape[d]!) throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} is larger than the input ${formatShape(x!.shape)} in dim ${d}`);
+    });
+    return { shape: x!.shape, dtype: x!.dtype };
+  },
+  lower: (ctx, [x, index, src], { dim }, types) =>
+    ctx.graph.node('ScatterElements', [x!, index!, ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
+  grad: (g, [_x, index], _out, { dim }) => [g, null, apply(gatherOp, [g, index!], { dim })],
+});
+
+function zeros(like: Tensor, g: Tensor): Tensor {
+  return zerosLike(like, { dtype: g.dtype });
+}
+
+function shapesMatch(a: Shape, b: Shape): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+function indexTensor(op: string, index: unknown): Tensor {
+  if (!(index instanceof Tensor)) throw new TypeError(`${op}: index must be an int32 tensor; got ${typeof index}`);
+  return index;
+}
+
+/** torch.index_select: a 1-D index along dim. */
+export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
+  const idx = indexTensor('indexSelect', index);
+  if (idx.ndim !== 1) throw new RangeError(`indexSelect: index must be 1-D; got shape ${formatShape(idx.shape)}`);
+  return apply(indexSelectOp, [x, idx], { dim: normalizeDim('indexSelect', dim, x.ndim) });
+}
+
+/** x.index(idx): x[idx] for an int32 tensor of any shape (first dim), negative values from the end. */
+export function indexWith(x: Tensor, index: Tensor, dim = 0): Tensor {
+  const idx = indexTensor('index', index);
+  if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
+  return apply(indexSelectOp, [x, idx], { dim: normalizeDim('index', dim, x.ndim) });
+}
+
+export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
+  return apply(gatherOp, [x, indexTensor('gather', index)], { dim: normalizeDim('gather', dim, x.ndim) });
+}
+
+/** x.scatterAdd(dim, index, src): x[.., index[i], ..] += src[i] (src may be larger than index). */
+export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  const idx = indexTensor('scatterAdd', index);
+  if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
+  const d = normalizeDim('scatterAdd', dim, x.ndim);
+  let s = src;
+  if (s.ndim === idx.ndim && idx.shape.every((n, k) => n <= s.shape[k]!) && !shapesMatch(s.shape, idx.shape)) {
+    s = idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), s);
+  }
+  return apply(scatterAddOp, [x, idx, s], { dim: d });
+}
+
+/** One-hot int32 vectors of length numClasses (required: shapes are static). */
+export function oneHot(index: Tensor, numClasses: number): Tensor {
+  const idx = indexTensor('oneHot', index);
+  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype}`);
+  if (!Number.isInteger(numClasses) || numClasses <= 0) {
+    throw new RangeError(`oneHot: numClasses must be a positive integer (shapes are static); got ${JSON.stringify(numClasses)}`);
+  }
+  const classes = Array.from({ length: numClasses }, (_, i) => i);
+  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32');
+}
+
+
+declare module '../tensor.js' {
+  interface Tensor {
+    indexSelect(dim: number, index: Tensor): Tensor;
+    index(index: Tensor): Tensor;
+    gather(dim: number, index: Tensor): Tensor;
+    scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
+  }
+}
+Tensor.prototype.indexSelect = function (dim, index) { return indexSelect(this, dim, index); };
+Tensor.prototype.index = function (index) { return indexWith(this, index); };
+Tensor.prototype.gather = function (dim, index) { return gather(this, dim, index); };
+Tensor.prototype.scatterAdd = function (dim, index, src) { return scatterAdd(this, dim, index, src); };

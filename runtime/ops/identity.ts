@@ -1,0 +1,20 @@
+// identity: the value itself. A composed op takes its own reference to an input with
+// ownInput(), so in fused mode the input has ONE consumer in the region and is not kept as
+// a program output merely because the op reads it twice (gelu(layerNorm(x)) then writes
+// one tensor, not two). ONNX Runtime removes the Identity node.
+import { apply } from '../modes/dispatch.js';
+import { activeMode } from '../modes/mode.js';
+import type { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+
+export const identity = defineOp({
+  name: 'identity',
+  infer: ([x]) => ({ shape: x!.shape, dtype: x!.dtype }),
+  lower: (ctx, [x]) => ctx.graph.node('Identity', [x!]),
+  grad: (g) => [g],
+});
+
+/** Call inside composite(): in fused mode, a recipe input is read through one identity node. */
+export function ownInput(x: Tensor): Tensor {
+  return activeMode() === 'fused' && !x._buf ? apply(identity, [x], {}) : x;
+}

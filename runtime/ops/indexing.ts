@@ -1,0 +1,99 @@
+// x.at(...): NumPy/PyTorch subscripts. Each item indexes one dim:
+//   3 / -1        an integer: picks one element, the dim goes away
+//   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional, negative step too)
+//   '...'         as many ':' as needed;  null: a new dim of size 1
+//   int32 tensor  picks elements along that dim (at most one tensor or list per call)
+//   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
+// A single string holds a whole subscript: x.at('0, :, ::-1') is x[0, :, ::-1].
+import { formatShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { applySlice, fullSlice, resolveRange } from './slice.js';
+import { indexWith } from './gather-scatter.js';
+import { constantTensor } from './constant.js';
+
+export type IndexItem = number | string | null | Tensor | readonly number[];
+
+/** '1:5:2' -> [1, 5, 2]; absent parts are null. */
+function parseSlice(item: string): [number | null, number | null, number] {
+  const parts = item.split(':').map((p) => p.trim());
+  if (parts.length > 3 || parts.some((p) => p !== '' && !/^[+-]?\d+$/.test(p))) {
+    throw new SyntaxError(`at: '${item}' is not a slice; write start:stop:step with integers, e.g. '1:5', '::2', '::-1'`);
+  }
+  const num = (p: string | undefined) => (p === undefined || p === '' ? null : Number(p));
+  return [num(parts[0]), num(parts[1]), num(parts[2]) ?? 1];
+}
+
+/** Splits a one-string subscript into items: '0, :, ::-1' -> [0, ':', '::-1']. */
+function parseSubscript(spec: string): IndexItem[] {
+  return spec.split(',').map((raw) => {
+    const p = raw.trim();
+    if (p === 'None' || p === 'null') return null;
+    if (/^[+-]?\d+$/.test(p)) return Number(p);
+    if (p === '...' || p.includes(':')) return p;
+    throw new SyntaxError(`at: '${p}' in '${spec}' is not an index: use an integer, a slice like '1:3' or '::-1', '...' or 'None'`);
+  });
+}
+
+export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
+  const list = items.length === 1 && typeof items[0] === 'string' && (items[0].includes(',') || !items[0].includes(':') && items[0] !== '...') ? parseSubscript(items[0]) : [...items];
+  const consumes = (it: IndexItem) => it !== null && it !== '...';
+  const used = list.filter(consumes).length;
+  const ellipses = list.filter((it) => it === '...').length;
+  if (ellipses > 1) throw new SyntaxError("at: only one '...' is allowed");
+  if (used > x.ndim) throw new RangeError(`at: ${used} indices for a tensor of ${x.ndim} dims ${formatShape(x.shape)}`);
+  const expanded: IndexItem[] = [];
+  for (const it of list) {
+    if (it === '...') for (let k = 0; k < x.ndim - used; k++) expanded.push(':');
+    else expanded.push(it);
+  }
+  while (expanded.filter(consumes).length < x.ndim) expanded.push(':');
+
+  const attrs = fullSlice(x.shape);
+  const outShape: number[] = [];
+  let tensorIndex: { index: Tensor; outDim: number } | undefined;
+  let d = 0;
+  for (const it of expanded) {
+    if (it === null) {
+      outShape.push(1);
+      continue;
+    }
+    const n = x.shape[d]!;
+    if (typeof it === 'number') {
+      if (!Number.isInteger(it) || it < -n || it >= n) {
+        throw new RangeError(`at: index ${it} is out of range for dim ${d} of size ${n} (input ${formatShape(x.shape)})`);
+      }
+      attrs.begin[d] = it < 0 ? it + n : it;
+      attrs.count[d] = 1;
+    } else if (typeof it === 'string') {
+      const [start, stop, step] = parseSlice(it);
+      const r = resolveRange('at', n, start, stop, step);
+      attrs.begin[d] = r.begin;
+      attrs.step[d] = step;
+      attrs.count[d] = r.count;
+      outShape.push(r.count);
+    } else if (it instanceof Tensor || Array.isArray(it)) {
+      if (Array.isArray(it) && !it.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
+        throw new RangeError(`at: the index list ${JSON.stringify(it)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
+      }
+      const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
+      if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
+      if (index.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${index.dtype}`);
+      tensorIndex = { index, outDim: outShape.length };
+      outShape.push(n);
+    } else {
+      throw new TypeError(`at: an index must be an integer, a slice string, '...', null, a list of integers or an int32 tensor; got ${JSON.stringify(it)}`);
+    }
+    d++;
+  }
+  let y = applySlice(x, attrs);
+  if (outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i])) y = y.reshape(outShape);
+  return tensorIndex ? indexWith(y, tensorIndex.index, tensorIndex.outDim) : y;
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::-1'), x.at('...', idx). */
+    at(...items: IndexItem[]): Tensor;
+  }
+}
+Tensor.prototype.at = function (...items) { return at(this, items); };

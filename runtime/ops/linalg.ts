@@ -1,0 +1,53 @@
+// dot outer bmm linear: composed over matmul/mul, with PyTorch's shape checks.
+import { formatShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+
+function tensorArg(op: string, name: string, v: unknown): Tensor {
+  if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
+  return v;
+}
+
+export function dot(a: Tensor, b: Tensor): Tensor {
+  tensorArg('dot', 'other', b);
+  if (a.ndim !== 1 || b.ndim !== 1 || a.shape[0] !== b.shape[0]) {
+    throw new RangeError(`dot: both operands must be 1-D of the same length; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
+  }
+  return a.matmul(b);
+}
+
+export function outer(a: Tensor, b: Tensor): Tensor {
+  tensorArg('outer', 'other', b);
+  if (a.ndim !== 1 || b.ndim !== 1) throw new RangeError(`outer: both operands must be 1-D; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
+  return a.reshape([a.shape[0]!, 1]).mul(b.reshape([1, b.shape[0]!]));
+}
+
+export function bmm(a: Tensor, b: Tensor): Tensor {
+  tensorArg('bmm', 'other', b);
+  if (a.ndim !== 3 || b.ndim !== 3 || a.shape[0] !== b.shape[0]) {
+    throw new RangeError(`bmm: both operands must be 3-D with the same batch size; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
+  }
+  return a.matmul(b);
+}
+
+/** y = x·Wᵀ + b, with W of shape [out, in] (torch.nn.functional.linear). */
+export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor {
+  tensorArg('linear', 'input', x);
+  tensorArg('linear', 'weight', weight);
+  if (weight.ndim !== 2 && weight.ndim !== 1) throw new RangeError(`linear: weight must be 1-D or 2-D [out, in]; got ${formatShape(weight.shape)}`);
+  if (x.shape[x.ndim - 1] !== weight.shape[weight.ndim - 1]) {
+    throw new RangeError(`linear: input ${formatShape(x.shape)} has ${x.shape[x.ndim - 1]} features but weight ${formatShape(weight.shape)} expects ${weight.shape[weight.ndim - 1]}`);
+  }
+  const y = x.matmul(weight.ndim === 2 ? weight.T : weight);
+  return bias === undefined || bias === null ? y : y.add(tensorArg('linear', 'bias', bias));
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    dot(other: Tensor): Tensor;
+    outer(other: Tensor): Tensor;
+    bmm(other: Tensor): Tensor;
+  }
+}
+Tensor.prototype.dot = function (other) { return dot(this, other); };
+Tensor.prototype.outer = function (other) { return outer(this, other); };
+Tensor.prototype.bmm = function (other) { return bmm(this, other); };

@@ -1,0 +1,44 @@
+// gelu and silu, composed. bfloat16 inputs are computed in float32 and rounded once at the
+// end (as PyTorch's kernels do). The constants are program constants, so the graph matches
+// ONNX Runtime's Gelu fusion pattern and runs as one Gelu kernel in a fused program.
+import { Tensor } from '../../tensor.js';
+import { scalarConstant } from '../constant.js';
+import { composite } from '../../modes/composite.js';
+import { ownInput } from '../identity.js';
+
+export interface GeluOptions {
+  /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
+  approximate?: 'none' | 'tanh';
+}
+
+/** Runs f in float32 for a bfloat16 input, rounding the result back once. */
+export function inFloat32(x: Tensor, f: (x: Tensor) => Tensor): Tensor {
+  if (x.dtype !== 'bfloat16') return f(x.dtype === 'float32' ? ownInput(x) : x.to('float32'));
+  return f(x.to('float32')).to('bfloat16');
+}
+
+const c = (v: number) => scalarConstant(v, 'float32');
+
+export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
+  const mode = opts.approximate ?? 'none';
+  if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
+  return composite(() => inFloat32(x, (v) => {
+    if (mode === 'none') return v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
+    // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+    const inner = v.mul(v).mul(v).mul(c(0.044715)).add(v).mul(c(Math.sqrt(2 / Math.PI)));
+    return inner.tanh().add(c(1)).mul(v).mul(c(0.5));
+  }));
+}
+
+export function silu(x: Tensor): Tensor {
+  return composite(() => inFloat32(x, (v) => v.mul(v.sigmoid())));
+}
+
+declare module '../../tensor.js' {
+  interface Tensor {
+    gelu(opts?: GeluOptions): Tensor;
+    silu(): Tensor;
+  }
+}
+Tensor.prototype.gelu = function (opts) { return gelu(this, opts); };
+Tensor.prototype.silu = function () { return silu(this); };

@@ -1,0 +1,75 @@
+// scaledDotProductAttention, dropout, embedding: composed.
+import { formatShape } from '../../shape.js';
+import { Tensor } from '../../tensor.js';
+import { composite } from '../../modes/composite.js';
+import { rand } from '../../creation.js';
+import { filled } from '../constant.js';
+import { where } from '../where.js';
+import { zerosLike } from '../like.js';
+import { softmax } from '../composed.js';
+
+/** The lowest finite float: masked scores (debug mode's Inf check stays meaningful). */
+const MASKED = -3.4028234663852886e38;
+
+export interface AttentionOptions {
+  /** bool: true = may attend; float: added to the scores. Broadcasts to [..., L, S]. */
+  attnMask?: Tensor | null;
+  dropoutP?: number;
+  isCausal?: boolean;
+  /** Default 1/√E. */
+  scale?: number;
+}
+
+/** softmax(q·kᵀ·scale + mask)·v over q [..., L, E], k [..., S, E], v [..., S, Ev]. */
+export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOptions = {}): Tensor {
+  const op = 'scaledDotProductAttention';
+  for (const [name, t] of [['query', q], ['key', k], ['value', v]] as const) {
+    if (!(t instanceof Tensor) || t.ndim < 2) throw new RangeError(`${op}: ${name} must be a tensor of at least 2 dims; got ${t instanceof Tensor ? formatShape(t.shape) : typeof t}`);
+  }
+  const e = q.shape[q.ndim - 1]!;
+  if (k.shape[k.ndim - 1] !== e || k.shape[k.ndim - 2] !== v.shape[v.ndim - 2]) {
+    throw new RangeError(`${op}: query ${formatShape(q.shape)}, key ${formatShape(k.shape)} and value ${formatShape(v.shape)} do not fit [..., L, E], [..., S, E], [..., S, Ev]`);
+  }
+  if (opts.isCausal && opts.attnMask) throw new TypeError(`${op}: give attnMask or isCausal, not both`);
+  const scale = opts.scale ?? 1 / Math.sqrt(e);
+  const L = q.shape[q.ndim - 2]!;
+  const S = k.shape[k.ndim - 2]!;
+  return composite(() => {
+    let scores = q.matmul(k.mT).mul(scale);
+    if (opts.isCausal) scores = where(filled(op, [L, S], true, 'bool').tril(), scores, MASKED);
+    else if (opts.attnMask) {
+      const m = opts.attnMask;
+      scores = m.dtype === 'bool' ? where(m, scores, MASKED) : scores.add(m);
+    }
+    let p = softmax(scores, -1);
+    if (opts.dropoutP) p = dropout(p, { p: opts.dropoutP });
+    return p.matmul(v);
+  });
+}
+
+export interface DropoutOptions {
+  p?: number;
+  training?: boolean;
+}
+
+/** Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p). */
+export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
+  const p = opts.p ?? 0.5;
+  if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
+  if (opts.training === false || p === 0) return x;
+  if (p === 1) return zerosLike(x);
+  const keep = rand([...x.shape]).ge(p);
+  return x.mul(keep.to(x.dtype)).div(1 - p);
+}
+
+export interface EmbeddingOptions {
+  paddingIdx?: never;
+}
+
+/** Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D]. */
+export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
+  if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
+  if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
+  if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? input.dtype : typeof input}`);
+  return weight.index(input);
+}

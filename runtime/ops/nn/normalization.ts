@@ -1,0 +1,65 @@
+// layerNorm and rmsNorm, composed, in the ONNX shape of ONNX Runtime's LayerNormalization
+// fusions (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div, Mul, Add with constant
+// 2 and eps): a fused program runs them as one kernel; the definition stays composed.
+import { formatShape } from '../../shape.js';
+import { Tensor } from '../../tensor.js';
+import { scalarConstant } from '../constant.js';
+import { inFloat32 } from './activations.js';
+import { composite } from '../../modes/composite.js';
+
+export interface NormalizationOptions {
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  eps?: number;
+}
+
+function normalizedDims(op: string, x: Tensor, normalizedShape: readonly number[] | number): number[] {
+  const shape = typeof normalizedShape === 'number' ? [normalizedShape] : normalizedShape;
+  const tail = x.shape.slice(x.ndim - shape.length);
+  if (!Array.isArray(shape) || shape.length > x.ndim || shape.some((n, i) => n !== tail[i])) {
+    throw new RangeError(`${op}: normalizedShape ${formatShape(shape as number[])} must match the last dims of the input ${formatShape(x.shape)}`);
+  }
+  return shape.map((_, i) => x.ndim - shape.length + i);
+}
+
+function affine(op: string, y: Tensor, shape: readonly number[], o: NormalizationOptions): Tensor {
+  for (const name of ['weight', 'bias'] as const) {
+    const p = o[name];
+    if (p !== undefined && p !== null && (!(p instanceof Tensor) || p.shape.join() !== shape.join())) {
+      throw new RangeError(`${op}: ${name} must be a tensor of shape ${formatShape(shape)}; got ${p instanceof Tensor ? formatShape(p.shape) : typeof p}`);
+    }
+  }
+  let out = o.weight ? y.mul(o.weight.to('float32')) : y;
+  if (o.bias) out = out.add(o.bias.to('float32'));
+  return out;
+}
+
+function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
+  const eps = o.eps ?? fallback;
+  if (typeof eps !== 'number' || !(eps >= 0)) throw new RangeError(`${op}: eps must be a non-negative number; got ${JSON.stringify(eps)}`);
+  return eps;
+}
+
+/** torch.nn.functional.layer_norm(x, normalizedShape, weight, bias, eps = 1e-5). */
+export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
+  const dims = normalizedDims('layerNorm', x, normalizedShape);
+  const eps = epsOf('layerNorm', opts, 1e-5);
+  const shape = dims.map((d) => x.shape[d]!);
+  return composite(() => inFloat32(x, (v) => {
+    const centered = v.sub(v.mean(dims, true));
+    const variance = centered.pow(scalarConstant(2, 'float32')).mean(dims, true);
+    return affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+  }));
+}
+
+/** torch.nn.functional.rms_norm(x, normalizedShape, weight, eps = float32 epsilon by default). */
+export function rmsNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
+  const dims = normalizedDims('rmsNorm', x, normalizedShape);
+  const eps = epsOf('rmsNorm', opts, 2 ** -23);
+  const shape = dims.map((d) => x.shape[d]!);
+  if (opts.bias) throw new TypeError('rmsNorm: there is no bias (PyTorch rms_norm takes a weight only)');
+  return composite(() => inFloat32(x, (v) => {
+    const meanSquare = v.pow(scalarConstant(2, 'float32')).mean(dims, true);
+    return affine('rmsNorm', v.div(meanSquare.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+  }));
+}

@@ -1,0 +1,72 @@
+// maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
+// combined with maximum / add, so the gradient needs nothing of its own.
+import { formatShape } from '../../shape.js';
+import { Tensor } from '../../tensor.js';
+import { composite } from '../../modes/composite.js';
+import { pair } from './conv.js';
+import { pad } from '../pad.js';
+import { onesLike } from '../like.js';
+import { fullSlice, applySlice } from '../slice.js';
+
+export interface PoolOptions {
+  stride?: number | readonly number[] | null;
+  padding?: number | readonly number[];
+  /** maxPool2d only. */
+  dilation?: number | readonly number[];
+  /** avgPool2d only: count padded zeros in the average (PyTorch's default true). */
+  countIncludePad?: boolean;
+}
+
+/** The lowest finite value: padding for max (keeps debug mode's Inf check quiet). */
+const LOWEST = -3.3895313892515355e38;
+
+function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: PoolOptions, combine: 'max' | 'avg'): Tensor {
+  if (!(x instanceof Tensor) || (x.ndim !== 4 && x.ndim !== 3)) {
+    throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
+  }
+  if (x.dtype === 'bool' || (combine === 'avg' && x.dtype === 'int32')) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
+  for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
+    if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
+  }
+  const k = pair(op, 'kernelSize', kernelSize, [], 1);
+  const s = pair(op, 'stride', o.stride, k, 1);
+  const p = pair(op, 'padding', o.padding, [0, 0], 0);
+  const d = pair(op, 'dilation', o.dilation, [1, 1], 1);
+  if (p[0] > k[0] / 2 || p[1] > k[1] / 2) throw new RangeError(`${op}: padding ${formatShape(p)} must be at most half the kernel ${formatShape(k)}`);
+  const h = x.shape[x.ndim - 2]!;
+  const w = x.shape[x.ndim - 1]!;
+  const out = [0, 1].map((i) => Math.floor(([h, w][i]! + 2 * p[i]! - d[i]! * (k[i]! - 1) - 1) / s[i]!) + 1);
+  if (out.some((n) => n <= 0)) throw new RangeError(`${op}: the kernel ${formatShape(k)} is larger than the padded input ${formatShape(x.shape)}`);
+  return composite(() => {
+    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : LOWEST }) : x;
+    let acc: Tensor | undefined;
+    for (let i = 0; i < k[0]; i++) {
+      for (let j = 0; j < k[1]; j++) {
+        const attrs = fullSlice(padded.shape);
+        attrs.begin[x.ndim - 2] = i * d[0];
+        attrs.begin[x.ndim - 1] = j * d[1];
+        attrs.step[x.ndim - 2] = s[0];
+        attrs.step[x.ndim - 1] = s[1];
+        attrs.count[x.ndim - 2] = out[0]!;
+        attrs.count[x.ndim - 1] = out[1]!;
+        const window = applySlice(padded, attrs);
+        acc = acc === undefined ? window : combine === 'max' ? acc.maximum(window) : acc.add(window);
+      }
+    }
+    if (combine === 'max') return acc!;
+    if (o.countIncludePad === false && (p[0] || p[1])) {
+      const counts = pool(op, onesLike(x), k, { ...o, countIncludePad: true }, 'avg').mul(k[0] * k[1]);
+      return acc!.div(counts);
+    }
+    return acc!.div(k[0] * k[1]);
+  });
+}
+
+export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
+  return pool('maxPool2d', x, kernelSize, opts, 'max');
+}
+
+export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
+  if (opts.dilation !== undefined) throw new TypeError('avgPool2d: dilation is not an option of avg_pool2d');
+  return pool('avgPool2d', x, kernelSize, opts, 'avg');
+}

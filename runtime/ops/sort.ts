@@ -1,0 +1,94 @@
+// topk and sort (ONNX TopK; ties keep index order). ONNX gives values and indices from one
+// node; ops have one output, so values and indices are two primitives lowering the same
+// node, which ONNX Runtime's common-subexpression pass merges inside a fused program.
+import { formatShape, normalizeDim } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type Abstract, type LowerContext } from './op.js';
+import { scatterAddOp } from './gather-scatter.js';
+import { zerosLike } from './like.js';
+
+interface TopkAttrs {
+  readonly dim: number;
+  readonly k: number;
+  readonly largest: boolean;
+}
+
+function topkShape(op: string, x: Abstract, { dim, k }: TopkAttrs): number[] {
+  if (x.dtype === 'bool') throw new TypeError(`${op}: bool input is not supported`);
+  const n = x.shape.length === 0 ? 1 : x.shape[dim]!;
+  if (k > n) throw new RangeError(`${op}: k (${k}) is larger than dim ${dim} of the input ${formatShape(x.shape)}`);
+  return x.shape.map((m, d) => (d === dim ? k : m));
+}
+
+function lowerTopk(ctx: LowerContext, x: string, rank: number, { dim, k, largest }: TopkAttrs): string[] {
+  const g = ctx.graph;
+  if (rank === 0) return [g.node('Identity', [x]), g.node('Constant', [], { value_int: 0 })];
+  return g.nodeOutputs('TopK', [x, g.int64s([k])], 2, { axis: dim, largest: largest ? 1 : 0, sorted: 1 });
+}
+
+export const topkIndicesOp = defineOp<TopkAttrs>({
+  name: 'topkIndices',
+  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: 'int32' }),
+  lower: (ctx, [x], a, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[1]!], { to: 6 }),
+  grad: 'not-differentiable',
+});
+
+export const topkValuesOp = defineOp<TopkAttrs>({
+  name: 'topkValues',
+  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: x!.dtype }),
+  lower: (ctx, [x], a, types) => lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[0]!,
+  grad(g, [x], _out, a) {
+    const t = x as Tensor;
+    if (t.ndim === 0) return [g];
+    const indices = apply(topkIndicesOp, [t], a);
+    return [apply(scatterAddOp, [zerosLike(t, { dtype: g.dtype }), indices, g], { dim: a.dim })];
+  },
+});
+
+export interface TopkOptions {
+  dim?: number;
+  largest?: boolean;
+  /** Always sorted here (ONNX TopK); accepted for PyTorch compatibility. */
+  sorted?: boolean;
+}
+
+export interface SortResult {
+  values: Tensor;
+  indices: Tensor;
+}
+
+export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}): SortResult {
+  const o = typeof opts === 'number' ? { dim: opts } : opts;
+  if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
+  const attrs = { dim: normalizeDim('topk', o.dim ?? -1, x.ndim), k, largest: o.largest ?? true };
+  return { values: apply(topkValuesOp, [x], attrs), indices: apply(topkIndicesOp, [x], attrs) };
+}
+
+export interface SortOptions {
+  dim?: number;
+  descending?: boolean;
+  stable?: boolean;
+}
+
+/** Sorted values and their original indices; equal values keep their order. */
+export function sort(x: Tensor, opts: SortOptions | number = {}): SortResult {
+  const o = typeof opts === 'number' ? { dim: opts } : opts;
+  const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
+  return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
+}
+
+export function argsort(x: Tensor, opts: SortOptions | number = {}): Tensor {
+  return sort(x, opts).indices;
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    topk(k: number, opts?: TopkOptions | number): SortResult;
+    sort(opts?: SortOptions | number): SortResult;
+    argsort(opts?: SortOptions | number): Tensor;
+  }
+}
+Tensor.prototype.topk = function (k, opts) { return topk(this, k, opts); };
+Tensor.prototype.sort = function (opts) { return sort(this, opts); };
+Tensor.prototype.argsort = function (opts) { return argsort(this, opts); };

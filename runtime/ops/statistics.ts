@@ -1,0 +1,91 @@
+// var std logsumexp norm logSoftmax: composed over primitives (gradients come for free).
+import { formatShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { reduceAttrs, type ReduceOptions } from './reduce.js';
+import { composite } from '../modes/composite.js';
+import { ownInput } from './identity.js';
+
+type DimArg = number | readonly number[];
+
+export interface VarOptions extends ReduceOptions {
+  /** Bessel's correction: 1 (default, unbiased) or 0 (population). */
+  correction?: number;
+  /** Legacy PyTorch flag: unbiased: false is correction 0. */
+  unbiased?: boolean;
+}
+
+function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean) {
+  const o: VarOptions = typeof dim === 'object' && dim !== null && !Array.isArray(dim) ? (dim as VarOptions) : { dim: dim as DimArg, keepdim };
+  const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim ?? keepdim });
+  const correction = o.correction ?? (o.unbiased === false ? 0 : 1);
+  if (typeof correction !== 'number' || correction < 0) throw new RangeError(`${op}: correction must be a non-negative number; got ${JSON.stringify(correction)}`);
+  return { ...attrs, correction };
+}
+
+export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
+  const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
+  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+  return composite(() => {
+    const v = ownInput(x);
+    const centered = v.sub(v.mean(dims, true));
+    return centered.mul(centered).sum(dims, keep).div(Math.max(n - correction, 0));
+  });
+}
+
+export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
+  return composite(() => variance(x, dim, keepdim).sqrt());
+}
+
+/** log Σ exp(x), shifted by the max for stability. */
+export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
+  const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
+  return composite(() => {
+    const v = ownInput(x);
+    const m = v.amax(dims, true);
+    const out = v.sub(m).exp().sum(dims, true).log().add(m);
+    return keep ? out : out.reshape(x.shape.filter((_, i) => !dims.includes(i)));
+  });
+}
+
+export interface NormOptions extends ReduceOptions {
+  /** 2 (default), 1, Infinity, -Infinity, or any p > 0. */
+  p?: number;
+}
+
+/** Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm. */
+export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
+  const o: NormOptions = typeof p === 'object' ? p : { p, dim, keepdim };
+  const ord = o.p ?? 2;
+  if (typeof ord !== 'number' || Number.isNaN(ord) || ord === 0) throw new RangeError(`norm: p must be a non-zero number or ±Infinity; got ${JSON.stringify(ord)}`);
+  const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
+  const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
+  if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);
+  if (ord === -Infinity) return a.amin(attrs.dims, attrs.keepdim);
+  if (ord === 1) return a.sum(attrs.dims, attrs.keepdim);
+  if (ord === 2) return a.mul(a).sum(attrs.dims, attrs.keepdim).sqrt();
+  return a.pow(ord).sum(attrs.dims, attrs.keepdim).pow(1 / ord);
+}
+
+export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
+  const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
+  if (d === undefined) throw new TypeError(`logSoftmax: dim is required (input ${formatShape(x.shape)})`);
+  return composite(() => {
+    const v = ownInput(x);
+    return v.sub(logsumexp(v, d, true));
+  });
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    var(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    std(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor;
+    norm(p?: number | NormOptions, dim?: DimArg, keepdim?: boolean): Tensor;
+    logSoftmax(dim: number | { dim: number }): Tensor;
+  }
+}
+Tensor.prototype.var = function (dim, keepdim) { return variance(this, dim, keepdim); };
+Tensor.prototype.std = function (dim, keepdim) { return std(this, dim, keepdim); };
+Tensor.prototype.logsumexp = function (dim, keepdim) { return logsumexp(this, dim, keepdim); };
+Tensor.prototype.norm = function (p, dim, keepdim) { return norm(this, p, dim, keepdim); };
+Tensor.prototype.logSoftmax = function (dim) { return logSoftmax(this, dim); };

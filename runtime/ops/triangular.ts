@@ -1,0 +1,51 @@
+// tril / triu (ONNX Trilu) on the last two dims, with PyTorch's `diagonal` offset.
+import { formatShape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type OpDef } from './op.js';
+
+interface TriluAttrs {
+  readonly upper: boolean;
+  readonly diagonal: number;
+}
+
+export const triluOp: OpDef<TriluAttrs> = defineOp<TriluAttrs>({
+  name: 'trilu',
+  infer([x], { upper }) {
+    if (x!.shape.length < 2) throw new RangeError(`${upper ? 'triu' : 'tril'}: input must have at least 2 dims; got ${formatShape(x!.shape)}`);
+    return { shape: x!.shape, dtype: x!.dtype };
+  },
+  lower(ctx, [x], { upper, diagonal }, types) {
+    // ORT's Trilu has no int32 kernel: int32 goes through int64 (exact), bool through its own.
+    const dtype = types.inputs[0]!.dtype;
+    const g = ctx.graph;
+    const k = g.int64s([diagonal]);
+    const kScalar = g.node('Reshape', [k, g.int64s([])]);
+    if (dtype !== 'int32') return g.node('Trilu', [x!, kScalar], { upper: upper ? 1 : 0 });
+    const wide = g.node('Cast', [x!], { to: 7 });
+    return g.node('Cast', [g.node('Trilu', [wide, kScalar], { upper: upper ? 1 : 0 })], { to: 6 });
+  },
+  grad: (g, _x, _out, attrs) => [apply(triluOp, [g], attrs)],
+});
+
+function diag(op: string, diagonal: number | { diagonal?: number } | undefined): number {
+  const d = typeof diagonal === 'object' && diagonal !== null ? diagonal.diagonal ?? 0 : diagonal ?? 0;
+  if (!Number.isInteger(d)) throw new TypeError(`${op}: diagonal must be an integer; got ${JSON.stringify(d)}`);
+  return d;
+}
+
+export function tril(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
+  return apply(triluOp, [x], { upper: false, diagonal: diag('tril', diagonal) });
+}
+export function triu(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
+  return apply(triluOp, [x], { upper: true, diagonal: diag('triu', diagonal) });
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    tril(diagonal?: number | { diagonal?: number }): Tensor;
+    triu(diagonal?: number | { diagonal?: number }): Tensor;
+  }
+}
+Tensor.prototype.tril = function (diagonal) { return tril(this, diagonal); };
+Tensor.prototype.triu = function (diagonal) { return triu(this, diagonal); };

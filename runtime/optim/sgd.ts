@@ -1,0 +1,44 @@
+// SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update).
+import type { Tensor } from '../tensor.js';
+import { checkHyper, Optimizer } from './optimizer.js';
+
+export interface SGDOptions {
+  lr?: number;
+  momentum?: number;
+  dampening?: number;
+  weightDecay?: number;
+  nesterov?: boolean;
+}
+
+export class SGD extends Optimizer {
+  lr: number;
+  momentum: number;
+  dampening: number;
+  weightDecay: number;
+  nesterov: boolean;
+
+  constructor(params: Iterable<Tensor>, options: SGDOptions = {}) {
+    super(params, 'SGD');
+    this.lr = checkHyper('SGD', 'lr', options.lr ?? 1e-3, 0);
+    this.momentum = checkHyper('SGD', 'momentum', options.momentum ?? 0, 0);
+    this.dampening = checkHyper('SGD', 'dampening', options.dampening ?? 0, 0);
+    this.weightDecay = checkHyper('SGD', 'weightDecay', options.weightDecay ?? 0, 0);
+    this.nesterov = options.nesterov ?? false;
+    if (this.nesterov && (this.momentum <= 0 || this.dampening !== 0)) {
+      throw new RangeError('SGD: nesterov needs momentum > 0 and dampening 0');
+    }
+  }
+
+  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor {
+    checkHyper('SGD', 'lr', this.lr, 0);
+    let g = this.weightDecay ? grad.add(p.mul(this.weightDecay)) : grad;
+    if (this.momentum) {
+      const gradient = g;
+      // PyTorch: the first step's buffer is the gradient itself.
+      const buf = this.setState(p, state, 'momentumBuffer', (b, first) =>
+        first ? gradient.mul(1) : b.mul(this.momentum).add(gradient.mul(1 - this.dampening)));
+      g = this.nesterov ? g.add(buf.mul(this.momentum)) : buf;
+    }
+    return p.sub(g.mul(this.lr));
+  }
+}

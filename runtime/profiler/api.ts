@@ -1,0 +1,40 @@
+// tpu.profiler: record a profile around any code, read the last one, list the last
+// compiled program. The kernel's %profile runs one recording per cell.
+import { programCache } from '../device/current.js';
+import type { Profile } from './profile.js';
+import { ProgramListing } from './program-listing.js';
+import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
+
+export const profiler = {
+  /** Starts recording; `snapshot()` gives the figures so far, `stop()` the final profile. */
+  record(options: RecordOptions = {}): ProfileRecording {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`tpu.profiler.record: options must be an object like { title: 'step' }; got ${JSON.stringify(options)}`);
+    }
+    return new ProfileRecording(options);
+  },
+
+  /** Records `fn` (awaited, then the device synced): its value and its final profile. */
+  async profile<T>(fn: () => T | Promise<T>, options: RecordOptions = {}): Promise<{ value: T; profile: Profile }> {
+    const { tpu } = await import('../tpu.js');
+    const recording = profiler.record(options);
+    try {
+      const value = await fn();
+      await tpu.sync();
+      return { value, profile: recording.stop() };
+    } finally {
+      recording.stop();
+    }
+  },
+
+  /** The last profile finished (by a cell's %profile or by record().stop()). */
+  last(): Profile | undefined {
+    return lastProfileRecorded();
+  },
+
+  /** The last compiled program: its ops and the backend graph (%program). */
+  lastProgram(): ProgramListing | undefined {
+    const entry = programCache().last;
+    return entry && new ProgramListing(entry);
+  },
+};

@@ -1,0 +1,56 @@
+// The profile's figures as labelled rows, in one order for every renderer (text and HTML
+// show the same thing).
+import { formatBytes, formatCount, formatMs, formatRate } from './format.js';
+import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
+
+export interface FigureRow {
+  readonly label: string;
+  readonly value: string;
+}
+
+export function heading(d: ProfileData): string {
+  const modes = d.modes.length > 1 ? `${d.modes.join(' + ')} modes` : `${d.modes[0] ?? d.mode} mode`;
+  return `TPU profile · ${d.title} · ${modes} · ${d.state === 'final' ? 'final' : 'running…'}`;
+}
+
+export function figureRows(d: ProfileData): FigureRow[] {
+  const m = d.memory;
+  return [
+    { label: 'wall time', value: formatMs(d.wallMs) },
+    { label: 'host dispatch', value: formatMs(d.hostDispatchMs) },
+    { label: 'device busy', value: formatMs(d.deviceBusyMs) },
+    { label: 'host waits', value: `${d.waits.count} (${formatMs(d.waits.ms)})` },
+    { label: 'ops dispatched', value: String(d.ops) },
+    { label: 'programs run', value: String(d.programsRun) },
+    { label: 'compiles', value: `${d.compiles.count} (${formatMs(d.compiles.ms)})` },
+    { label: 'cache hit rate', value: `${formatRate(d.cache.hitRate)} (${d.cache.hits} of ${d.cache.hits + d.cache.misses})` },
+    { label: 'queue depth', value: `${d.queueDepth.now} (max ${d.queueDepth.max})` },
+    { label: 'fused regions', value: String(d.regions) },
+    { label: 'to device', value: `${formatBytes(d.transfers.toDevice.bytes)} (${d.transfers.toDevice.count})` },
+    { label: 'from device', value: `${formatBytes(d.transfers.toHost.bytes)} (${d.transfers.toHost.count})` },
+    { label: 'live memory', value: `${formatBytes(m.liveBytes)} (${m.liveTensors} tensor${m.liveTensors === 1 ? '' : 's'})` },
+    { label: 'peak memory', value: `${formatBytes(m.peakBytes)} of ${m.capacity}` },
+  ];
+}
+
+/** Columns of the per-program table; the roofline column is labelled as an estimate. */
+export function programColumns(d: ProfileData): { header: string; cell: (p: ProgramFigures) => string; right?: boolean }[] {
+  return [
+    { header: 'runs', cell: (p) => String(p.runs), right: true },
+    { header: 'device', cell: (p) => formatMs(p.deviceMs), right: true },
+    { header: `est. ${d.chip.name} (roofline)`, cell: (p) => `${formatMs(p.estimateMs)} ${p.bound}`, right: true },
+    { header: 'FLOPs', cell: (p) => formatCount(p.flops), right: true },
+    { header: 'HBM bytes', cell: (p) => formatBytes(p.bytes), right: true },
+    { header: 'program', cell: (p) => p.label },
+  ];
+}
+
+/** Programs by device time, at most `limit`; the rest counted. */
+export function topPrograms(d: ProfileData, limit = 8): { shown: ProgramFigures[]; more: number } {
+  const sorted = [...d.programs].sort((a, b) => b.deviceMs - a.deviceMs);
+  return { shown: sorted.slice(0, limit), more: Math.max(0, sorted.length - limit) };
+}
+
+export function warningPlace(w: ProfileWarning): string {
+  return `${w.site.where}${w.count > 1 ? ` (×${w.count})` : ''}`;
+}

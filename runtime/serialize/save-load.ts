@@ -1,0 +1,46 @@
+// tpu.save(stateDict, path) / tpu.load(path): safetensors files (see safetensors.ts), the
+// format PyTorch (safetensors.torch.load_file), JAX and Hugging Face tools read.
+import { readFile, writeFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
+import { toStorage, widenBf16, type DType } from '../dtype.js';
+import { tensor } from '../creation.js';
+import { noGrad } from '../autograd/grad-mode.js';
+import { Tensor } from '../tensor.js';
+import { decodeSafetensors, encodeSafetensors, type RawTensor } from './safetensors.js';
+
+if (endianness() !== 'LE') throw new Error('tpu.save/load: safetensors data is little-endian; this host is big-endian');
+
+function checkPath(who: string, path: unknown): string {
+  if (typeof path !== 'string' || path === '') throw new TypeError(`${who}: path must be a non-empty string; got ${JSON.stringify(path)}`);
+  return path;
+}
+
+/** Writes the tensors of a state dict (e.g. model.stateDict()) to a .safetensors file. */
+export async function save(state: Record<string, Tensor>, path: string, metadata: Record<string, string> = { format: 'pt' }): Promise<void> {
+  checkPath('tpu.save', path);
+  if (state === null || typeof state !== 'object') throw new TypeError(`tpu.save: state must be an object of tensors (e.g. model.stateDict()); got ${state === null ? 'null' : typeof state}`);
+  const raws: RawTensor[] = [];
+  for (const [name, t] of Object.entries(state)) {
+    if (!(t instanceof Tensor)) throw new TypeError(`tpu.save: '${name}' must be a tensor; got ${typeof t}`);
+    const storage = toStorage(t.dtype, await t.data());
+    raws.push({ name, dtype: t.dtype, shape: t.shape, bytes: new Uint8Array(storage.buffer, storage.byteOffset, storage.byteLength) });
+  }
+  await writeFile(path, encodeSafetensors(raws, metadata));
+}
+
+function hostValues(dtype: DType, bytes: Uint8Array): Float32Array | Int32Array | Uint8Array {
+  const copy = bytes.slice().buffer; // aligned
+  if (dtype === 'float32') return new Float32Array(copy);
+  if (dtype === 'bfloat16') return widenBf16(new Uint16Array(copy));
+  if (dtype === 'int32') return new Int32Array(copy);
+  return new Uint8Array(copy);
+}
+
+/** Reads a .safetensors file into { name: tensor } (load it with module.loadStateDict). */
+export async function load(path: string): Promise<Record<string, Tensor>> {
+  checkPath('tpu.load', path);
+  const { tensors } = decodeSafetensors(new Uint8Array(await readFile(path)), path);
+  return noGrad(() =>
+    Object.fromEntries(tensors.map((r) => [r.name, tensor(hostValues(r.dtype, r.bytes), { dtype: r.dtype }).reshape([...r.shape])])),
+  );
+}

@@ -1,0 +1,79 @@
+// `tpu-kernel run` as a user types it: outputs written into the notebook,
+// text echoed to the terminal, the failing cell reported with a non-zero exit,
+// --output and --mode honoured, bad arguments refused with exit code 2.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../support/kernelspec.js';
+
+function notebookFile(cells: string[], dir = mkdtempSync(join(tmpdir(), 'tpu-run-'))): string {
+  const path = join(dir, 'nb.ipynb');
+  writeFileSync(path, JSON.stringify({
+    nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'tpu-ts', display_name: 'TypeScript (TPU)', language: 'typescript' } },
+    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, source, metadata: {}, execution_count: null, outputs: [] })),
+  }));
+  return path;
+}
+
+const runCli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'run', ...args], { encoding: 'utf8', timeout: 120_000 });
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+describe('tpu-kernel run', () => {
+  it('writes outputs into the notebook in place and echoes them', () => {
+    const path = notebookFile(["console.log('sum', 2 + 3)", '6 * 7']);
+    const run = runCli(path);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('sum 5\nOut[2]: 42\n');
+    const [first, second] = read(path).cells;
+    expect(first).toMatchObject({ execution_count: 1, outputs: [{ output_type: 'stream', name: 'stdout', text: ['sum 5\n'] }] });
+    expect(second).toMatchObject({ execution_count: 2, outputs: [{ output_type: 'execute_result', execution_count: 2, data: { 'text/plain': ['42'] } }] });
+  });
+
+  it('stops at the failing cell: exit 1, cell index, source and error on stderr', () => {
+    const path = notebookFile(["console.log('ran')", "throw new TypeError('no such tensor: w')", "console.log('never')"]);
+    const run = runCli(path);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('ran\n');
+    expect(run.stderr).toContain('cell 1 failed');
+    expect(run.stderr).toContain("throw new TypeError('no such tensor: w')");
+    expect(run.stderr).toContain('TypeError');
+    expect(run.stderr).toContain('no such tensor: w');
+    const cells = read(path).cells;
+    expect(cells[1].outputs.at(-1)).toMatchObject({ output_type: 'error', ename: 'TypeError', evalue: 'no such tensor: w' });
+    expect(cells[2]).toMatchObject({ execution_count: null, outputs: [] });
+  });
+
+  it('writes to --output and leaves the input untouched', () => {
+    const path = notebookFile(["console.log('x')"]);
+    const before = readFileSync(path, 'utf8');
+    const output = join(mkdtempSync(join(tmpdir(), 'tpu-run-out-')), 'out.ipynb');
+    expect(runCli(path, '--output', output).status).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(read(output).cells[0].outputs[0].text).toEqual(['x\n']);
+  });
+
+  it('sets the mode before the first cell with --mode', () => {
+    for (const mode of ['debug', 'strict', 'fused']) {
+      const run = runCli(notebookFile(['console.log(tpu.mode())']), '--mode', mode);
+      expect(run.stdout, run.stderr).toBe(`${mode}\n`);
+    }
+  });
+
+  it('refuses bad arguments with exit code 2 and a clear message', () => {
+    const path = notebookFile(['1']);
+    const cases: [string[], string][] = [
+      [[], 'expected one notebook path, got 0'],
+      [[path, '--mode', 'turbo'], "--mode: expected one of debug, strict, fused, got 'turbo'"],
+      [[path, '--output'], '--output: expected a value, got nothing'],
+      [[path, '--colour'], 'unknown option --colour'],
+      [['/nonexistent/nb.ipynb'], '/nonexistent/nb.ipynb'],
+    ];
+    for (const [args, message] of cases) {
+      const run = runCli(...args);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
+  });
+});

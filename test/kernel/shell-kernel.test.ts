@@ -1,0 +1,82 @@
+// The shell kernel and dispatch over the in-memory transport (no sockets).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createSession } from '../../kernel/session/index.js';
+import { createShellKernel } from '../../kernel/shell-kernel.js';
+import { createMessage, decodeMessage, encodeMessage } from '../../kernel/wire/message.js';
+import type { Message } from '../../kernel/wire/message.js';
+import { createSigner, ReplayGuard } from '../../kernel/wire/signature.js';
+import { memoryTransport } from '../support/memory-transport.js';
+
+const signer = createSigner('hmac-sha256', 'secret');
+let dir: string;
+let transport: ReturnType<typeof memoryTransport>;
+let serving: Promise<void>;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tpu-kernel-shell-'));
+  transport = memoryTransport();
+  const kernel = createShellKernel({
+    transport,
+    sessionFactory: createSession,
+    sessionId: 'kernel-session',
+    signer,
+    replays: new ReplayGuard(),
+    historyPath: join(dir, 'history.jsonl'),
+    cwd: dir,
+    log: () => undefined,
+  });
+  serving = kernel.serve();
+});
+afterEach(async () => {
+  transport.shell.close();
+  transport.stdin.close();
+  await serving;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const decode = (frames: Buffer[]) => decodeMessage(frames, signer, new ReplayGuard());
+
+/** Sends a request and resolves with [reply, iopub messages] once its idle status is out. */
+async function roundTrip(msgType: string, content: Record<string, unknown>): Promise<[Message, Message[]]> {
+  const request = createMessage('client', msgType, content, undefined, { identities: [Buffer.from('peer')] });
+  transport.shell.push(encodeMessage(request, signer));
+  const isIdle = (m: Message) => m.header.msg_type === 'status' && m.content.execution_state === 'idle' && m.parent_header.msg_id === request.header.msg_id;
+  while (!transport.iopub.sent.map(decode).some(isIdle)) await transport.iopub.nextSend();
+  const replies = transport.shell.sent.map(decode).filter((m) => m.parent_header.msg_id === request.header.msg_id);
+  expect(replies).toHaveLength(1);
+  expect(replies[0]!.identities).toEqual([Buffer.from('peer')]);
+  const iopub = transport.iopub.sent.map(decode).filter((m) => m.parent_header.msg_id === request.header.msg_id);
+  return [replies[0]!, iopub];
+}
+
+it('runs a cell: busy, execute_input, stream, execute_result, idle, then the reply', async () => {
+  const [reply, iopub] = await roundTrip('execute_request', { code: "console.log('hi'); 2 * 21" });
+  expect(reply.header.msg_type).toBe('execute_reply');
+  expect(reply.content).toEqual({ status: 'ok', execution_count: 1, user_expressions: {}, payload: [] });
+  expect(iopub.map((m) => [m.header.msg_type, m.content])).toEqual([
+    ['status', { execution_state: 'busy' }],
+    ['execute_input', { code: "console.log('hi'); 2 * 21", execution_count: 1 }],
+    ['stream', { name: 'stdout', text: 'hi\n' }],
+    ['execute_result', { execution_count: 1, data: { 'text/plain': '42' }, metadata: {} }],
+    ['status', { execution_state: 'idle' }],
+  ]);
+  expect(iopub[0]!.identities.map(String)).toEqual(['kernel.status']);
+});
+
+it('turns a failing handler into an error reply naming the argument', async () => {
+  const [reply] = await roundTrip('history_request', { hist_access_type: 'sideways' });
+  expect(reply.content.status).toBe('error');
+  expect(reply.content.evalue).toBe('history_request: hist_access_type must be "tail", "range" or "search", got "sideways"');
+});
+
+it('drops a message signed with another key and serves the next one', async () => {
+  const forged = createMessage('client', 'execute_request', { code: 'globalThis.forged = true' }, undefined, { identities: [Buffer.from('peer')] });
+  transport.shell.push(encodeMessage(forged, createSigner('hmac-sha256', 'other')));
+  const [reply, iopub] = await roundTrip('execute_request', { code: 'typeof forged' });
+  expect(iopub.find((m) => m.header.msg_type === 'execute_result')!.content.data).toEqual({ 'text/plain': "'undefined'" });
+  expect(reply.content.execution_count).toBe(1);
+  expect(transport.shell.sent).toHaveLength(1);
+});

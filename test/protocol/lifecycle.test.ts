@@ -1,0 +1,86 @@
+// Kernel lifetime over real ZeroMQ: transports, shutdown with and without
+// restart (also while a cell blocks the main thread), history across restarts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contentOf, spawnKernel } from '../support/kernel-client.mjs';
+import type { KernelClient } from '../support/kernel-client.mjs';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tpu-kernel-history-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function shutdown(kernel: KernelClient, restart: boolean) {
+  const { reply, outputs } = await kernel.request('control', 'shutdown_request', { restart }, 5000);
+  const exit = await kernel.exited;
+  return { reply, outputs, exit };
+}
+
+describe('transports', () => {
+  it.each([
+    { transport: 'ipc' },
+    { transport: 'tcp', ip: '127.0.0.2' },
+    { transport: 'tcp', key: '' }, // signing off
+  ])('runs a cell over %o', async (options) => {
+    const kernel = await spawnKernel(options);
+    try {
+      const { reply, outputs } = await kernel.execute("console.log('over ' + 'the wire')");
+      expect(reply.content.status).toBe('ok');
+      expect(contentOf(outputs)).toContainEqual(['stream', { name: 'stdout', text: 'over the wire\n' }]);
+      expect(await kernel.ping()).toBeLessThan(1000);
+    } finally {
+      await kernel.close();
+    }
+  });
+});
+
+describe('shutdown and history across restarts', () => {
+  it('keeps history across a restart and exits on shutdown with and without restart', async () => {
+    const first = await spawnKernel({ env: { JUPYTER_DATA_DIR: dataDir } });
+    try {
+      await first.execute('const a = 1');
+      await first.execute('a + 1');
+      const { reply, outputs, exit } = await shutdown(first, true);
+      expect(reply.content).toEqual({ status: 'ok', restart: true });
+      expect(outputs.map((m) => m.content.execution_state)).toEqual(['busy', 'idle']);
+      expect(exit).toEqual({ code: 0, signal: null });
+    } finally {
+      await first.close();
+    }
+    const second = await spawnKernel({ env: { JUPYTER_DATA_DIR: dataDir } });
+    try {
+      await second.execute('"second session"');
+      const tail = (await second.request('shell', 'history_request', { hist_access_type: 'tail', n: 3, output: false, raw: true })).reply.content;
+      expect(tail.history).toEqual([
+        [1, 1, 'const a = 1'],
+        [1, 2, 'a + 1'],
+        [2, 1, '"second session"'],
+      ]);
+      const previous = (await second.request('shell', 'history_request', { hist_access_type: 'range', session: -1, start: 1, output: false, raw: true })).reply.content;
+      expect(previous.history).toEqual([
+        [1, 1, 'const a = 1'],
+        [1, 2, 'a + 1'],
+      ]);
+      const unique = (await second.request('shell', 'history_request', { hist_access_type: 'search', pattern: 'a*', unique: true, output: false, raw: true })).reply.content;
+      expect(unique.history).toEqual([[1, 2, 'a + 1']]);
+      const { reply, exit } = await shutdown(second, false);
+      expect(reply.content).toEqual({ status: 'ok', restart: false });
+      expect(exit).toEqual({ code: 0, signal: null });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('shuts down while a cell blocks the main thread', async () => {
+    const kernel = await spawnKernel();
+    try {
+      kernel.send('shell', 'execute_request', { code: 'while (true) {}', silent: false, store_history: true, user_expressions: {}, allow_stdin: false });
+      await new Promise((r) => setTimeout(r, 200));
+      const { reply, exit } = await shutdown(kernel, false);
+      expect(reply.content).toEqual({ status: 'ok', restart: false });
+      expect(exit.code === 0 || exit.signal === 'SIGKILL').toBe(true);
+    } finally {
+      await kernel.close();
+    }
+  });
+});

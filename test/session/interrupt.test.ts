@@ -1,0 +1,109 @@
+// interrupt(): an awaiting cell settles promptly as interrupted, its timers
+// and the runtime's pending work are cancelled, a synchronous loop is stopped
+// by SIGINT (vm breakOnSigint), and every definition stays.
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExecuteOutcome } from '../../kernel/language-session.js';
+import type { Tpu } from '../../runtime/index.js';
+import { TypeScriptSession } from '../../kernel/session/typescript-session.js';
+import { RecordingPublisher, SessionDriver } from './recording-publisher.js';
+
+const driver = new SessionDriver();
+const ignoreSigint = () => {};
+beforeAll(async () => {
+  process.on('SIGINT', ignoreSigint);
+  await driver.value('"runtime loaded"'); // the first cell also waits for the runtime import
+});
+afterAll(async () => {
+  process.off('SIGINT', ignoreSigint);
+  await driver.shutdown();
+});
+
+const interrupted = { status: 'error', interrupted: true, ename: 'InterruptedError', evalue: 'the cell was interrupted' };
+
+async function interruptAfter(ms: number, running: Promise<ExecuteOutcome>, session = driver.session) {
+  await new Promise((r) => setTimeout(r, ms));
+  const start = performance.now();
+  session.interrupt();
+  const outcome = await running;
+  return { outcome, settleMs: performance.now() - start };
+}
+
+/** Runs a cell while a worker thread sends SIGINT to this process after `ms` (as the kernel's IO worker does). */
+async function runWithSigintAfter(ms: number, code: string): Promise<ExecuteOutcome> {
+  const signaller = new Worker(`setTimeout(() => process.kill(process.pid, "SIGINT"), ${ms});`, { eval: true });
+  try {
+    return (await driver.run(code)).outcome;
+  } finally {
+    await signaller.terminate();
+  }
+}
+
+describe('interrupt', () => {
+  it('settles a cell awaiting a never-settling promise and keeps its earlier definitions', async () => {
+    const running = driver.run('const beforeWait = "kept";\nawait new Promise(() => {});\nconst afterWait = 1;');
+    const { outcome, settleMs } = await interruptAfter(50, running.then((r) => r.outcome));
+    expect(outcome).toMatchObject(interrupted);
+    expect(settleMs).toBeLessThan(100);
+    expect(await driver.value('beforeWait + " " + typeof afterWait')).toBe("'kept undefined'");
+  });
+
+  it('cancels the timers of the interrupted cell only', async () => {
+    await driver.value('let ticks = 0;\nconst ticker = setInterval(() => ticks++, 5);');
+    const running = driver.run('let fired = false;\nsetTimeout(() => { fired = true; }, 100);\nawait new Promise((r) => setTimeout(r, 10_000));');
+    await interruptAfter(20, running.then((r) => r.outcome));
+    const ticksAtInterrupt = Number(await driver.value('ticks'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await driver.value('fired')).toBe('false');
+    expect(Number(await driver.value('clearInterval(ticker); ticks'))).toBeGreaterThan(ticksAtInterrupt);
+  });
+
+  it('settles a cell waiting for input', async () => {
+    const running = driver.run('await input("never answered")');
+    const { outcome } = await interruptAfter(30, running.then((r) => r.outcome));
+    expect(outcome).toMatchObject(interrupted);
+  });
+
+  it('stops a synchronous infinite loop on SIGINT and keeps state', async () => {
+    await driver.value('let spins = 0;');
+    expect(await runWithSigintAfter(300, 'while (true) { spins++; }')).toMatchObject(interrupted);
+    expect(Number(await driver.value('spins'))).toBeGreaterThan(1000);
+  });
+
+  it('stops a synchronous loop that starts after a top-level await', async () => {
+    await driver.value('let laterSpins = 0;');
+    expect(await runWithSigintAfter(300, 'await new Promise((r) => setTimeout(r, 10));\nwhile (true) { laterSpins++; }')).toMatchObject(interrupted);
+    expect(Number(await driver.value('laterSpins'))).toBeGreaterThan(1000);
+  });
+
+  it('takes no further step of an interrupted cell when what it awaited settles later', async () => {
+    await driver.value('let release: () => void = () => {};\nconst gate = new Promise<void>((r) => { release = r; });\nlet continued = false;');
+    const running = driver.run('await gate;\ncontinued = true;');
+    await interruptAfter(20, running.then((r) => r.outcome));
+    expect(await driver.value('release(); await null; await null; continued')).toBe('false');
+  });
+
+  it('does not let an interrupt while idle reach the next cell', async () => {
+    driver.session.interrupt();
+    expect(await driver.value('await new Promise((r) => setTimeout(() => r(3), 10))')).toBe('3');
+  });
+
+  it('calls the runtime cancel hook', async () => {
+    let cancels = 0;
+    let release: (() => void) | undefined;
+    const runtime = {
+      cancelPending: () => { cancels++; release?.(); },
+      sync: () => new Promise<void>((resolve) => { release = resolve; }),
+    };
+    const session = new TypeScriptSession({ cwd: driver.cwd, comms: { registerTarget() {}, open() { throw new Error('none'); } } }, async () => runtime as unknown as Tpu);
+    try {
+      const publisher = new RecordingPublisher();
+      const running = session.execute('await tpu.sync()', { executionCount: 1, silent: false, storeHistory: true, allowStdin: false, publisher });
+      const { outcome } = await interruptAfter(30, running, session);
+      expect(outcome).toMatchObject(interrupted);
+      expect(cancels).toBe(1);
+    } finally {
+      await session.shutdown();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+// Completion, inspection and type diagnostics from the TypeScript language
+// service, over the earlier cells and the cell globals.
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionDriver } from './recording-publisher.js';
+
+const driver = new SessionDriver();
+afterAll(() => driver.shutdown());
+
+beforeAll(async () => {
+  await driver.value([
+    '/** Scales a vector.',
+    ' * @param factor how much */',
+    'function scaleBy(values: number[], factor: number): number[] { return values.map((v) => v * factor); }',
+    'const settings = { learningRate: 0.1, layers: 3, label: "mlp" };',
+    'import { basename } from "node:path";',
+  ].join('\n'));
+  await driver.value('const settings = { learningRate: 0.5, momentum: 0.9 };'); // redefined: the later type wins
+});
+
+describe('completion', () => {
+  it('completes members of values declared in earlier cells', async () => {
+    const code = 'settings.';
+    const result = await driver.session.complete(code, code.length);
+    expect(result.matches).toEqual(['learningRate', 'momentum']);
+    expect([result.cursorStart, result.cursorEnd]).toEqual([9, 9]);
+  });
+
+  it('completes a prefix and replaces only the typed word', async () => {
+    const code = 'const v = scale';
+    const result = await driver.session.complete(code, code.length);
+    expect(result.matches[0]).toBe('scaleBy');
+    expect([result.cursorStart, result.cursorEnd]).toEqual([10, 15]);
+  });
+
+  it('completes at a cursor in the middle of a multi-line cell, counting code points', async () => {
+    const code = 'const emoji = "😀😀";\nsettings.mom\nconst after = 1;';
+    const cursor = [...'const emoji = "😀😀";\nsettings.mom'].length;
+    const result = await driver.session.complete(code, cursor);
+    expect(result.matches).toEqual(['momentum']);
+    expect([result.cursorStart, result.cursorEnd]).toEqual([cursor - 3, cursor]);
+  });
+
+  it('completes the cell globals and imported names', async () => {
+    expect((await driver.session.complete('display.ma', 10)).matches).toEqual(['markdown']);
+    expect((await driver.session.complete('basen', 5)).matches).toEqual(['basename']);
+    expect((await driver.session.complete('clearOut', 8)).matches).toEqual(['clearOutput']);
+  });
+
+  it('completes magic names after %', async () => {
+    expect(await driver.session.complete('x;\n%ti', 6)).toEqual({ matches: ['%time', '%timeit'], cursorStart: 3, cursorEnd: 6 });
+  });
+
+  it('completes code in the args of %time', async () => {
+    const code = '%time settings.learn';
+    expect((await driver.session.complete(code, code.length)).matches).toEqual(['learningRate']);
+  });
+});
+
+describe('inspect', () => {
+  it('shows the signature and doc comment of a function from an earlier cell', async () => {
+    const result = await driver.session.inspect('scaleBy([1], 2)', 3, 0);
+    expect(result.found).toBe(true);
+    expect(result.data['text/plain']).toBe('function scaleBy(values: number[], factor: number): number[]\n\nScales a vector.\n\n@param factor how much');
+  });
+
+  it('inspects at the end of a name and reports nothing on blank space', async () => {
+    expect((await driver.session.inspect('settings', 8, 0)).data['text/plain']).toBe('const settings: {\n    learningRate: number;\n    momentum: number;\n}');
+    expect(await driver.session.inspect('   ', 1, 0)).toEqual({ found: false, data: {} });
+  });
+
+  it('shows the help of a magic', async () => {
+    const result = await driver.session.inspect('%typecheck warn', 3, 0);
+    expect(result.data['text/plain']).toMatch(/^%typecheck \[off\|warn\|error\]\n/);
+  });
+});
+
+describe('help cells (name?)', () => {
+  it('answers `name?` with a page payload holding the inspect text, and runs nothing', async () => {
+    const { outcome, publisher } = await driver.run('scaleBy?');
+    expect(outcome).toMatchObject({ status: 'ok', payload: [{ source: 'page', start: 0 }] });
+    const page = outcome.status === 'ok' ? (outcome.payload![0].data as Record<string, string>) : {};
+    expect(page['text/plain']).toMatch(/^function scaleBy\(values: number\[\], factor: number\): number\[\]\n\nScales a vector\./);
+    expect(publisher.outputs).toEqual([]);
+    const magic = await driver.run('%timeit?');
+    expect(magic.outcome.status === 'ok' && (magic.outcome.payload![0].data as Record<string, string>)['text/plain']).toMatch(/^%timeit \[-n LOOPS\]/);
+    const unknown = await driver.run('noSuchName?');
+    expect(unknown.outcome).toMatchObject({ status: 'ok', payload: [{ source: 'page', data: { 'text/plain': 'No information about noSuchName' } }] });
+  });
+});
+
+describe('type diagnostics', () => {
+  it('warns on stderr with the line and column, and still runs the cell (warn)', async () => {
+    const { outcome, publisher } = await driver.run('const total: number = 1;\nconst name: string = scaleBy([1], 2);\ntotal');
+    expect(outcome).toEqual({ status: 'ok', result: { data: { 'text/plain': '1' } } });
+    expect(publisher.text('stderr')).toBe(`cell-${driver.count}.ts:2:7 - warning TS2322: Type 'number[]' is not assignable to type 'string'.\n`);
+  });
+
+  it('checks against the latest definition of a name and allows redeclaring earlier names', async () => {
+    const { publisher } = await driver.run('const a1: number = settings.momentum;');
+    expect(publisher.text('stderr')).toBe('');
+    const redeclared = await driver.run('const settings = "now text";\nconst a2: string = settings.toUpperCase();');
+    expect(redeclared.publisher.text('stderr')).toBe('');
+    const later = await driver.run('const a3: number = settings;');
+    expect(later.publisher.text('stderr')).toBe(`cell-${driver.count}.ts:1:7 - warning TS2322: Type 'string' is not assignable to type 'number'.\n`);
+  });
+
+  it('fails the cell without running it in error mode, and stays quiet in off mode', async () => {
+    await driver.run('%typecheck error');
+    await driver.value('let ran = false;');
+    const { outcome } = await driver.run('ran = true;\nconst wrong: boolean = "no";');
+    expect(outcome).toMatchObject({ status: 'error', ename: 'TypeScriptError', evalue: `Type 'string' is not assignable to type 'boolean'. (cell-${driver.count}.ts:2:7)` });
+    expect(await driver.value('ran')).toBe('false');
+    await driver.run('%typecheck off');
+    const off = await driver.run('const wrong: boolean = "no" as any as number as any;\nconst w2: string = 1 as any as number;');
+    expect(off.publisher.text('stderr')).toBe('');
+    await driver.run('%typecheck warn');
+  });
+
+  it('keeps the first cell off the service (warn mode) and warms it up in the background when idle', async () => {
+    const fresh = new SessionDriver();
+    try {
+      const first = await fresh.run('const early: string = 1;');
+      expect(first.publisher.text('stderr')).toBe(''); // not checked: the service was not built yet
+      await new Promise((r) => setTimeout(r, 600)); // the warm-up runs ~300 ms after the first cell, synchronously
+      const second = await fresh.run('const late: string = 2;');
+      expect(second.publisher.text('stderr')).toBe("cell-2.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n");
+    } finally {
+      await fresh.shutdown();
+    }
+  });
+
+  it('honours a tsconfig.json in the notebook folder', async () => {
+    const strictDriver = new SessionDriver();
+    const looseDriver = new SessionDriver();
+    writeFileSync(`${looseDriver.cwd}/tsconfig.json`, JSON.stringify({ compilerOptions: { strict: false } }));
+    try {
+      for (const d of [strictDriver, looseDriver]) await d.session.complete('', 0); // build the service
+      const implicitAny = 'function f(x) { return x; }';
+      expect((await strictDriver.run(implicitAny)).publisher.text('stderr')).toMatch(/warning TS7006: Parameter 'x' implicitly has an 'any' type/);
+      expect((await looseDriver.run(implicitAny)).publisher.text('stderr')).toBe('');
+    } finally {
+      await strictDriver.shutdown();
+      await looseDriver.shutdown();
+    }
+  });
+});
