@@ -19,6 +19,7 @@ export interface KernelOptions {
   historyPath?: string;
 }
 
+const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
 function zmqChannel(socket: zmq.Router): DuplexChannel {
@@ -77,5 +78,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     process.exit(0);
   });
 
+  // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
+  // first request, so wait (a little) for an iopub subscriber before answering.
+  await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS))]);
   await kernel.serve();
 }
