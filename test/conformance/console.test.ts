@@ -21,6 +21,6 @@ it('runs cells in jupyter console', () => {
   expect(run.stdout).toContain('TypeScript cells');
   expect(run.stdout).toMatch(/In \[1\]: hello from console\n/);
   expect(run.stdout).toMatch(/Out\[2\]: 42\n/);
-  expect(run.stdout).toContain('Error: boom');
+  expect(run.stdout + run.stderr).toContain('Error: boom'); // tracebacks go to stderr
   expect(run.stdout).toContain('Shutting down kernel');
 }, 90_000);
