@@ -112,18 +112,6 @@ describe('kernel over ZeroMQ', () => {
     expect(range.history).toEqual([[session, lineB, 'const historyProbeB = 2']]);
   });
 
-  it('maps complete, inspect and is_complete replies (seed session: no language service yet)', async () => {
-    const complete = await kernel.request('shell', 'complete_request', { code: 'Math.ma', cursor_pos: 7 });
-    expect(complete.reply.content).toMatchObject({ status: 'ok', cursor_end: 7, metadata: {} });
-    expect(Array.isArray(complete.reply.content.matches)).toBe(true);
-    expectBusyIdle(complete.outputs, complete.msgId);
-    const inspect = await kernel.request('shell', 'inspect_request', { code: 'Math.max', cursor_pos: 8, detail_level: 0 });
-    expect(inspect.reply.content).toMatchObject({ status: 'ok', metadata: {} });
-    expect(typeof inspect.reply.content.found).toBe('boolean');
-    const isComplete = await kernel.request('shell', 'is_complete_request', { code: '1 +' });
-    expect(['complete', 'incomplete', 'invalid', 'unknown']).toContain(isComplete.reply.content.status);
-  });
-
   it('answers an unknown request with an error reply, busy and idle', async () => {
     const { msgId, reply, outputs } = await kernel.request('shell', 'frobnicate_request', {});
     expect(reply.header.msg_type).toBe('frobnicate_reply');
