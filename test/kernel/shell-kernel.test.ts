@@ -151,3 +151,15 @@ it('maps the session language service to complete, inspect and is_complete repli
     ['complete', 'é😀', 2],
   ]);
 });
+
+it('answers malformed request content with an error naming the field, and keeps serving', async () => {
+  start();
+  const [execute] = await roundTrip('execute_request', { code: 42 });
+  expect(execute.content).toMatchObject({ status: 'error', ename: 'TypeError', evalue: 'execute_request: code must be a string, got 42' });
+  const [complete] = await roundTrip('complete_request', { code: 'abc', cursor_pos: 9 });
+  expect(complete.content.evalue).toBe('complete_request: cursor_pos must be an integer from 0 to 3 (code points of code), got 9');
+  const [inspect] = await roundTrip('inspect_request', {});
+  expect(inspect.content.evalue).toBe('inspect_request: code must be a string, got nothing');
+  const [ok] = await roundTrip('execute_request', { code: '1' });
+  expect(ok.content).toMatchObject({ status: 'ok', execution_count: 1 });
+});
