@@ -6,6 +6,7 @@ import { kernelInfoContent } from './handlers/kernel-info.js';
 import { defaultHistoryPath } from './history/history-store.js';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
+import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
 import { createShellKernel } from './shell-kernel.js';
 import type { DuplexChannel } from './transport.js';
@@ -33,7 +34,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const connection = readConnectionFile(options.connectionFile);
   const sessionId = uuid();
   // The IO worker boots on its own thread while this one loads the language session.
-  const ioStarting = startIoThread({ connection, session: sessionId });
+  const runningRequest = new RunningRequest();
+  const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];
@@ -56,13 +58,15 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     historyPath: options.historyPath ?? defaultHistoryPath(),
     cwd: process.cwd(),
     log,
+    requestTracker: runningRequest,
   });
   io = await ioStarting;
   for (const frames of early.splice(0)) void io.iopub.send(frames);
   io.setKernelInfo(kernelInfoContent(kernel.session.kernelInfo));
 
-  // interrupt_request makes the IO worker raise SIGINT; Jupyter may also send it directly
-  process.on('SIGINT', () => kernel.interrupt());
+  // interrupt_request makes the IO worker raise SIGINT; Jupyter may also send it directly.
+  // The worker repeats its signal until the cell stops: a repeat that lands later is ignored.
+  process.on('SIGINT', () => runningRequest.claimSignal() && kernel.interrupt());
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 

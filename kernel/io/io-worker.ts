@@ -10,6 +10,8 @@ import type { Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
+import { interruptSignaller } from './interrupt-signal.js';
+import { RunningRequest } from './running-request.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 /** How often to check that the process that launched the kernel is still alive. */
@@ -17,7 +19,8 @@ const PARENT_POLL_MS = 1000;
 /** How long the main thread gets to shut down cleanly before the process is ended anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
 
-const { connection, session } = workerData as IoWorkerData;
+const { connection, session, runningRequest } = workerData as IoWorkerData;
+const interrupt = interruptSignaller(new RunningRequest(runningRequest));
 let setKernelInfo: (content: Content) => void = () => undefined;
 const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
 const port = parentPort!;
@@ -39,7 +42,7 @@ const table: DispatchTable = {
     handler: () => {
       // The main thread's SIGINT listener interrupts awaited work; vm's
       // breakOnSigint stops a synchronous loop even while the thread is blocked.
-      process.kill(process.pid, 'SIGINT');
+      interrupt();
       return { status: 'ok' };
     },
   },

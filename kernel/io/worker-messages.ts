@@ -5,6 +5,8 @@ import type { Content } from '../wire/message.js';
 export interface IoWorkerData {
   connection: ConnectionInfo;
   session: string;
+  /** RunningRequest's buffer: which shell request runs on the main thread. */
+  runningRequest: SharedArrayBuffer;
 }
 
 export type ToWorker =
