@@ -6,6 +6,7 @@ import { kernelInfoContent } from './handlers/kernel-info.js';
 import { defaultHistoryPath } from './history/history-store.js';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
+import { trackBreakOnSigintRuns } from './io/break-on-sigint-runs.js';
 import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
 import { createShellKernel } from './shell-kernel.js';
@@ -35,6 +36,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const sessionId = uuid();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
+  trackBreakOnSigintRuns(runningRequest);
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;

@@ -1,31 +1,35 @@
-// interrupt_request, on the IO worker: raise SIGINT in this process. A SIGINT
-// that lands while the main thread is busy but not inside vm's breakOnSigint
-// scope (still compiling the cell, say) only queues for the main thread's JS
-// listener, which a synchronous loop never lets run (or is dropped when vm
-// swaps the listeners out). So while the interrupted request still runs and no
-// listener has taken the signal, it is repeated until one hits the
-// breakOnSigint watchdog, within a bound. Repeats are kept this few because
-// Node has short windows (vm entering and leaving a breakOnSigint run) in
-// which any SIGINT ends the process.
+// interrupt_request, on the IO worker: raise SIGINT in this process, at a safe
+// moment. A SIGINT that lands while the main thread is busy outside vm's
+// breakOnSigint scope (still compiling the cell, say) only queues for the main
+// thread's JS listener, which a synchronous loop never lets run (and vm drops it
+// when it swaps the listeners out). So while the interrupted request still runs
+// and no listener has taken the signal, it is raised again until vm's watchdog
+// takes one, within a bound.
 import type { RunningRequest } from './running-request.js';
 
+const POLL_MS = 5;
 const REPEAT_EVERY_MS = 100;
 const REPEAT_FOR_MS = 5000;
+/** How long a breakOnSigint run must have lasted before its watchdog surely listens. */
+const RUN_SETTLE_MS = 30;
 
 export function interruptSignaller(running: RunningRequest, raise = () => process.kill(process.pid, 'SIGINT')): () => void {
-  let repeating: NodeJS.Timeout | undefined;
+  let polling: NodeJS.Timeout | undefined;
   return function interrupt() {
-    clearInterval(repeating);
+    clearInterval(polling);
     const target = running.running();
-    running.aim(target);
-    raise();
-    if (target === 0) return; // nothing runs: one signal, as from outside
     const until = Date.now() + REPEAT_FOR_MS;
-    repeating = setInterval(() => {
-      const taken = running.running() !== target || !running.unclaimed(target);
-      if (taken || Date.now() > until) return clearInterval(repeating);
+    let raisedAt: number | undefined;
+    const tick = () => {
+      const over = running.running() !== target || Date.now() > until || (raisedAt !== undefined && !running.unclaimed(target));
+      if (over) return clearInterval(polling);
+      if ((raisedAt !== undefined && Date.now() - raisedAt < REPEAT_EVERY_MS) || !running.safeToSignal(RUN_SETTLE_MS)) return;
       running.aim(target);
       raise();
-    }, REPEAT_EVERY_MS);
+      raisedAt = Date.now();
+      if (target === 0) clearInterval(polling); // nothing runs: one signal, as from outside
+    };
+    polling = setInterval(tick, POLL_MS);
+    tick();
   };
 }
