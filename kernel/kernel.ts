@@ -1,18 +1,15 @@
 // Starts a kernel for one connection file: the IO worker (heartbeat, control,
 // iopub), the shell and stdin ZeroMQ sockets on this thread, and the shell kernel.
-import * as zmq from 'zeromq';
-import { v4 as uuid } from 'uuid';
-import { kernelInfoContent } from './handlers/kernel-info.js';
-import { defaultHistoryPath } from './history/history-store.js';
+// Only what starts the IO worker is imported up front; the rest loads while it boots.
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'zeromq';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { trackBreakOnSigintRuns } from './io/break-on-sigint-runs.js';
 import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
-import { createShellKernel } from './shell-kernel.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
-import { createSigner, ReplayGuard } from './wire/signature.js';
 
 export interface KernelOptions {
   connectionFile: string;
@@ -23,7 +20,7 @@ export interface KernelOptions {
 const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
-function zmqChannel(socket: zmq.Router): DuplexChannel {
+function zmqChannel(socket: Router): DuplexChannel {
   return {
     receive: () => socket,
     send: (frames) => socket.send(frames),
@@ -33,7 +30,7 @@ function zmqChannel(socket: zmq.Router): DuplexChannel {
 
 export async function startKernel(options: KernelOptions): Promise<void> {
   const connection = readConnectionFile(options.connectionFile);
-  const sessionId = uuid();
+  const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
   trackBreakOnSigintRuns(runningRequest);
@@ -41,8 +38,15 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];
-  // loaded after the worker was started, so both load their modules at the same time
-  const sessionFactory = options.sessionFactory ?? (await import('./session/index.js')).createSession;
+  // loaded after the worker was started, so both threads load their modules at the same time
+  const [zmq, { createShellKernel }, { kernelInfoContent }, { defaultHistoryPath }, { createSigner, ReplayGuard }, sessionFactory] = await Promise.all([
+    import('zeromq'),
+    import('./shell-kernel.js'),
+    import('./handlers/kernel-info.js'),
+    import('./history/history-store.js'),
+    import('./wire/signature.js'),
+    options.sessionFactory ?? import('./session/index.js').then((session) => session.createSession),
+  ]);
   const shell = new zmq.Router();
   const stdin = new zmq.Router();
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
