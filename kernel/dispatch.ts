@@ -39,6 +39,13 @@ export interface DispatcherOptions {
   /** While true, shell requests are answered 'aborted' unhandled (stop_on_error). */
   aborting?: () => boolean;
   log?: (text: string) => void;
+  /** Told when each request starts (before its busy) and ends (after its idle). */
+  tracker?: RequestTracker;
+}
+
+export interface RequestTracker {
+  begin(): void;
+  end(): void;
 }
 
 export interface Dispatcher {
@@ -74,6 +81,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const route = table[msgType];
     const replyType = msgType.endsWith('_request') ? msgType.replace(/_request$/, '_reply') : undefined;
     if (route && route.channel !== channel) log(`${msgType} arrived on ${channel}, expected on ${route.channel}; answering anyway`);
+    options.tracker?.begin();
     publish('status', { execution_state: 'busy' }, request);
     try {
       let content: Content | undefined;
@@ -101,6 +109,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
     } finally {
       publish('status', { execution_state: 'idle' }, request);
+      options.tracker?.end();
     }
   }
 

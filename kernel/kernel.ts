@@ -1,17 +1,15 @@
 // Starts a kernel for one connection file: the IO worker (heartbeat, control,
 // iopub), the shell and stdin ZeroMQ sockets on this thread, and the shell kernel.
-import * as zmq from 'zeromq';
-import { v4 as uuid } from 'uuid';
-import { kernelInfoContent } from './handlers/kernel-info.js';
-import { defaultHistoryPath } from './history/history-store.js';
+// Only what starts the IO worker is imported up front; the rest loads while it boots.
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'zeromq';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
+import { trackBreakOnSigintRuns } from './io/break-on-sigint-runs.js';
+import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
-import { createSession } from './session/index.js';
-import { createShellKernel } from './shell-kernel.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
-import { createSigner, ReplayGuard } from './wire/signature.js';
 
 export interface KernelOptions {
   connectionFile: string;
@@ -19,9 +17,10 @@ export interface KernelOptions {
   historyPath?: string;
 }
 
+const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
-function zmqChannel(socket: zmq.Router): DuplexChannel {
+function zmqChannel(socket: Router): DuplexChannel {
   return {
     receive: () => socket,
     send: (frames) => socket.send(frames),
@@ -31,12 +30,23 @@ function zmqChannel(socket: zmq.Router): DuplexChannel {
 
 export async function startKernel(options: KernelOptions): Promise<void> {
   const connection = readConnectionFile(options.connectionFile);
-  const sessionId = uuid();
+  const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
-  const ioStarting = startIoThread({ connection, session: sessionId });
+  const runningRequest = new RunningRequest();
+  trackBreakOnSigintRuns(runningRequest);
+  const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];
+  // loaded after the worker was started, so both threads load their modules at the same time
+  const [zmq, { createShellKernel }, { kernelInfoContent }, { defaultHistoryPath }, { createSigner, ReplayGuard }, sessionFactory] = await Promise.all([
+    import('zeromq'),
+    import('./shell-kernel.js'),
+    import('./handlers/kernel-info.js'),
+    import('./history/history-store.js'),
+    import('./wire/signature.js'),
+    options.sessionFactory ?? import('./session/index.js').then((session) => session.createSession),
+  ]);
   const shell = new zmq.Router();
   const stdin = new zmq.Router();
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
@@ -47,20 +57,22 @@ export async function startKernel(options: KernelOptions): Promise<void> {
       stdin: zmqChannel(stdin),
       iopub: { send: async (frames) => void (io ? io.iopub.send(frames) : early.push(frames)) },
     },
-    sessionFactory: options.sessionFactory ?? createSession,
+    sessionFactory,
     sessionId,
     signer: createSigner(connection.signature_scheme, connection.key),
     replays: new ReplayGuard(),
     historyPath: options.historyPath ?? defaultHistoryPath(),
     cwd: process.cwd(),
     log,
+    requestTracker: runningRequest,
   });
   io = await ioStarting;
   for (const frames of early.splice(0)) void io.iopub.send(frames);
   io.setKernelInfo(kernelInfoContent(kernel.session.kernelInfo));
 
-  // interrupt_request makes the IO worker raise SIGINT; Jupyter may also send it directly
-  process.on('SIGINT', () => kernel.interrupt());
+  // interrupt_request makes the IO worker raise SIGINT; Jupyter may also send it directly.
+  // The worker repeats its signal until the cell stops: a repeat that lands later is ignored.
+  process.on('SIGINT', () => runningRequest.claimSignal() && kernel.interrupt());
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 
@@ -77,5 +89,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     process.exit(0);
   });
 
+  // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
+  // first request, so wait (a little) for an iopub subscriber before answering.
+  await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS))]);
   await kernel.serve();
 }

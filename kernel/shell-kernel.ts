@@ -3,7 +3,7 @@
 // comms, kernel_info) and stdin, served one request at a time.
 import { Comms } from './comms/comm-registry.js';
 import { createDispatcher } from './dispatch.js';
-import type { DispatchTable } from './dispatch.js';
+import type { DispatchTable, RequestTracker } from './dispatch.js';
 import { commRoutes } from './handlers/comm.js';
 import { executeHandler } from './handlers/execute.js';
 import type { ExecutionState } from './handlers/execute.js';
@@ -28,6 +28,8 @@ export interface ShellKernelOptions {
   historyPath: string;
   cwd: string;
   log: (text: string) => void;
+  /** Told when each shell request starts and ends (the IO worker aims its interrupts with it). */
+  requestTracker?: RequestTracker;
 }
 
 export interface ShellKernel {
@@ -70,6 +72,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
     replies: { shell: shellReplies, control: shellReplies },
     aborting: () => state.aborting,
     log,
+    tracker: options.requestTracker,
   });
   publish = dispatcher.publish;
 

@@ -5,6 +5,8 @@ import type { Content } from '../wire/message.js';
 export interface IoWorkerData {
   connection: ConnectionInfo;
   session: string;
+  /** RunningRequest's buffer: which shell request runs on the main thread. */
+  runningRequest: SharedArrayBuffer;
 }
 
 export type ToWorker =
@@ -16,5 +18,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready' }
+  /** A client subscribed to iopub (XPUB tells us): requests can be answered without losing output. */
+  | { type: 'subscribed' }
   | { type: 'failed'; message: string }
   | { type: 'shutdown'; restart: boolean };
