@@ -9,11 +9,18 @@ import type { StdinChannel } from '../stdin-channel.js';
 
 export interface ExecutionState {
   executionCount: number;
-  /** Set after a failed cell with stop_on_error; cleared when the shell queue is drained. */
+  /** Set when a cell fails with stop_on_error and requests are queued; cleared once they are drained. */
   aborting: boolean;
 }
 
-export function executeHandler(session: LanguageSession, state: ExecutionState, history: HistoryStore, stdin: StdinChannel): Handler {
+/** `queued` says whether more shell requests are already waiting (those get aborted after a failure). */
+export function executeHandler(
+  session: LanguageSession,
+  state: ExecutionState,
+  history: HistoryStore,
+  stdin: StdinChannel,
+  queued: () => boolean,
+): Handler {
   return async (context) => {
     const content = context.request.content;
     const code = typeof content.code === 'string' ? content.code : '';
@@ -31,7 +38,8 @@ export function executeHandler(session: LanguageSession, state: ExecutionState, 
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });
-      if (stopOnError) state.aborting = true;
+      // decided before the reply goes out, so a client answering the reply is never aborted
+      if (stopOnError && queued()) state.aborting = true;
       return { status: 'error', execution_count: executionCount, ename, evalue, traceback };
     }
     if (outcome.result && !silent) {
