@@ -7,7 +7,7 @@ import type { TraceNode } from './compiler/trace.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
 import { materialize } from './modes/materialize.js';
-import { flushRegion, regionReads } from './modes/fused.js';
+import { disposeBuffer, dropRecipe } from './modes/recipes.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 
@@ -20,6 +20,8 @@ export class Tensor {
   _buf: DeviceBuffer | null = null;
   /** The recipe, while the value is not in device memory. */
   _node: TraceNode | null;
+  /** Buffers its recipe keeps alive after its region ran without materializing it. */
+  _pins: DeviceBuffer[] | null = null;
   disposed = false;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
@@ -40,6 +42,7 @@ export class Tensor {
   _materialized(buffer: DeviceBuffer): void {
     this._buf = buffer;
     this._node = null;
+    dropRecipe(this);
     currentSession().track(this, buffer);
   }
 
@@ -62,6 +65,7 @@ export class Tensor {
 
   private readable(what: string): DeviceBuffer {
     if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
+    if (this._buf?.lostWithSession) throw new ReferenceError(`${what}: the tensor ${this.describe()} was freed by tpu.reset()`);
     materialize(this, what);
     return this._buf!;
   }
@@ -98,11 +102,8 @@ export class Tensor {
     this.disposed = true;
     const b = this._buf;
     if (!b) return;
-    // A pending fused region still reads this buffer: run it first.
-    if (regionReads(b)) flushRegion('dispose of a tensor the region reads');
-    const session = currentSession();
-    session.untrack(this);
-    session.free(b);
+    // No unregister from the finalizer (it costs more than the op): freeing is idempotent.
+    disposeBuffer(b);
   }
 
   toString(): string {

@@ -6,10 +6,12 @@ import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
 import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
 import { closeSession, currentSession, programCache } from './device/current.js';
+import { interruptBuffer } from './device/session.js';
 import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
+import { setCallSites } from './call-site.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -35,6 +37,8 @@ export const tpu = {
   mode,
   withMode,
   setMatmulPrecision,
+  /** Record where every op is called in strict/fused too (costs ~2 µs per op). */
+  setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
   async sync(): Promise<void> {
@@ -99,6 +103,12 @@ export const tpu = {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },
+
+  /**
+   * The shared buffer a kernel hands to its control thread once, so that thread can
+   * interrupt a blocking wait on the main thread with interruptWaits(buffer).
+   */
+  interruptBuffer,
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {

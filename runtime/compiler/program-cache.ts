@@ -10,6 +10,7 @@ export interface CompiledEntry {
   readonly id: number;
   readonly hash: string;
   readonly program: Program;
+  readonly label: string;
 }
 
 export class ProgramCache {
@@ -20,7 +21,7 @@ export class ProgramCache {
   /** The program compiled last (for %program). */
   last: CompiledEntry | undefined;
 
-  constructor(private readonly compile: (program: Program) => number) {}
+  constructor(private readonly compile: (program: Program, label: string) => number) {}
 
   lookup(bp: BoundProgram): number {
     const hit = this.entries.get(bp.signature);
@@ -30,11 +31,13 @@ export class ProgramCache {
       return hit.id;
     }
     this.misses++;
-    const entry = { id: this.compile(bp.program), hash: fnv1a(bp.signature), program: bp.program };
+    const program = bp.program();
+    const label = bp.label();
+    const entry = { id: this.compile(program, label), hash: fnv1a(bp.signature), program, label };
     this.entries.set(bp.signature, entry);
     this.last = entry;
     if (profiling.on) this.emit(bp, entry, false);
-    this.shapesByStructure.set(bp.structure, bp.program.inputs.map((v) => v.shape));
+    this.shapesByStructure.set(bp.structure(), program.inputs.map((v) => v.shape));
     return entry.id;
   }
 
@@ -43,9 +46,9 @@ export class ProgramCache {
   }
 
   private emit(bp: BoundProgram, entry: CompiledEntry, hit: boolean): void {
-    const before = hit ? undefined : this.shapesByStructure.get(bp.structure);
-    const changed = before ? describeShapeChange(before, bp.program.inputs.map((v) => v.shape)) : undefined;
-    emit({ kind: 'cache', time: performance.now(), program: entry.id, hash: entry.hash, hit, changed, nodes: bp.program.nodes.length });
+    const before = hit ? undefined : this.shapesByStructure.get(bp.structure());
+    const changed = before ? describeShapeChange(before, entry.program.inputs.map((v) => v.shape)) : undefined;
+    emit({ kind: 'cache', time: performance.now(), program: entry.id, hash: entry.hash, hit, changed, nodes: entry.program.nodes.length });
   }
 }
 

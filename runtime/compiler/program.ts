@@ -49,3 +49,17 @@ export function verifyProgram(p: Program): void {
     if (!Number.isInteger(o) || o < 0 || o >= base + p.nodes.length) throw new Error(`program verifier: output ${o} is undefined`);
   }
 }
+
+/** The program as readable text, one value per line ("%3 = add(%0, %2) : float32[4,8]"). */
+export function programText(p: Program): string {
+  const type = (v: ProgramValue) => `${v.dtype}[${v.shape.join(',')}]`;
+  const lines = p.inputs.map((v, i) => `%${i} = input ${i} : ${type(v)}`);
+  p.scalars.forEach((d, i) => lines.push(`%${p.inputs.length + i} = scalar ${i} : ${d}`));
+  const base = p.inputs.length + p.scalars.length;
+  p.nodes.forEach((n, i) => {
+    const attrs = n.attrs && Object.keys(n.attrs as object).length ? ` ${JSON.stringify(n.attrs)}` : '';
+    lines.push(`%${base + i} = ${n.op}(${n.inputs.map((v) => `%${v}`).join(', ')})${attrs} : ${type(n)}`);
+  });
+  lines.push(`return ${p.outputs.map((v) => `%${v}`).join(', ')}`);
+  return lines.join('\n');
+}

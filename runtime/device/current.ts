@@ -10,7 +10,7 @@ export function currentSession(): DeviceSession {
 }
 
 export function programCache(): ProgramCache {
-  return (cache ??= new ProgramCache((p) => currentSession().compile(p)));
+  return (cache ??= new ProgramCache((p, label) => currentSession().compile(p, label)));
 }
 
 /** Closes the session: every device buffer is gone; a new session starts on next use. */

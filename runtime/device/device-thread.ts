@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import '../ops/index.js';
 import { OrtBackend, type OrtBuffer } from './onnx/ort-backend.js';
-import type { Command, DeviceError, DeviceMessage, DeviceThreadData, HostMessage } from './protocol.js';
+import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 
 const { threads, signal, port } = workerData as DeviceThreadData;
 const counter = new Int32Array(signal);
@@ -79,7 +79,7 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     fail(cmd.outs, new Failure(cmd.launch, message));
-    errors.push({ launch: cmd.launch, message });
+    errors.push({ launch: cmd.launch, program: cmd.program, message });
     if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: message });
   }
 }
@@ -171,19 +171,21 @@ function cancelQueued(): void {
   head = 0;
 }
 
+Atomics.store(counter, 2, 1); // ready (SIGNAL_READY)
+
 parentPort!.on('message', (msg: HostMessage) => {
   if (msg.t === 'cancel') {
     cancelQueued();
     return;
   }
-  for (const c of msg.commands) queue.push(c);
+  for (const c of decodeBatch(msg.stream, msg.objects)) queue.push(c);
   void drain();
 });
 
 // Lets a host blocked in a synchronous wait notice that this thread is gone.
 process.on('uncaughtException', (e) => {
   console.error('tpu-kernel device thread failed:', e);
-  Atomics.store(counter, 1, 1);
+  Atomics.store(counter, 1, 1); // SIGNAL_DEAD
   Atomics.notify(counter, 0);
   process.exit(1);
 });

@@ -13,6 +13,12 @@ export interface MemoryInfo {
 /** A device buffer as the host knows it. The id names it on the device thread. */
 export class DeviceBuffer {
   freed = false;
+  /** Recipes of unmaterialized values that read this buffer (modes/recipes.ts). */
+  pins = 0;
+  /** Its tensor was disposed while pinned: freed when the last pin goes. */
+  disposeRequested = false;
+  /** Set when the buffer went away with its session (tpu.reset()). */
+  lostWithSession = false;
   constructor(
     readonly id: number,
     readonly dtype: DType,
@@ -62,6 +68,16 @@ export class MemoryAccount {
     this.live.delete(b);
     this.liveBytes -= b.bytes;
     return true;
+  }
+
+  /** The session is gone: every live buffer with it. */
+  loseAll(): void {
+    for (const b of this.live) {
+      b.freed = true;
+      b.lostWithSession = true;
+    }
+    this.live.clear();
+    this.liveBytes = 0;
   }
 
   info(): MemoryInfo {

@@ -14,7 +14,7 @@ export type Command =
   | { t: 'profile'; on: boolean };
 
 export type HostMessage =
-  | { t: 'batch'; commands: Command[] }
+  | { t: 'batch'; stream: Float64Array; objects: Command[] }
   /** Drops queued executions that have not started; their outputs become "cancelled". */
   | { t: 'cancel' };
 
@@ -25,6 +25,7 @@ export type DeviceMessage =
 
 export interface DeviceError {
   readonly launch: number;
+  readonly program: number;
   readonly message: string;
 }
 
@@ -32,4 +33,73 @@ export interface DeviceThreadData {
   readonly threads: number;
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
+}
+
+// Executions and frees (the commands every op sends) travel as numbers in one Float64Array
+// per batch, transferred without copying; rarer commands travel as objects, their place in
+// the stream marked by OBJECT.
+const EXEC = 1;
+const FREE = 2;
+const OBJECT = 3;
+
+export class CommandEncoder {
+  stream: number[] = [];
+  objects: Command[] = [];
+  count = 0;
+
+  exec(program: number, launch: number, ins: readonly number[], outs: readonly number[], scalars: readonly number[], reply: number): void {
+    const s = this.stream;
+    s.push(EXEC, program, launch, reply, ins.length, ...ins, outs.length, ...outs, scalars.length, ...scalars);
+    this.count++;
+  }
+
+  free(buffer: number): void {
+    this.stream.push(FREE, buffer);
+    this.count++;
+  }
+
+  object(cmd: Command): void {
+    this.stream.push(OBJECT);
+    this.objects.push(cmd);
+    this.count++;
+  }
+
+  take(): HostMessage {
+    const msg: HostMessage = { t: 'batch', stream: Float64Array.from(this.stream), objects: this.objects };
+    this.stream = [];
+    this.objects = [];
+    this.count = 0;
+    return msg;
+  }
+}
+
+export function decodeBatch(stream: Float64Array, objects: readonly Command[]): Command[] {
+  const out: Command[] = [];
+  let o = 0;
+  for (let i = 0; i < stream.length; ) {
+    const code = stream[i++];
+    if (code === OBJECT) out.push(objects[o++]!);
+    else if (code === FREE) out.push({ t: 'free', buffer: stream[i++]! });
+    else {
+      const program = stream[i++]!;
+      const launch = stream[i++]!;
+      const reply = stream[i++]!;
+      const read = () => {
+        const n = stream[i++]!;
+        const xs = Array.from(stream.subarray(i, i + n));
+        i += n;
+        return xs;
+      };
+      const ins = read();
+      const outs = read();
+      const scalars = read();
+      const cmd: Command = { t: 'exec', program, launch, ins, outs, scalars };
+      if (reply) {
+        cmd.reply = reply;
+        cmd.check = true;
+      }
+      out.push(cmd);
+    }
+  }
+  return out;
 }

@@ -9,8 +9,9 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import type { Command, DeviceMessage, DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
+import { formatSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -26,6 +27,32 @@ export class CancelledError extends Error {
 }
 
 type Reply = Extract<DeviceMessage, { t: 'reply' }>;
+
+/**
+ * Shared words: [0] replies posted (the host waits on it), [1] device thread died,
+ * [2] device thread ready, [3] interrupt requested. One buffer per process, so a thread
+ * given it once (the kernel's control thread) can interrupt waits of every session.
+ */
+const SIGNAL = new SharedArrayBuffer(16);
+export const SIGNAL_DEAD = 1;
+export const SIGNAL_READY = 2;
+export const SIGNAL_INTERRUPT = 3;
+const START_TIMEOUT_MS = 20_000;
+
+/** The buffer behind requestInterrupt (see interruptWaits). */
+export function interruptBuffer(): SharedArrayBuffer {
+  return SIGNAL;
+}
+
+/**
+ * From any thread holding interruptBuffer(): makes a blocking wait on the main thread
+ * throw CancelledError (then call tpu.cancelPending() on the main thread).
+ */
+export function interruptWaits(buffer: SharedArrayBuffer): void {
+  const words = new Int32Array(buffer);
+  Atomics.store(words, SIGNAL_INTERRUPT, 1);
+  Atomics.notify(words, 0);
+}
 const BATCH_LIMIT = 256;
 const WAIT_SLICE_MS = 50;
 
@@ -33,17 +60,20 @@ export class DeviceSession {
   readonly memory: MemoryAccount;
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
-  private readonly signal = new SharedArrayBuffer(16);
-  private readonly counter = new Int32Array(this.signal);
-  private batch: Command[] = [];
+  private readonly signal = SIGNAL;
+  private readonly counter = new Int32Array(SIGNAL);
+  private batch = new CommandEncoder();
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
+  private closed = false;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
   private nextReply = 1;
   private doneUpTo = 0;
+  /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
+  private readonly programLabels = new Map<number, string>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -57,6 +87,7 @@ export class DeviceSession {
   constructor() {
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel);
     onProfilingToggle((on) => this.enqueue({ t: 'profile', on }));
+    if (profiling.on) this.enqueue({ t: 'profile', on: true });
   }
 
   // ---- buffers -------------------------------------------------------------
@@ -74,21 +105,21 @@ export class DeviceSession {
   }
 
   free(buffer: DeviceBuffer): void {
-    if (this.memory.release(buffer)) this.enqueue({ t: 'free', buffer: buffer.id });
+    if (!this.memory.release(buffer)) return;
+    this.batch.free(buffer.id);
+    this.scheduled();
   }
 
   /** The safety net: a buffer whose tensor is garbage-collected gets freed. */
   track(owner: object, buffer: DeviceBuffer): void {
-    this.finalizer.register(owner, buffer, owner);
-  }
-  untrack(owner: object): void {
-    this.finalizer.unregister(owner);
+    this.finalizer.register(owner, buffer);
   }
 
   // ---- programs --------------------------------------------------------------
 
-  compile(program: Program): number {
+  compile(program: Program, label: string): number {
     const id = this.nextProgram++;
+    this.programLabels.set(id, label);
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -96,19 +127,14 @@ export class DeviceSession {
   /** Enqueues one execution; with `check`, returns the reply id to wait on. */
   execute(
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
-    record: LaunchRecord, check = false,
+    record: LaunchRecord | null, check = false,
   ): number | undefined {
     const launch = this.nextLaunch++;
-    this.launches.set(launch, record);
-    const cmd: Command = { t: 'exec', program, launch, ins: ins.map((b) => b.id), outs: outs.map((b) => b.id), scalars };
-    let reply: number | undefined;
-    if (check) {
-      reply = this.nextReply++;
-      cmd.reply = reply;
-      cmd.check = true;
-    }
-    this.enqueue(cmd);
-    return reply;
+    if (record) this.launches.set(launch, record);
+    const reply = check ? this.nextReply++ : 0;
+    this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
+    this.scheduled();
+    return check ? reply : undefined;
   }
 
   /** Launches queued or running on the device. */
@@ -157,16 +183,12 @@ export class DeviceSession {
    * outputs become unreadable), keeps every materialized tensor and every upload.
    */
   cancelPending(): number {
-    const dropped = this.batch.filter((c) => c.t === 'exec') as Extract<Command, { t: 'exec' }>[];
-    this.batch = this.batch.filter((c) => c.t !== 'exec');
-    for (const c of dropped) this.launches.delete(c.launch);
-    if (this.worker) this.worker.postMessage({ t: 'cancel' });
+    // The device thread drops every queued execution, including this batch's.
+    const queued = this.queueDepth();
     this.postBatch();
-    for (const [reply, resolve] of this.waiting) {
-      this.waiting.delete(reply);
-      resolve({ t: 'reply', reply, error: '\0cancelled' });
-    }
-    return dropped.length;
+    if (this.worker) this.worker.postMessage({ t: 'cancel' });
+    this.failAllWaits('\0cancelled');
+    return queued;
   }
 
   // ---- plumbing --------------------------------------------------------------
@@ -196,15 +218,27 @@ export class DeviceSession {
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
     this.postBatch();
+    Atomics.store(this.counter, SIGNAL_INTERRUPT, 0);
     while (result === undefined) {
       const seen = Atomics.load(this.counter, 0);
       this.drainPort();
       if (result !== undefined) break;
-      if (Atomics.load(this.counter, 1) !== 0) throw new DeviceError('the device thread died');
+      this.checkAlive(start);
+      if (Atomics.exchange(this.counter, SIGNAL_INTERRUPT, 0) !== 0) {
+        this.waiting.delete(reply);
+        throw new CancelledError(`the wait (${reason}) was interrupted`);
+      }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
     if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
     return result;
+  }
+
+  private checkAlive(waitStart: number): void {
+    if (Atomics.load(this.counter, SIGNAL_DEAD) !== 0) throw new DeviceError('the device thread died (see stderr); tpu.reset() starts a new session');
+    if (Atomics.load(this.counter, SIGNAL_READY) === 0 && performance.now() - waitStart > START_TIMEOUT_MS) {
+      throw new DeviceError(`the device thread did not start within ${START_TIMEOUT_MS / 1000} s (see stderr)`);
+    }
   }
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
@@ -231,13 +265,14 @@ export class DeviceSession {
       resolve?.(msg);
       return;
     }
-    for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) if (!this.isFailed(l, msg)) this.launches.delete(l);
-    this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      this.launches.delete(e.launch);
-      this.deviceErrors.push(rec ? `${rec.label()} failed on the device (called at ${rec.site()}): ${e.message}` : e.message);
+      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
+      const site = rec ? rec.site() : formatSite(undefined);
+      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
     }
+    if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
+    this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
     if (!profiling.on) return;
     const t = msg.timings ?? [];
     for (let i = 0; i < t.length; i += 4) {
@@ -247,13 +282,13 @@ export class DeviceSession {
     for (let i = 0; i < c.length; i += 2) emit({ kind: 'compile', time: performance.now(), program: c[i]!, ms: c[i + 1]! });
   }
 
-  private isFailed(launch: number, msg: Extract<DeviceMessage, { t: 'progress' }>): boolean {
-    return msg.errors?.some((e) => e.launch === launch) ?? false;
+  private enqueue(cmd: Command): void {
+    this.batch.object(cmd);
+    this.scheduled();
   }
 
-  private enqueue(cmd: Command): void {
-    this.batch.push(cmd);
-    if (this.batch.length >= BATCH_LIMIT) this.postBatch();
+  private scheduled(): void {
+    if (this.batch.count >= BATCH_LIMIT) this.postBatch();
     else if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => this.postBatch());
@@ -262,19 +297,27 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.flushScheduled = false;
-    if (this.batch.length === 0) return;
-    const commands = this.batch;
+    if (this.batch.count === 0 || this.closed) return;
+    const msg = this.batch.take();
     const transfers = this.transfers;
-    this.batch = [];
     this.transfers = [];
-    this.start().postMessage({ t: 'batch', commands }, transfers);
+    if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
+    this.start().postMessage(msg, transfers);
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
     const { port1, port2 } = new MessageChannel();
     const data: DeviceThreadData = { threads: settings.threads(), signal: this.signal, port: port2 };
-    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2] });
+    Atomics.store(this.counter, SIGNAL_DEAD, 0);
+    Atomics.store(this.counter, SIGNAL_READY, 0);
+    // The thread runs a file: flags only valid for the main entry (node -e --input-type) must go.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
+    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    this.worker.on('error', (e) => {
+      Atomics.store(this.counter, SIGNAL_DEAD, 1);
+      this.failAllWaits(`the device thread failed: ${e.message}`);
+    });
     this.worker.unref();
     this.port = port1;
     port1.on('message', (m: DeviceMessage) => this.onMessage(m));
@@ -282,8 +325,18 @@ export class DeviceSession {
     return this.worker;
   }
 
+  private failAllWaits(message: string): void {
+    for (const [reply, resolve] of this.waiting) {
+      this.waiting.delete(reply);
+      resolve({ t: 'reply', reply, error: message });
+    }
+  }
+
   /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.failAllWaits('the TPU session was reset');
+    this.memory.loseAll();
     const w = this.worker;
     this.worker = null;
     this.port?.close();

@@ -26,6 +26,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     const v = operands[i];
     if (v instanceof Tensor) {
       if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
+      if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
     } else if (typeof v !== 'number' && typeof v !== 'boolean') {
       throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
@@ -44,18 +45,18 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       inputs[i] = { value: Number(v), dtype };
     }
   }
+  const t0 = profiling.on ? performance.now() : 0;
   const out = op.infer(abstracts, attrs);
-  const node: TraceNode = {
-    op, inputs, attrs, shape: out.shape, dtype: out.dtype, site: captureSite(apply), region: 0, consumers: 0,
-  };
+  const mode = activeMode();
+  const site = captureSite(apply, mode === 'debug' || profiling.on);
+  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
+  const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   if (profiling.on) {
     emit({
-      kind: 'dispatch', time: performance.now(), op: op.name, shapes: abstracts.map((a) => a.shape),
-      dtype: out.dtype, mode: activeMode(), site: () => formatSite(node.site),
+      kind: 'dispatch', time: t0, ms: performance.now() - t0, op: op.name, shapes: abstracts.map((a) => a.shape),
+      dtype: out.dtype, mode, site: () => formatSite(node.site),
     });
   }
-  const mode = activeMode();
-  const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   for (const h of hooks) h(op, operands, attrs, result);
   return result;
 }

@@ -2,7 +2,7 @@
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
 import type { TraceNode } from '../compiler/trace.js';
 import { isScalar } from '../compiler/trace.js';
-import { bindProgram } from '../compiler/bind-program.js';
+import { bindSingle } from '../compiler/bind-program.js';
 import { currentSession } from '../device/current.js';
 import { formatSite } from '../call-site.js';
 import { formatShape } from '../shape.js';
@@ -17,7 +17,7 @@ export class NonFiniteError extends Error {
 export function applyEager(node: TraceNode, debug: boolean): Tensor {
   for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
   const out = new Tensor(node);
-  const bp = bindProgram([out]);
+  const bp = bindSingle(node, out);
   const reply = launch(bp, debug);
   if (debug) {
     const session = currentSession();

@@ -14,7 +14,9 @@ export function launch(bp: BoundProgram, check = false): number | undefined {
     for (const b of outs) session.memory.release(b);
     throw e;
   }
-  const reply = session.execute(id, bp.inputs, outs, bp.scalars as number[], bp, check);
+  const site = bp.site;
+  const record = site ? { label: () => bp.label(), site } : null;
+  const reply = session.execute(id, bp.inputs, outs, bp.scalars as number[], record, check);
   bp.outputs.forEach((t, i) => t._materialized(outs[i]!));
   return reply;
 }

@@ -4,7 +4,8 @@
 // With nobody subscribed, emitting costs one boolean test at each site (`profiling.on`).
 
 export type ProfileEvent =
-  | { kind: 'dispatch'; time: number; op: string; shapes: readonly (readonly number[])[]; dtype: string; mode: string; site: () => string }
+  /** One op call; ms is its host time (in debug mode: including the run on the device). */
+  | { kind: 'dispatch'; time: number; ms: number; op: string; shapes: readonly (readonly number[])[]; dtype: string; mode: string; site: () => string }
   | { kind: 'cache'; time: number; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   | { kind: 'compile'; time: number; program: number; ms: number }
   | { kind: 'execute'; program: number; launch: number; start: number; end: number }

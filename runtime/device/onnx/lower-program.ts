@@ -8,6 +8,8 @@ import { OnnxGraph } from './onnx-graph.js';
 
 export interface LoweredModel {
   readonly model: Uint8Array;
+  /** The ONNX graph as readable text. */
+  readonly text: string;
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
   readonly outputNames: readonly string[];
@@ -50,5 +52,5 @@ export function lowerToOnnx(program: Program): LoweredModel {
     graph.output(out, COMPUTE_TYPE[v.dtype], v.shape);
     return out;
   });
-  return { model: graph.encode(), inputNames, scalarNames, outputNames };
+  return { model: graph.encode(), text: graph.toText(), inputNames, scalarNames, outputNames };
 }

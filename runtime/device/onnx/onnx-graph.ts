@@ -56,6 +56,20 @@ export class OnnxGraph {
     return this.constant('int64', [values.length], values);
   }
 
+  /** The graph as readable lines ("v3 = Add(in0, s0)"), for %program. */
+  toText(): string {
+    const sig = (v: ValueInfo) => `${v.name}: ${v.type}[${v.dims.join(',')}]`;
+    const attr = (a: OnnxAttr) => (typeof a === 'number' || Array.isArray(a) ? JSON.stringify(a) : JSON.stringify(Object.values(a)[0]));
+    const lines = [`inputs: ${this.inputs.map(sig).join(', ')}`];
+    for (const c of this.initializers) lines.push(`${c.name} = constant ${c.type}[${c.dims.join(',')}] ${JSON.stringify(c.values)}`);
+    for (const n of this.nodes) {
+      const attrs = Object.entries(n.attrs).map(([k, v]) => `${k}=${attr(v)}`);
+      lines.push(`${n.outputs.join(', ')} = ${n.op}(${[...n.inputs, ...attrs].join(', ')})`);
+    }
+    lines.push(`outputs: ${this.outputs.map(sig).join(', ')}`);
+    return lines.join('\n');
+  }
+
   encode(): Uint8Array {
     const w = new ProtobufWriter();
     w.int(1, 8); // ir_version

@@ -1,10 +1,11 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
 import ort from 'onnxruntime-node';
-import { allocStorage, COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
+import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../compiler/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
+import { BufferPool } from './buffer-pool.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
@@ -23,6 +24,7 @@ const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Arra
 export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   readonly name = 'onnxruntime-cpu';
   private bytesInUse = 0;
+  private readonly pool = new BufferPool();
   private buffers = 0;
   private readonly sessionOptions: ort.InferenceSession.SessionOptions;
 
@@ -57,14 +59,17 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const fetches: Record<string, ort.Tensor> = {};
     const computed = program.outputs.map((id, i) => {
       const v = valueOf(program, id);
-      const data = allocStorage(v.dtype === 'bfloat16' ? 'float32' : v.dtype, numel(v.shape));
+      const data = this.alloc(v.dtype === 'bfloat16' ? 'float32' : v.dtype, numel(v.shape));
       fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
       return { dtype: v.dtype, data };
     });
     await exe.session.run(feeds, fetches);
-    return computed.map(({ dtype, data }) =>
-      this.track(dtype, dtype === 'bfloat16' ? narrowToBf16(data as Float32Array) : data),
-    );
+    return computed.map(({ dtype, data }) => {
+      if (dtype !== 'bfloat16') return this.track(dtype, data);
+      const bits = narrowToBf16(data as Float32Array);
+      this.pool.give(data.buffer as ArrayBuffer);
+      return this.track(dtype, bits);
+    });
   }
 
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
@@ -76,12 +81,18 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   free(buffer: OrtBuffer): void {
+    this.pool.give(buffer.data.buffer as ArrayBuffer);
     this.bytesInUse -= buffer.length * ITEMSIZE[buffer.dtype];
     this.buffers--;
   }
 
   memoryStats() {
     return { bytesInUse: this.bytesInUse, buffers: this.buffers };
+  }
+
+  private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
+    const Type = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Uint8Array;
+    return new Type(this.pool.take(n * Type.BYTES_PER_ELEMENT));
   }
 
   private track(dtype: DType, data: StorageArray): OrtBuffer {

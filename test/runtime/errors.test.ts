@@ -1,0 +1,88 @@
+// Bad calls throw on the host at the call, in every mode, naming op, argument and shapes;
+// the session and its tensors survive every error.
+import { afterEach, describe, expect, it } from 'vitest';
+import { tpu, DeviceError, NonFiniteError } from 'tpu-kernel/runtime';
+
+const MODES = ['debug', 'strict', 'fused'] as const;
+afterEach(() => {
+  tpu.mode('strict');
+  tpu.setCallSites(false);
+  tpu.setDevice({ hbmBytes: null });
+});
+
+describe.each(MODES)('%s mode: host-side errors', (mode) => {
+  it('names the op, the arguments and the shapes', () => {
+    tpu.mode(mode);
+    const a = tpu.ones([2, 3]);
+    const b = tpu.ones([4]);
+    expect(() => a.add(b)).toThrow('add: shapes [2, 3] (input) and [4] (other) cannot be broadcast: dimension -1 is 3 vs 4');
+    expect(() => a.matmul(tpu.ones([2, 3]))).toThrow(
+      'matmul: input [2, 3] and other [2, 3] cannot be multiplied: input dim -1 is 3 but other dim -2 is 2',
+    );
+    expect(() => a.reshape([4, 2])).toThrow('reshape: shape [4, 2] is invalid for input of shape [2, 3] (6 elements)');
+    expect(() => a.sum(2)).toThrow('sum: dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
+    expect(() => a.transpose(0, 5)).toThrow(/transpose: dim1 must be an integer in \[-2, 1\]/);
+    expect(() => a.add('x' as never)).toThrow('add: other must be a tensor, a number or a boolean; got string "x"');
+    expect(() => a.add([1, 2] as never)).toThrow(/add: other must be .* an array \(wrap it with tpu.tensor/);
+    expect(() => a.to('float64' as never)).toThrow('to: dtype must be one of float32, bfloat16, int32, bool; got "float64"');
+    expect(() => tpu.zeros([2, -1])).toThrow('tpu.zeros: shape must be an array of non-negative integers; got [2,-1]');
+    expect(() => tpu.tensor([[1, 2], [3]])).toThrow('tpu.tensor: ragged nested array: data[1] has length 1, expected 2');
+    expect(() => tpu.tensor([true]).sub(tpu.tensor([false]))).toThrow(/sub: subtracting two bool tensors is not supported/);
+    expect(() => a.item()).toThrow('item: the tensor must have exactly one element; got shape [2, 3] (6 elements)');
+    // the session goes on, and the tensors are intact
+    expect(a.add(1).sum().item()).toBe(12);
+  });
+
+  it('refuses a disposed tensor, naming it', () => {
+    tpu.mode(mode);
+    const a = tpu.ones([2]);
+    a.dispose();
+    expect(() => a.mul(2)).toThrow('mul: input is a disposed tensor [2] float32');
+    expect(() => a.dataSync()).toThrow('dataSync: the tensor [2] float32 was disposed');
+  });
+});
+
+describe('device errors', () => {
+  it('debug mode throws NaN/Inf at the line that called the op', () => {
+    tpu.mode('debug');
+    const x = tpu.tensor([1, 0], { dtype: 'float32' });
+    let caught: unknown;
+    try {
+      x.log(); // log(0) = -inf
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(NonFiniteError);
+    expect(String((caught as Error).message)).toMatch(/^log produced NaN or Inf \(output \[2\] float32\) at .*errors\.test\.ts:\d+/);
+    expect(x.add(1).array()).toEqual([2, 1]);
+  });
+
+  // An output too large for the device's allocator: fails on the device thread, not the host.
+  const hugeOnDevice = () => {
+    tpu.setDevice({ hbmBytes: 2 ** 45 });
+    return tpu.zeros([1]).expand([2 ** 33]);
+  };
+
+  it.each(['strict', 'fused'] as const)('%s mode: a device failure surfaces at the next sync point, naming the op and line', async (mode) => {
+    tpu.mode(mode);
+    tpu.setCallSites(true);
+    const keep = tpu.tensor([1, 2, 3]);
+    const big = hugeOnDevice(); // returns at once: nothing ran yet
+    expect(big.shape).toEqual([2 ** 33]);
+    const err = await tpu.sync().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    expect((err as Error).message).toMatch(/op 'expand' failed on the device \(called at .*errors\.test\.ts:\d+:\d+\)?\): .*(allocation failed|[Ii]nvalid typed array length)/);
+    // the session goes on; other tensors are intact; the failed one reports its failure
+    expect(keep.mul(2).array()).toEqual([2, 4, 6]);
+    expect(() => big.dataSync()).toThrow(DeviceError);
+    big.dispose();
+    await tpu.sync();
+  });
+
+  it('without call sites, the device error still names the op and says how to get the line', async () => {
+    tpu.mode('strict');
+    const big = hugeOnDevice();
+    big.dispose();
+    await expect(tpu.sync()).rejects.toThrow(/op 'expand' failed on the device \(called at an unrecorded line \(call sites are recorded in debug mode/);
+  });
+});
