@@ -35,7 +35,7 @@ export class TypeScriptSession implements LanguageSession {
       pygments_lexer: 'typescript',
       codemirror_mode: { name: 'javascript', typescript: true },
     },
-    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
+    banner: `tpu-kernel: TypeScript cells on a TPU session (TypeScript ${typescriptVersion})`,
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
