@@ -225,10 +225,13 @@ export class TypeScriptSession implements LanguageSession {
     if (this.runtimeUsed) this.runtime?.cancelPending();
   }
 
-  async shutdown(): Promise<void> {
+  /** Stops everything of this session: its timers, the language service, and (restart) the TPU session's buffers. */
+  async shutdown(restart: boolean): Promise<void> {
     this.interrupt();
+    this.timers.cancelAll();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
+    if (restart && this.runtimeUsed) await this.runtime?.reset();
   }
 
   private write(name: 'stdout' | 'stderr', text: string): void {

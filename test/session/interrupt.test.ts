@@ -88,10 +88,23 @@ describe('interrupt', () => {
     expect(await driver.value('await new Promise((r) => setTimeout(() => r(3), 10))')).toBe('3');
   });
 
-  it('calls the runtime cancel hook', async () => {
+  it('cancels the timers of every cell on shutdown', async () => {
+    const other = new SessionDriver(driver.cwd);
+    await other.value('let beats = 0;\nsetInterval(() => beats++, 5);');
+    await other.value('await new Promise((r) => setTimeout(r, 30))');
+    await other.shutdown();
+    const beatsAtShutdown = Number(await other.value('beats'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(beatsAtShutdown).toBeGreaterThan(0);
+    expect(await other.value('beats')).toBe(String(beatsAtShutdown));
+  });
+
+  it('calls the runtime cancel hook, and resets the TPU session on restart', async () => {
     let cancels = 0;
+    let resets = 0;
     let release: (() => void) | undefined;
     const runtime = {
+      reset: async () => { resets++; },
       cancelPending: () => { cancels++; release?.(); },
       sync: () => new Promise<void>((resolve) => { release = resolve; }),
     };
@@ -103,7 +116,8 @@ describe('interrupt', () => {
       expect(outcome).toMatchObject(interrupted);
       expect(cancels).toBe(1);
     } finally {
-      await session.shutdown();
+      await session.shutdown(true);
     }
+    expect(resets).toBe(1); // a restart starts a fresh TPU session
   });
 });
