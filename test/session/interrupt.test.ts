@@ -21,11 +21,13 @@ afterAll(async () => {
 
 const interrupted = { status: 'error', interrupted: true, ename: 'InterruptedError', evalue: 'the cell was interrupted' };
 
-async function interruptAfter(ms: number, running: Promise<ExecuteOutcome>, session = driver.session) {
+/** Interrupts once the cell has printed 'started' (so it is surely awaiting), after `ms` more. */
+async function interruptWhenStarted(running: { outcome: Promise<ExecuteOutcome>; publisher: RecordingPublisher }, ms = 20, session = driver.session) {
+  while (!running.publisher.text('stdout').includes('started')) await new Promise((r) => setTimeout(r, 5));
   await new Promise((r) => setTimeout(r, ms));
   const start = performance.now();
   session.interrupt();
-  const outcome = await running;
+  const outcome = await running.outcome;
   return { outcome, settleMs: performance.now() - start };
 }
 
@@ -41,17 +43,17 @@ async function runWithSigintAfter(ms: number, code: string): Promise<ExecuteOutc
 
 describe('interrupt', () => {
   it('settles a cell awaiting a never-settling promise and keeps its earlier definitions', async () => {
-    const running = driver.run('const beforeWait = "kept";\nawait new Promise(() => {});\nconst afterWait = 1;');
-    const { outcome, settleMs } = await interruptAfter(50, running.then((r) => r.outcome));
+    const running = driver.start('const beforeWait = "kept";\nconsole.log("started");\nawait new Promise(() => {});\nconst afterWait = 1;');
+    const { outcome, settleMs } = await interruptWhenStarted(running);
     expect(outcome).toMatchObject(interrupted);
-    expect(settleMs).toBeLessThan(100);
+    expect(settleMs).toBeLessThan(2000); // settles at all: the awaited promise never does
     expect(await driver.value('beforeWait + " " + typeof afterWait')).toBe("'kept undefined'");
   });
 
   it('cancels the timers of the interrupted cell only', async () => {
     await driver.value('let ticks = 0;\nconst ticker = setInterval(() => ticks++, 5);');
-    const running = driver.run('let fired = false;\nsetTimeout(() => { fired = true; }, 100);\nawait new Promise((r) => setTimeout(r, 10_000));');
-    await interruptAfter(20, running.then((r) => r.outcome));
+    const running = driver.start('let fired = false;\nsetTimeout(() => { fired = true; }, 100);\nconsole.log("started");\nawait new Promise((r) => setTimeout(r, 10_000));');
+    await interruptWhenStarted(running);
     const ticksAtInterrupt = Number(await driver.value('ticks'));
     await new Promise((r) => setTimeout(r, 200));
     expect(await driver.value('fired')).toBe('false');
@@ -59,8 +61,8 @@ describe('interrupt', () => {
   });
 
   it('settles a cell waiting for input', async () => {
-    const running = driver.run('await input("never answered")');
-    const { outcome } = await interruptAfter(30, running.then((r) => r.outcome));
+    const running = driver.start('console.log("started");\nawait input("never answered")');
+    const { outcome } = await interruptWhenStarted(running);
     expect(outcome).toMatchObject(interrupted);
   });
 
@@ -78,8 +80,8 @@ describe('interrupt', () => {
 
   it('takes no further step of an interrupted cell when what it awaited settles later', async () => {
     await driver.value('let release: () => void = () => {};\nconst gate = new Promise<void>((r) => { release = r; });\nlet continued = false;');
-    const running = driver.run('await gate;\ncontinued = true;');
-    await interruptAfter(20, running.then((r) => r.outcome));
+    const running = driver.start('console.log("started");\nawait gate;\ncontinued = true;');
+    await interruptWhenStarted(running);
     expect(await driver.value('release(); await null; await null; continued')).toBe('false');
   });
 
@@ -111,8 +113,8 @@ describe('interrupt', () => {
     const session = new TypeScriptSession({ cwd: driver.cwd, comms: { registerTarget() {}, open() { throw new Error('none'); } } }, async () => runtime as unknown as Tpu);
     try {
       const publisher = new RecordingPublisher();
-      const running = session.execute('await tpu.sync()', { executionCount: 1, silent: false, storeHistory: true, allowStdin: false, publisher });
-      const { outcome } = await interruptAfter(30, running, session);
+      const outcome0 = session.execute('console.log("started");\nawait tpu.sync()', { executionCount: 1, silent: false, storeHistory: true, allowStdin: false, publisher });
+      const { outcome } = await interruptWhenStarted({ outcome: outcome0, publisher }, 20, session);
       expect(outcome).toMatchObject(interrupted);
       expect(cancels).toBe(1);
     } finally {
