@@ -7,7 +7,6 @@ import { defaultHistoryPath } from './history/history-store.js';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import type { SessionFactory } from './language-session.js';
-import { createSession } from './session/index.js';
 import { createShellKernel } from './shell-kernel.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
@@ -38,6 +37,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];
+  // loaded after the worker was started, so both load their modules at the same time
+  const sessionFactory = options.sessionFactory ?? (await import('./session/index.js')).createSession;
   const shell = new zmq.Router();
   const stdin = new zmq.Router();
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
@@ -48,7 +49,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
       stdin: zmqChannel(stdin),
       iopub: { send: async (frames) => void (io ? io.iopub.send(frames) : early.push(frames)) },
     },
-    sessionFactory: options.sessionFactory ?? createSession,
+    sessionFactory,
     sessionId,
     signer: createSigner(connection.signature_scheme, connection.key),
     replays: new ReplayGuard(),

@@ -18,7 +18,7 @@ it('runs cells in jupyter console', () => {
     timeout: 60_000,
   });
   expect(run.status, run.stderr).toBe(0);
-  expect(run.stdout).toContain('TypeScript cells');
+  expect(run.stdout).toMatch(/tpu-kernel: TypeScript .*cells/); // the kernel's banner
   expect(run.stdout).toMatch(/In \[1\]: hello from console\n/);
   expect(run.stdout).toMatch(/Out\[2\]: 42\n/);
   expect(run.stdout + run.stderr).toContain('Error: boom'); // tracebacks go to stderr

@@ -116,3 +116,50 @@ it('publishes display, update_display_data (by display_id), clear_output and one
     ['error', { ename: 'TpuError', evalue: 'device lost', traceback: ['TpuError: device lost'] }],
   ]);
 });
+
+it('maps the session language service to complete, inspect and is_complete replies', async () => {
+  const calls: unknown[] = [];
+  const seed = createSession;
+  sessionFactory = (options) => ({
+    ...seed(options),
+    async complete(code, cursorPos) {
+      calls.push(['complete', code, cursorPos]);
+      return { matches: ['max', 'min'], cursorStart: 5, cursorEnd: 7 };
+    },
+    async inspect(code, cursorPos, detailLevel) {
+      calls.push(['inspect', code, cursorPos, detailLevel]);
+      return { found: true, data: { 'text/plain': 'max(...values: number[]): number' } };
+    },
+    async isComplete(code) {
+      calls.push(['isComplete', code]);
+      return { status: 'incomplete', indent: '  ' };
+    },
+  });
+  start();
+  const [complete] = await roundTrip('complete_request', { code: 'Math.ma', cursor_pos: 7 });
+  expect(complete.content).toEqual({ status: 'ok', matches: ['max', 'min'], cursor_start: 5, cursor_end: 7, metadata: {} });
+  const [inspect] = await roundTrip('inspect_request', { code: 'Math.max', cursor_pos: 6, detail_level: 1 });
+  expect(inspect.content).toEqual({ status: 'ok', found: true, data: { 'text/plain': 'max(...values: number[]): number' }, metadata: {} });
+  const [isComplete] = await roundTrip('is_complete_request', { code: 'if (x) {' });
+  expect(isComplete.content).toEqual({ status: 'incomplete', indent: '  ' });
+  // cursor_pos defaults to the end of the code, in code points (protocol 5.2+)
+  await roundTrip('complete_request', { code: 'é😀' });
+  expect(calls).toEqual([
+    ['complete', 'Math.ma', 7],
+    ['inspect', 'Math.max', 6, 1],
+    ['isComplete', 'if (x) {'],
+    ['complete', 'é😀', 2],
+  ]);
+});
+
+it('answers malformed request content with an error naming the field, and keeps serving', async () => {
+  start();
+  const [execute] = await roundTrip('execute_request', { code: 42 });
+  expect(execute.content).toMatchObject({ status: 'error', ename: 'TypeError', evalue: 'execute_request: code must be a string, got 42' });
+  const [complete] = await roundTrip('complete_request', { code: 'abc', cursor_pos: 9 });
+  expect(complete.content.evalue).toBe('complete_request: cursor_pos must be an integer from 0 to 3 (code points of code), got 9');
+  const [inspect] = await roundTrip('inspect_request', {});
+  expect(inspect.content.evalue).toBe('inspect_request: code must be a string, got nothing');
+  const [ok] = await roundTrip('execute_request', { code: '1' });
+  expect(ok.content).toMatchObject({ status: 'ok', execution_count: 1 });
+});
