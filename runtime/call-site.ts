@@ -21,9 +21,6 @@ export function setCallSites(on: boolean): void {
   if (typeof on !== 'boolean') throw new TypeError(`tpu.setCallSites: on must be a boolean; got ${JSON.stringify(on)}`);
   always = on;
 }
-export function callSitesAlways(): boolean {
-  return always;
-}
 
 const NO_SITE: CallSite = {};
 

@@ -57,13 +57,6 @@ export function bf16Bits(x: number): number {
   if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0) return (bits >>> 16) | 0x40;
   return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
 }
-export function bf16ToNumber(bits: number): number {
-  u32[0] = bits << 16;
-  return f32[0]!;
-}
-export function roundToBf16(x: number): number {
-  return bf16ToNumber(bf16Bits(x));
-}
 
 /** Widens raw bfloat16 patterns to float32 values (exact). */
 export function widenBf16(bits: Uint16Array): Float32Array {

@@ -15,3 +15,6 @@ export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
 export { programText, type Program } from './compiler/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
+// For whole-function capture (tpu.compile, issue 7): one region, no reads inside.
+export { setRegionCap, flushRegion } from './modes/fused.js';
+export { forbidSyncWhile } from './modes/materialize.js';

@@ -6,7 +6,7 @@ import { formatShape, numel, type Shape } from './shape.js';
 import type { TraceNode } from './compiler/trace.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
-import { materialize } from './modes/materialize.js';
+import { checkSyncAllowed, materialize } from './modes/materialize.js';
 import { disposeBuffer, dropRecipe } from './modes/recipes.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
@@ -64,6 +64,7 @@ export class Tensor {
   }
 
   private readable(what: string): DeviceBuffer {
+    checkSyncAllowed(what);
     if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
     if (this._buf?.lostWithSession) throw new ReferenceError(`${what}: the tensor ${this.describe()} was freed by tpu.reset()`);
     materialize(this, what);

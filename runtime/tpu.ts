@@ -58,6 +58,11 @@ export const tpu = {
     return m.info();
   },
 
+  /** The n largest live tensors' buffers: bytes, shape, dtype and the op that made them. */
+  largestTensors(n = 10) {
+    return currentSession().memory.largest(n);
+  },
+
   /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
   setDevice(options: DeviceOptions): DeviceInfo {
     settings.set(options);
@@ -74,6 +79,11 @@ export const tpu = {
       mode: activeMode(),
       matmulPrecision: matmulPrecision(),
     };
+  },
+
+  /** A compiled program by id (the `program` of profiler events): IR, label, hash. */
+  program(id: number) {
+    return programCache().get(id);
   },
 
   /** Counters for the profiler and %program. */

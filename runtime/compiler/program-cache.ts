@@ -15,6 +15,7 @@ export interface CompiledEntry {
 
 export class ProgramCache {
   private readonly entries = new Map<string, CompiledEntry>();
+  private readonly byId = new Map<number, CompiledEntry>();
   private readonly shapesByStructure = new Map<string, readonly Shape[]>();
   hits = 0;
   misses = 0;
@@ -35,10 +36,16 @@ export class ProgramCache {
     const label = bp.label();
     const entry = { id: this.compile(program, label), hash: fnv1a(bp.signature), program, label };
     this.entries.set(bp.signature, entry);
+    this.byId.set(entry.id, entry);
     this.last = entry;
     if (profiling.on) this.emit(bp, entry, false);
     this.shapesByStructure.set(bp.structure(), program.inputs.map((v) => v.shape));
     return entry.id;
+  }
+
+  /** A compiled program by the id that profiler events carry. */
+  get(id: number): CompiledEntry | undefined {
+    return this.byId.get(id);
   }
 
   size(): number {
@@ -53,7 +60,7 @@ export class ProgramCache {
 }
 
 /** "input 0 dim 1: 128 -> 256" for the first differing dimension. */
-export function describeShapeChange(before: readonly Shape[], after: readonly Shape[]): string | undefined {
+function describeShapeChange(before: readonly Shape[], after: readonly Shape[]): string | undefined {
   for (let i = 0; i < after.length; i++) {
     const a = before[i] ?? [];
     const b = after[i]!;

@@ -5,6 +5,8 @@ import { DeviceSession } from './session.js';
 let session: DeviceSession | null = null;
 let cache: ProgramCache | null = null;
 
+process.on('beforeExit', () => session?.finishBeforeExit());
+
 export function currentSession(): DeviceSession {
   return (session ??= new DeviceSession());
 }

@@ -80,12 +80,20 @@ export class MemoryAccount {
     this.liveBytes = 0;
   }
 
+  /** The n largest live buffers (for %memory and out-of-memory reports). */
+  largest(n: number): { bytes: number; shape: Shape; dtype: DType; origin: string }[] {
+    return [...this.live]
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, n)
+      .map((b) => ({ bytes: b.bytes, shape: b.shape, dtype: b.dtype, origin: b.origin }));
+  }
+
   info(): MemoryInfo {
     return { liveBytes: this.liveBytes, peakBytes: this.peakBytes, liveTensors: this.live.size, capacityBytes: this.capacityBytes };
   }
 
   private throwOutOfMemory(bytes: number, dtype: DType, shape: Shape, origin: string): never {
-    const largest = [...this.live].sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+    const largest = this.largest(5);
     const lines = largest.map((b) => `  ${formatBytes(b.bytes).padStart(10)}  ${formatShape(b.shape)} ${b.dtype} (${b.origin})`);
     throw new OutOfMemoryError(
       `out of device memory: ${origin} needs ${formatBytes(bytes)} for ${formatShape(shape)} ${dtype}, ` +

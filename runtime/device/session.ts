@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { formatSite } from '../call-site.js';
+import { captureSite, formatSite, type CallSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -54,6 +54,8 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.notify(words, 0);
 }
 const BATCH_LIMIT = 256;
+/** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
+const MAX_IN_FLIGHT = 8192;
 const WAIT_SLICE_MS = 50;
 
 export class DeviceSession {
@@ -66,6 +68,9 @@ export class DeviceSession {
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private closed = false;
+  /** Batches posted, and how many of them a fence reply has covered. */
+  private postedBatches = 0;
+  private fencedBatches = 0;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -73,7 +78,8 @@ export class DeviceSession {
   private doneUpTo = 0;
   /** Call sites of launches still running, only when sites were captured. */
   private readonly launches = new Map<number, LaunchRecord>();
-  private readonly programLabels = new Map<number, string>();
+  /** What each program is, and the line that first compiled it (captured on a miss only). */
+  private readonly programInfo = new Map<number, { label: string; site: CallSite }>();
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -119,7 +125,7 @@ export class DeviceSession {
 
   compile(program: Program, label: string): number {
     const id = this.nextProgram++;
-    this.programLabels.set(id, label);
+    this.programInfo.set(id, { label, site: captureSite(this.compile, true) });
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
@@ -129,12 +135,28 @@ export class DeviceSession {
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
     record: LaunchRecord | null, check = false,
   ): number | undefined {
+    if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) this.throttle();
     const launch = this.nextLaunch++;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins.map((b) => b.id), outs.map((b) => b.id), scalars, reply);
     this.scheduled();
     return check ? reply : undefined;
+  }
+
+  /** Blocks until the device has caught up to half the in-flight limit. */
+  private throttle(): void {
+    this.postBatch();
+    const start = performance.now();
+    while (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT / 2) {
+      const seen = Atomics.load(this.counter, 0);
+      this.drainPort();
+      if (this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2) break;
+      this.checkAlive(start);
+      if (Atomics.exchange(this.counter, SIGNAL_INTERRUPT, 0) !== 0) throw new CancelledError('dispatch was interrupted while the device queue was full');
+      Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
+    }
+    if (profiling.on) this.emitWait(start, 'device queue full');
   }
 
   /** Launches queued or running on the device. */
@@ -155,11 +177,26 @@ export class DeviceSession {
   }
 
   fenceSync(reason: string): void {
+    const covers = this.postedBatches + 1;
     this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
+    this.fencedBatches = Math.max(this.fencedBatches, covers);
   }
 
   async fence(reason: string): Promise<void> {
-    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
+    const covers = this.postedBatches + 1;
+    const reply = await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason);
+    this.fencedBatches = Math.max(this.fencedBatches, covers);
+    this.check(reply);
+  }
+
+  /**
+   * Called when the process is about to exit: ending it while the device thread is inside
+   * ONNX Runtime aborts the process, so queued work is finished first (beforeExit fires
+   * again afterwards, with nothing left to wait for).
+   */
+  finishBeforeExit(): void {
+    if (!this.worker || this.closed || this.fencedBatches >= this.postedBatches) return;
+    this.fence('process exit').catch(() => {});
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
@@ -230,7 +267,7 @@ export class DeviceSession {
       }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason);
     return result;
   }
 
@@ -243,13 +280,19 @@ export class DeviceSession {
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
+    // After an await the stack no longer shows the caller: capture it now.
+    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
     });
     if (--this.asyncWaits === 0) this.port?.unref();
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason });
+    if (profiling.on) this.emitWait(start, reason, site);
     return r;
+  }
+
+  private emitWait(start: number, reason: string, site = captureSite(this.emitWait, true)): void {
+    emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
   }
 
   private drainPort(): void {
@@ -267,9 +310,12 @@ export class DeviceSession {
     }
     for (const e of msg.errors ?? []) {
       const rec = this.launches.get(e.launch);
-      const label = rec ? rec.label() : this.programLabels.get(e.program) ?? `program ${e.program}`;
-      const site = rec ? rec.site() : formatSite(undefined);
-      this.deviceErrors.push(`${label} failed on the device (called at ${site}): ${e.message}`);
+      const info = this.programInfo.get(e.program);
+      const label = rec ? rec.label() : info?.label ?? `program ${e.program}`;
+      const where = rec
+        ? `called at ${rec.site()}`
+        : `first compiled at ${formatSite(info?.site)}; tpu.setCallSites(true) names the exact call`;
+      this.deviceErrors.push(`${label} failed on the device (${where}): ${e.message}`);
     }
     if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
@@ -303,6 +349,7 @@ export class DeviceSession {
     this.transfers = [];
     if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
     this.start().postMessage(msg, transfers);
+    this.postedBatches++;
   }
 
   private start(): Worker {
@@ -334,6 +381,12 @@ export class DeviceSession {
 
   /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
   async close(): Promise<void> {
+    if (this.worker && !this.closed) {
+      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
+      // let the running program finish, then terminate.
+      this.cancelPending();
+      await this.fence('tpu.reset').catch(() => {});
+    }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
     this.memory.loseAll();

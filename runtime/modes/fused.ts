@@ -20,7 +20,15 @@ import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
 
 /** Ops per region before it is cut. */
-export const REGION_CAP = 512;
+let regionCap = 512;
+
+/** Changes the size cap (whole-function capture uses Infinity); returns the previous one. */
+export function setRegionCap(cap: number): number {
+  if (!(cap >= 1)) throw new RangeError(`setRegionCap: cap must be a number >= 1; got ${cap}`);
+  const before = regionCap;
+  regionCap = cap;
+  return before;
+}
 
 let regionId = 1;
 // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -39,7 +47,7 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= REGION_CAP) cutAtCap();
+  if (members.length >= regionCap) cutAtCap();
   return t;
 }
 

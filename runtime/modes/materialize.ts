@@ -4,6 +4,27 @@ import type { Tensor } from '../tensor.js';
 import { flushRegion, inRegion } from './fused.js';
 import { launch } from './launch.js';
 
+let syncForbidden: string | null = null;
+
+/**
+ * Runs fn with every read of a tensor value refused (whole-function capture: a branch on
+ * a tensor's value cannot be traced). The error says `message`.
+ */
+export function forbidSyncWhile<T>(message: string, fn: () => T): T {
+  const before = syncForbidden;
+  syncForbidden = message;
+  try {
+    return fn();
+  } finally {
+    syncForbidden = before;
+  }
+}
+
+/** Throws if reading values is forbidden right now (see forbidSyncWhile). */
+export function checkSyncAllowed(what: string): void {
+  if (syncForbidden !== null) throw new Error(`${what}: ${syncForbidden}`);
+}
+
 export function materialize(t: Tensor, reason: string): void {
   if (t._buf) return;
   if (inRegion(t)) flushRegion(reason, [t]);

@@ -11,7 +11,7 @@ export interface ReduceAttrs {
   readonly keepdim: boolean;
 }
 
-export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
+function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
   const out: number[] = [];
   shape.forEach((d, i) => {
     if (!dims.includes(i)) out.push(d);

@@ -9,7 +9,7 @@ export type ProfileEvent =
   | { kind: 'cache'; time: number; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   | { kind: 'compile'; time: number; program: number; ms: number }
   | { kind: 'execute'; program: number; launch: number; start: number; end: number }
-  | { kind: 'wait'; start: number; end: number; reason: string }
+  | { kind: 'wait'; start: number; end: number; reason: string; site: () => string }
   | { kind: 'transfer'; time: number; direction: 'toDevice' | 'toHost'; bytes: number }
   | { kind: 'region'; time: number; reason: string; nodes: number; outputs: number };
 

@@ -4,6 +4,7 @@
 // runs only the named workloads.
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadavg, cpus } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
 
 const dir = new URL('./runtime/', import.meta.url);
@@ -35,7 +36,7 @@ for (const w of workloads) {
 const fmt = (v) => (v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (row, a, b) => (row.higherIsBetter ? row[a].value / row[b].value : row[b].value / row[a].value);
 const lines = [
-  `runtime bench (${tpu.device().backend}, ${threads} threads)`,
+  `runtime bench (${tpu.device().backend}, ${threads} threads; ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end: timings are only meaningful on an idle machine)`,
   'id  unit      debug    strict   fused    raw ORT  strict host µs/op  fused/strict speedup  fused vs raw',
 ];
 for (const r of rows) {
@@ -53,4 +54,4 @@ console.log(lines.join('\n'));
 console.log('(fused vs raw: raw time / fused time, or fused rate / raw rate: 1.00x = at the floor)');
 const out = fileURLToPath(new URL('../output/bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(`${out}runtime.json`, JSON.stringify({ date: new Date().toISOString(), threads, rows }, null, 2));
+writeFileSync(`${out}runtime.json`, JSON.stringify({ date: new Date().toISOString(), threads, cores: cpus().length, loadAverage: loadavg(), rows }, null, 2));

@@ -58,6 +58,7 @@ describe('memory', () => {
     const msg = (err as Error).message;
     expect(msg).toMatch(/^out of device memory: mul needs 78\.1 KiB for \[20000\] float32, but .* of 97\.\d KiB \(v5e, set\) are live/);
     expect(msg).toMatch(/Largest live tensors:\n +78\.1 KiB +\[20000\] float32 \(zeros\)/);
+    expect(tpu.largestTensors(1)).toEqual([{ bytes: 80_000, shape: [20_000], dtype: 'float32', origin: 'zeros' }]);
     // nothing was lost: the inputs still read back
     expect(small.sum().item()).toBe(10);
     expect(big.dataSync().length).toBe(20_000);
@@ -98,5 +99,17 @@ describe('tpu.reset', () => {
     expect(() => old.add(1)).toThrow('add: input [100] float32 was freed by tpu.reset()');
     expect(() => old.dataSync()).toThrow('dataSync: the tensor [100] float32 was freed by tpu.reset()');
     expect(tpu.ones([3]).add(1).array()).toEqual([2, 2, 2]);
+  });
+});
+
+describe('tpu.reset with work queued', () => {
+  it('drops the queued work and starts a fresh session', async () => {
+    tpu.mode('strict');
+    const x = tpu.ones([8]);
+    let y = x;
+    for (let i = 0; i < 5000; i++) y = y.add(x);
+    await tpu.reset();
+    expect(() => y.dataSync()).toThrow('dataSync: the tensor [8] float32 was freed by tpu.reset()');
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
   });
 });

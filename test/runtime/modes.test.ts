@@ -244,3 +244,26 @@ describe('fused loops without sync points', () => {
     expect(new Set(late).size).toBe(1);
   });
 });
+
+describe('hooks for whole-function capture', () => {
+  it('setRegionCap and forbidSyncWhile', async () => {
+    const { setRegionCap, forbidSyncWhile } = await import('tpu-kernel/runtime');
+    tpu.mode('fused');
+    const before = setRegionCap(Infinity);
+    const events: profiler.ProfileEvent[] = [];
+    const stop = profiler.subscribe((e) => events.push(e));
+    const x = tpu.ones([2]);
+    const y = forbidSyncWhile('a branch on a tensor value cannot be compiled; use tpu.where', () => {
+      let t = x;
+      for (let i = 0; i < 600; i++) t = t.add(1);
+      expect(() => t.sum().item()).toThrow('dataSync: a branch on a tensor value cannot be compiled; use tpu.where');
+      return t;
+    });
+    expect(y.array()).toEqual([601, 601]);
+    stop();
+    expect(setRegionCap(before)).toBe(Infinity);
+    expect(events.filter((e) => e.kind === 'region')).toHaveLength(1);
+    const exec = events.find((e) => e.kind === 'execute') as { program: number };
+    expect(tpu.program(exec.program)?.program.nodes).toHaveLength(601); // 600 adds + the refused sum
+  });
+});

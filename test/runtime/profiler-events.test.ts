@@ -35,6 +35,7 @@ describe('profiler events', () => {
       expect.objectContaining({ direction: 'toHost', bytes: 60 }),
     ]);
     expect(r.of('wait').map((e) => e.reason)).toEqual(['data', 'tpu.sync']);
+    for (const w of r.of('wait')) expect(w.site()).toMatch(/profiler-events\.test\.ts:\d+/);
   });
 
   it('a recompile says which dimension changed', async () => {

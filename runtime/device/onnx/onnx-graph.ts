@@ -16,7 +16,7 @@ interface Node {
 interface ValueInfo { name: string; type: OnnxType; dims: readonly number[] }
 interface Initializer { name: string; type: 'int64' | 'float32' | 'int32'; dims: readonly number[]; values: readonly number[] }
 
-export const OPSET = 18;
+const OPSET = 18;
 
 export class OnnxGraph {
   private nodes: Node[] = [];

@@ -26,22 +26,26 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private bytesInUse = 0;
   private readonly pool = new BufferPool();
   private buffers = 0;
-  private readonly sessionOptions: ort.InferenceSession.SessionOptions;
+  private readonly parallel: ort.InferenceSession.SessionOptions;
+  private readonly serial: ort.InferenceSession.SessionOptions;
 
   constructor(options: BackendOptions) {
     // Spinning intra-op threads cost 3x op-by-op on 2 cores (DESIGN.md pitfalls): off.
-    this.sessionOptions = {
-      intraOpNumThreads: options.threads,
+    const base = {
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
       extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-    };
+    } as const;
+    this.parallel = { ...base, intraOpNumThreads: options.threads };
+    // Small programs gain nothing from a thread pool, and creating one per session costs.
+    this.serial = { ...base, intraOpNumThreads: 1 };
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
-    const session = await ort.InferenceSession.create(lowered.model, this.sessionOptions);
+    const options = isSmall(program) ? this.serial : this.parallel;
+    const session = await ort.InferenceSession.create(lowered.model, options);
     return { session, program, ...lowered };
   }
 
@@ -100,6 +104,19 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.buffers++;
     return { dtype, length: data.length, data };
   }
+}
+
+const SMALL_ELEMENTS = 1 << 15;
+
+/** Work small enough for one thread: every value small and every matmul cheap. */
+function isSmall(program: Program): boolean {
+  return program.nodes.every((n) => {
+    const size = numel(n.shape);
+    if (size >= SMALL_ELEMENTS) return false;
+    if (n.op !== 'matmul') return true;
+    const a = valueOf(program, n.inputs[0]!).shape;
+    return size * (a[a.length - 1] ?? 1) < SMALL_ELEMENTS * 16;
+  }) && program.inputs.every((v) => numel(v.shape) < SMALL_ELEMENTS);
 }
 
 function toOrtTensor(dtype: DType, data: StorageArray, shape: readonly number[]): ort.Tensor {
