@@ -7,12 +7,24 @@ type CellTimerSet = Map<Handle, () => void>;
 
 export class CellTimers {
   private current: CellTimerSet = new Map();
+  /** Timer sets of every cell that may still have pending timers. */
+  private readonly cells = new Set<CellTimerSet>([this.current]);
 
   constructor(private readonly reportError: (error: unknown) => void) {}
 
   /** Timers created from now on belong to a new cell. */
   beginCell(): void {
+    for (const cell of this.cells) if (!cell.size) this.cells.delete(cell);
     this.current = new Map();
+    this.cells.add(this.current);
+  }
+
+  /** Cancels the pending timers of every cell (shutdown). */
+  cancelAll(): void {
+    for (const cell of this.cells) {
+      for (const cancel of cell.values()) cancel();
+      cell.clear();
+    }
   }
 
   /** Cancels every timer the current cell created that is still pending. */

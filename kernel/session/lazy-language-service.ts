@@ -12,8 +12,8 @@ import { CellLanguageService } from './language-service-host.js';
 import { maskMagics, parseMagicLine } from './magic-lines.js';
 import type { Magic } from './magics/magic.js';
 
-/** Delay after the first cell before warming up in the background (lets the protocol side reply first). */
-const WARM_UP_DELAY_MS = 300;
+/** Quiet time (no cell running, none finished) before warming up in the background. */
+const WARM_UP_QUIET_MS = 500;
 
 export interface TypeProblem {
   message: string;
@@ -26,6 +26,7 @@ export class LazyLanguageService {
   private built: CellLanguageService | undefined;
   private readonly history = new CellHistory();
   private warmUp: ReturnType<typeof setTimeout> | undefined;
+  private lastCellAt = 0;
 
   /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
   constructor(private readonly cwd: string, private readonly busy: () => boolean) {}
@@ -38,11 +39,17 @@ export class LazyLanguageService {
   recordCell(source: string): void {
     this.history.add(source);
     this.built?.setHistory(this.history.text);
-    if (!this.built && !this.warmUp) this.scheduleWarmUp();
+    this.lastCellAt = performance.now();
+    if (!this.built && !this.warmUp) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
 
-  private scheduleWarmUp(): void {
-    this.warmUp = setTimeout(() => (this.busy() ? this.scheduleWarmUp() : this.diagnostics('')), WARM_UP_DELAY_MS);
+  /** The warm-up blocks the thread for about a second: only after a quiet spell, so it delays no request of a busy client. */
+  private scheduleWarmUp(delay: number): void {
+    this.warmUp = setTimeout(() => {
+      const quietFor = performance.now() - this.lastCellAt;
+      if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
+      else this.diagnostics('');
+    }, delay);
     this.warmUp.unref();
   }
 

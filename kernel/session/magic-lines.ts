@@ -3,7 +3,9 @@
 // stay in cell coordinates.
 import type { Magic } from './magics/magic.js';
 
-const MAGIC_LINE = /^([ \t]*)%([A-Za-z_][\w-]*)(?:([ \t]+)(.*?))?[ \t]*$/;
+// `%%name` (IPython's cell-magic spelling) is read as `%name`: alone on its line, a magic
+// that takes the cell body times / runs the rest of the cell.
+const MAGIC_LINE = /^([ \t]*)(%%?)([A-Za-z_][\w-]*)(?:([ \t]+)(.*?))?[ \t]*$/;
 
 /** A magic line with nothing but options (`-n 10 -r 3`) or nothing at all. */
 const ONLY_OPTIONS = /^(\s*-\w+(\s+[^-\s]\S*)?)*\s*$/;
@@ -15,8 +17,8 @@ export type CellSegment =
 export function parseMagicLine(text: string): { name: string; args: string; column: number; argsColumn: number } | undefined {
   const match = MAGIC_LINE.exec(text);
   if (!match) return undefined;
-  const [, indent, name, gap = '', args = ''] = match;
-  return { name, args, column: indent.length + 1, argsColumn: indent.length + 1 + name.length + 1 + gap.length };
+  const [, indent, percent, name, gap = '', args = ''] = match;
+  return { name, args, column: indent.length + 1, argsColumn: indent.length + percent.length + name.length + gap.length + 1 };
 }
 
 export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): CellSegment[] {

@@ -20,7 +20,7 @@ import { defaultProfileMode } from './profile-mode.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
 import { maskMagics, splitCell } from './magic-lines.js';
-import { magics, type MagicContext, type SessionSettings } from './magics/index.js';
+import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
 import { createModuleImporter } from './module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
@@ -37,7 +37,7 @@ export class TypeScriptSession implements LanguageSession {
       pygments_lexer: 'typescript',
       codemirror_mode: { name: 'javascript', typescript: true },
     },
-    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
+    banner: `tpu-kernel: TypeScript cells on a TPU session (TypeScript ${typescriptVersion})`,
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
@@ -59,9 +59,14 @@ export class TypeScriptSession implements LanguageSession {
   /** Async display renders of the running cell, awaited before it ends. */
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
+  private readonly display = createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work));
 
-  /** `loadRuntime` is replaceable for tests of the runtime hooks. */
-  constructor(options: SessionOptions, loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime) {
+  /** `loadRuntime` and `magics` are replaceable for tests of the runtime and cell hooks. */
+  constructor(
+    options: SessionOptions,
+    loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime,
+    private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
+  ) {
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -70,7 +75,7 @@ export class TypeScriptSession implements LanguageSession {
       });
     this.languageService = new LazyLanguageService(options.cwd, () => this.running);
     const api: Record<string, unknown> = {
-      display: createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work)),
+      display: this.display,
       clearOutput: (opts?: { wait?: boolean }) => this.publisher?.clearOutput(Boolean(opts?.wait)),
       input: (prompt: unknown = '', opts?: { password?: boolean }) => {
         if (!this.publisher) return Promise.reject(new Error('input: no request is running'));
@@ -105,27 +110,57 @@ export class TypeScriptSession implements LanguageSession {
     const signal = (this.signal = this.interrupter.beginCell());
     const place = { displayName: `cell-${request.executionCount}.ts`, cellSource: code };
     this.running = true;
+    try {
+      const outcome = await this.runAndReport(code, place, signal, request);
+      await this.runHooks('afterCell', request.executionCount, outcome.status === 'ok' ? 'ok' : outcome.interrupted ? 'interrupted' : 'error');
+      return outcome;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     let profile: CellProfile | undefined;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       const typeErrors = this.typecheck(code, place.displayName);
       if (typeErrors) return { status: 'error', ...typeErrors };
       profile = this.beginProfile(request, place.displayName);
-      const value = await CellInterrupter.race(this.runCell(code, place, signal), signal);
+      const value = await CellInterrupter.race(this.runCell(code, place, signal, request.executionCount), signal);
       await CellInterrupter.race(this.finishCell(), signal);
       profile?.finish();
-      this.languageService.recordCell(maskMagics(code, magics));
+      this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(mimeBundleOf(value), signal) } };
     } catch (error) {
       // A cell that fails part-way still defined what it ran: the language service sees it.
-      this.languageService.recordCell(maskMagics(code, magics));
+      this.languageService.recordCell(maskMagics(code, this.magics));
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
     } finally {
       profile?.finish();
-      this.running = false;
     }
+  }
+
+  /** Runs the cell hooks of every magic; a failing hook is reported on stderr. */
+  private async runHooks(...[phase, executionCount, status]: ['beforeCell', number] | ['afterCell', number, 'ok' | 'error' | 'interrupted']): Promise<void> {
+    const context: CellHookContext = {
+      executionCount,
+      runtime: this.runtimeUsed ? this.runtime : undefined,
+      display: this.display,
+      write: (name, text) => this.write(name, text),
+      settings: this.settings,
+    };
+    for (const magic of this.magics.values()) {
+      try {
+        if (phase === 'beforeCell') await magic.hooks?.beforeCell?.(context);
+        else await magic.hooks?.afterCell?.(context, status!);
+      } catch (error) {
+        this.write('stderr', `%${magic.name} (${phase}): ${runtimeErrorInfo(error, this.maps).traceback.join('\n')}\n`);
+      }
+    }
+    // Hooks' async displays are published before the cell's reply.
+    while (this.pendingDisplays.length) await Promise.allSettled(this.pendingDisplays.splice(0));
   }
 
   private async help(name: string): Promise<ExecuteOutcome> {
@@ -143,7 +178,8 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
-  private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): Promise<unknown> {
+  private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, executionCount: number): Promise<unknown> {
+    const magics = this.magics;
     const segments = splitCell(code, magics);
     const session = this;
     // Compile every code piece first: a syntax error anywhere runs nothing.
@@ -170,6 +206,7 @@ export class TypeScriptSession implements LanguageSession {
       };
       return () => Promise.resolve(magic.run(context));
     });
+    await this.runHooks('beforeCell', executionCount);
     // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
     let value: unknown;
@@ -200,7 +237,7 @@ export class TypeScriptSession implements LanguageSession {
     const mode = this.settings.typecheck;
     // In warn mode the check never delays the first cells while the service warms up.
     if (mode === 'off' || (mode === 'warn' && !this.languageService.ready)) return undefined;
-    const problems = this.languageService.diagnostics(maskMagics(code, magics));
+    const problems = this.languageService.diagnostics(maskMagics(code, this.magics));
     if (!problems.length) return undefined;
     if (mode === 'error') return sourceErrorInfo('TypeScriptError', displayName, code, problems);
     const lines = problems.map((p) => `${displayName}:${p.line}:${p.column} - warning TS${p.code}: ${p.message}`);
@@ -222,15 +259,15 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   complete(code: string, cursorPos: number): Promise<CompleteResult> {
-    return this.languageService.complete(code, cursorPos, magics);
+    return this.languageService.complete(code, cursorPos, this.magics);
   }
 
   inspect(code: string, cursorPos: number, detailLevel: 0 | 1): Promise<InspectResult> {
-    return this.languageService.inspect(code, cursorPos, detailLevel, magics);
+    return this.languageService.inspect(code, cursorPos, detailLevel, this.magics);
   }
 
   async isComplete(code: string): Promise<IsCompleteResult> {
-    return isComplete(maskMagics(code, magics));
+    return isComplete(maskMagics(code, this.magics));
   }
 
   interrupt(): void {
@@ -239,10 +276,13 @@ export class TypeScriptSession implements LanguageSession {
     if (this.runtimeUsed) this.runtime?.cancelPending();
   }
 
-  async shutdown(): Promise<void> {
+  /** Stops everything of this session: its timers, the language service, and (restart) the TPU session's buffers. */
+  async shutdown(restart: boolean): Promise<void> {
     this.interrupt();
+    this.timers.cancelAll();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
+    if (restart && this.runtimeUsed) await this.runtime?.reset();
   }
 
   private write(name: 'stdout' | 'stderr', text: string): void {

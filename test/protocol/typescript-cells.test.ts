@@ -66,7 +66,6 @@ describe('TypeScript cells through the kernel', () => {
     expect(kinds[1]).toEqual(['execute_result', expect.objectContaining({ data: { 'text/plain': '42' } })]);
   });
 
-  // Last: after an error, K1's stop_on_error may abort a request sent right after the reply.
   it('publishes errors with frames in cell coordinates', async () => {
     const { reply, outputs } = await kernel.execute('\nconst n: number = (config as any).missing.x;');
     const count = reply.content.execution_count;

@@ -122,7 +122,7 @@ describe('type diagnostics', () => {
     try {
       const first = await fresh.run('const early: string = 1;');
       expect(first.publisher.text('stderr')).toBe(''); // not checked: the service was not built yet
-      await new Promise((r) => setTimeout(r, 600)); // the warm-up runs ~300 ms after the first cell, synchronously
+      await new Promise((r) => setTimeout(r, 800)); // the warm-up runs after 500 quiet ms, synchronously
       const second = await fresh.run('const late: string = 2;');
       expect(second.publisher.text('stderr')).toBe("cell-2.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n");
     } finally {

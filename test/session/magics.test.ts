@@ -30,6 +30,12 @@ describe('magics', () => {
     expect(failed.outcome.status === 'error' && failed.outcome.traceback[1]).toBe(`    at cell-${driver.count}.ts:3:9`);
   });
 
+  it('reads %%time as %time (IPython cell-magic spelling)', async () => {
+    const { outcome, publisher } = await driver.run('%%time\nconst viaCellMagic = 5;\nviaCellMagic * 2');
+    expect(outcome).toEqual({ status: 'ok', result: { data: { 'text/plain': '10' } } });
+    expect(publisher.text('stdout')).toMatch(/^Wall time: /);
+  });
+
   it('%timeit compiles once and runs the requested loops and runs', async () => {
     await driver.value('let calls = 0;');
     const { outcome, publisher } = await driver.run('%timeit -n 3 -r 2 calls++');

@@ -55,11 +55,17 @@ export class SessionDriver {
     this.session = factory({ cwd, comms: { registerTarget() {}, open() { throw new Error('no comms in tests'); } } });
   }
 
-  async run(code: string, answers: string[] = []): Promise<CellRun> {
+  /** Starts a cell; its publisher records while it runs. */
+  start(code: string, answers: string[] = []): { outcome: Promise<ExecuteOutcome>; publisher: RecordingPublisher } {
     const publisher = new RecordingPublisher();
     publisher.answers = answers;
-    const outcome = await this.session.execute(code, { executionCount: ++this.count, silent: false, storeHistory: true, allowStdin: true, publisher });
+    const outcome = this.session.execute(code, { executionCount: ++this.count, silent: false, storeHistory: true, allowStdin: true, publisher });
     return { outcome, publisher };
+  }
+
+  async run(code: string, answers: string[] = []): Promise<CellRun> {
+    const { outcome, publisher } = this.start(code, answers);
+    return { outcome: await outcome, publisher };
   }
 
   /** Runs a cell that must succeed; returns its text/plain result (undefined when none). */

@@ -7,7 +7,9 @@
 // completion after `%` offers its name, and the session runs it in order with
 // the code around it. A magic that needs the tensor runtime uses
 // `context.runtime` (the `tpu` object); one that runs user code uses
-// `context.compileArgs()` and must stop when `context.signal` is aborted.
+// `context.compileArgs()` and must stop when `context.signal` is aborted. A
+// magic that must act around every cell also sets
+// `hooks: { beforeCell, afterCell }`; its own file keeps the state it switches.
 import { device } from './device.js';
 import { lsmagic } from './lsmagic.js';
 import type { Magic } from './magic.js';
@@ -20,7 +22,7 @@ import { time } from './time.js';
 import { timeit } from './timeit.js';
 import { typecheck } from './typecheck.js';
 
-export type { Magic, MagicContext, SessionSettings, TypecheckMode } from './magic.js';
+export type { CellHookContext, CellHooks, Magic, MagicContext, SessionSettings, TypecheckMode } from './magic.js';
 
 const builtinMagics: Magic[] = [lsmagic, time, timeit, typecheck, mode, profile, memory, device, program, reset];
 

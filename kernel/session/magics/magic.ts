@@ -1,6 +1,7 @@
 // What a line magic is. Magics are lines `%name args` at the start of a line of
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
+import type { DisplayFunction } from '../display.js';
 import type { ProfileMode } from '../profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 
@@ -53,4 +54,30 @@ export interface Magic {
   takesCellBody?: boolean;
   /** Runs the magic; a returned value other than undefined becomes the cell's result if the magic ends the cell. */
   run(context: MagicContext): unknown;
+  /** Work around every cell (e.g. live profiling that a `%profile live` switched on). */
+  hooks?: CellHooks;
+}
+
+/**
+ * Called around every cell, whether or not the magic appears in it. A hook
+ * that throws is reported on the cell's stderr; the cell's outcome stands.
+ */
+export interface CellHooks {
+  /** After the cell compiled and passed its type check, before its code runs. */
+  beforeCell?(context: CellHookContext): unknown;
+  /**
+   * After the cell ended ('ok', 'error' or 'interrupted') and its device work is done, before
+   * the reply; also after a cell that failed to compile or type-check (no beforeCell then).
+   */
+  afterCell?(context: CellHookContext, status: 'ok' | 'error' | 'interrupted'): unknown;
+}
+
+export interface CellHookContext {
+  readonly executionCount: number;
+  /** The runtime's `tpu` object, once a cell has used it (else undefined: there is no device session to look at). */
+  readonly runtime: TensorRuntime | undefined;
+  /** The cells' display(): display(value) / display.html(...) return a handle whose update() replaces the output. */
+  readonly display: DisplayFunction;
+  write(name: 'stdout' | 'stderr', text: string): void;
+  readonly settings: SessionSettings;
 }
