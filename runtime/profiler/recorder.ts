@@ -44,6 +44,8 @@ export class ProfileRecording {
   private ops = 0;
   private dispatchStart = -1;
   private hostDispatchMs = 0;
+  /** Waits inside the dispatch of the current op (debug mode): not dispatch time. */
+  private waitInDispatch = 0;
   private deviceBusyMs = 0;
   private programsRun = 0;
   private compileCount = 0;
@@ -86,7 +88,8 @@ export class ProfileRecording {
   private readonly dispatched: ApplyHook = (op) => {
     if (this.dispatchStart < 0) return;
     const now = performance.now();
-    this.hostDispatchMs += now - this.dispatchStart;
+    this.hostDispatchMs += now - this.dispatchStart - this.waitInDispatch;
+    this.waitInDispatch = 0;
     this.timeline.add('host', 'dispatch', this.dispatchStart, now, op.name);
     this.dispatchStart = -1;
   };
@@ -127,6 +130,7 @@ export class ProfileRecording {
       case 'wait':
         this.waitCount++;
         this.waitMs += e.end - e.start;
+        if (this.dispatchStart >= 0) this.waitInDispatch += e.end - e.start;
         this.timeline.add('host', 'wait', e.start, e.end, `wait (${e.reason})`);
         this.warnings.waited(e.reason, e.site, e.end - e.start);
         return;

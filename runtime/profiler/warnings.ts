@@ -29,13 +29,19 @@ export class WarningBook {
   private readonly captures = new Map<WarningKind, number>();
   private readonly lastSite = new Map<WarningKind, ProfileSite>();
   private readonly waitsBySite = new Map<string, { reason: string; count: number; ms: number }>();
+  /** Shape changes per (line, program): one warning that lists them. */
+  private readonly recompiles = new Map<string, { label: string; site: ProfileSite; changes: string[] }>();
   private pendingCut: { reason: string; nodes: number; site: ProfileSite } | undefined;
 
   constructor(private readonly mapper: SiteMapper | undefined) {}
 
   /** A cache miss for a program compiled before with other shapes. */
   recompiled(changed: string, label: string): void {
-    this.add('recompile', `${label} recompiled because a shape changed: ${changed} (static shapes: each new shape is a new program)`);
+    const site = this.site('recompile');
+    const key = `${site.where}|${label}`;
+    const r = this.recompiles.get(key) ?? { label, site, changes: [] };
+    r.changes.push(changed);
+    this.recompiles.set(key, r);
   }
 
   /** A fused-mode op: if the region was cut early just before, that cut is worth a warning. */
@@ -85,7 +91,15 @@ export class WarningBook {
           'read results once after the loop so the device queue stays full',
       });
     }
-    const all = [...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
+    const recompiles = [...this.recompiles.values()].map(({ label, site, changes }): ProfileWarning => {
+      const n = changes.length;
+      const shown = n > 3 ? [...changes.slice(0, 3), `… (${n - 3} more)`] : changes;
+      return {
+        kind: 'recompile', site, count: n,
+        message: `${label} recompiled${n > 1 ? ` ${n} times` : ''} because a shape changed: ${shown.join('; ')} (static shapes: each new shape is a new program)`,
+      };
+    });
+    const all = [...recompiles, ...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
     return all.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
   }
 
