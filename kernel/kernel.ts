@@ -7,7 +7,6 @@ import { defaultHistoryPath } from './history/history-store.js';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import type { SessionFactory } from './language-session.js';
-import { createSession } from './session/index.js';
 import { createShellKernel } from './shell-kernel.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
@@ -19,6 +18,7 @@ export interface KernelOptions {
   historyPath?: string;
 }
 
+const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
 function zmqChannel(socket: zmq.Router): DuplexChannel {
@@ -37,6 +37,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];
+  // loaded after the worker was started, so both load their modules at the same time
+  const sessionFactory = options.sessionFactory ?? (await import('./session/index.js')).createSession;
   const shell = new zmq.Router();
   const stdin = new zmq.Router();
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
@@ -47,7 +49,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
       stdin: zmqChannel(stdin),
       iopub: { send: async (frames) => void (io ? io.iopub.send(frames) : early.push(frames)) },
     },
-    sessionFactory: options.sessionFactory ?? createSession,
+    sessionFactory,
     sessionId,
     signer: createSigner(connection.signature_scheme, connection.key),
     replays: new ReplayGuard(),
@@ -77,5 +79,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     process.exit(0);
   });
 
+  // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
+  // first request, so wait (a little) for an iopub subscriber before answering.
+  await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS))]);
   await kernel.serve();
 }

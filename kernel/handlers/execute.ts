@@ -5,6 +5,7 @@ import type { Handler } from '../dispatch.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { LanguageSession } from '../language-session.js';
 import { createPublisher } from '../publisher.js';
+import { stringField } from './content-fields.js';
 import type { StdinChannel } from '../stdin-channel.js';
 
 export interface ExecutionState {
@@ -23,7 +24,7 @@ export function executeHandler(
 ): Handler {
   return async (context) => {
     const content = context.request.content;
-    const code = typeof content.code === 'string' ? content.code : '';
+    const code = stringField(content, 'execute_request', 'code');
     const silent = content.silent === true;
     const storeHistory = !silent && content.store_history !== false;
     const allowStdin = content.allow_stdin === true;

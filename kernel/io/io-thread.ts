@@ -11,6 +11,8 @@ export interface IoThread {
   /** Control answers kernel_info_request once this has been given. */
   setKernelInfo(content: Content): void;
   onShutdown(listener: (restart: boolean) => void): void;
+  /** Resolves when the first client has subscribed to iopub. */
+  subscribed: Promise<void>;
   /** Sends what is queued, closes heartbeat/control/iopub and waits for the worker to exit. */
   close(): Promise<void>;
 }
@@ -20,16 +22,20 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
   const post = (message: ToWorker) => worker.postMessage(message);
   let shutdownListener: (restart: boolean) => void = () => undefined;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let onSubscribed = () => undefined as void;
+  const subscribed = new Promise<void>((resolve) => (onSubscribed = resolve));
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') resolve();
       else if (message.type === 'failed') reject(new Error(message.message));
       else if (message.type === 'shutdown') shutdownListener(message.restart);
+      else if (message.type === 'subscribed') onSubscribed();
     });
     worker.once('error', reject);
     void exited.then(() => reject(new Error('IO worker exited before binding its sockets')));
   });
   return {
+    subscribed,
     iopub: {
       async send(frames) {
         post({ type: 'iopub', frames });

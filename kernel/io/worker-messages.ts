@@ -16,5 +16,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready' }
+  /** A client subscribed to iopub (XPUB tells us): requests can be answered without losing output. */
+  | { type: 'subscribed' }
   | { type: 'failed'; message: string }
   | { type: 'shutdown'; restart: boolean };
