@@ -3,6 +3,14 @@
 import type { Tensor } from './tensor.js';
 
 const stack: Tensor[][] = [];
+/** Tensors that outlive every scope they were made in (gradients, optimizer state). */
+const keptForever = new WeakSet<Tensor>();
+
+/** tpu.keep(t): t survives the enclosing scopes (like tf.keep). */
+export function keep<T extends Tensor>(t: T): T {
+  keptForever.add(t);
+  return t;
+}
 
 export function noteCreated(t: Tensor): void {
   stack[stack.length - 1]?.push(t);
@@ -51,6 +59,6 @@ function disposeAllBut(made: Tensor[], kept: unknown): void {
   const outer = stack[stack.length - 1];
   for (const t of made) {
     if (keep.has(t)) outer?.push(t);
-    else t.dispose();
+    else if (!keptForever.has(t)) t.dispose();
   }
 }

@@ -62,6 +62,7 @@ export class Tensor {
 
   private readable(what: string): DeviceBuffer {
     if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
+    if (this._buf?.lostWithSession) throw new ReferenceError(`${what}: the tensor ${this.describe()} was freed by tpu.reset()`);
     materialize(this, what);
     return this._buf!;
   }

@@ -6,12 +6,14 @@ import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
 import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
 import { closeSession, currentSession, programCache } from './device/current.js';
+import { interruptBuffer } from './device/session.js';
 import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
+import { training } from './training.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -32,6 +34,7 @@ export interface DeviceInfo {
 
 export const tpu = {
   ...creation,
+  ...training,
   manualSeed,
   scope,
   mode,
@@ -105,6 +108,12 @@ export const tpu = {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },
+
+  /**
+   * The shared buffer a kernel hands to its control thread once, so that thread can
+   * interrupt a blocking wait on the main thread with interruptWaits(buffer).
+   */
+  interruptBuffer,
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {

@@ -5,18 +5,26 @@ import type { Handler } from '../dispatch.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { LanguageSession } from '../language-session.js';
 import { createPublisher } from '../publisher.js';
+import { stringField } from './content-fields.js';
 import type { StdinChannel } from '../stdin-channel.js';
 
 export interface ExecutionState {
   executionCount: number;
-  /** Set after a failed cell with stop_on_error; cleared when the shell queue is drained. */
+  /** Set when a cell fails with stop_on_error and requests are queued; cleared once they are drained. */
   aborting: boolean;
 }
 
-export function executeHandler(session: LanguageSession, state: ExecutionState, history: HistoryStore, stdin: StdinChannel): Handler {
+/** `queued` says whether more shell requests are already waiting (those get aborted after a failure). */
+export function executeHandler(
+  session: LanguageSession,
+  state: ExecutionState,
+  history: HistoryStore,
+  stdin: StdinChannel,
+  queued: () => boolean,
+): Handler {
   return async (context) => {
     const content = context.request.content;
-    const code = typeof content.code === 'string' ? content.code : '';
+    const code = stringField(content, 'execute_request', 'code');
     const silent = content.silent === true;
     const storeHistory = !silent && content.store_history !== false;
     const allowStdin = content.allow_stdin === true;
@@ -31,7 +39,8 @@ export function executeHandler(session: LanguageSession, state: ExecutionState, 
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });
-      if (stopOnError) state.aborting = true;
+      // decided before the reply goes out, so a client answering the reply is never aborted
+      if (stopOnError && queued()) state.aborting = true;
       return { status: 'error', execution_count: executionCount, ename, evalue, traceback };
     }
     if (outcome.result && !silent) {

@@ -2,12 +2,17 @@
 // reports shutdown requests, and closes it the only safe way (the worker
 // closes its own zeromq sockets; worker.terminate() with open sockets aborts).
 import { Worker } from 'node:worker_threads';
+import type { Content } from '../wire/message.js';
 import type { FrameSink } from '../wire/send-queue.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 export interface IoThread {
   iopub: FrameSink;
+  /** Control answers kernel_info_request once this has been given. */
+  setKernelInfo(content: Content): void;
   onShutdown(listener: (restart: boolean) => void): void;
+  /** Resolves when the first client has subscribed to iopub. */
+  subscribed: Promise<void>;
   /** Sends what is queued, closes heartbeat/control/iopub and waits for the worker to exit. */
   close(): Promise<void>;
 }
@@ -17,20 +22,27 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
   const post = (message: ToWorker) => worker.postMessage(message);
   let shutdownListener: (restart: boolean) => void = () => undefined;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let onSubscribed = () => undefined as void;
+  const subscribed = new Promise<void>((resolve) => (onSubscribed = resolve));
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'ready') resolve();
       else if (message.type === 'failed') reject(new Error(message.message));
       else if (message.type === 'shutdown') shutdownListener(message.restart);
+      else if (message.type === 'subscribed') onSubscribed();
     });
     worker.once('error', reject);
     void exited.then(() => reject(new Error('IO worker exited before binding its sockets')));
   });
   return {
+    subscribed,
     iopub: {
       async send(frames) {
         post({ type: 'iopub', frames });
       },
+    },
+    setKernelInfo(content) {
+      post({ type: 'kernel-info', content });
     },
     onShutdown(listener) {
       shutdownListener = listener;

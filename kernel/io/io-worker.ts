@@ -6,22 +6,27 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as zmq from 'zeromq';
 import { createDispatcher } from '../dispatch.js';
 import type { DispatchTable } from '../dispatch.js';
+import type { Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
+/** How often to check that the process that launched the kernel is still alive. */
+const PARENT_POLL_MS = 1000;
 /** How long the main thread gets to shut down cleanly before the process is ended anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
 
-const { connection, session, kernelInfo } = workerData as IoWorkerData;
+const { connection, session } = workerData as IoWorkerData;
+let setKernelInfo: (content: Content) => void = () => undefined;
+const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const log = (text: string) => process.stderr.write(`[tpu-kernel io] ${text}\n`);
 
 const heartbeat = new zmq.Reply();
 const control = new zmq.Router();
-const iopubSocket = new zmq.Publisher();
+const iopubSocket = new zmq.XPublisher();
 const sockets = [heartbeat, control, iopubSocket];
 const iopub = queuedSender(iopubSocket, (e) => log(`iopub send failed: ${e}`));
 const controlReplies = queuedSender(control, (e) => log(`control send failed: ${e}`));
@@ -68,6 +73,15 @@ async function serveHeartbeat() {
   for await (const frames of heartbeat) await heartbeat.send(frames);
 }
 
+async function watchSubscriptions() {
+  for await (const [frame] of iopubSocket) {
+    if (frame?.[0] === 1) {
+      post({ type: 'subscribed' });
+      return;
+    }
+  }
+}
+
 async function serveControl() {
   for await (const frames of control) {
     await dispatch('control', frames);
@@ -83,8 +97,17 @@ async function serveControl() {
   }
 }
 
+// An orphaned kernel (its launcher died without shutting it down) ends itself, as ipykernel does.
+const launcher = process.ppid;
+setInterval(() => {
+  if (process.ppid === launcher) return;
+  log(`the launching process ${launcher} is gone: exiting`);
+  process.kill(process.pid, 'SIGKILL');
+}, PARENT_POLL_MS).unref();
+
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+  if (message.type === 'kernel-info') setKernelInfo(message.content);
+  else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
   else if (message.type === 'close') void closeAndExit();
 });
 
@@ -100,3 +123,4 @@ try {
 }
 serveHeartbeat().catch((e) => heartbeat.closed || log(`heartbeat stopped: ${e}`));
 serveControl().catch((e) => control.closed || log(`control stopped: ${e}`));
+watchSubscriptions().catch((e) => iopubSocket.closed || log(`iopub subscriptions: ${e}`));

@@ -5,15 +5,18 @@ import type { Content } from '../wire/message.js';
 export interface IoWorkerData {
   connection: ConnectionInfo;
   session: string;
-  kernelInfo: Content;
 }
 
 export type ToWorker =
   | { type: 'iopub'; frames: Uint8Array[] }
+  /** kernel_info_reply content, once the language session exists (control waits for it). */
+  | { type: 'kernel-info'; content: Content }
   /** Close the worker's sockets and exit (after every queued iopub frame is sent). */
   | { type: 'close' };
 
 export type FromWorker =
   | { type: 'ready' }
+  /** A client subscribed to iopub (XPUB tells us): requests can be answered without losing output. */
+  | { type: 'subscribed' }
   | { type: 'failed'; message: string }
   | { type: 'shutdown'; restart: boolean };

@@ -4,7 +4,8 @@
 // so redefinitions never clash. Imports become global declarations
 // (`declare const a: typeof import('m').a; type a = import('m').a;`) because an
 // import statement would make the script a module and hide its names.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 
 interface HistoryDeclaration {
   names: string[];
@@ -16,6 +17,7 @@ export class CellHistory {
   private cachedText: string | undefined = '';
 
   add(source: string): void {
+    const ts = typescript();
     const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
     this.cells.push(file.statements.flatMap((statement) => declarationsOf(statement, file)));
     this.cachedText = undefined;
@@ -28,7 +30,7 @@ export class CellHistory {
     for (let i = this.cells.length - 1; i >= 0; i--) {
       const cell = this.cells[i];
       const visible = cell.filter((d) => d.names.some((n) => !redeclaredLater.has(n)));
-      kept.unshift(visible.map((d) => d.text).join('\n'));
+      if (visible.length) kept.unshift(visible.map((d) => d.text).join('\n'));
       for (const d of cell) for (const n of d.names) redeclaredLater.add(n);
     }
     return (this.cachedText = kept.join('\n'));
@@ -36,6 +38,7 @@ export class CellHistory {
 }
 
 function declarationsOf(statement: ts.Statement, file: ts.SourceFile): HistoryDeclaration[] {
+  const ts = typescript();
   // Keep the doc comment: inspect shows it for names of earlier cells.
   const docStart = statement.getStart(file, true);
   const text = file.text.slice(docStart, statement.getStart(file)) + withoutExport(statement.getText(file));
@@ -51,6 +54,7 @@ function declarationsOf(statement: ts.Statement, file: ts.SourceFile): HistoryDe
 }
 
 function importDeclarations(statement: ts.ImportDeclaration): HistoryDeclaration[] {
+  const ts = typescript();
   const module = JSON.stringify((statement.moduleSpecifier as ts.StringLiteral).text);
   const clause = statement.importClause;
   if (!clause) return [];
@@ -72,6 +76,7 @@ function importDeclarations(statement: ts.ImportDeclaration): HistoryDeclaration
 }
 
 function bindingNames(name: ts.BindingName): string[] {
+  const ts = typescript();
   if (ts.isIdentifier(name)) return [name.text];
   return name.elements.flatMap((e) => (ts.isOmittedExpression(e) ? [] : bindingNames(e.name)));
 }

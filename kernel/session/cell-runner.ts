@@ -40,7 +40,7 @@ export class CellRunner {
   compile(code: string, place: CodePlace): CompiledCode {
     const padded = '\n'.repeat(place.line - 1) + ' '.repeat(place.column - 1) + code;
     const fileName = this.maps.nextFileName(place.displayName);
-    const compiled = compileCell(padded, fileName);
+    const compiled = compileCell(padded);
     if ('syntaxErrors' in compiled) {
       throw new CellCompileError(sourceErrorInfo('SyntaxError', place.displayName, place.cellSource, compiled.syntaxErrors));
     }

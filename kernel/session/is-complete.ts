@@ -2,13 +2,15 @@
 // its very end ("'}' expected", "Expression expected", unterminated template or
 // comment), more lines can finish it: 'incomplete', with the indent for the
 // next line. Any error before the end can never be fixed by appending: 'invalid'.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import type { IsCompleteResult } from '../language-session.js';
 
 const UNTERMINATED_STRING = 1002; // a '...' or "..." string cannot continue on the next line
 const INDENT_UNIT = '  ';
 
 export function isComplete(code: string): IsCompleteResult {
+  const ts = typescript();
   const end = code.trimEnd().length;
   if (end === 0) return { status: 'complete' };
   const { diagnostics = [] } = ts.transpileModule(code, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });

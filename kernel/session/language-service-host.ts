@@ -6,7 +6,8 @@
 // folder when there is one, with the module settings cells need.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
 import { packageRoot } from './package-root.js';
 
@@ -17,8 +18,10 @@ export class CellLanguageService {
   readonly cellFile: string;
   private readonly files = new Map<string, { text: string; version: number }>();
   private readonly historyFile: string;
+  private readonly diskSnapshots = new Map<string, ts.IScriptSnapshot | undefined>();
 
   constructor(cwd: string) {
+    const ts = typescript();
     const root = packageRoot();
     this.cellFile = path.join(cwd, '__tpu_kernel_cell.ts');
     this.historyFile = path.join(cwd, '__tpu_kernel_history.ts');
@@ -31,8 +34,8 @@ export class CellLanguageService {
       getScriptFileNames: () => [...this.files.keys()],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
-        const text = this.files.get(file)?.text ?? ts.sys.readFile(file);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+        const virtual = this.files.get(file);
+        return virtual ? ts.ScriptSnapshot.fromString(virtual.text) : this.diskSnapshot(file);
       },
       getCurrentDirectory: () => cwd,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
@@ -44,6 +47,20 @@ export class CellLanguageService {
       realpath: ts.sys.realpath,
     };
     this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  }
+
+  /**
+   * Files on disk (lib and package declarations) are read once: the service asks
+   * for every file's snapshot on each new program, i.e. after every executed cell.
+   * A declaration file changed on disk is seen after a kernel restart.
+   */
+  private diskSnapshot(file: string): ts.IScriptSnapshot | undefined {
+    const ts = typescript();
+    if (!this.diskSnapshots.has(file)) {
+      const text = ts.sys.readFile(file);
+      this.diskSnapshots.set(file, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
+    }
+    return this.diskSnapshots.get(file);
   }
 
   setHistory(text: string): void {
@@ -63,6 +80,7 @@ export class CellLanguageService {
 }
 
 function compilerOptions(cwd: string, root: string): ts.CompilerOptions {
+  const ts = typescript();
   const defaults: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts'],

@@ -3,7 +3,8 @@
 // check), so it is never on the path of the first execute: it is built on
 // the first request that needs it, or in the background shortly after the
 // first cell ran.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import type { CompleteResult, InspectResult } from '../language-session.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
@@ -46,6 +47,7 @@ export class LazyLanguageService {
   }
 
   diagnostics(cell: string): TypeProblem[] {
+    const ts = typescript();
     const ls = this.load(cell);
     const diagnostics = [...ls.service.getSyntacticDiagnostics(ls.cellFile), ...ls.service.getSemanticDiagnostics(ls.cellFile)];
     return diagnostics.filter((d) => d.start !== undefined && d.start < cell.length).map((d) => {
@@ -81,15 +83,16 @@ export class LazyLanguageService {
   }
 
   async inspect(code: string, cursorPos: number, detailLevel: 0 | 1, magics: ReadonlyMap<string, Magic>): Promise<InspectResult> {
+    const ts = typescript();
     const offset = codePointsToUtf16(code, cursorPos);
     const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
     const lineEnd = code.indexOf('\n', offset);
     const magicLine = parseMagicLine(code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
-    const magic = magicLine && offset - lineStart < magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
+    const magic = magicLine && offset - lineStart <= magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
     if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
     const ls = this.load(maskMagics(code, magics));
     const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
-    if (!info) return { found: false, data: {} };
+    if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
     const signature = ts.displayPartsToString(info.displayParts);
     const documentation = ts.displayPartsToString(info.documentation);
     const tags = (info.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`.trim());

@@ -14,7 +14,8 @@
 // instead). The value of a last expression statement is returned. Rewritten
 // nodes keep the text range of the node they replace, so the emitted source
 // map still points at user code.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 
 /** Name of the context global that imports a module for a cell. */
 export const IMPORT_FUNCTION = '__tpu_import';
@@ -34,12 +35,14 @@ export interface TopLevelNames {
 
 /** Does the top level of the file (outside functions and classes) contain a `for await`? */
 function hasTopLevelForAwait(node: ts.Node): boolean {
+  const ts = typescript();
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
   if (ts.isForOfStatement(node) && node.awaitModifier) return true;
   return ts.forEachChild(node, hasTopLevelForAwait) ?? false;
 }
 
 export function topLevelRewriter(names: TopLevelNames): ts.TransformerFactory<ts.SourceFile> {
+  const ts = typescript();
   return (context) => (file) => {
     const f = context.factory;
     const keepRange = <T extends ts.Node>(node: T, original: ts.Node): T => ts.setOriginalNode(ts.setTextRange(node, original), original);

@@ -1,8 +1,8 @@
 // The language side of the kernel: TypeScript cells run in one persistent
 // context, with display/input/console routed to the running request's
 // Publisher, magics, type checking, completion and inspection.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type vm from 'node:vm';
-import ts from 'typescript';
 import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
   KernelInfo, LanguageSession, Publisher, SessionOptions,
@@ -14,6 +14,7 @@ import { CellSourceMaps } from './cell-source-maps.js';
 import { CellTimers } from './cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
 import { CellInterrupter } from './interrupt.js';
+import { helpRequest } from './help-request.js';
 import { CellProfile, cellSiteMapper } from './cell-profile.js';
 import { defaultProfileMode } from './profile-mode.js';
 import { isComplete } from './is-complete.js';
@@ -22,6 +23,7 @@ import { maskMagics, splitCell } from './magic-lines.js';
 import { magics, type MagicContext, type SessionSettings } from './magics/index.js';
 import { createModuleImporter } from './module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
+import { typescriptVersion } from './typescript.js';
 
 export class TypeScriptSession implements LanguageSession {
   readonly kernelInfo: KernelInfo = {
@@ -29,13 +31,13 @@ export class TypeScriptSession implements LanguageSession {
     implementationVersion: '0.1.0',
     languageInfo: {
       name: 'typescript',
-      version: ts.version,
+      version: typescriptVersion,
       mimetype: 'text/typescript',
       file_extension: '.ts',
       pygments_lexer: 'typescript',
       codemirror_mode: { name: 'javascript', typescript: true },
     },
-    banner: `tpu-kernel: TypeScript ${ts.version} cells on a TPU session`,
+    banner: `tpu-kernel: TypeScript ${typescriptVersion} cells on a TPU session`,
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
@@ -95,6 +97,8 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
+    const helpName = helpRequest(code);
+    if (helpName) return this.help(helpName);
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
@@ -122,6 +126,12 @@ export class TypeScriptSession implements LanguageSession {
       profile?.finish();
       this.running = false;
     }
+  }
+
+  private async help(name: string): Promise<ExecuteOutcome> {
+    const { found, data } = await this.inspect(name, [...name].length, 1);
+    const page = found ? data : { 'text/plain': `No information about ${name}` };
+    return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
   }
 
   /** Per %profile (the setting when the cell starts): the cell's profile display, recording from now. */
@@ -160,6 +170,8 @@ export class TypeScriptSession implements LanguageSession {
       };
       return () => Promise.resolve(magic.run(context));
     });
+    // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
+    await setImmediatePromise();
     let value: unknown;
     for (const step of steps) {
       if (signal.aborted) throw signal.reason;

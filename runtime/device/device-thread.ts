@@ -171,6 +171,8 @@ function cancelQueued(): void {
   head = 0;
 }
 
+Atomics.store(counter, 2, 1); // ready (SIGNAL_READY)
+
 parentPort!.on('message', (msg: HostMessage) => {
   if (msg.t === 'cancel') {
     cancelQueued();
@@ -183,7 +185,7 @@ parentPort!.on('message', (msg: HostMessage) => {
 // Lets a host blocked in a synchronous wait notice that this thread is gone.
 process.on('uncaughtException', (e) => {
   console.error('tpu-kernel device thread failed:', e);
-  Atomics.store(counter, 1, 1);
+  Atomics.store(counter, 1, 1); // SIGNAL_DEAD
   Atomics.notify(counter, 0);
   process.exit(1);
 });

@@ -13,6 +13,8 @@ export interface MemoryInfo {
 /** A device buffer as the host knows it. The id names it on the device thread. */
 export class DeviceBuffer {
   freed = false;
+  /** Set when the buffer went away with its session (tpu.reset()). */
+  lostWithSession = false;
   constructor(
     readonly id: number,
     readonly dtype: DType,
@@ -65,6 +67,16 @@ export class MemoryAccount {
     this.live.delete(b);
     this.liveBytes -= b.bytes;
     return true;
+  }
+
+  /** The session is gone: every live buffer with it. */
+  loseAll(): void {
+    for (const b of this.live) {
+      b.freed = true;
+      b.lostWithSession = true;
+    }
+    this.live.clear();
+    this.liveBytes = 0;
   }
 
   /** Tracks the peak of live bytes from now on, until `close()`. */

@@ -27,6 +27,32 @@ export class CancelledError extends Error {
 }
 
 type Reply = Extract<DeviceMessage, { t: 'reply' }>;
+
+/**
+ * Shared words: [0] replies posted (the host waits on it), [1] device thread died,
+ * [2] device thread ready, [3] interrupt requested. One buffer per process, so a thread
+ * given it once (the kernel's control thread) can interrupt waits of every session.
+ */
+const SIGNAL = new SharedArrayBuffer(16);
+export const SIGNAL_DEAD = 1;
+export const SIGNAL_READY = 2;
+export const SIGNAL_INTERRUPT = 3;
+const START_TIMEOUT_MS = 20_000;
+
+/** The buffer behind requestInterrupt (see interruptWaits). */
+export function interruptBuffer(): SharedArrayBuffer {
+  return SIGNAL;
+}
+
+/**
+ * From any thread holding interruptBuffer(): makes a blocking wait on the main thread
+ * throw CancelledError (then call tpu.cancelPending() on the main thread).
+ */
+export function interruptWaits(buffer: SharedArrayBuffer): void {
+  const words = new Int32Array(buffer);
+  Atomics.store(words, SIGNAL_INTERRUPT, 1);
+  Atomics.notify(words, 0);
+}
 const BATCH_LIMIT = 256;
 const WAIT_SLICE_MS = 50;
 
@@ -34,11 +60,12 @@ export class DeviceSession {
   readonly memory: MemoryAccount;
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
-  private readonly signal = new SharedArrayBuffer(16);
-  private readonly counter = new Int32Array(this.signal);
+  private readonly signal = SIGNAL;
+  private readonly counter = new Int32Array(SIGNAL);
   private batch = new CommandEncoder();
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
+  private closed = false;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -161,10 +188,7 @@ export class DeviceSession {
     const queued = this.queueDepth();
     this.postBatch();
     if (this.worker) this.worker.postMessage({ t: 'cancel' });
-    for (const [reply, resolve] of this.waiting) {
-      this.waiting.delete(reply);
-      resolve({ t: 'reply', reply, error: '\0cancelled' });
-    }
+    this.failAllWaits('\0cancelled');
     return queued;
   }
 
@@ -196,15 +220,27 @@ export class DeviceSession {
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
     this.postBatch();
+    Atomics.store(this.counter, SIGNAL_INTERRUPT, 0);
     while (result === undefined) {
       const seen = Atomics.load(this.counter, 0);
       this.drainPort();
       if (result !== undefined) break;
-      if (Atomics.load(this.counter, 1) !== 0) throw new DeviceError('the device thread died');
+      this.checkAlive(start);
+      if (Atomics.exchange(this.counter, SIGNAL_INTERRUPT, 0) !== 0) {
+        this.waiting.delete(reply);
+        throw new CancelledError(`the wait (${reason}) was interrupted`);
+      }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
     if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site });
     return result;
+  }
+
+  private checkAlive(waitStart: number): void {
+    if (Atomics.load(this.counter, SIGNAL_DEAD) !== 0) throw new DeviceError('the device thread died (see stderr); tpu.reset() starts a new session');
+    if (Atomics.load(this.counter, SIGNAL_READY) === 0 && performance.now() - waitStart > START_TIMEOUT_MS) {
+      throw new DeviceError(`the device thread did not start within ${START_TIMEOUT_MS / 1000} s (see stderr)`);
+    }
   }
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
@@ -265,7 +301,7 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.flushScheduled = false;
-    if (this.batch.count === 0) return;
+    if (this.batch.count === 0 || this.closed) return;
     const msg = this.batch.take();
     const transfers = this.transfers;
     this.transfers = [];
@@ -277,7 +313,15 @@ export class DeviceSession {
     if (this.worker) return this.worker;
     const { port1, port2 } = new MessageChannel();
     const data: DeviceThreadData = { threads: settings.threads(), signal: this.signal, port: port2 };
-    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2] });
+    Atomics.store(this.counter, SIGNAL_DEAD, 0);
+    Atomics.store(this.counter, SIGNAL_READY, 0);
+    // The thread runs a file: flags only valid for the main entry (node -e --input-type) must go.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
+    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    this.worker.on('error', (e) => {
+      Atomics.store(this.counter, SIGNAL_DEAD, 1);
+      this.failAllWaits(`the device thread failed: ${e.message}`);
+    });
     this.worker.unref();
     this.port = port1;
     port1.on('message', (m: DeviceMessage) => this.onMessage(m));
@@ -285,8 +329,18 @@ export class DeviceSession {
     return this.worker;
   }
 
+  private failAllWaits(message: string): void {
+    for (const [reply, resolve] of this.waiting) {
+      this.waiting.delete(reply);
+      resolve({ t: 'reply', reply, error: message });
+    }
+  }
+
   /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.failAllWaits('the TPU session was reset');
+    this.memory.loseAll();
     this.stopToggles();
     const w = this.worker;
     this.worker = null;

@@ -28,6 +28,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     const v = operands[i];
     if (v instanceof Tensor) {
       if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
+      if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
     } else if (typeof v !== 'number' && typeof v !== 'boolean') {
       throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);

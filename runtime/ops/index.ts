@@ -1,5 +1,5 @@
 // Every primitive, registered by importing its file. Adding an op: one file here + its test.
-export { defineOp, opByName, type OpDef, type Abstract, type Operand, type GradRule, type LowerContext } from './op.js';
+export { defineOp, opByName, registeredOps, type OpDef, type Abstract, type Operand, type GradRule, type LowerContext } from './op.js';
 export { unary, binary } from './elementwise.js';
 export { unbroadcast } from './grad-helpers.js';
 export * from './arithmetic.js';
@@ -10,3 +10,16 @@ export * from './matmul.js';
 export * from './layout.js';
 export * from './cast.js';
 export * from './composed.js';
+export * from './constant.js';
+export * from './like.js';
+export * from './math-functions.js';
+export * from './rounding.js';
+export * from './binary-math.js';
+export * from './where.js';
+export * from './logical.js';
+export * from './reduce-more.js';
+export * from './slice.js';
+export * from './pad.js';
+export * from './concat.js';
+export * from './shape-ops.js';
+export * from './scan.js';

@@ -66,6 +66,11 @@ export function opByName(name: string): OpDef<any> {
   return op;
 }
 
+/** Every registered op (the gradient check iterates it). */
+export function registeredOps(): OpDef<any>[] {
+  return [...registry.values()];
+}
+
 export function attrKeyOf<A>(op: OpDef<A>, attrs: A): string {
   if (op.attrKey) return op.attrKey(attrs);
   for (const _ in attrs as object) return JSON.stringify(attrs);

@@ -21,14 +21,14 @@ export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): numb
 }
 
 /** The gradient of a reduction, broadcast back over the reduced dims. */
-function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
+export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
   const kept = input.shape.map((d, i) => (attrs.dims.includes(i) ? 1 : d));
   return grad.reshape(kept).expand([...input.shape]);
 }
 
-type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
+export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
 
-function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad): OpDef<ReduceAttrs> {
+export function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {

@@ -24,14 +24,24 @@ class TpuKernelTests(jupyter_kernel_test.KernelTests):
     supported_history_operations = ("tail", "range", "search")
     code_history_pattern = "6?7"
 
-    # TODO(K2): the seed session (plain JS in a vm) has no language service,
-    # display helpers or pager; fill these in with the TypeScript session:
-    #   completion_samples = [{"text": "Math.ma", "matches": {"Math.max"}}]
-    #   complete_code_samples / incomplete_code_samples / invalid_code_samples
-    #   code_inspect_sample = "Math.max"
-    #   code_display_data = [{"code": "display(...)", "mime": "text/html"}]
-    #   code_clear_output = "..."  (a cell that calls clear_output)
-    #   code_page_something = "..." (a cell whose reply has a 'page' payload)
+    # TypeScript language service, display helpers and the pager (kernel/session).
+    completion_samples = [
+        {"text": "Math.ma", "matches": {"max"}},
+        {"text": "display.ht", "matches": {"html"}},
+        {"text": "const text = 'abc';\ntext.toUpper", "matches": {"toUpperCase"}},
+        {"text": "%lsm", "matches": {"%lsmagic"}},
+    ]
+    complete_code_samples = ["const x = 1", "function f() { return 1; }", "%time 1 + 1", ""]
+    incomplete_code_samples = ["function f() {", "const xs = [1,", "if (x) {\n  y();\n} else {", "const s = `open"]
+    invalid_code_samples = ["const = ;", "}", "let a = 1;\na)"]
+    code_inspect_sample = "Math.max"
+    code_display_data = [
+        {"code": "display.html('<b>hi</b>')", "mime": "text/html"},
+        {"code": "display.markdown('**hi**')", "mime": "text/markdown"},
+        {"code": "display({ [Symbol.for('Jupyter.display')]() { return { 'image/svg+xml': '<svg/>' }; } })", "mime": "image/svg+xml"},
+    ]
+    code_clear_output = "console.log('gone'); clearOutput()"
+    code_page_something = "Math.max?"
 
 
 if __name__ == "__main__":

@@ -31,12 +31,15 @@ describe('Colab-style hosting', () => {
       const dir = nonRootDir(`tpu-hosting-${transport}-`);
       const connectionFile = await writeConnectionFile(dir, transport, describeIp(dir));
       logPath = resolve(`test/output/e2e/hosting-${transport}.log`);
-      const kernel = launchKernel(connectionFile, { TPU_KERNEL_MODE: 'debug', TPU_KERNEL_CHIP: 'v6e', TPU_KERNEL_HBM_BYTES: String(3 * 2 ** 30), TPU_KERNEL_THREADS: '1' }, logPath);
+      const kernel = launchKernel(connectionFile, {
+        TPU_KERNEL_MODE: 'debug', TPU_KERNEL_CHIP: 'v6e', TPU_KERNEL_HBM_BYTES: String(3 * 2 ** 30), TPU_KERNEL_THREADS: '1', TPU_KERNEL_PROFILE: 'summary',
+      }, logPath);
       try {
-        const run = runCells({ connectionFile }, [SETTINGS_CELL, 'const kept = tpu.arange(5).sum();', 'await kept.item()'], { nonRoot: true });
+        const run = runCells({ connectionFile }, [SETTINGS_CELL, '%profile', 'const kept = tpu.arange(5).sum();', 'await kept.item()'], { nonRoot: true });
         expect(run.implementation).toBe('tpu-kernel');
         expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: settingsLine('debug', 'v6e', 3 * 2 ** 30, 1) });
-        expect(run.cells[2]).toMatchObject({ status: 'ok', text: '10' }); // 0+1+2+3+4
+        expect(run.cells[1]).toMatchObject({ status: 'ok', stdout: 'profile: summary\n' });
+        expect(run.cells[3]).toMatchObject({ status: 'ok', text: '10' }); // 0+1+2+3+4
         expect(await kernel.exited).toBe(0); // run_cells.py ends with shutdown_request
       } finally {
         kernel.child.kill('SIGKILL');
@@ -45,14 +48,15 @@ describe('Colab-style hosting', () => {
   }
 
   it('takes its settings from the kernelspec env block when jupyter_client launches it', () => {
-    const spec = installKernelspec({ TPU_KERNEL_MODE: 'fused', TPU_KERNEL_CHIP: 'v4', TPU_KERNEL_THREADS: '2' });
+    const spec = installKernelspec({ TPU_KERNEL_MODE: 'fused', TPU_KERNEL_CHIP: 'v4', TPU_KERNEL_THREADS: '2', TPU_KERNEL_PROFILE: 'live' });
     const runtimeDir = nonRootDir('tpu-hosting-runtime-');
     const run = runCells(
       { kernelName: KERNEL_NAME, env: { JUPYTER_PATH: spec.jupyterPath, JUPYTER_RUNTIME_DIR: runtimeDir, HOME: runtimeDir } },
-      [SETTINGS_CELL],
+      [SETTINGS_CELL, '%profile'],
       { nonRoot: true },
     );
     // v4: 32 GiB of HBM per chip
     expect(run.cells[0]).toMatchObject({ status: 'ok', stdout: settingsLine('fused', 'v4', 32 * 2 ** 30, 2) });
+    expect(run.cells[1]).toMatchObject({ status: 'ok', stdout: 'profile: live\n' });
   });
 });

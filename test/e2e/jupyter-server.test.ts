@@ -82,6 +82,37 @@ describe('tpu-ts through Jupyter Server and @jupyterlab/services', () => {
     expect(updated.data['text/plain']).toBe('step 1');
   });
 
+  it('shows a live profile: one display updated in place while the cell runs, then final', async () => {
+    expect((await execute(kernel, '%profile live')).stdout).toBe('profile: live\n');
+    const run = await execute(kernel, [
+      "tpu.mode('strict');",
+      'let acc = tpu.zeros([64, 64]);',
+      'for (let i = 0; i < 8; i++) {',
+      '  acc = acc.add(1);',
+      '  await acc.data();',
+      '  await new Promise((r) => setTimeout(r, 150));',
+      '}',
+      'console.log(await acc.sum().item());',
+    ].join('\n'));
+    expect((await execute(kernel, '%profile off')).stdout).toBe('profile: off\n');
+    expect(run.reply.status).toBe('ok');
+    expect(run.stdout).toBe(`${8 * 64 * 64}\n`);
+    const shown = only(run, 'display_data');
+    const updates = run.outputs.filter((o) => o.type === 'update_display_data').map((o) => o.content);
+    // ~1.2 s of cell at one update per 250 ms, then the final one
+    expect(updates.length).toBeGreaterThanOrEqual(3);
+    for (const update of updates) expect(update.transient.display_id).toBe(shown.transient.display_id);
+    const figures = [shown, ...updates].map((o) => o.data['application/vnd.tpu-kernel.profile+json']);
+    expect(figures.map((f) => f.state)).toEqual([...Array(figures.length - 1).fill('running'), 'final']);
+    const walls = figures.map((f) => f.wallMs);
+    expect(walls).toEqual([...walls].sort((a, b) => a - b));
+    const final = figures.at(-1);
+    expect(final.mode).toBe('strict');
+    expect(final.ops).toBeGreaterThanOrEqual(9); // 8 adds and a sum, at least
+    expect(updates.at(-1).data['text/plain']).toContain('final');
+    expect(updates.at(-1).data['text/html']).toContain('strict');
+  });
+
   it('reports an error with its name, message and traceback, and goes on', async () => {
     const run = await execute(kernel, "throw new RangeError('bad size 3')");
     expect(run.reply.status).toBe('error');
@@ -114,6 +145,25 @@ describe('tpu-ts through Jupyter Server and @jupyterlab/services', () => {
     }
     expect(only(await execute(kernel, 'survivor + 1'), 'execute_result').data['text/plain']).toBe('42');
   });
+
+  it('stops a cell interrupted right after it started, before its code runs', async () => {
+    // JupyterLab users press the stop button right after running a cell: the interrupt can
+    // arrive while the kernel is still compiling it. It must stop the cell all the same.
+    const lost: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const run = execute(kernel, 'while (true) {}', { onBusy: () => setTimeout(() => void kernel.interrupt(), attempt % 10) });
+      const outcome = await Promise.race([run, new Promise<'lost'>((r) => setTimeout(() => r('lost'), 3_000))]);
+      if (outcome !== 'lost') {
+        expect(outcome.reply.status).toBe('error');
+        continue;
+      }
+      lost.push(attempt);
+      // Interrupt again until the loop stops, to free the kernel for the next attempt.
+      const again = setInterval(() => void kernel.interrupt(), 500);
+      await run.finally(() => clearInterval(again));
+    }
+    expect(lost, 'attempts whose interrupt was lost').toEqual([]);
+  }, 120_000);
 
   it('restarts: the state is gone and the kernel answers', async () => {
     await execute(kernel, 'const beforeRestart = 1;');

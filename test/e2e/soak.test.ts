@@ -16,8 +16,12 @@ import { execute, type ExecuteRecord } from '../support/services-execute.js';
 const REQUESTS = 2000;
 const ROUND = 25; // 24 cells sent together, then one interrupted cell alone
 const REPLY_TIMEOUT_MS = 30_000;
-/** Allowed RSS growth from the first round to the end. */
-const RSS_GROWTH_LIMIT = 200 * 2 ** 20;
+/**
+ * Allowed RSS growth over the second half of the run. The first few hundred cells grow the
+ * heap while the language service warms up (measured: ~190 MiB after the first round,
+ * ~550 MiB after 600 trivial cells, then flat); a leak keeps growing after that.
+ */
+const RSS_GROWTH_LIMIT = 128 * 2 ** 20;
 
 interface SoakCell {
   code: string;
@@ -91,6 +95,7 @@ describe('soak through Jupyter Server', () => {
   it(`answers ${REQUESTS} mixed requests without losing one`, async () => {
     const problems: string[] = [];
     let rssStart = 0;
+    let rssMiddle = 0;
     const started = Date.now();
     for (let round = 0; round < REQUESTS / ROUND; round++) {
       const base = round * ROUND;
@@ -103,21 +108,24 @@ describe('soak through Jupyter Server', () => {
         const problem = cell.check(run.value);
         if (problem) problems.push(`request ${index}: ${problem}`);
       });
-      const interrupted = await withTimeout(execute(kernel, 'while (true) {}', { onBusy: () => setTimeout(() => void kernel.interrupt(), 20) }), `interrupt ${base + ROUND - 1}`)
+      // Interrupted once it surely runs (an interrupt that arrives before the loop starts is
+      // jupyter-server.test.ts's case).
+      const interrupted = await withTimeout(execute(kernel, "console.log('spinning'); while (true) {}", { onStdout: () => void kernel.interrupt() }), `interrupt ${base + ROUND - 1}`)
         .catch((e: Error) => e);
       if (interrupted instanceof Error) problems.push(interrupted.message);
       else if (interrupted.reply.status !== 'error' || JSON.stringify(interrupted.states) !== '["busy","idle"]') {
         problems.push(`interrupt ${base + ROUND - 1}: ${interrupted.reply.status} ${interrupted.states}`);
       }
       if (round === 0) rssStart = kernelRssBytes(kernel.id);
+      if (round === REQUESTS / ROUND / 2 - 1) rssMiddle = kernelRssBytes(kernel.id);
       if (problems.length > 20) break;
     }
     const rssEnd = kernelRssBytes(kernel.id);
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-    console.log(`soak: ${REQUESTS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; kernel RSS ${mib(rssStart)} MiB after the first round, ${mib(rssEnd)} MiB at the end`);
+    console.log(`soak: ${REQUESTS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; kernel RSS ${mib(rssStart)} MiB after the first round, ${mib(rssMiddle)} MiB half way, ${mib(rssEnd)} MiB at the end`);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(statuses.filter((s) => ['restarting', 'autorestarting', 'dead'].includes(s))).toEqual([]);
-    expect(rssEnd - rssStart).toBeLessThan(RSS_GROWTH_LIMIT);
+    expect(rssEnd - rssMiddle).toBeLessThan(RSS_GROWTH_LIMIT);
     const last = await execute(kernel, 'console.log(tpu.mode())');
     expect(last.stdout).toBe('debug\n'); // the last cell of the mix (1998 % 6 = 0) set debug
   }, 180_000);

@@ -7,6 +7,7 @@ import { createSession } from '../../kernel/session/index.js';
 import { createShellKernel } from '../../kernel/shell-kernel.js';
 import { createMessage, decodeMessage, encodeMessage } from '../../kernel/wire/message.js';
 import type { Message } from '../../kernel/wire/message.js';
+import type { LanguageSession, SessionFactory } from '../../kernel/language-session.js';
 import { createSigner, ReplayGuard } from '../../kernel/wire/signature.js';
 import { memoryTransport } from '../support/memory-transport.js';
 
@@ -14,13 +15,18 @@ const signer = createSigner('hmac-sha256', 'secret');
 let dir: string;
 let transport: ReturnType<typeof memoryTransport>;
 let serving: Promise<void>;
+let sessionFactory: SessionFactory;
 
 beforeEach(() => {
+  sessionFactory = createSession;
+});
+
+function start() {
   dir = mkdtempSync(join(tmpdir(), 'tpu-kernel-shell-'));
   transport = memoryTransport();
   const kernel = createShellKernel({
     transport,
-    sessionFactory: createSession,
+    sessionFactory,
     sessionId: 'kernel-session',
     signer,
     replays: new ReplayGuard(),
@@ -29,7 +35,7 @@ beforeEach(() => {
     log: () => undefined,
   });
   serving = kernel.serve();
-});
+}
 afterEach(async () => {
   transport.shell.close();
   transport.stdin.close();
@@ -53,6 +59,7 @@ async function roundTrip(msgType: string, content: Record<string, unknown>): Pro
 }
 
 it('runs a cell: busy, execute_input, stream, execute_result, idle, then the reply', async () => {
+  start();
   const [reply, iopub] = await roundTrip('execute_request', { code: "console.log('hi'); 2 * 21" });
   expect(reply.header.msg_type).toBe('execute_reply');
   expect(reply.content).toEqual({ status: 'ok', execution_count: 1, user_expressions: {}, payload: [] });
@@ -67,16 +74,92 @@ it('runs a cell: busy, execute_input, stream, execute_result, idle, then the rep
 });
 
 it('turns a failing handler into an error reply naming the argument', async () => {
+  start();
   const [reply] = await roundTrip('history_request', { hist_access_type: 'sideways' });
   expect(reply.content.status).toBe('error');
   expect(reply.content.evalue).toBe('history_request: hist_access_type must be "tail", "range" or "search", got "sideways"');
 });
 
 it('drops a message signed with another key and serves the next one', async () => {
+  start();
   const forged = createMessage('client', 'execute_request', { code: 'globalThis.forged = true' }, undefined, { identities: [Buffer.from('peer')] });
   transport.shell.push(encodeMessage(forged, createSigner('hmac-sha256', 'other')));
   const [reply, iopub] = await roundTrip('execute_request', { code: 'typeof forged' });
   expect(iopub.find((m) => m.header.msg_type === 'execute_result')!.content.data).toEqual({ 'text/plain': "'undefined'" });
   expect(reply.content.execution_count).toBe(1);
   expect(transport.shell.sent).toHaveLength(1);
+});
+
+it('publishes display, update_display_data (by display_id), clear_output and one error from a session', async () => {
+  const seed = createSession;
+  sessionFactory = (options) => {
+    const session: LanguageSession = {
+      ...seed(options),
+      async execute(_code, { publisher }) {
+        publisher.display({ 'text/plain': 'step 1' }, undefined, 'progress');
+        publisher.updateDisplay({ 'text/plain': 'step 2' }, { note: 1 }, 'progress');
+        publisher.clearOutput(true);
+        publisher.display({ 'text/html': '<b>done</b>' });
+        return { status: 'error', ename: 'TpuError', evalue: 'device lost', traceback: ['TpuError: device lost'] };
+      },
+    };
+    return session;
+  };
+  start();
+  const [reply, iopub] = await roundTrip('execute_request', { code: 'anything', stop_on_error: true });
+  expect(reply.content).toEqual({ status: 'error', execution_count: 1, ename: 'TpuError', evalue: 'device lost', traceback: ['TpuError: device lost'] });
+  expect(iopub.map((m) => [m.header.msg_type, m.content]).slice(2, -1)).toEqual([
+    ['display_data', { data: { 'text/plain': 'step 1' }, metadata: {}, transient: { display_id: 'progress' } }],
+    ['update_display_data', { data: { 'text/plain': 'step 2' }, metadata: { note: 1 }, transient: { display_id: 'progress' } }],
+    ['clear_output', { wait: true }],
+    ['display_data', { data: { 'text/html': '<b>done</b>' }, metadata: {}, transient: {} }],
+    ['error', { ename: 'TpuError', evalue: 'device lost', traceback: ['TpuError: device lost'] }],
+  ]);
+});
+
+it('maps the session language service to complete, inspect and is_complete replies', async () => {
+  const calls: unknown[] = [];
+  const seed = createSession;
+  sessionFactory = (options) => ({
+    ...seed(options),
+    async complete(code, cursorPos) {
+      calls.push(['complete', code, cursorPos]);
+      return { matches: ['max', 'min'], cursorStart: 5, cursorEnd: 7 };
+    },
+    async inspect(code, cursorPos, detailLevel) {
+      calls.push(['inspect', code, cursorPos, detailLevel]);
+      return { found: true, data: { 'text/plain': 'max(...values: number[]): number' } };
+    },
+    async isComplete(code) {
+      calls.push(['isComplete', code]);
+      return { status: 'incomplete', indent: '  ' };
+    },
+  });
+  start();
+  const [complete] = await roundTrip('complete_request', { code: 'Math.ma', cursor_pos: 7 });
+  expect(complete.content).toEqual({ status: 'ok', matches: ['max', 'min'], cursor_start: 5, cursor_end: 7, metadata: {} });
+  const [inspect] = await roundTrip('inspect_request', { code: 'Math.max', cursor_pos: 6, detail_level: 1 });
+  expect(inspect.content).toEqual({ status: 'ok', found: true, data: { 'text/plain': 'max(...values: number[]): number' }, metadata: {} });
+  const [isComplete] = await roundTrip('is_complete_request', { code: 'if (x) {' });
+  expect(isComplete.content).toEqual({ status: 'incomplete', indent: '  ' });
+  // cursor_pos defaults to the end of the code, in code points (protocol 5.2+)
+  await roundTrip('complete_request', { code: 'é😀' });
+  expect(calls).toEqual([
+    ['complete', 'Math.ma', 7],
+    ['inspect', 'Math.max', 6, 1],
+    ['isComplete', 'if (x) {'],
+    ['complete', 'é😀', 2],
+  ]);
+});
+
+it('answers malformed request content with an error naming the field, and keeps serving', async () => {
+  start();
+  const [execute] = await roundTrip('execute_request', { code: 42 });
+  expect(execute.content).toMatchObject({ status: 'error', ename: 'TypeError', evalue: 'execute_request: code must be a string, got 42' });
+  const [complete] = await roundTrip('complete_request', { code: 'abc', cursor_pos: 9 });
+  expect(complete.content.evalue).toBe('complete_request: cursor_pos must be an integer from 0 to 3 (code points of code), got 9');
+  const [inspect] = await roundTrip('inspect_request', {});
+  expect(inspect.content.evalue).toBe('inspect_request: code must be a string, got nothing');
+  const [ok] = await roundTrip('execute_request', { code: '1' });
+  expect(ok.content).toMatchObject({ status: 'ok', execution_count: 1 });
 });

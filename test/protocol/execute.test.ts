@@ -140,6 +140,17 @@ describe('comms', () => {
     expect((await kernel.request('shell', 'comm_info_request', {})).reply.content.comms).toEqual({});
   });
 
+  it('carries binary buffers both ways on comm messages', async () => {
+    await kernel.execute(
+      "comms.registerTarget('bytes', (comm) => comm.onMsg((d, bufs) => comm.send({ sizes: bufs.map((b) => b.byteLength), sum: [...new Uint8Array(bufs[0])].reduce((a, b) => a + b, 0) }, undefined, [new Uint8Array([9, 8, 7]).buffer])))",
+    );
+    await kernel.outputs(kernel.send('shell', 'comm_open', { comm_id: 'b1', target_name: 'bytes', data: {} }));
+    const msg = kernel.send('shell', 'comm_msg', { comm_id: 'b1', data: {} }, { buffers: [Buffer.from([1, 2, 3, 4]), Buffer.from([5])] });
+    const [echo] = (await kernel.outputs(msg)).filter((m) => m.header.msg_type === 'comm_msg');
+    expect(echo!.content).toEqual({ comm_id: 'b1', data: { sizes: [4, 1], sum: 10 } });
+    expect(echo!.buffers).toEqual([Buffer.from([9, 8, 7])]);
+  });
+
   it('answers comm_open to an unknown target with comm_close', async () => {
     const open = kernel.send('shell', 'comm_open', { comm_id: 'c2', target_name: 'nobody', data: {} });
     const published = contentOf(await kernel.outputs(open));

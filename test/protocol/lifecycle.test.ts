@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentOf, spawnKernel } from '../support/kernel-client.mjs';
+import { contentOf, KERNEL_CLI, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tpu-kernel-history-'));
@@ -79,6 +79,21 @@ describe('shutdown and history across restarts', () => {
       const { reply, exit } = await shutdown(kernel, false);
       expect(reply.content).toEqual({ status: 'ok', restart: false });
       expect(exit.code === 0 || exit.signal === 'SIGKILL').toBe(true);
+    } finally {
+      await kernel.close();
+    }
+  });
+});
+
+describe('an orphaned kernel', () => {
+  it('exits when the process that launched it dies', async () => {
+    const kernel = await spawnKernel({ argv: (file: string) => ['/bin/sh', '-c', `echo $$; exec "${process.execPath}" -e "require('child_process').spawn(process.execPath, ['${KERNEL_CLI}', '--connection-file', '${file}'], { stdio: 'inherit' }); setInterval(() => {}, 1000)"`] });
+    try {
+      const launcherPid = Number(kernel.stdout.split('\n')[0]);
+      expect(await kernel.ping()).toBeLessThan(1000);
+      process.kill(launcherPid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 2500));
+      await expect(kernel.ping()).rejects.toThrow();
     } finally {
       await kernel.close();
     }

@@ -94,4 +94,18 @@ describe('a blocked main thread', () => {
     expect(contentOf((await kernel.execute('kept')).outputs).at(-1)![1].data).toEqual({ 'text/plain': '60' });
     expect(kernel.child.exitCode).toBe(null);
   });
+
+  it('interrupts a cell waiting for input() and accepts the next input reply normally', async () => {
+    const asked = kernel.send('shell', 'execute_request', { ...bump, code: "await input('never answered: ')", allow_stdin: true });
+    await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === asked));
+    await sleep(100);
+    await kernel.request('control', 'interrupt_request', {}, 2000);
+    const reply = await kernel.reply(asked, 2000);
+    expect(reply.content.status).toBe('error');
+    expect(reply.content.evalue).toMatch(/interrupt/i);
+    kernel.inputHandler = () => 'second';
+    const { outputs } = await kernel.execute("console.log(await input('again: '))", { allow_stdin: true });
+    kernel.inputHandler = undefined;
+    expect(contentOf(outputs)).toContainEqual(['stream', { name: 'stdout', text: 'second\n' }]);
+  });
 });

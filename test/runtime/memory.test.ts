@@ -88,3 +88,15 @@ describe('memory', () => {
     expect(y.array()).toEqual([3, 3, 3]);
   });
 });
+
+describe('tpu.reset', () => {
+  it('frees everything, starts a new session, and names old tensors as reset', async () => {
+    const old = tpu.ones([100]);
+    const freed = await tpu.reset();
+    expect(freed.liveBytes).toBeGreaterThanOrEqual(400);
+    expect(tpu.memory().liveBytes).toBe(0);
+    expect(() => old.add(1)).toThrow('add: input [100] float32 was freed by tpu.reset()');
+    expect(() => old.dataSync()).toThrow('dataSync: the tensor [100] float32 was freed by tpu.reset()');
+    expect(tpu.ones([3]).add(1).array()).toEqual([2, 2, 2]);
+  });
+});

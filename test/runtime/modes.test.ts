@@ -185,3 +185,49 @@ describe('cancelPending', () => {
     expect(x.sum().item()).toBe(65536);
   });
 });
+
+describe('interrupting a blocking wait', () => {
+  it('another thread holding tpu.interruptBuffer() makes dataSync throw; the session goes on', async () => {
+    const { Worker } = await import('node:worker_threads');
+    tpu.mode('strict');
+    const x = tpu.full([384, 384], 1 / 512);
+    let y = x;
+    for (let i = 0; i < 400; i++) y = y.matmul(x);
+    const helper = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       const { interruptWaits } = { interruptWaits: (b) => { const w = new Int32Array(b); Atomics.store(w, 3, 1); Atomics.notify(w, 0); } };
+       setTimeout(() => interruptWaits(workerData), 50);`,
+      { eval: true, workerData: tpu.interruptBuffer() },
+    );
+    const t0 = Date.now();
+    expect(() => y.dataSync()).toThrow(/the wait \(dataSync\) was interrupted/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await helper.terminate();
+    tpu.cancelPending();
+    expect(x.sum().item()).toBe(288);
+  });
+});
+
+describe('fused loops without sync points', () => {
+  it('settle into cached programs: regions cut at iteration boundaries, no compiles after warm-up', () => {
+    const run = (mode: 'strict' | 'fused') =>
+      tpu.withMode(mode, () => {
+        let w = tpu.full([8, 8], 0.5);
+        const x = tpu.full([8, 8], 0.25);
+        const compiled: number[] = [];
+        for (let step = 0; step < 1200; step++) {
+          // 5 ops per iteration; 1200 iterations = 6000 ops, over ten size-cap cuts
+          const next = w.sub(x.matmul(w).tanh().mul(0.001 * (1 + (step % 7))));
+          w.dispose();
+          w = next.mul(1.0001);
+          if (step % 100 === 99) compiled.push(tpu.stats().programsCompiled);
+        }
+        return { values: Array.from(w.dataSync()), compiled };
+      });
+    const strict = run('strict');
+    const fused = run('fused');
+    expect(fused.values).toEqual(strict.values);
+    const late = fused.compiled.slice(4);
+    expect(new Set(late).size).toBe(1);
+  });
+});

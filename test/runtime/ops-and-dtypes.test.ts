@@ -174,3 +174,19 @@ describe('matmul shapes', () => {
     expect(tpu.arange(4).reshape([2, 2]).matmul(tpu.arange(4).reshape([2, 2])).array()).toEqual([[2, 3], [6, 11]]);
   });
 });
+
+describe('matmul precision', () => {
+  it("'highest' multiplies in float32; 'default' rounds operands to bfloat16 like one TPU pass", () => {
+    const a = tpu.tensor([[1 / 3, 1 / 7]], { dtype: 'float32' });
+    const b = tpu.tensor([[3], [7]], { dtype: 'float32' });
+    expect(a.matmul(b).item()).toBe(Math.fround(Math.fround(Math.fround(1 / 3) * 3) + Math.fround(Math.fround(1 / 7) * 7)));
+    tpu.setMatmulPrecision('default');
+    try {
+      // bf16(1/3) = 0.333984375, bf16(1/7) = 0.142578125; products exact in float32
+      expect(a.matmul(b).item()).toBe(0.333984375 * 3 + 0.142578125 * 7);
+    } finally {
+      tpu.setMatmulPrecision('highest');
+    }
+    expect(() => tpu.setMatmulPrecision('fast' as never)).toThrow("tpu.setMatmulPrecision: precision must be 'highest' or 'default'; got \"fast\"");
+  });
+});

@@ -75,6 +75,20 @@ describe('inspect', () => {
   });
 });
 
+describe('help cells (name?)', () => {
+  it('answers `name?` with a page payload holding the inspect text, and runs nothing', async () => {
+    const { outcome, publisher } = await driver.run('scaleBy?');
+    expect(outcome).toMatchObject({ status: 'ok', payload: [{ source: 'page', start: 0 }] });
+    const page = outcome.status === 'ok' ? (outcome.payload![0].data as Record<string, string>) : {};
+    expect(page['text/plain']).toMatch(/^function scaleBy\(values: number\[\], factor: number\): number\[\]\n\nScales a vector\./);
+    expect(publisher.outputs).toEqual([]);
+    const magic = await driver.run('%timeit?');
+    expect(magic.outcome.status === 'ok' && (magic.outcome.payload![0].data as Record<string, string>)['text/plain']).toMatch(/^%timeit \[-n LOOPS\]/);
+    const unknown = await driver.run('noSuchName?');
+    expect(unknown.outcome).toMatchObject({ status: 'ok', payload: [{ source: 'page', data: { 'text/plain': 'No information about noSuchName' } }] });
+  });
+});
+
 describe('type diagnostics', () => {
   it('warns on stderr with the line and column, and still runs the cell (warn)', async () => {
     const { outcome, publisher } = await driver.run('const total: number = 1;\nconst name: string = scaleBy([1], 2);\ntotal');

@@ -16,7 +16,7 @@ export interface ExecuteRecord {
 export async function execute(
   kernel: Kernel.IKernelConnection,
   code: string,
-  options: { onBusy?: () => void; stopOnError?: boolean } = {},
+  options: { onBusy?: () => void; onStdout?: (text: string) => void; stopOnError?: boolean } = {},
 ): Promise<ExecuteRecord> {
   const future = kernel.requestExecute({ code, stop_on_error: options.stopOnError ?? false });
   const record: Omit<ExecuteRecord, 'reply'> = { msgId: future.msg.header.msg_id, stdout: '', stderr: '', outputs: [], states: [] };
@@ -29,6 +29,7 @@ export async function execute(
         break;
       case 'stream':
         record[content.name as 'stdout' | 'stderr'] += content.text;
+        if (content.name === 'stdout') options.onStdout?.(content.text);
         break;
       case 'execute_input':
         break;

@@ -4,8 +4,8 @@ import { ProtobufWriter } from './protobuf-writer.js';
 export type OnnxType = 'float32' | 'uint16' | 'int32' | 'int64' | 'bool' | 'bfloat16';
 const ELEM_TYPE: Record<OnnxType, number> = { float32: 1, uint16: 4, int32: 6, int64: 7, bool: 9, bfloat16: 16 };
 
-/** Attribute values: integers and integer lists as plain numbers, floats wrapped. */
-export type OnnxAttr = number | readonly number[] | { float: number } | { floats: readonly number[] };
+/** Attribute values: integers and integer lists as plain numbers, floats and strings wrapped. */
+export type OnnxAttr = number | readonly number[] | { float: number } | { floats: readonly number[] } | { string: string };
 
 interface Node {
   op: string;
@@ -43,6 +43,13 @@ export class OnnxGraph {
     const out = this.fresh();
     this.nodes.push({ op, inputs, outputs: [out], attrs });
     return out;
+  }
+
+  /** Adds one node with several outputs (TopK: values and indices) and returns their names. */
+  nodeOutputs(op: string, inputs: readonly string[], count: number, attrs: Record<string, OnnxAttr> = {}): string[] {
+    const outputs = Array.from({ length: count }, () => this.fresh());
+    this.nodes.push({ op, inputs, outputs, attrs });
+    return outputs;
   }
 
   /** A structural constant (axes, shapes): part of the program's signature, never a user value. */
@@ -98,6 +105,7 @@ function writeAttr(w: ProtobufWriter, name: string, value: OnnxAttr): void {
   if (typeof value === 'number') w.int(3, value).int(20, 2);
   else if (isIntList(value)) w.packedInts(8, value).int(20, 7);
   else if ('float' in value) w.float(2, value.float).int(20, 1);
+  else if ('string' in value) w.string(4, value.string).int(20, 3);
   else {
     for (const f of value.floats) w.float(7, f);
     w.int(20, 6);

@@ -1,0 +1,23 @@
+// Whether op applications are recorded for backward (tpu.noGrad turns it off).
+let disabled = 0;
+
+export function gradEnabled(): boolean {
+  return disabled === 0;
+}
+
+/** Runs fn without recording gradients (also for an async fn, until it settles). */
+export function noGrad<T>(fn: () => T): T {
+  if (typeof fn !== 'function') throw new TypeError(`tpu.noGrad: fn must be a function; got ${typeof fn}`);
+  disabled++;
+  let sync = true;
+  try {
+    const result = fn();
+    if (result instanceof Promise) {
+      sync = false;
+      return result.finally(() => disabled--) as T;
+    }
+    return result;
+  } finally {
+    if (sync) disabled--;
+  }
+}

@@ -1,0 +1,8 @@
+// Autograd: importing this module installs the tape hook and the Tensor methods.
+import './tape.js';
+import './tensor-methods.js';
+export { noGrad, gradEnabled } from './grad-mode.js';
+export { grad, valueAndGrad, type GradOptions, type TensorTree } from './functional.js';
+export { type BackwardOptions } from './backward.js';
+export { setRequiresGrad } from './tensor-methods.js';
+export { withRequiresGrad } from './creation.js';

@@ -1,0 +1,46 @@
+// The tape: an apply hook gives every op output that depends on a tensor requiring grad a
+// record of how it was made (op, operands, attrs). The gradient rules live with the ops.
+import { isFloating } from '../dtype.js';
+import { addApplyHook } from '../modes/dispatch.js';
+import { isPendingAssignment } from '../modes/assign.js';
+import type { OpDef, Operand } from '../ops/op.js';
+import { Tensor } from '../tensor.js';
+import { gradEnabled } from './grad-mode.js';
+
+export interface GradNode {
+  readonly op: OpDef<any>;
+  /** Null once backward has freed the graph (retainGraph: false). */
+  operands: readonly Operand[] | null;
+  readonly attrs: unknown;
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** True for leaves that asked for gradients and for values computed from them. */
+    requiresGrad: boolean;
+    /** Accumulated gradient of a leaf after backward(); null before. */
+    grad: Tensor | null;
+    /** How a non-leaf was computed (null for leaves). */
+    _gradNode: GradNode | null;
+  }
+}
+Tensor.prototype.requiresGrad = false;
+Tensor.prototype.grad = null;
+Tensor.prototype._gradNode = null;
+
+addApplyHook((op, operands, attrs, out) => {
+  let needed = false;
+  for (const v of operands) {
+    if (!(v instanceof Tensor)) continue;
+    if (isPendingAssignment(v)) {
+      throw new Error(
+        `${op.name}: this tensor ${v.describe()} was updated in place earlier in the compiled function; ` +
+          'inside tpu.compile an in-place update takes effect when the function returns. Use the new value directly.',
+      );
+    }
+    if (v.requiresGrad) needed = true;
+  }
+  if (!needed || !gradEnabled() || op.grad === 'not-differentiable' || !isFloating(out.dtype)) return;
+  out.requiresGrad = true;
+  out._gradNode = { op, operands, attrs };
+});

@@ -1,0 +1,64 @@
+// The autograd surface of Tensor: requiresGrad_(), backward(), detach(), isLeaf.
+import { isFloating } from '../dtype.js';
+import { keep } from '../scope.js';
+import { Tensor } from '../tensor.js';
+import { gradients, type BackwardOptions } from './backward.js';
+import { noGrad } from './grad-mode.js';
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** Marks a leaf as needing gradients (floating dtypes only); returns this. */
+    requiresGrad_(on?: boolean): Tensor;
+    /**
+     * Accumulates d(this)/d(leaf) into leaf.grad for every leaf that requires grad.
+     * `gradient` is required unless this has one element.
+     */
+    backward(gradient?: Tensor, options?: BackwardOptions): void;
+    /** The same value, cut from the graph (requiresGrad false). */
+    detach(): Tensor;
+    /** True for tensors not computed from a tensor requiring grad. */
+    readonly isLeaf: boolean;
+  }
+}
+
+export function setRequiresGrad(t: Tensor, on: boolean, who: string): Tensor {
+  if (typeof on !== 'boolean') throw new TypeError(`${who}: requiresGrad must be a boolean; got ${JSON.stringify(on)}`);
+  if (on && !isFloating(t.dtype)) {
+    throw new TypeError(`${who}: only floating point tensors (float32, bfloat16) can require gradients; got ${t.dtype}`);
+  }
+  if (!on && t._gradNode) {
+    throw new Error(`${who}: requiresGrad can be turned off only on a leaf; this tensor was computed from tensors requiring grad (use .detach())`);
+  }
+  t.requiresGrad = on;
+  return t;
+}
+
+Tensor.prototype.requiresGrad_ = function (on = true) {
+  return setRequiresGrad(this, on, 'requiresGrad_');
+};
+
+Tensor.prototype.backward = function (gradient, options = {}) {
+  const grads = gradients(this, gradient, 'backward', options);
+  for (const [leaf, g] of grads) {
+    // Like PyTorch: gradients add up across backward calls until zeroGrad().
+    const before = leaf.grad;
+    if (!before || before.disposed) {
+      leaf.grad = keep(g);
+      continue;
+    }
+    leaf.grad = keep(noGrad(() => before.add(g)));
+    // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
+    before.dispose();
+    if (g !== gradient) g.dispose();
+  }
+};
+
+Tensor.prototype.detach = function () {
+  return noGrad(() => this.reshape([...this.shape]));
+};
+
+Object.defineProperty(Tensor.prototype, 'isLeaf', {
+  get(this: Tensor) {
+    return this._gradNode === null;
+  },
+});

@@ -1,0 +1,105 @@
+// tpu.compile(fn): whole-function capture, like jax.jit / torch.compile. Each call traces fn
+// in fused mode as ONE region (no size cap, no sync point allowed inside), then runs it as
+// one program; the program cache keys it by structure, shapes and dtypes (never by the
+// values of JS numbers, which are program inputs), so a new input signature compiles once
+// and every later call with that signature reuses the executable. In-place updates made
+// inside (optimizer steps) take effect when fn returns; every value fn returns or keeps
+// (gradients, optimizer state) is a program output.
+import { formatShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { scope } from '../scope.js';
+import { activeMode, setMode } from '../modes/mode.js';
+import { dropRegion, flushRegion, setCapture } from '../modes/fused.js';
+import { commit, deferAssignments } from '../modes/assign.js';
+import { programCache } from '../device/current.js';
+
+/** A sync point (reading a value) inside a function being compiled. */
+export class DataDependentError extends Error {
+  override name = 'DataDependentError';
+}
+
+export interface CompiledStats {
+  readonly calls: number;
+  /** Input signatures seen (shapes and dtypes of the tensor arguments). */
+  readonly signatures: readonly string[];
+  /** Programs compiled by calls of this function (0 on every call after the first per signature). */
+  readonly programsCompiled: number;
+}
+
+export type Compiled<A extends unknown[], R> = ((...args: A) => R) & { stats(): CompiledStats };
+
+let capturing: string | null = null;
+
+function signatureOf(args: readonly unknown[]): string {
+  return args
+    .map((a) => (a instanceof Tensor ? `${a.dtype}${formatShape(a.shape)}` : typeof a === 'number' ? 'number' : typeof a))
+    .join(', ');
+}
+
+function tensorsIn(v: unknown, depth = 0): Tensor[] {
+  if (v instanceof Tensor) return [v];
+  if (depth > 2 || v === null || typeof v !== 'object') return [];
+  const items = Array.isArray(v) ? v : Object.getPrototypeOf(v) === Object.prototype ? Object.values(v) : [];
+  return items.flatMap((x) => tensorsIn(x, depth + 1));
+}
+
+function dataDependentError(name: string, reason: string): DataDependentError {
+  return new DataDependentError(
+    `tpu.compile(${name}): ${reason} reads a tensor value while the function is being traced, but nothing has ` +
+      'run yet: a compiled function becomes one program, so it cannot branch on (or print) values it computes. ' +
+      'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
+      'tensor and read it (item(), data()) after the call, outside the compiled function.',
+  );
+}
+
+export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: { name?: string } = {}): Compiled<A, R> {
+  if (typeof fn !== 'function') throw new TypeError(`tpu.compile: fn must be a function; got ${typeof fn}`);
+  const name = options.name ?? (fn.name || 'fn');
+  const signatures = new Set<string>();
+  let calls = 0;
+  let programsCompiled = 0;
+
+  const compiled = (...args: A): R => {
+    if (capturing) return fn(...args); // nested: inlined into the outer trace, as jax.jit does
+    calls++;
+    signatures.add(signatureOf(args));
+    const before = activeMode();
+    if (before === 'fused') flushRegion('tpu.compile'); // earlier work is not part of this program
+    else setMode('fused', 'tpu.compile');
+    const compiledBefore = programCache().misses;
+    const restoreMode = () => {
+      if (before !== 'fused') setMode(before, 'tpu.compile');
+    };
+    capturing = name;
+    setCapture({ error: (reason) => dataDependentError(name, reason) });
+    deferAssignments(true);
+    const endCapture = () => {
+      capturing = null;
+      setCapture(null);
+      return deferAssignments(false)!;
+    };
+    let result: R;
+    try {
+      result = scope(() => fn(...args));
+      if (result instanceof Promise) throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
+    } catch (e) {
+      endCapture();
+      dropRegion();
+      restoreMode();
+      throw e;
+    }
+    const updates = endCapture();
+    try {
+      const outs = [...tensorsIn(result), ...updates.values()].filter((t) => !t._buf && !t.disposed);
+      flushRegion(`compiled ${name}`, outs, true);
+      commit([...updates]);
+    } finally {
+      restoreMode();
+    }
+    programsCompiled += programCache().misses - compiledBefore;
+    return result;
+  };
+  return Object.assign(compiled, {
+    stats: (): CompiledStats => ({ calls, signatures: [...signatures], programsCompiled }),
+  });
+}

@@ -1,0 +1,36 @@
+// nn.Linear: y = x Wᵀ + b, W [out, in] as in PyTorch, initialized U(-1/√in, 1/√in).
+import type { DType } from '../dtype.js';
+import { Tensor } from '../tensor.js';
+import { Module } from './module.js';
+import { uniformParameter } from './init.js';
+import { checkInput, checkPositiveInt } from './checks.js';
+
+export interface LinearOptions {
+  bias?: boolean;
+  dtype?: DType;
+}
+
+export class Linear extends Module {
+  weight: Tensor;
+  bias: Tensor | null;
+
+  constructor(readonly inFeatures: number, readonly outFeatures: number, options: LinearOptions = {}) {
+    super();
+    checkPositiveInt('Linear', 'inFeatures', inFeatures);
+    checkPositiveInt('Linear', 'outFeatures', outFeatures);
+    const bound = 1 / Math.sqrt(inFeatures);
+    const dtype = options.dtype ?? 'float32';
+    this.weight = uniformParameter([outFeatures, inFeatures], bound, dtype);
+    this.bias = options.bias === false ? null : uniformParameter([outFeatures], bound, dtype);
+  }
+
+  forward(x: Tensor): Tensor {
+    checkInput('Linear', x, -1, this.inFeatures);
+    const y = x.matmul(this.weight.T);
+    return this.bias ? y.add(this.bias) : y;
+  }
+
+  protected override extraRepr(): string {
+    return `inFeatures=${this.inFeatures}, outFeatures=${this.outFeatures}, bias=${this.bias !== null}`;
+  }
+}

@@ -1,0 +1,24 @@
+// nn.Sequential: modules applied in order; parameters named 0.weight, 1.bias, ...
+import { Tensor } from '../tensor.js';
+import { Module } from './module.js';
+
+export class Sequential extends Module {
+  readonly layers: Module[];
+
+  constructor(...layers: Module[]) {
+    super();
+    layers.forEach((m, i) => {
+      if (!(m instanceof Module)) throw new TypeError(`Sequential: argument ${i} must be a Module; got ${m === null ? 'null' : typeof m}`);
+    });
+    this.layers = layers;
+  }
+
+  override namedChildren(): [string, Module][] {
+    return this.layers.map((m, i) => [String(i), m]);
+  }
+
+  forward(x: Tensor): Tensor {
+    if (!(x instanceof Tensor)) throw new TypeError(`Sequential: input must be a tensor; got ${typeof x}`);
+    return this.layers.reduce((h, m) => m.forward(h), x);
+  }
+}

@@ -1,0 +1,128 @@
+// concat (the primitive) and what is built on it: stack, split, chunk, roll.
+import { promoteTypes } from '../dtype.js';
+import { formatShape, normalizeDim } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+import { narrow } from './slice.js';
+
+export const concatOp = defineOp<{ dim: number }>({
+  name: 'concat',
+  infer(inputs, { dim }) {
+    const first = inputs[0]!;
+    let dtype = first.dtype;
+    let total = 0;
+    inputs.forEach((t, i) => {
+      const same = t.shape.length === first.shape.length && t.shape.every((n, d) => d === dim || n === first.shape[d]);
+      if (!same) {
+        throw new RangeError(`concat: tensor ${i} has shape ${formatShape(t.shape)}, which does not match tensor 0's ${formatShape(first.shape)} outside dim ${dim}`);
+      }
+      total += t.shape[dim]!;
+      dtype = promoteTypes(dtype, t.dtype);
+    });
+    return { shape: first.shape.map((n, d) => (d === dim ? total : n)), dtype };
+  },
+  lower: (ctx, inputs, { dim }, types) =>
+    ctx.graph.node('Concat', inputs.map((v, i) => ctx.cast(v, types.inputs[i]!.dtype, types.output.dtype)), { axis: dim }),
+  grad(g, inputs, _out, { dim }) {
+    let offset = 0;
+    return inputs.map((t) => {
+      const n = (t as Tensor).shape[dim]!;
+      offset += n;
+      return narrow(g, dim, offset - n, n);
+    });
+  },
+});
+
+function tensorList(op: string, tensors: readonly Tensor[]): void {
+  if (!Array.isArray(tensors) || tensors.length === 0) throw new TypeError(`${op}: tensors must be a non-empty array of tensors`);
+  tensors.forEach((t, i) => {
+    if (!(t instanceof Tensor)) throw new TypeError(`${op}: tensors[${i}] must be a tensor; got ${typeof t}`);
+  });
+}
+
+/** Joins tensors along an existing dim (torch.cat). */
+export function concat(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
+  tensorList('concat', tensors);
+  const d = typeof dim === 'object' ? dim.dim ?? 0 : dim;
+  const first = tensors[0]!;
+  if (first.ndim === 0) throw new RangeError('concat: zero-dimensional tensors cannot be concatenated; use tpu.stack');
+  const axis = normalizeDim('concat', d, first.ndim);
+  return tensors.length === 1 ? first : apply(concatOp, tensors, { dim: axis });
+}
+
+/** Joins tensors along a new dim. */
+export function stack(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
+  tensorList('stack', tensors);
+  const d = typeof dim === 'object' ? dim.dim ?? 0 : dim;
+  const first = tensors[0]!;
+  tensors.forEach((t, i) => {
+    if (t.shape.length !== first.shape.length || t.shape.some((n, k) => n !== first.shape[k])) {
+      throw new RangeError(`stack: tensor ${i} has shape ${formatShape(t.shape)} but tensor 0 has ${formatShape(first.shape)}; all must match`);
+    }
+  });
+  const axis = normalizeDim('stack', d, first.ndim + 1);
+  const parts = tensors.map((t) => t.unsqueeze(axis));
+  return parts.length === 1 ? parts[0]! : apply(concatOp, parts, { dim: axis });
+}
+
+/** split(size) into pieces of `size` (the last may be smaller) or split([sizes]) exactly. */
+export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Tensor[] {
+  const d = normalizeDim('split', dim, x.ndim);
+  const n = x.shape[d]!;
+  let list: number[];
+  if (typeof sizes === 'number') {
+    if (!Number.isInteger(sizes) || sizes <= 0) throw new RangeError(`split: split size must be a positive integer; got ${sizes}`);
+    list = [];
+    for (let s = 0; s < n; s += sizes) list.push(Math.min(sizes, n - s));
+    if (n === 0) list.push(0);
+  } else {
+    list = [...sizes];
+    if (!list.every((s) => Number.isInteger(s) && s >= 0) || list.reduce((a, b) => a + b, 0) !== n) {
+      throw new RangeError(`split: sizes ${formatShape(list)} must be non-negative integers summing to dim ${dim}'s size ${n}`);
+    }
+  }
+  let offset = 0;
+  return list.map((s) => {
+    offset += s;
+    return narrow(x, d, offset - s, s);
+  });
+}
+
+/** chunk(k): at most k pieces of ceil(n/k) elements. */
+export function chunk(x: Tensor, chunks: number, dim = 0): Tensor[] {
+  if (!Number.isInteger(chunks) || chunks <= 0) throw new RangeError(`chunk: chunks must be a positive integer; got ${chunks}`);
+  const d = normalizeDim('chunk', dim, x.ndim);
+  return split(x, Math.max(1, Math.ceil(x.shape[d]! / chunks)), d);
+}
+
+/** Rotates elements along dims (or the flattened tensor when dims are not given). */
+export function roll(x: Tensor, shifts: number | readonly number[], dims?: number | readonly number[]): Tensor {
+  const s = typeof shifts === 'number' ? [shifts] : [...shifts];
+  if (dims === undefined) {
+    if (s.length !== 1) throw new RangeError('roll: without dims, shifts must be one number');
+    return roll(x.reshape([-1]), s, 0).reshape([...x.shape]);
+  }
+  const ds = typeof dims === 'number' ? [dims] : [...dims];
+  if (ds.length !== s.length) throw new RangeError(`roll: shifts ${formatShape(s)} and dims ${formatShape(ds)} must have the same length`);
+  let y = x;
+  ds.forEach((dim, i) => {
+    const d = normalizeDim('roll', dim, x.ndim);
+    const n = x.shape[d]!;
+    if (!Number.isInteger(s[i])) throw new TypeError(`roll: shifts must be integers; got ${s[i]}`);
+    const k = n === 0 ? 0 : ((s[i]! % n) + n) % n;
+    if (k !== 0) y = apply(concatOp, [narrow(y, d, n - k, k), narrow(y, d, 0, n - k)], { dim: d });
+  });
+  return y;
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    split(sizes: number | readonly number[], dim?: number): Tensor[];
+    chunk(chunks: number, dim?: number): Tensor[];
+    roll(shifts: number | readonly number[], dims?: number | readonly number[]): Tensor;
+  }
+}
+Tensor.prototype.split = function (sizes, dim) { return split(this, sizes, dim); };
+Tensor.prototype.chunk = function (chunks, dim) { return chunk(this, chunks, dim); };
+Tensor.prototype.roll = function (shifts, dims) { return roll(this, shifts, dims); };

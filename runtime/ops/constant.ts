@@ -1,0 +1,54 @@
+// Values made inside a program, with no upload: `constant` bakes small host-computed data
+// (index tables, the 0.5 of gelu) into the program, where ONNX Runtime's optimizer sees it
+// as an initializer; `fill` broadcasts a scalar fed at run time (zerosLike, fullLike).
+import { assertDType, type DType } from '../dtype.js';
+import { checkShape, formatShape, numel, type Shape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import type { Tensor } from '../tensor.js';
+import { defineOp, type LowerContext } from './op.js';
+
+export interface ConstantAttrs {
+  readonly shape: Shape;
+  readonly dtype: DType;
+  readonly values: readonly number[];
+}
+
+export const constant = defineOp<ConstantAttrs>({
+  name: 'constant',
+  infer: (_inputs, { shape, dtype }) => ({ shape, dtype }),
+  lower: (ctx, _inputs, { shape, dtype, values }) => constantValue(ctx, shape, dtype, values),
+  grad: () => [],
+});
+
+function constantValue(ctx: LowerContext, shape: Shape, dtype: DType, values: readonly number[]): string {
+  if (dtype === 'int32') return ctx.graph.constant('int32', shape, values);
+  if (dtype === 'bool') return ctx.cast(ctx.graph.constant('int32', shape, values.map((v) => (v ? 1 : 0))), 'int32', 'bool');
+  return ctx.graph.constant('float32', shape, values);
+}
+
+/** A tensor of host-computed values baked into the program (part of its cache key: keep it small). */
+export function constantTensor(values: readonly number[], shape: Shape, dtype: DType): Tensor {
+  if (values.length !== numel(shape)) throw new RangeError(`constant: ${values.length} values do not fill shape ${formatShape(shape)}`);
+  return apply(constant, [], { shape: [...shape], dtype, values: [...values] });
+}
+
+/** A 0-d constant: for the fixed numbers of composed ops (never for user values). */
+export function scalarConstant(value: number, dtype: DType): Tensor {
+  return constantTensor([value], [], dtype);
+}
+
+export const fill = defineOp<{ shape: Shape; dtype: DType }>({
+  name: 'fill',
+  infer: (_inputs, { shape, dtype }) => ({ shape, dtype }),
+  lower: (ctx, [v], { shape, dtype }, types) =>
+    ctx.graph.node('Expand', [ctx.cast(v!, types.inputs[0]!.dtype, dtype), ctx.graph.int64s(shape)]),
+  grad: () => [null],
+});
+
+/** A tensor of `shape` filled on the device with `value` (a run-time scalar: no recompile per value). */
+export function filled(op: string, shape: readonly number[], value: number | boolean, dtype: DType): Tensor {
+  checkShape(op, shape);
+  assertDType(dtype, op);
+  if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`${op}: value must be a number or a boolean; got ${typeof value}`);
+  return apply(fill, [value], { shape: [...shape], dtype });
+}

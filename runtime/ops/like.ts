@@ -1,0 +1,30 @@
+// zerosLike onesLike fullLike randLike randnLike: same shape (and dtype unless given).
+import { assertDType, type DType } from '../dtype.js';
+import { rand, randn } from '../creation.js';
+import { Tensor } from '../tensor.js';
+import { filled } from './constant.js';
+
+export interface LikeOptions {
+  dtype?: DType;
+}
+
+function likeDtype(op: string, x: Tensor, opts?: LikeOptions): DType {
+  if (!(x instanceof Tensor)) throw new TypeError(`${op}: input must be a tensor; got ${typeof x}`);
+  return opts?.dtype === undefined ? x.dtype : assertDType(opts.dtype, op);
+}
+
+export function fullLike(x: Tensor, value: number | boolean, opts?: LikeOptions): Tensor {
+  return filled('tpu.fullLike', x.shape, value, likeDtype('tpu.fullLike', x, opts));
+}
+export function zerosLike(x: Tensor, opts?: LikeOptions): Tensor {
+  return filled('tpu.zerosLike', x.shape, 0, likeDtype('tpu.zerosLike', x, opts));
+}
+export function onesLike(x: Tensor, opts?: LikeOptions): Tensor {
+  return filled('tpu.onesLike', x.shape, 1, likeDtype('tpu.onesLike', x, opts));
+}
+export function randLike(x: Tensor, opts?: LikeOptions): Tensor {
+  return rand([...x.shape], { dtype: likeDtype('tpu.randLike', x, opts) });
+}
+export function randnLike(x: Tensor, opts?: LikeOptions): Tensor {
+  return randn([...x.shape], { dtype: likeDtype('tpu.randnLike', x, opts) });
+}

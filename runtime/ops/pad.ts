@@ -1,0 +1,64 @@
+// pad(x, [left, right, top, bottom, ...], { value }): PyTorch's constant padding, last dim
+// first; negative amounts crop. The fill value is a run-time scalar.
+import { formatShape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+import { embedSlice, padNode, slice, type SliceAttrs } from './slice.js';
+
+interface PadAttrs {
+  /** [before, after] for every dim, first dim first. */
+  readonly pads: readonly (readonly number[])[];
+}
+
+function cropOf(shape: readonly number[], pads: PadAttrs['pads']): SliceAttrs {
+  return {
+    begin: pads.map(([b]) => Math.max(-b!, 0)),
+    step: pads.map(() => 1),
+    count: shape.map((n, d) => n - Math.max(-pads[d]![0]!, 0) - Math.max(-pads[d]![1]!, 0)),
+  };
+}
+
+export const padOp = defineOp<PadAttrs>({
+  name: 'pad',
+  infer([x, v], { pads }) {
+    if (v!.dtype === 'bool' && x!.dtype !== 'bool') throw new TypeError('pad: value must be a number');
+    const shape = x!.shape.map((n, d) => n + pads[d]![0]! + pads[d]![1]!);
+    if (shape.some((n) => n < 0)) throw new RangeError(`pad: padding ${JSON.stringify(pads)} crops more than the input ${formatShape(x!.shape)} has`);
+    return { shape, dtype: x!.dtype };
+  },
+  lower(ctx, [x, v], { pads }, types) {
+    const input = types.inputs[0]!;
+    const crop = cropOf(input.shape, pads);
+    let out = x!;
+    if (pads.some(([b, a]) => b! < 0 || a! < 0)) out = slice.lower(ctx, [out], crop, { inputs: [input], output: { shape: crop.count, dtype: input.dtype } });
+    const value = ctx.cast(v!, types.inputs[1]!.dtype, input.dtype);
+    return padNode(ctx, out, pads.map(([b, a]) => [Math.max(b!, 0), Math.max(a!, 0)]), value);
+  },
+  grad(g, [x], _out, { pads }) {
+    const input = (x as Tensor).shape;
+    const crop = cropOf(input, pads);
+    const inner: SliceAttrs = { begin: pads.map(([b]) => Math.max(b!, 0)), step: pads.map(() => 1), count: crop.count };
+    const kept = apply(slice, [g], inner);
+    return [pads.some(([b, a]) => b! < 0 || a! < 0) ? apply(embedSlice, [kept], { ...crop, shape: input }) : kept, null];
+  },
+});
+
+export interface PadOptions {
+  mode?: 'constant';
+  value?: number;
+}
+
+/** torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim. */
+export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
+  if (!Array.isArray(padding) || padding.length % 2 !== 0 || !padding.every(Number.isInteger)) {
+    throw new TypeError(`pad: padding must be an even-length array of integers; got ${JSON.stringify(padding)}`);
+  }
+  if (padding.length / 2 > x.ndim) {
+    throw new RangeError(`pad: padding of length ${padding.length} pads ${padding.length / 2} dims but the input ${formatShape(x.shape)} has ${x.ndim}`);
+  }
+  if ((opts.mode ?? 'constant') !== 'constant') throw new TypeError(`pad: mode must be 'constant'; got ${JSON.stringify(opts.mode)}`);
+  const pads = x.shape.map(() => [0, 0]);
+  for (let i = 0; i < padding.length / 2; i++) pads[x.ndim - 1 - i] = [padding[2 * i]!, padding[2 * i + 1]!];
+  return apply(padOp, [x, opts.value ?? 0], { pads });
+}

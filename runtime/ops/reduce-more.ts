@@ -1,0 +1,164 @@
+// amin prod any all argmax argmin, and max/min in PyTorch's three forms:
+// x.max() (a value), x.max(dim) ({ values, indices }), x.max(other) (elementwise maximum).
+import type { DType } from '../dtype.js';
+import { formatShape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+import { exclusiveCumprod } from './scan.js';
+import { reduceAttrs, reducedShape, reduction, spread, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+
+type DimArg = number | readonly number[] | ReduceOptions;
+
+function noBool(op: string) {
+  return (d: DType) => {
+    if (d === 'bool') throw new TypeError(`${op}: bool input is not supported; convert it with .to('int32')`);
+    return d;
+  };
+}
+
+/** The gradient of amin/amax: shared evenly between tied extrema. */
+function extremumGrad(g: Tensor, x: Tensor, out: Tensor, attrs: ReduceAttrs): Tensor {
+  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
+  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
+}
+
+export const amin = reduction('amin', 'ReduceMin', noBool('amin'), extremumGrad);
+
+/** Product; the gradient (product of the others) is computed without dividing by zero. */
+export const prod = reduction('prod', 'ReduceProd', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
+  g.mul(productOfOthers(x, attrs.dims)),
+);
+
+/** ∏_{j≠i} x_j over dims: exclusive cumulative products from both ends of the flattened dims. */
+function productOfOthers(x: Tensor, dims: readonly number[]): Tensor {
+  const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
+  const perm = [...kept, ...dims];
+  const moved = x.permute(...perm);
+  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+  const rows = moved.reshape([...kept.map((d) => x.shape[d]!), n]);
+  const before = exclusiveCumprod(rows);
+  const after = exclusiveCumprod(rows.flip(-1)).flip(-1);
+  const inverse = new Array<number>(perm.length);
+  perm.forEach((p, i) => (inverse[p] = i));
+  return before.mul(after).reshape([...moved.shape]).permute(...inverse);
+}
+
+/** any / all: bool results over truth values (non-zero is true). */
+function truthReduction(name: string, onnx: string) {
+  return defineOp<ReduceAttrs>({
+    name,
+    infer: ([x], attrs) => ({ shape: reducedShape(x!.shape, attrs), dtype: 'bool' }),
+    lower(ctx, [x], attrs, types) {
+      const v = ctx.cast(ctx.cast(x!, types.inputs[0]!.dtype, 'bool'), 'bool', 'int32');
+      const r = types.inputs[0]!.shape.length === 0 ? v : ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
+      return ctx.cast(r, 'int32', 'bool');
+    },
+    grad: 'not-differentiable',
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
+  });
+}
+export const anyOp = truthReduction('any', 'ReduceMax');
+export const allOp = truthReduction('all', 'ReduceMin');
+
+interface ArgAttrs {
+  /** null: over the flattened input. */
+  readonly dim: number | null;
+  readonly keepdim: boolean;
+}
+
+function argReduction(name: string, onnx: string) {
+  return defineOp<ArgAttrs>({
+    name,
+    infer([x], { dim, keepdim }) {
+      if (x!.dtype === 'bool') throw new TypeError(`${name}: bool input is not supported`);
+      const n = dim === null ? x!.shape.reduce((a, b) => a * b, 1) : x!.shape[dim]!;
+      if (n === 0) throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)})`);
+      if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: 'int32' };
+      return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: 'int32' };
+    },
+    lower(ctx, [x], { dim, keepdim }, types) {
+      const g = ctx.graph;
+      const input = types.inputs[0]!;
+      const flat = dim === null ? g.node('Reshape', [x!, g.int64s([-1])]) : x!;
+      const axis = dim ?? 0;
+      const r = input.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
+      const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
+      return g.node('Cast', [shaped], { to: 6 });
+    },
+    grad: 'not-differentiable',
+  });
+}
+export const argmaxOp = argReduction('argmax', 'ArgMax');
+export const argminOp = argReduction('argmin', 'ArgMin');
+
+function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean): ArgAttrs {
+  const o = typeof dim === 'object' && dim !== null ? dim : { dim, keepdim };
+  if (o.dim === undefined || o.dim === null) return { dim: null, keepdim: o.keepdim ?? false };
+  const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? keepdim);
+  return { dim: dims[0]!, keepdim: k };
+}
+
+export interface ArgOptions {
+  dim?: number | null;
+  keepdim?: boolean;
+}
+
+export interface ValuesIndices {
+  values: Tensor;
+  indices: Tensor;
+}
+
+function checkNonEmpty(op: string, x: Tensor, attrs: ReduceAttrs): void {
+  if (attrs.dims.some((d) => x.shape[d] === 0)) {
+    throw new RangeError(`${op}: cannot reduce over an empty dimension (input ${formatShape(x.shape)}, dims ${formatShape(attrs.dims)})`);
+  }
+}
+
+function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
+  if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
+  const reduceOp = op === 'max' ? 'amax' : 'amin';
+  const withDim = typeof arg === 'number' || (typeof arg === 'object' && arg !== null && !Array.isArray(arg) && (arg as ReduceOptions).dim !== undefined);
+  const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
+  checkNonEmpty(op, x, attrs);
+  const values = x[reduceOp](attrs.dims, attrs.keepdim);
+  if (!withDim) return values;
+  if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
+  const indices = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim: attrs.dims[0]!, keepdim: attrs.keepdim });
+  return { values, indices };
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    amin(dim?: DimArg, keepdim?: boolean): Tensor;
+    prod(dim?: DimArg, keepdim?: boolean): Tensor;
+    any(dim?: DimArg, keepdim?: boolean): Tensor;
+    all(dim?: DimArg, keepdim?: boolean): Tensor;
+    argmax(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
+    argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
+    /** The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)). */
+    max(): Tensor;
+    max(other: Tensor): Tensor;
+    max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+    min(): Tensor;
+    min(other: Tensor): Tensor;
+    min(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+  }
+}
+
+Tensor.prototype.amin = function (dim, keepdim) {
+  const attrs = reduceAttrs('amin', this, dim, keepdim);
+  checkNonEmpty('amin', this, attrs);
+  return apply(amin, [this], attrs);
+};
+Tensor.prototype.prod = function (dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); };
+Tensor.prototype.any = function (dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); };
+Tensor.prototype.all = function (dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); };
+Tensor.prototype.argmax = function (dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); };
+Tensor.prototype.argmin = function (dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); };
+(Tensor.prototype as unknown as { max: unknown }).max = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
+  return extremum('max', this, arg, keepdim);
+};
+(Tensor.prototype as unknown as { min: unknown }).min = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
+  return extremum('min', this, arg, keepdim);
+};

@@ -1,0 +1,67 @@
+// cumsum (primitive: ONNX CumSum) and cumprod (composed: log-step scan of products, so
+// zeros and negatives need no special gradient).
+import { isFloating } from '../dtype.js';
+import { normalizeDim } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type OpDef } from './op.js';
+import { concat } from './concat.js';
+import { filled } from './constant.js';
+
+interface ScanAttrs {
+  readonly dim: number;
+  readonly reverse: boolean;
+  readonly exclusive: boolean;
+}
+
+export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
+  name: 'cumsum',
+  infer: ([x]) => ({ shape: x!.shape, dtype: isFloating(x!.dtype) ? x!.dtype : 'int32' }),
+  lower(ctx, [x], { dim, reverse, exclusive }, types) {
+    const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
+    if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
+    return ctx.graph.node('CumSum', [v, ctx.graph.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
+  },
+  grad: (g, _x, _out, a) => [apply(cumsumOp, [g], { ...a, reverse: !a.reverse })],
+});
+
+function scanDim(op: string, x: Tensor, dim: number | { dim: number }): number {
+  const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
+  if (d === undefined) throw new TypeError(`${op}: dim is required`);
+  return normalizeDim(op, d, x.ndim);
+}
+
+export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
+  return apply(cumsumOp, [x], { dim: scanDim('cumsum', x, dim), reverse: false, exclusive: false });
+}
+
+/** Inclusive products along dim by doubling shifts: log2(n) multiplies. */
+export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
+  const d = scanDim('cumprod', x, dim);
+  let y = x.dtype === 'bool' ? x.to('int32') : x;
+  if (x.ndim === 0) return y.mul(1);
+  const n = x.shape[d]!;
+  for (let s = 1; s < n; s *= 2) y = y.mul(shiftIn(y, d, s, 1));
+  return y;
+}
+
+/** x shifted by s along d, the first s slots filled with `value`. */
+function shiftIn(x: Tensor, d: number, s: number, value: number): Tensor {
+  const n = x.shape[d]!;
+  const head = filled('cumprod', x.shape.map((m, i) => (i === d ? Math.min(s, n) : m)), value, x.dtype);
+  return s >= n ? head : concat([head, x.narrow(d, 0, n - s)], d);
+}
+
+/** Products of the elements before each position along the last dim (1 for the first). */
+export function exclusiveCumprod(x: Tensor): Tensor {
+  return cumprod(shiftIn(x, x.ndim - 1, 1, 1), -1);
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    cumsum(dim: number | { dim: number }): Tensor;
+    cumprod(dim: number | { dim: number }): Tensor;
+  }
+}
+Tensor.prototype.cumsum = function (dim) { return cumsum(this, dim); };
+Tensor.prototype.cumprod = function (dim) { return cumprod(this, dim); };

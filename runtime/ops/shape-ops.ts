@@ -1,0 +1,78 @@
+// Views built on reshape/permute/expand: squeeze unsqueeze flatten movedim repeat tile.
+import { formatShape, normalizeDim } from '../shape.js';
+import { Tensor } from '../tensor.js';
+
+export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
+  const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
+  // PyTorch: a listed dim whose size is not 1 is left alone.
+  const shape = x.shape.filter((n, i) => !(dims.includes(i) && n === 1));
+  return shape.length === x.ndim ? x : x.reshape(shape);
+}
+
+export function unsqueeze(x: Tensor, dim: number): Tensor {
+  const d = normalizeDim('unsqueeze', dim, x.ndim + 1);
+  return x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]);
+}
+
+export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
+  if (x.ndim === 0) return x.reshape([1]);
+  const s = normalizeDim('flatten', startDim, x.ndim, 'startDim');
+  const e = normalizeDim('flatten', endDim, x.ndim, 'endDim');
+  if (s > e) throw new RangeError(`flatten: startDim ${startDim} comes after endDim ${endDim} for input ${formatShape(x.shape)}`);
+  const merged = x.shape.slice(s, e + 1).reduce((a, b) => a * b, 1);
+  return x.reshape([...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)]);
+}
+
+/** Moves dims `source` to positions `destination`, the others keeping their order. */
+export function movedim(x: Tensor, source: number | readonly number[], destination: number | readonly number[]): Tensor {
+  const src = (typeof source === 'number' ? [source] : source).map((d) => normalizeDim('movedim', d, x.ndim, 'source'));
+  const dst = (typeof destination === 'number' ? [destination] : destination).map((d) => normalizeDim('movedim', d, x.ndim, 'destination'));
+  if (src.length !== dst.length) throw new RangeError(`movedim: source ${formatShape(src)} and destination ${formatShape(dst)} must have the same length`);
+  const perm = new Array<number>(x.ndim).fill(-1);
+  src.forEach((s, i) => (perm[dst[i]!] = s));
+  const rest = x.shape.map((_, i) => i).filter((i) => !src.includes(i));
+  for (let i = 0, k = 0; i < x.ndim; i++) if (perm[i] === -1) perm[i] = rest[k++]!;
+  return x.permute(...perm);
+}
+
+/** Tiles the tensor `sizes[i]` times along dim i (leading sizes add dims), as torch.Tensor.repeat. */
+export function repeat(x: Tensor, sizes: readonly number[]): Tensor {
+  if (!Array.isArray(sizes) || !sizes.every((s) => Number.isInteger(s) && s >= 0)) {
+    throw new TypeError(`repeat: sizes must be non-negative integers; got ${JSON.stringify(sizes)}`);
+  }
+  if (sizes.length < x.ndim) throw new RangeError(`repeat: ${sizes.length} sizes given for an input of ${x.ndim} dims ${formatShape(x.shape)}`);
+  const shape = [...new Array(sizes.length - x.ndim).fill(1), ...x.shape];
+  // [a, b] -> [1, a, 1, b] -> expand [r0, a, r1, b] -> [r0·a, r1·b]
+  const interleaved = shape.flatMap((n) => [1, n]);
+  const expanded = sizes.flatMap((r, i) => [r, shape[i]!]);
+  return x.reshape(interleaved).expand(expanded).reshape(shape.map((n, i) => n * sizes[i]!));
+}
+
+/** torch.tile: like repeat, but fewer reps than dims pads the reps with leading 1s. */
+export function tile(x: Tensor, reps: readonly number[]): Tensor {
+  if (!Array.isArray(reps)) throw new TypeError(`tile: reps must be an array of integers; got ${JSON.stringify(reps)}`);
+  return repeat(x, [...new Array(Math.max(x.ndim - reps.length, 0)).fill(1), ...reps]);
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    squeeze(dim?: number | readonly number[]): Tensor;
+    unsqueeze(dim: number): Tensor;
+    flatten(startDim?: number, endDim?: number): Tensor;
+    movedim(source: number | readonly number[], destination: number | readonly number[]): Tensor;
+    repeat(...sizes: number[] | [readonly number[]]): Tensor;
+    tile(reps: readonly number[]): Tensor;
+    expandAs(other: Tensor): Tensor;
+    reshapeAs(other: Tensor): Tensor;
+  }
+}
+Tensor.prototype.squeeze = function (dim) { return squeeze(this, dim); };
+Tensor.prototype.unsqueeze = function (dim) { return unsqueeze(this, dim); };
+Tensor.prototype.flatten = function (startDim, endDim) { return flatten(this, startDim, endDim); };
+Tensor.prototype.movedim = function (source, destination) { return movedim(this, source, destination); };
+Tensor.prototype.repeat = function (...sizes) {
+  return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);
+};
+Tensor.prototype.tile = function (reps) { return tile(this, reps); };
+Tensor.prototype.expandAs = function (other) { return this.expand([...other.shape]); };
+Tensor.prototype.reshapeAs = function (other) { return this.reshape([...other.shape]); };

@@ -1,0 +1,160 @@
+// Strided slices: `slice` reads elements begin + i·step (i < count) of each dim; its
+// gradient `embedSlice` writes them back into zeros of the input's shape. Both are
+// primitives with fully resolved attrs (no negative indices left), so shapes are static.
+import { formatShape, normalizeDim, type Shape } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import type { LowerContext } from './op.js';
+import { defineOp, type OpDef } from './op.js';
+
+export interface SliceAttrs {
+  readonly begin: readonly number[];
+  readonly step: readonly number[];
+  readonly count: readonly number[];
+}
+
+/** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
+const PAST_START = -(2 ** 53);
+
+export const slice: OpDef<SliceAttrs> = defineOp<SliceAttrs>({
+  name: 'slice',
+  infer: ([x], { count }) => ({ shape: count, dtype: x!.dtype }),
+  lower(ctx, [x], { begin, step, count }, types) {
+    const input = types.inputs[0]!.shape;
+    const axes = input.map((_, d) => d).filter((d) => !(step[d] === 1 && begin[d] === 0 && count[d] === input[d]));
+    if (axes.length === 0) return ctx.graph.node('Identity', [x!]);
+    const ends = axes.map((d) => {
+      const end = begin[d]! + count[d]! * step[d]!;
+      return end < 0 ? PAST_START : end;
+    });
+    const g = ctx.graph;
+    return g.node('Slice', [x!, g.int64s(axes.map((d) => begin[d]!)), g.int64s(ends), g.int64s(axes), g.int64s(axes.map((d) => step[d]!))]);
+  },
+  grad: (g, [x], _out, attrs) => [apply(embedSlice, [g], { ...attrs, shape: (x as Tensor).shape })],
+});
+
+export const embedSlice: OpDef<SliceAttrs & { shape: Shape }> = defineOp<SliceAttrs & { shape: Shape }>({
+  name: 'embedSlice',
+  infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
+  lower(ctx, [x], attrs, types) {
+    let v = x!;
+    const shape = [...types.inputs[0]!.shape];
+    for (let d = 0; d < shape.length; d++) v = embedDim(ctx, v, shape, d, attrs);
+    return v;
+  },
+  grad: (g, _x, _out, attrs) => [apply(slice, [g], { begin: attrs.begin, step: attrs.step, count: attrs.count })],
+});
+
+/** Spreads dim d of v (count elements) to positions begin + i·step of a zero dim of attrs.shape[d]. */
+function embedDim(ctx: LowerContext, v: string, shape: number[], d: number, a: SliceAttrs & { shape: Shape }): string {
+  const g = ctx.graph;
+  const n = a.shape[d]!;
+  const c = a.count[d]!;
+  let step = a.step[d]!;
+  let first = a.begin[d]!;
+  if (c === n && step === 1) return v;
+  if (c > 0 && step < 0) {
+    v = g.node('Slice', [v, g.int64s([c - 1]), g.int64s([PAST_START]), g.int64s([d]), g.int64s([-1])]);
+    first += (c - 1) * step;
+    step = -step;
+  }
+  let len = c;
+  if (step > 1 && c > 0) {
+    // interleave step-1 zeros after each element: [.., c, ..] -> [.., c, step, ..] -> [.., c·step, ..]
+    const withUnit = [...shape.slice(0, d + 1), 1, ...shape.slice(d + 1)];
+    const pads = withUnit.map(() => [0, 0]);
+    pads[d + 1]![1] = step - 1;
+    v = padNode(ctx, g.node('Reshape', [v, g.int64s(withUnit)]), pads);
+    len = c * step;
+    v = g.node('Reshape', [v, g.int64s([...shape.slice(0, d), len, ...shape.slice(d + 1)])]);
+    const keep = Math.min(len, n - first);
+    if (keep < len) v = g.node('Slice', [v, g.int64s([0]), g.int64s([keep]), g.int64s([d]), g.int64s([1])]);
+    len = keep;
+  }
+  const pads = shape.map(() => [0, 0]);
+  pads[d] = [c === 0 ? 0 : first, n - (c === 0 ? 0 : first) - len];
+  shape[d] = n;
+  return padNode(ctx, v, pads);
+}
+
+/** ONNX Pad with non-negative [before, after] per dim and zeros (or a given fill value). */
+export function padNode(ctx: LowerContext, v: string, pads: readonly (readonly number[])[], value?: string): string {
+  const g = ctx.graph;
+  if (pads.every(([b, a]) => b === 0 && a === 0)) return v;
+  const flat = [...pads.map((p) => p[0]!), ...pads.map((p) => p[1]!)];
+  return g.node('Pad', value ? [v, g.int64s(flat), value] : [v, g.int64s(flat)]);
+}
+
+/** Python slice semantics for one dim: start/end clamped, negatives from the end, any non-zero step. */
+export function resolveRange(op: string, n: number, start: number | null | undefined, end: number | null | undefined, step: number): { begin: number; count: number } {
+  if (!Number.isInteger(step) || step === 0) throw new RangeError(`${op}: step must be a non-zero integer; got ${step}`);
+  for (const [name, v] of [['start', start], ['end', end]] as const) {
+    if (v !== null && v !== undefined && !Number.isInteger(v)) throw new TypeError(`${op}: ${name} must be an integer; got ${JSON.stringify(v)}`);
+  }
+  const norm = (v: number, lo: number, hi: number) => Math.min(Math.max(v < 0 ? v + n : v, lo), hi);
+  if (step > 0) {
+    const b = start == null ? 0 : norm(start, 0, n);
+    const e = end == null ? n : norm(end, 0, n);
+    return { begin: b, count: Math.max(0, Math.ceil((e - b) / step)) };
+  }
+  const b = start == null ? n - 1 : norm(start, -1, n - 1);
+  const e = end == null ? -1 : norm(end, -1, n - 1);
+  return { begin: b, count: Math.max(0, Math.ceil((e - b) / step)) };
+}
+
+/** The slice of every dim untouched: the starting point of index specs. */
+export function fullSlice(shape: Shape): { begin: number[]; step: number[]; count: number[] } {
+  return { begin: shape.map(() => 0), step: shape.map(() => 1), count: [...shape] };
+}
+
+export function applySlice(x: Tensor, attrs: SliceAttrs): Tensor {
+  const trivial = attrs.count.every((c, d) => c === x.shape[d] && attrs.step[d] === 1 && attrs.begin[d] === 0);
+  return trivial ? x : apply(slice, [x], attrs);
+}
+
+/** x.slice(dim, start, end, step): Python-style range on one dim (negatives count from the end). */
+export function sliceDim(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
+  const d = normalizeDim('slice', dim, x.ndim);
+  const r = resolveRange('slice', x.shape[d]!, start, end, step);
+  const attrs = fullSlice(x.shape);
+  attrs.begin[d] = r.begin;
+  attrs.step[d] = step;
+  attrs.count[d] = r.count;
+  return applySlice(x, attrs);
+}
+
+/** x.narrow(dim, start, length): exactly `length` elements from `start` (must fit). */
+export function narrow(x: Tensor, dim: number, start: number, length: number): Tensor {
+  const d = normalizeDim('narrow', dim, x.ndim);
+  const n = x.shape[d]!;
+  const s = start < 0 ? start + n : start;
+  if (!Number.isInteger(start) || !Number.isInteger(length) || s < 0 || length < 0 || s + length > n) {
+    throw new RangeError(`narrow: start ${start} and length ${length} do not fit dim ${dim} of size ${n} (input ${formatShape(x.shape)})`);
+  }
+  return sliceDim(x, d, s, s + length, 1);
+}
+
+/** Reverses the order of elements along dims. */
+export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
+  const list = typeof dims === 'number' ? [dims] : dims;
+  if (!Array.isArray(list)) throw new TypeError(`flip: dims must be a number or an array of numbers; got ${JSON.stringify(dims)}`);
+  const attrs = fullSlice(x.shape);
+  for (const dim of list) {
+    const d = normalizeDim('flip', dim, x.ndim);
+    attrs.begin[d] = Math.max(x.shape[d]! - 1, 0);
+    attrs.step[d] = -1;
+  }
+  return x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs);
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** Elements start, start+step, ... before end along dim (Python slice rules, negative step too). */
+    slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
+    narrow(dim: number, start: number, length: number): Tensor;
+    flip(dims: number | readonly number[]): Tensor;
+  }
+}
+Tensor.prototype.slice = function (dim, start, end, step) { return sliceDim(this, dim, start, end, step); };
+Tensor.prototype.narrow = function (dim, start, length) { return narrow(this, dim, start, length); };
+Tensor.prototype.flip = function (dims) { return flip(this, dims); };

@@ -1,0 +1,50 @@
+// where(condition, input, other): the one ternary primitive; maskedFill is built on it.
+import { promoteTypes } from '../dtype.js';
+import { broadcastShapes } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type Operand } from './op.js';
+import { gradFor } from './grad-helpers.js';
+import { zerosLike } from './like.js';
+
+export const whereOp = defineOp({
+  name: 'where',
+  infer([c, x, y]) {
+    if (c!.dtype !== 'bool') throw new TypeError(`where: condition must be a bool tensor; got ${c!.dtype}`);
+    const shape = broadcastShapes('where', broadcastShapes('where', c!.shape, x!.shape), y!.shape);
+    return { shape, dtype: promoteTypes(x!.dtype, y!.dtype) };
+  },
+  lower(ctx, [c, x, y], _attrs, types) {
+    const d = types.output.dtype;
+    return ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
+  },
+  grad: (g, [c, x, y]) => {
+    const zero = zerosLike(g);
+    return [null, gradFor(x!, () => where(c as Tensor, g, zero)), gradFor(y!, () => where(c as Tensor, zero, g))];
+  },
+});
+
+/** Elements of input where condition is true, else of other (numbers allowed for both). */
+export function where(condition: Tensor, input: Operand, other: Operand): Tensor {
+  if (!(condition instanceof Tensor)) throw new TypeError(`where: condition must be a bool tensor; got ${typeof condition}`);
+  return apply(whereOp, [condition, input, other], {});
+}
+
+/** input with `value` where mask is true (mask broadcasts to input). */
+export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
+  if (!(mask instanceof Tensor) || mask.dtype !== 'bool') {
+    throw new TypeError(`maskedFill: mask must be a bool tensor; got ${mask instanceof Tensor ? mask.dtype : typeof mask}`);
+  }
+  const out = where(mask, value, x);
+  return out.dtype === x.dtype ? out : out.to(x.dtype);
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** x.where(condition, other): x where condition holds, else other (torch.Tensor.where). */
+    where(condition: Tensor, other: Operand): Tensor;
+    maskedFill(mask: Tensor, value: Operand): Tensor;
+  }
+}
+Tensor.prototype.where = function (condition, other) { return where(condition, this, other); };
+Tensor.prototype.maskedFill = function (mask, value) { return maskedFill(this, mask, value); };

@@ -1,0 +1,120 @@
+// tpu.compile: a whole training step (forward, backward, optimizer update in place) as one
+// program per call, cached per input signature, with the same values as eager execution.
+import { afterEach, describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+
+const { nn, optim } = tpu;
+afterEach(() => tpu.mode('strict'));
+
+function setup(seed: number) {
+  tpu.manualSeed(seed);
+  const model = new nn.Sequential(new nn.Linear(6, 16), new nn.ReLU(), new nn.Linear(16, 4));
+  const opt = new optim.SGD(model.parameters(), { lr: 0.1, momentum: 0.9, weightDecay: 1e-3 });
+  const x = tpu.randn([32, 6]);
+  const y = tpu.tensor(Int32Array.from({ length: 32 }, (_, i) => (i * 7) % 4));
+  const step = (xb: Tensor, yb: Tensor, lr: number) => {
+    opt.lr = lr;
+    opt.zeroGrad();
+    const loss = nn.crossEntropy(model.forward(xb), yb);
+    loss.backward();
+    opt.step();
+    return loss;
+  };
+  return { model, opt, x, y, step };
+}
+
+const programsRun = () => tpu.stats().cacheHits + tpu.stats().cacheMisses;
+
+describe('tpu.compile', () => {
+  it('a compiled training step returns the same losses and parameters as eager strict mode', () => {
+    const eager = setup(7);
+    const eagerLosses = [0, 1, 2, 3, 4].map((k) => eager.step(eager.x, eager.y, 0.1 / (k + 1)).item() as number);
+    const comp = setup(7);
+    const step = tpu.compile(comp.step);
+    const losses = [0, 1, 2, 3, 4].map((k) => step(comp.x, comp.y, 0.1 / (k + 1)).item() as number);
+    losses.forEach((l, k) => expect(l).toBeCloseTo(eagerLosses[k]!, 5));
+    const a = eager.model.parameters().map((p) => Array.from(p.dataSync()));
+    const b = comp.model.parameters().map((p) => Array.from(p.dataSync()));
+    a.forEach((pa, i) => pa.forEach((v, j) => expect(b[i]![j]).toBeCloseTo(v, 5)));
+    expect(losses[4]).toBeLessThan(losses[0]!);
+  });
+
+  it('runs ONE program per call, compiles once per input signature, never for a new learning rate', () => {
+    const { x, y, step: raw } = setup(3);
+    const step = tpu.compile(raw);
+    step(x, y, 0.1); // first step (no momentum buffer yet)
+    step(x, y, 0.1); // steady state
+    tpu.syncBlocking();
+    const compiled = tpu.stats().programsCompiled;
+    for (let k = 0; k < 5; k++) {
+      const before = programsRun();
+      const loss = step(x, y, 0.05 + k * 0.01);
+      expect(programsRun() - before).toBe(1);
+      loss.item(); // outputs are materialized: reading them runs nothing more
+      expect(programsRun() - before).toBe(1);
+    }
+    expect(tpu.stats().programsCompiled - compiled).toBe(0);
+    // a new batch size: a new signature, compiled once, then cached
+    const x2 = tpu.randn([8, 6]);
+    const y2 = tpu.tensor([0, 1, 2, 3, 0, 1, 2, 3]);
+    step(x2, y2, 0.1);
+    const afterNew = tpu.stats().programsCompiled;
+    expect(afterNew - compiled).toBe(1);
+    step(x2, y2, 0.1);
+    expect(tpu.stats().programsCompiled).toBe(afterNew);
+    expect(step.stats().signatures).toEqual(['float32[32, 6], int32[32], number', 'float32[8, 6], int32[8], number']);
+  });
+
+  it('returns trees of tensors; parameters and gradients are readable after the call', () => {
+    const w = tpu.tensor([1, 2, 3], { dtype: 'float32', requiresGrad: true });
+    const opt = new optim.SGD([w], { lr: 0.5 });
+    const f = tpu.compile((x: Tensor) => {
+      opt.zeroGrad();
+      const loss = w.mul(x).sum();
+      loss.backward();
+      opt.step();
+      return { loss, doubled: [x.mul(2)] };
+    });
+    const out = f(tpu.tensor([1, -1, 2], { dtype: 'float32' }));
+    expect(out.loss.item()).toBe(1 - 2 + 6);
+    expect(out.doubled[0]!.array()).toEqual([2, -2, 4]);
+    expect(w.grad!.array()).toEqual([1, -1, 2]);
+    expect(w.array()).toEqual([0.5, 2.5, 2]);
+  });
+
+  it('a data-dependent branch throws a clear error; the session and its tensors survive', () => {
+    const x = tpu.tensor([1.5, -2]);
+    const f = tpu.compile(function branchy(t: Tensor) {
+      const s = t.sum();
+      return (s.item() as number) > 0 ? t : t.neg();
+    });
+    expect(() => f(x)).toThrow(/tpu\.compile\(branchy\): dataSync reads a tensor value while the function is being traced.*x\.where\(cond, other\).*outside the compiled function/s);
+    expect(x.array()).toEqual([1.5, -2]);
+    const g = tpu.compile((t: Tensor) => t.gt(0).to('float32').mul(t).add(t.lt(0).to('float32').mul(t.neg())));
+    expect(g(x).array()).toEqual([1.5, 2]);
+    expect(() => tpu.compile(async (t: Tensor) => t.data())(x)).toThrow(/must be synchronous|reads a tensor value/);
+  });
+
+  it('reading a parameter again after its in-place update in the same compiled function is an error', () => {
+    const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+    const opt = new optim.SGD([w], { lr: 0.5 });
+    const f = tpu.compile(() => {
+      opt.zeroGrad();
+      w.mul(w).sum().backward();
+      opt.step();
+      return w.mul(2);
+    });
+    expect(() => f()).toThrow(/updated in place earlier in the compiled function/);
+    expect(w.array()).toEqual([1, 2]); // the failed call changed nothing
+  });
+
+  it('nested compiled functions are inlined into the outer program', () => {
+    const inner = tpu.compile((t: Tensor) => t.mul(3));
+    const outer = tpu.compile((t: Tensor) => inner(t).add(1));
+    const x = tpu.tensor([1, 2], { dtype: 'float32' });
+    outer(x);
+    const before = programsRun();
+    expect(outer(x).array()).toEqual([4, 7]);
+    expect(programsRun() - before).toBe(1);
+  });
+});

@@ -1,0 +1,126 @@
+// Gradient check cases, one list per differentiable op of the registry (keyed by op name).
+// Each case calls the op through its public API; inputs are seeded, away from kinks where
+// the op has one. Broadcasting, reductions over dims, batched and 1-D matmul are covered.
+import { apply, ops, type DType, type Tensor } from 'tpu-kernel/runtime';
+
+export interface InputSpec {
+  shape: number[];
+  /** Uniform range of the seeded values (default [-2, 2]). */
+  range?: [number, number];
+  /** Fixed values instead of seeded ones. */
+  values?: number[];
+  dtype?: DType;
+  /** Keep samples away from 0 (ops with a kink there). */
+  awayFromZero?: boolean;
+  /** A float input not differentiated (e.g. a target). */
+  noGrad?: boolean;
+}
+
+export interface GradCase {
+  label?: string;
+  inputs: InputSpec[];
+  call: (...xs: Tensor[]) => Tensor;
+  step?: number;
+  atol?: number;
+  rtol?: number;
+}
+
+const m = (...shape: number[]): InputSpec => ({ shape });
+const pos = (...shape: number[]): InputSpec => ({ shape, range: [0.5, 2] });
+const kink = (...shape: number[]): InputSpec => ({ shape, awayFromZero: true });
+/** Values at least 0.1 away from integers and half-integers (rounding ops). */
+const offGrid = (values: number[]): InputSpec => ({ shape: [values.length], values });
+
+export const GRAD_CASES: Record<string, GradCase[]> = {
+  add: [
+    { label: 'broadcast row', inputs: [m(2, 3), m(3)], call: (a, b) => a.add(b) },
+    { label: 'broadcast column + scalar', inputs: [m(2, 1), m(1, 3)], call: (a, b) => a.add(b).add(0.5) },
+  ],
+  sub: [{ label: 'broadcast', inputs: [m(3), m(2, 3)], call: (a, b) => a.sub(b) }],
+  mul: [
+    { label: 'broadcast', inputs: [m(2, 3), m(2, 1)], call: (a, b) => a.mul(b) },
+    { label: 'same tensor twice', inputs: [m(4)], call: (a) => a.mul(a).mul(3) },
+  ],
+  div: [{ label: 'broadcast', inputs: [m(2, 3), pos(3)], call: (a, b) => a.div(b) }],
+  neg: [{ inputs: [m(2, 2)], call: (a) => a.neg() }],
+  exp: [{ inputs: [m(5)], call: (a) => a.exp() }],
+  log: [{ inputs: [pos(5)], call: (a) => a.log() }],
+  tanh: [{ inputs: [m(2, 3)], call: (a) => a.tanh() }],
+  sqrt: [{ inputs: [pos(5)], call: (a) => a.sqrt() }],
+  relu: [{ inputs: [kink(2, 4)], call: (a) => a.relu() }],
+  abs: [{ inputs: [kink(6)], call: (a) => a.abs() }],
+  sign: [{ inputs: [kink(4)], call: (a) => a.sign().add(a) }],
+  sum: [
+    { label: 'all', inputs: [m(2, 3)], call: (a) => a.sum() },
+    { label: 'dim 1 keepdim', inputs: [m(2, 3, 2)], call: (a) => a.sum({ dim: 1, keepdim: true }) },
+    { label: 'dims [0, 2]', inputs: [m(2, 3, 2)], call: (a) => a.sum([0, 2]) },
+  ],
+  mean: [
+    { label: 'all', inputs: [m(3, 2)], call: (a) => a.mean() },
+    { label: 'dim -1', inputs: [m(2, 4)], call: (a) => a.mean(-1) },
+  ],
+  amax: [
+    { label: 'dim 1 (distinct values)', inputs: [{ shape: [2, 3], values: [0.3, -1.2, 1.9, 0.7, 1.4, -0.6] }], call: (a) => a.amax(1) },
+    { label: 'all, keepdim', inputs: [m(2, 3)], call: (a) => a.amax({ keepdim: true }) },
+  ],
+  matmul: [
+    { label: 'matrices', inputs: [m(2, 3), m(3, 4)], call: (a, b) => a.matmul(b) },
+    { label: 'batched, broadcast batch', inputs: [m(2, 2, 3), m(3, 2)], call: (a, b) => a.matmul(b) },
+    { label: 'vector · matrix', inputs: [m(3), m(3, 2)], call: (a, b) => a.matmul(b) },
+    { label: 'matrix · vector', inputs: [m(2, 3), m(3)], call: (a, b) => a.matmul(b) },
+  ],
+  reshape: [{ inputs: [m(2, 3)], call: (a) => a.reshape([3, 2]).mul(a.reshape([3, 2])) }],
+  permute: [{ inputs: [m(2, 3, 2)], call: (a) => a.permute(2, 0, 1) }],
+  expand: [{ inputs: [m(3, 1)], call: (a) => a.expand([2, 3, 4]) }],
+  cast: [
+    {
+      label: 'float32 -> bfloat16 (values and steps exact in bfloat16)',
+      inputs: [{ shape: [4], values: [0.5, -1.25, 2, 1.75] }],
+      call: (a) => a.to('bfloat16').mul(a.to('bfloat16')),
+      step: 0.25,
+    },
+  ],
+  // Sources (no tensor operand): checked through the op that consumes them.
+  constant: [{ inputs: [m(3)], call: (a) => a.mul(ops.constantTensor([1.5, -2, 0.25], [3], 'float32')) }],
+  fill: [{ inputs: [m(2, 2)], call: (a) => a.mul(ops.fullLike(a, 0.75)).add(ops.fullLike(a, 2)) }],
+  rsqrt: [{ inputs: [pos(4)], call: (a) => a.rsqrt() }],
+  square: [{ inputs: [m(4)], call: (a) => a.square() }],
+  reciprocal: [{ inputs: [pos(4)], call: (a) => a.reciprocal() }],
+  sin: [{ inputs: [m(4)], call: (a) => a.sin() }],
+  cos: [{ inputs: [m(4)], call: (a) => a.cos() }],
+  sigmoid: [{ inputs: [m(4)], call: (a) => a.sigmoid() }],
+  erf: [{ inputs: [m(4)], call: (a) => a.erf() }],
+  log1p: [{ inputs: [{ shape: [4], range: [-0.5, 2] }], call: (a) => a.log1p() }],
+  expm1: [{ inputs: [m(4)], call: (a) => a.expm1() }],
+  floor: [{ inputs: [offGrid([0.3, 1.2, -0.7, 2.6])], call: (a) => a.floor().mul(a) }],
+  ceil: [{ inputs: [offGrid([0.3, 1.2, -0.7, 2.6])], call: (a) => a.ceil().mul(a) }],
+  round: [{ inputs: [offGrid([0.3, 1.2, -0.7, 2.65])], call: (a) => a.round().mul(a) }],
+  trunc: [{ inputs: [offGrid([0.3, 1.2, -0.7, 2.6])], call: (a) => a.trunc().mul(a) }],
+  where: [
+    { label: 'broadcast condition', inputs: [m(2, 3), m(3), kink(2, 3)], call: (a, b, c) => ops.where(c.gt(0), a, b) },
+  ],
+  pow: [
+    { label: 'tensor exponent', inputs: [pos(4), m(4)], call: (a, b) => a.pow(b) },
+    { label: 'scalar exponent', inputs: [m(4)], call: (a) => a.pow(3) },
+  ],
+  maximum: [{ inputs: [{ shape: [4], values: [0.5, -1, 2, 0.1] }, { shape: [4], values: [0.2, 0.3, 2.5, -1] }], call: (a, b) => a.maximum(b) }],
+  minimum: [{ inputs: [{ shape: [4], values: [0.5, -1, 2, 0.1] }, { shape: [4], values: [0.2, 0.3, 2.5, -1] }], call: (a, b) => a.minimum(b) }],
+  slice: [
+    { label: 'strided', inputs: [m(2, 5)], call: (a) => a.slice(1, 0, 5, 2) },
+    { label: 'negative step', inputs: [m(5)], call: (a) => a.flip(0).mul(a) },
+  ],
+  embedSlice: [
+    {
+      inputs: [m(2)],
+      call: (a) => apply(ops.embedSlice, [a], { begin: [1], step: [2], count: [2], shape: [6] }),
+    },
+  ],
+  concat: [{ inputs: [m(2, 1), m(2, 3)], call: (a, b) => ops.concat([a, b, a], 1) }],
+  cumsum: [{ inputs: [m(2, 4)], call: (a) => a.cumsum(1) }],
+  amin: [{ inputs: [{ shape: [2, 3], values: [0.3, -1.2, 1.9, 0.7, 1.4, -0.6] }], call: (a) => a.amin(1) }],
+  prod: [{ inputs: [{ shape: [2, 3], range: [0.5, 1.5] }], call: (a) => a.prod(1) }],
+  pad: [
+    { label: 'pad with a value', inputs: [m(2, 2)], call: (a) => ops.pad(a, [1, 2, 0, 1], { value: 0.5 }) },
+    { label: 'crop', inputs: [m(2, 4)], call: (a) => ops.pad(a, [-1, 1]) },
+  ],
+};
