@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { numel, type Shape } from '../shape.js';
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
-import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
+import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
@@ -280,8 +280,8 @@ export class DeviceSession {
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
-    // After an await the stack no longer shows the caller: capture it now.
-    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
+    // Captured before the first await, while the caller's frames are still on the stack.
+    const site = profiling.on ? waitSite(this.waitAsync) : '';
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
@@ -291,8 +291,9 @@ export class DeviceSession {
     return r;
   }
 
-  private emitWait(start: number, reason: string, site = captureSite(this.emitWait, true)): void {
-    emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
+  /** `site`: the waiting caller's line, while the recording's budget of wait sites lasts (events.ts). */
+  private emitWait(start: number, reason: string, site = waitSite(this.emitWait)): void {
+    emit({ kind: 'wait', start, end: performance.now(), reason, site });
   }
 
   private drainPort(): void {

@@ -1,7 +1,7 @@
 // `tpu-kernel run` as a user types it: outputs written into the notebook,
 // text echoed to the terminal, the failing cell reported with a non-zero exit,
 // --output and --mode honoured, bad arguments refused with exit code 2.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,25 @@ describe('tpu-kernel run', () => {
       const run = runCli(notebookFile(['console.log(tpu.mode())']), '--mode', mode);
       expect(run.stdout, run.stderr).toBe(`${mode}\n`);
     }
+  });
+
+  it('stops at Ctrl-C: the running cell is interrupted, outputs written, exit code 130', async () => {
+    const path = notebookFile(["console.log('spinning');\nwhile (true) {}", "console.log('never')"]);
+    const child = spawn(process.execPath, [CLI, 'run', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('spinning')) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code, stderr).toBe(130);
+    expect(stdout).toBe('spinning\n');
+    expect(stderr).toContain('cell 0 was interrupted');
+    const cells = read(path).cells;
+    expect(cells[0].outputs.map((o: { output_type: string }) => o.output_type)).toEqual(['stream', 'error']);
+    expect(cells[1]).toMatchObject({ execution_count: null, outputs: [] });
   });
 
   it('refuses bad arguments with exit code 2 and a clear message', () => {

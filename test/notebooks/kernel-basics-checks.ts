@@ -28,10 +28,13 @@ export function checkKernelBasics(executedPath: string): void {
   expect(joined(rich[2].data!['text/html'])).toBe('<b>done</b>'); // the handle's update replaced it in place
   expect(rich[4].data!['application/json']).toEqual({ shape: [2, 3] });
 
-  const thrown = cell('const ratio').outputs![0];
+  // The error output (a type-check warning on stderr may come first, depending on
+  // whether the language service has loaded yet).
+  const errorOf = (c: Cell) => c.outputs!.find((o) => o.output_type === 'error')!;
+  const thrown = errorOf(cell('const ratio'));
   expect(thrown.ename).toBe('RangeError');
   expect(thrown.traceback!.join('\n')).toMatch(/at divide \(cell-\d+\.ts:2:22\)/);
-  const syntax = cell('const broken').outputs![0];
+  const syntax = errorOf(cell('const broken'));
   expect(syntax.ename).toBe('SyntaxError');
   expect(syntax.traceback!.join('\n')).toContain('1 | const broken = (1 + ;');
 

@@ -120,15 +120,15 @@ describe('roofline and padding', () => {
     expect(paddedShape([])).toBeUndefined();
   });
 
-  it('the timeline merges spans closer than 0.05 ms of one kind', () => {
+  it('the timeline merges spans closer than 0.1 ms of one kind', () => {
     const t = new Timeline(100);
     t.add('host', 'dispatch', 100, 100.01, 'add');
-    t.add('host', 'dispatch', 100.03, 100.04, 'mul');
+    t.add('host', 'dispatch', 100.09, 100.1, 'mul');
     t.add('host', 'dispatch', 101, 101.5, 'sum');
     t.add('device', 'program', 100.5, 101, "op 'add'");
     expect(t.spans()).toEqual({
       host: [
-        { lane: 'host', kind: 'dispatch', start: 0, end: expect.closeTo(0.04, 9), label: 'dispatch ×2' },
+        { lane: 'host', kind: 'dispatch', start: 0, end: expect.closeTo(0.1, 9), label: 'dispatch ×2' },
         { lane: 'host', kind: 'dispatch', start: 1, end: 1.5, label: 'sum' },
       ],
       device: [{ lane: 'device', kind: 'program', start: 0.5, end: 1, label: "op 'add'" }],

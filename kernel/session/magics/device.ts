@@ -1,5 +1,5 @@
-import { UsageError } from '../cell-errors.js';
 import type { Magic } from './magic.js';
+import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const device: Magic = {
   name: 'device',
@@ -12,9 +12,9 @@ export const device: Magic = {
     'TPU_KERNEL_HBM_BYTES or tpu.setDevice), the backend\'s intra-op threads',
     '(TPU_KERNEL_THREADS), the eager mode and the float32 matmul precision.',
   ].join('\n'),
-  run({ args, runtime, write }) {
-    if (args) throw new UsageError(`%device: takes no arguments, got '${args}'`);
-    if (!runtime) throw new UsageError('%device: the tensor runtime is not available');
+  run(context) {
+    const runtime = runtimeWithoutArgs('device', context);
+    const { write } = context;
     const d = runtime.device();
     write('stdout', [
       `backend:          ${d.backend}`,

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../../runtime/device/memory.js';
-import { UsageError } from '../cell-errors.js';
 import type { Magic } from './magic.js';
+import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const memory: Magic = {
   name: 'memory',
@@ -12,9 +12,9 @@ export const memory: Magic = {
     'bytes held by live tensors, the peak since the session started, the number',
     'of live tensors and the HBM capacity of the chip (tpu.setDevice to change).',
   ].join('\n'),
-  run({ args, runtime, write }) {
-    if (args) throw new UsageError(`%memory: takes no arguments, got '${args}'`);
-    if (!runtime) throw new UsageError('%memory: the tensor runtime is not available');
+  run(context) {
+    const runtime = runtimeWithoutArgs('memory', context);
+    const { write } = context;
     const m = runtime.memory();
     const used = m.capacityBytes ? ((100 * m.liveBytes) / m.capacityBytes).toFixed(2) : '0';
     write('stdout', [

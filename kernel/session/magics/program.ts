@@ -1,5 +1,5 @@
-import { UsageError } from '../cell-errors.js';
 import type { Magic } from './magic.js';
+import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const program: Magic = {
   name: 'program',
@@ -12,9 +12,9 @@ export const program: Magic = {
     'runs for it. In strict and debug mode a program is one op; in fused mode it',
     'is a whole region. The value is the cell\'s result when %program ends the cell.',
   ].join('\n'),
-  run({ args, runtime, write }) {
-    if (args) throw new UsageError(`%program: takes no arguments, got '${args}'`);
-    if (!runtime) throw new UsageError('%program: the tensor runtime is not available');
+  run(context) {
+    const runtime = runtimeWithoutArgs('program', context);
+    const { write } = context;
     const listing = runtime.profiler.lastProgram();
     if (!listing) write('stdout', 'no program compiled yet in this TPU session\n');
     return listing;

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../../runtime/device/memory.js';
-import { UsageError } from '../cell-errors.js';
 import type { Magic } from './magic.js';
+import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const reset: Magic = {
   name: 'reset',
@@ -13,9 +13,9 @@ export const reset: Magic = {
     'freed are printed. Tensors made before are unusable afterwards; JavaScript',
     'variables and the mode are kept.',
   ].join('\n'),
-  async run({ args, runtime, write }) {
-    if (args) throw new UsageError(`%reset: takes no arguments, got '${args}'`);
-    if (!runtime) throw new UsageError('%reset: the tensor runtime is not available');
+  async run(context) {
+    const runtime = runtimeWithoutArgs('reset', context);
+    const { write } = context;
     const programs = runtime.stats().programsCompiled;
     const freed = await runtime.reset();
     write('stdout', `New TPU session. Freed ${formatBytes(freed.liveBytes)} in ${freed.liveTensors} tensor${freed.liveTensors === 1 ? '' : 's'} and ${programs} compiled program${programs === 1 ? '' : 's'}.\n`);
