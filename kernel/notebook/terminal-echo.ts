@@ -7,10 +7,14 @@ import type { RunObserver } from './run-notebook.js';
 
 const withNewline = (text: string) => (text.endsWith('\n') ? text : text + '\n');
 
+const isRunningProfile = (data: Record<string, unknown>) =>
+  (data['application/vnd.tpu-kernel.profile+json'] as { state?: string } | undefined)?.state === 'running';
+
 export function createTerminalEcho(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): RunObserver {
   let updated = new Set<Output>();
   const print = (out: Output) => {
     if (out.output_type !== 'display_data' && out.output_type !== 'execute_result') return;
+    if (isRunningProfile(out.data)) return; // a live profile: echoed once, final, when its cell ends
     const text = out.data['text/plain'];
     if (typeof text !== 'string') return;
     stdout.write(withNewline(out.output_type === 'execute_result' ? `Out[${out.execution_count}]: ${text}` : text));

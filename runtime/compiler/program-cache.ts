@@ -1,6 +1,5 @@
 // The compile cache: one executable per structural signature. On a miss it says what
 // changed when only shapes differ from an earlier program (the profiler's recompile warning).
-import { performance } from 'node:perf_hooks';
 import { emit, profiling } from '../profiler/events.js';
 import type { Shape } from '../shape.js';
 import type { BoundProgram } from './bind-program.js';
@@ -55,7 +54,7 @@ export class ProgramCache {
   private emit(bp: BoundProgram, entry: CompiledEntry, hit: boolean): void {
     const before = hit ? undefined : this.shapesByStructure.get(bp.structure());
     const changed = before ? describeShapeChange(before, entry.program.inputs.map((v) => v.shape)) : undefined;
-    emit({ kind: 'cache', time: performance.now(), program: entry.id, hash: entry.hash, hit, changed, nodes: entry.program.nodes.length });
+    emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit, changed, nodes: entry.program.nodes.length });
   }
 }
 

@@ -46,7 +46,7 @@ export class MemoryAccount {
   peakBytes = 0;
   readonly live = new Set<DeviceBuffer>();
   /** Peaks of open windows (the profiler's peak during one cell). */
-  private readonly windows = new Set<{ peakBytes: number }>();
+  private windows: { peakBytes: number }[] = [];
 
   constructor(public capacityBytes: number, public capacityLabel: () => string) {}
 
@@ -57,7 +57,7 @@ export class MemoryAccount {
     this.live.add(b);
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
-    for (const w of this.windows) if (this.liveBytes > w.peakBytes) w.peakBytes = this.liveBytes;
+    for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
     return b;
   }
 
@@ -82,8 +82,8 @@ export class MemoryAccount {
   /** Tracks the peak of live bytes from now on, until `close()`. */
   watchPeak(): { readonly peakBytes: number; close(): void } {
     const window = { peakBytes: this.liveBytes };
-    this.windows.add(window);
-    return { get peakBytes() { return window.peakBytes; }, close: () => void this.windows.delete(window) };
+    this.windows.push(window);
+    return { get peakBytes() { return window.peakBytes; }, close: () => void (this.windows = this.windows.filter((w) => w !== window)) };
   }
 
   info(): MemoryInfo {

@@ -7,11 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { numel, type Shape } from '../shape.js';
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
-import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
+import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { captureSite, formatSite } from '../call-site.js';
+import { formatSite } from '../call-site.js';
 
 /** Who launched a program: named in device error messages. */
 export interface LaunchRecord {
@@ -216,7 +216,7 @@ export class DeviceSession {
 
   private waitSync(reply: number, reason: string): Reply {
     const start = performance.now();
-    const site = profiling.on ? captureSite(this.waitSync, true) : undefined;
+    const site = profiling.on ? waitSite(this.waitSync) : '';
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
     this.postBatch();
@@ -232,7 +232,7 @@ export class DeviceSession {
       }
       Atomics.wait(this.counter, 0, seen, WAIT_SLICE_MS);
     }
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site });
     return result;
   }
 
@@ -246,13 +246,13 @@ export class DeviceSession {
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
-    const site = profiling.on ? captureSite(this.waitAsync, true) : undefined;
+    const site = profiling.on ? waitSite(this.waitAsync) : '';
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.port!.ref();
     });
     if (--this.asyncWaits === 0) this.port?.unref();
-    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site: () => formatSite(site) });
+    if (profiling.on) emit({ kind: 'wait', start, end: performance.now(), reason, site });
     return r;
   }
 

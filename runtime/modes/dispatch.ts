@@ -1,12 +1,11 @@
 // THE dispatch path: every op call of every mode goes through apply(). Operands are
 // checked, shapes and dtypes inferred on the host (errors thrown right here, in every
 // mode), the profiler told, then the active mode runs or records the op.
-import { performance } from 'node:perf_hooks';
 import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
 import type { TraceNode, WeakScalar } from '../compiler/trace.js';
-import { captureSite, formatSite } from '../call-site.js';
-import { emit, profiling } from '../profiler/events.js';
+import { captureSite } from '../call-site.js';
+import { emit, profiling, type ProfileEvent } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
 import { activeMode } from './mode.js';
 import { applyEager } from './eager.js';
@@ -19,6 +18,9 @@ export function addApplyHook(hook: ApplyHook): () => void {
   hooks.push(hook);
   return () => void hooks.splice(hooks.indexOf(hook), 1);
 }
+
+/** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
+const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
 
 export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
   let tensorType: DType | undefined;
@@ -52,10 +54,10 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   const site = captureSite(apply, mode === 'debug');
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   if (profiling.on) {
-    emit({
-      kind: 'dispatch', time: performance.now(), op: op.name, shapes: abstracts.map((a) => a.shape),
-      dtype: out.dtype, mode: activeMode(), site: () => formatSite(node.site),
-    });
+    dispatchEvent.op = op.name;
+    dispatchEvent.operands = abstracts;
+    dispatchEvent.mode = mode;
+    emit(dispatchEvent);
   }
   const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   for (const h of hooks) h(op, operands, attrs, result);

@@ -49,7 +49,10 @@ export interface ProfileData {
   readonly modes: readonly string[];
   readonly startedAt: number;
   readonly wallMs: number;
-  /** Time of the host in the op dispatch path (checks, shape inference, recording or enqueueing). */
+  /**
+   * Time of the host in the op dispatch path (checks, shape inference, recording or
+   * enqueueing), waits excluded: measured on the first op and 1 in 32 after it, scaled to all ops.
+   */
   readonly hostDispatchMs: number;
   readonly deviceBusyMs: number;
   readonly ops: number;

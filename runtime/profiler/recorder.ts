@@ -8,7 +8,7 @@ import { currentSession, programCache } from '../device/current.js';
 import { CHIPS } from '../device/chips.js';
 import { settings } from '../device/settings.js';
 import type { DeviceSession } from '../device/session.js';
-import { subscribe, type ProfileEvent } from './events.js';
+import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProgramFigures } from './profile-data.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
@@ -16,10 +16,17 @@ import type { SiteMapper } from './site.js';
 import { Timeline } from './timeline.js';
 import { WarningBook } from './warnings.js';
 
+/** Ops whose dispatch is timed: the first, then 1 in SAMPLE_EVERY (a clock read costs as much as a fused dispatch). */
+export const SAMPLE_EVERY = 32;
+/** Waits whose line is captured per recording (enough to see a loop; later ones count at the last line). */
+const WAIT_SITES = 16;
+/** `onEvent` is called once per this many events. */
+const EVENTS_PER_CALLBACK = 16;
+
 export interface RecordOptions extends ProfileRenderOptions {
   /** Shown as the profile's heading, e.g. "cell 3". */
   title?: string;
-  /** Called at every profiler event while recording (live displays throttle their updates here). */
+  /** Called every few profiler events while recording (live displays throttle their updates here). */
   onEvent?: () => void;
   /** Turns stack frames into the lines the user typed (the kernel maps cell frames). */
   mapSite?: SiteMapper;
@@ -42,8 +49,14 @@ export class ProfileRecording {
   private readonly runs = new Map<number, { runs: number; deviceMs: number }>();
   private readonly costs = new Map<number, ProgramCost>();
   private ops = 0;
+  private lastMode = '';
   private dispatchStart = -1;
-  private hostDispatchMs = 0;
+  /** Dispatch time of the sampled ops, and how many were sampled. */
+  private sampledMs = 0;
+  private sampled = 0;
+  private events = 0;
+  /** Waits inside the dispatch of the current op (debug mode): not dispatch time. */
+  private waitInDispatch = 0;
   private deviceBusyMs = 0;
   private programsRun = 0;
   private compileCount = 0;
@@ -62,8 +75,14 @@ export class ProfileRecording {
 
   constructor(private readonly options: RecordOptions = {}) {
     this.warnings = new WarningBook(options.mapSite);
+    profiling.waitSites = WAIT_SITES;
     const onEvent = options.onEvent;
-    this.unsubscribe = subscribe(onEvent ? (e) => (this.on(e), onEvent()) : (e) => this.on(e));
+    this.unsubscribe = subscribe(onEvent
+      ? (e) => {
+        this.on(e);
+        if (++this.events % EVENTS_PER_CALLBACK === 0) onEvent();
+      }
+      : (e) => this.on(e));
     this.removeHook = addApplyHook(this.dispatched);
   }
 
@@ -86,7 +105,9 @@ export class ProfileRecording {
   private readonly dispatched: ApplyHook = (op) => {
     if (this.dispatchStart < 0) return;
     const now = performance.now();
-    this.hostDispatchMs += now - this.dispatchStart;
+    this.sampledMs += now - this.dispatchStart - this.waitInDispatch;
+    this.sampled++;
+    this.waitInDispatch = 0;
     this.timeline.add('host', 'dispatch', this.dispatchStart, now, op.name);
     this.dispatchStart = -1;
   };
@@ -94,11 +115,13 @@ export class ProfileRecording {
   private on(e: ProfileEvent): void {
     switch (e.kind) {
       case 'dispatch':
-        this.ops++;
-        this.dispatchStart = e.time;
-        this.modes.add(e.mode);
+        if (this.ops++ % SAMPLE_EVERY === 0) this.dispatchStart = performance.now();
+        if (e.mode !== this.lastMode) {
+          this.modes.add(e.mode);
+          this.lastMode = e.mode;
+        }
         if (e.mode === 'fused') this.warnings.fusedOp();
-        if (e.op === 'matmul') this.warnings.matmulOperands(e.shapes);
+        if (e.op === 'matmul') this.warnings.matmulOperands(e.operands);
         return;
       case 'cache':
         if (e.hit) this.hits++;
@@ -127,6 +150,7 @@ export class ProfileRecording {
       case 'wait':
         this.waitCount++;
         this.waitMs += e.end - e.start;
+        if (this.dispatchStart >= 0) this.waitInDispatch += e.end - e.start;
         this.timeline.add('host', 'wait', e.start, e.end, `wait (${e.reason})`);
         this.warnings.waited(e.reason, e.site, e.end - e.start);
         return;
@@ -175,7 +199,7 @@ export class ProfileRecording {
       modes: [...this.modes],
       startedAt: this.startedAt,
       wallMs: performance.now() - this.startedAt,
-      hostDispatchMs: this.hostDispatchMs,
+      hostDispatchMs: this.sampled ? (this.sampledMs * this.ops) / this.sampled : 0,
       deviceBusyMs: this.deviceBusyMs,
       ops: this.ops,
       programsRun: this.programsRun,

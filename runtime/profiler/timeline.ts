@@ -1,9 +1,9 @@
 // Timeline spans of a profile, merged as they arrive so a loop of 10,000 ops stays a
 // few hundred spans: a span that starts within MERGE_GAP_MS of the previous one of the
-// same kind extends it.
+// same kind extends it (dispatch spans are sampled ops, 32 ops apart: see recorder.ts).
 import type { SpanKind, TimelineSpan } from './profile-data.js';
 
-const MERGE_GAP_MS = 0.05;
+const MERGE_GAP_MS = 0.1;
 /** Beyond this many spans per lane, spans merge whatever the gap (the picture stays readable). */
 const MAX_SPANS = 2000;
 
@@ -31,14 +31,15 @@ export class Timeline {
     if (last && last.kind === kind && (s - last.end <= MERGE_GAP_MS || spans.length >= MAX_SPANS)) {
       last.end = Math.max(last.end, e);
       last.count++;
-      last.label = `${kind} ×${last.count}`;
       return;
     }
     spans.push({ lane, kind, start: s, end: e, label, count: 1 });
   }
 
   spans(): { host: TimelineSpan[]; device: TimelineSpan[] } {
-    const copy = (s: MutableSpan): TimelineSpan => ({ lane: s.lane, kind: s.kind, start: s.start, end: s.end, label: s.label });
+    const copy = (s: MutableSpan): TimelineSpan => ({
+      lane: s.lane, kind: s.kind, start: s.start, end: s.end, label: s.count > 1 ? `${s.kind} ×${s.count}` : s.label,
+    });
     return { host: this.host.map(copy), device: this.device.map(copy) };
   }
 }

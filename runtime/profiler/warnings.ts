@@ -14,8 +14,6 @@ export const TILE_COLS = 128;
 const WARNING_ORDER: readonly WarningKind[] = ['recompile', 'sync-in-loop', 'region-cut', 'matmul-padding'];
 /** Region cuts that are where the user asked for the values: never "early". */
 const PLANNED_CUTS = new Set(['sync', 'cancelled']);
-/** Stack captures per warning kind and profile: beyond this, repeats are counted at the last line seen. */
-const SITES_PER_KIND = 64;
 
 interface Entry {
   kind: WarningKind;
@@ -25,50 +23,68 @@ interface Entry {
 }
 
 export class WarningBook {
+  /** Padding warnings by message (operand shape): the line is captured at the first one. */
   private readonly entries = new Map<string, Entry>();
-  private readonly captures = new Map<WarningKind, number>();
-  private readonly lastSite = new Map<WarningKind, ProfileSite>();
   private readonly waitsBySite = new Map<string, { reason: string; count: number; ms: number }>();
-  private pendingCut: { reason: string; nodes: number; site: ProfileSite } | undefined;
+  /** Shape changes per (line, program): one warning that lists them. */
+  private readonly recompiles = new Map<string, { label: string; site: ProfileSite; changes: string[] }>();
+  /** Early cuts by reason: the first cut's size and line, and how many were followed by more ops. */
+  private readonly cuts = new Map<string, { nodes: number; site: ProfileSite; count: number }>();
+  private pendingCut: string | undefined;
+  /** The last captured line of a wait, per reason. */
+  private readonly lastWaitSite = new Map<string, string>();
 
   constructor(private readonly mapper: SiteMapper | undefined) {}
 
   /** A cache miss for a program compiled before with other shapes. */
   recompiled(changed: string, label: string): void {
-    this.add('recompile', `${label} recompiled because a shape changed: ${changed} (static shapes: each new shape is a new program)`);
+    const site = siteHere(this.mapper); // at a compile, which costs far more than the capture
+    const key = `${site.where}|${label}`;
+    const r = this.recompiles.get(key) ?? { label, site, changes: [] };
+    r.changes.push(changed);
+    this.recompiles.set(key, r);
   }
 
   /** A fused-mode op: if the region was cut early just before, that cut is worth a warning. */
   fusedOp(): void {
-    const cut = this.pendingCut;
-    if (!cut) return;
+    const reason = this.pendingCut;
+    if (reason === undefined) return;
     this.pendingCut = undefined;
-    const key = `region-cut|${cut.site.where}|${cut.reason}`;
-    this.bump(key, 'region-cut', cut.site,
-      `fused region cut early by ${describeCut(cut.reason)} after ${cut.nodes} op${cut.nodes === 1 ? '' : 's'}; the ops after it run as another program`);
+    const cut = this.cuts.get(reason)!;
+    cut.count++;
   }
 
+  /** A region cut; its line is captured once per reason (stack captures are costly), at the first cut. */
   regionCut(reason: string, nodes: number): void {
-    this.pendingCut = PLANNED_CUTS.has(reason) ? undefined : { reason, nodes, site: this.site('region-cut') };
+    if (PLANNED_CUTS.has(reason)) {
+      this.pendingCut = undefined;
+      return;
+    }
+    if (!this.cuts.has(reason)) this.cuts.set(reason, { nodes, site: siteHere(this.mapper), count: 0 });
+    this.pendingCut = reason;
   }
 
-  /** A matmul operand (shape) whose last two dims are not multiples of the 8 x 128 tile. */
-  matmulOperands(shapes: readonly Shape[]): void {
-    for (let i = 0; i < shapes.length; i++) {
-      const shape = shapes[i]!;
+  /** Matmul operands whose last two dims are not multiples of the 8 x 128 tile. */
+  matmulOperands(operands: readonly { readonly shape: Shape }[]): void {
+    for (let i = 0; i < operands.length; i++) {
+      const shape = operands[i]!.shape;
       const padded = paddedShape(shape);
       if (!padded) continue;
-      const waste = 1 - numel(shape) / numel(padded);
-      this.add('matmul-padding',
-        `matmul ${i === 0 ? 'input' : 'other'} ${formatShape(shape)}: ${misfits(shape).join(', ')}; ` +
-        `the TPU pads it to ${formatShape(padded)} (${Math.round(waste * 100)}% padding)`);
+      const message = `matmul ${i === 0 ? 'input' : 'other'} ${formatShape(shape)}: ${misfits(shape).join(', ')}; ` +
+        `the TPU pads it to ${formatShape(padded)} (${Math.round((1 - numel(shape) / numel(padded)) * 100)}% padding)`;
+      const known = this.entries.get(`matmul-padding|${message}`);
+      if (known) known.count++;
+      else this.entries.set(`matmul-padding|${message}`, { kind: 'matmul-padding', message, site: siteHere(this.mapper), count: 1 });
     }
   }
 
   /** A host wait at a sync point; the same line waiting again means a sync inside a loop. */
-  waited(reason: string, frame: () => string, ms: number): void {
+  waited(reason: string, site: string, ms: number): void {
     if (reason.startsWith('debug')) return; // debug mode waits at every op by design
-    const where = frame();
+    // Past the capture budget, a wait counts at the last line seen waiting for the same reason.
+    const where = site || this.lastWaitSite.get(reason);
+    if (!where) return;
+    this.lastWaitSite.set(reason, where);
     const w = this.waitsBySite.get(where) ?? { reason, count: 0, ms: 0 };
     w.count++;
     w.ms += ms;
@@ -85,29 +101,20 @@ export class WarningBook {
           'read results once after the loop so the device queue stays full',
       });
     }
-    const all = [...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
+    const recompiles = [...this.recompiles.values()].map(({ label, site, changes }): ProfileWarning => {
+      const n = changes.length;
+      const shown = n > 3 ? [...changes.slice(0, 3), `… (${n - 3} more)`] : changes;
+      return {
+        kind: 'recompile', site, count: n,
+        message: `${label} recompiled${n > 1 ? ` ${n} times` : ''} because a shape changed: ${shown.join('; ')} (static shapes: each new shape is a new program)`,
+      };
+    });
+    const cuts = [...this.cuts].filter(([, c]) => c.count > 0).map(([reason, c]): ProfileWarning => ({
+      kind: 'region-cut', site: c.site, count: c.count,
+      message: `fused region cut early by ${describeCut(reason)} after ${c.nodes} op${c.nodes === 1 ? '' : 's'}; the ops after it run as another program`,
+    }));
+    const all = [...recompiles, ...cuts, ...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
     return all.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
-  }
-
-  private add(kind: WarningKind, message: string): void {
-    const site = this.site(kind);
-    this.bump(`${kind}|${site.where}|${message}`, kind, site, message);
-  }
-
-  private bump(key: string, kind: WarningKind, site: ProfileSite, message: string): void {
-    const e = this.entries.get(key);
-    if (e) e.count++;
-    else this.entries.set(key, { kind, message, site, count: 1 });
-  }
-
-  /** Where the cell is now; after many captures of one kind, the last line seen (captures cost µs). */
-  private site(kind: WarningKind): ProfileSite {
-    const n = this.captures.get(kind) ?? 0;
-    if (n >= SITES_PER_KIND) return this.lastSite.get(kind)!;
-    this.captures.set(kind, n + 1);
-    const site = siteHere(this.mapper);
-    this.lastSite.set(kind, site);
-    return site;
   }
 }
 
