@@ -1,4 +1,4 @@
-export { runCommand, RUN_USAGE } from './run-command.js';
-export { runNotebook, RAISES_EXCEPTION_TAG, type RunOptions, type RunResult, type CellFailure, type RunObserver } from './run-notebook.js';
+// Headless notebook runs (`tpu-kernel run`) with the kernel's own session.
+export { runCommand } from './run-command.js';
+export { runNotebook, type RunOptions, type RunResult, type CellFailure } from './run-notebook.js';
 export { readNotebook, writeNotebook, type Notebook, type Cell, type CodeCell, type Output } from './nbformat.js';
-export { OutputRecorder, type OutputObserver } from './output-recorder.js';

@@ -7,7 +7,7 @@ import { createTerminalEcho } from './terminal-echo.js';
 
 const MODES = ['debug', 'strict', 'fused'];
 
-export const RUN_USAGE = `usage: tpu-kernel run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]
+const RUN_USAGE = `usage: tpu-kernel run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]
 
 Executes every code cell in order with the kernel's session, writes the outputs
 into the notebook (in place, like nbconvert --inplace; or into --output), echoes

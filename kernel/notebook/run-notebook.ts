@@ -8,7 +8,7 @@ import { joinLines, type CodeCell, type Notebook } from './nbformat.js';
 import { OutputRecorder, type OutputObserver } from './output-recorder.js';
 
 /** Cells with this tag may fail without stopping the run (nbclient's convention). */
-export const RAISES_EXCEPTION_TAG = 'raises-exception';
+const RAISES_EXCEPTION_TAG = 'raises-exception';
 
 export interface RunObserver extends OutputObserver {
   cellFinished?(index: number, cell: CodeCell): void;

@@ -42,7 +42,7 @@ describe('Colab-style hosting', () => {
         expect(run.cells[3]).toMatchObject({ status: 'ok', text: '10' }); // 0+1+2+3+4
         expect(await kernel.exited).toBe(0); // run_cells.py ends with shutdown_request
       } finally {
-        kernel.child.kill('SIGKILL');
+        kernel.kill();
       }
     });
   }

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { KernelManager, type Kernel } from '@jupyterlab/services';
+import { KernelManager, SessionManager, type Kernel } from '@jupyterlab/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, only } from '../support/services-execute.js';
 import { installKernelspec, KERNEL_NAME } from '../support/kernelspec.js';
@@ -164,6 +164,21 @@ describe('tpu-ts through Jupyter Server and @jupyterlab/services', () => {
     }
     expect(lost, 'attempts whose interrupt was lost').toEqual([]);
   }, 120_000);
+
+  it('serves a notebook session as JupyterLab opens one (SessionManager)', async () => {
+    const sessions = new SessionManager({ kernelManager: manager, serverSettings: server!.settings });
+    const session = await sessions.startNew({ path: 'analysis.ipynb', name: 'analysis.ipynb', type: 'notebook', kernel: { name: KERNEL_NAME } });
+    try {
+      expect(session.kernel!.name).toBe(KERNEL_NAME);
+      const run = await execute(session.kernel!, 'await tpu.ones([3, 4]).sum().item()');
+      expect(only(run, 'execute_result').data['text/plain']).toBe('12');
+      const listed = await (await fetch(`${server!.baseUrl}api/sessions`, { headers: { Authorization: `token ${server!.token}` } })).json();
+      expect(listed.map((s: { path: string }) => s.path)).toContain('analysis.ipynb');
+    } finally {
+      await session.shutdown();
+      sessions.dispose();
+    }
+  });
 
   it('restarts: the state is gone and the kernel answers', async () => {
     await execute(kernel, 'const beforeRestart = 1;');

@@ -17,7 +17,9 @@ function notebookFile(cells: string[], dir = mkdtempSync(join(tmpdir(), 'tpu-run
   return path;
 }
 
-const runCli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'run', ...args], { encoding: 'utf8', timeout: 120_000 });
+const runCli = (...args: string[]) => runCliWith({}, ...args);
+const runCliWith = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, [CLI, 'run', ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 describe('tpu-kernel run', () => {
@@ -29,6 +31,22 @@ describe('tpu-kernel run', () => {
     const [first, second] = read(path).cells;
     expect(first).toMatchObject({ execution_count: 1, outputs: [{ output_type: 'stream', name: 'stdout', text: ['sum 5\n'] }] });
     expect(second).toMatchObject({ execution_count: 2, outputs: [{ output_type: 'execute_result', execution_count: 2, data: { 'text/plain': ['42'] } }] });
+  });
+
+  it('echoes a display again in its final state when it was updated, and the profile summary', () => {
+    const path = notebookFile([
+      "console.log('working');\nconst progress = display.text('step 0');\nawait progress.update('step 2');",
+      "tpu.mode('strict');\nconsole.log(await tpu.ones([2, 3]).mul(4).sum().item());",
+    ]);
+    const run = runCliWith({ TPU_KERNEL_PROFILE: 'summary' }, path);
+    expect(run.status, run.stderr).toBe(0);
+    const [first, ...rest] = run.stdout.split('TPU profile');
+    expect(first).toBe('working\nstep 0\nstep 2\n24\n'); // 2 x 3 x 4
+    expect(rest.length).toBe(1); // one profile: the first cell never touched the device
+    expect(rest[0]).toMatch(/strict mode · final/);
+    const cells = read(path).cells;
+    expect(cells[0].outputs).toMatchObject([{ output_type: 'stream', text: ['working\n'] }, { output_type: 'display_data', data: { 'text/plain': ['step 2'] } }]);
+    expect(cells[1].outputs.map((o: { output_type: string }) => o.output_type)).toEqual(['stream', 'display_data']);
   });
 
   it('stops at the failing cell: exit 1, cell index, source and error on stderr', () => {

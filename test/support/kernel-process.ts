@@ -2,7 +2,7 @@
 // wrote itself, as a non-root user, with settings in the environment; and
 // talks to it with jupyter_client (test/support/run_cells.py), the client
 // library hosted notebooks use.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,8 +37,9 @@ export async function writeConnectionFile(dir: string, transport: 'tcp' | 'ipc',
 }
 
 export interface KernelProcess {
-  child: ChildProcess;
   exited: Promise<number | null>;
+  /** Kills the kernel and runuser around it (its own process group). */
+  kill(): void;
 }
 
 /** `node dist/kernel/cli.js --connection-file F` as the non-root user, output to logPath. */
@@ -46,10 +47,17 @@ export function launchKernel(connectionFile: string, env: Record<string, string>
   mkdirSync(dirname(logPath), { recursive: true });
   const log = openSync(logPath, 'w');
   const argv = asNonRoot([process.execPath, CLI, '--connection-file', connectionFile]);
-  const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+  const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', log, log], detached: true });
   closeSync(log);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return { child, exited };
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  return { exited, kill };
 }
 
 export interface CellRun {
