@@ -326,7 +326,7 @@ export class DeviceSession {
       emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset });
     }
     const c = msg.compiles ?? [];
-    for (let i = 0; i < c.length; i += 2) emit({ kind: 'compile', time: performance.now(), program: c[i]!, ms: c[i + 1]! });
+    for (let i = 0; i < c.length; i += 3) emit({ kind: 'compile', program: c[i]!, time: c[i + 1]! - this.clockOffset, ms: c[i + 2]! });
   }
 
   private enqueue(cmd: Command): void {

@@ -91,9 +91,9 @@ describe('TPU magics', () => {
       '  %4 = sum(%3) {"dims":[1],"keepdim":false} : float32[2]',
       '  outputs: %4',
     ]);
-    expect(text).toContain('\n\nONNX graph run by the backend (onnxruntime-cpu):\ngraph program (opset 18)\n  inputs:  in0: float32[2, 3], s0: float32[]\n');
+    expect(text).toContain('\n\nONNX graph run by the backend (onnxruntime-cpu):\ninputs: in0: float32[2,3], s0: float32[]\n');
     expect(text).toMatch(/= Mul\(in0, in0\)\n.*= Add\(v\d+, s0\)\n/);
-    expect(text).toMatch(/= ReduceSum<keepdims=0>\(v\d+, c\d+\)/);
+    expect(text).toMatch(/= ReduceSum\(v\d+, c\d+, keepdims=0\)/);
     expect(await driver.value('(await pb.data()).join(",")')).toBe("'7.5,7.5'"); // 3 * (1*1 + 1.5)
     await driver.value('%mode strict');
   });
