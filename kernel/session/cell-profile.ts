@@ -16,7 +16,7 @@ import type { TensorRuntime } from './tensor-runtime.js';
 export const LIVE_UPDATE_MS = 250;
 
 type Recording = ReturnType<TensorRuntime['profiler']['record']>;
-type SiteMapper = NonNullable<Parameters<TensorRuntime['profiler']['record']>[0]>['mapSite'];
+export type SiteMapper = NonNullable<NonNullable<Parameters<TensorRuntime['profiler']['record']>[0]>['mapSite']>;
 
 export class CellProfile {
   private readonly displayId = randomUUID();
@@ -73,7 +73,7 @@ export class CellProfile {
 }
 
 /** Frames of the running cell become "line N" with its text; frames of earlier cells keep their name. */
-export function cellSiteMapper(maps: CellSourceMaps, displayName: string): NonNullable<SiteMapper> {
+export function cellSiteMapper(maps: CellSourceMaps, displayName: string): SiteMapper {
   return (frame) => {
     const first = maps.mapStack(frame).first;
     if (!first) return undefined;

@@ -15,7 +15,7 @@ import { CellTimers } from './cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
 import { CellInterrupter } from './interrupt.js';
 import { helpRequest } from './help-request.js';
-import { CellProfile, cellSiteMapper } from './cell-profile.js';
+import { cellSiteMapper } from './cell-profile.js';
 import { defaultProfileMode } from './profile-mode.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
@@ -115,7 +115,7 @@ export class TypeScriptSession implements LanguageSession {
     this.running = true;
     try {
       const outcome = await this.runAndReport(code, place, signal, request);
-      await this.runHooks('afterCell', request.executionCount, outcome.status === 'ok' ? 'ok' : outcome.interrupted ? 'interrupted' : 'error');
+      await this.runHooks('afterCell', request, place.displayName, outcome.status === 'ok' ? 'ok' : outcome.interrupted ? 'interrupted' : 'error');
       return outcome;
     } finally {
       this.running = false;
@@ -123,17 +123,14 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
-    let profile: CellProfile | undefined;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
       if (typeErrors) return { status: 'error', ...typeErrors };
-      profile = this.beginProfile(request, place.displayName);
-      const value = await CellInterrupter.race(this.runSteps(steps, signal, request.executionCount), signal);
+      const value = await CellInterrupter.race(this.runSteps(steps, signal, request, place.displayName), signal);
       await CellInterrupter.race(this.finishCell(), signal);
-      profile?.finish();
       this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };
@@ -142,16 +139,21 @@ export class TypeScriptSession implements LanguageSession {
       this.languageService.recordCell(maskMagics(code, this.magics));
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
-    } finally {
-      profile?.finish();
     }
   }
 
   /** Runs the cell hooks of every magic; a failing hook is reported on stderr. */
-  private async runHooks(...[phase, executionCount, status]: ['beforeCell', number] | ['afterCell', number, 'ok' | 'error' | 'interrupted']): Promise<void> {
+  private async runHooks(
+    ...[phase, request, displayName, status]: ['beforeCell', ExecuteContext, string] | ['afterCell', ExecuteContext, string, 'ok' | 'error' | 'interrupted']
+  ): Promise<void> {
     const context: CellHookContext = {
-      executionCount,
+      executionCount: request.executionCount,
+      displayName,
+      silent: Boolean(request.silent),
       runtime: this.runtimeUsed ? this.runtime : undefined,
+      useRuntime: () => this.touchRuntime(),
+      publisher: request.publisher,
+      mapSite: cellSiteMapper(this.maps, displayName),
       display: this.display,
       write: (name, text) => this.write(name, text),
       settings: this.settings,
@@ -173,14 +175,6 @@ export class TypeScriptSession implements LanguageSession {
     const { found, data } = await this.inspect(name, [...name].length, 1);
     const page = found ? data : { 'text/plain': `No information about ${name}` };
     return { status: 'ok', payload: [{ source: 'page', data: page, start: 0 }] };
-  }
-
-  /** Per %profile (the setting when the cell starts): the cell's profile display, recording from now. */
-  private beginProfile(request: ExecuteContext, displayName: string): CellProfile | undefined {
-    const mode = this.settings.profile;
-    if (mode === 'off' || !this.runtime || request.silent) return undefined;
-    this.runtimeUsed = true;
-    return new CellProfile(this.runtime, mode, request.publisher, `cell ${request.executionCount}`, cellSiteMapper(this.maps, displayName));
   }
 
   /** The code and magic lines of a cell as steps to run in order. Every code piece compiles first: a syntax error anywhere runs nothing. */
@@ -213,8 +207,8 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   /** Runs the steps of a cell in order; the value of the last one is the cell's. */
-  private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, executionCount: number): Promise<unknown> {
-    await this.runHooks('beforeCell', executionCount);
+  private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
+    await this.runHooks('beforeCell', request, displayName);
     // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
     let value: unknown;

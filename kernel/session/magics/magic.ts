@@ -1,6 +1,8 @@
 // What a line magic is. Magics are lines `%name args` at the start of a line of
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
+import type { Publisher } from '../../language-session.js';
+import type { SiteMapper } from '../cell-profile.js';
 import type { DisplayFunction } from '../display.js';
 import type { ProfileMode } from '../profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
@@ -74,8 +76,21 @@ export interface CellHooks {
 
 export interface CellHookContext {
   readonly executionCount: number;
+  /** The cell's name in stack frames and errors ("cell-3.ts"). */
+  readonly displayName: string;
+  /** A silent request (nothing may be shown). */
+  readonly silent: boolean;
   /** The runtime's `tpu` object, once a cell has used it (else undefined: there is no device session to look at). */
   readonly runtime: TensorRuntime | undefined;
+  /** The runtime even before a cell used it; from now on every cell ends with a device sync. */
+  useRuntime(): TensorRuntime | undefined;
+  /**
+   * The running request's publisher: what it is given goes out at once, also while a
+   * synchronous loop of the cell holds the thread (display() renders asynchronously).
+   */
+  readonly publisher: Publisher;
+  /** Maps a stack frame to the cell line the user typed (cell source maps). */
+  readonly mapSite: SiteMapper;
   /** The cells' display(): display(value) / display.html(...) return a handle whose update() replaces the output. */
   readonly display: DisplayFunction;
   write(name: 'stdout' | 'stderr', text: string): void;

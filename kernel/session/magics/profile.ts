@@ -1,5 +1,9 @@
+import { CellProfile } from '../cell-profile.js';
 import { PROFILE_MODES, parseProfileMode } from '../profile-mode.js';
-import type { Magic } from './magic.js';
+import type { Magic, SessionSettings } from './magic.js';
+
+/** The running cell's profile, per session (a session's settings object names it). */
+const running = new WeakMap<SessionSettings, CellProfile>();
 
 export const profile: Magic = {
   name: 'profile',
@@ -26,5 +30,19 @@ export const profile: Magic = {
   run({ args, settings, write }) {
     if (args) settings.profile = parseProfileMode(args, `%profile: mode (${PROFILE_MODES.join('|')})`);
     write('stdout', `profile: ${settings.profile}\n`);
+  },
+  hooks: {
+    // The setting when a cell starts decides: the profile records from here to the cell's end.
+    beforeCell({ settings, silent, useRuntime, publisher, executionCount, mapSite }) {
+      const mode = settings.profile;
+      if (mode === 'off' || silent) return;
+      const runtime = useRuntime();
+      if (runtime) running.set(settings, new CellProfile(runtime, mode, publisher, `cell ${executionCount}`, mapSite));
+    },
+    // After the cell's device work is done (or it failed): the final profile.
+    afterCell({ settings }) {
+      running.get(settings)?.finish();
+      running.delete(settings);
+    },
   },
 };
