@@ -1,4 +1,4 @@
-// Magics with cell hooks (how %profile live will work): a magic switches a
+// Magics with cell hooks (how %profile works): a magic switches a
 // mode; its hooks then act around every cell, showing and updating a display.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionOptions } from '../../kernel/language-session.js';
