@@ -6,11 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
+import { freePorts } from './free-ports.mjs';
 
 export interface JupyterServer {
   baseUrl: string;
@@ -34,17 +34,6 @@ export interface JupyterServerOptions {
   env?: Record<string, string>;
 }
 
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -57,7 +46,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 export async function startJupyterServer(options: JupyterServerOptions): Promise<JupyterServer> {
-  const port = await freePort();
+  const [port] = await freePorts();
   const token = randomBytes(24).toString('hex');
   const home = mkdtempSync(join(tmpdir(), 'jupyter-home-'));
   mkdirSync(dirname(options.logPath), { recursive: true });

@@ -5,26 +5,15 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zmq from 'zeromq';
 import { createMessage, decodeMessage, encodeMessage } from '../../dist/kernel/wire/message.js';
 import { createSigner, ReplayGuard } from '../../dist/kernel/wire/signature.js';
+import { freePorts } from './free-ports.mjs';
 
 export const KERNEL_CLI = fileURLToPath(new URL('../../dist/kernel/cli.js', import.meta.url));
-
-async function freePort(ip) {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, ip, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Writes a connection file and spawns `argv` with it (default: this package's
@@ -32,13 +21,23 @@ async function freePort(ip) {
  * options: { transport: 'tcp'|'ipc', ip, key, argv: (file) => string[], env, cwd }
  */
 export async function spawnKernel(options = {}) {
+  // A port probed free may be taken by another process before the kernel binds it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnKernelOnce(options);
+    } catch (e) {
+      if (attempt === 3 || !/Address already in use/.test(e.message)) throw e;
+    }
+  }
+}
+
+async function spawnKernelOnce(options) {
   const dir = mkdtempSync(join(tmpdir(), 'tpu-kernel-test-'));
   const transport = options.transport ?? 'tcp';
   const ip = options.ip ?? (transport === 'ipc' ? join(dir, 'kernel-ipc') : '127.0.0.1');
-  const ports = {};
-  for (const channel of ['shell', 'control', 'iopub', 'stdin', 'hb']) {
-    ports[`${channel}_port`] = transport === 'tcp' ? await freePort(ip) : Object.keys(ports).length + 1;
-  }
+  const channels = ['shell', 'control', 'iopub', 'stdin', 'hb'];
+  const numbers = transport === 'tcp' ? await freePorts(ip, channels.length) : channels.map((_, i) => i + 1);
+  const ports = Object.fromEntries(channels.map((channel, i) => [`${channel}_port`, numbers[i]]));
   const key = options.key ?? randomBytes(16).toString('hex');
   const connection = { transport, ip, key, signature_scheme: 'hmac-sha256', ...ports };
   const file = join(dir, 'kernel.json');

@@ -8,7 +8,7 @@ import { chownSync, closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { CLI } from './kernelspec.js';
-import { freePort } from './jupyter-server.js';
+import { freePorts } from './free-ports.mjs';
 
 const RUN_CELLS = resolve('test/support/run_cells.py');
 const PORT_NAMES = ['shell_port', 'iopub_port', 'stdin_port', 'control_port', 'hb_port'] as const;
@@ -26,8 +26,8 @@ export function nonRootDir(prefix: string): string {
 }
 
 export async function writeConnectionFile(dir: string, transport: 'tcp' | 'ipc', ip: string): Promise<string> {
-  const ports: Record<string, number> = {};
-  for (const [i, name] of PORT_NAMES.entries()) ports[name] = transport === 'tcp' ? await freePort(ip) : i + 1;
+  const numbers = transport === 'tcp' ? await freePorts(ip, PORT_NAMES.length) : PORT_NAMES.map((_, i) => i + 1);
+  const ports = Object.fromEntries(PORT_NAMES.map((name, i) => [name, numbers[i]!]));
   const file = join(dir, 'kernel.json');
   writeFileSync(file, JSON.stringify({
     ...ports, ip, transport, key: randomBytes(16).toString('hex'), signature_scheme: 'hmac-sha256', kernel_name: 'tpu-ts',
