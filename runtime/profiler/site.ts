@@ -50,6 +50,31 @@ function firstUserFrame(frames: NodeJS.CallSite[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The user's line calling into the runtime now, read later: V8 keeps the frames of a
+ * capture and builds them only when `stack` is read, so the capture here costs a few µs
+ * inside the caller's loop and the frames are looked at when the warning is shown.
+ */
+export function siteLater(mapper: SiteMapper | undefined): () => ProfileSite {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 16; // the runtime's own frames rarely pass 12 (userFrame)
+  const holder: { stack?: unknown } = {};
+  Error.captureStackTrace(holder, siteLater);
+  Error.stackTraceLimit = limit;
+  let site: ProfileSite | undefined;
+  return () => (site ??= mapSite(firstUserFrame(framesOf(holder)) ?? 'an unknown location', mapper));
+}
+
+function framesOf(holder: { stack?: unknown }): NodeJS.CallSite[] {
+  const prepare = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, frames) => frames;
+  try {
+    return Array.isArray(holder.stack) ? (holder.stack as NodeJS.CallSite[]) : [];
+  } finally {
+    Error.prepareStackTrace = prepare;
+  }
+}
+
 /** The user's line calling into the runtime now (call only where a warning is raised). */
 export function siteHere(mapper: SiteMapper | undefined): ProfileSite {
   return mapSite(userFrame(siteHere), mapper);
