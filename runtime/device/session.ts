@@ -151,6 +151,7 @@ export class DeviceSession {
   private throttle(): void {
     this.postBatch();
     const start = performance.now();
+    Atomics.store(this.counter, SIGNAL_INTERRUPT, 0); // an interrupt that reached no wait is stale
     while (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT / 2) {
       const seen = Atomics.load(this.counter, 0);
       this.drainPort();
