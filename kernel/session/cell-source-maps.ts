@@ -1,14 +1,25 @@
 // Stack traces in the lines and columns the user typed. Each compiled piece of
 // a cell runs under an internal file name `cell-<n>.ts#<serial>`; its source
 // map is kept here, and stack frames naming it are rewritten to `cell-<n>.ts:L:C`
-// in cell coordinates.
+// in cell coordinates. Maps are bounded: a long session keeps the newest ones,
+// and pieces that may define functions (callable long after their cell ran)
+// far longer than the rest; a frame of a forgotten piece keeps its generated
+// line and column.
 import { SourceMap } from 'node:module';
 
 interface CompiledPiece {
-  map: SourceMap;
+  /** Parsed on first use: most pieces never appear in a stack trace. */
+  mapText: string;
+  map?: SourceMap;
   displayName: string;
   source: string;
 }
+
+/** Pieces kept: those whose cell may define functions, and the others (frames of these appear only while their cell runs). */
+const KEPT_WITH_FUNCTIONS = 2000;
+const KEPT_OTHERS = 100;
+/** Arrow functions, functions, classes, methods and accessors; false positives (`if (a) {`) only keep a map longer. */
+const MAY_DEFINE_FUNCTIONS = /=>|\bfunction\b|\bclass\b|\)\s*(:[^{;]*)?\{/;
 
 /** Matches a frame location of a compiled cell piece: name, 1-based line and column. */
 const CELL_LOCATION = /(cell-\d+\.ts|expression\.ts)#\d+:(\d+):(\d+)/g;
@@ -21,7 +32,8 @@ export interface CellLocation {
 }
 
 export class CellSourceMaps {
-  private readonly pieces = new Map<string, CompiledPiece>();
+  private readonly withFunctions = new Map<string, CompiledPiece>();
+  private readonly others = new Map<string, CompiledPiece>();
   private serial = 0;
 
   /** A fresh internal file name for one compiled piece of the cell `displayName`. */
@@ -29,15 +41,24 @@ export class CellSourceMaps {
     return `${displayName}#${++this.serial}`;
   }
 
+  /** `source` is the whole cell, for code frames. */
   register(fileName: string, sourceMapText: string, source: string): void {
     const displayName = fileName.replace(/#\d+$/, '');
-    this.pieces.set(fileName, { map: new SourceMap(JSON.parse(sourceMapText)), displayName, source });
+    const [pieces, limit] = MAY_DEFINE_FUNCTIONS.test(source) ? [this.withFunctions, KEPT_WITH_FUNCTIONS] : [this.others, KEPT_OTHERS];
+    pieces.set(fileName, { mapText: sourceMapText, displayName, source });
+    if (pieces.size > limit) pieces.delete(pieces.keys().next().value!);
+  }
+
+  /** How many pieces' maps are kept. */
+  get size(): number {
+    return this.withFunctions.size + this.others.size;
   }
 
   /** Maps a generated 1-based line/column of a piece to the cell's own. */
   locate(fileName: string, line: number, column: number): CellLocation | undefined {
-    const piece = this.pieces.get(fileName);
+    const piece = this.withFunctions.get(fileName) ?? this.others.get(fileName);
     if (!piece) return undefined;
+    piece.map ??= new SourceMap(JSON.parse(piece.mapText));
     const entry = piece.map.findEntry(line - 1, column - 1) as { originalLine?: number; originalColumn?: number } | undefined;
     if (entry?.originalLine === undefined || entry.originalColumn === undefined) return undefined;
     return { displayName: piece.displayName, line: entry.originalLine + 1, column: entry.originalColumn + 1, source: piece.source };

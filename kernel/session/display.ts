@@ -6,21 +6,31 @@
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../language-session.js';
+import type { OrderedOutputs } from './ordered-outputs.js';
 
 export function plainText(value: unknown): string {
   return typeof value === 'string' ? value : inspect(value, { depth: 4, colors: false, maxArrayLength: 100 });
 }
 
-export async function mimeBundleOf(value: unknown): Promise<MimeBundle> {
+/** The mime bundle of a value; a Promise only when its Jupyter.display method is async. */
+export function mimeBundleOf(value: unknown): MimeBundle | Promise<MimeBundle> {
   const render = (value as { [JUPYTER_DISPLAY]?: unknown } | null | undefined)?.[JUPYTER_DISPLAY];
   if ((typeof value === 'object' || typeof value === 'function') && typeof render === 'function') {
-    const bundle = (await render.call(value)) as MimeBundle | undefined;
-    if (typeof bundle !== 'object' || bundle === null) {
-      throw new TypeError(`[Symbol.for('Jupyter.display')]() must return a mime bundle object, got ${plainText(bundle)}`);
-    }
-    return 'text/plain' in bundle ? bundle : { ...bundle, 'text/plain': inspect(value, { depth: 1 }) };
+    const bundle = render.call(value) as unknown;
+    return bundle instanceof Promise || isThenable(bundle) ? Promise.resolve(bundle).then((b) => checkedBundle(value, b)) : checkedBundle(value, bundle);
   }
   return { 'text/plain': typeof value === 'string' ? inspect(value) : plainText(value) };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+function checkedBundle(value: unknown, bundle: unknown): MimeBundle {
+  if (typeof bundle !== 'object' || bundle === null) {
+    throw new TypeError(`[Symbol.for('Jupyter.display')]() must return a mime bundle object, got ${plainText(bundle)}`);
+  }
+  return 'text/plain' in bundle ? (bundle as MimeBundle) : { ...bundle, 'text/plain': inspect(value, { depth: 1 }) };
 }
 
 /** What display() returns; a cell ending in display(...) shows the display only, not the handle. */
@@ -56,24 +66,24 @@ export type DisplayFunction = ((value: unknown, options?: { metadata?: Record<st
   & { [K in keyof typeof renderers]: (value: unknown) => DisplayHandle };
 
 /**
- * `publisher()` gives the publisher of the running cell; `track` lets the
- * session wait for renders still in flight (async displays) before the cell ends.
+ * Displays go out through `outputs`, in call order with the cell's other
+ * outputs; `track` lets the session wait for async renders before the cell ends.
  */
-export function createDisplay(publisher: () => Publisher | undefined, track: (work: Promise<unknown>) => void): DisplayFunction {
+export function createDisplay(outputs: OrderedOutputs, track: (work: Promise<unknown>) => void): DisplayFunction {
   const show = (render: Renderer, value: unknown, metadata?: Record<string, unknown>): DisplayHandle => {
     const displayId = randomUUID();
     // Rendering starts synchronously so bad input throws at the caller's line.
-    const publish = (v: unknown, update: boolean) => Promise.resolve(render(v)).then((bundle) => {
-      const target = publisher();
-      if (update) target?.updateDisplay(bundle, metadata, displayId);
-      else target?.display(bundle, metadata, displayId);
-    });
-    track(publish(value, false));
-    return new DisplayHandle(displayId, (next: unknown) => {
-      const work = publish(next, true);
-      track(work);
-      return work;
-    });
+    const publish = (v: unknown, update: boolean): Promise<void> => {
+      const bundle = render(v);
+      const send = (target: Publisher, ready: MimeBundle) =>
+        update ? target.updateDisplay(ready, metadata, displayId) : target.display(ready, metadata, displayId);
+      if (!(bundle instanceof Promise)) return (outputs.emit((target) => send(target, bundle)), Promise.resolve());
+      const published = outputs.emitWhenReady(bundle, send);
+      track(published);
+      return published;
+    };
+    publish(value, false);
+    return new DisplayHandle(displayId, (next: unknown) => publish(next, true));
   };
   const display = ((value: unknown, options?: { metadata?: Record<string, unknown> }) => show(mimeBundleOf, value, options?.metadata)) as DisplayFunction;
   for (const [kind, render] of Object.entries(renderers)) {

@@ -19,6 +19,7 @@ import { CellProfile, cellSiteMapper } from './cell-profile.js';
 import { defaultProfileMode } from './profile-mode.js';
 import { isComplete } from './is-complete.js';
 import { LazyLanguageService } from './lazy-language-service.js';
+import { OrderedOutputs } from './ordered-outputs.js';
 import { maskMagics, splitCell } from './magic-lines.js';
 import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
 import { createModuleImporter } from './module-import.js';
@@ -61,7 +62,9 @@ export class TypeScriptSession implements LanguageSession {
   /** Async display renders of the running cell, awaited before it ends. */
   private pendingDisplays: Promise<unknown>[] = [];
   private readonly onUnhandledRejection = (reason: unknown) => this.reportBackgroundError(reason);
-  private readonly display = createDisplay(() => this.publisher, (work) => this.pendingDisplays.push(work));
+  /** Every output of a cell goes through here, so they reach the publisher in call order. */
+  private readonly outputs = new OrderedOutputs(() => this.publisher);
+  private readonly display = createDisplay(this.outputs, (work) => this.pendingDisplays.push(work));
 
   /** `loadRuntime` and `magics` are replaceable for tests of the runtime and cell hooks. */
   constructor(
@@ -79,7 +82,7 @@ export class TypeScriptSession implements LanguageSession {
     this.languageService = new LazyLanguageService(options.cwd, () => this.running);
     const api: Record<string, unknown> = {
       display: this.display,
-      clearOutput: (opts?: { wait?: boolean }) => this.publisher?.clearOutput(Boolean(opts?.wait)),
+      clearOutput: (opts?: { wait?: boolean }) => this.outputs.emit((publisher) => publisher.clearOutput(Boolean(opts?.wait))),
       input: (prompt: unknown = '', opts?: { password?: boolean }) => {
         if (!this.publisher) return Promise.reject(new Error('input: no request is running'));
         return this.publisher.input(String(prompt), { password: Boolean(opts?.password) });
@@ -126,15 +129,17 @@ export class TypeScriptSession implements LanguageSession {
     let profile: CellProfile | undefined;
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
+      // A syntax error is the cell's only error: the type check runs on code that parses.
+      const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
       if (typeErrors) return { status: 'error', ...typeErrors };
       profile = this.beginProfile(request, place.displayName);
-      const value = await CellInterrupter.race(this.runCell(code, place, signal, request.executionCount), signal);
+      const value = await CellInterrupter.race(this.runSteps(steps, signal, request.executionCount), signal);
       await CellInterrupter.race(this.finishCell(), signal);
       profile?.finish();
       this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
-      return { status: 'ok', result: { data: await CellInterrupter.race(mimeBundleOf(value), signal) } };
+      return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };
     } catch (error) {
       // A cell that fails part-way still defined what it ran: the language service sees it.
       this.languageService.recordCell(maskMagics(code, this.magics));
@@ -167,6 +172,7 @@ export class TypeScriptSession implements LanguageSession {
     }
     // Hooks' async displays are published before the cell's reply.
     while (this.pendingDisplays.length) await Promise.allSettled(this.pendingDisplays.splice(0));
+    await this.outputs.settled();
   }
 
   private async help(name: string): Promise<ExecuteOutcome> {
@@ -183,13 +189,11 @@ export class TypeScriptSession implements LanguageSession {
     return new CellProfile(this.runtime, mode, request.publisher, `cell ${request.executionCount}`, cellSiteMapper(this.maps, displayName));
   }
 
-  /** Runs the code and magic lines of a cell in order; the value of the last one is the cell's. */
-  private async runCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, executionCount: number): Promise<unknown> {
+  /** The code and magic lines of a cell as steps to run in order. Every code piece compiles first: a syntax error anywhere runs nothing. */
+  private compileCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): (() => Promise<unknown>)[] {
     const magics = this.magics;
-    const segments = splitCell(code, magics);
     const session = this;
-    // Compile every code piece first: a syntax error anywhere runs nothing.
-    const steps = segments.map((segment) => {
+    return splitCell(code, magics).map((segment) => {
       if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
       const magic = magics.get(segment.name);
       if (!magic) throw new UsageError(`unknown magic %${segment.name} (line ${segment.line}); %lsmagic lists them: ${[...magics.keys()].map((n) => `%${n}`).join(', ')}`);
@@ -212,6 +216,10 @@ export class TypeScriptSession implements LanguageSession {
       };
       return () => Promise.resolve(magic.run(context));
     });
+  }
+
+  /** Runs the steps of a cell in order; the value of the last one is the cell's. */
+  private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, executionCount: number): Promise<unknown> {
     await this.runHooks('beforeCell', executionCount);
     // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
@@ -226,6 +234,7 @@ export class TypeScriptSession implements LanguageSession {
   /** End of a cell: async displays are published, and queued device work is done (a sync point). */
   private async finishCell(): Promise<void> {
     while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
+    await this.outputs.settled();
     await this.syncDevice();
   }
 
@@ -296,7 +305,7 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   private write(name: 'stdout' | 'stderr', text: string): void {
-    this.publisher?.stream(name, text);
+    this.outputs.emit((publisher) => publisher.stream(name, text));
   }
 
   /** Errors nobody awaits (timer callbacks, unhandled rejections) go to the stderr of the latest cell. */

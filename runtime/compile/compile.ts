@@ -64,7 +64,11 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     let result: R;
     try {
       result = forbidSyncWhile(dataDependent(name), () => scope(() => fn(...args)));
-      if (result instanceof Promise) throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
+      if (result instanceof Promise) {
+        // The error below replaces the promise's own outcome: never left unhandled.
+        result.catch(() => {});
+        throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
+      }
       // Outputs: what fn returns and what it updated in place (parameters, optimizer state).
       // Its intermediates were disposed by the scope; values it kept but did not update
       // (gradients) stay recipes, computed if they are ever read.

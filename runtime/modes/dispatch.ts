@@ -28,6 +28,7 @@ const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'disp
 
 export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
   let tensorType: DType | undefined;
+  let scalars = 0;
   for (let i = 0; i < operands.length; i++) {
     const v = operands[i];
     if (v instanceof Tensor) {
@@ -36,20 +37,27 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
     } else if (typeof v !== 'number' && typeof v !== 'boolean') {
       throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
-    }
+    } else scalars++;
   }
-  const abstracts: Abstract[] = new Array(operands.length);
-  const inputs: (Tensor | WeakScalar)[] = new Array(operands.length);
-  for (let i = 0; i < operands.length; i++) {
-    const v = operands[i]!;
-    if (v instanceof Tensor) {
-      abstracts[i] = v;
-      inputs[i] = v;
-    } else {
-      const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
-      abstracts[i] = { shape: [], dtype };
-      inputs[i] = { value: Number(v), dtype };
+  // All tensors (the common case): the operands serve as they are, no copies.
+  let abstracts = operands as readonly Abstract[];
+  let inputs = operands as readonly (Tensor | WeakScalar)[];
+  if (scalars) {
+    const a: Abstract[] = new Array(operands.length);
+    const ins: (Tensor | WeakScalar)[] = new Array(operands.length);
+    for (let i = 0; i < operands.length; i++) {
+      const v = operands[i]!;
+      if (v instanceof Tensor) {
+        a[i] = v;
+        ins[i] = v;
+      } else {
+        const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
+        a[i] = { shape: [], dtype };
+        ins[i] = { value: Number(v), dtype };
+      }
     }
+    abstracts = a;
+    inputs = ins;
   }
   const out = op.infer(abstracts, attrs);
   const mode = activeMode();

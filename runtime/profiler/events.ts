@@ -1,4 +1,4 @@
-import { userFrame } from './site.js';
+import { userFrame } from '../call-site.js';
 
 // Profiler events. Emitted from the one dispatch path (modes/dispatch.ts), the program
 // cache, the region builder and the device session. Times are host milliseconds

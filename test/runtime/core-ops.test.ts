@@ -1,7 +1,7 @@
 // add / mul / matmul / sum in every mode, against float64 loops computed here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
-import { broadcastRef, expectClose, matmulRef, seededValues, sumRef } from './reference.js';
+import { broadcastRef, expectClose, matmulRef, seededValues, sumRef } from '../support/reference.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
 const f32 = (xs: number[]) => Array.from(Float32Array.from(xs));

@@ -2,7 +2,7 @@
 // differences computed in float64 here: d/dx_i sum(w * f(x)) for a fixed weight w.
 import { describe, expect, it } from 'vitest';
 import { tpu, ops, apply, type Tensor } from 'tpu-kernel/runtime';
-import { seededValues } from './reference.js';
+import { seededValues } from '../support/reference.js';
 
 type Attrs = Record<string, unknown>;
 interface Case {

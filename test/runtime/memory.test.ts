@@ -1,6 +1,7 @@
 // Device memory accounting, chip capacities, out-of-memory, dispose / scope / finalizer.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, OutOfMemoryError } from 'tpu-kernel/runtime';
+import { settledLiveTensors } from '../support/settle-gc.js';
 
 afterEach(() => {
   tpu.mode('strict');
@@ -67,7 +68,7 @@ describe('memory', () => {
   });
 
   it('tpu.scope frees what it made except what it returns', async () => {
-    const before = tpu.memory().liveTensors;
+    const before = await settledLiveTensors();
     const kept = tpu.scope(() => {
       const a = tpu.ones([4]);
       const b = a.mul(3);

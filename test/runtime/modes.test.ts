@@ -3,7 +3,7 @@
 // settle into cached programs; intermediates are not materialized; switching with work queued.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, profiler, type Tensor } from 'tpu-kernel/runtime';
-import { expectClose, seededValues } from './reference.js';
+import { expectClose, seededValues } from '../support/reference.js';
 
 afterEach(() => tpu.mode('strict'));
 

@@ -1,7 +1,7 @@
 // The issue-3 op set and dtypes against float64 references computed here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, lowerToOnnx, addApplyHook, type Tensor } from 'tpu-kernel/runtime';
-import { broadcastRef, expectClose, seededValues, sumRef } from './reference.js';
+import { broadcastRef, expectClose, seededValues, sumRef } from '../support/reference.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
 const f32 = (xs: readonly number[]) => Array.from(Float32Array.from(xs));

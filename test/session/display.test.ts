@@ -61,6 +61,19 @@ describe('display and streams', () => {
     expect(outcome).toEqual({ status: 'ok', result: { data: { 'text/html': '<i>2</i>', 'text/plain': 'Shown(2)' } } });
   });
 
+  it('publishes every output in call order: streams, displays, updates, clears, also behind an async render', async () => {
+    const { outcome, publisher } = await driver.run([
+      'const slow = { async [Symbol.for("Jupyter.display")]() { await new Promise((r) => setTimeout(r, 20)); return { "text/plain": "slow" }; } };',
+      'display("a"); console.log("b");',
+      'const h = display.text("c"); h.update("d"); console.error("e");',
+      'display(slow); console.log("f"); clearOutput({ wait: true }); display.text("g"); h.update("h");',
+      '"result"',
+    ].join('\n'));
+    expect(outcome).toEqual({ status: 'ok', result: { data: { 'text/plain': "'result'" } } });
+    const shown = publisher.outputs.map((o) => (o.kind === 'stream' ? o.text : o.kind === 'clear' ? `clear(${o.wait})` : `${o.kind} ${o.data['text/plain']}`));
+    expect(shown).toEqual(["display 'a'", 'b\n', 'display c', 'update d', 'e\n', 'display slow', 'f\n', 'clear(true)', 'display g', 'update h']);
+  });
+
   it('rejects bad display input at the calling line', async () => {
     const { outcome } = await driver.run('\ndisplay.html(42 as any)');
     expect(outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: 'display: text/html content must be a string, got number' });

@@ -52,6 +52,18 @@ describe('cell errors', () => {
     expect(await driver.value('untouched')).toBe('1');
   });
 
+  it('reports a syntax error once and alone, also with the language service loaded, in every %typecheck mode', async () => {
+    await driver.session.complete('untouched.', 10); // loads the language service: type checks now run on every cell
+    for (const mode of ['warn', 'error']) {
+      await driver.value(`%typecheck ${mode}`);
+      const { outcome, publisher } = await driver.run('const x = 1 +;\nconst y: number = "not checked";');
+      expect(outcome).toMatchObject({ status: 'error', ename: 'SyntaxError', evalue: `Expression expected. (cell-${driver.count}.ts:1:14)` });
+      if (outcome.status === 'error') expect(outcome.traceback.filter((line) => /Error/.test(line))).toEqual(['SyntaxError: Expression expected.']);
+      expect(publisher.outputs).toEqual([]); // no TS1109 warning on stderr
+    }
+    await driver.value('%typecheck warn');
+  });
+
   it('reports thrown non-errors', async () => {
     const error = await failure('throw { code: 7 }');
     expect(error.evalue).toBe('Uncaught { code: 7 }');

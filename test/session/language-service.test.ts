@@ -1,7 +1,7 @@
 // Completion, inspection and type diagnostics from the TypeScript language
 // service, over the earlier cells and the cell globals.
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionDriver } from './recording-publisher.js';
 
 const driver = new SessionDriver();
@@ -122,7 +122,9 @@ describe('type diagnostics', () => {
     try {
       const first = await fresh.run('const early: string = 1;');
       expect(first.publisher.text('stderr')).toBe(''); // not checked: the service was not built yet
-      await new Promise((r) => setTimeout(r, 800)); // the warm-up runs after 500 quiet ms, synchronously
+      // The warm-up runs after 500 quiet ms (later on a loaded machine): wait until the service is built.
+      const service = (fresh.session as unknown as { languageService: { ready: boolean } }).languageService;
+      await vi.waitFor(() => expect(service.ready).toBe(true), { timeout: 30_000, interval: 50 });
       const second = await fresh.run('const late: string = 2;');
       expect(second.publisher.text('stderr')).toBe("cell-2.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n");
     } finally {

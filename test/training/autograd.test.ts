@@ -2,7 +2,7 @@
 // indexing, matmul, layer norm and cross entropy against float64 formulas written here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { expectClose, matmulRef, seededValues } from '../runtime/reference.js';
+import { expectClose, matmulRef, seededValues } from '../support/reference.js';
 
 afterEach(() => tpu.mode('strict'));
 const MODES = ['debug', 'strict', 'fused'] as const;

@@ -3,7 +3,7 @@
 // in float64 here. An op without a case below fails the test, so new ops must add one.
 import { afterAll, describe, expect, it } from 'vitest';
 import { tpu, ops, addApplyHook, Tensor } from 'tpu-kernel/runtime';
-import { seededValues } from '../runtime/reference.js';
+import { seededValues } from '../support/reference.js';
 import { GRAD_CASES, type GradCase, type InputSpec } from './grad-cases.js';
 
 const differentiable = ops.registeredOps().filter((op) => op.grad !== 'not-differentiable').map((op) => op.name);

@@ -1,25 +1,10 @@
 // tpu.nn and tpu.optim against float64 references written here (PyTorch's formulas).
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { expectClose, seededValues } from '../runtime/reference.js';
+import { expectClose, seededValues } from '../support/reference.js';
+import { settledLiveTensors } from '../support/settle-gc.js';
 
 const { nn, optim } = tpu;
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-/** Live tensors once garbage collection and the finalizers it schedules have settled. */
-async function settledLiveTensors(): Promise<number> {
-  let last = -1;
-  for (let i = 0; i < 30; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 20));
-    const now = tpu.memory().liveTensors;
-    if (now === last) return now;
-    last = now;
-  }
-  return last;
-}
 const f32 = (xs: number[]) => xs.map(Math.fround);
 const t2 = (values: number[], shape: number[]) => tpu.tensor(Float32Array.from(values)).reshape(shape);
 
