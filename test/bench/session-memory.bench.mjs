@@ -1,6 +1,6 @@
 // Memory the session keeps per cell: 1,000 mixed small cells (the e2e soak's
 // mix: tensor work in each mode, displays, errors, prints) run in-process with
-// the language service warm; V8 heap used after a full GC every 200 cells.
+// the language service warm; V8 heap used (and reserved) after a full GC, and RSS, every 200 cells.
 // Run: npm run build && node test/bench/session-memory.bench.mjs
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,8 +46,8 @@ await session.complete('tpu.', 4); // the language service is warm from the star
 
 const measure = (cells) => {
   gc(); gc();
-  const { heapUsed, rss } = process.memoryUsage();
-  return { cells, heapUsedMiB: heapUsed / 2 ** 20, rssMiB: rss / 2 ** 20 };
+  const { heapUsed, heapTotal, rss } = process.memoryUsage();
+  return { cells, heapUsedMiB: heapUsed / 2 ** 20, heapTotalMiB: heapTotal / 2 ** 20, rssMiB: rss / 2 ** 20 };
 };
 const rows = [measure(0)];
 const started = performance.now();
@@ -63,7 +63,7 @@ for (let i = 0; i < CELLS; i++) {
 const seconds = (performance.now() - started) / 1000;
 await session.shutdown(false);
 await interrupter.terminate();
-for (const row of rows) for (const key of ['heapUsedMiB', 'rssMiB']) row[key] = Number(row[key].toFixed(1));
+for (const row of rows) for (const key of ['heapUsedMiB', 'heapTotalMiB', 'rssMiB']) row[key] = Number(row[key].toFixed(1));
 console.table(rows);
 const perCellKiB = ((rows.at(-1).heapUsedMiB - rows[1].heapUsedMiB) * 1024) / (CELLS - STEP);
 console.log(`heap growth after the first ${STEP} cells: ${perCellKiB.toFixed(1)} KiB per cell; ${seconds.toFixed(1)} s for ${CELLS} cells`);
