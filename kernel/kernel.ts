@@ -65,6 +65,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     cwd: process.cwd(),
     log,
     requestTracker: runningRequest,
+    // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
+    shareInterruptBuffer: (buffer) => void ioStarting.then((started) => started.setInterruptBuffer(buffer)),
   });
   io = await ioStarting;
   for (const frames of early.splice(0)) void io.iopub.send(frames);

@@ -125,6 +125,12 @@ export interface SessionOptions {
   /** Folder the notebook lives in (cells resolve relative imports and tsconfig.json there). */
   cwd: string;
   comms: CommRegistry;
+  /**
+   * Optional: a session whose code can block the main thread in a wait that a signal
+   * cannot break (the tensor runtime's Atomics.wait) hands the runtime's interrupt buffer
+   * here, once; every interrupt then also wakes those waits (runtime's interruptWaits).
+   */
+  shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
 }
 
 export interface LanguageSession {

@@ -30,6 +30,8 @@ export interface ShellKernelOptions {
   log: (text: string) => void;
   /** Told when each shell request starts and ends (the IO worker aims its interrupts with it). */
   requestTracker?: RequestTracker;
+  /** Passed to the session (SessionOptions.shareInterruptBuffer). */
+  shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
 }
 
 export interface ShellKernel {
@@ -47,7 +49,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   let current: Message | undefined; // parent of kernel-initiated messages (comms)
   let publish: ReturnType<typeof createDispatcher>['publish'] = () => undefined;
   const comms = new Comms((msgType, content, extras) => publish(msgType, content, current, extras));
-  const session = options.sessionFactory({ cwd: options.cwd, comms });
+  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptBuffer: options.shareInterruptBuffer });
   const shellReplies = queuedSender(transport.shell, (e) => log(`shell send failed: ${e}`));
   const stdin = new StdinChannel(sessionId, signer, replays, queuedSender(transport.stdin, (e) => log(`stdin send failed: ${e}`)), log);
 

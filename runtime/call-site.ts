@@ -54,18 +54,38 @@ export function userFrame(skip: Function): string {
   return firstUserFrame(captureFrames(skip, 12)) ?? firstUserFrame(captureFrames(skip, 48)) ?? 'an unknown location';
 }
 
+/**
+ * userFrame, read later: V8 keeps a capture's frames and builds them when `stack` is
+ * first read, so the capture costs a few µs where it happens (often inside the user's
+ * loop) and the frames are looked at only when the site is shown.
+ */
+export function userFrameLater(skip: Function): () => string {
+  const holder = capture(skip, 16);
+  let frame: string | undefined;
+  return () => (frame ??= firstUserFrame(framesOf(holder)) ?? 'an unknown location');
+}
+
 function captureFrames(skip: Function, depth: number): NodeJS.CallSite[] {
-  const prepare = Error.prepareStackTrace;
+  return framesOf(capture(skip, depth));
+}
+
+function capture(skip: Function, depth: number): { stack?: unknown } {
   const limit = Error.stackTraceLimit;
-  Error.prepareStackTrace = (_error, frames) => frames;
   Error.stackTraceLimit = depth;
+  const holder: { stack?: unknown } = {};
+  Error.captureStackTrace(holder, skip);
+  Error.stackTraceLimit = limit;
+  return holder;
+}
+
+/** The structured frames of a capture (read once: V8 keeps what the first read returns). */
+function framesOf(holder: { stack?: unknown }): NodeJS.CallSite[] {
+  const prepare = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, frames) => frames;
   try {
-    const holder: { stack?: NodeJS.CallSite[] } = {};
-    Error.captureStackTrace(holder, skip);
-    return holder.stack ?? [];
+    return Array.isArray(holder.stack) ? (holder.stack as NodeJS.CallSite[]) : [];
   } finally {
     Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = limit;
   }
 }
 

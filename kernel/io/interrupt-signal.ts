@@ -13,7 +13,7 @@ const REPEAT_FOR_MS = 5000;
 /** How long a breakOnSigint run must have lasted before its watchdog surely listens. */
 const RUN_SETTLE_MS = 30;
 
-export function interruptSignaller(running: RunningRequest, raise = () => process.kill(process.pid, 'SIGINT')): () => void {
+export function interruptSignaller(running: RunningRequest, raise: () => void = () => process.kill(process.pid, 'SIGINT')): () => void {
   let polling: NodeJS.Timeout | undefined;
   return function interrupt() {
     clearInterval(polling);

@@ -10,6 +10,8 @@ export interface IoThread {
   iopub: FrameSink;
   /** Control answers kernel_info_request once this has been given. */
   setKernelInfo(content: Content): void;
+  /** The runtime's interrupt buffer, once it exists: interrupt_request also wakes its blocking waits. */
+  setInterruptBuffer(buffer: SharedArrayBuffer): void;
   onShutdown(listener: (restart: boolean) => void): void;
   /** Resolves when the first client has subscribed to iopub. */
   subscribed: Promise<void>;
@@ -43,6 +45,9 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
     },
     setKernelInfo(content) {
       post({ type: 'kernel-info', content });
+    },
+    setInterruptBuffer(buffer) {
+      post({ type: 'interrupt-buffer', buffer });
     },
     onShutdown(listener) {
       shutdownListener = listener;

@@ -20,7 +20,16 @@ const PARENT_POLL_MS = 1000;
 const SHUTDOWN_GRACE_MS = 1500;
 
 const { connection, session, runningRequest } = workerData as IoWorkerData;
-const interrupt = interruptSignaller(new RunningRequest(runningRequest));
+const running = new RunningRequest(runningRequest);
+/** Wakes the tensor runtime's blocking device waits, once the session has handed its buffer. */
+let wakeDeviceWaits = () => undefined as void;
+// Each SIGINT the signaller raises (it repeats them until the cell stops) also wakes a
+// device wait: a cell blocked in one after an `await` is outside vm's breakOnSigint, and
+// its thread never reaches the SIGINT listener while it waits.
+const interrupt = interruptSignaller(running, () => {
+  process.kill(process.pid, 'SIGINT');
+  if (running.running() !== 0) wakeDeviceWaits();
+});
 let setKernelInfo: (content: Content) => void = () => undefined;
 const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
 const port = parentPort!;
@@ -112,6 +121,10 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'kernel-info') setKernelInfo(message.content);
   else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
   else if (message.type === 'close') void closeAndExit();
+  else if (message.type === 'interrupt-buffer') {
+    const buffer = message.buffer;
+    void import('../../runtime/device/session.js').then(({ interruptWaits }) => (wakeDeviceWaits = () => interruptWaits(buffer)));
+  }
 });
 
 try {

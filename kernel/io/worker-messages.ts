@@ -14,7 +14,9 @@ export type ToWorker =
   /** kernel_info_reply content, once the language session exists (control waits for it). */
   | { type: 'kernel-info'; content: Content }
   /** Close the worker's sockets and exit (after every queued iopub frame is sent). */
-  | { type: 'close' };
+  | { type: 'close' }
+  /** The tensor runtime's interrupt buffer: interrupts also wake its blocking device waits. */
+  | { type: 'interrupt-buffer'; buffer: SharedArrayBuffer };
 
 export type FromWorker =
   | { type: 'ready' }

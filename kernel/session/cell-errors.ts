@@ -40,7 +40,12 @@ function isErrorLike(value: unknown): value is { name: string; message: string; 
 }
 
 export function isInterrupt(error: unknown): boolean {
-  return error instanceof CellInterruptedError || (isErrorLike(error) && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED');
+  return error instanceof CellInterruptedError || (isErrorLike(error) && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') || isCancelledDeviceWait(error);
+}
+
+/** The tensor runtime's CancelledError: a blocking device wait woken by an interrupt (or work dropped by one). */
+export function isCancelledDeviceWait(error: unknown): boolean {
+  return isErrorLike(error) && error.name === 'CancelledError';
 }
 
 /** Frames that belong to the kernel's own machinery, not to the user's code. */

@@ -8,7 +8,7 @@ import type {
   KernelInfo, LanguageSession, Publisher, SessionOptions,
 } from '../language-session.js';
 import { createCellContext } from './cell-context.js';
-import { interruptedErrorInfo, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cell-errors.js';
+import { interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cell-errors.js';
 import { CellRunner, type CodePlace } from './cell-runner.js';
 import { CellSourceMaps } from './cell-source-maps.js';
 import { CellTimers } from './cell-timers.js';
@@ -53,6 +53,8 @@ export class TypeScriptSession implements LanguageSession {
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
   private runtimeUsed = false;
+  /** Hands the runtime's interrupt buffer to the kernel when a cell first uses `tpu`. */
+  private shareInterruptBuffer: ((buffer: SharedArrayBuffer) => void) | undefined;
   private publisher: Publisher | undefined;
   private running = false;
   /** Interrupt signal of the running (or last) cell. */
@@ -70,6 +72,7 @@ export class TypeScriptSession implements LanguageSession {
     loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime,
     private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
   ) {
+    this.shareInterruptBuffer = options.shareInterruptBuffer;
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -137,6 +140,9 @@ export class TypeScriptSession implements LanguageSession {
     } catch (error) {
       // A cell that fails part-way still defined what it ran: the language service sees it.
       this.languageService.recordCell(maskMagics(code, this.magics));
+      // A device wait woken by the interrupt ends the cell before the SIGINT reaches
+      // interrupt(), which may then find the request over: drop the queued device work now.
+      if (isCancelledDeviceWait(error) && !signal.aborted) this.interrupt();
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
     }
@@ -227,6 +233,10 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   private touchRuntime(): TensorRuntime | undefined {
+    if (this.runtime && this.shareInterruptBuffer) {
+      this.shareInterruptBuffer(this.runtime.interruptBuffer());
+      this.shareInterruptBuffer = undefined; // once: the buffer is the process's
+    }
     this.runtimeUsed = true;
     return this.runtime;
   }

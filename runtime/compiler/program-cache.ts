@@ -1,6 +1,6 @@
 // The compile cache: one executable per structural signature. On a miss it says what
 // changed when only shapes differ from an earlier program (the profiler's recompile warning).
-import { emit, profiling } from '../profiler/events.js';
+import { emit, emitPerOp, profiling } from '../profiler/events.js';
 import type { Shape } from '../shape.js';
 import type { BoundProgram } from './bind-program.js';
 import type { Program } from './program.js';
@@ -27,7 +27,7 @@ export class ProgramCache {
     const hit = this.entries.get(bp.signature);
     if (hit) {
       this.hits++;
-      if (profiling.on) this.emit(bp, hit, true);
+      if (profiling.perOp) emitPerOp({ kind: 'cache', program: hit.id, hash: hit.hash, hit: true, nodes: hit.program.nodes.length });
       return hit.id;
     }
     this.misses++;
@@ -37,7 +37,7 @@ export class ProgramCache {
     this.entries.set(bp.signature, entry);
     this.byId.set(entry.id, entry);
     this.last = entry;
-    if (profiling.on) this.emit(bp, entry, false);
+    if (profiling.on) this.emitMiss(bp, entry);
     this.shapesByStructure.set(bp.structure(), program.inputs.map((v) => v.shape));
     return entry.id;
   }
@@ -51,10 +51,10 @@ export class ProgramCache {
     return this.entries.size;
   }
 
-  private emit(bp: BoundProgram, entry: CompiledEntry, hit: boolean): void {
-    const before = hit ? undefined : this.shapesByStructure.get(bp.structure());
+  private emitMiss(bp: BoundProgram, entry: CompiledEntry): void {
+    const before = this.shapesByStructure.get(bp.structure());
     const changed = before ? describeShapeChange(before, entry.program.inputs.map((v) => v.shape)) : undefined;
-    emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit, changed, nodes: entry.program.nodes.length });
+    emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit: false, changed, nodes: entry.program.nodes.length });
   }
 }
 

@@ -84,6 +84,8 @@ export class DeviceSession {
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
   private readonly finalizer = new FinalizationRegistry<DeviceBuffer>((b) => this.free(b));
+  /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
+  queueHigh = 0;
   /** Host<->device traffic in bytes. */
   bytesToDevice = 0;
   bytesToHost = 0;
@@ -137,6 +139,7 @@ export class DeviceSession {
   ): number | undefined {
     if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) this.throttle();
     const launch = this.nextLaunch++;
+    if (launch - this.doneUpTo > this.queueHigh) this.queueHigh = launch - this.doneUpTo;
     if (record) this.launches.set(launch, record);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins, outs, scalars, reply);
@@ -148,6 +151,7 @@ export class DeviceSession {
   private throttle(): void {
     this.postBatch();
     const start = performance.now();
+    Atomics.store(this.counter, SIGNAL_INTERRUPT, 0); // an interrupt that reached no wait is stale
     while (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT / 2) {
       const seen = Atomics.load(this.counter, 0);
       this.drainPort();
@@ -293,7 +297,9 @@ export class DeviceSession {
 
   /** `site`: the waiting caller's line, while the recording's budget of wait sites lasts (events.ts). */
   private emitWait(start: number, reason: string, site = waitSite(this.emitWait)): void {
-    emit({ kind: 'wait', start, end: performance.now(), reason, site });
+    const end = performance.now();
+    profiling.waitedMs += end - start;
+    emit({ kind: 'wait', start, end, reason, site });
   }
 
   private drainPort(): void {

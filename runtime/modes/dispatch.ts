@@ -5,7 +5,8 @@ import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtyp
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
 import type { TraceNode, WeakScalar } from '../compiler/trace.js';
 import { captureSite } from '../call-site.js';
-import { emit, profiling, type ProfileEvent } from '../profiler/events.js';
+import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../profiler/events.js';
+import type { ModeName } from '../device/settings.js';
 import { Tensor } from '../tensor.js';
 import { activeMode } from './mode.js';
 import { applyEager } from './eager.js';
@@ -18,6 +19,9 @@ export function addApplyHook(hook: ApplyHook): () => void {
   hooks.push(hook);
   return () => void hooks.splice(hooks.indexOf(hook), 1);
 }
+
+/** Ops dispatched per mode since the process started: a recording reads differences (no event per op). */
+export const opsDispatched: Record<ModeName, number> = { debug: 0, strict: 0, fused: 0 };
 
 /** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
 const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
@@ -61,14 +65,25 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   // profiler captures a site only where it warns.
   const site = captureSite(apply, mode === 'debug');
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
+  let sampleStart = -1;
+  let waitedAtStart = 0;
   if (profiling.on) {
-    dispatchEvent.op = op.name;
-    dispatchEvent.operands = abstracts;
-    dispatchEvent.mode = mode;
-    emit(dispatchEvent);
+    if (profiling.perOp) {
+      dispatchEvent.op = op.name;
+      dispatchEvent.operands = abstracts;
+      dispatchEvent.mode = mode;
+      emitPerOp(dispatchEvent);
+    }
+    if (--profiling.untilSample <= 0) {
+      profiling.untilSample = SAMPLE_EVERY;
+      sampleStart = performance.now();
+      waitedAtStart = profiling.waitedMs;
+    }
   }
+  opsDispatched[mode]++;
   const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
   for (const h of hooks) h(op, operands, attrs, result);
+  if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
 }
 

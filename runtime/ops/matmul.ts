@@ -4,6 +4,7 @@
 import { promoteTypes } from '../dtype.js';
 import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
+import { emit, profiling } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { unbroadcast } from './grad-helpers.js';
@@ -45,7 +46,10 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
   name: 'matmul',
   infer([a, b]) {
     if (a!.dtype === 'bool' || b!.dtype === 'bool') throw new TypeError(`matmul: bool operands are not supported (input ${a!.dtype}, other ${b!.dtype})`);
-    return { shape: matmulShape(a!.shape, b!.shape), dtype: promoteTypes(a!.dtype, b!.dtype) };
+    const shape = matmulShape(a!.shape, b!.shape);
+    // Here rather than in the generic dispatch: only matmuls pay for the padding warning.
+    if (profiling.on) emit({ kind: 'matmul', operands: [a!, b!] });
+    return { shape, dtype: promoteTypes(a!.dtype, b!.dtype) };
   },
   lower(ctx, [a, b], attrs, types) {
     const out = types.output.dtype;

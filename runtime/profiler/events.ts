@@ -4,13 +4,19 @@ import { userFrame } from '../call-site.js';
 // cache, the region builder and the device session. Times are host milliseconds
 // (performance.now() of the main thread); device times are converted to that clock.
 // With nobody subscribed, emitting costs one boolean test at each site (`profiling.on`).
-// The per-op events (dispatch, cache) carry no time and the dispatch event is one reused
-// object: reading the clock costs ~0.1-0.2 µs here, as much as a whole fused dispatch,
-// so the recorder reads it for a sample of ops only.
+// The per-op events (dispatch, cache hit) go only to subscribers that ask for them
+// (`profiling.perOp`): a recording reads the runtime's counters instead (ops per mode,
+// cache hits) and gets a `sample` event with the host time of 1 op in SAMPLE_EVERY
+// (reading the clock costs ~0.1 µs here, as much as a whole fused dispatch).
 
 export type ProfileEvent =
-  /** One op entering the mode: the same object every time, valid only during the call. */
+  /** One op entering the mode (per-op subscribers only): the same object every time, valid only during the call. */
   | { kind: 'dispatch'; op: string; operands: readonly { readonly shape: readonly number[] }[]; mode: string }
+  /** The host dispatch time of a sampled op (the first after a recording starts, then 1 in SAMPLE_EVERY); `waitMs`: device waits inside it (debug mode). */
+  | { kind: 'sample'; op: string; start: number; end: number; waitMs: number }
+  /** A matmul's operands (its shape rule tells, so the profiler can warn about tile padding). */
+  | { kind: 'matmul'; operands: readonly { readonly shape: readonly number[] }[] }
+  /** A cache miss always; a hit for per-op subscribers only. */
   | { kind: 'cache'; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   /** `time`: when the compile started (host clock). */
   | { kind: 'compile'; time: number; program: number; ms: number }
@@ -22,15 +28,21 @@ export type ProfileEvent =
 
 export type ProfileListener = (event: ProfileEvent) => void;
 
+/** Ops between two `sample` events. */
+export const SAMPLE_EVERY = 128;
+
 const listeners = new Set<ProfileListener>();
+const perOpListeners = new Set<ProfileListener>();
 const toggles = new Set<(on: boolean) => void>();
 
 /**
  * Read `profiling.on` before building an event object: keeps idle overhead to one test.
  * `waitSites`: how many more waits may capture their caller's line (a stack capture costs
  * 50-100 µs on these machines); recordings set it, the device session spends it.
+ * `perOp`: someone wants the per-op events. `untilSample`: ops until the next `sample` event.
+ * `waitedMs`: host wait time so far (a sample subtracts the waits inside its op).
  */
-export const profiling = { on: false, waitSites: 0 };
+export const profiling = { on: false, perOp: false, waitSites: 0, untilSample: 1, waitedMs: 0 };
 
 /** The caller's line for a wait event, while the budget lasts ('' after). */
 export function waitSite(skip: Function): string {
@@ -43,12 +55,24 @@ export function emit(event: ProfileEvent): void {
   for (const l of listeners) l(event);
 }
 
-/** Subscribes to every event; returns the unsubscribe function. */
-export function subscribe(listener: ProfileListener): () => void {
+/** A per-op event (dispatch, cache hit): only to the subscribers that asked for them. */
+export function emitPerOp(event: ProfileEvent): void {
+  for (const l of perOpListeners) l(event);
+}
+
+/**
+ * Subscribes to the events (with `perOp: false`, not to the per-op dispatch and
+ * cache-hit events: what a recording does); returns the unsubscribe function.
+ */
+export function subscribe(listener: ProfileListener, options: { perOp?: boolean } = {}): () => void {
   listeners.add(listener);
+  if (options.perOp !== false) perOpListeners.add(listener);
+  profiling.perOp = perOpListeners.size > 0;
   setOn(true);
   return () => {
     listeners.delete(listener);
+    perOpListeners.delete(listener);
+    profiling.perOp = perOpListeners.size > 0;
     if (listeners.size === 0) setOn(false);
   };
 }

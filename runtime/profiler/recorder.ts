@@ -1,13 +1,16 @@
-// Records one profile: subscribes to the runtime's profiler events and the dispatch path
-// from start to stop, and turns what it saw into ProfileData at any moment (live updates)
-// and once more at the end.
+// Records one profile: reads the runtime's counters (ops per mode, cache hits, the queue's
+// high-water mark) as differences from the start, subscribes to the rarer profiler events
+// (samples of dispatch time, compiles, cache misses, executions, waits, transfers, region
+// cuts, matmul operands), and turns both into ProfileData at any moment (live updates) and
+// once more at the end. Nothing runs per op but the counters: see events.ts.
 import { performance } from 'node:perf_hooks';
-import { addApplyHook, type ApplyHook } from '../modes/dispatch.js';
+import { opsDispatched } from '../modes/dispatch.js';
 import { activeMode } from '../modes/mode.js';
 import { currentSession, programCache } from '../device/current.js';
 import { CHIPS } from '../device/chips.js';
-import { settings } from '../device/settings.js';
+import { MODES, settings, type ModeName } from '../device/settings.js';
 import type { DeviceSession } from '../device/session.js';
+import type { ProgramCache } from '../compiler/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProgramFigures } from './profile-data.js';
@@ -16,8 +19,6 @@ import type { SiteMapper } from './site.js';
 import { Timeline } from './timeline.js';
 import { WarningBook } from './warnings.js';
 
-/** Ops whose dispatch is timed: the first, then 1 in SAMPLE_EVERY (a clock read costs as much as a fused dispatch). */
-export const SAMPLE_EVERY = 32;
 /** Waits whose line is captured per recording (enough to see a loop; later ones count at the last line). */
 const WAIT_SITES = 16;
 /** `onEvent` is called once per this many events. */
@@ -45,45 +46,42 @@ export class ProfileRecording {
   private readonly peak = this.session.memory.watchPeak();
   private readonly timeline = new Timeline(this.startedAt);
   private readonly warnings: WarningBook;
-  private readonly modes = new Set<string>();
+  private readonly opsAtStart = { ...opsDispatched };
+  private readonly cache: ProgramCache = programCache();
+  private readonly hitsAtStart = this.cache.hits;
+  /** The session's queue high-water mark before this recording reset it (restored at stop, for an enclosing recording). */
+  private readonly queueHighBefore = this.session.queueHigh;
   private readonly runs = new Map<number, { runs: number; deviceMs: number }>();
   private readonly costs = new Map<number, ProgramCost>();
-  private ops = 0;
-  private lastMode = '';
-  private dispatchStart = -1;
   /** Dispatch time of the sampled ops, and how many were sampled. */
   private sampledMs = 0;
   private sampled = 0;
   private events = 0;
-  /** Waits inside the dispatch of the current op (debug mode): not dispatch time. */
-  private waitInDispatch = 0;
   private deviceBusyMs = 0;
   private programsRun = 0;
   private compileCount = 0;
   private compileMs = 0;
-  private hits = 0;
   private misses = 0;
-  private maxQueue = 0;
   private waitCount = 0;
   private waitMs = 0;
   private regions = 0;
   private readonly toDevice = { count: 0, bytes: 0 };
   private readonly toHost = { count: 0, bytes: 0 };
   private readonly unsubscribe: () => void;
-  private readonly removeHook: () => void;
   private stopped: Profile | undefined;
 
   constructor(private readonly options: RecordOptions = {}) {
     this.warnings = new WarningBook(options.mapSite);
     profiling.waitSites = WAIT_SITES;
+    profiling.untilSample = 1; // the first op is timed
+    this.session.queueHigh = 0;
     const onEvent = options.onEvent;
     this.unsubscribe = subscribe(onEvent
       ? (e) => {
         this.on(e);
         if (++this.events % EVENTS_PER_CALLBACK === 0) onEvent();
       }
-      : (e) => this.on(e));
-    this.removeHook = addApplyHook(this.dispatched);
+      : (e) => this.on(e), { perOp: false });
   }
 
   /** The figures so far (state 'running'). */
@@ -95,42 +93,32 @@ export class ProfileRecording {
   stop(): Profile {
     if (this.stopped) return this.stopped;
     this.unsubscribe();
-    this.removeHook();
     this.stopped = new Profile(this.data('final'), this.options);
     this.peak.close();
+    this.session.queueHigh = Math.max(this.session.queueHigh, this.queueHighBefore);
     lastProfile = this.stopped;
     return this.stopped;
   }
 
-  private readonly dispatched: ApplyHook = (op) => {
-    if (this.dispatchStart < 0) return;
-    const now = performance.now();
-    this.sampledMs += now - this.dispatchStart - this.waitInDispatch;
-    this.sampled++;
-    this.waitInDispatch = 0;
-    this.timeline.add('host', 'dispatch', this.dispatchStart, now, op.name);
-    this.dispatchStart = -1;
-  };
+  /** Ops dispatched in `mode` since the recording started. */
+  private opsIn(mode: ModeName): number {
+    return opsDispatched[mode] - this.opsAtStart[mode];
+  }
 
   private on(e: ProfileEvent): void {
     switch (e.kind) {
-      case 'dispatch':
-        if (this.ops++ % SAMPLE_EVERY === 0) this.dispatchStart = performance.now();
-        if (e.mode !== this.lastMode) {
-          this.modes.add(e.mode);
-          this.lastMode = e.mode;
-        }
-        if (e.mode === 'fused') this.warnings.fusedOp();
-        if (e.op === 'matmul') this.warnings.matmulOperands(e.operands);
+      case 'sample':
+        this.sampledMs += e.end - e.start - e.waitMs;
+        this.sampled++;
+        this.timeline.add('host', 'dispatch', e.start, e.end, e.op);
+        return;
+      case 'matmul':
+        this.warnings.matmulOperands(e.operands);
         return;
       case 'cache':
-        if (e.hit) this.hits++;
-        else {
-          this.misses++;
-          if (e.changed) this.warnings.recompiled(e.changed, this.label(e.program));
-        }
-        // This launch is about to join the queue.
-        this.maxQueue = Math.max(this.maxQueue, this.session.queueDepth() + 1);
+        if (e.hit) return; // hits are counted by the cache
+        this.misses++;
+        if (e.changed) this.warnings.recompiled(e.changed, this.label(e.program));
         return;
       case 'compile':
         this.compileCount++;
@@ -150,7 +138,6 @@ export class ProfileRecording {
       case 'wait':
         this.waitCount++;
         this.waitMs += e.end - e.start;
-        if (this.dispatchStart >= 0) this.waitInDispatch += e.end - e.start;
         this.timeline.add('host', 'wait', e.start, e.end, `wait (${e.reason})`);
         this.warnings.waited(e.reason, e.site, e.end - e.start);
         return;
@@ -162,7 +149,7 @@ export class ProfileRecording {
       }
       case 'region':
         this.regions++;
-        this.warnings.regionCut(e.reason, e.nodes);
+        this.warnings.regionCut(e.reason, e.nodes, opsDispatched.fused);
         return;
     }
   }
@@ -190,22 +177,27 @@ export class ProfileRecording {
       const estimate = roofline(cost, chip);
       return { id, label: this.label(id), runs: r.runs, deviceMs: r.deviceMs, ...cost, estimateMs: estimate.ms, bound: estimate.bound };
     });
-    const lookups = this.hits + this.misses;
+    const ops = MODES.reduce((n, m) => n + this.opsIn(m), 0);
+    // A tpu.reset() while recording starts a new cache: its hits count from zero.
+    const current = programCache();
+    const hits = this.cache.hits - this.hitsAtStart + (current === this.cache ? 0 : current.hits);
+    const lookups = hits + this.misses;
+    this.warnings.settleCut(opsDispatched.fused);
     return {
       version: 1,
       state,
       title: this.options.title ?? 'profile',
       mode: activeMode(),
-      modes: [...this.modes],
+      modes: MODES.filter((m) => this.opsIn(m) > 0),
       startedAt: this.startedAt,
       wallMs: performance.now() - this.startedAt,
-      hostDispatchMs: this.sampled ? (this.sampledMs * this.ops) / this.sampled : 0,
+      hostDispatchMs: this.sampled ? (this.sampledMs * ops) / this.sampled : 0,
       deviceBusyMs: this.deviceBusyMs,
-      ops: this.ops,
+      ops,
       programsRun: this.programsRun,
       compiles: { count: this.compileCount, ms: this.compileMs },
-      cache: { hits: this.hits, misses: this.misses, hitRate: lookups ? this.hits / lookups : null },
-      queueDepth: { now: session.queueDepth(), max: this.maxQueue },
+      cache: { hits, misses: this.misses, hitRate: lookups ? hits / lookups : null },
+      queueDepth: { now: session.queueDepth(), max: session.queueHigh },
       waits: { count: this.waitCount, ms: this.waitMs },
       regions: this.regions,
       transfers: { toDevice: { ...this.toDevice }, toHost: { ...this.toHost } },

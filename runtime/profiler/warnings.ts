@@ -4,7 +4,7 @@
 import { formatShape, numel, type Shape } from '../shape.js';
 import { REGION_CAP } from '../modes/fused.js';
 import type { ProfileWarning, WarningKind } from './profile-data.js';
-import { mapSite, siteHere, type ProfileSite, type SiteMapper } from './site.js';
+import { mapSite, siteHere, siteLater, type ProfileSite, type SiteMapper } from './site.js';
 
 /** A TPU array is stored in tiles of 8 rows (sublanes) by 128 columns (lanes). */
 export const TILE_ROWS = 8;
@@ -29,8 +29,9 @@ export class WarningBook {
   /** Shape changes per (line, program): one warning that lists them. */
   private readonly recompiles = new Map<string, { label: string; site: ProfileSite; changes: string[] }>();
   /** Early cuts by reason: the first cut's size and line, and how many were followed by more ops. */
-  private readonly cuts = new Map<string, { nodes: number; site: ProfileSite; count: number }>();
-  private pendingCut: string | undefined;
+  private readonly cuts = new Map<string, { nodes: number; site: () => ProfileSite; count: number }>();
+  /** The last early cut, and the fused-op count when it happened. */
+  private pendingCut: { reason: string; fusedOps: number } | undefined;
   /** The last captured line of a wait, per reason. */
   private readonly lastWaitSite = new Map<string, string>();
 
@@ -45,23 +46,26 @@ export class WarningBook {
     this.recompiles.set(key, r);
   }
 
-  /** A fused-mode op: if the region was cut early just before, that cut is worth a warning. */
-  fusedOp(): void {
-    const reason = this.pendingCut;
-    if (reason === undefined) return;
+  /**
+   * `fusedOps`: the count of fused-mode ops dispatched so far. If the region was cut early
+   * and fused ops followed the cut, that cut is worth a warning.
+   */
+  settleCut(fusedOps: number): void {
+    const pending = this.pendingCut;
+    if (pending === undefined || fusedOps <= pending.fusedOps) return;
     this.pendingCut = undefined;
-    const cut = this.cuts.get(reason)!;
-    cut.count++;
+    this.cuts.get(pending.reason)!.count++;
   }
 
-  /** A region cut; its line is captured once per reason (stack captures are costly), at the first cut. */
-  regionCut(reason: string, nodes: number): void {
+  /** A region cut; its line is captured once per reason, at the first cut (often inside a loop: read later). */
+  regionCut(reason: string, nodes: number, fusedOps: number): void {
+    this.settleCut(fusedOps);
     if (PLANNED_CUTS.has(reason)) {
       this.pendingCut = undefined;
       return;
     }
-    if (!this.cuts.has(reason)) this.cuts.set(reason, { nodes, site: siteHere(this.mapper), count: 0 });
-    this.pendingCut = reason;
+    if (!this.cuts.has(reason)) this.cuts.set(reason, { nodes, site: siteLater(this.mapper), count: 0 });
+    this.pendingCut = { reason, fusedOps };
   }
 
   /** Matmul operands whose last two dims are not multiples of the 8 x 128 tile. */
@@ -110,7 +114,7 @@ export class WarningBook {
       };
     });
     const cuts = [...this.cuts].filter(([, c]) => c.count > 0).map(([reason, c]): ProfileWarning => ({
-      kind: 'region-cut', site: c.site, count: c.count,
+      kind: 'region-cut', site: c.site(), count: c.count,
       message: `fused region cut early by ${describeCut(reason)} after ${c.nodes} op${c.nodes === 1 ? '' : 's'}; the ops after it run as another program`,
     }));
     const all = [...recompiles, ...cuts, ...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
