@@ -134,9 +134,12 @@ try {
     iopubSocket.bind(endpoint(connection, 'iopub')),
   ]);
   post({ type: 'ready' });
+  serveHeartbeat().catch((e) => heartbeat.closed || log(`heartbeat stopped: ${e}`));
+  serveControl().catch((e) => control.closed || log(`control stopped: ${e}`));
+  watchSubscriptions().catch((e) => iopubSocket.closed || log(`iopub subscriptions: ${e}`));
 } catch (e) {
+  // Close before reporting: a process that exits while this thread's sockets are
+  // open aborts inside zeromq's addon instead of printing the error.
+  for (const socket of [heartbeat, control, iopubSocket]) socket.close();
   post({ type: 'failed', message: `binding heartbeat/control/iopub failed: ${(e as Error).message}` });
 }
-serveHeartbeat().catch((e) => heartbeat.closed || log(`heartbeat stopped: ${e}`));
-serveControl().catch((e) => control.closed || log(`control stopped: ${e}`));
-watchSubscriptions().catch((e) => iopubSocket.closed || log(`iopub subscriptions: ${e}`));

@@ -27,7 +27,12 @@ export interface CellGlobals {
 export function createCellContext(globals: CellGlobals): vm.Context {
   const host = globalThis as unknown as Record<string, unknown>;
   const sandbox: Record<string, unknown> = {};
-  for (const name of SHARED_HOST_GLOBALS) if (name in host) sandbox[name] = host[name];
+  // Descriptors, not values: Node's lazy globals (fetch loads undici) stay lazy until a cell uses them.
+  for (const name of SHARED_HOST_GLOBALS) {
+    const own = Object.getOwnPropertyDescriptor(host, name);
+    if (own) Object.defineProperty(sandbox, name, own);
+    else if (name in host) sandbox[name] = host[name];
+  }
   const stream = (name: 'stdout' | 'stderr') =>
     ({ write: (text: string) => (globals.write(name, String(text)), true) }) as unknown as NodeJS.WritableStream;
   sandbox.console = new Console({ stdout: stream('stdout'), stderr: stream('stderr'), ignoreErrors: false, colorMode: false });
