@@ -20,6 +20,9 @@ interface ConvTransposeAttrs extends ConvAttrs {
 
 const outSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
   Math.floor((n + 2 * a.padding[d] - a.dilation[d] * (k - 1) - 1) / a.stride[d]) + 1;
+/** Length along spatial dim d of a transposed convolution of length n, before output padding. */
+const transposedSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
+  (n - 1) * a.stride[d] - 2 * a.padding[d] + a.dilation[d] * (k - 1) + 1;
 
 function checkConvOperands(op: string, x: Abstract, w: Abstract): void {
   if (x.dtype === 'bool' || x.dtype === 'int32' || w.dtype === 'bool' || w.dtype === 'int32') {
@@ -56,11 +59,7 @@ export const conv2dOp: OpDef<ConvAttrs> = defineOp<ConvAttrs>({
   grad(g, [x, w], _out, a) {
     const xt = x as Tensor;
     const wt = w as Tensor;
-    const outputPadding = [0, 1].map((d) => {
-      const k = wt.shape[2 + d]!;
-      const back = (g.shape[2 + d]! - 1) * a.stride[d]! - 2 * a.padding[d]! + a.dilation[d]! * (k - 1) + 1;
-      return xt.shape[2 + d]! - back;
-    }) as [number, number];
+    const outputPadding = ([0, 1] as const).map((d) => xt.shape[2 + d]! - transposedSize(g.shape[2 + d]!, wt.shape[2 + d]!, a, d)) as [number, number];
     return [apply(convTranspose2dOp, [g, wt], { ...a, outputPadding }).to(xt.dtype), convWeightGrad(xt, g, wt.shape, a).to(wt.dtype)];
   },
 });
@@ -72,7 +71,7 @@ export const convTranspose2dOp: OpDef<ConvTransposeAttrs> = defineOp<ConvTranspo
     const [n, c, h, wd] = x!.shape as [number, number, number, number];
     const [ci, og, kh, kw] = w!.shape as [number, number, number, number];
     if (c !== ci) throw new RangeError(`convTranspose2d: weight ${formatShape(w!.shape)} expects ${ci} input channels; the input ${formatShape(x!.shape)} has ${c}`);
-    const size = (m: number, k: number, d: 0 | 1) => (m - 1) * a.stride[d] - 2 * a.padding[d] + a.dilation[d] * (k - 1) + 1 + a.outputPadding[d];
+    const size = (m: number, k: number, d: 0 | 1) => transposedSize(m, k, a, d) + a.outputPadding[d];
     return { shape: [n, og * a.groups, size(h, kh, 0), size(wd, kw, 1)], dtype: promoteTypes(x!.dtype, w!.dtype) };
   },
   lower: (ctx, [x, w], a, types) =>
