@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'zeromq';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
-import { trackBreakOnSigintRuns } from './io/break-on-sigint-runs.js';
 import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
 import type { DuplexChannel } from './transport.js';
@@ -33,7 +32,6 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
-  trackBreakOnSigintRuns(runningRequest);
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
@@ -65,6 +63,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     cwd: process.cwd(),
     log,
     requestTracker: runningRequest,
+    sigintGate: runningRequest,
     // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
     shareInterruptBuffer: (buffer) => void ioStarting.then((started) => started.setInterruptBuffer(buffer)),
   });
@@ -72,9 +71,13 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   for (const frames of early.splice(0)) void io.iopub.send(frames);
   io.setKernelInfo(kernelInfoContent(kernel.session.kernelInfo));
 
-  // interrupt_request makes the IO worker raise SIGINT; Jupyter may also send it directly.
-  // The worker repeats its signal until the cell stops: a repeat that lands later is ignored.
-  process.on('SIGINT', () => runningRequest.claimSignal() && kernel.interrupt());
+  // interrupt_request reaches here from the IO worker (which also stops a synchronous loop);
+  // Jupyter may also send SIGINT directly.
+  io.onInterrupt((request) => {
+    runningRequest.interruptSeen(request);
+    if (runningRequest.running() === request) kernel.interrupt();
+  });
+  process.on('SIGINT', () => kernel.interrupt());
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 

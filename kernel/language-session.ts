@@ -120,6 +120,23 @@ export interface CommRegistry {
   open(targetName: string, data?: unknown, metadata?: Record<string, unknown>): Comm;
 }
 
+/**
+ * Lets the kernel stop a synchronous loop of cell code with SIGINT without racing Node's vm
+ * (entering and leaving a breakOnSigint run, SIGINT briefly ends the process). A session
+ * runs each synchronous stretch of cell code as `during(body)` from inside its
+ * breakOnSigint vm run, and calls `after()` once that run has returned or thrown.
+ */
+export interface SigintGate {
+  during<T>(body: () => T): T;
+  after(): void;
+}
+
+/**
+ * Names of the scripts a session runs cell code in: `<display name>#<serial>`, e.g.
+ * `cell-3.ts#7`. The kernel tells cell code on the main thread's stack by them.
+ */
+export const CELL_SCRIPT_NAME = /^[^/\\]+\.ts#\d+$/;
+
 /** What a session is given when it is created. */
 export interface SessionOptions {
   /** Folder the notebook lives in (cells resolve relative imports and tsconfig.json there). */
@@ -131,6 +148,8 @@ export interface SessionOptions {
    * here, once; every interrupt then also wakes those waits (runtime's interruptWaits).
    */
   shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
+  /** Optional: without it, interrupts reach a synchronous loop only by a SIGINT from outside. */
+  sigintGate?: SigintGate;
 }
 
 export interface LanguageSession {
@@ -146,7 +165,7 @@ export interface LanguageSession {
    * Called on the main thread when an interrupt arrives (interrupt_request or
    * SIGINT) while a cell awaits: the running execute must settle promptly with
    * an error outcome marked `interrupted`, and every definition stays intact.
-   * (A synchronous loop is stopped by vm's breakOnSigint, before this runs.)
+   * (A synchronous loop is stopped by vm's breakOnSigint, through the SigintGate.)
    */
   interrupt(): void;
   /** Release resources; restart=true means a fresh session follows in this process. */

@@ -1,33 +1,58 @@
-// interrupt_request, on the IO worker: raise SIGINT in this process, at a safe
-// moment. A SIGINT that lands while the main thread is busy outside vm's
-// breakOnSigint scope (still compiling the cell, say) only queues for the main
-// thread's JS listener, which a synchronous loop never lets run (and vm drops it
-// when it swaps the listeners out). So while the interrupted request still runs
-// and no listener has taken the signal, it is raised again until vm's watchdog
-// takes one, within a bound.
+// interrupt_request, on the IO worker. The main thread is told by message (it
+// settles a cell that awaits and cancels its timers, device work and input());
+// blocking device waits are woken; and a synchronous loop of cell code is
+// stopped by SIGINT through vm's breakOnSigint, raised only once this thread has
+// claimed a run of cell code (RunningRequest), never at a moment when SIGINT
+// would end the process. A loop that runs outside any run (in a microtask, after
+// an await inside an async function) keeps the main thread from ever reading the
+// message: past a grace period, if the cell's code has started (the kernel is not
+// compiling it), it is stopped through V8's inspector.
 import type { RunningRequest } from './running-request.js';
 
-const POLL_MS = 5;
-const REPEAT_EVERY_MS = 100;
-const REPEAT_FOR_MS = 5000;
-/** How long a breakOnSigint run must have lasted before its watchdog surely listens. */
-const RUN_SETTLE_MS = 30;
+const POLL_MS = 2;
+/** Device waits clear a wake that came before them: repeat it while the request runs. */
+const WAKE_EVERY_MS = 100;
+const GIVE_UP_AFTER_MS = 5000;
+/** How long the main thread may leave the interrupt message unread before its JavaScript is terminated. */
+const UNREAD_LIMIT_MS = 1000;
 
-export function interruptSignaller(running: RunningRequest, raise: () => void = () => process.kill(process.pid, 'SIGINT')): () => void {
+export interface InterruptEffects {
+  /** Posts the interrupt for request `id` to the main thread. */
+  tell(id: number): void;
+  wakeDeviceWaits(): void;
+  raiseSigint(): void;
+  /** Stops the cell code that keeps the main thread from reading the interrupt for request `id`. */
+  terminateStuckCellCode(id: number): void;
+}
+
+export function interruptSignaller(running: RunningRequest, effects: InterruptEffects): () => void {
   let polling: NodeJS.Timeout | undefined;
   return function interrupt() {
     clearInterval(polling);
     const target = running.running();
-    const until = Date.now() + REPEAT_FOR_MS;
-    let raisedAt: number | undefined;
+    if (target === 0) return; // nothing runs: nothing to stop
+    effects.tell(target);
+    const start = Date.now();
+    let wokenAt = -Infinity;
+    let terminated = false;
     const tick = () => {
-      const over = running.running() !== target || Date.now() > until || (raisedAt !== undefined && !running.unclaimed(target));
-      if (over) return clearInterval(polling);
-      if ((raisedAt !== undefined && Date.now() - raisedAt < REPEAT_EVERY_MS) || !running.safeToSignal(RUN_SETTLE_MS)) return;
-      running.aim(target);
-      raise();
-      raisedAt = Date.now();
-      if (target === 0) clearInterval(polling); // nothing runs: one signal, as from outside
+      const now = Date.now();
+      if (running.running() !== target || now - start > GIVE_UP_AFTER_MS) return clearInterval(polling);
+      if (now - wokenAt >= WAKE_EVERY_MS) {
+        effects.wakeDeviceWaits();
+        wokenAt = now;
+      }
+      if (running.claimRun()) {
+        clearInterval(polling);
+        try {
+          effects.raiseSigint();
+        } catch {
+          running.releaseRun();
+        }
+      } else if (!terminated && now - start >= UNREAD_LIMIT_MS && !running.hasSeenInterrupt(target) && running.cellCodeRan(target)) {
+        terminated = true;
+        effects.terminateStuckCellCode(target);
+      }
     };
     polling = setInterval(tick, POLL_MS);
     tick();

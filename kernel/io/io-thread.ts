@@ -13,6 +13,8 @@ export interface IoThread {
   /** The runtime's interrupt buffer, once it exists: interrupt_request also wakes its blocking waits. */
   setInterruptBuffer(buffer: SharedArrayBuffer): void;
   onShutdown(listener: (restart: boolean) => void): void;
+  /** interrupt_request for the shell request `request` (RunningRequest's id). */
+  onInterrupt(listener: (request: number) => void): void;
   /** Resolves when the first client has subscribed to iopub. */
   subscribed: Promise<void>;
   /** Sends what is queued, closes heartbeat/control/iopub and waits for the worker to exit. */
@@ -23,6 +25,7 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
   const worker = new Worker(new URL('./io-worker.js', import.meta.url), { workerData: data });
   const post = (message: ToWorker) => worker.postMessage(message);
   let shutdownListener: (restart: boolean) => void = () => undefined;
+  let interruptListener: (request: number) => void = () => undefined;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   let onSubscribed = () => undefined as void;
   const subscribed = new Promise<void>((resolve) => (onSubscribed = resolve));
@@ -31,6 +34,7 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
       if (message.type === 'ready') resolve();
       else if (message.type === 'failed') reject(new Error(message.message));
       else if (message.type === 'shutdown') shutdownListener(message.restart);
+      else if (message.type === 'interrupt') interruptListener(message.request);
       else if (message.type === 'subscribed') onSubscribed();
     });
     worker.once('error', reject);
@@ -51,6 +55,9 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
     },
     onShutdown(listener) {
       shutdownListener = listener;
+    },
+    onInterrupt(listener) {
+      interruptListener = listener;
     },
     async close() {
       post({ type: 'close' });

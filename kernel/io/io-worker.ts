@@ -12,6 +12,7 @@ import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
 import { interruptSignaller } from './interrupt-signal.js';
 import { RunningRequest } from './running-request.js';
+import { terminateStuckCellCode } from './terminate-cell-code.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 /** How often to check that the process that launched the kernel is still alive. */
@@ -23,12 +24,11 @@ const { connection, session, runningRequest } = workerData as IoWorkerData;
 const running = new RunningRequest(runningRequest);
 /** Wakes the tensor runtime's blocking device waits, once the session has handed its buffer. */
 let wakeDeviceWaits = () => undefined as void;
-// Each SIGINT the signaller raises (it repeats them until the cell stops) also wakes a
-// device wait: a cell blocked in one after an `await` is outside vm's breakOnSigint, and
-// its thread never reaches the SIGINT listener while it waits.
-const interrupt = interruptSignaller(running, () => {
-  process.kill(process.pid, 'SIGINT');
-  if (running.running() !== 0) wakeDeviceWaits();
+const interrupt = interruptSignaller(running, {
+  tell: (request) => post({ type: 'interrupt', request }),
+  wakeDeviceWaits: () => wakeDeviceWaits(),
+  raiseSigint: () => process.kill(process.pid, 'SIGINT'),
+  terminateStuckCellCode: (request) => terminateStuckCellCode(() => running.running() === request && !running.hasSeenInterrupt(request), log),
 });
 let setKernelInfo: (content: Content) => void = () => undefined;
 const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));
@@ -49,8 +49,6 @@ const table: DispatchTable = {
   interrupt_request: {
     channel: 'control',
     handler: () => {
-      // The main thread's SIGINT listener interrupts awaited work; vm's
-      // breakOnSigint stops a synchronous loop even while the thread is blocked.
       interrupt();
       return { status: 'ok' };
     },

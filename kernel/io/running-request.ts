@@ -1,20 +1,35 @@
 // What the main thread is running, shared with the IO worker through a
 // SharedArrayBuffer so that interrupts reach the right request safely: which
-// shell request (a cell, mostly) runs, which request the worker's latest SIGINT
-// was raised for, and whether the main thread is inside a vm breakOnSigint run.
+// shell request (a cell, mostly) runs, and whether cell code is running inside
+// vm's breakOnSigint scope right now.
+//
+// Why the second: entering and leaving a breakOnSigint run, Node's vm leaves
+// SIGINT at its default action (the process ends) for a moment, so a SIGINT
+// may only be raised while the run's watchdog surely listens. The session
+// calls `during(body)` from inside each run; the IO worker claims the run
+// (IN_RUN -> SIGNALLING) before it raises SIGINT, and a run that ends while
+// claimed does not leave: it waits for the signal's termination, which the
+// watchdog delivers at once. So no SIGINT of the kernel's own ever meets the
+// default action.
+import type { SigintGate } from '../language-session.js';
 
 const RUNNING = 0; // id of the shell request in progress, 0 when none
-const AIMED = 1; // id the IO worker's latest SIGINT was raised for, 0 once a listener took it
-const IN_RUN = 2; // depth of breakOnSigint vm runs in progress
-const RUN_SEQ = 3; // count of breakOnSigint vm runs started
+const RUN_STATE = 1; // OUTSIDE, IN_RUN or SIGNALLING
+const INTERRUPT_SEEN = 2; // id of the last request whose interrupt message the main thread handled
+const WAKE = 3; // never written: the slot a claimed run waits on
+const CODE_RAN = 4; // id of the last request whose cell code started running
 
-export class RunningRequest {
+const OUTSIDE = 0;
+const IN_RUN = 1;
+const SIGNALLING = 2;
+/** A claimed run is terminated within microseconds; past this, something is wrong: go on. */
+const CLAIMED_RUN_LIMIT_MS = 5000;
+
+export class RunningRequest implements SigintGate {
   private lastId = 0;
   private readonly slots: Int32Array;
-  /** IO worker: the run it saw last, and since when. */
-  private seenRun = { seq: -1, since: 0 };
 
-  constructor(readonly buffer = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT)) {
+  constructor(readonly buffer = new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT)) {
     this.slots = new Int32Array(buffer);
   }
 
@@ -26,21 +41,7 @@ export class RunningRequest {
 
   /** Main thread: the request has ended. */
   end(): void {
-    const ended = Atomics.exchange(this.slots, RUNNING, 0);
-    // Forget the worker's aim at this request once any of its signals still queued has
-    // reached the listener (that happens in the next poll phase, before the second check
-    // phase), so that a later SIGINT from outside is not taken for one of them.
-    setImmediate(() => setImmediate(() => Atomics.compareExchange(this.slots, AIMED, ended, 0)));
-  }
-
-  /** Main thread: a breakOnSigint vm run starts (before vm swaps the SIGINT listeners out) or has ended (after they are back). */
-  enterRun(): void {
-    Atomics.add(this.slots, RUN_SEQ, 1);
-    Atomics.add(this.slots, IN_RUN, 1);
-  }
-
-  leaveRun(): void {
-    Atomics.sub(this.slots, IN_RUN, 1);
+    Atomics.store(this.slots, RUNNING, 0);
   }
 
   /** The id of the request in progress, 0 when none. */
@@ -48,35 +49,53 @@ export class RunningRequest {
     return Atomics.load(this.slots, RUNNING);
   }
 
-  /**
-   * IO worker: whether a SIGINT raised now is caught. Entering and leaving a breakOnSigint
-   * run, vm briefly leaves SIGINT at its default action (the process ends): it is safe
-   * outside runs (the listener is installed) and once a run has lasted `settleMs`.
-   */
-  safeToSignal(settleMs: number): boolean {
-    if (Atomics.load(this.slots, IN_RUN) === 0) return true;
-    const seq = Atomics.load(this.slots, RUN_SEQ);
-    if (seq !== this.seenRun.seq) this.seenRun = { seq, since: Date.now() };
-    return Date.now() - this.seenRun.since >= settleMs;
+  /** Main thread, inside a breakOnSigint run: cell code runs; the IO worker may signal meanwhile. */
+  during<T>(body: () => T): T {
+    Atomics.store(this.slots, CODE_RAN, this.lastId);
+    Atomics.store(this.slots, RUN_STATE, IN_RUN);
+    try {
+      return body();
+    } finally {
+      this.leaveRun();
+    }
   }
 
-  /** IO worker: whether its latest SIGINT, raised for `id`, was not taken by the listener. */
-  unclaimed(id: number): boolean {
-    return Atomics.load(this.slots, AIMED) === id;
+  /** Main thread, once a breakOnSigint run has returned or thrown (a terminated run skips `during`'s finally). */
+  after(): void {
+    Atomics.store(this.slots, RUN_STATE, OUTSIDE);
   }
 
-  /** IO worker: the SIGINT about to be raised is meant for request `id`. */
-  aim(id: number): void {
-    Atomics.store(this.slots, AIMED, id);
+  /** Leaves the run unless the IO worker claimed it: then stays until the watchdog terminates it. */
+  private leaveRun(): void {
+    const until = Date.now() + CLAIMED_RUN_LIMIT_MS;
+    while (Atomics.compareExchange(this.slots, RUN_STATE, IN_RUN, OUTSIDE) === SIGNALLING) {
+      if (Date.now() > until) return this.after();
+      Atomics.wait(this.slots, WAKE, 0, 1);
+    }
   }
 
-  /**
-   * Main thread, in the SIGINT listener: whether this signal should interrupt.
-   * A signal from outside (no aim) always does; one of the IO worker's only if
-   * the request it was raised for is still the one running.
-   */
-  claimSignal(): boolean {
-    const aimed = Atomics.exchange(this.slots, AIMED, 0);
-    return aimed === 0 || aimed === this.running();
+  /** IO worker: claims the run in progress for a SIGINT; true when cell code runs under vm's watchdog and stays there. */
+  claimRun(): boolean {
+    return Atomics.compareExchange(this.slots, RUN_STATE, IN_RUN, SIGNALLING) === IN_RUN;
+  }
+
+  /** IO worker: a claim whose SIGINT could not be raised is given back. */
+  releaseRun(): void {
+    Atomics.compareExchange(this.slots, RUN_STATE, SIGNALLING, IN_RUN);
+  }
+
+  /** Main thread: the interrupt message for request `id` was handled. */
+  interruptSeen(id: number): void {
+    Atomics.store(this.slots, INTERRUPT_SEEN, id);
+  }
+
+  /** IO worker: whether cell code of request `id` has started running (its compiling and type checks are over). */
+  cellCodeRan(id: number): boolean {
+    return Atomics.load(this.slots, CODE_RAN) === id;
+  }
+
+  /** IO worker: whether the main thread has handled the interrupt message for request `id`. */
+  hasSeenInterrupt(id: number): boolean {
+    return Atomics.load(this.slots, INTERRUPT_SEEN) === id;
   }
 }

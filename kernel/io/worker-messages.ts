@@ -23,4 +23,6 @@ export type FromWorker =
   /** A client subscribed to iopub (XPUB tells us): requests can be answered without losing output. */
   | { type: 'subscribed' }
   | { type: 'failed'; message: string }
-  | { type: 'shutdown'; restart: boolean };
+  | { type: 'shutdown'; restart: boolean }
+  /** interrupt_request arrived while shell request `request` (RunningRequest's id) ran. */
+  | { type: 'interrupt'; request: number };

@@ -1,13 +1,15 @@
 // Compiles pieces of a cell for the persistent context and runs them. A piece
 // sits at a line and column of its cell; it is padded to that place before
 // compiling so syntax errors and source-mapped stack frames use cell coordinates.
-// Every synchronous stretch of a cell runs inside vm's breakOnSigint scope:
-// the first one and, for steppable cells, each one after a top-level await.
+// Every synchronous stretch of a cell runs inside vm's breakOnSigint scope (the
+// first one and, for steppable cells, each one after a top-level await), within
+// the kernel's SigintGate, so the kernel's SIGINT stops a synchronous loop there.
 import vm from 'node:vm';
 import { CellCompileError, sourceErrorInfo } from './cell-errors.js';
 import type { CellSourceMaps } from './cell-source-maps.js';
 import { compileCell } from './compile-cell.js';
 import type { CompiledCode } from './magics/magic.js';
+import type { SigintGate } from '../language-session.js';
 
 export interface CodePlace {
   /** Name frames and errors use for the cell, e.g. `cell-3.ts`. */
@@ -22,18 +24,21 @@ export interface CodePlace {
 /** Name of the context global through which a step of a cell generator runs inside runInContext. */
 const STEP_FUNCTION = '__tpu_step';
 const runOptions = { breakOnSigint: true };
+/** Without the kernel's gate (the headless runner), only a SIGINT from outside stops a loop. */
+const openGate: SigintGate = { during: (body) => body(), after: () => undefined };
 
 export class CellRunner {
   private readonly stepScript = new vm.Script(`${STEP_FUNCTION}()`, { filename: 'tpu-kernel-step' });
-  private resume: (() => IteratorResult<unknown>) | undefined;
+  private resume: (() => unknown) | undefined;
 
   /** `signal()` is the running cell's interrupt signal: an interrupted cell takes no further step. */
   constructor(
     private readonly context: vm.Context,
     private readonly maps: CellSourceMaps,
     private readonly signal: () => AbortSignal,
+    private readonly gate: SigintGate = openGate,
   ) {
-    Object.defineProperty(context, STEP_FUNCTION, { value: () => this.resume!(), enumerable: false });
+    Object.defineProperty(context, STEP_FUNCTION, { value: () => gate.during(this.resume!), enumerable: false });
   }
 
   /** Compiles a piece; throws CellCompileError (a SyntaxError outcome) when it does not parse. */
@@ -49,7 +54,7 @@ export class CellRunner {
     return async () => {
       // Declared names become global properties first, so strict-mode assignments find them.
       for (const name of compiled.declaredNames) if (!(name in this.context)) this.context[name] = undefined;
-      const evaluated = script.runInContext(this.context, runOptions) as unknown;
+      const evaluated = this.step(() => script.runInContext(this.context) as unknown);
       if (!compiled.steppable) return evaluated;
       return this.drive((evaluated as () => Generator<unknown, unknown, unknown>)(), this.signal());
     };
@@ -72,8 +77,13 @@ export class CellRunner {
     return step.value;
   }
 
-  private step(resume: () => IteratorResult<unknown>): IteratorResult<unknown> {
+  /** Runs `resume` inside the breakOnSigint scope and the gate. */
+  private step<T>(resume: () => T): T {
     this.resume = resume;
-    return this.stepScript.runInContext(this.context, runOptions) as IteratorResult<unknown>;
+    try {
+      return this.stepScript.runInContext(this.context, runOptions) as T;
+    } finally {
+      this.gate.after();
+    }
   }
 }

@@ -1,9 +1,14 @@
 // Timers as cells see them: the host's timers, remembered per cell so an
 // interrupt cancels the timers of the interrupted cell, and with callbacks
 // whose errors are reported (to the cell's stderr) instead of crashing the kernel.
+// Callbacks run as microtasks queued by the host's timer: a synchronous loop in
+// one can then be stopped by the kernel's last-resort interrupt, which may only
+// cut JavaScript run from the microtask queue (cutting Node's timer callback
+// in the middle corrupts its async context stack and ends the process).
 type Handle = object;
 /** Pending timers of one cell, each with the function that cancels it. */
 type CellTimerSet = Map<Handle, () => void>;
+const resolved = Promise.resolve();
 
 export class CellTimers {
   private current: CellTimerSet = new Map();
@@ -40,11 +45,14 @@ export class CellTimers {
       const owner = this.current;
       const handle = start((...args) => {
         if (!repeats) owner.delete(handle);
-        try {
-          callback(...args);
-        } catch (error) {
-          this.reportError(error);
-        }
+        // A promise reaction, not queueMicrotask: that one runs in an async scope of its own.
+        void resolved.then(() => {
+          try {
+            callback(...args);
+          } catch (error) {
+            this.reportError(error);
+          }
+        });
       });
       owner.set(handle, () => cancel(handle as never));
       return handle;

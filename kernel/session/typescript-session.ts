@@ -103,7 +103,7 @@ export class TypeScriptSession implements LanguageSession {
       enumerable: true,
       configurable: true,
     });
-    this.runner = new CellRunner(this.context, this.maps, () => this.signal);
+    this.runner = new CellRunner(this.context, this.maps, () => this.signal, options.sigintGate);
     process.on('unhandledRejection', this.onUnhandledRejection);
   }
 
