@@ -96,6 +96,6 @@ function compilerOptions(cwd: string, root: string): ts.CompilerOptions {
     const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
     user = ts.parseJsonConfigFileContent(config ?? {}, ts.sys, cwd).options;
   }
-  // Cells are ES modules with top-level await, resolved like the kernel's import.
-  return { ...defaults, ...user, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true, allowJs: false };
+  // Cells are ES modules with top-level await, resolved like the kernel's import (local .ts files too).
+  return { ...defaults, ...user, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, allowImportingTsExtensions: true, noEmit: true, allowJs: false };
 }

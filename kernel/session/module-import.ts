@@ -3,10 +3,13 @@
 // and URLs. Node's own resolver would resolve from the kernel's install folder,
 // so bare names are resolved here with the "import" conditions of package.json
 // `exports`, then loaded with Node's import() (CommonJS gets default + named).
+// Local TypeScript files load through Node module hooks (typescript-hooks.ts),
+// registered on the first relative or file: import, off the kernel's start.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { isBuiltin, register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { packageRoot } from './package-root.js';
 
 const CONDITIONS = ['import', 'node', 'default'];
 
@@ -15,10 +18,22 @@ export function createModuleImporter(cwd: string): (specifier: unknown) => Promi
     if (typeof specifier !== 'string') {
       throw new TypeError(`import: the module specifier must be a string, got ${typeof specifier}`);
     }
+    const local = /^(\.{0,2}\/|file:)/.test(specifier);
+    if (local) registerTypeScriptHooks();
     if (isBuiltin(specifier) || /^[a-z][a-z0-9+.-]*:/i.test(specifier)) return import(specifier);
-    if (/^\.{0,2}\//.test(specifier)) return import(pathToFileURL(path.resolve(cwd, specifier)).href);
+    if (local) return import(pathToFileURL(path.resolve(cwd, specifier)).href);
     return import(pathToFileURL(resolvePackage(specifier, cwd)).href);
   };
+}
+
+let hooksRegistered = false;
+
+function registerTypeScriptHooks(): void {
+  if (hooksRegistered) return;
+  hooksRegistered = true;
+  process.setSourceMapsEnabled(true); // frames in imported TypeScript files name their own lines
+  // Node loads the hooks itself: the built file, also when this module runs from source (tests).
+  register(pathToFileURL(path.join(packageRoot(), 'dist', 'kernel', 'session', 'typescript-hooks.js')));
 }
 
 /** The file a bare specifier (`pkg`, `pkg/sub`, `@scope/pkg/sub`) names, searched upward from `cwd`. */

@@ -98,6 +98,30 @@ describe('TypeScript cells', () => {
     if (missing.outcome.status === 'error') expect(missing.outcome.evalue).toContain("Cannot find package 'not-installed-anywhere'");
   });
 
+  it('imports local TypeScript files, with their own imports, and names their lines in stack frames', async () => {
+    mkdirSync(path.join(driver.cwd, 'lib'), { recursive: true });
+    writeFileSync(path.join(driver.cwd, 'lib', 'scale.ts'), 'type Factor = number;\nexport const factor: Factor = 2;\n');
+    writeFileSync(path.join(driver.cwd, 'geometry.ts'), [
+      "import { factor } from './lib/scale.js';", // TypeScript's convention: scale.js means scale.ts
+      'export interface Point { x: number; y: number }',
+      'export enum Axis { X = 1, Y = 2 }',
+      'export function scaledNorm(p: Point): number {',
+      '  return Math.hypot(p.x, p.y) * factor;',
+      '}',
+      'export function fail(reason: string): never {',
+      '  throw new RangeError(reason);',
+      '}',
+    ].join('\n'));
+    expect(await driver.value("import { scaledNorm, Axis } from './geometry.ts';\nconst p: import('./geometry.ts').Point = { x: 3, y: 4 };\n[scaledNorm(p), Axis.Y]")).toBe('[ 10, 2 ]');
+    expect(await driver.value("(await import('./geometry')).scaledNorm({ x: 6, y: 8 })")).toBe('20');
+    const failed = await driver.run("import { fail } from './geometry.ts';\nfail('too far');");
+    expect(failed.outcome.status).toBe('error');
+    if (failed.outcome.status === 'error') {
+      expect(failed.outcome.evalue).toBe('too far');
+      expect(failed.outcome.traceback.join('\n')).toMatch(/geometry\.ts:8:9/);
+    }
+  });
+
   it('evaluates user_expressions', async () => {
     await driver.value('const ux = 6;');
     const results = await driver.session.evaluateExpressions({ good: 'ux * 7', bad: 'missingName + 1' });

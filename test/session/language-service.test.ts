@@ -1,6 +1,7 @@
 // Completion, inspection and type diagnostics from the TypeScript language
 // service, over the earlier cells and the cell globals.
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionDriver } from './recording-publisher.js';
 
@@ -103,6 +104,15 @@ describe('type diagnostics', () => {
     expect(redeclared.publisher.text('stderr')).toBe('');
     const later = await driver.run('const a3: number = settings;');
     expect(later.publisher.text('stderr')).toBe(`cell-${driver.count}.ts:1:7 - warning TS2322: Type 'string' is not assignable to type 'number'.\n`);
+  });
+
+  it('checks against the types of an imported local TypeScript file', async () => {
+    writeFileSync(path.join(driver.cwd, 'shapes.ts'), 'export interface Square { side: number }\nexport const area = (s: Square): number => s.side ** 2;\n');
+    const ok = await driver.run("import { area, type Square } from './shapes.ts';\nconst sq: Square = { side: 3 };\narea(sq)");
+    expect(ok.publisher.text('stderr')).toBe('');
+    expect(ok.outcome).toEqual({ status: 'ok', result: { data: { 'text/plain': '9' } } });
+    const wrong = await driver.run("const bad: string = area({ side: 2 });");
+    expect(wrong.publisher.text('stderr')).toBe(`cell-${driver.count}.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n`);
   });
 
   it('fails the cell without running it in error mode, and stays quiet in off mode', async () => {
