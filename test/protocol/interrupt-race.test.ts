@@ -1,8 +1,8 @@
 // Interrupts that arrive while a cell is still being compiled, before its code
 // enters vm's breakOnSigint scope (JupyterLab users press stop right after
-// running a cell). The first SIGINT can only queue for the main thread's JS
-// listener, which a synchronous loop never lets run: the cell must stop anyway,
-// and the repeated SIGINTs that make it stop must not touch the next cell.
+// running a cell). The main thread cannot read the interrupt message while it
+// compiles, and no SIGINT may be raised before cell code runs in a claimed run:
+// the cell must stop anyway, and nothing of that interrupt may touch the next cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentOf, isStatus, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
@@ -39,8 +39,7 @@ describe('an interrupt that arrives before the cell code runs', () => {
     const spin = kernel.send('shell', 'execute_request', { ...request, code: slowToCompileSpin, stop_on_error: false });
     await kernel.waitFor(() => kernel.iopub.some((m) => isStatus(m, spin, 'busy')));
     void kernel.send('control', 'interrupt_request', {});
-    // Queued now, it starts as soon as the spin stops, while the first SIGINT (the one the
-    // busy main thread could not take) is still waiting for the listener: it must not stop this cell.
+    // Queued now, it starts as soon as the spin stops: the interrupt aimed at the spin must not stop this cell.
     kernel.inputHandler = (_content: unknown, parent: unknown) => {
       setTimeout(() => kernel.send('stdin', 'input_reply', { value: 'late' }, { parent }), 500);
       return undefined;
