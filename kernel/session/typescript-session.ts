@@ -140,7 +140,7 @@ export class TypeScriptSession implements LanguageSession {
     } catch (error) {
       // A cell that fails part-way still defined what it ran: the language service sees it.
       this.languageService.recordCell(maskMagics(code, this.magics));
-      // A device wait woken by the interrupt ends the cell before the SIGINT reaches
+      // A device wait woken by the interrupt ends the cell before the interrupt reaches
       // interrupt(), which may then find the request over: drop the queued device work now.
       if (isCancelledDeviceWait(error) && !signal.aborted) this.interrupt();
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
@@ -215,7 +215,7 @@ export class TypeScriptSession implements LanguageSession {
   /** Runs the steps of a cell in order; the value of the last one is the cell's. */
   private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
     await this.runHooks('beforeCell', request, displayName);
-    // Let a SIGINT that arrived while compiling and type-checking reach interrupt() before code runs.
+    // Let an interrupt that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
     let value: unknown;
     for (const step of steps) {
