@@ -28,7 +28,7 @@ const interrupt = interruptSignaller(running, {
   tell: (request) => post({ type: 'interrupt', request }),
   wakeDeviceWaits: () => wakeDeviceWaits(),
   raiseSigint: () => process.kill(process.pid, 'SIGINT'),
-  terminateStuckCellCode: (request) => terminateStuckCellCode(() => running.running() === request && !running.hasSeenInterrupt(request), log),
+  terminateStuckCellCode: (request) => void terminateStuckCellCode(() => running.running() === request && !running.hasSeenInterrupt(request), log),
 });
 let setKernelInfo: (content: Content) => void = () => undefined;
 const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));

@@ -10,7 +10,6 @@
 // and pauses again a moment later. V8 cancels the termination once that
 // JavaScript has unwound, and the thread goes on serving. (V8 drops the rest of
 // the microtask queue it was running: work queued behind the loop is lost.)
-import inspector from 'node:inspector';
 import { CELL_SCRIPT_NAME } from '../language-session.js';
 
 const RETRY_MS = 5;
@@ -25,7 +24,10 @@ type CallFrame = { functionName: string; location: { scriptId: string; lineNumbe
 type Paused = { callFrames: CallFrame[] };
 
 /** `stuck()` says whether the main thread still has not read the interrupt: once it has, nothing is done. */
-export function terminateStuckCellCode(stuck: () => boolean, log: (text: string) => void): void {
+export async function terminateStuckCellCode(stuck: () => boolean, log: (text: string) => void): Promise<void> {
+  // Loaded on first use: off the kernel's start, and a Node built without the inspector still runs.
+  const inspector = await import('node:inspector').catch(() => undefined);
+  if (!inspector) return log('interrupt: this Node has no inspector; a loop outside vm runs cannot be stopped');
   const session = new inspector.Session();
   session.connectToMainThread();
   const post = <T = unknown>(method: string, params?: object) =>
