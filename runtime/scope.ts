@@ -12,6 +12,11 @@ export function keep<T extends Tensor>(t: T): T {
   return t;
 }
 
+/** Kept with tpu.keep (tpu.compile updates such tensors in place on a replay). */
+export function isKept(t: Tensor): boolean {
+  return keptForever.has(t);
+}
+
 export function noteCreated(t: Tensor): void {
   stack[stack.length - 1]?.push(t);
 }
