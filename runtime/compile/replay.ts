@@ -17,7 +17,7 @@ import { isPlainObject, ResultLeaf, type Plan, type Source, type Target } from '
 /** Why the plan cannot be replayed now (then the call traces again), or null. */
 export function staleReason(plan: Plan): string | null {
   for (const t of plan.held) {
-    if (t.disposed) return `the captured tensor ${t.describe()} was disposed (or replaced, e.g. by zeroGrad())`;
+    if (t.disposed) return `the captured tensor ${t.describe()} was disposed`;
     if (t._buf?.lostWithSession) return `the captured tensor ${t.describe()} was freed by tpu.reset()`;
   }
   for (const g of plan.record.guards) {
