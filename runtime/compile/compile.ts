@@ -106,13 +106,13 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       collectTensors(result, returned);
       const required = [...returned].filter((t) => !t._buf && !t.disposed);
       for (const t of liveRegionValues()) if (!returned.has(t)) required.push(t);
-      let plan: Plan | string = regionRecomputes() ? 'it reads values computed earlier and never materialized' : '';
+      let plan: Plan | string | null = regionRecomputes() ? 'it reads values computed earlier and never materialized' : null;
       const facts = { args: flat.tensors, argBuffers, result, record };
       flushRegion(`compiled ${name}`, required, (bp, updates) => {
-        if (plan === '') plan = buildPlan(bp, updates, facts);
+        plan ??= buildPlan(bp, updates, facts);
       });
-      if (plan === '') plan = buildPlan(null, new Map(), facts);
-      return { result, plan };
+      // Nothing ran on the device (no program): the plan only rebuilds the result.
+      return { result, plan: plan ?? buildPlan(null, new Map(), facts) };
     } catch (e) {
       dropRegion();
       throw e;

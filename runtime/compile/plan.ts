@@ -41,7 +41,7 @@ export interface Plan {
   readonly inputs: readonly Source[];
   readonly scalars: readonly WeakScalar[];
   readonly outputs: readonly PlanOutput[];
-  /** The returned value with ResultLeaf for its tensors; other values are the trace's. */
+  /** The returned value with ResultLeaf for its tensors in arrays and plain objects; other values are the trace's. */
   readonly result: unknown;
   readonly record: TraceRecord;
   /** Host tensors the body made and dropped, made again (in this order) on each replay. */
@@ -122,7 +122,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     }
     if (Array.isArray(v)) return v.map(template);
     if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, template(x)]));
-    if (v !== null && typeof v === 'object') unreplayable = `it returns an object of type ${v.constructor?.name ?? 'Object'} (only arrays and plain objects are rebuilt on a replay)`;
+    // Other objects are returned as they are: tensors the body made inside them were disposed
+    // by its scope, and tensors they hold from outside (a module's parameters) are updated in place.
     return v;
   };
   const result = template(facts.result);

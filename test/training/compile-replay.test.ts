@@ -265,4 +265,44 @@ describe('tpu.compile: trace once, replay', () => {
     expect(w.grad!.array()).toEqual([2, -1]);
     expect(b.tag).toBe('step');
   });
+
+  it('a call that cannot be replayed runs its body on each call, with a warning once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let ext = tpu.tensor([1, 2]);
+    let runs = 0;
+    const consumer = tpu.compile(function consume(t: Tensor) {
+      runs++;
+      const out = t.add(ext);
+      ext.dispose();
+      return out;
+    });
+    const x = tpu.tensor([10, 20]);
+    expect(consumer(x).array()).toEqual([11, 22]);
+    ext = tpu.tensor([3, 4]);
+    expect(consumer(x).array()).toEqual([13, 24]);
+    expect(runs).toBe(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/tpu\.compile\(consume\): this call cannot be replayed \(it reads \[2\] int32, a tensor disposed while the function ran\)/);
+  });
+
+  it('constants made inside are made again on each replay; a body without device work replays too', () => {
+    let runs = 0;
+    const f = tpu.compile((t: Tensor, k: number) => {
+      runs++;
+      return { y: t.mul(tpu.tensor([1, 10], { dtype: 'float32' })).add(k), k: 'same' };
+    });
+    const x = tpu.tensor([2, 3], { dtype: 'float32' });
+    expect(f(x, 1).y.array()).toEqual([3, 31]);
+    const live = tpu.memory().liveTensors;
+    expect(f(x, 4).y.array()).toEqual([6, 34]);
+    expect(tpu.memory().liveTensors).toBe(live + 1); // the new result; the remade constant was freed
+    expect(runs).toBe(1);
+    let idRuns = 0;
+    const id = tpu.compile((t: Tensor) => (idRuns++, [t]));
+    expect(id(x)[0]).toBe(x);
+    const y = tpu.tensor([7], { dtype: 'float32' });
+    expect(id(tpu.tensor([8], { dtype: 'float32' }))[0]!.array()).toEqual([8]);
+    expect(id(y)[0]).toBe(y);
+    expect(idRuns).toBe(2); // two signatures
+  });
 });
