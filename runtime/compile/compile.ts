@@ -24,7 +24,7 @@ import { programCache } from '../device/current.js';
 import { matmulPrecision } from '../ops/matmul.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
-import { buildPlan, collectTensors, type Plan } from './plan.js';
+import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
 import { replay, staleReason } from './replay.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
 
@@ -67,6 +67,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
   let programsCompiled = 0;
   let warnedFrozen = false;
   let warnedUnreplayable = false;
+  let warnedData = false;
   /** The number arguments of the call running now (what their live numbers read). */
   let numbers: number[] = [];
   let tracingNow = false;
@@ -152,6 +153,15 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       if (typeof plan === 'string' && !warnedUnreplayable) {
         warnedUnreplayable = true;
         console.warn(`tpu.compile(${name}): this call cannot be replayed (${plan}); the function body runs on each such call.`);
+      }
+      const data = typeof plan === 'string' ? undefined : capturedData(plan)[0];
+      if (data && !warnedData) {
+        warnedData = true;
+        console.warn(
+          `tpu.compile(${name}): the function reads a tensor ${data.describe()} that is not one of its arguments (captured ` +
+            'from a closure?): each call replays on that same tensor object. If the variable will hold another tensor ' +
+            '(the next batch), pass it as an argument instead.',
+        );
       }
       entries.set(key, { plan: typeof plan === 'string' ? null : plan, replacements });
       return result;

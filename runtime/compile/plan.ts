@@ -141,6 +141,15 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   };
 }
 
+/**
+ * Tensors the plan reads from outside that are neither parameters, kept state nor updated by
+ * it: most likely data captured from a closure, which a replay reads as the same object.
+ */
+export function capturedData(plan: Plan): Tensor[] {
+  const updated = new Set(plan.outputs.map((o) => (o.into && 'held' in o.into ? o.into.held : null)));
+  return plan.held.filter((t) => !t.requiresGrad && !isKept(t) && !updated.has(t));
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 }

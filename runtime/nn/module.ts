@@ -118,7 +118,7 @@ export abstract class Module {
 /** A property that a tpu.compile trace may have captured changes: a tensor, a submodule, the training flag. */
 function replaces(target: Module, key: string | symbol, value: unknown): boolean {
   const old: unknown = Reflect.get(target, key);
-  return old !== value && (old instanceof Tensor || old instanceof Module || key === 'training');
+  return old !== value && (old instanceof Tensor || old instanceof Module || (key === 'training' && old !== undefined));
 }
 
 const replacementWatch: ProxyHandler<Module> = {

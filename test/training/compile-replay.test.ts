@@ -305,4 +305,20 @@ describe('tpu.compile: trace once, replay', () => {
     expect(id(y)[0]).toBe(y);
     expect(idRuns).toBe(2); // two signatures
   });
+
+  it('a tensor read from a closure is frozen like any JS value, with a warning once', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let batch = tpu.tensor([1, 2], { dtype: 'float32' });
+    const first = batch;
+    const f = tpu.compile(function fromClosure() {
+      return batch.mul(2);
+    });
+    expect(f().array()).toEqual([2, 4]);
+    batch = tpu.tensor([5, 6], { dtype: 'float32' });
+    expect(f().array()).toEqual([2, 4]); // the replay reads the tensor object of the trace
+    first.copy_(tpu.tensor([3, 4], { dtype: 'float32' }));
+    expect(f().array()).toEqual([6, 8]); // ... and sees that object's new value
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/tpu\.compile\(fromClosure\): the function reads a tensor \[2\] float32 that is not one of its arguments.*pass it as an argument instead/s);
+  });
 });
