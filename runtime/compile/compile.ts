@@ -65,9 +65,12 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
   let traces = 0;
   let lastRetrace: string | null = null;
   let programsCompiled = 0;
-  let warnedFrozen = false;
-  let warnedUnreplayable = false;
-  let warnedData = false;
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    console.warn(`tpu.compile(${name}): ${message}`);
+  };
   /** The number arguments of the call running now (what their live numbers read). */
   let numbers: number[] = [];
   let tracingNow = false;
@@ -76,13 +79,10 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
   const freezeArgument = (j: number) => {
     if (!tracingNow) return;
     guard(`number argument #${j} (used as a JS value while tracing)`, () => numbers[j]);
-    if (warnedFrozen) return;
-    warnedFrozen = true;
-    console.warn(
-      `tpu.compile(${name}): number argument #${j} was used as a JS value inside the function (arithmetic, a ` +
-        'comparison, a shape), so its value is frozen into the trace: each new value traces again. To bind it ' +
-        'per call, pass it to tensor ops directly (x.mul(lr)) or to an optimizer (opt.lr = lr).',
-    );
+    warnOnce('frozen',
+      `number argument #${j} was used as a JS value inside the function (arithmetic, a comparison, a shape), so ` +
+        'its value is frozen into the trace: each new value traces again. To bind it per call, pass it to tensor ' +
+        'ops directly (x.mul(lr)) or to an optimizer (opt.lr = lr).');
   };
 
   const trace = (args: A, flat: FlatArguments): { result: R; plan: Plan | string } => {
@@ -148,22 +148,20 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         if (stale === null) return replay(entry.plan, flat.tensors, name) as R;
         lastRetrace = stale;
       }
-      const replacements = replacementCount();
       const { result, plan } = trace(args, flat);
-      if (typeof plan === 'string' && !warnedUnreplayable) {
-        warnedUnreplayable = true;
-        console.warn(`tpu.compile(${name}): this call cannot be replayed (${plan}); the function body runs on each such call.`);
+      if (typeof plan === 'string') {
+        warnOnce('unreplayable', `this call cannot be replayed (${plan}); the function body runs on each such call.`);
+      } else {
+        const data = capturedData(plan)[0];
+        if (data) {
+          warnOnce('data',
+            `the function reads a tensor ${data.describe()} that is not one of its arguments (captured from a ` +
+              'closure?): each call replays on that same tensor object. If the variable will hold another tensor ' +
+              '(the next batch), pass it as an argument instead.');
+        }
       }
-      const data = typeof plan === 'string' ? undefined : capturedData(plan)[0];
-      if (data && !warnedData) {
-        warnedData = true;
-        console.warn(
-          `tpu.compile(${name}): the function reads a tensor ${data.describe()} that is not one of its arguments (captured ` +
-            'from a closure?): each call replays on that same tensor object. If the variable will hold another tensor ' +
-            '(the next batch), pass it as an argument instead.',
-        );
-      }
-      entries.set(key, { plan: typeof plan === 'string' ? null : plan, replacements });
+      // Counted after the trace: what the body itself switches (model.train()) is part of it.
+      entries.set(key, { plan: typeof plan === 'string' ? null : plan, replacements: replacementCount() });
       return result;
     } finally {
       programsCompiled += programCache().misses - compiledBefore;
