@@ -7,6 +7,7 @@
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { LiveNumber } from './live-number.js';
+import { isPlainObject } from '../plain-object.js';
 
 export interface FlatArguments {
   readonly tensors: Tensor[];
@@ -19,8 +20,7 @@ const objectIds = new WeakMap<object, number>();
 let nextObjectId = 1;
 
 function isContainer(v: unknown, depth: number): v is unknown[] | Record<string, unknown> {
-  return depth < MAX_DEPTH && v !== null && typeof v === 'object' &&
-    (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype);
+  return depth < MAX_DEPTH && (Array.isArray(v) || isPlainObject(v));
 }
 
 export function flattenArguments(args: readonly unknown[]): FlatArguments {

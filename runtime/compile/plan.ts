@@ -12,6 +12,7 @@ import type { Shape } from '../shape.js';
 import { isKept } from '../scope.js';
 import { Tensor } from '../tensor.js';
 import type { TraceRecord } from './trace-record.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Where a tensor of a replay comes from: the call's tensor argument, a held tensor, or a host tensor made again. */
 export type Source = { readonly arg: number } | { readonly held: Tensor } | { readonly remade: number };
@@ -148,10 +149,6 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
 export function capturedData(plan: Plan): Tensor[] {
   const updated = new Set(plan.outputs.map((o) => (o.into && 'held' in o.into ? o.into.held : null)));
   return plan.held.filter((t) => !t.requiresGrad && !isKept(t) && !updated.has(t));
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 }
 
 /** Tensors anywhere in arrays and plain objects. */

@@ -12,7 +12,8 @@ import { launch } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
-import { isPlainObject, ResultLeaf, type Plan, type Source, type Target } from './plan.js';
+import { ResultLeaf, type Plan, type Source, type Target } from './plan.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** Why the plan cannot be replayed now (then the call traces again), or null. */
 export function staleReason(plan: Plan): string | null {
