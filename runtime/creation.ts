@@ -4,6 +4,7 @@ import { checkShape, numel, type Shape } from './shape.js';
 import { currentSession } from './device/current.js';
 import { normal, uniform } from './random.js';
 import { Tensor, type NestedArray } from './tensor.js';
+import { noteUpload, tracing } from './compile/trace-record.js';
 
 export interface CreationOptions {
   dtype?: DType;
@@ -16,11 +17,14 @@ function options(op: string, o: CreationOptions | undefined): CreationOptions {
   return o;
 }
 
-function upload(op: string, values: ArrayLike<number>, shape: Shape, dtype: DType): Tensor {
+/** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
+function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType): Tensor {
   const session = currentSession();
   const buffer = session.allocate(dtype, shape, op);
-  session.upload(buffer, toStorage(dtype, values));
-  return Tensor.fromBuffer(buffer, shape, dtype);
+  session.upload(buffer, toStorage(dtype, values()));
+  const made = Tensor.fromBuffer(buffer, shape, dtype);
+  if (tracing()) noteUpload(made, () => upload(op, values, shape, dtype));
+  return made;
 }
 
 /** tpu.tensor(data): nested arrays, a typed array or a scalar. All-integer data gives int32. */
@@ -28,7 +32,7 @@ export function tensor(data: NestedArray | Float32Array | Float64Array | Int32Ar
   const o = options('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'bool' : 'float32';
-    return upload('tensor', data as ArrayLike<number>, [data.length], o.dtype ?? inferred);
+    return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred);
   }
   const shape: number[] = [];
   const flat: number[] = [];
@@ -50,7 +54,7 @@ export function tensor(data: NestedArray | Float32Array | Float64Array | Int32Ar
   };
   walk(data, 0, '');
   const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int32' : 'float32';
-  return upload('tensor', flat, shape, o.dtype ?? inferred);
+  return upload('tensor', () => flat, shape, o.dtype ?? inferred);
 }
 
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
@@ -58,15 +62,17 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
   const o = options('tpu.full', opts);
   const inferred: DType = typeof value === 'boolean' ? 'bool' : Number.isInteger(value) ? 'int32' : 'float32';
-  return upload('full', new Float64Array(numel(s)).fill(Number(value)), s, o.dtype ?? inferred);
+  return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, o.dtype ?? inferred);
 }
 
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor {
-  return upload('zeros', new Float64Array(numel(checkShape('tpu.zeros', shape))), shape, options('tpu.zeros', opts).dtype ?? 'float32');
+  const s = checkShape('tpu.zeros', shape);
+  return upload('zeros', () => new Float64Array(numel(s)), s, options('tpu.zeros', opts).dtype ?? 'float32');
 }
 
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
-  return upload('ones', new Float64Array(numel(checkShape('tpu.ones', shape))).fill(1), shape, options('tpu.ones', opts).dtype ?? 'float32');
+  const s = checkShape('tpu.ones', shape);
+  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, options('tpu.ones', opts).dtype ?? 'float32');
 }
 
 /** arange(end), arange(start, end), arange(start, end, step); int32 when all are integers. */
@@ -81,7 +87,7 @@ export function arange(a: number, b?: number, c?: number | CreationOptions, d?: 
   const n = Math.max(0, Math.ceil((end - start) / step));
   const values = Float64Array.from({ length: n }, (_, i) => start + i * step);
   const integral = [start, end, step].every(Number.isInteger);
-  return upload('arange', values, [n], options('tpu.arange', opts).dtype ?? (integral ? 'int32' : 'float32'));
+  return upload('arange', () => values, [n], options('tpu.arange', opts).dtype ?? (integral ? 'int32' : 'float32'));
 }
 
 function floatDtype(op: string, opts?: CreationOptions): DType {
@@ -93,11 +99,11 @@ function floatDtype(op: string, opts?: CreationOptions): DType {
 /** Uniform in [0, 1), from the tpu.manualSeed generator. */
 export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.rand', shape);
-  return upload('rand', uniform(numel(s)), s, floatDtype('tpu.rand', opts));
+  return upload('rand', () => uniform(numel(s)), s, floatDtype('tpu.rand', opts));
 }
 
 /** Standard normal, from the tpu.manualSeed generator. */
 export function randn(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.randn', shape);
-  return upload('randn', normal(numel(s)), s, floatDtype('tpu.randn', opts));
+  return upload('randn', () => normal(numel(s)), s, floatDtype('tpu.randn', opts));
 }

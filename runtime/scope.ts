@@ -1,6 +1,7 @@
 // tpu.scope(fn): every tensor created while fn runs is disposed when it returns, except
 // the tensors it returns (directly, or inside an array or a plain object).
 import type { Tensor } from './tensor.js';
+import { isPlainObject } from './plain-object.js';
 
 const stack: Tensor[][] = [];
 /** Tensors that outlive every scope they were made in (gradients, optimizer state). */
@@ -10,6 +11,11 @@ const keptForever = new WeakSet<Tensor>();
 export function keep<T extends Tensor>(t: T): T {
   keptForever.add(t);
   return t;
+}
+
+/** Kept with tpu.keep (tpu.compile updates such tensors in place on a replay). */
+export function isKept(t: Tensor): boolean {
+  return keptForever.has(t);
 }
 
 export function noteCreated(t: Tensor): void {
@@ -76,7 +82,7 @@ function disposeAllBut(made: Tensor[], kept: unknown): void {
     if (v === null || typeof v !== 'object' || depth > 2) return;
     keep.add(v);
     if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
-    else if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach((x) => visit(x, depth + 1));
+    else if (isPlainObject(v)) Object.values(v).forEach((x) => visit(x, depth + 1));
   };
   visit(kept, 0);
   const outer = stack[stack.length - 1];

@@ -1,6 +1,7 @@
 // `{ requiresGrad: true }` in the options of every creation function (tpu.randn, ...).
 import type { Tensor } from '../tensor.js';
 import { setRequiresGrad } from './tensor-methods.js';
+import { isPlainObject } from '../plain-object.js';
 
 declare module '../creation.js' {
   interface CreationOptions {
@@ -18,7 +19,7 @@ export function withRequiresGrad<T extends Record<string, Creator>>(creators: T)
     out[name] = (...args: never[]) => {
       const t = create(...args);
       const last = args[args.length - 1] as unknown;
-      const isOptions = last !== null && typeof last === 'object' && Object.getPrototypeOf(last) === Object.prototype;
+      const isOptions = isPlainObject(last);
       const wanted = isOptions ? (last as { requiresGrad?: unknown }).requiresGrad : undefined;
       return wanted === undefined ? t : setRequiresGrad(t, wanted as boolean, `tpu.${name}`);
     };

@@ -5,6 +5,7 @@ import { scope } from '../scope.js';
 import { gradients } from './backward.js';
 import { setRequiresGrad } from './tensor-methods.js';
 import { noGrad } from './grad-mode.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** A tensor, or arrays / plain objects of tensors (like a JAX pytree, for parameters). */
 export type TensorTree = Tensor | readonly TensorTree[] | { readonly [key: string]: TensorTree };
@@ -17,7 +18,7 @@ export interface GradOptions {
 function mapTree(tree: unknown, f: (t: Tensor) => Tensor, path: string, who: string): TensorTree {
   if (tree instanceof Tensor) return f(tree);
   if (Array.isArray(tree)) return tree.map((v, i) => mapTree(v, f, `${path}[${i}]`, who));
-  if (tree !== null && typeof tree === 'object' && Object.getPrototypeOf(tree) === Object.prototype) {
+  if (isPlainObject(tree)) {
     return Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, mapTree(v, f, `${path}.${k}`, who)]));
   }
   throw new TypeError(`${who}: argument ${path} must be a tensor, or an array or plain object of tensors; got ${tree === null ? 'null' : typeof tree}`);

@@ -1,22 +1,41 @@
-// tpu.compile(fn): whole-function capture, like jax.jit / torch.compile. Each call traces fn
-// in fused mode as ONE region (no size cap; reading a tensor value inside is refused), then
-// runs it as one program; the program cache keys it by structure, shapes and dtypes (never
-// by the values of JS numbers, which are program inputs), so a new input signature compiles
-// once and every later call with that signature reuses the executable. In-place updates
-// made inside (optimizer steps) are program outputs, as is every value fn returns. The JS body runs on every call, so its side effects and
-// the numbers it computes stay those of eager execution.
-import { formatShape } from '../shape.js';
+// tpu.compile(fn): whole-function capture, like jax.jit and tinygrad's TinyJit. The first
+// call with an input signature (arguments.ts) TRACES: fn runs once in fused mode as ONE
+// region (no size cap; reading a tensor value inside is refused), its program runs, and the
+// call is kept as a plan (plan.ts). Later calls with that signature REPLAY the plan
+// (replay.ts): the JS body does not run; the program runs once on the call's arguments and
+// the current values of the tensors it captured, its in-place updates (parameters,
+// optimizer state, gradients) land in the same Tensor objects, and a fresh result of the
+// same structure is returned.
+// What a replay re-reads, so it is never stale: number arguments (program inputs, bound per
+// call), live numbers (optimizer hyperparameters such as the learning rate, live-number.ts),
+// the per-call effects and guards the body registered (an optimizer's step count,
+// trace-record.ts), tensors the body made from host values (made again: tpu.rand advances
+// as in eager execution). Every other JS value the body reads is frozen at trace time, as in
+// jax.jit. A new trace is made instead of a replay when a captured tensor was disposed, a
+// guard reads another value, a module's tensor or submodule was replaced or train()/eval()
+// switched, or a number argument was used in JS arithmetic (then its value is part of the
+// signature, with a warning once).
 import { Tensor } from '../tensor.js';
 import { scope } from '../scope.js';
 import { activeMode, setMode } from '../modes/mode.js';
-import { dropRegion, flushRegion, setRegionCap } from '../modes/fused.js';
-import { forbidSyncWhile } from '../modes/materialize.js';
+import { dropRegion, flushRegion, liveRegionValues, regionRecomputes, setRegionCap } from '../modes/fused.js';
+import { forbidSyncWhile, materialize } from '../modes/materialize.js';
 import { programCache } from '../device/current.js';
+import { matmulPrecision } from '../ops/matmul.js';
+import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
+import { LiveNumber } from './live-number.js';
+import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
+import { replay, staleReason } from './replay.js';
+import { guard, recordTrace, replacementCount } from './trace-record.js';
 
 export interface CompiledStats {
   readonly calls: number;
-  /** Input signatures seen (shapes and dtypes of the tensor arguments). */
+  /** Input signatures seen (shapes and dtypes of the tensor arguments, kinds of the others). */
   readonly signatures: readonly string[];
+  /** Calls that ran the JS body (one per signature, plus re-traces). */
+  readonly traces: number;
+  /** Why the last re-trace of a known signature happened (null if none did). */
+  readonly lastRetrace: string | null;
   /** Programs compiled by calls of this function (0 on every call after the first per signature). */
   readonly programsCompiled: number;
 }
@@ -25,66 +44,130 @@ export type Compiled<A extends unknown[], R> = ((...args: A) => R) & { stats(): 
 
 let capturing = false;
 
-function signatureOf(args: readonly unknown[]): string {
-  return args
-    .map((a) => (a instanceof Tensor ? `${a.dtype}${formatShape(a.shape)}` : typeof a === 'number' ? 'number' : typeof a))
-    .join(', ');
-}
-
-function tensorsIn(v: unknown, depth = 0): Tensor[] {
-  if (v instanceof Tensor) return [v];
-  if (depth > 2 || v === null || typeof v !== 'object') return [];
-  const items = Array.isArray(v) ? v : Object.getPrototypeOf(v) === Object.prototype ? Object.values(v) : [];
-  return items.flatMap((x) => tensorsIn(x, depth + 1));
-}
-
 const dataDependent = (name: string) =>
   `tpu.compile(${name}) is tracing: reading a tensor value is not possible there, nothing has run yet ` +
   '(a compiled function becomes one program, so it cannot branch on or print values it computes). ' +
   'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
   'tensor and read it (item(), data()) after the call, outside the compiled function.';
 
+interface Entry {
+  plan: Plan | null;
+  /** Module replacements counted when the plan was traced. */
+  replacements: number;
+}
+
 export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: { name?: string } = {}): Compiled<A, R> {
   if (typeof fn !== 'function') throw new TypeError(`tpu.compile: fn must be a function; got ${typeof fn}`);
   const name = options.name ?? (fn.name || 'fn');
+  const entries = new Map<string, Entry>();
   const signatures = new Set<string>();
   let calls = 0;
+  let traces = 0;
+  let lastRetrace: string | null = null;
   let programsCompiled = 0;
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, message: string) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    console.warn(`tpu.compile(${name}): ${message}`);
+  };
+  /** The number arguments of the call running now (what their live numbers read). */
+  let numbers: number[] = [];
+  let tracingNow = false;
 
-  const compiled = (...args: A): R => {
-    if (capturing) return fn(...args); // nested: inlined into the outer trace, as jax.jit does
-    calls++;
-    signatures.add(signatureOf(args));
+  /** A number argument used as a JS value while tracing: its value becomes part of the signature. */
+  const freezeArgument = (j: number) => {
+    if (!tracingNow) return;
+    guard(`number argument #${j} (used as a JS value while tracing)`, () => numbers[j]);
+    warnOnce('frozen',
+      `number argument #${j} was used as a JS value inside the function (arithmetic, a comparison, a shape), so ` +
+        'its value is frozen into the trace: each new value traces again. To bind it per call, pass it to tensor ' +
+        'ops directly (x.mul(lr)) or to an optimizer (opt.lr = lr).');
+  };
+
+  const trace = (args: A, flat: FlatArguments): { result: R; plan: Plan | string } => {
+    traces++;
     const before = activeMode();
-    if (before === 'fused') flushRegion('tpu.compile'); // earlier work is not part of this program
-    else setMode('fused', 'tpu.compile');
-    const compiledBefore = programCache().misses;
+    if (before !== 'fused') setMode('fused', 'tpu.compile');
     const capBefore = setRegionCap(Infinity);
+    const liveArgs = withLiveNumbers(args, (j) => new LiveNumber(() => numbers[j]!, () => freezeArgument(j))) as A;
+    const argBuffers = flat.tensors.map((t) => t._buf!);
     capturing = true;
-    let result: R;
+    tracingNow = true;
     try {
-      result = forbidSyncWhile(dataDependent(name), () => scope(() => fn(...args)));
+      const [result, record] = recordTrace(() => forbidSyncWhile(dataDependent(name), () => scope(() => fn(...liveArgs))));
       if (result instanceof Promise) {
         // The error below replaces the promise's own outcome: never left unhandled.
         result.catch(() => {});
         throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
       }
-      // Outputs: what fn returns and what it updated in place (parameters, optimizer state).
-      // Its intermediates were disposed by the scope; values it kept but did not update
-      // (gradients) stay recipes, computed if they are ever read.
-      flushRegion(`compiled ${name}`, tensorsIn(result).filter((t) => !t._buf && !t.disposed));
+      // Outputs: what fn returns and every value it left alive (updated in place or kept:
+      // parameters, optimizer state, gradients), so a replay can write each of them.
+      const returned = new Set<Tensor>();
+      collectTensors(result, returned);
+      const required = [...returned].filter((t) => !t._buf && !t.disposed);
+      for (const t of liveRegionValues()) if (!returned.has(t)) required.push(t);
+      let plan: Plan | string | null = regionRecomputes() ? 'it reads values computed earlier and never materialized' : null;
+      const facts = { args: flat.tensors, argBuffers, result, record };
+      flushRegion(`compiled ${name}`, required, (bp, updates) => {
+        plan ??= buildPlan(bp, updates, facts);
+      });
+      // Nothing ran on the device (no program): the plan only rebuilds the result.
+      return { result, plan: plan ?? buildPlan(null, new Map(), facts) };
     } catch (e) {
       dropRegion();
       throw e;
     } finally {
       capturing = false;
+      tracingNow = false;
       setRegionCap(capBefore);
       if (before !== 'fused') setMode(before, 'tpu.compile');
     }
-    programsCompiled += programCache().misses - compiledBefore;
-    return result;
+  };
+
+  const compiled = (...args: A): R => {
+    if (capturing) return fn(...args); // nested: inlined into the outer trace, as jax.jit does
+    calls++;
+    const flat = flattenArguments(args);
+    const precision = matmulPrecision();
+    const key = precision === 'highest' ? flat.signature : `${flat.signature} (matmul ${precision})`;
+    signatures.add(key);
+    if (activeMode() === 'fused') flushRegion('tpu.compile'); // earlier work is not part of this program
+    flat.tensors.forEach((t, j) => {
+      if (t.disposed) throw new ReferenceError(`tpu.compile(${name}): tensor argument #${j} ${t.describe()} was disposed`);
+      materialize(t, 'tpu.compile');
+    });
+    numbers = flat.numbers;
+    const compiledBefore = programCache().misses;
+    try {
+      const entry = entries.get(key);
+      if (entry?.plan) {
+        const stale = entry.replacements !== replacementCount()
+          ? 'a module tensor or submodule was replaced, or train()/eval() switched'
+          : staleReason(entry.plan);
+        if (stale === null) return replay(entry.plan, flat.tensors, name) as R;
+        lastRetrace = stale;
+      }
+      const { result, plan } = trace(args, flat);
+      if (typeof plan === 'string') {
+        warnOnce('unreplayable', `this call cannot be replayed (${plan}); the function body runs on each such call.`);
+      } else {
+        const data = capturedData(plan)[0];
+        if (data) {
+          warnOnce('data',
+            `the function reads a tensor ${data.describe()} that is not one of its arguments (captured from a ` +
+              'closure?): each call replays on that same tensor object. If the variable will hold another tensor ' +
+              '(the next batch), pass it as an argument instead.');
+        }
+      }
+      // Counted after the trace: what the body itself switches (model.train()) is part of it.
+      entries.set(key, { plan: typeof plan === 'string' ? null : plan, replacements: replacementCount() });
+      return result;
+    } finally {
+      programsCompiled += programCache().misses - compiledBefore;
+    }
   };
   return Object.assign(compiled, {
-    stats: (): CompiledStats => ({ calls, signatures: [...signatures], programsCompiled }),
+    stats: (): CompiledStats => ({ calls, signatures: [...signatures], traces, lastRetrace, programsCompiled }),
   });
 }

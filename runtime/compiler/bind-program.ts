@@ -7,7 +7,7 @@ import { formatSite, type CallSite } from '../call-site.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
 import type { Program, ProgramValue } from './program.js';
-import { isScalar, type TraceNode } from './trace.js';
+import { isScalar, type TraceNode, type WeakScalar } from './trace.js';
 import type { DType } from '../dtype.js';
 
 export interface BoundProgram {
@@ -22,6 +22,13 @@ export interface BoundProgram {
   readonly label: () => string;
   /** Where the ops were called, when call sites were captured (else undefined). */
   readonly site: (() => string) | undefined;
+}
+
+/** A region's binding also names its scalar operands, in program order (tpu.compile re-reads live ones). */
+export interface BoundRegion extends BoundProgram {
+  readonly scalarOperands: readonly WeakScalar[];
+  /** The tensor each input buffer was reached through. */
+  readonly inputTensors: readonly Tensor[];
 }
 
 type Ref = number; // value id once inputs and scalars are counted: see resolve()
@@ -94,12 +101,14 @@ class SingleOpBinding implements BoundProgram {
 }
 
 /** The general case: all recipes reachable from `outputs`, down to tensors in device memory. */
-export function bindProgram(outputs: readonly Tensor[]): BoundProgram {
+export function bindProgram(outputs: readonly Tensor[]): BoundRegion {
   const inputs: DeviceBuffer[] = [];
   const inputValues: ProgramValue[] = [];
+  const inputTensors: Tensor[] = [];
   const inputIndex = new Map<DeviceBuffer, number>();
   const scalarTypes: DType[] = [];
   const scalars: number[] = [];
+  const scalarOperands: WeakScalar[] = [];
   const nodes: TraceNode[] = [];
   const nodeIndex = new Map<TraceNode, number>();
   // Operands as tagged refs: inputs >= 0, scalars -1-k, nodes as 'n' + index (resolved below).
@@ -114,6 +123,7 @@ export function bindProgram(outputs: readonly Tensor[]): BoundProgram {
         i = inputs.length;
         inputIndex.set(buf, i);
         inputs.push(buf);
+        inputTensors.push(t);
         inputValues.push({ shape: t.shape, dtype: t.dtype });
       }
       return i;
@@ -126,6 +136,7 @@ export function bindProgram(outputs: readonly Tensor[]): BoundProgram {
       if (!isScalar(v)) return visit(v);
       scalarTypes.push(v.dtype);
       scalars.push(v.value);
+      scalarOperands.push(v);
       return -scalars.length;
     });
     const i = nodes.length;
@@ -157,6 +168,8 @@ export function bindProgram(outputs: readonly Tensor[]): BoundProgram {
     }),
     inputs,
     scalars,
+    scalarOperands,
+    inputTensors,
     outputs,
     label: () =>
       nodes.length === 1

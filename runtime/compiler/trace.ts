@@ -4,11 +4,14 @@ import type { Shape } from '../shape.js';
 import type { OpDef } from '../ops/op.js';
 import type { CallSite } from '../call-site.js';
 import type { Tensor } from '../tensor.js';
+import type { LiveNumber } from '../compile/live-number.js';
 
 /** A JS scalar operand, fed to the program by value at each run (never a baked constant). */
 export interface WeakScalar {
   readonly value: number;
   readonly dtype: DType;
+  /** Where tpu.compile re-reads the value on a replay (else the value is the trace's). */
+  readonly live?: LiveNumber;
 }
 
 export interface TraceNode {

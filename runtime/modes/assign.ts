@@ -32,7 +32,7 @@ function checkSource(op: string, target: Tensor, source: Tensor): Tensor {
 
 // The target takes the source's buffer; the source stays reachable from the target so
 // its finalizer (which would free that buffer) cannot run while the target uses it.
-function adopt(target: Tensor, source: Tensor): void {
+export function adopt(target: Tensor, source: Tensor): void {
   const old = target._buf;
   target._buf = source._buf;
   target._node = null;

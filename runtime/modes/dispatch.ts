@@ -11,6 +11,8 @@ import { Tensor } from '../tensor.js';
 import { activeMode } from './mode.js';
 import { applyEager } from './eager.js';
 import { applyFused } from './fused.js';
+import { LiveNumber } from '../compile/live-number.js';
+import { noteLiveRead } from '../compile/trace-record.js';
 
 /** Observers of every op application (autograd records its tape here). */
 export type ApplyHook = (op: OpDef<any>, operands: readonly Operand[], attrs: unknown, output: Tensor) => void;
@@ -35,7 +37,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
       if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
-    } else if (typeof v !== 'number' && typeof v !== 'boolean') {
+    } else if (typeof v !== 'number' && typeof v !== 'boolean' && !(v instanceof LiveNumber)) {
       throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
     } else scalars++;
   }
@@ -50,6 +52,14 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       if (v instanceof Tensor) {
         a[i] = v;
         ins[i] = v;
+      } else if (v instanceof LiveNumber) {
+        // Re-read on every replay of a tpu.compile trace (optimizer hyperparameters).
+        const value = v.read();
+        const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(value));
+        a[i] = { shape: [], dtype };
+        const scalar = { value, dtype, live: v };
+        noteLiveRead(scalar);
+        ins[i] = scalar;
       } else {
         const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
         a[i] = { shape: [], dtype };

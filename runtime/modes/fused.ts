@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { TraceNode } from '../compiler/trace.js';
 import { isScalar, type WeakScalar } from '../compiler/trace.js';
-import { bindProgram } from '../compiler/bind-program.js';
+import { bindProgram, type BoundRegion } from '../compiler/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
@@ -173,8 +173,25 @@ export function regionSize(): number {
   return members.length;
 }
 
-/** Cuts the region: compiles and launches it. `required` tensors become outputs. */
-export function flushRegion(reason: string, required: readonly Tensor[] = []): void {
+/** Values of the region that may still be read: not disposed, not temporaries (whole-function capture). */
+export function liveRegionValues(): Tensor[] {
+  return members.filter((t) => !t.disposed && !t._temporary && !t._buf);
+}
+
+/** Whether the region recomputes values of earlier regions (its program then computes them too). */
+export function regionRecomputes(): boolean {
+  return [...recomputed].some((t) => !t.disposed && !t._buf);
+}
+
+/**
+ * Cuts the region: compiles and launches it. `required` tensors become outputs (first, in
+ * that order). `beforeLaunch` sees the binding and the in-place updates (target -> hidden
+ * tensor holding its value before the region) while the region's buffers are still alive.
+ */
+export function flushRegion(
+  reason: string, required: readonly Tensor[] = [],
+  beforeLaunch?: (bp: BoundRegion, updates: ReadonlyMap<Tensor, Tensor>) => void,
+): void {
   if (members.length === 0) return;
   const outputs = new Set(required);
   for (const t of updated) if (!t._buf && !t.disposed) outputs.add(t);
@@ -185,7 +202,11 @@ export function flushRegion(reason: string, required: readonly Tensor[] = []): v
   const count = members.length;
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
   try {
-    if (outputs.size) launch(bindProgram([...outputs]));
+    if (outputs.size) {
+      const bp = bindProgram([...outputs]);
+      beforeLaunch?.(bp, originals);
+      launch(bp);
+    }
   } finally {
     endRegion();
   }

@@ -9,7 +9,7 @@ export function launch(bp: BoundProgram, check = false): number | undefined {
   const id = programCache().lookup(bp);
   const outs: DeviceBuffer[] = [];
   try {
-    for (const t of bp.outputs) outs.push(session.allocate(t.dtype, t.shape, t._node!.op.name));
+    for (const t of bp.outputs) outs.push(session.allocate(t.dtype, t.shape, t._node?.op.name ?? 'tpu.compile'));
   } catch (e) {
     for (const b of outs) session.memory.release(b);
     throw e;

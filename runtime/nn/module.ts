@@ -4,6 +4,7 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { noteReplacement } from '../compile/trace-record.js';
 
 export type StateDict = Record<string, Tensor>;
 
@@ -15,6 +16,11 @@ export interface LoadOptions {
 export abstract class Module {
   /** train() / eval(): Dropout and friends look at it. */
   training = true;
+
+  constructor() {
+    // Seen through a proxy that counts replacements (tpu.compile traces again after one).
+    return new Proxy(this, replacementWatch);
+  }
 
   abstract forward(...inputs: Tensor[]): Tensor;
 
@@ -108,3 +114,20 @@ export abstract class Module {
     return '';
   }
 }
+
+/** A property that a tpu.compile trace may have captured changes: a tensor, a submodule, the training flag. */
+function replaces(target: Module, key: string | symbol, value: unknown): boolean {
+  const old: unknown = Reflect.get(target, key);
+  return old !== value && (old instanceof Tensor || old instanceof Module || (key === 'training' && old !== undefined));
+}
+
+const replacementWatch: ProxyHandler<Module> = {
+  set(target, key, value) {
+    if (replaces(target, key, value)) noteReplacement();
+    return Reflect.set(target, key, value);
+  },
+  defineProperty(target, key, descriptor) {
+    if ('value' in descriptor && replaces(target, key, descriptor.value)) noteReplacement();
+    return Reflect.defineProperty(target, key, descriptor);
+  },
+};

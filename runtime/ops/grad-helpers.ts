@@ -1,6 +1,6 @@
 // Helpers for gradient rules, written with ops like the rules themselves.
 import { shapesEqual, type Shape } from '../shape.js';
-import type { Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 import type { Operand } from './op.js';
 
 /** Sums a broadcast gradient back to the shape of the operand it flowed from. */
@@ -21,6 +21,6 @@ export function unbroadcast(grad: Tensor, shape: Shape): Tensor {
  * value, e.g. log(base) for pow's constant exponent), else unbroadcast to its shape.
  */
 export function gradFor(operand: Operand, grad: () => Tensor): Tensor | null {
-  if (typeof operand === 'number' || typeof operand === 'boolean' || !operand.requiresGrad) return null;
+  if (!(operand instanceof Tensor) || !operand.requiresGrad) return null;
   return unbroadcast(grad(), operand.shape);
 }

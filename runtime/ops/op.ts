@@ -4,6 +4,7 @@ import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
 import type { OnnxGraph } from '../device/onnx/onnx-graph.js';
 import type { Tensor } from '../tensor.js';
+import type { LiveNumber } from '../compile/live-number.js';
 
 /** What a shape/dtype rule sees of each operand: scalars appear as 0-d values. */
 export interface Abstract {
@@ -11,8 +12,11 @@ export interface Abstract {
   readonly dtype: DType;
 }
 
-/** An operand of an op call: a tensor or a JS scalar (a "weak" scalar, as in PyTorch). */
-export type Operand = Tensor | number | boolean;
+/**
+ * An operand of an op call: a tensor or a JS scalar (a "weak" scalar, as in PyTorch), possibly
+ * a live number (re-read on each tpu.compile replay).
+ */
+export type Operand = Tensor | number | boolean | LiveNumber;
 
 /** Context handed to a lowering: the graph plus helpers that keep dtype semantics in one place. */
 export interface LowerContext {

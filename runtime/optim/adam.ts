@@ -1,5 +1,6 @@
 // Adam (L2 weight decay added to the gradient) and AdamW (decoupled weight decay), as in
-// torch.optim. Bias corrections are JS numbers of the step count: scalar program inputs.
+// torch.optim. Bias corrections are live numbers of the step count: scalar program inputs,
+// re-read on every step and every tpu.compile replay.
 import type { Tensor } from '../tensor.js';
 import { checkHyper, Optimizer } from './optimizer.js';
 
@@ -30,15 +31,17 @@ export class Adam extends Optimizer {
   }
 
   protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor {
-    const [b1, b2] = this.betas;
-    const t = this.stepCount;
-    const g = this.weightDecay && !this.decoupled ? grad.add(p.mul(this.weightDecay)) : grad;
+    const beta1 = () => this.betas[0];
+    const beta2 = () => this.betas[1];
+    const l2 = this.choice('L2 weight decay', () => this.weightDecay !== 0 && !this.decoupled);
+    const g = l2 ? grad.add(p.mul(this.hyper(() => this.weightDecay))) : grad;
     // Moments start at zero, so the first step has the same program as every other one.
-    const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(b1).add(g.mul(1 - b1)));
-    const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(b2).add(g.mul(g).mul(1 - b2)));
-    const stepSize = this.lr / (1 - b1 ** t);
-    const denom = v.div(1 - b2 ** t).sqrt().add(this.eps);
-    const base = this.weightDecay && this.decoupled ? p.mul(1 - this.lr * this.weightDecay) : p;
+    const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(this.hyper(beta1)).add(g.mul(this.hyper(() => 1 - beta1()))));
+    const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(this.hyper(beta2)).add(g.mul(g).mul(this.hyper(() => 1 - beta2()))));
+    const stepSize = this.hyper(() => checkHyper(this.name, 'lr', this.lr, 0) / (1 - beta1() ** this.stepCount));
+    const denom = v.div(this.hyper(() => 1 - beta2() ** this.stepCount)).sqrt().add(this.hyper(() => this.eps));
+    const decoupled = this.choice('decoupled weight decay', () => this.weightDecay !== 0 && this.decoupled);
+    const base = decoupled ? p.mul(this.hyper(() => 1 - this.lr * this.weightDecay)) : p;
     return base.sub(m.div(denom).mul(stepSize));
   }
 }

@@ -1,12 +1,17 @@
 // Optimizer base: holds the parameters, zeroGrad(), and applies each step as ONE batch of
 // in-place updates (fused mode: one program for the pending forward, backward and update).
-// Hyperparameters are plain JS numbers read at every step: they reach the program as
-// scalar inputs, so changing the learning rate every step never recompiles.
+// Hyperparameters are plain JS properties; updates read them through live numbers
+// (hyper()), so they reach programs as scalar inputs read at every step, also on a
+// tpu.compile replay where the step's JS does not run: changing the learning rate every
+// step never recompiles. The step counts advance through onEachCall, so a replay advances
+// them too; JS choices that shape the program (momentum on or off) are guards.
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
 import { keep } from '../scope.js';
 import { zeros } from '../creation.js';
+import { LiveNumber, numberValue } from '../compile/live-number.js';
+import { guard, onEachCall } from '../compile/trace-record.js';
 
 export abstract class Optimizer {
   readonly params: Tensor[];
@@ -14,6 +19,8 @@ export abstract class Optimizer {
   protected readonly state = new Map<Tensor, Record<string, Tensor>>();
   /** Steps taken. */
   stepCount = 0;
+  /** Steps in which each parameter was updated. */
+  protected readonly updatesOf = new Map<Tensor, number>();
 
   constructor(params: Iterable<Tensor>, readonly name: string) {
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params)) {
@@ -37,13 +44,18 @@ export abstract class Optimizer {
 
   /** One update of every parameter that has a gradient. */
   step(): void {
-    this.stepCount++;
+    const stepped = this.params.filter((p) => p.grad);
+    const advance = () => {
+      this.stepCount++;
+      for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
+    };
+    advance();
+    onEachCall(advance);
     const updates: [Tensor, Tensor][] = [];
     noGrad(() => {
-      for (const p of this.params) {
-        if (!p.grad) continue;
-        if (p.grad.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-        updates.push([p, this.update(p, p.grad, this.stateOf(p))]);
+      for (const p of stepped) {
+        if (p.grad!.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+        updates.push([p, this.update(p, p.grad!, this.stateOf(p))]);
       }
     });
     if (updates.length) assignAll(updates, `${this.name}.step`);
@@ -51,6 +63,19 @@ export abstract class Optimizer {
 
   /** The parameter's new value; updates its `state` tensors with setState. */
   protected abstract update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor;
+
+  /**
+   * A hyperparameter as an op operand: read now, and again on each tpu.compile replay.
+   * Typed as a number: ops take a live number wherever they take one.
+   */
+  protected hyper(read: () => number): number {
+    return new LiveNumber(read) as unknown as number;
+  }
+
+  /** A JS choice that shapes the update's program (a replay traces again when it changes). */
+  protected choice(what: string, read: () => boolean): boolean {
+    return guard(`${this.name} ${what}`, read);
+  }
 
   protected stateOf(p: Tensor): Record<string, Tensor> {
     let s = this.state.get(p);
@@ -62,15 +87,15 @@ export abstract class Optimizer {
    * Updates a state tensor in place (created as zeros of the parameter's shape the first
    * time), so it is a program output of the step, like the parameter itself.
    */
-  protected setState(p: Tensor, state: Record<string, Tensor>, key: string, value: (current: Tensor, first: boolean) => Tensor): Tensor {
-    const first = state[key] === undefined;
-    const target = first ? (state[key] = keep(zeros([...p.shape], { dtype: p.dtype }))) : state[key]!;
-    assignAll([[target, value(target, first)]], `${this.name}.step`);
+  protected setState(p: Tensor, state: Record<string, Tensor>, key: string, value: (current: Tensor) => Tensor): Tensor {
+    const target = (state[key] ??= keep(zeros([...p.shape], { dtype: p.dtype })));
+    assignAll([[target, value(target)]], `${this.name}.step`);
     return target;
   }
 }
 
-export function checkHyper(who: string, name: string, v: unknown, lo: number, hi = Infinity, hiOpen = false): number {
+export function checkHyper(who: string, name: string, value: unknown, lo: number, hi = Infinity, hiOpen = false): number {
+  const v = numberValue(value); // a number argument of a compiled step set as opt.lr
   if (typeof v !== 'number' || !(v >= lo) || (hiOpen ? !(v < hi) : !(v <= hi))) {
     throw new RangeError(`${who}: ${name} must be a number in [${lo}, ${hi}${hiOpen ? ')' : ']'}; got ${JSON.stringify(v)}`);
   }

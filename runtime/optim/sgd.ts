@@ -30,15 +30,17 @@ export class SGD extends Optimizer {
   }
 
   protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor {
-    checkHyper('SGD', 'lr', this.lr, 0);
-    let g = this.weightDecay ? grad.add(p.mul(this.weightDecay)) : grad;
-    if (this.momentum) {
+    const lr = this.hyper(() => checkHyper('SGD', 'lr', this.lr, 0));
+    let g = this.choice('weightDecay != 0', () => this.weightDecay !== 0) ? grad.add(p.mul(this.hyper(() => this.weightDecay))) : grad;
+    if (this.choice('momentum != 0', () => this.momentum !== 0)) {
       const gradient = g;
-      // PyTorch: the first step's buffer is the gradient itself.
-      const buf = this.setState(p, state, 'momentumBuffer', (b, first) =>
-        first ? gradient.mul(1) : b.mul(this.momentum).add(gradient.mul(1 - this.dampening)));
-      g = this.nesterov ? g.add(buf.mul(this.momentum)) : buf;
+      // PyTorch: the first step's buffer is the gradient itself. The buffer starts at zero,
+      // so the first step is 0 * 0 + 1 * gradient: the same program as every later step.
+      const first = () => this.updatesOf.get(p) === 1;
+      const buf = this.setState(p, state, 'momentumBuffer', (b) =>
+        b.mul(this.hyper(() => (first() ? 0 : this.momentum))).add(gradient.mul(this.hyper(() => (first() ? 1 : 1 - this.dampening)))));
+      g = this.choice('nesterov', () => this.nesterov) ? g.add(buf.mul(this.hyper(() => this.momentum))) : buf;
     }
-    return p.sub(g.mul(this.lr));
+    return p.sub(g.mul(lr));
   }
 }

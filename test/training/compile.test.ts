@@ -62,7 +62,7 @@ describe('tpu.compile', () => {
     expect(afterNew - compiled).toBe(1);
     step(x2, y2, 0.1);
     expect(tpu.stats().programsCompiled).toBe(afterNew);
-    expect(step.stats().signatures).toEqual(['float32[32, 6], int32[32], number', 'float32[8, 6], int32[8], number']);
+    expect(step.stats().signatures).toEqual(['float32[32, 6], int32[32], float', 'float32[8, 6], int32[8], float']);
   });
 
   it('returns trees of tensors; parameters and gradients are readable after the call', () => {

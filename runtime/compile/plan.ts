@@ -1,0 +1,159 @@
+// A traced call of a compiled function as a replayable plan: the one program, where each of
+// its inputs comes from (a tensor argument by position, a tensor held from outside by
+// identity: parameters, optimizer state, gradients; or a tensor the body made on the host,
+// made again), which tensors its outputs update in place, and how the returned value is
+// built. Built while the trace's region is still bound (its buffers alive).
+import type { BoundRegion } from '../compiler/bind-program.js';
+import type { Program } from '../compiler/program.js';
+import type { WeakScalar } from '../compiler/trace.js';
+import type { DeviceBuffer } from '../device/memory.js';
+import type { DType } from '../dtype.js';
+import type { Shape } from '../shape.js';
+import { isKept } from '../scope.js';
+import { Tensor } from '../tensor.js';
+import type { TraceRecord } from './trace-record.js';
+import { isPlainObject } from '../plain-object.js';
+
+/** Where a tensor of a replay comes from: the call's tensor argument, a held tensor, or a host tensor made again. */
+export type Source = { readonly arg: number } | { readonly held: Tensor } | { readonly remade: number };
+
+/**
+ * Where a program output goes: a tensor updated in place, or the gradient slot of a leaf
+ * (`leaf.grad`, made anew if zeroGrad() emptied it since: a gradient is not captured by
+ * identity, as every trace's zeroGrad() disposes the gradients of the one before).
+ */
+export type Target = Source | { readonly gradOf: Tensor };
+
+/** A tensor in the returned value: program output `out`, else `source`. */
+export class ResultLeaf {
+  constructor(readonly out: number | null, readonly source: Target | null) {}
+}
+
+export interface PlanOutput {
+  readonly shape: Shape;
+  readonly dtype: DType;
+  /** Where the value goes, or null for a new tensor of the returned value. */
+  readonly into: Target | null;
+}
+
+export interface Plan {
+  /** Null when the body left nothing to compute on the device. */
+  readonly program: { readonly signature: string; readonly structure: string; readonly ir: Program; readonly label: string } | null;
+  readonly inputs: readonly Source[];
+  readonly scalars: readonly WeakScalar[];
+  readonly outputs: readonly PlanOutput[];
+  /** The returned value with ResultLeaf for its tensors in arrays and plain objects; other values are the trace's. */
+  readonly result: unknown;
+  readonly record: TraceRecord;
+  /** Host tensors the body made and dropped, made again (in this order) on each replay. */
+  readonly remakes: readonly (() => Tensor)[];
+  /** Every tensor bound or updated by identity: a replay needs each of them alive. */
+  readonly held: readonly Tensor[];
+}
+
+export interface TraceFacts {
+  /** The tensor arguments and their buffers when the trace started. */
+  readonly args: readonly Tensor[];
+  readonly argBuffers: readonly DeviceBuffer[];
+  readonly result: unknown;
+  readonly record: TraceRecord;
+}
+
+/** The plan, or why this trace cannot be replayed. */
+export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, Tensor>, facts: TraceFacts): Plan | string {
+  const { args, argBuffers, record } = facts;
+  const held = new Set<Tensor>();
+  const sourceOf = (t: Tensor): Source => {
+    const arg = args.indexOf(t);
+    if (arg >= 0) return { arg };
+    held.add(t);
+    return { held: t };
+  };
+  // Host tensors made inside and not kept: made again on each replay (kept ones are held).
+  const remakes: (() => Tensor)[] = [];
+  const remadeIndex = new Map<DeviceBuffer, number>();
+  const updatedFrom = new Map<DeviceBuffer, Tensor>();
+  for (const [target, before] of updates) if (before._buf) updatedFrom.set(before._buf, target);
+  for (const [made, remake] of record.uploads) {
+    if (isKept(made) || updates.has(made) || !made._buf) continue;
+    remadeIndex.set(made._buf, remakes.length);
+    remakes.push(remake);
+  }
+  const bufferSource = (b: DeviceBuffer, t: Tensor): Source | string => {
+    const arg = argBuffers.indexOf(b);
+    if (arg >= 0) return { arg };
+    const target = updatedFrom.get(b);
+    if (target) return sourceOf(target);
+    const remade = remadeIndex.get(b);
+    if (remade !== undefined) return { remade };
+    if (!t.disposed) return sourceOf(t);
+    return `it reads ${t.describe()}, a tensor disposed while the function ran`;
+  };
+
+  const inputs: Source[] = [];
+  const outputs: PlanOutput[] = [];
+  const outIndex = new Map<Tensor, number>();
+  const resultTensors = new Set<Tensor>();
+  collectTensors(facts.result, resultTensors);
+  if (bp) {
+    for (let k = 0; k < bp.inputs.length; k++) {
+      const s = bufferSource(bp.inputs[k]!, bp.inputTensors[k]!);
+      if (typeof s === 'string') return s;
+      inputs.push(s);
+    }
+    const gradOf = new Map<Tensor, Tensor>();
+    for (const leaf of [...held, ...updates.keys()]) if (leaf.grad) gradOf.set(leaf.grad, leaf);
+    bp.outputs.forEach((t, i) => {
+      outIndex.set(t, i);
+      const fresh = resultTensors.has(t) && !updates.has(t) && !isKept(t) && !args.includes(t);
+      const leaf = gradOf.get(t);
+      outputs.push({ shape: t.shape, dtype: t.dtype, into: fresh ? null : leaf ? { gradOf: leaf } : sourceOf(t) });
+    });
+  }
+
+  let unreplayable: string | null = null;
+  const template = (v: unknown): unknown => {
+    if (v instanceof Tensor) {
+      const out = outIndex.get(v);
+      if (out !== undefined) return new ResultLeaf(outputs[out]!.into ? null : out, outputs[out]!.into);
+      if (v.disposed || !v._buf) return (unreplayable = `it returns ${v.describe()}, a tensor disposed while the function ran`), null;
+      const s = bufferSource(v._buf, v);
+      if (typeof s === 'string') return (unreplayable = s), null;
+      return new ResultLeaf(null, s);
+    }
+    if (Array.isArray(v)) return v.map(template);
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, template(x)]));
+    // Other objects are returned as they are: tensors the body made inside them were disposed
+    // by its scope, and tensors they hold from outside (a module's parameters) are updated in place.
+    return v;
+  };
+  const result = template(facts.result);
+  if (unreplayable !== null) return unreplayable;
+
+  return {
+    program: bp && { signature: bp.signature, structure: bp.structure(), ir: bp.program(), label: bp.label() },
+    inputs,
+    scalars: bp?.scalarOperands ?? [],
+    outputs,
+    result,
+    record,
+    remakes,
+    held: [...held],
+  };
+}
+
+/**
+ * Tensors the plan reads from outside that are neither parameters, kept state nor updated by
+ * it: most likely data captured from a closure, which a replay reads as the same object.
+ */
+export function capturedData(plan: Plan): Tensor[] {
+  const updated = new Set(plan.outputs.map((o) => (o.into && 'held' in o.into ? o.into.held : null)));
+  return plan.held.filter((t) => !t.requiresGrad && !isKept(t) && !updated.has(t));
+}
+
+/** Tensors anywhere in arrays and plain objects. */
+export function collectTensors(v: unknown, into: Set<Tensor>): void {
+  if (v instanceof Tensor) into.add(v);
+  else if (Array.isArray(v)) for (const x of v) collectTensors(x, into);
+  else if (isPlainObject(v)) for (const x of Object.values(v)) collectTensors(x, into);
+}

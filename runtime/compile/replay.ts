@@ -1,0 +1,91 @@
+// Replaying a plan: the JS body does not run. Checks that the plan still describes the state
+// (staleReason), redoes the body's per-call effects and re-reads its live numbers in trace
+// order, binds the call's tensor arguments and the current buffers of the held tensors, runs
+// the one program, writes the in-place updates back into the same Tensor objects and builds
+// a fresh returned value.
+import { performance } from 'node:perf_hooks';
+import { promoteWithScalar, scalarKind } from '../dtype.js';
+import type { WeakScalar } from '../compiler/trace.js';
+import { emit, profiling } from '../profiler/events.js';
+import { adopt } from '../modes/assign.js';
+import { launch } from '../modes/launch.js';
+import { materialize } from '../modes/materialize.js';
+import { Tensor } from '../tensor.js';
+import { keep } from '../scope.js';
+import { ResultLeaf, type Plan, type Source, type Target } from './plan.js';
+import { isPlainObject } from '../plain-object.js';
+
+/** Why the plan cannot be replayed now (then the call traces again), or null. */
+export function staleReason(plan: Plan): string | null {
+  for (const t of plan.held) {
+    if (t.disposed) return `the captured tensor ${t.describe()} was disposed`;
+    if (t._buf?.lostWithSession) return `the captured tensor ${t.describe()} was freed by tpu.reset()`;
+  }
+  for (const g of plan.record.guards) {
+    const now = g.read();
+    if (!Object.is(now, g.value)) return `${g.what} changed (${String(g.value)} -> ${String(now)})`;
+  }
+  return null;
+}
+
+export function replay(plan: Plan, args: readonly Tensor[], name: string): unknown {
+  for (const t of plan.held) if (!t._buf) materialize(t, 'tpu.compile');
+  const values = new Map<WeakScalar, number>();
+  for (const a of plan.record.actions) {
+    if ('effect' in a) a.effect();
+    else values.set(a.read, a.read.live!.read());
+  }
+  const remade = plan.remakes.map((make) => make());
+  const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
+  const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf.grad! : tensorOf(s));
+  const outs = plan.outputs.map((o) => new Tensor(null, o.shape, o.dtype));
+  if (plan.program) {
+    const { signature, structure, ir, label } = plan.program;
+    const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
+    if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: `compiled ${name} (replay)`, nodes: ir.nodes.length, outputs: outs.length });
+    launch({
+      signature,
+      structure: () => structure,
+      program: () => ir,
+      inputs: plan.inputs.map((s) => tensorOf(s)._buf!),
+      scalars,
+      outputs: outs,
+      label: () => label,
+      site: undefined,
+    });
+  }
+  plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
+  const returned = new Set<Tensor>();
+  const result = rebuild(plan.result, (leaf) => {
+    const t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
+    returned.add(t);
+    return t;
+  });
+  for (const t of remade) if (!returned.has(t)) t.dispose();
+  return result;
+}
+
+/** An output to its target: in place, or as the leaf's new gradient if it has none. */
+function write(into: Target, out: Tensor, tensorOf: (s: Source) => Tensor): void {
+  if (!('gradOf' in into)) return adopt(tensorOf(into), out);
+  const leaf = into.gradOf;
+  if (leaf.grad && !leaf.grad.disposed) adopt(leaf.grad, out);
+  else leaf.grad = keep(out);
+}
+
+function scalarValue(s: WeakScalar, values: ReadonlyMap<WeakScalar, number>, name: string): number {
+  if (!s.live) return s.value;
+  const v = values.get(s) ?? s.live.read();
+  // A float value where the trace had an integer scalar on an integer tensor changes the program.
+  if (promoteWithScalar(s.dtype, scalarKind(v)) !== s.dtype) {
+    throw new TypeError(`tpu.compile(${name}): a live number traced as ${s.dtype} is now ${v}, which would change the program's dtypes; pass numbers of one kind (integer or not)`);
+  }
+  return v;
+}
+
+function rebuild(template: unknown, leaf: (l: ResultLeaf) => Tensor): unknown {
+  if (template instanceof ResultLeaf) return leaf(template);
+  if (Array.isArray(template)) return template.map((x) => rebuild(x, leaf));
+  if (isPlainObject(template)) return Object.fromEntries(Object.entries(template).map(([k, x]) => [k, rebuild(x, leaf)]));
+  return template;
+}
