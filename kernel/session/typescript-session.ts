@@ -289,13 +289,17 @@ export class TypeScriptSession implements LanguageSession {
     if (this.runtimeUsed) this.runtime?.cancelPending();
   }
 
-  /** Stops everything of this session: its timers, the language service, and (restart) the TPU session's buffers. */
-  async shutdown(restart: boolean): Promise<void> {
+  /**
+   * Stops everything of this session: its timers, the language service and the TPU session
+   * (its buffers are freed for a restart; before an exit, its thread must leave ONNX Runtime
+   * first: ending the process while a program runs there aborts it).
+   */
+  async shutdown(): Promise<void> {
     this.interrupt();
     this.timers.cancelAll();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
-    if (restart && this.runtimeUsed) await this.runtime?.reset();
+    if (this.runtimeUsed) await this.runtime?.reset();
   }
 
   private write(name: 'stdout' | 'stderr', text: string): void {
