@@ -7,6 +7,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
 import { keep } from '../scope.js';
 import { zeros } from '../creation.js';
+import { withCallSite } from '../call-site.js';
 
 export abstract class Optimizer {
   readonly params: Tensor[];
@@ -35,18 +36,20 @@ export abstract class Optimizer {
     }
   }
 
-  /** One update of every parameter that has a gradient. */
+  /** One update of every parameter that has a gradient (its ops attributed to the line calling step()). */
   step(): void {
-    this.stepCount++;
-    const updates: [Tensor, Tensor][] = [];
-    noGrad(() => {
-      for (const p of this.params) {
-        if (!p.grad) continue;
-        if (p.grad.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-        updates.push([p, this.update(p, p.grad, this.stateOf(p))]);
-      }
+    withCallSite(Optimizer.prototype.step, () => {
+      this.stepCount++;
+      const updates: [Tensor, Tensor][] = [];
+      noGrad(() => {
+        for (const p of this.params) {
+          if (!p.grad) continue;
+          if (p.grad.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+          updates.push([p, this.update(p, p.grad, this.stateOf(p))]);
+        }
+      });
+      if (updates.length) assignAll(updates, `${this.name}.step`);
     });
-    if (updates.length) assignAll(updates, `${this.name}.step`);
   }
 
   /** The parameter's new value; updates its `state` tensors with setState. */
