@@ -55,6 +55,9 @@ let originals = new Map<Tensor, Tensor>();
 let regionStart: CallSite | null = null;
 
 export function applyFused(node: TraceNode): Tensor {
+  // The cut at the size cap waits for the next op: by then the loop body has disposed what
+  // it no longer needs, so those values are neither outputs nor recipes to keep.
+  if (members.length >= regionCap) cutAtCap();
   if (members.length === 0) regionStart = captureOuterSite(applyFused);
   for (const v of node.inputs) {
     if (isScalar(v)) continue;
@@ -66,7 +69,6 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= regionCap) cutAtCap();
   return t;
 }
 
