@@ -44,12 +44,15 @@ export interface Site {
   format(): string;
 }
 
-// Frames an op's capture keeps below apply(): an op method called by the user needs 2 (the
-// method, the user's line), an nn module's forward 3; every frame costs. Runtime code that
-// makes several ops (composed ops, backward, optimizer steps) captures its own caller once
-// instead (withCallSite), with room for a few helpers between it and the user.
+// Frames a capture keeps below the runtime function that asks. Every frame costs, so the
+// captures of cheap strict ops (only with tpu.setCallSites(true)) keep 3: an op method
+// called by the user needs 2 (the method, the user's line), a helper between them 3. The
+// others leave room for nn modules and helpers between the runtime and the user: captures
+// of ops that may fail on the device (large, so the capture is cheap beside them), of debug
+// mode (which waits for each op anyway), of runtime code making several ops (composed ops,
+// backward, optimizer steps: withCallSite) and of fused regions.
 const OP_DEPTH = 3;
-const OUTER_DEPTH = 6;
+const OUTER_DEPTH = 8;
 
 /** One call's stack, captured by V8 and formatted only when `format()` is called. */
 export class CallSite implements Site {
@@ -103,8 +106,10 @@ function siteOf(skip: Function, depth: number): CallSite {
  * (policy true), for calls that may fail on the device ('auto'), or never (false).
  */
 export function captureSite(skip: Function, debug: boolean, mayFail: boolean): CallSite | null {
-  if (!debug && (policy === false || (policy === 'auto' && !mayFail))) return null;
-  return siteOf(skip, OP_DEPTH);
+  if (debug) return siteOf(skip, OUTER_DEPTH);
+  if (policy === false) return null;
+  if (mayFail) return siteOf(skip, OUTER_DEPTH);
+  return policy === true ? siteOf(skip, OP_DEPTH) : null;
 }
 
 /** The caller of `skip`, for a call made once per many ops (a fused region's start and cut), unless sites are off. */
