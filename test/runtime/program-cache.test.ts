@@ -59,6 +59,20 @@ describe('program cache bound', () => {
     for (const t of [...inputs, again, value, twice]) t.dispose();
   });
 
+  it('a profile keeps the labels of programs evicted while it records', () => {
+    tpu.mode('strict');
+    tpu.setDevice({ programCacheSize: 1 });
+    const x = counting(41);
+    const recording = tpu.profiler.record();
+    const product = x.mul(3);
+    const sum = product.add(41); // compiling add evicts mul's program
+    expect(sum.array()).toEqual(expected(41));
+    const profile = recording.stop();
+    expect(tpu.stats().programsCached).toBe(1);
+    expect(profile.data.programs.map((p) => p.label).sort()).toEqual(["op 'add'", "op 'mul'"]);
+    for (const t of [x, product, sum]) t.dispose();
+  });
+
   it('lowering the size evicts at once; the size is checked', async () => {
     tpu.mode('strict');
     const xs = [21, 22].map(counting);
