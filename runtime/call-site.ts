@@ -79,7 +79,7 @@ function captureDepth(skip: Function, depth: number): CallSite {
 }
 
 /** Where the ops of a fused program were called: from its first op (when known) up to where it was cut. */
-export class SiteRange implements Site {
+class SiteRange implements Site {
   constructor(private readonly first: CallSite | null, private readonly last: CallSite) {}
 
   format(): string {

@@ -54,7 +54,7 @@ export function bindSingle(node: TraceNode, out: Tensor): BoundProgram {
 // operand types by comparing them with the last call of the same op (sameTypes).
 export class SingleOpBinding implements BoundProgram {
   readonly inputs: DeviceBuffer[] = [];
-  scalars: readonly number[] = NO_SCALARS;
+  readonly scalars: readonly number[];
   readonly outputs: readonly Tensor[];
   readonly op: OpDef<any>;
   private readonly attrKey: string;
@@ -67,12 +67,12 @@ export class SingleOpBinding implements BoundProgram {
     this.op = node.op;
     this.attrKey = attrKeyOf(node.op, node.attrs);
     const ins = node.inputs;
+    let scalars: number[] | null = null;
     for (let k = 0; k < ins.length; k++) {
       const v = ins[k]!;
       if (isScalar(v)) {
-        if (this.scalars === NO_SCALARS) this.scalars = [];
-        (this.scalars as number[]).push(v.value);
-        this.ids.push(-this.scalars.length);
+        (scalars ??= []).push(v.value);
+        this.ids.push(-scalars.length);
         continue;
       }
       const buf = v._buf!;
@@ -84,6 +84,7 @@ export class SingleOpBinding implements BoundProgram {
       }
       this.ids.push(i);
     }
+    this.scalars = scalars ?? NO_SCALARS;
   }
 
   get signature(): string {
