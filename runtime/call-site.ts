@@ -12,40 +12,131 @@ const sourceDir = fileURLToPath(new URL('../../runtime/', import.meta.url));
 const insideRuntime = (where: string) =>
   where.includes(builtDir) || where.includes(sourceDir) || where.includes('node:internal') || where.startsWith('node:');
 
-export interface CallSite {
-  stack?: string;
+// Device errors of strict and fused work surface at a later sync point; a recorded call site
+// lets them name the exact call. V8 keeps a capture unformatted until `stack` is read, but
+// the capture itself costs several µs in a hot loop (more than a strict dispatch), so by
+// default ('auto') strict mode records the calls that can plausibly fail on the device
+// (large outputs, device-data indices: see modes/dispatch.ts) and a fused region records
+// where it started and where it was cut (two captures per region). tpu.setCallSites(true)
+// (TPU_KERNEL_CALL_SITES=1) records every strict call; false (=0) none. Debug mode always
+// records, since it reports at the call.
+export type CallSitePolicy = boolean | 'auto';
+let policy: CallSitePolicy = parsePolicy(process.env.TPU_KERNEL_CALL_SITES ?? 'auto');
+
+function parsePolicy(v: string): CallSitePolicy {
+  if (v === '1' || v === 'true') return true;
+  if (v === '0' || v === 'false') return false;
+  if (v === 'auto') return 'auto';
+  throw new RangeError(`TPU_KERNEL_CALL_SITES must be 1, 0 or auto; got ${JSON.stringify(v)}`);
 }
 
-// Capturing a stack costs ~2–4 µs, more than a whole strict dispatch, so by default sites
-// are captured only in debug mode or while profiling; tpu.setCallSites(true) (or
-// TPU_KERNEL_CALL_SITES=1) captures them in every mode.
-let always = process.env.TPU_KERNEL_CALL_SITES === '1';
-export function setCallSites(on: boolean): void {
-  if (typeof on !== 'boolean') throw new TypeError(`tpu.setCallSites: on must be a boolean; got ${JSON.stringify(on)}`);
-  always = on;
+export function setCallSites(on: CallSitePolicy): CallSitePolicy {
+  if (typeof on !== 'boolean' && on !== 'auto') {
+    throw new TypeError(`tpu.setCallSites: on must be true, false or 'auto'; got ${JSON.stringify(on)}`);
+  }
+  const before = policy;
+  policy = on;
+  return before;
 }
 
-const NO_SITE: CallSite = {};
+/** Something a device error can name: one call, or the calls of a fused program. */
+export interface Site {
+  format(): string;
+}
 
-export function captureSite(skip: Function, wanted: boolean): CallSite {
-  if (!wanted && !always) return NO_SITE;
-  const site: CallSite = {};
+// Frames a capture keeps below the runtime function that asks. Every frame costs, so the
+// captures of cheap strict ops (only with tpu.setCallSites(true)) keep 3: an op method
+// called by the user needs 2 (the method, the user's line), a helper between them 3. The
+// others leave room for nn modules and helpers between the runtime and the user: captures
+// of ops that may fail on the device (large, so the capture is cheap beside them), of debug
+// mode (which waits for each op anyway), of runtime code making several ops (composed ops,
+// backward, optimizer steps: withCallSite) and of fused regions.
+const OP_DEPTH = 3;
+const OUTER_DEPTH = 8;
+
+/** One call's stack, captured by V8 and formatted only when `format()` is called. */
+export class CallSite implements Site {
+  /** Set by Error.captureStackTrace; reading it formats the stack (costly): only format() does. */
+  declare readonly stack: string;
+
+  /** The first frame outside the runtime, e.g. "cell 3:5" or "file:///x.mjs:10:3". */
+  format(): string {
+    for (const line of this.stack.split('\n').slice(1)) {
+      if (insideRuntime(line)) continue;
+      return line.trim().replace(/^at /, '');
+    }
+    return 'a line deeper than the recorded frames';
+  }
+}
+
+function captureDepth(skip: Function, depth: number): CallSite {
+  const site = new CallSite();
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 10;
+  Error.stackTraceLimit = depth;
   Error.captureStackTrace(site, skip);
   Error.stackTraceLimit = limit;
   return site;
 }
 
-/** The first frame outside the runtime, e.g. "cell 3:5" or "file:///x.mjs:10:3". */
-export function formatSite(site: CallSite | undefined): string {
-  if (!site?.stack) return 'an unrecorded line (call sites are recorded in debug mode, or everywhere after tpu.setCallSites(true))';
-  const lines = site.stack.split('\n').slice(1);
-  for (const line of lines) {
-    if (insideRuntime(line)) continue;
-    return line.trim().replace(/^at /, '');
+/** Where the ops of a fused program were called: from its first op (when known) up to where it was cut. */
+class SiteRange implements Site {
+  constructor(private readonly first: CallSite | null, private readonly last: CallSite) {}
+
+  format(): string {
+    const last = this.last.format();
+    if (!this.first) return `a line up to ${last}`;
+    const first = this.first.format();
+    return first === last ? first : `${first} … ${last}`;
   }
-  return 'unknown location';
+}
+
+// Runtime code making several ops (a composed op, backward, an optimizer step) attributes
+// them to its own caller: the first of its ops that records a site captures it, the others
+// reuse it.
+let outerSkip: Function | null = null;
+let outerSite: CallSite | null = null;
+
+function siteOf(skip: Function, depth: number): CallSite {
+  if (outerSkip) return (outerSite ??= captureDepth(outerSkip, OUTER_DEPTH));
+  return captureDepth(skip, depth);
+}
+
+/**
+ * The caller of `skip` (an op's apply): always in debug mode; in strict mode for every call
+ * (policy true), for calls that may fail on the device ('auto'), or never (false).
+ */
+export function captureSite(skip: Function, debug: boolean, mayFail: boolean): CallSite | null {
+  if (debug) return siteOf(skip, OUTER_DEPTH);
+  if (policy === false) return null;
+  if (mayFail) return siteOf(skip, OUTER_DEPTH);
+  return policy === true ? siteOf(skip, OP_DEPTH) : null;
+}
+
+/** The caller of `skip`, for a call made once per many ops (a fused region's start and cut), unless sites are off. */
+export function captureOuterSite(skip: Function): CallSite | null {
+  return policy === false ? null : siteOf(skip, OUTER_DEPTH);
+}
+
+/** A fused program's site: from `first` up to the caller of `skip` (the region's cut). */
+export function regionSite(first: CallSite | null, skip: Function): Site | null {
+  const last = captureOuterSite(skip);
+  return last && new SiteRange(first, last);
+}
+
+/** Runs fn with the ops it makes attributed to the caller of `skip`. */
+export function withCallSite<T>(skip: Function, fn: () => T): T {
+  if (outerSkip) return fn();
+  outerSkip = skip;
+  try {
+    return fn();
+  } finally {
+    outerSkip = null;
+    outerSite = null;
+  }
+}
+
+export function formatSite(site: Site | null | undefined): string {
+  return site ? site.format() : 'an unrecorded line (call sites are off: tpu.setCallSites(true) records them)';
 }
 
 /** "file:line:column" of the first frame below `skip` outside the runtime. */
@@ -60,22 +151,13 @@ export function userFrame(skip: Function): string {
  * loop) and the frames are looked at only when the site is shown.
  */
 export function userFrameLater(skip: Function): () => string {
-  const holder = capture(skip, 16);
+  const holder = captureDepth(skip, 16);
   let frame: string | undefined;
   return () => (frame ??= firstUserFrame(framesOf(holder)) ?? 'an unknown location');
 }
 
 function captureFrames(skip: Function, depth: number): NodeJS.CallSite[] {
-  return framesOf(capture(skip, depth));
-}
-
-function capture(skip: Function, depth: number): { stack?: unknown } {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = depth;
-  const holder: { stack?: unknown } = {};
-  Error.captureStackTrace(holder, skip);
-  Error.stackTraceLimit = limit;
-  return holder;
+  return framesOf(captureDepth(skip, depth));
 }
 
 /** The structured frames of a capture (read once: V8 keeps what the first read returns). */

@@ -19,7 +19,8 @@ export function isKept(t: Tensor): boolean {
 }
 
 export function noteCreated(t: Tensor): void {
-  stack[stack.length - 1]?.push(t);
+  // Tested first: stack[-1] on an empty stack is a slow property lookup, on every op.
+  if (stack.length) stack[stack.length - 1]!.push(t);
 }
 
 /** Runs fn and returns what it made besides (still noted in the enclosing scope). */

@@ -8,6 +8,7 @@ import { activeMode, setMode, withMode } from './modes/mode.js';
 import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
 import { closeSession, currentSession, programCache } from './device/current.js';
 import { interruptBuffer } from './device/session.js';
+import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
@@ -30,6 +31,8 @@ export interface DeviceInfo {
   readonly capacityBytes: number;
   readonly capacity: string;
   readonly threads: number;
+  /** Compiled programs kept before the least recently used is evicted. */
+  readonly programCacheSize: number;
   readonly mode: ModeName;
   readonly matmulPrecision: MatmulPrecision;
 }
@@ -45,7 +48,7 @@ export const tpu = {
   setMatmulPrecision,
   /** Profiles: tpu.profiler.record(), .last(), .lastProgram() (see runtime/profiler/api.ts). */
   profiler,
-  /** Record where every op is called in strict/fused too (costs ~2 µs per op). */
+  /** Call sites for device errors: true records every strict op (several µs each), 'auto' (default) the ops that may fail on the device, false none. */
   setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
@@ -76,6 +79,7 @@ export const tpu = {
   /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
   setDevice(options: DeviceOptions): DeviceInfo {
     settings.set(options);
+    programCache().trim();
     return tpu.device();
   },
 
@@ -86,6 +90,7 @@ export const tpu = {
       capacityBytes: settings.capacityBytes(),
       capacity: settings.capacityLabel(),
       threads: settings.threads(),
+      programCacheSize: settings.programCacheSize(),
       mode: activeMode(),
       matmulPrecision: matmulPrecision(),
     };
@@ -104,12 +109,19 @@ export const tpu = {
       programsCompiled: c.misses,
       cacheHits: c.hits,
       cacheMisses: c.misses,
+      programsCached: c.size(),
+      programsEvicted: c.evictions,
       queueDepth: s.queueDepth(),
       pendingOps: regionSize(),
       bytesToDevice: s.bytesToDevice,
       bytesToHost: s.bytesToHost,
       lastProgram: c.last,
     };
+  },
+
+  /** The device thread's own figures (executables, buffers, bytes) once the work queued so far ran. */
+  deviceStats(): Promise<DeviceStats> {
+    return currentSession().deviceStats();
   },
 
   /**

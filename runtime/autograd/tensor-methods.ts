@@ -4,6 +4,7 @@ import { keep } from '../scope.js';
 import { Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
 import { noGrad } from './grad-mode.js';
+import { withCallSite } from '../call-site.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -37,20 +38,23 @@ Tensor.prototype.requiresGrad_ = function (on = true) {
   return setRequiresGrad(this, on, 'requiresGrad_');
 };
 
-Tensor.prototype.backward = function (gradient, options = {}) {
-  const grads = gradients(this, gradient, 'backward', options);
-  for (const [leaf, g] of grads) {
-    // Like PyTorch: gradients add up across backward calls until zeroGrad().
-    const before = leaf.grad;
-    if (!before || before.disposed) {
-      leaf.grad = keep(g);
-      continue;
+// Every op of the backward pass is attributed to the line that called backward().
+Tensor.prototype.backward = function backward(gradient, options = {}) {
+  withCallSite(backward, () => {
+    const grads = gradients(this, gradient, 'backward', options);
+    for (const [leaf, g] of grads) {
+      // Like PyTorch: gradients add up across backward calls until zeroGrad().
+      const before = leaf.grad;
+      if (!before || before.disposed) {
+        leaf.grad = keep(g);
+        continue;
+      }
+      leaf.grad = keep(noGrad(() => before.add(g)));
+      // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
+      before.dispose();
+      if (g !== gradient) g.dispose();
     }
-    leaf.grad = keep(noGrad(() => before.add(g)));
-    // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
-    before.dispose();
-    if (g !== gradient) g.dispose();
-  }
+  });
 };
 
 Tensor.prototype.detach = function () {

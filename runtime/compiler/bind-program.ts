@@ -2,8 +2,9 @@
 // scalar values to run it with). The signature is the structural cache key: ops,
 // attributes, input shapes and dtypes, never the values of scalars. The Program itself is
 // only built on a cache miss.
-import { attrKeyOf } from '../ops/op.js';
-import { formatSite, type CallSite } from '../call-site.js';
+import { attrKeyOf, type OpDef } from '../ops/op.js';
+import type { Site } from '../call-site.js';
+import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
 import type { Program, ProgramValue } from './program.js';
@@ -20,8 +21,17 @@ export interface BoundProgram {
   readonly outputs: readonly Tensor[];
   /** "op 'add'" or "fused program of 12 ops (mul, add, tanh)". */
   readonly label: () => string;
-  /** Where the ops were called, when call sites were captured (else undefined). */
-  readonly site: (() => string) | undefined;
+  /** Where the ops were called, when call sites were captured (else null). */
+  readonly site: Site | null;
+}
+
+/** What a single-op program was compiled for, kept to recognise the next call alike. */
+export interface OperandTypes {
+  readonly attrKey: string;
+  readonly ids: readonly number[];
+  readonly dtypes: readonly DType[];
+  /** null for a scalar operand. */
+  readonly shapes: readonly (Shape | null)[];
 }
 
 /** A region's binding also names its scalar operands, in program order (tpu.compile re-reads live ones). */
@@ -39,28 +49,37 @@ function checkLive(t: Tensor, buf: DeviceBuffer): void {
   }
 }
 
+const NO_SCALARS: readonly number[] = [];
+
 /** Fast path for one op whose operands are all in device memory (strict and debug). */
 export function bindSingle(node: TraceNode, out: Tensor): BoundProgram {
   return new SingleOpBinding(node, out);
 }
 
-// A class, not an object of closures: strict mode binds one per op, allocation counts.
-class SingleOpBinding implements BoundProgram {
-  readonly signature: string;
+// A class, not an object of closures: strict mode binds one per op, so allocations count,
+// and the signature string is built only when the program cache cannot recognise the
+// operand types by comparing them with the last call of the same op (sameTypes).
+export class SingleOpBinding implements BoundProgram {
   readonly inputs: DeviceBuffer[] = [];
-  readonly scalars: number[] = [];
+  readonly scalars: readonly number[];
   readonly outputs: readonly Tensor[];
-  private readonly inputValues: Tensor[] = [];
-  private readonly operandIds: number[] = [];
+  readonly op: OpDef<any>;
+  private readonly attrKey: string;
+  /** Per operand: its input index, or -1-k for the k-th scalar. */
+  private readonly ids: number[] = [];
+  private key: string | undefined;
 
   constructor(private readonly node: TraceNode, out: Tensor) {
     this.outputs = [out];
-    let key = node.op.name + '|' + attrKeyOf(node.op, node.attrs) + '|';
-    for (const v of node.inputs) {
+    this.op = node.op;
+    this.attrKey = attrKeyOf(node.op, node.attrs);
+    const ins = node.inputs;
+    let scalars: number[] | null = null;
+    for (let k = 0; k < ins.length; k++) {
+      const v = ins[k]!;
       if (isScalar(v)) {
-        this.operandIds.push(-1 - this.scalars.length);
-        this.scalars.push(v.value);
-        key += 's' + v.dtype + ',';
+        (scalars ??= []).push(v.value);
+        this.ids.push(-scalars.length);
         continue;
       }
       const buf = v._buf!;
@@ -69,12 +88,48 @@ class SingleOpBinding implements BoundProgram {
       if (i < 0) {
         i = this.inputs.length;
         this.inputs.push(buf);
-        this.inputValues.push(v);
       }
-      this.operandIds.push(i);
-      key += i + ':' + v.dtype + '[' + v.shapeKey() + '],';
+      this.ids.push(i);
     }
-    this.signature = key;
+    this.scalars = scalars ?? NO_SCALARS;
+  }
+
+  get signature(): string {
+    return (this.key ??= this.buildSignature());
+  }
+
+  private buildSignature(): string {
+    let key = this.op.name + '|' + this.attrKey + '|';
+    const ins = this.node.inputs;
+    for (let k = 0; k < ins.length; k++) {
+      const v = ins[k]!;
+      key += isScalar(v) ? 's' + v.dtype + ',' : this.ids[k] + ':' + v.dtype + '[' + v.shapeKey() + '],';
+    }
+    return key;
+  }
+
+  /** The operand types to remember for the next call (sameTypes). */
+  types(): OperandTypes {
+    const ins = this.node.inputs;
+    return {
+      attrKey: this.attrKey,
+      ids: this.ids,
+      dtypes: ins.map((v) => v.dtype),
+      shapes: ins.map((v) => (isScalar(v) ? null : v.shape)),
+    };
+  }
+
+  /** Same op (the caller checks), same attributes, operand types and aliasing as `t`. */
+  sameTypes(t: OperandTypes): boolean {
+    const ins = this.node.inputs;
+    if (this.attrKey !== t.attrKey || ins.length !== t.ids.length) return false;
+    for (let k = 0; k < ins.length; k++) {
+      const v = ins[k]!;
+      if (this.ids[k] !== t.ids[k] || v.dtype !== t.dtypes[k]) return false;
+      const shape = t.shapes[k]!;
+      if (isScalar(v) ? shape !== null : shape === null || !shapesEqual(v.shape, shape)) return false;
+    }
+    return true;
   }
 
   structure(): string {
@@ -83,9 +138,13 @@ class SingleOpBinding implements BoundProgram {
 
   program(): Program {
     const { node, inputs } = this;
-    const values = this.inputValues.map((t): ProgramValue => ({ shape: t.shape, dtype: t.dtype }));
-    const scalarTypes = node.inputs.filter(isScalar).map((v) => v.dtype);
-    const ids = this.operandIds.map((id) => (id >= 0 ? id : inputs.length + (-1 - id)));
+    const values: ProgramValue[] = inputs.map(() => ({ shape: [], dtype: 'float32' }));
+    const scalarTypes: DType[] = [];
+    node.inputs.forEach((v, k) => {
+      if (isScalar(v)) scalarTypes.push(v.dtype);
+      else values[this.ids[k]!] = { shape: v.shape, dtype: v.dtype };
+    });
+    const ids = this.ids.map((id) => (id >= 0 ? id : inputs.length + (-1 - id)));
     const n = { op: node.op.name, inputs: ids, attrs: node.attrs, shape: node.shape, dtype: node.dtype };
     return { inputs: values, scalars: scalarTypes, nodes: [n], outputs: [inputs.length + scalarTypes.length] };
   }
@@ -94,14 +153,13 @@ class SingleOpBinding implements BoundProgram {
     return `op '${this.node.op.name}'`;
   }
 
-  get site(): (() => string) | undefined {
-    const site = this.node.site;
-    return site.stack ? () => formatSite(site) : undefined;
+  get site(): Site | null {
+    return this.node.site;
   }
 }
 
-/** The general case: all recipes reachable from `outputs`, down to tensors in device memory. */
-export function bindProgram(outputs: readonly Tensor[]): BoundRegion {
+/** The general case: all recipes reachable from `outputs`, down to tensors in device memory; `site`: where they were called. */
+export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): BoundRegion {
   const inputs: DeviceBuffer[] = [];
   const inputValues: ProgramValue[] = [];
   const inputTensors: Tensor[] = [];
@@ -156,7 +214,6 @@ export function bindProgram(outputs: readonly Tensor[]): BoundRegion {
   const head = `${inputValues.map((v) => v.dtype).join(',')}|${scalarTypes.join(',')}|`;
   const tail = `|${body}|${outIds.join(',')}`;
   const shapes = inputValues.map((v) => v.shape.join('x')).join(',');
-  const sites = nodes.filter((n) => n.site.stack).map((n) => n.site);
   return {
     signature: head + shapes + tail,
     structure: () => head + tail,
@@ -175,12 +232,6 @@ export function bindProgram(outputs: readonly Tensor[]): BoundRegion {
       nodes.length === 1
         ? `op '${nodes[0]!.op.name}'`
         : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`,
-    site: sites.length ? () => siteRange(sites) : undefined,
+    site,
   };
-}
-
-function siteRange(sites: readonly CallSite[]): string {
-  const first = formatSite(sites[0]);
-  const last = formatSite(sites[sites.length - 1]);
-  return first === last ? first : `${first} … ${last}`;
 }

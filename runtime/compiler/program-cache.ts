@@ -1,8 +1,11 @@
-// The compile cache: one executable per structural signature. On a miss it says what
-// changed when only shapes differ from an earlier program (the profiler's recompile warning).
+// The compile cache: one executable per structural signature, at most `capacity()` of them:
+// the least recently used is evicted (its executable freed on the device) when a compile
+// goes over. On a miss it says what changed when only shapes differ from an earlier program
+// (the profiler's recompile warning).
 import { emit, emitPerOp, profiling } from '../profiler/events.js';
 import type { Shape } from '../shape.js';
-import type { BoundProgram } from './bind-program.js';
+import type { OpDef } from '../ops/op.js';
+import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
 
 export interface CompiledEntry {
@@ -12,48 +15,112 @@ export interface CompiledEntry {
   readonly label: string;
 }
 
+/** A cached program and its bookkeeping. */
+interface Slot {
+  readonly entry: CompiledEntry;
+  readonly signature: string;
+  readonly structure: string;
+  readonly shapes: readonly Shape[];
+  /** Lookup clock of its last use (least recent is evicted first). */
+  used: number;
+  evicted: boolean;
+}
+
+export interface ProgramCacheBackend {
+  /** Sends the program to the device to compile; returns its id. */
+  compile(program: Program, label: string): number;
+  /** Frees an evicted program's executable on the device. */
+  release(id: number): void;
+  /** The most programs kept. */
+  capacity(): number;
+}
+
 export class ProgramCache {
-  private readonly entries = new Map<string, CompiledEntry>();
-  private readonly byId = new Map<number, CompiledEntry>();
+  private readonly bySignature = new Map<string, Slot>();
+  private readonly byId = new Map<number, Slot>();
   private readonly shapesByStructure = new Map<string, readonly Shape[]>();
+  // Strict mode looks a program up for every op: building and hashing the signature costs
+  // more than the rest of the dispatch, so each op remembers the program of its last call
+  // and the operand types it had, compared field by field.
+  private readonly lastOfOp = new Map<OpDef<any>, { types: OperandTypes; slot: Slot }>();
+  private clock = 0;
   hits = 0;
   misses = 0;
+  evictions = 0;
   /** The program compiled last (for %program). */
   last: CompiledEntry | undefined;
 
-  constructor(private readonly compile: (program: Program, label: string) => number) {}
+  constructor(private readonly device: ProgramCacheBackend) {}
 
   lookup(bp: BoundProgram): number {
-    const hit = this.entries.get(bp.signature);
-    if (hit) {
-      this.hits++;
-      if (profiling.perOp) emitPerOp({ kind: 'cache', program: hit.id, hash: hit.hash, hit: true, nodes: hit.program.nodes.length });
-      return hit.id;
+    const single = bp instanceof SingleOpBinding ? bp : undefined;
+    if (single) {
+      const last = this.lastOfOp.get(single.op);
+      if (last !== undefined && !last.slot.evicted && single.sameTypes(last.types)) return this.hit(last.slot);
     }
-    this.misses++;
-    const program = bp.program();
-    const label = bp.label();
-    const entry = { id: this.compile(program, label), hash: fnv1a(bp.signature), program, label };
-    this.entries.set(bp.signature, entry);
-    this.byId.set(entry.id, entry);
-    this.last = entry;
-    if (profiling.on) this.emitMiss(bp, entry);
-    this.shapesByStructure.set(bp.structure(), program.inputs.map((v) => v.shape));
-    return entry.id;
+    let slot = this.bySignature.get(bp.signature);
+    if (slot) this.hit(slot);
+    else slot = this.compile(bp);
+    if (single) this.lastOfOp.set(single.op, { types: single.types(), slot });
+    return slot.entry.id;
   }
 
-  /** A compiled program by the id that profiler events carry. */
+  /** A compiled program by the id that profiler events carry (undefined once evicted). */
   get(id: number): CompiledEntry | undefined {
-    return this.byId.get(id);
+    return this.byId.get(id)?.entry;
   }
 
   size(): number {
-    return this.entries.size;
+    return this.bySignature.size;
   }
 
-  private emitMiss(bp: BoundProgram, entry: CompiledEntry): void {
-    const before = this.shapesByStructure.get(bp.structure());
-    const changed = before ? describeShapeChange(before, entry.program.inputs.map((v) => v.shape)) : undefined;
+  /** Evicts the least recently used programs until at most capacity() are kept. */
+  trim(): void {
+    const capacity = this.device.capacity();
+    while (this.bySignature.size > capacity) {
+      let oldest: Slot | undefined;
+      for (const s of this.bySignature.values()) if (!oldest || s.used < oldest.used) oldest = s;
+      this.evict(oldest!);
+    }
+  }
+
+  private hit(slot: Slot): number {
+    this.hits++;
+    slot.used = ++this.clock;
+    const e = slot.entry;
+    if (profiling.perOp) emitPerOp({ kind: 'cache', program: e.id, hash: e.hash, hit: true, nodes: e.program.nodes.length });
+    return e.id;
+  }
+
+  private compile(bp: BoundProgram): Slot {
+    this.misses++;
+    const program = bp.program();
+    const label = bp.label();
+    const entry = { id: this.device.compile(program, label), hash: fnv1a(bp.signature), program, label };
+    const shapes = program.inputs.map((v) => v.shape);
+    const slot: Slot = { entry, signature: bp.signature, structure: bp.structure(), shapes, used: ++this.clock, evicted: false };
+    this.bySignature.set(slot.signature, slot);
+    this.byId.set(entry.id, slot);
+    this.last = entry;
+    if (profiling.on) this.emitMiss(slot);
+    this.shapesByStructure.set(slot.structure, shapes);
+    this.trim();
+    return slot;
+  }
+
+  private evict(slot: Slot): void {
+    slot.evicted = true;
+    this.evictions++;
+    this.bySignature.delete(slot.signature);
+    this.byId.delete(slot.entry.id);
+    if (this.shapesByStructure.get(slot.structure) === slot.shapes) this.shapesByStructure.delete(slot.structure);
+    this.device.release(slot.entry.id);
+  }
+
+  private emitMiss(slot: Slot): void {
+    const { entry } = slot;
+    const before = this.shapesByStructure.get(slot.structure);
+    const changed = before ? describeShapeChange(before, slot.shapes) : undefined;
     emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit: false, changed, nodes: entry.program.nodes.length });
   }
 }

@@ -20,7 +20,8 @@ export interface TraceNode {
   readonly attrs: unknown;
   readonly shape: Shape;
   readonly dtype: DType;
-  readonly site: CallSite;
+  /** Where it was called (null when call sites are off). */
+  readonly site: CallSite | null;
   /** The fused region it was recorded in (0: not recorded in a region). */
   region: number;
   /** Ops of its own region that consume it. */

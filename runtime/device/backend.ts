@@ -12,12 +12,15 @@ export interface BackendBuffer {
 export interface BackendMemoryStats {
   readonly bytesInUse: number;
   readonly buffers: number;
+  readonly executables: number;
 }
 
 export interface Backend<Executable = unknown, Buffer extends BackendBuffer = BackendBuffer> {
   readonly name: string;
   /** Compiles a program once; the executable is reused for every execution. */
   compile(program: Program): Promise<Executable>;
+  /** Frees an executable the program cache evicted (no execution of it is queued any more). */
+  release(exe: Executable): Promise<void>;
   /** Runs an executable; the promise is its completion event and yields its output buffers. */
   execute(exe: Executable, inputs: readonly Buffer[], scalars: readonly number[]): Promise<Buffer[]>;
   toDevice(dtype: DType, data: StorageArray): Buffer;

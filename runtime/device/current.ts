@@ -1,6 +1,7 @@
 // The one TPU session of this process (a new one after tpu.reset()).
 import { ProgramCache } from '../compiler/program-cache.js';
 import { DeviceSession } from './session.js';
+import { settings } from './settings.js';
 
 let session: DeviceSession | null = null;
 let cache: ProgramCache | null = null;
@@ -12,7 +13,11 @@ export function currentSession(): DeviceSession {
 }
 
 export function programCache(): ProgramCache {
-  return (cache ??= new ProgramCache((p, label) => currentSession().compile(p, label)));
+  return (cache ??= new ProgramCache({
+    compile: (p, label) => currentSession().compile(p, label),
+    release: (id) => currentSession().releaseProgram(id),
+    capacity: settings.programCacheSize,
+  }));
 }
 
 /** Closes the session: every device buffer is gone; a new session starts on next use. */

@@ -105,6 +105,13 @@ async function run(cmd: Command): Promise<void> {
       await p.catch(() => {}); // the failure surfaces at the executions that use it
       return;
     }
+    case 'release': {
+      // Executions of it queued before this command have run: the executable can go.
+      const p = programs.get(cmd.program);
+      programs.delete(cmd.program);
+      await p?.then((exe) => backend.release(exe), () => {});
+      return;
+    }
     case 'exec':
       await exec(cmd);
       doneUpTo = Math.max(doneUpTo, cmd.launch);
@@ -131,6 +138,10 @@ async function run(cmd: Command): Promise<void> {
     case 'fence':
       flushProgress();
       send({ t: 'reply', reply: cmd.reply });
+      return;
+    case 'stats':
+      flushProgress();
+      send({ t: 'reply', reply: cmd.reply, stats: { programs: programs.size, ...backend.memoryStats() } });
       return;
     case 'profile':
       profiling = cmd.on;

@@ -6,11 +6,14 @@ import type { MessagePort } from 'node:worker_threads';
 
 export type Command =
   | { t: 'compile'; program: number; ir: Program }
+  /** The program was evicted from the cache: its executable is freed. */
+  | { t: 'release'; program: number }
   | { t: 'exec'; program: number; launch: number; ins: number[]; outs: number[]; scalars: number[]; reply?: number; check?: boolean }
   | { t: 'upload'; buffer: number; dtype: DType; data: StorageArray }
   | { t: 'download'; buffer: number; reply: number }
   | { t: 'free'; buffer: number }
   | { t: 'fence'; reply: number }
+  | { t: 'stats'; reply: number }
   | { t: 'profile'; on: boolean };
 
 export type HostMessage =
@@ -19,7 +22,7 @@ export type HostMessage =
   | { t: 'cancel' };
 
 export type DeviceMessage =
-  | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string }
+  | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }
   /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
   | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] };
 
@@ -27,6 +30,15 @@ export interface DeviceError {
   readonly launch: number;
   readonly program: number;
   readonly message: string;
+}
+
+/** What the device thread holds (tpu.deviceStats()). */
+export interface DeviceStats {
+  /** Compiled programs it keeps, and the backend's live executables. */
+  readonly programs: number;
+  readonly executables: number;
+  readonly buffers: number;
+  readonly bytesInUse: number;
 }
 
 export interface DeviceThreadData {

@@ -9,15 +9,9 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import { CommandEncoder, type Command, type DeviceMessage, type DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData } from './protocol.js';
 import { settings } from './settings.js';
-import { captureSite, formatSite, type CallSite } from '../call-site.js';
-
-/** Who launched a program: named in device error messages. */
-export interface LaunchRecord {
-  readonly label: () => string;
-  readonly site: () => string;
-}
+import { userFrameLater, type Site } from '../call-site.js';
 
 export class DeviceError extends Error {
   override name = 'DeviceError';
@@ -57,6 +51,8 @@ const BATCH_LIMIT = 256;
 /** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
 const MAX_IN_FLIGHT = 16384;
 const WAIT_SLICE_MS = 50;
+/** Call sites of launches in flight, by launch number modulo its size (> MAX_IN_FLIGHT + 1). */
+const SITE_RING = 32768;
 
 export class DeviceSession {
   readonly memory: MemoryAccount;
@@ -76,10 +72,15 @@ export class DeviceSession {
   private nextLaunch = 1;
   private nextReply = 1;
   private doneUpTo = 0;
-  /** Call sites of launches still running, only when sites were captured. */
-  private readonly launches = new Map<number, LaunchRecord>();
+  /** Where each launch in flight was called (null when call sites are off): a ring, no per-launch allocation. */
+  private readonly launchSites: (Site | null)[] = new Array(SITE_RING).fill(null);
   /** What each program is, and the line that first compiled it (captured on a miss only). */
-  private readonly programInfo = new Map<number, { label: string; site: CallSite }>();
+  private readonly programInfo = new Map<number, { label: string; compiledAt: () => string }>();
+  /** Evicted programs, forgotten here once the launches queued before the eviction are done: [program, launch] pairs. */
+  private releasing: number[] = [];
+  /** Tensors given a buffer since the last batch: registered with the finalizer then, unless already disposed. */
+  private youngOwners: object[] = [];
+  private youngBuffers: DeviceBuffer[] = [];
   private readonly waiting = new Map<number, (r: Reply) => void>();
   private asyncWaits = 0;
   private deviceErrors: string[] = [];
@@ -118,29 +119,48 @@ export class DeviceSession {
     this.scheduled();
   }
 
-  /** The safety net: a buffer whose tensor is garbage-collected gets freed. */
+  /**
+   * The safety net: a buffer whose tensor is garbage-collected gets freed. Registering
+   * costs more than a strict dispatch and most tensors of a loop are disposed at once, so
+   * tensors are registered when the batch goes out, if they still hold their buffer.
+   */
   track(owner: object, buffer: DeviceBuffer): void {
-    this.finalizer.register(owner, buffer);
+    this.youngOwners.push(owner);
+    this.youngBuffers.push(buffer);
+  }
+
+  private registerYoung(): void {
+    const owners = this.youngOwners;
+    const buffers = this.youngBuffers;
+    for (let i = 0; i < owners.length; i++) if (!buffers[i]!.freed) this.finalizer.register(owners[i]!, buffers[i]!);
+    owners.length = 0;
+    buffers.length = 0;
   }
 
   // ---- programs --------------------------------------------------------------
 
   compile(program: Program, label: string): number {
     const id = this.nextProgram++;
-    this.programInfo.set(id, { label, site: captureSite(this.compile, true) });
+    this.programInfo.set(id, { label, compiledAt: userFrameLater(this.compile) });
     this.enqueue({ t: 'compile', program: id, ir: program });
     return id;
   }
 
+  /** The program was evicted from the cache: its executable is freed after the launches queued so far. */
+  releaseProgram(id: number): void {
+    this.enqueue({ t: 'release', program: id });
+    this.releasing.push(id, this.nextLaunch - 1);
+  }
+
   /** Enqueues one execution; with `check`, returns the reply id to wait on. */
   execute(
-    program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: number[],
-    record: LaunchRecord | null, check = false,
+    program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: readonly number[],
+    site: Site | null, check = false,
   ): number | undefined {
     if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) this.throttle();
     const launch = this.nextLaunch++;
     if (launch - this.doneUpTo > this.queueHigh) this.queueHigh = launch - this.doneUpTo;
-    if (record) this.launches.set(launch, record);
+    this.launchSites[launch % SITE_RING] = site;
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins, outs, scalars, reply);
     this.scheduled();
@@ -247,7 +267,14 @@ export class DeviceSession {
     if (r.error !== undefined) throw new DeviceError(r.error);
   }
 
-  private request(cmd: Extract<Command, { t: 'download' | 'fence' }>): number {
+  /** The device thread's figures once the work queued so far ran. */
+  async deviceStats(): Promise<DeviceStats> {
+    const r = await this.waitAsync(this.request({ t: 'stats', reply: 0 }), 'tpu.deviceStats');
+    this.check(r);
+    return r.stats!;
+  }
+
+  private request(cmd: Extract<Command, { t: 'download' | 'fence' | 'stats' }>): number {
     cmd.reply = this.nextReply++;
     this.enqueue(cmd);
     this.postBatch();
@@ -316,16 +343,17 @@ export class DeviceSession {
       return;
     }
     for (const e of msg.errors ?? []) {
-      const rec = this.launches.get(e.launch);
+      const site = this.launchSites[e.launch % SITE_RING];
       const info = this.programInfo.get(e.program);
-      const label = rec ? rec.label() : info?.label ?? `program ${e.program}`;
-      const where = rec
-        ? `called at ${rec.site()}`
-        : `first compiled at ${formatSite(info?.site)}; tpu.setCallSites(true) names the exact call`;
+      const label = info?.label ?? `program ${e.program}`;
+      const where = site
+        ? `called at ${site.format()}`
+        : `first compiled at ${info ? info.compiledAt() : 'an unknown line'}; tpu.setCallSites(true) names the exact call`;
       this.deviceErrors.push(`${label} failed on the device (${where}): ${e.message}`);
     }
-    if (this.launches.size) for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launches.delete(l);
+    for (let l = this.doneUpTo + 1; l <= msg.upTo; l++) this.launchSites[l % SITE_RING] = null;
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
+    this.forgetReleased();
     if (!profiling.on) return;
     const t = msg.timings ?? [];
     for (let i = 0; i < t.length; i += 4) {
@@ -333,6 +361,16 @@ export class DeviceSession {
     }
     const c = msg.compiles ?? [];
     for (let i = 0; i < c.length; i += 3) emit({ kind: 'compile', program: c[i]!, time: c[i + 1]! - this.clockOffset, ms: c[i + 2]! });
+  }
+
+  private forgetReleased(): void {
+    const r = this.releasing;
+    if (r.length === 0) return;
+    this.releasing = [];
+    for (let i = 0; i < r.length; i += 2) {
+      if (r[i + 1]! <= this.doneUpTo) this.programInfo.delete(r[i]!);
+      else this.releasing.push(r[i]!, r[i + 1]!);
+    }
   }
 
   private enqueue(cmd: Command): void {
@@ -350,6 +388,7 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.flushScheduled = false;
+    this.registerYoung();
     if (this.batch.count === 0 || this.closed) return;
     const msg = this.batch.take();
     const transfers = this.transfers;

@@ -26,6 +26,12 @@ let hbmOverride: number | undefined = env.TPU_KERNEL_HBM_BYTES
 const threads = env.TPU_KERNEL_THREADS
   ? positiveInt(env.TPU_KERNEL_THREADS, 'TPU_KERNEL_THREADS')
   : Math.min(availableParallelism(), 4);
+// Compiled programs kept (each an ONNX Runtime session on the device thread); beyond it the
+// least recently used is evicted and recompiled if used again.
+const DEFAULT_PROGRAM_CACHE = 1024;
+let programCacheSize = env.TPU_KERNEL_PROGRAM_CACHE
+  ? positiveInt(env.TPU_KERNEL_PROGRAM_CACHE, 'TPU_KERNEL_PROGRAM_CACHE')
+  : DEFAULT_PROGRAM_CACHE;
 const defaultMode: ModeName = env.TPU_KERNEL_MODE ? assertMode(env.TPU_KERNEL_MODE, 'TPU_KERNEL_MODE') : 'strict';
 
 export interface DeviceOptions {
@@ -33,6 +39,8 @@ export interface DeviceOptions {
   chip?: ChipGeneration;
   /** Overrides the chip's HBM capacity (bytes); null returns to the chip's. */
   hbmBytes?: number | null;
+  /** Compiled programs kept before the least recently used is evicted (default 1024). */
+  programCacheSize?: number;
 }
 
 export const settings = {
@@ -40,6 +48,7 @@ export const settings = {
   capacityBytes: () => hbmOverride ?? CHIPS[chip].hbmBytes,
   capacityLabel: () => (hbmOverride === undefined ? `${CHIPS[chip].hbmLabel} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
   threads: () => threads,
+  programCacheSize: () => programCacheSize,
   defaultMode: () => defaultMode,
   set(options: DeviceOptions): void {
     if (typeof options !== 'object' || options === null) {
@@ -52,6 +61,12 @@ export const settings = {
         throw new RangeError(`tpu.setDevice: hbmBytes must be a positive integer; got ${JSON.stringify(options.hbmBytes)}`);
       }
       hbmOverride = options.hbmBytes;
+    }
+    if (options.programCacheSize !== undefined) {
+      if (!Number.isInteger(options.programCacheSize) || options.programCacheSize <= 0) {
+        throw new RangeError(`tpu.setDevice: programCacheSize must be a positive integer; got ${JSON.stringify(options.programCacheSize)}`);
+      }
+      programCacheSize = options.programCacheSize;
     }
   },
 };

@@ -9,10 +9,14 @@
 import type { Tensor } from '../tensor.js';
 import { collectMade, temporaries } from '../scope.js';
 import { activeMode } from './mode.js';
+import { withCallSite } from '../call-site.js';
 
 export function composite(fn: () => Tensor): Tensor {
-  if (activeMode() === 'fused') return temporaries(fn);
-  const [out, made] = collectMade(fn);
-  if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
-  return out;
+  // Its ops are attributed to the line calling the composed op.
+  return withCallSite(composite, () => {
+    if (activeMode() === 'fused') return temporaries(fn);
+    const [out, made] = collectMade(fn);
+    if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
+    return out;
+  });
 }

@@ -1,7 +1,8 @@
 // THE dispatch path: every op call of every mode goes through apply(). Operands are
 // checked, shapes and dtypes inferred on the host (errors thrown right here, in every
 // mode), the profiler told, then the active mode runs or records the op.
-import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
+import { ITEMSIZE, promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
+import { numel } from '../shape.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
 import type { TraceNode, WeakScalar } from '../compiler/trace.js';
 import { captureSite } from '../call-site.js';
@@ -71,9 +72,9 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   }
   const out = op.infer(abstracts, attrs);
   const mode = activeMode();
-  // Not while profiling: a stack per op would cost more than the dispatch itself; the
-  // profiler captures a site only where it warns.
-  const site = captureSite(apply, mode === 'debug');
+  // Unformatted until a device error names it (call-site.ts). A fused region records where
+  // it started and where it was cut instead (fused.ts).
+  const site = mode === 'fused' ? null : captureSite(apply, mode === 'debug', mayFailOnDevice(op, out));
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   let sampleStart = -1;
   let waitedAtStart = 0;
@@ -95,6 +96,14 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
+}
+
+// A launch fails on the device when its output cannot be allocated there (large outputs) or
+// when it reads indices from device data. By default only such calls record their site:
+// a capture costs several µs, small beside the device time of a large op.
+const LARGE_OUTPUT_BYTES = 1 << 20;
+function mayFailOnDevice(op: OpDef<any>, out: Abstract): boolean {
+  return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 
 function argName(i: number): string {

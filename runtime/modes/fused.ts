@@ -17,8 +17,10 @@ import { Tensor } from '../tensor.js';
 import { launch } from './launch.js';
 import { iterationCut } from '../compiler/loop-period.js';
 import { attrKeyOf } from '../ops/op.js';
+import { shapesEqual } from '../shape.js';
 import { keepRecipes, setReleaseBuffer } from './recipes.js';
 import { currentSession } from '../device/current.js';
+import { captureOuterSite, regionSite, type CallSite } from '../call-site.js';
 
 /** Ops per region before it is cut (the default; tpu.compile lifts it while tracing). */
 export const REGION_CAP = 512;
@@ -47,8 +49,16 @@ let updated = new Set<Tensor>();
 let displaced: DeviceBuffer[] = [];
 /** The value each updated tensor had before the region (restored if the region is dropped). */
 let originals = new Map<Tensor, Tensor>();
+// Where the region's first op was called (null when call sites are off, or for the rest of a
+// region cut at the size cap). With the line that cut the region, it locates a device error
+// in the region's program, for two stack captures per region instead of one per op.
+let regionStart: CallSite | null = null;
 
 export function applyFused(node: TraceNode): Tensor {
+  // The cut at the size cap waits for the next op: by then the loop body has disposed what
+  // it no longer needs, so those values are neither outputs nor recipes to keep.
+  if (members.length >= regionCap) cutAtCap();
+  if (members.length === 0) regionStart = captureOuterSite(applyFused);
   for (const v of node.inputs) {
     if (isScalar(v)) continue;
     if (v._buf) reads.add(v._buf);
@@ -59,7 +69,6 @@ export function applyFused(node: TraceNode): Tensor {
   node.region = regionId;
   const t = new Tensor(node);
   members.push(t);
-  if (members.length >= regionCap) cutAtCap();
   return t;
 }
 
@@ -95,11 +104,7 @@ export function assignInRegion(target: Tensor, source: Tensor): boolean {
 
 /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
 function cutAtCap(): void {
-  const keys = members.map((m) => {
-    const n = m._node!;
-    return `${n.op.name}${attrKeyOf(n.op, n.attrs)}|${n.dtype}|${m.shape.join(',')}`;
-  });
-  const cut = iterationCut(keys);
+  const cut = iterationCut(members, sameOpCall);
   if (cut >= members.length) return flushRegion('size cap');
   const prefix = members.slice(0, cut);
   const suffix = members.slice(cut);
@@ -115,11 +120,12 @@ function cutAtCap(): void {
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
   const frees = deferredFrees;
   try {
-    launch(bindProgram([...outputs]));
+    launch(bindProgram([...outputs], regionSite(regionStart, cutAtCap)));
   } finally {
     // The suffix becomes the new region, with its consumers and reads counted afresh.
     keepRecipes(prefix);
     regionId++;
+    regionStart = null;
     members = suffix;
     reads = new Set();
     for (const t of suffix) t._node!.consumers = 0;
@@ -134,6 +140,14 @@ function cutAtCap(): void {
     deferredFrees = [];
     for (const b of frees) releaseIfUnused(b);
   }
+}
+
+/** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */
+function sameOpCall(a: Tensor, b: Tensor): boolean {
+  const x = a._node!;
+  const y = b._node!;
+  return x.op === y.op && x.dtype === y.dtype && shapesEqual(x.shape, y.shape) &&
+    (x.attrs === y.attrs || attrKeyOf(x.op, x.attrs) === attrKeyOf(y.op, y.attrs));
 }
 
 export function inRegion(t: Tensor): boolean {
@@ -154,6 +168,7 @@ function endRegion(): void {
   reads = new Set();
   updated = new Set();
   originals = new Map();
+  regionStart = null;
   regionId++;
   const frees = deferredFrees;
   deferredFrees = [];
@@ -203,7 +218,7 @@ export function flushRegion(
   if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
   try {
     if (outputs.size) {
-      const bp = bindProgram([...outputs]);
+      const bp = bindProgram([...outputs], regionSite(regionStart, flushRegion));
       beforeLaunch?.(bp, originals);
       launch(bp);
     }

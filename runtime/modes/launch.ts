@@ -7,16 +7,20 @@ import type { BoundProgram } from '../compiler/bind-program.js';
 export function launch(bp: BoundProgram, check = false): number | undefined {
   const session = currentSession();
   const id = programCache().lookup(bp);
-  const outs: DeviceBuffer[] = [];
+  const outputs = bp.outputs;
+  const outs: DeviceBuffer[] = new Array(outputs.length);
+  let allocated = 0;
   try {
-    for (const t of bp.outputs) outs.push(session.allocate(t.dtype, t.shape, t._node?.op.name ?? 'tpu.compile'));
+    for (; allocated < outputs.length; allocated++) {
+      const t = outputs[allocated]!;
+      // A replayed tpu.compile plan's outputs are fresh tensors without recipes.
+      outs[allocated] = session.allocate(t.dtype, t.shape, t._node?.op.name ?? 'tpu.compile');
+    }
   } catch (e) {
-    for (const b of outs) session.memory.release(b);
+    for (let i = 0; i < allocated; i++) session.memory.release(outs[i]!);
     throw e;
   }
-  const site = bp.site;
-  const record = site ? { label: () => bp.label(), site } : null;
-  const reply = session.execute(id, bp.inputs, outs, bp.scalars as number[], record, check);
-  bp.outputs.forEach((t, i) => t._materialized(outs[i]!));
+  const reply = session.execute(id, bp.inputs, outs, bp.scalars, bp.site, check);
+  for (let i = 0; i < outputs.length; i++) outputs[i]!._materialized(outs[i]!);
   return reply;
 }

@@ -3,6 +3,7 @@ import { bindProgram } from '../compiler/bind-program.js';
 import type { Tensor } from '../tensor.js';
 import { flushRegion, inRegion } from './fused.js';
 import { launch } from './launch.js';
+import { regionSite } from '../call-site.js';
 
 let syncForbidden: string | null = null;
 
@@ -29,5 +30,5 @@ export function materialize(t: Tensor, reason: string): void {
   if (t._buf) return;
   if (inRegion(t)) flushRegion(reason, [t]);
   // A value used only inside an earlier region: recompute it from its recipe.
-  if (!t._buf) launch(bindProgram([t]));
+  if (!t._buf) launch(bindProgram([t], regionSite(null, materialize)));
 }

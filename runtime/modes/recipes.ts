@@ -16,15 +16,29 @@ export function setReleaseBuffer(fn: (b: DeviceBuffer) => void): void {
 
 const registry = new FinalizationRegistry<DeviceBuffer[]>((pins) => unpinAll(pins));
 
-/** After a region ran: pins the buffers read by the recipes it left unmaterialized. */
+/**
+ * After a region ran: pins the buffers read by the recipes it left unmaterialized that may
+ * still be read: those of live values and the recipes they are computed from. A disposed
+ * value nothing reads keeps no pin (in a loop, most values are disposed at once).
+ */
 export function keepRecipes(members: readonly Tensor[]): void {
-  for (const t of members) {
+  // Members come in recording order and a recipe reads only earlier values: walking back,
+  // a value is known to be needed before its turn comes.
+  let needed: Set<Tensor> | null = null;
+  for (let m = members.length - 1; m >= 0; m--) {
+    const t = members[m]!;
     if (t._buf || !t._node || t._pins) continue;
+    if (t.disposed && !needed?.has(t)) continue;
     let pins: DeviceBuffer[] | null = null;
     const inputs = t._node.inputs as (Tensor | WeakScalar)[];
     for (let k = 0; k < inputs.length; k++) {
       const v = inputs[k]!;
-      if (isScalar(v) || !v._buf || v._buf.freed) continue;
+      if (isScalar(v)) continue;
+      if (!v._buf) {
+        (needed ??= new Set()).add(v);
+        continue;
+      }
+      if (v._buf.freed) continue;
       v._buf.pins++;
       (pins ??= []).push(v._buf);
       inputs[k] = frozen(v);

@@ -15,6 +15,7 @@ function checkIndex(op: string, index: Abstract): void {
 /** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
 export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
   name: 'indexSelect',
+  readsDeviceIndices: true,
   infer([x, index], { dim }) {
     checkIndex('indexSelect', index!);
     if (x!.shape[dim] === 0 && index!.shape.reduce((a, b) => a * b, 1) > 0) throw new RangeError(`indexSelect: cannot index into an empty dim ${dim} of ${formatShape(x!.shape)}`);
@@ -35,6 +36,7 @@ export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
 
 export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
   name: 'gather',
+  readsDeviceIndices: true,
   infer([x, index], { dim }) {
     checkIndex('gather', index!);
     if (index!.shape.length !== x!.shape.length) {
@@ -51,6 +53,7 @@ export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
 
 export const scatterAddOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
   name: 'scatterAdd',
+  readsDeviceIndices: true,
   infer([x, index, src], { dim }) {
     checkIndex('scatterAdd', index!);
     if (!shapesMatch(index!.shape, src!.shape)) {

@@ -51,6 +51,8 @@ export interface OpDef<A = Record<string, never>> {
   readonly lower: (ctx: LowerContext, inputs: readonly string[], attrs: A, types: NodeTypes) => string;
   /** Gradient rule, or 'not-differentiable' said explicitly. */
   readonly grad: GradRule<A> | 'not-differentiable';
+  /** It reads indices from device data, so a bad index fails on the device (strict mode records its call sites). */
+  readonly readsDeviceIndices?: boolean;
   /** Key of the attributes in program signatures; default: JSON of attrs. */
   readonly attrKey?: (attrs: A) => string;
 }

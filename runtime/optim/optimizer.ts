@@ -12,6 +12,7 @@ import { keep } from '../scope.js';
 import { zeros } from '../creation.js';
 import { LiveNumber, numberValue } from '../compile/live-number.js';
 import { guard, onEachCall } from '../compile/trace-record.js';
+import { withCallSite } from '../call-site.js';
 
 export abstract class Optimizer {
   readonly params: Tensor[];
@@ -42,23 +43,25 @@ export abstract class Optimizer {
     }
   }
 
-  /** One update of every parameter that has a gradient. */
+  /** One update of every parameter that has a gradient (its ops attributed to the line calling step()). */
   step(): void {
-    const stepped = this.params.filter((p) => p.grad);
-    const advance = () => {
-      this.stepCount++;
-      for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
-    };
-    advance();
-    onEachCall(advance);
-    const updates: [Tensor, Tensor][] = [];
-    noGrad(() => {
-      for (const p of stepped) {
-        if (p.grad!.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-        updates.push([p, this.update(p, p.grad!, this.stateOf(p))]);
-      }
+    withCallSite(Optimizer.prototype.step, () => {
+      const stepped = this.params.filter((p) => p.grad);
+      const advance = () => {
+        this.stepCount++;
+        for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
+      };
+      advance();
+      onEachCall(advance);
+      const updates: [Tensor, Tensor][] = [];
+      noGrad(() => {
+        for (const p of stepped) {
+          if (p.grad!.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+          updates.push([p, this.update(p, p.grad!, this.stateOf(p))]);
+        }
+      });
+      if (updates.length) assignAll(updates, `${this.name}.step`);
     });
-    if (updates.length) assignAll(updates, `${this.name}.step`);
   }
 
   /** The parameter's new value; updates its `state` tensors with setState. */

@@ -10,7 +10,7 @@ import { currentSession, programCache } from '../device/current.js';
 import { CHIPS } from '../device/chips.js';
 import { MODES, settings, type ModeName } from '../device/settings.js';
 import type { DeviceSession } from '../device/session.js';
-import type { ProgramCache } from '../compiler/program-cache.js';
+import type { CompiledEntry, ProgramCache } from '../compiler/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProgramFigures } from './profile-data.js';
@@ -53,6 +53,8 @@ export class ProfileRecording {
   private readonly queueHighBefore = this.session.queueHigh;
   private readonly runs = new Map<number, { runs: number; deviceMs: number }>();
   private readonly costs = new Map<number, ProgramCost>();
+  /** Programs compiled during the recording, kept so an eviction from the cache does not lose their label and cost. */
+  private readonly compiled = new Map<number, CompiledEntry>();
   /** Dispatch time of the sampled ops, and how many were sampled. */
   private sampledMs = 0;
   private sampled = 0;
@@ -118,6 +120,7 @@ export class ProfileRecording {
       case 'cache':
         if (e.hit) return; // hits are counted by the cache
         this.misses++;
+        this.remember(e.program);
         if (e.changed) this.warnings.recompiled(e.changed, this.label(e.program));
         return;
       case 'compile':
@@ -154,14 +157,23 @@ export class ProfileRecording {
     }
   }
 
+  private remember(program: number): void {
+    const entry = programCache().get(program);
+    if (entry) this.compiled.set(program, entry);
+  }
+
+  private entry(program: number): CompiledEntry | undefined {
+    return programCache().get(program) ?? this.compiled.get(program);
+  }
+
   private label(program: number): string {
-    return programCache().get(program)?.label ?? `program ${program}`;
+    return this.entry(program)?.label ?? `program ${program}`;
   }
 
   private cost(program: number): ProgramCost {
     let c = this.costs.get(program);
     if (!c) {
-      const entry = programCache().get(program);
+      const entry = this.entry(program);
       c = entry ? programCost(entry.program) : { flops: 0, bytes: 0 };
       this.costs.set(program, c);
     }

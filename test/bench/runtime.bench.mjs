@@ -1,6 +1,8 @@
 // npm run bench:runtime — every workload file in test/bench/runtime/ (default export: a
 // list of workloads, see workloads.mjs) in debug, strict and fused mode beside raw ONNX
-// Runtime (`prepareRaw`, optional) and under tpu.compile (`prepareCompiled`, optional, W6).
+// Runtime (`prepareRaw`, optional) and under tpu.compile (`prepareCompiled`, optional, W6);
+// a workload with `callSites: true` (W1) also runs in strict mode with every call site
+// recorded (tpu.setCallSites(true)) and with none, beside the default ('auto').
 // Steps of all variants are interleaved round by round, so a busy machine
 // slows them alike; each figure is a median. Prints a table; writes
 // test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only those.
@@ -30,15 +32,21 @@ for (const w of workloads) {
   const variants = {};
   for (const mode of MODES) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
   if (w.prepareCompiled) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
+  if (w.callSites) {
+    variants.everySite = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: true };
+    variants.noSites = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: false };
+  }
   if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const [name, v] of Object.entries(variants)) {
       if (round === WARMUP && v.mode) compilesAfterWarmup[name] = -tpu.stats().programsCompiled;
+      const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
       const t0 = performance.now();
       const extra = v.mode ? await tpu.withMode(v.mode, () => v.run.step()) : await v.run.step();
       const ms = performance.now() - t0;
+      if (sitesBefore !== undefined) tpu.setCallSites(sitesBefore);
       if (v.mode) await tpu.sync();
       if (round >= WARMUP) {
         timed[name].ms.push(ms);
@@ -76,6 +84,9 @@ for (const r of rows) {
 }
 for (const r of rows.filter((r) => r.compiled)) {
   lines.push(`${r.id} compiled (tpu.compile): ${fmt(r.compiled.value)} ${r.unit}, ${speed(r, 'compiled', 'strict').toFixed(2)}x strict, ${r.compiled.compilesAfterWarmup} compiles after warm-up`);
+}
+for (const r of rows.filter((r) => r.everySite)) {
+  lines.push(`${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
 console.log(lines.join('\n'));
 console.log('(speed ratios: >1 means fused is faster; compiles after warm-up: debug/strict/fused)');

@@ -6,7 +6,7 @@ import { tpu, DeviceError, NonFiniteError } from 'tpu-kernel/runtime';
 const MODES = ['debug', 'strict', 'fused'] as const;
 afterEach(() => {
   tpu.mode('strict');
-  tpu.setCallSites(false);
+  tpu.setCallSites('auto');
   tpu.setDevice({ hbmBytes: null });
 });
 
@@ -79,8 +79,30 @@ describe('device errors', () => {
     await tpu.sync();
   });
 
-  it('without call sites, the device error names the op and the line that first compiled it', async () => {
+  // The line after the one calling it, as V8 (and the test runner's source maps) number it.
+  const nextLine = () => Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split('\n')[2]!)![1]) + 1;
+
+  it.each(['strict', 'fused'] as const)('%s mode, by default: names the call that failed, not the line that first compiled its program', async (mode) => {
+    tpu.mode(mode);
+    tpu.setDevice({ hbmBytes: 2 ** 45 });
+    const shape = [2 ** 33 + 16]; // a shape no other test uses: compiled on the next line
+    const first = tpu.zeros([1]).expand(shape);
+    await expect(tpu.sync()).rejects.toThrow(DeviceError);
+    const line = nextLine();
+    const again = tpu.zeros([1]).expand(shape); // the same program again, from this line
+    const err = await tpu.sync().then(() => undefined, (e: unknown) => e);
+    first.dispose();
+    again.dispose();
+    expect(err).toBeInstanceOf(DeviceError);
+    const message = (err as Error).message;
+    expect(message).toMatch(new RegExp(`^op 'expand' failed on the device \\(called at \\S*errors\\.test\\.ts:${line}:\\d+`));
+    expect(message).not.toMatch(/first compiled/);
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
+  });
+
+  it('with call sites off, the device error names the op and the line that first compiled it', async () => {
     tpu.mode('strict');
+    tpu.setCallSites(false);
     tpu.setDevice({ hbmBytes: 2 ** 45 });
     const big = tpu.zeros([1]).expand([2 ** 33 + 8]); // a new shape: compiled here
     big.dispose();

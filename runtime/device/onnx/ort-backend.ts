@@ -26,6 +26,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private bytesInUse = 0;
   private readonly pool = new BufferPool();
   private buffers = 0;
+  private executables = 0;
   private readonly parallel: ort.InferenceSession.SessionOptions;
   private readonly serial: ort.InferenceSession.SessionOptions;
 
@@ -46,7 +47,13 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const lowered = lowerToOnnx(program);
     const options = isSmall(program) ? this.serial : this.parallel;
     const session = await ort.InferenceSession.create(lowered.model, options);
+    this.executables++;
     return { session, program, ...lowered };
+  }
+
+  async release(exe: OrtExecutable): Promise<void> {
+    this.executables--;
+    await exe.session.release();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
@@ -91,7 +98,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers };
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {

@@ -10,6 +10,7 @@ export const w1 = {
   title: '10,000 tiny adds',
   unit: 'µs/op',
   value: (ms) => (ms * 1000) / N1,
+  callSites: true,
   async prepare(tpu) {
     const x = tpu.ones([8]);
     return {
