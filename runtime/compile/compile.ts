@@ -26,6 +26,7 @@ import { flattenArguments, withLiveNumbers, type FlatArguments } from './argumen
 import { LiveNumber } from './live-number.js';
 import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
 import { replay, staleReason } from './replay.js';
+import { captureOuterSite } from '../call-site.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
 
 export interface CompiledStats {
@@ -145,7 +146,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         const stale = entry.replacements !== replacementCount()
           ? 'a module tensor or submodule was replaced, or train()/eval() switched'
           : staleReason(entry.plan);
-        if (stale === null) return replay(entry.plan, flat.tensors, name) as R;
+        if (stale === null) return replay(entry.plan, flat.tensors, name, captureOuterSite(compiled)) as R;
         lastRetrace = stale;
       }
       const { result, plan } = trace(args, flat);

@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { promoteWithScalar, scalarKind } from '../dtype.js';
 import type { WeakScalar } from '../compiler/trace.js';
+import type { Site } from '../call-site.js';
 import { emit, profiling } from '../profiler/events.js';
 import { adopt } from '../modes/assign.js';
 import { launch } from '../modes/launch.js';
@@ -28,7 +29,8 @@ export function staleReason(plan: Plan): string | null {
   return null;
 }
 
-export function replay(plan: Plan, args: readonly Tensor[], name: string): unknown {
+/** `site`: the call of the compiled function, named by device errors of its program. */
+export function replay(plan: Plan, args: readonly Tensor[], name: string, site: Site | null): unknown {
   for (const t of plan.held) if (!t._buf) materialize(t, 'tpu.compile');
   const values = new Map<WeakScalar, number>();
   for (const a of plan.record.actions) {
@@ -51,7 +53,7 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string): unkno
       scalars,
       outputs: outs,
       label: () => label,
-      site: undefined,
+      site,
     });
   }
   plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
