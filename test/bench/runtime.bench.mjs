@@ -23,6 +23,8 @@ for (const f of readdirSync(dir).sort()) {
   const mod = await import(new URL(f, dir).href);
   if (Array.isArray(mod.default)) workloads.push(...mod.default);
 }
+// W1 first: the tiny-op dispatch figures are taken on a fresh session, not after training state.
+workloads.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const threads = tpu.device().threads;
