@@ -17,7 +17,8 @@ const insideRuntime = (where: string) =>
 // the capture itself costs several µs in a hot loop (more than a strict dispatch), so by
 // default ('auto') strict mode records the calls that can plausibly fail on the device
 // (large outputs, device-data indices: see modes/dispatch.ts) and a fused region records
-// where it started and where it was cut (two captures per region). tpu.setCallSites(true)
+// where it started and where it was cut (two captures per region), and the calls of its ops
+// that read indices from device data. tpu.setCallSites(true)
 // (TPU_KERNEL_CALL_SITES=1) records every strict call; false (=0) none. Debug mode always
 // records, since it reports at the call.
 export type CallSitePolicy = boolean | 'auto';
@@ -88,6 +89,21 @@ class SiteRange implements Site {
     const first = this.first.format();
     return first === last ? first : `${first} … ${last}`;
   }
+}
+
+/** A fused program's site naming, besides its range, the ops in it that recorded their own call. */
+class SiteWithOps implements Site {
+  constructor(private readonly program: Site, private readonly ops: readonly { name: string; site: CallSite }[]) {}
+
+  format(): string {
+    const own = [...new Set(this.ops.map(({ name, site }) => `${name} at ${site.format()}`))];
+    return [this.program.format(), ...own].join('; ');
+  }
+}
+
+/** `program`, plus the calls of its ops that recorded one (in fused mode, ops that read indices from device data). */
+export function withOpSites(program: Site | null, ops: readonly { name: string; site: CallSite }[]): Site | null {
+  return program && ops.length ? new SiteWithOps(program, ops) : program;
 }
 
 // Runtime code making several ops (a composed op, backward, an optimizer step) attributes

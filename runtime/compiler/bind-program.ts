@@ -3,7 +3,7 @@
 // attributes, input shapes and dtypes, never the values of scalars. The Program itself is
 // only built on a cache miss.
 import { attrKeyOf, type OpDef } from '../ops/op.js';
-import type { Site } from '../call-site.js';
+import { withOpSites, type Site } from '../call-site.js';
 import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
@@ -232,6 +232,6 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
       nodes.length === 1
         ? `op '${nodes[0]!.op.name}'`
         : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`,
-    site,
+    site: withOpSites(site, nodes.flatMap((n) => (n.site ? [{ name: n.op.name, site: n.site }] : []))),
   };
 }

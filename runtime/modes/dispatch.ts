@@ -73,8 +73,11 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   const out = op.infer(abstracts, attrs);
   const mode = activeMode();
   // Unformatted until a device error names it (call-site.ts). A fused region records where
-  // it started and where it was cut instead (fused.ts).
-  const site = mode === 'fused' ? null : captureSite(apply, mode === 'debug', mayFailOnDevice(op, out));
+  // it started and where it was cut instead (fused.ts), and the calls of its ops that read
+  // indices from device data (their values never exist apart from the region's program).
+  const site = mode === 'fused'
+    ? (op.readsDeviceIndices ? captureSite(apply, false, true) : null)
+    : captureSite(apply, mode === 'debug', mayFailOnDevice(op, out));
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
   let sampleStart = -1;
   let waitedAtStart = 0;

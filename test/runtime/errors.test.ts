@@ -100,6 +100,23 @@ describe('device errors', () => {
     expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
   });
 
+  it.each(['strict', 'fused'] as const)('%s mode: an index out of range in device data names the indexing op and its line', async (mode) => {
+    tpu.mode(mode);
+    const table = tpu.arange(6).reshape([3, 2]);
+    const rows = tpu.tensor([0, 5], { dtype: 'int32' }); // row 5 of 3: only the device sees the value
+    const line = nextLine();
+    const picked = table.indexSelect(0, rows);
+    const doubled = picked.mul(2);
+    const err = await doubled.data().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    const message = (err as Error).message;
+    const call = `\\S*errors\\.test\\.ts:${line}:\\d+`;
+    expect(message).toMatch(new RegExp(mode === 'strict' ? `^op 'indexSelect' failed on the device \\(called at ${call}\\)` : `^fused program of 3 ops \\(reshape, indexSelect, mul\\) failed on the device \\(called at .*; indexSelect at ${call}\\)`));
+    expect(message).toMatch(/out of data bounds/);
+    for (const t of [table, rows, picked, doubled]) t.dispose();
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]); // the session goes on
+  });
+
   it('with call sites off, the device error names the op and the line that first compiled it', async () => {
     tpu.mode('strict');
     tpu.setCallSites(false);

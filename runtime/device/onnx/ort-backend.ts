@@ -36,6 +36,9 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
+      // A failing kernel comes back to the runtime as an error naming the op and its call;
+      // ONNX Runtime's own log line about it (stderr, outside the notebook) would only repeat it.
+      logSeverityLevel: 4,
       extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
     } as const;
     this.parallel = { ...base, intraOpNumThreads: options.threads };
