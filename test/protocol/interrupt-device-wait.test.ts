@@ -5,7 +5,7 @@
 // interrupt buffer; the cell stops within 2 s, the queued device work is dropped, and the
 // kernel and the tensors made before are intact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentOf, spawnKernel } from '../support/kernel-client.mjs';
+import { lastText, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
 let kernel: KernelClient;
@@ -16,8 +16,6 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-const request = { silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true };
-const lastText = (outputs: unknown[]) => (contentOf(outputs as never).at(-1)![1] as { data: Record<string, string> }).data['text/plain'];
 
 // 1000 strict matmuls of 512 x 512 (268 MFLOP each): many seconds of device work here,
 // queued at once, then a blocking read of the last one.
@@ -40,7 +38,7 @@ describe('an interrupt during a blocking device wait', () => {
     const before = await kernel.execute('const kept = tpu.tensor([1, 2, 3]).mul(2);\nawait kept.data()', {}, 20_000);
     expect(before.reply.content.status).toBe('ok');
 
-    const cell = kernel.send('shell', 'execute_request', { ...request, code: longDeviceWait });
+    const cell = kernel.startExecute(longDeviceWait);
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === cell));
     await new Promise((r) => setTimeout(r, 1000)); // compiled, dispatched, now waiting
     const interruptedAt = Date.now();

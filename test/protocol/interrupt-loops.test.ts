@@ -7,7 +7,7 @@
 // at a different moment of a cell's run, must never end the process (Node's vm leaves
 // SIGINT at its default action for a moment entering and leaving a breakOnSigint run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentOf, isStatus, spawnKernel } from '../support/kernel-client.mjs';
+import { isStatus, lastText, sleep, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
 let kernel: KernelClient;
@@ -19,12 +19,9 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const request = { silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: false };
-const lastText = (outputs: unknown[]) => (contentOf(outputs as never).at(-1)![1] as { data: Record<string, string> }).data['text/plain'];
 
 async function interruptWhileRunning(code: string, afterMs: number) {
-  const msgId = kernel.send('shell', 'execute_request', { ...request, code });
+  const msgId = kernel.startExecute(code, { stop_on_error: false });
   await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === msgId));
   await sleep(afterMs);
   const sentAt = Date.now();
@@ -54,7 +51,7 @@ describe('interrupting synchronous loops', () => {
     // delays hit every moment: compiling, entering a run, inside, leaving it, after it.
     for (let i = 0; i < 150; i++) {
       const code = i % 3 === 0 ? 'for (let i = 0; i < 2e5; i++) counter++;' : `for (let i = 0; i < 1e5; i++) counter++;\nawait null;\nfor (let i = 0; i < 1e5; i++) counter++;\n${i}`;
-      const msgId = kernel.send('shell', 'execute_request', { ...request, code });
+      const msgId = kernel.startExecute(code, { stop_on_error: false });
       await kernel.waitFor(() => kernel.iopub.some((m) => isStatus(m, msgId, 'busy')));
       await sleep(i % 7);
       kernel.send('control', 'interrupt_request', {});

@@ -4,7 +4,7 @@
 // compiles, and no SIGINT may be raised before cell code runs in a claimed run:
 // the cell must stop anyway, and nothing of that interrupt may touch the next cell.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentOf, isStatus, spawnKernel } from '../support/kernel-client.mjs';
+import { isStatus, lastText, sleep, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
 let kernel: KernelClient;
@@ -16,15 +16,12 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const request = { silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true };
 // A cell that takes tens of ms (V8) to a second (TypeScript) to compile, then spins forever.
 const slowToCompileSpin = `globalThis.bigCell = [${Array.from({ length: 200_000 }, (_, i) => i).join(',')}].length;\nwhile (true) {}`;
-const lastText = (outputs: unknown[]) => (contentOf(outputs as never).at(-1)![1] as { data: Record<string, string> }).data['text/plain'];
 
 describe('an interrupt that arrives before the cell code runs', () => {
   it.each([0, 5, 20])('stops the cell when interrupt_request follows busy by %i ms', async (delay) => {
-    const spin = kernel.send('shell', 'execute_request', { ...request, code: slowToCompileSpin });
+    const spin = kernel.startExecute(slowToCompileSpin);
     await kernel.waitFor(() => kernel.iopub.some((m) => isStatus(m, spin, 'busy')));
     await sleep(delay);
     const interrupt = await kernel.request('control', 'interrupt_request', {}, 2000);
@@ -36,7 +33,7 @@ describe('an interrupt that arrives before the cell code runs', () => {
   }, 15_000);
 
   it('leaves the cell queued behind it alone: it runs to its end with the state kept', async () => {
-    const spin = kernel.send('shell', 'execute_request', { ...request, code: slowToCompileSpin, stop_on_error: false });
+    const spin = kernel.startExecute(slowToCompileSpin, { stop_on_error: false });
     await kernel.waitFor(() => kernel.iopub.some((m) => isStatus(m, spin, 'busy')));
     void kernel.send('control', 'interrupt_request', {});
     // Queued now, it starts as soon as the spin stops: the interrupt aimed at the spin must not stop this cell.
@@ -44,7 +41,7 @@ describe('an interrupt that arrives before the cell code runs', () => {
       setTimeout(() => kernel.send('stdin', 'input_reply', { value: 'late' }, { parent }), 500);
       return undefined;
     };
-    const next = kernel.send('shell', 'execute_request', { ...request, code: "globalThis.answer = await input('wait: ')", allow_stdin: true });
+    const next = kernel.startExecute("globalThis.answer = await input('wait: ')", { allow_stdin: true });
     expect((await kernel.reply(spin, 8000)).content.evalue).toMatch(/interrupt/i);
     const reply = await kernel.reply(next, 8000);
     kernel.inputHandler = undefined;
@@ -53,7 +50,7 @@ describe('an interrupt that arrives before the cell code runs', () => {
   }, 15_000);
 
   it('still stops a cell on an external SIGINT after its own interrupts', async () => {
-    const wait = kernel.send('shell', 'execute_request', { ...request, code: 'await new Promise(() => {})' });
+    const wait = kernel.startExecute('await new Promise(() => {})');
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === wait));
     await sleep(100);
     kernel.child.kill('SIGINT');

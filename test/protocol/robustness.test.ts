@@ -3,7 +3,7 @@
 // and control answer while a cell spins; interrupts via control and SIGINT.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigner } from '../../dist/kernel/wire/signature.js';
-import { contentOf, isStatus, spawnKernel } from '../support/kernel-client.mjs';
+import { contentOf, EXECUTE_DEFAULTS, isStatus, lastText, sleep, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
 let kernel: KernelClient;
@@ -15,12 +15,10 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-const bump = { code: 'hits++', silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const bump = { ...EXECUTE_DEFAULTS, code: 'hits++' };
 
 async function hits(): Promise<string> {
-  const { outputs } = await kernel.execute('hits');
-  return contentOf(outputs).at(-1)![1].data['text/plain'];
+  return lastText((await kernel.execute('hits')).outputs);
 }
 
 describe('dropped messages', () => {
@@ -53,7 +51,7 @@ describe('dropped messages', () => {
 
 describe('a blocked main thread', () => {
   it('answers heartbeat and control kernel_info (with busy/idle) while a cell spins, then interrupt_request stops it', async () => {
-    const spin = kernel.send('shell', 'execute_request', { ...bump, code: 'while (true) {}' });
+    const spin = kernel.startExecute('while (true) {}');
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === spin));
     await sleep(100);
     expect(await kernel.ping()).toBeLessThan(1000);
@@ -71,7 +69,7 @@ describe('a blocked main thread', () => {
   });
 
   it('stops a synchronous loop on SIGINT with state kept', async () => {
-    const spin = kernel.send('shell', 'execute_request', { ...bump, code: 'globalThis.kept = 50; while (true) {}' });
+    const spin = kernel.startExecute('globalThis.kept = 50; while (true) {}');
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === spin));
     await sleep(100);
     kernel.child.kill('SIGINT');
@@ -81,7 +79,7 @@ describe('a blocked main thread', () => {
   });
 
   it.each(['interrupt_request', 'SIGINT'])('stops a never-settling await via %s', async (how) => {
-    const wait = kernel.send('shell', 'execute_request', { ...bump, code: 'globalThis.kept = 60; await new Promise(() => {})' });
+    const wait = kernel.startExecute('globalThis.kept = 60; await new Promise(() => {})');
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === wait));
     await sleep(100);
     if (how === 'SIGINT') kernel.child.kill('SIGINT');
@@ -96,7 +94,7 @@ describe('a blocked main thread', () => {
   });
 
   it('interrupts a cell waiting for input() and accepts the next input reply normally', async () => {
-    const asked = kernel.send('shell', 'execute_request', { ...bump, code: "await input('never answered: ')", allow_stdin: true });
+    const asked = kernel.startExecute("await input('never answered: ')", { allow_stdin: true });
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === asked));
     await sleep(100);
     await kernel.request('control', 'interrupt_request', {}, 2000);

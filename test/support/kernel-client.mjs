@@ -179,8 +179,12 @@ export class KernelClient {
   }
 
   execute(code, options = {}, ms = 10_000) {
-    const content = { code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true, ...options };
-    return this.request('shell', 'execute_request', content, ms);
+    return this.request('shell', 'execute_request', { ...EXECUTE_DEFAULTS, code, ...options }, ms);
+  }
+
+  /** Sends an execute_request without waiting; returns its msg_id. */
+  startExecute(code, options = {}) {
+    return this.send('shell', 'execute_request', { ...EXECUTE_DEFAULTS, code, ...options });
   }
 
   async waitReady(ms) {
@@ -223,6 +227,16 @@ export class KernelClient {
 
 export function isStatus(message, msgId, state) {
   return message.header.msg_type === 'status' && message.parent_header.msg_id === msgId && message.content.execution_state === state;
+}
+
+/** The content fields of an execute_request other than `code`, as most tests send them. */
+export const EXECUTE_DEFAULTS = { silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true };
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** text/plain of the last output of a request (its execute_result, mostly). */
+export function lastText(outputs) {
+  return contentOf(outputs).at(-1)[1].data['text/plain'];
 }
 
 /** The iopub messages of one request minus status, as [msg_type, content] pairs. */
