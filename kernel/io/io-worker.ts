@@ -17,8 +17,11 @@ import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 /** How often to check that the process that launched the kernel is still alive. */
 const PARENT_POLL_MS = 1000;
-/** How long the main thread gets to shut down cleanly before the process is ended anyway. */
-const SHUTDOWN_GRACE_MS = 1500;
+/**
+ * How long the main thread gets to shut down cleanly (it closes the TPU session first) before
+ * the process is ended anyway; under jupyter_client's 5 s wait before it kills a kernel.
+ */
+const SHUTDOWN_GRACE_MS = 4000;
 
 const { connection, session, runningRequest } = workerData as IoWorkerData;
 const running = new RunningRequest(runningRequest);
@@ -97,7 +100,8 @@ async function serveControl() {
     await dispatch('control', frames);
     if (shutdown) {
       post({ type: 'shutdown', restart: shutdown.restart });
-      // If the main thread is blocked in a cell it cannot answer: end the process from here.
+      interrupt(); // a cell that blocks the main thread stops, so the shutdown runs there cleanly
+      // If the main thread still cannot answer (a loop nothing stops): end the process from here.
       setTimeout(async () => {
         await iopub.flushed();
         process.kill(process.pid, 'SIGKILL');
