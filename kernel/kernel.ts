@@ -17,6 +17,7 @@ export interface KernelOptions {
 }
 
 const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
+const EXIT_FALLBACK_MS = 2000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
 function zmqChannel(socket: Router): DuplexChannel {
@@ -91,11 +92,15 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     shell.close();
     stdin.close();
     await io!.close();
-    process.exit(0);
+    // The process ends by itself now that nothing is left to do, so Node tears ZeroMQ down in
+    // its own order. process.exit() here aborted at exit (code 134) about once in four full
+    // test runs, likely racing ZeroMQ's I/O threads, which release zero-copy messages back to
+    // the JS thread. Anything still holding the loop open gets a moment, then the process ends.
+    setTimeout(() => process.exit(0), EXIT_FALLBACK_MS).unref();
   });
 
   // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
   // first request, so wait (a little) for an iopub subscriber before answering.
-  await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS))]);
+  await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS).unref())]);
   await kernel.serve();
 }
