@@ -21,8 +21,8 @@ export interface InterruptEffects {
   tell(id: number): void;
   wakeDeviceWaits(): void;
   raiseSigint(): void;
-  /** Stops the cell code that keeps the main thread from reading the interrupt for request `id`. */
-  terminateStuckCellCode(id: number): void;
+  /** Stops the cell code that keeps the main thread from reading the interrupt, for as long as `unread()`. */
+  terminateStuckCellCode(unread: () => boolean): void;
 }
 
 export function interruptSignaller(running: RunningRequest, effects: InterruptEffects): () => void {
@@ -32,6 +32,7 @@ export function interruptSignaller(running: RunningRequest, effects: InterruptEf
     const target = running.running();
     if (target === 0) return; // nothing runs: nothing to stop
     effects.tell(target);
+    const unread = () => running.running() === target && !running.hasSeenInterrupt(target);
     const start = Date.now();
     let wokenAt = -Infinity;
     let terminated = false;
@@ -49,9 +50,9 @@ export function interruptSignaller(running: RunningRequest, effects: InterruptEf
         } catch {
           running.releaseRun();
         }
-      } else if (!terminated && now - start >= UNREAD_LIMIT_MS && !running.hasSeenInterrupt(target) && running.cellCodeRan(target)) {
+      } else if (!terminated && now - start >= UNREAD_LIMIT_MS && unread() && running.cellCodeRan(target)) {
         terminated = true;
-        effects.terminateStuckCellCode(target);
+        effects.terminateStuckCellCode(unread);
       }
     };
     polling = setInterval(tick, POLL_MS);

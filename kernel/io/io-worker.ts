@@ -31,7 +31,7 @@ const interrupt = interruptSignaller(running, {
   tell: (request) => post({ type: 'interrupt', request }),
   wakeDeviceWaits: () => wakeDeviceWaits(),
   raiseSigint: () => process.kill(process.pid, 'SIGINT'),
-  terminateStuckCellCode: (request) => void terminateStuckCellCode(() => running.running() === request && !running.hasSeenInterrupt(request), log),
+  terminateStuckCellCode: (unread) => void terminateStuckCellCode(unread, log),
 });
 let setKernelInfo: (content: Content) => void = () => undefined;
 const kernelInfo = new Promise<Content>((resolve) => (setKernelInfo = resolve));

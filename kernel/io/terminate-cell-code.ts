@@ -20,7 +20,7 @@ const SESSION_CODE = /[\\/]kernel[\\/]session[\\/]/;
 /** The call of a Node frame that runs the microtask queue, between callbacks. */
 const RUNS_MICROTASKS = /\brunMicrotasks\(\)/;
 
-type CallFrame = { functionName: string; location: { scriptId: string; lineNumber: number } };
+type CallFrame = { location: { scriptId: string; lineNumber: number } };
 type Paused = { callFrames: CallFrame[] };
 
 /** `stuck()` says whether the main thread still has not read the interrupt: once it has, nothing is done. */
