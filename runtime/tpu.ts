@@ -4,19 +4,21 @@ import * as creation from './creation.js';
 import { functional } from './functional.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
-import { activeMode, setMode, withMode } from './modes/mode.js';
-import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
-import { closeSession, currentSession, programCache } from './device/current.js';
+import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
+import { sync, syncBlocking } from './modes/sync.js';
+import './modes/values.js';
+import { closeSession, currentSession } from './device/current.js';
+import { programCache } from './compiler/program-cache.js';
 import { interruptBuffer } from './device/session.js';
 import type { DeviceStats } from './device/protocol.js';
-import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
+import { settings, type DeviceOptions } from './device/settings.js';
+import type { ModeName } from './modes/mode-type.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
-import { checkSyncAllowed } from './modes/materialize.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -52,18 +54,10 @@ export const tpu = {
   setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
-  async sync(): Promise<void> {
-    checkSyncAllowed('tpu.sync');
-    flushRegion('sync');
-    await currentSession().fence('tpu.sync');
-  },
+  sync,
 
   /** Like sync(), blocking the thread. */
-  syncBlocking(): void {
-    checkSyncAllowed('tpu.syncBlocking');
-    flushRegion('sync');
-    currentSession().fenceSync('tpu.syncBlocking');
-  },
+  syncBlocking,
 
   memory(): MemoryInfo {
     const m = currentSession().memory;
@@ -112,7 +106,7 @@ export const tpu = {
       programsCached: c.size(),
       programsEvicted: c.evictions,
       queueDepth: s.queueDepth(),
-      pendingOps: regionSize(),
+      pendingOps: currentMode().region?.size() ?? 0,
       bytesToDevice: s.bytesToDevice,
       bytesToHost: s.bytesToHost,
       lastProgram: c.last,
@@ -130,7 +124,7 @@ export const tpu = {
    * dropped keep their recipe (fused) or become unreadable (strict).
    */
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
-    const droppedOps = dropRegion();
+    const droppedOps = currentMode().region?.drop() ?? 0;
     const droppedLaunches = currentSession().cancelPending();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
@@ -144,7 +138,7 @@ export const tpu = {
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {
-    dropRegion();
+    currentMode().region?.drop();
     const before = tpu.memory();
     await closeSession();
     return before;

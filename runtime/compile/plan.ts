@@ -5,7 +5,7 @@
 // built. Built while the trace's region is still bound (its buffers alive).
 import type { BoundRegion } from '../compiler/bind-program.js';
 import type { Program } from '../compiler/program.js';
-import type { WeakScalar } from '../compiler/trace.js';
+import type { WeakScalar } from '../tensor.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';

@@ -1,6 +1,7 @@
 // Launching a bound program: cache lookup, output allocation (memory accounting, which may
 // throw out-of-memory before anything is enqueued), then the execution command.
-import { currentSession, programCache } from '../device/current.js';
+import { currentSession } from '../device/current.js';
+import { programCache } from '../compiler/program-cache.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { BoundProgram } from '../compiler/bind-program.js';
 

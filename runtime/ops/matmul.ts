@@ -4,7 +4,6 @@
 import { promoteTypes } from '../dtype.js';
 import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
-import { emit, profiling } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { unbroadcast } from './grad-helpers.js';
@@ -46,11 +45,9 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
   name: 'matmul',
   infer([a, b]) {
     if (a!.dtype === 'bool' || b!.dtype === 'bool') throw new TypeError(`matmul: bool operands are not supported (input ${a!.dtype}, other ${b!.dtype})`);
-    const shape = matmulShape(a!.shape, b!.shape);
-    // Here rather than in the generic dispatch: only matmuls pay for the padding warning.
-    if (profiling.on) emit({ kind: 'matmul', operands: [a!, b!] });
-    return { shape, dtype: promoteTypes(a!.dtype, b!.dtype) };
+    return { shape: matmulShape(a!.shape, b!.shape), dtype: promoteTypes(a!.dtype, b!.dtype) };
   },
+  profilesAsMatmul: true,
   lower(ctx, [a, b], attrs, types) {
     const out = types.output.dtype;
     const operand = attrs.precision === 'default' && out === 'float32' ? 'bfloat16' : out;

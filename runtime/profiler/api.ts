@@ -1,8 +1,9 @@
 // tpu.profiler: record a profile around any code, read the last one, list the last
 // compiled program. The kernel's %profile runs one recording per cell.
-import { programCache } from '../device/current.js';
+import { programCache } from '../compiler/program-cache.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
+import { sync } from '../modes/sync.js';
 import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
 
 export const profiler = {
@@ -16,11 +17,10 @@ export const profiler = {
 
   /** Records `fn` (awaited, then the device synced): its value and its final profile. */
   async profile<T>(fn: () => T | Promise<T>, options: RecordOptions = {}): Promise<{ value: T; profile: Profile }> {
-    const { tpu } = await import('../tpu.js');
     const recording = profiler.record(options);
     try {
       const value = await fn();
-      await tpu.sync();
+      await sync();
       return { value, profile: recording.stop() };
     } finally {
       recording.stop();
