@@ -1,6 +1,5 @@
 // tpu-kernel/runtime: eager TPU tensors on a persistent session (see runtime/README.md).
 import './ops/index.js';
-import './modes/values.js';
 
 export { tpu, type Tpu, type DeviceInfo } from './tpu.js';
 export { Tensor, type NestedArray } from './tensor.js';

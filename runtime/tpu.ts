@@ -1,7 +1,7 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
-import { functional } from './functional.js';
+import { functional } from './tpu-functions.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';

@@ -1,4 +1,4 @@
-// Elementwise functions of one operand beyond issue 3's set: integer inputs compute in
+// Elementwise functions of one operand besides unary-math.ts's: integer inputs compute in
 // float32 (as PyTorch does); each gradient is built from other ops.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';

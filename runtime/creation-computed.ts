@@ -1,4 +1,5 @@
-// linspace eye randint: host values uploaded once, like the rest of creation.ts.
+// linspace eye randint: values computed on the host from a few numbers, uploaded once like
+// the rest of creation.ts.
 import { assertDType, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
 import { tensor, type CreationOptions } from './creation.js';
