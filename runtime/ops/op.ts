@@ -50,14 +50,7 @@ export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
   return def;
 }
 
-/** Looks an op up by name. */
-export function opByName(name: string): OpDef<any> {
-  const op = registry.get(name);
-  if (!op) throw new Error(`unknown op '${name}'`);
-  return op;
-}
-
-/** Every registered op (the gradient check iterates it). */
+/** Every registered op (the gradient check and the lowering coverage test iterate it). */
 export function registeredOps(): OpDef<any>[] {
   return [...registry.values()];
 }
