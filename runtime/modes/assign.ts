@@ -4,6 +4,7 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
+import { installMethods } from '../install-methods.js';
 
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
@@ -26,9 +27,11 @@ declare module '../tensor.js' {
     copy_(source: Tensor): Tensor;
   }
 }
-Tensor.prototype.copy_ = function (source) {
-  if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
-  // A fresh value to consume: the caller keeps `source`.
-  assignAll([[this, source.reshape([...source.shape])]], 'copy_');
-  return this;
-};
+installMethods({
+  copy_(source) {
+    if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
+    // A fresh value to consume: the caller keeps `source`.
+    assignAll([[this, source.reshape([...source.shape])]], 'copy_');
+    return this;
+  },
+});

@@ -5,6 +5,7 @@ import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
 import { gradFor } from './grad-helpers.js';
 import type { Operand } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -38,7 +39,9 @@ declare module '../tensor.js' {
     div(other: Operand): Tensor;
   }
 }
-Tensor.prototype.add = function (other) { return apply(add, [this, other], {}); };
-Tensor.prototype.sub = function (other) { return apply(sub, [this, other], {}); };
-Tensor.prototype.mul = function (other) { return apply(mul, [this, other], {}); };
-Tensor.prototype.div = function (other) { return apply(div, [this, other], {}); };
+installMethods({
+  add(other) { return apply(add, [this, other], {}); },
+  sub(other) { return apply(sub, [this, other], {}); },
+  mul(other) { return apply(mul, [this, other], {}); },
+  div(other) { return apply(div, [this, other], {}); },
+});

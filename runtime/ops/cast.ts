@@ -4,6 +4,7 @@ import { assertDType, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
@@ -19,7 +20,9 @@ declare module '../tensor.js' {
     to(dtype: DType | { dtype: DType }): Tensor;
   }
 }
-Tensor.prototype.to = function (target) {
-  const dtype = assertDType(typeof target === 'object' && target !== null ? target.dtype : target, 'to');
-  return dtype === this.dtype ? this : apply(cast, [this], { dtype });
-};
+installMethods({
+  to(target) {
+    const dtype = assertDType(typeof target === 'object' && target !== null ? target.dtype : target, 'to');
+    return dtype === this.dtype ? this : apply(cast, [this], { dtype });
+  },
+});

@@ -3,6 +3,7 @@ import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
 import { ownInput } from './identity.js';
+import { installMethods } from '../install-methods.js';
 
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
@@ -21,6 +22,8 @@ declare module '../tensor.js' {
     softmax(dim: number | { dim: number }): Tensor;
   }
 }
-Tensor.prototype.softmax = function (dim) {
-  return softmax(this, typeof dim === 'object' && dim !== null ? dim.dim : dim);
-};
+installMethods({
+  softmax(dim) {
+    return softmax(this, typeof dim === 'object' && dim !== null ? dim.dim : dim);
+  },
+});

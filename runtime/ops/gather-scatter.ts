@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract, type OpDef } from './op.js';
 import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
+import { installMethods } from '../install-methods.js';
 
 function checkIndex(op: string, index: Abstract): void {
   if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype}`);
@@ -131,7 +132,9 @@ declare module '../tensor.js' {
     scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
   }
 }
-Tensor.prototype.indexSelect = function (dim, index) { return indexSelect(this, dim, index); };
-Tensor.prototype.index = function (index) { return indexWith(this, index); };
-Tensor.prototype.gather = function (dim, index) { return gather(this, dim, index); };
-Tensor.prototype.scatterAdd = function (dim, index, src) { return scatterAdd(this, dim, index, src); };
+installMethods({
+  indexSelect(dim, index) { return indexSelect(this, dim, index); },
+  index(index) { return indexWith(this, index); },
+  gather(dim, index) { return gather(this, dim, index); },
+  scatterAdd(dim, index, src) { return scatterAdd(this, dim, index, src); },
+});

@@ -10,6 +10,7 @@ import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
 import { constantTensor } from './constant.js';
+import { installMethods } from '../install-methods.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -96,4 +97,6 @@ declare module '../tensor.js' {
     at(...items: IndexItem[]): Tensor;
   }
 }
-Tensor.prototype.at = function (...items) { return at(this, items); };
+installMethods({
+  at(...items) { return at(this, items); },
+});

@@ -3,6 +3,7 @@
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
+import { installMethods } from '../install-methods.js';
 
 export const rsqrt = unary('rsqrt', {
   promotesToFloat: true,
@@ -67,8 +68,4 @@ declare module '../tensor.js' {
     expm1(): Tensor;
   }
 }
-for (const op of [rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1]) {
-  (Tensor.prototype as unknown as Record<string, () => Tensor>)[op.name] = function (this: Tensor) {
-    return apply(op, [this], {});
-  };
-}
+installMethods(Object.fromEntries([rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));

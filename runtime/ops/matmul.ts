@@ -7,6 +7,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { unbroadcast } from './grad-helpers.js';
+import { installMethods } from '../install-methods.js';
 
 export type MatmulPrecision = 'highest' | 'default';
 let precision: MatmulPrecision = 'highest';
@@ -67,7 +68,9 @@ declare module '../tensor.js' {
     matmul(other: Tensor): Tensor;
   }
 }
-Tensor.prototype.matmul = function (other) {
-  if (!(other instanceof Tensor)) throw new TypeError(`matmul: other must be a tensor; got ${typeof other}`);
-  return apply(matmul, [this, other], { precision });
-};
+installMethods({
+  matmul(other) {
+    if (!(other instanceof Tensor)) throw new TypeError(`matmul: other must be a tensor; got ${typeof other}`);
+    return apply(matmul, [this, other], { precision });
+  },
+});

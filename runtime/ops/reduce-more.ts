@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
 import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -121,15 +122,14 @@ declare module '../tensor.js' {
   }
 }
 
-Tensor.prototype.amin = function (dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); };
-Tensor.prototype.prod = function (dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); };
-Tensor.prototype.any = function (dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); };
-Tensor.prototype.all = function (dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); };
-Tensor.prototype.argmax = function (dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); };
-Tensor.prototype.argmin = function (dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); };
-(Tensor.prototype as unknown as { max: unknown }).max = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
-  return extremum('max', this, arg, keepdim);
-};
-(Tensor.prototype as unknown as { min: unknown }).min = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
-  return extremum('min', this, arg, keepdim);
-};
+installMethods({
+  amin(dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); },
+  prod(dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); },
+  any(dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); },
+  all(dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); },
+  argmax(dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); },
+  argmin(dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); },
+  // Overloaded (three forms each): one body serves them all.
+  max: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('max', this, arg, keepdim); } as Tensor['max'],
+  min: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('min', this, arg, keepdim); } as Tensor['min'],
+});

@@ -4,6 +4,7 @@ import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export interface ReduceAttrs {
   /** Normalized, sorted, unique dims. */
@@ -97,6 +98,8 @@ declare module '../tensor.js' {
     amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
   }
 }
-Tensor.prototype.sum = function (dim, keepdim) { return apply(sum, [this], reduceAttrs('sum', this, dim, keepdim)); };
-Tensor.prototype.mean = function (dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); };
-Tensor.prototype.amax = function (dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); };
+installMethods({
+  sum(dim, keepdim) { return apply(sum, [this], reduceAttrs('sum', this, dim, keepdim)); },
+  mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
+  amax(dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); },
+});

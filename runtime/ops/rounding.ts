@@ -4,6 +4,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
 import { zerosLike } from './like.js';
+import { installMethods } from '../install-methods.js';
 
 function rounding(name: string) {
   return unary(name, {
@@ -25,8 +26,4 @@ declare module '../tensor.js' {
     trunc(): Tensor;
   }
 }
-for (const op of [floor, ceil, round, trunc]) {
-  (Tensor.prototype as unknown as Record<string, () => Tensor>)[op.name] = function (this: Tensor) {
-    return apply(op, [this], {});
-  };
-}
+installMethods(Object.fromEntries([floor, ceil, round, trunc].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));

@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract } from './op.js';
 import { scatterAddOp } from './gather-scatter.js';
 import { zerosLike } from './like.js';
+import { installMethods } from '../install-methods.js';
 
 export interface TopkAttrs {
   readonly dim: number;
@@ -81,6 +82,8 @@ declare module '../tensor.js' {
     argsort(opts?: SortOptions | number): Tensor;
   }
 }
-Tensor.prototype.topk = function (k, opts) { return topk(this, k, opts); };
-Tensor.prototype.sort = function (opts) { return sort(this, opts); };
-Tensor.prototype.argsort = function (opts) { return argsort(this, opts); };
+installMethods({
+  topk(k, opts) { return topk(this, k, opts); },
+  sort(opts) { return sort(this, opts); },
+  argsort(opts) { return argsort(this, opts); },
+});

@@ -4,6 +4,7 @@ import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
 import { ownInput } from './identity.js';
+import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[];
 
@@ -84,8 +85,10 @@ declare module '../tensor.js' {
     logSoftmax(dim: number | { dim: number }): Tensor;
   }
 }
-Tensor.prototype.var = function (dim, keepdim) { return variance(this, dim, keepdim); };
-Tensor.prototype.std = function (dim, keepdim) { return std(this, dim, keepdim); };
-Tensor.prototype.logsumexp = function (dim, keepdim) { return logsumexp(this, dim, keepdim); };
-Tensor.prototype.norm = function (p, dim, keepdim) { return norm(this, p, dim, keepdim); };
-Tensor.prototype.logSoftmax = function (dim) { return logSoftmax(this, dim); };
+installMethods({
+  var(dim, keepdim) { return variance(this, dim, keepdim); },
+  std(dim, keepdim) { return std(this, dim, keepdim); },
+  logsumexp(dim, keepdim) { return logsumexp(this, dim, keepdim); },
+  norm(p, dim, keepdim) { return norm(this, p, dim, keepdim); },
+  logSoftmax(dim) { return logSoftmax(this, dim); },
+});
