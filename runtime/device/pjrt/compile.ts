@@ -19,7 +19,7 @@ export interface TpuCompileOptions {
   readonly hloText?: boolean;
 }
 
-/** XLA:TPU's cost analysis of the whole program (per partition for SPMD programs). */
+/** XLA:TPU's cost analysis (per device for SPMD programs); a property libtpu omits reads 0. */
 export interface TpuCostAnalysis {
   readonly flops: number;
   readonly bytesAccessed: number;
@@ -76,7 +76,7 @@ export class TpuCompiled {
     };
   }
 
-  /** The optimized TPU HLO module as text (XLA's after-optimizations dump). */
+  /** The optimized TPU HLO module as text (XLA's dump after code generation). */
   asText(): string {
     if (this.hloText === undefined) throw new Error('asText: this program was compiled with hloText: false');
     return this.hloText;
@@ -107,8 +107,10 @@ function oneAtATime<T>(job: () => Promise<T>): Promise<T> {
   return run;
 }
 
-async function afterOptimizationsText(dir: string): Promise<string> {
-  const file = (await readdir(dir)).find((f) => f.endsWith('.after_optimizations.txt'));
+// The module after TPU code generation (with its backend configs): the text JAX's
+// compiled.as_text() shows for the same program.
+async function optimizedHloText(dir: string): Promise<string> {
+  const file = (await readdir(dir)).find((f) => f.endsWith('.after_codegen.txt'));
   if (!file) throw new Error(`XLA wrote no optimized HLO text in ${dir}`);
   return readFile(join(dir, file), 'utf8');
 }
@@ -141,7 +143,7 @@ export async function compileForTpu(stablehlo: string, options: TpuCompileOption
         throw PjrtError.from(e);
       }
       const compileMs = performance.now() - start;
-      const text = dumpDir ? await afterOptimizationsText(dumpDir) : undefined;
+      const text = dumpDir ? await optimizedHloText(dumpDir) : undefined;
       return new TpuCompiled(addon, handle, options.topology, numPartitions, compileMs, text);
     } finally {
       if (dumpDir) await rm(dumpDir, { recursive: true, force: true });

@@ -29,9 +29,12 @@ export interface TpuCompilerInfo {
 export type TpuCompilerStatus = TpuCompilerInfo | { readonly available: false; readonly reason: string };
 
 // On a machine without TPU chips libtpu would ask a cloud metadata server for each of its
-// settings (~30 s each) and warn on stderr; these say "no TPU VM here". A TPU VM keeps its own.
+// settings (~30 s each) and warn on stderr; these say "no TPU VM here". With no chips to
+// guard, several processes (kernels, JAX) may load libtpu at once: without
+// ALLOW_MULTIPLE_LIBTPU_LOAD the second fails on /tmp/libtpu_lockfile. A TPU VM keeps its own.
 const NO_TPU_HOST_DEFAULTS: Record<string, string> = {
   TPU_SKIP_MDS_QUERY: '1',
+  ALLOW_MULTIPLE_LIBTPU_LOAD: '1',
   TPU_WORKER_HOSTNAMES: 'localhost',
   TPU_ACCELERATOR_TYPE: 'v5litepod-4',
 };
