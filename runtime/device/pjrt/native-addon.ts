@@ -10,6 +10,9 @@ export type Handle<Kind extends string> = { readonly [handle]: Kind };
 export type PluginHandle = Handle<'plugin'>;
 export type TopologyHandle = Handle<'topology'>;
 export type ExecutableHandle = Handle<'executable'>;
+export type ClientHandle = Handle<'client'>;
+export type LoadedExecutableHandle = Handle<'loaded-executable'>;
+export type BufferHandle = Handle<'buffer'>;
 
 export type NamedValue = string | number | boolean | number[];
 export type NamedValues = Record<string, NamedValue>;
@@ -46,6 +49,16 @@ export interface PjrtAddon {
   memoryStats(exe: ExecutableHandle): NativeCompiledMemoryStats;
   optimizedProgram(exe: ExecutableHandle): { format: string; code: Uint8Array };
   serialize(exe: ExecutableHandle): Uint8Array;
+  // TPU hosts: one client per process, never destroyed.
+  createClient(plugin: PluginHandle, options: NamedValues): Promise<ClientHandle>;
+  clientInfo(client: ClientHandle): { platformVersion: string; devices: DeviceDescription[] };
+  compileAndLoad(client: ClientHandle, code: string, format: 'mlir', compileOptions: Uint8Array): Promise<LoadedExecutableHandle>;
+  /** `bufferType` is a PJRT_Buffer_Type number; data is dense, major to minor. */
+  toDevice(client: ClientHandle, deviceIndex: number, data: ArrayBufferView, bufferType: number, dims: number[]): Promise<BufferHandle>;
+  toHost(buffer: BufferHandle): Promise<Uint8Array>;
+  /** Frees device memory now (else at garbage collection); never while a transfer or execution uses it. */
+  freeBuffer(buffer: BufferHandle): void;
+  execute(exe: LoadedExecutableHandle, argumentLists: BufferHandle[][]): Promise<BufferHandle[][]>;
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -109,8 +109,9 @@ struct ClientCreateArgs {
   void* kv_get_callback; void* kv_get_user_arg;
   void* kv_put_callback; void* kv_put_user_arg;
   Client* client;  // out
+  void* kv_try_get_callback; void* kv_try_get_user_arg;
 };
-PJRT_SIZED(ClientCreateArgs, client)
+PJRT_SIZED(ClientCreateArgs, kv_try_get_user_arg)
 struct ClientDestroyArgs { size_t struct_size; void* extension_start; Client* client; };
 PJRT_SIZED(ClientDestroyArgs, client)
 struct ClientPlatformVersionArgs {
@@ -219,8 +220,11 @@ struct ExecuteOptions {
   void** send_callbacks; void** recv_callbacks; size_t num_send_ops; size_t num_recv_ops;
   int launch_id;
   const int64_t* non_donatable_input_indices; size_t num_non_donatable_input_indices;
+  void* context;
+  const char* call_location;
+  size_t num_tasks; int* task_ids; int64_t* incarnation_ids;
 };
-PJRT_SIZED(ExecuteOptions, num_non_donatable_input_indices)
+PJRT_SIZED(ExecuteOptions, incarnation_ids)
 struct LoadedExecutableExecuteArgs {
   size_t struct_size; void* extension_start; LoadedExecutable* executable;
   ExecuteOptions* options;
