@@ -102,21 +102,16 @@ class CreateClientTask : public Task {
 
 class CompileAndLoadTask : public Task {
  public:
-  CompileAndLoadTask(ClientObject* client, std::string code, std::string format, std::vector<char> options)
-      : client_(client), code_(std::move(code)), format_(std::move(format)), options_(std::move(options)) {}
+  CompileAndLoadTask(ClientObject* client, CompileInput input) : client_(client), input_(std::move(input)) {}
 
   void run() override {
     const pjrt::Api* api = client_->api;
-    auto program = pjrt::makeArgs<pjrt::Program>();
-    program.code = code_.data();
-    program.code_size = code_.size();
-    program.format = format_.data();
-    program.format_size = format_.size();
+    pjrt::Program program = input_.program();
     auto args = pjrt::makeArgs<pjrt::ClientCompileArgs>();
     args.client = client_->client;
     args.program = &program;
-    args.compile_options = options_.data();
-    args.compile_options_size = options_.size();
+    args.compile_options = input_.options.data();
+    args.compile_options_size = input_.options.size();
     pjrt::Error* error = api->client_compile(&args);
     quietProfilingSignals();
     check(api, error);
@@ -144,8 +139,7 @@ class CompileAndLoadTask : public Task {
 
  private:
   ClientObject* client_;
-  std::string code_, format_;
-  std::vector<char> options_;
+  CompileInput input_;
   LoadedObject* loaded_ = nullptr;
 };
 
@@ -258,21 +252,6 @@ class ExecuteTask : public Task {
   std::vector<std::vector<pjrt::Buffer*>> outputs_;
 };
 
-std::vector<int64_t> readDims(napi_env env, napi_value value) {
-  bool isArray = false;
-  napi_is_array(env, value, &isArray);
-  if (!isArray) throwUsage("dims must be an array of numbers");
-  uint32_t n;
-  napi_get_array_length(env, value, &n);
-  std::vector<int64_t> dims;
-  for (uint32_t i = 0; i < n; i++) {
-    napi_value item;
-    napi_get_element(env, value, i, &item);
-    dims.push_back(static_cast<int64_t>(readNumber(env, item, "dims")));
-  }
-  return dims;
-}
-
 /** Bytes of any typed array (copied). */
 std::vector<char> readTypedBytes(napi_env env, napi_value value) {
   bool isTyped = false;
@@ -329,9 +308,8 @@ napi_value ClientInfo(napi_env env, napi_callback_info info) {
 napi_value CompileAndLoad(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
     auto args = readArgs(env, info, 4);
-    auto task = std::make_unique<CompileAndLoadTask>(clientOf(env, args[0]), readString(env, args[1], "code"),
-                                                     readString(env, args[2], "format"),
-                                                     readBytes(env, args[3], "compile options"));
+    auto task = std::make_unique<CompileAndLoadTask>(clientOf(env, args[0]),
+                                                     CompileInput::read(env, args[1], args[2], args[3]));
     return startTask(env, std::move(task));
   });
 }
@@ -345,7 +323,7 @@ napi_value ToDevice(napi_env env, napi_callback_info info) {
     if (index < 0 || index >= c->devices.size()) throwUsage("deviceIndex out of range");
     auto task = std::make_unique<ToDeviceTask>(c, c->devices[static_cast<size_t>(index)], readTypedBytes(env, args[2]),
                                                static_cast<int>(readNumber(env, args[3], "bufferType")),
-                                               readDims(env, args[4]));
+                                               readInt64List(env, args[4], "dims"));
     return startTask(env, std::move(task));
   });
 }

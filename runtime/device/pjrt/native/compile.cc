@@ -42,6 +42,16 @@ CompiledExecutable* executableOf(napi_env env, napi_value v) {
   return static_cast<CompiledExecutable*>(unwrapHandle(env, v, HandleKind::kExecutable, "an executable"));
 }
 
+/** An entry point reading one executable: query(api, executable) builds the JS result. */
+template <class Query>
+napi_value queryExecutable(napi_env env, napi_callback_info info, Query query) {
+  return guard(env, [&] {
+    auto args = readArgs(env, info, 1);
+    CompiledExecutable* e = executableOf(env, args[0]);
+    return query(e->api, e->executable);
+  });
+}
+
 class CreateTopologyTask : public Task {
  public:
   CreateTopologyTask(napi_env env, Plugin* plugin, std::string name, napi_value options)
@@ -73,21 +83,16 @@ class CreateTopologyTask : public Task {
 
 class CompileTask : public Task {
  public:
-  CompileTask(Topology* topology, std::string code, std::string format, std::vector<char> options)
-      : topology_(topology), code_(std::move(code)), format_(std::move(format)), options_(std::move(options)) {}
+  CompileTask(Topology* topology, CompileInput input) : topology_(topology), input_(std::move(input)) {}
 
   void run() override {
     const pjrt::Api* api = topology_->api;
-    auto program = pjrt::makeArgs<pjrt::Program>();
-    program.code = code_.data();
-    program.code_size = code_.size();
-    program.format = format_.data();
-    program.format_size = format_.size();
+    pjrt::Program program = input_.program();
     auto args = pjrt::makeArgs<pjrt::CompileArgs>();
     args.topology = topology_->topology;
     args.program = &program;
-    args.compile_options = options_.data();
-    args.compile_options_size = options_.size();
+    args.compile_options = input_.options.data();
+    args.compile_options_size = input_.options.size();
     pjrt::Error* error = api->compile(&args);
     quietProfilingSignals();
     check(api, error);
@@ -101,9 +106,7 @@ class CompileTask : public Task {
 
  private:
   Topology* topology_;
-  std::string code_;
-  std::string format_;
-  std::vector<char> options_;
+  CompileInput input_;
   pjrt::Executable* executable_ = nullptr;
 };
 
@@ -164,9 +167,7 @@ napi_value Compile(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
     auto args = readArgs(env, info, 4);
     Topology* t = topologyOf(env, args[0]);
-    auto task = std::make_unique<CompileTask>(t, readString(env, args[1], "code"),
-                                              readString(env, args[2], "format"),
-                                              readBytes(env, args[3], "compile options"));
+    auto task = std::make_unique<CompileTask>(t, CompileInput::read(env, args[1], args[2], args[3]));
     task->keepAlive.push_back(args[0]);  // the topology must outlive the compile
     return startTask(env, std::move(task));
   });
@@ -174,10 +175,8 @@ napi_value Compile(napi_env env, napi_callback_info info) {
 
 // executableInfo(executable) -> { name, numReplicas, numPartitions, numOutputs }
 napi_value ExecutableInfo(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    CompiledExecutable* e = executableOf(env, args[0]);
-    return describeExecutable(env, e->api, e->executable);
+  return queryExecutable(env, info, [&](const pjrt::Api* api, pjrt::Executable* exe) {
+    return describeExecutable(env, api, exe);
   });
 }
 
@@ -204,12 +203,10 @@ napi_value describeExecutable(napi_env env, const pjrt::Api* api, pjrt::Executab
 
 // costAnalysis(executable) -> { [property]: number | string | ... } as the plugin names them
 napi_value CostAnalysis(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    CompiledExecutable* e = executableOf(env, args[0]);
+  return queryExecutable(env, info, [&](const pjrt::Api* api, pjrt::Executable* exe) {
     auto cost = pjrt::makeArgs<pjrt::ExecutableGetCostAnalysisArgs>();
-    cost.executable = e->executable;
-    check(e->api, e->api->executable_get_cost_analysis(&cost));
+    cost.executable = exe;
+    check(api, api->executable_get_cost_analysis(&cost));
     napi_value out = jsObject(env);
     for (size_t i = 0; i < cost.num_properties; i++) {
       const pjrt::NamedValue& p = cost.properties[i];
@@ -222,12 +219,10 @@ napi_value CostAnalysis(napi_env env, napi_callback_info info) {
 
 // memoryStats(executable) -> compiled memory stats in bytes (device and host memory)
 napi_value MemoryStats(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    CompiledExecutable* e = executableOf(env, args[0]);
+  return queryExecutable(env, info, [&](const pjrt::Api* api, pjrt::Executable* exe) {
     auto s = pjrt::makeArgs<pjrt::ExecutableGetCompiledMemoryStatsArgs>();
-    s.executable = e->executable;
-    check(e->api, e->api->executable_get_compiled_memory_stats(&s));
+    s.executable = exe;
+    check(api, api->executable_get_compiled_memory_stats(&s));
     napi_value out = jsObject(env);
     auto put = [&](const char* name, int64_t v) { setField(env, out, name, jsNumber(env, static_cast<double>(v))); };
     put("generatedCodeBytes", s.generated_code_size_in_bytes);
@@ -248,17 +243,15 @@ napi_value MemoryStats(napi_env env, napi_callback_info info) {
 
 // optimizedProgram(executable) -> { format, code: Uint8Array } (a serialized HLO module proto)
 napi_value OptimizedProgram(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    CompiledExecutable* e = executableOf(env, args[0]);
+  return queryExecutable(env, info, [&](const pjrt::Api* api, pjrt::Executable* exe) {
     auto program = pjrt::makeArgs<pjrt::Program>();
     auto call = pjrt::makeArgs<pjrt::ExecutableOptimizedProgramArgs>();
-    call.executable = e->executable;
+    call.executable = exe;
     call.program = &program;
-    check(e->api, e->api->executable_optimized_program(&call));  // asks for the size
+    check(api, api->executable_optimized_program(&call));  // asks for the size
     std::vector<char> code(program.code_size);
     program.code = code.data();
-    check(e->api, e->api->executable_optimized_program(&call));
+    check(api, api->executable_optimized_program(&call));
     napi_value out = jsObject(env);
     setField(env, out, "format", jsString(env, program.format, program.format_size));
     setField(env, out, "code", jsBytes(env, code.data(), program.code_size));
@@ -268,12 +261,10 @@ napi_value OptimizedProgram(napi_env env, napi_callback_info info) {
 
 // serialize(executable) -> Uint8Array (plugin-specific; loadable by the same plugin version)
 napi_value Serialize(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    CompiledExecutable* e = executableOf(env, args[0]);
+  return queryExecutable(env, info, [&](const pjrt::Api* api, pjrt::Executable* exe) {
     auto s = pjrt::makeArgs<pjrt::ExecutableSerializeArgs>();
-    s.executable = e->executable;
-    check(e->api, e->api->executable_serialize(&s));
+    s.executable = exe;
+    check(api, api->executable_serialize(&s));
     napi_value bytes = jsBytes(env, s.serialized_bytes, s.serialized_bytes_size);
     s.serialized_executable_deleter(s.serialized_executable);
     return bytes;

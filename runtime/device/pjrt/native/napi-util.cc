@@ -177,6 +177,35 @@ double readNumber(napi_env env, napi_value value, const char* what) {
   return v;
 }
 
+std::vector<int64_t> readInt64List(napi_env env, napi_value value, const char* what) {
+  bool isArray = false;
+  napi_is_array(env, value, &isArray);
+  if (!isArray) throwUsage(std::string(what) + " must be an array of numbers");
+  uint32_t n;
+  napi_get_array_length(env, value, &n);
+  std::vector<int64_t> list;
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value item;
+    napi_get_element(env, value, i, &item);
+    list.push_back(static_cast<int64_t>(readNumber(env, item, what)));
+  }
+  return list;
+}
+
+CompileInput CompileInput::read(napi_env env, napi_value code, napi_value format, napi_value options) {
+  return CompileInput{readString(env, code, "code"), readString(env, format, "format"),
+                      readBytes(env, options, "compile options")};
+}
+
+pjrt::Program CompileInput::program() {
+  auto p = pjrt::makeArgs<pjrt::Program>();
+  p.code = code.data();
+  p.code_size = code.size();
+  p.format = format.data();
+  p.format_size = format.size();
+  return p;
+}
+
 std::vector<napi_value> readArgs(napi_env env, napi_callback_info info, size_t count) {
   std::vector<napi_value> args(count);
   size_t given = count;

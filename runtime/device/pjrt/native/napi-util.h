@@ -55,6 +55,7 @@ std::string readString(napi_env env, napi_value value, const char* what);
 /** Bytes of a Uint8Array/Buffer (copied). */
 std::vector<char> readBytes(napi_env env, napi_value value, const char* what);
 double readNumber(napi_env env, napi_value value, const char* what);
+std::vector<int64_t> readInt64List(napi_env env, napi_value value, const char* what);
 std::vector<napi_value> readArgs(napi_env env, napi_callback_info info, size_t count);
 
 // ---- value builders
@@ -66,6 +67,16 @@ napi_value jsBytes(napi_env env, const char* data, size_t size);
 napi_value jsObject(napi_env env);
 void setField(napi_env env, napi_value object, const char* name, napi_value value);
 napi_value namedValueToJs(napi_env env, const pjrt::NamedValue& v);
+
+/** A program to compile and its serialized CompileOptionsProto, owned until the compile ends. */
+struct CompileInput {
+  std::string code;
+  std::string format;
+  std::vector<char> options;
+  static CompileInput read(napi_env env, napi_value code, napi_value format, napi_value options);
+  /** Points into this object. */
+  pjrt::Program program();
+};
 
 /** Runs an entry point body, turning JsThrow into a thrown JS error. */
 template <class Body>

@@ -96,15 +96,7 @@ NamedValues::NamedValues(napi_env env, napi_value object) {
       nv.type = pjrt::kInt64;
       nv.int64_value = static_cast<int64_t>(readNumber(env, value, names_.back().c_str()));
     } else if (isArray) {
-      uint32_t n;
-      napi_get_array_length(env, value, &n);
-      std::vector<int64_t> list;
-      for (uint32_t j = 0; j < n; j++) {
-        napi_value item;
-        napi_get_element(env, value, j, &item);
-        list.push_back(static_cast<int64_t>(readNumber(env, item, names_.back().c_str())));
-      }
-      lists_.push_back(std::move(list));
+      lists_.push_back(readInt64List(env, value, names_.back().c_str()));
       nv.type = pjrt::kInt64List;
       nv.int64_array_value = lists_.back().data();
       nv.value_size = lists_.back().size();
