@@ -90,7 +90,13 @@ void quietProfilingSignals() {
   setitimer(ITIMER_PROF, &off, nullptr);
   // The plugin's threads also keep per-thread CPU timers that send SIGPROF. The plugin sets
   // SIGPROF to "ignore", which Node resets to the default (terminate) while it exits, with
-  // those threads still running. Node keeps an installed handler function, so install one.
+  // those threads still running. Node keeps an installed handler function, so install one,
+  // unless a profiler (V8's --cpu-prof) already has its own.
+  struct sigaction current {};
+  sigaction(SIGPROF, nullptr, &current);
+  bool handled = (current.sa_flags & SA_SIGINFO) != 0 ||
+                 (current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL);
+  if (handled) return;
   struct sigaction quiet {};
   quiet.sa_handler = swallowProfilingSignal;
   quiet.sa_flags = SA_RESTART;
