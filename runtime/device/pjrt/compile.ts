@@ -1,6 +1,7 @@
 // Ahead-of-time compile of StableHLO text by XLA:TPU for a named topology, on any machine
 // where libtpu is installed (no TPU needed). Compiles run one at a time on a libuv pool
 // thread, never on the JS thread.
+import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,34 @@ function oneAtATime<T>(job: () => Promise<T>): Promise<T> {
   return run;
 }
 
+// XLA's dump folders of compiles in flight, removed at exit too. A process that ends in the
+// middle of a compile may still leave one: XLA goes on writing into it on its pool thread.
+const dumpDirs = new Set<string>();
+let removeAtExit = false;
+
+async function makeDumpDir(): Promise<string> {
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.on('exit', () => {
+      for (const dir of dumpDirs) {
+        try {
+          rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+        } catch {
+          // being written by the compile still running; nothing more to do at exit
+        }
+      }
+    });
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'tpu-kernel-xla-'));
+  dumpDirs.add(dir);
+  return dir;
+}
+
+async function removeDumpDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  dumpDirs.delete(dir);
+}
+
 // The module after TPU code generation (with its backend configs): the text JAX's
 // compiled.as_text() shows for the same program.
 async function optimizedHloText(dir: string): Promise<string> {
@@ -131,7 +160,7 @@ export async function compileForTpu(stablehlo: string, options: TpuCompileOption
   const { addon } = await libtpu();
   const deviceIds = topology.devices.slice(0, numPartitions).map((d) => d.id);
   return oneAtATime(async () => {
-    const dumpDir = options.hloText === false ? undefined : await mkdtemp(join(tmpdir(), 'tpu-kernel-xla-'));
+    const dumpDir = options.hloText === false ? undefined : await makeDumpDir();
     try {
       const overrides = dumpDir ? { xla_dump_to: dumpDir, xla_dump_hlo_as_text: true } : undefined;
       const bytes = compileOptionsProto({ deviceIds, overrides });
@@ -146,7 +175,7 @@ export async function compileForTpu(stablehlo: string, options: TpuCompileOption
       const text = dumpDir ? await optimizedHloText(dumpDir) : undefined;
       return new TpuCompiled(addon, handle, options.topology, numPartitions, compileMs, text);
     } finally {
-      if (dumpDir) await rm(dumpDir, { recursive: true, force: true });
+      if (dumpDir) await removeDumpDir(dumpDir);
     }
   });
 }
