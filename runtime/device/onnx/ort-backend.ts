@@ -31,7 +31,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private readonly serial: ort.InferenceSession.SessionOptions;
 
   constructor(options: BackendOptions) {
-    // Spinning intra-op threads cost 3x op-by-op on 2 cores (DESIGN.md pitfalls): off.
+    // Spinning intra-op threads cost 3x op-by-op on 2 cores (measured): off.
     const base = {
       interOpNumThreads: 1,
       executionMode: 'sequential',
