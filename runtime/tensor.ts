@@ -55,7 +55,7 @@ export interface ValueKeeper {
   materialize(t: Tensor, reason: string): void;
   /** t's value got a buffer: its recipe no longer needs the buffers it reads. */
   materialized(t: Tensor): void;
-  /** Frees the buffer now, or once the last recipe reading it is gone. */
+  /** Frees the buffer now, or once nothing that reads it (a kept recipe, the pending region) is left. */
   disposeBuffer(b: DeviceBuffer): void;
 }
 
