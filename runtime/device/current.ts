@@ -6,7 +6,9 @@ import { settings } from './settings.js';
 let session: DeviceSession | null = null;
 let cache: ProgramCache | null = null;
 
-process.on('beforeExit', () => session?.finishBeforeExit());
+// Node terminates the device thread after the 'exit' listeners; the thread must not be inside
+// ONNX Runtime then (see DeviceSession.stopForExit).
+process.on('exit', () => session?.stopForExit());
 
 export function currentSession(): DeviceSession {
   return (session ??= new DeviceSession());

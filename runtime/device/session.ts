@@ -9,7 +9,7 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 
@@ -214,13 +214,19 @@ export class DeviceSession {
   }
 
   /**
-   * Called when the process is about to exit: ending it while the device thread is inside
-   * ONNX Runtime aborts the process, so queued work is finished first (beforeExit fires
-   * again afterwards, with nothing left to wait for).
+   * At process exit, before Node terminates the device thread (every ending but a fatal
+   * signal): blocks until the thread has left ONNX Runtime for good. Queued work is dropped.
    */
-  finishBeforeExit(): void {
-    if (!this.worker || this.closed || this.fencedBatches >= this.postedBatches) return;
-    this.fence('process exit').catch(() => {});
+  stopForExit(): void {
+    if (!this.worker || this.closed) return;
+    try {
+      this.waitSync(this.requestStop(), 'process exit');
+    } catch {
+      // The thread died, or an interrupt came: either way nothing more is waited for.
+    }
+    this.closed = true;
+    this.failAllWaits('the process is exiting');
+    this.memory.loseAll();
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
@@ -426,13 +432,22 @@ export class DeviceSession {
     }
   }
 
-  /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
+  /**
+   * Asks the device thread to stop: it drops its queue and ignores later messages, and the
+   * returned reply comes once its running program is done. Terminating the thread while it is
+   * inside ONNX Runtime aborts the whole process.
+   */
+  private requestStop(): number {
+    const reply = this.nextReply++;
+    this.worker!.postMessage({ t: 'stop', reply } satisfies HostMessage);
+    return reply;
+  }
+
+  /** Ends the device thread (used by %reset and by the kernel's shutdown). Buffers are gone afterwards. */
   async close(): Promise<void> {
     if (this.worker && !this.closed) {
-      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
-      // let the running program finish, then terminate.
       this.cancelPending();
-      await this.fence('tpu.reset').catch(() => {});
+      await this.waitAsync(this.requestStop(), 'tpu.reset');
     }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
