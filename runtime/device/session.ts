@@ -64,6 +64,9 @@ export class DeviceSession {
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private closed = false;
+  /** The reply the device thread owes once it has stopped (0: not asked yet), and whether it came. */
+  private stopReply = 0;
+  private stopped = false;
   /** Batches posted, and how many of them a fence reply has covered. */
   private postedBatches = 0;
   private fencedBatches = 0;
@@ -220,7 +223,8 @@ export class DeviceSession {
   stopForExit(): void {
     if (!this.worker || this.closed) return;
     try {
-      this.waitSync(this.requestStop(), 'process exit');
+      const reply = this.requestStop();
+      if (!this.stopped) this.waitSync(reply, 'process exit');
     } catch {
       // The thread died, or an interrupt came: either way nothing more is waited for.
     }
@@ -288,6 +292,7 @@ export class DeviceSession {
   }
 
   private waitSync(reply: number, reason: string): Reply {
+    this.checkOpen();
     const start = performance.now();
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
@@ -308,6 +313,11 @@ export class DeviceSession {
     return result;
   }
 
+  /** A closed session's device thread answers nothing: waiting on it would never end. */
+  private checkOpen(): void {
+    if (this.closed) throw new DeviceError('the TPU session is closed (tpu.reset() or the process is exiting)');
+  }
+
   private checkAlive(waitStart: number): void {
     if (Atomics.load(this.counter, SIGNAL_DEAD) !== 0) throw new DeviceError('the device thread died (see stderr); tpu.reset() starts a new session');
     if (Atomics.load(this.counter, SIGNAL_READY) === 0 && performance.now() - waitStart > START_TIMEOUT_MS) {
@@ -316,6 +326,7 @@ export class DeviceSession {
   }
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
+    this.checkOpen();
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
     const site = profiling.on ? waitSite(this.waitAsync) : '';
@@ -343,6 +354,7 @@ export class DeviceSession {
 
   private onMessage(msg: DeviceMessage): void {
     if (msg.t === 'reply') {
+      if (msg.reply === this.stopReply) this.stopped = true;
       const resolve = this.waiting.get(msg.reply);
       this.waiting.delete(msg.reply);
       resolve?.(msg);
@@ -438,16 +450,19 @@ export class DeviceSession {
    * inside ONNX Runtime aborts the whole process.
    */
   private requestStop(): number {
-    const reply = this.nextReply++;
-    this.worker!.postMessage({ t: 'stop', reply } satisfies HostMessage);
-    return reply;
+    if (this.stopReply === 0) {
+      this.stopReply = this.nextReply++;
+      this.worker!.postMessage({ t: 'stop', reply: this.stopReply } satisfies HostMessage);
+    }
+    return this.stopReply;
   }
 
   /** Ends the device thread (used by %reset and by the kernel's shutdown). Buffers are gone afterwards. */
   async close(): Promise<void> {
     if (this.worker && !this.closed) {
       this.cancelPending();
-      await this.waitAsync(this.requestStop(), 'tpu.reset');
+      const reply = this.requestStop();
+      if (!this.stopped) await this.waitAsync(reply, 'tpu.reset');
     }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');

@@ -54,6 +54,7 @@ const ENDINGS = {
   'process.exit(0)': { code: 'process.exit(0);', expect: 'status 0' },
   'process.exit(1)': { code: 'process.exit(1);', expect: 'status 1' },
   'uncaught exception': { code: "throw new Error('script failed');", expect: 'status 1' },
+  'process.exit(1) during a tpu.reset() not awaited': { code: 'tpu.reset(); process.exit(1);', expect: 'status 1' },
   'end of the event loop': { code: '', expect: 'status 0' },
   'SIGTERM (default action)': { code: "setTimeout(() => {}, 10_000); process.kill(process.pid, 'SIGTERM');", expect: 'signal SIGTERM' },
   'SIGINT handled by process.exit(130)': {
