@@ -67,9 +67,6 @@ export class DeviceSession {
   /** The reply the device thread owes once it has stopped (0: not asked yet), and whether it came. */
   private stopReply = 0;
   private stopped = false;
-  /** Batches posted, and how many of them a fence reply has covered. */
-  private postedBatches = 0;
-  private fencedBatches = 0;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -204,16 +201,11 @@ export class DeviceSession {
   }
 
   fenceSync(reason: string): void {
-    const covers = this.postedBatches + 1;
     this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
   }
 
   async fence(reason: string): Promise<void> {
-    const covers = this.postedBatches + 1;
-    const reply = await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason);
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
-    this.check(reply);
+    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
   }
 
   /**
@@ -413,7 +405,6 @@ export class DeviceSession {
     this.transfers = [];
     if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
     this.start().postMessage(msg, transfers);
-    this.postedBatches++;
   }
 
   private start(): Worker {
