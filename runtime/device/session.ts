@@ -9,7 +9,7 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 
@@ -64,9 +64,9 @@ export class DeviceSession {
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private closed = false;
-  /** Batches posted, and how many of them a fence reply has covered. */
-  private postedBatches = 0;
-  private fencedBatches = 0;
+  /** The reply the device thread owes once it has stopped (0: not asked yet), and whether it came. */
+  private stopReply = 0;
+  private stopped = false;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -201,26 +201,28 @@ export class DeviceSession {
   }
 
   fenceSync(reason: string): void {
-    const covers = this.postedBatches + 1;
     this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
   }
 
   async fence(reason: string): Promise<void> {
-    const covers = this.postedBatches + 1;
-    const reply = await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason);
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
-    this.check(reply);
+    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
   }
 
   /**
-   * Called when the process is about to exit: ending it while the device thread is inside
-   * ONNX Runtime aborts the process, so queued work is finished first (beforeExit fires
-   * again afterwards, with nothing left to wait for).
+   * At process exit, before Node terminates the device thread (every ending but a fatal
+   * signal): blocks until the thread has left ONNX Runtime for good. Queued work is dropped.
    */
-  finishBeforeExit(): void {
-    if (!this.worker || this.closed || this.fencedBatches >= this.postedBatches) return;
-    this.fence('process exit').catch(() => {});
+  stopForExit(): void {
+    if (!this.worker || this.closed) return;
+    try {
+      const reply = this.requestStop();
+      if (!this.stopped) this.waitSync(reply, 'process exit');
+    } catch {
+      // The thread died, or an interrupt came: either way nothing more is waited for.
+    }
+    this.closed = true;
+    this.failAllWaits('the process is exiting');
+    this.memory.loseAll();
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
@@ -282,6 +284,7 @@ export class DeviceSession {
   }
 
   private waitSync(reply: number, reason: string): Reply {
+    this.checkOpen();
     const start = performance.now();
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
@@ -302,6 +305,11 @@ export class DeviceSession {
     return result;
   }
 
+  /** A closed session's device thread answers nothing: waiting on it would never end. */
+  private checkOpen(): void {
+    if (this.closed) throw new DeviceError('the TPU session is closed (tpu.reset() or the process is exiting)');
+  }
+
   private checkAlive(waitStart: number): void {
     if (Atomics.load(this.counter, SIGNAL_DEAD) !== 0) throw new DeviceError('the device thread died (see stderr); tpu.reset() starts a new session');
     if (Atomics.load(this.counter, SIGNAL_READY) === 0 && performance.now() - waitStart > START_TIMEOUT_MS) {
@@ -310,6 +318,7 @@ export class DeviceSession {
   }
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
+    this.checkOpen();
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
     const site = profiling.on ? waitSite(this.waitAsync) : '';
@@ -337,6 +346,7 @@ export class DeviceSession {
 
   private onMessage(msg: DeviceMessage): void {
     if (msg.t === 'reply') {
+      if (msg.reply === this.stopReply) this.stopped = true;
       const resolve = this.waiting.get(msg.reply);
       this.waiting.delete(msg.reply);
       resolve?.(msg);
@@ -395,7 +405,6 @@ export class DeviceSession {
     this.transfers = [];
     if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
     this.start().postMessage(msg, transfers);
-    this.postedBatches++;
   }
 
   private start(): Worker {
@@ -426,13 +435,25 @@ export class DeviceSession {
     }
   }
 
-  /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
+  /**
+   * Asks the device thread to stop: it drops its queue and ignores later messages, and the
+   * returned reply comes once its running program is done. Terminating the thread while it is
+   * inside ONNX Runtime aborts the whole process.
+   */
+  private requestStop(): number {
+    if (this.stopReply === 0) {
+      this.stopReply = this.nextReply++;
+      this.worker!.postMessage({ t: 'stop', reply: this.stopReply } satisfies HostMessage);
+    }
+    return this.stopReply;
+  }
+
+  /** Ends the device thread (used by %reset and by the kernel's shutdown). Buffers are gone afterwards. */
   async close(): Promise<void> {
     if (this.worker && !this.closed) {
-      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
-      // let the running program finish, then terminate.
       this.cancelPending();
-      await this.fence('tpu.reset').catch(() => {});
+      const reply = this.requestStop();
+      if (!this.stopped) await this.waitAsync(reply, 'tpu.reset');
     }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');
