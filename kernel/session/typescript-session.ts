@@ -7,22 +7,22 @@ import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
   KernelInfo, LanguageSession, Publisher, SessionOptions,
 } from '../language-session.js';
-import { createCellContext } from './cell-context.js';
-import { interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cell-errors.js';
-import { CellRunner, type CodePlace } from './cell-runner.js';
-import { CellSourceMaps } from './cell-source-maps.js';
-import { CellTimers } from './cell-timers.js';
-import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
-import { CellInterrupter } from './interrupt.js';
-import { helpRequest } from './help-request.js';
-import { cellSiteMapper } from './cell-profile.js';
-import { defaultProfileMode } from './profile-mode.js';
-import { isComplete } from './is-complete.js';
-import { LazyLanguageService } from './lazy-language-service.js';
-import { OrderedOutputs } from './ordered-outputs.js';
-import { maskMagics, splitCell } from './magic-lines.js';
+import { createCellContext } from './cells/cell-context.js';
+import { interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
+import { CellRunner, type CodePlace } from './cells/cell-runner.js';
+import { CellSourceMaps } from './cells/cell-source-maps.js';
+import { CellTimers } from './cells/cell-timers.js';
+import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
+import { CellInterrupter } from './cells/interrupt.js';
+import { helpRequest } from './language-service/help-request.js';
+import { cellSiteMapper } from './outputs/cell-profile.js';
+import { defaultProfileMode } from './outputs/profile-mode.js';
+import { isComplete } from './language-service/is-complete.js';
+import { LazyLanguageService } from './language-service/lazy-language-service.js';
+import { OrderedOutputs } from './outputs/ordered-outputs.js';
+import { maskMagics, splitCell } from './magics/magic-lines.js';
 import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
-import { createModuleImporter } from './module-import.js';
+import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 

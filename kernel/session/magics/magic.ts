@@ -2,9 +2,9 @@
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
 import type { Publisher } from '../../language-session.js';
-import type { SiteMapper } from '../cell-profile.js';
-import type { DisplayFunction } from '../display.js';
-import type { ProfileMode } from '../profile-mode.js';
+import type { SiteMapper } from '../outputs/cell-profile.js';
+import type { DisplayFunction } from '../outputs/display.js';
+import type { ProfileMode } from '../outputs/profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 
 export type TypecheckMode = 'off' | 'warn' | 'error';

@@ -1,5 +1,5 @@
-import { CellProfile } from '../cell-profile.js';
-import { PROFILE_MODES, parseProfileMode } from '../profile-mode.js';
+import { CellProfile } from '../outputs/cell-profile.js';
+import { PROFILE_MODES, parseProfileMode } from '../outputs/profile-mode.js';
 import type { Magic, SessionSettings } from './magic.js';
 
 /** The running cell's profile, per session (a session's settings object names it). */

@@ -2,7 +2,7 @@
 // map back to the cell. TypeScript's own transpiler does the type erasure; the
 // top-level rewrite (top-level-rewrite.ts) makes declarations persistent.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
+import { typescript } from '../typescript.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 
 export interface CompiledCell {

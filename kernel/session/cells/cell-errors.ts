@@ -3,7 +3,7 @@
 // column, interrupts. Tracebacks are plain text lines, one frame per line,
 // ending with the offending cell line and a caret.
 import { inspect } from 'node:util';
-import type { ErrorInfo } from '../language-session.js';
+import type { ErrorInfo } from '../../language-session.js';
 import type { CellSourceMaps } from './cell-source-maps.js';
 
 /** Thrown into a cell that is interrupted while it awaits. */

@@ -7,10 +7,10 @@
 // A cell that ends within the first update period without touching the device (a
 // magic, plain JavaScript) shows no profile at all.
 import { randomUUID } from 'node:crypto';
-import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../language-session.js';
-import type { CellSourceMaps } from './cell-source-maps.js';
+import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../../language-session.js';
+import type { CellSourceMaps } from '../cells/cell-source-maps.js';
 import type { ProfileMode } from './profile-mode.js';
-import type { TensorRuntime } from './tensor-runtime.js';
+import type { TensorRuntime } from '../tensor-runtime.js';
 
 /** Live updates at most this often. */
 export const LIVE_UPDATE_MS = 250;
