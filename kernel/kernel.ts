@@ -66,7 +66,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     requestTracker: runningRequest,
     sigintGate: runningRequest,
     // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
-    shareInterruptBuffer: (buffer) => void ioStarting.then((started) => started.setInterruptBuffer(buffer)),
+    shareInterruptWake: (wake) => void ioStarting.then((started) => started.setInterruptWake(wake)),
   });
   io = await ioStarting;
   for (const frames of early.splice(0)) void io.iopub.send(frames);

@@ -11,7 +11,7 @@ import { historyRoutes } from './handlers/history.js';
 import { kernelInfoContent } from './handlers/kernel-info.js';
 import { languageRoutes } from './handlers/language.js';
 import { HistoryStore } from './history/history-store.js';
-import type { LanguageSession, SessionFactory, SigintGate } from './language-session.js';
+import type { LanguageSession, SessionFactory, SessionOptions, SigintGate } from './language-session.js';
 import { StdinChannel } from './stdin-channel.js';
 import type { ShellTransport } from './transport.js';
 import type { Message } from './wire/message.js';
@@ -30,8 +30,8 @@ export interface ShellKernelOptions {
   log: (text: string) => void;
   /** Told when each shell request starts and ends (the IO worker aims its interrupts with it). */
   requestTracker?: RequestTracker;
-  /** Passed to the session (SessionOptions.shareInterruptBuffer and sigintGate). */
-  shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
+  /** Passed to the session (SessionOptions.shareInterruptWake and sigintGate). */
+  shareInterruptWake?: SessionOptions['shareInterruptWake'];
   sigintGate?: SigintGate;
 }
 
@@ -50,7 +50,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   let current: Message | undefined; // parent of kernel-initiated messages (comms)
   let publish: ReturnType<typeof createDispatcher>['publish'] = () => undefined;
   const comms = new Comms((msgType, content, extras) => publish(msgType, content, current, extras));
-  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptBuffer: options.shareInterruptBuffer, sigintGate: options.sigintGate });
+  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate });
   const shellReplies = queuedSender(transport.shell, (e) => log(`shell send failed: ${e}`));
   const stdin = new StdinChannel(sessionId, signer, replays, queuedSender(transport.stdin, (e) => log(`stdin send failed: ${e}`)), log);
 

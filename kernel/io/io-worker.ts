@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as zmq from 'zeromq';
 import { createDispatcher } from '../dispatch.js';
+import { wakeWaits } from '../language-session.js';
 import type { DispatchTable } from '../dispatch.js';
 import type { Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
@@ -25,7 +26,7 @@ const SHUTDOWN_GRACE_MS = 4000;
 
 const { connection, session, runningRequest } = workerData as IoWorkerData;
 const running = new RunningRequest(runningRequest);
-/** Wakes the tensor runtime's blocking device waits, once the session has handed its buffer. */
+/** Wakes the session's blocking waits (the tensor runtime's device waits), once the session has handed them. */
 let wakeDeviceWaits = () => undefined as void;
 const interrupt = interruptSignaller(running, {
   tell: (request) => post({ type: 'interrupt', request }),
@@ -123,9 +124,9 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'kernel-info') setKernelInfo(message.content);
   else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
   else if (message.type === 'close') void closeAndExit();
-  else if (message.type === 'interrupt-buffer') {
-    const buffer = message.buffer;
-    void import('../../runtime/device/session.js').then(({ interruptWaits }) => (wakeDeviceWaits = () => interruptWaits(buffer)));
+  else if (message.type === 'interrupt-wake') {
+    const wake = message.wake;
+    wakeDeviceWaits = () => wakeWaits(wake);
   }
 });
 

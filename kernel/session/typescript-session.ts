@@ -53,8 +53,8 @@ export class TypeScriptSession implements LanguageSession {
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
   private runtimeUsed = false;
-  /** Hands the runtime's interrupt buffer to the kernel when a cell first uses `tpu`. */
-  private shareInterruptBuffer: ((buffer: SharedArrayBuffer) => void) | undefined;
+  /** Hands how to wake the runtime's blocking waits to the kernel when a cell first uses `tpu`. */
+  private shareInterruptWake: SessionOptions['shareInterruptWake'];
   private publisher: Publisher | undefined;
   private running = false;
   /** Interrupt signal of the running (or last) cell. */
@@ -72,7 +72,7 @@ export class TypeScriptSession implements LanguageSession {
     loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime,
     private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
   ) {
-    this.shareInterruptBuffer = options.shareInterruptBuffer;
+    this.shareInterruptWake = options.shareInterruptWake;
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -158,7 +158,7 @@ export class TypeScriptSession implements LanguageSession {
       silent: Boolean(request.silent),
       runtime: this.runtimeUsed ? this.runtime : undefined,
       useRuntime: () => this.touchRuntime(),
-      publisher: request.publisher,
+      emit: (send) => this.outputs.emit(send),
       mapSite: cellSiteMapper(this.maps, displayName),
       display: this.display,
       write: (name, text) => this.write(name, text),
@@ -233,9 +233,9 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   private touchRuntime(): TensorRuntime | undefined {
-    if (this.runtime && this.shareInterruptBuffer) {
-      this.shareInterruptBuffer(this.runtime.interruptBuffer());
-      this.shareInterruptBuffer = undefined; // once: the buffer is the process's
+    if (this.runtime && this.shareInterruptWake) {
+      this.shareInterruptWake(this.runtime.interruptWake());
+      this.shareInterruptWake = undefined; // once: the runtime's waits are the process's
     }
     this.runtimeUsed = true;
     return this.runtime;

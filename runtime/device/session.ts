@@ -47,6 +47,11 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.store(words, SIGNAL_INTERRUPT, 1);
   Atomics.notify(words, 0);
 }
+
+/** What interruptWaits does, as data, for a thread that does not load the runtime: set word `flag` to 1, wake word `notify`. */
+export function interruptWake(): { buffer: SharedArrayBuffer; flag: number; notify: number } {
+  return { buffer: SIGNAL, flag: SIGNAL_INTERRUPT, notify: 0 };
+}
 const BATCH_LIMIT = 256;
 /** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
 const MAX_IN_FLIGHT = 16384;

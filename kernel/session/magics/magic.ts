@@ -1,9 +1,9 @@
 // What a line magic is. Magics are lines `%name args` at the start of a line of
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
-import type { Publisher } from '../../language-session.js';
 import type { SiteMapper } from '../outputs/cell-profile.js';
 import type { DisplayFunction } from '../outputs/display.js';
+import type { Send } from '../outputs/ordered-outputs.js';
 import type { ProfileMode } from '../outputs/profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 
@@ -85,10 +85,10 @@ export interface CellHookContext {
   /** The runtime even before a cell used it; from now on every cell ends with a device sync. */
   useRuntime(): TensorRuntime | undefined;
   /**
-   * The running request's publisher: what it is given goes out at once, also while a
-   * synchronous loop of the cell holds the thread (display() renders asynchronously).
+   * Sends an output in order with the cell's other outputs: at once when none waits ahead
+   * of it (also while a synchronous loop of the cell holds the thread), else after them.
    */
-  readonly publisher: Publisher;
+  readonly emit: (send: Send) => void;
   /** Maps a stack frame to the cell line the user typed (cell source maps). */
   readonly mapSite: SiteMapper;
   /** The cells' display(): display(value) / display.html(...) return a handle whose update() replaces the output. */

@@ -33,11 +33,11 @@ export const profile: Magic = {
   },
   hooks: {
     // The setting when a cell starts decides: the profile records from here to the cell's end.
-    beforeCell({ settings, silent, useRuntime, publisher, executionCount, mapSite }) {
+    beforeCell({ settings, silent, useRuntime, emit, executionCount, mapSite }) {
       const mode = settings.profile;
       if (mode === 'off' || silent) return;
       const runtime = useRuntime();
-      if (runtime) running.set(settings, new CellProfile(runtime, mode, publisher, `cell ${executionCount}`, mapSite));
+      if (runtime) running.set(settings, new CellProfile(runtime, mode, emit, `cell ${executionCount}`, mapSite));
     },
     // After the cell's device work is done (or it failed): the final profile.
     afterCell({ settings }) {
