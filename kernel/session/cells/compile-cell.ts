@@ -28,6 +28,9 @@ const compilerOptions = (): ts.CompilerOptions => ({
   // Keep every value import: a name imported now may only be used by a later cell.
   verbatimModuleSyntax: true,
   useDefineForClassFields: true,
+  // A cell is a module even without import/export, so `await (x)` at its top level is an
+  // await, not a call of a function named `await` (as in a script).
+  moduleDetection: typescript().ModuleDetectionKind.Force,
 });
 
 type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
