@@ -8,7 +8,7 @@ import type {
   KernelInfo, LanguageSession, Publisher, SessionOptions,
 } from '../language-session.js';
 import { createCellContext } from './cells/cell-context.js';
-import { interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
+import { CellCompileError, interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
 import { CellRunner, type CodePlace } from './cells/cell-runner.js';
 import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
@@ -138,8 +138,9 @@ export class TypeScriptSession implements LanguageSession {
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };
     } catch (error) {
-      // A cell that fails part-way still defined what it ran: the language service sees it.
-      this.languageService.recordCell(maskMagics(code, this.magics));
+      // A cell that fails part-way still defined what it ran: the language service sees it
+      // (one that did not compile ran nothing).
+      if (!(error instanceof CellCompileError)) this.languageService.recordCell(maskMagics(code, this.magics));
       // A device wait woken by the interrupt ends the cell before the interrupt reaches
       // interrupt(), which may then find the request over: drop the queued device work now.
       if (isCancelledDeviceWait(error) && !signal.aborted) this.interrupt();

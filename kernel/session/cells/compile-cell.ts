@@ -61,12 +61,19 @@ function transpileCell(source: string): CompileResult {
     }
     return file;
   };
-  const output = ts.transpileModule(source, {
-    compilerOptions: compilerOptions(),
-    fileName: 'cell.ts',
-    reportDiagnostics: true,
-    transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
-  });
+  let output: ts.TranspileOutput;
+  try {
+    output = ts.transpileModule(source, {
+      compilerOptions: compilerOptions(),
+      fileName: 'cell.ts',
+      reportDiagnostics: true,
+      transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
+    });
+  } catch (error) {
+    // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
+    if (!(error instanceof RangeError)) throw error;
+    return { syntaxErrors: [{ message: `the cell is nested too deeply to compile (${error.message})`, line: 1, column: 1 }] };
+  }
   const errors = (output.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
   return {
