@@ -92,8 +92,9 @@ describe('shutdown of a cell that no SIGINT reaches', () => {
   ])('stops %s by the interrupt path and exits 0', async (_, code) => {
     const kernel = await spawnKernel();
     try {
+      await kernel.execute('1'); // TypeScript is loaded: the loop cell starts at once
       kernel.startExecute(code);
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 500));
       const started = performance.now();
       const { reply, exit } = await shutdown(kernel, false);
       expect(reply.content).toEqual({ status: 'ok', restart: false });
