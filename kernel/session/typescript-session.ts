@@ -26,6 +26,12 @@ import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 
+/** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
+interface CellStep {
+  run: () => Promise<unknown>;
+  beforeHooks: boolean;
+}
+
 export class TypeScriptSession implements LanguageSession {
   readonly kernelInfo: KernelInfo = {
     implementation: 'tpu-kernel',
@@ -185,11 +191,13 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   /** The code and magic lines of a cell as steps to run in order. Every code piece compiles first: a syntax error anywhere runs nothing. */
-  private compileCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): (() => Promise<unknown>)[] {
+  private compileCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): CellStep[] {
     const magics = this.magics;
     const session = this;
-    return splitCell(code, magics).map((segment) => {
-      if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
+    const segments = splitCell(code, magics);
+    const firstCode = segments.findIndex((segment) => segment.kind === 'code');
+    return segments.map((segment, i): CellStep => {
+      if (segment.kind === 'code') return { run: this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column }), beforeHooks: false };
       const magic = magics.get(segment.name);
       if (!magic) throw new UsageError(`unknown magic %${segment.name} (line ${segment.line}); %lsmagic lists them: ${[...magics.keys()].map((n) => `%${n}`).join(', ')}`);
       const context: MagicContext = {
@@ -209,19 +217,23 @@ export class TypeScriptSession implements LanguageSession {
         settings: this.settings,
         magics,
       };
-      return () => Promise.resolve(magic.run(context));
+      const leading = firstCode < 0 || i < firstCode;
+      return { run: () => Promise.resolve(magic.run(context)), beforeHooks: leading && Boolean(magic.appliesToItsCell) };
     });
   }
 
   /** Runs the steps of a cell in order; the value of the last one is the cell's. */
-  private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
+  private async runSteps(steps: CellStep[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
+    let value: unknown;
+    let next = 0;
+    // Leading setting magics first, so the hooks (e.g. the profile) see the setting for this cell.
+    while (next < steps.length && steps[next].beforeHooks) value = await steps[next++].run();
     await this.runHooks('beforeCell', request, displayName);
     // Let an interrupt that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
-    let value: unknown;
-    for (const step of steps) {
+    for (const step of steps.slice(next)) {
       if (signal.aborted) throw signal.reason;
-      value = await step();
+      value = await step.run();
     }
     return value;
   }

@@ -159,3 +159,18 @@ describe('%profile live', () => {
     expect(profiles((await ok('await big.mul(3).data();')).publisher.outputs)).toEqual([]);
   });
 });
+
+describe('%profile on the first lines of a cell', () => {
+  it('applies to that cell; after code, from the next cell on', async () => {
+    await ok('%profile off');
+    const first = await ok(['%profile summary', '%mode strict', 'const early = tpu.ones([4]).add(1);', 'await early.data();'].join('\n'));
+    const shown = profiles(first.publisher.outputs);
+    expect(shown.map((o) => o.kind)).toEqual(['display']);
+    expect(figures(shown[0]!.data)).toMatchObject({ state: 'final', mode: 'strict', ops: 1, transfers: { toHost: { count: 1, bytes: 16 } } });
+
+    expect(profiles((await ok(['%profile off', 'await early.add(2).data();'].join('\n'))).publisher.outputs)).toEqual([]);
+    expect(profiles((await ok(['await early.add(3).data();', '%profile summary'].join('\n'))).publisher.outputs)).toEqual([]);
+    expect(profiles((await ok('await early.add(4).data();')).publisher.outputs).map((o) => figures(o.data).ops)).toEqual([1]);
+    await ok('%profile off');
+  });
+});

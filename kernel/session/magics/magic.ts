@@ -54,6 +54,11 @@ export interface Magic {
   argsAreCode?: boolean;
   /** With no args on its line, the magic takes the rest of the cell as its args (like IPython's %%time). */
   takesCellBody?: boolean;
+  /**
+   * A line of it before any code of a cell runs before the cell hooks (beforeCell), so the
+   * setting it changes already covers that cell (`%profile live` on a cell's first line).
+   */
+  appliesToItsCell?: boolean;
   /** Runs the magic; a returned value other than undefined becomes the cell's result if the magic ends the cell. */
   run(context: MagicContext): unknown;
   /** Work around every cell (e.g. live profiling that a `%profile live` switched on). */

@@ -11,7 +11,8 @@ export const profile: Magic = {
   help: [
     '%profile [off|summary|live|timeline]',
     '',
-    'From the next cell on, every cell shows a TPU profile:',
+    'Every cell shows a TPU profile, from this cell on when the line comes before',
+    'any code of the cell, else from the next cell:',
     '  off       none (the default, unless TPU_KERNEL_PROFILE says otherwise)',
     '  summary   one profile display when the cell ends',
     '  live      one display, updated in place a few times a second while the',
@@ -27,6 +28,7 @@ export const profile: Magic = {
     'application/vnd.tpu-kernel.profile+json (and image/svg+xml with timeline).',
     'The last profile is tpu.profiler.last(). Without an argument, prints the setting.',
   ].join('\n'),
+  appliesToItsCell: true,
   run({ args, settings, write }) {
     if (args) settings.profile = parseProfileMode(args, `%profile: mode (${PROFILE_MODES.join('|')})`);
     write('stdout', `profile: ${settings.profile}\n`);
