@@ -174,3 +174,23 @@ describe('%profile on the first lines of a cell', () => {
     await ok('%profile off');
   });
 });
+
+describe('%profile host dispatch time', () => {
+  it('never exceeds the host time of the cell outside device waits, when a slow first op is the only sample', async () => {
+    await ok('%profile summary');
+    // The first op after the recording starts is always sampled; fewer than 128 ops give no other sample.
+    // Its shape is new (a cache miss, built on the host); the 99 ops after it reuse its program.
+    const { publisher } = await ok([
+      '%mode strict',
+      `const fresh = tpu.ones([3, ${Date.now() % 1000 + 7}]);`,
+      'let acc = fresh.add(1);',
+      'for (let i = 0; i < 99; i++) acc = acc.add(1);',
+      'await acc.data();',
+    ].join('\n'));
+    const p = figures(profiles(publisher.outputs)[0]!.data);
+    expect(p.ops).toBe(100);
+    expect(p.hostDispatchMs).toBeGreaterThan(0);
+    expect(p.hostDispatchMs).toBeLessThanOrEqual(p.wallMs - p.waits.ms);
+    await ok('%profile off');
+  });
+});
