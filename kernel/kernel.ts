@@ -88,7 +88,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     } catch (e) {
       log(`session shutdown failed: ${(e as Error).message}`);
     }
-    await kernel.flushed();
+    await kernel.flushed(); // the interrupted cell's execute_reply goes out before the sockets close
     shell.close();
     stdin.close();
     await io!.close();

@@ -41,8 +41,11 @@ export interface ShellKernel {
   serve(): Promise<void>;
   /** An interrupt (SIGINT): stops awaited work and a waiting input(). */
   interrupt(): void;
-  /** Resolves when every queued shell reply has been handed to the transport. */
-  flushed(): Promise<void>;
+  /**
+   * Resolves when the request in flight has been answered (waiting at most `ms`: an interrupted
+   * cell settles at once) and every queued shell reply has been handed to the transport.
+   */
+  flushed(ms?: number): Promise<void>;
 }
 
 export function createShellKernel(options: ShellKernelOptions): ShellKernel {
@@ -83,12 +86,13 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
     for await (const frames of transport.stdin.receive()) stdin.receive(frames);
   }
 
+  let inFlight: Promise<void> = Promise.resolve();
   return {
     session,
     async serve() {
       void serveStdin().catch((e) => log(`stdin stopped: ${e}`));
       for await (const frames of transport.shell.receive()) {
-        await dispatcher.dispatch('shell', frames).catch((e) => log(`shell dispatch failed: ${(e as Error).stack ?? e}`));
+        await (inFlight = dispatcher.dispatch('shell', frames).catch((e) => log(`shell dispatch failed: ${(e as Error).stack ?? e}`)));
         // stop_on_error aborts what was already queued when the failure happened, nothing later
         if (state.aborting && !transport.shell.hasPending()) state.aborting = false;
       }
@@ -97,6 +101,9 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
       session.interrupt();
       stdin.cancel('input() was interrupted');
     },
-    flushed: () => shellReplies.flushed(),
+    async flushed(ms = 1000) {
+      await Promise.race([inFlight, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+      await shellReplies.flushed();
+    },
   };
 }

@@ -93,13 +93,16 @@ describe('shutdown of a cell that no SIGINT reaches', () => {
     const kernel = await spawnKernel();
     try {
       await kernel.execute('1'); // TypeScript is loaded: the loop cell starts at once
-      kernel.startExecute(code);
+      const cell = kernel.startExecute(code);
       await new Promise((r) => setTimeout(r, 500));
       const started = performance.now();
       const { reply, exit } = await shutdown(kernel, false);
       expect(reply.content).toEqual({ status: 'ok', restart: false });
       expect(exit).toEqual({ code: 0, signal: null });
       expect(performance.now() - started).toBeLessThan(3500);
+      // The cell was answered (interrupted) before the kernel closed its sockets.
+      expect((await kernel.reply(cell, 100)).content).toMatchObject({ status: 'error', ename: 'InterruptedError', execution_count: 2 });
+      expect(kernel.stderr).not.toMatch(/send failed/);
     } finally {
       await kernel.close();
     }
