@@ -47,6 +47,11 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.store(words, SIGNAL_INTERRUPT, 1);
   Atomics.notify(words, 0);
 }
+
+/** What interruptWaits does, as data, for a thread that does not load the runtime: set word `flag` to 1, wake word `notify`. */
+export function interruptWake(): { buffer: SharedArrayBuffer; flag: number; notify: number } {
+  return { buffer: SIGNAL, flag: SIGNAL_INTERRUPT, notify: 0 };
+}
 const BATCH_LIMIT = 256;
 /** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
 const MAX_IN_FLIGHT = 16384;
@@ -413,9 +418,17 @@ export class DeviceSession {
     const data: DeviceThreadData = { threads: settings.threads(), signal: this.signal, port: port2 };
     Atomics.store(this.counter, SIGNAL_DEAD, 0);
     Atomics.store(this.counter, SIGNAL_READY, 0);
-    // The thread runs a file: flags only valid for the main entry (node -e --input-type) must go.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
-    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    // A worker inherits the main thread's options, V8 flags (--expose-gc) included; only --input-type,
+    // valid for the main entry alone, makes an explicit list necessary, and Node refuses V8 flags
+    // in one (they are process-wide anyway): then the thread gets none.
+    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    const entryOnly = (a: string) => a.startsWith('--input-type');
+    try {
+      this.worker = spawn(process.execArgv.some(entryOnly) ? process.execArgv.filter((a) => !entryOnly(a)) : undefined);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+      this.worker = spawn([]);
+    }
     this.worker.on('error', (e) => {
       if (this.closed) return; // the shared signal now belongs to the next session
       Atomics.store(this.counter, SIGNAL_DEAD, 1);
