@@ -9,7 +9,7 @@ import { sync, syncBlocking } from './modes/sync.js';
 import './modes/values.js';
 import { closeSession, currentSession } from './device/current.js';
 import { programCache } from './compiler/program-cache.js';
-import { interruptBuffer } from './device/session.js';
+import { interruptBuffer, interruptWake } from './device/session.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions } from './device/settings.js';
 import type { ModeName } from './modes/mode-type.js';
@@ -135,6 +135,8 @@ export const tpu = {
    * interrupt a blocking wait on the main thread with interruptWaits(buffer).
    */
   interruptBuffer,
+  /** The same as data ({ buffer, flag, notify }): a kernel's control thread wakes the waits without loading the runtime. */
+  interruptWake,
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {

@@ -4,11 +4,16 @@ import { DeviceSession } from './session.js';
 let session: DeviceSession | null = null;
 /** Counts sessions closed, so what lives as long as one session (the program cache) knows it is stale. */
 let closed = 0;
+/** The current session and any still closing (a tpu.reset() not awaited): each may have a device thread. */
+const open = new Set<DeviceSession>();
 
-process.on('beforeExit', () => session?.finishBeforeExit());
+// Node terminates the device threads after the 'exit' listeners; none may be inside ONNX
+// Runtime then (see DeviceSession.stopForExit).
+process.on('exit', () => open.forEach((s) => s.stopForExit()));
 
 export function currentSession(): DeviceSession {
-  return (session ??= new DeviceSession());
+  if (!session) open.add((session = new DeviceSession()));
+  return session;
 }
 
 /** Which session is current: changes when one is closed (the next use opens a new one). */
@@ -21,5 +26,10 @@ export async function closeSession(): Promise<void> {
   const s = session;
   session = null;
   closed++;
-  await s?.close();
+  if (!s) return;
+  try {
+    await s.close();
+  } finally {
+    open.delete(s);
+  }
 }
