@@ -5,11 +5,11 @@ import { functional } from './tpu-functions.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
-import { sync, syncBlocking } from './modes/sync.js';
+import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import './modes/values.js';
 import { closeSession, currentSession } from './device/current.js';
 import { programCache } from './compiler/program-cache.js';
-import { interruptBuffer, interruptWake } from './device/session.js';
+import { interruptBuffer, interruptWake } from './device/signal.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions } from './device/settings.js';
 import type { ModeName } from './modes/mode-type.js';
@@ -54,10 +54,14 @@ export const tpu = {
   setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
-  sync,
+  sync(): Promise<void> {
+    return syncDevice();
+  },
 
   /** Like sync(), blocking the thread. */
-  syncBlocking,
+  syncBlocking(): void {
+    syncDeviceBlocking();
+  },
 
   memory(): MemoryInfo {
     const m = currentSession().memory;

@@ -4,13 +4,13 @@ import { currentSession } from '../device/current.js';
 import { checkSyncAllowed } from './materialize.js';
 import { flushRegion } from './mode.js';
 
-export async function sync(): Promise<void> {
+export async function syncDevice(): Promise<void> {
   checkSyncAllowed('tpu.sync');
   flushRegion('sync');
   await currentSession().fence('tpu.sync');
 }
 
-export function syncBlocking(): void {
+export function syncDeviceBlocking(): void {
   checkSyncAllowed('tpu.syncBlocking');
   flushRegion('sync');
   currentSession().fenceSync('tpu.syncBlocking');

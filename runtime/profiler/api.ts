@@ -3,7 +3,7 @@
 import { programCache } from '../compiler/program-cache.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
-import { sync } from '../modes/sync.js';
+import { syncDevice } from '../modes/sync.js';
 import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
 
 export const profiler = {
@@ -20,7 +20,7 @@ export const profiler = {
     const recording = profiler.record(options);
     try {
       const value = await fn();
-      await sync();
+      await syncDevice();
       return { value, profile: recording.stop() };
     } finally {
       recording.stop();
