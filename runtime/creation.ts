@@ -4,7 +4,7 @@ import { checkShape, numel, type Shape } from './shape.js';
 import { currentSession } from './device/current.js';
 import { normal, uniform } from './random.js';
 import { Tensor, type NestedArray } from './tensor.js';
-import { noteUpload, tracing } from './compile/trace-record.js';
+import { noteUpload, tracing } from './jit/trace-record.js';
 
 export interface CreationOptions {
   dtype?: DType;

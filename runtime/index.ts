@@ -16,7 +16,7 @@ export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';
 export { composite } from './modes/composite.js';
 export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
-export { programText, type Program } from './compiler/program.js';
+export { programText, type Program } from './program/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
 // Capture hooks: the fused region's size cap, running the pending region, refusing reads.
 export { setRegionCap } from './modes/fused.js';

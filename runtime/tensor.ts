@@ -9,7 +9,7 @@ import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
-import type { LiveNumber } from './compile/live-number.js';
+import type { LiveNumber } from './jit/live-number.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 

@@ -8,7 +8,7 @@ import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import './modes/values.js';
 import { closeSession, currentSession } from './device/current.js';
-import { programCache } from './compiler/program-cache.js';
+import { programCache } from './program/program-cache.js';
 import { interruptBuffer, interruptWake } from './device/signal.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions } from './device/settings.js';

@@ -3,7 +3,7 @@
 import * as creation from './creation.js';
 import { keep } from './scope.js';
 import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
-import { compile } from './compile/compile.js';
+import { compile } from './jit/compile.js';
 import * as nnModules from './nn/index.js';
 import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';

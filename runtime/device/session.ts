@@ -6,7 +6,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { performance } from 'node:perf_hooks';
 import { numel, type Shape } from '../shape.js';
 import type { DType, StorageArray } from '../dtype.js';
-import type { Program } from '../compiler/program.js';
+import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage } from './protocol.js';

@@ -8,8 +8,8 @@ import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../
 import { currentMode } from './mode.js';
 import { opsDispatched } from './stats.js';
 import './values.js';
-import { LiveNumber } from '../compile/live-number.js';
-import { noteLiveRead } from '../compile/trace-record.js';
+import { LiveNumber } from '../jit/live-number.js';
+import { noteLiveRead } from '../jit/trace-record.js';
 
 /** Observers of every op application (autograd records its tape here). */
 export type ApplyHook = (op: OpDef<any>, operands: readonly Operand[], attrs: unknown, output: Tensor) => void;

@@ -4,7 +4,7 @@ import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
-import { bindSingle } from '../compiler/bind-program.js';
+import { bindSingle } from '../program/bind-program.js';
 import { currentSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
 import { collectMade } from '../scope.js';

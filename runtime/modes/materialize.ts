@@ -1,5 +1,5 @@
 // Bringing one tensor into device memory, whatever the mode that recorded it.
-import { bindProgram } from '../compiler/bind-program.js';
+import { bindProgram } from '../program/bind-program.js';
 import type { Tensor } from '../tensor.js';
 import { launch } from './launch.js';
 import { regionSite } from '../call-site.js';

@@ -4,7 +4,7 @@ import { assertMode, type Mode, type ModeName } from './mode-type.js';
 import { debug, strict } from './eager.js';
 import { fused } from './fused.js';
 import type { Tensor } from '../tensor.js';
-import type { BoundRegion } from '../compiler/bind-program.js';
+import type { BoundRegion } from '../program/bind-program.js';
 
 const byName: Record<ModeName, Mode> = { debug, strict, fused };
 

@@ -9,11 +9,11 @@
 // Fused mode records into its region (fused.ts); tpu.compile traces into a region of its own.
 import { performance } from 'node:perf_hooks';
 import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
-import { bindProgram, type BoundRegion } from '../compiler/bind-program.js';
+import { bindProgram, type BoundRegion } from '../program/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { launch } from './launch.js';
-import { iterationCut } from '../compiler/loop-period.js';
+import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';

@@ -4,7 +4,7 @@
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
-import type { LiveNumber } from '../compile/live-number.js';
+import type { LiveNumber } from '../jit/live-number.js';
 import type { Primitive } from '../primitive.js';
 
 /** What a shape/dtype rule sees of each operand: scalars appear as 0-d values. */

@@ -1,6 +1,6 @@
 // tpu.profiler: record a profile around any code, read the last one, list the last
 // compiled program. The kernel's %profile runs one recording per cell.
-import { programCache } from '../compiler/program-cache.js';
+import { programCache } from '../program/program-cache.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
 import { syncDevice } from '../modes/sync.js';

@@ -11,7 +11,7 @@ import { CHIPS } from '../device/chips.js';
 import { settings } from '../device/settings.js';
 import { MODES, type ModeName } from '../modes/mode-type.js';
 import type { DeviceSession } from '../device/session.js';
-import { programCache, type CompiledEntry, type ProgramCache } from '../compiler/program-cache.js';
+import { programCache, type CompiledEntry, type ProgramCache } from '../program/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProgramFigures } from './profile-data.js';

@@ -1,7 +1,7 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
 import ort from 'onnxruntime-node';
 import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
-import { valueOf, type Program } from '../../compiler/program.js';
+import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';

@@ -21,7 +21,7 @@ import { currentMode, inMode } from '../modes/mode.js';
 import { FusedMode } from '../modes/fused.js';
 import { Region } from '../modes/region.js';
 import { forbidSyncWhile, materialize } from '../modes/materialize.js';
-import { programCache } from '../compiler/program-cache.js';
+import { programCache } from '../program/program-cache.js';
 import { matmulPrecision } from '../ops/matmul.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
