@@ -63,7 +63,9 @@ export function firstMismatch(onnx: readonly number[], xla: readonly number[], d
     if (a === b) continue;
     let ok = false;
     if (tolerance !== 'exact' && Number.isFinite(a) && Number.isFinite(b)) {
-      const bound = 'ulps' in tolerance ? tolerance.ulps * ulp(Math.max(Math.abs(a), Math.abs(b)), dtype) : tolerance.abs + tolerance.rel * Math.abs(a);
+      const bound = 'ulps' in tolerance
+        ? tolerance.ulps * ulp(Math.max(Math.abs(a), Math.abs(b)), dtype) + (tolerance.abs ?? 0)
+        : tolerance.abs + tolerance.rel * Math.abs(a);
       ok = Math.abs(a - b) <= bound;
     }
     if (!ok) return `element ${i}: XLA:CPU ${b}, ONNX ${a}`;
