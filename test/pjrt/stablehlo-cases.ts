@@ -165,7 +165,7 @@ function unaryCases(): PrimitiveCase[] {
   const keeps = ['neg', 'relu', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc'];
   const predicates = ['logicalNot', 'isnan', 'isinf', 'isfinite'];
   return [
-    ...promotes.flatMap((op) => [...FLOATS, 'int32' as DType].map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
+    ...promotes.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
     ...keeps.flatMap((op) => NUMERIC.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
     ...predicates.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, EXACT))),
   ];
@@ -210,6 +210,10 @@ function reduceCases(): PrimitiveCase[] {
       cases.push(one(`${op} ${what} dim 0 keepdim`, op, [x], { dim: 0, keepdim: true }, EXACT));
       cases.push(one(`${op} ${what} flattened`, op, [x], { dim: null, keepdim: false }, EXACT));
     }
+  }
+  for (const d of NUMERIC) {
+    cases.push(one(`argmax ${d} 3-D dim 1`, 'argmax', [T([2, 5, 3], d, { finite: true })], { dim: 1, keepdim: false }, EXACT));
+    cases.push(one(`cumsum ${d} 3-D dim 0 reverse exclusive`, 'cumsum', [T([4, 2, 3], d, { finite: true })], { dim: 0, reverse: true, exclusive: true }, d === 'int32' ? EXACT : REDUCTION));
   }
   for (const d of ALL) {
     for (const [what, reverse, exclusive] of [['', false, false], [' reverse', true, false], [' exclusive', false, true], [' reverse exclusive', true, true]] as const) {
