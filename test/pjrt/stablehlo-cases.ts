@@ -189,6 +189,13 @@ function reduceCases(): PrimitiveCase[] {
       if (d !== 'int32') cases.push(one(`mean ${d} ${what}`, 'mean', [T([3, 5, 4], d, finite)], attrs, REDUCTION));
     }
   }
+  // Empty reduced dims give the init values: 0 (sum), 1 (prod), false (any), true (all).
+  for (const op of ['sum', 'prod', 'any', 'all']) {
+    for (const d of ['float32', 'int32'] as const) cases.push(one(`${op} ${d} over an empty dim`, op, [T([0, 3], d)], { dims: [0], keepdim: false }, EXACT));
+  }
+  // PyTorch: 0/0; ONNX Runtime's ReduceMean gives 0.
+  cases.push({ ...one('mean float32 over an empty dim', 'mean', [T([0, 3], 'float32')], { dims: [0], keepdim: true }, EXACT), pytorch: [NaN, NaN, NaN] });
+  cases.push(one('cumsum float32 of an empty dim', 'cumsum', [T([2, 0], 'float32')], { dim: 1, reverse: false, exclusive: true }, EXACT));
   // NaN anywhere in the reduced elements makes amax/amin NaN (PyTorch); ONNX Runtime's
   // ReduceMax/ReduceMin skip it (3 and 1 here).
   const withNan = (op: string, values: number[], pytorch: number[]) =>
@@ -281,6 +288,7 @@ function contractionCases(): PrimitiveCase[] {
       mm(`${d} vector x matrix`, T([5], d, finite), T([5, 4], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
       mm(`${d} matrix x vector`, T([3, 5], d, finite), T([5], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
     ]),
+    mm('float32 [2,0]x[0,3] (zeros)', T([2, 0], 'float32'), T([0, 3], 'float32'), 'highest', EXACT),
     mm('float32 with bfloat16', T([3, 5], 'float32', finite), T([5, 4], 'bfloat16', finite), 'highest', REDUCTION),
     // XLA:CPU multiplies DEFAULT in full float32; the ONNX backend rounds the operands to
     // bfloat16 (a TPU's one pass): bfloat16-level agreement only.
