@@ -13,7 +13,7 @@ export interface StableHloModule {
   readonly results: readonly TensorType[];
 }
 
-export function lowerToStableHlo(program: Program, name = 'program'): StableHloModule {
+export function lowerToStableHlo(program: Program): StableHloModule {
   verifyProgram(program);
   const fn = new MlirFunction();
   const parameters: TensorType[] = [
@@ -31,5 +31,5 @@ export function lowerToStableHlo(program: Program, name = 'program'): StableHloM
     values.push(out);
   }
   const outputs = program.outputs.map((id) => values[id]!);
-  return { text: fn.moduleText(name, outputs), parameters, results: outputs.map((v) => fn.typeOf(v)) };
+  return { text: fn.moduleText('program', outputs), parameters, results: outputs.map((v) => fn.typeOf(v)) };
 }
