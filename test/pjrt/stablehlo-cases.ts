@@ -9,7 +9,10 @@ import type { Program, ProgramNode } from '../../runtime/compiler/program.js';
 /** How close the StableHLO result must be to the ONNX backend's. */
 export type Tolerance =
   | 'exact'
-  /** ulps of the result's dtype (float32: 2^-23, bfloat16: 2^-7 relative), plus `abs`. */
+  /**
+   * float32 ulps (2^-23 relative), plus `abs`. A bfloat16 result may be one bfloat16 ulp off
+   * when ulps > 0 (float32 values a few ulps apart can round to neighbouring bfloat16 values).
+   */
   | { readonly ulps: number; readonly abs?: number }
   /** |a − b| ≤ abs + rel·|onnx|: reductions and transcendental chains. */
   | { readonly abs: number; readonly rel: number };

@@ -54,6 +54,11 @@ function ulp(v: number, dtype: DType): number {
   return 2 ** (Math.floor(Math.log2(a)) - mantissa);
 }
 
+function ulpBound(tolerance: { ulps: number; abs?: number }, v: number, dtype: DType): number {
+  const ulps = dtype === 'bfloat16' ? Math.min(tolerance.ulps, 1) : tolerance.ulps;
+  return ulps * ulp(v, dtype) + (tolerance.abs ?? 0);
+}
+
 /** The first element outside the tolerance, described; undefined when all agree. */
 export function firstMismatch(onnx: readonly number[], xla: readonly number[], dtype: DType, tolerance: Tolerance): string | undefined {
   if (onnx.length !== xla.length) return `${xla.length} elements, ONNX has ${onnx.length}`;
@@ -63,9 +68,7 @@ export function firstMismatch(onnx: readonly number[], xla: readonly number[], d
     if (a === b) continue;
     let ok = false;
     if (tolerance !== 'exact' && Number.isFinite(a) && Number.isFinite(b)) {
-      const bound = 'ulps' in tolerance
-        ? tolerance.ulps * ulp(Math.max(Math.abs(a), Math.abs(b)), dtype) + (tolerance.abs ?? 0)
-        : tolerance.abs + tolerance.rel * Math.abs(a);
+      const bound = 'ulps' in tolerance ? ulpBound(tolerance, Math.max(Math.abs(a), Math.abs(b)), dtype) : tolerance.abs + tolerance.rel * Math.abs(a);
       ok = Math.abs(a - b) <= bound;
     }
     if (!ok) return `element ${i}: XLA:CPU ${b}, ONNX ${a}`;
