@@ -27,7 +27,7 @@ describe.skipIf(!available)('StableHLO on XLA:CPU against the ONNX backend', () 
       try {
         const program = programOf(c);
         const { onnx, xla: got, dtypes } = await runBoth(xla!, program, tensors, scalars);
-        const why = firstMismatch(c.pytorch ?? onnx[0]!, got[0]!, dtypes[0]!, c.tolerance);
+        const why = firstMismatch(c.pytorch ?? onnx[0]!, got[0]!, dtypes[0]!, c.tolerance, c.pytorch ? 'PyTorch' : 'ONNX');
         if (why) failures.push(`${c.label}: ${why}`);
       } catch (e) {
         failures.push(`${c.label}: ${(e as Error).message.split('\n').slice(0, 3).join(' ')}`);

@@ -60,8 +60,8 @@ function ulpBound(tolerance: { ulps: number; abs?: number }, v: number, dtype: D
 }
 
 /** The first element outside the tolerance, described; undefined when all agree. */
-export function firstMismatch(onnx: readonly number[], xla: readonly number[], dtype: DType, tolerance: Tolerance): string | undefined {
-  if (onnx.length !== xla.length) return `${xla.length} elements, ONNX has ${onnx.length}`;
+export function firstMismatch(onnx: readonly number[], xla: readonly number[], dtype: DType, tolerance: Tolerance, reference = 'ONNX'): string | undefined {
+  if (onnx.length !== xla.length) return `${xla.length} elements, ${reference} has ${onnx.length}`;
   for (let i = 0; i < onnx.length; i++) {
     const [a, b] = [onnx[i]!, xla[i]!];
     if (Number.isNaN(a) && Number.isNaN(b)) continue;
@@ -71,7 +71,7 @@ export function firstMismatch(onnx: readonly number[], xla: readonly number[], d
       const bound = 'ulps' in tolerance ? ulpBound(tolerance, Math.max(Math.abs(a), Math.abs(b)), dtype) : tolerance.abs + tolerance.rel * Math.abs(a);
       ok = Math.abs(a - b) <= bound;
     }
-    if (!ok) return `element ${i}: XLA:CPU ${b}, ONNX ${a}`;
+    if (!ok) return `element ${i}: XLA:CPU ${b}, ${reference} ${a}`;
   }
   return undefined;
 }
