@@ -1,6 +1,6 @@
 // Fused programs the runtime itself records (a layerNorm → gelu region, an MLP training
-// step): their StableHLO on XLA:CPU gives the ONNX backend's numbers on the same inputs,
-// and compiles with libtpu for v5e.
+// step, composed ops with their backward pass): their StableHLO on XLA:CPU gives the ONNX
+// backend's numbers on the same inputs, and compiles with libtpu for v5e.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import type { Program } from '../../runtime/compiler/program.js';
@@ -54,6 +54,23 @@ function mlpStep(): Program {
   return recordFused(step);
 }
 
+type Tensor = ReturnType<typeof tpu.ones>;
+const F = tpu.nn.functional;
+
+/** f(x) and, through autograd, d(sum f(x))/dx in one fused program. */
+function forwardBackward(shape: number[], dtype: 'float32' | 'bfloat16', f: (x: Tensor) => Tensor): () => Program {
+  return () => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const x = tpu.tensor(seededValues(n, n), { dtype: 'float32' }).reshape(shape).to(dtype).detach();
+    x.requiresGrad = true;
+    tpu.syncBlocking();
+    return recordFused(() => {
+      f(x).sum().backward();
+      x.grad!.dataSync();
+    });
+  };
+}
+
 const FUSED_F32: Tolerance = { abs: 1e-6, rel: 1e-5 };
 /** One bfloat16 ulp: XLA may keep float32 between fused bfloat16 ops where ONNX rounds after each. */
 const FUSED_BF16: Tolerance = { abs: 1e-6, rel: 2 ** -7 };
@@ -66,6 +83,15 @@ describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend'
     ['layerNorm → gelu float32', () => layerNormGelu('float32'), FUSED_F32],
     ['layerNorm → gelu bfloat16', () => layerNormGelu('bfloat16'), FUSED_BF16],
     ['MLP training step (SGD with momentum)', mlpStep, FUSED_F32],
+    // composed ops, forward and backward
+    ['softmax bfloat16', forwardBackward([4, 9], 'bfloat16', (x) => F.softmax(x, -1).mul(x)), FUSED_BF16],
+    ['logSoftmax float32', forwardBackward([4, 9], 'float32', (x) => F.logSoftmax(x, 0).mul(x)), FUSED_F32],
+    ['maxPool2d', forwardBackward([1, 2, 7, 6], 'float32', (x) => F.maxPool2d(x, 3, { stride: 2, padding: 1 })), FUSED_F32],
+    ['avgPool2d', forwardBackward([1, 2, 7, 6], 'float32', (x) => F.avgPool2d(x, 2, { countIncludePad: false, padding: 1 })), FUSED_F32],
+    ['interpolate bilinear', forwardBackward([1, 2, 3, 4], 'float32', (x) => F.interpolate(x, { size: [5, 7], mode: 'bilinear' }).square()), FUSED_F32],
+    ['causal attention', forwardBackward([2, 5, 4], 'float32', (x) => F.scaledDotProductAttention(x, x.mul(0.5), x, { isCausal: true })), FUSED_F32],
+    ['conv1d', forwardBackward([2, 3, 9], 'float32', (x) => F.conv1d(x, x.narrow(2, 0, 3), { stride: 2, padding: 1 })), FUSED_F32],
+    ['sort, cumprod and strided slices', forwardBackward([3, 8], 'float32', (x) => tpu.sort(x, { dim: 1 }).values.mul(tpu.cumprod(x, 1)).narrow(1, 1, 5).flip(1)), FUSED_F32],
   ];
 
   for (const [label, record, tolerance] of cases) {
