@@ -31,6 +31,7 @@ function reduction(op: string, init: (float: boolean) => number, compute: (resul
 /** The element count of the reduced dims. */
 const countOf = (shape: readonly number[], dims: readonly number[]) => dims.reduce((n, d) => n * shape[d]!, 1);
 
+/** A float32 sum divided by the count: the mean of nothing is 0/0 = NaN (PyTorch; ONNX Runtime says 0). */
 const mean: StableHloLowering = (ctx, inputs, attrs: ReduceAttrs, types) => {
   const { fn } = ctx;
   const total = reduction('add', () => 0)(ctx, inputs, attrs, { ...types, output: { ...types.output, dtype: 'float32' } });
