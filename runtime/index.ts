@@ -18,6 +18,7 @@ export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
 export { programText, type Program } from './program/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
+export { lowerToStableHlo, type StableHloModule } from './device/stablehlo/lower-program.js';
 // Capture hooks: the fused region's size cap, running the pending region, refusing reads.
 export { setRegionCap } from './modes/fused.js';
 export { flushRegion } from './modes/mode.js';
