@@ -1,4 +1,5 @@
 // pow maximum minimum (primitives, broadcasting, weak JS scalars) and clamp lerp (composed).
+import { isOptions, readOptions } from '../options.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
@@ -55,7 +56,7 @@ export interface ClampOptions {
 export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Operand | null): Tensor {
   let lo = min as Operand | null | undefined;
   let hi = max;
-  if (typeof min === 'object' && min !== null && !(min instanceof Tensor)) ({ min: lo, max: hi } = min as ClampOptions);
+  if (isOptions(min)) ({ min: lo, max: hi } = readOptions<ClampOptions>('clamp', min, ['min', 'max']));
   if ((lo === undefined || lo === null) && (hi === undefined || hi === null)) {
     throw new TypeError('clamp: at least one of min or max must be given');
   }

@@ -1,6 +1,7 @@
 // topk and sort (ONNX TopK; ties keep index order). ONNX gives values and indices from one
 // node; ops have one output, so values and indices are two primitives lowering the same
 // node, which ONNX Runtime's common-subexpression pass merges inside a fused program.
+import { readOptions } from '../options.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -59,7 +60,7 @@ export interface SortResult {
 }
 
 export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}): SortResult {
-  const o = typeof opts === 'number' ? { dim: opts } : opts;
+  const o = typeof opts === 'number' ? { dim: opts } : readOptions<TopkOptions>('topk', opts, ['dim', 'largest', 'sorted']);
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
   const attrs = { dim: normalizeDim('topk', o.dim ?? -1, x.ndim), k, largest: o.largest ?? true };
   return { values: apply(topkValuesOp, [x], attrs), indices: apply(topkIndicesOp, [x], attrs) };
@@ -73,7 +74,7 @@ export interface SortOptions {
 
 /** Sorted values and their original indices; equal values keep their order. */
 export function sort(x: Tensor, opts: SortOptions | number = {}): SortResult {
-  const o = typeof opts === 'number' ? { dim: opts } : opts;
+  const o = typeof opts === 'number' ? { dim: opts } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
   const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
   return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
 }

@@ -1,8 +1,9 @@
 // var std logsumexp norm logSoftmax: composed over primitives (gradients come for free).
-import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
+import { isOptions, readOptions } from '../options.js';
+import { dimArgument } from './dim-argument.js';
 import { ownInput } from './identity.js';
 
 type DimArg = number | readonly number[];
@@ -15,7 +16,7 @@ export interface VarOptions extends ReduceOptions {
 }
 
 function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean) {
-  const o: VarOptions = typeof dim === 'object' && dim !== null && !Array.isArray(dim) ? (dim as VarOptions) : { dim: dim as DimArg, keepdim };
+  const o: VarOptions = isOptions(dim) ? readOptions<VarOptions>(op, dim, ['dim', 'keepdim', 'correction', 'unbiased']) : { dim: dim as DimArg, keepdim };
   const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim ?? keepdim });
   const correction = o.correction ?? (o.unbiased === false ? 0 : 1);
   if (typeof correction !== 'number' || correction < 0) throw new RangeError(`${op}: correction must be a non-negative number; got ${JSON.stringify(correction)}`);
@@ -54,7 +55,7 @@ export interface NormOptions extends ReduceOptions {
 
 /** Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm. */
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
-  const o: NormOptions = typeof p === 'object' ? p : { p, dim, keepdim };
+  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
   const ord = o.p ?? 2;
   if (typeof ord !== 'number' || Number.isNaN(ord) || ord === 0) throw new RangeError(`norm: p must be a non-zero number or ±Infinity; got ${JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
@@ -67,8 +68,7 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
 }
 
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
-  if (d === undefined) throw new TypeError(`logSoftmax: dim is required (input ${formatShape(x.shape)})`);
+  const d = dimArgument('logSoftmax', x, dim);
   return composite(() => {
     const v = ownInput(x);
     return v.sub(logsumexp(v, d, true));

@@ -1,4 +1,5 @@
 // scaledDotProductAttention, dropout, embedding: composed.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
@@ -22,6 +23,7 @@ export interface AttentionOptions {
 
 /** softmax(q·kᵀ·scale + mask)·v over q [..., L, E], k [..., S, E], v [..., S, Ev]. */
 export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOptions = {}): Tensor {
+  readOptions<AttentionOptions>('scaledDotProductAttention', opts, ['attnMask', 'dropoutP', 'isCausal', 'scale']);
   const op = 'scaledDotProductAttention';
   for (const [name, t] of [['query', q], ['key', k], ['value', v]] as const) {
     if (!(t instanceof Tensor) || t.ndim < 2) throw new RangeError(`${op}: ${name} must be a tensor of at least 2 dims; got ${t instanceof Tensor ? formatShape(t.shape) : typeof t}`);
@@ -54,6 +56,7 @@ export interface DropoutOptions {
 
 /** Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p). */
 export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
+  readOptions<DropoutOptions>('dropout', opts, ['p', 'training']);
   const p = opts.p ?? 0.5;
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   if (opts.training === false || p === 0) return x;
@@ -68,6 +71,7 @@ export interface EmbeddingOptions {
 
 /** Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D]. */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
+  readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
   if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? input.dtype : typeof input}`);

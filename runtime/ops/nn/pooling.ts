@@ -1,5 +1,6 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
@@ -63,10 +64,11 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
 }
 
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
+  readOptions<PoolOptions>('maxPool2d', opts, ['stride', 'padding', 'dilation']);
   return pool('maxPool2d', x, kernelSize, opts, 'max');
 }
 
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  if (opts.dilation !== undefined) throw new TypeError('avgPool2d: dilation is not an option of avg_pool2d');
+  readOptions<PoolOptions>('avgPool2d', opts, ['stride', 'padding', 'countIncludePad']);
   return pool('avgPool2d', x, kernelSize, opts, 'avg');
 }
