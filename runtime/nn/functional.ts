@@ -2,6 +2,7 @@
 // come for free). Losses follow PyTorch's definitions and default reduction 'mean'.
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
+import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -37,7 +38,7 @@ export function crossEntropy(logits: Tensor, target: Tensor, options: LossOption
   checkTensor(who, 'input', logits);
   checkTensor(who, 'target', target);
   if (logits.ndim !== 2) throw new RangeError(`${who}: input must be logits of shape [N, C]; got ${formatShape(logits.shape)}`);
-  if (target.dtype !== 'int32') throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype}`);
+  if (target.dtype !== 'int32') throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
   if (target.ndim !== 1 || target.shape[0] !== logits.shape[0]) {
     throw new RangeError(`${who}: target must have shape [${logits.shape[0]}] (one class index per row of input ${formatShape(logits.shape)}); got ${formatShape(target.shape)}`);
   }

@@ -8,8 +8,11 @@ import { defineOp, type Abstract, type OpDef } from './op.js';
 import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
 
+/** Said when indices come as float32: JS number arrays make float32 tensors. */
+export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
+
 function checkIndex(op: string, index: Abstract): void {
-  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype}`);
+  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
 }
 
 /** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
@@ -118,7 +121,7 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
 /** One-hot int32 vectors of length numClasses (required: shapes are static). */
 export function oneHot(index: Tensor, numClasses: number): Tensor {
   const idx = indexTensor('oneHot', index);
-  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype}`);
+  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype} ${INT32_INDEX_HINT}`);
   if (!Number.isInteger(numClasses) || numClasses <= 0) {
     throw new RangeError(`oneHot: numClasses must be a positive integer (shapes are static); got ${JSON.stringify(numClasses)}`);
   }

@@ -29,6 +29,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
     if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
   }
+  readOptions<PoolOptions>(op, o, combine === 'max' ? ['stride', 'padding', 'dilation'] : ['stride', 'padding', 'countIncludePad']);
   const k = pair(op, 'kernelSize', kernelSize, [], 1);
   const s = pair(op, 'stride', o.stride, k, 1);
   const p = pair(op, 'padding', o.padding, [0, 0], 0);
@@ -64,11 +65,9 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
 }
 
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  readOptions<PoolOptions>('maxPool2d', opts, ['stride', 'padding', 'dilation']);
   return pool('maxPool2d', x, kernelSize, opts, 'max');
 }
 
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  readOptions<PoolOptions>('avgPool2d', opts, ['stride', 'padding', 'countIncludePad']);
   return pool('avgPool2d', x, kernelSize, opts, 'avg');
 }
