@@ -34,6 +34,19 @@ export function promoteTypes(a: DType, b: DType): DType {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
+/**
+ * Promotion of two tensor operands with PyTorch's rule for 0-d tensors: a 0-d operand only
+ * decides the dtype when its category (bool < int < float) is higher than the other's, so
+ * a bfloat16 tensor times a 0-d float32 tensor stays bfloat16.
+ */
+export function promoteOperands(a: { readonly shape: readonly number[]; readonly dtype: DType }, b: { readonly shape: readonly number[]; readonly dtype: DType }): DType {
+  const za = a.shape.length === 0;
+  const zb = b.shape.length === 0;
+  if (za === zb) return promoteTypes(a.dtype, b.dtype);
+  const [dimmed, zero] = za ? [b.dtype, a.dtype] : [a.dtype, b.dtype];
+  return CATEGORY[zero] > CATEGORY[dimmed] ? zero : dimmed;
+}
+
 /** A JS number or boolean operand: a "weak" scalar as in PyTorch. */
 export type ScalarKind = 'bool' | 'int' | 'float';
 export function scalarKind(v: number | boolean): ScalarKind {

@@ -7,6 +7,7 @@ import { gradFor } from './grad-helpers.js';
 import { zerosLike } from './like.js';
 import type { Operand } from './op.js';
 import { where } from './where.js';
+import { composite } from '../modes/composite.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -66,9 +67,23 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
   return y;
 }
 
-/** start + weight · (end − start). */
+/**
+ * start + weight·(end − start), or end − (1 − weight)·(end − start) for weight ≥ 0.5 (PyTorch's
+ * form: exact at both ends). bfloat16 is computed in float32 and rounded once, as PyTorch does.
+ */
 export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
-  return start.add(tensorOrScalarSub(end, start).mul(weight));
+  if (start.dtype !== 'bfloat16') return lerpIn(start, end, weight);
+  const up = (v: Operand) => (v instanceof Tensor ? v.to('float32') : v);
+  return composite(() => lerpIn(start.to('float32'), up(end), up(weight)).to('bfloat16'));
+}
+
+function lerpIn(start: Tensor, end: Operand, weight: Operand): Tensor {
+  const diff = tensorOrScalarSub(end, start);
+  if (!(weight instanceof Tensor)) {
+    return Math.abs(weight as number) < 0.5 ? start.add(diff.mul(weight)) : diff.mul(1 - (weight as number)).neg().add(end);
+  }
+  const low = weight.abs().lt(0.5);
+  return where(low, start.add(diff.mul(weight)), diff.mul(weight.neg().add(1)).neg().add(end));
 }
 
 function tensorOrScalarSub(a: Operand, b: Tensor): Tensor {

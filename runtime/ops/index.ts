@@ -3,6 +3,7 @@ export { defineOp, opByName, registeredOps, type OpDef, type Abstract, type Oper
 export { unary, binary } from './elementwise.js';
 export { unbroadcast } from './grad-helpers.js';
 export * from './arithmetic.js';
+export * from './division.js';
 export * from './unary-math.js';
 export * from './compare.js';
 export * from './reduce.js';
