@@ -1,7 +1,7 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
-import { ownInput } from './identity.js';
+import { inFloat32 } from './nn/activations.js';
 import { dimArgument } from './dim-argument.js';
 
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
@@ -9,11 +9,11 @@ import { dimArgument } from './dim-argument.js';
 // softmax), and is freed at once in debug/strict mode unless autograd needs it.
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
-  return composite(() => {
-    const v = ownInput(x);
+  // bfloat16 is computed in float32 and rounded once, as PyTorch does
+  return composite(() => inFloat32(x, (v) => {
     const e = v.sub(v.amax(d, true)).exp();
     return e.div(e.sum(d, true));
-  });
+  }));
 }
 
 declare module '../tensor.js' {

@@ -117,5 +117,10 @@ Tensor.prototype.sum = function (dim, keepdim) {
   const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
   return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
 };
-Tensor.prototype.mean = function (dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); };
+Tensor.prototype.mean = function (dim, keepdim) {
+  const attrs = reduceAttrs('mean', this, dim, keepdim);
+  const out = apply(mean, [this], attrs);
+  // the mean of no elements is 0/0 (NaN, as PyTorch), where ReduceMean would give 0
+  return attrs.dims.some((d) => this.shape[d] === 0) ? out.add(NaN) : out;
+};
 Tensor.prototype.amax = function (dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); };

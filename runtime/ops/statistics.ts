@@ -2,8 +2,10 @@
 import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
+import { where } from './where.js';
 import { isOptions, readOptions } from '../options.js';
 import { dimArgument } from './dim-argument.js';
+import { inFloat32 } from './nn/activations.js';
 import { ownInput } from './identity.js';
 
 type DimArg = number | readonly number[];
@@ -42,7 +44,9 @@ export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: bool
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite(() => {
     const v = ownInput(x);
-    const m = v.amax(dims, true);
+    // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN
+    const max = v.amax(dims, true);
+    const m = where(max.isfinite(), max, 0);
     const out = v.sub(m).exp().sum(dims, true).log().add(m);
     return keep ? out : out.reshape(x.shape.filter((_, i) => !dims.includes(i)));
   });
@@ -57,9 +61,10 @@ export interface NormOptions extends ReduceOptions {
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
   const ord = o.p ?? 2;
-  if (typeof ord !== 'number' || Number.isNaN(ord) || ord === 0) throw new RangeError(`norm: p must be a non-zero number or ±Infinity; got ${JSON.stringify(ord)}`);
+  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
   const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
+  if (ord === 0) return a.ne(0).to(a.dtype).sum(attrs.dims, attrs.keepdim); // the count of non-zeros
   if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);
   if (ord === -Infinity) return a.amin(attrs.dims, attrs.keepdim);
   if (ord === 1) return a.sum(attrs.dims, attrs.keepdim);
@@ -69,10 +74,7 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
 
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
-  return composite(() => {
-    const v = ownInput(x);
-    return v.sub(logsumexp(v, d, true));
-  });
+  return composite(() => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
 }
 
 declare module '../tensor.js' {

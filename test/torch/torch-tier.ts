@@ -16,6 +16,8 @@ export interface InputSpec {
   readonly values: readonly (number | boolean)[];
   readonly shape: readonly number[];
   readonly dtype: DType;
+  /** PyTorch's dtype when it differs: int32 indices are int64 ("Long") there. */
+  readonly torchDtype?: 'int64';
 }
 
 export type Output = Tensor | readonly Tensor[] | { values: Tensor; indices: Tensor };
@@ -45,6 +47,8 @@ export const f32 = (data: Nested) => spec('float32', data);
 export const bf16 = (data: Nested) => spec('bfloat16', data);
 export const i32 = (data: Nested) => spec('int32', data);
 export const bool = (data: Nested) => spec('bool', data);
+/** Indices: int32 here, int64 in PyTorch (one_hot and cross_entropy take Long only). */
+export const ids = (data: Nested): InputSpec => ({ ...spec('int32', data), torchDtype: 'int64' });
 /** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */
 export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {
   const n = shape.reduce((a, b) => a * b, 1);

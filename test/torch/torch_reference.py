@@ -12,7 +12,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "int32": torch.int32, "bool": torch.bool}
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}
 # The runtime has no 64-bit types: PyTorch's int64 results correspond to its int32.
 NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.int32: "int32", torch.int64: "int32",
          torch.bool: "bool", torch.float64: "float64", torch.float16: "float16", torch.uint8: "uint8"}
@@ -39,7 +39,7 @@ def encode(v):
 
 def make_input(spec):
     values = [decode(v) for v in spec["values"]]
-    dtype = spec["dtype"]
+    dtype = spec.get("torchDtype") or spec["dtype"]
     if dtype == "bfloat16":  # rounded through float32, as the runtime uploads them
         t = torch.tensor(values, dtype=torch.float32).to(torch.bfloat16)
     else:

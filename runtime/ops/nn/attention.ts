@@ -39,12 +39,22 @@ export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts:
   const S = k.shape[k.ndim - 2]!;
   return composite(() => {
     let scores = q.matmul(k.mT).mul(scale);
+    // a row that may attend to nothing gives zeros (PyTorch's safe softmax), not NaN or a mean
+    let attends: Tensor | null = null;
     if (opts.isCausal) scores = where(filled(op, [L, S], true, 'bool').tril(), scores, MASKED);
     else if (opts.attnMask) {
       const m = opts.attnMask;
-      scores = m.dtype === 'bool' ? where(m, scores, MASKED) : scores.add(m);
+      if (m.dtype === 'bool') {
+        attends = m.any(-1, true);
+        scores = where(m, scores, MASKED);
+      } else {
+        scores = scores.add(m);
+        attends = scores.amax(-1, true).gt(-Infinity);
+        scores = where(attends, scores, 0);
+      }
     }
     let p = softmax(scores, -1);
+    if (attends) p = where(attends, p, 0);
     if (opts.dropoutP) p = dropout(p, { p: opts.dropoutP });
     return p.matmul(v);
   });
