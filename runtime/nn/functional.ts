@@ -66,6 +66,9 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
   if (isFloating(target.dtype)) {
     // class probabilities: -Σ_c w_c·t_c·log p_c per sample; 'mean' divides by the sample count
+    if (!shapesEqual(target.shape, input.shape) && shapesEqual(target.shape, batchShape)) {
+      throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
+    }
     if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
     const t = eps === 0 ? classesLast(target) : classesLast(target).mul(1 - eps).add(eps / classes);
     const loss = t.mul(weighted).sum(-1).neg();
