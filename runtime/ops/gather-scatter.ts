@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract, type OpDef } from './op.js';
 import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
+import { where } from './where.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -95,11 +96,21 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
   return apply(indexSelectOp, [x, idx], { dim: normalizeDim('indexSelect', dim, x.ndim) });
 }
 
-/** x.index(idx): x[idx] for an int32 tensor of any shape (first dim), negative values from the end. */
+/**
+ * x.index(idx): x[idx] for an int32 tensor of any shape (first dim). As in PyTorch's advanced
+ * indexing, negative values count from the end; below -n or from n on is an error.
+ */
 export function indexWith(x: Tensor, index: Tensor, dim = 0): Tensor {
   const idx = indexTensor('index', index);
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
-  return apply(indexSelectOp, [x, idx], { dim: normalizeDim('index', dim, x.ndim) });
+  const d = normalizeDim('index', dim, x.ndim);
+  const wrapped = idx.dtype === 'int32' ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
+  return apply(indexSelectOp, [x, wrapped], { dim: d });
+}
+
+/** Rows of a table picked by an index tensor of any shape, without wrapping negatives (embedding). */
+export function rowsAt(table: Tensor, index: Tensor): Tensor {
+  return apply(indexSelectOp, [table, index], { dim: 0 });
 }
 
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
@@ -126,7 +137,10 @@ export function oneHot(index: Tensor, numClasses: number): Tensor {
     throw new RangeError(`oneHot: numClasses must be a positive integer (shapes are static); got ${JSON.stringify(numClasses)}`);
   }
   const classes = Array.from({ length: numClasses }, (_, i) => i);
-  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32');
+  // a class outside [0, numClasses) fails on the device, as in PyTorch: an index of 1 into one element
+  const outside = idx.lt(0).logicalOr(idx.ge(numClasses)).to('int32');
+  const zeroOrFail = apply(indexSelectOp, [constantTensor([0], [1], 'int32'), outside], { dim: 0 });
+  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32').add(zeroOrFail.unsqueeze(-1));
 }
 
 

@@ -44,6 +44,10 @@ const cases: TorchCase[] = [
   { name: 'gelu on a transposed view', inputs: [M], js: (m) => F.gelu(m.T), py: 'F.gelu(x0.T)' },
   { name: 'sum of a broadcast view', inputs: [V4], js: (v) => v.expand([3, 4]).sum(0), py: 'x0.expand(3, 4).sum(0)' },
   { name: 'linear with a transposed weight', inputs: [seq('float32', [2, 3], 0.5), seq('float32', [3, 4], 0.25)], js: (x, w) => F.linear(x, w.T), py: 'F.linear(x0, x1.T)' },
+  // writes through a view reach the base (PyTorch's aliasing)
+  { name: 'copy_ into a view reaches the base', inputs: [f32([[1, 2], [3, 4]]), f32([5, 6, 7, 8])], js: (b, y) => { b.view([4]).copy_(y); return b; }, py: '(lambda b, y: (b.view(4).copy_(y), b)[1])(x0.clone(), x1)' },
+  { name: 'copy_ into a row reaches the base', inputs: [f32([[1, 2], [3, 4]]), f32([5, 6])], js: (b, y) => { b.at(0).copy_(y); return b; }, py: '(lambda b, y: (b[0].copy_(y), b)[1])(x0.clone(), x1)' },
+  { name: 'copy_ into a transposed view reaches the base', inputs: [f32([[1, 2], [3, 4]]), f32([[5, 6], [7, 8]])], js: (b, y) => { b.T.copy_(y); return b; }, py: '(lambda b, y: (b.T.copy_(y), b)[1])(x0.clone(), x1)' },
 ];
 
 torchTier('nn ops and views vs PyTorch', cases);

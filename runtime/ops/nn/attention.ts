@@ -8,7 +8,7 @@ import { filled } from '../constant.js';
 import { where } from '../where.js';
 import { zerosLike } from '../like.js';
 import { softmax } from '../composed.js';
-import { INT32_INDEX_HINT } from '../gather-scatter.js';
+import { INT32_INDEX_HINT, rowsAt } from '../gather-scatter.js';
 
 /** The lowest finite float: masked scores (debug mode's Inf check stays meaningful). */
 const MASKED = -3.4028234663852886e38;
@@ -86,5 +86,5 @@ export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions 
   if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
-  return weight.index(input);
+  return rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
 }
