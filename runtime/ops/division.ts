@@ -1,11 +1,12 @@
 // Rounded division and remainders, as PyTorch defines them: x.div(y, { roundingMode }),
 // x.fmod(y) (the sign of x) and x.remainder(y) (the sign of y). Integer division by zero is
-// an error on the device (PyTorch raises ZeroDivisionError), never a made-up number.
-import { COMPUTE_TYPE, isFloating, promoteOperands, type DType } from '../dtype.js';
+// an error on the device (PyTorch raises ZeroDivisionError), never a made-up number (the
+// ONNX lowering: device/onnx/lowerings/division.ts).
+import { isFloating, promoteOperands } from '../dtype.js';
 import { broadcastShapes } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import { defineOp, type Abstract, type LowerContext, type Operand } from './op.js';
+import { defineOp, type Abstract, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
 import { where } from './where.js';
 import { readOptions } from '../options.js';
@@ -15,37 +16,11 @@ function infer(name: string, [a, b]: readonly Abstract[]): Abstract {
   return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: promoted === 'bool' ? 'int32' : promoted };
 }
 
-/**
- * An int32 Div/Mod that never divides by 0 or by -1 (x86's idiv traps on 0 and on
- * INT_MIN / -1): a zero divisor fails the program (a Gather of index 1 from one element,
- * "integer division by zero"), a divisor of -1 gives `byMinusOne`.
- */
-function guardedIntDivision(ctx: LowerContext, a: string, b: string, onnx: string, byMinusOne: (a: string) => string): string {
-  const g = ctx.graph;
-  const c = (v: number) => g.constant('int32', [], [v]);
-  const isZero = g.node('Equal', [b, c(0)]);
-  const isMinusOne = g.node('Equal', [b, c(-1)]);
-  const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
-  const q = g.node('Where', [isMinusOne, byMinusOne(a), g.node(onnx, [a, safe], onnx === 'Mod' ? { fmod: 1 } : {})]);
-  const zeroOrFail = g.node('Gather', [g.constant('int32', [1], [0]), g.node('Cast', [isZero], { to: 7 })]);
-  return g.node('Add', [q, zeroOrFail]);
-}
-
-function operandsIn(ctx: LowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
-  return [ctx.cast(a!, inputs[0]!.dtype, d), ctx.cast(b!, inputs[1]!.dtype, d)];
-}
-
 /** C's remainder a - trunc(a / b)·b: the sign of a (torch.fmod). */
 export const fmodOp = defineOp({
   name: 'fmod',
   readsDeviceIndices: true, // an integer division by zero fails on the device
   infer: (inputs) => infer('fmod', inputs),
-  lower(ctx, inputs, _attrs, types) {
-    const d = types.output.dtype;
-    const [a, b] = operandsIn(ctx, inputs, types.inputs, d);
-    if (COMPUTE_TYPE[d] === 'float32') return ctx.graph.node('Mod', [a, b], { fmod: 1 });
-    return guardedIntDivision(ctx, a, b, 'Mod', () => ctx.graph.constant('int32', [], [0]));
-  },
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg().mul(divRounded(a as Tensor, b!, 'trunc')))],
 });
 
@@ -57,10 +32,6 @@ export const divTruncIntOp = defineOp({
     const out = infer('div', inputs);
     if (isFloating(out.dtype)) throw new TypeError(`divTruncInt: integer operands expected; got ${out.dtype}`);
     return out;
-  },
-  lower(ctx, inputs, _attrs, types) {
-    const [a, b] = operandsIn(ctx, inputs, types.inputs, 'int32');
-    return guardedIntDivision(ctx, a, b, 'Div', (x) => ctx.graph.node('Neg', [x]));
   },
   grad: 'not-differentiable',
 });

@@ -30,7 +30,7 @@ export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor 
 export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
 
 /** `needsElements`: reducing an empty dim is an error (max, min), not an identity value. */
-export function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
+export function reduction(name: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {
@@ -38,11 +38,6 @@ export function reduction(name: string, onnx: string, resultType: (d: DType) => 
         throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)}, dims ${formatShape(attrs.dims)})`);
       }
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
-    },
-    lower(ctx, [x], attrs, types) {
-      const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
-      if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
-      return ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
     attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
@@ -54,9 +49,9 @@ const floatOnly = (op: string) => (d: DType) => {
   return d;
 };
 
-export const sum = reduction('sum', 'ReduceSum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
+export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
 
-export const mean = reduction('mean', 'ReduceMean', floatOnly('mean'), (g, x, _out, { dims }) =>
+export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) =>
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
 );
 
@@ -67,7 +62,7 @@ export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
 };
 
 /** Maximum over dims (values only). */
-export const amax = reduction('amax', 'ReduceMax', (d) => {
+export const amax = reduction('amax', (d) => {
   if (d === 'bool') throw new TypeError('amax: bool input is not supported');
   return d;
 }, extremumGrad, true);
@@ -117,10 +112,5 @@ Tensor.prototype.sum = function (dim, keepdim) {
   const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
   return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
 };
-Tensor.prototype.mean = function (dim, keepdim) {
-  const attrs = reduceAttrs('mean', this, dim, keepdim);
-  const out = apply(mean, [this], attrs);
-  // the mean of no elements is 0/0 (NaN, as PyTorch), where ReduceMean would give 0
-  return attrs.dims.some((d) => this.shape[d] === 0) ? out.add(NaN) : out;
-};
+Tensor.prototype.mean = function (dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); };
 Tensor.prototype.amax = function (dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); };

@@ -1,0 +1,88 @@
+// Elementwise primitives of two operands, and where: both operands cast to one compute
+// dtype, one ONNX op, the result cast back.
+import { promoteTypes, type DType } from '../../../dtype.js';
+import { onnxLowerings, type OnnxLowering } from './table.js';
+
+/**
+ * `compute`: the dtype both operands are cast to, from their promoted dtype and the
+ * result's (default: the result; bool computes as int32).
+ */
+function binaryLowering(onnx: string, compute?: (promoted: DType, result: DType) => DType): OnnxLowering {
+  return (ctx, [a, b], _attrs, types) => {
+    const [ta, tb] = types.inputs;
+    const promoted = promoteTypes(ta!.dtype, tb!.dtype);
+    const result = types.output.dtype;
+    const dtype = compute ? compute(promoted, result) : result === 'bool' ? 'int32' : result;
+    const out = ctx.graph.node(onnx, [ctx.cast(a!, ta!.dtype, dtype), ctx.cast(b!, tb!.dtype, dtype)]);
+    return ctx.cast(out, dtype, result);
+  };
+}
+
+/** Comparisons: operands compared in their promoted dtype. */
+const inPromoted = (promoted: DType): DType => (promoted === 'bool' ? 'int32' : promoted);
+/** Logical ops read operands as truth values (non-zero is true). */
+const asTruthValues = (): DType => 'bool';
+
+/**
+ * PyTorch's maximum/minimum of floats: NaN from either side, and the first operand on a tie
+ * (maximum(-0, 0) is -0), where ONNX Max/Min pick either.
+ */
+function extremum(pickOther: 'Less' | 'Greater'): OnnxLowering {
+  const plain = binaryLowering(pickOther === 'Less' ? 'Max' : 'Min');
+  return (ctx, inputs, attrs, types) => {
+    const result = types.output.dtype;
+    if (result !== 'float32' && result !== 'bfloat16') return plain(ctx, inputs, attrs, types);
+    const g = ctx.graph;
+    const a = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, result);
+    const b = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, result);
+    const picked = g.node('Where', [g.node(pickOther, [a, b]), b, a]);
+    return g.node('Where', [g.node('IsNaN', [a]), a, g.node('Where', [g.node('IsNaN', [b]), b, picked])]);
+  };
+}
+
+/**
+ * int32 powers by repeated squaring, wrapping on overflow as PyTorch's int32 pow does (ONNX
+ * Pow goes through double and saturates).
+ */
+const floatPow = binaryLowering('Pow');
+const pow: OnnxLowering = (ctx, inputs, attrs, types) => {
+  if (types.output.dtype !== 'int32') return floatPow(ctx, inputs, attrs, types);
+  const g = ctx.graph;
+  const base0 = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, 'int32');
+  const e = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, 'int32');
+  const c = (v: number) => g.constant('int32', [], [v]);
+  let result = g.node('Add', [g.node('Mul', [base0, c(0)]), g.node('Mul', [e, c(0)])]); // zeros of the broadcast shape
+  result = g.node('Add', [result, c(1)]);
+  let base = base0;
+  for (let bit = 0; bit < 31; bit++) {
+    const set = g.node('Not', [g.node('Equal', [g.node('BitwiseAnd', [e, c(2 ** bit)]), c(0)])]);
+    result = g.node('Where', [set, g.node('Mul', [result, base]), result]);
+    if (bit < 30) base = g.node('Mul', [base, base]);
+  }
+  return result;
+};
+
+onnxLowerings.register({
+  add: binaryLowering('Add'),
+  sub: binaryLowering('Sub'),
+  mul: binaryLowering('Mul'),
+  div: binaryLowering('Div'),
+  pow,
+  maximum: extremum('Less'),
+  minimum: extremum('Greater'),
+  gt: binaryLowering('Greater', inPromoted),
+  lt: binaryLowering('Less', inPromoted),
+  eq: binaryLowering('Equal', inPromoted),
+  ge: binaryLowering('GreaterOrEqual', inPromoted),
+  le: binaryLowering('LessOrEqual', inPromoted),
+  logicalAnd: binaryLowering('And', asTruthValues),
+  logicalOr: binaryLowering('Or', asTruthValues),
+  logicalXor: binaryLowering('Xor', asTruthValues),
+  where(ctx, [c, x, y], _attrs, types) {
+    // ORT has no bool Where kernel: bool values are selected as int32.
+    const out = types.output.dtype;
+    const d = out === 'bool' ? 'int32' : out;
+    const picked = ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
+    return ctx.cast(picked, d, out);
+  },
+});

@@ -1,0 +1,88 @@
+// Reductions (sum mean amax amin prod, any all, argmax argmin) and the cumulative sum.
+import type { ReduceAttrs } from '../../../ops/reduce.js';
+import type { ArgAttrs } from '../../../ops/reduce-more.js';
+import type { ScanAttrs } from '../../../ops/scan.js';
+import { COMPUTE_TYPE } from '../../../dtype.js';
+import { blockedCumSum, blockedReduceSum } from '../blocked-sum.js';
+import { onnxLowerings, type OnnxLowering } from './table.js';
+
+/** The input cast to the result's dtype, reduced by one ONNX op (a 0-d input is its own result). */
+function reduction(onnx: string): OnnxLowering {
+  return (ctx, [x], attrs: ReduceAttrs, types) => {
+    const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
+    if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
+    return ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
+  };
+}
+
+/** float32 sum and mean add in blocks (blocked-sum.ts); other dtypes reduce with one ONNX op. */
+function sumLike(mean: boolean): OnnxLowering {
+  const plain = reduction(mean ? 'ReduceMean' : 'ReduceSum');
+  return (ctx, inputs, attrs: ReduceAttrs, types) => {
+    const input = types.inputs[0]!;
+    if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || input.shape.length === 0) return plain(ctx, inputs, attrs, types);
+    const v = ctx.cast(inputs[0]!, input.dtype, types.output.dtype);
+    const sum = blockedReduceSum(ctx.graph, v, input.shape, attrs.dims, attrs.keepdim);
+    if (!mean) return sum;
+    const n = attrs.dims.reduce((p, d) => p * input.shape[d]!, 1);
+    return ctx.graph.node('Div', [sum, ctx.graph.constant('float32', [], [n])]); // n = 0: NaN, as PyTorch
+  };
+}
+
+/** amax/amin of floats: NaN when the reduced values hold one (ONNX ReduceMax/Min skip NaN). */
+function extremum(onnx: 'ReduceMax' | 'ReduceMin'): OnnxLowering {
+  const plain = reduction(onnx);
+  return (ctx, inputs, attrs: ReduceAttrs, types) => {
+    const r = plain(ctx, inputs, attrs, types);
+    if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || types.inputs[0]!.shape.length === 0) return r;
+    const g = ctx.graph;
+    const nan = g.node('Cast', [g.node('IsNaN', [inputs[0]!])], { to: 1 });
+    const anyNaN = g.node('Greater', [g.node('ReduceMax', [nan, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }), g.constant('float32', [], [0])]);
+    return g.node('Where', [anyNaN, g.constant('float32', [], [NaN]), r]);
+  };
+}
+
+/** any / all over truth values, reduced as int32 0/1. */
+function truthReduction(onnx: string): OnnxLowering {
+  return (ctx, [x], attrs: ReduceAttrs, types) => {
+    const v = ctx.cast(ctx.cast(x!, types.inputs[0]!.dtype, 'bool'), 'bool', 'int32');
+    const r = types.inputs[0]!.shape.length === 0 ? v : ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
+    return ctx.cast(r, 'int32', 'bool');
+  };
+}
+
+function argReduction(onnx: string): OnnxLowering {
+  return (ctx, [x], { dim }: ArgAttrs, types) => {
+    const g = ctx.graph;
+    const flat = dim === null ? g.node('Reshape', [x!, g.int64s([-1])]) : x!;
+    const axis = dim ?? 0;
+    let r = types.inputs[0]!.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
+    if (types.inputs[0]!.shape.length > 0 && COMPUTE_TYPE[types.inputs[0]!.dtype] === 'float32') {
+      // PyTorch's argmax and argmin both point at the first NaN, if any
+      const nan = g.node('Cast', [g.node('IsNaN', [flat])], { to: 1 });
+      const anyNaN = g.node('Greater', [g.node('ReduceMax', [nan, g.int64s([axis])], { keepdims: 0 }), g.constant('float32', [], [0])]);
+      r = g.node('Where', [anyNaN, g.node('ArgMax', [nan], { axis, keepdims: 0, select_last_index: 0 }), r]);
+    }
+    const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
+    return g.node('Cast', [shaped], { to: 6 });
+  };
+}
+
+onnxLowerings.register({
+  sum: sumLike(false),
+  mean: sumLike(true),
+  amax: extremum('ReduceMax'),
+  amin: extremum('ReduceMin'),
+  prod: reduction('ReduceProd'),
+  // any counts the true values (an empty sum is 0: false); all is their minimum (empty: true).
+  any: truthReduction('ReduceSum'),
+  all: truthReduction('ReduceMin'),
+  argmax: argReduction('ArgMax'),
+  argmin: argReduction('ArgMin'),
+  cumsum(ctx, [x], { dim, reverse, exclusive }: ScanAttrs, types) {
+    const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
+    if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
+    if (COMPUTE_TYPE[types.output.dtype] === 'float32') return blockedCumSum(ctx.graph, v, types.inputs[0]!.shape, dim, reverse, exclusive);
+    return ctx.graph.node('CumSum', [v, ctx.graph.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
+  },
+});
