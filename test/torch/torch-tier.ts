@@ -103,8 +103,9 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
     expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
     expect(g.shape, `${where}: shape of output ${k}`).toEqual(w.shape);
     const bf = w.dtype === 'bfloat16';
-    const rtol = c.rtol ?? (bf ? 1e-3 : 1e-5);
-    const atol = c.atol ?? (bf ? 1e-3 : 1e-6);
+    const exact = w.dtype === 'int32' || w.dtype === 'bool';
+    const rtol = exact ? 0 : c.rtol ?? (bf ? 1e-3 : 1e-5);
+    const atol = exact ? 0 : c.atol ?? (bf ? 1e-3 : 1e-6);
     w.values.forEach((wv, i) => {
       const a = fromWire(g.values[i]!);
       const b = fromWire(wv);
