@@ -61,7 +61,7 @@ export interface NormOptions extends ReduceOptions {
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
   const ord = o.p ?? 2;
-  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${JSON.stringify(ord)}`);
+  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
   const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
   if (ord === 0) return a.ne(0).to(a.dtype).sum(attrs.dims, attrs.keepdim); // the count of non-zeros

@@ -32,6 +32,13 @@ const cases: TorchCase[] = [
   { name: "div roundingMode 'floor' (float)", inputs: [f32([7, -7, 7.5, -7.5, 1, 1, -0.0]), f32([2, 2, -2, 2, 0.1, 0, 3])], js: (x, y) => x.div(y, { roundingMode: 'floor' }), py: "torch.div(x0, x1, rounding_mode='floor')" },
   { name: "div roundingMode 'trunc' (int32)", inputs: [i32([7, -7, 7, -7, INT_MIN, 2000000001]), i32([2, 2, -2, -2, 1, 3])], js: (x, y) => x.div(y, { roundingMode: 'trunc' }), py: "torch.div(x0, x1, rounding_mode='trunc')" },
   { name: "div roundingMode 'floor' (int32)", inputs: [i32([7, -7, 7, -7, 6, -6, 2000000001]), i32([2, 2, -2, -2, 3, 3, -3])], js: (x, y) => x.div(y, { roundingMode: 'floor' }), py: "torch.div(x0, x1, rounding_mode='floor')" },
+  { name: "div roundingMode 'trunc' of int32 by zero is an error", inputs: [i32([7, 1]), i32([2, 0])], js: (x, y) => x.div(y, { roundingMode: 'trunc' }), py: "torch.div(x0, x1, rounding_mode='trunc')" },
+  { name: "div roundingMode 'floor' of int32 by zero is an error", inputs: [i32([7, 1]), i32([0, 1])], js: (x, y) => x.div(y, { roundingMode: 'floor' }), py: "torch.div(x0, x1, rounding_mode='floor')" },
+  { name: 'int32 INT_MIN divided by -1 wraps', inputs: [i32([INT_MIN, INT_MIN]), i32([-1, 1])], js: (x, y) => [x.div(y, { roundingMode: 'trunc' }), x.fmod(y)], py: "(torch.div(x0.long(), x1.long(), rounding_mode='trunc').to(torch.int32), torch.fmod(x0, x1))" }, // PyTorch's own int32 kernel dies of SIGFPE here
+  { name: 'div roundingMode with a JS scalar', inputs: [f32([7, -7, 7.5]), i32([7, -7, 8])], js: (x, i) => [x.div(2, { roundingMode: 'floor' }), i.div(-2, { roundingMode: 'trunc' }), i.div(2.5, { roundingMode: 'floor' })], py: "(torch.div(x0, 2, rounding_mode='floor'), torch.div(x1, -2, rounding_mode='trunc'), torch.div(x1, 2.5, rounding_mode='floor'))" },
+  { name: 'fmod and remainder signs', inputs: [f32([5.5, -5.5, 5.5, -5.5, 3, N]), f32([2, 2, -2, -2, 0, 1])], js: (x, y) => [x.fmod(y), x.remainder(y)], py: '(torch.fmod(x0, x1), torch.remainder(x0, x1))' },
+  { name: 'int32 fmod and remainder', inputs: [i32([7, -7, 7, -7]), i32([3, 3, -3, -3])], js: (x, y) => [x.fmod(y), x.remainder(y)], py: '(torch.fmod(x0, x1), torch.remainder(x0, x1))' },
+  { name: 'int32 fmod by zero is an error', inputs: [i32([7, -7]), i32([3, 0])], js: (x, y) => x.fmod(y), py: 'torch.fmod(x0, x1)' },
   { name: 'int32 add wraps like PyTorch int32', inputs: [i32([INT_MAX, INT_MIN]), i32([1, -1])], js: (x, y) => x.add(y), py: 'x0 + x1' },
   { name: 'int32 mul wraps like PyTorch int32', inputs: [i32([65536, 46341]), i32([65536, 46341])], js: (x, y) => x.mul(y), py: 'x0 * x1' },
   { name: 'int32 pow overflow', inputs: [i32([2, 3, 46341, -2])], js: (x) => x.pow(31), py: 'x0 ** 31' },

@@ -65,7 +65,7 @@ function torchAnswers(cases: readonly TorchCase[]): Result[] {
   const helper = fileURLToPath(new URL('./torch_reference.py', import.meta.url));
   const payload = cases.map((c) => ({ name: c.name, py: c.py, inputs: c.inputs.map((s) => ({ ...s, values: s.values.map(toWire) })) }));
   const run = spawnSync('python3', [helper], { input: JSON.stringify(payload), maxBuffer: 1 << 28, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`torch_reference.py failed (python3 -m pip install torch==2.13.0+cpu): ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`torch_reference.py failed (status ${run.status}, signal ${run.signal}; python3 -m pip install torch==2.13.0+cpu): ${run.stderr}`);
   return JSON.parse(run.stdout) as Result[];
 }
 
