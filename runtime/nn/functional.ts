@@ -99,6 +99,7 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
 
 /** Mean squared error (F.mse_loss). */
 export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('mseLoss', options, ['reduction']);
   checkTensor('mseLoss', 'input', input);
   checkTensor('mseLoss', 'target', target);
   sameShape('mseLoss', input, target);
@@ -111,6 +112,7 @@ export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}
  * each log term is clamped at -100 so p = 0 or 1 gives a finite loss.
  */
 export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('binaryCrossEntropy', options, ['reduction']);
   checkTensor('binaryCrossEntropy', 'input', input);
   checkTensor('binaryCrossEntropy', 'target', target);
   sameShape('binaryCrossEntropy', input, target);
@@ -121,6 +123,7 @@ export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossO
 
 /** Binary cross entropy of logits, stable for any x: max(x,0) - x*t + log(1 + exp(-|x|)). */
 export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('binaryCrossEntropyWithLogits', options, ['reduction']);
   checkTensor('binaryCrossEntropyWithLogits', 'input', input);
   checkTensor('binaryCrossEntropyWithLogits', 'target', target);
   sameShape('binaryCrossEntropyWithLogits', input, target);
