@@ -1,0 +1,72 @@
+// Every option of the catalog's ops against PyTorch, plus layout ops, casts and creation.
+import { tpu } from 'tpu-kernel/runtime';
+import { bf16, bool, f32, i32, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+
+const F = tpu.nn.functional;
+const N = NaN;
+const A = f32([[1.5, -2, 3.25, 0], [4, 0.5, -1, 2], [7, -3, 0.25, 1]]);
+const IMG = seq('float32', [1, 2, 5, 5], 0.1, -20);
+
+const cases: TorchCase[] = [
+  { name: 'var unbiased false over dim 0', inputs: [A], js: (x) => x.var({ dim: 0, unbiased: false }), py: 'torch.var(x0, 0, unbiased=False)' },
+  { name: 'std over all dims keepdim', inputs: [A], js: (x) => x.std([0, 1], true), py: 'torch.std(x0, [0, 1], keepdim=True)' },
+  { name: 'logsumexp over two dims keepdim', inputs: [A], js: (x) => x.logsumexp({ dim: [0, 1], keepdim: true }), py: 'torch.logsumexp(x0, [0, 1], keepdim=True)' },
+  { name: 'norm p=1 over dim 1 keepdim', inputs: [A], js: (x) => x.norm({ p: 1, dim: [1], keepdim: true }), py: 'torch.linalg.vector_norm(x0, 1, [1], keepdim=True)' },
+  { name: 'norm p=-inf', inputs: [A], js: (x) => x.norm(-Infinity, 1), py: 'torch.linalg.vector_norm(x0, -math.inf, 1)' },
+  { name: 'topk along dim 0, smallest', inputs: [A], js: (x) => x.topk(2, { dim: 0, largest: false }), py: 'torch.topk(x0, 2, dim=0, largest=False)' },
+  { name: 'sort along dim 0 descending', inputs: [A], js: (x) => x.sort({ dim: 0, descending: true }), py: 'torch.sort(x0, dim=0, descending=True, stable=True)' },
+  { name: 'argsort descending', inputs: [f32([3, 1, 2, 1])], js: (x) => x.argsort({ descending: true }), py: 'torch.argsort(x0, descending=True, stable=True)' },
+  { name: 'cumsum over dim -1 and cumprod over dim 0', inputs: [A], js: (x) => [x.cumsum({ dim: -1 }), x.cumprod(0)], py: '(torch.cumsum(x0, -1), torch.cumprod(x0, 0))' },
+  { name: 'amax over two dims keepdim, amin dim 1', inputs: [seq('float32', [2, 3, 4], 0.5, -7)], js: (x) => [x.amax([0, 2], true), x.amin(1)], py: '(torch.amax(x0, [0, 2], keepdim=True), torch.amin(x0, 1))' },
+  { name: 'max(dim, keepdim) and min(dim)', inputs: [A], js: (x) => [x.max(1, true).values, x.max(1, true).indices, x.min(0).values, x.min(0).indices], py: '(*torch.max(x0, 1, keepdim=True), *torch.min(x0, 0))' },
+  { name: 'argmax keepdim', inputs: [A], js: (x) => x.argmax({ dim: 1, keepdim: true }), py: 'torch.argmax(x0, 1, keepdim=True)' },
+  { name: 'prod over dim with keepdim', inputs: [A], js: (x) => x.prod(1, true), py: 'torch.prod(x0, 1, keepdim=True)' },
+  { name: 'mean over dims of bf16', inputs: [bf16([[1.5, 2.25], [3, 7.5]])], js: (x) => x.mean(0), py: 'torch.mean(x0, 0)' },
+  { name: 'any and all over a dim', inputs: [f32([[0, 1], [0, 0]])], js: (x) => [x.any(1), x.all(0)], py: '(torch.any(x0, 1), torch.all(x0, 0))' },
+  { name: 'tril and triu with diagonals', inputs: [A], js: (x) => [x.tril(-1), x.triu({ diagonal: 1 }), x.tril(2)], py: '(torch.tril(x0, -1), torch.triu(x0, diagonal=1), torch.tril(x0, 2))' },
+  { name: 'roll and flip', inputs: [A], js: (x) => [x.roll(1, 0), x.roll([1, -1], [0, 1]), x.flip([0, 1])], py: '(torch.roll(x0, 1, 0), torch.roll(x0, (1, -1), (0, 1)), torch.flip(x0, [0, 1]))' },
+  { name: 'concat and stack with dims', inputs: [A, A], js: (a, b) => [tpu.concat([a, b], { dim: 1 }), tpu.stack([a, b], -1)], py: '(torch.cat([x0, x1], dim=1), torch.stack([x0, x1], -1))' },
+  { name: 'concat promotes bf16 and float32', inputs: [bf16([1.5, 2]), f32([0.1])], js: (a, b) => tpu.concat([a, b]), py: 'torch.cat([x0, x1])' },
+  { name: 'split and chunk', inputs: [seq('float32', [5, 2])], js: (x) => [...x.split([2, 3]), ...x.chunk(2, 1)], py: '(*torch.split(x0, [2, 3]), *torch.chunk(x0, 2, 1))' },
+  { name: 'split by size with a remainder', inputs: [seq('float32', [5])], js: (x) => x.split(2), py: 'torch.split(x0, 2)' },
+  { name: 'clamp with only min, only max, tensors', inputs: [A, f32([0, 1, 0, 1])], js: (x, m) => [x.clamp({ min: 0 }), x.clamp(null, 1), x.clamp(m, 2)], py: '(torch.clamp(x0, min=0), torch.clamp(x0, max=1), torch.clamp(x0, x1, torch.tensor(2.)))' },
+  { name: 'clamp of int32 with float bounds', inputs: [i32([-3, 0, 5])], js: (x) => x.clamp(-1.5, 2.5), py: 'torch.clamp(x0, -1.5, 2.5)' },
+  { name: 'pad with a value', inputs: [A], js: (x) => F.pad(x, [1, 2], { value: -1 }), py: 'F.pad(x0, (1, 2), value=-1)' },
+  { name: 'pad of two dims', inputs: [A], js: (x) => F.pad(x, [0, 1, 2, 0]), py: 'F.pad(x0, (0, 1, 2, 0))' },
+  { name: 'interpolate nearest by scale', inputs: [seq('float32', [1, 1, 2, 3])], js: (x) => F.interpolate(x, { scaleFactor: 2 }), py: 'F.interpolate(x0, scale_factor=2)' },
+  { name: 'interpolate bilinear alignCorners', inputs: [seq('float32', [1, 1, 2, 3])], js: (x) => F.interpolate(x, { size: [3, 5], mode: 'bilinear', alignCorners: true }), py: "F.interpolate(x0, size=(3, 5), mode='bilinear', align_corners=True)" },
+  { name: 'interpolate bilinear half-pixel', inputs: [seq('float32', [1, 1, 2, 3])], js: (x) => F.interpolate(x, { size: [4, 5], mode: 'bilinear' }), py: "F.interpolate(x0, size=(4, 5), mode='bilinear')" },
+  { name: 'interpolate linear of 1-D signals', inputs: [seq('float32', [1, 2, 4])], js: (x) => F.interpolate(x, { scaleFactor: 1.5, mode: 'linear' }), py: "F.interpolate(x0, scale_factor=1.5, mode='linear')" },
+  { name: 'conv2d stride, padding, dilation', inputs: [IMG, seq('float32', [3, 2, 3, 3], 0.05, -9)], js: (x, w) => F.conv2d(x, w, { stride: 2, padding: 1, dilation: 1 }), py: 'F.conv2d(x0, x1, stride=2, padding=1)', rtol: 1e-4, atol: 1e-5 },
+  { name: 'conv2d groups and bias', inputs: [IMG, seq('float32', [4, 1, 2, 2], 0.1, -8), f32([1, -1, 0.5, 0])], js: (x, w, b) => F.conv2d(x, w, { groups: 2, bias: b, dilation: 2 }), py: 'F.conv2d(x0, x1, x2, groups=2, dilation=2)', rtol: 1e-4, atol: 1e-5 },
+  { name: 'conv1d padding', inputs: [seq('float32', [1, 2, 6], 0.3, -5), seq('float32', [2, 2, 3], 0.1, -6)], js: (x, w) => F.conv1d(x, w, { padding: 1 }), py: 'F.conv1d(x0, x1, padding=1)', rtol: 1e-4, atol: 1e-5 },
+  { name: 'maxPool2d stride 1', inputs: [IMG], js: (x) => F.maxPool2d(x, [2, 3], { stride: 1 }), py: 'F.max_pool2d(x0, (2, 3), stride=1)' },
+  { name: 'avgPool2d stride', inputs: [IMG], js: (x) => F.avgPool2d(x, 3, { stride: 2, padding: 1 }), py: 'F.avg_pool2d(x0, 3, stride=2, padding=1)' },
+  { name: 'dropout off when not training', inputs: [A], js: (x) => F.dropout(x, { p: 0.5, training: false }), py: 'F.dropout(x0, 0.5, training=False)' },
+  { name: 'layerNorm eps and weight', inputs: [A, f32([1, 2, 0.5, -1])], js: (x, w) => F.layerNorm(x, [4], { eps: 1e-2, weight: w }), py: 'F.layer_norm(x0, [4], x1, eps=1e-2)' },
+  { name: 'layerNorm over two dims', inputs: [seq('float32', [2, 2, 3], 0.4, -3)], js: (x) => F.layerNorm(x, [2, 3]), py: 'F.layer_norm(x0, [2, 3])' },
+  { name: 'rmsNorm with weight and eps', inputs: [A, f32([1, 2, 0.5, -1])], js: (x, w) => F.rmsNorm(x, [4], { weight: w, eps: 1e-3 }), py: 'F.rms_norm(x0, [4], x1, eps=1e-3)' },
+  { name: 'rmsNorm bf16', inputs: [bf16([[1.5, -2, 3.25, 0.125]])], js: (x) => F.rmsNorm(x, [4]), py: 'F.rms_norm(x0, [4])' },
+  { name: 'attention scale and bool mask broadcast', inputs: [seq('float32', [2, 2, 4], 0.1), seq('float32', [2, 3, 4], 0.2), seq('float32', [2, 3, 2], 0.3)], js: (q, k, v) => F.scaledDotProductAttention(q, k, v, { scale: 0.3, attnMask: tpu.tensor([true, false, true]) }), py: 'F.scaled_dot_product_attention(x0, x1, x2, scale=0.3, attn_mask=torch.tensor([True, False, True]))' },
+  { name: 'cast float to int32 truncates', inputs: [f32([3.7, -3.7, 0.5, -0.5, 2e9])], js: (x) => x.to('int32'), py: 'x0.to(torch.int32)' },
+  { name: 'cast to bool and back', inputs: [f32([0, -0, 0.1, N, -2])], js: (x) => [x.to('bool'), x.to('bool').to('float32')], py: '(x0.to(torch.bool), x0.to(torch.bool).to(torch.float32))' },
+  { name: 'cast to bf16 rounds to nearest even', inputs: [f32([1 / 3, 1000.7, 1.00390625, 1.01171875, 3.4e38])], js: (x) => x.to('bfloat16'), py: 'x0.to(torch.bfloat16)' },
+  { name: 'logical ops on floats', inputs: [f32([0, 1, N, -2]), f32([1, 0, 0, 3])], js: (a, b) => [a.logicalAnd(b), a.logicalOr(b), a.logicalXor(b), a.logicalNot()], py: '(torch.logical_and(x0, x1), torch.logical_or(x0, x1), torch.logical_xor(x0, x1), torch.logical_not(x0))' },
+  { name: 'where with scalars', inputs: [bool([true, false, true])], js: (c) => [tpu.where(c, 1, 0), tpu.where(c, 1.5, 0)], py: '(torch.where(x0, 1, 0), torch.where(x0, 1.5, 0))' },
+  { name: 'maskedFill with a broadcast mask', inputs: [A, bool([true, false, false, true])], js: (x, m) => x.maskedFill(m, -9), py: 'x0.masked_fill(x1, -9)' },
+  { name: 'bool add is logical or', inputs: [bool([true, false, true]), bool([true, false, false])], js: (a, b) => a.add(b), py: 'x0 + x1' },
+  { name: 'bool times int', inputs: [bool([true, false]), i32([3, 4])], js: (a, b) => a.mul(b), py: 'x0 * x1' },
+  { name: 'einsum contraction and transpose', inputs: [A, seq('float32', [4, 2], 0.5)], js: (a, b) => [tpu.einsum('ij,jk->ik', a, b), tpu.einsum('ij->ji', a), tpu.einsum('ij->j', a)], py: "(torch.einsum('ij,jk->ik', x0, x1), torch.einsum('ij->ji', x0), torch.einsum('ij->j', x0))" },
+  { name: 'dot, outer and bmm', inputs: [f32([1, 2, 3]), f32([4, -5, 6]), seq('float32', [2, 2, 3], 0.5), seq('float32', [2, 3, 2], 0.25)], js: (a, b, c, d) => [tpu.dot(a, b), tpu.outer(a, b), tpu.bmm(c, d)], py: '(torch.dot(x0, x1), torch.outer(x0, x1), torch.bmm(x2, x3))' },
+  { name: 'bf16 matmul rounds once', inputs: [bf16([[1.5, -2, 3.25], [0.1, 0.2, 0.3]]), bf16([[1, 2], [3, 4.5], [-1, 0.125]])], js: (a, b) => a.matmul(b), py: 'x0 @ x1' },
+  { name: 'int32 matmul', inputs: [i32([[1, 2], [3, 4]]), i32([[5, -6], [7, 8]])], js: (a, b) => a.matmul(b), py: 'x0 @ x1' },
+  { name: 'index with a 2-D index', inputs: [A, ids([[2, 0], [-1, 1]])], js: (x, i) => x.index(i), py: 'x0[x1]' },
+  { name: 'at with a negative step', inputs: [A], js: (x) => x.at('::-1', '1::2'), py: 'x0.flip(0)[:, 1::2]' },
+  { name: 'movedim squeeze unsqueeze flatten', inputs: [seq('float32', [2, 1, 3])], js: (x) => [x.movedim(0, -1), x.squeeze(1), x.unsqueeze(-1), x.flatten(1)], py: '(torch.movedim(x0, 0, -1), x0.squeeze(1), x0.unsqueeze(-1), x0.flatten(1))' },
+  { name: 'repeat and tile', inputs: [f32([[1, 2]])], js: (x) => [x.repeat(2, 2), x.tile([3])], py: '(x0.repeat(2, 2), x0.tile((3,)))' },
+  { name: 'linspace and arange of floats', inputs: [], js: () => [tpu.linspace(0, 1, 5), tpu.linspace(-1, 1, 4), tpu.arange(0, 1, 0.1)], py: '(torch.linspace(0, 1, 5), torch.linspace(-1, 1, 4), torch.arange(0, 1, 0.1))' },
+  { name: 'eye rectangular', inputs: [], js: () => tpu.eye(2, 3), py: 'torch.eye(2, 3)' },
+  { name: 'full of NaN and zeros of bf16', inputs: [], js: () => [tpu.full([2], NaN), tpu.zeros([2], { dtype: 'bfloat16' })], py: '(torch.full([2], math.nan), torch.zeros(2, dtype=torch.bfloat16))' },
+];
+
+torchTier('options, layout, casts and creation vs PyTorch', cases);
