@@ -54,6 +54,9 @@ const cases: TorchCase[] = [
   { name: 'any and all with NaN', inputs: [f32([0, N])], js: (x) => [x.any(), x.all()], py: '(torch.any(x0), torch.all(x0))' },
   { name: 'sum over dims of a strided view', inputs: [seq('float32', [4, 6])], js: (x) => x.at('::2', '1::2').sum(0), py: 'x0[::2, 1::2].sum(0)' },
   { name: 'sum of a transposed view keepdim', inputs: [seq('float32', [3, 4])], js: (x) => x.T.sum(1, true), py: 'x0.T.sum(1, keepdim=True)' },
+  // more than one block of 128: the blocked accumulation's padding, middle axes and reverse scans
+  { name: 'blocked cumsum along dim 0 and reversed', inputs: [seq('float32', [300, 3], 0.01, -400)], js: (x) => [x.cumsum(0), x.flip(0).cumsum(0).flip(0)], py: '(torch.cumsum(x0, 0), x0.flip(0).cumsum(0).flip(0))', rtol: 1e-5, atol: 1e-4 }, // running sums near 600 cancel to ~1: float32 rounding of the partial sums,
+  { name: 'blocked sum over adjacent and split dims', inputs: [seq('float32', [20, 3, 13], 0.01, -300)], js: (x) => [x.sum([0, 2]), x.sum([1, 2], true), x.mean(0)], py: '(x0.sum([0, 2]), x0.sum([1, 2], keepdim=True), x0.mean(0))', rtol: 1e-5, atol: 1e-5 },
   { name: 'reduction of a 0-d tensor', inputs: [f32(2.5)], js: (x) => [x.sum(), x.mean(0), x.amax(), x.argmax()], py: '(x0.sum(), x0.mean(0), x0.amax(), x0.argmax())' },
 ];
 
