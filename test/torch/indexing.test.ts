@@ -38,6 +38,19 @@ const cases: TorchCase[] = [
   { name: 'crossEntropy target out of range is an error', inputs: [LOGITS, ids([4, 1, 0, 3])], js: (x, t) => tpu.nn.crossEntropy(x, t), py: 'F.cross_entropy(x0, x1)' },
   { name: 'crossEntropy probability targets', inputs: [LOGITS, f32([[0.5, 0.5, 0, 0], [0, 1, 0, 0], [0.25, 0.25, 0.25, 0.25], [0, 0, 0.1, 0.9]])], js: (x, t) => tpu.nn.crossEntropy(x, t, { labelSmoothing: 0.1 }), py: 'F.cross_entropy(x0, x1, label_smoothing=0.1)' },
   { name: 'crossEntropy [N, C, d] input', inputs: [seq('float32', [2, 3, 2], 0.25), ids([[0, 2], [1, 1]])], js: (x, t) => tpu.nn.crossEntropy(x, t, { reduction: 'none' }), py: "F.cross_entropy(x0, x1, reduction='none')" },
+  // gradients through the options (autograd on both sides)
+  {
+    name: 'crossEntropy gradient with weight, ignoreIndex and labelSmoothing',
+    inputs: [LOGITS, ids([3, 1, 2, 3]), W],
+    js: (x, t, w) => { x.requiresGrad_(); tpu.nn.crossEntropy(x, t, { weight: w, ignoreIndex: 1, labelSmoothing: 0.3 }).backward(); return x.grad!; },
+    py: '(lambda x: (F.cross_entropy(x, x1, weight=x2, ignore_index=1, label_smoothing=0.3).backward(), x.grad)[1])(x0.clone().requires_grad_())',
+  },
+  {
+    name: 'indexSelect and gather gradients accumulate repeated indices',
+    inputs: [X, ids([2, 0, 2])],
+    js: (x, i) => { x.requiresGrad_(); x.indexSelect(0, i).mul(x.indexSelect(0, i)).sum().backward(); return x.grad!; },
+    py: '(lambda x: ((x.index_select(0, x1) ** 2).sum().backward(), x.grad)[1])(x0.clone().requires_grad_())',
+  },
 ];
 
 torchTier('index ops and losses vs PyTorch', cases);
