@@ -15,6 +15,7 @@ const cases: TorchCase[] = [
   { name: 'norm p=-inf', inputs: [A], js: (x) => x.norm(-Infinity, 1), py: 'torch.linalg.vector_norm(x0, -math.inf, 1)' },
   { name: 'topk along dim 0, smallest', inputs: [A], js: (x) => x.topk(2, { dim: 0, largest: false }), py: 'torch.topk(x0, 2, dim=0, largest=False)' },
   { name: 'sort along dim 0 descending', inputs: [A], js: (x) => x.sort({ dim: 0, descending: true }), py: 'torch.sort(x0, dim=0, descending=True, stable=True)' },
+  { name: "sort, argsort and topk in PyTorch's positional form", inputs: [A], js: (x) => [x.sort(0, true).values, x.argsort(1, true), x.topk(2, 0, false).indices], py: '(x0.sort(0, True).values, x0.argsort(1, True), x0.topk(2, 0, False).indices)' },
   { name: 'argsort descending', inputs: [f32([3, 1, 2, 1])], js: (x) => x.argsort({ descending: true }), py: 'torch.argsort(x0, descending=True, stable=True)' },
   { name: 'cumsum over dim -1 and cumprod over dim 0', inputs: [A], js: (x) => [x.cumsum({ dim: -1 }), x.cumprod(0)], py: '(torch.cumsum(x0, -1), torch.cumprod(x0, 0))' },
   { name: 'amax over two dims keepdim, amin dim 1', inputs: [seq('float32', [2, 3, 4], 0.5, -7)], js: (x) => [x.amax([0, 2], true), x.amin(1)], py: '(torch.amax(x0, [0, 2], keepdim=True), torch.amin(x0, 1))' },
