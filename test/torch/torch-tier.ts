@@ -82,6 +82,8 @@ async function runtimeAnswer(c: TorchCase, mode: 'debug' | 'strict' | 'fused'): 
     await tpu.sync();
     return { outputs };
   } catch (e) {
+    // later failing ops of the same case may still be queued: their errors are this case's
+    await tpu.sync().catch(() => undefined);
     return { error: `${(e as Error).name}: ${(e as Error).message.split('\n')[0]}`, nonFinite: (e as Error).name === 'NonFiniteError' };
   } finally {
     tpu.mode('strict');
