@@ -2,6 +2,7 @@
 import { assertDType, checkInt32, toStorage, type DType } from './dtype.js';
 import { isOptions } from './options.js';
 import { creationOptions } from './creation-options.js';
+import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { currentSession } from './device/current.js';
 import { normal, uniform } from './random.js';
@@ -18,13 +19,18 @@ function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype
   // Device memory is reserved before the host values are built: a request over the HBM
   // capacity fails before a host array of that size is made.
   const buffer = session.allocate(dtype, shape, op);
+  let known: Int32Array | null = null;
   try {
-    session.upload(buffer, toStorage(dtype, values(), `tpu.${op}`));
+    const storage = toStorage(dtype, values(), `tpu.${op}`);
+    // small int32 values are kept (a copy: the upload transfers the storage) for index checks
+    if (dtype === 'int32' && storage.length <= HOST_KNOWN_MAX) known = (storage as Int32Array).slice();
+    session.upload(buffer, storage);
   } catch (e) {
     session.free(buffer); // no phantom live tensor after a failed conversion or host allocation
     throw e;
   }
   const made = Tensor.fromBuffer(buffer, shape, dtype);
+  if (known) noteHostValues(made, known);
   if (tracing()) noteUpload(made, () => upload(op, values, shape, dtype));
   return made;
 }

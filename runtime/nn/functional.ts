@@ -4,6 +4,7 @@ import { formatShape, shapesEqual } from '../shape.js';
 import { isFloating } from '../dtype.js';
 import { readOptions } from '../options.js';
 import { where } from '../ops/where.js';
+import { checkHostIndices } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
 import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 
@@ -78,6 +79,7 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   if (!shapesEqual(target.shape, batchShape)) {
     throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
   }
+  checkHostIndices(who, 'target', target, classes, false, ignore);
   const t = target.reshape([-1]);
   const keep = t.ne(ignore);
   // an ignored target may be any value: it reads class 0 and is multiplied by 0
