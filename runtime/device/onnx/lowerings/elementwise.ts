@@ -24,23 +24,6 @@ const inPromoted = (promoted: DType): DType => (promoted === 'bool' ? 'int32' : 
 const asTruthValues = (): DType => 'bool';
 
 /**
- * PyTorch's maximum/minimum of floats: NaN from either side, and the first operand on a tie
- * (maximum(-0, 0) is -0), where ONNX Max/Min pick either.
- */
-function extremum(pickOther: 'Less' | 'Greater'): OnnxLowering {
-  const plain = binaryLowering(pickOther === 'Less' ? 'Max' : 'Min');
-  return (ctx, inputs, attrs, types) => {
-    const result = types.output.dtype;
-    if (result !== 'float32' && result !== 'bfloat16') return plain(ctx, inputs, attrs, types);
-    const g = ctx.graph;
-    const a = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, result);
-    const b = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, result);
-    const picked = g.node('Where', [g.node(pickOther, [a, b]), b, a]);
-    return g.node('Where', [g.node('IsNaN', [a]), a, g.node('Where', [g.node('IsNaN', [b]), b, picked])]);
-  };
-}
-
-/**
  * int32 powers by repeated squaring, wrapping on overflow as PyTorch's int32 pow does (ONNX
  * Pow goes through double and saturates).
  */
@@ -68,8 +51,9 @@ onnxLowerings.register({
   mul: binaryLowering('Mul'),
   div: binaryLowering('Div'),
   pow,
-  maximum: extremum('Less'),
-  minimum: extremum('Greater'),
+  // ONNX Max/Min propagate NaN, as PyTorch's maximum/minimum
+  maximum: binaryLowering('Max'),
+  minimum: binaryLowering('Min'),
   gt: binaryLowering('Greater', inPromoted),
   lt: binaryLowering('Less', inPromoted),
   eq: binaryLowering('Equal', inPromoted),

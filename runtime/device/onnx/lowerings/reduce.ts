@@ -35,9 +35,9 @@ function extremum(onnx: 'ReduceMax' | 'ReduceMin'): OnnxLowering {
   return (ctx, inputs, attrs: ReduceAttrs, types) => {
     const r = plain(ctx, inputs, attrs, types);
     if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || types.inputs[0]!.shape.length === 0) return r;
+    // Σ|x| is NaN exactly when a NaN is among the values (infinities give inf): one more pass
     const g = ctx.graph;
-    const nan = g.node('Cast', [g.node('IsNaN', [inputs[0]!])], { to: 1 });
-    const anyNaN = g.node('Greater', [g.node('ReduceMax', [nan, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }), g.constant('float32', [], [0])]);
+    const anyNaN = g.node('IsNaN', [g.node('ReduceL1', [inputs[0]!, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 })]);
     return g.node('Where', [anyNaN, g.constant('float32', [], [NaN]), r]);
   };
 }
@@ -60,7 +60,7 @@ function argReduction(onnx: string): OnnxLowering {
     if (types.inputs[0]!.shape.length > 0 && COMPUTE_TYPE[types.inputs[0]!.dtype] === 'float32') {
       // PyTorch's argmax and argmin both point at the first NaN, if any
       const nan = g.node('Cast', [g.node('IsNaN', [flat])], { to: 1 });
-      const anyNaN = g.node('Greater', [g.node('ReduceMax', [nan, g.int64s([axis])], { keepdims: 0 }), g.constant('float32', [], [0])]);
+      const anyNaN = g.node('IsNaN', [g.node('ReduceL1', [flat, g.int64s([axis])], { keepdims: 0 })]);
       r = g.node('Where', [anyNaN, g.node('ArgMax', [nan], { axis, keepdims: 0, select_last_index: 0 }), r]);
     }
     const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
