@@ -46,8 +46,7 @@ export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'bool' : 'float32';
-    const copy = Array.from(data as ArrayLike<number>);
-    return upload('tensor', () => copy, [copy.length], o.dtype ?? inferred);
+    return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred);
   }
   const { shape, flat, numbers } = flatten(data);
   return upload('tensor', () => flat, shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'));
