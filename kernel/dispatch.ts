@@ -1,7 +1,7 @@
 // The one place that owns the rules of every request (as xeus and ipykernel
 // do): verify, drop replays, parse, busy, handler, reply, idle. Handlers only
 // return reply content; this module encodes, signs and sends.
-import { createMessage, decodeMessage, encodeMessage, iopubTopic, WireError } from './wire/message.js';
+import { ContentError, createMessage, decodeMessage, encodeMessage, iopubTopic, WireError } from './wire/message.js';
 import type { Content, Message } from './wire/message.js';
 import type { ReplayGuard, Signer } from './wire/signature.js';
 import type { FrameSink } from './wire/send-queue.js';
@@ -54,9 +54,14 @@ export interface Dispatcher {
   publish(msgType: string, content: Content, parent?: Message, extras?: PublishExtras): void;
 }
 
-export function errorContent(e: unknown): Content {
+/** An exception as Jupyter error fields. */
+export function errorFields(e: unknown): { ename: string; evalue: string; traceback: string[] } {
   const error = e instanceof Error ? e : new Error(String(e));
-  return { status: 'error', ename: error.name, evalue: error.message, traceback: [error.stack ?? error.message] };
+  return { ename: error.name, evalue: error.message, traceback: [error.stack ?? error.message] };
+}
+
+export function errorContent(e: unknown): Content {
+  return { status: 'error', ...errorFields(e) };
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -70,12 +75,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function dispatch(channel: RequestChannel, frames: Buffer[]): Promise<void> {
     let request: Message;
+    /** A request whose content is not an object: answered with an error, not handled. */
+    let badContent: ContentError | undefined;
     try {
       request = decodeMessage(frames, signer, replays);
     } catch (e) {
-      if (!(e instanceof WireError)) throw e;
-      log(`dropped a ${channel} message: ${e.message}`);
-      return;
+      if (e instanceof ContentError) ({ request } = badContent = e);
+      else if (e instanceof WireError) {
+        log(`dropped a ${channel} message: ${e.message}`);
+        return;
+      } else throw e;
     }
     const msgType = request.header.msg_type;
     const route = table[msgType];
@@ -85,7 +94,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     publish('status', { execution_state: 'busy' }, request);
     try {
       let content: Content | undefined;
-      if (!route) {
+      if (badContent) {
+        log(badContent.message);
+        content = replyType === undefined ? undefined : { status: 'error', ename: 'ContentError', evalue: badContent.message, traceback: [] };
+      } else if (!route) {
         log(`unknown message type ${JSON.stringify(msgType)} on ${channel}`);
         content = replyType === undefined ? undefined : {
           status: 'error',

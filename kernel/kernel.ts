@@ -66,7 +66,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     requestTracker: runningRequest,
     sigintGate: runningRequest,
     // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
-    shareInterruptBuffer: (buffer) => void ioStarting.then((started) => started.setInterruptBuffer(buffer)),
+    shareInterruptWake: (wake) => void ioStarting.then((started) => started.setInterruptWake(wake)),
   });
   io = await ioStarting;
   for (const frames of early.splice(0)) void io.iopub.send(frames);
@@ -88,7 +88,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     } catch (e) {
       log(`session shutdown failed: ${(e as Error).message}`);
     }
-    await kernel.flushed();
+    await kernel.flushed(); // the interrupted cell's execute_reply goes out before the sockets close
     shell.close();
     stdin.close();
     await io!.close();

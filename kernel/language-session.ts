@@ -137,6 +137,24 @@ export interface SigintGate {
  */
 export const CELL_SCRIPT_NAME = /^[^/\\]+\.ts#\d+$/;
 
+/**
+ * How another thread wakes a blocking wait on the main thread: it sets word `flag` of
+ * `buffer` (Int32 words) to 1 and wakes the waiters on word `notify`. The waiting code
+ * checks `flag` when it wakes and gives up its wait.
+ */
+export interface InterruptWake {
+  buffer: SharedArrayBuffer;
+  flag: number;
+  notify: number;
+}
+
+/** Wakes the waits an InterruptWake describes (from any thread). */
+export function wakeWaits({ buffer, flag, notify }: InterruptWake): void {
+  const words = new Int32Array(buffer);
+  Atomics.store(words, flag, 1);
+  Atomics.notify(words, notify);
+}
+
 /** What a session is given when it is created. */
 export interface SessionOptions {
   /** Folder the notebook lives in (cells resolve relative imports and tsconfig.json there). */
@@ -144,10 +162,10 @@ export interface SessionOptions {
   comms: CommRegistry;
   /**
    * Optional: a session whose code can block the main thread in a wait that a signal
-   * cannot break (the tensor runtime's Atomics.wait) hands the runtime's interrupt buffer
-   * here, once; every interrupt then also wakes those waits (runtime's interruptWaits).
+   * cannot break (the tensor runtime's Atomics.wait) hands how to wake it here, once;
+   * every interrupt then also wakes those waits, from the kernel's control thread.
    */
-  shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
+  shareInterruptWake?: (wake: InterruptWake) => void;
   /** Optional: without it, interrupts reach a synchronous loop only by a SIGINT from outside. */
   sigintGate?: SigintGate;
 }

@@ -11,7 +11,7 @@ import { historyRoutes } from './handlers/history.js';
 import { kernelInfoContent } from './handlers/kernel-info.js';
 import { languageRoutes } from './handlers/language.js';
 import { HistoryStore } from './history/history-store.js';
-import type { LanguageSession, SessionFactory, SigintGate } from './language-session.js';
+import type { LanguageSession, SessionFactory, SessionOptions, SigintGate } from './language-session.js';
 import { StdinChannel } from './stdin-channel.js';
 import type { ShellTransport } from './transport.js';
 import type { Message } from './wire/message.js';
@@ -30,8 +30,8 @@ export interface ShellKernelOptions {
   log: (text: string) => void;
   /** Told when each shell request starts and ends (the IO worker aims its interrupts with it). */
   requestTracker?: RequestTracker;
-  /** Passed to the session (SessionOptions.shareInterruptBuffer and sigintGate). */
-  shareInterruptBuffer?: (buffer: SharedArrayBuffer) => void;
+  /** Passed to the session (SessionOptions.shareInterruptWake and sigintGate). */
+  shareInterruptWake?: SessionOptions['shareInterruptWake'];
   sigintGate?: SigintGate;
 }
 
@@ -41,8 +41,11 @@ export interface ShellKernel {
   serve(): Promise<void>;
   /** An interrupt (SIGINT): stops awaited work and a waiting input(). */
   interrupt(): void;
-  /** Resolves when every queued shell reply has been handed to the transport. */
-  flushed(): Promise<void>;
+  /**
+   * Resolves when the request in flight has been answered (waiting at most `ms`: an interrupted
+   * cell settles at once) and every queued shell reply has been handed to the transport.
+   */
+  flushed(ms?: number): Promise<void>;
 }
 
 export function createShellKernel(options: ShellKernelOptions): ShellKernel {
@@ -50,7 +53,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   let current: Message | undefined; // parent of kernel-initiated messages (comms)
   let publish: ReturnType<typeof createDispatcher>['publish'] = () => undefined;
   const comms = new Comms((msgType, content, extras) => publish(msgType, content, current, extras));
-  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptBuffer: options.shareInterruptBuffer, sigintGate: options.sigintGate });
+  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate });
   const shellReplies = queuedSender(transport.shell, (e) => log(`shell send failed: ${e}`));
   const stdin = new StdinChannel(sessionId, signer, replays, queuedSender(transport.stdin, (e) => log(`stdin send failed: ${e}`)), log);
 
@@ -83,12 +86,13 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
     for await (const frames of transport.stdin.receive()) stdin.receive(frames);
   }
 
+  let inFlight: Promise<void> = Promise.resolve();
   return {
     session,
     async serve() {
       void serveStdin().catch((e) => log(`stdin stopped: ${e}`));
       for await (const frames of transport.shell.receive()) {
-        await dispatcher.dispatch('shell', frames).catch((e) => log(`shell dispatch failed: ${(e as Error).stack ?? e}`));
+        await (inFlight = dispatcher.dispatch('shell', frames).catch((e) => log(`shell dispatch failed: ${(e as Error).stack ?? e}`)));
         // stop_on_error aborts what was already queued when the failure happened, nothing later
         if (state.aborting && !transport.shell.hasPending()) state.aborting = false;
       }
@@ -97,6 +101,9 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
       session.interrupt();
       stdin.cancel('input() was interrupted');
     },
-    flushed: () => shellReplies.flushed(),
+    async flushed(ms = 1000) {
+      await Promise.race([inFlight, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+      await shellReplies.flushed();
+    },
   };
 }

@@ -7,7 +7,7 @@ export type { DType, HostArray } from './dtype.js';
 export type { Shape } from './shape.js';
 export type { ModeName, DeviceOptions } from './device/settings.js';
 export type { MemoryInfo } from './device/memory.js';
-export { OutOfMemoryError } from './device/memory.js';
+export { OutOfMemoryError, formatBytes } from './device/memory.js';
 export { DeviceError, CancelledError, interruptWaits } from './device/session.js';
 export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';

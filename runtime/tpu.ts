@@ -7,7 +7,7 @@ import { scope } from './scope.js';
 import { activeMode, setMode, withMode } from './modes/mode.js';
 import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
 import { closeSession, currentSession, programCache } from './device/current.js';
-import { interruptBuffer } from './device/session.js';
+import { interruptBuffer, interruptWake } from './device/session.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
 import type { MemoryInfo } from './device/memory.js';
@@ -141,6 +141,8 @@ export const tpu = {
    * interrupt a blocking wait on the main thread with interruptWaits(buffer).
    */
   interruptBuffer,
+  /** The same as data ({ buffer, flag, notify }): a kernel's control thread wakes the waits without loading the runtime. */
+  interruptWake,
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {

@@ -1,9 +1,9 @@
 // execute_request: execution count, execute_input, history, the session's
 // outcome as execute_result / exactly one error output, user_expressions, and
 // stop_on_error (queued requests after a failure are aborted by dispatch).
-import type { Handler } from '../dispatch.js';
+import { errorFields, type Handler } from '../dispatch.js';
 import type { HistoryStore } from '../history/history-store.js';
-import type { LanguageSession } from '../language-session.js';
+import type { ExecuteOutcome, LanguageSession } from '../language-session.js';
 import { createPublisher } from '../publisher.js';
 import { stringField } from './content-fields.js';
 import type { StdinChannel } from '../stdin-channel.js';
@@ -35,7 +35,9 @@ export function executeHandler(
     if (storeHistory) history.append(executionCount, code);
 
     const publisher = createPublisher(context, stdin, allowStdin);
-    const outcome = await session.execute(code, { executionCount, silent, storeHistory, allowStdin, publisher });
+    // A session that fails instead of returning an outcome still gets the cell its error output and reply.
+    const outcome = await session.execute(code, { executionCount, silent, storeHistory, allowStdin, publisher })
+      .catch((error: unknown): ExecuteOutcome => ({ status: 'error', ...errorFields(error) }));
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });

@@ -1,15 +1,24 @@
 // history_request: tail, range and search (glob patterns, unique, n).
 import type { DispatchTable } from '../dispatch.js';
+import type { Content } from '../wire/message.js';
 import type { HistoryEntry, HistoryStore, HistoryTuple } from '../history/history-store.js';
 
-const optionalInt = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+/** An integer field at least `min`, or undefined when absent (null counts as absent); anything else is an error naming it. */
+function optionalInt(content: Content, field: string, min = -Infinity): number | undefined {
+  const value = content[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`history_request: ${field} must be ${min === 0 ? 'a non-negative integer' : 'an integer'} or absent, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
 
 export function historyRoutes(history: HistoryStore): DispatchTable {
   return {
     history_request: {
       channel: 'shell',
       handler: ({ request: { content } }) => {
-        const n = optionalInt(content.n);
+        const n = optionalInt(content, 'n', 0);
         const unique = content.unique === true;
         let entries: HistoryEntry[];
         switch (content.hist_access_type) {
@@ -17,7 +26,7 @@ export function historyRoutes(history: HistoryStore): DispatchTable {
             entries = history.tail(n, unique);
             break;
           case 'range':
-            entries = history.range(optionalInt(content.session) ?? 0, optionalInt(content.start) ?? 0, optionalInt(content.stop));
+            entries = history.range(optionalInt(content, 'session') ?? 0, optionalInt(content, 'start') ?? 0, optionalInt(content, 'stop'));
             break;
           case 'search':
             entries = history.search(typeof content.pattern === 'string' ? content.pattern : '*', n, unique);

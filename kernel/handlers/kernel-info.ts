@@ -14,5 +14,7 @@ export function kernelInfoContent(info: KernelInfo): Content {
     banner: info.banner,
     help_links: info.helpLinks,
     debugger: false,
+    // JEP 92's list of optional protocol features: iopub_welcome is JEP 65's.
+    supported_features: ['iopub_welcome'],
   };
 }

@@ -70,7 +70,7 @@ export class HistoryStore {
   }
 }
 
-const lastN = (entries: HistoryEntry[], n: number | undefined) => (n === undefined || n <= 0 ? entries : entries.slice(-n));
+const lastN = (entries: HistoryEntry[], n: number | undefined) => (n === undefined ? entries : entries.slice(Math.max(0, entries.length - n)));
 
 /** Keeps the latest occurrence of each source, in order. */
 function dedupe(entries: HistoryEntry[]): HistoryEntry[] {

@@ -55,7 +55,9 @@ export function interruptSignaller(running: RunningRequest, effects: InterruptEf
         effects.terminateStuckCellCode(unread);
       }
     };
-    polling = setInterval(tick, POLL_MS);
+    // The worker's sockets keep it alive while it serves; once they are closed (shutdown),
+    // an interrupt still polling must not keep it from exiting.
+    polling = setInterval(tick, POLL_MS).unref();
     tick();
   };
 }

@@ -2,6 +2,7 @@
 // reports shutdown requests, and closes it the only safe way (the worker
 // closes its own zeromq sockets; worker.terminate() with open sockets aborts).
 import { Worker } from 'node:worker_threads';
+import type { InterruptWake } from '../language-session.js';
 import type { Content } from '../wire/message.js';
 import type { FrameSink } from '../wire/send-queue.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
@@ -10,8 +11,8 @@ export interface IoThread {
   iopub: FrameSink;
   /** Control answers kernel_info_request once this has been given. */
   setKernelInfo(content: Content): void;
-  /** The runtime's interrupt buffer, once it exists: interrupt_request also wakes its blocking waits. */
-  setInterruptBuffer(buffer: SharedArrayBuffer): void;
+  /** The session's blocking waits, once it has them: interrupt_request also wakes them. */
+  setInterruptWake(wake: InterruptWake): void;
   onShutdown(listener: (restart: boolean) => void): void;
   /** interrupt_request for the shell request `request` (RunningRequest's id). */
   onInterrupt(listener: (request: number) => void): void;
@@ -50,8 +51,8 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
     setKernelInfo(content) {
       post({ type: 'kernel-info', content });
     },
-    setInterruptBuffer(buffer) {
-      post({ type: 'interrupt-buffer', buffer });
+    setInterruptWake(wake) {
+      post({ type: 'interrupt-wake', wake });
     },
     onShutdown(listener) {
       shutdownListener = listener;

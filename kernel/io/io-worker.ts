@@ -5,8 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as zmq from 'zeromq';
 import { createDispatcher } from '../dispatch.js';
+import { wakeWaits } from '../language-session.js';
 import type { DispatchTable } from '../dispatch.js';
-import type { Content } from '../wire/message.js';
+import { createMessage, encodeMessage, type Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
@@ -25,7 +26,7 @@ const SHUTDOWN_GRACE_MS = 4000;
 
 const { connection, session, runningRequest } = workerData as IoWorkerData;
 const running = new RunningRequest(runningRequest);
-/** Wakes the tensor runtime's blocking device waits, once the session has handed its buffer. */
+/** Wakes the session's blocking waits (the tensor runtime's device waits), once the session has handed them. */
 let wakeDeviceWaits = () => undefined as void;
 const interrupt = interruptSignaller(running, {
   tell: (request) => post({ type: 'interrupt', request }),
@@ -41,7 +42,8 @@ const log = (text: string) => process.stderr.write(`[tpu-kernel io] ${text}\n`);
 
 const heartbeat = new zmq.Reply();
 const control = new zmq.Router();
-const iopubSocket = new zmq.XPublisher();
+// Every subscription, also a repeated one, is seen: each subscriber gets its iopub_welcome.
+const iopubSocket = new zmq.XPublisher({ verbosity: 'allSubs' });
 const sockets = [heartbeat, control, iopubSocket];
 const iopub = queuedSender(iopubSocket, (e) => log(`iopub send failed: ${e}`));
 const controlReplies = queuedSender(control, (e) => log(`control send failed: ${e}`));
@@ -86,12 +88,19 @@ async function serveHeartbeat() {
   for await (const frames of heartbeat) await heartbeat.send(frames);
 }
 
-async function watchSubscriptions() {
+/**
+ * JEP 65: a new subscription gets an iopub_welcome (no parent, the subscribed topic as its ZeroMQ
+ * topic and in `subscription`), so a client knows its subscription is live before it sends requests.
+ */
+async function welcomeSubscribers() {
+  let first = true;
   for await (const [frame] of iopubSocket) {
-    if (frame?.[0] === 1) {
-      post({ type: 'subscribed' });
-      return;
-    }
+    if (frame?.[0] !== 1) continue; // 0: an unsubscription
+    const topic = frame.subarray(1);
+    const welcome = createMessage(session, 'iopub_welcome', { subscription: topic.toString('utf8') }, undefined, { identities: [topic] });
+    void iopub.send(encodeMessage(welcome, signer));
+    if (first) post({ type: 'subscribed' });
+    first = false;
   }
 }
 
@@ -123,9 +132,9 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'kernel-info') setKernelInfo(message.content);
   else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
   else if (message.type === 'close') void closeAndExit();
-  else if (message.type === 'interrupt-buffer') {
-    const buffer = message.buffer;
-    void import('../../runtime/device/session.js').then(({ interruptWaits }) => (wakeDeviceWaits = () => interruptWaits(buffer)));
+  else if (message.type === 'interrupt-wake') {
+    const wake = message.wake;
+    wakeDeviceWaits = () => wakeWaits(wake);
   }
 });
 
@@ -138,7 +147,7 @@ try {
   post({ type: 'ready' });
   serveHeartbeat().catch((e) => heartbeat.closed || log(`heartbeat stopped: ${e}`));
   serveControl().catch((e) => control.closed || log(`control stopped: ${e}`));
-  watchSubscriptions().catch((e) => iopubSocket.closed || log(`iopub subscriptions: ${e}`));
+  welcomeSubscribers().catch((e) => iopubSocket.closed || log(`iopub subscriptions: ${e}`));
 } catch (e) {
   // Close before reporting: a process that exits while this thread's sockets are
   // open aborts inside zeromq's addon instead of printing the error.

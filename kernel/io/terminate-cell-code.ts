@@ -56,7 +56,8 @@ export async function terminateStuckCellCode(stuck: () => boolean, log: (text: s
   const finish = (terminated?: Promise<unknown>) => {
     void post('Debugger.disable');
     // The termination is answered once the cut JavaScript has unwound: the session waits for it.
-    void Promise.race([terminated, new Promise((resolve) => setTimeout(resolve, TERMINATION_ANSWER_MS))]).then(() => session.disconnect());
+    // Unref'd, like the retries below: a worker that has closed its sockets (shutdown) exits without waiting.
+    void Promise.race([terminated, new Promise((resolve) => setTimeout(resolve, TERMINATION_ANSWER_MS).unref())]).then(() => session.disconnect());
   };
   session.on('Debugger.paused', async ({ params }: { params: Paused }) => {
     const cut = stuck() && (await safeToCut(params.callFrames));
@@ -68,7 +69,7 @@ export async function terminateStuckCellCode(stuck: () => boolean, log: (text: s
       log('interrupt: the main thread stays busy outside cell code it is safe to stop; not terminated');
       return finish();
     }
-    setTimeout(() => void post('Debugger.pause'), RETRY_MS);
+    setTimeout(() => void post('Debugger.pause'), RETRY_MS).unref();
   });
   void post('Debugger.enable').then(() => post('Debugger.pause'));
 }

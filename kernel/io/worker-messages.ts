@@ -1,4 +1,5 @@
 // Messages between the main thread and the IO worker (heartbeat, control, iopub).
+import type { InterruptWake } from '../language-session.js';
 import type { ConnectionInfo } from '../wire/connection-file.js';
 import type { Content } from '../wire/message.js';
 
@@ -15,8 +16,8 @@ export type ToWorker =
   | { type: 'kernel-info'; content: Content }
   /** Close the worker's sockets and exit (after every queued iopub frame is sent). */
   | { type: 'close' }
-  /** The tensor runtime's interrupt buffer: interrupts also wake its blocking device waits. */
-  | { type: 'interrupt-buffer'; buffer: SharedArrayBuffer };
+  /** The session's blocking waits: interrupts also wake them. */
+  | { type: 'interrupt-wake'; wake: InterruptWake };
 
 export type FromWorker =
   | { type: 'ready' }

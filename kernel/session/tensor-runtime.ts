@@ -11,6 +11,11 @@ import type { Tpu } from '../../runtime/index.js';
  */
 export type TensorRuntime = Tpu;
 
+/** The runtime's public module (its `tpu` and helpers such as formatBytes). */
+export function runtimeModule(): Promise<typeof import('../../runtime/index.js')> {
+  return import('../../runtime/index.js');
+}
+
 export async function loadTensorRuntime(): Promise<TensorRuntime> {
-  return (await import('../../runtime/index.js')).tpu;
+  return (await runtimeModule()).tpu;
 }

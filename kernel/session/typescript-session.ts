@@ -7,24 +7,30 @@ import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
   KernelInfo, LanguageSession, Publisher, SessionOptions,
 } from '../language-session.js';
-import { createCellContext } from './cell-context.js';
-import { interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cell-errors.js';
-import { CellRunner, type CodePlace } from './cell-runner.js';
-import { CellSourceMaps } from './cell-source-maps.js';
-import { CellTimers } from './cell-timers.js';
-import { createDisplay, DisplayHandle, mimeBundleOf } from './display.js';
-import { CellInterrupter } from './interrupt.js';
-import { helpRequest } from './help-request.js';
-import { cellSiteMapper } from './cell-profile.js';
-import { defaultProfileMode } from './profile-mode.js';
-import { isComplete } from './is-complete.js';
-import { LazyLanguageService } from './lazy-language-service.js';
-import { OrderedOutputs } from './ordered-outputs.js';
-import { maskMagics, splitCell } from './magic-lines.js';
+import { createCellContext } from './cells/cell-context.js';
+import { CellCompileError, interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
+import { CellRunner, type CodePlace } from './cells/cell-runner.js';
+import { CellSourceMaps } from './cells/cell-source-maps.js';
+import { CellTimers } from './cells/cell-timers.js';
+import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
+import { CellInterrupter } from './cells/interrupt.js';
+import { helpRequest } from './language-service/help-request.js';
+import { cellSiteMapper } from './outputs/cell-profile.js';
+import { defaultProfileMode } from './outputs/profile-mode.js';
+import { isComplete } from './language-service/is-complete.js';
+import { LazyLanguageService } from './language-service/lazy-language-service.js';
+import { OrderedOutputs } from './outputs/ordered-outputs.js';
+import { maskMagics, splitCell } from './magics/magic-lines.js';
 import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
-import { createModuleImporter } from './module-import.js';
+import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
+
+/** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
+interface CellStep {
+  run: () => Promise<unknown>;
+  beforeHooks: boolean;
+}
 
 export class TypeScriptSession implements LanguageSession {
   readonly kernelInfo: KernelInfo = {
@@ -53,8 +59,8 @@ export class TypeScriptSession implements LanguageSession {
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
   private runtimeUsed = false;
-  /** Hands the runtime's interrupt buffer to the kernel when a cell first uses `tpu`. */
-  private shareInterruptBuffer: ((buffer: SharedArrayBuffer) => void) | undefined;
+  /** Hands how to wake the runtime's blocking waits to the kernel when a cell first uses `tpu`. */
+  private shareInterruptWake: SessionOptions['shareInterruptWake'];
   private publisher: Publisher | undefined;
   private running = false;
   /** Interrupt signal of the running (or last) cell. */
@@ -72,7 +78,7 @@ export class TypeScriptSession implements LanguageSession {
     loadRuntime: () => Promise<TensorRuntime | undefined> = loadTensorRuntime,
     private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
   ) {
-    this.shareInterruptBuffer = options.shareInterruptBuffer;
+    this.shareInterruptWake = options.shareInterruptWake;
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -138,8 +144,9 @@ export class TypeScriptSession implements LanguageSession {
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };
     } catch (error) {
-      // A cell that fails part-way still defined what it ran: the language service sees it.
-      this.languageService.recordCell(maskMagics(code, this.magics));
+      // A cell that fails part-way still defined what it ran: the language service sees it
+      // (one that did not compile ran nothing).
+      if (!(error instanceof CellCompileError)) this.languageService.recordCell(maskMagics(code, this.magics));
       // A device wait woken by the interrupt ends the cell before the interrupt reaches
       // interrupt(), which may then find the request over: drop the queued device work now.
       if (isCancelledDeviceWait(error) && !signal.aborted) this.interrupt();
@@ -158,7 +165,7 @@ export class TypeScriptSession implements LanguageSession {
       silent: Boolean(request.silent),
       runtime: this.runtimeUsed ? this.runtime : undefined,
       useRuntime: () => this.touchRuntime(),
-      publisher: request.publisher,
+      emit: (send) => this.outputs.emit(send),
       mapSite: cellSiteMapper(this.maps, displayName),
       display: this.display,
       write: (name, text) => this.write(name, text),
@@ -184,11 +191,13 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   /** The code and magic lines of a cell as steps to run in order. Every code piece compiles first: a syntax error anywhere runs nothing. */
-  private compileCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): (() => Promise<unknown>)[] {
+  private compileCell(code: string, cell: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal): CellStep[] {
     const magics = this.magics;
     const session = this;
-    return splitCell(code, magics).map((segment) => {
-      if (segment.kind === 'code') return this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column });
+    const segments = splitCell(code, magics);
+    const firstCode = segments.findIndex((segment) => segment.kind === 'code');
+    return segments.map((segment, i): CellStep => {
+      if (segment.kind === 'code') return { run: this.runner.compile(segment.code, { ...cell, line: segment.line, column: segment.column }), beforeHooks: false };
       const magic = magics.get(segment.name);
       if (!magic) throw new UsageError(`unknown magic %${segment.name} (line ${segment.line}); %lsmagic lists them: ${[...magics.keys()].map((n) => `%${n}`).join(', ')}`);
       const context: MagicContext = {
@@ -208,19 +217,23 @@ export class TypeScriptSession implements LanguageSession {
         settings: this.settings,
         magics,
       };
-      return () => Promise.resolve(magic.run(context));
+      const leading = firstCode < 0 || i < firstCode;
+      return { run: () => Promise.resolve(magic.run(context)), beforeHooks: leading && Boolean(magic.appliesToItsCell) };
     });
   }
 
   /** Runs the steps of a cell in order; the value of the last one is the cell's. */
-  private async runSteps(steps: (() => Promise<unknown>)[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
+  private async runSteps(steps: CellStep[], signal: AbortSignal, request: ExecuteContext, displayName: string): Promise<unknown> {
+    let value: unknown;
+    let next = 0;
+    // Leading setting magics first, so the hooks (e.g. the profile) see the setting for this cell.
+    while (next < steps.length && steps[next].beforeHooks) value = await steps[next++].run();
     await this.runHooks('beforeCell', request, displayName);
     // Let an interrupt that arrived while compiling and type-checking reach interrupt() before code runs.
     await setImmediatePromise();
-    let value: unknown;
-    for (const step of steps) {
+    for (const step of steps.slice(next)) {
       if (signal.aborted) throw signal.reason;
-      value = await step();
+      value = await step.run();
     }
     return value;
   }
@@ -233,9 +246,9 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   private touchRuntime(): TensorRuntime | undefined {
-    if (this.runtime && this.shareInterruptBuffer) {
-      this.shareInterruptBuffer(this.runtime.interruptBuffer());
-      this.shareInterruptBuffer = undefined; // once: the buffer is the process's
+    if (this.runtime && this.shareInterruptWake) {
+      this.shareInterruptWake(this.runtime.interruptWake());
+      this.shareInterruptWake = undefined; // once: the runtime's waits are the process's
     }
     this.runtimeUsed = true;
     return this.runtime;

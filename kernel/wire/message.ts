@@ -30,6 +30,16 @@ export interface Message {
 /** Why an incoming message was dropped. */
 export class WireError extends Error {}
 
+/**
+ * A signed message with a valid header whose content is not a JSON object: it can be
+ * answered (an error reply) instead of dropped. `request` carries an empty content.
+ */
+export class ContentError extends WireError {
+  constructor(readonly request: Message, content: unknown) {
+    super(`${request.header.msg_type}: content must be a JSON object, got ${JSON.stringify(content)}`);
+  }
+}
+
 export function encodeMessage(message: Message, signer: Signer): Buffer[] {
   const parts = [message.header, message.parent_header, message.metadata, message.content].map((part) =>
     Buffer.from(JSON.stringify(part)),
@@ -47,26 +57,27 @@ export function decodeMessage(frames: Buffer[], signer: Signer, replays: ReplayG
   if (!signer.verify(signature, parts)) throw new WireError(signature === '' ? 'unsigned message' : 'bad signature');
   if (!replays.accept(signature)) throw new WireError('replayed message (signature seen before)');
   const [header, parent_header, metadata, content] = parts.map((part, i) => {
-    let value: unknown;
     try {
-      value = JSON.parse(part.toString('utf8'));
+      return JSON.parse(part.toString('utf8')) as unknown;
     } catch (e) {
       throw new WireError(`frame ${i} after the signature is not JSON: ${(e as Error).message}`);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new WireError(`frame ${i} after the signature must be a JSON object`);
-    }
-    return value as Record<string, unknown>;
   });
-  if (typeof header!.msg_type !== 'string') throw new WireError('header.msg_type missing');
-  return {
+  const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  for (const [i, part] of [header, parent_header, metadata].entries()) {
+    if (!isObject(part)) throw new WireError(`frame ${i} after the signature must be a JSON object`);
+  }
+  if (typeof (header as Content).msg_type !== 'string') throw new WireError('header.msg_type missing');
+  const message: Message = {
     identities: frames.slice(0, split),
     header: header as MessageHeader,
     parent_header: parent_header as Partial<MessageHeader>,
-    metadata: metadata!,
-    content: content!,
+    metadata: metadata as Content,
+    content: isObject(content) ? content : {},
     buffers: frames.slice(split + 6),
   };
+  if (!isObject(content)) throw new ContentError(message, content);
+  return message;
 }
 
 /** A new message from this kernel; replies reuse the parent's identities to route back. */

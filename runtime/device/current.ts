@@ -5,11 +5,16 @@ import { settings } from './settings.js';
 
 let session: DeviceSession | null = null;
 let cache: ProgramCache | null = null;
+/** The current session and any still closing (a tpu.reset() not awaited): each may have a device thread. */
+const open = new Set<DeviceSession>();
 
-process.on('beforeExit', () => session?.finishBeforeExit());
+// Node terminates the device threads after the 'exit' listeners; none may be inside ONNX
+// Runtime then (see DeviceSession.stopForExit).
+process.on('exit', () => open.forEach((s) => s.stopForExit()));
 
 export function currentSession(): DeviceSession {
-  return (session ??= new DeviceSession());
+  if (!session) open.add((session = new DeviceSession()));
+  return session;
 }
 
 export function programCache(): ProgramCache {
@@ -25,5 +30,10 @@ export async function closeSession(): Promise<void> {
   const s = session;
   session = null;
   cache = null;
-  await s?.close();
+  if (!s) return;
+  try {
+    await s.close();
+  } finally {
+    open.delete(s);
+  }
 }

@@ -16,6 +16,12 @@ const programs = new Map<number, Promise<Executable>>();
 let queue: Command[] = [];
 let head = 0;
 let running = false;
+/**
+ * Set by 'stop', the reply owed once no call into ONNX Runtime is running. Node aborts the
+ * process when it tears this thread down inside such a call (the binding's Napi::Error cannot
+ * be thrown into a terminating thread), so the host waits for this reply before exiting.
+ */
+let stopReply = 0;
 let profiling = false;
 let doneUpTo = 0;
 let timings: number[] = [];
@@ -166,6 +172,7 @@ async function drain(): Promise<void> {
   }
   flushProgress();
   running = false;
+  if (stopReply) send({ t: 'reply', reply: stopReply });
 }
 
 function cancelQueued(): void {
@@ -184,6 +191,14 @@ function cancelQueued(): void {
 Atomics.store(counter, 2, 1); // ready (SIGNAL_READY)
 
 parentPort!.on('message', (msg: HostMessage) => {
+  if (stopReply) return;
+  if (msg.t === 'stop') {
+    stopReply = msg.reply;
+    queue = [];
+    head = 0;
+    if (!running) send({ t: 'reply', reply: stopReply });
+    return;
+  }
   if (msg.t === 'cancel') {
     cancelQueued();
     return;

@@ -19,7 +19,9 @@ export type Command =
 export type HostMessage =
   | { t: 'batch'; stream: Float64Array; objects: Command[] }
   /** Drops queued executions that have not started; their outputs become "cancelled". */
-  | { t: 'cancel' };
+  | { t: 'cancel' }
+  /** Ends all work: the thread drops its queue, replies once nothing of it runs, and ignores later messages. */
+  | { t: 'stop'; reply: number };
 
 export type DeviceMessage =
   | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }

@@ -9,7 +9,7 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../compiler/program.js';
 import { emit, onProfilingToggle, profiling, waitSite } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData } from './protocol.js';
+import { CommandEncoder, type Command, type DeviceMessage, type DeviceStats, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 
@@ -47,6 +47,11 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.store(words, SIGNAL_INTERRUPT, 1);
   Atomics.notify(words, 0);
 }
+
+/** What interruptWaits does, as data, for a thread that does not load the runtime: set word `flag` to 1, wake word `notify`. */
+export function interruptWake(): { buffer: SharedArrayBuffer; flag: number; notify: number } {
+  return { buffer: SIGNAL, flag: SIGNAL_INTERRUPT, notify: 0 };
+}
 const BATCH_LIMIT = 256;
 /** Launches in flight before dispatch waits for the device (bounds the queue in long loops). */
 const MAX_IN_FLIGHT = 16384;
@@ -64,9 +69,9 @@ export class DeviceSession {
   private transfers: ArrayBuffer[] = [];
   private flushScheduled = false;
   private closed = false;
-  /** Batches posted, and how many of them a fence reply has covered. */
-  private postedBatches = 0;
-  private fencedBatches = 0;
+  /** The reply the device thread owes once it has stopped (0: not asked yet), and whether it came. */
+  private stopReply = 0;
+  private stopped = false;
   private nextBuffer = 1;
   private nextProgram = 1;
   private nextLaunch = 1;
@@ -201,26 +206,28 @@ export class DeviceSession {
   }
 
   fenceSync(reason: string): void {
-    const covers = this.postedBatches + 1;
     this.check(this.waitSync(this.request({ t: 'fence', reply: 0 }), reason));
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
   }
 
   async fence(reason: string): Promise<void> {
-    const covers = this.postedBatches + 1;
-    const reply = await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason);
-    this.fencedBatches = Math.max(this.fencedBatches, covers);
-    this.check(reply);
+    this.check(await this.waitAsync(this.request({ t: 'fence', reply: 0 }), reason));
   }
 
   /**
-   * Called when the process is about to exit: ending it while the device thread is inside
-   * ONNX Runtime aborts the process, so queued work is finished first (beforeExit fires
-   * again afterwards, with nothing left to wait for).
+   * At process exit, before Node terminates the device thread (every ending but a fatal
+   * signal): blocks until the thread has left ONNX Runtime for good. Queued work is dropped.
    */
-  finishBeforeExit(): void {
-    if (!this.worker || this.closed || this.fencedBatches >= this.postedBatches) return;
-    this.fence('process exit').catch(() => {});
+  stopForExit(): void {
+    if (!this.worker || this.closed) return;
+    try {
+      const reply = this.requestStop();
+      if (!this.stopped) this.waitSync(reply, 'process exit');
+    } catch {
+      // The thread died, or an interrupt came: either way nothing more is waited for.
+    }
+    this.closed = true;
+    this.failAllWaits('the process is exiting');
+    this.memory.loseAll();
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
@@ -282,6 +289,7 @@ export class DeviceSession {
   }
 
   private waitSync(reply: number, reason: string): Reply {
+    this.checkOpen();
     const start = performance.now();
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
@@ -302,6 +310,11 @@ export class DeviceSession {
     return result;
   }
 
+  /** A closed session's device thread answers nothing: waiting on it would never end. */
+  private checkOpen(): void {
+    if (this.closed) throw new DeviceError('the TPU session is closed (tpu.reset() or the process is exiting)');
+  }
+
   private checkAlive(waitStart: number): void {
     if (Atomics.load(this.counter, SIGNAL_DEAD) !== 0) throw new DeviceError('the device thread died (see stderr); tpu.reset() starts a new session');
     if (Atomics.load(this.counter, SIGNAL_READY) === 0 && performance.now() - waitStart > START_TIMEOUT_MS) {
@@ -310,6 +323,7 @@ export class DeviceSession {
   }
 
   private async waitAsync(reply: number, reason: string): Promise<Reply> {
+    this.checkOpen();
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
     const site = profiling.on ? waitSite(this.waitAsync) : '';
@@ -337,6 +351,7 @@ export class DeviceSession {
 
   private onMessage(msg: DeviceMessage): void {
     if (msg.t === 'reply') {
+      if (msg.reply === this.stopReply) this.stopped = true;
       const resolve = this.waiting.get(msg.reply);
       this.waiting.delete(msg.reply);
       resolve?.(msg);
@@ -395,7 +410,6 @@ export class DeviceSession {
     this.transfers = [];
     if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
     this.start().postMessage(msg, transfers);
-    this.postedBatches++;
   }
 
   private start(): Worker {
@@ -404,9 +418,17 @@ export class DeviceSession {
     const data: DeviceThreadData = { threads: settings.threads(), signal: this.signal, port: port2 };
     Atomics.store(this.counter, SIGNAL_DEAD, 0);
     Atomics.store(this.counter, SIGNAL_READY, 0);
-    // The thread runs a file: flags only valid for the main entry (node -e --input-type) must go.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval');
-    this.worker = new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    // A worker inherits the main thread's options, V8 flags (--expose-gc) included; only --input-type,
+    // valid for the main entry alone, makes an explicit list necessary, and Node refuses V8 flags
+    // in one (they are process-wide anyway): then the thread gets none.
+    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    const entryOnly = (a: string) => a.startsWith('--input-type');
+    try {
+      this.worker = spawn(process.execArgv.some(entryOnly) ? process.execArgv.filter((a) => !entryOnly(a)) : undefined);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+      this.worker = spawn([]);
+    }
     this.worker.on('error', (e) => {
       if (this.closed) return; // the shared signal now belongs to the next session
       Atomics.store(this.counter, SIGNAL_DEAD, 1);
@@ -426,13 +448,25 @@ export class DeviceSession {
     }
   }
 
-  /** Ends the device thread (used by %reset and at exit). Buffers are gone afterwards. */
+  /**
+   * Asks the device thread to stop: it drops its queue and ignores later messages, and the
+   * returned reply comes once its running program is done. Terminating the thread while it is
+   * inside ONNX Runtime aborts the whole process.
+   */
+  private requestStop(): number {
+    if (this.stopReply === 0) {
+      this.stopReply = this.nextReply++;
+      this.worker!.postMessage({ t: 'stop', reply: this.stopReply } satisfies HostMessage);
+    }
+    return this.stopReply;
+  }
+
+  /** Ends the device thread (used by %reset and by the kernel's shutdown). Buffers are gone afterwards. */
   async close(): Promise<void> {
     if (this.worker && !this.closed) {
-      // Terminating the thread inside ONNX Runtime aborts the process: drop queued work,
-      // let the running program finish, then terminate.
       this.cancelPending();
-      await this.fence('tpu.reset').catch(() => {});
+      const reply = this.requestStop();
+      if (!this.stopped) await this.waitAsync(reply, 'tpu.reset');
     }
     this.closed = true;
     this.failAllWaits('the TPU session was reset');

@@ -51,7 +51,8 @@ export interface ProfileData {
   readonly wallMs: number;
   /**
    * Time of the host in the op dispatch path (checks, shape inference, recording or
-   * enqueueing), waits excluded: measured on the first op and 1 in 32 after it, scaled to all ops.
+   * enqueueing), waits excluded: the first op measured (it counts as itself), 1 in 128 after it
+   * measured and scaled to the other ops; never more than the wall time outside device waits.
    */
   readonly hostDispatchMs: number;
   readonly deviceBusyMs: number;

@@ -55,7 +55,8 @@ export class ProfileRecording {
   private readonly costs = new Map<number, ProgramCost>();
   /** Programs compiled during the recording, kept so an eviction from the cache does not lose their label and cost. */
   private readonly compiled = new Map<number, CompiledEntry>();
-  /** Dispatch time of the sampled ops, and how many were sampled. */
+  /** Dispatch time of the first op (always sampled, often a cache miss: it counts as itself), then of the 1 in SAMPLE_EVERY after it. */
+  private firstSampleMs = -1;
   private sampledMs = 0;
   private sampled = 0;
   private events = 0;
@@ -110,8 +111,11 @@ export class ProfileRecording {
   private on(e: ProfileEvent): void {
     switch (e.kind) {
       case 'sample':
-        this.sampledMs += e.end - e.start - e.waitMs;
-        this.sampled++;
+        if (this.firstSampleMs < 0) this.firstSampleMs = e.end - e.start - e.waitMs;
+        else {
+          this.sampledMs += e.end - e.start - e.waitMs;
+          this.sampled++;
+        }
         this.timeline.add('host', 'dispatch', e.start, e.end, e.op);
         return;
       case 'matmul':
@@ -180,6 +184,13 @@ export class ProfileRecording {
     return c;
   }
 
+  /** An estimate from samples, never more than the host's time outside device waits. */
+  private hostDispatchMs(ops: number, wallMs: number): number {
+    if (this.firstSampleMs < 0) return 0;
+    const perOp = this.sampled ? this.sampledMs / this.sampled : this.firstSampleMs;
+    return Math.min(this.firstSampleMs + perOp * Math.max(0, ops - 1), Math.max(0, wallMs - this.waitMs));
+  }
+
   private data(state: ProfileData['state']): ProfileData {
     const chip = settings.chip();
     const session = currentSession();
@@ -195,6 +206,7 @@ export class ProfileRecording {
     const hits = this.cache.hits - this.hitsAtStart + (current === this.cache ? 0 : current.hits);
     const lookups = hits + this.misses;
     this.warnings.settleCut(opsDispatched.fused);
+    const wallMs = performance.now() - this.startedAt;
     return {
       version: 1,
       state,
@@ -202,8 +214,8 @@ export class ProfileRecording {
       mode: activeMode(),
       modes: MODES.filter((m) => this.opsIn(m) > 0),
       startedAt: this.startedAt,
-      wallMs: performance.now() - this.startedAt,
-      hostDispatchMs: this.sampled ? (this.sampledMs * ops) / this.sampled : 0,
+      wallMs,
+      hostDispatchMs: this.hostDispatchMs(ops, wallMs),
       deviceBusyMs: this.deviceBusyMs,
       ops,
       programsRun: this.programsRun,

@@ -63,6 +63,20 @@ describe('tpu-kernel run', () => {
     expect(cells[2]).toMatchObject({ execution_count: null, outputs: [] });
   });
 
+  it('exits 1, never aborting, when the failing cell leaves device work queued (every mode)', () => {
+    for (const mode of ['debug', 'strict', 'fused']) {
+      for (let run = 0; run < 2; run++) {
+        const r = runCli(notebookFile([
+          `tpu.mode('${mode}');\nconst x = tpu.ones([64, 64]);\nconsole.log(x.matmul(x).sum().item());`,
+          "for (let i = 0; i < 50; i++) x.matmul(x).data().catch(() => {});\nthrow new Error('cell failed');",
+        ]));
+        expect(r.status, `${mode}: ${r.stderr}`).toBe(1);
+        expect(r.stdout).toBe(`${64 * 64 * 64}\n`); // every entry of ones·ones is 64
+        expect(r.stderr).toContain('cell 1 failed');
+      }
+    }
+  });
+
   it('writes to --output and leaves the input untouched', () => {
     const path = notebookFile(["console.log('x')"]);
     const before = readFileSync(path, 'utf8');

@@ -163,3 +163,56 @@ it('answers malformed request content with an error naming the field, and keeps 
   const [ok] = await roundTrip('execute_request', { code: '1' });
   expect(ok.content).toMatchObject({ status: 'ok', execution_count: 1 });
 });
+
+it('answers history n = 0 with nothing and a negative or non-integer n with an error naming it', async () => {
+  start();
+  for (const code of ['1', '2', '3']) await roundTrip('execute_request', { code });
+  const sources = (reply: Message) => (reply.content.history as unknown[][]).map((h) => h[2]);
+  expect(sources((await roundTrip('history_request', { hist_access_type: 'tail', n: 2 }))[0])).toEqual(['2', '3']);
+  expect(sources((await roundTrip('history_request', { hist_access_type: 'tail', n: 5 }))[0])).toEqual(['1', '2', '3']);
+  expect(sources((await roundTrip('history_request', { hist_access_type: 'tail', n: 0 }))[0])).toEqual([]);
+  expect(sources((await roundTrip('history_request', { hist_access_type: 'search', pattern: '*', n: 0 }))[0])).toEqual([]);
+  for (const [n, got] of [[-1, '-1'], ['2', '"2"'], [1.5, '1.5']] as const) {
+    const [reply] = await roundTrip('history_request', { hist_access_type: 'tail', n });
+    expect(reply.content).toMatchObject({ status: 'error', evalue: `history_request: n must be a non-negative integer or absent, got ${got}` });
+  }
+  const [range] = await roundTrip('history_request', { hist_access_type: 'range', start: 'one' });
+  expect(range.content.evalue).toBe('history_request: start must be an integer or absent, got "one"');
+});
+
+it('answers a request whose content is not an object with an error reply, busy and idle', async () => {
+  start();
+  for (const bad of [null, [1], 'code']) {
+    const [reply, iopub] = await roundTrip('execute_request', bad as unknown as Record<string, unknown>);
+    expect(reply.header.msg_type).toBe('execute_reply');
+    expect(reply.content).toEqual({ status: 'error', ename: 'ContentError', evalue: `execute_request: content must be a JSON object, got ${JSON.stringify(bad)}`, traceback: [] });
+    expect(iopub.map((m) => m.content.execution_state)).toEqual(['busy', 'idle']);
+  }
+  const [ok] = await roundTrip('execute_request', { code: '1' });
+  expect(ok.content).toMatchObject({ status: 'ok', execution_count: 1 });
+});
+
+it('gives a cell too deeply nested to compile its execution count, one error output and an error reply', async () => {
+  start();
+  const [reply, iopub] = await roundTrip('execute_request', { code: '('.repeat(10000) });
+  const evalue = 'the cell is nested too deeply to compile (Maximum call stack size exceeded) (cell-1.ts:1:1)';
+  expect(reply.content).toMatchObject({ status: 'error', execution_count: 1, ename: 'SyntaxError', evalue });
+  const errors = iopub.filter((m) => m.header.msg_type === 'error');
+  expect(errors.map((m) => [m.content.ename, m.content.evalue])).toEqual([['SyntaxError', evalue]]);
+  const [next] = await roundTrip('execute_request', { code: '[1, [2]].flat().length' });
+  expect(next.content).toMatchObject({ status: 'ok', execution_count: 2 });
+});
+
+it('turns a session that throws instead of returning an outcome into an error output and reply with the execution count', async () => {
+  const seed = createSession;
+  sessionFactory = (options) => ({
+    ...seed(options),
+    async execute() {
+      throw new RangeError('session broke');
+    },
+  });
+  start();
+  const [reply, iopub] = await roundTrip('execute_request', { code: 'anything' });
+  expect(reply.content).toMatchObject({ status: 'error', execution_count: 1, ename: 'RangeError', evalue: 'session broke' });
+  expect(iopub.filter((m) => m.header.msg_type === 'error').map((m) => m.content.evalue)).toEqual(['session broke']);
+});

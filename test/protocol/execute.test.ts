@@ -1,6 +1,9 @@
 // A spawned kernel over real ZeroMQ: kernel_info, execute outputs and errors,
 // busy/idle, stop_on_error, user_expressions, history, comms, stdin, unknown requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as zmq from 'zeromq';
+import { decodeMessage } from '../../kernel/wire/message.js';
+import { createSigner, ReplayGuard } from '../../kernel/wire/signature.js';
 import { contentOf, isStatus, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
@@ -34,6 +37,30 @@ describe('kernel over ZeroMQ', () => {
     expect(typeof c.banner).toBe('string');
     expect(Array.isArray(c.help_links)).toBe(true);
     expectBusyIdle(outputs, msgId);
+  });
+
+  it('welcomes each iopub subscription (JEP 65): iopub_welcome on its topic, naming it, with no parent', async () => {
+    expect(kernel.kernelInfo.content.supported_features).toContain('iopub_welcome');
+    const welcome = kernel.iopub.find((m) => m.header.msg_type === 'iopub_welcome');
+    expect(welcome).toMatchObject({ parent_header: {}, content: { subscription: '' } });
+    // A second subscriber, to one topic: its own welcome, on that topic, before anything else it gets.
+    const { connection } = kernel;
+    const subscriber = new zmq.Subscriber({ linger: 0, receiveTimeout: 5000 });
+    try {
+      subscriber.subscribe('kernel.');
+      subscriber.connect(`tcp://${connection.ip}:${connection.iopub_port}`);
+      const frames = await subscriber.receive();
+      expect(frames[0]!.toString()).toBe('kernel.');
+      const message = decodeMessage(frames, createSigner(connection.signature_scheme, connection.key), new ReplayGuard());
+      expect(message.header.msg_type).toBe('iopub_welcome');
+      expect(message.content).toEqual({ subscription: 'kernel.' });
+      expect(message.parent_header).toEqual({});
+    } finally {
+      subscriber.close();
+    }
+    // The first client (subscribed to everything) sees that welcome too, and goes on unharmed.
+    await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'iopub_welcome' && m.content.subscription === 'kernel.'));
+    expect((await kernel.execute('1 + 1')).reply.content.status).toBe('ok');
   });
 
   it('publishes execute_input, stdout in order and execute_result', async () => {

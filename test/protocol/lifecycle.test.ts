@@ -85,6 +85,43 @@ describe('shutdown and history across restarts', () => {
   });
 });
 
+describe('shutdown of a cell that no SIGINT reaches', () => {
+  it.each([
+    ['a loop in an async function after its own await', 'await (async () => { await null; while (true) {} })()'],
+    ['a loop in a timer callback while the cell awaits', 'setTimeout(() => { while (true) {} }, 0); await new Promise(() => {})'],
+  ])('stops %s by the interrupt path and exits 0', async (_, code) => {
+    const kernel = await spawnKernel();
+    try {
+      await kernel.execute('1'); // TypeScript is loaded: the loop cell starts at once
+      const cell = kernel.startExecute(code);
+      await new Promise((r) => setTimeout(r, 500));
+      const started = performance.now();
+      const { reply, exit } = await shutdown(kernel, false);
+      expect(reply.content).toEqual({ status: 'ok', restart: false });
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(performance.now() - started).toBeLessThan(3500);
+      // The cell was answered (interrupted) before the kernel closed its sockets.
+      expect((await kernel.reply(cell, 100)).content).toMatchObject({ status: 'error', ename: 'InterruptedError', execution_count: 2 });
+      expect(kernel.stderr).not.toMatch(/send failed/);
+    } finally {
+      await kernel.close();
+    }
+  });
+});
+
+describe('node flags', () => {
+  it('runs device ops in a kernel started with a V8 flag (node --expose-gc)', async () => {
+    const kernel = await spawnKernel({ argv: (file: string) => [process.execPath, '--expose-gc', KERNEL_CLI, '--connection-file', file] });
+    try {
+      const { reply, outputs } = await kernel.execute('const t = tpu.tensor([1, 2, 3]); gc(); `${await t.add(t).array()} ${typeof gc}`');
+      expect(reply.content.status).toBe('ok');
+      expect(contentOf(outputs)).toContainEqual(['execute_result', { execution_count: 1, data: { 'text/plain': "'2,4,6 function'" }, metadata: {} }]);
+    } finally {
+      await kernel.close();
+    }
+  });
+});
+
 describe('an orphaned kernel', () => {
   it('exits when the process that launched it dies', async () => {
     const kernel = await spawnKernel({ argv: (file: string) => ['/bin/sh', '-c', `echo $$; exec "${process.execPath}" -e "require('child_process').spawn(process.execPath, ['${KERNEL_CLI}', '--connection-file', '${file}'], { stdio: 'inherit' }); setInterval(() => {}, 1000)"`] });

@@ -1,8 +1,8 @@
 // Source maps of cells are bounded over a long session, and frames of
 // functions defined in old cells still map to the line the user typed.
 import { describe, expect, it } from 'vitest';
-import { CellSourceMaps } from '../../kernel/session/cell-source-maps.js';
-import { compileCell } from '../../kernel/session/compile-cell.js';
+import { CellSourceMaps } from '../../kernel/session/cells/cell-source-maps.js';
+import { compileCell } from '../../kernel/session/cells/compile-cell.js';
 import { SessionDriver } from './recording-publisher.js';
 
 /** Registers a cell's map; returns its file name and where `needle` sits in the generated JavaScript (1-based). */

@@ -42,6 +42,13 @@ describe('TypeScript cells', () => {
     expect(await driver.value('const [first, , third] = [1, 2, 3]; first + third')).toBe('4');
   });
 
+  it('reads `await (x)` at the top level as an await, not a call of a function named await', async () => {
+    await driver.value('const response = Promise.resolve({ json: async () => ({ a: 41 }) });\nconst shout = async (s: string) => s.toUpperCase();');
+    expect(await driver.value('(await (await response).json()).a + 1')).toBe('42');
+    expect(await driver.value("await (shout)('x')")).toBe("'X'");
+    expect(await driver.value('const awaited = await (Promise.resolve(7)); awaited * 2')).toBe('14');
+  });
+
   it('runs cells with a top-level for await, and awaits inside nested functions', async () => {
     expect(await driver.value([
       'async function* numbers() { yield 1; await null; yield 2; }',

@@ -159,3 +159,38 @@ describe('%profile live', () => {
     expect(profiles((await ok('await big.mul(3).data();')).publisher.outputs)).toEqual([]);
   });
 });
+
+describe('%profile on the first lines of a cell', () => {
+  it('applies to that cell; after code, from the next cell on', async () => {
+    await ok('%profile off');
+    const first = await ok(['%profile summary', '%mode strict', 'const early = tpu.ones([4]).add(1);', 'await early.data();'].join('\n'));
+    const shown = profiles(first.publisher.outputs);
+    expect(shown.map((o) => o.kind)).toEqual(['display']);
+    expect(figures(shown[0]!.data)).toMatchObject({ state: 'final', mode: 'strict', ops: 1, transfers: { toHost: { count: 1, bytes: 16 } } });
+
+    expect(profiles((await ok(['%profile off', 'await early.add(2).data();'].join('\n'))).publisher.outputs)).toEqual([]);
+    expect(profiles((await ok(['await early.add(3).data();', '%profile summary'].join('\n'))).publisher.outputs)).toEqual([]);
+    expect(profiles((await ok('await early.add(4).data();')).publisher.outputs).map((o) => figures(o.data).ops)).toEqual([1]);
+    await ok('%profile off');
+  });
+});
+
+describe('%profile host dispatch time', () => {
+  it('never exceeds the host time of the cell outside device waits, when a slow first op is the only sample', async () => {
+    await ok('%profile summary');
+    // The first op after the recording starts is always sampled; fewer than 128 ops give no other sample.
+    // Its shape is new (a cache miss, built on the host); the 99 ops after it reuse its program.
+    const { publisher } = await ok([
+      '%mode strict',
+      `const fresh = tpu.ones([3, ${Date.now() % 1000 + 7}]);`,
+      'let acc = fresh.add(1);',
+      'for (let i = 0; i < 99; i++) acc = acc.add(1);',
+      'await acc.data();',
+    ].join('\n'));
+    const p = figures(profiles(publisher.outputs)[0]!.data);
+    expect(p.ops).toBe(100);
+    expect(p.hostDispatchMs).toBeGreaterThan(0);
+    expect(p.hostDispatchMs).toBeLessThanOrEqual(p.wallMs - p.waits.ms);
+    await ok('%profile off');
+  });
+});

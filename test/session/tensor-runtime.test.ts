@@ -26,6 +26,20 @@ describe('cells with tensors', () => {
     expect(await driver.value('(await a.add(a).sum().data())[0]')).toBe('20');
   });
 
+  it('names the cell line of a NaN in debug mode the same way in the message and the traceback', async () => {
+    await driver.value('%mode debug');
+    const { outcome } = await driver.run('const zero = tpu.tensor([0, 1]);\n  const ratio = zero.div(zero);');
+    await driver.value('%mode strict');
+    if (outcome.status !== 'error') throw new Error('expected a NonFiniteError');
+    const cell = driver.count - 1;
+    // line 2, column 22: the `div` of `zero.div(zero)` (counted by hand; column 3 is `const`)
+    expect(outcome.ename).toBe('NonFiniteError');
+    expect(outcome.evalue).toBe(`div produced NaN or Inf (output [2] float32) at cell-${cell}.ts:2:22`);
+    expect(outcome.traceback[0]).toBe(`NonFiniteError: ${outcome.evalue}`);
+    expect(outcome.traceback).toContain(`    at cell-${cell}.ts:2:22`);
+    expect(outcome.traceback.slice(-3)).toEqual([`cell-${cell}.ts:2:22`, '2 |   const ratio = zero.div(zero);', `  | ${' '.repeat(21)}^`]);
+  });
+
   it('shows a tensor result through its Jupyter.display bundle', async () => {
     const { outcome } = await driver.run('tpu.tensor([1.5, -2])');
     expect(outcome.status).toBe('ok');

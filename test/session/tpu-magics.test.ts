@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SessionFactory } from '../../kernel/language-session.js';
-import { defaultProfileMode } from '../../kernel/session/profile-mode.js';
+import { defaultProfileMode } from '../../kernel/session/outputs/profile-mode.js';
 import { SessionDriver } from './recording-publisher.js';
 
 const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };

@@ -1,10 +1,10 @@
 // What a line magic is. Magics are lines `%name args` at the start of a line of
 // a cell; they run in order with the code around them. See ./index.ts for how
 // to register one.
-import type { Publisher } from '../../language-session.js';
-import type { SiteMapper } from '../cell-profile.js';
-import type { DisplayFunction } from '../display.js';
-import type { ProfileMode } from '../profile-mode.js';
+import type { SiteMapper } from '../outputs/cell-profile.js';
+import type { DisplayFunction } from '../outputs/display.js';
+import type { Send } from '../outputs/ordered-outputs.js';
+import type { ProfileMode } from '../outputs/profile-mode.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 
 export type TypecheckMode = 'off' | 'warn' | 'error';
@@ -54,6 +54,11 @@ export interface Magic {
   argsAreCode?: boolean;
   /** With no args on its line, the magic takes the rest of the cell as its args (like IPython's %%time). */
   takesCellBody?: boolean;
+  /**
+   * A line of it before any code of a cell runs before the cell hooks (beforeCell), so the
+   * setting it changes already covers that cell (`%profile live` on a cell's first line).
+   */
+  appliesToItsCell?: boolean;
   /** Runs the magic; a returned value other than undefined becomes the cell's result if the magic ends the cell. */
   run(context: MagicContext): unknown;
   /** Work around every cell (e.g. live profiling that a `%profile live` switched on). */
@@ -85,10 +90,10 @@ export interface CellHookContext {
   /** The runtime even before a cell used it; from now on every cell ends with a device sync. */
   useRuntime(): TensorRuntime | undefined;
   /**
-   * The running request's publisher: what it is given goes out at once, also while a
-   * synchronous loop of the cell holds the thread (display() renders asynchronously).
+   * Sends an output in order with the cell's other outputs: at once when none waits ahead
+   * of it (also while a synchronous loop of the cell holds the thread), else after them.
    */
-  readonly publisher: Publisher;
+  readonly emit: (send: Send) => void;
   /** Maps a stack frame to the cell line the user typed (cell source maps). */
   readonly mapSite: SiteMapper;
   /** The cells' display(): display(value) / display.html(...) return a handle whose update() replaces the output. */

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../../runtime/device/memory.js';
 import type { Magic } from './magic.js';
+import { runtimeModule } from '../tensor-runtime.js';
 import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const memory: Magic = {
@@ -12,8 +12,9 @@ export const memory: Magic = {
     'bytes held by live tensors, the peak since the session started, the number',
     'of live tensors and the HBM capacity of the chip (tpu.setDevice to change).',
   ].join('\n'),
-  run(context) {
+  async run(context) {
     const runtime = runtimeWithoutArgs('memory', context);
+    const { formatBytes } = await runtimeModule();
     const { write } = context;
     const m = runtime.memory();
     const used = m.capacityBytes ? ((100 * m.liveBytes) / m.capacityBytes).toFixed(2) : '0';

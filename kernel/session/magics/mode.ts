@@ -1,4 +1,4 @@
-import { UsageError } from '../cell-errors.js';
+import { UsageError } from '../cells/cell-errors.js';
 import type { Magic } from './magic.js';
 
 const MODES = ['debug', 'strict', 'fused'];

@@ -1,5 +1,5 @@
-import { CellProfile } from '../cell-profile.js';
-import { PROFILE_MODES, parseProfileMode } from '../profile-mode.js';
+import { CellProfile } from '../outputs/cell-profile.js';
+import { PROFILE_MODES, parseProfileMode } from '../outputs/profile-mode.js';
 import type { Magic, SessionSettings } from './magic.js';
 
 /** The running cell's profile, per session (a session's settings object names it). */
@@ -11,7 +11,8 @@ export const profile: Magic = {
   help: [
     '%profile [off|summary|live|timeline]',
     '',
-    'From the next cell on, every cell shows a TPU profile:',
+    'Every cell shows a TPU profile, from this cell on when the line comes before',
+    'any code of the cell, else from the next cell:',
     '  off       none (the default, unless TPU_KERNEL_PROFILE says otherwise)',
     '  summary   one profile display when the cell ends',
     '  live      one display, updated in place a few times a second while the',
@@ -27,17 +28,18 @@ export const profile: Magic = {
     'application/vnd.tpu-kernel.profile+json (and image/svg+xml with timeline).',
     'The last profile is tpu.profiler.last(). Without an argument, prints the setting.',
   ].join('\n'),
+  appliesToItsCell: true,
   run({ args, settings, write }) {
     if (args) settings.profile = parseProfileMode(args, `%profile: mode (${PROFILE_MODES.join('|')})`);
     write('stdout', `profile: ${settings.profile}\n`);
   },
   hooks: {
     // The setting when a cell starts decides: the profile records from here to the cell's end.
-    beforeCell({ settings, silent, useRuntime, publisher, executionCount, mapSite }) {
+    beforeCell({ settings, silent, useRuntime, emit, executionCount, mapSite }) {
       const mode = settings.profile;
       if (mode === 'off' || silent) return;
       const runtime = useRuntime();
-      if (runtime) running.set(settings, new CellProfile(runtime, mode, publisher, `cell ${executionCount}`, mapSite));
+      if (runtime) running.set(settings, new CellProfile(runtime, mode, emit, `cell ${executionCount}`, mapSite));
     },
     // After the cell's device work is done (or it failed): the final profile.
     afterCell({ settings }) {

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../../runtime/device/memory.js';
 import type { Magic } from './magic.js';
+import { runtimeModule } from '../tensor-runtime.js';
 import { runtimeWithoutArgs } from './tpu-runtime.js';
 
 export const reset: Magic = {
@@ -15,6 +15,7 @@ export const reset: Magic = {
   ].join('\n'),
   async run(context) {
     const runtime = runtimeWithoutArgs('reset', context);
+    const { formatBytes } = await runtimeModule();
     const { write } = context;
     const programs = runtime.stats().programsCompiled;
     const freed = await runtime.reset();

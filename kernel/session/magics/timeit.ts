@@ -1,4 +1,4 @@
-import { UsageError } from '../cell-errors.js';
+import { UsageError } from '../cells/cell-errors.js';
 import { formatDuration } from './format-duration.js';
 import type { Magic } from './magic.js';
 

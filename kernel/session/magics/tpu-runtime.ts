@@ -1,4 +1,4 @@
-import { UsageError } from '../cell-errors.js';
+import { UsageError } from '../cells/cell-errors.js';
 import type { TensorRuntime } from '../tensor-runtime.js';
 import type { MagicContext } from './magic.js';
 

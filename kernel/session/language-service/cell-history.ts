@@ -5,7 +5,7 @@
 // (`declare const a: typeof import('m').a; type a = import('m').a;`) because an
 // import statement would make the script a module and hide its names.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
+import { typescript } from '../typescript.js';
 
 interface HistoryDeclaration {
   names: string[];

@@ -1,7 +1,7 @@
 // Splits a cell into runs of code and `%magic args` lines, in order, keeping
 // each piece's line and column in the cell so errors and the language service
 // stay in cell coordinates.
-import type { Magic } from './magics/magic.js';
+import type { Magic } from './magic.js';
 
 // `%%name` (IPython's cell-magic spelling) is read as `%name`: alone on its line, a magic
 // that takes the cell body times / runs the rest of the cell.

@@ -7,10 +7,11 @@
 // A cell that ends within the first update period without touching the device (a
 // magic, plain JavaScript) shows no profile at all.
 import { randomUUID } from 'node:crypto';
-import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../language-session.js';
-import type { CellSourceMaps } from './cell-source-maps.js';
+import { JUPYTER_DISPLAY, type MimeBundle } from '../../language-session.js';
+import type { CellSourceMaps } from '../cells/cell-source-maps.js';
+import type { Send } from './ordered-outputs.js';
 import type { ProfileMode } from './profile-mode.js';
-import type { TensorRuntime } from './tensor-runtime.js';
+import type { TensorRuntime } from '../tensor-runtime.js';
 
 /** Live updates at most this often. */
 export const LIVE_UPDATE_MS = 250;
@@ -29,7 +30,7 @@ export class CellProfile {
   constructor(
     runtime: TensorRuntime,
     mode: Exclude<ProfileMode, 'off'>,
-    private readonly publisher: Publisher,
+    private readonly emit: (send: Send) => void,
     title: string,
     mapSite: SiteMapper,
   ) {
@@ -66,8 +67,8 @@ export class CellProfile {
   private publish(final: boolean): void {
     const profile = final ? this.recording.stop() : this.recording.snapshot();
     const bundle = (profile as unknown as { [JUPYTER_DISPLAY](): MimeBundle })[JUPYTER_DISPLAY]();
-    if (this.shown) this.publisher.updateDisplay(bundle, {}, this.displayId);
-    else this.publisher.display(bundle, {}, this.displayId);
+    const update = this.shown;
+    this.emit((publisher) => (update ? publisher.updateDisplay(bundle, {}, this.displayId) : publisher.display(bundle, {}, this.displayId)));
     this.shown = true;
   }
 }

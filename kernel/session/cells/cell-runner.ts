@@ -8,8 +8,8 @@ import vm from 'node:vm';
 import { CellCompileError, sourceErrorInfo } from './cell-errors.js';
 import type { CellSourceMaps } from './cell-source-maps.js';
 import { compileCell } from './compile-cell.js';
-import type { CompiledCode } from './magics/magic.js';
-import type { SigintGate } from '../language-session.js';
+import type { CompiledCode } from '../magics/magic.js';
+import type { SigintGate } from '../../language-session.js';
 
 export interface CodePlace {
   /** Name frames and errors use for the cell, e.g. `cell-3.ts`. */

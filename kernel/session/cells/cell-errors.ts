@@ -3,7 +3,7 @@
 // column, interrupts. Tracebacks are plain text lines, one frame per line,
 // ending with the offending cell line and a caret.
 import { inspect } from 'node:util';
-import type { ErrorInfo } from '../language-session.js';
+import type { ErrorInfo } from '../../language-session.js';
 import type { CellSourceMaps } from './cell-source-maps.js';
 
 /** Thrown into a cell that is interrupted while it awaits. */
@@ -58,13 +58,14 @@ export function runtimeErrorInfo(error: unknown, maps: CellSourceMaps): ErrorInf
     return { ename: 'Error', evalue: `Uncaught ${inspect(error)}`, traceback: [`Uncaught ${inspect(error)}`] };
   }
   const ename = error.name || 'Error';
-  const header = `${ename}: ${error.message}`;
   if (error instanceof CellCompileError) return error.info;
-  if (error instanceof UsageError) return { ename, evalue: error.message, traceback: [header] };
+  if (error instanceof UsageError) return { ename, evalue: error.message, traceback: [`${ename}: ${error.message}`] };
+  // A message may name where cell code called (the runtime's errors do): in cell coordinates, like the frames.
+  const message = maps.mapStack(error.message).stack;
   const { stack, first } = maps.mapStack(error.stack ?? '');
-  const traceback = [header, ...userFrames(stack)];
+  const traceback = [`${ename}: ${message}`, ...userFrames(stack)];
   if (first) traceback.push('', ...codeFrame(first.displayName, first.source, first.line, first.column));
-  return { ename, evalue: error.message, traceback };
+  return { ename, evalue: message, traceback };
 }
 
 /**

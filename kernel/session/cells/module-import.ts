@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin, register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../package-root.js';
 
 const CONDITIONS = ['import', 'node', 'default'];
 
@@ -33,7 +33,7 @@ function registerTypeScriptHooks(): void {
   hooksRegistered = true;
   process.setSourceMapsEnabled(true); // frames in imported TypeScript files name their own lines
   // Node loads the hooks itself: the built file, also when this module runs from source (tests).
-  register(pathToFileURL(path.join(packageRoot(), 'dist', 'kernel', 'session', 'typescript-hooks.js')));
+  register(pathToFileURL(path.join(packageRoot(), 'dist', 'kernel', 'session', 'cells', 'typescript-hooks.js')));
 }
 
 /** The file a bare specifier (`pkg`, `pkg/sub`, `@scope/pkg/sub`) names, searched upward from `cwd`. */

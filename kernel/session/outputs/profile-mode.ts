@@ -1,5 +1,5 @@
 // %profile's setting: off | summary | live | timeline, defaulting to TPU_KERNEL_PROFILE.
-import { UsageError } from './cell-errors.js';
+import { UsageError } from '../cells/cell-errors.js';
 
 export type ProfileMode = 'off' | 'summary' | 'live' | 'timeline';
 export const PROFILE_MODES: readonly ProfileMode[] = ['off', 'summary', 'live', 'timeline'];

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
+import { typescript } from '../typescript.js';
 import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../package-root.js';
 
 const CELL_SUFFIX = '\nexport {};\n';
 

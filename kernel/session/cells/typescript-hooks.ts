@@ -1,5 +1,5 @@
 // Node module hooks (module.register) that let cells import local TypeScript
-// files: `import { f } from './util.ts'` (or './util.js', TypeScript's own
+// files: `import { f } from '../util.js'` (or './util.js', TypeScript's own
 // convention for a file written as util.ts, or './util'), and those files'
 // imports of each other. A .ts/.mts file is transpiled to an ES module on load,
 // types erased, with an inline source map so stack frames name the TypeScript

@@ -5,7 +5,7 @@
 // may return a Promise (a tensor's display is a device sync point).
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
-import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../language-session.js';
+import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../../language-session.js';
 import type { OrderedOutputs } from './ordered-outputs.js';
 
 export function plainText(value: unknown): string {

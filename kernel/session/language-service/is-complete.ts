@@ -3,8 +3,8 @@
 // comment), more lines can finish it: 'incomplete', with the indent for the
 // next line. Any error before the end can never be fixed by appending: 'invalid'.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
-import type { IsCompleteResult } from '../language-session.js';
+import { typescript } from '../typescript.js';
+import type { IsCompleteResult } from '../../language-session.js';
 
 const UNTERMINATED_STRING = 1002; // a '...' or "..." string cannot continue on the next line
 const INDENT_UNIT = '  ';

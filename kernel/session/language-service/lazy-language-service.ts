@@ -4,13 +4,13 @@
 // the first request that needs it, or in the background shortly after the
 // first cell ran.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
-import type { CompleteResult, InspectResult } from '../language-session.js';
+import { typescript } from '../typescript.js';
+import type { CompleteResult, InspectResult } from '../../language-session.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
-import { maskMagics, parseMagicLine } from './magic-lines.js';
-import type { Magic } from './magics/magic.js';
+import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
+import type { Magic } from '../magics/magic.js';
 
 /** Quiet time (no cell running, none finished) before warming up in the background. */
 const WARM_UP_QUIET_MS = 500;

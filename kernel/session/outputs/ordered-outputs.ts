@@ -2,7 +2,7 @@
 // once and go out synchronously; a display whose rendering is async (a
 // tensor's display is a device sync point) holds back every later output
 // (stream, display, update, clear) until it is published.
-import type { Publisher } from '../language-session.js';
+import type { Publisher } from '../../language-session.js';
 
 export type Send = (publisher: Publisher) => void;
 

@@ -15,7 +15,7 @@
 // nodes keep the text range of the node they replace, so the emitted source
 // map still points at user code.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
+import { typescript } from '../typescript.js';
 
 /** Name of the context global that imports a module for a cell. */
 export const IMPORT_FUNCTION = '__tpu_import';

@@ -2,7 +2,7 @@
 // map back to the cell. TypeScript's own transpiler does the type erasure; the
 // top-level rewrite (top-level-rewrite.ts) makes declarations persistent.
 import type ts from 'typescript';
-import { typescript } from './typescript.js';
+import { typescript } from '../typescript.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 
 export interface CompiledCell {
@@ -28,6 +28,9 @@ const compilerOptions = (): ts.CompilerOptions => ({
   // Keep every value import: a name imported now may only be used by a later cell.
   verbatimModuleSyntax: true,
   useDefineForClassFields: true,
+  // A cell is a module even without import/export, so `await (x)` at its top level is an
+  // await, not a call of a function named `await` (as in a script).
+  moduleDetection: typescript().ModuleDetectionKind.Force,
 });
 
 type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
@@ -58,12 +61,19 @@ function transpileCell(source: string): CompileResult {
     }
     return file;
   };
-  const output = ts.transpileModule(source, {
-    compilerOptions: compilerOptions(),
-    fileName: 'cell.ts',
-    reportDiagnostics: true,
-    transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
-  });
+  let output: ts.TranspileOutput;
+  try {
+    output = ts.transpileModule(source, {
+      compilerOptions: compilerOptions(),
+      fileName: 'cell.ts',
+      reportDiagnostics: true,
+      transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
+    });
+  } catch (error) {
+    // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
+    if (!(error instanceof RangeError)) throw error;
+    return { syntaxErrors: [{ message: `the cell is nested too deeply to compile (${error.message})`, line: 1, column: 1 }] };
+  }
   const errors = (output.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
   return {
