@@ -58,10 +58,20 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
   if ((lo === undefined || lo === null) && (hi === undefined || hi === null)) {
     throw new TypeError('clamp: at least one of min or max must be given');
   }
-  let y = x;
-  if (lo !== undefined && lo !== null) y = y.maximum(lo);
-  if (hi !== undefined && hi !== null) y = y.minimum(hi);
-  return y;
+  // at a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie
+  return composite(() => {
+    let y = x;
+    let inside: Tensor | null = null;
+    if (lo !== undefined && lo !== null) {
+      y = y.maximum(lo);
+      inside = x.ge(lo);
+    }
+    if (hi !== undefined && hi !== null) {
+      y = y.minimum(hi);
+      inside = inside ? inside.logicalAnd(x.le(hi)) : x.le(hi);
+    }
+    return where(inside!, x, y);
+  });
 }
 
 /**

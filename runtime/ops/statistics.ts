@@ -36,7 +36,16 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
 }
 
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  return composite(() => variance(x, dim, keepdim).sqrt());
+  return composite(() => sqrtZeroGrad(variance(x, dim, keepdim)));
+}
+
+/**
+ * √s with a zero gradient at s = 0, as PyTorch's std and norm have (the derivative of √ is
+ * infinite there; times a zero it would give NaN). The inner where keeps √'s input away from 0.
+ */
+function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()): Tensor {
+  const zero = s.eq(0);
+  return where(zero, 0, root(where(zero, 1, s)));
 }
 
 /** log Σ exp(x), shifted by the max for stability. */
@@ -68,8 +77,8 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
   if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);
   if (ord === -Infinity) return a.amin(attrs.dims, attrs.keepdim);
   if (ord === 1) return a.sum(attrs.dims, attrs.keepdim);
-  if (ord === 2) return a.mul(a).sum(attrs.dims, attrs.keepdim).sqrt();
-  return a.pow(ord).sum(attrs.dims, attrs.keepdim).pow(1 / ord);
+  if (ord === 2) return composite(() => sqrtZeroGrad(a.mul(a).sum(attrs.dims, attrs.keepdim)));
+  return composite(() => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
 }
 
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
