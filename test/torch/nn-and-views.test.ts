@@ -38,6 +38,7 @@ const cases: TorchCase[] = [
   },
   { name: 'causal attention', inputs: [seq('float32', [1, 3, 4], 0.1), seq('float32', [1, 3, 4], 0.2), seq('float32', [1, 3, 2], 0.3)], js: (q, k, v) => F.scaledDotProductAttention(q, k, v, { isCausal: true }), py: 'F.scaled_dot_product_attention(x0, x1, x2, is_causal=True)' },
   { name: 'maxPool2d with padding of negative inputs', inputs: [seq('float32', [1, 1, 4, 4], -1, 1)], js: (x) => F.maxPool2d(x, 2, { padding: 1 }), py: 'F.max_pool2d(x0, 2, padding=1)' },
+  { name: 'maxPool2d propagates NaN', inputs: [f32([[[[1, NaN, 2, 3], [4, 5, 6, 7], [8, 9, NaN, 1], [0, 0, 0, 0]]]])], js: (x) => F.maxPool2d(x, 2), py: 'F.max_pool2d(x0, 2)' },
   { name: 'maxPool2d stride and dilation', inputs: [seq('float32', [1, 2, 5, 5], 0.5, -7)], js: (x) => F.maxPool2d(x, 2, { stride: 1, dilation: 2 }), py: 'F.max_pool2d(x0, 2, stride=1, dilation=2)' },
   { name: 'avgPool2d padding counts the pad', inputs: [seq('float32', [1, 1, 4, 4])], js: (x) => [F.avgPool2d(x, 2, { padding: 1 }), F.avgPool2d(x, 2, { padding: 1, countIncludePad: false })], py: '(F.avg_pool2d(x0, 2, padding=1), F.avg_pool2d(x0, 2, padding=1, count_include_pad=False))' },
   { name: 'conv2d padding same', inputs: [seq('float32', [1, 2, 4, 4], 0.1), seq('float32', [3, 2, 3, 3], 0.05, -9)], js: (x, w) => F.conv2d(x, w, { padding: 'same' }), py: "F.conv2d(x0, x1, padding='same')", rtol: 1e-4 },

@@ -1,5 +1,7 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
+import { isFloating } from '../../dtype.js';
+import { where } from '../where.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
@@ -52,7 +54,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
         attrs.count[x.ndim - 2] = out[0]!;
         attrs.count[x.ndim - 1] = out[1]!;
         const window = applySlice(padded, attrs);
-        acc = acc === undefined ? window : combine === 'max' ? acc.maximum(window) : acc.add(window);
+        acc = acc === undefined ? window : combine === 'max' ? firstMaximum(acc, window) : acc.add(window);
       }
     }
     if (combine === 'max') return acc!;
@@ -62,6 +64,15 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
     }
     return acc!.div(k[0] * k[1]);
   });
+}
+
+/**
+ * The larger of two windows, the earlier one on ties (PyTorch's max pooling sends the gradient
+ * to the first maximum of a window, where maximum() would share it); a NaN wins and stays.
+ */
+function firstMaximum(acc: Tensor, window: Tensor): Tensor {
+  const takeNew = isFloating(window.dtype) ? window.gt(acc).logicalOr(window.isnan()) : window.gt(acc);
+  return where(takeNew, window, acc);
 }
 
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
