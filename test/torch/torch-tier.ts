@@ -27,7 +27,7 @@ export interface TorchCase {
   readonly inputs: readonly InputSpec[];
   /** The runtime's spelling, over the inputs. */
   readonly js: (...xs: Tensor[]) => Output;
-  /** PyTorch's spelling: a Python expression over x0, x1, ..., torch and F. */
+  /** PyTorch's spelling: a Python expression over x0, x1, ..., torch and F (or lines that set `result`). */
   readonly py: string;
   readonly rtol?: number;
   readonly atol?: number;

@@ -2,7 +2,7 @@
 JSON list of results. Test-only helper (one process per test file, many cases each).
 
 A case: {"name", "inputs": [{"values", "shape", "dtype"}], "py": an expression over x0, x1, ...,
-torch and F}. Non-finite numbers and -0 travel as the strings "nan", "inf", "-inf", "-0".
+torch and F, or statements that set `result`}. Non-finite numbers and -0 travel as the strings "nan", "inf", "-inf", "-0".
 A result: {"outputs": [{"shape", "dtype", "values"}]} or {"error": message}.
 """
 import json
@@ -61,7 +61,11 @@ def answer(case):
     for i, spec in enumerate(case["inputs"]):
         env[f"x{i}"] = make_input(spec)
     try:
-        out = eval(case["py"], env)
+        if "\n" in case["py"]:  # statements: the answer is the variable `result`
+            exec(case["py"], env)
+            out = env["result"]
+        else:
+            out = eval(case["py"], env)
     except Exception as e:  # the runtime must fail too
         return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
