@@ -4,10 +4,11 @@
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
+import { zeroOrFail } from './device-checks.js';
 
 /**
  * An int32 Div/Mod whose divisor is never 0 or -1: a divisor of -1 gives `byMinusOne`, a zero
- * divisor fails (a Gather of index 1 from one element: "out of data bounds").
+ * divisor fails the program.
  */
 function guardedIntDivision(ctx: OnnxLowerContext, a: string, b: string, onnx: 'Div' | 'Mod', byMinusOne: string): string {
   const g = ctx.graph;
@@ -16,8 +17,7 @@ function guardedIntDivision(ctx: OnnxLowerContext, a: string, b: string, onnx: '
   const isMinusOne = g.node('Equal', [b, c(-1)]);
   const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
   const q = g.node('Where', [isMinusOne, byMinusOne, g.node(onnx, [a, safe], onnx === 'Mod' ? { fmod: 1 } : {})]);
-  const zeroOrFail = g.node('Gather', [g.constant('int32', [1], [0]), g.node('Cast', [isZero], { to: 7 })]);
-  return g.node('Add', [q, zeroOrFail]);
+  return g.node('Add', [q, zeroOrFail(g, isZero)]);
 }
 
 function operandsIn(ctx: OnnxLowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
