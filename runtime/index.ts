@@ -16,6 +16,7 @@ export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
 export { programText, type Program } from './compiler/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
+export { lowerToStableHlo, type StableHloModule } from './device/stablehlo/lower-program.js';
 // For whole-function capture (tpu.compile, issue 7): one region, no reads inside.
 export { setRegionCap, flushRegion } from './modes/fused.js';
 export { forbidSyncWhile } from './modes/materialize.js';

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { registeredOps } from '../../runtime/ops/index.js';
 import { LoweringTable, loweringGaps } from '../../runtime/device/lowering-table.js';
 import { onnxLowerings } from '../../runtime/device/onnx/lowerings/index.js';
+import { stablehloLowerings } from '../../runtime/device/stablehlo/lowerings/index.js';
 
-const BACKENDS: readonly LoweringTable<unknown>[] = [onnxLowerings];
+const BACKENDS: readonly LoweringTable<unknown>[] = [onnxLowerings, stablehloLowerings];
 const primitives = registeredOps().map((op) => op.name);
 
 describe('lowering coverage', () => {

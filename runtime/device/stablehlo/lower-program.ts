@@ -1,0 +1,35 @@
+// Lowers a program to a StableHLO module (MLIR text) whose @main takes the buffer inputs,
+// then the scalars as 0-d tensors (a new learning rate is a new argument, never a
+// recompile), and returns the outputs. Every value keeps its dtype: bfloat16 is bf16.
+import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
+import { ELEMENT_TYPE, MlirFunction, typeText, type TensorType } from './mlir-function.js';
+import { stablehloLowerings } from './lowerings/index.js';
+
+export interface StableHloModule {
+  /** The module as MLIR text (what compileForTpu and XLA compile). */
+  readonly text: string;
+  /** Types of @main's arguments: the program's inputs, then its scalars. */
+  readonly parameters: readonly TensorType[];
+  readonly results: readonly TensorType[];
+}
+
+export function lowerToStableHlo(program: Program): StableHloModule {
+  verifyProgram(program);
+  const fn = new MlirFunction();
+  const parameters: TensorType[] = [
+    ...program.inputs.map((v) => ({ shape: v.shape, element: ELEMENT_TYPE[v.dtype] })),
+    ...program.scalars.map((d) => ({ shape: [], element: ELEMENT_TYPE[d] })),
+  ];
+  const values = parameters.map((t) => fn.param(t));
+  const ctx = { fn };
+  for (const n of program.nodes) {
+    const types = { inputs: n.inputs.map((id) => valueOf(program, id)), output: n };
+    const out = stablehloLowerings.get(n.op)(ctx, n.inputs.map((id) => values[id]!), n.attrs, types);
+    const want = typeText({ shape: n.shape, element: ELEMENT_TYPE[n.dtype] });
+    const got = typeText(fn.typeOf(out));
+    if (got !== want) throw new Error(`stablehlo lowering of ${n.op}: made ${got}, the program says ${want}`);
+    values.push(out);
+  }
+  const outputs = program.outputs.map((id) => values[id]!);
+  return { text: fn.moduleText('program', outputs), parameters, results: outputs.map((v) => fn.typeOf(v)) };
+}

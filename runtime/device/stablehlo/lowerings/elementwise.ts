@@ -1,0 +1,54 @@
+// Elementwise primitives of two operands, and where: both operands converted to one
+// dtype and broadcast to the result's shape, one StableHLO op, the result converted back.
+import { promoteTypes, type DType } from '../../../dtype.js';
+import { broadcastTo, compare, convert, select, type Direction } from './hlo.js';
+import { stablehloLowerings, type StableHloLowering } from './table.js';
+
+type Combine = (fn: Parameters<StableHloLowering>[0]['fn'], a: string, b: string) => string;
+
+/**
+ * `compute`: the dtype both operands are converted to, from their promoted dtype and the
+ * result's (default: the result; bool arithmetic computes in int32, as the ONNX backend does).
+ */
+function binaryLowering(combine: Combine, compute?: (promoted: DType, result: DType) => DType): StableHloLowering {
+  return ({ fn }, [a, b], _attrs, types) => {
+    const [ta, tb] = types.inputs;
+    const result = types.output.dtype;
+    const dtype = compute ? compute(promoteTypes(ta!.dtype, tb!.dtype), result) : result === 'bool' ? 'int32' : result;
+    const shape = types.output.shape;
+    const out = combine(fn, broadcastTo(fn, convert(fn, a!, dtype), shape), broadcastTo(fn, convert(fn, b!, dtype), shape));
+    return convert(fn, out, result);
+  };
+}
+
+const op = (name: string): Combine => (fn, a, b) => fn.op(`stablehlo.${name}`, [a, b], fn.typeOf(a));
+const comparison = (direction: Direction): Combine => (fn, a, b) => compare(fn, a, b, direction);
+
+/** Comparisons: operands compared in their promoted dtype. */
+const inPromoted = (promoted: DType): DType => promoted;
+/** Logical ops read operands as truth values (non-zero is true). */
+const asTruthValues = (): DType => 'bool';
+
+stablehloLowerings.register({
+  add: binaryLowering(op('add')),
+  sub: binaryLowering(op('subtract')),
+  mul: binaryLowering(op('multiply')),
+  div: binaryLowering(op('divide')),
+  pow: binaryLowering(op('power')),
+  // NaN-propagating, as PyTorch's maximum/minimum.
+  maximum: binaryLowering(op('maximum')),
+  minimum: binaryLowering(op('minimum')),
+  gt: binaryLowering(comparison('GT'), inPromoted),
+  lt: binaryLowering(comparison('LT'), inPromoted),
+  eq: binaryLowering(comparison('EQ'), inPromoted),
+  ge: binaryLowering(comparison('GE'), inPromoted),
+  le: binaryLowering(comparison('LE'), inPromoted),
+  logicalAnd: binaryLowering(op('and'), asTruthValues),
+  logicalOr: binaryLowering(op('or'), asTruthValues),
+  logicalXor: binaryLowering(op('xor'), asTruthValues),
+  where({ fn }, [c, x, y], _attrs, types) {
+    const { shape, dtype } = types.output;
+    const pick = (v: string) => broadcastTo(fn, convert(fn, v, dtype), shape);
+    return select(fn, broadcastTo(fn, c!, shape), pick(x!), pick(y!));
+  },
+});

@@ -1,0 +1,15 @@
+// The StableHLO backend's lowering table and what its rules see. Values keep their own
+// dtype (bfloat16 is bf16, computed natively); a rule converts operands where the op needs
+// another element type, and returns a value of exactly the node's shape and dtype (the
+// driver, ../lower-program.ts, checks it).
+import { LoweringTable, type LoweringRule } from '../../lowering-table.js';
+import type { MlirFunction } from '../mlir-function.js';
+
+export interface StableHloLowerContext {
+  readonly fn: MlirFunction;
+}
+
+export type StableHloLowering = LoweringRule<StableHloLowerContext, string>;
+
+/** StableHLO lowers every primitive. */
+export const stablehloLowerings = new LoweringTable<StableHloLowering>('stablehlo');

@@ -1,0 +1,61 @@
+// Elementwise primitives of one operand: the input is converted to the result's dtype
+// (integer inputs of exp, log, ... compute in float32), then one op or a few.
+import { isFloating } from '../../../dtype.js';
+import type { MlirFunction } from '../mlir-function.js';
+import { compare, convert, isNan, same, select, splat } from './hlo.js';
+import { stablehloLowerings, type StableHloLowering } from './table.js';
+
+type UnaryRule = (fn: MlirFunction, x: string) => string;
+
+function unaryLowering(rule: UnaryRule): StableHloLowering {
+  return ({ fn }, [x], _attrs, types) => rule(fn, convert(fn, x!, types.output.dtype));
+}
+
+/** One StableHLO op applied to the input. */
+const single = (name: string) => unaryLowering((fn, x) => same(fn, name, x));
+
+const zeros = (fn: MlirFunction, x: string) => splat(fn, 0, fn.typeOf(x).shape, fn.typeOf(x).element);
+
+/** Integer inputs are returned as they are (PyTorch). */
+const rounding = (lowerFloat: UnaryRule) => unaryLowering((fn, x) => (fn.typeOf(x).element === 'i32' ? x : lowerFloat(fn, x)));
+
+/** A bool-valued function of one operand, given the input in its own dtype. */
+const predicate = (rule: (fn: MlirFunction, x: string, floating: boolean) => string): StableHloLowering =>
+  ({ fn }, [x], _attrs, types) => rule(fn, x!, isFloating(types.inputs[0]!.dtype));
+const constantBool = (fn: MlirFunction, x: string, value: boolean) => splat(fn, value ? 1 : 0, fn.typeOf(x).shape, 'i1');
+
+stablehloLowerings.register({
+  neg: single('negate'),
+  exp: single('exponential'),
+  log: single('log'),
+  tanh: single('tanh'),
+  sqrt: single('sqrt'),
+  // maximum keeps NaN (PyTorch's relu(NaN) is NaN).
+  relu: unaryLowering((fn, x) => same(fn, 'maximum', x, zeros(fn, x))),
+  abs: single('abs'),
+  sign: single('sign'),
+  rsqrt: single('rsqrt'),
+  square: unaryLowering((fn, x) => same(fn, 'multiply', x, x)),
+  reciprocal: unaryLowering((fn, x) => same(fn, 'divide', splat(fn, 1, fn.typeOf(x).shape, fn.typeOf(x).element), x)),
+  sin: single('sine'),
+  cos: single('cosine'),
+  sigmoid: single('logistic'),
+  // CHLO: StableHLO has no erf; XLA expands it (both libtpu and jaxlib accept CHLO).
+  erf: unaryLowering((fn, x) => fn.op('chlo.erf', [x], fn.typeOf(x))),
+  log1p: single('log_plus_one'),
+  expm1: single('exponential_minus_one'),
+  floor: rounding((fn, x) => same(fn, 'floor', x)),
+  ceil: rounding((fn, x) => same(fn, 'ceil', x)),
+  round: rounding((fn, x) => same(fn, 'round_nearest_even', x)),
+  trunc: rounding((fn, x) => select(fn, compare(fn, x, zeros(fn, x), 'LT'), same(fn, 'ceil', x), same(fn, 'floor', x))),
+  logicalNot: predicate((fn, x) => same(fn, 'not', convert(fn, x, 'bool'))),
+  isnan: predicate((fn, x, floating) => (floating ? isNan(fn, x) : constantBool(fn, x, false))),
+  isinf: predicate((fn, x, floating) => {
+    if (!floating) return constantBool(fn, x, false);
+    const t = fn.typeOf(x);
+    return compare(fn, same(fn, 'abs', x), splat(fn, Infinity, t.shape, t.element), 'EQ');
+  }),
+  isfinite: predicate((fn, x, floating) =>
+    floating ? fn.op('stablehlo.is_finite', [x], { shape: fn.typeOf(x).shape, element: 'i1' }) : constantBool(fn, x, true),
+  ),
+});

@@ -1,0 +1,339 @@
+// One program per primitive and dtype (and per attribute form that takes another path in a
+// lowering), built as Program IR with the op's own shape rule, with deterministic inputs
+// that include the values where backends differ (NaN, ±inf, ±0, ties, rounding halves,
+// negative indices). Shared by the libtpu compile test and the XLA:CPU-vs-ONNX test.
+import { registeredOps } from '../../runtime/ops/index.js';
+import { bf16Bits, type DType, type StorageArray } from '../../runtime/dtype.js';
+import type { Program, ProgramNode } from '../../runtime/compiler/program.js';
+
+/** How close the StableHLO result must be to the ONNX backend's. */
+export type Tolerance =
+  | 'exact'
+  /**
+   * float32 ulps (2^-23 relative), plus `abs`. A bfloat16 result may be one bfloat16 ulp off
+   * when ulps > 0 (float32 values a few ulps apart can round to neighbouring bfloat16 values).
+   */
+  | { readonly ulps: number; readonly abs?: number }
+  /** |a − b| ≤ abs + rel·|onnx|: reductions and transcendental chains. */
+  | { readonly abs: number; readonly rel: number };
+
+export interface OperandSpec {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  /** A 0-d scalar parameter of the program (fed by value, as a learning rate is). */
+  readonly scalar?: number;
+  /** Explicit values (else generated from the dtype). */
+  readonly values?: readonly number[];
+  /** Random integers in [lo, hi] (indices, exponents). */
+  readonly ints?: readonly [number, number];
+  /** Generated floats without NaN/±inf (reductions where one NaN hides the rest). */
+  readonly finite?: boolean;
+}
+
+export interface PrimitiveCase {
+  readonly label: string;
+  readonly op: string;
+  readonly operands: readonly OperandSpec[];
+  readonly attrs: unknown;
+  readonly tolerance: Tolerance;
+  /**
+   * PyTorch's values, hand-computed, where the ONNX backend departs from PyTorch: the
+   * StableHLO result is checked against these instead.
+   */
+  readonly pytorch?: readonly number[];
+}
+
+const byName = new Map(registeredOps().map((op) => [op.name, op]));
+
+/** The program of one op application: tensor operands are inputs, scalar operands scalars. */
+export function programOf(c: PrimitiveCase): Program {
+  const tensors = c.operands.filter((o) => o.scalar === undefined);
+  const scalars = c.operands.filter((o) => o.scalar !== undefined);
+  let t = 0;
+  let s = tensors.length;
+  const ids = c.operands.map((o) => (o.scalar === undefined ? t++ : s++));
+  const op = byName.get(c.op);
+  if (!op) throw new Error(`no primitive '${c.op}'`);
+  const out = op.infer(c.operands.map((o) => ({ shape: o.shape, dtype: o.dtype })), c.attrs as never);
+  const node: ProgramNode = { op: c.op, inputs: ids, attrs: c.attrs, shape: out.shape, dtype: out.dtype };
+  return {
+    inputs: tensors.map((o) => ({ shape: o.shape, dtype: o.dtype })),
+    scalars: scalars.map((o) => o.dtype),
+    nodes: [node],
+    outputs: [tensors.length + scalars.length],
+  };
+}
+
+// ---- deterministic data -------------------------------------------------------------
+
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+const SPECIALS = [NaN, Infinity, -Infinity, 0, -0, 0.5, 1.5, 2.5, -2.5, 1e-8, -1e-8, 1];
+
+/** A float operand's values: specials first, then values of mixed magnitude and sign. */
+function floats(n: number, next: () => number, finite: boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const special = finite ? undefined : SPECIALS[i];
+    if (special !== undefined && i < n / 2) out.push(special);
+    else out.push((next() - 0.5) * 8 * (next() < 0.2 ? 0.01 : 1));
+  }
+  return out;
+}
+
+/** Host storage of an operand (bfloat16 as bit patterns), and its values as numbers. */
+export function operandData(o: OperandSpec, seed: number): { storage: StorageArray; numbers: number[] } {
+  const n = o.shape.reduce((a, b) => a * b, 1);
+  const next = random(seed * 7919 + n);
+  let numbers: number[];
+  if (o.values) numbers = [...o.values];
+  else if (o.ints) numbers = Array.from({ length: n }, () => o.ints![0] + Math.floor(next() * (o.ints![1] - o.ints![0] + 1)));
+  else if (o.dtype === 'bool') numbers = Array.from({ length: n }, () => (next() < 0.5 ? 1 : 0));
+  else if (o.dtype === 'int32') numbers = Array.from({ length: n }, () => Math.floor(next() * 21) - 10);
+  else numbers = floats(n, next, o.finite ?? false);
+  switch (o.dtype) {
+    case 'float32': return { storage: Float32Array.from(numbers), numbers: Array.from(Float32Array.from(numbers)) };
+    case 'bfloat16': {
+      const bits = Uint16Array.from(numbers, (v) => bf16Bits(v));
+      const widened = new Float32Array(new Uint32Array(Array.from(bits, (b) => b << 16)).buffer);
+      return { storage: bits, numbers: Array.from(widened) };
+    }
+    case 'int32': return { storage: Int32Array.from(numbers), numbers };
+    case 'bool': return { storage: Uint8Array.from(numbers, (v) => (v ? 1 : 0)), numbers: numbers.map((v) => (v ? 1 : 0)) };
+  }
+}
+
+// ---- the catalogue ------------------------------------------------------------------
+
+const T = (shape: readonly number[], dtype: DType, more: Partial<OperandSpec> = {}): OperandSpec => ({ shape, dtype, ...more });
+const S = (dtype: DType, value: number): OperandSpec => ({ shape: [], dtype, scalar: value });
+
+const EXACT: Tolerance = 'exact';
+/** Correctly rounded in IEEE arithmetic on both backends. */
+const ARITHMETIC: Tolerance = { ulps: 0 };
+/** XLA:CPU's float32 divide is 1 ulp off the correctly rounded quotient at times (ONNX Runtime's is exact). */
+const DIVISION: Tolerance = { ulps: 1 };
+/**
+ * ONNX Runtime's sigmoid is an approximation with an absolute error up to ~1e-7 (2e-4
+ * relative at sigmoid(-8)); XLA's logistic is within an ulp of the float64 value.
+ */
+const SIGMOID: Tolerance = { ulps: 4, abs: 2e-7 };
+/** Library approximations of transcendental functions differ by a few ulps. */
+const TRANSCENDENTAL: Tolerance = { ulps: 4 };
+/** Summation order differs (XLA's tree vs ONNX Runtime's vectorized loop). */
+const REDUCTION: Tolerance = { abs: 1e-5, rel: 1e-5 };
+
+const ALL: DType[] = ['float32', 'bfloat16', 'int32', 'bool'];
+const NUMERIC: DType[] = ['float32', 'bfloat16', 'int32'];
+const FLOATS: DType[] = ['float32', 'bfloat16'];
+const forAll = (dtypes: DType[], f: (d: DType) => PrimitiveCase[]) => dtypes.flatMap(f);
+const one = (label: string, op: string, operands: OperandSpec[], attrs: unknown, tolerance: Tolerance): PrimitiveCase => ({ label, op, operands, attrs, tolerance });
+const noAttrs = {};
+
+/** A float result's tolerance: transcendental ulps for floats; integer or bool results exact. */
+const unaryTolerance = (op: string): Tolerance =>
+  op === 'sigmoid' ? SIGMOID : op === 'reciprocal' ? DIVISION : ['neg', 'abs', 'sign', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc', 'sqrt'].includes(op) ? ARITHMETIC : TRANSCENDENTAL;
+
+function binaryCases(): PrimitiveCase[] {
+  const cases: PrimitiveCase[] = [];
+  const arithmetic = ['add', 'sub', 'mul', 'div', 'maximum', 'minimum'];
+  for (const op of [...arithmetic, 'pow', 'gt', 'lt', 'eq', 'ge', 'le', 'logicalAnd', 'logicalOr', 'logicalXor']) {
+    const tolerance = op === 'pow' ? TRANSCENDENTAL : op === 'div' ? DIVISION : arithmetic.includes(op) ? ARITHMETIC : EXACT;
+    for (const d of ALL) {
+      if ((op === 'sub' || op === 'pow') && d === 'bool') continue;
+      const exponent = op === 'pow' && d === 'int32' ? { ints: [0, 4] as const } : {};
+      cases.push(one(`${op} ${d}`, op, [T([3, 4], d), T([3, 4], d, exponent)], noAttrs, tolerance));
+    }
+    // broadcasting, a mixed-dtype pair and a scalar parameter
+    cases.push(one(`${op} float32[3,4] with int32[4]`, op, [T([3, 4], 'float32'), T([4], 'int32', op === 'pow' ? { ints: [0, 3] } : {})], noAttrs, tolerance));
+    cases.push(one(`${op} bfloat16 with a scalar`, op, [T([2, 5], 'bfloat16'), S('bfloat16', 1.5)], noAttrs, tolerance));
+  }
+  for (const d of ALL) {
+    cases.push(one(`where ${d}`, 'where', [T([3, 4], 'bool'), T([3, 4], d), T([4], d)], noAttrs, EXACT));
+  }
+  cases.push(one('where float32 and int32 scalar', 'where', [T([3, 4], 'bool'), T([3, 4], 'float32'), S('float32', -2)], noAttrs, EXACT));
+  return cases;
+}
+
+function unaryCases(): PrimitiveCase[] {
+  const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1'];
+  const keeps = ['neg', 'relu', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc'];
+  const predicates = ['logicalNot', 'isnan', 'isinf', 'isfinite'];
+  return [
+    ...promotes.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
+    ...keeps.flatMap((op) => NUMERIC.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
+    ...predicates.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, EXACT))),
+  ];
+}
+
+function reduceCases(): PrimitiveCase[] {
+  const cases: PrimitiveCase[] = [];
+  const shapes: [string, { dims: number[]; keepdim: boolean }][] = [
+    ['dim 1', { dims: [1], keepdim: false }], ['dims 0,2 keepdim', { dims: [0, 2], keepdim: true }], ['all', { dims: [0, 1, 2], keepdim: false }],
+  ];
+  for (const [what, attrs] of shapes) {
+    for (const d of ALL) {
+      const finite = { finite: true };
+      cases.push(one(`sum ${d} ${what}`, 'sum', [T([3, 5, 4], d, finite)], attrs, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+      cases.push(one(`prod ${d} ${what}`, 'prod', [T([3, 5, 4], d, d === 'int32' ? { ints: [-2, 2] } : { finite: true })], attrs, d === 'int32' || d === 'bool' ? EXACT : REDUCTION));
+      cases.push(one(`any ${d} ${what}`, 'any', [T([3, 5, 4], d)], attrs, EXACT));
+      cases.push(one(`all ${d} ${what}`, 'all', [T([3, 5, 4], d, d === 'bool' ? {} : { ints: [0, 9] })], attrs, EXACT));
+      if (d === 'bool') continue;
+      cases.push(one(`amax ${d} ${what}`, 'amax', [T([3, 5, 4], d, finite)], attrs, EXACT));
+      cases.push(one(`amin ${d} ${what}`, 'amin', [T([3, 5, 4], d, finite)], attrs, EXACT));
+      if (d !== 'int32') cases.push(one(`mean ${d} ${what}`, 'mean', [T([3, 5, 4], d, finite)], attrs, REDUCTION));
+    }
+  }
+  // Empty reduced dims give the init values: 0 (sum), 1 (prod), false (any), true (all).
+  for (const op of ['sum', 'prod', 'any', 'all']) {
+    for (const d of ['float32', 'int32'] as const) cases.push(one(`${op} ${d} over an empty dim`, op, [T([0, 3], d)], { dims: [0], keepdim: false }, EXACT));
+  }
+  // PyTorch: 0/0; ONNX Runtime's ReduceMean gives 0.
+  cases.push({ ...one('mean float32 over an empty dim', 'mean', [T([0, 3], 'float32')], { dims: [0], keepdim: true }, EXACT), pytorch: [NaN, NaN, NaN] });
+  cases.push(one('cumsum float32 of an empty dim', 'cumsum', [T([2, 0], 'float32')], { dim: 1, reverse: false, exclusive: true }, EXACT));
+  // NaN anywhere in the reduced elements makes amax/amin NaN (PyTorch); ONNX Runtime's
+  // ReduceMax/ReduceMin skip it (3 and 1 here).
+  const withNan = (op: string, values: number[], pytorch: number[]) =>
+    ({ ...one(`${op} float32 with NaN`, op, [T([2, 3], 'float32', { values })], { dims: [1], keepdim: false }, EXACT), pytorch });
+  cases.push(withNan('amax', [1, NaN, 3, -1, -2, -3], [NaN, -1]));
+  cases.push(withNan('amin', [1, 2, NaN, -1, -2, -3], [NaN, -3]));
+  const argInputs: [string, OperandSpec][] = [
+    ['float32 ties', T([3, 4], 'float32', { values: [1, 3, 3, 0, 2, 2, 2, 2, -1, 5, -1, 5] })],
+    ['bfloat16', T([3, 4], 'bfloat16', { finite: true })],
+    ['int32 ties', T([3, 4], 'int32', { ints: [0, 2] })],
+  ];
+  // PyTorch: NaN is the extreme of both, its first index wins.
+  const nans = T([2, 4], 'float32', { values: [1, NaN, 3, NaN, 2, -1, 2, -1] });
+  cases.push({ ...one('argmax float32 with NaN', 'argmax', [nans], { dim: 1, keepdim: false }, EXACT), pytorch: [1, 0] });
+  cases.push({ ...one('argmin float32 with NaN', 'argmin', [nans], { dim: 1, keepdim: false }, EXACT), pytorch: [1, 1] });
+  for (const op of ['argmax', 'argmin']) {
+    for (const [what, x] of argInputs) {
+      cases.push(one(`${op} ${what} dim 1`, op, [x], { dim: 1, keepdim: false }, EXACT));
+      cases.push(one(`${op} ${what} dim 0 keepdim`, op, [x], { dim: 0, keepdim: true }, EXACT));
+      cases.push(one(`${op} ${what} flattened`, op, [x], { dim: null, keepdim: false }, EXACT));
+    }
+  }
+  for (const d of NUMERIC) {
+    cases.push(one(`argmax ${d} 3-D dim 1`, 'argmax', [T([2, 5, 3], d, { finite: true })], { dim: 1, keepdim: false }, EXACT));
+    cases.push(one(`cumsum ${d} 3-D dim 0 reverse exclusive`, 'cumsum', [T([4, 2, 3], d, { finite: true })], { dim: 0, reverse: true, exclusive: true }, d === 'int32' ? EXACT : REDUCTION));
+  }
+  for (const d of ALL) {
+    for (const [what, reverse, exclusive] of [['', false, false], [' reverse', true, false], [' exclusive', false, true], [' reverse exclusive', true, true]] as const) {
+      cases.push(one(`cumsum ${d}${what}`, 'cumsum', [T([3, 6], d, { finite: true })], { dim: 1, reverse, exclusive }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+    }
+  }
+  return cases;
+}
+
+function layoutCases(): PrimitiveCase[] {
+  return ALL.flatMap((d) => [
+    one(`reshape ${d}`, 'reshape', [T([2, 6], d)], { shape: [3, 2, 2] }, EXACT),
+    one(`permute ${d}`, 'permute', [T([2, 3, 4], d)], { perm: [2, 0, 1] }, EXACT),
+    one(`expand ${d}`, 'expand', [T([3, 1], d)], { shape: [2, 3, 4] }, EXACT),
+    one(`slice ${d} steps`, 'slice', [T([7, 8], d)], { begin: [1, 7], step: [2, -3], count: [3, 3] }, EXACT),
+    one(`slice ${d} empty`, 'slice', [T([7, 8], d)], { begin: [0, 2], step: [1, 1], count: [0, 4] }, EXACT),
+    one(`embedSlice ${d} steps`, 'embedSlice', [T([3, 3], d)], { begin: [1, 7], step: [2, -3], count: [3, 3], shape: [7, 8] }, EXACT),
+    one(`pad ${d}`, 'pad', [T([3, 4], d), S(d, d === 'bool' ? 1 : 2)], { pads: [[1, 2], [0, 3]] }, EXACT),
+    one(`pad ${d} cropping`, 'pad', [T([5, 4], d), S(d, 0)], { pads: [[-1, 2], [1, -2]] }, EXACT),
+    one(`concat ${d} with float32`, 'concat', [T([2, 3], d), T([2, 1], 'float32'), T([2, 2], d)], { dim: 1 }, EXACT),
+    one(`trilu ${d} upper +1`, 'trilu', [T([2, 4, 5], d)], { upper: true, diagonal: 1 }, EXACT),
+    one(`trilu ${d} lower -1`, 'trilu', [T([4, 5], d)], { upper: false, diagonal: -1 }, EXACT),
+  ]);
+}
+
+function indexCases(): PrimitiveCase[] {
+  const cases = ALL.flatMap((d) => [
+    one(`indexSelect ${d} 2-D index`, 'indexSelect', [T([4, 5, 3], d), T([2, 3], 'int32', { ints: [-5, 4] })], { dim: 1 }, EXACT),
+    one(`indexSelect ${d} 0-d index`, 'indexSelect', [T([4, 5], d), T([], 'int32', { values: [-1] })], { dim: 0 }, EXACT),
+    one(`gather ${d}`, 'gather', [T([4, 5], d), T([6, 4], 'int32', { ints: [-4, 3] })], { dim: 0 }, EXACT),
+  ]);
+  for (const d of ALL) {
+    // duplicate indices: several sources add into one element
+    cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [-5, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+  }
+  const topkInputs: [string, OperandSpec][] = [
+    ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],
+    ['bfloat16', T([3, 6], 'bfloat16', { finite: true })],
+    ['int32 ties', T([3, 6], 'int32', { ints: [0, 3] })],
+  ];
+  // PyTorch: NaN is larger than every number.
+  const nans = T([2, 4], 'float32', { values: [1, NaN, 3, 2, 0, -1, NaN, 5] });
+  cases.push({ ...one('topkValues float32 with NaN largest', 'topkValues', [nans], { dim: 1, k: 2, largest: true }, EXACT), pytorch: [NaN, 3, NaN, 5] });
+  cases.push({ ...one('topkIndices float32 with NaN largest', 'topkIndices', [nans], { dim: 1, k: 2, largest: true }, EXACT), pytorch: [1, 2, 2, 3] });
+  cases.push({ ...one('topkValues float32 with NaN smallest', 'topkValues', [nans], { dim: 1, k: 2, largest: false }, EXACT), pytorch: [1, 2, -1, 0] });
+  cases.push({ ...one('topkIndices float32 with NaN smallest', 'topkIndices', [nans], { dim: 1, k: 2, largest: false }, EXACT), pytorch: [0, 3, 1, 0] });
+  for (const op of ['topkValues', 'topkIndices']) {
+    for (const [what, x] of topkInputs) {
+      cases.push(one(`${op} ${what} largest`, op, [x], { dim: 1, k: 3, largest: true }, EXACT));
+      cases.push(one(`${op} ${what} smallest dim 0`, op, [x], { dim: 0, k: 2, largest: false }, EXACT));
+      cases.push(one(`${op} ${what} full sort`, op, [x], { dim: 1, k: 6, largest: true }, EXACT));
+    }
+  }
+  return cases;
+}
+
+function contractionCases(): PrimitiveCase[] {
+  const mm = (label: string, a: OperandSpec, b: OperandSpec, precision: 'highest' | 'default', tol: Tolerance) =>
+    one(`matmul ${label} ${precision}`, 'matmul', [a, b], { precision }, tol);
+  const finite = { finite: true };
+  const cases = [
+    ...NUMERIC.flatMap((d) => [
+      mm(`${d} [3,5]x[5,4]`, T([3, 5], d, finite), T([5, 4], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
+      mm(`${d} batched broadcast`, T([2, 1, 3, 5], d, finite), T([3, 5, 2], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
+      mm(`${d} vector x matrix`, T([5], d, finite), T([5, 4], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
+      mm(`${d} matrix x vector`, T([3, 5], d, finite), T([5], d, finite), 'highest', d === 'int32' ? EXACT : REDUCTION),
+    ]),
+    mm('float32 [2,0]x[0,3] (zeros)', T([2, 0], 'float32'), T([0, 3], 'float32'), 'highest', EXACT),
+    mm('float32 with bfloat16', T([3, 5], 'float32', finite), T([5, 4], 'bfloat16', finite), 'highest', REDUCTION),
+    // XLA:CPU multiplies DEFAULT in full float32; the ONNX backend rounds the operands to
+    // bfloat16 (a TPU's one pass): bfloat16-level agreement only.
+    mm('float32 [3,5]x[5,4]', T([3, 5], 'float32', finite), T([5, 4], 'float32', finite), 'default', { abs: 0.1, rel: 0.02 }),
+  ];
+  const conv = { stride: [1, 1], padding: [0, 0], dilation: [1, 1], groups: 1 };
+  const convs: [string, number[], number[], object][] = [
+    ['plain', [2, 3, 6, 7], [4, 3, 3, 2], conv],
+    ['stride padding dilation', [1, 2, 9, 8], [3, 2, 3, 3], { stride: [2, 1], padding: [1, 2], dilation: [2, 1], groups: 1 }],
+    ['groups', [1, 4, 5, 5], [6, 2, 3, 3], { ...conv, groups: 2, padding: [1, 1] }],
+  ];
+  for (const d of FLOATS) {
+    for (const [what, xs, ws, attrs] of convs) {
+      cases.push(one(`conv2d ${d} ${what}`, 'conv2d', [T(xs, d, finite), T(ws, d, finite)], attrs, REDUCTION));
+    }
+    const transposed: [string, number[], number[], object][] = [
+      ['plain', [2, 3, 4, 5], [3, 2, 3, 2], { ...conv, outputPadding: [0, 0] }],
+      ['stride padding dilation output padding', [1, 2, 4, 3], [2, 3, 3, 3], { stride: [2, 3], padding: [1, 0], dilation: [1, 2], groups: 1, outputPadding: [1, 2] }],
+      ['groups', [1, 4, 3, 3], [4, 3, 2, 2], { ...conv, groups: 2, stride: [2, 2], outputPadding: [0, 0] }],
+    ];
+    for (const [what, xs, ws, attrs] of transposed) {
+      cases.push(one(`convTranspose2d ${d} ${what}`, 'convTranspose2d', [T(xs, d, finite), T(ws, d, finite)], attrs, REDUCTION));
+    }
+  }
+  return cases;
+}
+
+function valueCases(): PrimitiveCase[] {
+  const constants: [DType, number[]][] = [
+    ['float32', [0.1, -0, NaN, Infinity, -Infinity, 3]], ['bfloat16', [0.1, -2.5, NaN, 1e30, -1e-30, 3]],
+    ['int32', [0, -1, 2 ** 31 - 1, -(2 ** 31), 7, 8]], ['bool', [1, 0, 0, 1, 1, 1]],
+  ];
+  return [
+    ...constants.map(([d, values]) => one(`constant ${d}`, 'constant', [], { shape: [2, 3], dtype: d, values }, EXACT)),
+    one('constant float32 0-d', 'constant', [], { shape: [], dtype: 'float32', values: [0.5] }, EXACT),
+    ...ALL.flatMap((d) => ALL.map((to) => one(`fill ${to} from ${d} scalar`, 'fill', [S(d, d === 'bool' ? 1 : d === 'int32' ? -3 : 2.5)], { shape: [2, 3], dtype: to }, EXACT))),
+    ...ALL.map((d) => one(`identity ${d}`, 'identity', [T([3, 4], d)], noAttrs, EXACT)),
+    // float -> int truncates toward zero; NaN and infinities have no int32 (left out).
+    ...ALL.flatMap((d) => ALL.map((to) => one(`cast ${d} to ${to}`, 'cast', [T([4, 6], d, to === 'int32' ? { finite: true } : {})], { dtype: to }, EXACT))),
+  ];
+}
+
+export const PRIMITIVE_CASES: readonly PrimitiveCase[] = [
+  ...binaryCases(), ...unaryCases(), ...reduceCases(), ...layoutCases(), ...indexCases(), ...contractionCases(), ...valueCases(),
+];

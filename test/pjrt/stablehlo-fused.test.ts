@@ -1,0 +1,116 @@
+// Fused programs the runtime itself records (a layerNorm → gelu region, an MLP training
+// step, composed ops with their backward pass): their StableHLO on XLA:CPU gives the ONNX
+// backend's numbers on the same inputs, and compiles with libtpu for v5e.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tpu } from 'tpu-kernel/runtime';
+import type { Program } from '../../runtime/compiler/program.js';
+import { compileForTpu, tpuCompilerInfo } from '../../runtime/device/pjrt/index.js';
+import { lowerToStableHlo } from '../../runtime/device/stablehlo/index.js';
+import { jaxInstalled } from '../support/jax-tpu-reference.js';
+import { seededValues } from '../support/reference.js';
+import { XlaCpu } from '../support/xla-cpu.js';
+import { operandData, type Tolerance } from './stablehlo-cases.js';
+import { firstMismatch, runBoth } from './stablehlo-reference.js';
+
+const available = await jaxInstalled();
+if (!available) console.warn('SKIPPED test/pjrt/stablehlo-fused.test.ts: python3 cannot import jax');
+const tpuStatus = await tpuCompilerInfo();
+
+afterEach(() => tpu.mode('strict'));
+
+/** The program a fused region flushed by `run` compiled to. */
+function recordFused(run: () => void): Program {
+  tpu.mode('fused');
+  run();
+  tpu.mode('strict');
+  return tpu.stats().lastProgram!.program;
+}
+
+function layerNormGelu(dtype: 'float32' | 'bfloat16'): Program {
+  const x = tpu.tensor(seededValues(48, 4), { dtype: 'float32' }).reshape([6, 8]).to(dtype);
+  const w = tpu.tensor(seededValues(8, 5), { dtype: 'float32' }).to(dtype);
+  const b = tpu.tensor(seededValues(8, 6), { dtype: 'float32' }).to(dtype);
+  tpu.syncBlocking();
+  return recordFused(() => tpu.nn.functional.gelu(tpu.nn.functional.layerNorm(x, [8], { weight: w, bias: b })).dataSync());
+}
+
+/** One SGD-with-momentum step of a 2-layer MLP with a cross-entropy loss (forward, backward, update). */
+function mlpStep(): Program {
+  tpu.manualSeed(3);
+  const model = new tpu.nn.Sequential(new tpu.nn.Linear(4, 8), new tpu.nn.ReLU(), new tpu.nn.Linear(8, 3));
+  const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.1, momentum: 0.9 });
+  const x = tpu.randn([16, 4]);
+  const y = tpu.tensor(Int32Array.from({ length: 16 }, (_, i) => i % 3));
+  const step = () =>
+    tpu.scope(() => {
+      opt.zeroGrad();
+      const loss = tpu.nn.crossEntropy(model.forward(x), y);
+      loss.backward();
+      opt.step();
+      return loss.item();
+    });
+  tpu.mode('fused');
+  step(); // the first step creates the momentum buffers
+  return recordFused(step);
+}
+
+type Tensor = ReturnType<typeof tpu.ones>;
+const F = tpu.nn.functional;
+
+/** f(x) and, through autograd, d(sum f(x))/dx in one fused program. */
+function forwardBackward(shape: number[], dtype: 'float32' | 'bfloat16', f: (x: Tensor) => Tensor): () => Program {
+  return () => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const x = tpu.tensor(seededValues(n, n), { dtype: 'float32' }).reshape(shape).to(dtype).detach();
+    x.requiresGrad = true;
+    tpu.syncBlocking();
+    return recordFused(() => {
+      f(x).sum().backward();
+      x.grad!.dataSync();
+    });
+  };
+}
+
+const FUSED_F32: Tolerance = { abs: 1e-6, rel: 1e-5 };
+/** One bfloat16 ulp: XLA may keep float32 between fused bfloat16 ops where ONNX rounds after each. */
+const FUSED_BF16: Tolerance = { abs: 1e-6, rel: 2 ** -7 };
+
+describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend', () => {
+  const xla = available ? XlaCpu.start() : undefined;
+  afterAll(() => xla?.close());
+
+  const cases: [string, () => Program, Tolerance][] = [
+    ['layerNorm → gelu float32', () => layerNormGelu('float32'), FUSED_F32],
+    ['layerNorm → gelu bfloat16', () => layerNormGelu('bfloat16'), FUSED_BF16],
+    ['MLP training step (SGD with momentum)', mlpStep, FUSED_F32],
+    // composed ops, forward and backward
+    ['softmax bfloat16', forwardBackward([4, 9], 'bfloat16', (x) => F.softmax(x, -1).mul(x)), FUSED_BF16],
+    ['logSoftmax float32', forwardBackward([4, 9], 'float32', (x) => F.logSoftmax(x, 0).mul(x)), FUSED_F32],
+    ['maxPool2d', forwardBackward([1, 2, 7, 6], 'float32', (x) => F.maxPool2d(x, 3, { stride: 2, padding: 1 })), FUSED_F32],
+    ['avgPool2d', forwardBackward([1, 2, 7, 6], 'float32', (x) => F.avgPool2d(x, 2, { countIncludePad: false, padding: 1 })), FUSED_F32],
+    ['interpolate bilinear', forwardBackward([1, 2, 3, 4], 'float32', (x) => F.interpolate(x, { size: [5, 7], mode: 'bilinear' }).square()), FUSED_F32],
+    ['causal attention', forwardBackward([2, 5, 4], 'float32', (x) => F.scaledDotProductAttention(x, x.mul(0.5), x, { isCausal: true })), FUSED_F32],
+    ['conv1d', forwardBackward([2, 3, 9], 'float32', (x) => F.conv1d(x, x.narrow(2, 0, 3), { stride: 2, padding: 1 })), FUSED_F32],
+    ['sort, cumprod and strided slices', forwardBackward([3, 8], 'float32', (x) => tpu.sort(x, { dim: 1 }).values.mul(tpu.cumprod(x, 1)).narrow(1, 1, 5).flip(1)), FUSED_F32],
+  ];
+
+  for (const [label, record, tolerance] of cases) {
+    it(label, async () => {
+      const program = record();
+      expect(program.nodes.length).toBeGreaterThan(10);
+      // Labels must index the 3 classes; other inputs as the primitive tests make them.
+      const inputs = program.inputs.map((v, i) => operandData({ ...v, finite: true, ...(v.dtype === 'int32' ? { ints: [0, 2] as const } : {}) }, 100 + i).storage);
+      const scalars = program.scalars.map((d) => (d === 'int32' ? 1 : 0.125));
+      const { onnx, xla: got, dtypes } = await runBoth(xla!, program, inputs, scalars);
+      expect(got.length).toBe(program.outputs.length);
+      for (const [i, values] of got.entries()) {
+        expect(firstMismatch(onnx[i]!, values, dtypes[i]!, tolerance), `${label} output ${i}`).toBeUndefined();
+        expect(values.some((v) => v !== 0 && Number.isFinite(v)), `${label} output ${i} has real values`).toBe(true);
+      }
+      if (tpuStatus.available) {
+        const compiled = await compileForTpu(lowerToStableHlo(program).text, { topology: 'v5e:2x2', hloText: false });
+        expect(compiled.costAnalysis().flops).toBeGreaterThan(0);
+      }
+    }, 120_000);
+  }
+});
