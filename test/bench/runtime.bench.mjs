@@ -53,8 +53,11 @@ for (const w of workloads) {
   for (const peer of PEERS) {
     if (!(peer in peers.found)) continue;
     const r = await peers.prepare(w.id, peer);
-    if (r.ok) variants[peer] = { peer };
-    else if (r.error) skipped.push(`${w.id} ${peer}: ${r.error}`);
+    if (!r.ok && r.error) skipped.push(`${w.id} ${peer}: ${r.error}`);
+    if (!r.ok) continue;
+    variants[peer] = { peer, threads: peers.threads };
+    // PyTorch on one thread too: its OpenMP threads lose much more to a loaded machine.
+    if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1 };
   }
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
@@ -63,7 +66,7 @@ for (const w of workloads) {
       if (round === WARMUP && v.mode) compilesAfterWarmup[name] = -tpu.stats().programsCompiled;
       let ms;
       let extra;
-      if (v.peer) ms = await peers.step(w.id, v.peer);
+      if (v.peer) ms = await peers.step(w.id, v.peer, v.threads);
       else {
         const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
         const t0 = performance.now();
@@ -83,11 +86,20 @@ for (const w of workloads) {
   }
   for (const v of Object.values(variants)) if (v.mode) tpu.withMode(v.mode, () => v.run.dispose?.());
   for (const v of Object.values(variants)) if (v.peer) await peers.drop(w.id, v.peer);
+
   const row = { id: w.id, title: w.title, unit: w.unit, higherIsBetter: !!w.higherIsBetter };
   for (const [name, t] of Object.entries(timed)) {
     row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
     if (t.host.length) row[name].hostUsPerOp = median(t.host);
     if (name in compilesAfterWarmup) row[name].compilesAfterWarmup = compilesAfterWarmup[name];
+    if (variants[name].threads) row[name].threads = variants[name].threads;
+  }
+  // PyTorch's faster thread setting in this run is the one compared against.
+  for (const peer of ['torch', 'torch.compile']) {
+    const one = row[`${peer}@1`];
+    delete row[`${peer}@1`];
+    if (one && one.medianMs < row[peer].medianMs) [row[peer], row[`${peer}@${row[peer].threads}`]] = [one, row[peer]];
+    else if (one) row[`${peer}@1`] = one;
   }
   rows.push(row);
   console.error(`${w.id} done`);
@@ -104,6 +116,8 @@ const lines = [
   `runtime bench (${tpu.device().backend}, ${threads} threads; PyTorch ${peers.threads ?? '-'} threads; ${cpus().length} cores; ` +
     `load average ${loadavg()[0].toFixed(1)}; median of ${ROUNDS} interleaved rounds; natural code: no dispose, no sync in loops)`,
   `peers: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none found'}${peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''}`,
+  `PyTorch columns: the faster of ${peers.threads} threads (its default) and 1 thread in this run; threads used: ` +
+    rows.map((r) => `${r.id} ${['torch', 'torch.compile'].map((p) => r[p]?.threads ?? '-').join('/')}`).join(', '),
   '',
   table(['', ...COLUMNS.map(([, label]) => label)]),
   ...rows.map((r) => table([`${r.id} ${r.unit}`, ...COLUMNS.map(([k]) => fmt(r[k]?.value))])),

@@ -47,9 +47,9 @@ export async function startPeers() {
     threads: hello.threads,
     /** -> { ok: true } | { skip: reason } | { error } */
     prepare: (id, peer) => ask({ cmd: 'prepare', id, peer }),
-    /** One step's wall time in ms (measured in Python, around the step alone). */
-    step: async (id, peer) => {
-      const r = await ask({ cmd: 'step', id, peer });
+    /** One step's wall time in ms (measured in Python, around the step alone), PyTorch on `threads` threads (default: its own). */
+    step: async (id, peer, threads) => {
+      const r = await ask({ cmd: 'step', id, peer, threads });
       if (r.error) throw new Error(`${peer} ${id}: ${r.error}`);
       return r.ms;
     },

@@ -4,8 +4,10 @@
 # interleaved round by round with the TypeScript variants:
 #   {"cmd": "hello"}                             -> {"peers": {name: version}, "threads": n}
 #   {"cmd": "prepare", "id": "W2", "peer": p}    -> {"ok": true} | {"skip": reason}
-#   {"cmd": "step", "id": "W2", "peer": p}       -> {"ms": wall time of one step}
+#   {"cmd": "step", "id": "W2", "peer": p, "threads": n}  -> {"ms": wall time of one step}
 # A peer whose package is missing is left out of "peers"; the bench then skips it.
+# PyTorch runs each step with the threads asked (torch.set_num_threads): on a shared
+# machine its OpenMP threads may lose much more to load with 2 threads than with 1.
 import json
 import sys
 import time
@@ -26,6 +28,7 @@ try:
 except ImportError:
     torch = None
 
+DEFAULT_THREADS = torch.get_num_threads() if torch else None
 N1 = 10_000
 N2 = 4_194_304
 
@@ -153,7 +156,7 @@ steps = {}
 def answer(msg):
     cmd = msg["cmd"]
     if cmd == "hello":
-        return {"peers": found, "threads": torch.get_num_threads() if torch else None}
+        return {"peers": found, "threads": DEFAULT_THREADS}
     key = (msg["id"], msg["peer"])
     if cmd == "prepare":
         if msg["peer"] not in found:
@@ -165,6 +168,8 @@ def answer(msg):
         steps[key] = step
         return {"ok": True}
     if cmd == "step":
+        if torch and msg.get("threads") and torch.get_num_threads() != msg["threads"]:
+            torch.set_num_threads(msg["threads"])
         t0 = time.perf_counter()
         steps[key]()
         return {"ms": (time.perf_counter() - t0) * 1000}
