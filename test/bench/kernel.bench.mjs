@@ -1,5 +1,5 @@
-// Kernel benchmark: tpu-kernel beside Deno's kernel (`deno jupyter`, the binary of the npm
-// package `deno`) and ipykernel in the same run; a kernel that is not installed is reported
+// Kernel benchmark: tpu-kernel beside Deno's kernel (`deno jupyter`; the binary comes from the
+// npm package @deno/linux-x64-glibc, a devDependency, or DENO=path) and ipykernel in the same run; a kernel that is not installed is reported
 // and left out. Start until the first kernel_info_reply; execute round trip (request ->
 // reply and idle) on DISTINCT cells, so no transpile cache answers and every TypeScript cell
 // is type-checked; complete round trip. Prints a table, writes JSON.
@@ -9,15 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { spawnKernel } from '../support/kernel-client.mjs';
 
 const STARTS = 3;
-const EXECUTES = 200;
-const COMPLETES = 200;
+const EXECUTES = Number(process.env.BENCH_EXECUTES ?? 200);
+const COMPLETES = Number(process.env.BENCH_EXECUTES ?? 200);
 const WARMUP = 20;
 
 /** Each call a new cell: a fresh name and value, typed where the language has types. */
 const tsCell = (i) => `const v${i}: number = ${i} * 2;\nv${i} + 1`;
 const pyCell = (i) => `v${i} = ${i} * 2\nv${i} + 1`;
 
-const DENO = fileURLToPath(new URL('../../node_modules/.bin/deno', import.meta.url));
+const DENO = process.env.DENO ?? fileURLToPath(new URL('../../node_modules/@deno/linux-x64-glibc/deno', import.meta.url));
 const IPYTHON = '/usr/bin/python3';
 function installed(argv) {
   try {
@@ -33,7 +33,7 @@ const candidates = [
   {
     name: 'deno',
     found: existsSync(DENO) && installed([DENO, '--version']),
-    missing: 'npm package deno (devDependency) not installed',
+    missing: `no deno binary at ${DENO}`,
     options: { argv: (file) => [DENO, 'jupyter', '--kernel', '--conn', file], env: { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
     cell: tsCell,
     complete: 'Mat',
