@@ -5,6 +5,7 @@ import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
 import { gradFor } from './grad-helpers.js';
 import type { Operand } from './op.js';
+import { divide, type DivOptions } from './division.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -35,10 +36,13 @@ declare module '../tensor.js' {
     add(other: Operand): Tensor;
     sub(other: Operand): Tensor;
     mul(other: Operand): Tensor;
-    div(other: Operand): Tensor;
+    /** True division, or rounded with { roundingMode: 'trunc' | 'floor' } (torch.div). */
+    div(other: Operand, options?: DivOptions): Tensor;
   }
 }
 Tensor.prototype.add = function (other) { return apply(add, [this, other], {}); };
 Tensor.prototype.sub = function (other) { return apply(sub, [this, other], {}); };
 Tensor.prototype.mul = function (other) { return apply(mul, [this, other], {}); };
-Tensor.prototype.div = function (other) { return apply(div, [this, other], {}); };
+Tensor.prototype.div = function (other, options) {
+  return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);
+};

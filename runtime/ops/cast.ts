@@ -1,5 +1,6 @@
 // .to(dtype): float -> int truncates toward zero, to bfloat16 rounds to nearest even,
 // anything -> bool is "non-zero".
+import { isOptions, readOptions } from '../options.js';
 import { assertDType, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -20,6 +21,6 @@ declare module '../tensor.js' {
   }
 }
 Tensor.prototype.to = function (target) {
-  const dtype = assertDType(typeof target === 'object' && target !== null ? target.dtype : target, 'to');
+  const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
   return dtype === this.dtype ? this : apply(cast, [this], { dtype });
 };

@@ -4,6 +4,8 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
 import { zerosLike } from './like.js';
+import { readOptions } from '../options.js';
+import { isFloating } from '../dtype.js';
 
 function rounding(name: string) {
   return unary(name, {
@@ -21,7 +23,8 @@ declare module '../tensor.js' {
   interface Tensor {
     floor(): Tensor;
     ceil(): Tensor;
-    round(): Tensor;
+    /** Half to even; { decimals } rounds to that many decimal places (negative: tens, hundreds...). */
+    round(options?: { decimals?: number }): Tensor;
     trunc(): Tensor;
   }
 }
@@ -30,3 +33,12 @@ for (const op of [floor, ceil, round, trunc]) {
     return apply(op, [this], {});
   };
 }
+
+/** torch.round(x, decimals=d): round(x·10^d)/10^d (for d < 0: round(x/10^-d)·10^-d), in x's dtype. */
+Tensor.prototype.round = function (this: Tensor, options?: { decimals?: number }) {
+  const decimals = readOptions<{ decimals: number }>('round', options, ['decimals']).decimals ?? 0;
+  if (!Number.isInteger(decimals)) throw new TypeError(`round: decimals must be an integer; got ${JSON.stringify(decimals)}`);
+  if (decimals === 0 || !isFloating(this.dtype)) return apply(round, [this], {});
+  const scale = 10 ** Math.abs(decimals);
+  return decimals > 0 ? apply(round, [this.mul(scale)], {}).div(scale) : apply(round, [this.div(scale)], {}).mul(scale);
+};
