@@ -1,14 +1,14 @@
 // linspace eye randint: values computed on the host from a few numbers, uploaded once like
 // the rest of creation.ts.
-import { assertDType, type DType } from './dtype.js';
+import { checkInt32, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
-import { tensor, type CreationOptions } from './creation.js';
+import { tensor } from './creation.js';
+import { creationOptions, type CreationOptions } from './creation-options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
 
 function dtypeOf(op: string, opts: CreationOptions | undefined, fallback: DType): DType {
-  if (opts !== undefined && (typeof opts !== 'object' || opts === null)) throw new TypeError(`${op}: options must be an object like { dtype: 'float32' }`);
-  return opts?.dtype === undefined ? fallback : assertDType(opts.dtype, op);
+  return creationOptions(op, opts).dtype ?? fallback;
 }
 
 function fromValues(values: ArrayLike<number>, shape: readonly number[], dtype: DType): Tensor {
@@ -44,6 +44,11 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
     throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
   }
   const s = checkShape('tpu.randint', shape);
+  const dtype = dtypeOf('tpu.randint', opts, 'int32');
+  if (dtype === 'int32') {
+    checkInt32('tpu.randint', 'low', low);
+    checkInt32('tpu.randint', 'high - 1', high - 1);
+  }
   const u = uniform(numel(s));
-  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, dtypeOf('tpu.randint', opts, 'int32'));
+  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, dtype);
 }

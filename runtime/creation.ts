@@ -1,97 +1,126 @@
 // Creating tensors: values made on the host, uploaded once (a counted transfer).
-import { assertDType, toStorage, type DType } from './dtype.js';
+import { assertDType, checkInt32, toStorage, type DType } from './dtype.js';
+import { isOptions } from './options.js';
+import { creationOptions, type CreationOptions } from './creation-options.js';
+import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { currentSession } from './device/current.js';
 import { normal, uniform } from './random.js';
 import { Tensor, type NestedArray } from './tensor.js';
 import { noteUpload, tracing } from './jit/trace-record.js';
 
-export interface CreationOptions {
-  dtype?: DType;
-}
-
-function options(op: string, o: CreationOptions | undefined): CreationOptions {
-  if (o === undefined) return {};
-  if (typeof o !== 'object' || o === null) throw new TypeError(`${op}: options must be an object like { dtype: 'float32' }; got ${JSON.stringify(o)}`);
-  if (o.dtype !== undefined) assertDType(o.dtype, op);
-  return o;
-}
-
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
 function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType): Tensor {
   const session = currentSession();
+  // Device memory is reserved before the host values are built: a request over the HBM
+  // capacity fails before a host array of that size is made.
   const buffer = session.allocate(dtype, shape, op);
-  session.upload(buffer, toStorage(dtype, values()));
+  let known: Int32Array | null = null;
+  try {
+    const storage = toStorage(dtype, values(), `tpu.${op}`);
+    // small int32 values are kept (a copy: the upload transfers the storage) for index checks
+    if (dtype === 'int32' && storage.length <= HOST_KNOWN_MAX) known = (storage as Int32Array).slice();
+    session.upload(buffer, storage);
+  } catch (e) {
+    session.free(buffer); // no phantom live tensor after a failed conversion or host allocation
+    throw e;
+  }
   const made = Tensor.fromBuffer(buffer, shape, dtype);
+  if (known) noteHostValues(made, known);
   if (tracing()) noteUpload(made, () => upload(op, values, shape, dtype));
   return made;
 }
 
-/** tpu.tensor(data): nested arrays, a typed array or a scalar. All-integer data gives int32. */
-export function tensor(data: NestedArray | Float32Array | Float64Array | Int32Array | Uint8Array, opts?: CreationOptions): Tensor {
-  const o = options('tpu.tensor', opts);
+type TensorData = NestedArray | Float32Array | Float64Array | Int32Array | Uint8Array;
+
+/**
+ * tpu.tensor(data): nested arrays, a typed array or a scalar. Numbers are float32 (JS cannot
+ * tell 1.0 from 1, as in torch.Tensor and tf.js) unless a dtype or an Int32Array says
+ * otherwise; booleans alone are bool.
+ */
+export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
+  const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'bool' : 'float32';
     return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred);
   }
+  const { shape, flat, numbers } = flatten(data);
+  return upload('tensor', () => flat, shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'));
+}
+
+/** Nested arrays to a shape and row-major values; ragged arrays and holes are errors. */
+function flatten(data: NestedArray): { shape: number[]; flat: number[]; numbers: boolean } {
   const shape: number[] = [];
   const flat: number[] = [];
-  let kind: 'bool' | 'int' | 'float' | undefined;
+  let numbers = false;
+  let leafDepth = -1;
+  const ragged = (path: string, what: string) => new RangeError(`tpu.tensor: ragged nested array: data${path} ${what}`);
   const walk = (v: unknown, dim: number, path: string): void => {
     if (Array.isArray(v)) {
+      if (leafDepth >= 0 && dim >= leafDepth) throw ragged(path, `is an array where a number was expected (like data${'[0]'.repeat(leafDepth)})`);
       if (shape.length === dim) shape.push(v.length);
-      else if (shape[dim] !== v.length || dim >= shape.length) {
-        throw new RangeError(`tpu.tensor: ragged nested array: data${path} has length ${v.length}, expected ${shape[dim]}`);
+      else if (shape[dim] !== v.length) throw ragged(path, `has length ${v.length}, expected ${shape[dim]}`);
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) throw new TypeError(`tpu.tensor: data${path}[${i}] is a hole in a sparse array; every element must be given`);
+        walk(v[i], dim + 1, `${path}[${i}]`);
       }
-      v.forEach((x, i) => walk(x, dim + 1, `${path}[${i}]`));
       return;
     }
-    if (dim !== shape.length) throw new RangeError(`tpu.tensor: ragged nested array: data${path} is a scalar where an array was expected`);
-    if (typeof v === 'boolean') kind ??= 'bool';
-    else if (typeof v === 'number') kind = !Number.isInteger(v) || kind === 'float' ? 'float' : 'int';
-    else throw new TypeError(`tpu.tensor: data${path} must be a number or a boolean; got ${v === null ? 'null' : typeof v}`);
+    if (leafDepth < 0) leafDepth = dim;
+    if (dim !== leafDepth || dim !== shape.length) throw ragged(path, 'is a scalar where an array was expected');
+    if (typeof v === 'number') numbers = true;
+    else if (typeof v !== 'boolean') throw new TypeError(`tpu.tensor: data${path} must be a number or a boolean; got ${v === null ? 'null' : typeof v}`);
     flat.push(Number(v));
   };
   walk(data, 0, '');
-  const inferred: DType = kind === 'bool' ? 'bool' : kind === 'int' ? 'int32' : 'float32';
-  return upload('tensor', () => flat, shape, o.dtype ?? inferred);
+  return { shape, flat, numbers };
 }
 
+/** tpu.full(shape, value): float32 for a number (JS cannot tell 1.0 from 1), bool for a boolean. */
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.full', shape);
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
-  const o = options('tpu.full', opts);
-  const inferred: DType = typeof value === 'boolean' ? 'bool' : Number.isInteger(value) ? 'int32' : 'float32';
-  return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, o.dtype ?? inferred);
+  const o = creationOptions('tpu.full', opts);
+  const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
+  if (dtype === 'int32') checkInt32('tpu.full', 'value', Number(value));
+  return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype);
 }
 
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.zeros', shape);
-  return upload('zeros', () => new Float64Array(numel(s)), s, options('tpu.zeros', opts).dtype ?? 'float32');
+  return upload('zeros', () => new Float64Array(numel(s)), s, creationOptions('tpu.zeros', opts).dtype ?? 'float32');
 }
 
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.ones', shape);
-  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, options('tpu.ones', opts).dtype ?? 'float32');
+  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, creationOptions('tpu.ones', opts).dtype ?? 'float32');
 }
 
-/** arange(end), arange(start, end), arange(start, end, step); int32 when all are integers. */
-export function arange(a: number, b?: number, c?: number | CreationOptions, d?: CreationOptions): Tensor {
-  const opts = typeof c === 'object' ? c : d;
-  const step = typeof c === 'number' ? c : 1;
-  const [start, end] = b === undefined || typeof b !== 'number' ? [0, a] : [a, b];
-  for (const [name, v] of [['start', start], ['end', end], ['step', step]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.arange: ${name} must be a finite number; got ${JSON.stringify(v)}`);
-  }
+/**
+ * arange(end), arange(start, end), arange(start, end, step), each optionally followed by
+ * options; int32 when all are integers (as PyTorch), float32 otherwise.
+ */
+export function arange(...args: (number | CreationOptions)[]): Tensor {
+  const last = args[args.length - 1];
+  const opts = isOptions(last) ? creationOptions('tpu.arange', args.pop()) : {};
+  if (args.length < 1 || args.length > 3) throw new TypeError(`tpu.arange: expected arange(end), arange(start, end) or arange(start, end, step), each optionally followed by options; got ${args.length} numbers`);
+  const names = args.length === 1 ? ['end'] : ['start', 'end', 'step'];
+  args.forEach((v, i) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.arange: ${names[i]} must be a finite number; got ${JSON.stringify(v)}`);
+  });
+  const [start, end, step] = (args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1]) as number[];
   if (step === 0) throw new RangeError('tpu.arange: step must be non-zero');
-  const n = Math.max(0, Math.ceil((end - start) / step));
-  const values = Float64Array.from({ length: n }, (_, i) => start + i * step);
-  const integral = [start, end, step].every(Number.isInteger);
-  return upload('arange', () => values, [n], options('tpu.arange', opts).dtype ?? (integral ? 'int32' : 'float32'));
+  const n = Math.max(0, Math.ceil((end! - start!) / step!));
+  const dtype = opts.dtype ?? ([start, end, step].every(Number.isInteger) ? 'int32' : 'float32');
+  if (dtype === 'int32' && n > 0) {
+    checkInt32('tpu.arange', 'start', start!);
+    checkInt32('tpu.arange', 'last value', start! + (n - 1) * step!);
+  }
+  return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype);
 }
 
 function floatDtype(op: string, opts?: CreationOptions): DType {
-  const dtype = options(op, opts).dtype ?? 'float32';
+  const dtype = creationOptions(op, opts).dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'bfloat16') throw new TypeError(`${op}: dtype must be float32 or bfloat16; got ${dtype}`);
   return dtype;
 }

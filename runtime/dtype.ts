@@ -34,6 +34,19 @@ export function promoteTypes(a: DType, b: DType): DType {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
+/**
+ * Promotion of two tensor operands with PyTorch's rule for 0-d tensors: a 0-d operand only
+ * decides the dtype when its category (bool < int < float) is higher than the other's, so
+ * a bfloat16 tensor times a 0-d float32 tensor stays bfloat16.
+ */
+export function promoteOperands(a: { readonly shape: readonly number[]; readonly dtype: DType }, b: { readonly shape: readonly number[]; readonly dtype: DType }): DType {
+  const za = a.shape.length === 0;
+  const zb = b.shape.length === 0;
+  if (za === zb) return promoteTypes(a.dtype, b.dtype);
+  const [dimmed, zero] = za ? [b.dtype, a.dtype] : [a.dtype, b.dtype];
+  return CATEGORY[zero] > CATEGORY[dimmed] ? zero : dimmed;
+}
+
 /** A JS number or boolean operand: a "weak" scalar as in PyTorch. */
 export type ScalarKind = 'bool' | 'int' | 'float';
 export function scalarKind(v: number | boolean): ScalarKind {
@@ -88,13 +101,32 @@ export function allocStorage(dtype: DType, n: number): StorageArray {
   }
 }
 
-/** Converts JS numbers into device storage of a dtype (bf16 rounded to nearest even). */
-export function toStorage(dtype: DType, values: ArrayLike<number>): StorageArray {
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+
+/** Throws unless `value` (truncated toward zero, as PyTorch converts) fits in int32. */
+export function checkInt32(who: string, what: string, value: number): void {
+  const v = Math.trunc(value);
+  if (!(v >= INT32_MIN && v <= INT32_MAX)) {
+    throw new RangeError(`${who}: ${what} ${value} does not fit in int32 (range ${INT32_MIN} to ${INT32_MAX}); use dtype 'float32'`);
+  }
+}
+
+/**
+ * Converts JS numbers into device storage of a dtype (bf16 rounded to nearest even; int32
+ * truncated toward zero). A value outside int32's range is an error, never a wraparound.
+ */
+export function toStorage(dtype: DType, values: ArrayLike<number>, who = 'tensor'): StorageArray {
   const out = allocStorage(dtype, values.length);
   if (dtype === 'bfloat16') for (let i = 0; i < values.length; i++) out[i] = bf16Bits(values[i]!);
   else if (dtype === 'bool') for (let i = 0; i < values.length; i++) out[i] = values[i] ? 1 : 0;
-  else if (dtype === 'int32') for (let i = 0; i < values.length; i++) out[i] = Math.trunc(values[i]!);
-  else out.set(values as ArrayLike<number>);
+  else if (dtype === 'int32') {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (!(v > INT32_MIN - 1 && v < INT32_MAX + 1)) checkInt32(who, `value at index ${i}:`, v);
+      out[i] = Math.trunc(v);
+    }
+  } else out.set(values as ArrayLike<number>);
   return out;
 }
 

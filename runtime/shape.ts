@@ -51,5 +51,5 @@ export function checkShape(op: string, shape: unknown, arg = 'shape'): number[] 
   if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
     throw new TypeError(`${op}: ${arg} must be an array of non-negative integers; got ${JSON.stringify(shape)}`);
   }
-  return shape as number[];
+  return [...shape]; // the caller may reuse or mutate its array
 }

@@ -155,9 +155,13 @@ async function run(cmd: Command): Promise<void> {
   }
 }
 
+const TURN_EVERY_MS = 2;
+let lastTurn = 0;
+
 async function drain(): Promise<void> {
   if (running) return;
   running = true;
+  lastTurn = performance.now();
   let sinceProgress = 0;
   while (head < queue.length) {
     const cmd = queue[head++]!;
@@ -166,6 +170,12 @@ async function drain(): Promise<void> {
       head = 0;
     }
     await run(cmd);
+    // Backend calls are synchronous: without a turn of the event loop now and then, a
+    // 'cancel' or 'stop' message would wait for the whole queue.
+    if (performance.now() - lastTurn > TURN_EVERY_MS) {
+      await new Promise(setImmediate);
+      lastTurn = performance.now();
+    }
     if (++sinceProgress >= 64) {
       flushProgress();
       sinceProgress = 0;

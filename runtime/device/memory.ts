@@ -2,6 +2,7 @@
 // (static shapes), so going over the HBM capacity throws right at the allocating call.
 import { ITEMSIZE, type DType } from '../dtype.js';
 import { formatShape, type Shape } from '../shape.js';
+import { GcPressure } from './gc-pressure.js';
 
 export interface MemoryInfo {
   readonly liveBytes: number;
@@ -57,6 +58,7 @@ export class MemoryAccount {
   private head: DeviceBuffer | null = null;
   /** Peaks of open windows (the profiler's peak during one cell). */
   private windows: { peakBytes: number }[] = [];
+  private readonly gcPressure = new GcPressure();
 
   constructor(public capacityBytes: number, public capacityLabel: () => string) {}
 
@@ -71,6 +73,7 @@ export class MemoryAccount {
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
     for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
+    this.gcPressure.allocated(bytes);
     return b;
   }
 

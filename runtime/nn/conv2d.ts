@@ -1,5 +1,6 @@
 // nn.Conv2d: weight [out, in/groups, kh, kw] and bias [out], both U(-1/√fanIn, 1/√fanIn)
 // (PyTorch's default init), over the conv2d op.
+import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { conv2d, type ConvOptions } from '../ops/nn/conv.js';
@@ -20,6 +21,7 @@ export class Conv2d extends Module {
 
   constructor(readonly inChannels: number, readonly outChannels: number, kernelSize: number | readonly [number, number], options: Conv2dOptions = {}) {
     super();
+    readOptions<Conv2dOptions>('nn.Conv2d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups']);
     checkPositiveInt('Conv2d', 'inChannels', inChannels);
     checkPositiveInt('Conv2d', 'outChannels', outChannels);
     const k = typeof kernelSize === 'number' ? [kernelSize, kernelSize] : [...kernelSize];

@@ -1,4 +1,5 @@
 // nn.Embedding: rows of a [numEmbeddings, dim] table picked by int32 indices, N(0, 1) init.
+import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { embedding } from '../ops/nn/attention.js';
@@ -11,6 +12,7 @@ export class Embedding extends Module {
 
   constructor(readonly numEmbeddings: number, readonly embeddingDim: number, options: { dtype?: DType } = {}) {
     super();
+    readOptions<{ dtype?: DType }>('nn.Embedding', options, ['dtype']);
     checkPositiveInt('Embedding', 'numEmbeddings', numEmbeddings);
     checkPositiveInt('Embedding', 'embeddingDim', embeddingDim);
     this.weight = normalParameter([numEmbeddings, embeddingDim], options.dtype ?? 'float32');

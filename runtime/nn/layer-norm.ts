@@ -1,4 +1,5 @@
 // nn.LayerNorm over the trailing normalizedShape dims (weight 1, bias 0 at init).
+import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
@@ -21,6 +22,7 @@ export class LayerNorm extends Module {
 
   constructor(normalizedShape: number | readonly number[], options: LayerNormOptions = {}) {
     super();
+    readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'dtype']);
     this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
     this.normalizedShape.forEach((d, i) => checkPositiveInt('LayerNorm', `normalizedShape[${i}]`, d));
     this.eps = options.eps ?? 1e-5;

@@ -1,4 +1,5 @@
 // nn.Linear: y = x Wᵀ + b, W [out, in] as in PyTorch, initialized U(-1/√in, 1/√in).
+import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import { Tensor } from '../tensor.js';
 import { Module } from './module.js';
@@ -17,6 +18,7 @@ export class Linear extends Module {
 
   constructor(readonly inFeatures: number, readonly outFeatures: number, options: LinearOptions = {}) {
     super();
+    readOptions<LinearOptions>('nn.Linear', options, ['bias', 'dtype']);
     checkPositiveInt('Linear', 'inFeatures', inFeatures);
     checkPositiveInt('Linear', 'outFeatures', outFeatures);
     const bound = 1 / Math.sqrt(inFeatures);

@@ -1,7 +1,12 @@
 // Composed functions of tpu.nn (plain TypeScript over primitives: gradients and fusion
 // come for free). Losses follow PyTorch's definitions and default reduction 'mean'.
 import { formatShape, shapesEqual } from '../shape.js';
+import { isFloating } from '../dtype.js';
+import { readOptions } from '../options.js';
+import { where } from '../ops/where.js';
+import { checkHostIndices } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
+import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -28,25 +33,75 @@ export interface LossOptions {
   reduction?: Reduction;
 }
 
+export interface CrossEntropyOptions extends LossOptions {
+  /** A rescaling weight per class, shape [C]. */
+  weight?: Tensor | null;
+  /** Targets equal to this class index contribute nothing (PyTorch's default -100). */
+  ignoreIndex?: number;
+  /** ε in [0, 1]: the target becomes (1 - ε)·onehot + ε/C. */
+  labelSmoothing?: number;
+}
+
 /**
- * Cross entropy of logits [N, C] against int32 class indices [N] (PyTorch's
- * F.cross_entropy): mean over the batch of -log softmax(logits)[target].
+ * PyTorch's F.cross_entropy: logits [N, C] or [N, C, d...] (or [C]) against int32 class
+ * indices [N, d...] or class probabilities of the input's shape.
  */
-export function crossEntropy(logits: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntropyOptions = {}): Tensor {
   const who = 'crossEntropy';
-  checkTensor(who, 'input', logits);
+  const o = readOptions<CrossEntropyOptions>(who, options, ['reduction', 'weight', 'ignoreIndex', 'labelSmoothing']);
+  checkTensor(who, 'input', input);
   checkTensor(who, 'target', target);
-  if (logits.ndim !== 2) throw new RangeError(`${who}: input must be logits of shape [N, C]; got ${formatShape(logits.shape)}`);
-  if (target.dtype !== 'int32') throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype}`);
-  if (target.ndim !== 1 || target.shape[0] !== logits.shape[0]) {
-    throw new RangeError(`${who}: target must have shape [${logits.shape[0]}] (one class index per row of input ${formatShape(logits.shape)}); got ${formatShape(target.shape)}`);
+  if (input.ndim < 1 || !isFloating(input.dtype)) throw new TypeError(`${who}: input must be floating-point logits [N, C], [N, C, d...] or [C]; got ${input.describe()}`);
+  const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
+  const eps = o.labelSmoothing ?? 0;
+  if (typeof eps !== 'number' || !(eps >= 0 && eps <= 1)) throw new RangeError(`${who}: labelSmoothing must be a number in [0, 1]; got ${JSON.stringify(eps)}`);
+  const ignore = o.ignoreIndex ?? -100;
+  if (!Number.isInteger(ignore)) throw new TypeError(`${who}: ignoreIndex must be an integer; got ${JSON.stringify(ignore)}`);
+  const weight = o.weight ?? null;
+  if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
+    throw new RangeError(`${who}: weight must be a tensor of shape [${classes}] (one weight per class); got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   }
-  const picked = logits.logSoftmax(1).gather(1, target.reshape([target.shape[0]!, 1])).reshape([target.shape[0]!]);
-  return reduce(picked.neg(), options.reduction, who);
+  const classesLast = (t: Tensor) => (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
+  const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1));
+  const weighted = weight === null ? logp : logp.mul(weight);
+  const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
+  if (isFloating(target.dtype)) {
+    // class probabilities: -Σ_c w_c·t_c·log p_c per sample; 'mean' divides by the sample count
+    if (!shapesEqual(target.shape, input.shape) && shapesEqual(target.shape, batchShape)) {
+      throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
+    }
+    if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
+    const t = eps === 0 ? classesLast(target) : classesLast(target).mul(1 - eps).add(eps / classes);
+    const loss = t.mul(weighted).sum(-1).neg();
+    return reduce(loss.reshape(batchShape), o.reduction, who);
+  }
+  if (target.dtype !== 'int32') throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
+  if (!shapesEqual(target.shape, batchShape)) {
+    throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
+  }
+  checkHostIndices(who, 'target', target, classes, false, ignore);
+  const t = target.reshape([-1]);
+  const keep = t.ne(ignore);
+  // an ignored target may be any value: it reads class 0 and is multiplied by 0
+  const safe = where(keep, t, 0);
+  const kept = keep.to(logp.dtype);
+  const sampleWeight = weight === null ? kept : weight.indexSelect(0, safe).mul(kept);
+  const nll = logp.gather(1, safe.unsqueeze(1)).squeeze(1).mul(sampleWeight).neg();
+  const smooth = eps === 0 ? null : weighted.sum(-1).mul(kept).neg();
+  const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
+  const r = o.reduction ?? 'mean';
+  if (r === 'none') return combine(nll, smooth).reshape(batchShape);
+  if (r === 'sum') return combine(nll.sum(), smooth?.sum() ?? null);
+  if (r === 'mean') {
+    const total = sampleWeight.sum();
+    return combine(nll.sum().div(total), smooth?.sum().div(total) ?? null);
+  }
+  return reduce(nll, r, who); // names the bad reduction
 }
 
 /** Mean squared error (F.mse_loss). */
 export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('mseLoss', options, ['reduction']);
   checkTensor('mseLoss', 'input', input);
   checkTensor('mseLoss', 'target', target);
   sameShape('mseLoss', input, target);
@@ -59,6 +114,7 @@ export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}
  * each log term is clamped at -100 so p = 0 or 1 gives a finite loss.
  */
 export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('binaryCrossEntropy', options, ['reduction']);
   checkTensor('binaryCrossEntropy', 'input', input);
   checkTensor('binaryCrossEntropy', 'target', target);
   sameShape('binaryCrossEntropy', input, target);
@@ -69,6 +125,7 @@ export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossO
 
 /** Binary cross entropy of logits, stable for any x: max(x,0) - x*t + log(1 + exp(-|x|)). */
 export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
+  readOptions<LossOptions>('binaryCrossEntropyWithLogits', options, ['reduction']);
   checkTensor('binaryCrossEntropyWithLogits', 'input', input);
   checkTensor('binaryCrossEntropyWithLogits', 'target', target);
   sameShape('binaryCrossEntropyWithLogits', input, target);

@@ -1,6 +1,7 @@
 // nn.Module: parameters are the tensor properties that require grad, buffers the other
 // tensor properties, submodules the Module properties (and arrays of them), all found by
 // walking own properties in declaration order, as PyTorch's __setattr__ registration does.
+import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
@@ -79,6 +80,7 @@ export abstract class Module {
 
   /** Copies values in place (optimizers keep working); shapes must match. */
   loadStateDict(state: StateDict, options: LoadOptions = {}): void {
+    readOptions<LoadOptions>('loadStateDict', options, ['strict']);
     if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
     const strict = options.strict ?? true;
     const mine = new Map(this.namedTensors());

@@ -5,6 +5,7 @@ import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
 import { gradFor } from './grad-helpers.js';
 import type { Operand } from './op.js';
+import { divide, type DivOptions } from './division.js';
 import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
@@ -36,12 +37,15 @@ declare module '../tensor.js' {
     add(other: Operand): Tensor;
     sub(other: Operand): Tensor;
     mul(other: Operand): Tensor;
-    div(other: Operand): Tensor;
+    /** True division, or rounded with { roundingMode: 'trunc' | 'floor' } (torch.div). */
+    div(other: Operand, options?: DivOptions): Tensor;
   }
 }
 installMethods({
   add(other) { return apply(add, [this, other], {}); },
   sub(other) { return apply(sub, [this, other], {}); },
   mul(other) { return apply(mul, [this, other], {}); },
-  div(other) { return apply(div, [this, other], {}); },
+  div(other, options) {
+    return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);
+  },
 });

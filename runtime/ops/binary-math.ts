@@ -1,4 +1,5 @@
 // pow maximum minimum (primitives, broadcasting, weak JS scalars) and clamp lerp (composed).
+import { isOptions, readOptions } from '../options.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
@@ -6,6 +7,7 @@ import { gradFor } from './grad-helpers.js';
 import { zerosLike } from './like.js';
 import type { Operand } from './op.js';
 import { where } from './where.js';
+import { composite } from '../modes/composite.js';
 import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
@@ -53,19 +55,43 @@ export interface ClampOptions {
 export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Operand | null): Tensor {
   let lo = min as Operand | null | undefined;
   let hi = max;
-  if (typeof min === 'object' && min !== null && !(min instanceof Tensor)) ({ min: lo, max: hi } = min as ClampOptions);
+  if (isOptions(min)) ({ min: lo, max: hi } = readOptions<ClampOptions>('clamp', min, ['min', 'max']));
   if ((lo === undefined || lo === null) && (hi === undefined || hi === null)) {
     throw new TypeError('clamp: at least one of min or max must be given');
   }
-  let y = x;
-  if (lo !== undefined && lo !== null) y = y.maximum(lo);
-  if (hi !== undefined && hi !== null) y = y.minimum(hi);
-  return y;
+  // at a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie
+  return composite(() => {
+    let y = x;
+    let inside: Tensor | null = null;
+    if (lo !== undefined && lo !== null) {
+      y = y.maximum(lo);
+      inside = x.ge(lo);
+    }
+    if (hi !== undefined && hi !== null) {
+      y = y.minimum(hi);
+      inside = inside ? inside.logicalAnd(x.le(hi)) : x.le(hi);
+    }
+    return where(inside!, x, y);
+  });
 }
 
-/** start + weight · (end − start). */
+/**
+ * start + weight·(end − start), or end − (1 − weight)·(end − start) for weight ≥ 0.5 (PyTorch's
+ * form: exact at both ends). bfloat16 is computed in float32 and rounded once, as PyTorch does.
+ */
 export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
-  return start.add(tensorOrScalarSub(end, start).mul(weight));
+  if (start.dtype !== 'bfloat16') return lerpIn(start, end, weight);
+  const up = (v: Operand) => (v instanceof Tensor ? v.to('float32') : v);
+  return composite(() => lerpIn(start.to('float32'), up(end), up(weight)).to('bfloat16'));
+}
+
+function lerpIn(start: Tensor, end: Operand, weight: Operand): Tensor {
+  const diff = tensorOrScalarSub(end, start);
+  if (!(weight instanceof Tensor)) {
+    return Math.abs(weight as number) < 0.5 ? start.add(diff.mul(weight)) : diff.mul(1 - (weight as number)).neg().add(end);
+  }
+  const low = weight.abs().lt(0.5);
+  return where(low, start.add(diff.mul(weight)), diff.mul(weight.neg().add(1)).neg().add(end));
 }
 
 function tensorOrScalarSub(a: Operand, b: Tensor): Tensor {

@@ -1,5 +1,6 @@
 // .to(dtype): float -> int truncates toward zero, to bfloat16 rounds to nearest even,
 // anything -> bool is "non-zero".
+import { isOptions, readOptions } from '../options.js';
 import { assertDType, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -22,7 +23,7 @@ declare module '../tensor.js' {
 }
 installMethods({
   to(target) {
-    const dtype = assertDType(typeof target === 'object' && target !== null ? target.dtype : target, 'to');
+    const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
     return dtype === this.dtype ? this : apply(cast, [this], { dtype });
   },
 });

@@ -1,20 +1,21 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
-import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
+import { inFloat32 } from './nn/activations.js';
+import { dimArgument } from './dim-argument.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
 // softmax), and is freed at once in debug/strict mode unless autograd needs it.
-export function softmax(x: Tensor, dim: number): Tensor {
-  const d = normalizeDim('softmax', dim, x.ndim);
-  return composite(() => {
-    const v = ownInput(x);
+export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
+  const d = dimArgument('softmax', x, dim);
+  // bfloat16 is computed in float32 and rounded once, as PyTorch does
+  return composite(() => inFloat32(x, (v) => {
     const e = v.sub(v.amax(d, true)).exp();
     return e.div(e.sum(d, true));
-  });
+  }));
 }
 
 declare module '../tensor.js' {
@@ -23,7 +24,5 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  softmax(dim) {
-    return softmax(this, typeof dim === 'object' && dim !== null ? dim.dim : dim);
-  },
+  softmax(dim) { return softmax(this, dim); },
 });

@@ -1,4 +1,5 @@
 // concat (the primitive) and what is built on it: stack, split, chunk, roll.
+import { isOptions, readOptions } from '../options.js';
 import { promoteTypes } from '../dtype.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -43,7 +44,7 @@ function tensorList(op: string, tensors: readonly Tensor[]): void {
 /** Joins tensors along an existing dim (torch.cat). */
 export function concat(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
   tensorList('concat', tensors);
-  const d = typeof dim === 'object' ? dim.dim ?? 0 : dim;
+  const d = isOptions(dim) ? readOptions<{ dim: number }>('concat', dim, ['dim']).dim ?? 0 : dim;
   const first = tensors[0]!;
   if (first.ndim === 0) throw new RangeError('concat: zero-dimensional tensors cannot be concatenated; use tpu.stack');
   const axis = normalizeDim('concat', d, first.ndim);
@@ -53,7 +54,7 @@ export function concat(tensors: readonly Tensor[], dim: number | { dim?: number 
 /** Joins tensors along a new dim. */
 export function stack(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
   tensorList('stack', tensors);
-  const d = typeof dim === 'object' ? dim.dim ?? 0 : dim;
+  const d = isOptions(dim) ? readOptions<{ dim: number }>('stack', dim, ['dim']).dim ?? 0 : dim;
   const first = tensors[0]!;
   tensors.forEach((t, i) => {
     if (t.shape.length !== first.shape.length || t.shape.some((n, k) => n !== first.shape[k])) {

@@ -1,6 +1,6 @@
 // Factories for elementwise primitives. The broadcast rule and the dtype rule live here
 // once; an op file only says what differs (its dtype policy, its gradient).
-import { isFloating, promoteTypes, type DType } from '../dtype.js';
+import { isFloating, promoteOperands, promoteTypes, type DType } from '../dtype.js';
 import { broadcastShapes } from '../shape.js';
 import { defineOp, type GradRule, type OpDef } from './op.js';
 
@@ -41,7 +41,7 @@ export function binary(name: string, o: BinaryOptions): OpDef<NoAttrs> {
     infer([a, b]) {
       const why = o.rejects?.(a!.dtype, b!.dtype);
       if (why) throw new TypeError(`${name}: ${why} (input ${a!.dtype}, other ${b!.dtype})`);
-      const promoted = promoteTypes(a!.dtype, b!.dtype);
+      const promoted = promoteOperands(a!, b!);
       return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: o.result ? o.result(promoted) : promoted };
     },
     grad: o.grad,

@@ -5,6 +5,7 @@ import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
+import { isOptions, readOptions } from '../options.js';
 import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
 
@@ -42,7 +43,7 @@ export const argmaxOp = argReduction('argmax');
 export const argminOp = argReduction('argmin');
 
 function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean): ArgAttrs {
-  const o = typeof dim === 'object' && dim !== null ? dim : { dim, keepdim };
+  const o = isOptions(dim) ? readOptions<ArgOptions>(op, dim, ['dim', 'keepdim']) : { dim: dim as number | undefined, keepdim };
   if (o.dim === undefined || o.dim === null) return { dim: null, keepdim: o.keepdim ?? false };
   const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? keepdim);
   return { dim: dims[0]!, keepdim: k };
@@ -61,7 +62,7 @@ export interface ValuesIndices {
 function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
   const reduceOp = op === 'max' ? 'amax' : 'amin';
-  const withDim = typeof arg === 'number' || (typeof arg === 'object' && arg !== null && !Array.isArray(arg) && (arg as ReduceOptions).dim !== undefined);
+  const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
   if (!withDim) return x[reduceOp](attrs.dims, attrs.keepdim);
   if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);

@@ -7,10 +7,15 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract, type OpDef } from './op.js';
 import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
+import { where } from './where.js';
+import { checkHostIndices } from '../host-known-indices.js';
 import { installMethods } from '../install-methods.js';
 
+/** Said when indices come as float32: JS number arrays make float32 tensors. */
+export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
+
 function checkIndex(op: string, index: Abstract): void {
-  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype}`);
+  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
 }
 
 /** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
@@ -86,18 +91,35 @@ function indexTensor(op: string, index: unknown): Tensor {
 export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('indexSelect', index);
   if (idx.ndim !== 1) throw new RangeError(`indexSelect: index must be 1-D; got shape ${formatShape(idx.shape)}`);
-  return apply(indexSelectOp, [x, idx], { dim: normalizeDim('indexSelect', dim, x.ndim) });
+  const d = normalizeDim('indexSelect', dim, x.ndim);
+  checkHostIndices('indexSelect', 'index', idx, x.shape[d]!, false);
+  return apply(indexSelectOp, [x, idx], { dim: d });
 }
 
-/** x.index(idx): x[idx] for an int32 tensor of any shape (first dim), negative values from the end. */
+/**
+ * x.index(idx): x[idx] for an int32 tensor of any shape (first dim). As in PyTorch's advanced
+ * indexing, negative values count from the end; below -n or from n on is an error.
+ */
 export function indexWith(x: Tensor, index: Tensor, dim = 0): Tensor {
   const idx = indexTensor('index', index);
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
-  return apply(indexSelectOp, [x, idx], { dim: normalizeDim('index', dim, x.ndim) });
+  const d = normalizeDim('index', dim, x.ndim);
+  checkHostIndices('index', 'index', idx, x.shape[d]!, true);
+  const wrapped = idx.dtype === 'int32' ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
+  return apply(indexSelectOp, [x, wrapped], { dim: d });
+}
+
+/** Rows of a table picked by an index tensor of any shape, without wrapping negatives (embedding). */
+export function rowsAt(table: Tensor, index: Tensor): Tensor {
+  checkHostIndices('embedding', 'index', index, table.shape[0]!, false);
+  return apply(indexSelectOp, [table, index], { dim: 0 });
 }
 
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
-  return apply(gatherOp, [x, indexTensor('gather', index)], { dim: normalizeDim('gather', dim, x.ndim) });
+  const idx = indexTensor('gather', index);
+  const d = normalizeDim('gather', dim, x.ndim);
+  checkHostIndices('gather', 'index', idx, x.shape[d]!, false);
+  return apply(gatherOp, [x, idx], { dim: d });
 }
 
 /** x.scatterAdd(dim, index, src): x[.., index[i], ..] += src[i] (src may be larger than index). */
@@ -105,6 +127,7 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
   const idx = indexTensor('scatterAdd', index);
   if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
   const d = normalizeDim('scatterAdd', dim, x.ndim);
+  checkHostIndices('scatterAdd', 'index', idx, x.shape[d]!, false);
   let s = src;
   if (s.ndim === idx.ndim && idx.shape.every((n, k) => n <= s.shape[k]!) && !shapesMatch(s.shape, idx.shape)) {
     s = idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), s);
@@ -115,12 +138,16 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
 /** One-hot int32 vectors of length numClasses (required: shapes are static). */
 export function oneHot(index: Tensor, numClasses: number): Tensor {
   const idx = indexTensor('oneHot', index);
-  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype}`);
+  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype} ${INT32_INDEX_HINT}`);
   if (!Number.isInteger(numClasses) || numClasses <= 0) {
     throw new RangeError(`oneHot: numClasses must be a positive integer (shapes are static); got ${JSON.stringify(numClasses)}`);
   }
+  checkHostIndices('oneHot', 'class', idx, numClasses, false);
   const classes = Array.from({ length: numClasses }, (_, i) => i);
-  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32');
+  // a class outside [0, numClasses) fails on the device, as in PyTorch: an index of 1 into one element
+  const outside = idx.lt(0).logicalOr(idx.ge(numClasses)).to('int32');
+  const zeroOrFail = apply(indexSelectOp, [constantTensor([0], [1], 'int32'), outside], { dim: 0 });
+  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32').add(zeroOrFail.unsqueeze(-1));
 }
 
 

@@ -3,6 +3,7 @@ export { defineOp, registeredOps, type OpDef, type Abstract, type Operand, type 
 export { unary, binary } from './elementwise.js';
 export { unbroadcast } from './grad-helpers.js';
 export * from './arithmetic.js';
+export * from './division.js';
 export * from './unary-math.js';
 export * from './compare.js';
 export * from './reduce.js';

@@ -10,6 +10,7 @@ import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
 import { constantTensor } from './constant.js';
+import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
@@ -78,7 +79,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       }
       const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
       if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
-      if (index.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${index.dtype}`);
+      if (index.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       tensorIndex = { index, outDim: outShape.length };
       outShape.push(n);
     } else {

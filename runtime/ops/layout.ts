@@ -37,6 +37,9 @@ export function resolveReshape(op: string, from: Shape, to: readonly number[]): 
   if (unknown > 1) throw new RangeError(`${op}: only one dimension can be -1; got ${formatShape(to)}`);
   const known = numel(to.filter((d) => d !== -1));
   const total = numel(from);
+  if (unknown === 1 && known === 0) {
+    throw new RangeError(`${op}: cannot reshape ${total} elements into ${formatShape(to)}: with another dimension 0, the -1 could be any size`);
+  }
   const out = to.map((d) => (d === -1 ? (known === 0 ? 0 : total / known) : d));
   if (numel(out) !== total || !out.every(Number.isInteger)) {
     throw new RangeError(`${op}: shape ${formatShape(to)} is invalid for input of shape ${formatShape(from)} (${total} elements)`);

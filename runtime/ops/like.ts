@@ -1,4 +1,5 @@
 // zerosLike onesLike fullLike randLike randnLike: same shape (and dtype unless given).
+import { readOptions } from '../options.js';
 import { assertDType, type DType } from '../dtype.js';
 import { rand, randn } from '../creation.js';
 import { Tensor } from '../tensor.js';
@@ -10,7 +11,8 @@ export interface LikeOptions {
 
 function likeDtype(op: string, x: Tensor, opts?: LikeOptions): DType {
   if (!(x instanceof Tensor)) throw new TypeError(`${op}: input must be a tensor; got ${typeof x}`);
-  return opts?.dtype === undefined ? x.dtype : assertDType(opts.dtype, op);
+  const o = readOptions<LikeOptions>(op, opts, ['dtype']);
+  return o.dtype === undefined ? x.dtype : assertDType(o.dtype, op);
 }
 
 export function fullLike(x: Tensor, value: number | boolean, opts?: LikeOptions): Tensor {

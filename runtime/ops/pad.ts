@@ -1,5 +1,6 @@
 // pad(x, [left, right, top, bottom, ...], { value }): PyTorch's constant padding, last dim
 // first; negative amounts crop. The fill value is a run-time scalar.
+import { readOptions } from '../options.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -31,6 +32,7 @@ export interface PadOptions {
 
 /** torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim. */
 export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
+  readOptions<PadOptions>('pad', opts, ['mode', 'value']);
   if (!Array.isArray(padding) || padding.length % 2 !== 0 || !padding.every(Number.isInteger)) {
     throw new TypeError(`pad: padding must be an even-length array of integers; got ${JSON.stringify(padding)}`);
   }

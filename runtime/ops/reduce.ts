@@ -1,9 +1,10 @@
 // sum and mean over dims (a number, a list, or all), with keepdim.
-import { isFloating, type DType } from '../dtype.js';
+import { assertDType, isFloating, type DType } from '../dtype.js';
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
+import { isOptions, readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 
 export interface ReduceAttrs {
@@ -71,13 +72,22 @@ export interface ReduceOptions {
   dim?: number | readonly number[];
   keepdim?: boolean;
 }
+export const REDUCE_KEYS: readonly (keyof ReduceOptions)[] = ['dim', 'keepdim'];
+
+export interface SumOptions extends ReduceOptions {
+  /** The input is cast to this dtype before summing (PyTorch's sum(dtype=...)). */
+  dtype?: DType;
+}
 
 /** Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }). */
-export function reduceAttrs(op: string, x: Tensor, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean): ReduceAttrs {
+export function reduceAttrs(
+  op: string, x: Tensor, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean,
+  accepted: readonly string[] = REDUCE_KEYS,
+): ReduceAttrs {
   let dim: number | readonly number[] | undefined;
   let keep = keepdim;
-  if (typeof dimOrOptions === 'object' && dimOrOptions !== null && !Array.isArray(dimOrOptions)) {
-    const o = dimOrOptions as ReduceOptions;
+  if (isOptions(dimOrOptions)) {
+    const o = readOptions<ReduceOptions>(op, dimOrOptions, accepted as (keyof ReduceOptions)[]);
     dim = o.dim;
     keep = o.keepdim ?? keepdim;
   } else dim = dimOrOptions as number | readonly number[] | undefined;
@@ -93,13 +103,17 @@ export function reduceAttrs(op: string, x: Tensor, dimOrOptions?: number | reado
 
 declare module '../tensor.js' {
   interface Tensor {
-    sum(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean): Tensor;
     mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
     amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
   }
 }
 installMethods({
-  sum(dim, keepdim) { return apply(sum, [this], reduceAttrs('sum', this, dim, keepdim)); },
+  sum(dim, keepdim) {
+    const attrs = reduceAttrs('sum', this, dim, keepdim, ['dim', 'keepdim', 'dtype']);
+    const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
+    return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
+  },
   mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
   amax(dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); },
 });

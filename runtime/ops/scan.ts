@@ -1,12 +1,12 @@
 // cumsum (primitive: ONNX CumSum) and cumprod (composed: log-step scan of products, so
 // zeros and negatives need no special gradient).
 import { isFloating } from '../dtype.js';
-import { normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
+import { dimArgument } from './dim-argument.js';
 import { installMethods } from '../install-methods.js';
 
 export interface ScanAttrs {
@@ -21,19 +21,14 @@ export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
   grad: (g, _x, _out, a) => [apply(cumsumOp, [g], { ...a, reverse: !a.reverse })],
 });
 
-function scanDim(op: string, x: Tensor, dim: number | { dim: number }): number {
-  const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
-  if (d === undefined) throw new TypeError(`${op}: dim is required`);
-  return normalizeDim(op, d, x.ndim);
-}
 
 export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
-  return apply(cumsumOp, [x], { dim: scanDim('cumsum', x, dim), reverse: false, exclusive: false });
+  return apply(cumsumOp, [x], { dim: dimArgument('cumsum', x, dim), reverse: false, exclusive: false });
 }
 
 /** Inclusive products along dim by doubling shifts: log2(n) multiplies. */
 export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = scanDim('cumprod', x, dim);
+  const d = dimArgument('cumprod', x, dim);
   let y = x.dtype === 'bool' ? x.to('int32') : x;
   if (x.ndim === 0) return y.mul(1);
   const n = x.shape[d]!;

@@ -1,6 +1,7 @@
 // topk and sort (ONNX TopK; ties keep index order). ONNX gives values and indices from one
 // node; ops have one output, so values and indices are two primitives lowering the same
 // node, which ONNX Runtime's common-subexpression pass merges inside a fused program.
+import { readOptions } from '../options.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -51,9 +52,11 @@ export interface SortResult {
   indices: Tensor;
 }
 
-export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}): SortResult {
-  const o = typeof opts === 'number' ? { dim: opts } : opts;
+/** topk(k), topk(k, dim, largest?) as PyTorch's positional form, or topk(k, { dim, largest }). */
+export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}, largest?: boolean): SortResult {
+  const o = typeof opts === 'number' ? { dim: opts, largest } : readOptions<TopkOptions>('topk', opts, ['dim', 'largest', 'sorted']);
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
+  if (o.largest !== undefined && typeof o.largest !== 'boolean') throw new TypeError(`topk: largest must be a boolean; got ${JSON.stringify(o.largest)}`);
   const attrs = { dim: normalizeDim('topk', o.dim ?? -1, x.ndim), k, largest: o.largest ?? true };
   return { values: apply(topkValuesOp, [x], attrs), indices: apply(topkIndicesOp, [x], attrs) };
 }
@@ -64,26 +67,30 @@ export interface SortOptions {
   stable?: boolean;
 }
 
-/** Sorted values and their original indices; equal values keep their order. */
-export function sort(x: Tensor, opts: SortOptions | number = {}): SortResult {
-  const o = typeof opts === 'number' ? { dim: opts } : opts;
+/**
+ * Sorted values and their original indices; equal values keep their order. sort(),
+ * sort(dim, descending?) as PyTorch's positional form, or sort({ dim, descending }).
+ */
+export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): SortResult {
+  const o = typeof opts === 'number' ? { dim: opts, descending } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
+  if (o.descending !== undefined && typeof o.descending !== 'boolean') throw new TypeError(`sort: descending must be a boolean; got ${JSON.stringify(o.descending)}`);
   const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
   return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
 }
 
-export function argsort(x: Tensor, opts: SortOptions | number = {}): Tensor {
-  return sort(x, opts).indices;
+export function argsort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): Tensor {
+  return sort(x, opts, descending).indices;
 }
 
 declare module '../tensor.js' {
   interface Tensor {
-    topk(k: number, opts?: TopkOptions | number): SortResult;
-    sort(opts?: SortOptions | number): SortResult;
-    argsort(opts?: SortOptions | number): Tensor;
+    topk(k: number, opts?: TopkOptions | number, largest?: boolean): SortResult;
+    sort(opts?: SortOptions | number, descending?: boolean): SortResult;
+    argsort(opts?: SortOptions | number, descending?: boolean): Tensor;
   }
 }
 installMethods({
-  topk(k, opts) { return topk(this, k, opts); },
-  sort(opts) { return sort(this, opts); },
-  argsort(opts) { return argsort(this, opts); },
+  topk(k, opts, largest) { return topk(this, k, opts, largest); },
+  sort(opts, descending) { return sort(this, opts, descending); },
+  argsort(opts, descending) { return argsort(this, opts, descending); },
 });

@@ -1,8 +1,11 @@
 // var std logsumexp norm logSoftmax: composed over primitives (gradients come for free).
-import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
+import { where } from './where.js';
+import { isOptions, readOptions } from '../options.js';
+import { dimArgument } from './dim-argument.js';
+import { inFloat32 } from './nn/activations.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 
@@ -16,7 +19,7 @@ export interface VarOptions extends ReduceOptions {
 }
 
 function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean) {
-  const o: VarOptions = typeof dim === 'object' && dim !== null && !Array.isArray(dim) ? (dim as VarOptions) : { dim: dim as DimArg, keepdim };
+  const o: VarOptions = isOptions(dim) ? readOptions<VarOptions>(op, dim, ['dim', 'keepdim', 'correction', 'unbiased']) : { dim: dim as DimArg, keepdim };
   const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim ?? keepdim });
   const correction = o.correction ?? (o.unbiased === false ? 0 : 1);
   if (typeof correction !== 'number' || correction < 0) throw new RangeError(`${op}: correction must be a non-negative number; got ${JSON.stringify(correction)}`);
@@ -34,7 +37,16 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
 }
 
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  return composite(() => variance(x, dim, keepdim).sqrt());
+  return composite(() => sqrtZeroGrad(variance(x, dim, keepdim)));
+}
+
+/**
+ * √s with a zero gradient at s = 0, as PyTorch's std and norm have (the derivative of √ is
+ * infinite there; times a zero it would give NaN). The inner where keeps √'s input away from 0.
+ */
+function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()): Tensor {
+  const zero = s.eq(0);
+  return where(zero, 0, root(where(zero, 1, s)));
 }
 
 /** log Σ exp(x), shifted by the max for stability. */
@@ -42,7 +54,9 @@ export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: bool
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite(() => {
     const v = ownInput(x);
-    const m = v.amax(dims, true);
+    // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN
+    const max = v.amax(dims, true);
+    const m = where(max.isfinite(), max, 0);
     const out = v.sub(m).exp().sum(dims, true).log().add(m);
     return keep ? out : out.reshape(x.shape.filter((_, i) => !dims.includes(i)));
   });
@@ -55,25 +69,22 @@ export interface NormOptions extends ReduceOptions {
 
 /** Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm. */
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
-  const o: NormOptions = typeof p === 'object' ? p : { p, dim, keepdim };
+  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
   const ord = o.p ?? 2;
-  if (typeof ord !== 'number' || Number.isNaN(ord) || ord === 0) throw new RangeError(`norm: p must be a non-zero number or ±Infinity; got ${JSON.stringify(ord)}`);
+  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
   const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
+  if (ord === 0) return a.ne(0).to(a.dtype).sum(attrs.dims, attrs.keepdim); // the count of non-zeros
   if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);
   if (ord === -Infinity) return a.amin(attrs.dims, attrs.keepdim);
   if (ord === 1) return a.sum(attrs.dims, attrs.keepdim);
-  if (ord === 2) return a.mul(a).sum(attrs.dims, attrs.keepdim).sqrt();
-  return a.pow(ord).sum(attrs.dims, attrs.keepdim).pow(1 / ord);
+  if (ord === 2) return composite(() => sqrtZeroGrad(a.mul(a).sum(attrs.dims, attrs.keepdim)));
+  return composite(() => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
 }
 
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = typeof dim === 'object' && dim !== null ? dim.dim : dim;
-  if (d === undefined) throw new TypeError(`logSoftmax: dim is required (input ${formatShape(x.shape)})`);
-  return composite(() => {
-    const v = ownInput(x);
-    return v.sub(logsumexp(v, d, true));
-  });
+  const d = dimArgument('logSoftmax', x, dim);
+  return composite(() => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
 }
 
 declare module '../tensor.js' {

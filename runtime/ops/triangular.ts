@@ -1,4 +1,5 @@
 // tril / triu (ONNX Trilu) on the last two dims, with PyTorch's `diagonal` offset.
+import { isOptions, readOptions } from '../options.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -20,7 +21,7 @@ export const triluOp: OpDef<TriluAttrs> = defineOp<TriluAttrs>({
 });
 
 function diag(op: string, diagonal: number | { diagonal?: number } | undefined): number {
-  const d = typeof diagonal === 'object' && diagonal !== null ? diagonal.diagonal ?? 0 : diagonal ?? 0;
+  const d = isOptions(diagonal) ? readOptions<{ diagonal: number }>(op, diagonal, ['diagonal']).diagonal ?? 0 : diagonal ?? 0;
   if (!Number.isInteger(d)) throw new TypeError(`${op}: diagonal must be an integer; got ${JSON.stringify(d)}`);
   return d;
 }

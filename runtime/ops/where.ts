@@ -1,5 +1,5 @@
 // where(condition, input, other): the one ternary primitive; maskedFill is built on it.
-import { promoteTypes } from '../dtype.js';
+import { promoteOperands } from '../dtype.js';
 import { broadcastShapes, formatShape, shapesEqual } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -13,7 +13,7 @@ export const whereOp = defineOp({
   infer([c, x, y]) {
     if (c!.dtype !== 'bool') throw new TypeError(`where: condition must be a bool tensor; got ${c!.dtype}`);
     const shape = broadcastShapes('where', broadcastShapes('where', c!.shape, x!.shape), y!.shape);
-    return { shape, dtype: promoteTypes(x!.dtype, y!.dtype) };
+    return { shape, dtype: promoteOperands(x!, y!) };
   },
   grad: (g, [c, x, y]) => {
     const zero = zerosLike(g);

@@ -1,6 +1,7 @@
 // Adam (L2 weight decay added to the gradient) and AdamW (decoupled weight decay), as in
 // torch.optim. Bias corrections are live numbers of the step count: scalar program inputs,
 // re-read on every step and every tpu.compile replay.
+import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { checkHyper, Optimizer } from './optimizer.js';
 
@@ -19,6 +20,7 @@ export class Adam extends Optimizer {
   protected readonly decoupled: boolean;
 
   constructor(params: Iterable<Tensor>, options: AdamOptions = {}, decoupled = false) {
+    readOptions<AdamOptions>(decoupled ? 'AdamW' : 'Adam', options, ['lr', 'betas', 'eps', 'weightDecay']);
     const name = decoupled ? 'AdamW' : 'Adam';
     super(params, name);
     this.lr = checkHyper(name, 'lr', options.lr ?? 1e-3, 0);

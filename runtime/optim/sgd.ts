@@ -1,4 +1,5 @@
 // SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update).
+import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { checkHyper, Optimizer } from './optimizer.js';
 
@@ -19,6 +20,7 @@ export class SGD extends Optimizer {
 
   constructor(params: Iterable<Tensor>, options: SGDOptions = {}) {
     super(params, 'SGD');
+    readOptions<SGDOptions>('SGD', options, ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov']);
     this.lr = checkHyper('SGD', 'lr', options.lr ?? 1e-3, 0);
     this.momentum = checkHyper('SGD', 'momentum', options.momentum ?? 0, 0);
     this.dampening = checkHyper('SGD', 'dampening', options.dampening ?? 0, 0);

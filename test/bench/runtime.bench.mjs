@@ -1,15 +1,20 @@
 // npm run bench:runtime — every workload file in test/bench/runtime/ (default export: a
-// list of workloads, see workloads.mjs) in debug, strict and fused mode beside raw ONNX
-// Runtime (`prepareRaw`, optional) and under tpu.compile (`prepareCompiled`, optional, W6);
-// a workload with `callSites: true` (W1) also runs in strict mode with every call site
-// recorded (tpu.setCallSites(true)) and with none, beside the default ('auto').
-// Steps of all variants are interleaved round by round, so a busy machine
-// slows them alike; each figure is a median. Prints a table; writes
-// test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3` runs only those.
+// list of workloads, see workloads.mjs), written as users write it (no dispose, no sync
+// inside loops), in debug, strict and fused mode and under tpu.compile (`prepareCompiled`,
+// W6), beside raw ONNX Runtime (`prepareRaw`) and the Python peers found (numpy, PyTorch
+// eager, torch.compile: peers.py, one child process). Labelled apart: strict mode with each
+// step inside tpu.scope (every tensor disposed at its end), and for W1 (`callSites: true`)
+// strict mode with every call site recorded and with none.
+// Steps of all variants are interleaved round by round, so a busy machine slows them
+// alike; each figure is a median. Prints the figures, the time ratios to PyTorch eager and
+// the goals; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
+// runs only those; BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out.
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
+import { startPeers, noPeers, PEERS } from './runtime/peers.mjs';
+import { goals } from './runtime/goals.mjs';
 
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -19,37 +24,59 @@ const dir = new URL('./runtime/', import.meta.url);
 const only = process.argv.slice(2);
 const workloads = [];
 for (const f of readdirSync(dir).sort()) {
-  if (!f.endsWith('.mjs') || f === 'raw-ort.mjs') continue;
+  if (!f.endsWith('.mjs') || ['raw-ort.mjs', 'peers.mjs', 'goals.mjs'].includes(f)) continue;
   const mod = await import(new URL(f, dir).href);
   if (Array.isArray(mod.default)) workloads.push(...mod.default);
 }
 // W1 first: the tiny-op dispatch figures are taken on a fresh session, not after training state.
 workloads.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
 
+const peers = process.env.BENCH_PEERS === '0' ? noPeers() : await startPeers();
+console.error(`peers found: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none'}` +
+  (peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''));
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const threads = tpu.device().threads;
 const rows = [];
+const skipped = [];
 for (const w of workloads) {
   if (only.length && !only.includes(w.id)) continue;
   const variants = {};
   for (const mode of MODES) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
   if (w.prepareCompiled) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
+  variants.strictScoped = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', scoped: true };
   if (w.callSites) {
     variants.everySite = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: true };
     variants.noSites = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: false };
   }
   if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
+  for (const peer of PEERS) {
+    if (!(peer in peers.found)) continue;
+    const r = await peers.prepare(w.id, peer);
+    if (!r.ok && r.error) skipped.push(`${w.id} ${peer}: ${r.error}`);
+    if (!r.ok) continue;
+    variants[peer] = { peer, threads: peers.threads };
+    // PyTorch on one thread too: its OpenMP threads lose much more to a loaded machine.
+    if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1 };
+  }
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const [name, v] of Object.entries(variants)) {
       if (round === WARMUP && v.mode) compilesAfterWarmup[name] = -tpu.stats().programsCompiled;
-      const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
-      const t0 = performance.now();
-      const extra = v.mode ? await tpu.withMode(v.mode, () => v.run.step()) : await v.run.step();
-      const ms = performance.now() - t0;
-      if (sitesBefore !== undefined) tpu.setCallSites(sitesBefore);
-      if (v.mode) await tpu.sync();
+      let ms;
+      let extra;
+      if (v.peer) ms = await peers.step(w.id, v.peer, v.threads);
+      else {
+        const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
+        const t0 = performance.now();
+        if (!v.mode) extra = await v.run.step();
+        else if (v.scoped) extra = await tpu.withMode(v.mode, () => tpu.scope(() => v.run.step()));
+        else extra = await tpu.withMode(v.mode, () => v.run.step());
+        ms = performance.now() - t0;
+        if (sitesBefore !== undefined) tpu.setCallSites(sitesBefore);
+        if (v.mode) await tpu.sync();
+      }
       if (round >= WARMUP) {
         timed[name].ms.push(ms);
         if (extra?.hostUsPerOp !== undefined) timed[name].host.push(extra.hostUsPerOp);
@@ -58,40 +85,63 @@ for (const w of workloads) {
     }
   }
   for (const v of Object.values(variants)) if (v.mode) tpu.withMode(v.mode, () => v.run.dispose?.());
+  for (const v of Object.values(variants)) if (v.peer) await peers.drop(w.id, v.peer);
+
   const row = { id: w.id, title: w.title, unit: w.unit, higherIsBetter: !!w.higherIsBetter };
   for (const [name, t] of Object.entries(timed)) {
     row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
     if (t.host.length) row[name].hostUsPerOp = median(t.host);
     if (name in compilesAfterWarmup) row[name].compilesAfterWarmup = compilesAfterWarmup[name];
+    if (variants[name].threads) row[name].threads = variants[name].threads;
+  }
+  // PyTorch's faster thread setting in this run is the one compared against.
+  for (const peer of ['torch', 'torch.compile']) {
+    const one = row[`${peer}@1`];
+    delete row[`${peer}@1`];
+    if (one && one.medianMs < row[peer].medianMs) [row[peer], row[`${peer}@${row[peer].threads}`]] = [one, row[peer]];
+    else if (one) row[`${peer}@1`] = one;
   }
   rows.push(row);
   console.error(`${w.id} done`);
 }
+peers.close();
 
 const fmt = (v) => (v === undefined ? '-' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const speed = (row, a, b) => (row.higherIsBetter ? row[a].value / row[b].value : row[b].value / row[a].value);
+const COLUMNS = [
+  ['torch', 'PyTorch'], ['torch.compile', 'torch.compile'], ['numpy', 'numpy'], ['raw', 'raw ORT'],
+  ['debug', 'debug'], ['strict', 'strict'], ['fused', 'fused'], ['compiled', 'compiled'],
+];
+const table = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(10) : c.padStart(13))).join(' ');
 const lines = [
-  `runtime bench (${tpu.device().backend}, ${threads} threads; ${cpus().length} cores; load average ${loadavg()[0].toFixed(1)}; median of ${ROUNDS} interleaved rounds)`,
-  'id  unit      debug    strict   fused    raw ORT  strict host µs/op  fused vs strict  fused vs raw  compiles after warm-up',
+  `runtime bench (${tpu.device().backend}, ${threads} threads; PyTorch ${peers.threads ?? '-'} threads; ${cpus().length} cores; ` +
+    `load average ${loadavg()[0].toFixed(1)}; median of ${ROUNDS} interleaved rounds; natural code: no dispose, no sync in loops)`,
+  `peers: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none found'}${peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''}`,
+  `PyTorch columns: the faster of ${peers.threads} threads (its default) and 1 thread in this run; threads used: ` +
+    rows.map((r) => `${r.id} ${['torch', 'torch.compile'].map((p) => r[p]?.threads ?? '-').join('/')}`).join(', '),
+  '',
+  table(['', ...COLUMNS.map(([, label]) => label)]),
+  ...rows.map((r) => table([`${r.id} ${r.unit}`, ...COLUMNS.map(([k]) => fmt(r[k]?.value))])),
+  '',
+  'time ratio to PyTorch eager (lower is faster; 1.00 = as fast)',
+  table(['', ...COLUMNS.slice(1).map(([, label]) => label)]),
+  ...rows.map((r) => table([r.id, ...COLUMNS.slice(1).map(([k]) => (r[k] && r.torch ? (r[k].medianMs / r.torch.medianMs).toFixed(2) : '-'))])),
+  '',
+  'labelled apart:',
 ];
 for (const r of rows) {
-  lines.push(
-    [
-      r.id.padEnd(3), r.unit.padEnd(8), fmt(r.debug.value).padStart(7), fmt(r.strict.value).padStart(8),
-      fmt(r.fused.value).padStart(8), fmt(r.raw?.value).padStart(8), fmt(r.strict.hostUsPerOp).padStart(18),
-      `${speed(r, 'fused', 'strict').toFixed(2)}x`.padStart(16), (r.raw ? `${speed(r, 'fused', 'raw').toFixed(2)}x` : '-').padStart(13),
-      MODES.map((m) => r[m].compilesAfterWarmup).join('/').padStart(23),
-    ].join(' '),
-  );
-}
-for (const r of rows.filter((r) => r.compiled)) {
-  lines.push(`${r.id} compiled (tpu.compile): ${fmt(r.compiled.value)} ${r.unit}, ${speed(r, 'compiled', 'strict').toFixed(2)}x strict, ${r.compiled.compilesAfterWarmup} compiles after warm-up`);
+  const host = r.strict.hostUsPerOp === undefined ? '' : `; strict host dispatch ${fmt(r.strict.hostUsPerOp)} µs/op`;
+  lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
 }
 for (const r of rows.filter((r) => r.everySite)) {
-  lines.push(`${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
+  lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
+lines.push(`  programs compiled after warm-up (debug/strict/fused/compiled): ${rows.map((r) => `${r.id} ${[...MODES, 'compiled'].map((m) => r[m]?.compilesAfterWarmup ?? '-').join('/')}`).join(', ')}`);
+lines.push('', 'goals (issue: faster than PyTorch on the CPU):', ...goals(rows).map((g) => `  ${g}`));
+if (skipped.length) lines.push('', 'peers skipped:', ...skipped.map((s) => `  ${s}`));
 console.log(lines.join('\n'));
-console.log('(speed ratios: >1 means fused is faster; compiles after warm-up: debug/strict/fused)');
 const out = fileURLToPath(new URL('../output/bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(`${out}runtime.json`, JSON.stringify({ date: new Date().toISOString(), threads, cores: cpus().length, loadAverage: loadavg(), rounds: ROUNDS, rows }, null, 2));
+writeFileSync(
+  `${out}runtime.json`,
+  JSON.stringify({ date: new Date().toISOString(), threads, torchThreads: peers.threads, peers: peers.found, cores: cpus().length, loadAverage: loadavg(), rounds: ROUNDS, rows, goals: goals(rows) }, null, 2),
+);

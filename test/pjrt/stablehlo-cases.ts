@@ -156,6 +156,10 @@ function binaryCases(): PrimitiveCase[] {
     cases.push(one(`${op} float32[3,4] with int32[4]`, op, [T([3, 4], 'float32'), T([4], 'int32', op === 'pow' ? { ints: [0, 3] } : {})], noAttrs, tolerance));
     cases.push(one(`${op} bfloat16 with a scalar`, op, [T([2, 5], 'bfloat16'), S('bfloat16', 1.5)], noAttrs, tolerance));
   }
+  // fmod and integer division toward zero, divisors away from 0 (ONNX fails there, XLA defines a value)
+  for (const d of NUMERIC) cases.push(one(`fmod ${d}`, 'fmod', [T([3, 4], d), T([3, 4], d, d === 'int32' ? { ints: [1, 6] } : { finite: true })], noAttrs, ARITHMETIC));
+  cases.push(one('fmod int32 by negatives', 'fmod', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
+  cases.push(one('divTruncInt int32', 'divTruncInt', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
   for (const d of ALL) {
     cases.push(one(`where ${d}`, 'where', [T([3, 4], 'bool'), T([3, 4], d), T([4], d)], noAttrs, EXACT));
   }
@@ -249,15 +253,17 @@ function layoutCases(): PrimitiveCase[] {
   ]);
 }
 
+// Indices in range: a negative index is an error in these primitives (PyTorch's index_select,
+// gather, scatter_add), which the ONNX backend raises and XLA cannot.
 function indexCases(): PrimitiveCase[] {
   const cases = ALL.flatMap((d) => [
-    one(`indexSelect ${d} 2-D index`, 'indexSelect', [T([4, 5, 3], d), T([2, 3], 'int32', { ints: [-5, 4] })], { dim: 1 }, EXACT),
-    one(`indexSelect ${d} 0-d index`, 'indexSelect', [T([4, 5], d), T([], 'int32', { values: [-1] })], { dim: 0 }, EXACT),
-    one(`gather ${d}`, 'gather', [T([4, 5], d), T([6, 4], 'int32', { ints: [-4, 3] })], { dim: 0 }, EXACT),
+    one(`indexSelect ${d} 2-D index`, 'indexSelect', [T([4, 5, 3], d), T([2, 3], 'int32', { ints: [0, 4] })], { dim: 1 }, EXACT),
+    one(`indexSelect ${d} 0-d index`, 'indexSelect', [T([4, 5], d), T([], 'int32', { values: [3] })], { dim: 0 }, EXACT),
+    one(`gather ${d}`, 'gather', [T([4, 5], d), T([6, 4], 'int32', { ints: [0, 3] })], { dim: 0 }, EXACT),
   ]);
   for (const d of ALL) {
     // duplicate indices: several sources add into one element
-    cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [-5, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+    cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
   }
   const topkInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],

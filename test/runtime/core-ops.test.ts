@@ -40,7 +40,7 @@ describe.each(MODES)('%s mode', (mode) => {
 
   it('adds JS scalars as weak operands', () => {
     tpu.mode(mode);
-    const i = tpu.tensor([1, 2, 3]);
+    const i = tpu.tensor([1, 2, 3], { dtype: 'int32' });
     expect(i.add(1).dtype).toBe('int32');
     expect(i.add(1).array()).toEqual([2, 3, 4]);
     expect(i.add(0.5).dtype).toBe('float32');

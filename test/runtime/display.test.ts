@@ -10,10 +10,10 @@ describe('tensor display', () => {
       "tensor([[1., 2.],\n        [3., 4.]], shape=[2, 2], dtype=float32, device='tpu:0')",
     );
     expect(String(tpu.tensor([0.5, -1.25, 3]))).toBe("tensor([ 0.5000, -1.2500,  3.0000], shape=[3], dtype=float32, device='tpu:0')");
-    expect(String(tpu.tensor([1, 20, 300]))).toBe("tensor([  1,  20, 300], shape=[3], dtype=int32, device='tpu:0')");
+    expect(String(tpu.tensor([1, 20, 300], { dtype: 'int32' }))).toBe("tensor([  1,  20, 300], shape=[3], dtype=int32, device='tpu:0')");
     expect(String(tpu.tensor([true, false]))).toBe("tensor([ True, False], shape=[2], dtype=bool, device='tpu:0')");
     expect(String(tpu.tensor([1e-5, 1]))).toBe("tensor([1.0000e-05, 1.0000e+00], shape=[2], dtype=float32, device='tpu:0')");
-    expect(String(tpu.tensor(7))).toBe("tensor(7, shape=[], dtype=int32, device='tpu:0')");
+    expect(String(tpu.tensor(7, { dtype: 'int32' }))).toBe("tensor(7, shape=[], dtype=int32, device='tpu:0')");
     expect(String(tpu.tensor([1 / 3], { dtype: 'bfloat16' }))).toBe("tensor([0.3340], shape=[1], dtype=bfloat16, device='tpu:0')");
   });
 
@@ -26,7 +26,7 @@ describe('tensor display', () => {
   });
 
   it('gives an HTML table with a caption', () => {
-    const html = display(tpu.tensor([[1, 2], [3, 4]]))['text/html']!;
+    const html = display(tpu.tensor([[1, 2], [3, 4]], { dtype: 'int32' }))['text/html']!;
     expect(html).toContain('<caption style="text-align:left">tensor [2, 2] int32 on tpu:0</caption>');
     expect(html.match(/<tr>/g)).toHaveLength(2);
     expect(html).toContain('>4</td>');

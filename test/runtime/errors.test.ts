@@ -101,9 +101,10 @@ describe('device errors', () => {
   });
 
   it.each(['strict', 'fused'] as const)('%s mode: an index out of range in device data names the indexing op and its line', async (mode) => {
+    // row 5 of 3, computed on the device: only the device sees the value (host-uploaded indices are checked at the call)
+    const rows = tpu.withMode('strict', () => tpu.tensor([0, 1], { dtype: 'int32' }).mul(5));
     tpu.mode(mode);
     const table = tpu.arange(6).reshape([3, 2]);
-    const rows = tpu.tensor([0, 5], { dtype: 'int32' }); // row 5 of 3: only the device sees the value
     const line = nextLine();
     const picked = table.indexSelect(0, rows);
     const doubled = picked.mul(2);

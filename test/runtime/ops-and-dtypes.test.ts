@@ -58,7 +58,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(t.shape).toEqual([4, 3, 2]);
     const v = t.array() as number[][][];
     for (let i = 0; i < 2; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 4; k++) expect(v[k]![j]![i]).toBe(i * 12 + j * 4 + k);
-    const m = tpu.tensor([[1, 2, 3], [4, 5, 6]]);
+    const m = tpu.tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'int32' });
     expect(m.T.array()).toEqual([[1, 4], [2, 5], [3, 6]]);
     expect(x.permute(1, 0, 2).reshape([3, 8]).array()).toEqual([
       [0, 1, 2, 3, 12, 13, 14, 15], [4, 5, 6, 7, 16, 17, 18, 19], [8, 9, 10, 11, 20, 21, 22, 23],
@@ -123,7 +123,7 @@ describe('type promotion (PyTorch rules)', () => {
   });
 
   it('true division of integers gives float32; exp of int gives float32', () => {
-    const i = tpu.tensor([1, 2, 7]);
+    const i = tpu.tensor([1, 2, 7], { dtype: 'int32' });
     const q = i.div(2);
     expect(q.dtype).toBe('float32');
     expect(q.array()).toEqual([0.5, 1, 3.5]);
@@ -132,8 +132,11 @@ describe('type promotion (PyTorch rules)', () => {
     expect(tpu.tensor([true, true, false]).sum().item()).toBe(2);
   });
 
-  it('creation dtypes: integers -> int32, fractions -> float32, booleans -> bool', () => {
-    expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('int32');
+  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int32', () => {
+    expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('float32');
+    expect(tpu.tensor(new Int32Array([1, 2])).dtype).toBe('int32');
+    expect(tpu.full([2], 1).dtype).toBe('float32');
+    expect(tpu.arange(3).dtype).toBe('int32');
     expect(tpu.tensor([1, 2.5]).dtype).toBe('float32');
     expect(tpu.tensor([true]).dtype).toBe('bool');
     expect(tpu.tensor(new Float32Array([1, 2])).dtype).toBe('float32');

@@ -79,17 +79,17 @@ const CASES: Case[] = [
   { name: 'cumsum', op: ops.cumsumOp, shapes: [[2, 3]], attrs: { dim: 1, reverse: false, exclusive: false }, f: ([x]) => [0, 1, 2, 3, 4, 5].map((k) => x!.slice(k - (k % 3), k + 1).reduce((p, q) => p + q, 0)) },
   {
     name: 'indexSelect', op: ops.indexSelectOp, shapes: [[3, 2]], attrs: { dim: 0 },
-    extra: () => [tpu.tensor([[2, 0], [2, 2]])],
+    extra: () => [tpu.tensor([[2, 0], [2, 2]], { dtype: 'int32' })],
     f: pick(8, (k) => [2, 0, 2, 2][Math.floor(k / 2)]! * 2 + (k % 2)),
   },
   {
     name: 'gather', op: ops.gatherOp, shapes: [[2, 3]], attrs: { dim: 1 },
-    extra: () => [tpu.tensor([[2, 2], [0, 1]])],
+    extra: () => [tpu.tensor([[2, 2], [0, 1]], { dtype: 'int32' })],
     f: pick(4, (k) => [2, 2, 3, 4][k]!),
   },
   {
     name: 'scatterAdd', op: ops.scatterAddOp, shapes: [[2, 3]], attrs: { dim: 1 },
-    extra: () => [tpu.tensor([[2, 2], [0, 1]])],
+    extra: () => [tpu.tensor([[2, 2], [0, 1]], { dtype: 'int32' })],
     f: ([x]) => x!.map((v, k) => v + [0, 0, 2, 1, 1, 0][k]! * 0.5),
   },
   {

@@ -36,7 +36,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expectRef(x.at('0, :, ::-1'), { ...sliceRef(a, [0, 0, 4], [1, 1, -1], [1, 4, 5]), shape: [4, 5] }, 0, 0);
     expect(x.at(null, 0).shape).toEqual([1, 4, 5]);
     expect(x.at('..., None').shape).toEqual([3, 4, 5, 1]);
-    const idx = tpu.tensor([[2, 0], [-1, 1]]);
+    const idx = tpu.tensor([[2, 0], [-1, 1]], { dtype: 'int32' });
     const picked = x.at(':', idx);
     expect(picked.shape).toEqual([3, 2, 2, 5]);
     const want = Array.from({ length: 60 }, (_, k) => {
@@ -52,20 +52,20 @@ describe.each(MODES)('%s mode', (mode) => {
 
   it('index(), indexSelect, gather, scatterAdd, oneHot', () => {
     tpu.mode(mode);
-    const m = tpu.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
-    expect(m.index(tpu.tensor([2, -3, 2])).array()).toEqual([[7, 8, 9], [1, 2, 3], [7, 8, 9]]);
-    expect(m.indexSelect(-1, tpu.tensor([2, 0])).array()).toEqual([[3, 1], [6, 4], [9, 7]]);
-    expect(m.gather(1, tpu.tensor([[0, 0], [2, 1], [1, 1]])).array()).toEqual([[1, 1], [6, 5], [8, 8]]);
-    expect(m.gather(0, tpu.tensor([[2, 0, 1]])).array()).toEqual([[7, 2, 6]]);
+    const m = tpu.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], { dtype: 'int32' });
+    expect(m.index(tpu.tensor([2, -3, 2], { dtype: 'int32' })).array()).toEqual([[7, 8, 9], [1, 2, 3], [7, 8, 9]]);
+    expect(m.indexSelect(-1, tpu.tensor([2, 0], { dtype: 'int32' })).array()).toEqual([[3, 1], [6, 4], [9, 7]]);
+    expect(m.gather(1, tpu.tensor([[0, 0], [2, 1], [1, 1]], { dtype: 'int32' })).array()).toEqual([[1, 1], [6, 5], [8, 8]]);
+    expect(m.gather(0, tpu.tensor([[2, 0, 1]], { dtype: 'int32' })).array()).toEqual([[7, 2, 6]]);
     const z = tpu.zeros([2, 4]);
     const src = tpu.tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float32' });
-    expect(z.scatterAdd(1, tpu.tensor([[0, 0, 3], [1, 2, 1]]), src).array()).toEqual([[3, 0, 0, 3], [0, 10, 5, 0]]);
+    expect(z.scatterAdd(1, tpu.tensor([[0, 0, 3], [1, 2, 1]], { dtype: 'int32' }), src).array()).toEqual([[3, 0, 0, 3], [0, 10, 5, 0]]);
     // src larger than index: only the index's extent is used
-    expect(z.scatterAdd(1, tpu.tensor([[3], [0]]), src).array()).toEqual([[0, 0, 0, 1], [4, 0, 0, 0]]);
-    expect(tpu.nn.functional.oneHot(tpu.tensor([[0, 2], [1, 1]]), 3).array()).toEqual([[[1, 0, 0], [0, 0, 1]], [[0, 1, 0], [0, 1, 0]]]);
+    expect(z.scatterAdd(1, tpu.tensor([[3], [0]], { dtype: 'int32' }), src).array()).toEqual([[0, 0, 0, 1], [4, 0, 0, 0]]);
+    expect(tpu.nn.functional.oneHot(tpu.tensor([[0, 2], [1, 1]], { dtype: 'int32' }), 3).array()).toEqual([[[1, 0, 0], [0, 0, 1]], [[0, 1, 0], [0, 1, 0]]]);
     const bf = tpu.tensor([[1.5, 2.5], [3.5, 4.5]], { dtype: 'bfloat16' });
-    expect(bf.index(tpu.tensor([1])).dtype).toBe('bfloat16');
-    expect(bf.index(tpu.tensor([1])).array()).toEqual([[3.5, 4.5]]);
+    expect(bf.index(tpu.tensor([1], { dtype: 'int32' })).dtype).toBe('bfloat16');
+    expect(bf.index(tpu.tensor([1], { dtype: 'int32' })).array()).toEqual([[3.5, 4.5]]);
   });
 
   it('concat, stack, split, chunk, roll, flip with negative dims and mixed dtypes', () => {
@@ -99,7 +99,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(tpu.tensor(3).flatten().shape).toEqual([1]);
     expectRef(x.movedim(0, -1), permuteRef(a, [1, 2, 0]), 0, 0);
     expectRef(x.permute(2, 0, 1), permuteRef(a, [2, 0, 1]), 0, 0);
-    const s = tpu.tensor([[1, 2], [3, 4]]);
+    const s = tpu.tensor([[1, 2], [3, 4]], { dtype: 'int32' });
     expect(s.repeat(2, 1).array()).toEqual([[1, 2], [3, 4], [1, 2], [3, 4]]);
     expect(s.repeat(1, 2, 2).shape).toEqual([1, 4, 4]);
     expect(s.repeat([1, 2, 2]).array()).toEqual([[[1, 2, 1, 2], [3, 4, 3, 4], [1, 2, 1, 2], [3, 4, 3, 4]]]);
@@ -110,7 +110,7 @@ describe.each(MODES)('%s mode', (mode) => {
   it('pad: constant value, several dims, negative amounts crop', () => {
     tpu.mode(mode);
     const F = tpu.nn.functional;
-    const x = tpu.tensor([[1, 2, 3], [4, 5, 6]]);
+    const x = tpu.tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'int32' });
     expect(F.pad(x, [1, 0]).array()).toEqual([[0, 1, 2, 3], [0, 4, 5, 6]]);
     expect(F.pad(x, [0, 1, 1, 0], { value: 9 }).array()).toEqual([[9, 9, 9, 9], [1, 2, 3, 9], [4, 5, 6, 9]]);
     expect(F.pad(x, [-1, 1]).array()).toEqual([[2, 3, 0], [5, 6, 0]]);
@@ -131,14 +131,14 @@ describe.each(MODES)('%s mode', (mode) => {
     });
     expectRef(x.cumsum(-1), cum(a, 2, (p, q) => p + q), 1e-6, 1e-6);
     expectRef(x.cumprod({ dim: 1 }), cum(a, 1, (p, q) => p * q), 1e-5, 1e-7);
-    expect(tpu.tensor([1, 2, 0, 4, 5]).cumprod(0).array()).toEqual([1, 2, 0, 0, 0]);
+    expect(tpu.tensor([1, 2, 0, 4, 5], { dtype: 'int32' }).cumprod(0).array()).toEqual([1, 2, 0, 0, 0]);
     expect(tpu.tensor([true, true, false]).cumsum(0).array()).toEqual([1, 2, 2]);
-    expect(tpu.tensor([[3, -1], [2, 5]]).cumsum(0).array()).toEqual([[3, -1], [5, 4]]);
+    expect(tpu.tensor([[3, -1], [2, 5]], { dtype: 'int32' }).cumsum(0).array()).toEqual([[3, -1], [5, 4]]);
   });
 
   it('sort, argsort and topk: values and int32 indices, ties in index order', () => {
     tpu.mode(mode);
-    const x = tpu.tensor([[3, 1, 2, 1], [0, 5, 4, 9]]);
+    const x = tpu.tensor([[3, 1, 2, 1], [0, 5, 4, 9]], { dtype: 'int32' });
     const s = x.sort();
     expect(s.values.array()).toEqual([[1, 1, 2, 3], [0, 4, 5, 9]]);
     expect(s.indices.array()).toEqual([[1, 3, 2, 0], [0, 2, 1, 3]]);
@@ -196,12 +196,12 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => tpu.concat([])).toThrow('concat: tensors must be a non-empty array of tensors');
     expect(() => x.split([1, 2])).toThrow("split: sizes [1, 2] must be non-negative integers summing to dim 0's size 2");
     expect(() => x.index(tpu.tensor([0.5]))).toThrow('indexSelect: index must be an int32 tensor; got float32');
-    expect(() => x.gather(1, tpu.tensor([0, 1]))).toThrow('gather: index [2] must have as many dims as the input [2, 3]');
+    expect(() => x.gather(1, tpu.tensor([0, 1], { dtype: 'int32' }))).toThrow('gather: index [2] must have as many dims as the input [2, 3]');
     expect(() => x.topk(4)).toThrow('topk: k (4) is larger than dim 1 of the input [2, 3]');
     expect(() => tpu.ones([3]).tril()).toThrow('tril: input must have at least 2 dims; got [3]');
     expect(() => tpu.nn.functional.pad(x, [1])).toThrow('pad: padding must be an even-length array of integers; got [1]');
     expect(() => tpu.nn.functional.pad(x, [-2, -2])).toThrow(/pad: padding .* crops more than the input \[2, 3\] has/);
-    expect(() => tpu.nn.functional.oneHot(tpu.tensor([1]), 0)).toThrow('oneHot: numClasses must be a positive integer (shapes are static); got 0');
+    expect(() => tpu.nn.functional.oneHot(tpu.tensor([1], { dtype: 'int32' }), 0)).toThrow('oneHot: numClasses must be a positive integer (shapes are static); got 0');
     expect(() => x.repeat(2)).toThrow('repeat: 1 sizes given for an input of 2 dims [2, 3]');
     expect(() => x.movedim(0, 5)).toThrow('movedim: destination must be an integer in [-2, 1] for a tensor of rank 2; got 5');
     expect(() => x.flatten(1, 0)).toThrow('flatten: startDim 1 comes after endDim 0 for input [2, 3]');

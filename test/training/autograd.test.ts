@@ -87,7 +87,7 @@ describe.each(MODES)('exact backward (%s mode)', (mode) => {
     tpu.mode(mode);
     tpu.manualSeed(3);
     const emb = new tpu.nn.Embedding(3, 2);
-    const idx = tpu.tensor([[2, 0], [2, 1]]);
+    const idx = tpu.tensor([[2, 0], [2, 1]], { dtype: 'int32' });
     const gv = f32(seededValues(8, 11));
     const out = emb.forward(idx);
     expect(out.shape).toEqual([2, 2, 2]);
@@ -102,7 +102,7 @@ describe.each(MODES)('exact backward (%s mode)', (mode) => {
     const lv = f32(seededValues(8, 12));
     const target = [1, 0];
     const logits = leaf(lv, [2, 4]);
-    tpu.nn.crossEntropy(logits, tpu.tensor(target)).backward();
+    tpu.nn.crossEntropy(logits, tpu.tensor(target, { dtype: 'int32' })).backward();
     const expected: number[] = [];
     for (let r = 0; r < 2; r++) {
       const row = lv.slice(r * 4, r * 4 + 4);
@@ -151,7 +151,7 @@ describe('autograd semantics', () => {
   });
 
   it('bad use gets clear errors', () => {
-    expect(() => tpu.tensor([1, 2], { requiresGrad: true })).toThrow(/only floating point tensors.*int32/);
+    expect(() => tpu.tensor([1, 2], { dtype: 'int32', requiresGrad: true })).toThrow(/only floating point tensors.*int32/);
     expect(() => tpu.tensor([1.5]).mul(2).backward()).toThrow(/does not require grad/);
     const x = tpu.randn([2, 2], { requiresGrad: true });
     expect(() => x.mul(2).backward()).toThrow(/one-element output; got shape \[2, 2\]/);

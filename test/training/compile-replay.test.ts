@@ -268,7 +268,7 @@ describe('tpu.compile: trace once, replay', () => {
 
   it('a call that cannot be replayed runs its body on each call, with a warning once', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    let ext = tpu.tensor([1, 2]);
+    let ext = tpu.tensor([1, 2], { dtype: 'int32' });
     let runs = 0;
     const consumer = tpu.compile(function consume(t: Tensor) {
       runs++;
@@ -276,9 +276,9 @@ describe('tpu.compile: trace once, replay', () => {
       ext.dispose();
       return out;
     });
-    const x = tpu.tensor([10, 20]);
+    const x = tpu.tensor([10, 20], { dtype: 'int32' });
     expect(consumer(x).array()).toEqual([11, 22]);
-    ext = tpu.tensor([3, 4]);
+    ext = tpu.tensor([3, 4], { dtype: 'int32' });
     expect(consumer(x).array()).toEqual([13, 24]);
     expect(runs).toBe(2);
     expect(warn).toHaveBeenCalledTimes(1);

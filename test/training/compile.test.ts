@@ -56,7 +56,7 @@ describe('tpu.compile', () => {
     expect(tpu.stats().programsCompiled - compiled).toBe(0);
     // a new batch size: a new signature, compiled once, then cached
     const x2 = tpu.randn([8, 6]);
-    const y2 = tpu.tensor([0, 1, 2, 3, 0, 1, 2, 3]);
+    const y2 = tpu.tensor([0, 1, 2, 3, 0, 1, 2, 3], { dtype: 'int32' });
     step(x2, y2, 0.1);
     const afterNew = tpu.stats().programsCompiled;
     expect(afterNew - compiled).toBe(1);

@@ -27,7 +27,7 @@ export interface GradCase {
 
 const m = (...shape: number[]): InputSpec => ({ shape });
 /** A constant int32 index tensor. */
-const ids = (v: number[] | number[][]) => tpu.tensor(v);
+const ids = (v: number[] | number[][]) => tpu.tensor(v, { dtype: 'int32' });
 const pos = (...shape: number[]): InputSpec => ({ shape, range: [0.5, 2] });
 const kink = (...shape: number[]): InputSpec => ({ shape, awayFromZero: true });
 /** Values at least 0.1 away from integers and half-integers (rounding ops). */
@@ -106,6 +106,8 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
     { label: 'tensor exponent', inputs: [pos(4), m(4)], call: (a, b) => a.pow(b) },
     { label: 'scalar exponent', inputs: [m(4)], call: (a) => a.pow(3) },
   ],
+  // finite differences stay away from the jumps of the remainder (where a / b is an integer)
+  fmod: [{ inputs: [{ shape: [4], values: [5.3, -5.3, 2.2, 7.9] }, { shape: [4], values: [2, 2, -1.5, 3] }], call: (a, b) => a.fmod(b) }],
   maximum: [{ inputs: [{ shape: [4], values: [0.5, -1, 2, 0.1] }, { shape: [4], values: [0.2, 0.3, 2.5, -1] }], call: (a, b) => a.maximum(b) }],
   minimum: [{ inputs: [{ shape: [4], values: [0.5, -1, 2, 0.1] }, { shape: [4], values: [0.2, 0.3, 2.5, -1] }], call: (a, b) => a.minimum(b) }],
   slice: [

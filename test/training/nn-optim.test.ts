@@ -64,7 +64,7 @@ describe('nn.Module', () => {
     expectClose(new nn.GELU().forward(t2(xs, [8])).dataSync(), xs.map((x) => 0.5 * x * (1 + erf(x / Math.SQRT2))), 1e-5, 1e-6);
     const emb = new nn.Embedding(4, 2);
     const table = Array.from(emb.weight.dataSync());
-    expect(Array.from(emb.forward(tpu.tensor([3, 0, 3])).dataSync())).toEqual([table[6], table[7], table[0], table[1], table[6], table[7]]);
+    expect(Array.from(emb.forward(tpu.tensor([3, 0, 3], { dtype: 'int32' })).dataSync())).toEqual([table[6], table[7], table[0], table[1], table[6], table[7]]);
   });
 
   it('Conv2d: parameters, PyTorch init bounds, forward vs a float64 convolution, gradients', () => {
@@ -114,8 +114,8 @@ describe('losses', () => {
       const row = lv.slice(r * 3, r * 3 + 3);
       return -(row[target[r]!]! - Math.log(row.reduce((s, v) => s + Math.exp(v), 0)));
     });
-    expect(nn.crossEntropy(t2(lv, [2, 3]), tpu.tensor(target)).item()).toBeCloseTo((ce[0]! + ce[1]!) / 2, 5);
-    expectClose(nn.crossEntropy(t2(lv, [2, 3]), tpu.tensor(target), { reduction: 'none' }).dataSync(), ce, 1e-5);
+    expect(nn.crossEntropy(t2(lv, [2, 3]), tpu.tensor(target, { dtype: 'int32' })).item()).toBeCloseTo((ce[0]! + ce[1]!) / 2, 5);
+    expectClose(nn.crossEntropy(t2(lv, [2, 3]), tpu.tensor(target, { dtype: 'int32' }), { reduction: 'none' }).dataSync(), ce, 1e-5);
     const p = f32([0.2, 0.9, 0.5, 0.01]);
     const q = f32([0, 1, 1, 0]);
     expect(nn.mseLoss(t2(p, [4]), t2(q, [4])).item()).toBeCloseTo(p.reduce((s, v, i) => s + (v - q[i]!) ** 2, 0) / 4, 6);
@@ -129,7 +129,7 @@ describe('losses', () => {
   it('bad targets get clear errors', () => {
     const logits = tpu.zeros([2, 3]);
     expect(() => nn.crossEntropy(logits, tpu.tensor([0.5, 1.5]))).toThrow(/target must hold int32 class indices; got float32/);
-    expect(() => nn.crossEntropy(logits, tpu.tensor([0, 1, 2]))).toThrow(/target must have shape \[2\].*got \[3\]/);
+    expect(() => nn.crossEntropy(logits, tpu.tensor([0, 1, 2], { dtype: 'int32' }))).toThrow(/target must have shape \[2\].*got \[3\]/);
     expect(() => nn.mseLoss(tpu.zeros([2]), tpu.zeros([3]))).toThrow(/input \[2\] and target \[3\] must have the same shape/);
     expect(() => nn.mseLoss(tpu.zeros([2]), tpu.zeros([2]), { reduction: 'avg' as never })).toThrow(/reduction must be/);
   });

@@ -39,7 +39,7 @@ describe('tpu.save / tpu.load (safetensors)', () => {
     const state = {
       'layer.weight': tpu.tensor([[1.5, -2], [0.25, 3]], { dtype: 'float32' }),
       half: tpu.tensor([1.5, -0.333984375, 1000], { dtype: 'bfloat16' }),
-      steps: tpu.tensor([7, -1, 2 ** 30]),
+      steps: tpu.tensor([7, -1, 2 ** 30], { dtype: 'int32' }),
       mask: tpu.tensor([true, false, true]),
       scalar: tpu.tensor(4.5),
     };

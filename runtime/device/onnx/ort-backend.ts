@@ -1,5 +1,9 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
 import ort from 'onnxruntime-node';
+// The package's synchronous session (declared in its binding.d.ts): InferenceSession.run
+// wraps the same call in a setImmediate and promises, several µs per op; the device thread
+// runs one program at a time anyway.
+import { binding, initOrt, type Binding } from 'onnxruntime-node/dist/binding.js';
 import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
@@ -12,7 +16,7 @@ export interface OrtBuffer extends BackendBuffer {
 }
 
 interface OrtExecutable {
-  readonly session: ort.InferenceSession;
+  readonly session: Binding.InferenceSession;
   readonly program: Program;
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
@@ -20,6 +24,7 @@ interface OrtExecutable {
 }
 
 const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array } as const;
+const RUN_OPTIONS = {};
 
 export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   readonly name = 'onnxruntime-cpu';
@@ -31,6 +36,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private readonly serial: ort.InferenceSession.SessionOptions;
 
   constructor(options: BackendOptions) {
+    initOrt();
     // Spinning intra-op threads cost 3x op-by-op on 2 cores (measured): off.
     const base = {
       interOpNumThreads: 1,
@@ -49,14 +55,15 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
     const options = isSmall(program) ? this.serial : this.parallel;
-    const session = await ort.InferenceSession.create(lowered.model, options);
+    const session = new binding.InferenceSession();
+    session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
     this.executables++;
     return { session, program, ...lowered };
   }
 
   async release(exe: OrtExecutable): Promise<void> {
     this.executables--;
-    await exe.session.release();
+    exe.session.dispose();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
@@ -77,7 +84,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
       return { dtype: v.dtype, data };
     });
-    await exe.session.run(feeds, fetches);
+    exe.session.run(feeds, fetches, RUN_OPTIONS);
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);

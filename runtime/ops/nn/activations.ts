@@ -1,6 +1,7 @@
 // gelu and silu, composed. bfloat16 inputs are computed in float32 and rounded once at the
 // end (as PyTorch's kernels do). The constants are program constants, so the graph matches
 // ONNX Runtime's Gelu fusion pattern and runs as one Gelu kernel in a fused program.
+import { readOptions } from '../../options.js';
 import { Tensor } from '../../tensor.js';
 import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
@@ -21,6 +22,7 @@ export function inFloat32(x: Tensor, f: (x: Tensor) => Tensor): Tensor {
 const c = (v: number) => scalarConstant(v, 'float32');
 
 export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
+  readOptions<GeluOptions>('gelu', opts, ['approximate']);
   const mode = opts.approximate ?? 'none';
   if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
   return composite(() => inFloat32(x, (v) => {

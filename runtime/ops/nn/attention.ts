@@ -1,4 +1,5 @@
 // scaledDotProductAttention, dropout, embedding: composed.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
@@ -7,6 +8,7 @@ import { filled } from '../constant.js';
 import { where } from '../where.js';
 import { zerosLike } from '../like.js';
 import { softmax } from '../composed.js';
+import { INT32_INDEX_HINT, rowsAt } from '../gather-scatter.js';
 
 /** The lowest finite float: masked scores (debug mode's Inf check stays meaningful). */
 const MASKED = -3.4028234663852886e38;
@@ -22,6 +24,7 @@ export interface AttentionOptions {
 
 /** softmax(q·kᵀ·scale + mask)·v over q [..., L, E], k [..., S, E], v [..., S, Ev]. */
 export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOptions = {}): Tensor {
+  readOptions<AttentionOptions>('scaledDotProductAttention', opts, ['attnMask', 'dropoutP', 'isCausal', 'scale']);
   const op = 'scaledDotProductAttention';
   for (const [name, t] of [['query', q], ['key', k], ['value', v]] as const) {
     if (!(t instanceof Tensor) || t.ndim < 2) throw new RangeError(`${op}: ${name} must be a tensor of at least 2 dims; got ${t instanceof Tensor ? formatShape(t.shape) : typeof t}`);
@@ -36,12 +39,22 @@ export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts:
   const S = k.shape[k.ndim - 2]!;
   return composite(() => {
     let scores = q.matmul(k.mT).mul(scale);
+    // a row that may attend to nothing gives zeros (PyTorch's safe softmax), not NaN or a mean
+    let attends: Tensor | null = null;
     if (opts.isCausal) scores = where(filled(op, [L, S], true, 'bool').tril(), scores, MASKED);
     else if (opts.attnMask) {
       const m = opts.attnMask;
-      scores = m.dtype === 'bool' ? where(m, scores, MASKED) : scores.add(m);
+      if (m.dtype === 'bool') {
+        attends = m.any(-1, true);
+        scores = where(m, scores, MASKED);
+      } else {
+        scores = scores.add(m);
+        attends = scores.amax(-1, true).gt(-Infinity);
+        scores = where(attends, scores, 0);
+      }
     }
     let p = softmax(scores, -1);
+    if (attends) p = where(attends, p, 0);
     if (opts.dropoutP) p = dropout(p, { p: opts.dropoutP });
     return p.matmul(v);
   });
@@ -54,6 +67,7 @@ export interface DropoutOptions {
 
 /** Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p). */
 export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
+  readOptions<DropoutOptions>('dropout', opts, ['p', 'training']);
   const p = opts.p ?? 0.5;
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   if (opts.training === false || p === 0) return x;
@@ -68,8 +82,9 @@ export interface EmbeddingOptions {
 
 /** Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D]. */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
+  readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
   if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
-  if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? input.dtype : typeof input}`);
-  return weight.index(input);
+  if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
+  return rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
 }

@@ -1,6 +1,7 @@
 // conv2d and its adjoint convTranspose2d are the two primitives (ONNX Conv/ConvTranspose,
 // no bias: a bias is an add). Their weight gradients are built from conv2d itself (the
 // input and output channel roles swapped), conv1d is conv2d over a height of 1.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { promoteTypes } from '../../dtype.js';
 import { apply } from '../../modes/dispatch.js';
@@ -138,7 +139,10 @@ function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor):
 }
 
 /** torch.nn.functional.conv2d(input [N, C, H, W] or [C, H, W], weight [O, C/groups, kh, kw], ...). */
+const CONV_KEYS: readonly (keyof ConvOptions)[] = ['bias', 'stride', 'padding', 'dilation', 'groups'];
+
 export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
+  readOptions<ConvOptions>('conv2d', opts, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const attrs = convAttrs('conv2d', weight.shape.slice(2), opts);
   return batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [b, weight], attrs), opts.bias, 2));
@@ -146,6 +150,7 @@ export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tenso
 
 /** torch.nn.functional.conv1d(input [N, C, L] or [C, L], weight [O, C/groups, k], ...). */
 export function conv1d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
+  readOptions<ConvOptions>('conv1d', opts, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const one = (v: number | readonly number[] | undefined, fallback: number) => [fallback, typeof v === 'number' ? v : v === undefined ? fallback : v[0]!];
   const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one(opts.padding, 0);

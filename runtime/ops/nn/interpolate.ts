@@ -1,6 +1,7 @@
 // interpolate (nearest, bilinear/linear) over the spatial dims of [N, C, ...]: per dim, an
 // indexSelect with host-computed source indices (program constants) and, for linear
 // modes, a lerp with constant weights. Composed, so the gradient is the scatter of those.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
@@ -33,6 +34,7 @@ function sources(inSize: number, outSize: number, scale: number | undefined, mod
 }
 
 export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
+  readOptions<InterpolateOptions>('interpolate', opts, ['size', 'scaleFactor', 'mode', 'alignCorners']);
   const op = 'interpolate';
   if (!(x instanceof Tensor) || x.ndim < 3) throw new RangeError(`${op}: input must be [N, C, ...spatial]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   const mode = opts.mode ?? 'nearest';

@@ -1,6 +1,7 @@
 // layerNorm and rmsNorm, composed, in the ONNX shape of ONNX Runtime's LayerNormalization
 // fusions (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt, Div, Mul, Add with constant
 // 2 and eps): a fused program runs them as one kernel; the definition stays composed.
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { scalarConstant } from '../constant.js';
@@ -42,6 +43,7 @@ function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
 
 /** torch.nn.functional.layer_norm(x, normalizedShape, weight, bias, eps = 1e-5). */
 export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
+  readOptions<NormalizationOptions>('layerNorm', opts, ['weight', 'bias', 'eps']);
   const dims = normalizedDims('layerNorm', x, normalizedShape);
   const eps = epsOf('layerNorm', opts, 1e-5);
   const shape = dims.map((d) => x.shape[d]!);
@@ -54,6 +56,7 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
 
 /** torch.nn.functional.rms_norm(x, normalizedShape, weight, eps = float32 epsilon by default). */
 export function rmsNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
+  readOptions<NormalizationOptions>('rmsNorm', opts, ['weight', 'eps']);
   const dims = normalizedDims('rmsNorm', x, normalizedShape);
   const eps = epsOf('rmsNorm', opts, 2 ** -23);
   const shape = dims.map((d) => x.shape[d]!);

@@ -1,5 +1,8 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
+import { isFloating } from '../../dtype.js';
+import { where } from '../where.js';
+import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
@@ -28,6 +31,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
     if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
   }
+  readOptions<PoolOptions>(op, o, combine === 'max' ? ['stride', 'padding', 'dilation'] : ['stride', 'padding', 'countIncludePad']);
   const k = pair(op, 'kernelSize', kernelSize, [], 1);
   const s = pair(op, 'stride', o.stride, k, 1);
   const p = pair(op, 'padding', o.padding, [0, 0], 0);
@@ -50,7 +54,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
         attrs.count[x.ndim - 2] = out[0]!;
         attrs.count[x.ndim - 1] = out[1]!;
         const window = applySlice(padded, attrs);
-        acc = acc === undefined ? window : combine === 'max' ? acc.maximum(window) : acc.add(window);
+        acc = acc === undefined ? window : combine === 'max' ? firstMaximum(acc, window) : acc.add(window);
       }
     }
     if (combine === 'max') return acc!;
@@ -62,11 +66,19 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   });
 }
 
+/**
+ * The larger of two windows, the earlier one on ties (PyTorch's max pooling sends the gradient
+ * to the first maximum of a window, where maximum() would share it); a NaN wins and stays.
+ */
+function firstMaximum(acc: Tensor, window: Tensor): Tensor {
+  const takeNew = isFloating(window.dtype) ? window.gt(acc).logicalOr(window.isnan()) : window.gt(acc);
+  return where(takeNew, window, acc);
+}
+
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
   return pool('maxPool2d', x, kernelSize, opts, 'max');
 }
 
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  if (opts.dilation !== undefined) throw new TypeError('avgPool2d: dilation is not an option of avg_pool2d');
   return pool('avgPool2d', x, kernelSize, opts, 'avg');
 }

@@ -1,4 +1,4 @@
-// W6 of the runtime bench (issue 7): one SGD training step of an MLP 784→256→10 (relu,
+// W6 of the runtime bench: one SGD training step of an MLP 784→256→10 (relu,
 // softmax cross-entropy), batch 64, in debug, strict and fused mode and under tpu.compile
 // (workload shape: see workloads.mjs; no raw ONNX Runtime twin: it would need a
 // hand-written backward graph).
@@ -31,7 +31,7 @@ export const w6 = {
     const { x, y, trainStep, dispose } = setup(tpu);
     return {
       async step() {
-        tpu.scope(() => void trainStep(x, y));
+        trainStep(x, y);
         await tpu.sync(); // a step is timed until its device work is done
       },
       dispose,
@@ -43,7 +43,7 @@ export const w6 = {
     const compiled = tpu.compile(trainStep);
     return {
       async step() {
-        tpu.scope(() => void compiled(x, y));
+        compiled(x, y);
         await tpu.sync();
       },
       dispose,

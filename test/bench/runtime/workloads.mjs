@@ -1,7 +1,9 @@
-// W1–W4 of the runtime bench (issue 3). A workload: `prepare(tpu)` -> { step, dispose } run
-// in the current mode, `prepareRaw(threads)` -> { step } through raw ONNX Runtime, and
-// `value(ms)` turning a step's median time into the reported figure. Other workloads (W5 op
-// catalog, W6 training) live in their own files in this folder, exporting the same shape.
+// W1–W4 of the runtime bench. A workload: `prepare(tpu)` -> { step, dispose } run in the
+// current mode, written as users write it (no dispose, no sync inside loops),
+// `prepareRaw(threads)` -> { step } through raw ONNX Runtime, and `value(ms)` turning a
+// step's median time into the reported figure. The same workloads in numpy and PyTorch are
+// in peers.py (keep the sizes alike). Other workloads (W5 op catalog, W6 training) live in
+// their own files in this folder, exporting the same shape.
 import { rawSession } from './raw-ort.mjs';
 
 const N1 = 10_000;
@@ -18,14 +20,9 @@ export const w1 = {
       async step() {
         const t0 = performance.now();
         let y = x;
-        for (let i = 0; i < N1; i++) {
-          const next = y.add(x);
-          if (y !== x) y.dispose();
-          y = next;
-        }
+        for (let i = 0; i < N1; i++) y = y.add(x);
         const hostMs = performance.now() - t0;
         await y.data();
-        y.dispose();
         return { hostUsPerOp: (hostMs * 1000) / N1 };
       },
       dispose: () => x.dispose(),
@@ -42,15 +39,14 @@ export const w1 = {
   },
 };
 
-/** A step computing one tensor from fixed inputs, then waiting for it. */
+/** A step computing one tensor from fixed inputs, then waiting for it (left to the GC). */
 function computeAndSync(makeInputs, compute) {
   return async (tpu) => {
     const inputs = makeInputs(tpu);
     return {
       async step() {
-        const y = compute(...inputs);
+        compute(...inputs);
         await tpu.sync();
-        y.dispose();
       },
       dispose: () => inputs.forEach((t) => t.dispose()),
     };

@@ -18,7 +18,14 @@ onnxLowerings.register({
     const operand = attrs.precision === 'default' && out === 'float32' ? 'bfloat16' : out;
     const ca = ctx.cast(ctx.cast(a!, types.inputs[0]!.dtype, out), out, operand);
     const cb = ctx.cast(ctx.cast(b!, types.inputs[1]!.dtype, out), out, operand);
-    return ctx.graph.node('MatMul', [ca, cb]);
+    // 1-D operands as explicit matrices: ONNX Runtime's transpose+MatMul fusion got a
+    // transposed matrix times a 1-D vector wrong (m.T.matmul(v) in a fused program)
+    const g = ctx.graph;
+    const [ra, rb] = [types.inputs[0]!.shape.length, types.inputs[1]!.shape.length];
+    if (ra !== 1 && rb !== 1) return g.node('MatMul', [ca, cb]);
+    const a2 = ra === 1 ? g.node('Unsqueeze', [ca, g.int64s([0])]) : ca;
+    const b2 = rb === 1 ? g.node('Unsqueeze', [cb, g.int64s([1])]) : cb;
+    return g.node('Reshape', [g.node('MatMul', [a2, b2]), g.int64s(types.output.shape)], { allowzero: 1 });
   },
   conv2d: (ctx, [x, w], a: ConvAttrs, types) =>
     ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], convAttrs(a, types.inputs[1]!)),

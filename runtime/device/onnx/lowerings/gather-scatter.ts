@@ -1,20 +1,48 @@
 // Primitives that read indices or produce them: gathers, scatterAdd, topk.
 import type { TopkAttrs } from '../../../ops/sort.js';
+import { COMPUTE_TYPE } from '../../../dtype.js';
+import type { Abstract } from '../../../ops/op.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
 
-/** [values, indices] of ONNX TopK (int64 indices). */
-function lowerTopk(ctx: OnnxLowerContext, x: string, rank: number, { dim, k, largest }: TopkAttrs): string[] {
+/**
+ * [values, indices] of ONNX TopK (int64 indices). Floats order NaN above everything, as
+ * PyTorch: a first pass sorts with NaN as +inf, a second (stable: ties keep their order) moves
+ * the NaNs before (largest) or after (smallest) the infinities.
+ */
+function lowerTopk(ctx: OnnxLowerContext, x: string, input: Abstract, { dim, k, largest }: TopkAttrs): string[] {
   const g = ctx.graph;
-  if (rank === 0) return [g.node('Identity', [x]), g.node('Constant', [], { value_int: 0 })];
-  return g.nodeOutputs('TopK', [x, g.int64s([k])], 2, { axis: dim, largest: largest ? 1 : 0, sorted: 1 });
+  if (input.shape.length === 0) return [g.node('Identity', [x]), g.node('Constant', [], { value_int: 0 })];
+  const flags = { axis: dim, largest: largest ? 1 : 0, sorted: 1 };
+  if (COMPUTE_TYPE[input.dtype] !== 'float32') return g.nodeOutputs('TopK', [x, g.int64s([k])], 2, flags);
+  const n = input.shape[dim]!;
+  const isNaN = g.node('IsNaN', [x]);
+  const key = g.node('Where', [isNaN, g.constant('float32', [], [Infinity]), x]);
+  const first = g.nodeOutputs('TopK', [key, g.int64s([n])], 2, flags)[1]!;
+  const nanAfterFirst = g.node('Cast', [g.node('GatherElements', [isNaN, first], { axis: dim })], { to: 1 });
+  const order = g.nodeOutputs('TopK', [nanAfterFirst, g.int64s([n])], 2, flags)[1]!;
+  const all = g.node('GatherElements', [first, order], { axis: dim });
+  const indices = k === n ? all : g.node('Slice', [all, g.int64s([0]), g.int64s([k]), g.int64s([dim])]);
+  return [g.node('GatherElements', [x, indices], { axis: dim }), indices];
+}
+
+/**
+ * Indices as PyTorch's index_select/gather/scatter_add/embedding take them: negative values
+ * are errors, not counted from the end (ONNX's rule), so they are moved out of range and the
+ * op fails on the device.
+ */
+function noNegatives(ctx: OnnxLowerContext, index: string, size: number): string {
+  const g = ctx.graph;
+  return g.node('Where', [g.node('Less', [index, g.constant('int32', [], [0])]), g.constant('int32', [], [size]), index]);
 }
 
 onnxLowerings.register({
-  indexSelect: (ctx, [x, index], { dim }: { dim: number }) => ctx.graph.node('Gather', [x!, index!], { axis: dim }),
-  gather: (ctx, [x, index], { dim }: { dim: number }) => ctx.graph.node('GatherElements', [x!, index!], { axis: dim }),
+  indexSelect: (ctx, [x, index], { dim }: { dim: number }, types) =>
+    ctx.graph.node('Gather', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!)], { axis: dim }),
+  gather: (ctx, [x, index], { dim }: { dim: number }, types) =>
+    ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!)], { axis: dim }),
   scatterAdd: (ctx, [x, index, src], { dim }: { dim: number }, types) =>
-    ctx.graph.node('ScatterElements', [x!, index!, ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
-  // Two primitives lowering the same TopK node: ONNX Runtime merges them in a fused program.
-  topkIndices: (ctx, [x], a: TopkAttrs, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[1]!], { to: 6 }),
-  topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[0]!,
+    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
+  // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
+  topkIndices: (ctx, [x], a: TopkAttrs, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!], { to: 6 }),
+  topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,
 });

@@ -6,4 +6,5 @@ import './layout.js';
 import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
+import './division.js';
 export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';

@@ -62,7 +62,8 @@ function padNode(ctx: OnnxLowerContext, v: string, pads: readonly (readonly numb
 }
 
 onnxLowerings.register({
-  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)]),
+  // allowzero: a 0 in the shape is a dim of size 0 (an empty tensor), not "copy the input's dim"
+  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)], { allowzero: 1 }),
   permute: (ctx, [x], { perm }: { perm: readonly number[] }) => ctx.graph.node('Transpose', [x!], { perm }),
   expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
   slice,

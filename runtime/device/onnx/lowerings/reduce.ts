@@ -2,7 +2,11 @@
 import type { ReduceAttrs } from '../../../ops/reduce.js';
 import type { ArgAttrs } from '../../../ops/extrema.js';
 import type { ScanAttrs } from '../../../ops/scan.js';
-import { onnxLowerings, type OnnxLowering } from './table.js';
+import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
+import { blockedCumSum, blockedReduceSum } from '../blocked-sum.js';
+import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
+import type { OnnxGraph } from '../onnx-graph.js';
+import { zeroOrFail } from './device-checks.js';
 
 /** The input cast to the result's dtype, reduced by one ONNX op (a 0-d input is its own result). */
 function reduction(onnx: string): OnnxLowering {
@@ -10,6 +14,49 @@ function reduction(onnx: string): OnnxLowering {
     const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
     if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
     return ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
+  };
+}
+
+/**
+ * An int32 sum, product or cumulative sum (PyTorch gives int64): computed in float64, exact
+ * for integers up to 2^53, and the program fails where the result does not fit int32 (ONNX
+ * Runtime's int32 ReduceSum saturates instead).
+ */
+function int32Exact(ctx: OnnxLowerContext, x: string, dtype: DType, reduce: (g: OnnxGraph, wide: string) => string): string {
+  const g = ctx.graph;
+  const wide = reduce(g, g.node('Cast', [ctx.cast(x, dtype, 'int32')], { to: 11 }));
+  const limit = (v: number) => g.node('Cast', [g.constant('float32', [], [v])], { to: 11 }); // ±2^31, exact in float32
+  const outside = g.node('Or', [g.node('GreaterOrEqual', [wide, limit(2 ** 31)]), g.node('Less', [wide, limit(-(2 ** 31))])]);
+  return g.node('Add', [g.node('Cast', [wide], { to: 6 }), zeroOrFail(g, outside)]);
+}
+
+/** float32 sum and mean add in blocks (blocked-sum.ts); int32 sums fail beyond int32; other dtypes reduce with one ONNX op. */
+function sumLike(mean: boolean): OnnxLowering {
+  const plain = reduction(mean ? 'ReduceMean' : 'ReduceSum');
+  return (ctx, inputs, attrs: ReduceAttrs, types) => {
+    const input = types.inputs[0]!;
+    if (!mean && types.output.dtype === 'int32' && input.shape.length > 0) {
+      return int32Exact(ctx, inputs[0]!, input.dtype, (g, wide) => g.node('ReduceSum', [wide, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }));
+    }
+    if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || input.shape.length === 0) return plain(ctx, inputs, attrs, types);
+    const v = ctx.cast(inputs[0]!, input.dtype, types.output.dtype);
+    const sum = blockedReduceSum(ctx.graph, v, input.shape, attrs.dims, attrs.keepdim);
+    if (!mean) return sum;
+    const n = attrs.dims.reduce((p, d) => p * input.shape[d]!, 1);
+    return ctx.graph.node('Div', [sum, ctx.graph.constant('float32', [], [n])]); // n = 0: NaN, as PyTorch
+  };
+}
+
+/** amax/amin of floats: NaN when the reduced values hold one (ONNX ReduceMax/Min skip NaN). */
+function extremum(onnx: 'ReduceMax' | 'ReduceMin'): OnnxLowering {
+  const plain = reduction(onnx);
+  return (ctx, inputs, attrs: ReduceAttrs, types) => {
+    const r = plain(ctx, inputs, attrs, types);
+    if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || types.inputs[0]!.shape.length === 0) return r;
+    // Σ|x| is NaN exactly when a NaN is among the values (infinities give inf): one more pass
+    const g = ctx.graph;
+    const anyNaN = g.node('IsNaN', [g.node('ReduceL1', [inputs[0]!, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 })]);
+    return g.node('Where', [anyNaN, g.constant('float32', [], [NaN]), r]);
   };
 }
 
@@ -27,26 +74,38 @@ function argReduction(onnx: string): OnnxLowering {
     const g = ctx.graph;
     const flat = dim === null ? g.node('Reshape', [x!, g.int64s([-1])]) : x!;
     const axis = dim ?? 0;
-    const r = types.inputs[0]!.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
+    let r = types.inputs[0]!.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
+    if (types.inputs[0]!.shape.length > 0 && COMPUTE_TYPE[types.inputs[0]!.dtype] === 'float32') {
+      // PyTorch's argmax and argmin both point at the first NaN, if any
+      const nan = g.node('Cast', [g.node('IsNaN', [flat])], { to: 1 });
+      const anyNaN = g.node('IsNaN', [g.node('ReduceL1', [flat, g.int64s([axis])], { keepdims: 0 })]);
+      r = g.node('Where', [anyNaN, g.node('ArgMax', [nan], { axis, keepdims: 0, select_last_index: 0 }), r]);
+    }
     const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
     return g.node('Cast', [shaped], { to: 6 });
   };
 }
 
 onnxLowerings.register({
-  sum: reduction('ReduceSum'),
-  mean: reduction('ReduceMean'),
-  amax: reduction('ReduceMax'),
-  amin: reduction('ReduceMin'),
-  prod: reduction('ReduceProd'),
+  sum: sumLike(false),
+  mean: sumLike(true),
+  amax: extremum('ReduceMax'),
+  amin: extremum('ReduceMin'),
+  prod(ctx, inputs, attrs: ReduceAttrs, types) {
+    const input = types.inputs[0]!;
+    if (types.output.dtype !== 'int32' || input.shape.length === 0) return reduction('ReduceProd')(ctx, inputs, attrs, types);
+    return int32Exact(ctx, inputs[0]!, input.dtype, (g, wide) => g.node('ReduceProd', [wide, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }));
+  },
   // any counts the true values (an empty sum is 0: false); all is their minimum (empty: true).
   any: truthReduction('ReduceSum'),
   all: truthReduction('ReduceMin'),
   argmax: argReduction('ArgMax'),
   argmin: argReduction('ArgMin'),
   cumsum(ctx, [x], { dim, reverse, exclusive }: ScanAttrs, types) {
-    const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
-    if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
-    return ctx.graph.node('CumSum', [v, ctx.graph.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
+    const input = types.inputs[0]!;
+    if (input.shape.length === 0) return ctx.graph.node('Identity', [ctx.cast(x!, input.dtype, types.output.dtype)]);
+    if (COMPUTE_TYPE[types.output.dtype] === 'float32') return blockedCumSum(ctx.graph, ctx.cast(x!, input.dtype, types.output.dtype), input.shape, dim, reverse, exclusive);
+    return int32Exact(ctx, x!, types.inputs[0]!.dtype, (g, wide) =>
+      g.node('CumSum', [wide, g.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 }));
   },
 });

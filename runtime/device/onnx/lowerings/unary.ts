@@ -32,7 +32,12 @@ onnxLowerings.register({
   sqrt: single('Sqrt'),
   relu: unaryLowering((g, x, dtype) => (dtype === 'int32' ? g.node('Max', [x, g.constant('int32', [], [0])]) : g.node('Relu', [x]))),
   abs: single('Abs'),
-  sign: single('Sign'),
+  // PyTorch's sign: (x > 0) - (x < 0), so NaN and -0 give 0
+  sign: unaryLowering((g, x, dtype) => {
+    const zero = g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0]);
+    const to = dtype === 'int32' ? 6 : 1;
+    return g.node('Sub', [g.node('Cast', [g.node('Greater', [x, zero])], { to }), g.node('Cast', [g.node('Less', [x, zero])], { to })]);
+  }),
   rsqrt: unaryLowering((g, x) => g.node('Reciprocal', [g.node('Sqrt', [x])])),
   square: unaryLowering((g, x) => g.node('Mul', [x, x])),
   reciprocal: single('Reciprocal'),
@@ -40,20 +45,22 @@ onnxLowerings.register({
   cos: single('Cos'),
   sigmoid: single('Sigmoid'),
   erf: single('Erf'),
-  // log(1 + x), accurate for tiny x: log(u)·x/(u−1) with u = 1 + x (Goldberg's trick).
+  // log(1 + x), accurate for tiny x: log(u)·(x/(u−1)) with u = 1 + x (Goldberg's trick; the
+  // ratio first, so a huge x does not overflow the product).
   log1p: unaryLowering((g, x) => {
     const one = g.constant('float32', [], [1]);
     const u = g.node('Add', [x, one]);
-    const ratio = g.node('Div', [g.node('Mul', [g.node('Log', [u]), x]), g.node('Sub', [u, one])]);
+    const ratio = g.node('Mul', [g.node('Log', [u]), g.node('Div', [x, g.node('Sub', [u, one])])]);
     const exact = g.node('Or', [g.node('Equal', [u, one]), g.node('IsInf', [u])]);
     return g.node('Where', [exact, g.node('Where', [g.node('Equal', [u, one]), x, g.node('Log', [u])]), ratio]);
   }),
-  // exp(x) − 1, accurate for tiny x: (u−1)·x/log(u) with u = exp(x).
+  // exp(x) − 1, accurate for tiny x: (u−1)·(x/log(u)) with u = exp(x) (the ratio first: no
+  // overflow of the product near exp's limit).
   expm1: unaryLowering((g, x) => {
     const one = g.constant('float32', [], [1]);
     const u = g.node('Exp', [x]);
     const um1 = g.node('Sub', [u, one]);
-    const ratio = g.node('Div', [g.node('Mul', [um1, x]), g.node('Log', [u])]);
+    const ratio = g.node('Mul', [um1, g.node('Div', [x, g.node('Log', [u])])]);
     // u == 1: x itself; u - 1 == -1 (x very negative) or u infinite: u - 1 as is.
     const plain = g.node('Or', [g.node('Equal', [um1, g.constant('float32', [], [-1])]), g.node('IsInf', [u])]);
     return g.node('Where', [g.node('Equal', [u, one]), x, g.node('Where', [plain, um1, ratio])]);
@@ -61,8 +68,9 @@ onnxLowerings.register({
   floor: rounding((g, x) => g.node('Floor', [x])),
   ceil: rounding((g, x) => g.node('Ceil', [x])),
   round: rounding((g, x) => g.node('Round', [x])),
+  // negatives as -floor(-x), so trunc(-0.5) is -0 as in PyTorch
   trunc: rounding((g, x) =>
-    g.node('Where', [g.node('Less', [x, g.constant('float32', [], [0])]), g.node('Ceil', [x]), g.node('Floor', [x])]),
+    g.node('Where', [g.node('Less', [x, g.constant('float32', [], [0])]), g.node('Neg', [g.node('Floor', [g.node('Neg', [x])])]), g.node('Floor', [x])]),
   ),
   logicalNot: predicate((g, x, dtype) =>
     dtype === 'bool' ? g.node('Not', [x]) : g.node('Equal', [x, g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0])]),

@@ -35,6 +35,10 @@ stablehloLowerings.register({
   mul: binaryLowering(op('multiply')),
   div: binaryLowering(op('divide')),
   pow: binaryLowering(op('power')),
+  // C's remainder (the dividend's sign) and integer division toward zero. XLA defines x / 0
+  // (-1) and x % 0 (x) instead of failing, as the ONNX backend does.
+  fmod: binaryLowering(op('remainder')),
+  divTruncInt: binaryLowering(op('divide')),
   // NaN-propagating, as PyTorch's maximum/minimum.
   maximum: binaryLowering(op('maximum')),
   minimum: binaryLowering(op('minimum')),

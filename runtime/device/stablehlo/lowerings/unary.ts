@@ -33,7 +33,12 @@ stablehloLowerings.register({
   // maximum keeps NaN (PyTorch's relu(NaN) is NaN).
   relu: unaryLowering((fn, x) => same(fn, 'maximum', x, zeros(fn, x))),
   abs: single('abs'),
-  sign: single('sign'),
+  // PyTorch's sign: (x > 0) - (x < 0), so NaN and -0 give 0
+  sign: unaryLowering((fn, x) => {
+    const t = fn.typeOf(x);
+    const indicator = (direction: 'GT' | 'LT') => fn.op('stablehlo.convert', [compare(fn, x, zeros(fn, x), direction)], t);
+    return same(fn, 'subtract', indicator('GT'), indicator('LT'));
+  }),
   rsqrt: single('rsqrt'),
   square: unaryLowering((fn, x) => same(fn, 'multiply', x, x)),
   reciprocal: unaryLowering((fn, x) => same(fn, 'divide', splat(fn, 1, fn.typeOf(x).shape, fn.typeOf(x).element), x)),

@@ -1,0 +1,16 @@
+// The options object of every creation function (tpu.tensor, zeros, arange, randint, ...).
+import { assertDType, type DType } from './dtype.js';
+import { readOptions } from './options.js';
+
+export interface CreationOptions {
+  dtype?: DType;
+}
+
+/** requiresGrad is applied by autograd/creation.ts around every creation function. */
+const CREATION_KEYS = ['dtype', 'requiresGrad'] as const;
+
+export function creationOptions(op: string, o: unknown): CreationOptions {
+  const read = readOptions<CreationOptions & { requiresGrad?: boolean }>(op, o, CREATION_KEYS);
+  if (read.dtype !== undefined) assertDType(read.dtype, op);
+  return read;
+}

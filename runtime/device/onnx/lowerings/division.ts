@@ -1,0 +1,38 @@
+// fmod and integer division rounded toward zero (div's roundingMode for int32): never an idiv
+// by 0 or by -1, which trap on x86 (INT_MIN / -1); a zero divisor fails the program instead,
+// as PyTorch raises ZeroDivisionError.
+import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
+import type { Abstract } from '../../../ops/op.js';
+import { onnxLowerings, type OnnxLowerContext } from './table.js';
+import { zeroOrFail } from './device-checks.js';
+
+/**
+ * An int32 Div/Mod whose divisor is never 0 or -1: a divisor of -1 gives `byMinusOne`, a zero
+ * divisor fails the program.
+ */
+function guardedIntDivision(ctx: OnnxLowerContext, a: string, b: string, onnx: 'Div' | 'Mod', byMinusOne: string): string {
+  const g = ctx.graph;
+  const c = (v: number) => g.constant('int32', [], [v]);
+  const isZero = g.node('Equal', [b, c(0)]);
+  const isMinusOne = g.node('Equal', [b, c(-1)]);
+  const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
+  const q = g.node('Where', [isMinusOne, byMinusOne, g.node(onnx, [a, safe], onnx === 'Mod' ? { fmod: 1 } : {})]);
+  return g.node('Add', [q, zeroOrFail(g, isZero)]);
+}
+
+function operandsIn(ctx: OnnxLowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
+  return [ctx.cast(a!, inputs[0]!.dtype, d), ctx.cast(b!, inputs[1]!.dtype, d)];
+}
+
+onnxLowerings.register({
+  fmod(ctx, inputs, _attrs, types) {
+    const d = types.output.dtype;
+    const [a, b] = operandsIn(ctx, inputs, types.inputs, d);
+    if (COMPUTE_TYPE[d] === 'float32') return ctx.graph.node('Mod', [a, b], { fmod: 1 });
+    return guardedIntDivision(ctx, a, b, 'Mod', ctx.graph.node('Mul', [a, ctx.graph.constant('int32', [], [0])]));
+  },
+  divTruncInt(ctx, inputs, _attrs, types) {
+    const [a, b] = operandsIn(ctx, inputs, types.inputs, 'int32');
+    return guardedIntDivision(ctx, a, b, 'Div', ctx.graph.node('Neg', [a]));
+  },
+});

@@ -1,0 +1,99 @@
+// Rounded division and remainders, as PyTorch defines them: x.div(y, { roundingMode }),
+// x.fmod(y) (the sign of x) and x.remainder(y) (the sign of y). Integer division by zero is
+// an error on the device (PyTorch raises ZeroDivisionError), never a made-up number (the
+// ONNX lowering: device/onnx/lowerings/division.ts).
+import { isFloating, promoteOperands } from '../dtype.js';
+import { broadcastShapes } from '../shape.js';
+import { apply } from '../modes/dispatch.js';
+import { Tensor } from '../tensor.js';
+import { defineOp, type Abstract, type Operand } from './op.js';
+import { gradFor } from './grad-helpers.js';
+import { where } from './where.js';
+import { readOptions } from '../options.js';
+import { installMethods } from '../install-methods.js';
+
+function infer(name: string, [a, b]: readonly Abstract[]): Abstract {
+  const promoted = promoteOperands(a!, b!);
+  return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: promoted === 'bool' ? 'int32' : promoted };
+}
+
+/** C's remainder a - trunc(a / b)·b: the sign of a (torch.fmod). */
+export const fmodOp = defineOp({
+  name: 'fmod',
+  readsDeviceIndices: true, // an integer division by zero fails on the device
+  infer: (inputs) => infer('fmod', inputs),
+  grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg().mul(divRounded(a as Tensor, b!, 'trunc')))],
+});
+
+/** Integer quotient rounded toward zero (int32 operands; floats compose trunc(a / b)). */
+export const divTruncIntOp = defineOp({
+  name: 'divTruncInt',
+  readsDeviceIndices: true,
+  infer(inputs) {
+    const out = infer('div', inputs);
+    if (isFloating(out.dtype)) throw new TypeError(`divTruncInt: integer operands expected; got ${out.dtype}`);
+    return out;
+  },
+  grad: 'not-differentiable',
+});
+
+export type RoundingMode = 'trunc' | 'floor';
+
+/** torch.div(a, b, rounding_mode): integers stay integers; floats are rounded quotients. */
+function divRounded(a: Tensor, b: Operand, mode: RoundingMode): Tensor {
+  const floating = isFloating(infer('div', [a, b instanceof Tensor ? b : { shape: [], dtype: typeof b === 'number' && !Number.isInteger(b) ? 'float32' : a.dtype }]).dtype);
+  if (!floating) {
+    const q = apply(divTruncIntOp, [a, b], {});
+    if (mode === 'trunc') return q;
+    // floor: one less where the remainder is non-zero and its sign differs from the divisor's
+    const r = apply(fmodOp, [a, b], {});
+    const adjust = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
+    return q.sub(adjust.to('int32'));
+  }
+  if (mode === 'trunc') return a.div(b).trunc();
+  // PyTorch's floor division of floats: from the exact remainder, so 1 // 0.1 is 9 (not floor(10.000001)).
+  const mod = apply(fmodOp, [a, b], {});
+  let q = a.sub(mod).div(b);
+  q = q.sub(mod.ne(0).logicalAnd(mod.lt(0).logicalXor(lessThanZero(b))).to(q.dtype));
+  const f = q.floor();
+  const rounded = f.add(q.sub(f).gt(0.5).to(q.dtype));
+  const zeroWithSign = a.div(b).mul(0); // copysign(0, a / b)
+  const byZero = a.div(b);
+  const isZeroDivisor = b instanceof Tensor ? b.eq(0) : b === 0;
+  const result = where(q.ne(0), rounded, zeroWithSign);
+  return typeof isZeroDivisor === 'boolean' ? (isZeroDivisor ? byZero : result) : where(isZeroDivisor, byZero, result);
+}
+
+function lessThanZero(b: Operand): Tensor | boolean {
+  return b instanceof Tensor ? b.lt(0) : (b as number) < 0;
+}
+
+/** Python's modulo: a - floor(a / b)·b, the sign of b (torch.remainder). */
+export function remainder(a: Tensor, b: Operand): Tensor {
+  const r = apply(fmodOp, [a, b], {});
+  const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
+  return where(fix, r.add(b), r);
+}
+
+export interface DivOptions {
+  roundingMode?: RoundingMode | null;
+}
+
+/** x.div(y) (true division) or x.div(y, { roundingMode: 'trunc' | 'floor' }). */
+export function divide(a: Tensor, b: Operand, options?: DivOptions): Tensor {
+  const mode = readOptions<DivOptions>('div', options, ['roundingMode']).roundingMode ?? null;
+  if (mode === null) return a.div(b);
+  if (mode !== 'trunc' && mode !== 'floor') throw new TypeError(`div: roundingMode must be 'trunc', 'floor' or null; got ${JSON.stringify(mode)}`);
+  return divRounded(a, b, mode);
+}
+
+declare module '../tensor.js' {
+  interface Tensor {
+    fmod(other: Operand): Tensor;
+    remainder(other: Operand): Tensor;
+  }
+}
+installMethods({
+  fmod(other) { return apply(fmodOp, [this, other], {}); },
+  remainder(other) { return remainder(this, other); },
+});

@@ -1,0 +1,37 @@
+// The trailing options object of a call (PyTorch's keyword arguments): checked in one place,
+// so a typo (`dimm`), a Python spelling (`requires_grad`, `axis`) or an option the op does not
+// implement is an error naming the op, the key and the keys the op accepts.
+import { isPlainObject } from './plain-object.js';
+
+/** Spellings users bring from NumPy / Python, mapped to this API's key. */
+const ALIASES: Record<string, string> = { axis: 'dim', axes: 'dim', keepdims: 'keepdim', dims: 'dim' };
+
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** True for an options object (a plain object, from any realm), as opposed to a tensor, array or number. */
+export function isOptions(v: unknown): v is Record<string, unknown> {
+  return isPlainObject(v);
+}
+
+/**
+ * Reads an options object: `undefined` gives {}; anything else must be a plain object whose
+ * keys are all in `accepted`.
+ */
+export function readOptions<T extends object>(op: string, value: unknown, accepted: readonly (keyof T & string)[]): Partial<T> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value} ${JSON.stringify(value)}`;
+    throw new TypeError(`${op}: options must be an object with keys ${listKeys(accepted)}; got ${got}`);
+  }
+  for (const key of Object.keys(value)) {
+    if ((accepted as readonly string[]).includes(key)) continue;
+    const hint = ALIASES[key] ?? camel(key);
+    const suggestion = hint !== key && (accepted as readonly string[]).includes(hint) ? ` (did you mean '${hint}'?)` : '';
+    throw new TypeError(`${op}: unknown option '${key}'${suggestion}; ${op} accepts ${listKeys(accepted)}`);
+  }
+  return value as Partial<T>;
+}
+
+function listKeys(keys: readonly string[]): string {
+  return keys.length === 0 ? 'no options' : keys.map((k) => `'${k}'`).join(', ');
+}

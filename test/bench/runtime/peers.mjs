@@ -1,0 +1,59 @@
+// The Python peers (numpy, PyTorch eager, torch.compile) of the runtime bench, run by
+// peers.py in one child process and driven step by step, so their rounds interleave with
+// the TypeScript variants. Without python3 or a package the peer is reported missing and
+// left out; the bench never fails for it.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const PEERS = ['numpy', 'torch', 'torch.compile'];
+const PYTHON = process.env.BENCH_PYTHON ?? 'python3';
+
+/** No peers (python3 missing, or left out on purpose). */
+export function noPeers() {
+  return { found: {}, missing: PEERS, threads: undefined, prepare: async () => ({ skip: 'no peers' }), step: async () => NaN, drop: async () => {}, close() {} };
+}
+
+/** -> { found: { peer: version }, missing: [peer], prepare(id, peer), step(id, peer), close() } */
+export async function startPeers() {
+  const none = noPeers();
+  let child;
+  try {
+    child = spawn(PYTHON, [fileURLToPath(new URL('./peers.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch {
+    return none;
+  }
+  const stderr = [];
+  child.stderr.on('data', (d) => stderr.push(String(d)));
+  const waiting = [];
+  let dead;
+  child.on('error', (e) => (dead = e.message));
+  child.on('exit', (code) => {
+    dead ??= `exited with code ${code}`;
+    for (const w of waiting.splice(0)) w({ error: `${PYTHON} ${dead}: ${stderr.join('').slice(-500)}` });
+  });
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(JSON.parse(line)));
+  const ask = (msg) =>
+    new Promise((resolve) => {
+      if (dead) return resolve({ error: dead });
+      waiting.push(resolve);
+      child.stdin.write(JSON.stringify(msg) + '\n');
+    });
+  const hello = await ask({ cmd: 'hello' });
+  if (hello.error) return none;
+  return {
+    found: hello.peers,
+    missing: PEERS.filter((p) => !(p in hello.peers)),
+    threads: hello.threads,
+    /** -> { ok: true } | { skip: reason } | { error } */
+    prepare: (id, peer) => ask({ cmd: 'prepare', id, peer }),
+    /** One step's wall time in ms (measured in Python, around the step alone), PyTorch on `threads` threads (default: its own). */
+    step: async (id, peer, threads) => {
+      const r = await ask({ cmd: 'step', id, peer, threads });
+      if (r.error) throw new Error(`${peer} ${id}: ${r.error}`);
+      return r.ms;
+    },
+    drop: (id, peer) => ask({ cmd: 'drop', id, peer }),
+    close: () => child.stdin.end(),
+  };
+}

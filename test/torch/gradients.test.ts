@@ -1,0 +1,55 @@
+// Gradients against PyTorch autograd at the edges: zeros, ties, infinities, masked values.
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { f32, torchTier, type TorchCase } from './torch-tier.js';
+
+const INF = Infinity;
+
+/** d(sum(f(x)))/dx on both sides. */
+function grad(name: string, values: Parameters<typeof f32>[0], js: (x: Tensor) => Tensor, pyExpr: string): TorchCase {
+  return {
+    name,
+    inputs: [f32(values)],
+    js: (x) => { x.requiresGrad_(); js(x).sum().backward(); return x.grad!; },
+    py: `(lambda x: ((${pyExpr}).sum().backward(), x.grad)[1])(x0.clone().requires_grad_())`,
+  };
+}
+
+const cases: TorchCase[] = [
+  grad('norm at zero has a zero gradient', [0, 0, 0], (x) => x.norm(), 'torch.linalg.vector_norm(x)'),
+  grad('norm gradient', [3, -4, 0], (x) => x.norm(), 'torch.linalg.vector_norm(x)'),
+  grad('std of equal values', [2, 2, 2], (x) => x.std(), 'torch.std(x)'),
+  grad('sqrt at zero is inf', [0, 4], (x) => x.sqrt(), 'torch.sqrt(x)'),
+  grad('abs at zero has a zero gradient', [0, -2, 3], (x) => x.abs(), 'torch.abs(x)'),
+  grad('relu at zero has a zero gradient', [0, -2, 3], (x) => x.relu(), 'torch.relu(x)'),
+  grad('amax ties share the gradient', [[1, 3, 3], [2, 2, 0]], (x) => x.amax(1), 'torch.amax(x, 1)'),
+  grad('max(dim) sends the gradient to one index', [[1, 3, 3], [2, 2, 0]], (x) => x.max(1).values, 'torch.max(x, 1).values'),
+  grad('maximum ties split the gradient', [1, 2, 3], (x) => x.maximum(tpu.tensor([1, 0, 3])), 'torch.maximum(x, torch.tensor([1., 0, 3]))'),
+  grad('clamp at the bounds', [0, 0.5, 1, 2, -1], (x) => x.clamp(0, 1), 'torch.clamp(x, 0, 1)'),
+  grad('logsumexp with -inf entries', [[0, -INF, 1], [2, 3, -INF]], (x) => x.logsumexp(1), 'torch.logsumexp(x, 1)'),
+  grad('softmax with -inf entries', [[0, -INF, 1]], (x) => x.softmax(1).mul(tpu.tensor([[1, 2, 3]])), 'torch.softmax(x, 1) * torch.tensor([[1., 2, 3]])'),
+  grad('pow with a zero base', [0, 2, -1], (x) => x.pow(2), 'x ** 2'),
+  grad('pow with a fractional exponent at zero', [0, 4], (x) => x.pow(0.5), 'x ** 0.5'),
+  grad('log1p and expm1', [0, 1e-6, 3], (x) => x.log1p().add(x.expm1()), 'torch.log1p(x) + torch.expm1(x)'),
+  grad('prod with a zero', [2, 0, 3], (x) => x.prod(), 'torch.prod(x)'),
+  grad('prod with two zeros', [0, 0, 3], (x) => x.prod(), 'torch.prod(x)'),
+  grad('cumprod with a zero', [2, 0, 3], (x) => x.cumprod(0), 'torch.cumprod(x, 0)'),
+  grad('sort values', [3, 1, 2], (x) => x.sort().values.mul(tpu.tensor([1, 2, 3])), 'torch.sort(x).values * torch.tensor([1., 2, 3])'),
+  grad('where picks', [1, -2, 3], (x) => tpu.where(x.gt(0), x.mul(2), x.mul(-3)), 'torch.where(x > 0, x * 2, x * -3)'),
+  grad('layerNorm', [[1, 2, 4, 8]], (x) => tpu.nn.functional.layerNorm(x, [4]).mul(tpu.tensor([[1, -1, 2, 0.5]])), 'F.layer_norm(x, [4]) * torch.tensor([[1., -1, 2, 0.5]])'),
+  grad('cumsum over more than one block', Array.from({ length: 300 }, (_, i) => (i % 7) - 3), (x) => x.cumsum(0).mul(x.cumsum(0)), 'torch.cumsum(x, 0) ** 2'),
+  grad('var', [1, 2, 4, 7], (x) => x.var(), 'torch.var(x)'),
+  grad('maxPool2d with ties', [[[[1, 1, 2, 2], [1, 1, 2, 2], [0, 3, 3, 0], [3, 0, 0, 3]]]], (x) => tpu.nn.functional.maxPool2d(x, 2), 'F.max_pool2d(x, 2)'),
+  grad('maxPool2d with padding', [[[[1, -2, 3], [-4, 5, -6], [7, -8, 9]]]], (x) => tpu.nn.functional.maxPool2d(x, 2, { stride: 1, padding: 1 }), 'F.max_pool2d(x, 2, stride=1, padding=1)'),
+  grad('avgPool2d without the pad', [[[[1, 2, 3], [4, 5, 6], [7, 8, 9]]]], (x) => tpu.nn.functional.avgPool2d(x, 2, { padding: 1, countIncludePad: false }), 'F.avg_pool2d(x, 2, padding=1, count_include_pad=False)'),
+  grad('interpolate bilinear', [[[[1, 2, 3], [4, 5, 7]]]], (x) => tpu.nn.functional.interpolate(x, { size: [3, 5], mode: 'bilinear' }).mul(tpu.arange(15, { dtype: 'float32' }).reshape([1, 1, 3, 5])), "F.interpolate(x, size=(3, 5), mode='bilinear') * torch.arange(15.).reshape(1, 1, 3, 5)"),
+  grad('conv2d input gradient', [[[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]]], (x) => tpu.nn.functional.conv2d(x, tpu.tensor([[[[1, -1], [0.5, 2]]]]), { padding: 1, stride: 2 }), 'F.conv2d(x, torch.tensor([[[[1., -1], [0.5, 2]]]]), padding=1, stride=2)'),
+  grad('topk values', [3, 1, 4, 1, 5], (x) => x.topk(2).values.mul(tpu.tensor([1, 3])), 'torch.topk(x, 2).values * torch.tensor([1., 3])'),
+  grad('transposed matmul', [[1, 2], [3, 4], [5, 6]], (x) => x.T.matmul(tpu.tensor([1, -1, 2])), 'x.T @ torch.tensor([1., -1, 2])'),
+  grad('gelu and silu', [-3, -0.5, 0, 0.5, 3], (x) => tpu.nn.functional.gelu(x).add(tpu.nn.functional.silu(x)), 'F.gelu(x) + F.silu(x)'),
+  grad('attention with a causal mask', [[[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]], (q) => tpu.nn.functional.scaledDotProductAttention(q, q.mul(2), q.add(1), { isCausal: true }), 'F.scaled_dot_product_attention(x, x * 2, x + 1, is_causal=True)'),
+  grad('rmsNorm', [[1, -2, 4, 0.5]], (x) => tpu.nn.functional.rmsNorm(x, [4]).mul(tpu.tensor([[1, 2, -1, 0.5]])), 'F.rms_norm(x, [4]) * torch.tensor([[1., 2, -1, 0.5]])'),
+  grad('lerp weight above one half', [1, 2, 3], (x) => x.lerp(tpu.tensor([4, -2, 0]), 0.75), 'torch.lerp(x, torch.tensor([4., -2, 0]), 0.75)'),
+  grad('div roundingMode has no gradient through the rounding', [7.5, -3.2, 1], (x) => x.div(2, { roundingMode: 'floor' }).add(x), "torch.div(x, 2, rounding_mode='floor') + x"),
+];
+
+torchTier('gradients vs PyTorch autograd', cases);

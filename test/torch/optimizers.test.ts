@@ -1,0 +1,46 @@
+// Optimizer steps against torch.optim: three steps on the same loss, every option.
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { f32, torchTier, type TorchCase } from './torch-tier.js';
+
+const P = f32([1.5, -2, 0.25, 3]);
+const T = f32([0.5, 1, -1, 2]);
+
+/** Three steps of an optimizer on Σ (p - t)² · (1 + p²) (a gradient that changes with p). */
+function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): void }, pyOpt: string): TorchCase {
+  return {
+    name,
+    inputs: [P, T],
+    js: (p0, t) => {
+      const p = p0.detach().requiresGrad_();
+      const opt = make(p);
+      for (let i = 0; i < 3; i++) {
+        opt.zeroGrad();
+        p.sub(t).square().mul(p.square().add(1)).sum().backward();
+        opt.step();
+      }
+      return p.detach();
+    },
+    py: [
+      'p = x0.clone().requires_grad_()',
+      `opt = ${pyOpt}`,
+      'for _ in range(3):',
+      '    opt.zero_grad()',
+      '    ((p - x1) ** 2 * (p ** 2 + 1)).sum().backward()',
+      '    opt.step()',
+      'result = p.detach()',
+    ].join('\n'),
+  };
+}
+
+const { optim } = tpu;
+const cases: TorchCase[] = [
+  steps('SGD', (p) => new optim.SGD([p], { lr: 0.01 }), 'torch.optim.SGD([p], lr=0.01)'),
+  steps('SGD momentum, dampening, weightDecay', (p) => new optim.SGD([p], { lr: 0.01, momentum: 0.9, dampening: 0.1, weightDecay: 0.05 }), 'torch.optim.SGD([p], lr=0.01, momentum=0.9, dampening=0.1, weight_decay=0.05)'),
+  steps('SGD nesterov', (p) => new optim.SGD([p], { lr: 0.01, momentum: 0.9, nesterov: true }), 'torch.optim.SGD([p], lr=0.01, momentum=0.9, nesterov=True)'),
+  steps('Adam', (p) => new optim.Adam([p], { lr: 0.05 }), 'torch.optim.Adam([p], lr=0.05)'),
+  steps('Adam betas, eps, weightDecay', (p) => new optim.Adam([p], { lr: 0.05, betas: [0.8, 0.99], eps: 1e-6, weightDecay: 0.1 }), 'torch.optim.Adam([p], lr=0.05, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1)'),
+  steps('AdamW', (p) => new optim.AdamW([p], { lr: 0.05 }), 'torch.optim.AdamW([p], lr=0.05)'),
+  steps('AdamW weightDecay', (p) => new optim.AdamW([p], { lr: 0.05, weightDecay: 0.3 }), 'torch.optim.AdamW([p], lr=0.05, weight_decay=0.3)'),
+];
+
+torchTier('optimizers vs torch.optim', cases);

@@ -1,0 +1,148 @@
+// The PyTorch reference tier: each case runs through the runtime in debug, strict and fused
+// mode and through PyTorch 2.13 CPU (torch_reference.py, one process per test file), and the
+// values, dtypes, shapes and errors are compared. Known differences live in known-failures.ts.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { KNOWN_FAILURES } from './known-failures.js';
+
+type DType = 'float32' | 'bfloat16' | 'int32' | 'bool';
+/** Non-finite numbers and -0 as JSON can carry them. */
+type Wire = number | boolean | 'nan' | 'inf' | '-inf' | '-0';
+type Nested = number | boolean | Nested[];
+
+export interface InputSpec {
+  readonly values: readonly (number | boolean)[];
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  /** PyTorch's dtype when it differs: int32 indices are int64 ("Long") there. */
+  readonly torchDtype?: 'int64';
+}
+
+export type Output = Tensor | readonly Tensor[] | { values: Tensor; indices: Tensor };
+
+export interface TorchCase {
+  readonly name: string;
+  readonly inputs: readonly InputSpec[];
+  /** The runtime's spelling, over the inputs. */
+  readonly js: (...xs: Tensor[]) => Output;
+  /** PyTorch's spelling: a Python expression over x0, x1, ..., torch and F (or lines that set `result`). */
+  readonly py: string;
+  readonly rtol?: number;
+  readonly atol?: number;
+}
+
+interface Result {
+  outputs?: { shape: number[]; dtype: string; values: Wire[] }[];
+  error?: string;
+}
+
+function spec(dtype: DType, data: Nested): InputSpec {
+  const shape: number[] = [];
+  for (let v = data; Array.isArray(v); v = v[0]!) shape.push(v.length);
+  return { values: [data].flat(Infinity as 1) as (number | boolean)[], shape, dtype };
+}
+export const f32 = (data: Nested) => spec('float32', data);
+export const bf16 = (data: Nested) => spec('bfloat16', data);
+export const i32 = (data: Nested) => spec('int32', data);
+export const bool = (data: Nested) => spec('bool', data);
+/** Indices: int32 here, int64 in PyTorch (one_hot and cross_entropy take Long only). */
+export const ids = (data: Nested): InputSpec => ({ ...spec('int32', data), torchDtype: 'int64' });
+/** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */
+export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return { values: Array.from({ length: n }, (_, i) => (i + offset) * scale), shape, dtype };
+}
+
+const toWire = (v: number | boolean): Wire =>
+  typeof v === 'boolean' ? v : Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : Object.is(v, -0) ? '-0' : v;
+const fromWire = (v: Wire): number | boolean =>
+  v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === '-0' ? -0 : v;
+
+/** PyTorch's answers to every case, from one Python process. */
+function torchAnswers(cases: readonly TorchCase[]): Result[] {
+  const helper = fileURLToPath(new URL('./torch_reference.py', import.meta.url));
+  const payload = cases.map((c) => ({ name: c.name, py: c.py, inputs: c.inputs.map((s) => ({ ...s, values: s.values.map(toWire) })) }));
+  const run = spawnSync('python3', [helper], { input: JSON.stringify(payload), maxBuffer: 1 << 28, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`torch_reference.py failed (status ${run.status}, signal ${run.signal}; python3 -m pip install torch==2.13.0+cpu): ${run.stderr}`);
+  return JSON.parse(run.stdout) as Result[];
+}
+
+async function runtimeAnswer(c: TorchCase, mode: 'debug' | 'strict' | 'fused'): Promise<Result & { nonFinite?: boolean }> {
+  // inputs are made outside the mode under test (debug mode would reject NaN inputs as they are made)
+  const xs = c.inputs.map((s) => tpu.tensor(s.values as number[], { dtype: s.dtype }).reshape([...s.shape]));
+  tpu.mode(mode);
+  try {
+    const out = c.js(...xs);
+    const list: readonly Tensor[] = Array.isArray(out) ? out : 'indices' in (out as object) && !('shape' in (out as object))
+      ? [(out as { values: Tensor }).values, (out as { indices: Tensor }).indices] : [out as Tensor];
+    const outputs = [];
+    for (const t of list) outputs.push({ shape: [...t.shape], dtype: t.dtype as string, values: Array.from(await t.data() as ArrayLike<number>).map((v) => toWire(t.dtype === 'bool' ? v !== 0 : v)) });
+    await tpu.sync();
+    return { outputs };
+  } catch (e) {
+    // later failing ops of the same case may still be queued: their errors are this case's
+    await tpu.sync().catch(() => undefined);
+    return { error: `${(e as Error).name}: ${(e as Error).message.split('\n')[0]}`, nonFinite: (e as Error).name === 'NonFiniteError' };
+  } finally {
+    tpu.mode('strict');
+  }
+}
+
+function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFinite?: boolean }): void {
+  const where = `${c.name} (${mode}); PyTorch: ${c.py}`;
+  if (want.error !== undefined) {
+    expect(got.error, `${where}: PyTorch raises "${want.error}" but the runtime gave a value`).toBeDefined();
+    return;
+  }
+  const torchNonFinite = want.outputs!.some((o) => o.values.some((v) => v === 'nan' || v === 'inf' || v === '-inf'));
+  if (got.error !== undefined && mode === 'debug' && got.nonFinite && torchNonFinite) return; // debug mode's NaN/Inf check, by design
+  expect(got.error, `${where}: the runtime raised but PyTorch gave a value`).toBeUndefined();
+  expect(got.outputs!.length, `${where}: number of outputs`).toBe(want.outputs!.length);
+  want.outputs!.forEach((w, k) => {
+    const g = got.outputs![k]!;
+    expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
+    expect(g.shape, `${where}: shape of output ${k}`).toEqual(w.shape);
+    const bf = w.dtype === 'bfloat16';
+    const exact = w.dtype === 'int32' || w.dtype === 'bool';
+    const rtol = exact ? 0 : c.rtol ?? (bf ? 1e-3 : 1e-5);
+    const atol = exact ? 0 : c.atol ?? (bf ? 1e-3 : 1e-6);
+    w.values.forEach((wv, i) => {
+      const a = fromWire(g.values[i]!);
+      const b = fromWire(wv);
+      const same = typeof b === 'boolean' || typeof a === 'boolean' ? a === b
+        : Number.isNaN(b) ? Number.isNaN(a)
+          : !Number.isFinite(b) ? a === b
+            : a === 0 && b === 0 ? Object.is(a, b) // the sign of zero counts, as in PyTorch
+              : Math.abs(a - b) <= atol + rtol * Math.abs(b);
+      if (!same) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}\n  runtime: ${JSON.stringify(g.values.slice(0, 16))}\n  PyTorch: ${JSON.stringify(w.values.slice(0, 16))}`);
+    });
+  });
+}
+
+const MODES = ['debug', 'strict', 'fused'] as const;
+
+/** Declares the tests of one table: one per case and mode; known failures run as it.fails. */
+export function torchTier(title: string, cases: readonly TorchCase[]): void {
+  const names = new Set<string>();
+  for (const c of cases) {
+    if (names.has(c.name)) throw new Error(`torch tier: duplicate case name ${c.name}`);
+    names.add(c.name);
+  }
+  describe(title, () => {
+    let answers: Result[] = [];
+    beforeAll(() => {
+      answers = torchAnswers(cases);
+    });
+    describe.each(MODES)('%s', (mode) => {
+      cases.forEach((c, i) => {
+        const known = KNOWN_FAILURES[`${c.name} @${mode}`] ?? KNOWN_FAILURES[c.name];
+        const test = known === undefined ? it : it.fails;
+        test(known === undefined ? c.name : `${c.name} [known failure: ${known}]`, async () => {
+          compare(c, mode, answers[i]!, await runtimeAnswer(c, mode));
+        });
+      });
+    });
+  });
+}

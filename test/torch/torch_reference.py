@@ -1,0 +1,82 @@
+"""PyTorch CPU answers for the torch test tier: reads a JSON list of cases on stdin, prints a
+JSON list of results. Test-only helper (one process per test file, many cases each).
+
+A case: {"name", "inputs": [{"values", "shape", "dtype"}], "py": an expression over x0, x1, ...,
+torch and F, or statements that set `result`}. Non-finite numbers and -0 travel as the strings "nan", "inf", "-inf", "-0".
+A result: {"outputs": [{"shape", "dtype", "values"}]} or {"error": message}.
+"""
+import json
+import math
+import sys
+
+import torch
+import torch.nn.functional as F
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}
+# The runtime has no 64-bit types: PyTorch's int64 results correspond to its int32.
+NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.int32: "int32", torch.int64: "int32",
+         torch.bool: "bool", torch.float64: "float64", torch.float16: "float16", torch.uint8: "uint8"}
+
+
+def decode(v):
+    if isinstance(v, str):
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0": -0.0}[v]
+    return v
+
+
+def encode(v):
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        if v == 0 and math.copysign(1, v) < 0:
+            return "-0"
+    return v
+
+
+def make_input(spec):
+    values = [decode(v) for v in spec["values"]]
+    dtype = spec.get("torchDtype") or spec["dtype"]
+    if dtype == "bfloat16":  # rounded through float32, as the runtime uploads them
+        t = torch.tensor(values, dtype=torch.float32).to(torch.bfloat16)
+    else:
+        t = torch.tensor(values, dtype=DTYPES[dtype])
+    return t.reshape(spec["shape"])
+
+
+def describe(t):
+    if not isinstance(t, torch.Tensor):
+        t = torch.tensor(t)
+    flat = t.detach().reshape(-1)
+    if flat.dtype == torch.bfloat16:
+        flat = flat.to(torch.float32)
+    return {"shape": list(t.shape), "dtype": NAMES.get(t.dtype, str(t.dtype)), "values": [encode(v) for v in flat.tolist()]}
+
+
+def answer(case):
+    env = {"torch": torch, "F": F, "math": math}
+    for i, spec in enumerate(case["inputs"]):
+        env[f"x{i}"] = make_input(spec)
+    try:
+        if "\n" in case["py"]:  # statements: the answer is the variable `result`
+            exec(case["py"], env)
+            out = env["result"]
+        else:
+            out = eval(case["py"], env)
+    except Exception as e:  # the runtime must fail too
+        return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    return {"outputs": [describe(o) for o in outs]}
+
+
+def main():
+    torch.manual_seed(0)
+    cases = json.load(sys.stdin)
+    json.dump([answer(c) for c in cases], sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
