@@ -3,7 +3,6 @@
 // host can block on them (Atomics.wait + receiveMessageOnPort) at synchronous sync points.
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import '../ops/index.js';
 import { OrtBackend, type OrtBuffer } from './onnx/ort-backend.js';
 import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 

@@ -9,24 +9,20 @@ import type { Operand } from './op.js';
 const t = (v: Operand) => v as Tensor;
 
 export const add = binary('add', {
-  onnx: 'Add',
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g)],
 });
 
 export const sub = binary('sub', {
-  onnx: 'Sub',
   rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'subtracting two bool tensors is not supported; use logical ops' : undefined),
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
 });
 
 export const mul = binary('mul', {
-  onnx: 'Mul',
   grad: (g, [a, b]) => [gradFor(a!, () => g.mul(b!)), gradFor(b!, () => g.mul(a!))],
 });
 
 /** True division: integer operands give float32, as in PyTorch. */
 export const div = binary('div', {
-  onnx: 'Div',
   result: (p) => (isFloating(p) ? p : 'float32'),
   grad: (g, [a, b]) => [
     gradFor(a!, () => g.div(b!)),

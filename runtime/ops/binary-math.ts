@@ -10,7 +10,6 @@ import { where } from './where.js';
 const t = (v: Operand) => v as Tensor;
 
 export const pow = binary('pow', {
-  onnx: 'Pow',
   rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'both operands are bool' : undefined),
   grad: (g, [a, b], out) => [
     gradFor(a!, () => {
@@ -28,7 +27,6 @@ function tieShare(g: Tensor, wins: Tensor, ties: Tensor): Tensor {
 }
 
 export const maximum = binary('maximum', {
-  onnx: 'Max',
   grad: (g, [a, b]) => [
     gradFor(a!, () => tieShare(g, lhs(a!).gt(b!), lhs(a!).eq(b!))),
     gradFor(b!, () => tieShare(g, lhs(b!).gt(a!), lhs(b!).eq(a!))),
@@ -36,7 +34,6 @@ export const maximum = binary('maximum', {
 });
 
 export const minimum = binary('minimum', {
-  onnx: 'Min',
   grad: (g, [a, b]) => [
     gradFor(a!, () => tieShare(g, lhs(a!).lt(b!), lhs(a!).eq(b!))),
     gradFor(b!, () => tieShare(g, lhs(b!).lt(a!), lhs(b!).eq(a!))),

@@ -8,7 +8,6 @@ import { defineOp } from './op.js';
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
   infer: ([x], { dtype }) => ({ shape: x!.shape, dtype }),
-  lower: (ctx, [x], { dtype }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),
   grad: (g, [x]) => {
     const from = (x as Tensor).dtype;
     return [isFloating(from) && isFloating(g.dtype) ? g.to(from) : null];

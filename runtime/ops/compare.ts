@@ -1,18 +1,12 @@
-// Comparisons: bool results, operands compared in their promoted dtype.
+// Comparisons: bool results.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import { binary } from './elementwise.js';
+import { binary, boolValued } from './elementwise.js';
 import type { Operand } from './op.js';
-import type { DType } from '../dtype.js';
 
-const boolResult = {
-  result: (): DType => 'bool',
-  compute: (promoted: DType): DType => (promoted === 'bool' ? 'int32' : promoted),
-};
-
-export const gt = binary('gt', { onnx: 'Greater', ...boolResult, grad: 'not-differentiable' });
-export const lt = binary('lt', { onnx: 'Less', ...boolResult, grad: 'not-differentiable' });
-export const eq = binary('eq', { onnx: 'Equal', ...boolResult, grad: 'not-differentiable' });
+export const gt = binary('gt', boolValued);
+export const lt = binary('lt', boolValued);
+export const eq = binary('eq', boolValued);
 
 declare module '../tensor.js' {
   interface Tensor {

@@ -5,7 +5,7 @@ import { assertDType, type DType } from '../dtype.js';
 import { checkShape, formatShape, numel, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
-import { defineOp, type LowerContext } from './op.js';
+import { defineOp } from './op.js';
 
 export interface ConstantAttrs {
   readonly shape: Shape;
@@ -16,15 +16,8 @@ export interface ConstantAttrs {
 export const constant = defineOp<ConstantAttrs>({
   name: 'constant',
   infer: (_inputs, { shape, dtype }) => ({ shape, dtype }),
-  lower: (ctx, _inputs, { shape, dtype, values }) => constantValue(ctx, shape, dtype, values),
   grad: () => [],
 });
-
-function constantValue(ctx: LowerContext, shape: Shape, dtype: DType, values: readonly number[]): string {
-  if (dtype === 'int32') return ctx.graph.constant('int32', shape, values);
-  if (dtype === 'bool') return ctx.cast(ctx.graph.constant('int32', shape, values.map((v) => (v ? 1 : 0))), 'int32', 'bool');
-  return ctx.graph.constant('float32', shape, values);
-}
 
 /** A tensor of host-computed values baked into the program (part of its cache key: keep it small). */
 export function constantTensor(values: readonly number[], shape: Shape, dtype: DType): Tensor {
@@ -40,8 +33,6 @@ export function scalarConstant(value: number, dtype: DType): Tensor {
 export const fill = defineOp<{ shape: Shape; dtype: DType }>({
   name: 'fill',
   infer: (_inputs, { shape, dtype }) => ({ shape, dtype }),
-  lower: (ctx, [v], { shape, dtype }, types) =>
-    ctx.graph.node('Expand', [ctx.cast(v!, types.inputs[0]!.dtype, dtype), ctx.graph.int64s(shape)]),
   grad: () => [null],
 });
 

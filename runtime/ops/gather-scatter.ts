@@ -21,7 +21,6 @@ export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     if (x!.shape[dim] === 0 && index!.shape.reduce((a, b) => a * b, 1) > 0) throw new RangeError(`indexSelect: cannot index into an empty dim ${dim} of ${formatShape(x!.shape)}`);
     return { shape: [...x!.shape.slice(0, dim), ...index!.shape, ...x!.shape.slice(dim + 1)], dtype: x!.dtype };
   },
-  lower: (ctx, [x, index], { dim }) => ctx.graph.node('Gather', [x!, index!], { axis: dim }),
   grad(g, [x, index], _out, { dim }) {
     const xs = (x as Tensor).shape;
     const idx = index as Tensor;
@@ -47,7 +46,6 @@ export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     });
     return { shape: index!.shape, dtype: x!.dtype };
   },
-  lower: (ctx, [x, index], { dim }) => ctx.graph.node('GatherElements', [x!, index!], { axis: dim }),
   grad: (g, [x, index], _out, { dim }) => [apply(scatterAddOp, [zeros(x as Tensor, g), index!, g], { dim }), null],
 });
 
@@ -67,8 +65,6 @@ export const scatterAddOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     });
     return { shape: x!.shape, dtype: x!.dtype };
   },
-  lower: (ctx, [x, index, src], { dim }, types) =>
-    ctx.graph.node('ScatterElements', [x!, index!, ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
   grad: (g, [_x, index], _out, { dim }) => [g, null, apply(gatherOp, [g, index!], { dim })],
 });
 

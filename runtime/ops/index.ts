@@ -1,5 +1,5 @@
 // Every primitive, registered by importing its file. Adding an op: one file here + its test.
-export { defineOp, opByName, registeredOps, type OpDef, type Abstract, type Operand, type GradRule, type LowerContext } from './op.js';
+export { defineOp, registeredOps, type OpDef, type Abstract, type Operand, type GradRule } from './op.js';
 export { unary, binary } from './elementwise.js';
 export { unbroadcast } from './grad-helpers.js';
 export * from './arithmetic.js';

@@ -8,14 +8,12 @@ import { unbroadcast } from './grad-helpers.js';
 export const reshape = defineOp<{ shape: readonly number[] }>({
   name: 'reshape',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
-  lower: (ctx, [x], { shape }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)]),
   grad: (g, [x]) => [g.reshape([...(x as Tensor).shape])],
 });
 
 export const permute = defineOp<{ perm: readonly number[] }>({
   name: 'permute',
   infer: ([x], { perm }) => ({ shape: perm.map((p) => x!.shape[p]!), dtype: x!.dtype }),
-  lower: (ctx, [x], { perm }) => ctx.graph.node('Transpose', [x!], { perm }),
   grad: (g, _x, _out, { perm }) => {
     const inverse = new Array<number>(perm.length);
     perm.forEach((p, i) => (inverse[p] = i));
@@ -26,7 +24,6 @@ export const permute = defineOp<{ perm: readonly number[] }>({
 export const expand = defineOp<{ shape: readonly number[] }>({
   name: 'expand',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
-  lower: (ctx, [x], { shape }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
   grad: (g, [x]) => [unbroadcast(g, (x as Tensor).shape)],
 });
 

@@ -6,43 +6,36 @@ import { unary } from './elementwise.js';
 
 export const rsqrt = unary('rsqrt', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Reciprocal', [g.node('Sqrt', [x])]),
   grad: (grad, _x, out) => [grad.mul(out.mul(out).mul(out).mul(-0.5))],
 });
 
 export const square = unary('square', {
   rejects: ['bool'],
-  lower: (g, x) => g.node('Mul', [x, x]),
   grad: (grad, [x]) => [grad.mul((x as Tensor).mul(2))],
 });
 
 export const reciprocal = unary('reciprocal', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Reciprocal', [x]),
   grad: (grad, _x, out) => [grad.mul(out.mul(out).neg())],
 });
 
 export const sin = unary('sin', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Sin', [x]),
   grad: (grad, [x]) => [grad.mul((x as Tensor).cos())],
 });
 
 export const cos = unary('cos', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Cos', [x]),
   grad: (grad, [x]) => [grad.mul((x as Tensor).sin().neg())],
 });
 
 export const sigmoid = unary('sigmoid', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Sigmoid', [x]),
   grad: (grad, _x, out) => [grad.mul(out.mul(out.neg().add(1)))],
 });
 
 export const erf = unary('erf', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Erf', [x]),
   grad: (grad, [x]) => {
     const t = x as Tensor;
     return [grad.mul(t.mul(t).neg().exp().mul(2 / Math.sqrt(Math.PI)))];
@@ -52,28 +45,12 @@ export const erf = unary('erf', {
 /** log(1 + x), accurate for tiny x: log(u)·x/(u−1) with u = 1 + x (Goldberg's trick). */
 export const log1p = unary('log1p', {
   promotesToFloat: true,
-  lower: (g, x) => {
-    const one = g.constant('float32', [], [1]);
-    const u = g.node('Add', [x, one]);
-    const ratio = g.node('Div', [g.node('Mul', [g.node('Log', [u]), x]), g.node('Sub', [u, one])]);
-    const exact = g.node('Or', [g.node('Equal', [u, one]), g.node('IsInf', [u])]);
-    return g.node('Where', [exact, g.node('Where', [g.node('Equal', [u, one]), x, g.node('Log', [u])]), ratio]);
-  },
   grad: (grad, [x]) => [grad.div((x as Tensor).add(1))],
 });
 
 /** exp(x) − 1, accurate for tiny x: (u−1)·x/log(u) with u = exp(x). */
 export const expm1 = unary('expm1', {
   promotesToFloat: true,
-  lower: (g, x) => {
-    const one = g.constant('float32', [], [1]);
-    const u = g.node('Exp', [x]);
-    const um1 = g.node('Sub', [u, one]);
-    const ratio = g.node('Div', [g.node('Mul', [um1, x]), g.node('Log', [u])]);
-    // u == 1: x itself; u - 1 == -1 (x very negative) or u infinite: u - 1 as is.
-    const plain = g.node('Or', [g.node('Equal', [um1, g.constant('float32', [], [-1])]), g.node('IsInf', [u])]);
-    return g.node('Where', [g.node('Equal', [u, one]), x, g.node('Where', [plain, um1, ratio])]);
-  },
   grad: (grad, _x, out) => [grad.mul(out.add(1))],
 });
 

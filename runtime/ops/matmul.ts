@@ -51,13 +51,6 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
     if (profiling.on) emit({ kind: 'matmul', operands: [a!, b!] });
     return { shape, dtype: promoteTypes(a!.dtype, b!.dtype) };
   },
-  lower(ctx, [a, b], attrs, types) {
-    const out = types.output.dtype;
-    const operand = attrs.precision === 'default' && out === 'float32' ? 'bfloat16' : out;
-    const ca = ctx.cast(ctx.cast(a!, types.inputs[0]!.dtype, out), out, operand);
-    const cb = ctx.cast(ctx.cast(b!, types.inputs[1]!.dtype, out), out, operand);
-    return ctx.graph.node('MatMul', [ca, cb]);
-  },
   grad(g, [a, b]) {
     const x = a as Tensor;
     const y = b as Tensor;

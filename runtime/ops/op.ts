@@ -1,8 +1,8 @@
-// The op definition framework: every primitive is ONE object holding all its rules, so a
-// primitive without a shape rule, a lowering or a gradient rule is a type error.
+// The op definition framework: every primitive is ONE object holding its backend-neutral
+// rules (shape/dtype, gradient), so a primitive without either is a type error. Lowerings
+// live with each backend, keyed by the primitive's name (device/onnx/lowerings/).
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
-import type { OnnxGraph } from '../device/onnx/onnx-graph.js';
 import type { Tensor } from '../tensor.js';
 import type { LiveNumber } from '../compile/live-number.js';
 
@@ -17,19 +17,6 @@ export interface Abstract {
  * a live number (re-read on each tpu.compile replay).
  */
 export type Operand = Tensor | number | boolean | LiveNumber;
-
-/** Context handed to a lowering: the graph plus helpers that keep dtype semantics in one place. */
-export interface LowerContext {
-  readonly graph: OnnxGraph;
-  /** Casts a value between dtypes (values are held in their compute type: bfloat16 as float32). */
-  cast(value: string, from: DType, to: DType): string;
-}
-
-/** Shapes and dtypes of one node, as inferred on the host. */
-export interface NodeTypes {
-  readonly inputs: readonly Abstract[];
-  readonly output: Abstract;
-}
 
 /**
  * A gradient rule is data about the op: it builds the input gradients out of other ops
@@ -47,8 +34,6 @@ export interface OpDef<A = Record<string, never>> {
   readonly name: string;
   /** Host-side rule: output shape and dtype; throws naming the op, the argument and the shapes. */
   readonly infer: (inputs: readonly Abstract[], attrs: A) => Abstract;
-  /** Lowering to an ONNX subgraph; inputs arrive in their compute types; returns the output. */
-  readonly lower: (ctx: LowerContext, inputs: readonly string[], attrs: A, types: NodeTypes) => string;
   /** Gradient rule, or 'not-differentiable' said explicitly. */
   readonly grad: GradRule<A> | 'not-differentiable';
   /** It reads indices from device data, so a bad index fails on the device (strict mode records its call sites). */
@@ -65,14 +50,7 @@ export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
   return def;
 }
 
-/** Looks an op up by name (the device thread lowers programs it receives by op name). */
-export function opByName(name: string): OpDef<any> {
-  const op = registry.get(name);
-  if (!op) throw new Error(`unknown op '${name}'`);
-  return op;
-}
-
-/** Every registered op (the gradient check iterates it). */
+/** Every registered op (the gradient check and the lowering coverage test iterate it). */
 export function registeredOps(): OpDef<any>[] {
   return [...registry.values()];
 }

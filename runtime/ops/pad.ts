@@ -4,20 +4,8 @@ import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
-import { embedSlice, padNode, slice, type SliceAttrs } from './slice.js';
-
-interface PadAttrs {
-  /** [before, after] for every dim, first dim first. */
-  readonly pads: readonly (readonly number[])[];
-}
-
-function cropOf(shape: readonly number[], pads: PadAttrs['pads']): SliceAttrs {
-  return {
-    begin: pads.map(([b]) => Math.max(-b!, 0)),
-    step: pads.map(() => 1),
-    count: shape.map((n, d) => n - Math.max(-pads[d]![0]!, 0) - Math.max(-pads[d]![1]!, 0)),
-  };
-}
+import { embedSlice, slice, type SliceAttrs } from './slice.js';
+import { cropOf, type PadAttrs } from './pad-crop.js';
 
 export const padOp = defineOp<PadAttrs>({
   name: 'pad',
@@ -26,14 +14,6 @@ export const padOp = defineOp<PadAttrs>({
     const shape = x!.shape.map((n, d) => n + pads[d]![0]! + pads[d]![1]!);
     if (shape.some((n) => n < 0)) throw new RangeError(`pad: padding ${JSON.stringify(pads)} crops more than the input ${formatShape(x!.shape)} has`);
     return { shape, dtype: x!.dtype };
-  },
-  lower(ctx, [x, v], { pads }, types) {
-    const input = types.inputs[0]!;
-    const crop = cropOf(input.shape, pads);
-    let out = x!;
-    if (pads.some(([b, a]) => b! < 0 || a! < 0)) out = slice.lower(ctx, [out], crop, { inputs: [input], output: { shape: crop.count, dtype: input.dtype } });
-    const value = ctx.cast(v!, types.inputs[1]!.dtype, input.dtype);
-    return padNode(ctx, out, pads.map(([b, a]) => [Math.max(b!, 0), Math.max(a!, 0)]), value);
   },
   grad(g, [x], _out, { pads }) {
     const input = (x as Tensor).shape;

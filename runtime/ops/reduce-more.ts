@@ -17,10 +17,10 @@ function noBool(op: string) {
   };
 }
 
-export const amin = reduction('amin', 'ReduceMin', noBool('amin'), extremumGrad, true);
+export const amin = reduction('amin', noBool('amin'), extremumGrad, true);
 
 /** Product; the gradient (product of the others) is computed without dividing by zero. */
-export const prod = reduction('prod', 'ReduceProd', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
+export const prod = reduction('prod', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
   g.mul(productOfOthers(x, attrs.dims)),
 );
 
@@ -39,30 +39,24 @@ function productOfOthers(x: Tensor, dims: readonly number[]): Tensor {
 }
 
 /** any / all: bool results over truth values (non-zero is true). */
-function truthReduction(name: string, onnx: string) {
+function truthReduction(name: string) {
   return defineOp<ReduceAttrs>({
     name,
     infer: ([x], attrs) => ({ shape: reducedShape(x!.shape, attrs), dtype: 'bool' }),
-    lower(ctx, [x], attrs, types) {
-      const v = ctx.cast(ctx.cast(x!, types.inputs[0]!.dtype, 'bool'), 'bool', 'int32');
-      const r = types.inputs[0]!.shape.length === 0 ? v : ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
-      return ctx.cast(r, 'int32', 'bool');
-    },
     grad: 'not-differentiable',
     attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
   });
 }
-// any counts the true values (an empty sum is 0: false); all is their minimum (empty: true).
-export const anyOp = truthReduction('any', 'ReduceSum');
-export const allOp = truthReduction('all', 'ReduceMin');
+export const anyOp = truthReduction('any');
+export const allOp = truthReduction('all');
 
-interface ArgAttrs {
+export interface ArgAttrs {
   /** null: over the flattened input. */
   readonly dim: number | null;
   readonly keepdim: boolean;
 }
 
-function argReduction(name: string, onnx: string) {
+function argReduction(name: string) {
   return defineOp<ArgAttrs>({
     name,
     infer([x], { dim, keepdim }) {
@@ -72,20 +66,11 @@ function argReduction(name: string, onnx: string) {
       if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: 'int32' };
       return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: 'int32' };
     },
-    lower(ctx, [x], { dim, keepdim }, types) {
-      const g = ctx.graph;
-      const input = types.inputs[0]!;
-      const flat = dim === null ? g.node('Reshape', [x!, g.int64s([-1])]) : x!;
-      const axis = dim ?? 0;
-      const r = input.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
-      const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
-      return g.node('Cast', [shaped], { to: 6 });
-    },
     grad: 'not-differentiable',
   });
 }
-export const argmaxOp = argReduction('argmax', 'ArgMax');
-export const argminOp = argReduction('argmin', 'ArgMin');
+export const argmaxOp = argReduction('argmax');
+export const argminOp = argReduction('argmin');
 
 function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean): ArgAttrs {
   const o = typeof dim === 'object' && dim !== null ? dim : { dim, keepdim };

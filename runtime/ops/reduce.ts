@@ -29,7 +29,7 @@ export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor 
 export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
 
 /** `needsElements`: reducing an empty dim is an error (max, min), not an identity value. */
-export function reduction(name: string, onnx: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
+export function reduction(name: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {
@@ -37,11 +37,6 @@ export function reduction(name: string, onnx: string, resultType: (d: DType) => 
         throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)}, dims ${formatShape(attrs.dims)})`);
       }
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
-    },
-    lower(ctx, [x], attrs, types) {
-      const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
-      if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
-      return ctx.graph.node(onnx, [v, ctx.graph.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 });
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
     attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
@@ -53,9 +48,9 @@ const floatOnly = (op: string) => (d: DType) => {
   return d;
 };
 
-export const sum = reduction('sum', 'ReduceSum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
+export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
 
-export const mean = reduction('mean', 'ReduceMean', floatOnly('mean'), (g, x, _out, { dims }) =>
+export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) =>
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
 );
 
@@ -66,7 +61,7 @@ export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
 };
 
 /** Maximum over dims (values only). */
-export const amax = reduction('amax', 'ReduceMax', (d) => {
+export const amax = reduction('amax', (d) => {
   if (d === 'bool') throw new TypeError('amax: bool input is not supported');
   return d;
 }, extremumGrad, true);

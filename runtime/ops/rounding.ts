@@ -2,24 +2,20 @@
 // half-to-even like torch.round. Their gradient is zero almost everywhere.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import type { OnnxGraph } from '../device/onnx/onnx-graph.js';
 import { unary } from './elementwise.js';
 import { zerosLike } from './like.js';
 
-function rounding(name: string, lowerFloat: (g: OnnxGraph, x: string) => string) {
+function rounding(name: string) {
   return unary(name, {
     rejects: ['bool'],
-    lower: (g, x, dtype) => (dtype === 'int32' ? g.node('Identity', [x]) : lowerFloat(g, x)),
     grad: (grad) => [zerosLike(grad)],
   });
 }
 
-export const floor = rounding('floor', (g, x) => g.node('Floor', [x]));
-export const ceil = rounding('ceil', (g, x) => g.node('Ceil', [x]));
-export const round = rounding('round', (g, x) => g.node('Round', [x]));
-export const trunc = rounding('trunc', (g, x) =>
-  g.node('Where', [g.node('Less', [x, g.constant('float32', [], [0])]), g.node('Ceil', [x]), g.node('Floor', [x])]),
-);
+export const floor = rounding('floor');
+export const ceil = rounding('ceil');
+export const round = rounding('round');
+export const trunc = rounding('trunc');
 
 declare module '../tensor.js' {
   interface Tensor {

@@ -8,7 +8,7 @@ import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
 
-interface ScanAttrs {
+export interface ScanAttrs {
   readonly dim: number;
   readonly reverse: boolean;
   readonly exclusive: boolean;
@@ -17,11 +17,6 @@ interface ScanAttrs {
 export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
   name: 'cumsum',
   infer: ([x]) => ({ shape: x!.shape, dtype: isFloating(x!.dtype) ? x!.dtype : 'int32' }),
-  lower(ctx, [x], { dim, reverse, exclusive }, types) {
-    const v = ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype);
-    if (types.inputs[0]!.shape.length === 0) return ctx.graph.node('Identity', [v]);
-    return ctx.graph.node('CumSum', [v, ctx.graph.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
-  },
   grad: (g, _x, _out, a) => [apply(cumsumOp, [g], { ...a, reverse: !a.reverse })],
 });
 

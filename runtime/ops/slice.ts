@@ -4,7 +4,6 @@
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import type { LowerContext } from './op.js';
 import { defineOp, type OpDef } from './op.js';
 
 export interface SliceAttrs {
@@ -13,77 +12,17 @@ export interface SliceAttrs {
   readonly count: readonly number[];
 }
 
-/** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
-const PAST_START = -(2 ** 53);
-
 export const slice: OpDef<SliceAttrs> = defineOp<SliceAttrs>({
   name: 'slice',
   infer: ([x], { count }) => ({ shape: count, dtype: x!.dtype }),
-  lower(ctx, [x], { begin, step, count }, types) {
-    const input = types.inputs[0]!.shape;
-    const axes = input.map((_, d) => d).filter((d) => !(step[d] === 1 && begin[d] === 0 && count[d] === input[d]));
-    if (axes.length === 0) return ctx.graph.node('Identity', [x!]);
-    const ends = axes.map((d) => {
-      const end = begin[d]! + count[d]! * step[d]!;
-      return end < 0 ? PAST_START : end;
-    });
-    const g = ctx.graph;
-    return g.node('Slice', [x!, g.int64s(axes.map((d) => begin[d]!)), g.int64s(ends), g.int64s(axes), g.int64s(axes.map((d) => step[d]!))]);
-  },
   grad: (g, [x], _out, attrs) => [apply(embedSlice, [g], { ...attrs, shape: (x as Tensor).shape })],
 });
 
 export const embedSlice: OpDef<SliceAttrs & { shape: Shape }> = defineOp<SliceAttrs & { shape: Shape }>({
   name: 'embedSlice',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
-  lower(ctx, [x], attrs, types) {
-    let v = x!;
-    const shape = [...types.inputs[0]!.shape];
-    for (let d = 0; d < shape.length; d++) v = embedDim(ctx, v, shape, d, attrs);
-    return v;
-  },
   grad: (g, _x, _out, attrs) => [apply(slice, [g], { begin: attrs.begin, step: attrs.step, count: attrs.count })],
 });
-
-/** Spreads dim d of v (count elements) to positions begin + i·step of a zero dim of attrs.shape[d]. */
-function embedDim(ctx: LowerContext, v: string, shape: number[], d: number, a: SliceAttrs & { shape: Shape }): string {
-  const g = ctx.graph;
-  const n = a.shape[d]!;
-  const c = a.count[d]!;
-  let step = a.step[d]!;
-  let first = a.begin[d]!;
-  if (c === n && step === 1) return v;
-  if (c > 0 && step < 0) {
-    v = g.node('Slice', [v, g.int64s([c - 1]), g.int64s([PAST_START]), g.int64s([d]), g.int64s([-1])]);
-    first += (c - 1) * step;
-    step = -step;
-  }
-  let len = c;
-  if (step > 1 && c > 0) {
-    // interleave step-1 zeros after each element: [.., c, ..] -> [.., c, step, ..] -> [.., c·step, ..]
-    const withUnit = [...shape.slice(0, d + 1), 1, ...shape.slice(d + 1)];
-    const pads = withUnit.map(() => [0, 0]);
-    pads[d + 1]![1] = step - 1;
-    v = padNode(ctx, g.node('Reshape', [v, g.int64s(withUnit)]), pads);
-    len = c * step;
-    v = g.node('Reshape', [v, g.int64s([...shape.slice(0, d), len, ...shape.slice(d + 1)])]);
-    const keep = Math.min(len, n - first);
-    if (keep < len) v = g.node('Slice', [v, g.int64s([0]), g.int64s([keep]), g.int64s([d]), g.int64s([1])]);
-    len = keep;
-  }
-  const pads = shape.map(() => [0, 0]);
-  pads[d] = [c === 0 ? 0 : first, n - (c === 0 ? 0 : first) - len];
-  shape[d] = n;
-  return padNode(ctx, v, pads);
-}
-
-/** ONNX Pad with non-negative [before, after] per dim and zeros (or a given fill value). */
-export function padNode(ctx: LowerContext, v: string, pads: readonly (readonly number[])[], value?: string): string {
-  const g = ctx.graph;
-  if (pads.every(([b, a]) => b === 0 && a === 0)) return v;
-  const flat = [...pads.map((p) => p[0]!), ...pads.map((p) => p[1]!)];
-  return g.node('Pad', value ? [v, g.int64s(flat), value] : [v, g.int64s(flat)]);
-}
 
 /** Python slice semantics for one dim: start/end clamped, negatives from the end, any non-zero step. */
 export function resolveRange(op: string, n: number, start: number | null | undefined, end: number | null | undefined, step: number): { begin: number; count: number } {

@@ -4,11 +4,11 @@
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import { defineOp, type Abstract, type LowerContext } from './op.js';
+import { defineOp, type Abstract } from './op.js';
 import { scatterAddOp } from './gather-scatter.js';
 import { zerosLike } from './like.js';
 
-interface TopkAttrs {
+export interface TopkAttrs {
   readonly dim: number;
   readonly k: number;
   readonly largest: boolean;
@@ -21,23 +21,15 @@ function topkShape(op: string, x: Abstract, { dim, k }: TopkAttrs): number[] {
   return x.shape.map((m, d) => (d === dim ? k : m));
 }
 
-function lowerTopk(ctx: LowerContext, x: string, rank: number, { dim, k, largest }: TopkAttrs): string[] {
-  const g = ctx.graph;
-  if (rank === 0) return [g.node('Identity', [x]), g.node('Constant', [], { value_int: 0 })];
-  return g.nodeOutputs('TopK', [x, g.int64s([k])], 2, { axis: dim, largest: largest ? 1 : 0, sorted: 1 });
-}
-
 export const topkIndicesOp = defineOp<TopkAttrs>({
   name: 'topkIndices',
   infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: 'int32' }),
-  lower: (ctx, [x], a, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[1]!], { to: 6 }),
   grad: 'not-differentiable',
 });
 
 export const topkValuesOp = defineOp<TopkAttrs>({
   name: 'topkValues',
   infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: x!.dtype }),
-  lower: (ctx, [x], a, types) => lowerTopk(ctx, x!, types.inputs[0]!.shape.length, a)[0]!,
   grad(g, [x], _out, a) {
     const t = x as Tensor;
     if (t.ndim === 0) return [g];

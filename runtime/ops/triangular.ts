@@ -4,7 +4,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 
-interface TriluAttrs {
+export interface TriluAttrs {
   readonly upper: boolean;
   readonly diagonal: number;
 }
@@ -14,16 +14,6 @@ export const triluOp: OpDef<TriluAttrs> = defineOp<TriluAttrs>({
   infer([x], { upper }) {
     if (x!.shape.length < 2) throw new RangeError(`${upper ? 'triu' : 'tril'}: input must have at least 2 dims; got ${formatShape(x!.shape)}`);
     return { shape: x!.shape, dtype: x!.dtype };
-  },
-  lower(ctx, [x], { upper, diagonal }, types) {
-    // ORT's Trilu has no int32 kernel: int32 goes through int64 (exact), bool through its own.
-    const dtype = types.inputs[0]!.dtype;
-    const g = ctx.graph;
-    const k = g.int64s([diagonal]);
-    const kScalar = g.node('Reshape', [k, g.int64s([])]);
-    if (dtype !== 'int32') return g.node('Trilu', [x!, kScalar], { upper: upper ? 1 : 0 });
-    const wide = g.node('Cast', [x!], { to: 7 });
-    return g.node('Cast', [g.node('Trilu', [wide, kScalar], { upper: upper ? 1 : 0 })], { to: 6 });
   },
   grad: (g, _x, _out, attrs) => [apply(triluOp, [g], attrs)],
 });

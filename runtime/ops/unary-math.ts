@@ -5,49 +5,41 @@ import { unary } from './elementwise.js';
 
 export const neg = unary('neg', {
   rejects: ['bool'],
-  lower: (g, x) => g.node('Neg', [x]),
   grad: (grad) => [grad.neg()],
 });
 
 export const exp = unary('exp', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Exp', [x]),
   grad: (grad, _x, out) => [grad.mul(out)],
 });
 
 export const log = unary('log', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Log', [x]),
   grad: (grad, [x]) => [grad.div(x!)],
 });
 
 export const tanh = unary('tanh', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Tanh', [x]),
   grad: (grad, _x, out) => [grad.mul(out.mul(out).neg().add(1))],
 });
 
 export const sqrt = unary('sqrt', {
   promotesToFloat: true,
-  lower: (g, x) => g.node('Sqrt', [x]),
   grad: (grad, _x, out) => [grad.div(out.mul(2))],
 });
 
 export const relu = unary('relu', {
   rejects: ['bool'],
-  lower: (g, x, dtype) => (dtype === 'int32' ? g.node('Max', [x, g.constant('int32', [], [0])]) : g.node('Relu', [x])),
   grad: (grad, _x, out) => [grad.mul(out.gt(0))],
 });
 
 export const abs = unary('abs', {
   rejects: ['bool'],
-  lower: (g, x) => g.node('Abs', [x]),
   grad: (grad, [x]) => [grad.mul((x as Tensor).sign())],
 });
 
 export const sign = unary('sign', {
   rejects: ['bool'],
-  lower: (g, x) => g.node('Sign', [x]),
   grad: (grad) => [grad.mul(0)],
 });
 

@@ -14,13 +14,6 @@ export const whereOp = defineOp({
     const shape = broadcastShapes('where', broadcastShapes('where', c!.shape, x!.shape), y!.shape);
     return { shape, dtype: promoteTypes(x!.dtype, y!.dtype) };
   },
-  lower(ctx, [c, x, y], _attrs, types) {
-    // ORT has no bool Where kernel: bool values are selected as int32.
-    const out = types.output.dtype;
-    const d = out === 'bool' ? 'int32' : out;
-    const picked = ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
-    return ctx.cast(picked, d, out);
-  },
   grad: (g, [c, x, y]) => {
     const zero = zerosLike(g);
     return [null, gradFor(x!, () => where(c as Tensor, g, zero)), gradFor(y!, () => where(c as Tensor, zero, g))];

@@ -2,10 +2,10 @@
 // float32); every bfloat16 node result is rounded to nearest even right where it is made,
 // so a fused program and op-by-op execution round identically.
 import { COMPUTE_TYPE, type DType } from '../../dtype.js';
-import { opByName, type LowerContext } from '../../ops/op.js';
 import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
+import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
 
 export interface LoweredModel {
   readonly model: Uint8Array;
@@ -18,7 +18,7 @@ export interface LoweredModel {
 
 const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, bool: 9 };
 
-function makeContext(graph: OnnxGraph): LowerContext {
+function makeContext(graph: OnnxGraph): OnnxLowerContext {
   const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });
   return {
     graph,
@@ -50,10 +50,10 @@ export function lowerToOnnx(program: Program): LoweredModel {
       names.push(graph.node('Softmax', [names[fused.input]!], { axis: fused.axis }));
       continue;
     }
-    const op = opByName(n.op);
+    const lower = onnxLowerings.get(n.op);
     const ins = n.inputs.map((id) => names[id]!);
     const types = { inputs: n.inputs.map((id) => valueOf(program, id)), output: n };
-    let out = op.lower(ctx, ins, n.attrs, types);
+    let out = lower(ctx, ins, n.attrs, types);
     if (n.dtype === 'bfloat16') out = ctx.cast(out, 'float32', 'bfloat16');
     names.push(out);
   }

@@ -1,5 +1,5 @@
 // Builds an ONNX graph node by node and encodes it as a ModelProto (onnx.proto field numbers).
-import { ProtobufWriter } from './protobuf-writer.js';
+import { ProtobufWriter } from '../protobuf-writer.js';
 
 export type OnnxType = 'float32' | 'uint16' | 'int32' | 'int64' | 'bool' | 'bfloat16';
 const ELEM_TYPE: Record<OnnxType, number> = { float32: 1, uint16: 4, int32: 6, int64: 7, bool: 9, bfloat16: 16 };

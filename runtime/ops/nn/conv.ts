@@ -14,7 +14,7 @@ export interface ConvAttrs {
   readonly dilation: readonly [number, number];
   readonly groups: number;
 }
-interface ConvTransposeAttrs extends ConvAttrs {
+export interface ConvTransposeAttrs extends ConvAttrs {
   readonly outputPadding: readonly [number, number];
 }
 
@@ -33,13 +33,6 @@ function checkConvOperands(op: string, x: Abstract, w: Abstract): void {
   }
 }
 
-function onnxAttrs(a: ConvAttrs, w: Abstract) {
-  return {
-    strides: [...a.stride], dilations: [...a.dilation], group: a.groups,
-    pads: [a.padding[0], a.padding[1], a.padding[0], a.padding[1]], kernel_shape: [w.shape[2]!, w.shape[3]!],
-  };
-}
-
 export const conv2dOp: OpDef<ConvAttrs> = defineOp<ConvAttrs>({
   name: 'conv2d',
   infer([x, w], a) {
@@ -54,8 +47,6 @@ export const conv2dOp: OpDef<ConvAttrs> = defineOp<ConvAttrs>({
     if (ho <= 0 || wo <= 0) throw new RangeError(`conv2d: the kernel ${kh}x${kw} (dilated) is larger than the padded input ${formatShape(x!.shape)}`);
     return { shape: [n, o, ho, wo], dtype: promoteTypes(x!.dtype, w!.dtype) };
   },
-  lower: (ctx, [x, w], a, types) =>
-    ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], onnxAttrs(a, types.inputs[1]!)),
   grad(g, [x, w], _out, a) {
     const xt = x as Tensor;
     const wt = w as Tensor;
@@ -74,10 +65,6 @@ export const convTranspose2dOp: OpDef<ConvTransposeAttrs> = defineOp<ConvTranspo
     const size = (m: number, k: number, d: 0 | 1) => transposedSize(m, k, a, d) + a.outputPadding[d];
     return { shape: [n, og * a.groups, size(h, kh, 0), size(wd, kw, 1)], dtype: promoteTypes(x!.dtype, w!.dtype) };
   },
-  lower: (ctx, [x, w], a, types) =>
-    ctx.graph.node('ConvTranspose', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], {
-      ...onnxAttrs(a, types.inputs[1]!), output_padding: [...a.outputPadding],
-    }),
   grad(g, [x, w], _out, a) {
     const { outputPadding: _, ...conv } = a;
     return [apply(conv2dOp, [g, w as Tensor], conv).to((x as Tensor).dtype), convWeightGrad(g, x as Tensor, (w as Tensor).shape, conv).to((w as Tensor).dtype)];

@@ -1,5 +1,5 @@
-// A minimal protocol-buffers writer: just the wire types an ONNX ModelProto needs
-// (varint, length-delimited, 32-bit float). Fields are written in call order.
+// A minimal protocol-buffers writer: varint, length-delimited and 32-bit float fields,
+// enough for ONNX ModelProto and XLA CompileOptionsProto. Fields are written in call order.
 
 const textEncoder = new TextEncoder();
 

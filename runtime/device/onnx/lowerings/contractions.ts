@@ -1,0 +1,29 @@
+// matmul and the convolutions (no bias: a bias is an add).
+import type { Abstract } from '../../../ops/op.js';
+import type { MatmulPrecision } from '../../../ops/matmul.js';
+import type { ConvAttrs, ConvTransposeAttrs } from '../../../ops/nn/conv.js';
+import { onnxLowerings } from './table.js';
+
+function convAttrs(a: ConvAttrs, w: Abstract) {
+  return {
+    strides: [...a.stride], dilations: [...a.dilation], group: a.groups,
+    pads: [a.padding[0], a.padding[1], a.padding[0], a.padding[1]], kernel_shape: [w.shape[2]!, w.shape[3]!],
+  };
+}
+
+onnxLowerings.register({
+  // Precision 'default' reproduces a TPU's single bf16 pass: operands rounded to bfloat16.
+  matmul(ctx, [a, b], attrs: { precision: MatmulPrecision }, types) {
+    const out = types.output.dtype;
+    const operand = attrs.precision === 'default' && out === 'float32' ? 'bfloat16' : out;
+    const ca = ctx.cast(ctx.cast(a!, types.inputs[0]!.dtype, out), out, operand);
+    const cb = ctx.cast(ctx.cast(b!, types.inputs[1]!.dtype, out), out, operand);
+    return ctx.graph.node('MatMul', [ca, cb]);
+  },
+  conv2d: (ctx, [x, w], a: ConvAttrs, types) =>
+    ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], convAttrs(a, types.inputs[1]!)),
+  convTranspose2d: (ctx, [x, w], a: ConvTransposeAttrs, types) =>
+    ctx.graph.node('ConvTranspose', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], {
+      ...convAttrs(a, types.inputs[1]!), output_padding: [...a.outputPadding],
+    }),
+});

@@ -1,0 +1,9 @@
+// Every ONNX lowering, registered by importing its file (one file per op family).
+import './elementwise.js';
+import './unary.js';
+import './reduce.js';
+import './layout.js';
+import './gather-scatter.js';
+import './contractions.js';
+import './values.js';
+export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';

@@ -1,0 +1,95 @@
+// Moving elements without arithmetic: reshape permute expand, strided slices and their
+// embedding, pad, concat, tril/triu.
+import type { Shape } from '../../../shape.js';
+import type { SliceAttrs } from '../../../ops/slice.js';
+import { cropOf, type PadAttrs } from '../../../ops/pad-crop.js';
+import type { TriluAttrs } from '../../../ops/triangular.js';
+import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
+
+/** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
+const PAST_START = -(2 ** 53);
+
+const slice: OnnxLowering = (ctx, [x], { begin, step, count }: SliceAttrs, types) => {
+  const input = types.inputs[0]!.shape;
+  const axes = input.map((_, d) => d).filter((d) => !(step[d] === 1 && begin[d] === 0 && count[d] === input[d]));
+  if (axes.length === 0) return ctx.graph.node('Identity', [x!]);
+  const ends = axes.map((d) => {
+    const end = begin[d]! + count[d]! * step[d]!;
+    return end < 0 ? PAST_START : end;
+  });
+  const g = ctx.graph;
+  return g.node('Slice', [x!, g.int64s(axes.map((d) => begin[d]!)), g.int64s(ends), g.int64s(axes), g.int64s(axes.map((d) => step[d]!))]);
+};
+
+/** Spreads dim d of v (count elements) to positions begin + i·step of a zero dim of attrs.shape[d]. */
+function embedDim(ctx: OnnxLowerContext, v: string, shape: number[], d: number, a: SliceAttrs & { shape: Shape }): string {
+  const g = ctx.graph;
+  const n = a.shape[d]!;
+  const c = a.count[d]!;
+  let step = a.step[d]!;
+  let first = a.begin[d]!;
+  if (c === n && step === 1) return v;
+  if (c > 0 && step < 0) {
+    v = g.node('Slice', [v, g.int64s([c - 1]), g.int64s([PAST_START]), g.int64s([d]), g.int64s([-1])]);
+    first += (c - 1) * step;
+    step = -step;
+  }
+  let len = c;
+  if (step > 1 && c > 0) {
+    // interleave step-1 zeros after each element: [.., c, ..] -> [.., c, step, ..] -> [.., c·step, ..]
+    const withUnit = [...shape.slice(0, d + 1), 1, ...shape.slice(d + 1)];
+    const pads = withUnit.map(() => [0, 0]);
+    pads[d + 1]![1] = step - 1;
+    v = padNode(ctx, g.node('Reshape', [v, g.int64s(withUnit)]), pads);
+    len = c * step;
+    v = g.node('Reshape', [v, g.int64s([...shape.slice(0, d), len, ...shape.slice(d + 1)])]);
+    const keep = Math.min(len, n - first);
+    if (keep < len) v = g.node('Slice', [v, g.int64s([0]), g.int64s([keep]), g.int64s([d]), g.int64s([1])]);
+    len = keep;
+  }
+  const pads = shape.map(() => [0, 0]);
+  pads[d] = [c === 0 ? 0 : first, n - (c === 0 ? 0 : first) - len];
+  shape[d] = n;
+  return padNode(ctx, v, pads);
+}
+
+/** ONNX Pad with non-negative [before, after] per dim and zeros (or a given fill value). */
+function padNode(ctx: OnnxLowerContext, v: string, pads: readonly (readonly number[])[], value?: string): string {
+  const g = ctx.graph;
+  if (pads.every(([b, a]) => b === 0 && a === 0)) return v;
+  const flat = [...pads.map((p) => p[0]!), ...pads.map((p) => p[1]!)];
+  return g.node('Pad', value ? [v, g.int64s(flat), value] : [v, g.int64s(flat)]);
+}
+
+onnxLowerings.register({
+  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)]),
+  permute: (ctx, [x], { perm }: { perm: readonly number[] }) => ctx.graph.node('Transpose', [x!], { perm }),
+  expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
+  slice,
+  embedSlice(ctx, [x], attrs: SliceAttrs & { shape: Shape }, types) {
+    let v = x!;
+    const shape = [...types.inputs[0]!.shape];
+    for (let d = 0; d < shape.length; d++) v = embedDim(ctx, v, shape, d, attrs);
+    return v;
+  },
+  pad(ctx, [x, v], { pads }: PadAttrs, types) {
+    const input = types.inputs[0]!;
+    const crop = cropOf(input.shape, pads);
+    let out = x!;
+    if (pads.some(([b, a]) => b! < 0 || a! < 0)) out = slice(ctx, [out], crop, { inputs: [input], output: { shape: crop.count, dtype: input.dtype } });
+    const value = ctx.cast(v!, types.inputs[1]!.dtype, input.dtype);
+    return padNode(ctx, out, pads.map(([b, a]) => [Math.max(b!, 0), Math.max(a!, 0)]), value);
+  },
+  concat: (ctx, inputs, { dim }: { dim: number }, types) =>
+    ctx.graph.node('Concat', inputs.map((v, i) => ctx.cast(v, types.inputs[i]!.dtype, types.output.dtype)), { axis: dim }),
+  trilu(ctx, [x], { upper, diagonal }: TriluAttrs, types) {
+    // ORT's Trilu has no int32 kernel: int32 goes through int64 (exact), bool through its own.
+    const dtype = types.inputs[0]!.dtype;
+    const g = ctx.graph;
+    const k = g.int64s([diagonal]);
+    const kScalar = g.node('Reshape', [k, g.int64s([])]);
+    if (dtype !== 'int32') return g.node('Trilu', [x!, kScalar], { upper: upper ? 1 : 0 });
+    const wide = g.node('Cast', [x!], { to: 7 });
+    return g.node('Cast', [g.node('Trilu', [wide, kScalar], { upper: upper ? 1 : 0 })], { to: 6 });
+  },
+});

@@ -1,0 +1,17 @@
+// The ONNX backend's lowering table and what its rules see. Values are held in their
+// compute types (bfloat16 as float32); the driver (../lower-program.ts) rounds bfloat16
+// results, so a rule only casts its operands where the op needs another type.
+import type { DType } from '../../../dtype.js';
+import { LoweringTable, type LoweringRule } from '../../lowering-table.js';
+import type { OnnxGraph } from '../onnx-graph.js';
+
+export interface OnnxLowerContext {
+  readonly graph: OnnxGraph;
+  /** Casts a value between dtypes (bfloat16 rounding included). */
+  cast(value: string, from: DType, to: DType): string;
+}
+
+export type OnnxLowering = LoweringRule<OnnxLowerContext, string>;
+
+/** ONNX lowers every primitive. */
+export const onnxLowerings = new LoweringTable<OnnxLowering>('onnx');

@@ -1,0 +1,18 @@
+// Values made in the program (constant, fill) and passed through (identity, cast).
+import type { DType } from '../../../dtype.js';
+import type { ConstantAttrs } from '../../../ops/constant.js';
+import type { Shape } from '../../../shape.js';
+import { onnxLowerings } from './table.js';
+
+onnxLowerings.register({
+  constant(ctx, _inputs, { shape, dtype, values }: ConstantAttrs) {
+    if (dtype === 'int32') return ctx.graph.constant('int32', shape, values);
+    if (dtype === 'bool') return ctx.cast(ctx.graph.constant('int32', shape, values.map((v) => (v ? 1 : 0))), 'int32', 'bool');
+    return ctx.graph.constant('float32', shape, values);
+  },
+  fill: (ctx, [v], { shape, dtype }: { shape: Shape; dtype: DType }, types) =>
+    ctx.graph.node('Expand', [ctx.cast(v!, types.inputs[0]!.dtype, dtype), ctx.graph.int64s(shape)]),
+  // ONNX Runtime removes the Identity node.
+  identity: (ctx, [x]) => ctx.graph.node('Identity', [x!]),
+  cast: (ctx, [x], { dtype }: { dtype: DType }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),
+});
