@@ -13,6 +13,7 @@ import { CellRunner, type CodePlace } from './cells/cell-runner.js';
 import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
+import { createPlot } from './plots/plot.js';
 import { CellInterrupter } from './cells/interrupt.js';
 import { helpRequest } from './language-service/help-request.js';
 import { cellSiteMapper } from './outputs/cell-profile.js';
@@ -94,6 +95,7 @@ export class TypeScriptSession implements LanguageSession {
         return this.publisher.input(String(prompt), { password: Boolean(opts?.password) });
       },
       comms: options.comms,
+      plot: createPlot(this.display, (work) => this.pendingDisplays.push(work)),
     };
     this.context = createCellContext({
       cwd: options.cwd,
