@@ -14,6 +14,7 @@ import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
 import { createPlot } from './plots/plot.js';
+import { createProgress } from './progress/progress.js';
 import { CellInterrupter } from './cells/interrupt.js';
 import { helpRequest } from './language-service/help-request.js';
 import { cellSiteMapper } from './outputs/cell-profile.js';
@@ -96,6 +97,7 @@ export class TypeScriptSession implements LanguageSession {
       },
       comms: options.comms,
       plot: createPlot(this.display, (work) => this.pendingDisplays.push(work)),
+      progress: createProgress(this.display, (name, text) => this.write(name, text)),
     };
     this.context = createCellContext({
       cwd: options.cwd,
