@@ -15,6 +15,7 @@ import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
 import { createPlot } from './plots/plot.js';
 import { createProgress } from './progress/progress.js';
+import { createWidgets } from './widgets/widgets.js';
 import { CellInterrupter } from './cells/interrupt.js';
 import { helpRequest } from './language-service/help-request.js';
 import { cellSiteMapper } from './outputs/cell-profile.js';
@@ -98,6 +99,7 @@ export class TypeScriptSession implements LanguageSession {
       comms: options.comms,
       plot: createPlot(this.display, (work) => this.pendingDisplays.push(work)),
       progress: createProgress(this.display, (name, text) => this.write(name, text)),
+      widgets: createWidgets(options.comms, (error) => this.reportBackgroundError(error)),
     };
     this.context = createCellContext({
       cwd: options.cwd,
