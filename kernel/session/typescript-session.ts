@@ -51,6 +51,7 @@ export class TypeScriptSession implements LanguageSession {
     helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
   };
 
+  private readonly cwd: string;
   private readonly settings: SessionSettings = { typecheck: 'warn', profile: defaultProfileMode() };
   private readonly maps = new CellSourceMaps();
   private readonly timers = new CellTimers((error) => this.reportBackgroundError(error));
@@ -82,6 +83,7 @@ export class TypeScriptSession implements LanguageSession {
     private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
   ) {
     this.shareInterruptWake = options.shareInterruptWake;
+    this.cwd = options.cwd;
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -176,6 +178,7 @@ export class TypeScriptSession implements LanguageSession {
       display: this.display,
       write: (name, text) => this.write(name, text),
       settings: this.settings,
+      cwd: this.cwd,
     };
     for (const magic of this.magics.values()) {
       try {
