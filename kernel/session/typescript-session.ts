@@ -48,7 +48,12 @@ export class TypeScriptSession implements LanguageSession {
       codemirror_mode: { name: 'javascript', typescript: true },
     },
     banner: `tpu-kernel: TypeScript cells on a TPU session (TypeScript ${typescriptVersion})`,
-    helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
+    helpLinks: [
+      { text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' },
+      { text: 'Vega-Lite (plot outputs)', url: 'https://vega.github.io/vega-lite/docs/' },
+      { text: 'Jupyter widgets (widgets)', url: 'https://ipywidgets.readthedocs.io/en/stable/' },
+      { text: 'Perfetto (open %profile trace files)', url: 'https://ui.perfetto.dev/' },
+    ],
   };
 
   private readonly cwd: string;
