@@ -20,6 +20,6 @@ export function offersImageView(value: unknown): boolean {
 export async function withImageView(value: unknown, bundle: MimeBundle): Promise<MimeBundle> {
   if (typeof bundle['text/html'] !== 'string') return bundle;
   const png = Buffer.from(await imagePng(readMatrix(value, 'image view'), { colormap: 'gray' })).toString('base64');
-  const view = `<details><summary style="cursor:pointer;font-family:monospace;font-size:12px">image view (min black, max white)</summary><img src="data:image/png;base64,${png}" alt="tensor as image" style="image-rendering:pixelated"></details>`;
+  const view = `<details><summary style="cursor:pointer;font-family:monospace;font-size:12px">image view (min black, max white)</summary><img src="data:image/png;base64,${png}" alt="tensor as image" style="image-rendering:pixelated;border:1px solid #ccc"></details>`;
   return { ...bundle, 'text/html': bundle['text/html'] + view };
 }
