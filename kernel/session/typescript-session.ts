@@ -18,6 +18,7 @@ import { createProgress } from './progress/progress.js';
 import { createWidgets } from './widgets/widgets.js';
 import { CellInterrupter } from './cells/interrupt.js';
 import { helpRequest } from './language-service/help-request.js';
+import { exitRequest } from './exit-request.js';
 import { cellSiteMapper } from './outputs/cell-profile.js';
 import { defaultProfileMode } from './outputs/profile-mode.js';
 import { isComplete } from './language-service/is-complete.js';
@@ -129,6 +130,8 @@ export class TypeScriptSession implements LanguageSession {
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
     const helpName = helpRequest(code);
     if (helpName) return this.help(helpName);
+    const exit = exitRequest(code, (name) => Object.prototype.hasOwnProperty.call(this.context, name));
+    if (exit) return { status: 'ok', payload: exit };
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
