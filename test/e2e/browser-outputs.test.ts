@@ -2,17 +2,17 @@
 // UI in headless Chromium draws them: the plot's SVG fallback (the classic Notebook has no
 // Vega-Lite renderer), a finished progress bar updated in place, the tensor image view.
 // Screenshot in test/output/e2e/outputs.png.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installKernelspec } from '../support/kernelspec.js';
 import { startJupyterServer, type JupyterServer } from '../support/jupyter-server.js';
+import { launchChromium, runAllCells, screenshotNotebook } from '../support/notebook-browser.js';
 import { printLogOnFailure } from '../support/print-log-on-failure.js';
 
 const OUTPUT = resolve('test/output/e2e');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 const CELLS = [
   'const losses = tpu.tensor([2.3, 1.1, 0.7, 0.5, 0.42, 0.4]);\nplot.line(losses, { title: "loss", xLabel: "step" });',
@@ -41,11 +41,7 @@ describe('plots, progress and tensor image view in the classic Notebook UI', () 
     const root = mkdtempSync(join(tmpdir(), 'notebook-outputs-'));
     writeFileSync(join(root, 'outputs.ipynb'), notebook());
     server = await startJupyterServer({ jupyterPath: [spec.jupyterPath], rootDir: root, logPath: join(OUTPUT, 'browser-outputs-server.log') });
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1280, height: 1000 },
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   }, 60_000);
 
@@ -55,17 +51,9 @@ describe('plots, progress and tensor image view in the classic Notebook UI', () 
   });
 
   it('draws them', async () => {
-    await page.goto(`${server!.baseUrl}notebooks/outputs.ipynb?token=${server!.token}`);
-    await page.waitForFunction(() => (window as any).Jupyter?.notebook?.kernel?.is_connected?.(), null, { timeout: 30_000 });
-    await page.click('#menus a.dropdown-toggle:text-is("Cell")');
-    await page.click('#run_all_cells a');
-    const finished = await page.waitForFunction(() => {
-      if (document.querySelector('.output_error')) return 'error';
-      const prompts = [...document.querySelectorAll('.code_cell .input_prompt')].map((e) => e.textContent ?? '');
-      return prompts.length > 0 && prompts.every((p) => /\[\d+\]/.test(p)) ? 'done' : false;
-    }, null, { timeout: 120_000, polling: 250 });
+    const state = await runAllCells(page, server!, 'outputs.ipynb', 120_000);
     const errors = await page.locator('.output_error').allInnerTexts();
-    expect({ state: await finished.jsonValue(), errors }).toEqual({ state: 'done', errors: [] });
+    expect({ state, errors }).toEqual({ state: 'done', errors: [] });
     const cells = page.locator('#notebook-container > .cell');
 
     // Plots: one output each, the SVG Vega drew (title, a line through 6 points, 20 bars).
@@ -101,9 +89,6 @@ describe('plots, progress and tensor image view in the classic Notebook UI', () 
     const img = tensor.locator('details img');
     await expect(img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).resolves.toBe(255); // 3 columns x 85 pixels
 
-    mkdirSync(OUTPUT, { recursive: true });
-    const height = await page.evaluate(() => document.querySelector('#header')!.clientHeight + document.querySelector('#notebook')!.scrollHeight);
-    await page.setViewportSize({ width: 1280, height: Math.min(height + 40, 16_000) });
-    await page.screenshot({ path: join(OUTPUT, 'outputs.png'), fullPage: true });
+    await screenshotNotebook(page, join(OUTPUT, 'outputs.png'));
   }, 180_000);
 });
