@@ -150,6 +150,9 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
+      const rewrite = this.languageService.rewriteOperators(code, this.magics);
+      if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
+      if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -341,4 +344,10 @@ export class TypeScriptSession implements LanguageSession {
     const info = runtimeErrorInfo(error, this.maps);
     this.write('stderr', `${info.traceback.join('\n')}\n`);
   }
+}
+
+/** A tensor operator the cell cannot have, as a TypeError at its place. */
+function operatorErrorInfo(code: string, displayName: string, error: { offset: number; message: string }) {
+  const before = code.slice(0, error.offset).split('\n');
+  return sourceErrorInfo('TypeError', displayName, code, [{ message: error.message, line: before.length, column: before.at(-1)!.length + 1 }]);
 }

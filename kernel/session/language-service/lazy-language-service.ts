@@ -10,6 +10,7 @@ import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
+import { rewriteOperators, type RewriteResult } from './operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
@@ -52,6 +53,14 @@ export class LazyLanguageService {
       else this.diagnostics('');
     }, delay);
     this.warmUp.unref();
+  }
+
+  /** The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is not built. */
+  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
+    if (!this.built) return undefined;
+    const ls = this.load(maskMagics(cell, magics));
+    const program = ls.service.getProgram();
+    return program && rewriteOperators(program, ls.cellFile, cell, typescript());
   }
 
   diagnostics(cell: string): TypeProblem[] {
