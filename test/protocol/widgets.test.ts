@@ -95,6 +95,24 @@ describe('widgets over comms', () => {
     expect(Object.keys(states!.content.data.states)).toHaveLength(12);
   });
 
+  it('a slider drives a cell\'s tensor code: a change from the frontend updates a display in place', async () => {
+    const outputs = await ok([
+      'const size = widgets.slider({ min: 1, max: 8, value: 2 });',
+      'const shown = display.text(String(tpu.ones([size.value]).sum().item()));',
+      'size.onChange((n) => shown.update(String(tpu.ones([n]).sum().item())));',
+      'size',
+    ].join('\n'));
+    const [slider] = of(outputs, 'comm_open').slice(-1);
+    const [first] = of(outputs, 'display_data');
+    expect(first!.content.data['text/plain']).toBe('2');
+    const displayId = first!.content.transient.display_id;
+    const seen = kernel.iopub.length;
+    await kernel.outputs(kernel.send('shell', 'comm_msg', { comm_id: slider!.content.comm_id, data: { method: 'update', state: { value: 5 }, buffer_paths: [] } }));
+    // Frontends apply update_display_data by display id (its parent is the cell that showed it).
+    const update = await kernel.waitFor(() => (kernel.iopub.slice(seen) as Message[]).find((m) => m.header.msg_type === 'update_display_data'));
+    expect(update.content).toMatchObject({ data: { 'text/plain': '5' }, transient: { display_id: displayId } });
+  });
+
   it('names wrong options', async () => {
     const { reply } = await kernel.execute('widgets.slider({ mn: 1 })');
     expect(reply.content).toMatchObject({ status: 'error', evalue: "widgets.slider: unknown option 'mn' (options: min, max, value, step, description, continuousUpdate)" });
