@@ -8,6 +8,8 @@ import { noteUpload, tracing } from './compile/trace-record.js';
 
 export interface CreationOptions {
   dtype?: DType;
+  /** Record operations on this tensor for backward (floating dtypes only; see autograd/creation.ts). */
+  requiresGrad?: boolean;
 }
 
 function options(op: string, o: CreationOptions | undefined): CreationOptions {

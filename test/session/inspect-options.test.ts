@@ -19,7 +19,17 @@ describe('inspect: option objects and type names', () => {
     const text = await inspectText('tpu.randn');
     expect(text).not.toContain('import(');
     expect(text.split('\n')[0]).toBe('(method) randn(shape: readonly number[], opts?: CreationOptions): Tensor');
-    expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "bool"\n}');
+    expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "bool"\n  requiresGrad?: boolean  // Record operations on this tensor for backward');
+  });
+
+  it('cells type-check { requiresGrad: true } on creation functions', async () => {
+    await driver.run('%typecheck error');
+    try {
+      // Defined, not called: this session has no device thread (the type check is the point).
+      expect((await driver.run('const leaf = () => tpu.randn([2], { requiresGrad: true });')).outcome).toEqual({ status: 'ok' });
+    } finally {
+      await driver.run('%typecheck warn');
+    }
   });
 
   it('a cell function with an options literal and doc comments, and plot.line with an intersection', async () => {
