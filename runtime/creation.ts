@@ -11,6 +11,8 @@ import { noteUpload, tracing } from './compile/trace-record.js';
 
 export interface CreationOptions {
   dtype?: DType;
+  /** Record operations on this tensor for backward (floating dtypes only; see autograd/creation.ts). */
+  requiresGrad?: boolean;
 }
 
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
