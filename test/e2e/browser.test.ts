@@ -49,11 +49,11 @@ describe('classic Notebook UI in Chromium', () => {
     const errors = await page.locator('.output_error').allInnerTexts();
     expect({ state, errors }).toEqual({ state: 'done', errors: [] });
 
-    // The cell `c` shows [[20, 23], [44, 51]] as an HTML table.
+    // The cell `c` shows the float32 product [[20., 23.], [44., 51.]] as an HTML table.
     const tensorTable = (await outputOf(page, 'c')).locator('.output_html table');
     await expect(tensorTable.count()).resolves.toBe(1);
     const cellTexts = await tensorTable.locator('td').allInnerTexts();
-    expect(cellTexts.map((t) => t.trim())).toEqual(expect.arrayContaining(['20', '23', '44', '51']));
+    expect(cellTexts.map((t) => t.trim())).toEqual(expect.arrayContaining(['20.', '23.', '44.', '51.']));
 
     // The profiled workload cell (after `%profile summary`) ends with the profile display in HTML.
     const profiled = (await outputOf(page, '// Twenty tanh(z @ w) steps in fused mode: recorded, then compiled and run as one program at the sync point.')).locator('.output_html');

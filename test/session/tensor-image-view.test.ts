@@ -36,7 +36,7 @@ describe('tensor image view', () => {
   });
 
   it('no image view for int, 1-D or large tensors', async () => {
-    expect(await html('tpu.tensor([[1, 2], [3, 4]])')).not.toContain('<details>'); // int32
+    expect(await html("tpu.tensor([[1, 2], [3, 4]], { dtype: 'int32' })")).not.toContain('<details>'); // int32
     expect(await html('tpu.tensor([1.5, 2])')).not.toContain('<details>');
     expect(await html('tpu.zeros([257, 256])')).not.toContain('<details>');
     expect(await html('tpu.zeros([256, 256])')).toContain('<details>');
