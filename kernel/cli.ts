@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // tpu-kernel's command line: one table of subcommands, each in its own module.
 import { resolve } from 'node:path';
+import { heapLimitFlag, relaunchWith } from './heap-limit.js';
 import { installKernelspec } from './install/kernelspec.js';
 import type { InstallTarget } from './install/kernelspec.js';
 import { startKernel } from './kernel.js';
@@ -38,6 +39,8 @@ function install(args: string[]): void {
 
 async function launch(args: string[]): Promise<void> {
   if (args.length !== 1) throw new UsageError('expected --connection-file FILE');
+  const heapFlag = heapLimitFlag(process.env, process.execArgv);
+  if (heapFlag) process.exit(await relaunchWith(heapFlag));
   await startKernel({ connectionFile: args[0]! });
 }
 

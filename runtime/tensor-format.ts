@@ -58,7 +58,8 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** An HTML table of the last two dims (leading dims flattened into row groups), summarised. */
 export function formatTensorHtml(values: HostArray, shape: Shape, dtype: DType, device: string): string {
   const fmt = numberFormatter(values, dtype);
-  const caption = `<caption style="text-align:left">tensor ${escapeHtml(formatShape(shape))} ${dtype} on ${device}</caption>`;
+  // nowrap: a caption is as wide as its table, and a one-column table would break it into words.
+  const caption = `<caption style="text-align:left;white-space:nowrap">tensor ${escapeHtml(formatShape(shape))} ${dtype} on ${device}</caption>`;
   const cols = shape.length === 0 ? 1 : shape[shape.length - 1]!;
   const rows = cols === 0 ? 0 : numel(shape) / cols;
   const summarise = numel(shape) > THRESHOLD;

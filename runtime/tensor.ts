@@ -187,7 +187,21 @@ export class Tensor {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
   }
+
+  /**
+   * `x + 1`, `x * y`, `x < 0`, `+x` would coerce the tensor to a string or NaN: they throw
+   * the methods to use instead. String(x) and `${x}` keep giving the text.
+   */
+  [Symbol.toPrimitive](hint: 'number' | 'string' | 'default'): string {
+    if (hint === 'string') return this.toString();
+    throw new TypeError(OPERATOR_HINT);
+  }
 }
+
+/** What a tensor in a JavaScript operator says (cells rewrite the operators they can type). */
+export const OPERATOR_HINT = 'JavaScript has no operator overloading: use the tensor methods, e.g. x.add(1) for x + 1, '
+  + 'x.sub(y), x.mul(y), x.div(y), x.pow(2), x.neg(), x.lt(y) / x.le / x.gt / x.ge / x.eq / x.ne for comparisons, '
+  + 'x.at(0) for x[0], or x.item() for a number';
 
 function nest(values: HostArray, shape: Shape, bool: boolean): NestedArray {
   const at = (i: number) => (bool ? values[i] !== 0 : values[i]!);

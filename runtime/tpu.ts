@@ -48,7 +48,7 @@ export const tpu = {
   mode,
   withMode,
   setMatmulPrecision,
-  /** Profiles: tpu.profiler.record(), .last(), .lastProgram() (see runtime/profiler/api.ts). */
+  /** Profiles: tpu.profiler.record(), .last(), .lastProgram(), .exportTrace(path) (see runtime/profiler/api.ts). */
   profiler,
   /** Call sites for device errors: true records every strict op (several µs each), 'auto' (default) the ops that may fail on the device, false none. */
   setCallSites,

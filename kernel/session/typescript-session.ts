@@ -13,8 +13,12 @@ import { CellRunner, type CodePlace } from './cells/cell-runner.js';
 import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
+import { createPlot } from './plots/plot.js';
+import { createProgress } from './progress/progress.js';
+import { createWidgets } from './widgets/widgets.js';
 import { CellInterrupter } from './cells/interrupt.js';
 import { helpRequest } from './language-service/help-request.js';
+import { exitRequest } from './exit-request.js';
 import { cellSiteMapper } from './outputs/cell-profile.js';
 import { defaultProfileMode } from './outputs/profile-mode.js';
 import { isComplete } from './language-service/is-complete.js';
@@ -45,9 +49,15 @@ export class TypeScriptSession implements LanguageSession {
       codemirror_mode: { name: 'javascript', typescript: true },
     },
     banner: `tpu-kernel: TypeScript cells on a TPU session (TypeScript ${typescriptVersion})`,
-    helpLinks: [{ text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' }],
+    helpLinks: [
+      { text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' },
+      { text: 'Vega-Lite (plot outputs)', url: 'https://vega.github.io/vega-lite/docs/' },
+      { text: 'Jupyter widgets (widgets)', url: 'https://ipywidgets.readthedocs.io/en/stable/' },
+      { text: 'Perfetto (open %profile trace files)', url: 'https://ui.perfetto.dev/' },
+    ],
   };
 
+  private readonly cwd: string;
   private readonly settings: SessionSettings = { typecheck: 'warn', profile: defaultProfileMode() };
   private readonly maps = new CellSourceMaps();
   private readonly timers = new CellTimers((error) => this.reportBackgroundError(error));
@@ -79,6 +89,7 @@ export class TypeScriptSession implements LanguageSession {
     private readonly magics: ReadonlyMap<string, Magic> = builtinMagics,
   ) {
     this.shareInterruptWake = options.shareInterruptWake;
+    this.cwd = options.cwd;
     this.runtimeReady = loadRuntime().then(
       (runtime) => (this.runtime = runtime),
       (error: unknown) => {
@@ -94,6 +105,9 @@ export class TypeScriptSession implements LanguageSession {
         return this.publisher.input(String(prompt), { password: Boolean(opts?.password) });
       },
       comms: options.comms,
+      plot: createPlot(this.display, (work) => this.pendingDisplays.push(work)),
+      progress: createProgress(this.display, (name, text) => this.write(name, text)),
+      widgets: createWidgets(options.comms, (error) => this.reportBackgroundError(error)),
     };
     this.context = createCellContext({
       cwd: options.cwd,
@@ -116,6 +130,8 @@ export class TypeScriptSession implements LanguageSession {
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
     const helpName = helpRequest(code);
     if (helpName) return this.help(helpName);
+    const exit = exitRequest(code, (name) => Object.prototype.hasOwnProperty.call(this.context, name));
+    if (exit) return { status: 'ok', payload: exit };
     this.publisher = request.publisher;
     this.pendingDisplays = [];
     this.timers.beginCell();
@@ -134,6 +150,9 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
+      const rewrite = this.languageService.rewriteOperators(code, this.magics);
+      if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
+      if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -170,6 +189,7 @@ export class TypeScriptSession implements LanguageSession {
       display: this.display,
       write: (name, text) => this.write(name, text),
       settings: this.settings,
+      cwd: this.cwd,
     };
     for (const magic of this.magics.values()) {
       try {
@@ -324,4 +344,10 @@ export class TypeScriptSession implements LanguageSession {
     const info = runtimeErrorInfo(error, this.maps);
     this.write('stderr', `${info.traceback.join('\n')}\n`);
   }
+}
+
+/** A tensor operator the cell cannot have, as a TypeError at its place. */
+function operatorErrorInfo(code: string, displayName: string, error: { offset: number; message: string }) {
+  const before = code.slice(0, error.offset).split('\n');
+  return sourceErrorInfo('TypeError', displayName, code, [{ message: error.message, line: before.length, column: before.at(-1)!.length + 1 }]);
 }

@@ -3,13 +3,6 @@ import type { Tensor } from '../tensor.js';
 import { setRequiresGrad } from './tensor-methods.js';
 import { isPlainObject } from '../plain-object.js';
 
-declare module '../creation.js' {
-  interface CreationOptions {
-    /** Record operations on this tensor for backward (floating dtypes only). */
-    requiresGrad?: boolean;
-  }
-}
-
 type Creator = (...args: never[]) => Tensor;
 
 /** Wraps creation functions: a trailing options object may say requiresGrad. */

@@ -1,6 +1,8 @@
 // tpu.profiler: record a profile around any code, read the last one, list the last
 // compiled program. The kernel's %profile runs one recording per cell.
+import { writeFile } from 'node:fs/promises';
 import { programCache } from '../program/program-cache.js';
+import { chromeTrace } from './chrome-trace.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
 import { syncDevice } from '../modes/sync.js';
@@ -30,6 +32,16 @@ export const profiler = {
   /** The last profile finished (by a cell's %profile or by record().stop()). */
   last(): Profile | undefined {
     return lastProfileRecorded();
+  },
+
+  /**
+   * Writes a profile's timeline (default the last profile finished) as Chrome trace event JSON,
+   * which Perfetto (ui.perfetto.dev) and chrome://tracing open.
+   * @example const rec = tpu.profiler.record({ title: 'step' }); step(); await tpu.profiler.exportTrace('step.trace.json', rec.stop());
+   */
+  async exportTrace(path: string, profile: Profile | undefined = lastProfileRecorded()): Promise<void> {
+    if (!profile) throw new Error('tpu.profiler.exportTrace: no profile recorded yet: %profile trace, or tpu.profiler.record() then .stop()');
+    await writeFile(path, JSON.stringify(chromeTrace(profile.data)));
   },
 
   /** The last compiled program: its ops and the backend graph (%program). */

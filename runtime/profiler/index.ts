@@ -7,3 +7,4 @@ export { PROFILE_MIME, type ProfileData, type ProfileWarning, type ProgramFigure
 export type { ProfileSite, SiteMapper } from './site.js';
 export { paddedShape, TILE_COLS, TILE_ROWS } from './warnings.js';
 export { programCost, roofline } from './roofline.js';
+export { chromeTrace, type ChromeTrace, type TraceEvent } from './chrome-trace.js';

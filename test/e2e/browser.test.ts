@@ -1,17 +1,17 @@
 // The classic Notebook UI (python3-nbclassic) in headless Chromium: open the
 // quickstart, Cell > Run All, wait until every cell ran, check that tensor
 // HTML and the profile display render, and keep a screenshot.
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installKernelspec } from '../support/kernelspec.js';
 import { startJupyterServer, type JupyterServer } from '../support/jupyter-server.js';
+import { launchChromium, runAllCells, screenshotNotebook } from '../support/notebook-browser.js';
 import { printLogOnFailure } from '../support/print-log-on-failure.js';
 
 const OUTPUT = resolve('test/output/e2e');
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 /** The output area of the first cell whose first line is `firstLine`. */
 async function outputOf(page: Page, firstLine: string) {
@@ -33,11 +33,7 @@ describe('classic Notebook UI in Chromium', () => {
     const root = mkdtempSync(join(tmpdir(), 'notebook-ui-'));
     copyFileSync('notebooks/01-quickstart.ipynb', join(root, '01-quickstart.ipynb'));
     server = await startJupyterServer({ jupyterPath: [spec.jupyterPath], rootDir: root, logPath: join(OUTPUT, 'browser-server.log') });
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
-      executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1280, height: 1000 },
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (msg) => consoleLines.push(msg.text()));
   }, 60_000);
@@ -48,28 +44,16 @@ describe('classic Notebook UI in Chromium', () => {
   });
 
   it('runs all cells of the quickstart and renders tensors and the profile', async () => {
-    await page.goto(`${server!.baseUrl}notebooks/01-quickstart.ipynb?token=${server!.token}`);
-    await page.waitForFunction(() => (window as any).Jupyter?.notebook?.kernel?.is_connected?.(), null, { timeout: 30_000 });
-    await page.click('#menus a.dropdown-toggle:text-is("Cell")');
-    await page.click('#run_all_cells a');
-    const finished = await page.waitForFunction(() => {
-      if (document.querySelector('.output_error')) return 'error';
-      const prompts = [...document.querySelectorAll('.code_cell .input_prompt')].map((e) => e.textContent ?? '');
-      return prompts.length > 0 && prompts.every((p) => /\[\d+\]/.test(p)) ? 'done' : false;
-    }, null, { timeout: 240_000, polling: 250 });
-    mkdirSync(OUTPUT, { recursive: true });
-    // The notebook scrolls inside #site, not the page: grow the viewport to show all of it.
-    const height = await page.evaluate(() => document.querySelector('#header')!.clientHeight + document.querySelector('#notebook')!.scrollHeight);
-    await page.setViewportSize({ width: 1280, height: Math.min(height + 40, 16_000) });
-    await page.screenshot({ path: join(OUTPUT, 'quickstart.png'), fullPage: true });
+    const state = await runAllCells(page, server!, '01-quickstart.ipynb', 240_000);
+    await screenshotNotebook(page, join(OUTPUT, 'quickstart.png'));
     const errors = await page.locator('.output_error').allInnerTexts();
-    expect({ state: await finished.jsonValue(), errors }).toEqual({ state: 'done', errors: [] });
+    expect({ state, errors }).toEqual({ state: 'done', errors: [] });
 
-    // The cell `c` shows [[20, 23], [44, 51]] as an HTML table.
+    // The cell `c` shows the float32 product [[20., 23.], [44., 51.]] as an HTML table.
     const tensorTable = (await outputOf(page, 'c')).locator('.output_html table');
     await expect(tensorTable.count()).resolves.toBe(1);
     const cellTexts = await tensorTable.locator('td').allInnerTexts();
-    expect(cellTexts.map((t) => t.trim())).toEqual(expect.arrayContaining(['20', '23', '44', '51']));
+    expect(cellTexts.map((t) => t.trim())).toEqual(expect.arrayContaining(['20.', '23.', '44.', '51.']));
 
     // The profiled workload cell (after `%profile summary`) ends with the profile display in HTML.
     const profiled = (await outputOf(page, '// Twenty tanh(z @ w) steps in fused mode: recorded, then compiled and run as one program at the sync point.')).locator('.output_html');

@@ -25,9 +25,9 @@ describe('tensor display', () => {
     );
   });
 
-  it('gives an HTML table with a caption', () => {
+  it('gives an HTML table with a caption that never wraps', () => {
     const html = display(tpu.tensor([[1, 2], [3, 4]], { dtype: 'int32' }))['text/html']!;
-    expect(html).toContain('<caption style="text-align:left">tensor [2, 2] int32 on tpu:0</caption>');
+    expect(html).toContain('<caption style="text-align:left;white-space:nowrap">tensor [2, 2] int32 on tpu:0</caption>');
     expect(html.match(/<tr>/g)).toHaveLength(2);
     expect(html).toContain('>4</td>');
   });

@@ -111,7 +111,7 @@ describe('TPU magics', () => {
     expect(await stdout('%profile')).toBe('profile: off\n');
     expect(await stdout('%profile live')).toBe('profile: live\n');
     expect(await stdout('%profile off')).toBe('profile: off\n');
-    expect(await usageError('%profile loud')).toBe("%profile: mode (off|summary|live|timeline): must be one of off, summary, live, timeline, got 'loud'");
+    expect(await usageError('%profile loud')).toBe("%profile: mode (off|summary|live|timeline|trace): must be one of off, summary, live, timeline, trace, got 'loud'");
   });
 
   it('TPU_KERNEL_PROFILE gives the default; a bad value is reported and profiling stays off', () => {
@@ -119,11 +119,11 @@ describe('TPU magics', () => {
     expect(defaultProfileMode({})).toBe('off');
     const warned: string[] = [];
     expect(defaultProfileMode({ TPU_KERNEL_PROFILE: 'verbose' }, (m) => warned.push(m))).toBe('off');
-    expect(warned).toEqual(["tpu-kernel: TPU_KERNEL_PROFILE: must be one of off, summary, live, timeline, got 'verbose'; profiling is off\n"]);
+    expect(warned).toEqual(["tpu-kernel: TPU_KERNEL_PROFILE: must be one of off, summary, live, timeline, trace, got 'verbose'; profiling is off\n"]);
   });
 
   it('every magic has help through inspect', async () => {
-    for (const [name, usage] of [['mode', '%mode [debug|strict|fused]'], ['profile', '%profile [off|summary|live|timeline]'],
+    for (const [name, usage] of [['mode', '%mode [debug|strict|fused]'], ['profile', '%profile [off|summary|live|timeline|trace]'],
       ['memory', '%memory'], ['device', '%device'], ['program', '%program'], ['reset', '%reset']]) {
       const info = await driver.session.inspect(`%${name}`, 2, 0);
       expect(info.found).toBe(true);

@@ -3,6 +3,9 @@
 // runtime's built declarations (dist/runtime) when they exist.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { plotDeclarations } from '../plots/plot-declarations.js';
+import { progressDeclarations } from '../progress/progress-declarations.js';
+import { widgetDeclarations } from '../widgets/widget-declarations.js';
 
 export function cellGlobalsDeclarations(packageRoot: string): string {
   const runtimeTypes = path.join(packageRoot, 'dist', 'runtime', 'index.d.ts');
@@ -42,5 +45,5 @@ declare function input(prompt?: string, options?: { password?: boolean }): Promi
 declare const comms: ${comms};
 /** The TPU session: tensors, modes, memory, profiling. */
 declare const tpu: ${tpu};
-`;
+${plotDeclarations}${progressDeclarations}${widgetDeclarations}`;
 }

@@ -5,6 +5,8 @@
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import type { IsCompleteResult } from '../../language-session.js';
+import { exitRequest } from '../exit-request.js';
+import { helpRequest } from './help-request.js';
 
 const UNTERMINATED_STRING = 1002; // a '...' or "..." string cannot continue on the next line
 const INDENT_UNIT = '  ';
@@ -13,6 +15,8 @@ export function isComplete(code: string): IsCompleteResult {
   const ts = typescript();
   const end = code.trimEnd().length;
   if (end === 0) return { status: 'complete' };
+  // `name?` and `exit` are whole requests (a terminal would otherwise wait for more lines).
+  if (helpRequest(code) || exitRequest(code, () => false)) return { status: 'complete' };
   const { diagnostics = [] } = ts.transpileModule(code, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (!errors.length) return { status: 'complete' };

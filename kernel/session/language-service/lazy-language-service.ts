@@ -9,6 +9,8 @@ import type { CompleteResult, InspectResult } from '../../language-session.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
+import { optionDetails, withoutImportPaths } from './option-details.js';
+import { rewriteOperators, type RewriteResult } from './operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
@@ -51,6 +53,14 @@ export class LazyLanguageService {
       else this.diagnostics('');
     }, delay);
     this.warmUp.unref();
+  }
+
+  /** The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is not built. */
+  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
+    if (!this.built) return undefined;
+    const ls = this.load(maskMagics(cell, magics));
+    const program = ls.service.getProgram();
+    return program && rewriteOperators(program, ls.cellFile, cell, typescript());
   }
 
   diagnostics(cell: string): TypeProblem[] {
@@ -100,10 +110,12 @@ export class LazyLanguageService {
     const ls = this.load(maskMagics(code, magics));
     const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
     if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
-    const signature = ts.displayPartsToString(info.displayParts);
+    const signature = withoutImportPaths(ts.displayPartsToString(info.displayParts));
     const documentation = ts.displayPartsToString(info.documentation);
     const tags = (info.tags ?? []).map((t) => `@${t.name} ${ts.displayPartsToString(t.text)}`.trim());
-    const details = detailLevel === 1 ? definitionOf(ls, offset) : [];
+    const program = ls.service.getProgram();
+    const options = program ? optionDetails(program, ls.cellFile, offset, ts) : [];
+    const details = [...options, ...(detailLevel === 1 ? definitionOf(ls, offset) : [])];
     const text = [signature, documentation, tags.join('\n'), ...details].filter(Boolean).join('\n\n');
     const markdown = ['```ts\n' + signature + '\n```', documentation, tags.map((t) => `*${t}*`).join('  \n'), ...details].filter(Boolean).join('\n\n');
     return { found: true, data: { 'text/plain': text, 'text/markdown': markdown } };

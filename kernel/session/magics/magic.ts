@@ -100,4 +100,6 @@ export interface CellHookContext {
   readonly display: DisplayFunction;
   write(name: 'stdout' | 'stderr', text: string): void;
   readonly settings: SessionSettings;
+  /** The notebook's folder (the session's working directory). */
+  readonly cwd: string;
 }

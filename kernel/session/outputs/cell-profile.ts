@@ -3,10 +3,13 @@
 // updates it in place (update_display_data, same display id) a few times a second —
 // from a timer while the cell awaits, and from the runtime's events while a synchronous
 // loop holds the thread — then replaces it with the final profile. `summary` shows only
-// the final one; `timeline` is live with the SVG timeline (host and device lanes).
+// the final one; `timeline` is live with the SVG timeline (host and device lanes);
+// `trace` is timeline plus a Chrome trace file of the cell, linked from the final profile.
 // A cell that ends within the first update period without touching the device (a
 // magic, plain JavaScript) shows no profile at all.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { JUPYTER_DISPLAY, type MimeBundle } from '../../language-session.js';
 import type { CellSourceMaps } from '../cells/cell-source-maps.js';
 import type { Send } from './ordered-outputs.js';
@@ -17,11 +20,18 @@ import type { TensorRuntime } from '../tensor-runtime.js';
 export const LIVE_UPDATE_MS = 250;
 
 type Recording = ReturnType<TensorRuntime['profiler']['record']>;
+
+/** Where a cell's Chrome trace goes: an absolute path, and the link from the notebook's folder. */
+export interface TraceFile {
+  path: string;
+  href: string;
+}
 export type SiteMapper = NonNullable<NonNullable<Parameters<TensorRuntime['profiler']['record']>[0]>['mapSite']>;
 
 export class CellProfile {
   private readonly displayId = randomUUID();
   private readonly recording: Recording;
+  private readonly runtime: TensorRuntime;
   private readonly timer: NodeJS.Timeout | undefined;
   private lastUpdate = performance.now();
   private shown = false;
@@ -33,12 +43,14 @@ export class CellProfile {
     private readonly emit: (send: Send) => void,
     title: string,
     mapSite: SiteMapper,
+    private readonly trace?: TraceFile,
   ) {
     const live = mode !== 'summary';
+    this.runtime = runtime;
     this.recording = runtime.profiler.record({
       title,
       mapSite,
-      timeline: mode === 'timeline',
+      timeline: mode === 'timeline' || mode === 'trace',
       onEvent: live ? () => this.maybeUpdate() : undefined,
     });
     if (!live) return;
@@ -46,14 +58,20 @@ export class CellProfile {
     this.timer.unref();
   }
 
-  /** The cell ended (its device work synced, or it failed): the final profile. */
-  finish(): void {
+  /** The cell ended (its device work synced, or it failed): the final profile, and its trace file. */
+  async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
     if (this.timer) clearInterval(this.timer);
-    const data = this.recording.stop().data;
+    const profile = this.recording.stop();
+    const data = profile.data;
     const active = data.ops + data.programsRun + data.compiles.count + data.transfers.toDevice.count + data.transfers.toHost.count > 0;
-    if (this.shown || active) this.publish(true);
+    if (!this.shown && !active) return;
+    if (this.trace && active) {
+      await mkdir(path.dirname(this.trace.path), { recursive: true });
+      await this.runtime.profiler.exportTrace(this.trace.path, profile);
+    }
+    this.publish(true, this.trace && active ? this.trace : undefined);
   }
 
   private maybeUpdate(): void {
@@ -64,9 +82,13 @@ export class CellProfile {
     this.publish(false);
   }
 
-  private publish(final: boolean): void {
+  private publish(final: boolean, trace?: TraceFile): void {
     const profile = final ? this.recording.stop() : this.recording.snapshot();
     const bundle = (profile as unknown as { [JUPYTER_DISPLAY](): MimeBundle })[JUPYTER_DISPLAY]();
+    if (trace) {
+      bundle['text/html'] += `<div style="font-family:monospace;font-size:12px"><a href="${trace.href}" download>Chrome trace: ${trace.href}</a> (open in ui.perfetto.dev or chrome://tracing)</div>`;
+      bundle['text/plain'] += `\ntrace: ${trace.path} (Chrome trace: ui.perfetto.dev, chrome://tracing)`;
+    }
     const update = this.shown;
     this.emit((publisher) => (update ? publisher.updateDisplay(bundle, {}, this.displayId) : publisher.display(bundle, {}, this.displayId)));
     this.shown = true;

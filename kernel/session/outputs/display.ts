@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { JUPYTER_DISPLAY, type MimeBundle, type Publisher } from '../../language-session.js';
 import type { OrderedOutputs } from './ordered-outputs.js';
+import { offersImageView, withImageView } from './tensor-image-view.js';
 
 export function plainText(value: unknown): string {
   return typeof value === 'string' ? value : inspect(value, { depth: 4, colors: false, maxArrayLength: 100 });
@@ -17,6 +18,7 @@ export function mimeBundleOf(value: unknown): MimeBundle | Promise<MimeBundle> {
   const render = (value as { [JUPYTER_DISPLAY]?: unknown } | null | undefined)?.[JUPYTER_DISPLAY];
   if ((typeof value === 'object' || typeof value === 'function') && typeof render === 'function') {
     const bundle = render.call(value) as unknown;
+    if (offersImageView(value)) return Promise.resolve(bundle).then((b) => withImageView(value, checkedBundle(value, b)));
     return bundle instanceof Promise || isThenable(bundle) ? Promise.resolve(bundle).then((b) => checkedBundle(value, b)) : checkedBundle(value, bundle);
   }
   return { 'text/plain': typeof value === 'string' ? inspect(value) : plainText(value) };

@@ -1,8 +1,8 @@
-// %profile's setting: off | summary | live | timeline, defaulting to TPU_KERNEL_PROFILE.
+// %profile's setting: off | summary | live | timeline | trace, defaulting to TPU_KERNEL_PROFILE.
 import { UsageError } from '../cells/cell-errors.js';
 
-export type ProfileMode = 'off' | 'summary' | 'live' | 'timeline';
-export const PROFILE_MODES: readonly ProfileMode[] = ['off', 'summary', 'live', 'timeline'];
+export type ProfileMode = 'off' | 'summary' | 'live' | 'timeline' | 'trace';
+export const PROFILE_MODES: readonly ProfileMode[] = ['off', 'summary', 'live', 'timeline', 'trace'];
 
 export function parseProfileMode(value: string, source: string): ProfileMode {
   if ((PROFILE_MODES as readonly string[]).includes(value)) return value as ProfileMode;

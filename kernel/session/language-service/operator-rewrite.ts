@@ -1,0 +1,147 @@
+// PyTorch habits in cells: operators on expressions the language service types as Tensor
+// become tensor methods before the cell compiles (`x + 1` -> `x.add(1)`, `-x` -> `x.neg()`,
+// `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y = y.mul(2)`).
+// What has no method, or cannot be rewritten without changing what runs, is an error naming
+// the method to use. Cells run before the service is warm are not rewritten: there the
+// tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
+import type ts from 'typescript';
+
+const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+/** `a OP x` with only x a tensor: the method on x that computes it. */
+const MIRRORED: Record<string, string> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
+const HINT = 'JavaScript has no operator overloading';
+
+export interface RewriteError {
+  offset: number;
+  message: string;
+}
+
+export type RewriteResult = { code: string; changed: boolean } | { error: RewriteError };
+
+class CannotRewrite extends Error {
+  constructor(readonly offset: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * `cell` with its tensor operators rewritten, or the first operator that cannot be. The
+ * service's file holds the cell at the same offsets (magic lines blanked, then a suffix).
+ */
+export function rewriteOperators(program: ts.Program, fileName: string, cell: string, tsApi: typeof ts): RewriteResult {
+  const file = program.getSourceFile(fileName);
+  if (!file) return { code: cell, changed: false };
+  const checker = program.getTypeChecker();
+  const source = cell;
+  const cellLength = cell.length;
+  const emitted = new Map<ts.Node, string>();
+  const K = tsApi.SyntaxKind;
+  /** Nodes whose rewritten form is a tensor (the type checker sees `x[0]` on a Tensor as any). */
+  const madeTensors = new Set<ts.Node>();
+  let changed = false;
+
+  const isTensor = (node: ts.Node): boolean => {
+    if (madeTensors.has(node)) return true;
+    const inner = tsApi.isParenthesizedExpression(node) ? node.expression : node;
+    if (inner !== node && madeTensors.has(inner)) return true;
+    const type = checker.getTypeAtLocation(node);
+    return type.getSymbol()?.name === 'Tensor' || type.aliasSymbol?.name === 'Tensor';
+  };
+  const operand = (text: string, node: ts.Node) =>
+    tsApi.isIdentifier(node) || tsApi.isPropertyAccessExpression(node) || tsApi.isCallExpression(node) || tsApi.isElementAccessExpression(node) || tsApi.isParenthesizedExpression(node) || madeTensors.has(node)
+      ? text : `(${text})`;
+  const fail = (node: ts.Node, message: string): never => {
+    throw new CannotRewrite(node.getStart(file), `${HINT}: ${message}`);
+  };
+
+  /** The node's text with its children's rewrites spliced in. */
+  const emitChildren = (node: ts.Node): string => {
+    let out = '';
+    let pos = node.getStart(file);
+    tsApi.forEachChild(node, (child) => {
+      const start = child.getStart(file);
+      out += source.slice(pos, start) + emit(child);
+      pos = child.end;
+    });
+    return out + source.slice(pos, node.end);
+  };
+
+  const tensorCall = (node: ts.Node, text: string): string => {
+    madeTensors.add(node);
+    changed = true;
+    return text;
+  };
+
+  function emit(node: ts.Node): string {
+    let text = emitted.get(node);
+    if (text === undefined) emitted.set(node, (text = emitOnce(node)));
+    return text;
+  }
+
+  function emitOnce(node: ts.Node): string {
+    if (tsApi.isBinaryExpression(node)) {
+      const op = node.operatorToken.kind;
+      const left = emit(node.left), right = emit(node.right);
+      const leftTensor = isTensor(node.left), rightTensor = isTensor(node.right);
+      const opText = tsApi.tokenToString(op) ?? '';
+      const compound = /^([-+*/%]|\*\*)=$/.exec(opText);
+      if (compound && leftTensor) {
+        if (!tsApi.isIdentifier(node.left)) fail(node, `${node.left.getText(file)} ${opText} ... : write ${node.left.getText(file)} = ${node.left.getText(file)}.${METHODS[compound[1]!] ?? 'method'}(...)`);
+        const method = METHODS[compound[1]!];
+        if (!method) fail(node, `tensors have no method for ${compound[1]}`);
+        return tensorCall(node, `${left} = ${left}.${method}(${right})`);
+      }
+      if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
+        fail(node, `tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`);
+      }
+      if (!(leftTensor || rightTensor)) return emitChildren(node);
+      if (opText === '%') fail(node, 'tensors have no method for %');
+      if (opText === '==' || opText === '!=' || opText === '===' || opText === '!==') {
+        if (opText.length === 2) fail(node, `use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`);
+        return emitChildren(node);
+      }
+      const method = METHODS[opText];
+      if (!method) return emitChildren(node);
+      if (leftTensor) return tensorCall(node, `${operand(left, node.left)}.${method}(${right})`);
+      if (opText === '-') return tensorCall(node, `${operand(right, node.right)}.neg().add(${left})`);
+      const mirrored = MIRRORED[opText];
+      if (!mirrored) fail(node, `${opText} with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, ${node.left.getText(file)}).${method}(x)`);
+      return tensorCall(node, `${operand(right, node.right)}.${mirrored}(${left})`);
+    }
+    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
+      const inner = emit(node.operand);
+      if (!isTensor(node.operand)) return emitChildren(node);
+      if (node.operator === K.PlusToken) fail(node, 'unary + makes a number of a tensor: use x.item()');
+      return tensorCall(node, `${operand(inner, node.operand)}.neg()`);
+    }
+    if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) {
+      const target = emit(node.expression);
+      if (!isTensor(node.expression)) return emitChildren(node);
+      const items: ts.Expression[] = [];
+      const flatten = (e: ts.Expression): void => {
+        if (tsApi.isBinaryExpression(e) && e.operatorToken.kind === K.CommaToken) (flatten(e.left), flatten(e.right));
+        else items.push(e);
+      };
+      flatten(node.argumentExpression);
+      if (items.length === 1 && tsApi.isStringLiteral(items[0]!) && !/^[-\d:\s.]*$/.test(items[0].text)) return emitChildren(node); // x['shape']
+      return tensorCall(node, `${operand(target, node.expression)}.at(${items.map(emit).join(', ')})`);
+    }
+    return emitChildren(node);
+  }
+
+  try {
+    const statements = file.statements.filter((s) => s.getStart(file) < cellLength);
+    let code = '';
+    let pos = 0;
+    for (const statement of statements) {
+      const start = statement.getStart(file);
+      code += source.slice(pos, start) + emit(statement);
+      pos = statement.end;
+    }
+    code += source.slice(pos, cellLength);
+    return { code, changed };
+  } catch (error) {
+    if (error instanceof CannotRewrite) return { error: { offset: error.offset, message: error.message } };
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+// PyTorch habits in cells: operators on tensors become tensor methods once the language
+// service knows the types; what has no method is an error naming the method to use; before
+// the service is warm, the tensor's own coercion says the same.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SessionFactory } from '../../kernel/language-session.js';
+import { SessionDriver } from './recording-publisher.js';
+
+const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
+const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-operators-')), built.createSession);
+afterAll(async () => {
+  await driver.value('await tpu.reset()');
+  await driver.shutdown();
+});
+
+const HINT = 'JavaScript has no operator overloading';
+
+describe('tensor operators in cells', () => {
+  it('before the language service is built: x + 1 throws the hint instead of making a string', async () => {
+    await driver.value('const x = tpu.tensor([1, 2, 3], { dtype: "float32" });');
+    const { outcome } = await driver.run('x + 1');
+    expect(outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: expect.stringContaining(`${HINT}: use the tensor methods, e.g. x.add(1) for x + 1`) });
+    expect(await driver.value('`${x}`')).toContain('tensor([1., 2., 3.]');
+  });
+
+  it('rewrites arithmetic, comparisons, unary minus, compound assignment and subscripts', async () => {
+    await driver.session.complete('x.', 2); // builds the language service
+    const cases: [string, string][] = [
+      ['(x + 1).array()', '[ 2, 3, 4 ]'],
+      ['(x * 2 - 1).array()', '[ 1, 3, 5 ]'],
+      ['(1 - x).array()', '[ 0, -1, -2 ]'],
+      ['(2 * x).array()', '[ 2, 4, 6 ]'],
+      ['(x ** 2 / 2).array()', '[ 0.5, 2, 4.5 ]'],
+      ['(x > 1).array()', '[ false, true, true ]'],
+      ['(2 >= x).array()', '[ true, true, false ]'],
+      ['(-x).array()', '[ -1, -2, -3 ]'],
+      ['const m = tpu.tensor([[1, 2], [3, 4]]);\nm[1][0].item()', '3'],
+      ['m[0, ":"].array()', '[ 1, 2 ]'],
+      ['let y = tpu.tensor([1, 2]);\ny += 1;\ny *= x.sum().item();\ny.array()', '[ 12, 18 ]'],
+      ['const plain = [1, 2, 3];\nplain[1] + 2 * plain[2] - -1', '9'],
+    ];
+    for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
+  });
+
+  it('what has no method is an error at its place, naming what to do', async () => {
+    const mod = await driver.run('const r = 1;\nconst z = x % 2;');
+    expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${HINT}: tensors have no method for % (cell-${driver.count}.ts:2:11)` });
+    const assign = await driver.run('m[0] = 1;');
+    expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: tensors are not assigned by index`) });
+    const unaryPlus = await driver.run('+x');
+    expect(unaryPlus.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('unary + makes a number of a tensor: use x.item()') });
+    expect(await driver.value('typeof r')).toBe("'undefined'"); // the failing cells ran nothing
+  });
+});
