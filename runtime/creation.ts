@@ -1,19 +1,13 @@
 // Creating tensors: values made on the host, uploaded once (a counted transfer).
 import { assertDType, checkInt32, toStorage, type DType } from './dtype.js';
 import { isOptions } from './options.js';
-import { creationOptions } from './creation-options.js';
+import { creationOptions, type CreationOptions } from './creation-options.js';
 import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { currentSession } from './device/current.js';
 import { normal, uniform } from './random.js';
 import { Tensor, type NestedArray } from './tensor.js';
-import { noteUpload, tracing } from './compile/trace-record.js';
-
-export interface CreationOptions {
-  dtype?: DType;
-  /** Record operations on this tensor for backward (floating dtypes only; see autograd/creation.ts). */
-  requiresGrad?: boolean;
-}
+import { noteUpload, tracing } from './jit/trace-record.js';
 
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
 function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType): Tensor {

@@ -5,18 +5,21 @@ export { tpu, type Tpu, type DeviceInfo } from './tpu.js';
 export { Tensor, type NestedArray } from './tensor.js';
 export type { DType, HostArray } from './dtype.js';
 export type { Shape } from './shape.js';
-export type { ModeName, DeviceOptions } from './device/settings.js';
+export type { DeviceOptions } from './device/settings.js';
+export type { ModeName } from './modes/mode-type.js';
 export type { MemoryInfo } from './device/memory.js';
 export { OutOfMemoryError, formatBytes } from './device/memory.js';
-export { DeviceError, CancelledError, interruptWaits } from './device/session.js';
+export { DeviceError, CancelledError } from './device/device-errors.js';
+export { interruptWaits } from './device/signal.js';
 export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';
 export { composite } from './modes/composite.js';
 export * as ops from './ops/index.js';
 export * as profiler from './profiler/index.js';
-export { programText, type Program } from './compiler/program.js';
+export { programText, type Program } from './program/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
 export { lowerToStableHlo, type StableHloModule } from './device/stablehlo/lower-program.js';
-// For whole-function capture (tpu.compile, issue 7): one region, no reads inside.
-export { setRegionCap, flushRegion } from './modes/fused.js';
+// Capture hooks: the fused region's size cap, running the pending region, refusing reads.
+export { setRegionCap } from './modes/fused.js';
+export { flushRegion } from './modes/mode.js';
 export { forbidSyncWhile } from './modes/materialize.js';

@@ -1,31 +1,37 @@
 // tpu.scope(fn): every tensor created while fn runs is disposed when it returns, except
 // the tensors it returns (directly, or inside an array or a plain object).
-import type { Tensor } from './tensor.js';
 import { isPlainObject } from './plain-object.js';
 
-const stack: Tensor[][] = [];
+/** What a scope needs of a tensor (tensor.ts notes each one it makes). */
+export interface Scoped {
+  dispose(): void;
+  /** Made inside a composed op and not returned by it (see temporaries()). */
+  _temporary: boolean;
+}
+
+const stack: Scoped[][] = [];
 /** Tensors that outlive every scope they were made in (gradients, optimizer state). */
-const keptForever = new WeakSet<Tensor>();
+const keptForever = new WeakSet<Scoped>();
 
 /** tpu.keep(t): t survives the enclosing scopes (like tf.keep). */
-export function keep<T extends Tensor>(t: T): T {
+export function keep<T extends Scoped>(t: T): T {
   keptForever.add(t);
   return t;
 }
 
 /** Kept with tpu.keep (tpu.compile updates such tensors in place on a replay). */
-export function isKept(t: Tensor): boolean {
+export function isKept(t: Scoped): boolean {
   return keptForever.has(t);
 }
 
-export function noteCreated(t: Tensor): void {
+export function noteCreated(t: Scoped): void {
   // Tested first: stack[-1] on an empty stack is a slow property lookup, on every op.
   if (stack.length) stack[stack.length - 1]!.push(t);
 }
 
 /** Runs fn and returns what it made besides (still noted in the enclosing scope). */
-export function collectMade<T>(fn: () => T): [T, Tensor[]] {
-  const made: Tensor[] = [];
+export function collectMade<T>(fn: () => T): [T, Scoped[]] {
+  const made: Scoped[] = [];
   stack.push(made);
   try {
     return [fn(), made];
@@ -37,7 +43,7 @@ export function collectMade<T>(fn: () => T): [T, Tensor[]] {
 
 export function scope<T>(fn: () => T): T {
   if (typeof fn !== 'function') throw new TypeError(`tpu.scope: fn must be a function; got ${typeof fn}`);
-  const made: Tensor[] = [];
+  const made: Scoped[] = [];
   stack.push(made);
   let result: T;
   try {
@@ -77,7 +83,7 @@ export function temporaries<T>(fn: () => T): T {
   return result;
 }
 
-function disposeAllBut(made: Tensor[], kept: unknown): void {
+function disposeAllBut(made: Scoped[], kept: unknown): void {
   const keep = new Set<unknown>();
   const visit = (v: unknown, depth: number) => {
     if (v === null || typeof v !== 'object' || depth > 2) return;

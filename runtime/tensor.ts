@@ -1,17 +1,72 @@
 // The public Tensor: static shape and dtype on the host; its value lives on the TPU session
-// (a device buffer) or, in fused mode, as a recipe not yet run. Op methods (add, matmul,
-// ...) are attached by the op definition files in runtime/ops/, one file per op family.
+// (a device buffer) or, in fused mode, as a recipe not yet run (a TraceNode). Running a
+// recipe and freeing a buffer belong to the modes, reached through one interface
+// (ValueKeeper) so this file needs nothing above it. Op methods (add, matmul, ...) are
+// attached by the op definition files in runtime/ops/, one file per op family.
 import { storageToHost, type DType, type HostArray } from './dtype.js';
 import { formatShape, numel, type Shape } from './shape.js';
-import type { TraceNode } from './compiler/trace.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { currentSession } from './device/current.js';
-import { checkSyncAllowed, materialize } from './modes/materialize.js';
-import { disposeBuffer, dropRecipe } from './modes/recipes.js';
+import type { Primitive } from './primitive.js';
+import type { CallSite } from './call-site.js';
+import type { LiveNumber } from './jit/live-number.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 
 export type NestedArray = number | boolean | NestedArray[];
+
+/** A JS scalar operand, fed to the program by value at each run (never a baked constant). */
+export interface WeakScalar {
+  readonly value: number;
+  readonly dtype: DType;
+  /** Where tpu.compile re-reads the value on a replay (else the value is the trace's). */
+  readonly live?: LiveNumber;
+}
+
+/** A recorded op application: the recipe of a tensor that is not (yet) in device memory. */
+export interface TraceNode {
+  readonly op: Primitive;
+  readonly inputs: readonly (Tensor | WeakScalar)[];
+  readonly attrs: unknown;
+  readonly shape: Shape;
+  readonly dtype: DType;
+  /** Where it was called (null when call sites are off). */
+  readonly site: CallSite | null;
+  /** The fused region it waits in, until that region runs (null: not pending). */
+  region: PendingRegion | null;
+  /** Ops of its own region that consume it. */
+  consumers: number;
+}
+
+/** A fused region with recorded work (modes/region.ts): reading one of its values runs it. */
+export interface PendingRegion {
+  flush(reason: string, required: readonly Tensor[]): void;
+}
+
+export function isScalar(v: Tensor | WeakScalar): v is WeakScalar {
+  return 'value' in v;
+}
+
+/** What a tensor asks of the machinery that computes and frees values (modes/values.ts). */
+export interface ValueKeeper {
+  /** Throws when values may not be read now (a compiled function is being traced). */
+  checkRead(what: string): void;
+  /** Brings t's value into device memory (runs its recipe: a sync point). */
+  materialize(t: Tensor, reason: string): void;
+  /** t's value got a buffer: its recipe no longer needs the buffers it reads. */
+  materialized(t: Tensor): void;
+  /** Frees the buffer now, or once nothing that reads it (a kept recipe, the pending region) is left. */
+  disposeBuffer(b: DeviceBuffer): void;
+}
+
+const unwired = (): never => {
+  throw new Error('tensor values need the runtime: import tpu-kernel/runtime (runtime/index.ts)');
+};
+let keeper: ValueKeeper = { checkRead: unwired, materialize: unwired, materialized: unwired, disposeBuffer: unwired };
+
+export function setValueKeeper(k: ValueKeeper): void {
+  keeper = k;
+}
 
 export class Tensor {
   readonly shape: Shape;
@@ -44,7 +99,7 @@ export class Tensor {
   _materialized(buffer: DeviceBuffer): void {
     this._buf = buffer;
     this._node = null;
-    dropRecipe(this);
+    keeper.materialized(this);
     currentSession().track(this, buffer);
   }
 
@@ -72,10 +127,10 @@ export class Tensor {
   }
 
   private readable(what: string): DeviceBuffer {
-    checkSyncAllowed(what);
+    keeper.checkRead(what);
     if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
     if (this._buf?.lostWithSession) throw new ReferenceError(`${what}: the tensor ${this.describe()} was freed by tpu.reset()`);
-    materialize(this, what);
+    keeper.materialize(this, what);
     return this._buf!;
   }
 
@@ -112,7 +167,7 @@ export class Tensor {
     const b = this._buf;
     if (!b) return;
     // No unregister from the finalizer (it costs more than the op): freeing is idempotent.
-    disposeBuffer(b);
+    keeper.disposeBuffer(b);
   }
 
   toString(): string {

@@ -1,22 +1,24 @@
 // The `tpu` namespace: what a notebook cell (or a Node script) writes.
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
-import { functional } from './functional.js';
+import { functional } from './tpu-functions.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
-import { activeMode, setMode, withMode } from './modes/mode.js';
-import { dropRegion, flushRegion, regionSize } from './modes/fused.js';
-import { closeSession, currentSession, programCache } from './device/current.js';
-import { interruptBuffer, interruptWake } from './device/session.js';
+import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
+import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
+import './modes/values.js';
+import { closeSession, currentSession } from './device/current.js';
+import { programCache } from './program/program-cache.js';
+import { interruptBuffer, interruptWake } from './device/signal.js';
 import type { DeviceStats } from './device/protocol.js';
-import { settings, type DeviceOptions, type ModeName } from './device/settings.js';
+import { settings, type DeviceOptions } from './device/settings.js';
+import type { ModeName } from './modes/mode-type.js';
 import type { MemoryInfo } from './device/memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
-import { checkSyncAllowed } from './modes/materialize.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -52,17 +54,13 @@ export const tpu = {
   setCallSites,
 
   /** Sync point: runs the pending fused region and waits for all queued device work. */
-  async sync(): Promise<void> {
-    checkSyncAllowed('tpu.sync');
-    flushRegion('sync');
-    await currentSession().fence('tpu.sync');
+  sync(): Promise<void> {
+    return syncDevice();
   },
 
   /** Like sync(), blocking the thread. */
   syncBlocking(): void {
-    checkSyncAllowed('tpu.syncBlocking');
-    flushRegion('sync');
-    currentSession().fenceSync('tpu.syncBlocking');
+    syncDeviceBlocking();
   },
 
   memory(): MemoryInfo {
@@ -112,7 +110,7 @@ export const tpu = {
       programsCached: c.size(),
       programsEvicted: c.evictions,
       queueDepth: s.queueDepth(),
-      pendingOps: regionSize(),
+      pendingOps: currentMode().region?.size() ?? 0,
       bytesToDevice: s.bytesToDevice,
       bytesToHost: s.bytesToHost,
       lastProgram: c.last,
@@ -130,7 +128,7 @@ export const tpu = {
    * dropped keep their recipe (fused) or become unreadable (strict).
    */
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
-    const droppedOps = dropRegion();
+    const droppedOps = currentMode().region?.drop() ?? 0;
     const droppedLaunches = currentSession().cancelPending();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
@@ -146,7 +144,7 @@ export const tpu = {
 
   /** A new TPU session: every device buffer is freed (%reset). */
   async reset(): Promise<MemoryInfo> {
-    dropRegion();
+    currentMode().region?.drop();
     const before = tpu.memory();
     await closeSession();
     return before;

@@ -1,11 +1,11 @@
-// The training surface of the `tpu` namespace (issue 7): autograd, nn, optim, compile,
+// The training surface of the `tpu` namespace: autograd, nn, optim, compile,
 // save/load. Spread into `tpu` (runtime/tpu.ts).
 import * as creation from './creation.js';
 import { keep } from './scope.js';
 import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
-import { compile } from './compile/compile.js';
+import { compile } from './jit/compile.js';
 import * as nnModules from './nn/index.js';
-import { nnFunctional } from './functional.js';
+import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 

@@ -2,7 +2,7 @@
 import './tape.js';
 import './tensor-methods.js';
 export { noGrad, gradEnabled } from './grad-mode.js';
-export { grad, valueAndGrad, type GradOptions, type TensorTree } from './functional.js';
+export { grad, valueAndGrad, type GradOptions, type TensorTree } from './grad-transforms.js';
 export { type BackwardOptions } from './backward.js';
 export { setRequiresGrad } from './tensor-methods.js';
 export { withRequiresGrad } from './creation.js';

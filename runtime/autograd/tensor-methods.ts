@@ -5,6 +5,7 @@ import { Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
 import { noGrad } from './grad-mode.js';
 import { withCallSite } from '../call-site.js';
+import { installGetters, installMethods } from '../install-methods.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -34,35 +35,35 @@ export function setRequiresGrad(t: Tensor, on: boolean, who: string): Tensor {
   return t;
 }
 
-Tensor.prototype.requiresGrad_ = function (on = true) {
-  return setRequiresGrad(this, on, 'requiresGrad_');
-};
-
-// Every op of the backward pass is attributed to the line that called backward().
-Tensor.prototype.backward = function backward(gradient, options = {}) {
-  withCallSite(backward, () => {
-    const grads = gradients(this, gradient, 'backward', options);
-    for (const [leaf, g] of grads) {
-      // Like PyTorch: gradients add up across backward calls until zeroGrad().
-      const before = leaf.grad;
-      if (!before || before.disposed) {
-        leaf.grad = keep(g);
-        continue;
+installMethods({
+  requiresGrad_(on = true) {
+    return setRequiresGrad(this, on, 'requiresGrad_');
+  },
+  // Every op of the backward pass is attributed to the line that called backward().
+  backward: function backward(gradient, options = {}) {
+    withCallSite(backward, () => {
+      const grads = gradients(this, gradient, 'backward', options);
+      for (const [leaf, g] of grads) {
+        // Like PyTorch: gradients add up across backward calls until zeroGrad().
+        const before = leaf.grad;
+        if (!before || before.disposed) {
+          leaf.grad = keep(g);
+          continue;
+        }
+        leaf.grad = keep(noGrad(() => before.add(g)));
+        // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
+        before.dispose();
+        if (g !== gradient) g.dispose();
       }
-      leaf.grad = keep(noGrad(() => before.add(g)));
-      // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
-      before.dispose();
-      if (g !== gradient) g.dispose();
-    }
-  });
-};
+    });
+  },
+  detach() {
+    return noGrad(() => this.reshape([...this.shape]));
+  },
+});
 
-Tensor.prototype.detach = function () {
-  return noGrad(() => this.reshape([...this.shape]));
-};
-
-Object.defineProperty(Tensor.prototype, 'isLeaf', {
-  get(this: Tensor) {
+installGetters({
+  isLeaf() {
     return this._gradNode === null;
   },
 });

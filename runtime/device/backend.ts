@@ -1,7 +1,7 @@
 // The PJRT-shaped backend interface. The device thread drives exactly this surface, so a
 // libtpu/PJRT backend slots in here without touching tensors, modes or the compiler.
 import type { DType, StorageArray } from '../dtype.js';
-import type { Program } from '../compiler/program.js';
+import type { Program } from '../program/program.js';
 
 /** A buffer in device memory, owned by the backend. */
 export interface BackendBuffer {

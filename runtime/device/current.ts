@@ -1,10 +1,9 @@
 // The one TPU session of this process (a new one after tpu.reset()).
-import { ProgramCache } from '../compiler/program-cache.js';
 import { DeviceSession } from './session.js';
-import { settings } from './settings.js';
 
 let session: DeviceSession | null = null;
-let cache: ProgramCache | null = null;
+/** Counts sessions closed, so what lives as long as one session (the program cache) knows it is stale. */
+let closed = 0;
 /** The current session and any still closing (a tpu.reset() not awaited): each may have a device thread. */
 const open = new Set<DeviceSession>();
 
@@ -17,19 +16,16 @@ export function currentSession(): DeviceSession {
   return session;
 }
 
-export function programCache(): ProgramCache {
-  return (cache ??= new ProgramCache({
-    compile: (p, label) => currentSession().compile(p, label),
-    release: (id) => currentSession().releaseProgram(id),
-    capacity: settings.programCacheSize,
-  }));
+/** Which session is current: changes when one is closed (the next use opens a new one). */
+export function sessionNumber(): number {
+  return closed;
 }
 
 /** Closes the session: every device buffer is gone; a new session starts on next use. */
 export async function closeSession(): Promise<void> {
   const s = session;
   session = null;
-  cache = null;
+  closed++;
   if (!s) return;
   try {
     await s.close();

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { OrtBackend, type OrtBuffer } from './onnx/ort-backend.js';
 import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
+import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 
 const { threads, signal, port } = workerData as DeviceThreadData;
 const counter = new Int32Array(signal);
@@ -198,7 +199,7 @@ function cancelQueued(): void {
   head = 0;
 }
 
-Atomics.store(counter, 2, 1); // ready (SIGNAL_READY)
+Atomics.store(counter, SIGNAL_READY, 1);
 
 parentPort!.on('message', (msg: HostMessage) => {
   if (stopReply) return;
@@ -220,7 +221,7 @@ parentPort!.on('message', (msg: HostMessage) => {
 // Lets a host blocked in a synchronous wait notice that this thread is gone.
 process.on('uncaughtException', (e) => {
   console.error('tpu-kernel device thread failed:', e);
-  Atomics.store(counter, 1, 1); // SIGNAL_DEAD
+  Atomics.store(counter, SIGNAL_DEAD, 1);
   Atomics.notify(counter, 0);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 // Messages between the host (main thread) and the device thread. Commands travel in
 // batches (one postMessage per batch: per-message cost dominates tiny ops).
 import type { DType, StorageArray } from '../dtype.js';
-import type { Program } from '../compiler/program.js';
+import type { Program } from '../program/program.js';
 import type { MessagePort } from 'node:worker_threads';
 
 export type Command =

@@ -1,16 +1,8 @@
-// Session settings: chip generation, HBM capacity, intra-op threads, default mode.
+// Session settings: chip generation, HBM capacity, intra-op threads, program cache size.
 // Environment variables give the defaults; tpu.setDevice() changes them at run time.
 import { availableParallelism } from 'node:os';
 import { assertChip, CHIPS, DEFAULT_CHIP, type ChipGeneration } from './chips.js';
 import { formatBytes } from './memory.js';
-
-export type ModeName = 'debug' | 'strict' | 'fused';
-export const MODES: readonly ModeName[] = ['debug', 'strict', 'fused'];
-
-export function assertMode(value: unknown, source: string): ModeName {
-  if (typeof value === 'string' && (MODES as readonly string[]).includes(value)) return value as ModeName;
-  throw new RangeError(`${source}: mode must be one of ${MODES.join(', ')}; got ${JSON.stringify(value)}`);
-}
 
 function positiveInt(value: string, source: string): number {
   const n = Number(value);
@@ -32,7 +24,6 @@ const DEFAULT_PROGRAM_CACHE = 1024;
 let programCacheSize = env.TPU_KERNEL_PROGRAM_CACHE
   ? positiveInt(env.TPU_KERNEL_PROGRAM_CACHE, 'TPU_KERNEL_PROGRAM_CACHE')
   : DEFAULT_PROGRAM_CACHE;
-const defaultMode: ModeName = env.TPU_KERNEL_MODE ? assertMode(env.TPU_KERNEL_MODE, 'TPU_KERNEL_MODE') : 'strict';
 
 export interface DeviceOptions {
   /** TPU generation: v4 (32 GiB HBM), v5e (16 GB, default), v5p (95 GB), v6e (32 GB). */
@@ -49,7 +40,6 @@ export const settings = {
   capacityLabel: () => (hbmOverride === undefined ? `${CHIPS[chip].hbmLabel} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
   threads: () => threads,
   programCacheSize: () => programCacheSize,
-  defaultMode: () => defaultMode,
   set(options: DeviceOptions): void {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`tpu.setDevice: options must be an object like { chip: 'v5e' }; got ${JSON.stringify(options)}`);

@@ -1,19 +1,15 @@
 // THE dispatch path: every op call of every mode goes through apply(). Operands are
 // checked, shapes and dtypes inferred on the host (errors thrown right here, in every
 // mode), the profiler told, then the active mode runs or records the op.
-import { ITEMSIZE, promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
-import { numel } from '../shape.js';
+import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
-import type { TraceNode, WeakScalar } from '../compiler/trace.js';
-import { captureSite } from '../call-site.js';
+import { Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
 import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../profiler/events.js';
-import type { ModeName } from '../device/settings.js';
-import { Tensor } from '../tensor.js';
-import { activeMode } from './mode.js';
-import { applyEager } from './eager.js';
-import { applyFused } from './fused.js';
-import { LiveNumber } from '../compile/live-number.js';
-import { noteLiveRead } from '../compile/trace-record.js';
+import { currentMode } from './mode.js';
+import { opsDispatched } from './stats.js';
+import './values.js';
+import { LiveNumber } from '../jit/live-number.js';
+import { noteLiveRead } from '../jit/trace-record.js';
 
 /** Observers of every op application (autograd records its tape here). */
 export type ApplyHook = (op: OpDef<any>, operands: readonly Operand[], attrs: unknown, output: Tensor) => void;
@@ -22,9 +18,6 @@ export function addApplyHook(hook: ApplyHook): () => void {
   hooks.push(hook);
   return () => void hooks.splice(hooks.indexOf(hook), 1);
 }
-
-/** Ops dispatched per mode since the process started: a recording reads differences (no event per op). */
-export const opsDispatched: Record<ModeName, number> = { debug: 0, strict: 0, fused: 0 };
 
 /** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
 const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
@@ -71,21 +64,17 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     inputs = ins;
   }
   const out = op.infer(abstracts, attrs);
-  const mode = activeMode();
-  // Unformatted until a device error names it (call-site.ts). A fused region records where
-  // it started and where it was cut instead (fused.ts), and the calls of its ops that read
-  // indices from device data (their values never exist apart from the region's program).
-  const site = mode === 'fused'
-    ? (op.readsDeviceIndices ? captureSite(apply, false, true) : null)
-    : captureSite(apply, mode === 'debug', mayFailOnDevice(op, out));
-  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: 0, consumers: 0 };
+  if (op.profilesAsMatmul && profiling.on) emit({ kind: 'matmul', operands: abstracts });
+  const mode = currentMode();
+  const site = mode.site(op, out, apply);
+  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: null, consumers: 0 };
   let sampleStart = -1;
   let waitedAtStart = 0;
   if (profiling.on) {
     if (profiling.perOp) {
       dispatchEvent.op = op.name;
       dispatchEvent.operands = abstracts;
-      dispatchEvent.mode = mode;
+      dispatchEvent.mode = mode.name;
       emitPerOp(dispatchEvent);
     }
     if (--profiling.untilSample <= 0) {
@@ -94,19 +83,11 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       waitedAtStart = profiling.waitedMs;
     }
   }
-  opsDispatched[mode]++;
-  const result = mode === 'fused' ? applyFused(node) : applyEager(node, mode === 'debug');
+  opsDispatched[mode.name]++;
+  const result = mode.apply(node);
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
-}
-
-// A launch fails on the device when its output cannot be allocated there (large outputs) or
-// when it reads indices from device data. By default only such calls record their site:
-// a capture costs several µs, small beside the device time of a large op.
-const LARGE_OUTPUT_BYTES = 1 << 20;
-function mayFailOnDevice(op: OpDef<any>, out: Abstract): boolean {
-  return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 
 function argName(i: number): string {

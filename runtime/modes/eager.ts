@@ -1,33 +1,72 @@
 // debug and strict: each op is its own (cached) program. strict enqueues it and returns;
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
-import type { TraceNode } from '../compiler/trace.js';
-import { isScalar } from '../compiler/trace.js';
-import { bindSingle } from '../compiler/bind-program.js';
+import { ITEMSIZE } from '../dtype.js';
+import { formatShape, numel } from '../shape.js';
+import { isScalar, Tensor, type TraceNode } from '../tensor.js';
+import type { Abstract, OpDef } from '../ops/op.js';
+import { bindSingle } from '../program/bind-program.js';
 import { currentSession } from '../device/current.js';
-import { formatSite } from '../call-site.js';
-import { formatShape } from '../shape.js';
-import { Tensor } from '../tensor.js';
+import { captureSite, formatSite, type CallSite } from '../call-site.js';
+import { collectMade } from '../scope.js';
 import { launch } from './launch.js';
 import { materialize } from './materialize.js';
+import { adopt } from './adopt.js';
+import type { Mode } from './mode-type.js';
 
 export class NonFiniteError extends Error {
   override name = 'NonFiniteError';
 }
 
-export function applyEager(node: TraceNode, debug: boolean): Tensor {
-  for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
-  const out = new Tensor(node);
-  const bp = bindSingle(node, out);
-  const reply = launch(bp, debug);
-  if (debug) {
-    const session = currentSession();
-    const bad = session.waitChecked(reply!, `debug: ${node.op.name}`);
-    if (bad.length) {
-      out.dispose();
-      throw new NonFiniteError(
-        `${node.op.name} produced NaN or Inf (output ${formatShape(node.shape)} ${node.dtype}) at ${formatSite(node.site)}`,
-      );
-    }
+class EagerMode implements Mode {
+  readonly region = null;
+
+  constructor(readonly name: 'debug' | 'strict') {}
+
+  site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null {
+    // Unformatted until a device error names it (call-site.ts).
+    return captureSite(caller, this.name === 'debug', mayFailOnDevice(op, out));
   }
-  return out;
+
+  apply(node: TraceNode): Tensor {
+    for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
+    const out = new Tensor(node);
+    const debug = this.name === 'debug';
+    const reply = launch(bindSingle(node, out), debug);
+    if (debug) {
+      const bad = currentSession().waitChecked(reply!, `debug: ${node.op.name}`);
+      if (bad.length) {
+        out.dispose();
+        throw new NonFiniteError(
+          `${node.op.name} produced NaN or Inf (output ${formatShape(node.shape)} ${node.dtype}) at ${formatSite(node.site)}`,
+        );
+      }
+    }
+    return out;
+  }
+
+  // What the body makes and does not return is freed at once, unless autograd recorded the
+  // op (its result requires grad): a backward pass reads them.
+  composite(fn: () => Tensor): Tensor {
+    const [out, made] = collectMade(fn);
+    if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
+    return out;
+  }
+
+  assign(target: Tensor, source: Tensor): void {
+    materialize(source, 'in-place update');
+    adopt(target, source);
+  }
+
+  leave(): void {}
 }
+
+// A launch fails on the device when its output cannot be allocated there (large outputs) or
+// when it reads indices from device data. By default only such calls record their site:
+// a capture costs several µs, small beside the device time of a large op.
+const LARGE_OUTPUT_BYTES = 1 << 20;
+function mayFailOnDevice(op: OpDef<any>, out: Abstract): boolean {
+  return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
+}
+
+export const debug: Mode = new EagerMode('debug');
+export const strict: Mode = new EagerMode('strict');

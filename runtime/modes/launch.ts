@@ -1,8 +1,9 @@
 // Launching a bound program: cache lookup, output allocation (memory accounting, which may
 // throw out-of-memory before anything is enqueued), then the execution command.
-import { currentSession, programCache } from '../device/current.js';
+import { currentSession } from '../device/current.js';
+import { programCache } from '../program/program-cache.js';
 import type { DeviceBuffer } from '../device/memory.js';
-import type { BoundProgram } from '../compiler/bind-program.js';
+import type { BoundProgram } from '../program/bind-program.js';
 
 export function launch(bp: BoundProgram, check = false): number | undefined {
   const session = currentSession();

@@ -1,7 +1,6 @@
 // Bringing one tensor into device memory, whatever the mode that recorded it.
-import { bindProgram } from '../compiler/bind-program.js';
+import { bindProgram } from '../program/bind-program.js';
 import type { Tensor } from '../tensor.js';
-import { flushRegion, inRegion } from './fused.js';
 import { launch } from './launch.js';
 import { regionSite } from '../call-site.js';
 
@@ -28,7 +27,7 @@ export function checkSyncAllowed(what: string): void {
 
 export function materialize(t: Tensor, reason: string): void {
   if (t._buf) return;
-  if (inRegion(t)) flushRegion(reason, [t]);
+  t._node?.region?.flush(reason, [t]);
   // A value used only inside an earlier region: recompute it from its recipe.
   if (!t._buf) launch(bindProgram([t], regionSite(null, materialize)));
 }

@@ -1,31 +1,59 @@
-// The active mode and the switch between modes (allowed at any time, even with work queued).
-import { assertMode, settings, type ModeName } from '../device/settings.js';
-import { flushRegion } from './fused.js';
+// The active mode and the switch between modes (allowed at any time, even with work queued:
+// the mode left runs its pending work first).
+import { assertMode, type Mode, type ModeName } from './mode-type.js';
+import { debug, strict } from './eager.js';
+import { fused } from './fused.js';
+import type { Tensor } from '../tensor.js';
+import type { BoundRegion } from '../program/bind-program.js';
 
-let active: ModeName = settings.defaultMode();
+const byName: Record<ModeName, Mode> = { debug, strict, fused };
+
+let active: Mode = byName[process.env.TPU_KERNEL_MODE ? assertMode(process.env.TPU_KERNEL_MODE, 'TPU_KERNEL_MODE') : 'strict'];
 
 export function activeMode(): ModeName {
+  return active.name;
+}
+
+/** The active mode itself: dispatch, composite ops and in-place updates go through it. */
+export function currentMode(): Mode {
   return active;
 }
 
-export function setMode(mode: ModeName, source = 'tpu.mode'): void {
-  const next = assertMode(mode, source);
-  if (active === 'fused' && next !== 'fused') flushRegion('mode switch');
+/** Makes `next` the active mode; the mode left runs its pending work first. */
+export function enterMode(next: Mode): void {
+  if (next !== active) active.leave('mode switch');
   active = next;
 }
 
+export function setMode(mode: ModeName, source = 'tpu.mode'): void {
+  enterMode(byName[assertMode(mode, source)]);
+}
+
 export function withMode<T>(mode: ModeName, fn: () => T): T {
+  return inMode(byName[assertMode(mode, 'tpu.withMode')], fn);
+}
+
+/** Runs fn in `mode` (tpu.compile traces in a fused mode of its own), then switches back. */
+export function inMode<T>(mode: Mode, fn: () => T): T {
   const before = active;
-  setMode(mode, 'tpu.withMode');
+  enterMode(mode);
   let restoreNow = true;
   try {
     const result = fn();
     if (result instanceof Promise) {
       restoreNow = false;
-      return result.finally(() => setMode(before)) as T;
+      return result.finally(() => enterMode(before)) as T;
     }
     return result;
   } finally {
-    if (restoreNow) setMode(before);
+    if (restoreNow) enterMode(before);
   }
+}
+
+/** Runs the active mode's pending region, if it has one (see Region.flush). */
+export function flushRegion(
+  reason: string, required: readonly Tensor[] = [],
+  beforeLaunch?: (bp: BoundRegion, updates: ReadonlyMap<Tensor, Tensor>) => void,
+): void {
+  active.region?.flush(reason, required, beforeLaunch);
 }

@@ -3,18 +3,12 @@
 // pinned (a dispose() of their tensor is deferred) until the recipe is materialized or
 // garbage-collected. A recipe reads the buffers themselves, not the tensors that held them:
 // a tensor updated in place later (an optimizer step) must not change what it computes.
+// A pending region pins the buffers it reads the same way, until it ran.
 import type { DeviceBuffer } from '../device/memory.js';
-import { isScalar, type WeakScalar } from '../compiler/trace.js';
-import { Tensor } from '../tensor.js';
+import { currentSession } from '../device/current.js';
+import { isScalar, Tensor, type WeakScalar } from '../tensor.js';
 
-let release: (b: DeviceBuffer) => void = () => {};
-
-/** Wires the function that frees a buffer once nothing needs it (fused.ts). */
-export function setReleaseBuffer(fn: (b: DeviceBuffer) => void): void {
-  release = fn;
-}
-
-const registry = new FinalizationRegistry<DeviceBuffer[]>((pins) => unpinAll(pins));
+const registry = new FinalizationRegistry<DeviceBuffer[]>((pins) => pins.forEach(unpin));
 
 /**
  * After a region ran: pins the buffers read by the recipes it left unmaterialized that may
@@ -39,7 +33,7 @@ export function keepRecipes(members: readonly Tensor[]): void {
         continue;
       }
       if (v._buf.freed) continue;
-      v._buf.pins++;
+      pin(v._buf);
       (pins ??= []).push(v._buf);
       inputs[k] = frozen(v);
     }
@@ -64,18 +58,21 @@ export function dropRecipe(t: Tensor): void {
   if (!pins) return;
   t._pins = null;
   registry.unregister(t);
-  unpinAll(pins);
+  pins.forEach(unpin);
 }
 
-function unpinAll(pins: readonly DeviceBuffer[]): void {
-  for (const b of pins) {
-    b.pins--;
-    if (b.pins === 0 && b.disposeRequested) release(b);
-  }
+export function pin(b: DeviceBuffer): void {
+  b.pins++;
 }
 
-/** dispose() of a tensor: frees its buffer now, or when the last recipe reading it goes. */
+/** Drops one pin; the last one frees a buffer whose tensor was disposed meanwhile. */
+export function unpin(b: DeviceBuffer): void {
+  b.pins--;
+  if (b.pins === 0 && b.disposeRequested) currentSession().free(b);
+}
+
+/** dispose() of a tensor: frees its buffer now, or when the last reader pinning it goes. */
 export function disposeBuffer(b: DeviceBuffer): void {
   if (b.pins > 0) b.disposeRequested = true;
-  else release(b);
+  else currentSession().free(b);
 }

@@ -1,4 +1,4 @@
-// tpu.nn: modules and losses (the functional forms are tpu.nn.functional, runtime/functional.ts).
+// tpu.nn: modules and losses (the functional forms are tpu.nn.functional, runtime/tpu-functions.ts).
 export { Module, type StateDict, type LoadOptions } from './module.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
@@ -10,4 +10,4 @@ export { Sequential } from './sequential.js';
 export {
   crossEntropy, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type Reduction,
-} from './functional.js';
+} from './losses.js';

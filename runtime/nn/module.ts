@@ -5,7 +5,7 @@ import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
-import { noteReplacement } from '../compile/trace-record.js';
+import { noteReplacement } from '../jit/trace-record.js';
 
 export type StateDict = Record<string, Tensor>;
 

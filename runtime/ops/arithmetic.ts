@@ -6,6 +6,7 @@ import { binary } from './elementwise.js';
 import { gradFor } from './grad-helpers.js';
 import type { Operand } from './op.js';
 import { divide, type DivOptions } from './division.js';
+import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -40,9 +41,11 @@ declare module '../tensor.js' {
     div(other: Operand, options?: DivOptions): Tensor;
   }
 }
-Tensor.prototype.add = function (other) { return apply(add, [this, other], {}); };
-Tensor.prototype.sub = function (other) { return apply(sub, [this, other], {}); };
-Tensor.prototype.mul = function (other) { return apply(mul, [this, other], {}); };
-Tensor.prototype.div = function (other, options) {
-  return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);
-};
+installMethods({
+  add(other) { return apply(add, [this, other], {}); },
+  sub(other) { return apply(sub, [this, other], {}); },
+  mul(other) { return apply(mul, [this, other], {}); },
+  div(other, options) {
+    return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);
+  },
+});

@@ -8,6 +8,7 @@ import { zerosLike } from './like.js';
 import type { Operand } from './op.js';
 import { where } from './where.js';
 import { composite } from '../modes/composite.js';
+import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -106,13 +107,15 @@ declare module '../tensor.js' {
     lerp(end: Operand, weight: Operand): Tensor;
   }
 }
-Tensor.prototype.pow = function (exponent) {
-  if ((this.dtype === 'int32' || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
-    throw new RangeError(`pow: integers to negative integer powers are not allowed (input ${this.dtype}, exponent ${exponent}); use x.to('float32')`);
-  }
-  return apply(pow, [this, exponent], {});
-};
-Tensor.prototype.maximum = function (other) { return apply(maximum, [this, other], {}); };
-Tensor.prototype.minimum = function (other) { return apply(minimum, [this, other], {}); };
-Tensor.prototype.clamp = function (min, max) { return clamp(this, min, max); };
-Tensor.prototype.lerp = function (end, weight) { return lerp(this, end, weight); };
+installMethods({
+  pow(exponent) {
+    if ((this.dtype === 'int32' || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
+      throw new RangeError(`pow: integers to negative integer powers are not allowed (input ${this.dtype}, exponent ${exponent}); use x.to('float32')`);
+    }
+    return apply(pow, [this, exponent], {});
+  },
+  maximum(other) { return apply(maximum, [this, other], {}); },
+  minimum(other) { return apply(minimum, [this, other], {}); },
+  clamp(min, max) { return clamp(this, min, max); },
+  lerp(end, weight) { return lerp(this, end, weight); },
+});

@@ -5,6 +5,7 @@ import { assertDType, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
@@ -20,7 +21,9 @@ declare module '../tensor.js' {
     to(dtype: DType | { dtype: DType }): Tensor;
   }
 }
-Tensor.prototype.to = function (target) {
-  const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
-  return dtype === this.dtype ? this : apply(cast, [this], { dtype });
-};
+installMethods({
+  to(target) {
+    const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
+    return dtype === this.dtype ? this : apply(cast, [this], { dtype });
+  },
+});

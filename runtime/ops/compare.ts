@@ -3,6 +3,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { binary, boolValued } from './elementwise.js';
 import type { Operand } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export const gt = binary('gt', boolValued);
 export const lt = binary('lt', boolValued);
@@ -15,6 +16,8 @@ declare module '../tensor.js' {
     eq(other: Operand): Tensor;
   }
 }
-Tensor.prototype.gt = function (other) { return apply(gt, [this, other], {}); };
-Tensor.prototype.lt = function (other) { return apply(lt, [this, other], {}); };
-Tensor.prototype.eq = function (other) { return apply(eq, [this, other], {}); };
+installMethods({
+  gt(other) { return apply(gt, [this, other], {}); },
+  lt(other) { return apply(lt, [this, other], {}); },
+  eq(other) { return apply(eq, [this, other], {}); },
+});

@@ -3,6 +3,8 @@ import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
 import { inFloat32 } from './nn/activations.js';
 import { dimArgument } from './dim-argument.js';
+import { ownInput } from './identity.js';
+import { installMethods } from '../install-methods.js';
 
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
@@ -21,4 +23,6 @@ declare module '../tensor.js' {
     softmax(dim: number | { dim: number }): Tensor;
   }
 }
-Tensor.prototype.softmax = function (dim) { return softmax(this, dim); };
+installMethods({
+  softmax(dim) { return softmax(this, dim); },
+});

@@ -6,6 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { narrow } from './slice.js';
+import { installMethods } from '../install-methods.js';
 
 export const concatOp = defineOp<{ dim: number }>({
   name: 'concat',
@@ -122,6 +123,8 @@ declare module '../tensor.js' {
     roll(shifts: number | readonly number[], dims?: number | readonly number[]): Tensor;
   }
 }
-Tensor.prototype.split = function (sizes, dim) { return split(this, sizes, dim); };
-Tensor.prototype.chunk = function (chunks, dim) { return chunk(this, chunks, dim); };
-Tensor.prototype.roll = function (shifts, dims) { return roll(this, shifts, dims); };
+installMethods({
+  split(sizes, dim) { return split(this, sizes, dim); },
+  chunk(chunks, dim) { return chunk(this, chunks, dim); },
+  roll(shifts, dims) { return roll(this, shifts, dims); },
+});

@@ -10,6 +10,7 @@ import { defineOp, type Abstract, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
 import { where } from './where.js';
 import { readOptions } from '../options.js';
+import { installMethods } from '../install-methods.js';
 
 function infer(name: string, [a, b]: readonly Abstract[]): Abstract {
   const promoted = promoteOperands(a!, b!);
@@ -92,5 +93,7 @@ declare module '../tensor.js' {
     remainder(other: Operand): Tensor;
   }
 }
-Tensor.prototype.fmod = function (other) { return apply(fmodOp, [this, other], {}); };
-Tensor.prototype.remainder = function (other) { return remainder(this, other); };
+installMethods({
+  fmod(other) { return apply(fmodOp, [this, other], {}); },
+  remainder(other) { return remainder(this, other); },
+});

@@ -9,6 +9,7 @@ import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
 import { where } from './where.js';
 import { checkHostIndices } from '../host-known-indices.js';
+import { installMethods } from '../install-methods.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -158,7 +159,9 @@ declare module '../tensor.js' {
     scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
   }
 }
-Tensor.prototype.indexSelect = function (dim, index) { return indexSelect(this, dim, index); };
-Tensor.prototype.index = function (index) { return indexWith(this, index); };
-Tensor.prototype.gather = function (dim, index) { return gather(this, dim, index); };
-Tensor.prototype.scatterAdd = function (dim, index, src) { return scatterAdd(this, dim, index, src); };
+installMethods({
+  indexSelect(dim, index) { return indexSelect(this, dim, index); },
+  index(index) { return indexWith(this, index); },
+  gather(dim, index) { return gather(this, dim, index); },
+  scatterAdd(dim, index, src) { return scatterAdd(this, dim, index, src); },
+});

@@ -3,7 +3,7 @@
 // a program output merely because the op reads it twice (gelu(layerNorm(x)) then writes
 // one tensor, not two). ONNX Runtime removes the Identity node.
 import { apply } from '../modes/dispatch.js';
-import { activeMode } from '../modes/mode.js';
+import { currentMode } from '../modes/mode.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 
@@ -13,7 +13,7 @@ export const identity = defineOp({
   grad: (g) => [g],
 });
 
-/** Call inside composite(): in fused mode, a recipe input is read through one identity node. */
+/** Call inside composite(): where ops are recorded into a region, a recipe input is read through one identity node. */
 export function ownInput(x: Tensor): Tensor {
-  return activeMode() === 'fused' && !x._buf ? apply(identity, [x], {}) : x;
+  return currentMode().region !== null && !x._buf ? apply(identity, [x], {}) : x;
 }

@@ -11,6 +11,7 @@ import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
 import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
+import { installMethods } from '../install-methods.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -97,4 +98,6 @@ declare module '../tensor.js' {
     at(...items: IndexItem[]): Tensor;
   }
 }
-Tensor.prototype.at = function (...items) { return at(this, items); };
+installMethods({
+  at(...items) { return at(this, items); },
+});

@@ -4,6 +4,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { unbroadcast } from './grad-helpers.js';
+import { installGetters, installMethods } from '../install-methods.js';
 
 export const reshape = defineOp<{ shape: readonly number[] }>({
   name: 'reshape',
@@ -81,35 +82,37 @@ declare module '../tensor.js' {
   }
 }
 
-Tensor.prototype.reshape = function (shape) {
-  return apply(reshape, [this], { shape: resolveReshape('reshape', this.shape, shape) });
-};
-Tensor.prototype.view = Tensor.prototype.reshape;
-Tensor.prototype.permute = function (...dims) {
-  const perm = (dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims) as number[];
-  if (perm.length !== this.ndim) {
-    throw new RangeError(`permute: dims ${formatShape(perm)} must list each of the ${this.ndim} dims of the input ${formatShape(this.shape)} once`);
-  }
-  const norm = perm.map((d) => normalizeDim('permute', d, this.ndim));
-  if (new Set(norm).size !== norm.length) throw new RangeError(`permute: dims ${formatShape(perm)} repeat a dimension`);
-  return apply(permute, [this], { perm: norm });
-};
-Tensor.prototype.transpose = function (dim0, dim1) {
-  const a = normalizeDim('transpose', dim0, this.ndim, 'dim0');
-  const b = normalizeDim('transpose', dim1, this.ndim, 'dim1');
-  const perm = Array.from({ length: this.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
-  return apply(permute, [this], { perm });
-};
-Tensor.prototype.expand = function (shape) {
-  return apply(expand, [this], { shape: resolveExpand(this.shape, shape) });
-};
-Object.defineProperty(Tensor.prototype, 'T', {
-  get(this: Tensor) {
-    return this.ndim < 2 ? this : this.permute(...Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i));
+installMethods({
+  reshape(shape) {
+    return apply(reshape, [this], { shape: resolveReshape('reshape', this.shape, shape) });
+  },
+  view(shape) {
+    return this.reshape(shape);
+  },
+  permute(...dims) {
+    const perm = (dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims) as number[];
+    if (perm.length !== this.ndim) {
+      throw new RangeError(`permute: dims ${formatShape(perm)} must list each of the ${this.ndim} dims of the input ${formatShape(this.shape)} once`);
+    }
+    const norm = perm.map((d) => normalizeDim('permute', d, this.ndim));
+    if (new Set(norm).size !== norm.length) throw new RangeError(`permute: dims ${formatShape(perm)} repeat a dimension`);
+    return apply(permute, [this], { perm: norm });
+  },
+  transpose(dim0, dim1) {
+    const a = normalizeDim('transpose', dim0, this.ndim, 'dim0');
+    const b = normalizeDim('transpose', dim1, this.ndim, 'dim1');
+    const perm = Array.from({ length: this.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
+    return apply(permute, [this], { perm });
+  },
+  expand(shape) {
+    return apply(expand, [this], { shape: resolveExpand(this.shape, shape) });
   },
 });
-Object.defineProperty(Tensor.prototype, 'mT', {
-  get(this: Tensor) {
+installGetters({
+  T() {
+    return this.ndim < 2 ? this : this.permute(...Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i));
+  },
+  mT() {
     if (this.ndim < 2) throw new RangeError(`mT: the input must have at least 2 dims; got ${formatShape(this.shape)}`);
     return this.transpose(-2, -1);
   },

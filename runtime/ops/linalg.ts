@@ -1,6 +1,7 @@
 // dot outer bmm linear: composed over matmul/mul, with PyTorch's shape checks.
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
+import { installMethods } from '../install-methods.js';
 
 function tensorArg(op: string, name: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
@@ -48,6 +49,8 @@ declare module '../tensor.js' {
     bmm(other: Tensor): Tensor;
   }
 }
-Tensor.prototype.dot = function (other) { return dot(this, other); };
-Tensor.prototype.outer = function (other) { return outer(this, other); };
-Tensor.prototype.bmm = function (other) { return bmm(this, other); };
+installMethods({
+  dot(other) { return dot(this, other); },
+  outer(other) { return outer(this, other); },
+  bmm(other) { return bmm(this, other); },
+});

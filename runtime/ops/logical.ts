@@ -3,6 +3,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { binary, boolValued } from './elementwise.js';
 import { defineOp, type Operand } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export const ge = binary('ge', boolValued);
 export const le = binary('le', boolValued);
@@ -45,7 +46,8 @@ declare module '../tensor.js' {
     isfinite(): Tensor;
   }
 }
-const proto = Tensor.prototype as unknown as Record<string, (this: Tensor, other?: Operand) => Tensor>;
-for (const op of [ge, le, logicalAnd, logicalOr, logicalXor]) proto[op.name] = function (other) { return apply(op, [this, other!], {}); };
-for (const op of [logicalNot, isnan, isinf, isfinite]) proto[op.name] = function () { return apply(op, [this], {}); };
-Tensor.prototype.ne = function (other) { return ne(this, other); };
+installMethods({
+  ne(other) { return ne(this, other); },
+  ...Object.fromEntries([ge, le, logicalAnd, logicalOr, logicalXor].map((op) => [op.name, function (this: Tensor, other: Operand) { return apply(op, [this, other], {}); }])),
+  ...Object.fromEntries([logicalNot, isnan, isinf, isfinite].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])),
+});

@@ -1,8 +1,9 @@
-// Elementwise functions of one operand beyond issue 3's set: integer inputs compute in
+// Elementwise functions of one operand besides unary-math.ts's: integer inputs compute in
 // float32 (as PyTorch does); each gradient is built from other ops.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
+import { installMethods } from '../install-methods.js';
 
 export const rsqrt = unary('rsqrt', {
   promotesToFloat: true,
@@ -67,8 +68,4 @@ declare module '../tensor.js' {
     expm1(): Tensor;
   }
 }
-for (const op of [rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1]) {
-  (Tensor.prototype as unknown as Record<string, () => Tensor>)[op.name] = function (this: Tensor) {
-    return apply(op, [this], {});
-  };
-}
+installMethods(Object.fromEntries([rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));

@@ -4,10 +4,10 @@
 import { promoteTypes } from '../dtype.js';
 import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
-import { emit, profiling } from '../profiler/events.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { unbroadcast } from './grad-helpers.js';
+import { installMethods } from '../install-methods.js';
 
 export type MatmulPrecision = 'highest' | 'default';
 let precision: MatmulPrecision = 'highest';
@@ -46,11 +46,9 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
   name: 'matmul',
   infer([a, b]) {
     if (a!.dtype === 'bool' || b!.dtype === 'bool') throw new TypeError(`matmul: bool operands are not supported (input ${a!.dtype}, other ${b!.dtype})`);
-    const shape = matmulShape(a!.shape, b!.shape);
-    // Here rather than in the generic dispatch: only matmuls pay for the padding warning.
-    if (profiling.on) emit({ kind: 'matmul', operands: [a!, b!] });
-    return { shape, dtype: promoteTypes(a!.dtype, b!.dtype) };
+    return { shape: matmulShape(a!.shape, b!.shape), dtype: promoteTypes(a!.dtype, b!.dtype) };
   },
+  profilesAsMatmul: true,
   grad(g, [a, b]) {
     const x = a as Tensor;
     const y = b as Tensor;
@@ -70,7 +68,9 @@ declare module '../tensor.js' {
     matmul(other: Tensor): Tensor;
   }
 }
-Tensor.prototype.matmul = function (other) {
-  if (!(other instanceof Tensor)) throw new TypeError(`matmul: other must be a tensor; got ${typeof other}`);
-  return apply(matmul, [this, other], { precision });
-};
+installMethods({
+  matmul(other) {
+    if (!(other instanceof Tensor)) throw new TypeError(`matmul: other must be a tensor; got ${typeof other}`);
+    return apply(matmul, [this, other], { precision });
+  },
+});

@@ -4,7 +4,8 @@
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
-import type { LiveNumber } from '../compile/live-number.js';
+import type { LiveNumber } from '../jit/live-number.js';
+import type { Primitive } from '../primitive.js';
 
 /** What a shape/dtype rule sees of each operand: scalars appear as 0-d values. */
 export interface Abstract {
@@ -30,16 +31,13 @@ export type GradRule<A> = (
   attrs: A,
 ) => readonly (Tensor | null)[];
 
-export interface OpDef<A = Record<string, never>> {
-  readonly name: string;
+export interface OpDef<A = Record<string, never>> extends Primitive<A> {
   /** Host-side rule: output shape and dtype; throws naming the op, the argument and the shapes. */
   readonly infer: (inputs: readonly Abstract[], attrs: A) => Abstract;
   /** Gradient rule, or 'not-differentiable' said explicitly. */
   readonly grad: GradRule<A> | 'not-differentiable';
-  /** It reads indices from device data, so a bad index fails on the device (strict mode records its call sites). */
-  readonly readsDeviceIndices?: boolean;
-  /** Key of the attributes in program signatures; default: JSON of attrs. */
-  readonly attrKey?: (attrs: A) => string;
+  /** Dispatch emits the profiler's `matmul` event with its operands (the padding warning reads them). */
+  readonly profilesAsMatmul?: boolean;
 }
 
 const registry = new Map<string, OpDef<any>>();
@@ -53,10 +51,4 @@ export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
 /** Every registered op (the gradient check and the lowering coverage test iterate it). */
 export function registeredOps(): OpDef<any>[] {
   return [...registry.values()];
-}
-
-export function attrKeyOf<A>(op: OpDef<A>, attrs: A): string {
-  if (op.attrKey) return op.attrKey(attrs);
-  for (const _ in attrs as object) return JSON.stringify(attrs);
-  return '';
 }

@@ -5,6 +5,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { isOptions, readOptions } from '../options.js';
+import { installMethods } from '../install-methods.js';
 
 export interface ReduceAttrs {
   /** Normalized, sorted, unique dims. */
@@ -107,10 +108,12 @@ declare module '../tensor.js' {
     amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
   }
 }
-Tensor.prototype.sum = function (dim, keepdim) {
-  const attrs = reduceAttrs('sum', this, dim, keepdim, ['dim', 'keepdim', 'dtype']);
-  const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
-  return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
-};
-Tensor.prototype.mean = function (dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); };
-Tensor.prototype.amax = function (dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); };
+installMethods({
+  sum(dim, keepdim) {
+    const attrs = reduceAttrs('sum', this, dim, keepdim, ['dim', 'keepdim', 'dtype']);
+    const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
+    return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
+  },
+  mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
+  amax(dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); },
+});

@@ -6,6 +6,7 @@ import { unary } from './elementwise.js';
 import { zerosLike } from './like.js';
 import { readOptions } from '../options.js';
 import { isFloating } from '../dtype.js';
+import { installMethods } from '../install-methods.js';
 
 function rounding(name: string) {
   return unary(name, {
@@ -28,17 +29,15 @@ declare module '../tensor.js' {
     trunc(): Tensor;
   }
 }
-for (const op of [floor, ceil, round, trunc]) {
-  (Tensor.prototype as unknown as Record<string, () => Tensor>)[op.name] = function (this: Tensor) {
-    return apply(op, [this], {});
-  };
-}
+installMethods(Object.fromEntries([floor, ceil, trunc].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
 
 /** torch.round(x, decimals=d): round(x·10^d)/10^d (for d < 0: round(x/10^-d)·10^-d), in x's dtype. */
-Tensor.prototype.round = function (this: Tensor, options?: { decimals?: number }) {
-  const decimals = readOptions<{ decimals: number }>('round', options, ['decimals']).decimals ?? 0;
-  if (!Number.isInteger(decimals)) throw new TypeError(`round: decimals must be an integer; got ${JSON.stringify(decimals)}`);
-  if (decimals === 0 || !isFloating(this.dtype)) return apply(round, [this], {});
-  const scale = 10 ** Math.abs(decimals);
-  return decimals > 0 ? apply(round, [this.mul(scale)], {}).div(scale) : apply(round, [this.div(scale)], {}).mul(scale);
-};
+installMethods({
+  round(this: Tensor, options?: { decimals?: number }) {
+    const decimals = readOptions<{ decimals: number }>('round', options, ['decimals']).decimals ?? 0;
+    if (!Number.isInteger(decimals)) throw new TypeError(`round: decimals must be an integer; got ${JSON.stringify(decimals)}`);
+    if (decimals === 0 || !isFloating(this.dtype)) return apply(round, [this], {});
+    const scale = 10 ** Math.abs(decimals);
+    return decimals > 0 ? apply(round, [this.mul(scale)], {}).div(scale) : apply(round, [this.div(scale)], {}).mul(scale);
+  },
+});

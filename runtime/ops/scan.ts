@@ -7,6 +7,7 @@ import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
 import { dimArgument } from './dim-argument.js';
+import { installMethods } from '../install-methods.js';
 
 export interface ScanAttrs {
   readonly dim: number;
@@ -53,5 +54,7 @@ declare module '../tensor.js' {
     cumprod(dim: number | { dim: number }): Tensor;
   }
 }
-Tensor.prototype.cumsum = function (dim) { return cumsum(this, dim); };
-Tensor.prototype.cumprod = function (dim) { return cumprod(this, dim); };
+installMethods({
+  cumsum(dim) { return cumsum(this, dim); },
+  cumprod(dim) { return cumprod(this, dim); },
+});

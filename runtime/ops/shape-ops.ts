@@ -1,6 +1,7 @@
 // Views built on reshape/permute/expand: squeeze unsqueeze flatten movedim repeat tile.
 import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
+import { installMethods } from '../install-methods.js';
 
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
@@ -66,13 +67,15 @@ declare module '../tensor.js' {
     reshapeAs(other: Tensor): Tensor;
   }
 }
-Tensor.prototype.squeeze = function (dim) { return squeeze(this, dim); };
-Tensor.prototype.unsqueeze = function (dim) { return unsqueeze(this, dim); };
-Tensor.prototype.flatten = function (startDim, endDim) { return flatten(this, startDim, endDim); };
-Tensor.prototype.movedim = function (source, destination) { return movedim(this, source, destination); };
-Tensor.prototype.repeat = function (...sizes) {
-  return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);
-};
-Tensor.prototype.tile = function (reps) { return tile(this, reps); };
-Tensor.prototype.expandAs = function (other) { return this.expand([...other.shape]); };
-Tensor.prototype.reshapeAs = function (other) { return this.reshape([...other.shape]); };
+installMethods({
+  squeeze(dim) { return squeeze(this, dim); },
+  unsqueeze(dim) { return unsqueeze(this, dim); },
+  flatten(startDim, endDim) { return flatten(this, startDim, endDim); },
+  movedim(source, destination) { return movedim(this, source, destination); },
+  repeat(...sizes) {
+    return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);
+  },
+  tile(reps) { return tile(this, reps); },
+  expandAs(other) { return this.expand([...other.shape]); },
+  reshapeAs(other) { return this.reshape([...other.shape]); },
+});

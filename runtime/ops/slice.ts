@@ -5,6 +5,7 @@ import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export interface SliceAttrs {
   readonly begin: readonly number[];
@@ -94,6 +95,8 @@ declare module '../tensor.js' {
     flip(dims: number | readonly number[]): Tensor;
   }
 }
-Tensor.prototype.slice = function (dim, start, end, step) { return sliceDim(this, dim, start, end, step); };
-Tensor.prototype.narrow = function (dim, start, length) { return narrow(this, dim, start, length); };
-Tensor.prototype.flip = function (dims) { return flip(this, dims); };
+installMethods({
+  slice(dim, start, end, step) { return sliceDim(this, dim, start, end, step); },
+  narrow(dim, start, length) { return narrow(this, dim, start, length); },
+  flip(dims) { return flip(this, dims); },
+});

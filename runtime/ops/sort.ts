@@ -8,6 +8,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract } from './op.js';
 import { scatterAddOp } from './gather-scatter.js';
 import { zerosLike } from './like.js';
+import { installMethods } from '../install-methods.js';
 
 export interface TopkAttrs {
   readonly dim: number;
@@ -88,6 +89,8 @@ declare module '../tensor.js' {
     argsort(opts?: SortOptions | number, descending?: boolean): Tensor;
   }
 }
-Tensor.prototype.topk = function (k, opts, largest) { return topk(this, k, opts, largest); };
-Tensor.prototype.sort = function (opts, descending) { return sort(this, opts, descending); };
-Tensor.prototype.argsort = function (opts, descending) { return argsort(this, opts, descending); };
+installMethods({
+  topk(k, opts, largest) { return topk(this, k, opts, largest); },
+  sort(opts, descending) { return sort(this, opts, descending); },
+  argsort(opts, descending) { return argsort(this, opts, descending); },
+});

@@ -7,6 +7,7 @@ import { isOptions, readOptions } from '../options.js';
 import { dimArgument } from './dim-argument.js';
 import { inFloat32 } from './nn/activations.js';
 import { ownInput } from './identity.js';
+import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[];
 
@@ -95,8 +96,10 @@ declare module '../tensor.js' {
     logSoftmax(dim: number | { dim: number }): Tensor;
   }
 }
-Tensor.prototype.var = function (dim, keepdim) { return variance(this, dim, keepdim); };
-Tensor.prototype.std = function (dim, keepdim) { return std(this, dim, keepdim); };
-Tensor.prototype.logsumexp = function (dim, keepdim) { return logsumexp(this, dim, keepdim); };
-Tensor.prototype.norm = function (p, dim, keepdim) { return norm(this, p, dim, keepdim); };
-Tensor.prototype.logSoftmax = function (dim) { return logSoftmax(this, dim); };
+installMethods({
+  var(dim, keepdim) { return variance(this, dim, keepdim); },
+  std(dim, keepdim) { return std(this, dim, keepdim); },
+  logsumexp(dim, keepdim) { return logsumexp(this, dim, keepdim); },
+  norm(p, dim, keepdim) { return norm(this, p, dim, keepdim); },
+  logSoftmax(dim) { return logSoftmax(this, dim); },
+});

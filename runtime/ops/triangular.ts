@@ -4,6 +4,7 @@ import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
+import { installMethods } from '../install-methods.js';
 
 export interface TriluAttrs {
   readonly upper: boolean;
@@ -38,5 +39,7 @@ declare module '../tensor.js' {
     triu(diagonal?: number | { diagonal?: number }): Tensor;
   }
 }
-Tensor.prototype.tril = function (diagonal) { return tril(this, diagonal); };
-Tensor.prototype.triu = function (diagonal) { return triu(this, diagonal); };
+installMethods({
+  tril(diagonal) { return tril(this, diagonal); },
+  triu(diagonal) { return triu(this, diagonal); },
+});

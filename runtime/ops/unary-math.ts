@@ -2,6 +2,7 @@
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
+import { installMethods } from '../install-methods.js';
 
 export const neg = unary('neg', {
   rejects: ['bool'],
@@ -55,8 +56,4 @@ declare module '../tensor.js' {
     sign(): Tensor;
   }
 }
-for (const op of [neg, exp, log, tanh, sqrt, relu, abs, sign]) {
-  (Tensor.prototype as unknown as Record<string, () => Tensor>)[op.name] = function (this: Tensor) {
-    return apply(op, [this], {});
-  };
-}
+installMethods(Object.fromEntries([neg, exp, log, tanh, sqrt, relu, abs, sign].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));

@@ -6,6 +6,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
 import { zerosLike } from './like.js';
+import { installMethods } from '../install-methods.js';
 
 export const whereOp = defineOp({
   name: 'where',
@@ -46,5 +47,7 @@ declare module '../tensor.js' {
     maskedFill(mask: Tensor, value: Operand): Tensor;
   }
 }
-Tensor.prototype.where = function (condition, other) { return where(condition, this, other); };
-Tensor.prototype.maskedFill = function (mask, value) { return maskedFill(this, mask, value); };
+installMethods({
+  where(condition, other) { return where(condition, this, other); },
+  maskedFill(mask, value) { return maskedFill(this, mask, value); },
+});

@@ -10,8 +10,8 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
 import { keep } from '../scope.js';
 import { zeros } from '../creation.js';
-import { LiveNumber, numberValue } from '../compile/live-number.js';
-import { guard, onEachCall } from '../compile/trace-record.js';
+import { LiveNumber, numberValue } from '../jit/live-number.js';
+import { guard, onEachCall } from '../jit/trace-record.js';
 import { withCallSite } from '../call-site.js';
 
 export abstract class Optimizer {

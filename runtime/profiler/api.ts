@@ -1,10 +1,11 @@
 // tpu.profiler: record a profile around any code, read the last one, list the last
 // compiled program. The kernel's %profile runs one recording per cell.
 import { writeFile } from 'node:fs/promises';
-import { programCache } from '../device/current.js';
+import { programCache } from '../program/program-cache.js';
 import { chromeTrace } from './chrome-trace.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
+import { syncDevice } from '../modes/sync.js';
 import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
 
 export const profiler = {
@@ -18,11 +19,10 @@ export const profiler = {
 
   /** Records `fn` (awaited, then the device synced): its value and its final profile. */
   async profile<T>(fn: () => T | Promise<T>, options: RecordOptions = {}): Promise<{ value: T; profile: Profile }> {
-    const { tpu } = await import('../tpu.js');
     const recording = profiler.record(options);
     try {
       const value = await fn();
-      await tpu.sync();
+      await syncDevice();
       return { value, profile: recording.stop() };
     } finally {
       recording.stop();

@@ -14,7 +14,7 @@ export type ProfileEvent =
   | { kind: 'dispatch'; op: string; operands: readonly { readonly shape: readonly number[] }[]; mode: string }
   /** The host dispatch time of a sampled op (the first after a recording starts, then 1 in SAMPLE_EVERY); `waitMs`: device waits inside it (debug mode). */
   | { kind: 'sample'; op: string; start: number; end: number; waitMs: number }
-  /** A matmul's operands (its shape rule tells, so the profiler can warn about tile padding). */
+  /** A matmul's operands (dispatch tells, for ops flagged profilesAsMatmul, so the profiler can warn about tile padding). */
   | { kind: 'matmul'; operands: readonly { readonly shape: readonly number[] }[] }
   /** A cache miss always; a hit for per-op subscribers only. */
   | { kind: 'cache'; program: number; hash: string; hit: boolean; changed?: string; nodes: number }

@@ -2,8 +2,8 @@
 // the ONNX graph the embedded backend runs for it (the same lowering the device thread
 // does, redone here on the host).
 import { formatShape } from '../shape.js';
-import { valueOf, type Program } from '../compiler/program.js';
-import type { CompiledEntry } from '../compiler/program-cache.js';
+import { valueOf, type Program } from '../program/program.js';
+import type { CompiledEntry } from '../program/program-cache.js';
 import { lowerToOnnx } from '../device/onnx/lower-program.js';
 import { escapeXml } from './format.js';
 

@@ -4,13 +4,14 @@
 // cuts, matmul operands), and turns both into ProfileData at any moment (live updates) and
 // once more at the end. Nothing runs per op but the counters: see events.ts.
 import { performance } from 'node:perf_hooks';
-import { opsDispatched } from '../modes/dispatch.js';
+import { opsDispatched } from '../modes/stats.js';
 import { activeMode } from '../modes/mode.js';
-import { currentSession, programCache } from '../device/current.js';
+import { currentSession } from '../device/current.js';
 import { CHIPS } from '../device/chips.js';
-import { MODES, settings, type ModeName } from '../device/settings.js';
+import { settings } from '../device/settings.js';
+import { MODES, type ModeName } from '../modes/mode-type.js';
 import type { DeviceSession } from '../device/session.js';
-import type { CompiledEntry, ProgramCache } from '../compiler/program-cache.js';
+import { programCache, type CompiledEntry, type ProgramCache } from '../program/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProgramFigures } from './profile-data.js';

@@ -4,7 +4,7 @@
 // chip). An estimate, labelled so wherever it is shown.
 import { ITEMSIZE } from '../dtype.js';
 import { numel } from '../shape.js';
-import { valueOf, type Program } from '../compiler/program.js';
+import { valueOf, type Program } from '../program/program.js';
 import { CHIPS, type ChipGeneration } from '../device/chips.js';
 
 export interface ProgramCost {

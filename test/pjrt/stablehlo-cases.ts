@@ -4,7 +4,7 @@
 // negative indices). Shared by the libtpu compile test and the XLA:CPU-vs-ONNX test.
 import { registeredOps } from '../../runtime/ops/index.js';
 import { bf16Bits, type DType, type StorageArray } from '../../runtime/dtype.js';
-import type { Program, ProgramNode } from '../../runtime/compiler/program.js';
+import type { Program, ProgramNode } from '../../runtime/program/program.js';
 
 /** How close the StableHLO result must be to the ONNX backend's. */
 export type Tolerance =

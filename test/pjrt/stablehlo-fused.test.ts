@@ -3,7 +3,7 @@
 // backend's numbers on the same inputs, and compiles with libtpu for v5e.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
-import type { Program } from '../../runtime/compiler/program.js';
+import type { Program } from '../../runtime/program/program.js';
 import { compileForTpu, tpuCompilerInfo } from '../../runtime/device/pjrt/index.js';
 import { lowerToStableHlo } from '../../runtime/device/stablehlo/index.js';
 import { jaxInstalled } from '../support/jax-tpu-reference.js';

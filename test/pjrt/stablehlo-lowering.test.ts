@@ -1,7 +1,7 @@
 // The StableHLO text itself: bfloat16 stays bf16, scalars are 0-d parameters, matmul
 // precision is a precision_config, and a rule's result is held to the program's types.
 import { describe, expect, it } from 'vitest';
-import type { Program } from '../../runtime/compiler/program.js';
+import type { Program } from '../../runtime/program/program.js';
 import { lowerToStableHlo } from '../../runtime/device/stablehlo/index.js';
 
 describe('lowerToStableHlo', () => {

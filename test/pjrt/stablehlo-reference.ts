@@ -4,7 +4,7 @@
 import { OrtBackend } from '../../runtime/device/onnx/ort-backend.js';
 import { lowerToStableHlo } from '../../runtime/device/stablehlo/index.js';
 import { ELEMENT_TYPE } from '../../runtime/device/stablehlo/mlir-function.js';
-import { valueOf, type Program } from '../../runtime/compiler/program.js';
+import { valueOf, type Program } from '../../runtime/program/program.js';
 import { bf16Bits, widenBf16, type DType, type StorageArray } from '../../runtime/dtype.js';
 import type { XlaArray, XlaCpu } from '../support/xla-cpu.js';
 import type { Tolerance } from './stablehlo-cases.js';

@@ -7,7 +7,7 @@ import { PROFILE_MIME, type ProfileData } from '../../runtime/profiler/profile-d
 import { programCost, roofline } from '../../runtime/profiler/roofline.js';
 import { Timeline } from '../../runtime/profiler/timeline.js';
 import { paddedShape } from '../../runtime/profiler/warnings.js';
-import type { Program } from '../../runtime/compiler/program.js';
+import type { Program } from '../../runtime/program/program.js';
 
 const data: ProfileData = {
   version: 1, state: 'final', title: 'cell 7', mode: 'fused', modes: ['fused'], startedAt: 1000, wallMs: 20,

@@ -1,6 +1,6 @@
 // Cutting a region at a loop-iteration boundary (pure function over op keys).
 import { describe, expect, it } from 'vitest';
-import { iterationCut } from '../../runtime/compiler/loop-period.js';
+import { iterationCut } from '../../runtime/program/loop-period.js';
 
 const keys = (s: string) => s.split('');
 

@@ -2,7 +2,7 @@
 // float32); every bfloat16 node result is rounded to nearest even right where it is made,
 // so a fused program and op-by-op execution round identically.
 import { COMPUTE_TYPE, type DType } from '../../dtype.js';
-import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
+import { valueOf, verifyProgram, type Program } from '../../program/program.js';
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';

@@ -1,7 +1,7 @@
 // A lowering peephole: the composed softmax (amax, sub, exp, sum, div over one dim) becomes
 // ONNX Softmax when none of its intermediates leaves the program. float32 only: bfloat16
 // must round after each op, as op-by-op execution does.
-import type { Program } from '../../compiler/program.js';
+import type { Program } from '../../program/program.js';
 
 export interface SoftmaxMatch {
   /** Node index of the div that yields the softmax -> [input value id, axis]. */

@@ -5,7 +5,7 @@ import ort from 'onnxruntime-node';
 // runs one program at a time anyway.
 import { binding, initOrt, type Binding } from 'onnxruntime-node/dist/binding.js';
 import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
-import { valueOf, type Program } from '../../compiler/program.js';
+import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
@@ -37,7 +37,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   constructor(options: BackendOptions) {
     initOrt();
-    // Spinning intra-op threads cost 3x op-by-op on 2 cores (DESIGN.md pitfalls): off.
+    // Spinning intra-op threads cost 3x op-by-op on 2 cores (measured): off.
     const base = {
       interOpNumThreads: 1,
       executionMode: 'sequential',

@@ -1,7 +1,7 @@
 // Lowers a program to a StableHLO module (MLIR text) whose @main takes the buffer inputs,
 // then the scalars as 0-d tensors (a new learning rate is a new argument, never a
 // recompile), and returns the outputs. Every value keeps its dtype: bfloat16 is bf16.
-import { valueOf, verifyProgram, type Program } from '../../compiler/program.js';
+import { valueOf, verifyProgram, type Program } from '../../program/program.js';
 import { ELEMENT_TYPE, MlirFunction, typeText, type TensorType } from './mlir-function.js';
 import { stablehloLowerings } from './lowerings/index.js';
 

@@ -6,6 +6,7 @@ import { Tensor } from '../../tensor.js';
 import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
 import { ownInput } from '../identity.js';
+import { installMethods } from '../../install-methods.js';
 
 export interface GeluOptions {
   /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
@@ -42,5 +43,7 @@ declare module '../../tensor.js' {
     silu(): Tensor;
   }
 }
-Tensor.prototype.gelu = function (opts) { return gelu(this, opts); };
-Tensor.prototype.silu = function () { return silu(this); };
+installMethods({
+  gelu(opts) { return gelu(this, opts); },
+  silu() { return silu(this); },
+});

@@ -1,6 +1,6 @@
 // Reductions (sum mean amax amin prod, any all, argmax argmin) and the cumulative sum.
 import type { ReduceAttrs } from '../../../ops/reduce.js';
-import type { ArgAttrs } from '../../../ops/reduce-more.js';
+import type { ArgAttrs } from '../../../ops/extrema.js';
 import type { ScanAttrs } from '../../../ops/scan.js';
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import { blockedCumSum, blockedReduceSum } from '../blocked-sum.js';

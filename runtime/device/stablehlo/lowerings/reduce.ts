@@ -3,7 +3,7 @@
 // PyTorch do) and round once at the end.
 import type { DType } from '../../../dtype.js';
 import type { ReduceAttrs } from '../../../ops/reduce.js';
-import type { ArgAttrs } from '../../../ops/reduce-more.js';
+import type { ArgAttrs } from '../../../ops/extrema.js';
 import type { ScanAttrs } from '../../../ops/scan.js';
 import { compare, convert, i64s, iota, isFloatElement, isNan, paddingAttr, reduce, reshape, same, select, splat } from './hlo.js';
 import { stablehloLowerings, type StableHloLowering } from './table.js';

@@ -5,10 +5,10 @@
 // a fresh returned value.
 import { performance } from 'node:perf_hooks';
 import { promoteWithScalar, scalarKind } from '../dtype.js';
-import type { WeakScalar } from '../compiler/trace.js';
+import type { WeakScalar } from '../tensor.js';
 import type { Site } from '../call-site.js';
 import { emit, profiling } from '../profiler/events.js';
-import { adopt } from '../modes/assign.js';
+import { adopt } from '../modes/adopt.js';
 import { launch } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { Tensor } from '../tensor.js';

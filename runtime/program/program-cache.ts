@@ -4,7 +4,9 @@
 // (the profiler's recompile warning).
 import { emit, emitPerOp, profiling } from '../profiler/events.js';
 import type { Shape } from '../shape.js';
-import type { OpDef } from '../ops/op.js';
+import type { Primitive } from '../primitive.js';
+import { currentSession, sessionNumber } from '../device/current.js';
+import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
 
@@ -42,7 +44,7 @@ export class ProgramCache {
   // Strict mode looks a program up for every op: building and hashing the signature costs
   // more than the rest of the dispatch, so each op remembers the program of its last call
   // and the operand types it had, compared field by field.
-  private readonly lastOfOp = new Map<OpDef<any>, { types: OperandTypes; slot: Slot }>();
+  private readonly lastOfOp = new Map<Primitive, { types: OperandTypes; slot: Slot }>();
   private clock = 0;
   hits = 0;
   misses = 0;
@@ -123,6 +125,22 @@ export class ProgramCache {
     const changed = before ? describeShapeChange(before, slot.shapes) : undefined;
     emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit: false, changed, nodes: entry.program.nodes.length });
   }
+}
+
+let cache: ProgramCache | null = null;
+let cacheSession = 0;
+
+/** The program cache of the current session: its programs die with it (tpu.reset()). */
+export function programCache(): ProgramCache {
+  if (cache === null || cacheSession !== sessionNumber()) {
+    cacheSession = sessionNumber();
+    cache = new ProgramCache({
+      compile: (p, label) => currentSession().compile(p, label),
+      release: (id) => currentSession().releaseProgram(id),
+      capacity: settings.programCacheSize,
+    });
+  }
+  return cache;
 }
 
 /** "input 0 dim 1: 128 -> 256" for the first differing dimension. */

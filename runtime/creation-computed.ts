@@ -1,8 +1,9 @@
-// linspace eye randint: host values uploaded once, like the rest of creation.ts.
+// linspace eye randint: values computed on the host from a few numbers, uploaded once like
+// the rest of creation.ts.
 import { checkInt32, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
-import { tensor, type CreationOptions } from './creation.js';
-import { creationOptions } from './creation-options.js';
+import { tensor } from './creation.js';
+import { creationOptions, type CreationOptions } from './creation-options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
 

@@ -6,7 +6,7 @@
 //   whose guard reads a different value traces again;
 // - uploads: tensors the body created on the host (tpu.rand for a dropout mask, constants):
 //   made again on each replay, so random numbers advance exactly as in eager execution.
-import type { WeakScalar } from '../compiler/trace.js';
+import type { WeakScalar } from '../tensor.js';
 import type { Tensor } from '../tensor.js';
 
 export type ReplayAction = { readonly effect: () => void } | { readonly read: WeakScalar };

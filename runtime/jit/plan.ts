@@ -3,9 +3,9 @@
 // identity: parameters, optimizer state, gradients; or a tensor the body made on the host,
 // made again), which tensors its outputs update in place, and how the returned value is
 // built. Built while the trace's region is still bound (its buffers alive).
-import type { BoundRegion } from '../compiler/bind-program.js';
-import type { Program } from '../compiler/program.js';
-import type { WeakScalar } from '../compiler/trace.js';
+import type { BoundRegion } from '../program/bind-program.js';
+import type { Program } from '../program/program.js';
+import type { WeakScalar } from '../tensor.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';

@@ -1,4 +1,4 @@
-// amin prod any all argmax argmin, and max/min in PyTorch's three forms:
+// amin, argmax, argmin, and max/min in PyTorch's three forms:
 // x.max() (a value), x.max(dim) ({ values, indices }), x.max(other) (elementwise maximum).
 import type { DType } from '../dtype.js';
 import { formatShape } from '../shape.js';
@@ -6,8 +6,8 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { isOptions, readOptions } from '../options.js';
-import { exclusiveCumprod } from './scan.js';
-import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
+import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -19,37 +19,6 @@ function noBool(op: string) {
 }
 
 export const amin = reduction('amin', noBool('amin'), extremumGrad, true);
-
-/** Product; the gradient (product of the others) is computed without dividing by zero. */
-export const prod = reduction('prod', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
-  g.mul(productOfOthers(x, attrs.dims)),
-);
-
-/** ∏_{j≠i} x_j over dims: exclusive cumulative products from both ends of the flattened dims. */
-function productOfOthers(x: Tensor, dims: readonly number[]): Tensor {
-  const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
-  const perm = [...kept, ...dims];
-  const moved = x.permute(...perm);
-  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
-  const rows = moved.reshape([...kept.map((d) => x.shape[d]!), n]);
-  const before = exclusiveCumprod(rows);
-  const after = exclusiveCumprod(rows.flip(-1)).flip(-1);
-  const inverse = new Array<number>(perm.length);
-  perm.forEach((p, i) => (inverse[p] = i));
-  return before.mul(after).reshape([...moved.shape]).permute(...inverse);
-}
-
-/** any / all: bool results over truth values (non-zero is true). */
-function truthReduction(name: string) {
-  return defineOp<ReduceAttrs>({
-    name,
-    infer: ([x], attrs) => ({ shape: reducedShape(x!.shape, attrs), dtype: 'bool' }),
-    grad: 'not-differentiable',
-    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
-  });
-}
-export const anyOp = truthReduction('any');
-export const allOp = truthReduction('all');
 
 export interface ArgAttrs {
   /** null: over the flattened input. */
@@ -107,9 +76,6 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
 declare module '../tensor.js' {
   interface Tensor {
     amin(dim?: DimArg, keepdim?: boolean): Tensor;
-    prod(dim?: DimArg, keepdim?: boolean): Tensor;
-    any(dim?: DimArg, keepdim?: boolean): Tensor;
-    all(dim?: DimArg, keepdim?: boolean): Tensor;
     argmax(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
     argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
     /** The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)). */
@@ -122,15 +88,11 @@ declare module '../tensor.js' {
   }
 }
 
-Tensor.prototype.amin = function (dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); };
-Tensor.prototype.prod = function (dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); };
-Tensor.prototype.any = function (dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); };
-Tensor.prototype.all = function (dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); };
-Tensor.prototype.argmax = function (dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); };
-Tensor.prototype.argmin = function (dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); };
-(Tensor.prototype as unknown as { max: unknown }).max = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
-  return extremum('max', this, arg, keepdim);
-};
-(Tensor.prototype as unknown as { min: unknown }).min = function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) {
-  return extremum('min', this, arg, keepdim);
-};
+installMethods({
+  amin(dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); },
+  argmax(dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); },
+  argmin(dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); },
+  // Overloaded (three forms each): one body serves them all.
+  max: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('max', this, arg, keepdim); } as Tensor['max'],
+  min: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('min', this, arg, keepdim); } as Tensor['min'],
+});

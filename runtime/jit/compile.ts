@@ -17,10 +17,11 @@
 // signature, with a warning once).
 import { Tensor } from '../tensor.js';
 import { scope } from '../scope.js';
-import { activeMode, setMode } from '../modes/mode.js';
-import { dropRegion, flushRegion, liveRegionValues, regionRecomputes, setRegionCap } from '../modes/fused.js';
+import { currentMode, inMode } from '../modes/mode.js';
+import { FusedMode } from '../modes/fused.js';
+import { Region } from '../modes/region.js';
 import { forbidSyncWhile, materialize } from '../modes/materialize.js';
-import { programCache } from '../device/current.js';
+import { programCache } from '../program/program-cache.js';
 import { matmulPrecision } from '../ops/matmul.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
@@ -88,41 +89,43 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
 
   const trace = (args: A, flat: FlatArguments): { result: R; plan: Plan | string } => {
     traces++;
-    const before = activeMode();
-    if (before !== 'fused') setMode('fused', 'tpu.compile');
-    const capBefore = setRegionCap(Infinity);
+    // One program for the whole body: a region of its own, never cut at a size cap.
+    const region = new Region(Infinity);
     const liveArgs = withLiveNumbers(args, (j) => new LiveNumber(() => numbers[j]!, () => freezeArgument(j))) as A;
     const argBuffers = flat.tensors.map((t) => t._buf!);
     capturing = true;
     tracingNow = true;
     try {
-      const [result, record] = recordTrace(() => forbidSyncWhile(dataDependent(name), () => scope(() => fn(...liveArgs))));
-      if (result instanceof Promise) {
-        // The error below replaces the promise's own outcome: never left unhandled.
-        result.catch(() => {});
-        throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
-      }
-      // Outputs: what fn returns and every value it left alive (updated in place or kept:
-      // parameters, optimizer state, gradients), so a replay can write each of them.
-      const returned = new Set<Tensor>();
-      collectTensors(result, returned);
-      const required = [...returned].filter((t) => !t._buf && !t.disposed);
-      for (const t of liveRegionValues()) if (!returned.has(t)) required.push(t);
-      let plan: Plan | string | null = regionRecomputes() ? 'it reads values computed earlier and never materialized' : null;
-      const facts = { args: flat.tensors, argBuffers, result, record };
-      flushRegion(`compiled ${name}`, required, (bp, updates) => {
-        plan ??= buildPlan(bp, updates, facts);
+      // The region runs (or is dropped) before the trace mode is left: nothing else flushes it.
+      return inMode(new FusedMode(region), () => {
+        try {
+          const [result, record] = recordTrace(() => forbidSyncWhile(dataDependent(name), () => scope(() => fn(...liveArgs))));
+          if (result instanceof Promise) {
+            // The error below replaces the promise's own outcome: never left unhandled.
+            result.catch(() => {});
+            throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
+          }
+          // Outputs: what fn returns and every value it left alive (updated in place or kept:
+          // parameters, optimizer state, gradients), so a replay can write each of them.
+          const returned = new Set<Tensor>();
+          collectTensors(result, returned);
+          const required = [...returned].filter((t) => !t._buf && !t.disposed);
+          for (const t of region.liveValues()) if (!returned.has(t)) required.push(t);
+          let plan: Plan | string | null = region.recomputes() ? 'it reads values computed earlier and never materialized' : null;
+          const facts = { args: flat.tensors, argBuffers, result, record };
+          region.flush(`compiled ${name}`, required, (bp, updates) => {
+            plan ??= buildPlan(bp, updates, facts);
+          });
+          // Nothing ran on the device (no program): the plan only rebuilds the result.
+          return { result, plan: plan ?? buildPlan(null, new Map(), facts) };
+        } catch (e) {
+          region.drop();
+          throw e;
+        }
       });
-      // Nothing ran on the device (no program): the plan only rebuilds the result.
-      return { result, plan: plan ?? buildPlan(null, new Map(), facts) };
-    } catch (e) {
-      dropRegion();
-      throw e;
     } finally {
       capturing = false;
       tracingNow = false;
-      setRegionCap(capBefore);
-      if (before !== 'fused') setMode(before, 'tpu.compile');
     }
   };
 
@@ -133,7 +136,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     const precision = matmulPrecision();
     const key = precision === 'highest' ? flat.signature : `${flat.signature} (matmul ${precision})`;
     signatures.add(key);
-    if (activeMode() === 'fused') flushRegion('tpu.compile'); // earlier work is not part of this program
+    currentMode().leave('tpu.compile'); // earlier work is not part of this program
     flat.tensors.forEach((t, j) => {
       if (t.disposed) throw new ReferenceError(`tpu.compile(${name}): tensor argument #${j} ${t.describe()} was disposed`);
       materialize(t, 'tpu.compile');

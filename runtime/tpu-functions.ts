@@ -5,7 +5,7 @@ import type { Tensor } from './tensor.js';
 import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
-import { linspace, eye, randint } from './creation-more.js';
+import { linspace, eye, randint } from './creation-computed.js';
 
 const method = <K extends keyof Tensor>(name: K) =>
   ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;

@@ -2,13 +2,13 @@
 // scalar values to run it with). The signature is the structural cache key: ops,
 // attributes, input shapes and dtypes, never the values of scalars. The Program itself is
 // only built on a cache miss.
-import { attrKeyOf, type OpDef } from '../ops/op.js';
+import { attrKeyOf, type Primitive } from '../primitive.js';
 import { withOpSites, type Site } from '../call-site.js';
 import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
 import type { Program, ProgramValue } from './program.js';
-import { isScalar, type TraceNode, type WeakScalar } from './trace.js';
+import { isScalar, type TraceNode, type WeakScalar } from '../tensor.js';
 import type { DType } from '../dtype.js';
 
 export interface BoundProgram {
@@ -63,7 +63,7 @@ export class SingleOpBinding implements BoundProgram {
   readonly inputs: DeviceBuffer[] = [];
   readonly scalars: readonly number[];
   readonly outputs: readonly Tensor[];
-  readonly op: OpDef<any>;
+  readonly op: Primitive;
   private readonly attrKey: string;
   /** Per operand: its input index, or -1-k for the k-th scalar. */
   private readonly ids: number[] = [];

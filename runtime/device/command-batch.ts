@@ -1,0 +1,56 @@
+// Commands to the device thread are batched: numbers in one Float64Array stream (exec and
+// free, the hot commands) plus the rare structured ones, posted when the batch is full or
+// at the end of the current task (a microtask), so a loop of ops costs one message per
+// BATCH_LIMIT commands.
+import { CommandEncoder, type Command, type HostMessage } from './protocol.js';
+import type { DeviceBuffer } from './memory.js';
+
+const BATCH_LIMIT = 256;
+
+export class CommandBatch {
+  private encoder = new CommandEncoder();
+  private transfers: ArrayBuffer[] = [];
+  private postScheduled = false;
+
+  /** `post` sends the batch (the session calls take() there). */
+  constructor(private readonly post: () => void) {}
+
+  exec(
+    program: number, launch: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[],
+    scalars: readonly number[], reply: number,
+  ): void {
+    this.encoder.exec(program, launch, ins, outs, scalars, reply);
+    this.added();
+  }
+
+  free(buffer: number): void {
+    this.encoder.free(buffer);
+    this.added();
+  }
+
+  /** A structured command; `transfer`: a buffer moved to the device thread with it. */
+  object(cmd: Command, transfer?: ArrayBuffer): void {
+    if (transfer) this.transfers.push(transfer);
+    this.encoder.object(cmd);
+    this.added();
+  }
+
+  /** The batch as one message and the buffers it transfers (null when empty); the next batch starts. */
+  take(): { msg: HostMessage; transfers: ArrayBuffer[] } | null {
+    this.postScheduled = false;
+    if (this.encoder.count === 0) return null;
+    const msg = this.encoder.take();
+    const transfers = this.transfers;
+    this.transfers = [];
+    if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
+    return { msg, transfers };
+  }
+
+  private added(): void {
+    if (this.encoder.count >= BATCH_LIMIT) this.post();
+    else if (!this.postScheduled) {
+      this.postScheduled = true;
+      queueMicrotask(() => this.post());
+    }
+  }
+}

@@ -1,0 +1,223 @@
+// A fused region: ops recorded to run as ONE program when the region is cut (sync point,
+// size cap, mode switch). At the size cap the cut falls on a loop-iteration boundary when
+// the op stream repeats, so a loop without sync points also settles into one cached
+// program. A value becomes a program output only if it may be read later: it is neither
+// disposed nor a composed op's temporary, and either no op of the region consumes it or
+// several do (a value reused is kept, not recomputed). Values consumed once inside the
+// region are never materialized; should one be used later, its recipe is recomputed from
+// its inputs once, in the region that uses it, and kept from then on.
+// Fused mode records into its region (fused.ts); tpu.compile traces into a region of its own.
+import { performance } from 'node:perf_hooks';
+import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
+import { bindProgram, type BoundRegion } from '../program/bind-program.js';
+import type { DeviceBuffer } from '../device/memory.js';
+import { emit, profiling } from '../profiler/events.js';
+import { launch } from './launch.js';
+import { iterationCut } from '../program/loop-period.js';
+import { attrKeyOf } from '../primitive.js';
+import { shapesEqual } from '../shape.js';
+import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
+import { captureOuterSite, regionSite, type CallSite } from '../call-site.js';
+
+export class Region {
+  // Strong references until the cut: WeakRefs keep every target alive to the end of the
+  // job anyway and made dispatch GC-bound.
+  private members: Tensor[] = [];
+  /** Values of earlier regions this region recomputes: kept as outputs this time. */
+  private recomputed = new Set<Tensor>();
+  /** Buffers the region reads, pinned until it ran (a dispose() meanwhile is deferred). */
+  private reads = new Set<DeviceBuffer>();
+  /** Tensors given a new value in place in this region (always outputs: see assign). */
+  private updated = new Set<Tensor>();
+  /** Buffers of the old values those updates displaced: freed once the region ran. */
+  private displaced: DeviceBuffer[] = [];
+  /** The value each updated tensor had before the region (restored if the region is dropped). */
+  private originals = new Map<Tensor, Tensor>();
+  // Where the region's first op was called (null when call sites are off, or for the rest of a
+  // region cut at the size cap). With the line that cut the region, it locates a device error
+  // in the region's program, for two stack captures per region instead of one per op.
+  private start: CallSite | null = null;
+
+  /** `cap`: ops recorded before the region is cut at the next op (Infinity: never). */
+  constructor(public cap: number) {}
+
+  /** Records one op application; `caller` is the runtime function the user's call entered. */
+  record(node: TraceNode, caller: Function): Tensor {
+    // The cut at the size cap waits for the next op: by then the loop body has disposed what
+    // it no longer needs, so those values are neither outputs nor recipes to keep.
+    if (this.members.length >= this.cap) this.cutAtCap();
+    if (this.members.length === 0) this.start = captureOuterSite(caller);
+    for (const v of node.inputs) {
+      if (isScalar(v)) continue;
+      if (v._buf) this.read(v._buf);
+      else if (v._node!.region === this) v._node!.consumers++;
+      // Computed (and not kept) by an earlier region: recompute it once more, and keep it.
+      else this.recomputed.add(v);
+    }
+    node.region = this;
+    const t = new Tensor(node);
+    this.members.push(t);
+    return t;
+  }
+
+  private read(b: DeviceBuffer): void {
+    if (this.reads.has(b)) return;
+    this.reads.add(b);
+    pin(b);
+  }
+
+  /**
+   * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far keep
+   * reading the old value, which moves to a hidden tensor; from now on `target` is the
+   * source's recipe, so later ops read the new value and the program writes it out. Returns
+   * false when `source` is not a recipe of this region (the caller updates eagerly then).
+   */
+  assign(target: Tensor, source: Tensor): boolean {
+    if (source._node?.region !== this || source.disposed) return false;
+    const old = new Tensor(null, target.shape, target.dtype);
+    old._buf = target._buf;
+    old._node = target._node;
+    old._pins = target._pins;
+    old.disposed = true; // never an output: the region reads it, nothing after it does
+    target._pins = null;
+    if (target._buf) this.displaced.push(target._buf);
+    const members = this.members;
+    for (let i = 0; i < members.length; i++) {
+      if (members[i] === target) members[i] = old;
+      const inputs = members[i]!._node!.inputs as (Tensor | WeakScalar)[];
+      for (let k = 0; k < inputs.length; k++) if (inputs[k] === target) inputs[k] = old;
+    }
+    this.updated.delete(target);
+    if (!this.originals.has(target)) this.originals.set(target, old);
+    target._buf = null;
+    target._node = source._node;
+    source.disposed = true; // its recipe is target's now
+    members.push(target);
+    this.updated.add(target);
+    return true;
+  }
+
+  /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
+  private cutAtCap(): void {
+    const cut = iterationCut(this.members, sameOpCall);
+    if (cut >= this.members.length) return this.flush('size cap');
+    const prefix = this.members.slice(0, cut);
+    const suffix = this.members.slice(cut);
+    const inPrefix = new Set(prefix);
+    const inSuffix = new Set(suffix);
+    const outputs = new Set<Tensor>();
+    for (const t of suffix) {
+      for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
+    }
+    for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1) || this.updated.has(t))) outputs.add(t);
+    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    this.recomputed = new Set();
+    if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
+    const readBefore = this.reads;
+    try {
+      launch(bindProgram([...outputs], regionSite(this.start, Region.prototype.cutAtCap)));
+    } finally {
+      // The suffix becomes the new region, with its consumers and reads counted afresh.
+      this.settle(prefix);
+      this.start = null;
+      this.members = suffix;
+      this.reads = new Set();
+      for (const t of suffix) t._node!.consumers = 0;
+      for (const t of suffix) {
+        for (const v of t._node!.inputs) {
+          if (isScalar(v)) continue;
+          if (inSuffix.has(v)) v._node!.consumers++;
+          else if (v._buf) this.read(v._buf);
+        }
+      }
+      for (const b of readBefore) unpin(b);
+    }
+  }
+
+  /** Ran (or dropped): what stays unmaterialized keeps its recipe, no longer pending here. */
+  private settle(members: readonly Tensor[]): void {
+    keepRecipes(members);
+    for (const t of members) if (t._node?.region === this) t._node.region = null;
+  }
+
+  private end(): void {
+    this.settle(this.members);
+    this.members = [];
+    this.recomputed = new Set();
+    this.updated = new Set();
+    this.originals = new Map();
+    this.start = null;
+    const reads = this.reads;
+    this.reads = new Set();
+    for (const b of reads) unpin(b);
+    const displaced = this.displaced;
+    this.displaced = [];
+    for (const b of displaced) disposeBuffer(b);
+  }
+
+  size(): number {
+    return this.members.length;
+  }
+
+  /** Values of the region that may still be read: not disposed, not temporaries (whole-function capture). */
+  liveValues(): Tensor[] {
+    return this.members.filter((t) => !t.disposed && !t._temporary && !t._buf);
+  }
+
+  /** Whether the region recomputes values of earlier regions (its program then computes them too). */
+  recomputes(): boolean {
+    return [...this.recomputed].some((t) => !t.disposed && !t._buf);
+  }
+
+  /**
+   * Cuts the region: compiles and launches it. `required` tensors become outputs (first, in
+   * that order). `beforeLaunch` sees the binding and the in-place updates (target -> hidden
+   * tensor holding its value before the region) while the region's buffers are still alive.
+   */
+  flush(
+    reason: string, required: readonly Tensor[] = [],
+    beforeLaunch?: (bp: BoundRegion, updates: ReadonlyMap<Tensor, Tensor>) => void,
+  ): void {
+    if (this.members.length === 0) return;
+    const outputs = new Set(required);
+    for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
+    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.members) {
+      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
+    }
+    const count = this.members.length;
+    if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
+    try {
+      if (outputs.size) {
+        const bp = bindProgram([...outputs], regionSite(this.start, Region.prototype.flush));
+        beforeLaunch?.(bp, this.originals);
+        launch(bp);
+      }
+    } finally {
+      this.end();
+    }
+  }
+
+  /** Drops the region without running it (interrupt); its tensors keep their recipes. */
+  drop(): number {
+    const n = this.members.length;
+    // In-place updates that never ran are undone: each tensor gets its old value back.
+    for (const [target, old] of this.originals) {
+      target._buf = old._buf;
+      target._node = old._node;
+      target._pins = old._pins;
+      old._pins = null;
+    }
+    this.displaced = [];
+    this.end();
+    return n;
+  }
+}
+
+/** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */
+function sameOpCall(a: Tensor, b: Tensor): boolean {
+  const x = a._node!;
+  const y = b._node!;
+  return x.op === y.op && x.dtype === y.dtype && shapesEqual(x.shape, y.shape) &&
+    (x.attrs === y.attrs || attrKeyOf(x.op, x.attrs) === attrKeyOf(y.op, y.attrs));
+}

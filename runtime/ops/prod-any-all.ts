@@ -1,0 +1,54 @@
+// prod (its gradient without dividing by zero), any and all over dims.
+import { apply } from '../modes/dispatch.js';
+import type { Tensor } from '../tensor.js';
+import { defineOp } from './op.js';
+import { exclusiveCumprod } from './scan.js';
+import { reduceAttrs, reducedShape, reduction, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { installMethods } from '../install-methods.js';
+
+type DimArg = number | readonly number[] | ReduceOptions;
+
+/** Product; the gradient (product of the others) is computed without dividing by zero. */
+export const prod = reduction('prod', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
+  g.mul(productOfOthers(x, attrs.dims)),
+);
+
+/** ∏_{j≠i} x_j over dims: exclusive cumulative products from both ends of the flattened dims. */
+function productOfOthers(x: Tensor, dims: readonly number[]): Tensor {
+  const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
+  const perm = [...kept, ...dims];
+  const moved = x.permute(...perm);
+  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+  const rows = moved.reshape([...kept.map((d) => x.shape[d]!), n]);
+  const before = exclusiveCumprod(rows);
+  const after = exclusiveCumprod(rows.flip(-1)).flip(-1);
+  const inverse = new Array<number>(perm.length);
+  perm.forEach((p, i) => (inverse[p] = i));
+  return before.mul(after).reshape([...moved.shape]).permute(...inverse);
+}
+
+/** any / all: bool results over truth values (non-zero is true). */
+function truthReduction(name: string) {
+  return defineOp<ReduceAttrs>({
+    name,
+    infer: ([x], attrs) => ({ shape: reducedShape(x!.shape, attrs), dtype: 'bool' }),
+    grad: 'not-differentiable',
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
+  });
+}
+export const anyOp = truthReduction('any');
+export const allOp = truthReduction('all');
+
+declare module '../tensor.js' {
+  interface Tensor {
+    prod(dim?: DimArg, keepdim?: boolean): Tensor;
+    any(dim?: DimArg, keepdim?: boolean): Tensor;
+    all(dim?: DimArg, keepdim?: boolean): Tensor;
+  }
+}
+
+installMethods({
+  prod(dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); },
+  any(dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); },
+  all(dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); },
+});
