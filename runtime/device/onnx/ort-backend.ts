@@ -10,13 +10,17 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { generateC } from '../loopgen/generate-c.js';
+import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
 }
 
 interface OrtExecutable {
-  readonly session: Binding.InferenceSession;
+  /** A generated loop for an elementwise program; the session is then not created. */
+  readonly loop?: LoadedKernel;
+  readonly session?: Binding.InferenceSession;
   readonly program: Program;
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
@@ -54,6 +58,12 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
+    const source = generateC(program);
+    const loop = source === undefined ? undefined : compileKernel(source);
+    if (loop) {
+      this.executables++;
+      return { loop, program, ...lowered };
+    }
     const options = isSmall(program) ? this.serial : this.parallel;
     const session = new binding.InferenceSession();
     session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
@@ -63,11 +73,12 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   async release(exe: OrtExecutable): Promise<void> {
     this.executables--;
-    exe.session.dispose();
+    exe.session?.dispose();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
     const { program } = exe;
+    if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
     const feeds: Record<string, ort.Tensor> = {};
     inputs.forEach((buf, i) => {
       feeds[exe.inputNames[i]!] = toOrtTensor(buf.dtype, buf.data, program.inputs[i]!.shape);
@@ -84,13 +95,20 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
       return { dtype: v.dtype, data };
     });
-    exe.session.run(feeds, fetches, RUN_OPTIONS);
+    exe.session!.run(feeds, fetches, RUN_OPTIONS);
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);
       this.pool.give(data.buffer as ArrayBuffer);
       return this.track(dtype, bits);
     });
+  }
+
+  /** A generated loop: float32 in and out (generate-c.ts admits nothing else). */
+  private runLoop(loop: LoadedKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
+    const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
+    loop.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, outputs[0]!.length);
+    return outputs.map((data) => this.track('float32', data));
   }
 
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
