@@ -1,7 +1,7 @@
 // Generated C loops for elementwise programs: the kernel against float64 references (IEEE ops
 // rounded once per op, bitwise; tanh within 2 ulp), IEEE special values, which programs
 // qualify, and a fused chain run through the backend beside strict mode's ONNX Runtime ops.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { generateC } from '../../dist/runtime/device/loopgen/generate-c.js';
 import { compileKernel } from '../../dist/runtime/device/loopgen/native.js';
@@ -51,7 +51,10 @@ function inputs(): Float32Array {
 
 describe('generated elementwise loops', () => {
   const source = generateC(chain);
-  const kernel = source === undefined ? undefined : compileKernel(source);
+  let kernel: Awaited<ReturnType<typeof compileKernel>>;
+  beforeAll(async () => {
+    kernel = source === undefined ? undefined : await compileKernel(source);
+  });
 
   it('takes elementwise float32 programs and leaves the rest to ONNX Runtime', () => {
     expect(source).toContain('tk_kernel');
@@ -86,7 +89,7 @@ describe('generated elementwise loops', () => {
     expect(worst).toBeLessThanOrEqual(2);
   });
 
-  it('keeps tanh special values: NaN, +-Inf, -0, saturation', () => {
+  it('keeps tanh special values: NaN, +-Inf, -0, saturation', async () => {
     const x = Float32Array.from([NaN, Infinity, -Infinity, -0, 0, 20, -20, 1e-30]);
     const out = new Float32Array(N);
     const tanhOut = new Float32Array(N);
@@ -94,7 +97,7 @@ describe('generated elementwise loops', () => {
     padded.set(x);
     // mul by 1 and add 0.5 shift the input: run tanh alone through a two-node program instead
     const tanhOnly: Program = { inputs: [value([N])], scalars: ['float32'], nodes: [node('mul', [0, 1]), node('tanh', [2])], outputs: [3, 2] };
-    compileKernel(generateC(tanhOnly)!)!.run([padded], Float32Array.of(1), [tanhOut, out], N);
+    (await compileKernel(generateC(tanhOnly)!))!.run([padded], Float32Array.of(1), [tanhOut, out], N);
     expect(Array.from(tanhOut.subarray(0, 8))).toEqual([NaN, 1, -1, -0, 0, 1, -1, f32(1e-30)]);
     expect(Object.is(tanhOut[3], -0)).toBe(true);
   });
@@ -105,6 +108,9 @@ describe('generated elementwise loops', () => {
     const run = (mode: 'strict' | 'fused') =>
       // no subtraction: a cancellation would magnify the two tanh's ulps without bound
       tpu.withMode(mode, () => x.mul(1.5).add(0.5).tanh().mul(x).abs().sqrt().neg()).data();
+    await run('fused'); // compiled for ONNX Runtime; its loop builds in the background
+    for (let i = 0; i < 200 && !(await tpu.deviceStats()).generatedLoops; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await tpu.deviceStats()).generatedLoops).toBeGreaterThan(0);
     const fused = await run('fused');
     const strict = await run('strict');
     let worst = 0;

@@ -18,9 +18,10 @@ export interface OrtBuffer extends BackendBuffer {
 }
 
 interface OrtExecutable {
-  /** A generated loop for an elementwise program; the session is then not created. */
-  readonly loop?: LoadedKernel;
-  readonly session?: Binding.InferenceSession;
+  readonly session: Binding.InferenceSession;
+  /** A generated loop for an elementwise program, used instead of the session once compiled. */
+  loop?: LoadedKernel;
+  released?: boolean;
   readonly program: Program;
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
@@ -36,6 +37,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private readonly pool = new BufferPool();
   private buffers = 0;
   private executables = 0;
+  private generatedLoops = 0;
   private readonly parallel: ort.InferenceSession.SessionOptions;
   private readonly serial: ort.InferenceSession.SessionOptions;
 
@@ -58,22 +60,27 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
-    const source = generateC(program);
-    const loop = source === undefined ? undefined : compileKernel(source);
-    if (loop) {
-      this.executables++;
-      return { loop, program, ...lowered };
-    }
     const options = isSmall(program) ? this.serial : this.parallel;
     const session = new binding.InferenceSession();
     session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
     this.executables++;
-    return { session, program, ...lowered };
+    const exe: OrtExecutable = { session, program, ...lowered };
+    const source = generateC(program);
+    if (source !== undefined) {
+      void compileKernel(source).then((loop) => {
+        if (!loop || exe.released) return;
+        exe.loop = loop;
+        this.generatedLoops++;
+      });
+    }
+    return exe;
   }
 
   async release(exe: OrtExecutable): Promise<void> {
     this.executables--;
-    exe.session?.dispose();
+    exe.released = true;
+    if (exe.loop) this.generatedLoops--;
+    exe.session.dispose();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
@@ -95,7 +102,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
       return { dtype: v.dtype, data };
     });
-    exe.session!.run(feeds, fetches, RUN_OPTIONS);
+    exe.session.run(feeds, fetches, RUN_OPTIONS);
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);
@@ -126,7 +133,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables };
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
