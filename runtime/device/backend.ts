@@ -13,6 +13,7 @@ export interface BackendMemoryStats {
   readonly bytesInUse: number;
   readonly buffers: number;
   readonly executables: number;
+  readonly generatedLoops?: number;
 }
 
 export interface Backend<Executable = unknown, Buffer extends BackendBuffer = BackendBuffer> {

@@ -41,6 +41,8 @@ export interface DeviceStats {
   readonly executables: number;
   readonly buffers: number;
   readonly bytesInUse: number;
+  /** Executables running as a generated loop (device/loopgen) instead of ONNX Runtime. */
+  readonly generatedLoops?: number;
 }
 
 export interface DeviceThreadData {

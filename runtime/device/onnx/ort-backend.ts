@@ -10,6 +10,8 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { generateC } from '../loopgen/generate-c.js';
+import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
@@ -17,6 +19,9 @@ export interface OrtBuffer extends BackendBuffer {
 
 interface OrtExecutable {
   readonly session: Binding.InferenceSession;
+  /** A generated loop for an elementwise program, used instead of the session once compiled. */
+  loop?: LoadedKernel;
+  released?: boolean;
   readonly program: Program;
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
@@ -32,6 +37,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private readonly pool = new BufferPool();
   private buffers = 0;
   private executables = 0;
+  private generatedLoops = 0;
   private readonly parallel: ort.InferenceSession.SessionOptions;
   private readonly serial: ort.InferenceSession.SessionOptions;
 
@@ -58,16 +64,28 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const session = new binding.InferenceSession();
     session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
     this.executables++;
-    return { session, program, ...lowered };
+    const exe: OrtExecutable = { session, program, ...lowered };
+    const source = generateC(program);
+    if (source !== undefined) {
+      void compileKernel(source).then((loop) => {
+        if (!loop || exe.released) return;
+        exe.loop = loop;
+        this.generatedLoops++;
+      });
+    }
+    return exe;
   }
 
   async release(exe: OrtExecutable): Promise<void> {
     this.executables--;
+    exe.released = true;
+    if (exe.loop) this.generatedLoops--;
     exe.session.dispose();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
     const { program } = exe;
+    if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
     const feeds: Record<string, ort.Tensor> = {};
     inputs.forEach((buf, i) => {
       feeds[exe.inputNames[i]!] = toOrtTensor(buf.dtype, buf.data, program.inputs[i]!.shape);
@@ -93,6 +111,13 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     });
   }
 
+  /** A generated loop: float32 in and out (generate-c.ts admits nothing else). */
+  private runLoop(loop: LoadedKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
+    const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
+    loop.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, outputs[0]!.length);
+    return outputs.map((data) => this.track('float32', data));
+  }
+
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
     return this.track(dtype, data);
   }
@@ -108,7 +133,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables };
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {

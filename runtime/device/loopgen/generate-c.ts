@@ -1,0 +1,82 @@
+// Elementwise float32 programs as one generated C loop: one pass over memory instead of one
+// ONNX Runtime kernel (and one full-size intermediate) per op. A program qualifies when every
+// node is a supported elementwise op on the full shape, reading full-shape float32 buffers,
+// float32 scalars or one-value constants; anything else stays on ONNX Runtime.
+import { valueOf, type Program } from '../../program/program.js';
+import { numel } from '../../shape.js';
+import { VECTOR_MATH_C } from './vector-math.js';
+
+/** Below this many elements ONNX Runtime's kernels are as good and a compile is not worth it. */
+const MIN_ELEMENTS = 1 << 14;
+
+const C_OPS: Record<string, (a: string, b: string) => string> = {
+  add: (a, b) => `${a} + ${b}`,
+  sub: (a, b) => `${a} - ${b}`,
+  mul: (a, b) => `${a} * ${b}`,
+  div: (a, b) => `${a} / ${b}`,
+  neg: (a) => `-${a}`,
+  abs: (a) => `__builtin_fabsf(${a})`,
+  sqrt: (a) => `__builtin_sqrtf(${a})`,
+  square: (a) => `${a} * ${a}`,
+  tanh: (a) => `tk_tanh(${a})`,
+};
+
+/** The C source of the program's loop (entry point tk_kernel), or undefined if it does not qualify. */
+export function generateC(program: Program): string | undefined {
+  if (program.nodes.length < 2) return undefined;
+  const last = program.nodes[program.nodes.length - 1]!;
+  const n = numel(last.shape);
+  const key = last.shape.join(',');
+  if (n < MIN_ELEMENTS) return undefined;
+  const full = (shape: readonly number[]) => shape.join(',') === key;
+  if (program.scalars.some((d) => d !== 'float32')) return undefined;
+  if (program.inputs.some((v) => v.dtype !== 'float32' || !(full(v.shape) || numel(v.shape) === 1))) return undefined;
+  const base = program.inputs.length + program.scalars.length;
+  const names: string[] = [];
+  const decls: string[] = [];
+  program.inputs.forEach((v, i) => {
+    decls.push(`  const float* restrict in${i} = in[${i}];`);
+    names.push(full(v.shape) ? `in${i}[i]` : `in${i}[0]`);
+  });
+  program.scalars.forEach((_, i) => {
+    decls.push(`  const float sc${i} = sc[${i}];`);
+    names.push(`sc${i}`);
+  });
+  const body: string[] = [];
+  for (const [k, node] of program.nodes.entries()) {
+    if (node.dtype !== 'float32') return undefined;
+    const id = base + k;
+    if (node.op === 'constant') {
+      const { values, dtype } = node.attrs as { values: readonly number[]; dtype: string };
+      if (dtype !== 'float32' || values.length !== 1 || !Number.isFinite(values[0])) return undefined;
+      names[id] = `(float)${values[0]!.toPrecision(17)}`;
+      continue;
+    }
+    const emit = C_OPS[node.op];
+    if (!emit || !full(node.shape)) return undefined;
+    const operands = node.inputs.map((v) => {
+      const value = valueOf(program, v);
+      return value.dtype === 'float32' && (full(value.shape) || numel(value.shape) === 1) ? names[v] : undefined;
+    });
+    if (operands.some((o) => o === undefined) || operands.length !== emit.length) return undefined;
+    body.push(`    const float v${id} = ${emit(operands[0]!, operands[1] ?? '')};`);
+    names[id] = `v${id}`;
+  }
+  const stores: string[] = [];
+  for (const [j, id] of program.outputs.entries()) {
+    if (id < base || !full(valueOf(program, id).shape)) return undefined;
+    decls.push(`  float* restrict out${j} = out[${j}];`);
+    stores.push(`    out${j}[i] = ${names[id]};`);
+  }
+  return [
+    VECTOR_MATH_C,
+    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t n) {',
+    ...decls,
+    '  for (int64_t i = 0; i < n; i++) {',
+    ...body,
+    ...stores,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}

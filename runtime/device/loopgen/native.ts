@@ -1,0 +1,77 @@
+// Compiles generated C with the system compiler at run time and keeps the results on disk
+// (keyed by source, compiler and CPU), as torch.compile's CPU backend does; loads them through
+// a small N-API addon built the same way. Compiles run in the background (a program runs on
+// ONNX Runtime until its loop is ready, so a new program never waits for the compiler). No
+// compiler, or any failure: undefined, and ONNX Runtime keeps the program.
+// TPU_KERNEL_LOOPGEN=0 turns generated loops off; TPU_KERNEL_CC names the compiler (gcc).
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ADDON_C } from './addon-source.js';
+
+type Kernel = { readonly __kernel: unique symbol };
+interface Addon {
+  load(path: string): Kernel;
+  run(kernel: Kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number): void;
+}
+
+export interface LoadedKernel {
+  run(inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number): void;
+}
+
+const run = promisify(execFile);
+const COMPILER = process.env.TPU_KERNEL_CC ?? 'gcc';
+// IEEE semantics kept: no -ffast-math; no contraction, so a*b+c rounds twice as the ops do.
+const FLAGS = ['-x', 'c', '-O3', '-march=native', '-fno-math-errno', '-ffp-contract=off', '-shared', '-fPIC'];
+
+/** Compiles `source` into `dir` (once: kept by hash), returns its path. */
+async function build(dir: string, source: string, extra: string[] = [], extension = '.so'): Promise<string> {
+  const hash = createHash('sha256').update(source).update(extra.join(' ')).digest('hex').slice(0, 24);
+  const out = join(dir, `${hash}${extension}`);
+  if (existsSync(out)) return out;
+  const src = join(dir, `${hash}.${process.pid}.c`);
+  const tmp = `${out}.${process.pid}.tmp`;
+  writeFileSync(src, source);
+  try {
+    await run(COMPILER, [...FLAGS, ...extra, '-o', tmp, src]);
+    renameSync(tmp, out); // atomic: another process may build the same kernel
+  } finally {
+    rmSync(src, { force: true });
+    rmSync(tmp, { force: true });
+  }
+  return out;
+}
+
+async function loadAddon(): Promise<{ addon: Addon; dir: string } | undefined> {
+  if (process.env.TPU_KERNEL_LOOPGEN === '0') return undefined;
+  try {
+    const { stdout } = await run(COMPILER, ['--version']);
+    const machine = createHash('sha256').update(`${stdout.split('\n')[0]} ${cpus()[0]?.model} ${process.version}`).digest('hex').slice(0, 12);
+    const dir = join(process.env.TPU_KERNEL_CACHE_DIR ?? tmpdir(), `tpu-kernel-loopgen-${process.getuid?.() ?? 0}`, machine);
+    mkdirSync(dir, { recursive: true });
+    const include = join(process.execPath, '..', '..', 'include', 'node');
+    // Node loads native addons by their .node extension only.
+    const path = await build(dir, ADDON_C, [`-I${include}`, '-I/usr/include/node', '-ldl'], '.node');
+    return { addon: createRequire(import.meta.url)(path) as Addon, dir };
+  } catch {
+    return undefined;
+  }
+}
+
+let addon: ReturnType<typeof loadAddon> | undefined;
+
+/** The compiled kernel of `source`, or undefined when generated loops are unavailable here. */
+export async function compileKernel(source: string): Promise<LoadedKernel | undefined> {
+  const loaded = await (addon ??= loadAddon());
+  if (!loaded) return undefined;
+  try {
+    const kernel = loaded.addon.load(await build(loaded.dir, source));
+    return { run: (inputs, scalars, outputs, n) => loaded.addon.run(kernel, inputs, scalars, outputs, n) };
+  } catch {
+    return undefined;
+  }
+}
