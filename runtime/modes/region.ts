@@ -179,12 +179,7 @@ export class Region {
     beforeLaunch?: (bp: BoundRegion, updates: ReadonlyMap<Tensor, Tensor>) => void,
   ): void {
     if (this.members.length === 0) return;
-    const outputs = new Set(required);
-    for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
-    for (const t of this.members) {
-      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
-    }
+    const outputs = this.outputs(required);
     const count = this.members.length;
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
@@ -195,6 +190,30 @@ export class Region {
       }
     } finally {
       this.end();
+    }
+  }
+
+  /** What a cut writes out: `required` first, then every value that may be read later. */
+  private outputs(required: readonly Tensor[]): Set<Tensor> {
+    const outputs = new Set(required);
+    for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
+    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.members) {
+      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
+    }
+    return outputs;
+  }
+
+  /**
+   * The program a cut would run, then the region is dropped (nothing runs, in-place updates
+   * are undone): ahead-of-time lowering. Null when the region computes nothing.
+   */
+  programOnly(required: readonly Tensor[]): BoundRegion | null {
+    try {
+      const outputs = this.outputs(required);
+      return this.members.length && outputs.size ? bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly)) : null;
+    } finally {
+      this.drop();
     }
   }
 
