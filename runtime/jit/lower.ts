@@ -4,7 +4,8 @@
 // needed). Arguments may be tpu.spec placeholders: nothing is allocated and nothing runs,
 // the trace only records. Tensors the body reads from outside (parameters, optimizer state)
 // become program inputs too, described by their shapes; in-place updates the body makes
-// (an optimizer step) are program outputs and are undone here.
+// (an optimizer step) are program outputs and are undone here. Not undone: JS state the body
+// changes (an optimizer's step count, state an optimizer creates on its first step).
 import { Tensor } from '../tensor.js';
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
@@ -58,11 +59,11 @@ export class Lowered {
   }
 
   /** Compiles with XLA:TPU for a named topology: cost analysis, memory analysis, optimized HLO. */
-  compile(options: LowerCompileOptions): Promise<TpuCompiled> {
+  async compile(options: LowerCompileOptions): Promise<TpuCompiled> {
     const o = readOptions<LowerCompileOptions>('Lowered.compile', options, ['topology', 'numPartitions']);
     if (typeof o.topology !== 'string') {
-      return Promise.reject(new TypeError(
-        `Lowered.compile: topology must be a named TPU topology such as 'v5e:2x2' or 'v5p:2x2x1'; got ${JSON.stringify(o.topology)}`));
+      throw new TypeError(
+        `Lowered.compile: topology must be a named TPU topology such as 'v5e:2x2' or 'v5p:2x2x1'; got ${JSON.stringify(o.topology)}`);
     }
     return compileForTpu(this.module.text, { topology: o.topology, numPartitions: o.numPartitions });
   }
@@ -80,7 +81,7 @@ export function lowerFunction(fn: (...args: never[]) => unknown, name: string, c
     if (!placeholders.has(t)) materialize(t, 'tpu.compile(...).lower');
   });
   const region = new Region(Infinity);
-  const bound = inMode(new FusedMode(region), () => {
+  const lowered = inMode(new FusedMode(region), () => {
     try {
       const result = forbidSyncWhile(message, () => scope(() => fn(...(args as never[]))));
       if (result instanceof Promise) {
@@ -98,12 +99,18 @@ export function lowerFunction(fn: (...args: never[]) => unknown, name: string, c
       throw e;
     }
   });
-  if (!bound) throw new Error(`tpu.compile(${name}).lower: the function computes nothing on the device (no program to lower)`);
+  if (!lowered) throw new Error(`tpu.compile(${name}).lower: the function computes nothing on the device (no program to lower)`);
+  const { bound, updated, made } = lowered;
+  // A tensor updated in place is read through a hidden tensor holding its old value: name the tensor itself.
+  const updatedBy = new Map([...updated].map(([target, old]) => [old, target]));
   const program = bound.program();
   const inputs = bound.inputTensors.map((t, k): LoweredInput => {
     const buffer = bound.inputs[k]!;
     const arg = argList.findIndex((a) => a._buf === buffer);
-    return { shape: buffer.shape, dtype: buffer.dtype, argument: arg >= 0 ? arg : null, captured: arg >= 0 ? null : t };
+    return { shape: buffer.shape, dtype: buffer.dtype, argument: arg >= 0 ? arg : null, captured: arg >= 0 ? null : updatedBy.get(t) ?? t };
   });
+  // Gradients the body's backward() left on captured leaves are values of a program that never
+  // runs: the leaves are left without a gradient, as after zeroGrad().
+  for (const input of inputs) if (input.captured?.grad && made.has(input.captured.grad)) input.captured.grad = null;
   return new Lowered(program, lowerToStableHlo(program), inputs, bound.scalars);
 }

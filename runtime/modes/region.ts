@@ -206,12 +206,16 @@ export class Region {
 
   /**
    * The program a cut would run, then the region is dropped (nothing runs, in-place updates
-   * are undone): ahead-of-time lowering. Null when the region computes nothing.
+   * are undone): ahead-of-time lowering. `updated` maps each tensor updated in place to the
+   * hidden tensor the program reads its old value through; `made` holds the region's values.
+   * Null when nothing is computed.
    */
-  programOnly(required: readonly Tensor[]): BoundRegion | null {
+  programOnly(required: readonly Tensor[]): { bound: BoundRegion; updated: ReadonlyMap<Tensor, Tensor>; made: ReadonlySet<Tensor> } | null {
     try {
       const outputs = this.outputs(required);
-      return this.members.length && outputs.size ? bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly)) : null;
+      if (!this.members.length || !outputs.size) return null;
+      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
+      return { bound, updated: new Map(this.originals), made: new Set(this.members) };
     } finally {
       this.drop();
     }
