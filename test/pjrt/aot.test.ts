@@ -1,6 +1,10 @@
 // JAX's ahead-of-time stages: tpu.compile(fn).lower(...args) gives the StableHLO of ONE
 // program (tensors or tpu.spec placeholders as arguments, nothing allocated), and
 // lowered.compile({ topology }) gives XLA:TPU's figures for it.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { tpuCompilerInfo } from '../../runtime/device/pjrt/index.js';
@@ -178,3 +182,20 @@ describe.skipIf(!status.available)('lowered.compile (XLA:TPU through libtpu)', (
     expect(compiled.costAnalysis().flops).toBeGreaterThanOrEqual(blocks * 2 * (2 * 8 * d * hidden));
   }, 180_000);
 });
+
+it('without libtpu, lowered.compile says how to install it', () => {
+  // A python3 that finds no libtpu package, first on PATH of a fresh Node process.
+  const bin = mkdtempSync(join(tmpdir(), 'no-libtpu-'));
+  writeFileSync(join(bin, 'python3'), '#!/bin/sh\nexit 0\n');
+  chmodSync(join(bin, 'python3'), 0o755);
+  const script = `
+    const { tpu } = await import(${JSON.stringify(resolve('dist/runtime/index.js'))});
+    const lowered = tpu.compile((x) => x.mul(2)).lower(tpu.spec([4]));
+    try { await lowered.compile({ topology: 'v5e:2x2' }); console.log('compiled'); }
+    catch (e) { console.log(e.name + ': ' + e.message); }`;
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+  delete env.TPU_LIBRARY_PATH;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8', timeout: 60_000 });
+  expect(out.trim()).toBe(
+    'TpuCompilerUnavailableError: TPU compiler not available: libtpu is not installed (python3 -m pip install libtpu, or set TPU_LIBRARY_PATH)');
+}, 60_000);
