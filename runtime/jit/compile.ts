@@ -44,8 +44,14 @@ export interface CompiledStats {
   readonly programsCompiled: number;
 }
 
-/** The arguments of lower(): a tensor argument may be a tpu.spec placeholder instead. */
-export type LowerArguments<A extends unknown[]> = { [K in keyof A]: A[K] extends Tensor ? Tensor | Spec : A[K] };
+/** A value where each tensor, also inside arrays and objects, may be a tpu.spec placeholder instead. */
+type WithSpecs<T> = T extends Tensor ? Tensor | Spec
+  : T extends (...args: never[]) => unknown ? T
+  : T extends object ? { [K in keyof T]: WithSpecs<T[K]> }
+  : T;
+
+/** The arguments of lower(). */
+export type LowerArguments<A extends unknown[]> = { [K in keyof A]: WithSpecs<A[K]> };
 
 export type Compiled<A extends unknown[], R> = ((...args: A) => R) & {
   stats(): CompiledStats;
