@@ -38,9 +38,11 @@ export function programColumns(d: ProfileData): { header: string; cell: (p: Prog
   return [
     { header: 'runs', cell: (p) => String(p.runs), right: true },
     { header: 'device', cell: (p) => formatMs(p.deviceMs), right: true },
-    { header: `est. ${d.chip.name} (roofline)`, cell: (p) => `${formatMs(p.estimateMs)} ${p.bound}`, right: true },
-    { header: 'FLOPs', cell: (p) => formatCount(p.flops), right: true },
-    { header: 'HBM bytes', cell: (p) => formatBytes(p.bytes), right: true },
+    { header: `est. ${d.chip.name}`, cell: (p) => `${formatMs(p.estimateMs)} ${p.xla ? 'XLA:TPU' : `${p.bound} (roofline)`}`, right: true },
+    { header: 'FLOPs', cell: (p) => formatCount(p.xla?.flops ?? p.flops), right: true },
+    { header: 'HBM bytes', cell: (p) => formatBytes(p.xla?.bytesAccessed ?? p.bytes), right: true },
+    { header: 'HBM peak', cell: (p) => (p.xla ? formatBytes(p.xla.peakBytes) : '-'), right: true },
+    { header: 'fusions', cell: (p) => (p.xla ? String(p.xla.fusions) : '-'), right: true },
     { header: 'program', cell: (p) => p.label },
   ];
 }
@@ -53,4 +55,9 @@ export function topPrograms(d: ProfileData, limit = 8): { shown: ProgramFigures[
 
 export function warningPlace(w: ProfileWarning): string {
   return `${w.site.where}${w.count > 1 ? ` (×${w.count})` : ''}`;
+}
+
+/** Who estimated the programs' chip time: 'XLA:TPU v5e', 'roofline estimate', or both. */
+export function estimateSource(d: ProfileData): string {
+  return [...new Set(d.programs.map((p) => p.estimatedBy))].join(' and ') || 'roofline estimate';
 }

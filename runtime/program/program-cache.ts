@@ -9,6 +9,7 @@ import { currentSession, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
+import { tpuInLoop } from '../device/tpu-loop/tpu-in-loop.js';
 
 export interface CompiledEntry {
   readonly id: number;
@@ -104,6 +105,7 @@ export class ProgramCache {
     this.bySignature.set(slot.signature, slot);
     this.byId.set(entry.id, slot);
     this.last = entry;
+    tpuInLoop.submit(entry.id, bp.signature, program, label);
     if (profiling.on) this.emitMiss(slot);
     this.shapesByStructure.set(slot.structure, shapes);
     this.trim();
