@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { opsDispatched } from '../modes/stats.js';
 import { activeMode } from '../modes/mode.js';
 import { currentSession } from '../device/current.js';
-import { CHIPS } from '../device/chips.js';
+import { CHIPS, type ChipGeneration } from '../device/chips.js';
 import { settings } from '../device/settings.js';
 import { MODES, type ModeName } from '../modes/mode-type.js';
 import type { DeviceSession } from '../device/session.js';
@@ -242,7 +242,7 @@ export class ProfileRecording {
       over.push({
         kind: 'hbm', site: { where: `program ${id}` }, count: 1,
         message: `${this.label(id)} needs ${gigabytes(needs)} (XLA:TPU: arguments ${gigabytes(f.argumentBytes)}, ` +
-          `outputs ${gigabytes(f.outputBytes)}, temporaries ${gigabytes(f.tempBytes)}); a ${chip} chip has ${settings.capacityLabel().replace(/ \(.*\)$/, '')}`,
+          `outputs ${gigabytes(f.outputBytes)}, temporaries ${gigabytes(f.tempBytes)}); ${hbmOf(chip)}`,
       });
     }
     return [...over, ...this.warnings.list()];
@@ -293,7 +293,14 @@ export class ProfileRecording {
   }
 }
 
-/** Decimal gigabytes, as TPU HBM sizes are quoted ("19.2 GB"). */
+/** Decimal units, as TPU HBM sizes are quoted ("19.2 GB"). */
 function gigabytes(n: number): string {
-  return `${(n / 1e9).toFixed(1)} GB`;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} kB`;
+}
+
+/** "a v5e chip has 16 GB", or the capacity tpu.setDevice({ hbmBytes }) set. */
+function hbmOf(chip: ChipGeneration): string {
+  const set = settings.capacityBytes() !== CHIPS[chip].hbmBytes;
+  return set ? `the session's ${chip} has ${gigabytes(settings.capacityBytes())} (set)` : `a ${chip} chip has ${CHIPS[chip].hbmLabel}`;
 }

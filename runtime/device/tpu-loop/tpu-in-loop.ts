@@ -3,6 +3,7 @@
 // (one compile at a time, on a libuv thread), so the profile can show XLA:TPU's figures.
 // Results are kept per program signature in memory and per module on disk.
 import { settings } from '../settings.js';
+import { sessionNumber } from '../current.js';
 import type { ChipGeneration } from '../chips.js';
 import { lowerToStableHlo } from '../stablehlo/index.js';
 import { compileForTpu, tpuCompilerInfo, tpuTopology } from '../pjrt/index.js';
@@ -32,8 +33,10 @@ type Listener = (programId: number, result: XlaResult) => void;
 
 class TpuInLoop {
   private readonly bySignature = new Map<string, Promise<XlaResult | undefined>>();
-  private readonly pendingById = new Map<number, Promise<XlaResult | undefined>>();
-  private readonly doneById = new Map<number, XlaResult>();
+  // Program ids count from 1 in each session (tpu.reset()): these hold the current session's.
+  private session = 0;
+  private pendingById = new Map<number, Promise<XlaResult | undefined>>();
+  private doneById = new Map<number, XlaResult>();
   private readonly listeners = new Set<Listener>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Why nothing is compiled (libtpu missing), once known. */
@@ -59,23 +62,25 @@ class TpuInLoop {
       this.queue = result;
       this.bySignature.set(key, result);
     }
-    this.pendingById.set(programId, result);
+    const { pendingById, doneById } = this.ofSession();
+    pendingById.set(programId, result);
     void result.then((r) => {
-      this.pendingById.delete(programId);
+      pendingById.delete(programId);
       if (!r) return;
-      this.doneById.set(programId, r);
+      doneById.set(programId, r);
       for (const l of this.listeners) l(programId, r);
     });
   }
 
   /** XLA:TPU's result for a program id, when it has arrived. */
   result(programId: number): XlaResult | undefined {
-    return this.doneById.get(programId);
+    return this.ofSession().doneById.get(programId);
   }
 
   /** Resolves when every listed program's compile has settled (arrived, failed or never started). */
   async settled(programIds: Iterable<number>): Promise<void> {
-    const waits = [...programIds].map((id) => this.pendingById.get(id)).filter((p) => p !== undefined);
+    const { pendingById } = this.ofSession();
+    const waits = [...programIds].map((id) => pendingById.get(id)).filter((p) => p !== undefined);
     await Promise.all(waits);
   }
 
@@ -83,6 +88,15 @@ class TpuInLoop {
   onResult(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private ofSession(): { pendingById: Map<number, Promise<XlaResult | undefined>>; doneById: Map<number, XlaResult> } {
+    if (this.session !== sessionNumber()) {
+      this.session = sessionNumber();
+      this.pendingById = new Map();
+      this.doneById = new Map();
+    }
+    return { pendingById: this.pendingById, doneById: this.doneById };
   }
 
   private async compile(program: Program, chip: ChipGeneration): Promise<XlaResult | undefined> {
