@@ -9,7 +9,6 @@ import { currentSession, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
-import { tpuInLoop } from '../device/tpu-loop/tpu-in-loop.js';
 
 export interface CompiledEntry {
   readonly id: number;
@@ -105,7 +104,7 @@ export class ProgramCache {
     this.bySignature.set(slot.signature, slot);
     this.byId.set(entry.id, slot);
     this.last = entry;
-    tpuInLoop.submit(entry.id, bp.signature, program, label);
+    for (const listener of compiledListeners) listener(entry, bp.signature);
     if (profiling.on) this.emitMiss(slot);
     this.shapesByStructure.set(slot.structure, shapes);
     this.trim();
@@ -127,6 +126,15 @@ export class ProgramCache {
     const changed = before ? describeShapeChange(before, slot.shapes) : undefined;
     emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit: false, changed, nodes: entry.program.nodes.length });
   }
+}
+
+type CompiledListener = (entry: CompiledEntry, signature: string) => void;
+const compiledListeners = new Set<CompiledListener>();
+
+/** Calls `listener` for every program compiled from now on (XLA:TPU in the loop compiles it too). */
+export function onProgramCompiled(listener: CompiledListener): () => void {
+  compiledListeners.add(listener);
+  return () => compiledListeners.delete(listener);
 }
 
 let cache: ProgramCache | null = null;

@@ -1,13 +1,15 @@
 // The TPU compiler in the loop: every program the session compiles for its executor is also
 // lowered to StableHLO and compiled by XLA:TPU for the session's chip, in the background
 // (one compile at a time, on a libuv thread), so the profile can show XLA:TPU's figures.
-// Results are kept per program signature in memory and per module on disk.
+// Results are kept per program signature in memory and per module on disk. Loading this
+// module subscribes it to the program cache (the runtime loads it with tpu.device()).
 import { settings } from '../settings.js';
 import { sessionNumber } from '../current.js';
 import type { ChipGeneration } from '../chips.js';
 import { lowerToStableHlo } from '../stablehlo/index.js';
 import { compileForTpu, tpuCompilerInfo, tpuTopology } from '../pjrt/index.js';
 import type { Program } from '../../program/program.js';
+import { onProgramCompiled } from '../../program/program-cache.js';
 import { xlaFigures } from './xla-figures.js';
 import { cacheKey, readCached, writeCached, type CachedCompile } from './disk-cache.js';
 
@@ -122,3 +124,4 @@ class TpuInLoop {
 }
 
 export const tpuInLoop = new TpuInLoop();
+onProgramCompiled((entry, signature) => tpuInLoop.submit(entry.id, signature, entry.program, entry.label));
