@@ -17,7 +17,7 @@ import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
 import { tpuInLoop } from '../device/tpu-loop/tpu-in-loop.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
-import type { SiteMapper } from './site.js';
+import { siteLater, type ProfileSite, type SiteMapper } from './site.js';
 import { Timeline } from './timeline.js';
 import { WarningBook } from './warnings.js';
 
@@ -57,6 +57,8 @@ export class ProfileRecording {
   private readonly costs = new Map<number, ProgramCost>();
   /** Programs compiled during the recording, kept so an eviction from the cache does not lose their label and cost. */
   private readonly compiled = new Map<number, CompiledEntry>();
+  /** The user's line that compiled each program (read only for a warning about the program). */
+  private readonly compileSites = new Map<number, () => ProfileSite>();
   /** Dispatch time of the first op (always sampled, often a cache miss: it counts as itself), then of the 1 in SAMPLE_EVERY after it. */
   private firstSampleMs = -1;
   private sampledMs = 0;
@@ -148,6 +150,7 @@ export class ProfileRecording {
         if (e.hit) return; // hits are counted by the cache
         this.misses++;
         this.remember(e.program);
+        this.compileSites.set(e.program, siteLater(this.options.mapSite));
         if (e.changed) this.warnings.recompiled(e.changed, this.label(e.program));
         return;
       case 'compile':
@@ -240,7 +243,7 @@ export class ProfileRecording {
       const needs = f.peakBytes || f.argumentBytes + f.outputBytes + f.tempBytes;
       if (needs <= capacity) continue;
       over.push({
-        kind: 'hbm', site: { where: `program ${id}` }, count: 1,
+        kind: 'hbm', site: this.compileSites.get(id)?.() ?? { where: `program ${id}` }, count: 1,
         message: `${this.label(id)} needs ${gigabytes(needs)} (XLA:TPU: arguments ${gigabytes(f.argumentBytes)}, ` +
           `outputs ${gigabytes(f.outputBytes)}, temporaries ${gigabytes(f.tempBytes)}); ${hbmOf(chip)}`,
       });

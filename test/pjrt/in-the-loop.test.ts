@@ -108,6 +108,7 @@ describe.skipIf(!status.available)('XLA:TPU in the loop', () => {
       expect(needs).toBeGreaterThan(500_000);
       const warning = profile.data.warnings[0]!;
       expect(warning.kind).toBe('hbm');
+      expect(warning.site.where).toMatch(/in-the-loop\.test\.ts:\d+:\d+/); // the line that ran the fused region
       expect(warning.message).toBe(`${program.label} needs ${(needs / 1e6).toFixed(1)} MB (XLA:TPU: arguments ${(f.argumentBytes / 1e3).toFixed(1)} kB, ` +
         `outputs ${(f.outputBytes / 1e3).toFixed(1)} kB, temporaries ${(f.tempBytes / 1e3).toFixed(1)} kB); the session's v5e has 500.0 kB (set)`);
     } finally {
