@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // XLA:TPU in the loop costs a CPU per compile: only the tests of it switch it on.
+    env: { TPU_KERNEL_TPU_COMPILE: 'off' },
     server: { deps: { external: [/\/dist\//] } },
   },
 });

@@ -19,6 +19,7 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
+import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -37,6 +38,8 @@ export interface DeviceInfo {
   readonly programCacheSize: number;
   readonly mode: ModeName;
   readonly matmulPrecision: MatmulPrecision;
+  /** The TPU compiler beside the executor (`backend`): XLA:TPU through libtpu, or why none. */
+  readonly tpuCompiler: TpuCompilerSummary;
 }
 
 export const tpu = {
@@ -91,6 +94,7 @@ export const tpu = {
       programCacheSize: settings.programCacheSize(),
       mode: activeMode(),
       matmulPrecision: matmulPrecision(),
+      tpuCompiler: tpuCompilerSummary(),
     };
   },
 

@@ -17,13 +17,13 @@ export const profiler = {
     return new ProfileRecording(options);
   },
 
-  /** Records `fn` (awaited, then the device synced): its value and its final profile. */
+  /** Records `fn` (awaited, then the device synced): its value and its final profile, with XLA:TPU's figures. */
   async profile<T>(fn: () => T | Promise<T>, options: RecordOptions = {}): Promise<{ value: T; profile: Profile }> {
     const recording = profiler.record(options);
     try {
       const value = await fn();
       await syncDevice();
-      return { value, profile: recording.stop() };
+      return { value, profile: await recording.stop() };
     } finally {
       recording.stop();
     }

@@ -33,14 +33,26 @@ export function figureRows(d: ProfileData): FigureRow[] {
   ];
 }
 
-/** Columns of the per-program table; the roofline column is labelled as an estimate. */
+/**
+ * Columns of the per-program table: the estimate column says whose it is (XLA:TPU's, or
+ * the roofline's); XLA:TPU's figures add its HBM peak and fusions.
+ */
 export function programColumns(d: ProfileData): { header: string; cell: (p: ProgramFigures) => string; right?: boolean }[] {
+  const xla = d.programs.some((p) => p.xla);
   return [
     { header: 'runs', cell: (p) => String(p.runs), right: true },
     { header: 'device', cell: (p) => formatMs(p.deviceMs), right: true },
-    { header: `est. ${d.chip.name} (roofline)`, cell: (p) => `${formatMs(p.estimateMs)} ${p.bound}`, right: true },
-    { header: 'FLOPs', cell: (p) => formatCount(p.flops), right: true },
-    { header: 'HBM bytes', cell: (p) => formatBytes(p.bytes), right: true },
+    xla
+      ? { header: `est. ${d.chip.name}`, cell: (p) => `${formatMs(p.estimateMs)} ${p.xla ? 'XLA:TPU' : `${p.bound} roofline`}`, right: true }
+      : { header: `est. ${d.chip.name} (roofline)`, cell: (p) => `${formatMs(p.estimateMs)} ${p.bound}`, right: true },
+    { header: 'FLOPs', cell: (p) => formatCount(p.xla?.flops ?? p.flops), right: true },
+    { header: 'HBM bytes', cell: (p) => formatBytes(p.xla?.bytesAccessed ?? p.bytes), right: true },
+    ...(xla
+      ? [
+        { header: 'HBM peak', cell: (p: ProgramFigures) => (p.xla ? formatBytes(p.xla.peakBytes) : '-'), right: true },
+        { header: 'fusions', cell: (p: ProgramFigures) => (p.xla ? String(p.xla.fusions) : '-'), right: true },
+      ]
+      : []),
     { header: 'program', cell: (p) => p.label },
   ];
 }
@@ -53,4 +65,9 @@ export function topPrograms(d: ProfileData, limit = 8): { shown: ProgramFigures[
 
 export function warningPlace(w: ProfileWarning): string {
   return `${w.site.where}${w.count > 1 ? ` (×${w.count})` : ''}`;
+}
+
+/** Who estimated the programs' chip time, for the table's caption; undefined: the roofline alone. */
+export function xlaEstimateSource(d: ProfileData): string | undefined {
+  return d.programs.some((p) => p.xla) ? [...new Set(d.programs.map((p) => p.estimatedBy))].join(' and ') : undefined;
 }

@@ -3,10 +3,11 @@
 // renderer reads. Times are milliseconds; timeline times are relative to `startedAt`.
 import type { ChipGeneration } from '../device/chips.js';
 import type { ProfileSite } from './site.js';
+import type { XlaFigures } from '../device/tpu-loop/xla-figures.js';
 
 export const PROFILE_MIME = 'application/vnd.tpu-kernel.profile+json';
 
-export type WarningKind = 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding';
+export type WarningKind = 'hbm' | 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding';
 
 export interface ProfileWarning {
   readonly kind: WarningKind;
@@ -24,9 +25,14 @@ export interface ProgramFigures {
   readonly deviceMs: number;
   readonly flops: number;
   readonly bytes: number;
-  /** Roofline estimate of one run on `chip.name`. */
+  /** One run on `chip.name`: XLA:TPU's estimate once it compiled the program, else the roofline's. */
   readonly estimateMs: number;
-  readonly bound: 'compute' | 'memory';
+  /** 'XLA:TPU v5e' or 'roofline estimate'. */
+  readonly estimatedBy: string;
+  /** Which roof limits the roofline estimate (absent with XLA:TPU's). */
+  readonly bound?: 'compute' | 'memory';
+  /** XLA:TPU's figures of the program compiled for one chip of `chip.name`, when they have arrived. */
+  readonly xla?: XlaFigures;
 }
 
 export type SpanKind = 'dispatch' | 'compile' | 'wait' | 'program';

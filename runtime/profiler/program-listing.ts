@@ -1,29 +1,48 @@
 // %program: the last compiled program as readable text — its ops (the program IR) and
 // the ONNX graph the embedded backend runs for it (the same lowering the device thread
-// does, redone here on the host).
+// does, redone here on the host), and beside them the optimized TPU HLO XLA:TPU made of it
+// for the session's chip, once the background compile has it.
 import { formatShape } from '../shape.js';
 import { valueOf, type Program } from '../program/program.js';
 import type { CompiledEntry } from '../program/program-cache.js';
 import { lowerToOnnx } from '../device/onnx/lower-program.js';
 import { escapeXml } from './format.js';
+import { tpuInLoop, tpuCompileSwitchedOff } from '../device/tpu-loop/tpu-in-loop.js';
 
 export class ProgramListing {
   readonly ops: string;
   readonly backendGraph: string;
+  /** XLA:TPU's optimized HLO of the program, when its background compile has finished. */
+  readonly tpuHlo: string | undefined;
+  /** 'optimized HLO by XLA:TPU for v5e:1x1', or why there is none (yet). */
+  readonly tpuHeading: string;
 
   constructor(readonly entry: CompiledEntry) {
     this.ops = programText(entry);
     this.backendGraph = lowerToOnnx(entry.program).text;
+    const xla = tpuInLoop.result(entry.id);
+    this.tpuHlo = xla?.hloText;
+    this.tpuHeading = xla
+      ? `optimized HLO by XLA:TPU for ${xla.topology} (${xla.figures.fusions} fusion${xla.figures.fusions === 1 ? '' : 's'})`
+      : tpuCompileSwitchedOff()
+        ? 'XLA:TPU is off (TPU_KERNEL_TPU_COMPILE=off)'
+        : tpuInLoop.unavailable !== undefined
+          ? `no XLA:TPU: ${tpuInLoop.unavailable}`
+          : 'XLA:TPU is still compiling this program in the background: %program again shows its HLO';
   }
 
   toString(): string {
-    return `${this.ops}\n\nONNX graph run by the backend (onnxruntime-cpu):\n${this.backendGraph}`;
+    const tpu = this.tpuHlo === undefined ? this.tpuHeading : `${this.tpuHeading}:\n${this.tpuHlo}`;
+    return `${this.ops}\n\nONNX graph run by the backend (onnxruntime-cpu):\n${this.backendGraph}\n\n${tpu}`;
   }
 
   [Symbol.for('Jupyter.display')](): Record<string, unknown> {
     return {
       'text/plain': this.toString(),
-      'text/html': `<pre>${escapeXml(this.ops)}</pre><details><summary>ONNX graph run by the backend (onnxruntime-cpu)</summary><pre>${escapeXml(this.backendGraph)}</pre></details>`,
+      'text/html': `<pre>${escapeXml(this.ops)}</pre><details><summary>ONNX graph run by the backend (onnxruntime-cpu)</summary><pre>${escapeXml(this.backendGraph)}</pre></details>` +
+        (this.tpuHlo === undefined
+          ? `<p>${escapeXml(this.tpuHeading)}</p>`
+          : `<details><summary>${escapeXml(this.tpuHeading)}</summary><pre>${escapeXml(this.tpuHlo)}</pre></details>`),
     };
   }
 }

@@ -7,16 +7,18 @@ import { performance } from 'node:perf_hooks';
 import { opsDispatched } from '../modes/stats.js';
 import { activeMode } from '../modes/mode.js';
 import { currentSession } from '../device/current.js';
-import { CHIPS } from '../device/chips.js';
+import { CHIPS, type ChipGeneration } from '../device/chips.js';
 import { settings } from '../device/settings.js';
+import { formatBytes } from '../device/memory.js';
 import { MODES, type ModeName } from '../modes/mode-type.js';
 import type { DeviceSession } from '../device/session.js';
 import { programCache, type CompiledEntry, type ProgramCache } from '../program/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
-import type { ProfileData, ProgramFigures } from './profile-data.js';
+import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
+import { tpuInLoop } from '../device/tpu-loop/tpu-in-loop.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
-import type { SiteMapper } from './site.js';
+import { siteLater, type ProfileSite, type SiteMapper } from './site.js';
 import { Timeline } from './timeline.js';
 import { WarningBook } from './warnings.js';
 
@@ -56,6 +58,8 @@ export class ProfileRecording {
   private readonly costs = new Map<number, ProgramCost>();
   /** Programs compiled during the recording, kept so an eviction from the cache does not lose their label and cost. */
   private readonly compiled = new Map<number, CompiledEntry>();
+  /** The user's line that compiled each program (read only for a warning about the program). */
+  private readonly compileSites = new Map<number, () => ProfileSite>();
   /** Dispatch time of the first op (always sampled, often a cache miss: it counts as itself), then of the 1 in SAMPLE_EVERY after it. */
   private firstSampleMs = -1;
   private sampledMs = 0;
@@ -72,7 +76,7 @@ export class ProfileRecording {
   private readonly toDevice = { count: 0, bytes: 0 };
   private readonly toHost = { count: 0, bytes: 0 };
   private readonly unsubscribe: () => void;
-  private stopped: Profile | undefined;
+  private stopped: (Profile & PromiseLike<Profile>) | undefined;
 
   constructor(private readonly options: RecordOptions = {}) {
     this.warnings = new WarningBook(options.mapSite);
@@ -93,15 +97,36 @@ export class ProfileRecording {
     return this.stopped ?? new Profile(this.data('running'), this.options);
   }
 
-  /** Ends the recording (call after the work is synced); the final profile, also tpu.profiler.last(). */
-  stop(): Profile {
+  /**
+   * Ends the recording (call after the work is synced); the final profile, also
+   * tpu.profiler.last(). `await` it for the profile with XLA:TPU's figures of every program
+   * it ran (compiles in the background: they may arrive after the recording ends).
+   */
+  stop(): Profile & PromiseLike<Profile> {
     if (this.stopped) return this.stopped;
     this.unsubscribe();
-    this.stopped = new Profile(this.data('final'), this.options);
+    const final = this.data('final');
     this.peak.close();
     this.session.queueHigh = Math.max(this.session.queueHigh, this.queueHighBefore);
+    const ids = [...this.runs.keys()];
+    const complete = tpuInLoop.settled(ids).then(() => {
+      const done = new Profile({ ...final, programs: this.programFigures(), warnings: this.warningList() }, this.options);
+      if (lastProfile === this.stopped) lastProfile = done;
+      return done;
+    });
+    // Only this instance is thenable: the profile it resolves to is not (await would loop).
+    this.stopped = Object.defineProperty(new Profile(final, this.options), 'then', {
+      value: (ok?: (p: Profile) => unknown, fail?: (e: unknown) => unknown) => complete.then(ok, fail),
+    }) as Profile & PromiseLike<Profile>;
     lastProfile = this.stopped;
     return this.stopped;
+  }
+
+  /** Calls `listener` when XLA:TPU's figures of a program this recording ran arrive (live profiles redraw). */
+  onXlaFigures(listener: () => void): () => void {
+    return tpuInLoop.onResult((id) => {
+      if (this.runs.has(id)) listener();
+    });
   }
 
   /** Ops dispatched in `mode` since the recording started. */
@@ -126,6 +151,7 @@ export class ProfileRecording {
         if (e.hit) return; // hits are counted by the cache
         this.misses++;
         this.remember(e.program);
+        this.compileSites.set(e.program, siteLater(this.options.mapSite));
         if (e.changed) this.warnings.recompiled(e.changed, this.label(e.program));
         return;
       case 'compile':
@@ -192,15 +218,45 @@ export class ProfileRecording {
     return Math.min(this.firstSampleMs + perOp * Math.max(0, ops - 1), Math.max(0, wallMs - this.waitMs));
   }
 
+  private programFigures(): ProgramFigures[] {
+    const chip = settings.chip();
+    return [...this.runs].map(([id, r]): ProgramFigures => {
+      const cost = this.cost(id);
+      const base = { id, label: this.label(id), runs: r.runs, deviceMs: r.deviceMs, ...cost };
+      const xla = tpuInLoop.result(id);
+      if (xla && xla.chip === chip) {
+        return { ...base, estimateMs: xla.figures.optimalSeconds * 1000, estimatedBy: `XLA:TPU ${chip}`, xla: xla.figures };
+      }
+      const estimate = roofline(cost, chip);
+      return { ...base, estimateMs: estimate.ms, estimatedBy: 'roofline estimate', bound: estimate.bound };
+    });
+  }
+
+  /** The warnings so far, with a program over the chip's HBM (as XLA:TPU compiled it) first. */
+  private warningList(): ProfileWarning[] {
+    const chip = settings.chip();
+    const capacity = settings.capacityBytes();
+    const over: ProfileWarning[] = [];
+    for (const id of this.runs.keys()) {
+      const xla = tpuInLoop.result(id);
+      if (!xla || xla.chip !== chip) continue;
+      const f = xla.figures;
+      const needs = f.peakBytes || f.argumentBytes + f.outputBytes + f.tempBytes;
+      if (needs <= capacity) continue;
+      over.push({
+        kind: 'hbm', site: this.compileSites.get(id)?.() ?? { where: `program ${id}` }, count: 1,
+        message: `${this.label(id)} needs ${formatBytes(needs)} (XLA:TPU: arguments ${formatBytes(f.argumentBytes)}, ` +
+          `outputs ${formatBytes(f.outputBytes)}, temporaries ${formatBytes(f.tempBytes)}); ${hbmOf(chip)}`,
+      });
+    }
+    return [...over, ...this.warnings.list()];
+  }
+
   private data(state: ProfileData['state']): ProfileData {
     const chip = settings.chip();
     const session = currentSession();
     const memory = session.memory.info();
-    const programs = [...this.runs].map(([id, r]): ProgramFigures => {
-      const cost = this.cost(id);
-      const estimate = roofline(cost, chip);
-      return { id, label: this.label(id), runs: r.runs, deviceMs: r.deviceMs, ...cost, estimateMs: estimate.ms, bound: estimate.bound };
-    });
+    const programs = this.programFigures();
     const ops = MODES.reduce((n, m) => n + this.opsIn(m), 0);
     // A tpu.reset() while recording starts a new cache: its hits count from zero.
     const current = programCache();
@@ -235,8 +291,13 @@ export class ProfileRecording {
       },
       chip: { name: chip, peakBf16Flops: CHIPS[chip].peakBf16Flops, hbmBytesPerSecond: CHIPS[chip].hbmBytesPerSecond },
       programs,
-      warnings: this.warnings.list(),
+      warnings: this.warningList(),
       timeline: this.timeline.spans(),
     };
   }
+}
+
+function hbmOf(chip: ChipGeneration): string {
+  const set = settings.capacityBytes() !== CHIPS[chip].hbmBytes;
+  return `${set ? `the session's ${chip}` : `a ${chip} chip`} has ${formatBytes(settings.capacityBytes())}${set ? ' (set)' : ''}`;
 }

@@ -1,7 +1,7 @@
 // text/html of a profile (JupyterLab, nbconvert HTML): the figures, the programs with
 // their roofline estimates, the warnings with their lines, and the timeline inline.
 import { escapeXml as esc } from './format.js';
-import { figureRows, heading, programColumns, topPrograms, warningPlace } from './figures.js';
+import { figureRows, heading, programColumns, topPrograms, warningPlace, xlaEstimateSource } from './figures.js';
 import type { ProfileData } from './profile-data.js';
 import { renderTimelineSvg } from './render-svg.js';
 
@@ -24,9 +24,10 @@ export function renderHtml(d: ProfileData, options: { timeline?: boolean } = {})
   const { shown, more } = topPrograms(d);
   if (shown.length) {
     const cols = programColumns(d);
+    const by = xlaEstimateSource(d);
     const head = cols.map((c) => `<th ${c.right ? NUM : CELL}>${esc(c.header)}</th>`).join('');
     const body = shown.map((p) => `<tr>${cols.map((c) => `<td ${c.right ? NUM : CELL}>${esc(c.cell(p))}</td>`).join('')}</tr>`);
-    parts.push(`<table class="programs" ${TABLE}><caption style="text-align:left">programs (roofline columns are estimates for ${esc(d.chip.name)})</caption><tr>${head}</tr>${body.join('')}</table>`);
+    parts.push(`<table class="programs" ${TABLE}><caption style="text-align:left">programs (${by ? `estimates for one ${esc(d.chip.name)} chip by ${esc(by)}` : `roofline columns are estimates for ${esc(d.chip.name)}`})</caption><tr>${head}</tr>${body.join('')}</table>`);
     if (more) parts.push(`<div>… ${more} more programs</div>`);
   }
   if (d.warnings.length) {

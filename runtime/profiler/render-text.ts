@@ -2,6 +2,7 @@
 // in nbconvert output and in a log.
 import { figureRows, heading, programColumns, topPrograms, warningPlace } from './figures.js';
 import type { ProfileData } from './profile-data.js';
+import { xlaEstimateSource } from './figures.js';
 
 export function renderText(d: ProfileData): string {
   const lines = [heading(d)];
@@ -19,7 +20,8 @@ export function renderText(d: ProfileData): string {
     const widths = cols.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
     // The program label (last column) gets what is left of 80 columns (HTML and JSON have it whole).
     const labelWidth = Math.max(16, 76 - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0));
-    lines.push('  programs (device time; the roofline column is an estimate for the chip):');
+    const by = xlaEstimateSource(d);
+    lines.push(by ? `  programs (device time; estimates for one ${d.chip.name} chip by ${by}):` : '  programs (device time; the roofline column is an estimate for the chip):');
     for (const r of table) {
       lines.push('    ' + r.map((v, i) => (i === r.length - 1 ? clip(v, labelWidth) : cols[i]!.right ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  '));
     }

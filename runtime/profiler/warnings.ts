@@ -11,7 +11,7 @@ export const TILE_ROWS = 8;
 export const TILE_COLS = 128;
 
 /** Most actionable first. */
-const WARNING_ORDER: readonly WarningKind[] = ['recompile', 'sync-in-loop', 'region-cut', 'matmul-padding'];
+const WARNING_ORDER: readonly WarningKind[] = ['hbm', 'recompile', 'sync-in-loop', 'region-cut', 'matmul-padding'];
 /** Region cuts that are where the user asked for the values: never "early". */
 const PLANNED_CUTS = new Set(['sync', 'cancelled']);
 

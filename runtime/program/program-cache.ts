@@ -104,6 +104,7 @@ export class ProgramCache {
     this.bySignature.set(slot.signature, slot);
     this.byId.set(entry.id, slot);
     this.last = entry;
+    for (const listener of compiledListeners) listener(entry, bp.signature);
     if (profiling.on) this.emitMiss(slot);
     this.shapesByStructure.set(slot.structure, shapes);
     this.trim();
@@ -125,6 +126,15 @@ export class ProgramCache {
     const changed = before ? describeShapeChange(before, slot.shapes) : undefined;
     emit({ kind: 'cache', program: entry.id, hash: entry.hash, hit: false, changed, nodes: entry.program.nodes.length });
   }
+}
+
+type CompiledListener = (entry: CompiledEntry, signature: string) => void;
+const compiledListeners = new Set<CompiledListener>();
+
+/** Calls `listener` for every program compiled from now on (XLA:TPU in the loop compiles it too). */
+export function onProgramCompiled(listener: CompiledListener): () => void {
+  compiledListeners.add(listener);
+  return () => compiledListeners.delete(listener);
 }
 
 let cache: ProgramCache | null = null;

@@ -9,27 +9,20 @@
 // alike; each figure is a median. Prints the figures, the time ratios to PyTorch eager and
 // the goals; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
 // runs only those; BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out.
-import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
 import { startPeers, noPeers, PEERS } from './runtime/peers.mjs';
 import { goals } from './runtime/goals.mjs';
+import { loadWorkloads } from './runtime/workload-list.mjs';
 
 const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const MODES = ['debug', 'strict', 'fused'];
 
-const dir = new URL('./runtime/', import.meta.url);
 const only = process.argv.slice(2);
-const workloads = [];
-for (const f of readdirSync(dir).sort()) {
-  if (!f.endsWith('.mjs') || ['raw-ort.mjs', 'peers.mjs', 'goals.mjs'].includes(f)) continue;
-  const mod = await import(new URL(f, dir).href);
-  if (Array.isArray(mod.default)) workloads.push(...mod.default);
-}
-// W1 first: the tiny-op dispatch figures are taken on a fresh session, not after training state.
-workloads.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
+const workloads = await loadWorkloads();
 
 const peers = process.env.BENCH_PEERS === '0' ? noPeers() : await startPeers();
 console.error(`peers found: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none'}` +

@@ -55,7 +55,7 @@ describe('TPU magics', () => {
     expect(await usageError('%memory now')).toBe("%memory: takes no arguments, got 'now'");
   });
 
-  it('%device prints backend, chip, HBM capacity, threads, mode and precision as tpu.device() has them', async () => {
+  it('%device prints backend, chip, HBM capacity, threads, mode, precision and TPU compiler as tpu.device() has them', async () => {
     const d = await json('tpu.device()');
     expect(await stdout('%device')).toBe([
       'backend:          onnxruntime-cpu',
@@ -64,6 +64,7 @@ describe('TPU magics', () => {
       `threads:          ${d.threads}`,
       'mode:             strict',
       'matmul precision: highest',
+      'TPU compiler:     none: off (TPU_KERNEL_TPU_COMPILE=off)',
       '',
     ].join('\n'));
     await driver.value("tpu.setDevice({ chip: 'v4' })");

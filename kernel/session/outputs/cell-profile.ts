@@ -6,7 +6,8 @@
 // the final one; `timeline` is live with the SVG timeline (host and device lanes);
 // `trace` is timeline plus a Chrome trace file of the cell, linked from the final profile.
 // A cell that ends within the first update period without touching the device (a
-// magic, plain JavaScript) shows no profile at all.
+// magic, plain JavaScript) shows no profile at all. XLA:TPU's figures, compiled in the
+// background, update the final profile when they arrive.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -71,7 +72,14 @@ export class CellProfile {
       await mkdir(path.dirname(this.trace.path), { recursive: true });
       await this.runtime.profiler.exportTrace(this.trace.path, profile);
     }
-    this.publish(true, this.trace && active ? this.trace : undefined);
+    const trace = this.trace && active ? this.trace : undefined;
+    this.publish(profile, trace);
+    // XLA:TPU's figures of the cell's programs come from background compiles: the shown
+    // profile is updated when they arrive, without holding the cell.
+    void profile.then((done) => {
+      const arrived = (d: typeof data) => d.programs.filter((p) => p.xla).length;
+      if (arrived(done.data) > arrived(data)) this.publish(done, trace);
+    });
   }
 
   private maybeUpdate(): void {
@@ -79,11 +87,10 @@ export class CellProfile {
     const now = performance.now();
     if (now - this.lastUpdate < LIVE_UPDATE_MS) return;
     this.lastUpdate = now;
-    this.publish(false);
+    this.publish(this.recording.snapshot());
   }
 
-  private publish(final: boolean, trace?: TraceFile): void {
-    const profile = final ? this.recording.stop() : this.recording.snapshot();
+  private publish(profile: object, trace?: TraceFile): void {
     const bundle = (profile as unknown as { [JUPYTER_DISPLAY](): MimeBundle })[JUPYTER_DISPLAY]();
     if (trace) {
       bundle['text/html'] += `<div style="font-family:monospace;font-size:12px"><a href="${trace.href}" download>Chrome trace: ${trace.href}</a> (open in ui.perfetto.dev or chrome://tracing)</div>`;

@@ -82,10 +82,19 @@ async function open(): Promise<Libtpu> {
 }
 
 let opening: Promise<Libtpu> | undefined;
+let loaded: TpuCompilerInfo | undefined;
+
+/** The loaded libtpu's description, without waiting (undefined until it has loaded). */
+export function loadedTpuCompiler(): TpuCompilerInfo | undefined {
+  return loaded;
+}
 
 /** libtpu, loaded and initialized on first use (off the main thread); rejects with the reason. */
 export function libtpu(): Promise<Libtpu> {
-  opening ??= open();
+  opening ??= open().then((l) => {
+    loaded = l.info;
+    return l;
+  });
   return opening;
 }
 
