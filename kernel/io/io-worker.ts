@@ -11,6 +11,7 @@ import { createMessage, encodeMessage, type Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
+import { copiedTextFrames } from './copied-frames.js';
 import { interruptSignaller } from './interrupt-signal.js';
 import { RunningRequest } from './running-request.js';
 import { terminateStuckCellCode } from './terminate-cell-code.js';
@@ -45,8 +46,9 @@ const control = new zmq.Router();
 // Every subscription, also a repeated one, is seen: each subscriber gets its iopub_welcome.
 const iopubSocket = new zmq.XPublisher({ verbosity: 'allSubs' });
 const sockets = [heartbeat, control, iopubSocket];
-const iopub = queuedSender(iopubSocket, (e) => log(`iopub send failed: ${e}`));
-const controlReplies = queuedSender(control, (e) => log(`control send failed: ${e}`));
+const copying = (socket: zmq.Writable) => ({ send: (frames: Buffer[]) => socket.send(copiedTextFrames(frames)) });
+const iopub = queuedSender(copying(iopubSocket), (e) => log(`iopub send failed: ${e}`));
+const controlReplies = queuedSender(copying(control), (e) => log(`control send failed: ${e}`));
 
 let shutdown: { restart: boolean } | undefined;
 const table: DispatchTable = {

@@ -5,6 +5,8 @@ import type { Signer, ReplayGuard } from './signature.js';
 
 export const PROTOCOL_VERSION = '5.4';
 const DELIMITER = Buffer.from('<IDS|MSG>');
+/** The signature and the four JSON parts follow the delimiter. */
+const TEXT_FRAMES = 5;
 
 export interface MessageHeader {
   msg_id: string;
@@ -47,9 +49,15 @@ export function encodeMessage(message: Message, signer: Signer): Buffer[] {
   return [...message.identities, DELIMITER, Buffer.from(signer.sign(parts)), ...parts, ...message.buffers];
 }
 
+/** Where the frames after the identities begin (-1: no delimiter). */
+export const delimiterIndex = (frames: Buffer[]) => frames.findIndex((frame) => frame.equals(DELIMITER));
+
+/** Whether frame `i` is the signature or a JSON part (UTF-8 text), given the delimiter's index. */
+export const isTextFrame = (i: number, delimiter: number) => delimiter >= 0 && i > delimiter && i <= delimiter + TEXT_FRAMES;
+
 /** Verifies, rejects replays and parses; throws WireError naming what is wrong. */
 export function decodeMessage(frames: Buffer[], signer: Signer, replays: ReplayGuard): Message {
-  const split = frames.findIndex((frame) => frame.equals(DELIMITER));
+  const split = delimiterIndex(frames);
   if (split < 0) throw new WireError(`no <IDS|MSG> delimiter among ${frames.length} frames`);
   if (frames.length < split + 6) throw new WireError(`expected at least 5 frames after the delimiter, got ${frames.length - split - 1}`);
   const signature = frames[split + 1]!.toString('latin1');
