@@ -189,7 +189,12 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
       if (outputs.size) {
-        const bp = bindProgram([...outputs], regionSite(this.start, Region.prototype.flush));
+        const site = regionSite(this.start, Region.prototype.flush);
+        // A device error fails every output of its program: values that read no index from
+        // device data run in a program of their own first, so they stay readable.
+        const [safe, fallible] = beforeLaunch ? [[], [...outputs]] : splitFallible(outputs);
+        if (safe.length && fallible.length) launch(bindProgram(safe, site));
+        const bp = bindProgram(fallible.length ? fallible : safe, site);
         beforeLaunch?.(bp, this.originals);
         launch(bp);
       }
@@ -212,6 +217,28 @@ export class Region {
     this.end();
     return n;
   }
+}
+
+/**
+ * Outputs split by whether their recipe reads indices from device data (an op that can fail on
+ * the device), in their order; `required` outputs stay first in theirs.
+ */
+function splitFallible(outputs: ReadonlySet<Tensor>): [Tensor[], Tensor[]] {
+  const memo = new Map<Tensor, boolean>();
+  const fallible = (t: Tensor): boolean => {
+    const node = t._node;
+    if (t._buf || !node) return false;
+    let known = memo.get(t);
+    if (known === undefined) {
+      known = node.op.readsDeviceIndices === true || node.inputs.some((v) => !isScalar(v) && fallible(v));
+      memo.set(t, known);
+    }
+    return known;
+  };
+  const safe: Tensor[] = [];
+  const rest: Tensor[] = [];
+  for (const t of outputs) (fallible(t) ? rest : safe).push(t);
+  return [safe, rest];
 }
 
 /** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */

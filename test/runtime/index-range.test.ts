@@ -65,9 +65,8 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await x().indexSelect(0, computed([2, 0])).array()).toEqual([[8, 9, 10, 11], [0, 1, 2, 3]]);
   });
 
-  // Known failure in fused mode: a device error fails the whole region, so a tensor computed in
-  // the same region stays unreadable (the fused mode's region recovery is the core's, modes/fused.ts).
-  (mode === 'fused' ? it.fails : it)('a tensor of the same region as a failing index op stays readable', async () => {
+  // Fused mode: the tensor is recorded in the region of the failing op; it must not share its fate.
+  it('a tensor of the same region as a failing index op stays readable', async () => {
     tpu.mode(mode);
     const kept = tpu.tensor([1, 2, 3]).mul(2);
     await expect(async () => {
