@@ -158,7 +158,7 @@ export class DeviceSession {
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
   waitChecked(reply: number, reason: string): number[] {
     const r = this.waits.sync(reply, reason);
-    if (r.error !== undefined) this.throwPendingErrors();
+    if (r.error !== undefined) this.check(r);
     return r.nonFinite ?? [];
   }
 

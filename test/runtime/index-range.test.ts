@@ -76,3 +76,31 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await kept.array()).toEqual([2, 4, 6]);
   });
 });
+
+describe('debug mode', () => {
+  it('a device error is reported at the op (composed or not), not by the next one', () => {
+    tpu.mode('debug');
+    const logits = tpu.arange(12, { dtype: 'float32' }).reshape([3, 4]);
+    const targets = computed([0, -1, 2]);
+    const failing: (() => Tensor)[] = [
+      () => tpu.nn.crossEntropy(logits, targets),
+      () => logits.indexSelect(0, computed([-1])),
+      () => logits.gather(1, computed([[0], [-1], [0]])),
+      () => F.embedding(computed([-1]), logits),
+    ];
+    for (const call of failing) {
+      expect(call).toThrow(/failed on the device/);
+      // nothing stays pending: an unrelated op and its read work at once
+      expect(tpu.tensor([1, 2, 3]).mul(2).array()).toEqual([2, 4, 6]);
+    }
+    expect(tpu.nn.crossEntropy(logits, computed([3, 0, 1])).item()).toBeCloseTo(
+      // float64 reference: mean over rows of logsumexp(row) - row[target]
+      [3, 0, 1].reduce((s, c, r) => {
+        const row = [0, 1, 2, 3].map((j) => 4 * r + j);
+        const lse = Math.log(row.reduce((a, v) => a + Math.exp(v), 0));
+        return s + (lse - row[c]!) / 3;
+      }, 0),
+      5,
+    );
+  });
+});
