@@ -20,9 +20,26 @@ export function forbidSyncWhile<T>(message: string, fn: () => T): T {
   }
 }
 
+let refused: Error | null = null;
+
 /** Throws if reading values is forbidden right now (see forbidSyncWhile). */
 export function checkSyncAllowed(what: string): void {
-  if (syncForbidden !== null) throw new Error(`${what}: ${syncForbidden}`);
+  if (syncForbidden === null) return;
+  const e = new Error(`${what}: ${syncForbidden}`);
+  refused ??= e;
+  throw e;
+}
+
+/** fn's result, and the first read it was refused even if fn caught that error (null: none). */
+export function refusedReadsIn<T>(fn: () => T): [T, Error | null] {
+  const before = refused;
+  refused = null;
+  try {
+    const result = fn();
+    return [result, refused];
+  } finally {
+    refused = before;
+  }
 }
 
 export function materialize(t: Tensor, reason: string): void {

@@ -25,11 +25,30 @@ export function enterMode(next: Mode): void {
   active = next;
 }
 
+let switchForbidden: string | null = null;
+
+/** Runs fn with tpu.mode(name) and tpu.withMode refused (a compiled function is traced in one mode). */
+export function forbidModeSwitchWhile<T>(message: string, fn: () => T): T {
+  const before = switchForbidden;
+  switchForbidden = message;
+  try {
+    return fn();
+  } finally {
+    switchForbidden = before;
+  }
+}
+
+function checkSwitchAllowed(source: string): void {
+  if (switchForbidden !== null) throw new Error(`${source}: ${switchForbidden}`);
+}
+
 export function setMode(mode: ModeName, source = 'tpu.mode'): void {
+  checkSwitchAllowed(source);
   enterMode(byName[assertMode(mode, source)]);
 }
 
 export function withMode<T>(mode: ModeName, fn: () => T): T {
+  checkSwitchAllowed('tpu.withMode');
   return inMode(byName[assertMode(mode, 'tpu.withMode')], fn);
 }
 
