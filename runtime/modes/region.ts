@@ -192,7 +192,7 @@ export class Region {
         const site = regionSite(this.start, Region.prototype.flush);
         // A device error fails every output of its program: values that read no index from
         // device data run in a program of their own first, so they stay readable.
-        const [safe, fallible] = beforeLaunch ? [[], [...outputs]] : splitFallible(outputs);
+        const [safe, fallible] = beforeLaunch || !this.mayFail() ? [[], [...outputs]] : splitFallible(outputs);
         if (safe.length && fallible.length) launch(bindProgram(safe, site));
         const bp = bindProgram(fallible.length ? fallible : safe, site);
         beforeLaunch?.(bp, this.originals);
@@ -201,6 +201,11 @@ export class Region {
     } finally {
       this.end();
     }
+  }
+
+  /** Whether its program may read indices from device data (recomputed values: maybe). */
+  private mayFail(): boolean {
+    return this.recomputed.size > 0 || this.members.some((t) => t._node?.op.readsDeviceIndices === true);
   }
 
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
