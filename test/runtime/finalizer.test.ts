@@ -49,3 +49,15 @@ it('fused: a recipe reading a garbage-collected tensor stays computable (reshape
     check((await a.matmul(b).data()) as Float32Array);
   });
 });
+
+it('fused: a pending region reading a garbage-collected tensor still runs', async () => {
+  const host = new Float32Array([1, -2, 3, -4, 5, -6]);
+  await tpu.withMode('fused', async () => {
+    const y = tpu.tensor(host).reshape([2, 3]).mul(2); // not run yet; the upload is unreachable
+    for (let i = 0; i < 5; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await y.array()).toEqual([[2, -4, 6], [-8, 10, -12]]);
+  });
+});
