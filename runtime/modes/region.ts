@@ -17,7 +17,7 @@ import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
-import { captureOuterSite, regionSite, type CallSite } from '../call-site.js';
+import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 export class Region {
   // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -115,7 +115,7 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
     try {
-      launch(bindProgram([...outputs], regionSite(this.start, Region.prototype.cutAtCap)));
+      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
       this.settle(prefix);
@@ -190,17 +190,28 @@ export class Region {
     try {
       if (outputs.size) {
         const site = regionSite(this.start, Region.prototype.flush);
-        // A device error fails every output of its program: values that read no index from
-        // device data run in a program of their own first, so they stay readable.
-        const [safe, fallible] = beforeLaunch || !this.mayFail() ? [[], [...outputs]] : splitFallible(outputs);
-        if (safe.length && fallible.length) launch(bindProgram(safe, site));
-        const bp = bindProgram(fallible.length ? fallible : safe, site);
-        beforeLaunch?.(bp, this.originals);
-        launch(bp);
+        if (beforeLaunch) {
+          const bp = bindProgram([...outputs], site);
+          beforeLaunch(bp, this.originals);
+          launch(bp);
+        } else {
+          this.launchSparing(outputs, site);
+        }
       }
     } finally {
       this.end();
     }
+  }
+
+  /**
+   * Launches the program writing `outputs`. A device error fails every output of its program:
+   * values that read no index from device data run in a program of their own first, so they
+   * stay readable.
+   */
+  private launchSparing(outputs: ReadonlySet<Tensor>, site: Site | null): void {
+    const [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    if (safe.length) launch(bindProgram(safe, site));
+    if (fallible.length) launch(bindProgram(fallible, site));
   }
 
   /** Whether its program may read indices from device data (recomputed values: maybe). */

@@ -104,3 +104,27 @@ describe('debug mode', () => {
     );
   });
 });
+
+describe('fused mode, a loop cut at the region size cap', () => {
+  it('values that read no device index stay readable after an index error in the same loop', async () => {
+    const { setRegionCap } = await import('tpu-kernel/runtime');
+    tpu.mode('fused');
+    const before = setRegionCap(8);
+    try {
+      const x = tpu.arange(12, { dtype: 'float32' }).reshape([3, 4]);
+      const idx = computed([0, -1]);
+      await idx.data();
+      let acc = tpu.zeros([2]);
+      const bad: Tensor[] = [];
+      for (let i = 0; i < 10; i++) {
+        acc = acc.add(1);
+        bad.push(x.indexSelect(0, idx).sum());
+      }
+      await expect(tpu.sync()).rejects.toThrow(/failed on the device/);
+      expect(await acc.array()).toEqual([10, 10]);
+      await expect(bad[9]!.data()).rejects.toThrow(/failed on the device|out of data bounds/);
+    } finally {
+      setRegionCap(before);
+    }
+  });
+});
