@@ -6,6 +6,8 @@
 // several do (a value reused is kept, not recomputed). Values consumed once inside the
 // region are never materialized; should one be used later, its recipe is recomputed from
 // its inputs once, in the region that uses it, and kept from then on.
+// A region holding an op that reads indices from device data (which can fail there) runs the
+// outputs that do not depend on such an op as a program of their own, so they survive its error.
 // Fused mode records into its region (fused.ts); tpu.compile traces into a region of its own.
 import { performance } from 'node:perf_hooks';
 import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
