@@ -19,6 +19,9 @@ export * as profiler from './profiler/index.js';
 export { programText, type Program } from './program/program.js';
 export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
 export { lowerToStableHlo, type StableHloModule } from './device/stablehlo/lower-program.js';
+export { Lowered, type LoweredInput, type LowerCompileOptions } from './jit/lower.js';
+export { Spec } from './jit/spec.js';
+export { TpuCompiled, type TpuCostAnalysis, type TpuMemoryAnalysis } from './device/pjrt/compile.js';
 // Capture hooks: the fused region's size cap, running the pending region, refusing reads.
 export { setRegionCap } from './modes/fused.js';
 export { flushRegion } from './modes/mode.js';

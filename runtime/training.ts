@@ -4,6 +4,7 @@ import * as creation from './creation.js';
 import { keep } from './scope.js';
 import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
 import { compile } from './jit/compile.js';
+import { spec } from './jit/spec.js';
 import * as nnModules from './nn/index.js';
 import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
@@ -16,6 +17,8 @@ export const training = {
   grad,
   valueAndGrad,
   compile,
+  /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
+  spec,
   /** Modules and losses, plus torch.nn.functional's forms as tpu.nn.functional. */
   nn: { ...nnModules, functional: nnFunctional },
   optim,

@@ -26,7 +26,7 @@ let programCacheSize = env.TPU_KERNEL_PROGRAM_CACHE
   : DEFAULT_PROGRAM_CACHE;
 
 export interface DeviceOptions {
-  /** TPU generation: v4 (32 GiB HBM), v5e (16 GB, default), v5p (95 GB), v6e (32 GB). */
+  /** TPU generation: v4 (32.0 GiB HBM), v5e (14.9 GiB, default), v5p (88.5 GiB), v6e (29.8 GiB). */
   chip?: ChipGeneration;
   /** Overrides the chip's HBM capacity (bytes); null returns to the chip's. */
   hbmBytes?: number | null;
@@ -37,7 +37,7 @@ export interface DeviceOptions {
 export const settings = {
   chip: () => chip,
   capacityBytes: () => hbmOverride ?? CHIPS[chip].hbmBytes,
-  capacityLabel: () => (hbmOverride === undefined ? `${CHIPS[chip].hbmLabel} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
+  capacityLabel: () => (hbmOverride === undefined ? `${formatBytes(CHIPS[chip].hbmBytes)} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
   threads: () => threads,
   programCacheSize: () => programCacheSize,
   set(options: DeviceOptions): void {

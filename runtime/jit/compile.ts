@@ -30,6 +30,8 @@ import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
 import { replay, staleReason } from './replay.js';
 import { captureOuterSite } from '../call-site.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
+import { lowerFunction, type Lowered } from './lower.js';
+import type { Spec } from './spec.js';
 
 export interface CompiledStats {
   readonly calls: number;
@@ -43,7 +45,20 @@ export interface CompiledStats {
   readonly programsCompiled: number;
 }
 
-export type Compiled<A extends unknown[], R> = ((...args: A) => R) & { stats(): CompiledStats };
+/** A value where each tensor, also inside arrays and objects, may be a tpu.spec placeholder instead. */
+type WithSpecs<T> = T extends Tensor ? Tensor | Spec
+  : T extends (...args: never[]) => unknown ? T
+  : T extends object ? { [K in keyof T]: WithSpecs<T[K]> }
+  : T;
+
+/** The arguments of lower(). */
+export type LowerArguments<A extends unknown[]> = { [K in keyof A]: WithSpecs<A[K]> };
+
+export type Compiled<A extends unknown[], R> = ((...args: A) => R) & {
+  stats(): CompiledStats;
+  /** Traces fn once into one program without running it (JAX's jit(fn).lower): see lower.ts. */
+  lower(...args: LowerArguments<A>): Lowered;
+};
 
 let capturing = false;
 
@@ -179,7 +194,17 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       programsCompiled += programCache().misses - compiledBefore;
     }
   };
+  const lower = (...args: LowerArguments<A>): Lowered => {
+    if (capturing) throw new Error(`tpu.compile(${name}).lower cannot run inside a function being traced`);
+    capturing = true; // compiled functions called by fn are inlined, as in a trace
+    try {
+      return lowerFunction(fn as (...a: never[]) => unknown, name, args, dataDependent(name));
+    } finally {
+      capturing = false;
+    }
+  };
   return Object.assign(compiled, {
     stats: (): CompiledStats => ({ calls, signatures: [...signatures], traces, lastRetrace, programsCompiled }),
+    lower,
   });
 }

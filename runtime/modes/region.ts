@@ -181,12 +181,7 @@ export class Region {
     beforeLaunch?: (bp: BoundRegion, updates: ReadonlyMap<Tensor, Tensor>) => void,
   ): void {
     if (this.members.length === 0) return;
-    const outputs = new Set(required);
-    for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
-    for (const t of this.members) {
-      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
-    }
+    const outputs = this.outputs(required);
     const count = this.members.length;
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
@@ -202,6 +197,34 @@ export class Region {
       }
     } finally {
       this.end();
+    }
+  }
+
+  /** What a cut writes out: `required` first, then every value that may be read later. */
+  private outputs(required: readonly Tensor[]): Set<Tensor> {
+    const outputs = new Set(required);
+    for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
+    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.members) {
+      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
+    }
+    return outputs;
+  }
+
+  /**
+   * The program a cut would run, then the region is dropped (nothing runs, in-place updates
+   * are undone): ahead-of-time lowering. `updated` maps each tensor updated in place to the
+   * hidden tensor the program reads its old value through; `made` holds the region's values.
+   * Null when nothing is computed.
+   */
+  programOnly(required: readonly Tensor[]): { bound: BoundRegion; updated: ReadonlyMap<Tensor, Tensor>; made: ReadonlySet<Tensor> } | null {
+    try {
+      const outputs = this.outputs(required);
+      if (!this.members.length || !outputs.size) return null;
+      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
+      return { bound, updated: new Map(this.originals), made: new Set(this.members) };
+    } finally {
+      this.drop();
     }
   }
 

@@ -72,7 +72,7 @@ export interface ProfileData {
     readonly peakBytes: number;
     readonly liveTensors: number;
     readonly capacityBytes: number;
-    /** "16 GB (v5e)" */
+    /** "14.9 GiB (v5e)" */
     readonly capacity: string;
   };
   readonly chip: { readonly name: ChipGeneration; readonly peakBf16Flops: number; readonly hbmBytesPerSecond: number };

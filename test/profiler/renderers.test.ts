@@ -14,7 +14,7 @@ const data: ProfileData = {
   hostDispatchMs: 1.5, deviceBusyMs: 12, ops: 42, programsRun: 3, compiles: { count: 2, ms: 8.25 },
   cache: { hits: 1, misses: 2, hitRate: 1 / 3 }, queueDepth: { now: 0, max: 2 }, waits: { count: 1, ms: 4 }, regions: 3,
   transfers: { toDevice: { count: 2, bytes: 3 * 1024 * 1024 }, toHost: { count: 1, bytes: 512 } },
-  memory: { liveBytes: 2048, peakBytes: 4096, liveTensors: 3, capacityBytes: 16e9, capacity: '16 GB (v5e)' },
+  memory: { liveBytes: 2048, peakBytes: 4096, liveTensors: 3, capacityBytes: 16e9, capacity: '14.9 GiB (v5e)' },
   chip: { name: 'v5e', peakBf16Flops: 197e12, hbmBytesPerSecond: 819e9 },
   programs: [
     { id: 1, label: 'fused program of 40 ops (matmul, add, relu, …)', runs: 2, deviceMs: 10, flops: 2e9, bytes: 4e6, estimateMs: 2e9 / 197e12 * 1e3, bound: 'compute' },
@@ -50,7 +50,7 @@ describe('profile renderers', () => {
     expect(text).toContain('to device      3.00 MiB (2)');
     expect(text).toContain('from device    512 B (1)');
     expect(text).toContain('live memory    2.00 KiB (3 tensors)');
-    expect(text).toContain('peak memory    4.00 KiB of 16 GB (v5e)');
+    expect(text).toContain('peak memory    4.00 KiB of 14.9 GiB (v5e)');
     expect(text).toContain('roofline column is an estimate');
     // 2e9 FLOPs / 197e12 FLOP/s = 10.2 µs, compute-bound; programs by device time
     expect(text).toMatch(/\n +2 +10\.0 ms +10\.2 µs compute +2\.00 G +3\.81 MiB +fused program of /);

@@ -49,7 +49,7 @@ describe('TPU magics', () => {
     expect(await stdout('%memory')).toBe([
       'live:     256.0 KiB in 2 tensors (262184 bytes, 0.00% of capacity)',
       'peak:     256.0 KiB (262184 bytes)',
-      'capacity: 16 GB (v5e) (16000000000 bytes)',
+      'capacity: 14.9 GiB (v5e) (16000000000 bytes)',
       '',
     ].join('\n'));
     expect(await usageError('%memory now')).toBe("%memory: takes no arguments, got 'now'");
@@ -67,7 +67,7 @@ describe('TPU magics', () => {
       '',
     ].join('\n'));
     await driver.value("tpu.setDevice({ chip: 'v4' })");
-    expect(await stdout('%device')).toContain('chip:             TPU v4\nHBM capacity:     32 GiB (v4) (34359738368 bytes)\n');
+    expect(await stdout('%device')).toContain('chip:             TPU v4\nHBM capacity:     32.0 GiB (v4) (34359738368 bytes)\n');
     await driver.value("tpu.setDevice({ chip: 'v5e' })");
   });
 

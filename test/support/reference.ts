@@ -85,7 +85,7 @@ export function expectClose(actual: ArrayLike<number>, expected: readonly number
   }
 }
 
-// ---- op catalog references (issue 5) ----
+// ---- op catalog references ----
 
 /** Rounds each value to float32 (what a float32 tensor holds). */
 export const f32 = (xs: readonly number[]): number[] => Array.from(Float32Array.from(xs));
