@@ -136,6 +136,7 @@ describe('tpu.compile', () => {
     const x = tpu.tensor([1, 2]);
     expect(() => f(x)).toThrow(/tpu\.compile\(guarded\): the function caught this error.*dataSync: tpu\.compile\(guarded\) is tracing/s);
     expect(() => f(tpu.tensor([3, 4]))).toThrow(/the function caught this error/); // no plan was kept
+    expect(() => f.lower(x)).toThrow(/tpu\.compile\(guarded\)\.lower: the function caught this error/);
     expect(x.array()).toEqual([1, 2]);
   });
 
@@ -155,6 +156,7 @@ describe('tpu.compile', () => {
       expect(() => g(x)).toThrow(/tpu\.withMode: tpu\.compile\(switchingWith\) is tracing/);
       expect(tpu.mode()).toBe('strict');
     }
+    expect(() => f.lower(x)).toThrow(/tpu\.mode: tpu\.compile\(switching\) is tracing/); // ahead-of-time lowering too
     // the same body without the switch compiles and replays
     const h = tpu.compile((t: Tensor) => t.add(1).mul(2));
     expect(h(x).array()).toEqual([4, 6]);
