@@ -86,7 +86,10 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
     const message = e instanceof Error ? e.message : String(e);
     fail(cmd.outs, new Failure(cmd.launch, message));
     errors.push({ launch: cmd.launch, program: cmd.program, message });
-    if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: message });
+    if (cmd.reply !== undefined) {
+      flushProgress(); // the waiter names the error by its launch: it must arrive first
+      send({ t: 'reply', reply: cmd.reply, error: message });
+    }
   }
 }
 

@@ -64,7 +64,7 @@ export class MemoryAccount {
 
   allocate(id: number, dtype: DType, shape: Shape, n: number, origin: string): DeviceBuffer {
     const bytes = n * ITEMSIZE[dtype];
-    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, dtype, shape, origin);
+    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, `${formatShape(shape)} ${dtype}`, origin);
     const b = new DeviceBuffer(id, dtype, shape, bytes, origin);
     b.next = this.head;
     if (this.head) this.head.prev = b;
@@ -75,6 +75,11 @@ export class MemoryAccount {
     for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
     this.gcPressure.allocated(bytes);
     return b;
+  }
+
+  /** Throws out-of-memory unless `bytes` more fit for a moment (a program's intermediate values). */
+  reserve(bytes: number, what: string, origin: string): void {
+    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, what, origin);
   }
 
   release(b: DeviceBuffer): boolean {
@@ -125,11 +130,11 @@ export class MemoryAccount {
     return { liveBytes: this.liveBytes, peakBytes: this.peakBytes, liveTensors: this.liveCount, capacityBytes: this.capacityBytes };
   }
 
-  private throwOutOfMemory(bytes: number, dtype: DType, shape: Shape, origin: string): never {
+  private throwOutOfMemory(bytes: number, what: string, origin: string): never {
     const largest = this.largest(5);
     const lines = largest.map((b) => `  ${formatBytes(b.bytes).padStart(10)}  ${formatShape(b.shape)} ${b.dtype} (${b.origin})`);
     throw new OutOfMemoryError(
-      `out of device memory: ${origin} needs ${formatBytes(bytes)} for ${formatShape(shape)} ${dtype}, ` +
+      `out of device memory: ${origin} needs ${formatBytes(bytes)} for ${what}, ` +
         `but ${formatBytes(this.liveBytes)} of ${this.capacityLabel()} are live in ${this.liveCount} tensors.\n` +
         (lines.length ? `Largest live tensors:\n${lines.join('\n')}\n` : '') +
         'Free tensors with t.dispose() or tpu.scope(fn); the session and its tensors are unchanged.',

@@ -42,7 +42,12 @@ export class DeviceSession {
   /** Tensors given a buffer since the last batch: registered with the finalizer then, unless already disposed. */
   private youngOwners: object[] = [];
   private youngBuffers: DeviceBuffer[] = [];
-  private readonly finalizer = new FinalizationRegistry<DeviceBuffer>((b) => this.free(b));
+  // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
+  // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
+  private readonly finalizer = new FinalizationRegistry<DeviceBuffer>((b) => {
+    if (b.pins > 0) b.disposeRequested = true;
+    else this.free(b);
+  });
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
   queueHigh = 0;
   /** Host<->device traffic in bytes. */
@@ -153,7 +158,7 @@ export class DeviceSession {
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
   waitChecked(reply: number, reason: string): number[] {
     const r = this.waits.sync(reply, reason);
-    if (r.error !== undefined) this.throwPendingErrors();
+    if (r.error !== undefined) this.check(r);
     return r.nonFinite ?? [];
   }
 

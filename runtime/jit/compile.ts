@@ -14,13 +14,13 @@
 // jax.jit. A new trace is made instead of a replay when a captured tensor was disposed, a
 // guard reads another value, a module's tensor or submodule was replaced or train()/eval()
 // switched, or a number argument was used in JS arithmetic (then its value is part of the
-// signature, with a warning once).
+// signature, with a warning once). A mode switch in the body, or a refused value read the
+// body caught, is an error at trace time: the trace would not be what eager execution does.
 import { Tensor } from '../tensor.js';
-import { scope } from '../scope.js';
 import { currentMode, inMode } from '../modes/mode.js';
 import { FusedMode } from '../modes/fused.js';
 import { Region } from '../modes/region.js';
-import { forbidSyncWhile, materialize } from '../modes/materialize.js';
+import { materialize } from '../modes/materialize.js';
 import { programCache } from '../program/program-cache.js';
 import { matmulPrecision } from '../ops/matmul.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
@@ -29,6 +29,7 @@ import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
 import { replay, staleReason } from './replay.js';
 import { captureOuterSite } from '../call-site.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
+import { traceBody } from './trace-body.js';
 import { lowerFunction, type Lowered } from './lower.js';
 import type { Spec } from './spec.js';
 
@@ -60,12 +61,6 @@ export type Compiled<A extends unknown[], R> = ((...args: A) => R) & {
 };
 
 let capturing = false;
-
-const dataDependent = (name: string) =>
-  `tpu.compile(${name}) is tracing: reading a tensor value is not possible there, nothing has run yet ` +
-  '(a compiled function becomes one program, so it cannot branch on or print values it computes). ' +
-  'Select on the device instead (x.where(cond, other), or arithmetic such as mask.mul(a)), or return the ' +
-  'tensor and read it (item(), data()) after the call, outside the compiled function.';
 
 interface Entry {
   plan: Plan | null;
@@ -114,12 +109,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       // The region runs (or is dropped) before the trace mode is left: nothing else flushes it.
       return inMode(new FusedMode(region), () => {
         try {
-          const [result, record] = recordTrace(() => forbidSyncWhile(dataDependent(name), () => scope(() => fn(...liveArgs))));
-          if (result instanceof Promise) {
-            // The error below replaces the promise's own outcome: never left unhandled.
-            result.catch(() => {});
-            throw new TypeError(`tpu.compile(${name}): the function must be synchronous (it returned a Promise)`);
-          }
+          const [result, record] = recordTrace(() => traceBody(name, `tpu.compile(${name})`, () => fn(...liveArgs)));
           // Outputs: what fn returns and every value it left alive (updated in place or kept:
           // parameters, optimizer state, gradients), so a replay can write each of them.
           const returned = new Set<Tensor>();
@@ -190,7 +180,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     if (capturing) throw new Error(`tpu.compile(${name}).lower cannot run inside a function being traced`);
     capturing = true; // compiled functions called by fn are inlined, as in a trace
     try {
-      return lowerFunction(fn as (...a: never[]) => unknown, name, args, dataDependent(name));
+      return lowerFunction(fn as (...a: never[]) => unknown, name, args);
     } finally {
       capturing = false;
     }

@@ -9,17 +9,17 @@
 import { Tensor } from '../tensor.js';
 import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
-import { scope } from '../scope.js';
 import { currentMode, inMode } from '../modes/mode.js';
 import { FusedMode } from '../modes/fused.js';
 import { Region } from '../modes/region.js';
-import { forbidSyncWhile, materialize } from '../modes/materialize.js';
+import { materialize } from '../modes/materialize.js';
 import { readOptions } from '../options.js';
 import { lowerToStableHlo, type StableHloModule } from '../device/stablehlo/lower-program.js';
 import { compileForTpu, type TpuCompiled } from '../device/pjrt/compile.js';
 import type { Program } from '../program/program.js';
 import { collectTensors } from './plan.js';
 import { withPlaceholders } from './spec.js';
+import { traceBody } from './trace-body.js';
 
 /** One tensor input of the lowered program: the call's tensor or spec argument #argument, or a tensor captured from outside. */
 export interface LoweredInput {
@@ -69,8 +69,8 @@ export class Lowered {
   }
 }
 
-/** Traces fn(...args) into one program without running it; `message` refuses value reads inside. */
-export function lowerFunction(fn: (...args: never[]) => unknown, name: string, callArgs: readonly unknown[], message: string): Lowered {
+/** Traces fn(...args) into one program without running it. */
+export function lowerFunction(fn: (...args: never[]) => unknown, name: string, callArgs: readonly unknown[]): Lowered {
   const { args, placeholders } = withPlaceholders(callArgs);
   const argTensors = new Set<Tensor>();
   collectTensors(args, argTensors);
@@ -83,11 +83,7 @@ export function lowerFunction(fn: (...args: never[]) => unknown, name: string, c
   const region = new Region(Infinity);
   const lowered = inMode(new FusedMode(region), () => {
     try {
-      const result = forbidSyncWhile(message, () => scope(() => fn(...(args as never[]))));
-      if (result instanceof Promise) {
-        result.catch(() => {});
-        throw new TypeError(`tpu.compile(${name}).lower: the function must be synchronous (it returned a Promise)`);
-      }
+      const result = traceBody(name, `tpu.compile(${name}).lower`, () => fn(...(args as never[])));
       // The program's outputs: what fn returns, then every value it left alive (in-place updates).
       const returned = new Set<Tensor>();
       collectTensors(result, returned);

@@ -1,5 +1,6 @@
-// Launching a bound program: cache lookup, output allocation (memory accounting, which may
-// throw out-of-memory before anything is enqueued), then the execution command.
+// Launching a bound program: cache lookup, output allocation and the room its intermediates
+// need (memory accounting: may throw out-of-memory before anything is enqueued), then the
+// execution command.
 import { currentSession } from '../device/current.js';
 import { programCache } from '../program/program-cache.js';
 import type { DeviceBuffer } from '../device/memory.js';
@@ -7,7 +8,8 @@ import type { BoundProgram } from '../program/bind-program.js';
 
 export function launch(bp: BoundProgram, check = false): number | undefined {
   const session = currentSession();
-  const id = programCache().lookup(bp);
+  const cache = programCache();
+  const id = cache.lookup(bp);
   const outputs = bp.outputs;
   const outs: DeviceBuffer[] = new Array(outputs.length);
   let allocated = 0;
@@ -17,6 +19,9 @@ export function launch(bp: BoundProgram, check = false): number | undefined {
       // A replayed tpu.compile plan's outputs are fresh tensors without recipes.
       outs[allocated] = session.allocate(t.dtype, t.shape, t._node?.op.name ?? 'tpu.compile');
     }
+    // A fused program's intermediates are device memory too, for as long as it runs.
+    const intermediates = cache.get(id)?.intermediateBytes ?? 0;
+    if (intermediates > 0) session.memory.reserve(intermediates, 'the intermediate values of its program', bp.label());
   } catch (e) {
     for (let i = 0; i < allocated; i++) session.memory.release(outs[i]!);
     throw e;

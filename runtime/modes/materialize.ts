@@ -3,26 +3,26 @@ import { bindProgram } from '../program/bind-program.js';
 import type { Tensor } from '../tensor.js';
 import { launch } from './launch.js';
 import { regionSite } from '../call-site.js';
+import { Refusal } from './refusal.js';
 
-let syncForbidden: string | null = null;
+const reads = new Refusal();
 
 /**
  * Runs fn with every read of a tensor value refused (whole-function capture: a branch on
  * a tensor's value cannot be traced). The error says `message`.
  */
 export function forbidSyncWhile<T>(message: string, fn: () => T): T {
-  const before = syncForbidden;
-  syncForbidden = message;
-  try {
-    return fn();
-  } finally {
-    syncForbidden = before;
-  }
+  return reads.during(message, fn);
 }
 
 /** Throws if reading values is forbidden right now (see forbidSyncWhile). */
 export function checkSyncAllowed(what: string): void {
-  if (syncForbidden !== null) throw new Error(`${what}: ${syncForbidden}`);
+  reads.check(what);
+}
+
+/** fn's result, and the first read it was refused even if fn caught that error (null: none). */
+export function refusedReadsIn<T>(fn: () => T): [T, Error | null] {
+  return reads.firstIn(fn);
 }
 
 export function materialize(t: Tensor, reason: string): void {

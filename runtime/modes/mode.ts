@@ -5,6 +5,7 @@ import { debug, strict } from './eager.js';
 import { fused } from './fused.js';
 import type { Tensor } from '../tensor.js';
 import type { BoundRegion } from '../program/bind-program.js';
+import { Refusal } from './refusal.js';
 
 const byName: Record<ModeName, Mode> = { debug, strict, fused };
 
@@ -25,11 +26,20 @@ export function enterMode(next: Mode): void {
   active = next;
 }
 
+const switches = new Refusal();
+
+/** Runs fn with tpu.mode(name) and tpu.withMode refused (a compiled function is traced in one mode). */
+export function forbidModeSwitchWhile<T>(message: string, fn: () => T): T {
+  return switches.during(message, fn);
+}
+
 export function setMode(mode: ModeName, source = 'tpu.mode'): void {
+  switches.check(source);
   enterMode(byName[assertMode(mode, source)]);
 }
 
 export function withMode<T>(mode: ModeName, fn: () => T): T {
+  switches.check('tpu.withMode');
   return inMode(byName[assertMode(mode, 'tpu.withMode')], fn);
 }
 

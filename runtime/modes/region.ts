@@ -6,6 +6,8 @@
 // several do (a value reused is kept, not recomputed). Values consumed once inside the
 // region are never materialized; should one be used later, its recipe is recomputed from
 // its inputs once, in the region that uses it, and kept from then on.
+// A region holding an op that reads indices from device data (which can fail there) runs the
+// outputs that do not depend on such an op as a program of their own, so they survive its error.
 // Fused mode records into its region (fused.ts); tpu.compile traces into a region of its own.
 import { performance } from 'node:perf_hooks';
 import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
@@ -17,7 +19,7 @@ import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
-import { captureOuterSite, regionSite, type CallSite } from '../call-site.js';
+import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 export class Region {
   // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -115,7 +117,7 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
     try {
-      launch(bindProgram([...outputs], regionSite(this.start, Region.prototype.cutAtCap)));
+      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
       this.settle(prefix);
@@ -184,9 +186,14 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
       if (outputs.size) {
-        const bp = bindProgram([...outputs], regionSite(this.start, Region.prototype.flush));
-        beforeLaunch?.(bp, this.originals);
-        launch(bp);
+        const site = regionSite(this.start, Region.prototype.flush);
+        if (beforeLaunch) {
+          const bp = bindProgram([...outputs], site);
+          beforeLaunch(bp, this.originals);
+          launch(bp);
+        } else {
+          this.launchSparing(outputs, site);
+        }
       }
     } finally {
       this.end();
@@ -221,6 +228,22 @@ export class Region {
     }
   }
 
+  /**
+   * Launches the program writing `outputs`. A device error fails every output of its program:
+   * values that read no index from device data run in a program of their own first, so they
+   * stay readable.
+   */
+  private launchSparing(outputs: ReadonlySet<Tensor>, site: Site | null): void {
+    const [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    if (safe.length) launch(bindProgram(safe, site));
+    if (fallible.length) launch(bindProgram(fallible, site));
+  }
+
+  /** Whether its program may read indices from device data (recomputed values: maybe). */
+  private mayFail(): boolean {
+    return this.recomputed.size > 0 || this.members.some((t) => t._node?.op.readsDeviceIndices === true);
+  }
+
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
   drop(): number {
     const n = this.members.length;
@@ -235,6 +258,28 @@ export class Region {
     this.end();
     return n;
   }
+}
+
+/**
+ * Outputs split by whether their recipe reads indices from device data (an op that can fail on
+ * the device), in their order; `required` outputs stay first in theirs.
+ */
+function splitFallible(outputs: ReadonlySet<Tensor>): [Tensor[], Tensor[]] {
+  const memo = new Map<Tensor, boolean>();
+  const fallible = (t: Tensor): boolean => {
+    const node = t._node;
+    if (t._buf || !node) return false;
+    let known = memo.get(t);
+    if (known === undefined) {
+      known = node.op.readsDeviceIndices === true || node.inputs.some((v) => !isScalar(v) && fallible(v));
+      memo.set(t, known);
+    }
+    return known;
+  };
+  const safe: Tensor[] = [];
+  const rest: Tensor[] = [];
+  for (const t of outputs) (fallible(t) ? rest : safe).push(t);
+  return [safe, rest];
 }
 
 /** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */

@@ -9,12 +9,15 @@ import { currentSession, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
+import { intermediatePeakBytes } from './intermediate-bytes.js';
 
 export interface CompiledEntry {
   readonly id: number;
   readonly hash: string;
   readonly program: Program;
   readonly label: string;
+  /** Device bytes its intermediate values need at once while it runs (intermediate-bytes.ts). */
+  readonly intermediateBytes: number;
 }
 
 /** A cached program and its bookkeeping. */
@@ -98,7 +101,10 @@ export class ProgramCache {
     this.misses++;
     const program = bp.program();
     const label = bp.label();
-    const entry = { id: this.device.compile(program, label), hash: fnv1a(bp.signature), program, label };
+    const entry = {
+      id: this.device.compile(program, label), hash: fnv1a(bp.signature), program, label,
+      intermediateBytes: intermediatePeakBytes(program),
+    };
     const shapes = program.inputs.map((v) => v.shape);
     const slot: Slot = { entry, signature: bp.signature, structure: bp.structure(), shapes, used: ++this.clock, evicted: false };
     this.bySignature.set(slot.signature, slot);

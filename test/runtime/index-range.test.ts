@@ -65,9 +65,8 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await x().indexSelect(0, computed([2, 0])).array()).toEqual([[8, 9, 10, 11], [0, 1, 2, 3]]);
   });
 
-  // Known failure in fused mode: a device error fails the whole region, so a tensor computed in
-  // the same region stays unreadable (the fused mode's region recovery is the core's, modes/fused.ts).
-  (mode === 'fused' ? it.fails : it)('a tensor of the same region as a failing index op stays readable', async () => {
+  // Fused mode: the tensor is recorded in the region of the failing op; it must not share its fate.
+  it('a tensor of the same region as a failing index op stays readable', async () => {
     tpu.mode(mode);
     const kept = tpu.tensor([1, 2, 3]).mul(2);
     await expect(async () => {
@@ -75,5 +74,57 @@ describe.each(MODES)('%s mode', (mode) => {
     }).rejects.toThrow(/failed on the device|out of data bounds/);
     await tpu.sync().catch(() => undefined);
     expect(await kept.array()).toEqual([2, 4, 6]);
+  });
+});
+
+describe('debug mode', () => {
+  it('a device error is reported at the op (composed or not), not by the next one', () => {
+    tpu.mode('debug');
+    const logits = tpu.arange(12, { dtype: 'float32' }).reshape([3, 4]);
+    const targets = computed([0, -1, 2]);
+    const failing: (() => Tensor)[] = [
+      () => tpu.nn.crossEntropy(logits, targets),
+      () => logits.indexSelect(0, computed([-1])),
+      () => logits.gather(1, computed([[0], [-1], [0]])),
+      () => F.embedding(computed([-1]), logits),
+    ];
+    for (const call of failing) {
+      expect(call).toThrow(/failed on the device/);
+      // nothing stays pending: an unrelated op and its read work at once
+      expect(tpu.tensor([1, 2, 3]).mul(2).array()).toEqual([2, 4, 6]);
+    }
+    expect(tpu.nn.crossEntropy(logits, computed([3, 0, 1])).item()).toBeCloseTo(
+      // float64 reference: mean over rows of logsumexp(row) - row[target]
+      [3, 0, 1].reduce((s, c, r) => {
+        const row = [0, 1, 2, 3].map((j) => 4 * r + j);
+        const lse = Math.log(row.reduce((a, v) => a + Math.exp(v), 0));
+        return s + (lse - row[c]!) / 3;
+      }, 0),
+      5,
+    );
+  });
+});
+
+describe('fused mode, a loop cut at the region size cap', () => {
+  it('values that read no device index stay readable after an index error in the same loop', async () => {
+    const { setRegionCap } = await import('tpu-kernel/runtime');
+    tpu.mode('fused');
+    const before = setRegionCap(8);
+    try {
+      const x = tpu.arange(12, { dtype: 'float32' }).reshape([3, 4]);
+      const idx = computed([0, -1]);
+      await idx.data();
+      let acc = tpu.zeros([2]);
+      const bad: Tensor[] = [];
+      for (let i = 0; i < 10; i++) {
+        acc = acc.add(1);
+        bad.push(x.indexSelect(0, idx).sum());
+      }
+      await expect(tpu.sync()).rejects.toThrow(/failed on the device/);
+      expect(await acc.array()).toEqual([10, 10]);
+      await expect(bad[9]!.data()).rejects.toThrow(/failed on the device|out of data bounds/);
+    } finally {
+      setRegionCap(before);
+    }
   });
 });

@@ -67,6 +67,35 @@ describe('memory', () => {
     small.dispose();
   });
 
+  it('fused: a program\'s intermediates count against HBM at launch; no phantom tensor after the error', async () => {
+    tpu.mode('fused');
+    await tpu.sync();
+    const live = tpu.memory().liveBytes;
+    tpu.setDevice({ hbmBytes: live + 100_000 });
+    const big = tpu.full([20_000], 0.5); // 80,000 B
+    await big.data();
+    const tensors = tpu.memory().liveTensors;
+    const bytes = tpu.memory().liveBytes;
+    // mul and add are intermediates (80,000 B each, both alive while add runs): 160,000 B
+    const total = big.mul(2).add(1).sum();
+    let err: unknown;
+    try {
+      total.dataSync();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(OutOfMemoryError);
+    const msg = (err as Error).message;
+    expect(msg).toMatch(/^out of device memory: fused program of 3 ops \(mul, add, sum\) needs 156\.\d KiB for the intermediate values of its program, but/);
+    expect(msg).toMatch(/Largest live tensors:\n +78\.1 KiB +\[20000\] float32/);
+    expect(tpu.memory().liveTensors).toBe(tensors);
+    expect(tpu.memory().liveBytes).toBe(bytes);
+    // with room, the same recipe computes the value: sum of (0.5 * 2 + 1) over 20,000 elements
+    tpu.setDevice({ hbmBytes: live + 300_000 });
+    expect(total.item()).toBe(40_000);
+    big.dispose();
+  });
+
   it('tpu.scope frees what it made except what it returns', async () => {
     const before = await settledLiveTensors();
     const kept = tpu.scope(() => {

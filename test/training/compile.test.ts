@@ -122,4 +122,44 @@ describe('tpu.compile', () => {
     expect(outer(x).array()).toEqual([4, 7]);
     expect(programsRun() - before).toBe(1);
   });
+
+  it('a value read caught by try/catch inside the body is an error at trace time, never a stale replay', () => {
+    const f = tpu.compile(function guarded(t: Tensor) {
+      let scale = 1;
+      try {
+        scale = t.sum().item() as number; // refused while tracing
+      } catch {
+        scale = 1;
+      }
+      return t.mul(scale);
+    });
+    const x = tpu.tensor([1, 2]);
+    expect(() => f(x)).toThrow(/tpu\.compile\(guarded\): the function caught this error.*dataSync: tpu\.compile\(guarded\) is tracing/s);
+    expect(() => f(tpu.tensor([3, 4]))).toThrow(/the function caught this error/); // no plan was kept
+    expect(() => f.lower(x)).toThrow(/tpu\.compile\(guarded\)\.lower: the function caught this error/);
+    expect(x.array()).toEqual([1, 2]);
+  });
+
+  it('a mode switch inside the body is an error at trace time; the mode and later calls are intact', () => {
+    tpu.mode('strict');
+    const f = tpu.compile(function switching(t: Tensor) {
+      const y = t.add(1);
+      tpu.mode('debug');
+      return y.mul(2);
+    });
+    const g = tpu.compile(function switchingWith(t: Tensor) {
+      return tpu.withMode('debug', () => t.add(1));
+    });
+    const x = tpu.tensor([1, 2]);
+    for (let i = 0; i < 2; i++) {
+      expect(() => f(x)).toThrow(/tpu\.mode: tpu\.compile\(switching\) is tracing: .*cannot switch modes inside/);
+      expect(() => g(x)).toThrow(/tpu\.withMode: tpu\.compile\(switchingWith\) is tracing/);
+      expect(tpu.mode()).toBe('strict');
+    }
+    expect(() => f.lower(x)).toThrow(/tpu\.mode: tpu\.compile\(switching\) is tracing/); // ahead-of-time lowering too
+    // the same body without the switch compiles and replays
+    const h = tpu.compile((t: Tensor) => t.add(1).mul(2));
+    expect(h(x).array()).toEqual([4, 6]);
+    expect(h(tpu.tensor([5, -1])).array()).toEqual([12, 0]);
+  });
 });
