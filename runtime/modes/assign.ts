@@ -4,7 +4,6 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
-import { installMethods } from '../install-methods.js';
 
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
@@ -20,18 +19,3 @@ function checkSource(op: string, target: Tensor, source: Tensor): Tensor {
   }
   return source.dtype === target.dtype ? source : source.to(target.dtype);
 }
-
-declare module '../tensor.js' {
-  interface Tensor {
-    /** In place: this tensor takes the value of `source` (same shape; cast to this dtype). */
-    copy_(source: Tensor): Tensor;
-  }
-}
-installMethods({
-  copy_(source) {
-    if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
-    // A fresh value to consume: the caller keeps `source`.
-    assignAll([[this, source.reshape([...source.shape])]], 'copy_');
-    return this;
-  },
-});
