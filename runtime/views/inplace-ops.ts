@@ -6,7 +6,7 @@ import { assignAll } from '../modes/assign.js';
 import { constantTensor } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
-import { recomputedViews, trackViews, writeThrough } from './view-tracking.js';
+import { trackViews, writeThrough } from './view-tracking.js';
 import '../ops/index.js';
 
 trackViews(
@@ -32,10 +32,6 @@ export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor 
   checkAutograd(op, target);
   const { base, newBase } = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
   assignAll([[base, newBase]], op);
-  base._version++;
-  const views = recomputedViews(base);
-  for (const [view] of views) view._version = base._version;
-  if (views.length > 0) assignAll(views, op);
   return target;
 }
 

@@ -19,6 +19,8 @@ declare module '../tensor.js' {
     _viewOf?: ViewOf;
     /** The live views of this base (weak: a dropped view is not kept for recomputation). */
     _views?: WeakRef<Tensor>[];
+    /** The length of _views at which its dropped entries are next removed. */
+    _viewsPruneAt?: number;
   }
 }
 
@@ -36,7 +38,13 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, readOnl
   const base = parent ? parent.base : input;
   const from = parent ? (b: Tensor) => step(parent.from(b)) : step;
   out._viewOf = { base, from, readOnly: readOnly || (parent?.readOnly ?? false) };
-  (base._views ??= []).push(new WeakRef(out));
+  const views = (base._views ??= []);
+  views.push(new WeakRef(out));
+  // Views made in a loop and dropped: bounded by twice the live ones.
+  if (views.length >= (base._viewsPruneAt ?? 16)) {
+    base._views = views.filter((r) => r.deref() !== undefined);
+    base._viewsPruneAt = 2 * base._views.length + 16;
+  }
 }
 
 /** Makes each named method (or getter) of Tensor return views of its input. */

@@ -75,3 +75,14 @@ describe('views and in-place ops', () => {
     expect(Array.from(b.dataSync())).toEqual([1, 2, 3]);
   });
 });
+
+describe('views see optimizer steps', () => {
+  it('a transposed view of a parameter follows an SGD step', () => {
+    const w = tpu.tensor([[1, 2], [3, 4]], { dtype: 'float32', requiresGrad: true });
+    const wt = w.T;
+    const opt = new tpu.optim.SGD([w], { lr: 0.5 });
+    w.sum().backward();
+    opt.step();
+    expect(Array.from(wt.flatten().dataSync())).toEqual([0.5, 2.5, 1.5, 3.5]);
+  });
+});
