@@ -3,7 +3,7 @@
 import { Tensor } from '../tensor.js';
 import type { Operand } from '../ops/op.js';
 import { assignAll } from '../modes/assign.js';
-import { constantTensor } from '../ops/constant.js';
+import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { trackViews, writeThrough } from './view-tracking.js';
@@ -39,8 +39,8 @@ function fresh(t: Tensor): Tensor {
   return t.reshape([...t.shape]);
 }
 
-function filled(like: Tensor, value: number): Tensor {
-  return constantTensor(new Array(like.size).fill(value), [...like.shape], like.dtype);
+function filledLike(op: string, like: Tensor, value: number): Tensor {
+  return filled(op, [...like.shape], value, like.dtype);
 }
 
 declare module '../tensor.js' {
@@ -65,8 +65,8 @@ installMethods({
   mul_(other) { return writeInPlace('mul_', this, this.mul(other)); },
   div_(other) { return writeInPlace('div_', this, this.div(other)); },
   clamp_(min, max) { return writeInPlace('clamp_', this, this.clamp(min, max)); },
-  zero_() { return writeInPlace('zero_', this, filled(this, 0)); },
-  fill_(value) { return writeInPlace('fill_', this, filled(this, value)); },
+  zero_() { return writeInPlace('zero_', this, filledLike('zero_', this, 0)); },
+  fill_(value) { return writeInPlace('fill_', this, filledLike('fill_', this, value)); },
   maskedFill_(mask, value) { return writeInPlace('maskedFill_', this, this.maskedFill(mask, value)); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
@@ -74,7 +74,7 @@ installMethods({
   },
   set(value) {
     if (!this._viewOf) throw new TypeError('set: the target must be a view of a tensor, such as x.at(0) or x.at(":", 1)');
-    const v = value instanceof Tensor ? fresh(value.expand([...this.shape])) : filled(this, value as number);
+    const v = value instanceof Tensor ? fresh(value.expand([...this.shape])) : filledLike('set', this, value as number);
     return writeInPlace('set', this, v);
   },
 });

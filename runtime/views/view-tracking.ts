@@ -3,7 +3,7 @@
 // functional update of the base (scatter of the new values at the positions the view reads),
 // the base takes it in place (modes/assign) and every live view of the base is recomputed.
 import { Tensor } from '../tensor.js';
-import { constantTensor } from '../ops/constant.js';
+import { filled } from '../ops/constant.js';
 import { where } from '../ops/where.js';
 
 interface ViewOf {
@@ -83,11 +83,12 @@ export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBa
   const n = base.size;
   return untracked(() => {
     // Which base element each view element reads: the view applied to the base's positions.
-    const positions = constantTensor(Array.from({ length: n }, (_, i) => i), [...base.shape], 'int32');
+    // (a running count of ones: an iota computed on the device, not a constant of n values)
+    const positions = filled('view', [n], 1, 'int32').cumsum(0).sub(1).reshape([...base.shape]);
     const at = v.from(positions).reshape([-1]);
     const flatBase = base.reshape([n]);
-    const written = constantTensor(new Array(n).fill(0), [n], 'int32').scatterAdd(0, at, constantTensor(new Array(at.size).fill(1), [at.size], 'int32'));
-    const values = constantTensor(new Array(n).fill(0), [n], base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
+    const written = filled('view', [n], 0, 'int32').scatterAdd(0, at, filled('view', [at.size], 1, 'int32'));
+    const values = filled('view', [n], 0, base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
     return { base, newBase: where(written.gt(0), values, flatBase).reshape([...base.shape]) };
   });
 }

@@ -86,3 +86,16 @@ describe('views see optimizer steps', () => {
     expect(Array.from(wt.flatten().dataSync())).toEqual([0.5, 2.5, 1.5, 3.5]);
   });
 });
+
+describe('a write through a view of a large base', () => {
+  for (const mode of ['strict', 'fused'] as const) {
+    it(`zeroes exactly the viewed elements of 3000 (${mode})`, () => {
+      tpu.mode(mode);
+      const values = Array.from({ length: 3000 }, (_, i) => i);
+      const b = tpu.tensor(values, { dtype: 'float32' });
+      b.view([30, 100]).at('10:20', '::3').zero_();
+      const want = values.map((v, i) => (Math.floor(i / 100) >= 10 && Math.floor(i / 100) < 20 && (i % 100) % 3 === 0 ? 0 : v));
+      expect(Array.from(b.dataSync())).toEqual(want);
+    });
+  }
+});
