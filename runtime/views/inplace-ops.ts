@@ -6,7 +6,7 @@ import { assignAll } from '../modes/assign.js';
 import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
-import { trackViews, writeThrough } from './view-tracking.js';
+import { trackViews, untracked, writeThrough } from './view-tracking.js';
 import '../ops/index.js';
 
 trackViews(
@@ -35,8 +35,9 @@ export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor 
   return target;
 }
 
-function fresh(t: Tensor): Tensor {
-  return t.reshape([...t.shape]);
+/** A new tensor holding t's value broadcast to `shape`, for an in-place write to consume. */
+function fresh(t: Tensor, shape: readonly number[], dtype = t.dtype): Tensor {
+  return untracked(() => t.expand([...shape]).to(dtype).reshape([...shape]));
 }
 
 function filledLike(op: string, like: Tensor, value: number): Tensor {
@@ -70,11 +71,11 @@ installMethods({
   maskedFill_(mask, value) { return writeInPlace('maskedFill_', this, this.maskedFill(mask, value)); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
-    return writeInPlace('copy_', this, fresh(source.expand([...this.shape]).to(this.dtype)));
+    return writeInPlace('copy_', this, fresh(source, this.shape, this.dtype));
   },
   set(value) {
     if (!this._viewOf) throw new TypeError('set: the target must be a view of a tensor, such as x.at(0) or x.at(":", 1)');
-    const v = value instanceof Tensor ? fresh(value.expand([...this.shape])) : filledLike('set', this, value as number);
+    const v = value instanceof Tensor ? fresh(value, this.shape) : filledLike('set', this, value as number);
     return writeInPlace('set', this, v);
   },
 });

@@ -27,7 +27,8 @@ declare module '../tensor.js' {
 // View methods call each other (T -> permute, at -> reshape): only the outermost records.
 let depth = 0;
 
-function untracked<T>(fn: () => T): T {
+/** Runs fn with view methods returning plain tensors (values made for the runtime's own use). */
+export function untracked<T>(fn: () => T): T {
   depth++;
   try { return fn(); } finally { depth--; }
 }
