@@ -99,3 +99,16 @@ describe('a write through a view of a large base', () => {
     });
   }
 });
+
+describe('tpu.compile: a captured base written through a view', () => {
+  for (const mode of modes) {
+    it(`each replay adds to the row (${mode})`, () => {
+      tpu.mode(mode);
+      const b = f32([[1, 2], [3, 4]]);
+      const step = tpu.compile((y: Tensor) => { b.at(1).add_(y); return b.sum(); });
+      const sums = [1, 2, 3].map((k) => step(f32([k, k])).item());
+      expect(sums).toEqual([12, 16, 22]);
+      expect(Array.from(b.flatten().dataSync())).toEqual([1, 2, 9, 10]);
+    });
+  }
+});
