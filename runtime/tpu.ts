@@ -7,6 +7,7 @@ import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import './modes/values.js';
+import './views/inplace-ops.js';
 import { closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
 import { interruptBuffer, interruptWake } from './device/signal.js';

@@ -89,6 +89,11 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
         }
         const rule = node.op.grad;
         if (rule === 'not-differentiable') continue;
+        node.operands.forEach((o, i) => {
+          if (o instanceof Tensor && o._version !== node.versions[i]) {
+            throw new Error(`${who}: one of the variables needed for gradient computation has been modified by an inplace operation: ${o.describe()} is at version ${o._version}; expected version ${node.versions[i]}`);
+          }
+        });
         const ins = rule(g, node.operands, t, node.attrs);
         node.operands.forEach((o, i) => {
           const gi = ins[i];

@@ -11,6 +11,8 @@ export interface GradNode {
   /** Null once backward has freed the graph (retainGraph: false). */
   operands: readonly Operand[] | null;
   readonly attrs: unknown;
+  /** Each operand's in-place write count when recorded (backward refuses a changed one). */
+  readonly versions: readonly number[];
 }
 
 declare module '../tensor.js' {
@@ -21,11 +23,14 @@ declare module '../tensor.js' {
     grad: Tensor | null;
     /** How a non-leaf was computed (null for leaves). */
     _gradNode: GradNode | null;
+    /** Counts in-place writes: backward refuses operands written since they were recorded. */
+    _version: number;
   }
 }
 Tensor.prototype.requiresGrad = false;
 Tensor.prototype.grad = null;
 Tensor.prototype._gradNode = null;
+Tensor.prototype._version = 0;
 
 addApplyHook((op, operands, attrs, out) => {
   let needed = false;
@@ -34,5 +39,5 @@ addApplyHook((op, operands, attrs, out) => {
   }
   if (!needed || !gradEnabled() || op.grad === 'not-differentiable' || !isFloating(out.dtype)) return;
   out.requiresGrad = true;
-  out._gradNode = { op, operands, attrs };
+  out._gradNode = { op, operands, attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
 });

@@ -1,15 +1,27 @@
 // In-place updates (optimizer steps, `p.copy_(v)`): a tensor object keeps its identity
 // (modules and optimizers hold it) and takes a new value. The active mode does the update
 // (fused.ts: recorded in the region, eager.ts: the target adopts the source's buffer).
+// Each write counts in the target's _version (backward refuses values changed since recorded).
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
-import { installMethods } from '../install-methods.js';
+import { recomputedViews } from '../views/view-tracking.js';
+import '../autograd/tape.js';
 
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
-  for (const [target, source] of checked) currentMode().assign(target, source);
+  for (const [target, source] of checked) {
+    currentMode().assign(target, source);
+    target._version++;
+    // A base's live views see its new value (PyTorch's aliasing).
+    if (target._views?.length) {
+      for (const [view, value] of recomputedViews(target)) {
+        currentMode().assign(view, value);
+        view._version++;
+      }
+    }
+  }
 }
 
 function checkSource(op: string, target: Tensor, source: Tensor): Tensor {
@@ -20,18 +32,3 @@ function checkSource(op: string, target: Tensor, source: Tensor): Tensor {
   }
   return source.dtype === target.dtype ? source : source.to(target.dtype);
 }
-
-declare module '../tensor.js' {
-  interface Tensor {
-    /** In place: this tensor takes the value of `source` (same shape; cast to this dtype). */
-    copy_(source: Tensor): Tensor;
-  }
-}
-installMethods({
-  copy_(source) {
-    if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
-    // A fresh value to consume: the caller keeps `source`.
-    assignAll([[this, source.reshape([...source.shape])]], 'copy_');
-    return this;
-  },
-});

@@ -1,0 +1,114 @@
+// Views alias their base and in-place ops write through them, as in PyTorch, in every mode
+// and inside tpu.compile; expected values are hand-computed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+
+afterEach(() => tpu.mode('strict'));
+
+const f32 = (v: number[][] | number[]) => tpu.tensor(v, { dtype: 'float32' });
+
+const cases: { name: string; run: () => Tensor[]; want: number[][] }[] = [
+  { name: 'view([4]).copy_ reaches the base', run: () => { const b = f32([[1, 2], [3, 4]]); b.view([4]).copy_(f32([5, 6, 7, 8])); return [b]; }, want: [[5, 6, 7, 8]] },
+  { name: 'at(0).copy_ writes a row', run: () => { const b = f32([[1, 2], [3, 4]]); b.at(0).copy_(f32([5, 6])); return [b]; }, want: [[5, 6, 3, 4]] },
+  { name: 'T.copy_ writes transposed', run: () => { const b = f32([[1, 2], [3, 4]]); b.T.copy_(f32([[5, 6], [7, 8]])); return [b]; }, want: [[5, 7, 6, 8]] },
+  { name: 'a slice view with a step', run: () => { const b = f32([0, 1, 2, 3, 4, 5]); b.at('::2').add_(10); return [b]; }, want: [[10, 1, 12, 3, 14, 5]] },
+  { name: 'narrow, permute, unsqueeze and squeeze chains', run: () => { const b = f32([[1, 2, 3], [4, 5, 6]]); b.narrow(1, 1, 2).permute(1, 0).unsqueeze(0).squeeze(0).mul_(2); return [b]; }, want: [[1, 4, 6, 4, 10, 12]] },
+  { name: 'a write through one view reaches another view', run: () => { const b = f32([[1, 2], [3, 4]]); const col = b.at(':', 1); const row = b.at(1); row.fill_(0); return [b, col]; }, want: [[1, 2, 0, 0], [2, 0]] },
+  { name: 'a write to the base reaches its views', run: () => { const b = f32([1, 2, 3, 4]); const v = b.view([2, 2]).at(1); b.sub_(1); return [v]; }, want: [[2, 3]] },
+  { name: 'set on an index', run: () => { const b = f32([[1, 2], [3, 4]]); b.at(1, 0).set(9); b.at(0).set(f32([7])); return [b]; }, want: [[7, 7, 9, 4]] },
+  { name: 'add_ sub_ mul_ div_ clamp_', run: () => { const b = f32([1, 2, 3, 4]); b.add_(1).mul_(f32([1, 2, 3, 4])).sub_(2).div_(2).clamp_(0, 6); return [b]; }, want: [[0, 2, 5, 6]] },
+  { name: 'zero_ fill_ maskedFill_', run: () => { const a = f32([1, 2, 3]); const b = f32([1, 2, 3]); a.zero_(); b.maskedFill_(tpu.tensor([true, false, true]), -1); const c = f32([5]); c.fill_(7); return [a, b, c]; }, want: [[0, 0, 0], [-1, 2, -1], [7]] },
+];
+
+const modes = ['debug', 'strict', 'fused'] as const;
+
+describe('views and in-place ops', () => {
+  for (const mode of modes) {
+    for (const c of cases) {
+      it(`${c.name} (${mode})`, () => {
+        tpu.mode(mode);
+        const outs = c.run();
+        outs.forEach((t, i) => expect(Array.from(t.flatten().dataSync())).toEqual(c.want[i]));
+      });
+    }
+    it(`a compiled function writing through a view (${mode})`, () => {
+      tpu.mode(mode);
+      const step = tpu.compile((b: Tensor, y: Tensor) => { b.at(0).copy_(y); return b.mul(1); });
+      for (const k of [1, 2, 3]) {
+        const b = f32([[1, 2], [3, 4]]);
+        const out = step(b, f32([k, k]));
+        expect(Array.from(out.flatten().dataSync())).toEqual([k, k, 3, 4]);
+        expect(Array.from(b.flatten().dataSync())).toEqual([k, k, 3, 4]);
+      }
+    });
+  }
+
+  it('expand views are read-only', () => {
+    const b = f32([1, 2]);
+    expect(() => b.expand([2, 2]).add_(1)).toThrow(/expanded view/);
+  });
+
+  it('in-place on a leaf that requires grad is an error, except under noGrad', () => {
+    const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+    expect(() => w.add_(1)).toThrow(/a leaf Variable that requires grad is being used in an in-place operation/);
+    expect(() => w.at(0).fill_(0)).toThrow(/view of a leaf Variable that requires grad/);
+    tpu.noGrad(() => w.add_(1));
+    expect(Array.from(w.dataSync())).toEqual([2, 3]);
+  });
+
+  it('modifying a value backward needs is an error', () => {
+    const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+    const x = f32([3, 4]);
+    const y = w.mul(x).sum();
+    x.mul_(2);
+    expect(() => y.backward()).toThrow(/modified by an inplace operation/);
+  });
+
+  it('in-place on a non-leaf in a graph is a clear error', () => {
+    const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+    expect(() => w.mul(2).add_(1)).toThrow(/part of an autograd graph/);
+  });
+
+  it('advanced indexing copies: writes do not reach the base', () => {
+    const b = f32([1, 2, 3]);
+    b.at([0, 2]).fill_(0);
+    expect(Array.from(b.dataSync())).toEqual([1, 2, 3]);
+  });
+});
+
+describe('views see optimizer steps', () => {
+  it('a transposed view of a parameter follows an SGD step', () => {
+    const w = tpu.tensor([[1, 2], [3, 4]], { dtype: 'float32', requiresGrad: true });
+    const wt = w.T;
+    const opt = new tpu.optim.SGD([w], { lr: 0.5 });
+    w.sum().backward();
+    opt.step();
+    expect(Array.from(wt.flatten().dataSync())).toEqual([0.5, 2.5, 1.5, 3.5]);
+  });
+});
+
+describe('a write through a view of a large base', () => {
+  for (const mode of ['strict', 'fused'] as const) {
+    it(`zeroes exactly the viewed elements of 3000 (${mode})`, () => {
+      tpu.mode(mode);
+      const values = Array.from({ length: 3000 }, (_, i) => i);
+      const b = tpu.tensor(values, { dtype: 'float32' });
+      b.view([30, 100]).at('10:20', '::3').zero_();
+      const want = values.map((v, i) => (Math.floor(i / 100) >= 10 && Math.floor(i / 100) < 20 && (i % 100) % 3 === 0 ? 0 : v));
+      expect(Array.from(b.dataSync())).toEqual(want);
+    });
+  }
+});
+
+describe('tpu.compile: a captured base written through a view', () => {
+  for (const mode of modes) {
+    it(`each replay adds to the row (${mode})`, () => {
+      tpu.mode(mode);
+      const b = f32([[1, 2], [3, 4]]);
+      const step = tpu.compile((y: Tensor) => { b.at(1).add_(y); return b.sum(); });
+      const sums = [1, 2, 3].map((k) => step(f32([k, k])).item());
+      expect(sums).toEqual([12, 16, 22]);
+      expect(Array.from(b.flatten().dataSync())).toEqual([1, 2, 9, 10]);
+    });
+  }
+});
