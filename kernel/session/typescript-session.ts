@@ -1,7 +1,9 @@
 // The language side of the kernel: TypeScript cells run in one persistent
 // context, with display/input/console routed to the running request's
 // Publisher, magics, type checking, completion and inspection.
+import path from 'node:path';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import type vm from 'node:vm';
 import type {
   CompleteResult, ExecuteContext, ExecuteOutcome, ExpressionResult, InspectResult, IsCompleteResult,
@@ -29,6 +31,7 @@ import { magics as builtinMagics, type CellHookContext, type Magic, type MagicCo
 import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
+import { packageRoot } from './package-root.js';
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
@@ -50,6 +53,10 @@ export class TypeScriptSession implements LanguageSession {
     },
     banner: `tpu-kernel: TypeScript cells on a TPU session (TypeScript ${typescriptVersion})`,
     helpLinks: [
+      // The kernel's own docs ship in the package: no web address to go stale.
+      { text: 'tpu-kernel: a tour and PyTorch -> tpu-kernel', url: docLink('README.md#a-tour-for-pytorch-users') },
+      { text: 'tpu-kernel: cells, magics, profiling', url: docLink('docs/kernel.md') },
+      { text: 'tpu-kernel: runtime, training, TPU compiler', url: docLink('docs/runtime.md') },
       { text: 'TypeScript handbook', url: 'https://www.typescriptlang.org/docs/handbook/intro.html' },
       { text: 'Vega-Lite (plot outputs)', url: 'https://vega.github.io/vega-lite/docs/' },
       { text: 'Jupyter widgets (widgets)', url: 'https://ipywidgets.readthedocs.io/en/stable/' },
@@ -350,4 +357,9 @@ export class TypeScriptSession implements LanguageSession {
 function operatorErrorInfo(code: string, displayName: string, error: { offset: number; message: string }) {
   const before = code.slice(0, error.offset).split('\n');
   return sourceErrorInfo('TypeError', displayName, code, [{ message: error.message, line: before.length, column: before.at(-1)!.length + 1 }]);
+}
+
+function docLink(fileAndAnchor: string): string {
+  const [file, anchor] = fileAndAnchor.split('#');
+  return pathToFileURL(path.join(packageRoot(), file!)).href + (anchor ? `#${anchor}` : '');
 }

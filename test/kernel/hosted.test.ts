@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 // Hosted kernels: the heap follows JupyterHub's MEM_LIMIT (the launcher relaunches the
 // kernel with --max-old-space-size at half of it), and kernel_info carries help links.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,12 +40,21 @@ describe('heap from MEM_LIMIT', () => {
     expect(await kernel.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('kernel_info lists help links for the formats cells produce', async () => {
+  it('kernel_info lists help links: the kernel docs (files that exist) and the formats cells produce', async () => {
     const kernel = await spawnKernel();
     kernels.push(kernel);
     const { reply } = await kernel.request('shell', 'kernel_info_request', {});
     const links = reply.content.help_links as { text: string; url: string }[];
-    expect(links.map((l) => l.text)).toEqual(['TypeScript handbook', 'Vega-Lite (plot outputs)', 'Jupyter widgets (widgets)', 'Perfetto (open %profile trace files)']);
-    for (const link of links) expect(link.url).toMatch(/^https:\/\//);
+    expect(links.map((l) => l.text)).toEqual([
+      'tpu-kernel: a tour and PyTorch -> tpu-kernel', 'tpu-kernel: cells, magics, profiling', 'tpu-kernel: runtime, training, TPU compiler',
+      'TypeScript handbook', 'Vega-Lite (plot outputs)', 'Jupyter widgets (widgets)', 'Perfetto (open %profile trace files)',
+    ]);
+    for (const link of links.slice(0, 3)) {
+      const url = new URL(link.url);
+      expect(url.protocol).toBe('file:');
+      expect(existsSync(fileURLToPath(url))).toBe(true);
+    }
+    expect(links[0]!.url).toMatch(/README\.md#a-tour-for-pytorch-users$/);
+    for (const link of links.slice(3)) expect(link.url).toMatch(/^https:\/\//);
   });
 });
