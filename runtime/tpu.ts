@@ -19,6 +19,21 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
+import type { Tensor } from './tensor.js';
+import type * as ops from './ops/index.js';
+import type * as computed from './creation-computed.js';
+import type * as autograd from './autograd/index.js';
+import type * as jit from './jit/compile.js';
+import type * as nnModules from './nn/index.js';
+import type * as optim from './optim/index.js';
+import type * as saveLoad from './serialize/save-load.js';
+import type * as random from './random.js';
+import type * as scopes from './scope.js';
+import type * as modes from './modes/mode.js';
+import type * as matmul from './ops/matmul.js';
+import type * as callSites from './call-site.js';
+import type * as signal from './device/signal.js';
+import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -39,7 +54,47 @@ export interface DeviceInfo {
   readonly matmulPrecision: MatmulPrecision;
 }
 
-export const tpu = {
+// The type of `tpu` names every member through the module that declares it (Pick keeps the
+// declaration, so Shift+Tab shows its doc comment); a spread object's inferred type would be
+// inlined into the emitted declarations without any doc.
+type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
+  | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'remainder' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
+  | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
+  | 'maskedFill' | 'squeeze' | 'unsqueeze' | 'flatten' | 'movedim' | 'softmax' | 'logSoftmax';
+type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
+  | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
+  | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
+  | 'all' | 'reshape' | 'permute' | 'transpose';
+/** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
+type FunctionalForms<M extends keyof Tensor> = {
+  [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+};
+type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+  & Pick<typeof functionalObject, 'matmul' | 'add' | 'sub' | 'mul' | 'div' | 'fmod' | 'pow' | 'maximum' | 'minimum'> & {
+    /** torch.cat: the same as tpu.concat. @example tpu.cat([a, b], 0) */
+    cat: typeof ops.concat;
+    /** Variance (torch.var), unbiased by default. @example tpu.var(x, { dim: 0 }) */
+    var: typeof ops.variance;
+  };
+type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
+  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
+  & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>;
+type TpuTraining = Pick<typeof autograd, 'noGrad' | 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
+  & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
+    /** Modules and losses (torch.nn), with torch.nn.functional's forms as tpu.nn.functional. @example const layer = new tpu.nn.Linear(4, 2) */
+    nn: typeof nnModules & {
+      /** torch.nn.functional's names in camelCase. @example tpu.nn.functional.gelu(x) */
+      functional: NnFunctional;
+    };
+    /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
+    optim: typeof optim;
+  };
+type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
+  & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'>;
+type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings;
+
+
+const members = {
   ...creation,
   ...functional,
   ...training,
@@ -151,4 +206,6 @@ export const tpu = {
   },
 };
 
-export type Tpu = typeof tpu;
+type Own = Omit<typeof members, keyof TpuCore>;
+export type Tpu = TpuCore & Own;
+export const tpu: Tpu = members;

@@ -18,7 +18,7 @@ describe('inspect: option objects and type names', () => {
     await driver.run('1');
     const text = await inspectText('tpu.randn');
     expect(text).not.toContain('import(');
-    expect(text.split('\n')[0]).toBe('(method) randn(shape: readonly number[], opts?: CreationOptions): Tensor');
+    expect(text.split('\n')[0]).toBe('function randn(shape: readonly number[], opts?: CreationOptions): Tensor');
     expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "bool"\n  requiresGrad?: boolean  // Record operations on this tensor for backward');
   });
 
