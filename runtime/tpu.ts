@@ -33,8 +33,14 @@ import type * as modes from './modes/mode.js';
 import type * as matmul from './ops/matmul.js';
 import type * as callSites from './call-site.js';
 import type * as signal from './device/signal.js';
+import type * as profilerApi from './profiler/api.js';
 import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
+/**
+ * The execution mode: 'fused' (ops gathered into one program until a sync point) or
+ * 'strict' (each op runs at once, like PyTorch eager). No argument: the current mode.
+ * @example tpu.mode('strict')
+ */
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
 function mode(m?: ModeName): ModeName {
@@ -69,8 +75,27 @@ type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'squar
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 };
+type F = typeof functionalObject;
 type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
-  & Pick<typeof functionalObject, 'matmul' | 'add' | 'sub' | 'mul' | 'div' | 'fmod' | 'pow' | 'maximum' | 'minimum'> & {
+  & {
+    /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
+    matmul: F['matmul'];
+    /** a + b with broadcasting; either may be a JS number (torch.add). @example tpu.add(x, 1) */
+    add: F['add'];
+    /** a - b with broadcasting; either may be a JS number (torch.sub). @example tpu.sub(1, x) */
+    sub: F['sub'];
+    /** a * b with broadcasting; either may be a JS number (torch.mul). @example tpu.mul(x, 2) */
+    mul: F['mul'];
+    /** a / b; `{ roundingMode: 'floor' | 'trunc' }` as torch.div. @example tpu.div(x, 2) */
+    div: F['div'];
+    /** Remainder with the sign of a (torch.fmod). @example tpu.fmod(x, 3) */
+    fmod: F['fmod'];
+    /** a ** b; either may be a JS number (torch.pow). @example tpu.pow(2, x) */
+    pow: F['pow'];
+    /** Elementwise maximum of two tensors (torch.maximum). @example tpu.maximum(x, 0) */
+    maximum: F['maximum'];
+    /** Elementwise minimum of two tensors (torch.minimum). @example tpu.minimum(x, y) */
+    minimum: F['minimum'];
     /** torch.cat: the same as tpu.concat. @example tpu.cat([a, b], 0) */
     cat: typeof ops.concat;
     /** Variance (torch.var), unbiased by default. @example tpu.var(x, { dim: 0 }) */
@@ -90,7 +115,7 @@ type TpuTraining = Pick<typeof autograd, 'noGrad' | 'grad' | 'valueAndGrad'> & P
     optim: typeof optim;
   };
 type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
-  & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'>;
+  & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'> & Pick<typeof profilerApi, 'profiler'>;
 type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings;
 
 
@@ -118,6 +143,10 @@ const members = {
     syncDeviceBlocking();
   },
 
+  /**
+   * Device memory: live and peak bytes, live tensors, capacity (torch.cuda.memory_allocated and friends).
+   * @example tpu.memory().liveBytes
+   */
   memory(): MemoryInfo {
     const m = currentSession().memory;
     m.capacityBytes = settings.capacityBytes();
@@ -136,6 +165,10 @@ const members = {
     return tpu.device();
   },
 
+  /**
+   * The device: backend, chip, HBM capacity, threads, mode and matmul precision.
+   * @example tpu.device().chip
+   */
   device(): DeviceInfo {
     return {
       backend: 'onnxruntime-cpu',

@@ -115,6 +115,10 @@ export function rowsAt(table: Tensor, index: Tensor): Tensor {
   return apply(indexSelectOp, [table, index], { dim: 0 });
 }
 
+/**
+ * Values at index along dim (torch.gather).
+ * @example tpu.gather(x, 1, index)
+ */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('gather', index);
   const d = normalizeDim('gather', dim, x.ndim);

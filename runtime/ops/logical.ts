@@ -37,12 +37,40 @@ declare module '../tensor.js' {
     ne(other: Operand): Tensor;
     ge(other: Operand): Tensor;
     le(other: Operand): Tensor;
+    /**
+     * Elementwise AND of truth values (torch.logical_and).
+     * @example a.logicalAnd(b)
+     */
     logicalAnd(other: Operand): Tensor;
+    /**
+     * Elementwise OR of truth values (torch.logical_or).
+     * @example a.logicalOr(b)
+     */
     logicalOr(other: Operand): Tensor;
+    /**
+     * Elementwise XOR of truth values (torch.logical_xor).
+     * @example a.logicalXor(b)
+     */
     logicalXor(other: Operand): Tensor;
+    /**
+     * Elementwise NOT of truth values (torch.logical_not).
+     * @example mask.logicalNot()
+     */
     logicalNot(): Tensor;
+    /**
+     * A bool tensor: true where the element is NaN.
+     * @example x.isnan().any()
+     */
     isnan(): Tensor;
+    /**
+     * A bool tensor: true where the element is +-Infinity.
+     * @example x.isinf()
+     */
     isinf(): Tensor;
+    /**
+     * A bool tensor: true where the element is neither NaN nor infinite.
+     * @example x.isfinite().all()
+     */
     isfinite(): Tensor;
   }
 }

@@ -12,6 +12,10 @@ import { installMethods } from '../install-methods.js';
 export type MatmulPrecision = 'highest' | 'default';
 let precision: MatmulPrecision = 'highest';
 
+/**
+ * Matmul precision: 'highest' (float32) or 'default' (bfloat16 passes) (torch.set_float32_matmul_precision).
+ * @example tpu.setMatmulPrecision('highest')
+ */
 export function setMatmulPrecision(p: MatmulPrecision): void {
   if (p !== 'highest' && p !== 'default') {
     throw new RangeError(`tpu.setMatmulPrecision: precision must be 'highest' or 'default'; got ${JSON.stringify(p)}`);

@@ -22,6 +22,10 @@ export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
 });
 
 
+/**
+ * Running sum along dim (torch.cumsum).
+ * @example tpu.cumsum(x, 0)
+ */
 export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
   return apply(cumsumOp, [x], { dim: dimArgument('cumsum', x, dim), reverse: false, exclusive: false });
 }

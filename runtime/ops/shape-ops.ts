@@ -3,6 +3,10 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 
+/**
+ * Removes size-1 dims (all, or the given one) (torch.squeeze).
+ * @example tpu.squeeze(x, 0)
+ */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
   // PyTorch: a listed dim whose size is not 1 is left alone.
@@ -10,11 +14,19 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   return shape.length === x.ndim ? x : x.reshape(shape);
 }
 
+/**
+ * Inserts a size-1 dim at dim (torch.unsqueeze).
+ * @example tpu.unsqueeze(x, 0)
+ */
 export function unsqueeze(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('unsqueeze', dim, x.ndim + 1);
   return x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]);
 }
 
+/**
+ * Joins dims startDim..endDim into one (torch.flatten).
+ * @example tpu.flatten(images, 1)
+ */
 export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   if (x.ndim === 0) return x.reshape([1]);
   const s = normalizeDim('flatten', startDim, x.ndim, 'startDim');

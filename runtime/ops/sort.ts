@@ -78,6 +78,10 @@ export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: bo
   return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
 }
 
+/**
+ * Indices that sort x along dim (torch.argsort).
+ * @example tpu.argsort(x, { dim: -1, descending: true })
+ */
 export function argsort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): Tensor {
   return sort(x, opts, descending).indices;
 }

@@ -36,6 +36,10 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
   });
 }
 
+/**
+ * Standard deviation (torch.std), unbiased by default.
+ * @example x.std({ dim: 0 })
+ */
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   return composite(() => sqrtZeroGrad(variance(x, dim, keepdim)));
 }
@@ -82,6 +86,10 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
   return composite(() => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
 }
 
+/**
+ * log(softmax(x)) along dim, computed stably (torch.log_softmax).
+ * @example tpu.logSoftmax(logits, -1)
+ */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
   return composite(() => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
