@@ -22,7 +22,8 @@ import { training } from './training.js';
 import type { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
 import type * as computed from './creation-computed.js';
-import type * as autograd from './autograd/index.js';
+import type * as gradMode from './autograd/grad-mode.js';
+import type * as gradTransforms from './autograd/grad-transforms.js';
 import type * as jit from './jit/compile.js';
 import type * as nnModules from './nn/index.js';
 import type * as optim from './optim/index.js';
@@ -36,11 +37,6 @@ import type * as signal from './device/signal.js';
 import type * as profilerApi from './profiler/api.js';
 import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
-/**
- * The execution mode: 'fused' (ops gathered into one program until a sync point) or
- * 'strict' (each op runs at once, like PyTorch eager). No argument: the current mode.
- * @example tpu.mode('strict')
- */
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
 function mode(m?: ModeName): ModeName {
@@ -104,7 +100,7 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>;
-type TpuTraining = Pick<typeof autograd, 'noGrad' | 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
+type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
   & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
     /** Modules and losses (torch.nn), with torch.nn.functional's forms as tpu.nn.functional. @example const layer = new tpu.nn.Linear(4, 2) */
     nn: typeof nnModules & {
@@ -116,7 +112,15 @@ type TpuTraining = Pick<typeof autograd, 'noGrad' | 'grad' | 'valueAndGrad'> & P
   };
 type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
   & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'> & Pick<typeof profilerApi, 'profiler'>;
-type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings;
+type TpuMode = {
+  /**
+   * The execution mode: 'fused' (ops gathered into one program until a sync point) or
+   * 'strict' (each op runs at once, like PyTorch eager). No argument: the current mode.
+   * @example tpu.mode('strict')
+   */
+  mode: typeof mode;
+};
+type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings & TpuMode;
 
 
 const members = {

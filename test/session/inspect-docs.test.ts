@@ -61,6 +61,7 @@ describe('doc coverage of the tpu namespace', () => {
       for (const name of dotted.split('.').slice(1)) {
         symbol = type.getProperty(name);
         if (!symbol) return true;
+        if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol); // export { X } from
         type = checker.getTypeOfSymbol(symbol);
       }
       return ts.displayPartsToString(symbol!.getDocumentationComment(checker)).trim() === '';
