@@ -9,12 +9,6 @@ import { SessionDriver } from './recording-publisher.js';
 const driver = new SessionDriver();
 afterAll(() => driver.shutdown());
 
-async function inspectText(code: string): Promise<string> {
-  const { found, data } = await driver.session.inspect(code, [...code].length, 0);
-  expect(found).toBe(true);
-  return data['text/plain'] as string;
-}
-
 describe('inspect: doc comments and examples', () => {
   it.each([
     ['tpu.randn(', 'Standard normal', 'tpu.randn([2, 3])'],
@@ -24,7 +18,7 @@ describe('inspect: doc comments and examples', () => {
     ['tpu.optim.AdamW', 'torch.optim.AdamW', 'new tpu.optim.AdamW('],
   ])('%s shows its doc and an example', async (code, doc, example) => {
     await driver.run('1');
-    const text = await inspectText(code);
+    const text = await driver.inspectText(code);
     expect(text).toContain(doc);
     expect(text).toMatch(new RegExp(`@example [^]*${example.replace(/[.()[\]]/g, '\\$&')}`));
   });
