@@ -24,6 +24,10 @@ export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * exp(x) / sum(exp(x)) along dim (torch.softmax).
+     * @example logits.softmax(-1)
+     */
     softmax(dim: number | { dim: number }): Tensor;
   }
 }

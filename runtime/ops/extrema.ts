@@ -94,6 +94,10 @@ declare module '../tensor.js' {
     max(): Tensor;
     max(other: Tensor): Tensor;
     max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+    /**
+     * Minimum of all elements, or { values, indices } along dim (torch.min).
+     * @example x.min(); x.min(1).indices
+     */
     min(): Tensor;
     min(other: Tensor): Tensor;
     min(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;

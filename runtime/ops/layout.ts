@@ -75,6 +75,10 @@ declare module '../tensor.js' {
      * @example x.reshape([2, -1])
      */
     reshape(shape: readonly number[]): Tensor;
+    /**
+     * The same elements in a new shape, -1 inferred (torch.view).
+     * @example x.view([4, -1])
+     */
     view(shape: readonly number[]): Tensor;
     /**
      * Reorders the dims (torch.permute).
@@ -86,6 +90,10 @@ declare module '../tensor.js' {
      * @example x.transpose(0, 1)
      */
     transpose(dim0: number, dim1: number): Tensor;
+    /**
+     * Broadcasts size-1 dims to a larger shape without copying (torch.expand).
+     * @example x.expand([3, 4])
+     */
     expand(shape: readonly number[]): Tensor;
     /** All dims reversed (the transpose of a matrix). */
     readonly T: Tensor;

@@ -56,8 +56,20 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Inner product of two 1-D tensors (torch.dot).
+     * @example a.dot(b)
+     */
     dot(other: Tensor): Tensor;
+    /**
+     * Outer product of two 1-D tensors (torch.outer).
+     * @example a.outer(b)
+     */
     outer(other: Tensor): Tensor;
+    /**
+     * Batched matrix product [b, n, m] x [b, m, p] (torch.bmm).
+     * @example a.bmm(b)
+     */
     bmm(other: Tensor): Tensor;
   }
 }

@@ -34,8 +34,20 @@ export function ne(a: Tensor, b: Operand): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * x != other, elementwise, as a bool tensor (torch.ne).
+     * @example x.ne(0)
+     */
     ne(other: Operand): Tensor;
+    /**
+     * x >= other, elementwise, as a bool tensor (cells rewrite `>=`).
+     * @example x.ge(0)
+     */
     ge(other: Operand): Tensor;
+    /**
+     * x <= other, elementwise, as a bool tensor (cells rewrite `<=`).
+     * @example x.le(1)
+     */
     le(other: Operand): Tensor;
     /**
      * Elementwise AND of truth values (torch.logical_and).

@@ -67,6 +67,10 @@ declare module '../tensor.js' {
      * @example x.square()
      */
     square(): Tensor;
+    /**
+     * 1 / x, elementwise.
+     * @example x.reciprocal()
+     */
     reciprocal(): Tensor;
     /**
      * Sine, elementwise (radians).

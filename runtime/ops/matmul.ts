@@ -69,6 +69,10 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Matrix product with broadcasting batch dims (torch.matmul; Python `@`).
+     * @example x.matmul(w)
+     */
     matmul(other: Tensor): Tensor;
   }
 }

@@ -54,7 +54,15 @@ export function exclusiveCumprod(x: Tensor): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Running sum along dim (torch.cumsum).
+     * @example x.cumsum(0)
+     */
     cumsum(dim: number | { dim: number }): Tensor;
+    /**
+     * Running product along dim (torch.cumprod).
+     * @example x.cumprod(0)
+     */
     cumprod(dim: number | { dim: number }): Tensor;
   }
 }

@@ -43,7 +43,15 @@ export function triu(x: Tensor, diagonal?: number | { diagonal?: number }): Tens
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Lower triangle: elements above diagonal k set to zero (torch.tril).
+     * @example x.tril()
+     */
     tril(diagonal?: number | { diagonal?: number }): Tensor;
+    /**
+     * Upper triangle: elements below diagonal k set to zero (torch.triu).
+     * @example x.triu(1)
+     */
     triu(diagonal?: number | { diagonal?: number }): Tensor;
   }
 }

@@ -47,7 +47,15 @@ export function silu(x: Tensor): Tensor {
 
 declare module '../../tensor.js' {
   interface Tensor {
+    /**
+     * Gaussian error linear unit (torch.nn.functional.gelu).
+     * @example x.gelu()
+     */
     gelu(opts?: GeluOptions): Tensor;
+    /**
+     * x * sigmoid(x) (torch.nn.functional.silu).
+     * @example x.silu()
+     */
     silu(): Tensor;
   }
 }
