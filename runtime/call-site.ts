@@ -31,6 +31,10 @@ function parsePolicy(v: string): CallSitePolicy {
   throw new RangeError(`TPU_KERNEL_CALL_SITES must be 1, 0 or auto; got ${JSON.stringify(v)}`);
 }
 
+/**
+ * Call sites for device errors: true records every strict op (several µs each), 'auto' (default) the ops that may fail on the device, false none.
+ * @example tpu.setCallSites(true)
+ */
 export function setCallSites(on: CallSitePolicy): CallSitePolicy {
   if (typeof on !== 'boolean' && on !== 'auto') {
     throw new TypeError(`tpu.setCallSites: on must be true, false or 'auto'; got ${JSON.stringify(on)}`);

@@ -86,11 +86,19 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype);
 }
 
+/**
+ * A tensor of zeros (float32 unless opts.dtype), as torch.zeros.
+ * @example tpu.zeros([2, 3])
+ */
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.zeros', shape);
   return upload('zeros', () => new Float64Array(numel(s)), s, creationOptions('tpu.zeros', opts).dtype ?? 'float32');
 }
 
+/**
+ * A tensor of ones (float32 unless opts.dtype), as torch.ones.
+ * @example tpu.ones([2, 3], { dtype: "int32" })
+ */
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.ones', shape);
   return upload('ones', () => new Float64Array(numel(s)).fill(1), s, creationOptions('tpu.ones', opts).dtype ?? 'float32');
@@ -131,7 +139,10 @@ export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
   return upload('rand', () => uniform(numel(s)), s, floatDtype('tpu.rand', opts));
 }
 
-/** Standard normal, from the tpu.manualSeed generator. */
+/**
+ * Standard normal, from the tpu.manualSeed generator (torch.randn, with the shape as an array).
+ * @example tpu.randn([2, 3])
+ */
 export function randn(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.randn', shape);
   return upload('randn', () => normal(numel(s)), s, floatDtype('tpu.randn', opts));

@@ -3,6 +3,10 @@
 
 let state = (Date.now() ^ 0x9e3779b9) >>> 0;
 
+/**
+ * Seeds the random generator of rand, randn, dropout... (torch.manual_seed).
+ * @example tpu.manualSeed(0)
+ */
 export function manualSeed(seed: number): void {
   if (!Number.isInteger(seed)) throw new TypeError(`tpu.manualSeed: seed must be an integer; got ${JSON.stringify(seed)}`);
   state = seed >>> 0;

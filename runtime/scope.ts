@@ -41,6 +41,10 @@ export function collectMade<T>(fn: () => T): [T, Scoped[]] {
   }
 }
 
+/**
+ * Runs fn and frees the tensors it made except the returned ones and kept ones (tf.tidy; PyTorch frees by garbage collection).
+ * @example const y = tpu.scope(() => x.mul(2).add(1))
+ */
 export function scope<T>(fn: () => T): T {
   if (typeof fn !== 'function') throw new TypeError(`tpu.scope: fn must be a function; got ${typeof fn}`);
   const made: Scoped[] = [];

@@ -21,6 +21,23 @@ import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
+import type { Tensor } from './tensor.js';
+import type * as ops from './ops/index.js';
+import type * as computed from './creation-computed.js';
+import type * as gradMode from './autograd/grad-mode.js';
+import type * as gradTransforms from './autograd/grad-transforms.js';
+import type * as jit from './jit/compile.js';
+import type * as nnModules from './nn/index.js';
+import type * as optim from './optim/index.js';
+import type * as saveLoad from './serialize/save-load.js';
+import type * as random from './random.js';
+import type * as scopes from './scope.js';
+import type * as modes from './modes/mode.js';
+import type * as matmul from './ops/matmul.js';
+import type * as callSites from './call-site.js';
+import type * as signal from './device/signal.js';
+import type * as profilerApi from './profiler/api.js';
+import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
 function mode(): ModeName;
 function mode(m: ModeName): ModeName;
@@ -43,7 +60,74 @@ export interface DeviceInfo {
   readonly tpuCompiler: TpuCompilerSummary;
 }
 
-export const tpu = {
+// The type of `tpu` names every member through the module that declares it (Pick keeps the
+// declaration, so Shift+Tab shows its doc comment); a spread object's inferred type would be
+// inlined into the emitted declarations without any doc.
+type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
+  | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'remainder' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
+  | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
+  | 'maskedFill' | 'squeeze' | 'unsqueeze' | 'flatten' | 'movedim' | 'softmax' | 'logSoftmax';
+type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
+  | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
+  | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
+  | 'all' | 'reshape' | 'permute' | 'transpose';
+/** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
+type FunctionalForms<M extends keyof Tensor> = {
+  [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+};
+type F = typeof functionalObject;
+type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+  & {
+    /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
+    matmul: F['matmul'];
+    /** a + b with broadcasting; either may be a JS number (torch.add). @example tpu.add(x, 1) */
+    add: F['add'];
+    /** a - b with broadcasting; either may be a JS number (torch.sub). @example tpu.sub(1, x) */
+    sub: F['sub'];
+    /** a * b with broadcasting; either may be a JS number (torch.mul). @example tpu.mul(x, 2) */
+    mul: F['mul'];
+    /** a / b; `{ roundingMode: 'floor' | 'trunc' }` as torch.div. @example tpu.div(x, 2) */
+    div: F['div'];
+    /** Remainder with the sign of a (torch.fmod). @example tpu.fmod(x, 3) */
+    fmod: F['fmod'];
+    /** a ** b; either may be a JS number (torch.pow). @example tpu.pow(2, x) */
+    pow: F['pow'];
+    /** Elementwise maximum of two tensors (torch.maximum). @example tpu.maximum(x, 0) */
+    maximum: F['maximum'];
+    /** Elementwise minimum of two tensors (torch.minimum). @example tpu.minimum(x, y) */
+    minimum: F['minimum'];
+    /** torch.cat: the same as tpu.concat. @example tpu.cat([a, b], 0) */
+    cat: typeof ops.concat;
+    /** Variance (torch.var), unbiased by default. @example tpu.var(x, { dim: 0 }) */
+    var: typeof ops.variance;
+  };
+type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
+  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
+  & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>;
+type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
+  & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
+    /** Modules and losses (torch.nn), with torch.nn.functional's forms as tpu.nn.functional. @example const layer = new tpu.nn.Linear(4, 2) */
+    nn: typeof nnModules & {
+      /** torch.nn.functional's names in camelCase. @example tpu.nn.functional.gelu(x) */
+      functional: NnFunctional;
+    };
+    /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
+    optim: typeof optim;
+  };
+type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
+  & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'> & Pick<typeof profilerApi, 'profiler'>;
+type TpuMode = {
+  /**
+   * The execution mode: 'fused' (ops gathered into one program until a sync point) or
+   * 'strict' (each op runs at once, like PyTorch eager). No argument: the current mode.
+   * @example tpu.mode('strict')
+   */
+  mode: typeof mode;
+};
+type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings & TpuMode;
+
+
+const members = {
   ...creation,
   ...functional,
   ...training,
@@ -67,6 +151,10 @@ export const tpu = {
     syncDeviceBlocking();
   },
 
+  /**
+   * Device memory: live and peak bytes, live tensors, capacity (torch.cuda.memory_allocated and friends).
+   * @example tpu.memory().liveBytes
+   */
   memory(): MemoryInfo {
     const m = currentSession().memory;
     m.capacityBytes = settings.capacityBytes();
@@ -85,6 +173,10 @@ export const tpu = {
     return tpu.device();
   },
 
+  /**
+   * The device: backend, chip, HBM capacity, threads, mode and matmul precision.
+   * @example tpu.device().chip
+   */
   device(): DeviceInfo {
     return {
       backend: 'onnxruntime-cpu',
@@ -156,4 +248,6 @@ export const tpu = {
   },
 };
 
-export type Tpu = typeof tpu;
+type Own = Omit<typeof members, keyof TpuCore>;
+export type Tpu = TpuCore & Own;
+export const tpu: Tpu = members;

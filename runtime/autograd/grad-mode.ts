@@ -5,7 +5,10 @@ export function gradEnabled(): boolean {
   return disabled === 0;
 }
 
-/** Runs fn without recording gradients (also for an async fn, until it settles). */
+/**
+ * Runs fn without recording gradients (also for an async fn, until it settles): torch.no_grad as a function.
+ * @example const y = tpu.noGrad(() => model.forward(x))
+ */
 export function noGrad<T>(fn: () => T): T {
   if (typeof fn !== 'function') throw new TypeError(`tpu.noGrad: fn must be a function; got ${typeof fn}`);
   disabled++;

@@ -65,13 +65,19 @@ function makeValueAndGrad<A extends unknown[]>(fn: (...args: A) => Tensor, opts:
   };
 }
 
-/** tpu.grad(fn)(...args): the gradient of a scalar-valued fn with respect to args[argnums]. */
+/**
+ * tpu.grad(fn)(...args): the gradient of a scalar-valued fn with respect to args[argnums] (torch.func.grad).
+ * @example const df = tpu.grad((w: Tensor) => w.square().sum()); df(w)
+ */
 export function grad<A extends unknown[]>(fn: (...args: A) => Tensor, opts?: GradOptions) {
   const vg = makeValueAndGrad(fn, opts, 'tpu.grad');
   return (...args: A) => vg(...args)[1];
 }
 
-/** tpu.valueAndGrad(fn)(...args): [fn(...args), its gradient], computed in one pass. */
+/**
+ * tpu.valueAndGrad(fn)(...args): [fn(...args), its gradient], computed in one pass (torch.func.grad_and_value).
+ * @example const [loss, g] = tpu.valueAndGrad(lossFn)(w)
+ */
 export function valueAndGrad<A extends unknown[]>(fn: (...args: A) => Tensor, opts?: GradOptions) {
   return makeValueAndGrad(fn, opts, 'tpu.valueAndGrad');
 }

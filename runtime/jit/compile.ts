@@ -68,6 +68,10 @@ interface Entry {
   replacements: number;
 }
 
+/**
+ * Traces fn once per input shapes and replays it as one compiled program (torch.compile).
+ * @example const step = tpu.compile((x: Tensor) => x.mul(2).add(1)); step(x)
+ */
 export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: { name?: string } = {}): Compiled<A, R> {
   if (typeof fn !== 'function') throw new TypeError(`tpu.compile: fn must be a function; got ${typeof fn}`);
   const name = options.name ?? (fn.name || 'fn');

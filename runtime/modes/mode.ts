@@ -38,6 +38,10 @@ export function setMode(mode: ModeName, source = 'tpu.mode'): void {
   enterMode(byName[assertMode(mode, source)]);
 }
 
+/**
+ * Runs fn in an execution mode ('fused' or 'strict') and restores the previous one.
+ * @example tpu.withMode('strict', () => x.add(1))
+ */
 export function withMode<T>(mode: ModeName, fn: () => T): T {
   switches.check('tpu.withMode');
   return inMode(byName[assertMode(mode, 'tpu.withMode')], fn);

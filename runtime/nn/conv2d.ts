@@ -13,6 +13,10 @@ export interface Conv2dOptions extends Omit<ConvOptions, 'bias'> {
   dtype?: DType;
 }
 
+/**
+ * 2-D convolution layer over [n, c, h, w] (torch.nn.Conv2d).
+ * @example const conv = new tpu.nn.Conv2d(3, 16, 3, { padding: 1 })
+ */
 export class Conv2d extends Module {
   weight: Tensor;
   bias: Tensor | null;

@@ -3,6 +3,10 @@ import type { Tensor } from '../tensor.js';
 import { dropout } from '../ops/nn/attention.js';
 import { Module } from './module.js';
 
+/**
+ * Zeroes elements with probability p in training mode, scaling the rest by 1/(1-p) (torch.nn.Dropout).
+ * @example new tpu.nn.Dropout(0.1)
+ */
 export class Dropout extends Module {
   constructor(readonly p = 0.5) {
     super();

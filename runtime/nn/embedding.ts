@@ -7,6 +7,10 @@ import { Module } from './module.js';
 import { normalParameter } from './init.js';
 import { checkPositiveInt } from './checks.js';
 
+/**
+ * A lookup table of num vectors of size dim (torch.nn.Embedding).
+ * @example const emb = new tpu.nn.Embedding(1000, 64); emb.forward(ids)
+ */
 export class Embedding extends Module {
   weight: Tensor;
 

@@ -14,6 +14,10 @@ export interface LayerNormOptions {
   dtype?: DType;
 }
 
+/**
+ * Normalizes the last dims to mean 0, variance 1, then scales and shifts (torch.nn.LayerNorm).
+ * @example const ln = new tpu.nn.LayerNorm(512); ln.forward(x)
+ */
 export class LayerNorm extends Module {
   readonly normalizedShape: number[];
   readonly eps: number;

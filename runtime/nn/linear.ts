@@ -12,6 +12,10 @@ export interface LinearOptions {
   dtype?: DType;
 }
 
+/**
+ * y = x W^T + b, for input [..., inFeatures] (torch.nn.Linear).
+ * @example const fc = new tpu.nn.Linear(784, 10); fc.forward(x)
+ */
 export class Linear extends Module {
   weight: Tensor;
   bias: Tensor | null;

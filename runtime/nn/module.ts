@@ -14,6 +14,10 @@ export interface LoadOptions {
   strict?: boolean;
 }
 
+/**
+ * Base of the layers (torch.nn.Module): forward(), parameters(), stateDict(), train()/eval().
+ * @example class Net extends tpu.nn.Module { fc = new tpu.nn.Linear(4, 2); forward(x: Tensor) { return this.fc.forward(x); } }
+ */
 export abstract class Module {
   /** train() / eval(): Dropout and friends look at it. */
   training = true;

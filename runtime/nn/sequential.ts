@@ -2,6 +2,10 @@
 import { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 
+/**
+ * Layers applied in order (torch.nn.Sequential).
+ * @example const model = new tpu.nn.Sequential(new tpu.nn.Linear(4, 8), new tpu.nn.ReLU(), new tpu.nn.Linear(8, 1))
+ */
 export class Sequential extends Module {
   readonly layers: Module[];
 

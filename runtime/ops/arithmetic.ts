@@ -34,8 +34,20 @@ export const div = binary('div', {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * x + other with broadcasting; other may be a JS number (cells rewrite `+` to this).
+     * @example x.add(1)
+     */
     add(other: Operand): Tensor;
+    /**
+     * x - other with broadcasting (cells rewrite `-` to this).
+     * @example x.sub(y)
+     */
     sub(other: Operand): Tensor;
+    /**
+     * x * other with broadcasting (cells rewrite `*` to this).
+     * @example x.mul(2)
+     */
     mul(other: Operand): Tensor;
     /** True division, or rounded with { roundingMode: 'trunc' | 'floor' } (torch.div). */
     div(other: Operand, options?: DivOptions): Tensor;

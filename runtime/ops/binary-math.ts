@@ -100,10 +100,30 @@ function tensorOrScalarSub(a: Operand, b: Tensor): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * x ** exponent, elementwise (cells rewrite `**` to this).
+     * @example x.pow(2)
+     */
     pow(exponent: Operand): Tensor;
+    /**
+     * Elementwise maximum with other (torch.maximum).
+     * @example x.maximum(0)
+     */
     maximum(other: Operand): Tensor;
+    /**
+     * Elementwise minimum with other (torch.minimum).
+     * @example x.minimum(y)
+     */
     minimum(other: Operand): Tensor;
+    /**
+     * Limits values to [min, max] (torch.clamp).
+     * @example x.clamp({ min: 0, max: 1 })
+     */
     clamp(min?: Operand | null | ClampOptions, max?: Operand | null): Tensor;
+    /**
+     * x + weight * (end - x) (torch.lerp).
+     * @example x.lerp(y, 0.5)
+     */
     lerp(end: Operand, weight: Operand): Tensor;
   }
 }

@@ -18,6 +18,10 @@ export const cast = defineOp<{ dtype: DType }>({
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * A copy in another dtype (torch.Tensor.to(dtype)).
+     * @example x.to('bfloat16')
+     */
     to(dtype: DType | { dtype: DType }): Tensor;
   }
 }

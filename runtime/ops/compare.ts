@@ -11,8 +11,20 @@ export const eq = binary('eq', boolValued);
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * x > other, elementwise, as a bool tensor (cells rewrite `>`).
+     * @example x.gt(0)
+     */
     gt(other: Operand): Tensor;
+    /**
+     * x < other, elementwise, as a bool tensor (cells rewrite `<`).
+     * @example x.lt(0)
+     */
     lt(other: Operand): Tensor;
+    /**
+     * x == other, elementwise, as a bool tensor (torch.eq).
+     * @example x.eq(y)
+     */
     eq(other: Operand): Tensor;
   }
 }

@@ -9,6 +9,10 @@ import { installMethods } from '../install-methods.js';
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
 // softmax), and is freed at once in debug/strict mode unless autograd needs it.
+/**
+ * exp(x) / sum(exp(x)) along dim (torch.softmax).
+ * @example tpu.softmax(logits, -1)
+ */
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
@@ -20,6 +24,10 @@ export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * exp(x) / sum(exp(x)) along dim (torch.softmax).
+     * @example logits.softmax(-1)
+     */
     softmax(dim: number | { dim: number }): Tensor;
   }
 }

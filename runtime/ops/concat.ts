@@ -118,8 +118,20 @@ export function roll(x: Tensor, shifts: number | readonly number[], dims?: numbe
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Pieces of `size` along dim (the last may be smaller), or of the listed sizes (torch.split).
+     * @example x.split(2, 0)
+     */
     split(sizes: number | readonly number[], dim?: number): Tensor[];
+    /**
+     * At most k pieces along dim (torch.chunk).
+     * @example x.chunk(3)
+     */
     chunk(chunks: number, dim?: number): Tensor[];
+    /**
+     * Rotates elements along dims (torch.roll).
+     * @example x.roll(1, 0)
+     */
     roll(shifts: number | readonly number[], dims?: number | readonly number[]): Tensor;
   }
 }

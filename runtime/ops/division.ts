@@ -89,7 +89,15 @@ export function divide(a: Tensor, b: Operand, options?: DivOptions): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Remainder with the sign of x (torch.fmod).
+     * @example x.fmod(3)
+     */
     fmod(other: Operand): Tensor;
+    /**
+     * Remainder with the sign of the divisor, as Python % (torch.remainder).
+     * @example x.remainder(3)
+     */
     remainder(other: Operand): Tensor;
   }
 }

@@ -76,6 +76,10 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
   return { t: z, idx: [...batch, ...left, ...right] };
 }
 
+/**
+ * Einstein summation over the tensors' labelled dims (torch.einsum).
+ * @example tpu.einsum('ij,jk->ik', a, b)
+ */
 export function einsum(equation: string, ...operands: Tensor[] | [readonly Tensor[]]): Tensor {
   const list = (operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : operands) as Tensor[];
   const { inputs, output } = parse(equation, list);

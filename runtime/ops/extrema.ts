@@ -75,13 +75,29 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Minimum over all dims or the given dim(s) (torch.amin; values only).
+     * @example x.amin(1)
+     */
     amin(dim?: DimArg, keepdim?: boolean): Tensor;
+    /**
+     * Index of the maximum, of the flattened tensor or along dim (int32).
+     * @example logits.argmax(-1)
+     */
     argmax(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
+    /**
+     * Index of the minimum, of the flattened tensor or along dim (int32).
+     * @example x.argmin(0)
+     */
     argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
     /** The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)). */
     max(): Tensor;
     max(other: Tensor): Tensor;
     max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+    /**
+     * Minimum of all elements, or { values, indices } along dim (torch.min).
+     * @example x.min(); x.min(1).indices
+     */
     min(): Tensor;
     min(other: Tensor): Tensor;
     min(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;

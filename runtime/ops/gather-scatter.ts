@@ -115,6 +115,10 @@ export function rowsAt(table: Tensor, index: Tensor): Tensor {
   return apply(indexSelectOp, [table, index], { dim: 0 });
 }
 
+/**
+ * Values at index along dim (torch.gather).
+ * @example tpu.gather(x, 1, index)
+ */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('gather', index);
   const d = normalizeDim('gather', dim, x.ndim);
@@ -153,9 +157,25 @@ export function oneHot(index: Tensor, numClasses: number): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Rows (or slices along dim) picked by an int32 index (torch.index_select).
+     * @example x.indexSelect(0, idx)
+     */
     indexSelect(dim: number, index: Tensor): Tensor;
+    /**
+     * Elements picked by an index tensor along dim 0 (x[idx] in PyTorch).
+     * @example x.index(idx)
+     */
     index(index: Tensor): Tensor;
+    /**
+     * Values at index along dim (torch.gather).
+     * @example x.gather(1, index)
+     */
     gather(dim: number, index: Tensor): Tensor;
+    /**
+     * Adds src into a copy of x at index along dim (torch.scatter_add).
+     * @example x.scatterAdd(0, index, src)
+     */
     scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
   }
 }

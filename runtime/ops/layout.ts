@@ -70,10 +70,30 @@ function checkShapeAllowingMinusOne(to: readonly number[]): number[] {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * The same elements in a new shape; one size may be -1 (torch.reshape/view).
+     * @example x.reshape([2, -1])
+     */
     reshape(shape: readonly number[]): Tensor;
+    /**
+     * The same elements in a new shape, -1 inferred (torch.view).
+     * @example x.view([4, -1])
+     */
     view(shape: readonly number[]): Tensor;
+    /**
+     * Reorders the dims (torch.permute).
+     * @example images.permute(0, 2, 3, 1)
+     */
     permute(...dims: number[]): Tensor;
+    /**
+     * Swaps two dims (torch.transpose; x.T for 2-D).
+     * @example x.transpose(0, 1)
+     */
     transpose(dim0: number, dim1: number): Tensor;
+    /**
+     * Broadcasts size-1 dims to a larger shape without copying (torch.expand).
+     * @example x.expand([3, 4])
+     */
     expand(shape: readonly number[]): Tensor;
     /** All dims reversed (the transpose of a matrix). */
     readonly T: Tensor;

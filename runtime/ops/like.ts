@@ -15,18 +15,38 @@ function likeDtype(op: string, x: Tensor, opts?: LikeOptions): DType {
   return o.dtype === undefined ? x.dtype : assertDType(o.dtype, op);
 }
 
+/**
+ * A constant with the shape and dtype of x (torch.full_like).
+ * @example tpu.fullLike(x, 7)
+ */
 export function fullLike(x: Tensor, value: number | boolean, opts?: LikeOptions): Tensor {
   return filled('tpu.fullLike', x.shape, value, likeDtype('tpu.fullLike', x, opts));
 }
+/**
+ * Zeros with the shape and dtype of x (torch.zeros_like).
+ * @example tpu.zerosLike(x)
+ */
 export function zerosLike(x: Tensor, opts?: LikeOptions): Tensor {
   return filled('tpu.zerosLike', x.shape, 0, likeDtype('tpu.zerosLike', x, opts));
 }
+/**
+ * Ones with the shape and dtype of x (torch.ones_like).
+ * @example tpu.onesLike(x)
+ */
 export function onesLike(x: Tensor, opts?: LikeOptions): Tensor {
   return filled('tpu.onesLike', x.shape, 1, likeDtype('tpu.onesLike', x, opts));
 }
+/**
+ * Uniform [0, 1) values with the shape of x (torch.rand_like).
+ * @example tpu.randLike(x)
+ */
 export function randLike(x: Tensor, opts?: LikeOptions): Tensor {
   return rand([...x.shape], { dtype: likeDtype('tpu.randLike', x, opts) });
 }
+/**
+ * Standard normal values with the shape of x (torch.randn_like).
+ * @example tpu.randnLike(x)
+ */
 export function randnLike(x: Tensor, opts?: LikeOptions): Tensor {
   return randn([...x.shape], { dtype: likeDtype('tpu.randnLike', x, opts) });
 }

@@ -8,6 +8,10 @@ function tensorArg(op: string, name: string, v: unknown): Tensor {
   return v;
 }
 
+/**
+ * Inner product of two 1-D tensors (torch.dot).
+ * @example tpu.dot(a, b)
+ */
 export function dot(a: Tensor, b: Tensor): Tensor {
   tensorArg('dot', 'other', b);
   if (a.ndim !== 1 || b.ndim !== 1 || a.shape[0] !== b.shape[0]) {
@@ -16,12 +20,20 @@ export function dot(a: Tensor, b: Tensor): Tensor {
   return a.matmul(b);
 }
 
+/**
+ * Outer product of two 1-D tensors (torch.outer).
+ * @example tpu.outer(a, b)
+ */
 export function outer(a: Tensor, b: Tensor): Tensor {
   tensorArg('outer', 'other', b);
   if (a.ndim !== 1 || b.ndim !== 1) throw new RangeError(`outer: both operands must be 1-D; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
   return a.reshape([a.shape[0]!, 1]).mul(b.reshape([1, b.shape[0]!]));
 }
 
+/**
+ * Batched matrix product [b, n, m] x [b, m, p] (torch.bmm).
+ * @example tpu.bmm(a, b)
+ */
 export function bmm(a: Tensor, b: Tensor): Tensor {
   tensorArg('bmm', 'other', b);
   if (a.ndim !== 3 || b.ndim !== 3 || a.shape[0] !== b.shape[0]) {
@@ -44,8 +56,20 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Inner product of two 1-D tensors (torch.dot).
+     * @example a.dot(b)
+     */
     dot(other: Tensor): Tensor;
+    /**
+     * Outer product of two 1-D tensors (torch.outer).
+     * @example a.outer(b)
+     */
     outer(other: Tensor): Tensor;
+    /**
+     * Batched matrix product [b, n, m] x [b, m, p] (torch.bmm).
+     * @example a.bmm(b)
+     */
     bmm(other: Tensor): Tensor;
   }
 }

@@ -34,15 +34,55 @@ export function ne(a: Tensor, b: Operand): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * x != other, elementwise, as a bool tensor (torch.ne).
+     * @example x.ne(0)
+     */
     ne(other: Operand): Tensor;
+    /**
+     * x >= other, elementwise, as a bool tensor (cells rewrite `>=`).
+     * @example x.ge(0)
+     */
     ge(other: Operand): Tensor;
+    /**
+     * x <= other, elementwise, as a bool tensor (cells rewrite `<=`).
+     * @example x.le(1)
+     */
     le(other: Operand): Tensor;
+    /**
+     * Elementwise AND of truth values (torch.logical_and).
+     * @example a.logicalAnd(b)
+     */
     logicalAnd(other: Operand): Tensor;
+    /**
+     * Elementwise OR of truth values (torch.logical_or).
+     * @example a.logicalOr(b)
+     */
     logicalOr(other: Operand): Tensor;
+    /**
+     * Elementwise XOR of truth values (torch.logical_xor).
+     * @example a.logicalXor(b)
+     */
     logicalXor(other: Operand): Tensor;
+    /**
+     * Elementwise NOT of truth values (torch.logical_not).
+     * @example mask.logicalNot()
+     */
     logicalNot(): Tensor;
+    /**
+     * A bool tensor: true where the element is NaN.
+     * @example x.isnan().any()
+     */
     isnan(): Tensor;
+    /**
+     * A bool tensor: true where the element is +-Infinity.
+     * @example x.isinf()
+     */
     isinf(): Tensor;
+    /**
+     * A bool tensor: true where the element is neither NaN nor infinite.
+     * @example x.isfinite().all()
+     */
     isfinite(): Tensor;
   }
 }

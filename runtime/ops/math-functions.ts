@@ -57,14 +57,50 @@ export const expm1 = unary('expm1', {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * 1 / sqrt(x), elementwise.
+     * @example x.rsqrt()
+     */
     rsqrt(): Tensor;
+    /**
+     * x * x, elementwise.
+     * @example x.square()
+     */
     square(): Tensor;
+    /**
+     * 1 / x, elementwise.
+     * @example x.reciprocal()
+     */
     reciprocal(): Tensor;
+    /**
+     * Sine, elementwise (radians).
+     * @example x.sin()
+     */
     sin(): Tensor;
+    /**
+     * Cosine, elementwise (radians).
+     * @example x.cos()
+     */
     cos(): Tensor;
+    /**
+     * Logistic sigmoid 1 / (1 + exp(-x)), elementwise.
+     * @example x.sigmoid()
+     */
     sigmoid(): Tensor;
+    /**
+     * Gauss error function, elementwise.
+     * @example x.erf()
+     */
     erf(): Tensor;
+    /**
+     * log(1 + x), accurate near 0.
+     * @example x.log1p()
+     */
     log1p(): Tensor;
+    /**
+     * exp(x) - 1, accurate near 0.
+     * @example x.expm1()
+     */
     expm1(): Tensor;
   }
 }

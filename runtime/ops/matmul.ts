@@ -12,6 +12,10 @@ import { installMethods } from '../install-methods.js';
 export type MatmulPrecision = 'highest' | 'default';
 let precision: MatmulPrecision = 'highest';
 
+/**
+ * Matmul precision: 'highest' (float32) or 'default' (bfloat16 passes) (torch.set_float32_matmul_precision).
+ * @example tpu.setMatmulPrecision('highest')
+ */
 export function setMatmulPrecision(p: MatmulPrecision): void {
   if (p !== 'highest' && p !== 'default') {
     throw new RangeError(`tpu.setMatmulPrecision: precision must be 'highest' or 'default'; got ${JSON.stringify(p)}`);
@@ -65,6 +69,10 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Matrix product with broadcasting batch dims (torch.matmul; Python `@`).
+     * @example x.matmul(w)
+     */
     matmul(other: Tensor): Tensor;
   }
 }

@@ -41,8 +41,20 @@ export const allOp = truthReduction('all');
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Product of elements, over all dims or the given dim(s).
+     * @example x.prod(0)
+     */
     prod(dim?: DimArg, keepdim?: boolean): Tensor;
+    /**
+     * True if any element (over all dims or along dim) is nonzero.
+     * @example x.isnan().any()
+     */
     any(dim?: DimArg, keepdim?: boolean): Tensor;
+    /**
+     * True if every element (over all dims or along dim) is nonzero.
+     * @example x.gt(0).all()
+     */
     all(dim?: DimArg, keepdim?: boolean): Tensor;
   }
 }

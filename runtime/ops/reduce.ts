@@ -103,8 +103,20 @@ export function reduceAttrs(
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Sum of elements, over all dims or the given dim(s); keepdim keeps them as size 1.
+     * @example x.sum(); x.sum(1); x.sum({ dim: [0, 1], keepdim: true })
+     */
     sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean): Tensor;
+    /**
+     * Mean of elements, over all dims or the given dim(s).
+     * @example x.mean(-1, true)
+     */
     mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    /**
+     * Maximum over all dims or the given dim(s) (torch.amax; values only).
+     * @example x.amax(1)
+     */
     amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
   }
 }

@@ -22,10 +22,22 @@ export const trunc = rounding('trunc');
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Rounds down, elementwise.
+     * @example x.floor()
+     */
     floor(): Tensor;
+    /**
+     * Rounds up, elementwise.
+     * @example x.ceil()
+     */
     ceil(): Tensor;
     /** Half to even; { decimals } rounds to that many decimal places (negative: tens, hundreds...). */
     round(options?: { decimals?: number }): Tensor;
+    /**
+     * Rounds toward zero, elementwise.
+     * @example x.trunc()
+     */
     trunc(): Tensor;
   }
 }

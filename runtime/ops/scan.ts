@@ -22,6 +22,10 @@ export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
 });
 
 
+/**
+ * Running sum along dim (torch.cumsum).
+ * @example tpu.cumsum(x, 0)
+ */
 export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
   return apply(cumsumOp, [x], { dim: dimArgument('cumsum', x, dim), reverse: false, exclusive: false });
 }
@@ -50,7 +54,15 @@ export function exclusiveCumprod(x: Tensor): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Running sum along dim (torch.cumsum).
+     * @example x.cumsum(0)
+     */
     cumsum(dim: number | { dim: number }): Tensor;
+    /**
+     * Running product along dim (torch.cumprod).
+     * @example x.cumprod(0)
+     */
     cumprod(dim: number | { dim: number }): Tensor;
   }
 }

@@ -3,6 +3,10 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 
+/**
+ * Removes size-1 dims (all, or the given one) (torch.squeeze).
+ * @example tpu.squeeze(x, 0)
+ */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
   // PyTorch: a listed dim whose size is not 1 is left alone.
@@ -10,11 +14,19 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   return shape.length === x.ndim ? x : x.reshape(shape);
 }
 
+/**
+ * Inserts a size-1 dim at dim (torch.unsqueeze).
+ * @example tpu.unsqueeze(x, 0)
+ */
 export function unsqueeze(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('unsqueeze', dim, x.ndim + 1);
   return x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]);
 }
 
+/**
+ * Joins dims startDim..endDim into one (torch.flatten).
+ * @example tpu.flatten(images, 1)
+ */
 export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   if (x.ndim === 0) return x.reshape([1]);
   const s = normalizeDim('flatten', startDim, x.ndim, 'startDim');
@@ -57,13 +69,45 @@ export function tile(x: Tensor, reps: readonly number[]): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Removes size-1 dims (all, or the given one) (torch.squeeze).
+     * @example x.squeeze(0)
+     */
     squeeze(dim?: number | readonly number[]): Tensor;
+    /**
+     * Inserts a size-1 dim at dim (torch.unsqueeze).
+     * @example x.unsqueeze(0)
+     */
     unsqueeze(dim: number): Tensor;
+    /**
+     * Joins dims startDim..endDim into one (torch.flatten).
+     * @example x.flatten(1)
+     */
     flatten(startDim?: number, endDim?: number): Tensor;
+    /**
+     * Moves dims to new positions (torch.movedim).
+     * @example x.movedim(0, -1)
+     */
     movedim(source: number | readonly number[], destination: number | readonly number[]): Tensor;
+    /**
+     * Tiles the tensor, repeats[i] times along dim i (torch.Tensor.repeat).
+     * @example x.repeat([2, 1])
+     */
     repeat(...sizes: number[] | [readonly number[]]): Tensor;
+    /**
+     * Like repeat, padding the repeats with 1 on the left (torch.tile).
+     * @example x.tile([2])
+     */
     tile(reps: readonly number[]): Tensor;
+    /**
+     * expand to the shape of other (torch.expand_as).
+     * @example b.expandAs(x)
+     */
     expandAs(other: Tensor): Tensor;
+    /**
+     * reshape to the shape of other (torch.reshape_as).
+     * @example x.reshapeAs(y)
+     */
     reshapeAs(other: Tensor): Tensor;
   }
 }

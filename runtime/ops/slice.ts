@@ -91,7 +91,15 @@ declare module '../tensor.js' {
   interface Tensor {
     /** Elements start, start+step, ... before end along dim (Python slice rules, negative step too). */
     slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
+    /**
+     * length elements from start along dim, without copying (torch.narrow).
+     * @example x.narrow(1, 0, 2)
+     */
     narrow(dim: number, start: number, length: number): Tensor;
+    /**
+     * Reverses the order along dims (torch.flip).
+     * @example x.flip([0])
+     */
     flip(dims: number | readonly number[]): Tensor;
   }
 }

@@ -78,14 +78,30 @@ export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: bo
   return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
 }
 
+/**
+ * Indices that sort x along dim (torch.argsort).
+ * @example tpu.argsort(x, { dim: -1, descending: true })
+ */
 export function argsort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): Tensor {
   return sort(x, opts, descending).indices;
 }
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * The k largest values and their indices along dim (torch.topk).
+     * @example const { values, indices } = x.topk(5)
+     */
     topk(k: number, opts?: TopkOptions | number, largest?: boolean): SortResult;
+    /**
+     * Sorted values and their indices along dim (torch.sort).
+     * @example const { values, indices } = x.sort(-1, true)
+     */
     sort(opts?: SortOptions | number, descending?: boolean): SortResult;
+    /**
+     * Indices that sort x along dim (torch.argsort).
+     * @example x.argsort({ descending: true })
+     */
     argsort(opts?: SortOptions | number, descending?: boolean): Tensor;
   }
 }

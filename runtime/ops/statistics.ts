@@ -36,6 +36,10 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
   });
 }
 
+/**
+ * Standard deviation (torch.std), unbiased by default.
+ * @example x.std({ dim: 0 })
+ */
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   return composite(() => sqrtZeroGrad(variance(x, dim, keepdim)));
 }
@@ -82,6 +86,10 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
   return composite(() => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
 }
 
+/**
+ * log(softmax(x)) along dim, computed stably (torch.log_softmax).
+ * @example tpu.logSoftmax(logits, -1)
+ */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
   return composite(() => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
@@ -89,10 +97,30 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Variance (torch.var), unbiased unless { correction: 0 }.
+     * @example x.var({ dim: 0 })
+     */
     var(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    /**
+     * Standard deviation (torch.std), unbiased unless { correction: 0 }.
+     * @example x.std(0)
+     */
     std(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    /**
+     * log(sum(exp(x))) along dim, computed stably (torch.logsumexp).
+     * @example x.logsumexp(-1)
+     */
     logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor;
+    /**
+     * Vector norm (2 by default) over all elements or along dim (torch.linalg.vector_norm).
+     * @example x.norm()
+     */
     norm(p?: number | NormOptions, dim?: DimArg, keepdim?: boolean): Tensor;
+    /**
+     * log(softmax(x)) along dim, computed stably (torch.log_softmax).
+     * @example logits.logSoftmax(-1)
+     */
     logSoftmax(dim: number | { dim: number }): Tensor;
   }
 }

@@ -26,16 +26,32 @@ function diag(op: string, diagonal: number | { diagonal?: number } | undefined):
   return d;
 }
 
+/**
+ * Lower triangle: elements above diagonal k set to zero (torch.tril).
+ * @example tpu.tril(tpu.ones([3, 3]))
+ */
 export function tril(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
   return apply(triluOp, [x], { upper: false, diagonal: diag('tril', diagonal) });
 }
+/**
+ * Upper triangle: elements below diagonal k set to zero (torch.triu).
+ * @example tpu.triu(x, 1)
+ */
 export function triu(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
   return apply(triluOp, [x], { upper: true, diagonal: diag('triu', diagonal) });
 }
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * Lower triangle: elements above diagonal k set to zero (torch.tril).
+     * @example x.tril()
+     */
     tril(diagonal?: number | { diagonal?: number }): Tensor;
+    /**
+     * Upper triangle: elements below diagonal k set to zero (torch.triu).
+     * @example x.triu(1)
+     */
     triu(diagonal?: number | { diagonal?: number }): Tensor;
   }
 }

@@ -46,13 +46,45 @@ export const sign = unary('sign', {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * -x (JavaScript has no operator overloading; cells rewrite unary minus to this).
+     * @example x.neg()
+     */
     neg(): Tensor;
+    /**
+     * e to the power of each element.
+     * @example x.exp()
+     */
     exp(): Tensor;
+    /**
+     * Natural logarithm, elementwise.
+     * @example x.log()
+     */
     log(): Tensor;
+    /**
+     * Hyperbolic tangent, elementwise.
+     * @example x.tanh()
+     */
     tanh(): Tensor;
+    /**
+     * Square root, elementwise.
+     * @example x.sqrt()
+     */
     sqrt(): Tensor;
+    /**
+     * max(x, 0), elementwise (torch.relu).
+     * @example x.relu()
+     */
     relu(): Tensor;
+    /**
+     * Absolute value, elementwise.
+     * @example x.abs()
+     */
     abs(): Tensor;
+    /**
+     * -1, 0 or 1 by the sign of each element.
+     * @example x.sign()
+     */
     sign(): Tensor;
   }
 }

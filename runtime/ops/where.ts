@@ -44,6 +44,10 @@ declare module '../tensor.js' {
   interface Tensor {
     /** x.where(condition, other): x where condition holds, else other (torch.Tensor.where). */
     where(condition: Tensor, other: Operand): Tensor;
+    /**
+     * value where mask is true, x elsewhere (torch.masked_fill).
+     * @example scores.maskedFill(mask, -Infinity)
+     */
     maskedFill(mask: Tensor, value: Operand): Tensor;
   }
 }

@@ -12,6 +12,10 @@ export interface AdamOptions {
   weightDecay?: number;
 }
 
+/**
+ * Adam (torch.optim.Adam).
+ * @example const opt = new tpu.optim.Adam(model.parameters(), { lr: 1e-3 })
+ */
 export class Adam extends Optimizer {
   lr: number;
   betas: readonly [number, number];
@@ -48,6 +52,10 @@ export class Adam extends Optimizer {
   }
 }
 
+/**
+ * Adam with decoupled weight decay (torch.optim.AdamW).
+ * @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3, weightDecay: 0.01 })
+ */
 export class AdamW extends Adam {
   constructor(params: Iterable<Tensor>, options: AdamOptions = {}) {
     super(params, options, true);

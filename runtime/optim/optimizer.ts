@@ -14,6 +14,10 @@ import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
 import { withCallSite } from '../call-site.js';
 
+/**
+ * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
+ * @example opt.zeroGrad(); loss.backward(); opt.step()
+ */
 export abstract class Optimizer {
   readonly params: Tensor[];
   /** Per-parameter state tensors (momentum, moments), by name. */

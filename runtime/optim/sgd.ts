@@ -11,6 +11,10 @@ export interface SGDOptions {
   nesterov?: boolean;
 }
 
+/**
+ * Stochastic gradient descent, with optional momentum (torch.optim.SGD).
+ * @example const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.1, momentum: 0.9 })
+ */
 export class SGD extends Optimizer {
   lr: number;
   momentum: number;

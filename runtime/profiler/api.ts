@@ -8,6 +8,10 @@ import { ProgramListing } from './program-listing.js';
 import { syncDevice } from '../modes/sync.js';
 import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
 
+/**
+ * Profiles of device work: record() / profile(fn), last(), lastProgram(), exportTrace(path) for Perfetto (torch.profiler).
+ * @example const { profile } = await tpu.profiler.profile(() => model.forward(x))
+ */
 export const profiler = {
   /** Starts recording; `snapshot()` gives the figures so far, `stop()` the final profile. */
   record(options: RecordOptions = {}): ProfileRecording {

@@ -7,18 +7,12 @@ import { SessionDriver } from './recording-publisher.js';
 const driver = new SessionDriver();
 afterAll(() => driver.shutdown());
 
-async function inspectText(code: string): Promise<string> {
-  const { found, data } = await driver.session.inspect(code, [...code].length, 0);
-  expect(found).toBe(true);
-  return data['text/plain'] as string;
-}
-
 describe('inspect: option objects and type names', () => {
   it('tpu.randn: Tensor and CreationOptions by name, the dtype option expanded', async () => {
     await driver.run('1');
-    const text = await inspectText('tpu.randn');
+    const text = await driver.inspectText('tpu.randn');
     expect(text).not.toContain('import(');
-    expect(text.split('\n')[0]).toBe('(method) randn(shape: readonly number[], opts?: CreationOptions): Tensor');
+    expect(text.split('\n')[0]).toBe('function randn(shape: readonly number[], opts?: CreationOptions): Tensor');
     expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "bool"\n  requiresGrad?: boolean  // Record operations on this tensor for backward');
   });
 
@@ -34,14 +28,14 @@ describe('inspect: option objects and type names', () => {
 
   it('a cell function with an options literal and doc comments, and plot.line with an intersection', async () => {
     await driver.value('function blur(image: number[], options?: {\n  /** Kernel radius in pixels. */\n  radius?: number;\n  mode: "wrap" | "clamp";\n}) { return image; }');
-    expect(await inspectText('blur')).toContain('options: {\n  radius?: number  // Kernel radius in pixels.\n  mode: "wrap" | "clamp"\n}');
-    const line = await inspectText('plot.line');
+    expect(await driver.inspectText('blur')).toContain('options: {\n  radius?: number  // Kernel radius in pixels.\n  mode: "wrap" | "clamp"\n}');
+    const line = await driver.inspectText('plot.line');
     expect(line).toContain('  width?: number  // Plot area width in pixels (default 400).\n');
     expect(line).toContain('  logY?: boolean\n}');
   });
 
   it('leaves functions without option objects alone', async () => {
     await driver.value('function add(a: number, b: number[]) { return a; }');
-    expect(await inspectText('add')).toBe('function add(a: number, b: number[]): number');
+    expect(await driver.inspectText('add')).toBe('function add(a: number, b: number[]): number');
   });
 });

@@ -75,6 +75,13 @@ export class SessionDriver {
     return outcome.result?.data['text/plain'] as string | undefined;
   }
 
+  /** Shift+Tab with the cursor at the end of `code`: the text/plain inspect reply, which must be found. */
+  async inspectText(code: string): Promise<string> {
+    const { found, data } = await this.session.inspect(code, [...code].length, 0);
+    if (!found) throw new Error(`inspect found nothing for ${JSON.stringify(code)}`);
+    return data['text/plain'] as string;
+  }
+
   shutdown(): Promise<void> {
     return this.session.shutdown(false);
   }

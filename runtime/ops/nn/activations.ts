@@ -21,6 +21,10 @@ export function inFloat32(x: Tensor, f: (x: Tensor) => Tensor): Tensor {
 
 const c = (v: number) => scalarConstant(v, 'float32');
 
+/**
+ * Gaussian error linear unit (torch.nn.functional.gelu).
+ * @example tpu.nn.functional.gelu(x)
+ */
 export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   readOptions<GeluOptions>('gelu', opts, ['approximate']);
   const mode = opts.approximate ?? 'none';
@@ -33,13 +37,25 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   }));
 }
 
+/**
+ * x * sigmoid(x) (torch.nn.functional.silu).
+ * @example tpu.nn.functional.silu(x)
+ */
 export function silu(x: Tensor): Tensor {
   return composite(() => inFloat32(x, (v) => v.mul(v.sigmoid())));
 }
 
 declare module '../../tensor.js' {
   interface Tensor {
+    /**
+     * Gaussian error linear unit (torch.nn.functional.gelu).
+     * @example x.gelu()
+     */
     gelu(opts?: GeluOptions): Tensor;
+    /**
+     * x * sigmoid(x) (torch.nn.functional.silu).
+     * @example x.silu()
+     */
     silu(): Tensor;
   }
 }

@@ -141,6 +141,10 @@ function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor):
 /** torch.nn.functional.conv2d(input [N, C, H, W] or [C, H, W], weight [O, C/groups, kh, kw], ...). */
 const CONV_KEYS: readonly (keyof ConvOptions)[] = ['bias', 'stride', 'padding', 'dilation', 'groups'];
 
+/**
+ * 2-D convolution of [n, c, h, w] input with [out, c/groups, kh, kw] weight (torch.nn.functional.conv2d).
+ * @example tpu.nn.functional.conv2d(x, w, { stride: 1, padding: 1 })
+ */
 export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
   readOptions<ConvOptions>('conv2d', opts, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);

@@ -33,6 +33,10 @@ function sources(inSize: number, outSize: number, scale: number | undefined, mod
   });
 }
 
+/**
+ * Resizes [n, c, h, w] images (torch.nn.functional.interpolate).
+ * @example tpu.nn.functional.interpolate(x, { scaleFactor: 2 })
+ */
 export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
   readOptions<InterpolateOptions>('interpolate', opts, ['size', 'scaleFactor', 'mode', 'alignCorners']);
   const op = 'interpolate';

@@ -75,10 +75,18 @@ function firstMaximum(acc: Tensor, window: Tensor): Tensor {
   return where(takeNew, window, acc);
 }
 
+/**
+ * 2-D max pooling over [n, c, h, w] (torch.nn.functional.max_pool2d).
+ * @example tpu.nn.functional.maxPool2d(x, 2)
+ */
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
   return pool('maxPool2d', x, kernelSize, opts, 'max');
 }
 
+/**
+ * 2-D average pooling over [n, c, h, w] (torch.nn.functional.avg_pool2d).
+ * @example tpu.nn.functional.avgPool2d(x, 2)
+ */
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
   return pool('avgPool2d', x, kernelSize, opts, 'avg');
 }
