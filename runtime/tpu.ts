@@ -27,6 +27,7 @@ import type * as computed from './creation-computed.js';
 import type * as gradMode from './autograd/grad-mode.js';
 import type * as gradTransforms from './autograd/grad-transforms.js';
 import type * as jit from './jit/compile.js';
+import type * as specs from './jit/spec.js';
 import type * as nnModules from './nn/index.js';
 import type * as optim from './optim/index.js';
 import type * as saveLoad from './serialize/save-load.js';
@@ -105,6 +106,7 @@ type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' 
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>;
 type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
+  & Pick<typeof specs, 'spec'>
   & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
     /** Modules and losses (torch.nn), with torch.nn.functional's forms as tpu.nn.functional. @example const layer = new tpu.nn.Linear(4, 2) */
     nn: typeof nnModules & {

@@ -16,6 +16,11 @@ export class Spec {
   }
 }
 
+/**
+ * A placeholder argument for `tpu.compile(fn).lower(...)`: a shape and dtype with no memory
+ * (jax.ShapeDtypeStruct), so a model far larger than this machine lowers and compiles.
+ * @example await tpu.compile((a: Tensor) => a.matmul(a)).lower(tpu.spec([8192, 8192], 'bfloat16')).compile({ topology: 'v5p:2x2x1' })
+ */
 export function spec(shape: readonly number[], dtype: DType = 'float32'): Spec {
   return new Spec(checkShape('tpu.spec', shape), assertDType(dtype, 'tpu.spec'));
 }
