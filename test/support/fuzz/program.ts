@@ -2,7 +2,7 @@
 // (the runtime in a mode, and a float64 reference over the same steps) and printed as code.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import {
-  bf16, broadcastRef, mapRef, matmulRef, ravel, seededValues, size, sumRef, unravel, type Ref,
+  bf16, broadcastRef, mapRef, matmulRef, ravel, reduceRef, seededValues, size, sumRef, unravel, type Ref,
 } from '../reference.js';
 
 export type FuzzDType = 'float32' | 'bfloat16' | 'int32';
@@ -16,7 +16,16 @@ export type Step =
   | { op: 'transpose' }
   | { op: 'flattenReshape'; shape: number[] }
   | { op: 'slice'; dim: number; start: number; end: number }
-  | { op: 'indexSelect'; dim: number; index: number[] };
+  | { op: 'indexSelect'; dim: number; index: number[] }
+  | { op: 'gather'; dim: number; index: Ref }
+  | { op: 'amax'; dim: number; keepdim: boolean }
+  /** where(t > operand, t, -t): a bool mask made and consumed inside the program. */
+  | { op: 'flipWhereGreater'; operand: Ref }
+  /** t.add_(operand) on whatever t is (often a view): only with FUZZ_INPLACE=1. */
+  | { op: 'addInPlace'; operand: Ref };
+
+/** In-place writes through views are generated only when FUZZ_INPLACE=1 (off by default). */
+const INPLACE = process.env.FUZZ_INPLACE === '1';
 
 export interface Program { seed: number; dtype: FuzzDType; input: Ref; steps: Step[] }
 
@@ -58,7 +67,21 @@ export function generate(seed: number): Program {
 
 function randomStep(pick: (n: number) => number, shape: number[], dtype: FuzzDType, s: number): Step | null {
   const nd = shape.length;
-  switch (pick(10)) {
+  const broadcastOperand = () => {
+    let os = shape.map((d) => (pick(3) === 0 ? 1 : d));
+    if (pick(3) === 0) os = os.slice(pick(os.length + 1));
+    return { shape: os, data: values(size(os), s, dtype) };
+  };
+  switch (pick(INPLACE ? 14 : 13)) {
+    case 10: return nd === 0 ? null : { op: 'amax', dim: pick(nd), keepdim: pick(2) === 0 };
+    case 11: return { op: 'flipWhereGreater', operand: broadcastOperand() };
+    case 12: {
+      if (nd === 0) return null;
+      const dim = pick(nd);
+      const is = shape.map((d, i) => (i === dim ? 1 + pick(4) : 1 + pick(d)));
+      return { op: 'gather', dim, index: { shape: is, data: Array.from({ length: size(is) }, () => pick(shape[dim]!)) } };
+    }
+    case 13: return { op: 'addInPlace', operand: { shape: [...shape], data: values(size(shape), s, dtype) } };
     case 0: case 1: {
       // A broadcast operand: leading dims dropped or any dim set to 1.
       let os = shape.map((d) => (pick(3) === 0 ? 1 : d));
@@ -133,6 +156,18 @@ export function refStep(step: Step, x: Ref, dtype: FuzzDType | 'float64'): Ref {
       return { shape: [n, m], data };
     }
     case 'flattenReshape': return { shape: [...step.shape], data: [...x.data] };
+    case 'amax': return reduceRef(x, [step.dim], step.keepdim, (v) => Math.max(...v));
+    case 'flipWhereGreater': return broadcastRef(x, step.operand, (a, b) => (a > b ? a : -a));
+    case 'addInPlace': return fin(broadcastRef(x, step.operand, (a, b) => a + b));
+    case 'gather': {
+      const ix = step.index;
+      const data = ix.data.map((v, k) => {
+        const idx = unravel(k, ix.shape);
+        idx[step.dim] = v;
+        return x.data[ravel(idx, x.shape)]!;
+      });
+      return { shape: [...ix.shape], data };
+    }
     case 'slice': case 'indexSelect': {
       const picks = step.op === 'slice'
         ? Array.from({ length: step.end - step.start }, (_, i) => step.start + i) : step.index;
@@ -163,6 +198,10 @@ export function runStep(step: Step, x: Tensor, dtype: FuzzDType): Tensor {
     case 'flattenReshape': return x.reshape(step.shape);
     case 'slice': return x.slice(step.dim, step.start, step.end);
     case 'indexSelect': return x.indexSelect(step.dim, tpu.tensor(step.index, { dtype: 'int32' }));
+    case 'gather': return x.gather(step.dim, tpu.tensor(step.index.data, { dtype: 'int32' }).reshape(step.index.shape));
+    case 'amax': return x.amax(step.dim, step.keepdim);
+    case 'flipWhereGreater': return tpu.where(x.gt(operand()), x, x.neg());
+    case 'addInPlace': return (x as unknown as { add_(o: Tensor): Tensor }).add_(operand());
   }
 }
 
@@ -179,6 +218,10 @@ export function programText(p: Program): string {
       : s.op === 'transpose' ? 't.transpose(0, 1)'
       : s.op === 'flattenReshape' ? `t.reshape([${s.shape}])`
       : s.op === 'slice' ? `t.slice(${s.dim}, ${s.start}, ${s.end})`
+      : s.op === 'gather' ? `t.gather(${s.dim}, tpu.tensor([${s.index.data}], { dtype: 'int32' }).reshape([${s.index.shape}]))`
+      : s.op === 'amax' ? `t.amax(${s.dim}, ${s.keepdim})`
+      : s.op === 'flipWhereGreater' ? `tpu.where(t.gt(${lit(s.operand)}), t, t.neg())`
+      : s.op === 'addInPlace' ? `t.add_(${lit(s.operand)})`
       : s.op === 'indexSelect' ? `t.indexSelect(${s.dim}, tpu.tensor([${s.index}], { dtype: 'int32' }))`
       : `t.${s.op}()`;
     lines.push(`t = ${call};`);
