@@ -119,7 +119,8 @@ function randomStep(pick: (n: number) => number, shape: number[], dtype: FuzzDTy
     }
     default: {
       if (nd !== 2 || dtype === 'int32') return null;
-      const os = [shape[1]!, 1 + pick(4)];
+      // A 1-D operand half the time: matrix times vector.
+      const os = pick(2) === 0 ? [shape[1]!] : [shape[1]!, 1 + pick(4)];
       return { op: 'matmul', operand: { shape: os, data: values(size(os), s, dtype) } };
     }
   }
@@ -138,7 +139,11 @@ export function refStep(step: Step, x: Ref, dtype: FuzzDType | 'float64'): Ref {
     case 'sub': return fin(broadcastRef(x, step.operand, (a, b) => a - b));
     case 'mul': return fin(broadcastRef(x, step.operand, (a, b) => a * b));
     case 'maximum': return fin(broadcastRef(x, step.operand, (a, b) => Math.max(a, b)));
-    case 'matmul': return fin(matmulRef(x, step.operand));
+    case 'matmul': {
+      const v = step.operand.shape.length === 1;
+      const out = matmulRef(x, v ? { shape: [step.operand.shape[0]!, 1], data: step.operand.data } : step.operand);
+      return fin(v ? { shape: [out.shape[0]!], data: out.data } : out);
+    }
     case 'neg': return fin(mapRef(x, (v) => -v));
     case 'abs': return fin(mapRef(x, Math.abs));
     case 'tanh': return fin(mapRef(x, Math.tanh));
