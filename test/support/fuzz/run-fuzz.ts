@@ -1,14 +1,10 @@
 // The differential check of one random program: the runtime in debug, strict, fused and
 // tpu.compile (replayed), with full garbage collections between steps, against the float64
 // reference; float programs also compare gradients with central differences of the reference.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { type Ref } from '../reference.js';
+import { gc } from '../settle-gc.js';
 import { generate, programText, refStep, runStep, type Program } from './program.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 /** Tolerances per dtype: float32 rounds like the reference up to transcendental ulps; bfloat16
  * roundings after each op may differ by one bf16 ulp and cascade over the steps; int32 is exact. */
