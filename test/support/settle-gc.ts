@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { tpu } from 'tpu-kernel/runtime';
 
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+export const gc = runInNewContext('gc') as () => void;
 
 /**
  * Live tensors once collection and the finalizers it schedules have settled: full
