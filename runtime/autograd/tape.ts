@@ -39,5 +39,7 @@ addApplyHook((op, operands, attrs, out) => {
   }
   if (!needed || !gradEnabled() || op.grad === 'not-differentiable' || !isFloating(out.dtype)) return;
   out.requiresGrad = true;
-  out._gradNode = { op, operands, attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
+  // A copy: a fused region rewires its recipes' inputs (to the buffers they read, or to the
+  // value before an in-place write); gradients still belong to the tensors the user passed.
+  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
 });
