@@ -96,11 +96,12 @@ describe.skipIf(!status.available)('XLA:TPU in the loop', () => {
     await x.data();
     await w.data();
     // The [512, 512] product lives only inside the fused program: XLA:TPU's peak is over
-    // 1 MB while the session holds 32 KiB.
-    tpu.setDevice({ hbmBytes: 500_000 });
+    // 1 MB. The session runs it (the launch checks the capacity of its day), then a smaller
+    // chip is set: the profile, made at stop(), weighs XLA:TPU's bytes against that one.
     try {
       const recording = tpu.profiler.record({ title: 'over' });
       await x.matmul(w).matmul(x).sum().data();
+      tpu.setDevice({ hbmBytes: 500_000 });
       const profile = await recording.stop();
       const program = profile.data.programs.find((p) => p.label.includes('matmul'))!;
       const f = program.xla!;
