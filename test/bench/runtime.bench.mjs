@@ -129,7 +129,7 @@ for (const r of rows.filter((r) => r.everySite)) {
   lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
 lines.push(`  programs compiled after warm-up (debug/strict/fused/compiled): ${rows.map((r) => `${r.id} ${[...MODES, 'compiled'].map((m) => r[m]?.compilesAfterWarmup ?? '-').join('/')}`).join(', ')}`);
-lines.push('', 'goals (at most PyTorch's time on the CPU):', ...goals(rows).map((g) => `  ${g}`));
+lines.push('', "goals (at most PyTorch's time on the CPU):", ...goals(rows).map((g) => `  ${g}`));
 if (skipped.length) lines.push('', 'peers skipped:', ...skipped.map((s) => `  ${s}`));
 console.log(lines.join('\n'));
 const out = fileURLToPath(new URL('../output/bench/', import.meta.url));

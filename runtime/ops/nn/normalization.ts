@@ -49,7 +49,7 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
   const shape = dims.map((d) => x.shape[d]!);
   return composite(() => inFloat32(x, (v) => {
     const centered = v.sub(v.mean(dims, true));
-    const variance = centered.pow(scalarConstant(2, 'float32')).mean(dims, true);
+    const variance = centered.square().mean(dims, true);
     return affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
   }));
 }
@@ -62,7 +62,7 @@ export function rmsNorm(x: Tensor, normalizedShape: readonly number[] | number, 
   const shape = dims.map((d) => x.shape[d]!);
   if (opts.bias) throw new TypeError('rmsNorm: there is no bias (PyTorch rms_norm takes a weight only)');
   return composite(() => inFloat32(x, (v) => {
-    const meanSquare = v.pow(scalarConstant(2, 'float32')).mean(dims, true);
+    const meanSquare = v.square().mean(dims, true);
     return affine('rmsNorm', v.div(meanSquare.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
   }));
 }
