@@ -2,7 +2,7 @@
 // programs, accounts memory, and turns sync points into requests the device thread answers.
 // Batching (command-batch.ts), waiting (waits.ts) and naming the call behind a device error
 // (device-errors.ts) are its parts.
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, SHARE_ENV, Worker, type MessagePort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { numel, type Shape } from '../shape.js';
 import type { DType, StorageArray } from '../dtype.js';
@@ -252,7 +252,8 @@ export class DeviceSession {
     // A worker inherits the main thread's options, V8 flags (--expose-gc) included; only --input-type,
     // valid for the main entry alone, makes an explicit list necessary, and Node refuses V8 flags
     // in one (they are process-wide anyway): then the thread gets none.
-    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    // SHARE_ENV: libtpu reads the settings libtpu.ts puts in process.env from the C environment.
+    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv, env: SHARE_ENV });
     const entryOnly = (a: string) => a.startsWith('--input-type');
     try {
       this.worker = spawn(process.execArgv.some(entryOnly) ? process.execArgv.filter((a) => !entryOnly(a)) : undefined);
