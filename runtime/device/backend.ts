@@ -25,7 +25,8 @@ export interface Backend<Executable = unknown, Buffer extends BackendBuffer = Ba
   /** Runs an executable; the promise is its completion event and yields its output buffers. */
   execute(exe: Executable, inputs: readonly Buffer[], scalars: readonly number[]): Promise<Buffer[]>;
   toDevice(dtype: DType, data: StorageArray): Buffer;
-  toHost(buffer: Buffer): StorageArray;
+  /** The buffer's values (a TPU backend waits for the chip's copy). */
+  toHost(buffer: Buffer): StorageArray | Promise<StorageArray>;
   free(buffer: Buffer): void;
   memoryStats(): BackendMemoryStats;
 }

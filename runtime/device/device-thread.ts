@@ -3,16 +3,31 @@
 // host can block on them (Atomics.wait + receiveMessageOnPort) at synchronous sync points.
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { OrtBackend, type OrtBuffer } from './onnx/ort-backend.js';
+import type { DType, StorageArray } from '../dtype.js';
+import type { Backend, BackendBuffer } from './backend.js';
+import { OrtBackend } from './onnx/ort-backend.js';
+import { TpuBackend } from './pjrt/tpu-backend.js';
 import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 
-const { threads, signal, port } = workerData as DeviceThreadData;
+const { threads, backend: backendName, signal, port } = workerData as DeviceThreadData;
 const counter = new Int32Array(signal);
-const backend = new OrtBackend({ threads });
-type Executable = Awaited<ReturnType<OrtBackend['compile']>>;
+type Executable = unknown;
+const backend: Backend<Executable, BackendBuffer> = backendName === 'tpu' ? await openTpu() : new OrtBackend({ threads });
 
-const buffers = new Map<number, OrtBuffer | Failure>();
+/** The TPU backend, or the one line saying why not, handed to the host, and this thread ends. */
+async function openTpu(): Promise<Backend<Executable, BackendBuffer>> {
+  try {
+    return (await TpuBackend.open()) as Backend<Executable, BackendBuffer>;
+  } catch (e) {
+    send({ t: 'startFailed', message: (e as Error).message });
+    Atomics.store(counter, SIGNAL_DEAD, 1);
+    Atomics.notify(counter, 0);
+    process.exit(0);
+  }
+}
+
+const buffers = new Map<number, BackendBuffer | Failure>();
 const programs = new Map<number, Promise<Executable>>();
 let queue: Command[] = [];
 let head = 0;
@@ -52,7 +67,7 @@ function flushProgress(): void {
   errors = [];
 }
 
-function bufferOrFailure(id: number): OrtBuffer | Failure {
+function bufferOrFailure(id: number): BackendBuffer | Failure {
   return buffers.get(id) ?? new Failure(0, `buffer ${id} does not exist on the device (freed?)`);
 }
 
@@ -62,7 +77,7 @@ function fail(outs: readonly number[], failure: Failure): void {
 
 async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   const start = performance.timeOrigin + performance.now();
-  const inputs: OrtBuffer[] = [];
+  const inputs: BackendBuffer[] = [];
   for (const id of cmd.ins) {
     const b = bufferOrFailure(id);
     if (b instanceof Failure) {
@@ -78,7 +93,8 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
     outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
     if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
     if (cmd.reply !== undefined) {
-      const nonFinite = cmd.check ? outs.flatMap((b, i) => (hasNonFinite(b) ? [i] : [])) : undefined;
+      const nonFinite: number[] | undefined = cmd.check ? [] : undefined;
+      if (nonFinite) for (let i = 0; i < outs.length; i++) if (hasNonFinite(outs[i]!.dtype, await backend.toHost(outs[i]!))) nonFinite.push(i);
       flushProgress();
       send({ t: 'reply', reply: cmd.reply, nonFinite });
     }
@@ -93,10 +109,9 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   }
 }
 
-function hasNonFinite(b: OrtBuffer): boolean {
-  if (b.dtype !== 'float32' && b.dtype !== 'bfloat16') return false;
-  const d = b.data;
-  if (b.dtype === 'float32') {
+function hasNonFinite(dtype: DType, d: StorageArray): boolean {
+  if (dtype !== 'float32' && dtype !== 'bfloat16') return false;
+  if (dtype === 'float32') {
     for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i]!)) return true;
   } else {
     for (let i = 0; i < d.length; i++) if ((d[i]! & 0x7f80) === 0x7f80) return true;
@@ -133,7 +148,7 @@ async function run(cmd: Command): Promise<void> {
       flushProgress();
       if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message });
       else {
-        const data = backend.toHost(b).slice();
+        const data = (await backend.toHost(b)).slice();
         send({ t: 'reply', reply: cmd.reply, data }, [data.buffer as ArrayBuffer]);
       }
       return;

@@ -26,7 +26,9 @@ export type HostMessage =
 export type DeviceMessage =
   | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }
   /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
-  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] };
+  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] }
+  /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
+  | { t: 'startFailed'; message: string };
 
 export interface DeviceError {
   readonly launch: number;
@@ -44,9 +46,11 @@ export interface DeviceStats {
   /** Executables running as a generated loop (device/loopgen) instead of ONNX Runtime. */
   readonly generatedLoops?: number;
 }
+import type { BackendName } from './backend-choice.js';
 
 export interface DeviceThreadData {
   readonly threads: number;
+  readonly backend: BackendName;
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
 }

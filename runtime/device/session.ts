@@ -2,7 +2,7 @@
 // programs, accounts memory, and turns sync points into requests the device thread answers.
 // Batching (command-batch.ts), waiting (waits.ts) and naming the call behind a device error
 // (device-errors.ts) are its parts.
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, SHARE_ENV, Worker, type MessagePort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { numel, type Shape } from '../shape.js';
 import type { DType, StorageArray } from '../dtype.js';
@@ -15,7 +15,9 @@ import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
 import { CancelledError, DeviceError, ErrorAttribution, MAX_IN_FLIGHT } from './device-errors.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
-import { Waits, type Reply } from './waits.js';
+import { START_TIMEOUT_MS, Waits, type Reply } from './waits.js';
+import { backendName } from './backend-choice.js';
+import { TpuUnavailableError } from './pjrt/tpu-client.js';
 
 export class DeviceSession {
   readonly memory: MemoryAccount;
@@ -57,6 +59,8 @@ export class DeviceSession {
   private readonly clockOffset = performance.timeOrigin;
 
   constructor() {
+    const backend = backendName();
+    if (backend === 'tpu') this.startOrThrow();
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel);
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
@@ -216,6 +220,7 @@ export class DeviceSession {
   }
 
   private onMessage(msg: DeviceMessage): void {
+    if (msg.t === 'startFailed') return; // startOrThrow took it
     if (msg.t === 'reply') {
       if (msg.reply === this.stopReply) this.stopped = true;
       this.waits.resolve(msg);
@@ -241,13 +246,14 @@ export class DeviceSession {
   private start(): Worker {
     if (this.worker) return this.worker;
     const { port1, port2 } = new MessageChannel();
-    const data: DeviceThreadData = { threads: settings.threads(), signal: SIGNAL, port: port2 };
+    const data: DeviceThreadData = { threads: settings.threads(), backend: backendName(), signal: SIGNAL, port: port2 };
     Atomics.store(this.counter, SIGNAL_DEAD, 0);
     Atomics.store(this.counter, SIGNAL_READY, 0);
     // A worker inherits the main thread's options, V8 flags (--expose-gc) included; only --input-type,
     // valid for the main entry alone, makes an explicit list necessary, and Node refuses V8 flags
     // in one (they are process-wide anyway): then the thread gets none.
-    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv });
+    // SHARE_ENV: libtpu reads the settings libtpu.ts puts in process.env from the C environment.
+    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv, env: SHARE_ENV });
     const entryOnly = (a: string) => a.startsWith('--input-type');
     try {
       this.worker = spawn(process.execArgv.some(entryOnly) ? process.execArgv.filter((a) => !entryOnly(a)) : undefined);
@@ -265,6 +271,27 @@ export class DeviceSession {
     port1.on('message', (m: DeviceMessage) => this.onMessage(m));
     port1.unref();
     return this.worker;
+  }
+
+  /**
+   * A TPU session opens its chips at once, so a host without them fails here, at the first
+   * op, with the client's one line (TpuUnavailableError), not later at some value read.
+   */
+  private startOrThrow(): void {
+    this.start();
+    const deadline = performance.now() + START_TIMEOUT_MS;
+    while (Atomics.load(this.counter, SIGNAL_READY) === 0 && Atomics.load(this.counter, SIGNAL_DEAD) === 0) {
+      if (performance.now() > deadline) throw new TpuUnavailableError(`the TPU backend did not start within ${START_TIMEOUT_MS / 1000} s`);
+      Atomics.wait(this.counter, 0, Atomics.load(this.counter, 0), 50);
+    }
+    if (Atomics.load(this.counter, SIGNAL_READY) !== 0) return;
+    this.closed = true;
+    let m;
+    while ((m = receiveMessageOnPort(this.port!))) {
+      const msg = m.message as DeviceMessage;
+      if (msg.t === 'startFailed') throw new TpuUnavailableError(msg.message);
+    }
+    throw new TpuUnavailableError('the TPU backend failed to start (see stderr)');
   }
 
   /**

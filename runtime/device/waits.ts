@@ -11,7 +11,7 @@ import { SIGNAL, SIGNAL_DEAD, SIGNAL_INTERRUPT, SIGNAL_READY } from './signal.js
 
 export type Reply = Extract<DeviceMessage, { t: 'reply' }>;
 
-const START_TIMEOUT_MS = 20_000;
+export const START_TIMEOUT_MS = 20_000;
 const WAIT_SLICE_MS = 50;
 
 /** What waiting needs of the session. */

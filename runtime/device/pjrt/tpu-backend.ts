@@ -1,0 +1,114 @@
+// The session's backend on this host's TPU chips: programs lowered to StableHLO, compiled
+// and run by libtpu's PJRT client. Buffers live on the first chip. An upload arrives flat
+// (the Backend surface has no shape), so it stays on the host until the first program that
+// reads it says its shape: one transfer, with the right dims.
+import { allocStorage, bf16Bits, ITEMSIZE, type DType, type StorageArray } from '../../dtype.js';
+import { valueOf, type Program } from '../../program/program.js';
+import type { Backend, BackendBuffer, BackendMemoryStats } from '../backend.js';
+import { lowerToStableHlo } from '../stablehlo/index.js';
+import type { TensorType } from '../stablehlo/index.js';
+import type { BufferHandle, LoadedExecutableHandle } from './native-addon.js';
+import { openTpuClient, type TpuClient } from './tpu-client.js';
+
+export interface TpuBuffer extends BackendBuffer {
+  /** On the chip with these dims, or still on the host (an upload not yet read). */
+  handle?: Promise<BufferHandle>;
+  dims?: readonly number[];
+  host?: StorageArray;
+}
+
+interface TpuExecutable {
+  readonly exe: LoadedExecutableHandle;
+  readonly parameters: readonly TensorType[];
+  readonly program: Program;
+}
+
+const DEVICE = 0;
+
+export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
+  readonly name = 'tpu';
+  private bytesInUse = 0;
+  private buffers = 0;
+  private executables = 0;
+
+  private constructor(private readonly client: TpuClient) {}
+
+  /** Fails with openTpuClient's one line where this host has no TPU chips. */
+  static async open(): Promise<TpuBackend> {
+    return new TpuBackend(await openTpuClient());
+  }
+
+  async compile(program: Program): Promise<TpuExecutable> {
+    const module = lowerToStableHlo(program);
+    const exe = await this.client.compile(module.text);
+    this.executables++;
+    return { exe, parameters: module.parameters, program };
+  }
+
+  async release(_exe: TpuExecutable): Promise<void> {
+    // The binding frees a loaded executable with its handle; counting is all that is left.
+    this.executables--;
+  }
+
+  async execute(exe: TpuExecutable, inputs: readonly TpuBuffer[], scalars: readonly number[]): Promise<TpuBuffer[]> {
+    const args: BufferHandle[] = [];
+    for (let i = 0; i < inputs.length; i++) args.push(await this.onChip(inputs[i]!, exe.program.inputs[i]!.shape));
+    for (let i = 0; i < scalars.length; i++) {
+      const dtype = exe.program.scalars[i]!;
+      const data = allocStorage(dtype, 1);
+      data[0] = dtype === 'bfloat16' ? bf16Bits(scalars[i]!) : scalars[i]!;
+      args.push(await this.client.toDevice(DEVICE, data, dtype, []));
+    }
+    const [outs] = await this.client.execute(exe.exe, [args]);
+    for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!);
+    return outs!.map((h, i) => {
+      const v = valueOf(exe.program, exe.program.outputs[i]!);
+      return this.track({ dtype: v.dtype, length: v.shape.reduce((a, b) => a * b, 1), handle: Promise.resolve(h), dims: v.shape });
+    });
+  }
+
+  toDevice(dtype: DType, data: StorageArray): TpuBuffer {
+    return this.track({ dtype, length: data.length, host: data });
+  }
+
+  async toHost(buffer: TpuBuffer): Promise<StorageArray> {
+    if (buffer.host) return buffer.host;
+    const bytes = await this.client.toHost(await buffer.handle!);
+    const out = allocStorage(buffer.dtype, buffer.length);
+    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes.subarray(0, out.byteLength));
+    return out;
+  }
+
+  free(buffer: TpuBuffer): void {
+    buffer.handle?.then((h) => this.client.free(h), () => {});
+    this.bytesInUse -= buffer.length * ITEMSIZE[buffer.dtype];
+    this.buffers--;
+  }
+
+  memoryStats(): BackendMemoryStats {
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables };
+  }
+
+  private track(b: TpuBuffer): TpuBuffer {
+    this.bytesInUse += b.length * ITEMSIZE[b.dtype];
+    this.buffers++;
+    return b;
+  }
+
+  /** The buffer on the chip with the dims a program reads it with (a reshape goes through the host). */
+  private async onChip(b: TpuBuffer, shape: readonly number[]): Promise<BufferHandle> {
+    if (b.handle && sameDims(b.dims!, shape)) return b.handle;
+    const data = await this.toHost(b);
+    const old = b.handle;
+    b.handle = this.client.toDevice(DEVICE, data, b.dtype, [...shape]);
+    b.dims = shape;
+    b.host = undefined;
+    old?.then((h) => this.client.free(h), () => {});
+    return b.handle;
+  }
+}
+
+function sameDims(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
