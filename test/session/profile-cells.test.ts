@@ -112,7 +112,7 @@ describe('%profile live', () => {
     const { publisher } = await ok([
       '%mode strict',
       'const big = tpu.ones([64, 128]);',
-      'for (let i = 0; i < 4; i++) {',
+      'for (let i = 0; i < 6; i++) {',
       '  big.add(i);',
       '  await new Promise((r) => setTimeout(r, 200));',
       '}',
@@ -123,12 +123,13 @@ describe('%profile live', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(shown.slice(1).every((o) => o.kind === 'update' && o.displayId === id)).toBe(true);
     const states = shown.map((o) => figures(o.data).state);
-    // ~800 ms at one update per 250 ms: at least 2 running states before the final one.
+    // ~1.2 s at one update per 250 ms: at least 2 running states before the final one,
+    // with room for a loaded machine's late timers.
     expect(states.filter((s) => s === 'running').length).toBeGreaterThanOrEqual(2);
     expect(states.at(-1)).toBe('final');
     expect(states.slice(0, -1).every((s) => s === 'running')).toBe(true);
     const ops = shown.map((o) => figures(o.data).ops);
-    expect(ops.at(-1)).toBe(4);
+    expect(ops.at(-1)).toBe(6);
     expect([...ops].sort((x, y) => x - y)).toEqual(ops); // figures only grow
   });
 
@@ -136,7 +137,7 @@ describe('%profile live', () => {
     const { publisher } = await ok([
       'const start = performance.now();',
       'let k = 0;',
-      'while (performance.now() - start < 700) { big.add(k++).dispose(); }',
+      'while (performance.now() - start < 1000) { big.add(k++).dispose(); }',
     ].join('\n'));
     const states = profiles(publisher.outputs).map((o) => figures(o.data).state);
     expect(states.filter((s) => s === 'running').length).toBeGreaterThanOrEqual(2);

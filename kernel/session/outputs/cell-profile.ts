@@ -52,10 +52,12 @@ export class CellProfile {
       title,
       mapSite,
       timeline: mode === 'timeline' || mode === 'trace',
-      onEvent: live ? () => this.maybeUpdate() : undefined,
+      onEvent: live ? () => this.maybeUpdate(LIVE_UPDATE_MS) : undefined,
     });
     if (!live) return;
-    this.timer = setInterval(() => this.maybeUpdate(), LIVE_UPDATE_MS);
+    // The timer may fire a little before a full period by performance.now(): half a
+    // period of slack keeps it from skipping every other tick.
+    this.timer = setInterval(() => this.maybeUpdate(LIVE_UPDATE_MS / 2), LIVE_UPDATE_MS);
     this.timer.unref();
   }
 
@@ -82,10 +84,10 @@ export class CellProfile {
     });
   }
 
-  private maybeUpdate(): void {
+  private maybeUpdate(minGapMs: number): void {
     if (this.finished) return;
     const now = performance.now();
-    if (now - this.lastUpdate < LIVE_UPDATE_MS) return;
+    if (now - this.lastUpdate < minGapMs) return;
     this.lastUpdate = now;
     this.publish(this.recording.snapshot());
   }
