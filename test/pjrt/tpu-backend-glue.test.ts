@@ -35,7 +35,10 @@ class StandInClient {
   release(exe: LoadedExecutableHandle): void {
     this.released.push((exe as unknown as { name: string }).name);
   }
+  /** The next execution fails with this, when set. */
+  failure: Error | undefined;
   async execute(_exe: LoadedExecutableHandle, lists: BufferHandle[][]): Promise<BufferHandle[][]> {
+    if (this.failure) throw this.failure;
     return [[handle(`out-of-${lists[0]!.length}-args`)]];
   }
 }
@@ -65,6 +68,10 @@ describe('the TPU backend over its PJRT client', () => {
     ]);
     // The scalar's buffer is freed once the execution is done; the inputs stay.
     expect(client.freed).toEqual(['buf3']);
+    // Also when the execution fails.
+    client.failure = new Error('RESOURCE_EXHAUSTED');
+    await expect(backend.execute(exe, [x, m], [2])).rejects.toThrow('RESOURCE_EXHAUSTED');
+    expect(client.freed).toEqual(['buf3', 'buf4']);
   });
 
   it('downloads bool and bf16 results byte for byte, and refuses a download of the wrong size', async () => {

@@ -57,9 +57,13 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
       const dtype = exe.program.scalars[i]!;
       args.push(await this.client.toDevice(DEVICE, toStorage(dtype, [scalars[i]!]), dtype, []));
     }
-    const [outs] = await this.client.execute(exe.exe, [args]);
-    for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!);
-    return outs!.map((h, i) => {
+    let outs: BufferHandle[];
+    try {
+      [outs] = (await this.client.execute(exe.exe, [args])) as [BufferHandle[]];
+    } finally {
+      for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!); // the scalars, also when it failed
+    }
+    return outs.map((h, i) => {
       const v = valueOf(exe.program, exe.program.outputs[i]!);
       return this.track({ dtype: v.dtype, length: v.shape.reduce((a, b) => a * b, 1), handle: Promise.resolve(h), dims: v.shape });
     });
