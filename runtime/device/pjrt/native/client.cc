@@ -33,10 +33,10 @@ struct BufferObject {
   const pjrt::Api* api;
   pjrt::Buffer* buffer;  // nullptr once destroyed
   int uses = 0;
-  bool freed = false;
+  bool released = false;
 };
 
-void destroyLoadedNow(LoadedObject* e) {
+void destroyNow(LoadedObject* e) {
   if (e->executable == nullptr) return;
   auto args = pjrt::makeArgs<pjrt::LoadedExecutableDestroyArgs>();
   args.executable = e->executable;
@@ -46,7 +46,7 @@ void destroyLoadedNow(LoadedObject* e) {
 
 void finalizeLoaded(napi_env, void* data, void*) {
   auto* e = static_cast<LoadedObject*>(data);
-  destroyLoadedNow(e);
+  destroyNow(e);
   delete e;
 }
 
@@ -56,7 +56,7 @@ void destroyBuffer(const pjrt::Api* api, pjrt::Buffer* buffer) {
   takeError(api, api->buffer_destroy(&args));
 }
 
-void destroyBufferNow(BufferObject* b) {
+void destroyNow(BufferObject* b) {
   if (b->buffer == nullptr) return;
   destroyBuffer(b->api, b->buffer);
   b->buffer = nullptr;
@@ -64,18 +64,21 @@ void destroyBufferNow(BufferObject* b) {
 
 void finalizeBuffer(napi_env, void* data, void*) {
   auto* b = static_cast<BufferObject*>(data);
-  destroyBufferNow(b);
+  destroyNow(b);
   delete b;
 }
 
-/** Marks a buffer or executable in use by a task until the task is destroyed (main thread). */
+/** A buffer or executable in use by a task, until the task is destroyed (main thread). */
 template <class Object>
 void use(Object* o) { o->uses++; }
-void endUse(BufferObject* b) {
-  if (--b->uses == 0 && b->freed) destroyBufferNow(b);
+template <class Object>
+void endUse(Object* o) {
+  if (--o->uses == 0 && o->released) destroyNow(o);
 }
-void endUse(LoadedObject* e) {
-  if (--e->uses == 0 && e->released) destroyLoadedNow(e);
+template <class Object>
+void releaseWhenIdle(Object* o) {
+  o->released = true;
+  if (o->uses == 0) destroyNow(o);
 }
 
 ClientObject* clientOf(napi_env env, napi_value v) {
@@ -88,7 +91,7 @@ LoadedObject* loadedOf(napi_env env, napi_value v) {
 }
 BufferObject* bufferOf(napi_env env, napi_value v) {
   auto* b = static_cast<BufferObject*>(unwrapHandle(env, v, HandleKind::kBuffer, "a buffer"));
-  if (b->freed) throwUsage("the buffer was freed");
+  if (b->released) throwUsage("the buffer was freed");
   return b;
 }
 
@@ -417,33 +420,24 @@ napi_value ToHost(napi_env env, napi_callback_info info) {
   });
 }
 
-// freeBuffer(buffer): releases device memory now (or when the work using it settles)
-// instead of at garbage collection
-napi_value FreeBuffer(napi_env env, napi_callback_info info) {
+template <class Object>
+napi_value releaseArgument(napi_env env, napi_callback_info info, Object* (*of)(napi_env, napi_value)) {
   return guard(env, [&] {
     auto args = readArgs(env, info, 1);
-    BufferObject* b = bufferOf(env, args[0]);
-    b->freed = true;
-    if (b->uses == 0) destroyBufferNow(b);
+    releaseWhenIdle(of(env, args[0]));
     napi_value undefined;
     napi_get_undefined(env, &undefined);
     return undefined;
   });
 }
 
+// freeBuffer(buffer): releases device memory now (or when the work using it settles)
+// instead of at garbage collection
+napi_value FreeBuffer(napi_env env, napi_callback_info info) { return releaseArgument(env, info, bufferOf); }
+
 // releaseExecutable(loadedExecutable): releases it on the device now (or when its
 // executions settle) instead of at garbage collection
-napi_value ReleaseExecutable(napi_env env, napi_callback_info info) {
-  return guard(env, [&] {
-    auto args = readArgs(env, info, 1);
-    LoadedObject* e = loadedOf(env, args[0]);
-    e->released = true;
-    if (e->uses == 0) destroyLoadedNow(e);
-    napi_value undefined;
-    napi_get_undefined(env, &undefined);
-    return undefined;
-  });
-}
+napi_value ReleaseExecutable(napi_env env, napi_callback_info info) { return releaseArgument(env, info, loadedOf); }
 
 // execute(loadedExecutable, argumentLists: buffer[][] per device) -> Promise<buffer[][]>
 napi_value Execute(napi_env env, napi_callback_info info) {
