@@ -25,10 +25,6 @@ const HLO_TYPE: Record<DType, string> = { float32: 'f32', bfloat16: 'bf16', int3
 /** An array shape with its layout, as HLO text writes it. */
 const ARRAY = /\b([a-z]+\d*)\[([\d,]*)\]\{([^}]*)\}/g;
 
-export function hloElementType(dtype: DType): string {
-  return HLO_TYPE[dtype];
-}
-
 /** `f32[100,60]{0,1:T(8,128)}` -> its parts; undefined for anything else (tuples, tokens). */
 export function parseTiledArray(text: string): TiledArray | undefined {
   const m = new RegExp(`^${ARRAY.source}$`).exec(text.trim());
@@ -108,19 +104,15 @@ export function matmulOperandLayouts(hloText: string): TiledArray[] {
   return matmuls.flat().map((name) => byName.get(name)).filter((a) => a !== undefined);
 }
 
-/** Every array shape written in the module (parameters, instructions, fusion bodies). */
-export function arraysOfModule(hloText: string): TiledArray[] {
-  return arraysIn(hloText);
-}
-
 /** The layouts of one module, parsed once. */
 export interface ModuleLayouts {
   readonly matmulOperands: readonly TiledArray[];
+  /** Every array shape written in the module (parameters, instructions, fusion bodies). */
   readonly all: readonly TiledArray[];
 }
 
 export function moduleLayouts(hloText: string): ModuleLayouts {
-  return { matmulOperands: matmulOperandLayouts(hloText), all: arraysOfModule(hloText) };
+  return { matmulOperands: matmulOperandLayouts(hloText), all: arraysIn(hloText) };
 }
 
 /**
@@ -128,7 +120,7 @@ export function moduleLayouts(hloText: string): ModuleLayouts {
  * operand first, else anywhere (a batched operand XLA reshaped still enters as a parameter).
  */
 export function findLayout(modules: Iterable<ModuleLayouts>, dtype: DType, shape: readonly number[]): TiledArray | undefined {
-  const type = hloElementType(dtype);
+  const type = HLO_TYPE[dtype];
   const same = (a: TiledArray) => a.elementType === type && a.dims.length === shape.length && a.dims.every((d, i) => d === shape[i]);
   const list = [...modules];
   for (const m of list) {
