@@ -87,7 +87,7 @@ export class WarningBook {
       const key = `${role}|${dtype}|${shape.join(',')}`;
       const known = this.operands.get(key);
       if (known) known.count++;
-      else this.operands.set(key, { role, shape, dtype, site: siteHere(this.mapper), count: 1 });
+      else this.operands.set(key, { role, shape: [...shape], dtype, site: siteHere(this.mapper), count: 1 });
     }
   }
 
