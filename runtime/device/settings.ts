@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import { assertChip, CHIPS, DEFAULT_CHIP, type ChipGeneration } from './chips.js';
 import { formatBytes } from './memory.js';
 
-function positiveInt(value: string, source: string): number {
+/** An environment variable's value as a positive integer, or a RangeError naming the variable. */
+export function positiveInt(value: string, source: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${source} must be a positive integer; got ${JSON.stringify(value)}`);
   return n;

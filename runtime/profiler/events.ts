@@ -1,4 +1,5 @@
 import { userFrame } from '../call-site.js';
+import type { DType } from '../dtype.js';
 
 // Profiler events. Emitted from the one dispatch path (modes/dispatch.ts), the program
 // cache, the region builder and the device session. Times are host milliseconds
@@ -15,7 +16,7 @@ export type ProfileEvent =
   /** The host dispatch time of a sampled op (the first after a recording starts, then 1 in SAMPLE_EVERY); `waitMs`: device waits inside it (debug mode). */
   | { kind: 'sample'; op: string; start: number; end: number; waitMs: number }
   /** A matmul's operands (dispatch tells, for ops flagged profilesAsMatmul, so the profiler can warn about tile padding). */
-  | { kind: 'matmul'; operands: readonly { readonly shape: readonly number[] }[] }
+  | { kind: 'matmul'; operands: readonly { readonly shape: readonly number[]; readonly dtype: DType }[] }
   /** A cache miss always; a hit for per-op subscribers only. */
   | { kind: 'cache'; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   /** `time`: when the compile started (host clock). */

@@ -16,7 +16,8 @@ import { programCache, type CompiledEntry, type ProgramCache } from '../program/
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
 import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
-import { tpuInLoop } from '../device/tpu-loop/tpu-in-loop.js';
+import { tpuInLoop, type XlaResult } from '../device/tpu-loop/tpu-in-loop.js';
+import { findLayout, moduleLayouts, type ModuleLayouts } from '../device/tpu-loop/tiled-layout.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
 import { siteLater, type ProfileSite, type SiteMapper } from './site.js';
 import { Timeline } from './timeline.js';
@@ -37,6 +38,18 @@ export interface RecordOptions extends ProfileRenderOptions {
 }
 
 let lastProfile: Profile | undefined;
+
+/** Each XLA:TPU module's layouts, parsed once (live profiles list the warnings a few times a second). */
+const parsedLayouts = new WeakMap<XlaResult, ModuleLayouts>();
+
+function layoutsOf(result: XlaResult): ModuleLayouts {
+  let layouts = parsedLayouts.get(result);
+  if (!layouts) {
+    layouts = moduleLayouts(result.hloText);
+    parsedLayouts.set(result, layouts);
+  }
+  return layouts;
+}
 
 /** The last profile a recording finished (undefined before the first). */
 export function lastProfileRecorded(): Profile | undefined {
@@ -232,14 +245,24 @@ export class ProfileRecording {
     });
   }
 
-  /** The warnings so far, with a program over the chip's HBM (as XLA:TPU compiled it) first. */
+  /** XLA:TPU's results for the session's chip of the programs this recording ran, by program id. */
+  private xlaResults(): Map<number, XlaResult> {
+    const chip = settings.chip();
+    const out = new Map<number, XlaResult>();
+    for (const id of this.runs.keys()) {
+      const xla = tpuInLoop.result(id);
+      if (xla && xla.chip === chip) out.set(id, xla);
+    }
+    return out;
+  }
+
+  /** The warnings so far, with a program over the chip's HBM (as XLA:TPU compiled it) first; padding by XLA:TPU's layouts. */
   private warningList(): ProfileWarning[] {
     const chip = settings.chip();
     const capacity = settings.capacityBytes();
     const over: ProfileWarning[] = [];
-    for (const id of this.runs.keys()) {
-      const xla = tpuInLoop.result(id);
-      if (!xla || xla.chip !== chip) continue;
+    const results = this.xlaResults();
+    for (const [id, xla] of results) {
       const f = xla.figures;
       const needs = f.peakBytes || f.argumentBytes + f.outputBytes + f.tempBytes;
       if (needs <= capacity) continue;
@@ -249,7 +272,8 @@ export class ProfileRecording {
           `outputs ${formatBytes(f.outputBytes)}, temporaries ${formatBytes(f.tempBytes)}); ${hbmOf(chip)}`,
       });
     }
-    return [...over, ...this.warnings.list()];
+    const modules = [...results.values()].map(layoutsOf);
+    return [...over, ...this.warnings.list((dtype, shape) => findLayout(modules, dtype, shape))];
   }
 
   private data(state: ProfileData['state']): ProfileData {

@@ -1,12 +1,15 @@
 // The profiler's warnings, each with the line that caused it, counted per line:
 // recompilation after a shape change, host syncs repeated at one line (a loop), fused
-// regions cut early, and matmul operands whose dims the TPU must pad (8 x 128 tiles).
+// regions cut early, and matmul operands whose dims the TPU must pad: by the tiled layout
+// XLA:TPU gave them where it compiled the program, else estimated with 8 x 128 tiles.
 import { formatShape, numel, type Shape } from '../shape.js';
+import type { DType } from '../dtype.js';
+import { elementBytes, tiledBytes, tiledDims, type TiledArray } from '../device/tpu-loop/tiled-layout.js';
 import { REGION_CAP } from '../modes/fused.js';
 import type { ProfileWarning, WarningKind } from './profile-data.js';
 import { mapSite, siteHere, siteLater, type ProfileSite, type SiteMapper } from './site.js';
 
-/** A TPU array is stored in tiles of 8 rows (sublanes) by 128 columns (lanes). */
+/** A TPU array is stored in tiles of 8 rows (sublanes) by 128 columns (lanes): the estimate without XLA:TPU. */
 export const TILE_ROWS = 8;
 export const TILE_COLS = 128;
 
@@ -15,16 +18,21 @@ const WARNING_ORDER: readonly WarningKind[] = ['hbm', 'recompile', 'sync-in-loop
 /** Region cuts that are where the user asked for the values: never "early". */
 const PLANNED_CUTS = new Set(['sync', 'cancelled']);
 
-interface Entry {
-  kind: WarningKind;
-  message: string;
+/** A matmul operand's shape seen at dispatch, counted per line it was first seen at. */
+interface MatmulOperand {
+  role: 'input' | 'other';
+  shape: Shape;
+  dtype: DType;
   site: ProfileSite;
   count: number;
 }
 
+/** The layout XLA:TPU gave an array of this dtype and shape, when known. */
+export type LayoutOf = (dtype: DType, shape: Shape) => TiledArray | undefined;
+
 export class WarningBook {
-  /** Padding warnings by message (operand shape): the line is captured at the first one. */
-  private readonly entries = new Map<string, Entry>();
+  /** Matmul operands by role, dtype and shape: the line is captured at the first one. */
+  private readonly operands = new Map<string, MatmulOperand>();
   private readonly waitsBySite = new Map<string, { reason: string; count: number; ms: number }>();
   /** Shape changes per (line, program): one warning that lists them. */
   private readonly recompiles = new Map<string, { label: string; site: ProfileSite; changes: string[] }>();
@@ -68,17 +76,18 @@ export class WarningBook {
     this.pendingCut = { reason, fusedOps };
   }
 
-  /** Matmul operands whose last two dims are not multiples of the 8 x 128 tile. */
-  matmulOperands(operands: readonly { readonly shape: Shape }[]): void {
+  /** Matmul operands that may be padded (judged when the warnings are listed, with XLA:TPU's layouts if they came). */
+  matmulOperands(operands: readonly { readonly shape: Shape; readonly dtype: DType }[]): void {
     for (let i = 0; i < operands.length; i++) {
-      const shape = operands[i]!.shape;
-      const padded = paddedShape(shape);
-      if (!padded) continue;
-      const message = `matmul ${i === 0 ? 'input' : 'other'} ${formatShape(shape)}: ${misfits(shape).join(', ')}; ` +
-        `the TPU pads it to ${formatShape(padded)} (${Math.round((1 - numel(shape) / numel(padded)) * 100)}% padding)`;
-      const known = this.entries.get(`matmul-padding|${message}`);
+      const { shape, dtype } = operands[i]!;
+      // The layout XLA:TPU picks may pad a shape the estimate finds aligned (a transposed
+      // layout): only shapes that fill every tile whichever two dims are minor are left out.
+      if (!paddedShape(shape) && (shape.length < 2 || shape[shape.length - 2]! % TILE_COLS === 0)) continue;
+      const role = i === 0 ? 'input' : 'other';
+      const key = `${role}|${dtype}|${shape.join(',')}`;
+      const known = this.operands.get(key);
       if (known) known.count++;
-      else this.entries.set(`matmul-padding|${message}`, { kind: 'matmul-padding', message, site: siteHere(this.mapper), count: 1 });
+      else this.operands.set(key, { role, shape: [...shape], dtype, site: siteHere(this.mapper), count: 1 });
     }
   }
 
@@ -95,7 +104,8 @@ export class WarningBook {
     this.waitsBySite.set(where, w);
   }
 
-  list(): ProfileWarning[] {
+  /** `layoutOf`: XLA:TPU's layouts of the recording's programs (padding from them, else estimated). */
+  list(layoutOf: LayoutOf = () => undefined): ProfileWarning[] {
     const loops: ProfileWarning[] = [];
     for (const [frame, w] of this.waitsBySite) {
       if (w.count < 2) continue;
@@ -117,7 +127,11 @@ export class WarningBook {
       kind: 'region-cut', site: c.site(), count: c.count,
       message: `fused region cut early by ${describeCut(reason)} after ${c.nodes} op${c.nodes === 1 ? '' : 's'}; the ops after it run as another program`,
     }));
-    const all = [...recompiles, ...cuts, ...[...this.entries.values()].map((e) => ({ ...e })), ...loops];
+    const padding = [...this.operands.values()].flatMap(({ role, shape, dtype, site, count }): ProfileWarning[] => {
+      const message = paddingMessage(`matmul ${role}`, shape, dtype, layoutOf(dtype, shape));
+      return message ? [{ kind: 'matmul-padding', message, site, count }] : [];
+    });
+    const all = [...recompiles, ...cuts, ...padding, ...loops];
     return all.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
   }
 }
@@ -129,6 +143,21 @@ export function paddedShape(shape: Shape): Shape | undefined {
   padded[last] = Math.ceil(shape[last]! / TILE_COLS) * TILE_COLS;
   if (shape.length >= 2) padded[last - 1] = Math.ceil(shape[last - 1]! / TILE_ROWS) * TILE_ROWS;
   return padded.every((d, i) => d === shape[i]) ? undefined : padded;
+}
+
+/** What padding costs an operand: by XLA:TPU's layout when known, else by 8 x 128 tiles (said to be an estimate). */
+export function paddingMessage(what: string, shape: Shape, dtype: DType, layout: TiledArray | undefined): string | undefined {
+  if (layout) {
+    const bytes = tiledBytes(layout);
+    const valueBytes = numel(shape) * (elementBytes(layout) ?? 0);
+    if (bytes === undefined || bytes <= valueBytes) return undefined;
+    return `${what} ${formatShape(shape)} ${dtype}: XLA:TPU stores it as ${formatShape(tiledDims(layout))} (layout {${layout.layout}}): ` +
+      `${bytes.toLocaleString('en-US')} bytes for ${valueBytes.toLocaleString('en-US')} (${Math.round((1 - valueBytes / bytes) * 100)}% padding)`;
+  }
+  const padded = paddedShape(shape);
+  if (!padded) return undefined;
+  return `${what} ${formatShape(shape)}: ${misfits(shape).join(', ')}; the TPU pads it to ${formatShape(padded)} ` +
+    `(${Math.round((1 - numel(shape) / numel(padded)) * 100)}% padding; an estimate with 8 x 128 tiles: XLA:TPU's layout of it is not known)`;
 }
 
 function misfits(shape: Shape): string[] {

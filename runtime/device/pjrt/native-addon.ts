@@ -55,9 +55,12 @@ export interface PjrtAddon {
   compileAndLoad(client: ClientHandle, code: string, format: 'mlir', compileOptions: Uint8Array): Promise<LoadedExecutableHandle>;
   /** `bufferType` is a PJRT_Buffer_Type number; data is dense, major to minor. */
   toDevice(client: ClientHandle, deviceIndex: number, data: ArrayBufferView, bufferType: number, dims: number[]): Promise<BufferHandle>;
+  /** The buffer's bytes, dense and major to minor (whatever layout XLA:TPU gave it on the chip). */
   toHost(buffer: BufferHandle): Promise<Uint8Array>;
-  /** Frees device memory now (else at garbage collection); never while a transfer or execution uses it. */
+  /** Frees device memory now (else at garbage collection), or when the transfers and executions using it settle. */
   freeBuffer(buffer: BufferHandle): void;
+  /** Releases the executable on the device now (else at garbage collection), or when its executions settle. */
+  releaseExecutable(exe: LoadedExecutableHandle): void;
   execute(exe: LoadedExecutableHandle, argumentLists: BufferHandle[][]): Promise<BufferHandle[][]>;
 }
 

@@ -2,7 +2,7 @@
 // and run by libtpu's PJRT client. Buffers live on the first chip. An upload arrives flat
 // (the Backend surface has no shape), so it stays on the host until the first program that
 // reads it says its shape: one transfer, with the right dims.
-import { allocStorage, bf16Bits, ITEMSIZE, type DType, type StorageArray } from '../../dtype.js';
+import { allocStorage, ITEMSIZE, toStorage, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import type { Backend, BackendBuffer, BackendMemoryStats } from '../backend.js';
 import { lowerToStableHlo } from '../stablehlo/index.js';
@@ -45,8 +45,8 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
     return { exe, parameters: module.parameters, program };
   }
 
-  async release(_exe: TpuExecutable): Promise<void> {
-    // The binding frees a loaded executable with its handle; counting is all that is left.
+  async release(exe: TpuExecutable): Promise<void> {
+    this.client.release(exe.exe);
     this.executables--;
   }
 
@@ -55,13 +55,15 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
     for (let i = 0; i < inputs.length; i++) args.push(await this.onChip(inputs[i]!, exe.program.inputs[i]!.shape));
     for (let i = 0; i < scalars.length; i++) {
       const dtype = exe.program.scalars[i]!;
-      const data = allocStorage(dtype, 1);
-      data[0] = dtype === 'bfloat16' ? bf16Bits(scalars[i]!) : scalars[i]!;
-      args.push(await this.client.toDevice(DEVICE, data, dtype, []));
+      args.push(await this.client.toDevice(DEVICE, toStorage(dtype, [scalars[i]!]), dtype, []));
     }
-    const [outs] = await this.client.execute(exe.exe, [args]);
-    for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!);
-    return outs!.map((h, i) => {
+    let outs: BufferHandle[];
+    try {
+      [outs] = (await this.client.execute(exe.exe, [args])) as [BufferHandle[]];
+    } finally {
+      for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!); // the scalars, also when it failed
+    }
+    return outs.map((h, i) => {
       const v = valueOf(exe.program, exe.program.outputs[i]!);
       return this.track({ dtype: v.dtype, length: v.shape.reduce((a, b) => a * b, 1), handle: Promise.resolve(h), dims: v.shape });
     });
@@ -75,7 +77,11 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
     if (buffer.host) return buffer.host;
     const bytes = await this.client.toHost(await buffer.handle!);
     const out = allocStorage(buffer.dtype, buffer.length);
-    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes.subarray(0, out.byteLength));
+    if (bytes.byteLength !== out.byteLength) {
+      throw new Error(`tpu backend: the chip returned ${bytes.byteLength} bytes for ${buffer.length} ${buffer.dtype} values; expected ${out.byteLength}`);
+    }
+    // A copy into storage of the dtype: bf16 as its 16-bit patterns, bool as one byte (0 or 1) each.
+    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
     return out;
   }
 

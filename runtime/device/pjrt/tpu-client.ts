@@ -52,6 +52,10 @@ export class TpuClient {
     this.addon.freeBuffer(buffer);
   }
 
+  release(exe: LoadedExecutableHandle): void {
+    this.addon.releaseExecutable(exe);
+  }
+
   /** Runs on each device of the compile: argumentLists[device][argument]; resolves when done. */
   async execute(exe: LoadedExecutableHandle, argumentLists: BufferHandle[][]): Promise<BufferHandle[][]> {
     try {

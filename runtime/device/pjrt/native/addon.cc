@@ -25,6 +25,7 @@ napi_value exportAll(napi_env env, napi_value exports) {
       {"toDevice", nullptr, addon::ToDevice, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"toHost", nullptr, addon::ToHost, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"freeBuffer", nullptr, addon::FreeBuffer, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"releaseExecutable", nullptr, addon::ReleaseExecutable, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"execute", nullptr, addon::Execute, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof(functions) / sizeof(functions[0]), functions);

@@ -18,22 +18,35 @@ struct ClientObject {
   std::vector<pjrt::Device*> devices;  // addressable devices
 };
 
+// A loaded executable and a buffer are released on request (releaseExecutable,
+// freeBuffer) or at garbage collection; a release while a transfer or execution still uses
+// the object takes effect when that work settles (uses counts it, on the main thread).
 struct LoadedObject {
   const pjrt::Api* api;
-  pjrt::LoadedExecutable* executable;
+  pjrt::LoadedExecutable* executable;  // nullptr once destroyed
   size_t num_outputs;
+  int uses = 0;
+  bool released = false;
 };
 
 struct BufferObject {
   const pjrt::Api* api;
-  pjrt::Buffer* buffer;  // nullptr once freed
+  pjrt::Buffer* buffer;  // nullptr once destroyed
+  int uses = 0;
+  bool released = false;
 };
 
-void destroyLoaded(napi_env, void* data, void*) {
-  auto* e = static_cast<LoadedObject*>(data);
+void destroyNow(LoadedObject* e) {
+  if (e->executable == nullptr) return;
   auto args = pjrt::makeArgs<pjrt::LoadedExecutableDestroyArgs>();
   args.executable = e->executable;
   takeError(e->api, e->api->loaded_executable_destroy(&args));
+  e->executable = nullptr;
+}
+
+void finalizeLoaded(napi_env, void* data, void*) {
+  auto* e = static_cast<LoadedObject*>(data);
+  destroyNow(e);
   delete e;
 }
 
@@ -43,21 +56,42 @@ void destroyBuffer(const pjrt::Api* api, pjrt::Buffer* buffer) {
   takeError(api, api->buffer_destroy(&args));
 }
 
+void destroyNow(BufferObject* b) {
+  if (b->buffer == nullptr) return;
+  destroyBuffer(b->api, b->buffer);
+  b->buffer = nullptr;
+}
+
 void finalizeBuffer(napi_env, void* data, void*) {
   auto* b = static_cast<BufferObject*>(data);
-  if (b->buffer != nullptr) destroyBuffer(b->api, b->buffer);
+  destroyNow(b);
   delete b;
+}
+
+/** A buffer or executable in use by a task, until the task is destroyed (main thread). */
+template <class Object>
+void use(Object* o) { o->uses++; }
+template <class Object>
+void endUse(Object* o) {
+  if (--o->uses == 0 && o->released) destroyNow(o);
+}
+template <class Object>
+void releaseWhenIdle(Object* o) {
+  o->released = true;
+  if (o->uses == 0) destroyNow(o);
 }
 
 ClientObject* clientOf(napi_env env, napi_value v) {
   return static_cast<ClientObject*>(unwrapHandle(env, v, HandleKind::kClient, "a client"));
 }
 LoadedObject* loadedOf(napi_env env, napi_value v) {
-  return static_cast<LoadedObject*>(unwrapHandle(env, v, HandleKind::kLoadedExecutable, "a loaded executable"));
+  auto* e = static_cast<LoadedObject*>(unwrapHandle(env, v, HandleKind::kLoadedExecutable, "a loaded executable"));
+  if (e->released) throwUsage("the executable was released");
+  return e;
 }
 BufferObject* bufferOf(napi_env env, napi_value v) {
   auto* b = static_cast<BufferObject*>(unwrapHandle(env, v, HandleKind::kBuffer, "a buffer"));
-  if (b->buffer == nullptr) throwUsage("the buffer was freed");
+  if (b->released) throwUsage("the buffer was freed");
   return b;
 }
 
@@ -72,6 +106,33 @@ void awaitEvent(const pjrt::Api* api, pjrt::Event* event) {
   takeError(api, api->event_destroy(&destroy));
   check(api, error);
 }
+
+/** Waits for every event (each destroyed), then throws the first failure. */
+void awaitEvents(const pjrt::Api* api, const std::vector<pjrt::Event*>& events) {
+  std::optional<JsThrow> first;
+  for (pjrt::Event* e : events) {
+    try {
+      awaitEvent(api, e);
+    } catch (const JsThrow& t) {
+      if (!first) first = t;
+    }
+  }
+  if (first) throw *first;
+}
+
+/** Dense, major to minor: the layout every host array of the session has. */
+struct MajorToMinor {
+  explicit MajorToMinor(size_t rank) : order(rank) {
+    for (size_t i = 0; i < rank; i++) order[i] = static_cast<int64_t>(rank - 1 - i);
+    layout = pjrt::makeArgs<pjrt::MemoryLayout>();
+    layout.type = pjrt::kTiled;
+    layout.tiled = pjrt::makeArgs<pjrt::MemoryLayoutTiled>();
+    layout.tiled.minor_to_major = order.data();
+    layout.tiled.minor_to_major_size = order.size();
+  }
+  std::vector<int64_t> order;
+  pjrt::MemoryLayout layout;
+};
 
 class CreateClientTask : public Task {
  public:
@@ -130,11 +191,13 @@ class CompileAndLoadTask : public Task {
   }
 
   napi_value result(napi_env env) override {
-    return wrapHandle(env, HandleKind::kLoadedExecutable, loaded_, destroyLoaded);
+    napi_value handle = wrapHandle(env, HandleKind::kLoadedExecutable, loaded_, finalizeLoaded);
+    loaded_ = nullptr;  // owned by the handle now
+    return handle;
   }
 
   ~CompileAndLoadTask() override {
-    if (failure && loaded_ != nullptr) destroyLoaded(nullptr, loaded_, nullptr);
+    if (loaded_ != nullptr) finalizeLoaded(nullptr, loaded_, nullptr);
   }
 
  private:
@@ -164,7 +227,13 @@ class ToDeviceTask : public Task {
   }
 
   napi_value result(napi_env env) override {
-    return wrapHandle(env, HandleKind::kBuffer, new BufferObject{client_->api, buffer_}, finalizeBuffer);
+    napi_value handle = wrapHandle(env, HandleKind::kBuffer, new BufferObject{client_->api, buffer_}, finalizeBuffer);
+    buffer_ = nullptr;  // owned by the handle now
+    return handle;
+  }
+
+  ~ToDeviceTask() override {
+    if (buffer_ != nullptr) destroyBuffer(client_->api, buffer_);  // the transfer failed
   }
 
  private:
@@ -178,12 +247,18 @@ class ToDeviceTask : public Task {
 
 class ToHostTask : public Task {
  public:
-  explicit ToHostTask(BufferObject* buffer) : buffer_(buffer) {}
+  explicit ToHostTask(BufferObject* buffer) : buffer_(buffer) { use(buffer_); }
+  ~ToHostTask() override { endUse(buffer_); }
 
   void run() override {
     const pjrt::Api* api = buffer_->api;
+    auto dims = pjrt::makeArgs<pjrt::BufferDimensionsArgs>();
+    dims.buffer = buffer_->buffer;
+    check(api, api->buffer_dimensions(&dims));
+    MajorToMinor host(dims.num_dims);
     auto args = pjrt::makeArgs<pjrt::BufferToHostBufferArgs>();
     args.src = buffer_->buffer;
+    args.host_layout = &host.layout;
     check(api, api->buffer_to_host_buffer(&args));  // dst == nullptr: asks for the size
     data_.resize(args.dst_size);
     args.dst = data_.data();
@@ -200,7 +275,11 @@ class ToHostTask : public Task {
 
 class ExecuteTask : public Task {
  public:
-  ExecuteTask(LoadedObject* exe, std::vector<std::vector<pjrt::Buffer*>> args) : exe_(exe), args_(std::move(args)) {}
+  ExecuteTask(LoadedObject* exe, std::vector<BufferObject*> inputs, std::vector<std::vector<pjrt::Buffer*>> args)
+      : exe_(exe), inputs_(std::move(inputs)), args_(std::move(args)) {
+    use(exe_);
+    for (BufferObject* b : inputs_) use(b);
+  }
 
   void run() override {
     const pjrt::Api* api = exe_->api;
@@ -221,7 +300,7 @@ class ExecuteTask : public Task {
     call.output_lists = outLists.data();
     call.device_complete_events = done.data();
     check(api, api->loaded_executable_execute(&call));
-    for (pjrt::Event* e : done) awaitEvent(api, e);
+    awaitEvents(api, done);
   }
 
   napi_value result(napi_env env) override {
@@ -244,10 +323,13 @@ class ExecuteTask : public Task {
     for (auto& list : outputs_)
       for (pjrt::Buffer* b : list)
         if (b != nullptr) destroyBuffer(exe_->api, b);
+    for (BufferObject* b : inputs_) endUse(b);
+    endUse(exe_);
   }
 
  private:
   LoadedObject* exe_;
+  std::vector<BufferObject*> inputs_;
   std::vector<std::vector<pjrt::Buffer*>> args_;
   std::vector<std::vector<pjrt::Buffer*>> outputs_;
 };
@@ -338,18 +420,24 @@ napi_value ToHost(napi_env env, napi_callback_info info) {
   });
 }
 
-// freeBuffer(buffer): releases device memory now instead of at garbage collection
-napi_value FreeBuffer(napi_env env, napi_callback_info info) {
+template <class Object>
+napi_value releaseArgument(napi_env env, napi_callback_info info, Object* (*of)(napi_env, napi_value)) {
   return guard(env, [&] {
     auto args = readArgs(env, info, 1);
-    BufferObject* b = bufferOf(env, args[0]);
-    destroyBuffer(b->api, b->buffer);
-    b->buffer = nullptr;
+    releaseWhenIdle(of(env, args[0]));
     napi_value undefined;
     napi_get_undefined(env, &undefined);
     return undefined;
   });
 }
+
+// freeBuffer(buffer): releases device memory now (or when the work using it settles)
+// instead of at garbage collection
+napi_value FreeBuffer(napi_env env, napi_callback_info info) { return releaseArgument(env, info, bufferOf); }
+
+// releaseExecutable(loadedExecutable): releases it on the device now (or when its
+// executions settle) instead of at garbage collection
+napi_value ReleaseExecutable(napi_env env, napi_callback_info info) { return releaseArgument(env, info, loadedOf); }
 
 // execute(loadedExecutable, argumentLists: buffer[][] per device) -> Promise<buffer[][]>
 napi_value Execute(napi_env env, napi_callback_info info) {
@@ -359,6 +447,7 @@ napi_value Execute(napi_env env, napi_callback_info info) {
     uint32_t devices;
     if (napi_get_array_length(env, args[1], &devices) != napi_ok) throwUsage("argumentLists must be an array of arrays");
     std::vector<std::vector<pjrt::Buffer*>> lists(devices);
+    std::vector<BufferObject*> inputs;
     std::vector<napi_value> keep{args[0]};
     for (uint32_t d = 0; d < devices; d++) {
       napi_value list;
@@ -368,11 +457,13 @@ napi_value Execute(napi_env env, napi_callback_info info) {
       for (uint32_t i = 0; i < n; i++) {
         napi_value b;
         napi_get_element(env, list, i, &b);
-        lists[d].push_back(bufferOf(env, b)->buffer);
+        BufferObject* input = bufferOf(env, b);
+        lists[d].push_back(input->buffer);
+        inputs.push_back(input);
         keep.push_back(b);
       }
     }
-    auto task = std::make_unique<ExecuteTask>(exe, std::move(lists));
+    auto task = std::make_unique<ExecuteTask>(exe, std::move(inputs), std::move(lists));
     task->keepAlive = keep;
     return startTask(env, std::move(task));
   });

@@ -239,9 +239,38 @@ PJRT_SIZED(LoadedExecutableExecuteArgs, execute_device)
 // ---- buffers
 struct BufferDestroyArgs { size_t struct_size; void* extension_start; Buffer* buffer; };
 PJRT_SIZED(BufferDestroyArgs, buffer)
+struct BufferDimensionsArgs {
+  size_t struct_size; void* extension_start; Buffer* buffer;
+  const int64_t* dims; size_t num_dims;  // out, owned by the buffer
+};
+PJRT_SIZED(BufferDimensionsArgs, num_dims)
+
+// A layout: minor_to_major (first entry the most minor dim) and tiles, or byte strides.
+enum MemoryLayoutType : int { kTiled = 0, kStrides };
+struct MemoryLayoutTiled {
+  size_t struct_size; void* extension_start;
+  const int64_t* minor_to_major; size_t minor_to_major_size;
+  const int64_t* tile_dims;           // all tiles' dims, concatenated
+  const size_t* tile_dim_sizes; size_t num_tiles;
+};
+PJRT_SIZED(MemoryLayoutTiled, num_tiles)
+struct MemoryLayoutStrides {
+  size_t struct_size; void* extension_start;
+  const int64_t* byte_strides; size_t num_byte_strides;
+};
+PJRT_SIZED(MemoryLayoutStrides, num_byte_strides)
+struct MemoryLayout {
+  size_t struct_size; void* extension_start;
+  union { MemoryLayoutTiled tiled; MemoryLayoutStrides strides; };
+  MemoryLayoutType type;
+};
+PJRT_SIZED(MemoryLayout, type)
+
 struct BufferToHostBufferArgs {
   size_t struct_size; void* extension_start; Buffer* src;
-  void* host_layout;
+  // nullptr: the device buffer's own dim order (minor_to_major), which XLA:TPU may have
+  // chosen transposed ({0,1}); the addon always asks for dense major to minor.
+  MemoryLayout* host_layout;
   void* dst; size_t dst_size;  // dst == nullptr asks for the size
   Event* event;                // out
 };
@@ -334,7 +363,9 @@ struct Api {
   Fn<LoadedExecutableExecuteArgs> loaded_executable_execute;      // 55
   Unused executable_deserialize_and_load, loaded_executable_fingerprint;  // 56-57
   Fn<BufferDestroyArgs> buffer_destroy;                           // 58
-  Unused buffer_rest_a[11];                                       // 59-69
+  Unused buffer_element_type;                                     // 59
+  Fn<BufferDimensionsArgs> buffer_dimensions;                     // 60
+  Unused buffer_rest_a[9];                                        // 61-69
   Fn<BufferToHostBufferArgs> buffer_to_host_buffer;               // 70
   Unused buffer_rest_b[6];                                        // 71-76
   Unused copy_to_device_stream_all[5];                            // 77-81
@@ -362,6 +393,7 @@ PJRT_SLOT(executable_destroy, 40);
 PJRT_SLOT(executable_serialize, 49);
 PJRT_SLOT(loaded_executable_execute, 55);
 PJRT_SLOT(buffer_destroy, 58);
+PJRT_SLOT(buffer_dimensions, 60);
 PJRT_SLOT(buffer_to_host_buffer, 70);
 PJRT_SLOT(topology_create, 82);
 PJRT_SLOT(compile, 89);
