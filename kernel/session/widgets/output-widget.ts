@@ -30,7 +30,9 @@ export class OutputWidget extends Widget {
 
   /**
    * Runs `fn`; what it outputs (console.log, display, plots, errors it reports) goes into this
-   * widget instead of the cell or comm message running it. Returns what fn returns.
+   * widget instead of the cell or comm message running it. Returns what fn returns. Only fn's
+   * synchronous part is captured (a display it starts lands here when rendered): Node has no
+   * cheap way to follow fn's promises without tracking every promise of the kernel.
    */
   capture<T>(fn: () => T): T {
     if (typeof fn !== 'function') throw new TypeError(`output.capture: expected a function, got ${typeof fn}`);

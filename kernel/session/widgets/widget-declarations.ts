@@ -21,7 +21,8 @@ interface Dropdown<V> extends ValueWidget<V> {
 interface OutputWidget extends Widget {
   /**
    * Runs fn; what it outputs (console.log, display, plots) goes into this widget instead of the
-   * cell or the widget event running it. Returns what fn returns.
+   * cell or the widget event running it. Returns what fn returns. Only fn's synchronous part
+   * is captured: after an await, call capture again.
    * @example slider.onChange((v) => out.capture(() => console.log('value', v)))
    */
   capture<T>(fn: () => T): T;
