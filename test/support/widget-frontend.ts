@@ -9,7 +9,7 @@ import * as base from '@jupyter-widgets/base';
 import * as controls from '@jupyter-widgets/controls';
 import { Widget } from '@lumino/widgets';
 import '@jupyter-widgets/base/css/index.css';
-import '@jupyter-widgets/controls/css/widgets-base.css';
+import '@jupyter-widgets/controls/css/widgets.built.css';
 
 const MODULES: Record<string, Record<string, unknown>> = { '@jupyter-widgets/base': base, '@jupyter-widgets/controls': controls };
 const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
