@@ -176,12 +176,14 @@ describe('widgets over comms', () => {
       expect(of(kernel.iopub.slice(seen) as Message[], 'display_data')).toEqual([]);
     }
     // In a cell too: the captured line goes to the widget, what follows to the cell.
-    const cell = await ok('out.capture(() => console.log("from a cell"));\nconsole.log("after");');
+    // A display captured and updated: the stored output follows the update.
+    const cell = await ok('out.capture(() => { console.log("from a cell"); void display.text("first").update("second"); });\nconsole.log("after");');
     expect(of(cell, 'stream').map((m) => m.content.text)).toEqual(['after\n']);
     expect(of(cell, 'comm_msg').map(stateOf).at(-1)).toEqual([
       { output_type: 'stream', name: 'stdout', text: 'k = 5\ntwice 10\n' },
       expect.objectContaining({ output_type: 'display_data' }),
       { output_type: 'stream', name: 'stdout', text: 'from a cell\n' },
+      { output_type: 'display_data', data: { 'text/plain': 'second' }, metadata: {} },
     ]);
   });
 

@@ -36,7 +36,7 @@ export class OutputWidget extends Widget {
    */
   capture<T>(fn: () => T): T {
     if (typeof fn !== 'function') throw new TypeError(`output.capture: expected a function, got ${typeof fn}`);
-    return this.redirect(this.publisher(), fn);
+    return this.redirect(this.publisher(this.outer()), fn);
   }
 
   /** Removes every output shown in the widget (clear_output). */
@@ -49,7 +49,8 @@ export class OutputWidget extends Widget {
     return `Output(${this.outputs.length} output${this.outputs.length === 1 ? '' : 's'})`;
   }
 
-  private publisher(): Publisher {
+  /** Where captured outputs go; `outer` is the publisher capture() took over (a cell's, a comm message's). */
+  private publisher(outer: Publisher | undefined): Publisher {
     const add = (output: StoredOutput) => {
       if (this.clearPending) this.empty();
       const last = this.outputs[this.outputs.length - 1];
@@ -66,14 +67,14 @@ export class OutputWidget extends Widget {
       },
       updateDisplay: (data, metadata = {}, displayId) => {
         // The same display may also be shown outside the widget: frontends update it there by id.
-        this.outer()?.updateDisplay(data, metadata, displayId);
+        outer?.updateDisplay(data, metadata, displayId);
         const here = this.shown.get(displayId);
         if (!here) return;
         for (const output of here) Object.assign(output, { data, metadata });
         this.publishState();
       },
       clearOutput: (wait) => (wait ? (this.clearPending = true) : this.clear()),
-      input: (prompt, options) => this.outer()?.input(prompt, options) ?? Promise.reject(new Error('input: no request is running')),
+      input: (prompt, options) => outer?.input(prompt, options) ?? Promise.reject(new Error('input: no request is running')),
     };
   }
 
