@@ -142,7 +142,11 @@ describe('the @example of every public function', () => {
   it('runs in one session without throwing, and gives the values its comments state', async () => {
     // One entry per distinct example (tpu.exp and x.exp share theirs), labelled with every name showing it.
     const byText = new Map<string, string[]>();
-    for (const member of publicApi()) for (const example of member.examples) if (libtpu.available || !needsLibtpu(example)) byText.set(example, [...(byText.get(example) ?? []), member.name]);
+    for (const member of publicApi()) {
+      for (const example of member.examples) {
+        if (libtpu.available || !needsLibtpu(example)) byText.set(example, [...(byText.get(example) ?? []), member.name]);
+      }
+    }
     // Examples that reset the session run last: they free every tensor of the prelude.
     const examples = [...byText].sort(([a], [b]) => Number(/tpu\.reset\(/.test(a)) - Number(/tpu\.reset\(/.test(b)));
     expect(examples.length).toBeGreaterThan(200);
