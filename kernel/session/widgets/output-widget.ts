@@ -1,7 +1,7 @@
 // The Output widget (ipywidgets' widgets.Output, @jupyter-widgets/output): an area shown in a
 // cell that collects what code outputs inside `capture(fn)`, e.g. in a slider's onChange
-// handler, whose output otherwise belongs to the comm message that ran it (frontends show
-// that in no cell). The kernel keeps the outputs in the model's `outputs` state, as
+// handler, whose output otherwise belongs to the comm message that ran it (JupyterLab shows
+// that in its log console only). The kernel keeps the outputs in the model's `outputs` state, as
 // ipywidgets' append_stdout / append_display_data do, so every view and a saved notebook
 // see them.
 import type { MimeBundle, Publisher } from '../../language-session.js';

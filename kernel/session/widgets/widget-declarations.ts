@@ -45,7 +45,8 @@ interface Widgets {
   dropdown<V = string>(options: { options: readonly string[] | readonly (readonly [string, V])[] | Record<string, V>; value?: V; description?: string }): Dropdown<V>;
   /**
    * An output area (ipywidgets' Output): what runs inside out.capture(fn) shows there. Output of
-   * a widget's handlers belongs to the frontend's widget message, which no cell shows: capture it.
+   * a widget's handlers belongs to the frontend's widget message (JupyterLab shows it in its log
+   * console only): capture it to see it in a cell.
    * @example const out = widgets.output();
    * const n = widgets.slider({ max: 10 });
    * n.onChange((v) => out.capture(() => { out.clear(); console.log('n =', v); }));
