@@ -186,6 +186,13 @@ export interface LanguageSession {
    * (A synchronous loop is stopped by vm's breakOnSigint, through the SigintGate.)
    */
   interrupt(): void;
+  /**
+   * Optional: a frontend's comm message (comm_open, comm_msg, comm_close) is delivered to the
+   * comm handlers inside `deliver`; what they output meanwhile goes to `publisher`, whose
+   * parent is that message (as in ipykernel), not to the last cell. Without it, comm handlers
+   * output through the last cell's publisher.
+   */
+  handleComm?(publisher: Publisher, deliver: () => void): void;
   /** Release resources; restart=true means a fresh session follows in this process. */
   shutdown(restart: boolean): Promise<void>;
 }

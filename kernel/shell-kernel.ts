@@ -64,7 +64,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
     execute_request: { channel: 'shell', handler: executeHandler(session, state, history, stdin, () => transport.shell.hasPending()) },
     ...languageRoutes(session),
     ...historyRoutes(history),
-    ...commRoutes(comms),
+    ...commRoutes(comms, session, stdin),
   };
   const table: DispatchTable = Object.fromEntries(
     Object.entries(routes).map(([type, route]) => [type, { ...route, handler: (context) => ((current = context.request), route.handler(context)) }]),

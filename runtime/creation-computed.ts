@@ -15,7 +15,10 @@ function fromValues(values: ArrayLike<number>, shape: readonly number[], dtype: 
   return tensor(Float64Array.from(values), { dtype }).reshape([...shape]);
 }
 
-/** `steps` evenly spaced values from start to end inclusive (float32 by default). */
+/**
+ * `steps` evenly spaced values from start to end inclusive (float32 by default).
+ * @example tpu.linspace(0, 1, 5) // [0, 0.25, 0.5, 0.75, 1]
+ */
 export function linspace(start: number, end: number, steps: number, opts?: CreationOptions): Tensor {
   for (const [name, v] of [['start', start], ['end', end]] as const) {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.linspace: ${name} must be a finite number; got ${JSON.stringify(v)}`);
@@ -27,7 +30,10 @@ export function linspace(start: number, end: number, steps: number, opts?: Creat
   return fromValues(values, [steps], dtypeOf('tpu.linspace', opts, 'float32'));
 }
 
-/** n×m identity (m = n by default). */
+/**
+ * n×m identity (m = n by default).
+ * @example tpu.eye(2) // [[1, 0], [0, 1]]
+ */
 export function eye(n: number, m?: number | CreationOptions, opts?: CreationOptions): Tensor {
   const cols = typeof m === 'number' ? m : n;
   const o = typeof m === 'object' ? m : opts;
@@ -37,7 +43,10 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
   return fromValues(values, [n, cols], dtypeOf('tpu.eye', o, 'float32'));
 }
 
-/** Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int32. */
+/**
+ * Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int32.
+ * @example tpu.randint(0, 10, [4]).dtype // 'int32'
+ */
 export function randint(a: number, b: number | readonly number[], c?: readonly number[] | CreationOptions, d?: CreationOptions): Tensor {
   const [low, high, shape, opts] = Array.isArray(b) ? [0, a, b, c as CreationOptions | undefined] : [a, b as number, c as readonly number[], d];
   if (!Number.isInteger(low) || !Number.isInteger(high) || high <= low) {

@@ -37,6 +37,9 @@ type TensorData = NestedArray | Float32Array | Float64Array | Int32Array | Uint8
  * tpu.tensor(data): nested arrays, a typed array or a scalar. Numbers are float32 (JS cannot
  * tell 1.0 from 1, as in torch.Tensor and tf.js) unless a dtype or an Int32Array says
  * otherwise; booleans alone are bool.
+  * @example
+  * tpu.tensor([[1, 2], [3, 4]]).dtype // 'float32'
+  * tpu.tensor(new Int32Array([1, 2])).dtype // 'int32'
  */
 export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
@@ -76,7 +79,10 @@ function flatten(data: NestedArray): { shape: number[]; flat: number[]; numbers:
   return { shape, flat, numbers };
 }
 
-/** tpu.full(shape, value): float32 for a number (JS cannot tell 1.0 from 1), bool for a boolean. */
+/**
+ * tpu.full(shape, value): float32 for a number (JS cannot tell 1.0 from 1), bool for a boolean.
+ * @example tpu.full([2], 7) // [7, 7]
+ */
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.full', shape);
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
@@ -107,6 +113,9 @@ export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
 /**
  * arange(end), arange(start, end), arange(start, end, step), each optionally followed by
  * options; int32 when all are integers (as PyTorch), float32 otherwise.
+  * @example
+  * tpu.arange(5) // [0, 1, 2, 3, 4]
+  * tpu.arange(0, 1, 0.25) // [0, 0.25, 0.5, 0.75]
  */
 export function arange(...args: (number | CreationOptions)[]): Tensor {
   const last = args[args.length - 1];
@@ -133,7 +142,10 @@ function floatDtype(op: string, opts?: CreationOptions): DType {
   return dtype;
 }
 
-/** Uniform in [0, 1), from the tpu.manualSeed generator. */
+/**
+ * Uniform in [0, 1), from the tpu.manualSeed generator.
+ * @example tpu.rand([2, 3]).shape // [2, 3]
+ */
 export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.rand', shape);
   return upload('rand', () => uniform(numel(s)), s, floatDtype('tpu.rand', opts));

@@ -1,5 +1,7 @@
 // tpu-kernel/runtime: eager TPU tensors on a persistent session (see runtime/README.md).
 import './ops/index.js';
+// Tensor's autograd methods (backward, detach, requiresGrad_, grad): their declarations reach cells too.
+import './autograd/index.js';
 
 export { tpu, type Tpu, type DeviceInfo } from './tpu.js';
 export { Tensor, type NestedArray } from './tensor.js';

@@ -13,7 +13,13 @@ const stack: Scoped[][] = [];
 /** Tensors that outlive every scope they were made in (gradients, optimizer state). */
 const keptForever = new WeakSet<Scoped>();
 
-/** tpu.keep(t): t survives the enclosing scopes (like tf.keep). */
+/**
+ * tpu.keep(t): t survives the enclosing scopes (like tf.keep).
+ * @example
+ * let kept: Tensor | undefined;
+ * tpu.scope(() => void (kept = tpu.keep(tpu.ones([2]))));
+ * kept // [1, 1]
+ */
 export function keep<T extends Scoped>(t: T): T {
   keptForever.add(t);
   return t;

@@ -112,16 +112,27 @@ export class Tensor {
   get size(): number {
     return numel(this.shape);
   }
+  /**
+   * Number of elements (torch.numel).
+   * @example tpu.zeros([2, 3]).numel() // 6
+   */
   numel(): number {
     return numel(this.shape);
   }
 
   private _shapeKey: string | undefined;
-  /** The shape as a cache-key fragment ("2,3"), computed once. */
+  /**
+   * The shape as a cache-key fragment ("2,3"), computed once.
+   * @example tpu.zeros([2, 3]).shapeKey() // '2,3'
+   */
   shapeKey(): string {
     return (this._shapeKey ??= this.shape.join(','));
   }
 
+  /**
+   * Shape and dtype as text, as error messages name a tensor.
+   * @example tpu.zeros([2, 3]).describe() // '[2, 3] float32'
+   */
   describe(): string {
     return `${formatShape(this.shape)} ${this.dtype}`;
   }
@@ -134,19 +145,28 @@ export class Tensor {
     return this._buf!;
   }
 
-  /** Sync point: the values as a typed array (bfloat16 widened to float32). */
+  /**
+   * Sync point: the values as a typed array (bfloat16 widened to float32).
+   * @example await tpu.tensor([1, 2]).data() // [1, 2]
+   */
   async data(): Promise<HostArray> {
     const buf = this.readable('data');
     return storageToHost(this.dtype, await currentSession().download(buf, 'data'));
   }
 
-  /** Sync point, blocking the thread until the device has the value. */
+  /**
+   * Sync point, blocking the thread until the device has the value.
+   * @example tpu.tensor([1, 2]).dataSync() // [1, 2]
+   */
   dataSync(): HostArray {
     const buf = this.readable('dataSync');
     return storageToHost(this.dtype, currentSession().downloadSync(buf, 'dataSync'));
   }
 
-  /** Sync point: the one value of a one-element tensor. */
+  /**
+   * Sync point: the one value of a one-element tensor.
+   * @example tpu.tensor([[7]]).item() // 7
+   */
   item(): number | boolean {
     if (this.size !== 1) {
       throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.size} elements)`);
@@ -155,12 +175,18 @@ export class Tensor {
     return this.dtype === 'bool' ? v !== 0 : v;
   }
 
-  /** Sync point: the values as nested JS arrays. */
+  /**
+   * Sync point: the values as nested JS arrays.
+   * @example tpu.eye(2).array() // [[1, 0], [0, 1]]
+   */
   array(): NestedArray {
     return nest(this.dataSync(), this.shape, this.dtype === 'bool');
   }
 
-  /** Frees the device memory now (idempotent). */
+  /**
+   * Frees the device memory now (idempotent).
+   * @example const t = tpu.ones([1024]); t.dispose()
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -170,6 +196,10 @@ export class Tensor {
     keeper.disposeBuffer(b);
   }
 
+  /**
+   * The values as text, as PyTorch prints a tensor (a sync point).
+   * @example String(tpu.tensor([1, 2])).startsWith('tensor([1., 2.]') // true
+   */
   toString(): string {
     if (this.disposed) return `tensor(<disposed>, shape=${formatShape(this.shape)}, dtype=${this.dtype})`;
     return formatTensorText(this.dataSync(), this.shape, this.dtype, this.device);

@@ -143,12 +143,18 @@ const members = {
   /** Call sites for device errors: true records every strict op (several µs each), 'auto' (default) the ops that may fail on the device, false none. */
   setCallSites,
 
-  /** Sync point: runs the pending fused region and waits for all queued device work. */
+  /**
+   * Sync point: runs the pending fused region and waits for all queued device work.
+   * @example await tpu.sync()
+   */
   sync(): Promise<void> {
     return syncDevice();
   },
 
-  /** Like sync(), blocking the thread. */
+  /**
+   * Like sync(), blocking the thread.
+   * @example tpu.syncBlocking()
+   */
   syncBlocking(): void {
     syncDeviceBlocking();
   },
@@ -163,12 +169,18 @@ const members = {
     return m.info();
   },
 
-  /** The n largest live tensors' buffers: bytes, shape, dtype and the op that made them. */
+  /**
+   * The n largest live tensors' buffers: bytes, shape, dtype and the op that made them.
+   * @example tpu.largestTensors(3).map((t) => t.shape)
+   */
   largestTensors(n = 10) {
     return currentSession().memory.largest(n);
   },
 
-  /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
+  /**
+   * Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }.
+   * @example tpu.setDevice({ chip: 'v5e' }).chip // 'v5e'
+   */
   setDevice(options: DeviceOptions): DeviceInfo {
     settings.set(options);
     programCache().trim();
@@ -193,12 +205,18 @@ const members = {
     };
   },
 
-  /** A compiled program by id (the `program` of profiler events): IR, label, hash. */
+  /**
+   * A compiled program by id (the `program` of profiler events): IR, label, hash.
+   * @example tpu.program(tpu.stats().lastProgram!.id)
+   */
   program(id: number) {
     return programCache().get(id);
   },
 
-  /** Counters for the profiler and %program. */
+  /**
+   * Counters for the profiler and %program.
+   * @example tpu.stats().programsCompiled
+   */
   stats() {
     const s = currentSession();
     const c = programCache();
@@ -216,7 +234,10 @@ const members = {
     };
   },
 
-  /** The device thread's own figures (executables, buffers, bytes) once the work queued so far ran. */
+  /**
+   * The device thread's own figures (executables, buffers, bytes) once the work queued so far ran.
+   * @example await tpu.deviceStats()
+   */
   deviceStats(): Promise<DeviceStats> {
     return currentSession().deviceStats();
   },
@@ -225,6 +246,9 @@ const members = {
    * For an interrupt: drops the pending fused region and queued executions that have not
    * started, rejects pending waits. Materialized tensors are kept; tensors whose work was
    * dropped keep their recipe (fused) or become unreadable (strict).
+    * @example
+    * await tpu.sync();
+    * tpu.cancelPending() // { droppedOps: 0, droppedLaunches: 0 }
    */
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
     const droppedOps = currentMode().region?.drop() ?? 0;
@@ -241,7 +265,10 @@ const members = {
   /** The same as data ({ buffer, flag, notify }): a kernel's control thread wakes the waits without loading the runtime. */
   interruptWake,
 
-  /** A new TPU session: every device buffer is freed (%reset). */
+  /**
+   * A new TPU session: every device buffer is freed (%reset).
+   * @example await tpu.reset()
+   */
   async reset(): Promise<MemoryInfo> {
     currentMode().region?.drop();
     const before = tpu.memory();

@@ -114,7 +114,7 @@ export class TypeScriptSession implements LanguageSession {
       comms: options.comms,
       plot: createPlot(this.display, (work) => this.pendingDisplays.push(work)),
       progress: createProgress(this.display, (name, text) => this.write(name, text)),
-      widgets: createWidgets(options.comms, (error) => this.reportBackgroundError(error)),
+      widgets: createWidgets(options.comms, (error) => this.reportBackgroundError(error), (publisher, fn) => this.withPublisher(publisher, fn), () => this.publisher),
     };
     this.context = createCellContext({
       cwd: options.cwd,
@@ -321,6 +321,22 @@ export class TypeScriptSession implements LanguageSession {
 
   async isComplete(code: string): Promise<IsCompleteResult> {
     return isComplete(maskMagics(code, this.magics));
+  }
+
+  /** Comm handlers output to the comm message's publisher while it is delivered (its parent). */
+  handleComm(publisher: Publisher, deliver: () => void): void {
+    this.withPublisher(publisher, deliver);
+  }
+
+  /** Runs `fn` (its synchronous part) with every output of the session sent to `publisher`. */
+  private withPublisher<T>(publisher: Publisher, fn: () => T): T {
+    const previous = this.publisher;
+    this.publisher = publisher;
+    try {
+      return fn();
+    } finally {
+      this.publisher = previous;
+    }
   }
 
   interrupt(): void {

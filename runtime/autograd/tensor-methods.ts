@@ -9,14 +9,24 @@ import { installGetters, installMethods } from '../install-methods.js';
 
 declare module '../tensor.js' {
   interface Tensor {
-    /** Marks a leaf as needing gradients (floating dtypes only); returns this. */
+    /**
+     * Marks a leaf as needing gradients (floating dtypes only); returns this.
+     * @example tpu.zeros([2]).requiresGrad_().requiresGrad // true
+     */
     requiresGrad_(on?: boolean): Tensor;
     /**
      * Accumulates d(this)/d(leaf) into leaf.grad for every leaf that requires grad.
      * `gradient` is required unless this has one element.
+      * @example
+      * const p = tpu.tensor([1, 2], { requiresGrad: true });
+      * p.square().sum().backward();
+      * p.grad // [2, 4]
      */
     backward(gradient?: Tensor, options?: BackwardOptions): void;
-    /** The same value, cut from the graph (requiresGrad false). */
+    /**
+     * The same value, cut from the graph (requiresGrad false).
+     * @example tpu.ones([2], { requiresGrad: true }).mul(2).detach().requiresGrad // false
+     */
     detach(): Tensor;
     /** True for tensors not computed from a tensor requiring grad. */
     readonly isLeaf: boolean;

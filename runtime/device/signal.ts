@@ -7,7 +7,10 @@ export const SIGNAL_DEAD = 1;
 export const SIGNAL_READY = 2;
 export const SIGNAL_INTERRUPT = 3;
 
-/** The buffer behind interruptWaits. */
+/**
+ * The buffer behind interruptWaits.
+ * @example const shared = tpu.interruptBuffer()
+ */
 export function interruptBuffer(): SharedArrayBuffer {
   return SIGNAL;
 }
@@ -22,7 +25,10 @@ export function interruptWaits(buffer: SharedArrayBuffer): void {
   Atomics.notify(words, 0);
 }
 
-/** What interruptWaits does, as data, for a thread that does not load the runtime: set word `flag` to 1, wake word `notify`. */
+/**
+ * What interruptWaits does, as data, for a thread that does not load the runtime: set word `flag` to 1, wake word `notify`.
+ * @example const { buffer, flag, notify } = tpu.interruptWake()
+ */
 export function interruptWake(): { buffer: SharedArrayBuffer; flag: number; notify: number } {
   return { buffer: SIGNAL, flag: SIGNAL_INTERRUPT, notify: 0 };
 }

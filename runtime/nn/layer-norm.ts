@@ -16,7 +16,7 @@ export interface LayerNormOptions {
 
 /**
  * Normalizes the last dims to mean 0, variance 1, then scales and shifts (torch.nn.LayerNorm).
- * @example const ln = new tpu.nn.LayerNorm(512); ln.forward(x)
+ * @example const ln = new tpu.nn.LayerNorm(4); ln.forward(x).shape // [3, 4]
  */
 export class LayerNorm extends Module {
   readonly normalizedShape: number[];

@@ -14,7 +14,7 @@ export interface LinearOptions {
 
 /**
  * y = x W^T + b, for input [..., inFeatures] (torch.nn.Linear).
- * @example const fc = new tpu.nn.Linear(784, 10); fc.forward(x)
+ * @example const fc = new tpu.nn.Linear(4, 10); fc.forward(x).shape // [3, 10]
  */
 export class Linear extends Module {
   weight: Tensor;

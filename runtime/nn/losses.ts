@@ -45,6 +45,7 @@ export interface CrossEntropyOptions extends LossOptions {
 /**
  * PyTorch's F.cross_entropy: logits [N, C] or [N, C, d...] (or [C]) against int32 class
  * indices [N, d...] or class probabilities of the input's shape.
+  * @example tpu.nn.crossEntropy(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294
  */
 export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntropyOptions = {}): Tensor {
   const who = 'crossEntropy';
@@ -99,7 +100,10 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   return reduce(nll, r, who); // names the bad reduction
 }
 
-/** Mean squared error (F.mse_loss). */
+/**
+ * Mean squared error (F.mse_loss).
+ * @example tpu.nn.mseLoss(tpu.tensor([1, 2]), tpu.tensor([1, 4])) // 2
+ */
 export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
   readOptions<LossOptions>('mseLoss', options, ['reduction']);
   checkTensor('mseLoss', 'input', input);
@@ -112,6 +116,7 @@ export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}
 /**
  * Binary cross entropy of probabilities in (0, 1) (F.binary_cross_entropy). Like PyTorch,
  * each log term is clamped at -100 so p = 0 or 1 gives a finite loss.
+  * @example tpu.nn.binaryCrossEntropy(tpu.tensor([0.5]), tpu.tensor([1])) // 0.6931
  */
 export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
   readOptions<LossOptions>('binaryCrossEntropy', options, ['reduction']);
@@ -123,7 +128,10 @@ export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossO
   return reduce(loss.neg(), options.reduction, 'binaryCrossEntropy');
 }
 
-/** Binary cross entropy of logits, stable for any x: max(x,0) - x*t + log(1 + exp(-|x|)). */
+/**
+ * Binary cross entropy of logits, stable for any x: max(x,0) - x*t + log(1 + exp(-|x|)).
+ * @example tpu.nn.binaryCrossEntropyWithLogits(tpu.tensor([0]), tpu.tensor([1])) // 0.693147
+ */
 export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
   readOptions<LossOptions>('binaryCrossEntropyWithLogits', options, ['reduction']);
   checkTensor('binaryCrossEntropyWithLogits', 'input', input);

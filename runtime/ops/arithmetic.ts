@@ -49,7 +49,10 @@ declare module '../tensor.js' {
      * @example x.mul(2)
      */
     mul(other: Operand): Tensor;
-    /** True division, or rounded with { roundingMode: 'trunc' | 'floor' } (torch.div). */
+    /**
+     * True division, or rounded with { roundingMode: 'trunc' | 'floor' } (torch.div).
+     * @example tpu.tensor([7, -7]).div(2, { roundingMode: 'floor' }) // [3, -4]
+     */
     div(other: Operand, options?: DivOptions): Tensor;
   }
 }

@@ -51,7 +51,10 @@ export interface ClampOptions {
   max?: Operand | null;
 }
 
-/** clamp(min, max) or clamp({ min, max }); either bound may be a number or a tensor. */
+/**
+ * clamp(min, max) or clamp({ min, max }); either bound may be a number or a tensor.
+ * @example tpu.clamp(tpu.tensor([-2, 0.5, 3]), 0, 1) // [0, 0.5, 1]
+ */
 export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Operand | null): Tensor {
   let lo = min as Operand | null | undefined;
   let hi = max;
@@ -78,6 +81,7 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
 /**
  * start + weight·(end − start), or end − (1 − weight)·(end − start) for weight ≥ 0.5 (PyTorch's
  * form: exact at both ends). bfloat16 is computed in float32 and rounded once, as PyTorch does.
+  * @example tpu.lerp(tpu.tensor([0, 10]), 20, 0.5) // [10, 15]
  */
 export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
   if (start.dtype !== 'bfloat16') return lerpIn(start, end, weight);

@@ -41,7 +41,10 @@ function tensorList(op: string, tensors: readonly Tensor[]): void {
   });
 }
 
-/** Joins tensors along an existing dim (torch.cat). */
+/**
+ * Joins tensors along an existing dim (torch.cat).
+ * @example tpu.concat([tpu.ones([1, 2]), tpu.zeros([1, 2])]) // [[1, 1], [0, 0]]
+ */
 export function concat(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
   tensorList('concat', tensors);
   const d = isOptions(dim) ? readOptions<{ dim: number }>('concat', dim, ['dim']).dim ?? 0 : dim;
@@ -51,7 +54,10 @@ export function concat(tensors: readonly Tensor[], dim: number | { dim?: number 
   return tensors.length === 1 ? first : apply(concatOp, tensors, { dim: axis });
 }
 
-/** Joins tensors along a new dim. */
+/**
+ * Joins tensors along a new dim.
+ * @example tpu.stack([tpu.tensor([1, 2]), tpu.tensor([3, 4])], 1) // [[1, 3], [2, 4]]
+ */
 export function stack(tensors: readonly Tensor[], dim: number | { dim?: number } = 0): Tensor {
   tensorList('stack', tensors);
   const d = isOptions(dim) ? readOptions<{ dim: number }>('stack', dim, ['dim']).dim ?? 0 : dim;
@@ -66,7 +72,10 @@ export function stack(tensors: readonly Tensor[], dim: number | { dim?: number }
   return parts.length === 1 ? parts[0]! : apply(concatOp, parts, { dim: axis });
 }
 
-/** split(size) into pieces of `size` (the last may be smaller) or split([sizes]) exactly. */
+/**
+ * split(size) into pieces of `size` (the last may be smaller) or split([sizes]) exactly.
+ * @example tpu.split(tpu.arange(5), 2).map((t) => t.shape) // [[2], [2], [1]]
+ */
 export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Tensor[] {
   const d = normalizeDim('split', dim, x.ndim);
   const n = x.shape[d]!;
@@ -89,14 +98,20 @@ export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Te
   });
 }
 
-/** chunk(k): at most k pieces of ceil(n/k) elements. */
+/**
+ * chunk(k): at most k pieces of ceil(n/k) elements.
+ * @example tpu.chunk(tpu.arange(6), 3).length // 3
+ */
 export function chunk(x: Tensor, chunks: number, dim = 0): Tensor[] {
   if (!Number.isInteger(chunks) || chunks <= 0) throw new RangeError(`chunk: chunks must be a positive integer; got ${chunks}`);
   const d = normalizeDim('chunk', dim, x.ndim);
   return split(x, Math.max(1, Math.ceil(x.shape[d]! / chunks)), d);
 }
 
-/** Rotates elements along dims (or the flattened tensor when dims are not given). */
+/**
+ * Rotates elements along dims (or the flattened tensor when dims are not given).
+ * @example tpu.roll(tpu.tensor([1, 2, 3]), 1) // [3, 1, 2]
+ */
 export function roll(x: Tensor, shifts: number | readonly number[], dims?: number | readonly number[]): Tensor {
   const s = typeof shifts === 'number' ? [shifts] : [...shifts];
   if (dims === undefined) {

@@ -68,7 +68,10 @@ function lessThanZero(b: Operand): Tensor | boolean {
   return b instanceof Tensor ? b.lt(0) : (b as number) < 0;
 }
 
-/** Python's modulo: a - floor(a / b)·b, the sign of b (torch.remainder). */
+/**
+ * Python's modulo: a - floor(a / b)·b, the sign of b (torch.remainder).
+ * @example tpu.remainder(tpu.tensor([-3, 5]), 2) // [1, 1]
+ */
 export function remainder(a: Tensor, b: Operand): Tensor {
   const r = apply(fmodOp, [a, b], {});
   const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));

@@ -90,7 +90,10 @@ declare module '../tensor.js' {
      * @example x.argmin(0)
      */
     argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
-    /** The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)). */
+    /**
+     * The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)).
+     * @example tpu.tensor([[1, 5], [7, 2]]).max(1).indices // [1, 0]
+     */
     max(): Tensor;
     max(other: Tensor): Tensor;
     max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;

@@ -87,7 +87,10 @@ function indexTensor(op: string, index: unknown): Tensor {
   return index;
 }
 
-/** torch.index_select: a 1-D index along dim. */
+/**
+ * torch.index_select: a 1-D index along dim.
+ * @example tpu.indexSelect(tpu.tensor([10, 20, 30]), 0, tpu.tensor(new Int32Array([2, 0]))) // [30, 10]
+ */
 export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('indexSelect', index);
   if (idx.ndim !== 1) throw new RangeError(`indexSelect: index must be 1-D; got shape ${formatShape(idx.shape)}`);
@@ -126,7 +129,10 @@ export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
   return apply(gatherOp, [x, idx], { dim: d });
 }
 
-/** x.scatterAdd(dim, index, src): x[.., index[i], ..] += src[i] (src may be larger than index). */
+/**
+ * x.scatterAdd(dim, index, src): x[.., index[i], ..] += src[i] (src may be larger than index).
+ * @example tpu.scatterAdd(tpu.zeros([3]), 0, tpu.tensor(new Int32Array([0, 2, 0])), tpu.ones([3])) // [2, 0, 1]
+ */
 export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
   const idx = indexTensor('scatterAdd', index);
   if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
@@ -139,7 +145,10 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
   return apply(scatterAddOp, [x, idx, s], { dim: d });
 }
 
-/** One-hot int32 vectors of length numClasses (required: shapes are static). */
+/**
+ * One-hot int32 vectors of length numClasses (required: shapes are static).
+ * @example tpu.nn.functional.oneHot(tpu.tensor(new Int32Array([0, 2])), 3) // [[1, 0, 0], [0, 0, 1]]
+ */
 export function oneHot(index: Tensor, numClasses: number): Tensor {
   const idx = indexTensor('oneHot', index);
   if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype} ${INT32_INDEX_HINT}`);

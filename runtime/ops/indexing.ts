@@ -94,7 +94,10 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
-    /** NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::-1'), x.at('...', idx). */
+    /**
+     * NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::-1'), x.at('...', idx).
+     * @example tpu.tensor([[1, 2], [3, 4]]).at(1, -1) // 4
+     */
     at(...items: IndexItem[]): Tensor;
   }
 }

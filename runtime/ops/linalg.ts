@@ -10,7 +10,7 @@ function tensorArg(op: string, name: string, v: unknown): Tensor {
 
 /**
  * Inner product of two 1-D tensors (torch.dot).
- * @example tpu.dot(a, b)
+ * @example tpu.dot(tpu.tensor([1, 2]), tpu.tensor([3, 4])) // 11
  */
 export function dot(a: Tensor, b: Tensor): Tensor {
   tensorArg('dot', 'other', b);
@@ -22,7 +22,7 @@ export function dot(a: Tensor, b: Tensor): Tensor {
 
 /**
  * Outer product of two 1-D tensors (torch.outer).
- * @example tpu.outer(a, b)
+ * @example tpu.outer(tpu.tensor([1, 2]), tpu.tensor([3, 4])) // [[3, 4], [6, 8]]
  */
 export function outer(a: Tensor, b: Tensor): Tensor {
   tensorArg('outer', 'other', b);
@@ -32,7 +32,7 @@ export function outer(a: Tensor, b: Tensor): Tensor {
 
 /**
  * Batched matrix product [b, n, m] x [b, m, p] (torch.bmm).
- * @example tpu.bmm(a, b)
+ * @example tpu.bmm(tpu.ones([2, 1, 3]), tpu.ones([2, 3, 4])).shape // [2, 1, 4]
  */
 export function bmm(a: Tensor, b: Tensor): Tensor {
   tensorArg('bmm', 'other', b);
@@ -42,7 +42,10 @@ export function bmm(a: Tensor, b: Tensor): Tensor {
   return a.matmul(b);
 }
 
-/** y = x·Wᵀ + b, with W of shape [out, in] (torch.nn.functional.linear). */
+/**
+ * y = x·Wᵀ + b, with W of shape [out, in] (torch.nn.functional.linear).
+ * @example tpu.nn.functional.linear(tpu.tensor([[1, 2]]), tpu.tensor([[1, 1]]), tpu.tensor([10])) // [[13]]
+ */
 export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor {
   tensorArg('linear', 'input', x);
   tensorArg('linear', 'weight', weight);
@@ -58,17 +61,17 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * Inner product of two 1-D tensors (torch.dot).
-     * @example a.dot(b)
+     * @example tpu.tensor([1, 2]).dot(tpu.tensor([3, 4])) // 11
      */
     dot(other: Tensor): Tensor;
     /**
      * Outer product of two 1-D tensors (torch.outer).
-     * @example a.outer(b)
+     * @example tpu.tensor([1, 2]).outer(tpu.tensor([3, 4])) // [[3, 4], [6, 8]]
      */
     outer(other: Tensor): Tensor;
     /**
      * Batched matrix product [b, n, m] x [b, m, p] (torch.bmm).
-     * @example a.bmm(b)
+     * @example tpu.ones([2, 1, 3]).bmm(tpu.ones([2, 3, 4])).shape // [2, 1, 4]
      */
     bmm(other: Tensor): Tensor;
   }

@@ -30,7 +30,10 @@ export interface PadOptions {
   value?: number;
 }
 
-/** torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim. */
+/**
+ * torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim.
+ * @example tpu.nn.functional.pad(tpu.tensor([1, 2]), [1, 1]) // [0, 1, 2, 0]
+ */
 export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
   readOptions<PadOptions>('pad', opts, ['mode', 'value']);
   if (!Array.isArray(padding) || padding.length % 2 !== 0 || !padding.every(Number.isInteger)) {

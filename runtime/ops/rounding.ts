@@ -32,7 +32,12 @@ declare module '../tensor.js' {
      * @example x.ceil()
      */
     ceil(): Tensor;
-    /** Half to even; { decimals } rounds to that many decimal places (negative: tens, hundreds...). */
+    /**
+     * Half to even; { decimals } rounds to that many decimal places (negative: tens, hundreds...).
+     * @example
+     * tpu.tensor([0.5, 1.5, 2.5]).round() // [0, 2, 2]
+     * tpu.tensor([2.345]).round({ decimals: 1 }) // [2.3]
+     */
     round(options?: { decimals?: number }): Tensor;
     /**
      * Rounds toward zero, elementwise.

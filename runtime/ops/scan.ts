@@ -30,7 +30,10 @@ export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
   return apply(cumsumOp, [x], { dim: dimArgument('cumsum', x, dim), reverse: false, exclusive: false });
 }
 
-/** Inclusive products along dim by doubling shifts: log2(n) multiplies. */
+/**
+ * Inclusive products along dim by doubling shifts: log2(n) multiplies.
+ * @example tpu.cumprod(tpu.tensor([1, 2, 3]), 0) // [1, 2, 6]
+ */
 export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('cumprod', x, dim);
   let y = x.dtype === 'bool' ? x.to('int32') : x;

@@ -36,7 +36,10 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   return x.reshape([...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)]);
 }
 
-/** Moves dims `source` to positions `destination`, the others keeping their order. */
+/**
+ * Moves dims `source` to positions `destination`, the others keeping their order.
+ * @example tpu.movedim(tpu.zeros([2, 3, 4]), 0, -1).shape // [3, 4, 2]
+ */
 export function movedim(x: Tensor, source: number | readonly number[], destination: number | readonly number[]): Tensor {
   const src = (typeof source === 'number' ? [source] : source).map((d) => normalizeDim('movedim', d, x.ndim, 'source'));
   const dst = (typeof destination === 'number' ? [destination] : destination).map((d) => normalizeDim('movedim', d, x.ndim, 'destination'));
@@ -101,7 +104,7 @@ declare module '../tensor.js' {
     tile(reps: readonly number[]): Tensor;
     /**
      * expand to the shape of other (torch.expand_as).
-     * @example b.expandAs(x)
+     * @example tpu.tensor([[1], [2]]).expandAs(tpu.zeros([2, 3])) // [[1, 1, 1], [2, 2, 2]]
      */
     expandAs(other: Tensor): Tensor;
     /**

@@ -74,7 +74,10 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
   return sliceDim(x, d, s, s + length, 1);
 }
 
-/** Reverses the order of elements along dims. */
+/**
+ * Reverses the order of elements along dims.
+ * @example tpu.flip(tpu.tensor([1, 2, 3]), 0) // [3, 2, 1]
+ */
 export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
   const list = typeof dims === 'number' ? [dims] : dims;
   if (!Array.isArray(list)) throw new TypeError(`flip: dims must be a number or an array of numbers; got ${JSON.stringify(dims)}`);
@@ -89,7 +92,10 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
-    /** Elements start, start+step, ... before end along dim (Python slice rules, negative step too). */
+    /**
+     * Elements start, start+step, ... before end along dim (Python slice rules, negative step too).
+     * @example tpu.arange(6).slice(0, 1, 5, 2) // [1, 3]
+     */
     slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
     /**
      * length elements from start along dim, without copying (torch.narrow).

@@ -52,7 +52,10 @@ export interface SortResult {
   indices: Tensor;
 }
 
-/** topk(k), topk(k, dim, largest?) as PyTorch's positional form, or topk(k, { dim, largest }). */
+/**
+ * topk(k), topk(k, dim, largest?) as PyTorch's positional form, or topk(k, { dim, largest }).
+ * @example tpu.topk(tpu.tensor([1, 5, 3]), 2).values // [5, 3]
+ */
 export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}, largest?: boolean): SortResult {
   const o = typeof opts === 'number' ? { dim: opts, largest } : readOptions<TopkOptions>('topk', opts, ['dim', 'largest', 'sorted']);
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
@@ -70,6 +73,7 @@ export interface SortOptions {
 /**
  * Sorted values and their original indices; equal values keep their order. sort(),
  * sort(dim, descending?) as PyTorch's positional form, or sort({ dim, descending }).
+  * @example tpu.sort(tpu.tensor([3, 1, 2])).indices // [1, 2, 0]
  */
 export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): SortResult {
   const o = typeof opts === 'number' ? { dim: opts, descending } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
@@ -90,7 +94,7 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * The k largest values and their indices along dim (torch.topk).
-     * @example const { values, indices } = x.topk(5)
+     * @example const { values, indices } = x.topk(2)
      */
     topk(k: number, opts?: TopkOptions | number, largest?: boolean): SortResult;
     /**

@@ -53,7 +53,10 @@ function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()):
   return where(zero, 0, root(where(zero, 1, s)));
 }
 
-/** log Σ exp(x), shifted by the max for stability. */
+/**
+ * log Σ exp(x), shifted by the max for stability.
+ * @example tpu.logsumexp(tpu.tensor([0, 0]), 0) // 0.693147
+ */
 export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite(() => {
@@ -71,7 +74,10 @@ export interface NormOptions extends ReduceOptions {
   p?: number;
 }
 
-/** Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm. */
+/**
+ * Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm.
+ * @example tpu.norm(tpu.tensor([3, 4])) // 5
+ */
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
   const ord = o.p ?? 2;

@@ -21,13 +21,19 @@ export const whereOp = defineOp({
   },
 });
 
-/** Elements of input where condition is true, else of other (numbers allowed for both). */
+/**
+ * Elements of input where condition is true, else of other (numbers allowed for both).
+ * @example tpu.where(tpu.tensor([true, false]), 1, -1) // [1, -1]
+ */
 export function where(condition: Tensor, input: Operand, other: Operand): Tensor {
   if (!(condition instanceof Tensor)) throw new TypeError(`where: condition must be a bool tensor; got ${typeof condition}`);
   return apply(whereOp, [condition, input, other], {});
 }
 
-/** input with `value` where mask is true (mask broadcasts to input). */
+/**
+ * input with `value` where mask is true (mask broadcasts to input).
+ * @example tpu.maskedFill(tpu.tensor([1, 2]), tpu.tensor([false, true]), 0) // [1, 0]
+ */
 export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
   if (!(mask instanceof Tensor) || mask.dtype !== 'bool') {
     throw new TypeError(`maskedFill: mask must be a bool tensor; got ${mask instanceof Tensor ? mask.dtype : typeof mask}`);
@@ -42,7 +48,10 @@ export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
-    /** x.where(condition, other): x where condition holds, else other (torch.Tensor.where). */
+    /**
+     * x.where(condition, other): x where condition holds, else other (torch.Tensor.where).
+     * @example tpu.tensor([1, 2, 3]).where(tpu.tensor([true, false, true]), 0) // [1, 0, 3]
+     */
     where(condition: Tensor, other: Operand): Tensor;
     /**
      * value where mask is true, x elsewhere (torch.masked_fill).

@@ -16,7 +16,7 @@ import { withCallSite } from '../call-site.js';
 
 /**
  * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
- * @example opt.zeroGrad(); loss.backward(); opt.step()
+ * @example const loss = model.forward(x).sum(); opt.zeroGrad(); loss.backward(); opt.step()
  */
 export abstract class Optimizer {
   readonly params: Tensor[];

@@ -13,7 +13,13 @@ import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './rec
  * @example const { profile } = await tpu.profiler.profile(() => model.forward(x))
  */
 export const profiler = {
-  /** Starts recording; `snapshot()` gives the figures so far, `stop()` the final profile. */
+  /**
+   * Starts recording; `snapshot()` gives the figures so far, `stop()` the final profile.
+   * @example
+   * const rec = tpu.profiler.record({ title: 'step' });
+   * x.matmul(x.T).sum().item();
+   * rec.stop()
+   */
   record(options: RecordOptions = {}): ProfileRecording {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`tpu.profiler.record: options must be an object like { title: 'step' }; got ${JSON.stringify(options)}`);
@@ -21,7 +27,10 @@ export const profiler = {
     return new ProfileRecording(options);
   },
 
-  /** Records `fn` (awaited, then the device synced): its value and its final profile, with XLA:TPU's figures. */
+  /**
+   * Records `fn` (awaited, then the device synced): its value and its final profile, with XLA:TPU's figures.
+   * @example const { value, profile } = await tpu.profiler.profile(() => x.sum().item())
+   */
   async profile<T>(fn: () => T | Promise<T>, options: RecordOptions = {}): Promise<{ value: T; profile: Profile }> {
     const recording = profiler.record(options);
     try {
@@ -33,7 +42,10 @@ export const profiler = {
     }
   },
 
-  /** The last profile finished (by a cell's %profile or by record().stop()). */
+  /**
+   * The last profile finished (by a cell's %profile or by record().stop()).
+   * @example tpu.profiler.last()?.data
+   */
   last(): Profile | undefined {
     return lastProfileRecorded();
   },
@@ -48,7 +60,10 @@ export const profiler = {
     await writeFile(path, JSON.stringify(chromeTrace(profile.data)));
   },
 
-  /** The last compiled program: its ops and the backend graph (%program). */
+  /**
+   * The last compiled program: its ops and the backend graph (%program).
+   * @example tpu.profiler.lastProgram()?.ops
+   */
   lastProgram(): ProgramListing | undefined {
     const entry = programCache().last;
     return entry && new ProgramListing(entry);

@@ -15,7 +15,10 @@ function checkPath(who: string, path: unknown): string {
   return path;
 }
 
-/** Writes the tensors of a state dict (e.g. model.stateDict()) to a .safetensors file. */
+/**
+ * Writes the tensors of a state dict (e.g. model.stateDict()) to a .safetensors file.
+ * @example await tpu.save(model.stateDict(), 'model.safetensors')
+ */
 export async function save(state: Record<string, Tensor>, path: string, metadata: Record<string, string> = { format: 'pt' }): Promise<void> {
   checkPath('tpu.save', path);
   if (state === null || typeof state !== 'object') throw new TypeError(`tpu.save: state must be an object of tensors (e.g. model.stateDict()); got ${state === null ? 'null' : typeof state}`);
@@ -36,7 +39,12 @@ function hostValues(dtype: DType, bytes: Uint8Array): Float32Array | Int32Array 
   return new Uint8Array(copy);
 }
 
-/** Reads a .safetensors file into { name: tensor } (load it with module.loadStateDict). */
+/**
+ * Reads a .safetensors file into { name: tensor } (load it with module.loadStateDict).
+ * @example
+ * await tpu.save({ w: tpu.ones([2]) }, 'w.safetensors');
+ * (await tpu.load('w.safetensors')).w // [1, 1]
+ */
 export async function load(path: string): Promise<Record<string, Tensor>> {
   checkPath('tpu.load', path);
   const { tensors } = decodeSafetensors(new Uint8Array(await readFile(path)), path);

@@ -46,17 +46,58 @@ function filledLike(op: string, like: Tensor, value: number): Tensor {
 
 declare module '../tensor.js' {
   interface Tensor {
+    /**
+     * In place: this + other, broadcast to this shape; returns this (torch.Tensor.add_).
+     * @example tpu.zeros([2]).add_(1) // [1, 1]
+     */
     add_(other: Operand): Tensor;
+    /**
+     * In place: this − other; returns this.
+     * @example tpu.ones([2]).sub_(3) // [-2, -2]
+     */
     sub_(other: Operand): Tensor;
+    /**
+     * In place: this · other; returns this.
+     * @example tpu.full([2], 3).mul_(2) // [6, 6]
+     */
     mul_(other: Operand): Tensor;
+    /**
+     * In place: this / other; returns this.
+     * @example tpu.full([2], 3).div_(2) // [1.5, 1.5]
+     */
     div_(other: Operand): Tensor;
+    /**
+     * In place: clamps to [min, max] (either may be null); returns this.
+     * @example tpu.tensor([-1, 0.5, 2]).clamp_(0, 1) // [0, 0.5, 1]
+     */
     clamp_(min?: Operand | null, max?: Operand | null): Tensor;
+    /**
+     * In place: every element becomes 0; returns this.
+     * @example tpu.ones([2]).zero_() // [0, 0]
+     */
     zero_(): Tensor;
+    /**
+     * In place: every element becomes value; returns this.
+     * @example tpu.zeros([2]).fill_(7) // [7, 7]
+     */
     fill_(value: number): Tensor;
+    /**
+     * In place: value where mask is true; returns this.
+     * @example tpu.ones([2]).maskedFill_(tpu.tensor([true, false]), 0) // [0, 1]
+     */
     maskedFill_(mask: Tensor, value: Operand): Tensor;
-    /** In place: the elements this index selects take `value` (index_put_ / `x[i] = v`). */
+    /**
+     * In place: the elements this index selects take `value` (index_put_ / `x[i] = v`).
+     * @example
+     * const t = tpu.zeros([2, 2]);
+     * t.at(0).set(5);
+     * t // [[5, 5], [0, 0]]
+     */
     set(value: Operand): Tensor;
-    /** In place: this tensor takes the value of `source` (broadcast to this shape; cast to this dtype). */
+    /**
+     * In place: this tensor takes the value of `source` (broadcast to this shape; cast to this dtype).
+     * @example tpu.zeros([2]).copy_(tpu.tensor([3, 4])) // [3, 4]
+     */
     copy_(source: Tensor): Tensor;
   }
 }

@@ -49,6 +49,21 @@ describe('tpu-kernel run', () => {
     expect(cells[1].outputs.map((o: { output_type: string }) => o.output_type)).toEqual(['stream', 'display_data']);
   });
 
+  it('echoes a plot once: its SVG fallback is an update that leaves the text as it was', () => {
+    const path = notebookFile([
+      'plot.line([1, 2, 3]);',
+      "const curve = plot.line([], { title: 'loss' });\nfor (let i = 0; i < 3; i++) curve.append(i);",
+    ]);
+    const run = runCli(path);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('<line plot: 3 points>\n<line plot: 0 points>\n<line plot: 3 points>\n'); // a live curve: first and final state
+    const cells = read(path).cells;
+    for (const cell of cells) {
+      expect(cell.outputs.length).toBe(1);
+      expect(cell.outputs[0].data['image/svg+xml']).toBeDefined(); // the update that used to be echoed again
+    }
+  });
+
   it('stops at the failing cell: exit 1, cell index, source and error on stderr', () => {
     const path = notebookFile(["console.log('ran')", "throw new TypeError('no such tensor: w')", "console.log('never')"]);
     const run = runCli(path);

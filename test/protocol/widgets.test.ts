@@ -108,9 +108,83 @@ describe('widgets over comms', () => {
     const displayId = first!.content.transient.display_id;
     const seen = kernel.iopub.length;
     await kernel.outputs(kernel.send('shell', 'comm_msg', { comm_id: slider!.content.comm_id, data: { method: 'update', state: { value: 5 }, buffer_paths: [] } }));
-    // Frontends apply update_display_data by display id (its parent is the cell that showed it).
+    // Frontends apply update_display_data by display id, whatever its parent (here the comm_msg).
     const update = await kernel.waitFor(() => (kernel.iopub.slice(seen) as Message[]).find((m) => m.header.msg_type === 'update_display_data'));
     expect(update.content).toMatchObject({ data: { 'text/plain': '5' }, transient: { display_id: displayId } });
+  });
+
+  it('what a handler outputs has the frontend\'s comm_msg as its parent (as in ipykernel), not the last cell', async () => {
+    const [open] = of(await ok([
+      'const h = widgets.slider({ max: 9 });',
+      'h.onChange((v) => {',
+      '  console.log("moved to", v);',
+      '  display.text(`shown ${v}`);',
+      '  if (v === 9) throw new Error("too far");',
+      '});',
+    ].join('\n')), 'comm_open').slice(-1);
+    const move = (value: number) => kernel.send('shell', 'comm_msg', { comm_id: open!.content.comm_id, data: { method: 'update', state: { value }, buffer_paths: [] } });
+    const msg = move(3);
+    const outputs = await kernel.outputs(msg) as Message[];
+    expect(of(outputs, 'stream').map((m) => m.content)).toEqual([{ name: 'stdout', text: 'moved to 3\n' }]);
+    expect(of(outputs, 'display_data').map((m) => m.content.data)).toEqual([{ 'text/plain': 'shown 3' }]);
+    const elsewhere = (kernel.iopub as (Message & { parent_header: { msg_id: string } })[])
+      .filter((m) => m.parent_header.msg_id !== msg && m.header.msg_type === 'stream' && JSON.stringify(m.content).includes('moved to'));
+    expect(elsewhere).toEqual([]);
+    // A handler's error goes to the stderr of that comm_msg too.
+    const failing = move(9);
+    const [stderr] = of(await kernel.outputs(failing) as Message[], 'stream').filter((m) => m.content.name === 'stderr');
+    expect(stderr!.content.text).toContain('too far');
+  });
+
+  it('an Output widget collects what capture() runs, in its outputs state; the cell that shows it shows them', async () => {
+    const outputs = await ok([
+      'const out = widgets.output();',
+      'const k = widgets.slider({ max: 9 });',
+      'k.onChange((v) => out.capture(() => {',
+      '  out.clear();',
+      '  console.log("k =", v);',
+      '  console.log("twice", 2 * v);',
+      '  display(tpu.tensor([v, 2 * v]));',
+      '}));',
+      'out',
+    ].join('\n'));
+    const opens = of(outputs, 'comm_open');
+    const output = opens.find((o) => o.content.data.state._model_name === 'OutputModel')!;
+    const layout = opens.find((o) => o.content.comm_id === output.content.data.state.layout.replace('IPY_MODEL_', ''));
+    expect(layout!.content.data.state._model_name).toBe('LayoutModel');
+    expect(output.content.data.state).toMatchObject({
+      _model_module: '@jupyter-widgets/output', _model_module_version: '1.0.0', _view_module: '@jupyter-widgets/output',
+      _view_module_version: '1.0.0', _view_name: 'OutputView', msg_id: '', outputs: [],
+    });
+    const outputId = output.content.comm_id as string;
+    expect(of(outputs, 'execute_result')[0]!.content.data).toEqual({
+      'application/vnd.jupyter.widget-view+json': { version_major: 2, version_minor: 0, model_id: outputId }, 'text/plain': 'Output(0 outputs)',
+    });
+    const slider = opens.findLast((o) => o.content.data.state._model_name === 'IntSliderModel')!;
+    const stateOf = (m: Message) => m.content.comm_id === outputId && m.header.msg_type === 'comm_msg' ? m.content.data.state.outputs : undefined;
+    for (const value of [4, 5]) {
+      const seen = kernel.iopub.length;
+      const msg = kernel.send('shell', 'comm_msg', { comm_id: slider.content.comm_id, data: { method: 'update', state: { value }, buffer_paths: [] } });
+      // The tensor's display is a device sync point: its update follows the handler.
+      const last = await kernel.waitFor(() => (kernel.iopub.slice(seen) as Message[]).map(stateOf).find((o) => o?.length === 2 && o[1].output_type === 'display_data'));
+      expect(last).toEqual([
+        { output_type: 'stream', name: 'stdout', text: `k = ${value}\ntwice ${2 * value}\n` },
+        { output_type: 'display_data', data: expect.objectContaining({ 'text/plain': expect.stringContaining(`${value}., ${2 * value}.`) }), metadata: {} },
+      ]);
+      // Nothing captured went out as a stream or display of its own.
+      expect(of(await kernel.outputs(msg) as Message[], 'stream')).toEqual([]);
+      expect(of(kernel.iopub.slice(seen) as Message[], 'display_data')).toEqual([]);
+    }
+    // In a cell too: the captured line goes to the widget, what follows to the cell.
+    // A display captured and updated: the stored output follows the update.
+    const cell = await ok('out.capture(() => { console.log("from a cell"); void display.text("first").update("second"); });\nconsole.log("after");');
+    expect(of(cell, 'stream').map((m) => m.content.text)).toEqual(['after\n']);
+    expect(of(cell, 'comm_msg').map(stateOf).at(-1)).toEqual([
+      { output_type: 'stream', name: 'stdout', text: 'k = 5\ntwice 10\n' },
+      expect.objectContaining({ output_type: 'display_data' }),
+      { output_type: 'stream', name: 'stdout', text: 'from a cell\n' },
+      { output_type: 'display_data', data: { 'text/plain': 'second' }, metadata: {} },
+    ]);
   });
 
   it('names wrong options', async () => {

@@ -44,9 +44,22 @@ describe('tensor operators in cells', () => {
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });
 
+  it('% is torch.remainder, as Python % on tensors: the sign of the divisor', async () => {
+    // Python: -7 % 3 == 2, -3.5 % 3 == 2.5, -7 % -3 == -1, 7.5 % -3 == -1.5 (fmod would keep the dividend's sign)
+    await driver.value('const d = tpu.tensor([-7, -3.5, 5, 7.5]);');
+    const cases: [string, string][] = [
+      ['(d % 3).array()', '[ 2, 2.5, 2, 1.5 ]'],
+      ['(d % -3).array()', '[ -1, -0.5, -1, -1.5 ]'],
+      ['(d % tpu.tensor([3, -3, -2, 2])).array()', '[ 2, -0.5, -1, 1.5 ]'],
+      ['(tpu.tensor(new Int32Array([-7, 7, -7, 7])) % tpu.tensor(new Int32Array([4, 4, -4, -4]))).array()', '[ 1, 3, -3, -1 ]'],
+      ['let s = d;\ns %= 2;\ns.array()', '[ 1, 0.5, 1, 1.5 ]'],
+    ];
+    for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
+  });
+
   it('what has no method is an error at its place, naming what to do', async () => {
-    const mod = await driver.run('const r = 1;\nconst z = x % 2;');
-    expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${HINT}: tensors have no method for % (cell-${driver.count}.ts:2:11)` });
+    const mod = await driver.run('const r = 1;\nconst z = 2 % x;');
+    expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${HINT}: % with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).remainder(x) (cell-${driver.count}.ts:2:11)` });
     const assign = await driver.run('m[0] = 1;');
     expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: tensors are not assigned by index`) });
     const unaryPlus = await driver.run('+x');

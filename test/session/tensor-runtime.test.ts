@@ -56,6 +56,6 @@ describe('cells with tensors', () => {
     const members = await driver.session.complete('a.', 2);
     expect(members.matches).toEqual(expect.arrayContaining(['matmul', 'add', 'sum', 'shape', 'dtype', 'dispose']));
     const info = await driver.session.inspect('tpu.sync()', 5, 0);
-    expect(info.data['text/plain']).toMatch(/^\(method\) sync\(\): Promise<void>\n\nSync point: runs the pending fused region and waits for all queued device work\.$/);
+    expect(info.data['text/plain']).toMatch(/^\(method\) sync\(\): Promise<void>\n\nSync point: runs the pending fused region and waits for all queued device work\.\n\n@example await tpu\.sync\(\)$/);
   });
 });

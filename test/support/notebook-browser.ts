@@ -8,10 +8,11 @@ import type { JupyterServer } from './jupyter-server.js';
 
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
-export function launchChromium(): Promise<BrowserContext> {
+/** `extraArgs`: more Chromium switches for one test. */
+export function launchChromium(extraArgs: string[] = []): Promise<BrowserContext> {
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
     executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
     viewport: { width: 1280, height: 1000 },
   });
 }

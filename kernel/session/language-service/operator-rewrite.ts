@@ -1,12 +1,13 @@
 // PyTorch habits in cells: operators on expressions the language service types as Tensor
 // become tensor methods before the cell compiles (`x + 1` -> `x.add(1)`, `-x` -> `x.neg()`,
+// `x % 3` -> `x.remainder(3)`: Python's % on torch tensors, the sign of the divisor,
 // `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y = y.mul(2)`).
 // What has no method, or cannot be rewritten without changing what runs, is an error naming
 // the method to use. Cells run before the service is warm are not rewritten: there the
 // tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
 import type ts from 'typescript';
 
-const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 /** `a OP x` with only x a tensor: the method on x that computes it. */
 const MIRRORED: Record<string, string> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
 const HINT = 'JavaScript has no operator overloading';
@@ -86,16 +87,14 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
       const opText = tsApi.tokenToString(op) ?? '';
       const compound = /^([-+*/%]|\*\*)=$/.exec(opText);
       if (compound && leftTensor) {
-        if (!tsApi.isIdentifier(node.left)) fail(node, `${node.left.getText(file)} ${opText} ... : write ${node.left.getText(file)} = ${node.left.getText(file)}.${METHODS[compound[1]!] ?? 'method'}(...)`);
-        const method = METHODS[compound[1]!];
-        if (!method) fail(node, `tensors have no method for ${compound[1]}`);
+        const method = METHODS[compound[1]!]!; // every compound operator has one
+        if (!tsApi.isIdentifier(node.left)) fail(node, `${node.left.getText(file)} ${opText} ... : write ${node.left.getText(file)} = ${node.left.getText(file)}.${method}(...)`);
         return tensorCall(node, `${left} = ${left}.${method}(${right})`);
       }
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
         fail(node, `tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`);
       }
       if (!(leftTensor || rightTensor)) return emitChildren(node);
-      if (opText === '%') fail(node, 'tensors have no method for %');
       if (opText === '==' || opText === '!=' || opText === '===' || opText === '!==') {
         if (opText.length === 2) fail(node, `use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`);
         return emitChildren(node);

@@ -1,7 +1,9 @@
 // Outputs of cells reach the Publisher in call order. Most outputs are ready at
 // once and go out synchronously; a display whose rendering is async (a
 // tensor's display is a device sync point) holds back every later output
-// (stream, display, update, clear) until it is published.
+// (stream, display, update, clear) until it is published. Each output goes to
+// the publisher of the moment it was emitted (a cell's, a comm message's, an
+// Output widget's), also when it is held back.
 import type { Publisher } from '../../language-session.js';
 
 export type Send = (publisher: Publisher) => void;
@@ -10,13 +12,15 @@ export class OrderedOutputs {
   /** Settles when every output emitted so far is published; undefined when none waits. */
   private tail: Promise<void> | undefined;
 
-  /** `publisher()` is the running request's publisher, asked when an output goes out. */
+  /** `publisher()` is the running request's publisher, asked when an output is emitted. */
   constructor(private readonly publisher: () => Publisher | undefined) {}
 
   /** Publishes now, or right after the outputs still waiting ahead of it. */
   emit(send: Send): void {
-    if (this.tail) this.enqueue(this.tail.then(() => this.send(send)));
-    else this.send(send);
+    const target = this.publisher();
+    if (!target) return;
+    if (this.tail) this.enqueue(this.tail.then(() => send(target)));
+    else send(target);
   }
 
   /**
@@ -25,7 +29,8 @@ export class OrderedOutputs {
    * with the rendering's error (later outputs go out regardless).
    */
   emitWhenReady<T>(content: Promise<T>, send: (publisher: Publisher, content: T) => void): Promise<void> {
-    const published = (this.tail ?? Promise.resolve()).then(() => content).then((ready) => this.send((p) => send(p, ready)));
+    const target = this.publisher();
+    const published = (this.tail ?? Promise.resolve()).then(() => content).then((ready) => target && send(target, ready));
     this.enqueue(published);
     return published;
   }
@@ -41,10 +46,5 @@ export class OrderedOutputs {
     void tail.then(() => {
       if (this.tail === tail) this.tail = undefined;
     });
-  }
-
-  private send(send: Send): void {
-    const target = this.publisher();
-    if (target) send(target);
   }
 }

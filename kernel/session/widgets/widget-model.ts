@@ -12,12 +12,16 @@ export const WIDGET_VIEW_MIME = 'application/vnd.jupyter.widget-view+json';
 export type WidgetState = Record<string, unknown>;
 export type Report = (error: unknown) => void;
 
+/** The versions of ipywidgets 8's model modules. */
+const MODULE_VERSIONS = { base: '2.0.0', controls: '2.0.0', output: '1.0.0' } as const;
+
 /** Model and view class of a state, e.g. IntSlider of @jupyter-widgets/controls 2.0.0. */
-export function modelIdentity(module: 'base' | 'controls', model: string, view: string | null): WidgetState {
+export function modelIdentity(module: keyof typeof MODULE_VERSIONS, model: string, view: string | null): WidgetState {
   const name = `@jupyter-widgets/${module}`;
+  const version = MODULE_VERSIONS[module];
   return {
-    _model_module: name, _model_module_version: '2.0.0', _model_name: `${model}Model`,
-    _view_module: name, _view_module_version: '2.0.0', _view_name: view === null ? null : `${view}View`,
+    _model_module: name, _model_module_version: version, _model_name: `${model}Model`,
+    _view_module: name, _view_module_version: version, _view_name: view === null ? null : `${view}View`,
   };
 }
 

@@ -22,7 +22,12 @@ export interface AttentionOptions {
   scale?: number;
 }
 
-/** softmax(q·kᵀ·scale + mask)·v over q [..., L, E], k [..., S, E], v [..., S, Ev]. */
+/**
+ * softmax(q·kᵀ·scale + mask)·v over q [..., L, E], k [..., S, E], v [..., S, Ev].
+ * @example
+ * const q = tpu.ones([1, 2, 4]);
+ * tpu.nn.functional.scaledDotProductAttention(q, q, tpu.tensor([[[1, 2], [3, 4]]])) // [[[2, 3], [2, 3]]]
+ */
 export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts: AttentionOptions = {}): Tensor {
   readOptions<AttentionOptions>('scaledDotProductAttention', opts, ['attnMask', 'dropoutP', 'isCausal', 'scale']);
   const op = 'scaledDotProductAttention';
@@ -65,7 +70,10 @@ export interface DropoutOptions {
   training?: boolean;
 }
 
-/** Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p). */
+/**
+ * Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p).
+ * @example tpu.nn.functional.dropout(x, { p: 0.1 })
+ */
 export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
   readOptions<DropoutOptions>('dropout', opts, ['p', 'training']);
   const p = opts.p ?? 0.5;
@@ -80,7 +88,10 @@ export interface EmbeddingOptions {
   paddingIdx?: never;
 }
 
-/** Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D]. */
+/**
+ * Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D].
+ * @example tpu.nn.functional.embedding(tpu.tensor(new Int32Array([1])), tpu.tensor([[0, 0], [5, 6]])) // [[5, 6]]
+ */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
   readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
   if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');

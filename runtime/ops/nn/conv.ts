@@ -143,7 +143,7 @@ const CONV_KEYS: readonly (keyof ConvOptions)[] = ['bias', 'stride', 'padding', 
 
 /**
  * 2-D convolution of [n, c, h, w] input with [out, c/groups, kh, kw] weight (torch.nn.functional.conv2d).
- * @example tpu.nn.functional.conv2d(x, w, { stride: 1, padding: 1 })
+ * @example tpu.nn.functional.conv2d(images, tpu.randn([16, 3, 3, 3]), { padding: 1 }).shape // [2, 16, 8, 8]
  */
 export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
   readOptions<ConvOptions>('conv2d', opts, CONV_KEYS);
@@ -152,7 +152,10 @@ export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tenso
   return batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [b, weight], attrs), opts.bias, 2));
 }
 
-/** torch.nn.functional.conv1d(input [N, C, L] or [C, L], weight [O, C/groups, k], ...). */
+/**
+ * torch.nn.functional.conv1d(input [N, C, L] or [C, L], weight [O, C/groups, k], ...).
+ * @example tpu.nn.functional.conv1d(tpu.tensor([[[1, 2, 3]]]), tpu.tensor([[[1, 1]]])) // [[[3, 5]]]
+ */
 export function conv1d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
   readOptions<ConvOptions>('conv1d', opts, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);

@@ -35,7 +35,7 @@ function sources(inSize: number, outSize: number, scale: number | undefined, mod
 
 /**
  * Resizes [n, c, h, w] images (torch.nn.functional.interpolate).
- * @example tpu.nn.functional.interpolate(x, { scaleFactor: 2 })
+ * @example tpu.nn.functional.interpolate(images, { scaleFactor: 2 }).shape // [2, 3, 16, 16]
  */
 export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
   readOptions<InterpolateOptions>('interpolate', opts, ['size', 'scaleFactor', 'mode', 'alignCorners']);

@@ -41,7 +41,10 @@ function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
   return eps;
 }
 
-/** torch.nn.functional.layer_norm(x, normalizedShape, weight, bias, eps = 1e-5). */
+/**
+ * torch.nn.functional.layer_norm(x, normalizedShape, weight, bias, eps = 1e-5).
+ * @example tpu.nn.functional.layerNorm(tpu.tensor([[1, 3]]), [2]) // [[-1.0000, 1.0000]]
+ */
 export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
   readOptions<NormalizationOptions>('layerNorm', opts, ['weight', 'bias', 'eps']);
   const dims = normalizedDims('layerNorm', x, normalizedShape);
@@ -54,7 +57,10 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
   }));
 }
 
-/** torch.nn.functional.rms_norm(x, normalizedShape, weight, eps = float32 epsilon by default). */
+/**
+ * torch.nn.functional.rms_norm(x, normalizedShape, weight, eps = float32 epsilon by default).
+ * @example tpu.nn.functional.rmsNorm(tpu.tensor([[3, 4]]), [2]) // [[0.8485, 1.1314]]
+ */
 export function rmsNorm(x: Tensor, normalizedShape: readonly number[] | number, opts: NormalizationOptions = {}): Tensor {
   readOptions<NormalizationOptions>('rmsNorm', opts, ['weight', 'eps']);
   const dims = normalizedDims('rmsNorm', x, normalizedShape);

@@ -77,7 +77,7 @@ function firstMaximum(acc: Tensor, window: Tensor): Tensor {
 
 /**
  * 2-D max pooling over [n, c, h, w] (torch.nn.functional.max_pool2d).
- * @example tpu.nn.functional.maxPool2d(x, 2)
+ * @example tpu.nn.functional.maxPool2d(images, 2).shape // [2, 3, 4, 4]
  */
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
   return pool('maxPool2d', x, kernelSize, opts, 'max');
@@ -85,7 +85,7 @@ export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opt
 
 /**
  * 2-D average pooling over [n, c, h, w] (torch.nn.functional.avg_pool2d).
- * @example tpu.nn.functional.avgPool2d(x, 2)
+ * @example tpu.nn.functional.avgPool2d(tpu.tensor([[[[1, 2], [3, 6]]]]), 2) // [[[[3]]]]
  */
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
   return pool('avgPool2d', x, kernelSize, opts, 'avg');
