@@ -8,13 +8,14 @@ import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
-import { closeSession, currentSession } from './device/current.js';
+import { chipSessions, closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
 import { interruptBuffer, interruptWake } from './device/signal.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions } from './device/settings.js';
 import type { ModeName } from './modes/mode-type.js';
 import type { MemoryInfo } from './device/memory.js';
+import { sessionMemory, type SessionMemoryInfo } from './device/chip-memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
@@ -50,6 +51,8 @@ function mode(m?: ModeName): ModeName {
 export interface DeviceInfo {
   readonly backend: string;
   readonly chip: string;
+  /** Emulated chips (TPU_KERNEL_CHIPS, tpu.setDevice({ chips })), each with this HBM capacity. */
+  readonly chips: number;
   readonly capacityBytes: number;
   readonly capacity: string;
   readonly threads: number;
@@ -157,10 +160,8 @@ const members = {
    * Device memory: live and peak bytes, live tensors, capacity (torch.cuda.memory_allocated and friends).
    * @example tpu.memory().liveBytes
    */
-  memory(): MemoryInfo {
-    const m = currentSession().memory;
-    m.capacityBytes = settings.capacityBytes();
-    return m.info();
+  memory(): SessionMemoryInfo {
+    return sessionMemory();
   },
 
   /** The n largest live tensors' buffers: bytes, shape, dtype and the op that made them. */
@@ -168,7 +169,7 @@ const members = {
     return currentSession().memory.largest(n);
   },
 
-  /** Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }. */
+  /** Chip generation, HBM capacity, chip count: tpu.setDevice({ chip: 'v4' }), { hbmBytes }, { chips: 4 }. */
   setDevice(options: DeviceOptions): DeviceInfo {
     settings.set(options);
     programCache().trim();
@@ -183,6 +184,7 @@ const members = {
     return {
       backend: 'onnxruntime-cpu',
       chip: settings.chip(),
+      chips: settings.chips(),
       capacityBytes: settings.capacityBytes(),
       capacity: settings.capacityLabel(),
       threads: settings.threads(),
@@ -228,7 +230,7 @@ const members = {
    */
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
     const droppedOps = currentMode().region?.drop() ?? 0;
-    const droppedLaunches = currentSession().cancelPending();
+    const droppedLaunches = chipSessions().reduce((n, s) => n + s.cancelPending(), 0);
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },

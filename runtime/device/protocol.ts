@@ -53,6 +53,19 @@ export interface DeviceThreadData {
   readonly backend: BackendName;
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
+  /** Which emulated chip the thread is. */
+  readonly chip: number;
+  /** Its links to the other chips, null for a single chip. */
+  readonly ici: IciEnd | null;
+}
+
+/**
+ * One chip's end of the emulated inter-chip interconnect: a port to every other chip (null at its
+ * own index) and the shared words, one per chip, a sender bumps to wake its receiver.
+ */
+export interface IciEnd {
+  readonly ports: readonly (MessagePort | null)[];
+  readonly signal: SharedArrayBuffer;
 }
 
 // Executions and frees (the commands every op sends) travel as numbers in one Float64Array

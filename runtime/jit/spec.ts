@@ -28,7 +28,7 @@ export function spec(shape: readonly number[], dtype: DType = 'float32'): Spec {
 /** A tensor over a placeholder buffer: no device memory, never materialized, never freed. */
 function placeholder(s: Spec): Tensor {
   const t = new Tensor(null, s.shape, s.dtype);
-  const buffer = new DeviceBuffer(-1, s.dtype, s.shape, 0, 'tpu.spec');
+  const buffer = new DeviceBuffer(-1, s.dtype, s.shape, 0, 'tpu.spec', 0);
   // Pinned for good: a dispose() inside the traced body never reaches the memory account.
   buffer.pins = 1;
   t._buf = buffer;

@@ -5,7 +5,7 @@ import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
 import { bindSingle } from '../program/bind-program.js';
-import { currentSession } from '../device/current.js';
+import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
 import { collectMade } from '../scope.js';
 import { launch } from './launch.js';
@@ -33,7 +33,7 @@ class EagerMode implements Mode {
     const debug = this.name === 'debug';
     const reply = launch(bindSingle(node, out), debug);
     if (debug) {
-      const bad = currentSession().waitChecked(reply!, `debug: ${node.op.name}`);
+      const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
       if (bad.length) {
         out.dispose();
         throw new NonFiniteError(

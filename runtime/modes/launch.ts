@@ -1,15 +1,18 @@
 // Launching a bound program: cache lookup, output allocation and the room its intermediates
 // need (memory accounting: may throw out-of-memory before anything is enqueued), then the
 // execution command.
-import { currentSession } from '../device/current.js';
+import { chipSession } from '../device/current.js';
 import { programCache } from '../program/program-cache.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { BoundProgram } from '../program/bind-program.js';
 
 export function launch(bp: BoundProgram, check = false): number | undefined {
-  const session = currentSession();
+  const chip = bp.outputs[0]!.chip;
+  const session = chipSession(chip);
   const cache = programCache();
   const id = cache.lookup(bp);
+  // Program ids are shared by the chips: the chip of the cache miss compiled it, others do on first use.
+  session.ensureCompiled(id, cache, bp);
   const outputs = bp.outputs;
   const outs: DeviceBuffer[] = new Array(outputs.length);
   let allocated = 0;

@@ -76,7 +76,7 @@ export class Region {
    */
   assign(target: Tensor, source: Tensor): boolean {
     if (source._node?.region !== this || source.disposed) return false;
-    const old = new Tensor(null, target.shape, target.dtype);
+    const old = new Tensor(null, target.shape, target.dtype, target.chip);
     old._buf = target._buf;
     old._node = target._node;
     old._pins = target._pins;

@@ -20,7 +20,7 @@ export type ProfileEvent =
   | { kind: 'cache'; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   /** `time`: when the compile started (host clock). */
   | { kind: 'compile'; time: number; program: number; ms: number }
-  | { kind: 'execute'; program: number; launch: number; start: number; end: number }
+  | { kind: 'execute'; program: number; launch: number; start: number; end: number; chip?: number }
   /** `site`: where the host started waiting, "file:line:column" of the sync point's caller ('' when not captured). */
   | { kind: 'wait'; start: number; end: number; reason: string; site: string }
   | { kind: 'transfer'; time: number; direction: 'toDevice' | 'toHost'; bytes: number }
