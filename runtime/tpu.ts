@@ -21,6 +21,7 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
+import { distributed, initDeviceMesh } from './distributed/index.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
 import type { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
@@ -136,6 +137,9 @@ const members = {
   ...creation,
   ...functional,
   ...training,
+  /** Collectives between chips over one tensor per chip of a mesh: allReduce, allGather, reduceScatter, allToAll, broadcast, permute. */
+  distributed,
+  initDeviceMesh,
   manualSeed,
   scope,
   mode,

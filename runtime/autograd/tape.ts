@@ -13,6 +13,24 @@ export interface GradNode {
   readonly attrs: unknown;
   /** Each operand's in-place write count when recorded (backward refuses a changed one). */
   readonly versions: readonly number[];
+  /** A collective's outputs on every chip of the call: backward runs their rules together. */
+  group?: CollectiveGroup;
+}
+
+/**
+ * One collective call across chips: its per-chip applications. Their gradient rules are
+ * collectives too, so every chip of the call must run its rule in the same backward step,
+ * the chips whose result got no gradient with zeros (autograd/backward.ts).
+ */
+export interface CollectiveGroup {
+  readonly members: readonly { readonly out: Tensor; readonly op: OpDef<any>; readonly operands: readonly Operand[]; readonly attrs: unknown }[];
+}
+
+/** Links the per-chip outputs of one collective call for backward (no-op when none requires grad). */
+export function linkCollective(members: CollectiveGroup['members']): void {
+  if (!members.some((m) => m.out._gradNode)) return;
+  const group: CollectiveGroup = { members };
+  for (const m of members) if (m.out._gradNode) m.out._gradNode.group = group;
 }
 
 declare module '../tensor.js' {

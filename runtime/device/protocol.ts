@@ -3,6 +3,7 @@
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import type { MessagePort } from 'node:worker_threads';
+import type { CollectiveTiming } from './ici/segmented-program.js';
 
 export type Command =
   | { t: 'compile'; program: number; ir: Program }
@@ -26,7 +27,7 @@ export type HostMessage =
 export type DeviceMessage =
   | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }
   /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
-  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] }
+  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] }
   /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
   | { t: 'startFailed'; message: string };
 

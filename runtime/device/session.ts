@@ -249,6 +249,9 @@ export class DeviceSession {
     for (let i = 0; i < t.length; i += 4) {
       emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset, chip: this.chip });
     }
+    for (const c of msg.collectives ?? []) {
+      emit({ kind: 'collective', chip: this.chip, op: c.op, bytes: c.bytes, start: c.start - this.clockOffset, end: c.end - this.clockOffset });
+    }
     const c = msg.compiles ?? [];
     for (let i = 0; i < c.length; i += 3) emit({ kind: 'compile', program: c[i]!, time: c[i + 1]! - this.clockOffset, ms: c[i + 2]! });
   }

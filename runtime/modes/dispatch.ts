@@ -8,6 +8,7 @@ import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../
 import { currentMode } from './mode.js';
 import { opsDispatched } from './stats.js';
 import { settings } from '../device/settings.js';
+import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import './values.js';
 import { LiveNumber } from '../jit/live-number.js';
 import { noteLiveRead } from '../jit/trace-record.js';
@@ -23,8 +24,8 @@ export function addApplyHook(hook: ApplyHook): () => void {
 /** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
 const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
 
-/** The chip of ops without tensor operands (constants, fills): see applyOnChip. */
-let chipOfConstants = 0;
+/** The chip of ops without tensor operands (constants, fills) while applyOnChip runs (-1: none given). */
+let chipOfConstants = -1;
 
 /** apply() for an op without tensor operands, made on `chip`. */
 export function applyOnChip<A>(chip: number, op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
@@ -42,13 +43,17 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   let scalars = 0;
   let chip = -1;
   let movable = 0;
+  let movableChip = -1;
   for (let i = 0; i < operands.length; i++) {
     const v = operands[i];
     if (v instanceof Tensor) {
       if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
       if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       if (v.chip !== chip) {
-        if (v._remake !== null) movable++;
+        if (v._remake !== null) {
+          movable++;
+          if (movableChip < 0) movableChip = v.chip;
+        }
         else if (chip >= 0) throw mixedChips(op.name, operands, chip, i);
         else chip = v.chip;
       }
@@ -60,7 +65,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   // Tensors made by ops without tensor operands (the fixed numbers of composed ops) follow the
   // chip of the tensors they meet: they are made again there (only with several chips).
   const constantsOnly = chip < 0;
-  if (constantsOnly) chip = chipOfConstants;
+  if (constantsOnly) chip = chipOfConstants >= 0 ? chipOfConstants : movableChip >= 0 ? movableChip : 0;
   if (movable) operands = onChip(operands, chip);
   // All tensors (the common case): the operands serve as they are, no copies.
   let abstracts = operands as readonly Abstract[];
@@ -112,7 +117,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   }
   opsDispatched[mode.name]++;
   const result = mode.apply(node);
-  if (constantsOnly && settings.chips() > 1) result._remake = (c) => applyOnChip(c, op, operands, attrs);
+  if (constantsOnly && settings.chips() > 1 && !COLLECTIVE_PRIMITIVES.has(op.name)) result._remake = (c) => applyOnChip(c, op, operands, attrs);
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;

@@ -21,6 +21,19 @@ import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
 import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
+/** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
+let cutsHeld = 0;
+
+/** Runs fn with no region cut at the size cap: a collective's chips land in one program each, launched together. */
+export function holdingCuts<T>(fn: () => T): T {
+  cutsHeld++;
+  try {
+    return fn();
+  } finally {
+    cutsHeld--;
+  }
+}
+
 export class Region {
   // Strong references until the cut: WeakRefs keep every target alive to the end of the
   // job anyway and made dispatch GC-bound.
@@ -47,7 +60,7 @@ export class Region {
   record(node: TraceNode, caller: Function): Tensor {
     // The cut at the size cap waits for the next op: by then the loop body has disposed what
     // it no longer needs, so those values are neither outputs nor recipes to keep.
-    if (this.members.length >= this.cap) this.cutAtCap();
+    if (this.members.length >= this.cap && cutsHeld === 0) this.cutAtCap();
     if (this.members.length === 0) this.start = captureOuterSite(caller);
     for (const v of node.inputs) {
       if (isScalar(v)) continue;

@@ -10,6 +10,7 @@ import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
 import { intermediatePeakBytes } from './intermediate-bytes.js';
+import { hasCollective } from './collective-nodes.js';
 
 export interface CompiledEntry {
   readonly id: number;
@@ -18,6 +19,8 @@ export interface CompiledEntry {
   readonly label: string;
   /** Device bytes its intermediate values need at once while it runs (intermediate-bytes.ts). */
   readonly intermediateBytes: number;
+  /** Whether it holds collectives (its launch meets other chips). */
+  readonly collectives: boolean;
 }
 
 /** A cached program and its bookkeeping. */
@@ -103,7 +106,7 @@ export class ProgramCache {
     const label = bp.label();
     const entry = {
       id: this.device.compile(program, label, bp.outputs[0]?.chip ?? 0), hash: fnv1a(bp.signature), program, label,
-      intermediateBytes: intermediatePeakBytes(program),
+      intermediateBytes: intermediatePeakBytes(program), collectives: hasCollective(program.nodes),
     };
     const shapes = program.inputs.map((v) => v.shape);
     const slot: Slot = { entry, signature: bp.signature, structure: bp.structure(), shapes, used: ++this.clock, evicted: false };
