@@ -19,6 +19,7 @@ import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
+import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
@@ -53,6 +54,9 @@ export class Region {
   // in the region's program, for two stack captures per region instead of one per op.
   private start: CallSite | null = null;
 
+  /** Whether it records a collective (then every collective is an output and the region is cut whole). */
+  private collectives = false;
+
   /** `cap`: ops recorded before the region is cut at the next op (Infinity: never). */
   constructor(public cap: number) {}
 
@@ -70,6 +74,7 @@ export class Region {
       else this.recomputed.add(v);
     }
     node.region = this;
+    if (COLLECTIVE_PRIMITIVES.has(node.op.name)) this.collectives = true;
     const t = new Tensor(node);
     this.members.push(t);
     return t;
@@ -114,6 +119,8 @@ export class Region {
 
   /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
   private cutAtCap(): void {
+    // A cut between a collective's chips would leave some waiting for the next region.
+    if (this.collectives) return this.flush('size cap');
     const cut = iterationCut(this.members, sameOpCall);
     if (cut >= this.members.length) return this.flush('size cap');
     const prefix = this.members.slice(0, cut);
@@ -162,6 +169,7 @@ export class Region {
     this.updated = new Set();
     this.originals = new Map();
     this.start = null;
+    this.collectives = false;
     const reads = this.reads;
     this.reads = new Set();
     for (const b of reads) unpin(b);
@@ -184,9 +192,15 @@ export class Region {
     return [...this.recomputed].some((t) => !t.disposed && !t._buf);
   }
 
+  /** Whether it records ops of chips other than 0 (it then runs as one program per chip). */
+  spansChips(): boolean {
+    return this.members.some((t) => t.chip !== 0);
+  }
+
   /**
    * Cuts the region: compiles and launches it. `required` tensors become outputs (first, in
-   * that order). `beforeLaunch` sees the binding and the in-place updates (target -> hidden
+   * that order). With several chips it runs as one program per chip and `beforeLaunch` is not
+   * called. `beforeLaunch` sees the binding and the in-place updates (target -> hidden
    * tensor holding its value before the region) while the region's buffers are still alive.
    */
   flush(
@@ -200,7 +214,9 @@ export class Region {
     try {
       if (outputs.size) {
         const site = regionSite(this.start, Region.prototype.flush);
-        if (beforeLaunch) {
+        if (this.onSeveralChips(outputs)) {
+          launchPerChip(outputs, site);
+        } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
           beforeLaunch(bp, this.originals);
           launch(bp);
@@ -221,6 +237,9 @@ export class Region {
     for (const t of this.members) {
       if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
     }
+    // A collective runs on every chip of its call or on none: each is written out, never left
+    // to a recipe that one chip alone would recompute later.
+    if (this.collectives) for (const t of this.members) if (!t._buf && t._node && COLLECTIVE_PRIMITIVES.has(t._node.op.name)) outputs.add(t);
     return outputs;
   }
 
@@ -252,6 +271,11 @@ export class Region {
     if (fallible.length) launch(bindProgram(fallible, site));
   }
 
+  private onSeveralChips(outputs: ReadonlySet<Tensor>): boolean {
+    for (const t of outputs) if (t.chip !== 0) return true;
+    return false;
+  }
+
   /** Whether its program may read indices from device data (recomputed values: maybe). */
   private mayFail(): boolean {
     return this.recomputed.size > 0 || this.members.some((t) => t._node?.op.readsDeviceIndices === true);
@@ -271,6 +295,21 @@ export class Region {
     this.end();
     return n;
   }
+}
+
+/**
+ * One program per chip, each of the outputs on that chip, launched together (a collective's
+ * chips meet in them). Disposed collectives ran for their peers: their buffers go at once.
+ */
+function launchPerChip(outputs: ReadonlySet<Tensor>, site: Site | null): void {
+  const byChip = new Map<number, Tensor[]>();
+  for (const t of outputs) {
+    const list = byChip.get(t.chip);
+    if (list) list.push(t);
+    else byChip.set(t.chip, [t]);
+  }
+  for (const chip of [...byChip.keys()].sort((a, b) => a - b)) launch(bindProgram(byChip.get(chip)!, site));
+  for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
 }
 
 /**
