@@ -247,11 +247,13 @@ export class Region {
    * The program a cut would run, then the region is dropped (nothing runs, in-place updates
    * are undone): ahead-of-time lowering. `updated` maps each tensor updated in place to the
    * hidden tensor the program reads its old value through; `made` holds the region's values.
-   * Null when nothing is computed.
+   * Null when nothing is computed. Over several chips, the program of chip 0.
    */
   programOnly(required: readonly Tensor[]): { bound: BoundRegion; updated: ReadonlyMap<Tensor, Tensor>; made: ReadonlySet<Tensor> } | null {
     try {
-      const outputs = this.outputs(required);
+      let outputs = this.outputs(required);
+      // Over several chips: chip 0's program, the one an SPMD compile runs on every chip.
+      if (this.spansChips()) outputs = new Set([...outputs].filter((t) => t.chip === 0));
       if (!this.members.length || !outputs.size) return null;
       const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
       return { bound, updated: new Map(this.originals), made: new Set(this.members) };
