@@ -26,11 +26,18 @@ export interface CollectiveGroup {
   readonly members: readonly { readonly out: Tensor; readonly op: OpDef<any>; readonly operands: readonly Operand[]; readonly attrs: unknown }[];
 }
 
-/** Links the per-chip outputs of one collective call for backward (no-op when none requires grad). */
+/**
+ * Links the per-chip outputs of one collective call for backward. Each chip's result depends
+ * on every chip's input: all of them require grad when one input does.
+ */
 export function linkCollective(members: CollectiveGroup['members']): void {
-  if (!members.some((m) => m.out._gradNode)) return;
+  if (!members.some((m) => m.out._gradNode) || !members.every((m) => isFloating(m.out.dtype))) return;
   const group: CollectiveGroup = { members };
-  for (const m of members) if (m.out._gradNode) m.out._gradNode.group = group;
+  for (const m of members) {
+    m.out.requiresGrad = true;
+    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
+    m.out._gradNode.group = group;
+  }
 }
 
 declare module '../tensor.js' {

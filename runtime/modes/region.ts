@@ -215,7 +215,7 @@ export class Region {
       if (outputs.size) {
         const site = regionSite(this.start, Region.prototype.flush);
         if (this.onSeveralChips(outputs)) {
-          launchPerChip(outputs, site);
+          launchPerChip(outputs, site, this.members);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
           beforeLaunch(bp, this.originals);
@@ -303,9 +303,12 @@ export class Region {
  * One program per chip, each of the outputs on that chip, launched together (a collective's
  * chips meet in them). Disposed collectives ran for their peers: their buffers go at once.
  */
-function launchPerChip(outputs: ReadonlySet<Tensor>, site: Site | null): void {
+function launchPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: readonly Tensor[]): void {
   const byChip = new Map<number, Tensor[]>();
-  for (const t of outputs) {
+  // Collectives first, in the order they were recorded: each chip's program then meets its
+  // peers in the same order (a program lists its nodes depth-first from its outputs).
+  const collectives = members.filter((t) => outputs.has(t) && COLLECTIVE_PRIMITIVES.has(t._node!.op.name));
+  for (const t of new Set([...collectives, ...outputs])) {
     const list = byChip.get(t.chip);
     if (list) list.push(t);
     else byChip.set(t.chip, [t]);
