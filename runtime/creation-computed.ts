@@ -7,12 +7,13 @@ import { creationOptions, type CreationOptions } from './creation-options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
 
-function dtypeOf(op: string, opts: CreationOptions | undefined, fallback: DType): DType {
-  return creationOptions(op, opts).dtype ?? fallback;
+function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DType): { dtype: DType; chip?: number } {
+  const o = creationOptions(op, opts);
+  return { dtype: o.dtype ?? fallback, chip: o.chip };
 }
 
-function fromValues(values: ArrayLike<number>, shape: readonly number[], dtype: DType): Tensor {
-  return tensor(Float64Array.from(values), { dtype }).reshape([...shape]);
+function fromValues(values: ArrayLike<number>, shape: readonly number[], o: { dtype: DType; chip?: number }): Tensor {
+  return tensor(Float64Array.from(values), o).reshape([...shape]);
 }
 
 /**
@@ -27,7 +28,7 @@ export function linspace(start: number, end: number, steps: number, opts?: Creat
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
   // PyTorch fills the second half from the end, so the last value is exactly `end`.
   const values = Array.from({ length: steps }, (_, i) => (i < steps / 2 ? start + i * step : end - (steps - 1 - i) * step));
-  return fromValues(values, [steps], dtypeOf('tpu.linspace', opts, 'float32'));
+  return fromValues(values, [steps], optionsOf('tpu.linspace', opts, 'float32'));
 }
 
 /**
@@ -40,7 +41,7 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
   checkShape('tpu.eye', [n, cols], 'size');
   const values = new Float64Array(n * cols);
   for (let i = 0; i < Math.min(n, cols); i++) values[i * cols + i] = 1;
-  return fromValues(values, [n, cols], dtypeOf('tpu.eye', o, 'float32'));
+  return fromValues(values, [n, cols], optionsOf('tpu.eye', o, 'float32'));
 }
 
 /**
@@ -53,11 +54,11 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
     throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
   }
   const s = checkShape('tpu.randint', shape);
-  const dtype = dtypeOf('tpu.randint', opts, 'int32');
-  if (dtype === 'int32') {
+  const o = optionsOf('tpu.randint', opts, 'int32');
+  if (o.dtype === 'int32') {
     checkInt32('tpu.randint', 'low', low);
     checkInt32('tpu.randint', 'high - 1', high - 1);
   }
   const u = uniform(numel(s));
-  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, dtype);
+  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, o);
 }

@@ -1,18 +1,31 @@
 // The options object of every creation function (tpu.tensor, zeros, arange, randint, ...).
 import { assertDType, type DType } from './dtype.js';
 import { readOptions } from './options.js';
+import { settings } from './device/settings.js';
 
 export interface CreationOptions {
   dtype?: DType;
   /** Record operations on this tensor for backward (floating dtypes only; see autograd/creation.ts). */
   requiresGrad?: boolean;
+  /** The chip whose memory holds it (default 0; tpu.device().chips emulated chips). */
+  chip?: number;
 }
 
 /** requiresGrad is applied by autograd/creation.ts around every creation function. */
-const CREATION_KEYS = ['dtype', 'requiresGrad'] as const;
+const CREATION_KEYS = ['dtype', 'requiresGrad', 'chip'] as const;
 
 export function creationOptions(op: string, o: unknown): CreationOptions {
   const read = readOptions<CreationOptions>(op, o, CREATION_KEYS);
   if (read.dtype !== undefined) assertDType(read.dtype, op);
+  if (read.chip !== undefined) checkChip(op, read.chip);
   return read;
+}
+
+/** A chip index of this session: an integer below tpu.device().chips. */
+export function checkChip(op: string, chip: unknown, arg = 'chip'): number {
+  const n = settings.chips();
+  if (!Number.isInteger(chip) || (chip as number) < 0 || (chip as number) >= n) {
+    throw new RangeError(`${op}: ${arg} must be an integer in [0, ${n}) (the session has ${n} chip${n > 1 ? 's' : ''}: TPU_KERNEL_CHIPS or tpu.setDevice({ chips })); got ${JSON.stringify(chip)}`);
+  }
+  return chip as number;
 }

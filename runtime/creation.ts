@@ -4,14 +4,14 @@ import { isOptions } from './options.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
 import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
-import { currentSession } from './device/current.js';
+import { chipSession } from './device/current.js';
 import { normal, uniform } from './random.js';
 import { Tensor, type NestedArray } from './tensor.js';
 import { noteUpload, tracing } from './jit/trace-record.js';
 
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
-function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType): Tensor {
-  const session = currentSession();
+function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType, chip = 0): Tensor {
+  const session = chipSession(chip);
   // Device memory is reserved before the host values are built: a request over the HBM
   // capacity fails before a host array of that size is made.
   const buffer = session.allocate(dtype, shape, op);
@@ -27,7 +27,7 @@ function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype
   }
   const made = Tensor.fromBuffer(buffer, shape, dtype);
   if (known) noteHostValues(made, known);
-  if (tracing()) noteUpload(made, () => upload(op, values, shape, dtype));
+  if (tracing()) noteUpload(made, () => upload(op, values, shape, dtype, chip));
   return made;
 }
 
@@ -45,10 +45,10 @@ export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'bool' : 'float32';
-    return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred);
+    return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred, o.chip);
   }
   const { shape, flat, numbers } = flatten(data);
-  return upload('tensor', () => flat, shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'));
+  return upload('tensor', () => flat, shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'), o.chip);
 }
 
 /** Nested arrays to a shape and row-major values; ragged arrays and holes are errors. */
@@ -89,7 +89,7 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   const o = creationOptions('tpu.full', opts);
   const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
   if (dtype === 'int32') checkInt32('tpu.full', 'value', Number(value));
-  return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype);
+  return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype, o.chip);
 }
 
 /**
@@ -98,7 +98,8 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
  */
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.zeros', shape);
-  return upload('zeros', () => new Float64Array(numel(s)), s, creationOptions('tpu.zeros', opts).dtype ?? 'float32');
+  const o = creationOptions('tpu.zeros', opts);
+  return upload('zeros', () => new Float64Array(numel(s)), s, o.dtype ?? 'float32', o.chip);
 }
 
 /**
@@ -107,7 +108,8 @@ export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor 
  */
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.ones', shape);
-  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, creationOptions('tpu.ones', opts).dtype ?? 'float32');
+  const o = creationOptions('tpu.ones', opts);
+  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, o.dtype ?? 'float32', o.chip);
 }
 
 /**
@@ -133,13 +135,14 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
     checkInt32('tpu.arange', 'start', start!);
     checkInt32('tpu.arange', 'last value', start! + (n - 1) * step!);
   }
-  return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype);
+  return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype, opts.chip);
 }
 
-function floatDtype(op: string, opts?: CreationOptions): DType {
-  const dtype = creationOptions(op, opts).dtype ?? 'float32';
+function floatOptions(op: string, opts?: CreationOptions): { dtype: DType; chip?: number } {
+  const o = creationOptions(op, opts);
+  const dtype = o.dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'bfloat16') throw new TypeError(`${op}: dtype must be float32 or bfloat16; got ${dtype}`);
-  return dtype;
+  return { dtype, chip: o.chip };
 }
 
 /**
@@ -148,7 +151,8 @@ function floatDtype(op: string, opts?: CreationOptions): DType {
  */
 export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.rand', shape);
-  return upload('rand', () => uniform(numel(s)), s, floatDtype('tpu.rand', opts));
+  const o = floatOptions('tpu.rand', opts);
+  return upload('rand', () => uniform(numel(s)), s, o.dtype, o.chip);
 }
 
 /**
@@ -157,5 +161,6 @@ export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
  */
 export function randn(shape: readonly number[], opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.randn', shape);
-  return upload('randn', () => normal(numel(s)), s, floatDtype('tpu.randn', opts));
+  const o = floatOptions('tpu.randn', opts);
+  return upload('randn', () => normal(numel(s)), s, o.dtype, o.chip);
 }

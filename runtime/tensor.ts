@@ -6,7 +6,7 @@
 import { storageToHost, type DType, type HostArray } from './dtype.js';
 import { formatShape, numel, type Shape } from './shape.js';
 import type { DeviceBuffer } from './device/memory.js';
-import { currentSession } from './device/current.js';
+import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
 import type { LiveNumber } from './jit/live-number.js';
@@ -32,6 +32,8 @@ export interface TraceNode {
   readonly dtype: DType;
   /** Where it was called (null when call sites are off). */
   readonly site: CallSite | null;
+  /** The chip that computes it (its tensor operands' chip). */
+  readonly chip: number;
   /** The fused region it waits in, until that region runs (null: not pending). */
   region: PendingRegion | null;
   /** Ops of its own region that consume it. */
@@ -80,17 +82,22 @@ export class Tensor {
   disposed = false;
   /** Made inside a composed op and not returned by it (see temporaries()). */
   _temporary = false;
+  /** The chip whose memory holds its value (0 unless made on another with { chip } or toChip). */
+  readonly chip: number;
+  /** Made by an op without tensor operands (a constant), with several chips: makes it again on another chip. */
+  _remake: ((chip: number) => Tensor) | null = null;
 
-  constructor(node: TraceNode | null, shape?: Shape, dtype?: DType) {
+  constructor(node: TraceNode | null, shape?: Shape, dtype?: DType, chip = 0) {
     this._node = node;
     this.shape = node ? node.shape : shape!;
     this.dtype = node ? node.dtype : dtype!;
+    this.chip = node ? node.chip : chip;
     noteCreated(this);
   }
 
   /** A tensor over a buffer already in device memory. */
   static fromBuffer(buffer: DeviceBuffer, shape: Shape, dtype: DType): Tensor {
-    const t = new Tensor(null, shape, dtype);
+    const t = new Tensor(null, shape, dtype, buffer.chip);
     t._materialized(buffer);
     return t;
   }
@@ -100,11 +107,11 @@ export class Tensor {
     this._buf = buffer;
     this._node = null;
     keeper.materialized(this);
-    currentSession().track(this, buffer);
+    chipSession(buffer.chip).track(this, buffer);
   }
 
   get device(): string {
-    return 'tpu:0';
+    return `tpu:${this.chip}`;
   }
   get ndim(): number {
     return this.shape.length;
@@ -151,7 +158,7 @@ export class Tensor {
    */
   async data(): Promise<HostArray> {
     const buf = this.readable('data');
-    return storageToHost(this.dtype, await currentSession().download(buf, 'data'));
+    return storageToHost(this.dtype, await chipSession(buf.chip).download(buf, 'data'));
   }
 
   /**
@@ -160,7 +167,7 @@ export class Tensor {
    */
   dataSync(): HostArray {
     const buf = this.readable('dataSync');
-    return storageToHost(this.dtype, currentSession().downloadSync(buf, 'dataSync'));
+    return storageToHost(this.dtype, chipSession(buf.chip).downloadSync(buf, 'dataSync'));
   }
 
   /**

@@ -8,18 +8,20 @@ import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
-import { closeSession, currentSession } from './device/current.js';
+import { chipSessions, closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
 import { interruptBuffer, interruptWake } from './device/signal.js';
 import type { DeviceStats } from './device/protocol.js';
 import { settings, type DeviceOptions } from './device/settings.js';
 import type { ModeName } from './modes/mode-type.js';
 import type { MemoryInfo } from './device/memory.js';
+import { sessionMemory, type SessionMemoryInfo } from './device/chip-memory.js';
 import { matmulPrecision, setMatmulPrecision, type MatmulPrecision } from './ops/matmul.js';
 import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
+import { distributed, initDeviceMesh } from './distributed/index.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
 import type { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
@@ -50,6 +52,8 @@ function mode(m?: ModeName): ModeName {
 export interface DeviceInfo {
   readonly backend: string;
   readonly chip: string;
+  /** Emulated chips (TPU_KERNEL_CHIPS, tpu.setDevice({ chips })), each with this HBM capacity. */
+  readonly chips: number;
   readonly capacityBytes: number;
   readonly capacity: string;
   readonly threads: number;
@@ -133,6 +137,9 @@ const members = {
   ...creation,
   ...functional,
   ...training,
+  /** Collectives between chips over one tensor per chip of a mesh: allReduce, allGather, reduceScatter, allToAll, broadcast, permute. */
+  distributed,
+  initDeviceMesh,
   manualSeed,
   scope,
   mode,
@@ -163,10 +170,8 @@ const members = {
    * Device memory: live and peak bytes, live tensors, capacity (torch.cuda.memory_allocated and friends).
    * @example tpu.memory().liveBytes
    */
-  memory(): MemoryInfo {
-    const m = currentSession().memory;
-    m.capacityBytes = settings.capacityBytes();
-    return m.info();
+  memory(): SessionMemoryInfo {
+    return sessionMemory();
   },
 
   /**
@@ -178,7 +183,7 @@ const members = {
   },
 
   /**
-   * Chip generation and HBM capacity: tpu.setDevice({ chip: 'v4' }) or { hbmBytes }.
+   * Chip generation, HBM capacity, chip count: tpu.setDevice({ chip: 'v4' }), { hbmBytes }, { chips: 4 }.
    * @example tpu.setDevice({ chip: 'v5e' }).chip // 'v5e'
    */
   setDevice(options: DeviceOptions): DeviceInfo {
@@ -195,6 +200,7 @@ const members = {
     return {
       backend: 'onnxruntime-cpu',
       chip: settings.chip(),
+      chips: settings.chips(),
       capacityBytes: settings.capacityBytes(),
       capacity: settings.capacityLabel(),
       threads: settings.threads(),
@@ -252,7 +258,7 @@ const members = {
    */
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
     const droppedOps = currentMode().region?.drop() ?? 0;
-    const droppedLaunches = currentSession().cancelPending();
+    const droppedLaunches = chipSessions().reduce((n, s) => n + s.cancelPending(), 0);
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },

@@ -6,7 +6,9 @@ import { formatShape, shapesEqual } from '../shape.js';
 import { unbroadcast } from '../ops/grad-helpers.js';
 import { scope } from '../scope.js';
 import { Tensor } from '../tensor.js';
-import { onesLike } from '../ops/like.js';
+import { onesLike, zerosLike } from '../ops/like.js';
+import type { GradRule } from '../ops/op.js';
+import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
 
 export interface BackwardOptions {
@@ -23,7 +25,7 @@ function topologicalOrder(root: Tensor): Tensor[] {
   while (stack.length) {
     const top = stack[stack.length - 1]!;
     const [t, i] = top;
-    const operands = t._gradNode?.operands ?? [];
+    const operands = neighbours(t);
     if (i < operands.length) {
       top[1]++;
       const o = operands[i];
@@ -37,6 +39,24 @@ function topologicalOrder(root: Tensor): Tensor[] {
     order.push(t);
   }
   return order;
+}
+
+/** What a value's gradient flows to: its operands, and for a collective's output the other chips' outputs of its call. */
+function neighbours(t: Tensor): readonly unknown[] {
+  const node = t._gradNode;
+  if (!node) return [];
+  const operands = node.operands ?? [];
+  return node.group ? [...operands, ...node.group.members.map((m) => m.out)] : operands;
+}
+
+/** Where each collective call is processed: at its member met last in the reverse walk (all their consumers are done then). */
+function groupTurns(order: readonly Tensor[]): Map<CollectiveGroup, number> {
+  const turns = new Map<CollectiveGroup, number>();
+  order.forEach((t, k) => {
+    const group = t._gradNode?.group;
+    if (group && !turns.has(group)) turns.set(group, k);
+  });
+  return turns;
 }
 
 function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor {
@@ -56,6 +76,25 @@ function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor 
   return seed;
 }
 
+/**
+ * A collective call's rules, on every chip of the call together (each is a collective): the
+ * chips whose result got no gradient run theirs with zeros; what they give is dropped unless
+ * their input requires grad.
+ */
+function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o: unknown, g: Tensor | null | undefined) => void, who: string): void {
+  for (const m of group.members) {
+    if (m.out._gradNode && !m.out._gradNode.operands) {
+      throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
+    }
+  }
+  for (const m of group.members) {
+    const g = pending.get(m.out) ?? zerosLike(m.out);
+    pending.delete(m.out);
+    const ins = (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
+    m.operands.forEach((o, i) => add(o, ins[i]));
+  }
+}
+
 /** Fits a rule's result to its operand: sums broadcast dims, matches a floating dtype. */
 function fit(g: Tensor, operand: Tensor): Tensor {
   let out = shapesEqual(g.shape, operand.shape) ? g : unbroadcast(g, operand.shape);
@@ -70,12 +109,24 @@ function fit(g: Tensor, operand: Tensor): Tensor {
 export function gradients(root: Tensor, seed: Tensor | undefined, who: string, opts: BackwardOptions = {}, wanted?: ReadonlySet<Tensor>): Map<Tensor, Tensor> {
   const start = checkSeed(root, seed, who);
   const order = topologicalOrder(root);
+  const turns = groupTurns(order);
   const leafGrads = noGrad(() =>
     scope(() => {
       const pending = new Map<Tensor, Tensor>([[root, start]]);
       const leaves = new Map<Tensor, Tensor>();
+      const add = (o: unknown, gi: Tensor | null | undefined) => {
+        if (!(o instanceof Tensor) || !o.requiresGrad || !gi) return;
+        const fitted = fit(gi, o);
+        const before = pending.get(o);
+        pending.set(o, before ? before.add(fitted) : fitted);
+      };
       for (let k = order.length - 1; k >= 0; k--) {
         const t = order[k]!;
+        const group = t._gradNode?.group;
+        if (group) {
+          if (turns.get(group) === k) runGroup(group, pending, add, who);
+          continue;
+        }
         const g = pending.get(t);
         if (!g) continue;
         pending.delete(t);
@@ -95,13 +146,7 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
           }
         });
         const ins = rule(g, node.operands, t, node.attrs);
-        node.operands.forEach((o, i) => {
-          const gi = ins[i];
-          if (!(o instanceof Tensor) || !o.requiresGrad || !gi) return;
-          const fitted = fit(gi, o);
-          const before = pending.get(o);
-          pending.set(o, before ? before.add(fitted) : fitted);
-        });
+        node.operands.forEach((o, i) => add(o, ins[i]));
       }
       return [...leaves];
     }),

@@ -13,6 +13,31 @@ export interface GradNode {
   readonly attrs: unknown;
   /** Each operand's in-place write count when recorded (backward refuses a changed one). */
   readonly versions: readonly number[];
+  /** A collective's outputs on every chip of the call: backward runs their rules together. */
+  group?: CollectiveGroup;
+}
+
+/**
+ * One collective call across chips: its per-chip applications. Their gradient rules are
+ * collectives too, so every chip of the call must run its rule in the same backward step,
+ * the chips whose result got no gradient with zeros (autograd/backward.ts).
+ */
+export interface CollectiveGroup {
+  readonly members: readonly { readonly out: Tensor; readonly op: OpDef<any>; readonly operands: readonly Operand[]; readonly attrs: unknown }[];
+}
+
+/**
+ * Links the per-chip outputs of one collective call for backward. Each chip's result depends
+ * on every chip's input: all of them require grad when one input does.
+ */
+export function linkCollective(members: CollectiveGroup['members']): void {
+  if (!members.some((m) => m.out._gradNode) || !members.every((m) => isFloating(m.out.dtype))) return;
+  const group: CollectiveGroup = { members };
+  for (const m of members) {
+    m.out.requiresGrad = true;
+    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
+    m.out._gradNode.group = group;
+  }
 }
 
 declare module '../tensor.js' {

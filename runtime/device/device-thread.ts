@@ -9,8 +9,12 @@ import { OrtBackend } from './onnx/ort-backend.js';
 import { TpuBackend } from './pjrt/tpu-backend.js';
 import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
+import { hasCollective } from '../program/collective-nodes.js';
+import { IciLinks } from './ici/links.js';
+import { compileSegmented, runSegmented, SegmentedExecutable, type CollectiveTiming } from './ici/segmented-program.js';
 
-const { threads, backend: backendName, signal, port } = workerData as DeviceThreadData;
+const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
+const links = ici ? new IciLinks(chip, ici) : null;
 const counter = new Int32Array(signal);
 type Executable = unknown;
 const backend: Backend<Executable, BackendBuffer> = backendName === 'tpu' ? await openTpu() : new OrtBackend({ threads });
@@ -43,6 +47,7 @@ let doneUpTo = 0;
 let timings: number[] = [];
 let compiles: number[] = [];
 let errors: DeviceError[] = [];
+let collectives: CollectiveTiming[] = [];
 
 /** Why a buffer holds no value: its producing launch failed or was cancelled. */
 class Failure {
@@ -61,10 +66,12 @@ function flushProgress(): void {
   if (timings.length) msg.timings = timings;
   if (compiles.length) msg.compiles = compiles;
   if (errors.length) msg.errors = errors;
+  if (collectives.length) msg.collectives = collectives;
   send(msg);
   timings = [];
   compiles = [];
   errors = [];
+  collectives = [];
 }
 
 function bufferOrFailure(id: number): BackendBuffer | Failure {
@@ -89,7 +96,9 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   }
   try {
     const exe = await programs.get(cmd.program)!;
-    const outs = await backend.execute(exe, inputs, cmd.scalars);
+    const outs = exe instanceof SegmentedExecutable
+      ? await runSegmented(exe, backend, inputs, cmd.scalars, links, profiling ? collectives : null)
+      : await backend.execute(exe, inputs, cmd.scalars);
     outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
     if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
     if (cmd.reply !== undefined) {
@@ -109,6 +118,11 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   }
 }
 
+async function releaseExecutable(exe: Executable): Promise<void> {
+  if (!(exe instanceof SegmentedExecutable)) return backend.release(exe);
+  for (const step of exe.steps) if (step.kind === 'part') await backend.release(step.exe);
+}
+
 function hasNonFinite(dtype: DType, d: StorageArray): boolean {
   if (dtype !== 'float32' && dtype !== 'bfloat16') return false;
   if (dtype === 'float32') {
@@ -123,7 +137,8 @@ async function run(cmd: Command): Promise<void> {
   switch (cmd.t) {
     case 'compile': {
       const t0 = performance.now();
-      const p = backend.compile(cmd.ir);
+      // A program with collectives runs in parts between them (device/ici/).
+      const p = hasCollective(cmd.ir.nodes) ? compileSegmented(cmd.ir, backend) : backend.compile(cmd.ir);
       programs.set(cmd.program, p);
       p.then(() => compiles.push(cmd.program, performance.timeOrigin + t0, performance.now() - t0), () => {});
       await p.catch(() => {}); // the failure surfaces at the executions that use it
@@ -133,7 +148,7 @@ async function run(cmd: Command): Promise<void> {
       // Executions of it queued before this command have run: the executable can go.
       const p = programs.get(cmd.program);
       programs.delete(cmd.program);
-      await p?.then((exe) => backend.release(exe), () => {});
+      await p?.then((exe) => releaseExecutable(exe), () => {});
       return;
     }
     case 'exec':

@@ -30,6 +30,8 @@ export class DeviceBuffer {
     readonly bytes: number,
     /** What made it, for out-of-memory reports ("matmul", "randn", ...). */
     readonly origin: string,
+    /** The chip whose HBM holds it. */
+    readonly chip: number,
   ) {}
 }
 
@@ -60,12 +62,12 @@ export class MemoryAccount {
   private windows: { peakBytes: number }[] = [];
   private readonly gcPressure = new GcPressure();
 
-  constructor(public capacityBytes: number, public capacityLabel: () => string) {}
+  constructor(public capacityBytes: number, public capacityLabel: () => string, readonly chip = 0) {}
 
   allocate(id: number, dtype: DType, shape: Shape, n: number, origin: string): DeviceBuffer {
     const bytes = n * ITEMSIZE[dtype];
     if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, `${formatShape(shape)} ${dtype}`, origin);
-    const b = new DeviceBuffer(id, dtype, shape, bytes, origin);
+    const b = new DeviceBuffer(id, dtype, shape, bytes, origin, this.chip);
     b.next = this.head;
     if (this.head) this.head.prev = b;
     this.head = b;
@@ -135,7 +137,7 @@ export class MemoryAccount {
     const lines = largest.map((b) => `  ${formatBytes(b.bytes).padStart(10)}  ${formatShape(b.shape)} ${b.dtype} (${b.origin})`);
     throw new OutOfMemoryError(
       `out of device memory: ${origin} needs ${formatBytes(bytes)} for ${what}, ` +
-        `but ${formatBytes(this.liveBytes)} of ${this.capacityLabel()} are live in ${this.liveCount} tensors.\n` +
+        `but ${formatBytes(this.liveBytes)} of ${this.capacityLabel()}${this.chip ? ` on chip ${this.chip}` : ''} are live in ${this.liveCount} tensors.\n` +
         (lines.length ? `Largest live tensors:\n${lines.join('\n')}\n` : '') +
         'Free tensors with t.dispose() or tpu.scope(fn); the session and its tensors are unchanged.',
     );

@@ -3,6 +3,7 @@
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import type { MessagePort } from 'node:worker_threads';
+import type { CollectiveTiming } from './ici/segmented-program.js';
 
 export type Command =
   | { t: 'compile'; program: number; ir: Program }
@@ -26,7 +27,7 @@ export type HostMessage =
 export type DeviceMessage =
   | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }
   /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
-  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[] }
+  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] }
   /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
   | { t: 'startFailed'; message: string };
 
@@ -53,6 +54,19 @@ export interface DeviceThreadData {
   readonly backend: BackendName;
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
+  /** Which emulated chip the thread is. */
+  readonly chip: number;
+  /** Its links to the other chips, null for a single chip. */
+  readonly ici: IciEnd | null;
+}
+
+/**
+ * One chip's end of the emulated inter-chip interconnect: a port to every other chip (null at its
+ * own index) and the shared words, one per chip, a sender bumps to wake its receiver.
+ */
+export interface IciEnd {
+  readonly ports: readonly (MessagePort | null)[];
+  readonly signal: SharedArrayBuffer;
 }
 
 // Executions and frees (the commands every op sends) travel as numbers in one Float64Array

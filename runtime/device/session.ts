@@ -9,7 +9,7 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
-import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage } from './protocol.js';
+import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
@@ -25,6 +25,8 @@ export class DeviceSession {
   private port: MessagePort | null = null;
   private readonly counter = new Int32Array(SIGNAL);
   private readonly batch = new CommandBatch(() => this.postBatch());
+  /** Programs compiled on this chip's device thread (program ids are shared by all chips). */
+  private readonly compiled = new Set<number>();
   private readonly errors = new ErrorAttribution();
   private readonly waits = new Waits({
     post: () => this.postBatch(),
@@ -37,7 +39,6 @@ export class DeviceSession {
   private stopReply = 0;
   private stopped = false;
   private nextBuffer = 1;
-  private nextProgram = 1;
   private nextLaunch = 1;
   private nextReply = 1;
   private doneUpTo = 0;
@@ -58,10 +59,14 @@ export class DeviceSession {
   /** Device-side timings of programs, host clock (ms), while profiling. */
   private readonly clockOffset = performance.timeOrigin;
 
-  constructor() {
+  /**
+   * `chip`: which emulated chip this session is; `ici`: its links to the other chips (collectives),
+   * null for a single chip.
+   */
+  constructor(readonly chip = 0, private readonly ici: IciEnd | null = null) {
     const backend = backendName();
     if (backend === 'tpu') this.startOrThrow();
-    this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel);
+    this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip);
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
   }
@@ -104,17 +109,28 @@ export class DeviceSession {
 
   // ---- programs --------------------------------------------------------------
 
-  compile(program: Program, label: string): number {
-    const id = this.nextProgram++;
+  /** Sends program `id` (numbered by the program cache, shared by the chips) to compile. */
+  compile(program: Program, label: string, id: number): void {
     this.errors.compiled(id, label, userFrameLater(this.compile));
     this.batch.object({ t: 'compile', program: id, ir: program });
-    return id;
+    this.compiled.add(id);
+  }
+
+  /** Compiles program `id` here unless this chip has it already (a program runs on the chips that use it). */
+  ensureCompiled(id: number, cache: { get(id: number): { program: Program } | undefined }, bp: { label(): string }): void {
+    if (!this.compiled.has(id)) this.compile(cache.get(id)!.program, bp.label(), id);
   }
 
   /** The program was evicted from the cache: its executable is freed after the launches queued so far. */
   releaseProgram(id: number): void {
+    if (!this.compiled.delete(id)) return;
     this.batch.object({ t: 'release', program: id });
     this.errors.released(id, this.nextLaunch - 1);
+  }
+
+  /** Sends the commands batched so far (a collective's peers must not wait for commands still on the host). */
+  post(): void {
+    this.postBatch();
   }
 
   /** Enqueues one execution; with `check`, returns the reply id to wait on. */
@@ -231,7 +247,10 @@ export class DeviceSession {
     if (!profiling.on) return;
     const t = msg.timings ?? [];
     for (let i = 0; i < t.length; i += 4) {
-      emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset });
+      emit({ kind: 'execute', launch: t[i]!, program: t[i + 1]!, start: t[i + 2]! - this.clockOffset, end: t[i + 3]! - this.clockOffset, chip: this.chip });
+    }
+    for (const c of msg.collectives ?? []) {
+      emit({ kind: 'collective', chip: this.chip, op: c.op, bytes: c.bytes, start: c.start - this.clockOffset, end: c.end - this.clockOffset });
     }
     const c = msg.compiles ?? [];
     for (let i = 0; i < c.length; i += 3) emit({ kind: 'compile', program: c[i]!, time: c[i + 1]! - this.clockOffset, ms: c[i + 2]! });
@@ -246,14 +265,16 @@ export class DeviceSession {
   private start(): Worker {
     if (this.worker) return this.worker;
     const { port1, port2 } = new MessageChannel();
-    const data: DeviceThreadData = { threads: settings.threads(), backend: backendName(), signal: SIGNAL, port: port2 };
+    const data: DeviceThreadData = { threads: settings.threads(), backend: backendName(), signal: SIGNAL, port: port2, chip: this.chip, ici: this.ici };
+    const transferList: (MessagePort)[] = [port2];
+    if (this.ici) for (const p of this.ici.ports) if (p) transferList.push(p);
     Atomics.store(this.counter, SIGNAL_DEAD, 0);
     Atomics.store(this.counter, SIGNAL_READY, 0);
     // A worker inherits the main thread's options, V8 flags (--expose-gc) included; only --input-type,
     // valid for the main entry alone, makes an explicit list necessary, and Node refuses V8 flags
     // in one (they are process-wide anyway): then the thread gets none.
     // SHARE_ENV: libtpu reads the settings libtpu.ts puts in process.env from the C environment.
-    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList: [port2], execArgv, env: SHARE_ENV });
+    const spawn = (execArgv?: string[]) => new Worker(new URL('./device-thread.js', import.meta.url), { workerData: data, transferList, execArgv, env: SHARE_ENV });
     const entryOnly = (a: string) => a.startsWith('--input-type');
     try {
       this.worker = spawn(process.execArgv.some(entryOnly) ? process.execArgv.filter((a) => !entryOnly(a)) : undefined);

@@ -19,6 +19,12 @@ let hbmOverride: number | undefined = env.TPU_KERNEL_HBM_BYTES
 const threads = env.TPU_KERNEL_THREADS
   ? positiveInt(env.TPU_KERNEL_THREADS, 'TPU_KERNEL_THREADS')
   : Math.min(availableParallelism(), 4);
+let chips = env.TPU_KERNEL_CHIPS ? positiveInt(env.TPU_KERNEL_CHIPS, 'TPU_KERNEL_CHIPS') : 1;
+/** Whether the chip count may change now (no session holds chips): set by device/current.ts. */
+let chipsInUse = (): boolean => false;
+export function onChipsInUse(check: () => boolean): void {
+  chipsInUse = check;
+}
 // Compiled programs kept (each an ONNX Runtime session on the device thread); beyond it the
 // least recently used is evicted and recompiled if used again.
 const DEFAULT_PROGRAM_CACHE = 1024;
@@ -33,17 +39,28 @@ export interface DeviceOptions {
   hbmBytes?: number | null;
   /** Compiled programs kept before the least recently used is evicted (default 1024). */
   programCacheSize?: number;
+  /** Emulated chips, each with its own device thread, HBM and queue (default TPU_KERNEL_CHIPS or 1). */
+  chips?: number;
 }
 
 export const settings = {
   chip: () => chip,
   capacityBytes: () => hbmOverride ?? CHIPS[chip].hbmBytes,
   capacityLabel: () => (hbmOverride === undefined ? `${formatBytes(CHIPS[chip].hbmBytes)} (${chip})` : `${formatBytes(hbmOverride)} (${chip}, set)`),
-  threads: () => threads,
+  /** Intra-op threads of each chip's backend: emulated chips share the host's cores. */
+  threads: () => (chips > 1 ? Math.max(1, Math.floor(threads / chips)) : threads),
+  chips: () => chips,
   programCacheSize: () => programCacheSize,
   set(options: DeviceOptions): void {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`tpu.setDevice: options must be an object like { chip: 'v5e' }; got ${JSON.stringify(options)}`);
+    }
+    if (options.chips !== undefined && options.chips !== chips) {
+      if (!Number.isInteger(options.chips) || options.chips <= 0) {
+        throw new RangeError(`tpu.setDevice: chips must be a positive integer; got ${JSON.stringify(options.chips)}`);
+      }
+      if (chipsInUse()) throw new Error(`tpu.setDevice: the chip count can change only before the first tensor or after \`await tpu.reset()\` (the session runs ${chips} chip${chips > 1 ? 's' : ''}; asked for ${options.chips})`);
+      chips = options.chips;
     }
     if (options.chip !== undefined) chip = assertChip(options.chip, 'tpu.setDevice');
     if (options.hbmBytes === null) hbmOverride = undefined;

@@ -7,9 +7,11 @@ import { checkShape, formatShape, type Shape } from '../shape.js';
 import { DeviceBuffer } from '../device/memory.js';
 import { Tensor } from '../tensor.js';
 import { isPlainObject } from '../plain-object.js';
+import { readOptions } from '../options.js';
+import { checkChip } from '../creation-options.js';
 
 export class Spec {
-  constructor(readonly shape: Shape, readonly dtype: DType) {}
+  constructor(readonly shape: Shape, readonly dtype: DType, readonly chip = 0) {}
 
   toString(): string {
     return `spec(${formatShape(this.shape)} ${this.dtype})`;
@@ -21,14 +23,15 @@ export class Spec {
  * (jax.ShapeDtypeStruct), so a model far larger than this machine lowers and compiles.
  * @example await tpu.compile((a: Tensor) => a.matmul(a)).lower(tpu.spec([8192, 8192], 'bfloat16')).compile({ topology: 'v5p:2x2x1' })
  */
-export function spec(shape: readonly number[], dtype: DType = 'float32'): Spec {
-  return new Spec(checkShape('tpu.spec', shape), assertDType(dtype, 'tpu.spec'));
+export function spec(shape: readonly number[], dtype: DType = 'float32', opts?: { chip?: number }): Spec {
+  const o = readOptions<{ chip: number }>('tpu.spec', opts, ['chip']);
+  return new Spec(checkShape('tpu.spec', shape), assertDType(dtype, 'tpu.spec'), o.chip === undefined ? 0 : checkChip('tpu.spec', o.chip));
 }
 
 /** A tensor over a placeholder buffer: no device memory, never materialized, never freed. */
 function placeholder(s: Spec): Tensor {
-  const t = new Tensor(null, s.shape, s.dtype);
-  const buffer = new DeviceBuffer(-1, s.dtype, s.shape, 0, 'tpu.spec');
+  const t = new Tensor(null, s.shape, s.dtype, s.chip);
+  const buffer = new DeviceBuffer(-1, s.dtype, s.shape, 0, 'tpu.spec', s.chip);
   // Pinned for good: a dispose() inside the traced body never reaches the memory account.
   buffer.pins = 1;
   t._buf = buffer;

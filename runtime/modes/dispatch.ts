@@ -7,6 +7,8 @@ import { Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
 import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../profiler/events.js';
 import { currentMode } from './mode.js';
 import { opsDispatched } from './stats.js';
+import { settings } from '../device/settings.js';
+import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import './values.js';
 import { LiveNumber } from '../jit/live-number.js';
 import { noteLiveRead } from '../jit/trace-record.js';
@@ -22,19 +24,49 @@ export function addApplyHook(hook: ApplyHook): () => void {
 /** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
 const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
 
+/** The chip of ops without tensor operands (constants, fills) while applyOnChip runs (-1: none given). */
+let chipOfConstants = -1;
+
+/** apply() for an op without tensor operands, made on `chip`. */
+export function applyOnChip<A>(chip: number, op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
+  const before = chipOfConstants;
+  chipOfConstants = chip;
+  try {
+    return apply(op, operands, attrs);
+  } finally {
+    chipOfConstants = before;
+  }
+}
+
 export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): Tensor {
   let tensorType: DType | undefined;
   let scalars = 0;
+  let chip = -1;
+  let movable = 0;
+  let movableChip = -1;
   for (let i = 0; i < operands.length; i++) {
     const v = operands[i];
     if (v instanceof Tensor) {
       if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
       if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
+      if (v.chip !== chip) {
+        if (v._remake !== null) {
+          movable++;
+          if (movableChip < 0) movableChip = v.chip;
+        }
+        else if (chip >= 0) throw mixedChips(op.name, operands, chip, i);
+        else chip = v.chip;
+      }
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
     } else if (typeof v !== 'number' && typeof v !== 'boolean' && !(v instanceof LiveNumber)) {
       throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
     } else scalars++;
   }
+  // Tensors made by ops without tensor operands (the fixed numbers of composed ops) follow the
+  // chip of the tensors they meet: they are made again there (only with several chips).
+  const constantsOnly = chip < 0;
+  if (constantsOnly) chip = chipOfConstants >= 0 ? chipOfConstants : movableChip >= 0 ? movableChip : 0;
+  if (movable) operands = onChip(operands, chip);
   // All tensors (the common case): the operands serve as they are, no copies.
   let abstracts = operands as readonly Abstract[];
   let inputs = operands as readonly (Tensor | WeakScalar)[];
@@ -67,7 +99,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   if (op.profilesAsMatmul && profiling.on) emit({ kind: 'matmul', operands: abstracts });
   const mode = currentMode();
   const site = mode.site(op, out, apply);
-  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, region: null, consumers: 0 };
+  const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, chip, region: null, consumers: 0 };
   let sampleStart = -1;
   let waitedAtStart = 0;
   if (profiling.on) {
@@ -85,9 +117,25 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   }
   opsDispatched[mode.name]++;
   const result = mode.apply(node);
+  if (constantsOnly && settings.chips() > 1 && !COLLECTIVE_PRIMITIVES.has(op.name)) result._remake = (c) => applyOnChip(c, op, operands, attrs);
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
+}
+
+/** The operands with each constant made on another chip made again on `chip`. */
+function onChip(operands: readonly Operand[], chip: number): Operand[] {
+  return operands.map((v) => (v instanceof Tensor && v.chip !== chip ? v._remake!(chip) : v));
+}
+
+/** PyTorch's "Expected all tensors to be on the same device", naming both chips and operands. */
+function mixedChips(op: string, operands: readonly Operand[], chip: number, i: number): Error {
+  const first = operands.findIndex((v) => v instanceof Tensor && v.chip === chip);
+  const other = (operands[i] as Tensor).chip;
+  return new Error(
+    `${op}: expected all tensors to be on the same chip, but ${argName(first)} is on chip ${chip} (tpu:${chip}) ` +
+      `and ${argName(i)} is on chip ${other} (tpu:${other}); move one with x.toChip(${chip}) or use a collective (tpu.distributed)`,
+  );
 }
 
 function argName(i: number): string {

@@ -5,10 +5,11 @@ import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
 import { bindSingle } from '../program/bind-program.js';
-import { currentSession } from '../device/current.js';
+import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
 import { collectMade } from '../scope.js';
 import { launch } from './launch.js';
+import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
 import type { Mode } from './mode-type.js';
@@ -30,10 +31,11 @@ class EagerMode implements Mode {
   apply(node: TraceNode): Tensor {
     for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
     const out = new Tensor(node);
-    const debug = this.name === 'debug';
+    // A collective finishes only with its peers, dispatched after it: the caller waits for them all.
+    const debug = this.name === 'debug' && !COLLECTIVE_PRIMITIVES.has(node.op.name);
     const reply = launch(bindSingle(node, out), debug);
     if (debug) {
-      const bad = currentSession().waitChecked(reply!, `debug: ${node.op.name}`);
+      const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
       if (bad.length) {
         out.dispose();
         throw new NonFiniteError(

@@ -5,7 +5,7 @@
 // a tensor updated in place later (an optimizer step) must not change what it computes.
 // A pending region pins the buffers it reads the same way, until it ran.
 import type { DeviceBuffer } from '../device/memory.js';
-import { currentSession } from '../device/current.js';
+import { chipSession } from '../device/current.js';
 import { isScalar, Tensor, type WeakScalar } from '../tensor.js';
 
 const registry = new FinalizationRegistry<DeviceBuffer[]>((pins) => pins.forEach(unpin));
@@ -46,7 +46,7 @@ export function keepRecipes(members: readonly Tensor[]): void {
 
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
 function frozen(v: Tensor): Tensor {
-  const alias = new Tensor(null, v.shape, v.dtype);
+  const alias = new Tensor(null, v.shape, v.dtype, v.chip);
   alias._buf = v._buf;
   alias.disposed = true;
   return alias;
@@ -68,11 +68,11 @@ export function pin(b: DeviceBuffer): void {
 /** Drops one pin; the last one frees a buffer whose tensor was disposed meanwhile. */
 export function unpin(b: DeviceBuffer): void {
   b.pins--;
-  if (b.pins === 0 && b.disposeRequested) currentSession().free(b);
+  if (b.pins === 0 && b.disposeRequested) chipSession(b.chip).free(b);
 }
 
 /** dispose() of a tensor: frees its buffer now, or when the last reader pinning it goes. */
 export function disposeBuffer(b: DeviceBuffer): void {
   if (b.pins > 0) b.disposeRequested = true;
-  else currentSession().free(b);
+  else chipSession(b.chip).free(b);
 }

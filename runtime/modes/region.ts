@@ -19,7 +19,21 @@ import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
+import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
+
+/** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
+let cutsHeld = 0;
+
+/** Runs fn with no region cut at the size cap: a collective's chips land in one program each, launched together. */
+export function holdingCuts<T>(fn: () => T): T {
+  cutsHeld++;
+  try {
+    return fn();
+  } finally {
+    cutsHeld--;
+  }
+}
 
 export class Region {
   // Strong references until the cut: WeakRefs keep every target alive to the end of the
@@ -40,6 +54,9 @@ export class Region {
   // in the region's program, for two stack captures per region instead of one per op.
   private start: CallSite | null = null;
 
+  /** Whether it records a collective (then every collective is an output and the region is cut whole). */
+  private collectives = false;
+
   /** `cap`: ops recorded before the region is cut at the next op (Infinity: never). */
   constructor(public cap: number) {}
 
@@ -47,7 +64,7 @@ export class Region {
   record(node: TraceNode, caller: Function): Tensor {
     // The cut at the size cap waits for the next op: by then the loop body has disposed what
     // it no longer needs, so those values are neither outputs nor recipes to keep.
-    if (this.members.length >= this.cap) this.cutAtCap();
+    if (this.members.length >= this.cap && cutsHeld === 0) this.cutAtCap();
     if (this.members.length === 0) this.start = captureOuterSite(caller);
     for (const v of node.inputs) {
       if (isScalar(v)) continue;
@@ -57,6 +74,7 @@ export class Region {
       else this.recomputed.add(v);
     }
     node.region = this;
+    if (COLLECTIVE_PRIMITIVES.has(node.op.name)) this.collectives = true;
     const t = new Tensor(node);
     this.members.push(t);
     return t;
@@ -76,7 +94,7 @@ export class Region {
    */
   assign(target: Tensor, source: Tensor): boolean {
     if (source._node?.region !== this || source.disposed) return false;
-    const old = new Tensor(null, target.shape, target.dtype);
+    const old = new Tensor(null, target.shape, target.dtype, target.chip);
     old._buf = target._buf;
     old._node = target._node;
     old._pins = target._pins;
@@ -101,6 +119,8 @@ export class Region {
 
   /** At the size cap: run the region up to the last loop-iteration boundary, keep the rest. */
   private cutAtCap(): void {
+    // A cut between a collective's chips would leave some waiting for the next region.
+    if (this.collectives) return this.flush('size cap');
     const cut = iterationCut(this.members, sameOpCall);
     if (cut >= this.members.length) return this.flush('size cap');
     const prefix = this.members.slice(0, cut);
@@ -149,6 +169,7 @@ export class Region {
     this.updated = new Set();
     this.originals = new Map();
     this.start = null;
+    this.collectives = false;
     const reads = this.reads;
     this.reads = new Set();
     for (const b of reads) unpin(b);
@@ -171,9 +192,15 @@ export class Region {
     return [...this.recomputed].some((t) => !t.disposed && !t._buf);
   }
 
+  /** Whether it records ops of chips other than 0 (it then runs as one program per chip). */
+  spansChips(): boolean {
+    return this.members.some((t) => t.chip !== 0);
+  }
+
   /**
    * Cuts the region: compiles and launches it. `required` tensors become outputs (first, in
-   * that order). `beforeLaunch` sees the binding and the in-place updates (target -> hidden
+   * that order). With several chips it runs as one program per chip and `beforeLaunch` is not
+   * called. `beforeLaunch` sees the binding and the in-place updates (target -> hidden
    * tensor holding its value before the region) while the region's buffers are still alive.
    */
   flush(
@@ -187,7 +214,9 @@ export class Region {
     try {
       if (outputs.size) {
         const site = regionSite(this.start, Region.prototype.flush);
-        if (beforeLaunch) {
+        if (this.onSeveralChips(outputs)) {
+          launchPerChip(outputs, site, this.members);
+        } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
           beforeLaunch(bp, this.originals);
           launch(bp);
@@ -208,6 +237,9 @@ export class Region {
     for (const t of this.members) {
       if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
     }
+    // A collective runs on every chip of its call or on none: each is written out, never left
+    // to a recipe that one chip alone would recompute later.
+    if (this.collectives) for (const t of this.members) if (!t._buf && t._node && COLLECTIVE_PRIMITIVES.has(t._node.op.name)) outputs.add(t);
     return outputs;
   }
 
@@ -215,11 +247,13 @@ export class Region {
    * The program a cut would run, then the region is dropped (nothing runs, in-place updates
    * are undone): ahead-of-time lowering. `updated` maps each tensor updated in place to the
    * hidden tensor the program reads its old value through; `made` holds the region's values.
-   * Null when nothing is computed.
+   * Null when nothing is computed. Over several chips, the program of chip 0.
    */
   programOnly(required: readonly Tensor[]): { bound: BoundRegion; updated: ReadonlyMap<Tensor, Tensor>; made: ReadonlySet<Tensor> } | null {
     try {
-      const outputs = this.outputs(required);
+      let outputs = this.outputs(required);
+      // Over several chips: chip 0's program, the one an SPMD compile runs on every chip.
+      if (this.spansChips()) outputs = new Set([...outputs].filter((t) => t.chip === 0));
       if (!this.members.length || !outputs.size) return null;
       const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
       return { bound, updated: new Map(this.originals), made: new Set(this.members) };
@@ -237,6 +271,11 @@ export class Region {
     const [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
     if (safe.length) launch(bindProgram(safe, site));
     if (fallible.length) launch(bindProgram(fallible, site));
+  }
+
+  private onSeveralChips(outputs: ReadonlySet<Tensor>): boolean {
+    for (const t of outputs) if (t.chip !== 0) return true;
+    return false;
   }
 
   /** Whether its program may read indices from device data (recomputed values: maybe). */
@@ -258,6 +297,24 @@ export class Region {
     this.end();
     return n;
   }
+}
+
+/**
+ * One program per chip, each of the outputs on that chip, launched together (a collective's
+ * chips meet in them). Disposed collectives ran for their peers: their buffers go at once.
+ */
+function launchPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: readonly Tensor[]): void {
+  const byChip = new Map<number, Tensor[]>();
+  // Collectives first, in the order they were recorded: each chip's program then meets its
+  // peers in the same order (a program lists its nodes depth-first from its outputs).
+  const collectives = members.filter((t) => outputs.has(t) && COLLECTIVE_PRIMITIVES.has(t._node!.op.name));
+  for (const t of new Set([...collectives, ...outputs])) {
+    const list = byChip.get(t.chip);
+    if (list) list.push(t);
+    else byChip.set(t.chip, [t]);
+  }
+  for (const chip of [...byChip.keys()].sort((a, b) => a - b)) launch(bindProgram(byChip.get(chip)!, site));
+  for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
 }
 
 /**

@@ -1,17 +1,21 @@
 // Sync points of the whole runtime (tpu.sync, the profiler's profile()): the pending region
 // runs and every queued device command finishes.
-import { currentSession } from '../device/current.js';
+import { chipSessions, postAllChips } from '../device/current.js';
 import { checkSyncAllowed } from './materialize.js';
 import { flushRegion } from './mode.js';
 
 export async function syncDevice(): Promise<void> {
   checkSyncAllowed('tpu.sync');
   flushRegion('sync');
-  await currentSession().fence('tpu.sync');
+  const chips = chipSessions();
+  if (chips.length === 1) await chips[0]!.fence('tpu.sync');
+  else await Promise.all(chips.map((s) => s.fence('tpu.sync')));
 }
 
 export function syncDeviceBlocking(): void {
   checkSyncAllowed('tpu.syncBlocking');
   flushRegion('sync');
-  currentSession().fenceSync('tpu.syncBlocking');
+  const chips = chipSessions();
+  postAllChips();
+  for (const s of chips) s.fenceSync('tpu.syncBlocking');
 }

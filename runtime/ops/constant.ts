@@ -3,7 +3,7 @@
 // as an initializer; `fill` broadcasts a scalar fed at run time (zerosLike, fullLike).
 import { assertDType, type DType } from '../dtype.js';
 import { checkShape, formatShape, numel, type Shape } from '../shape.js';
-import { apply } from '../modes/dispatch.js';
+import { apply, applyOnChip } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 
@@ -36,10 +36,10 @@ export const fill = defineOp<{ shape: Shape; dtype: DType }>({
   grad: () => [null],
 });
 
-/** A tensor of `shape` filled on the device with `value` (a run-time scalar: no recompile per value). */
-export function filled(op: string, shape: readonly number[], value: number | boolean, dtype: DType): Tensor {
+/** A tensor of `shape` filled on the device (chip 0 unless given) with `value` (a run-time scalar: no recompile per value). */
+export function filled(op: string, shape: readonly number[], value: number | boolean, dtype: DType, chip = 0): Tensor {
   checkShape(op, shape);
   assertDType(dtype, op);
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`${op}: value must be a number or a boolean; got ${typeof value}`);
-  return apply(fill, [value], { shape: [...shape], dtype });
+  return applyOnChip(chip, fill, [value], { shape: [...shape], dtype });
 }

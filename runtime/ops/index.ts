@@ -39,3 +39,4 @@ export * from './nn/conv.js';
 export * from './nn/pooling.js';
 export * from './nn/interpolate.js';
 export * from './nn/attention.js';
+export * from './collectives.js';

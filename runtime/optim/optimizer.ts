@@ -95,7 +95,7 @@ export abstract class Optimizer {
    * time), so it is a program output of the step, like the parameter itself.
    */
   protected setState(p: Tensor, state: Record<string, Tensor>, key: string, value: (current: Tensor) => Tensor): Tensor {
-    const target = (state[key] ??= keep(zeros([...p.shape], { dtype: p.dtype })));
+    const target = (state[key] ??= keep(zeros([...p.shape], { dtype: p.dtype, chip: p.chip })));
     assignAll([[target, value(target)]], `${this.name}.step`);
     return target;
   }

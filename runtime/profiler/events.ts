@@ -21,7 +21,9 @@ export type ProfileEvent =
   | { kind: 'cache'; program: number; hash: string; hit: boolean; changed?: string; nodes: number }
   /** `time`: when the compile started (host clock). */
   | { kind: 'compile'; time: number; program: number; ms: number }
-  | { kind: 'execute'; program: number; launch: number; start: number; end: number }
+  | { kind: 'execute'; program: number; launch: number; start: number; end: number; chip?: number }
+  /** A collective on one chip (device thread timing, host clock): bytes it sent to its peers. */
+  | { kind: 'collective'; chip: number; op: string; bytes: number; start: number; end: number }
   /** `site`: where the host started waiting, "file:line:column" of the sync point's caller ('' when not captured). */
   | { kind: 'wait'; start: number; end: number; reason: string; site: string }
   | { kind: 'transfer'; time: number; direction: 'toDevice' | 'toHost'; bytes: number }

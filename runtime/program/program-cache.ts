@@ -5,11 +5,12 @@
 import { emit, emitPerOp, profiling } from '../profiler/events.js';
 import type { Shape } from '../shape.js';
 import type { Primitive } from '../primitive.js';
-import { currentSession, sessionNumber } from '../device/current.js';
+import { chipSession, chipSessions, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
 import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
 import type { Program } from './program.js';
 import { intermediatePeakBytes } from './intermediate-bytes.js';
+import { hasCollective } from './collective-nodes.js';
 
 export interface CompiledEntry {
   readonly id: number;
@@ -18,6 +19,8 @@ export interface CompiledEntry {
   readonly label: string;
   /** Device bytes its intermediate values need at once while it runs (intermediate-bytes.ts). */
   readonly intermediateBytes: number;
+  /** Whether it holds collectives (its launch meets other chips). */
+  readonly collectives: boolean;
 }
 
 /** A cached program and its bookkeeping. */
@@ -32,8 +35,8 @@ interface Slot {
 }
 
 export interface ProgramCacheBackend {
-  /** Sends the program to the device to compile; returns its id. */
-  compile(program: Program, label: string): number;
+  /** Sends the program to the chip's device thread to compile; returns its id. */
+  compile(program: Program, label: string, chip: number): number;
   /** Frees an evicted program's executable on the device. */
   release(id: number): void;
   /** The most programs kept. */
@@ -102,8 +105,8 @@ export class ProgramCache {
     const program = bp.program();
     const label = bp.label();
     const entry = {
-      id: this.device.compile(program, label), hash: fnv1a(bp.signature), program, label,
-      intermediateBytes: intermediatePeakBytes(program),
+      id: this.device.compile(program, label, bp.outputs[0]?.chip ?? 0), hash: fnv1a(bp.signature), program, label,
+      intermediateBytes: intermediatePeakBytes(program), collectives: hasCollective(program.nodes),
     };
     const shapes = program.inputs.map((v) => v.shape);
     const slot: Slot = { entry, signature: bp.signature, structure: bp.structure(), shapes, used: ++this.clock, evicted: false };
@@ -150,9 +153,14 @@ let cacheSession = 0;
 export function programCache(): ProgramCache {
   if (cache === null || cacheSession !== sessionNumber()) {
     cacheSession = sessionNumber();
+    let nextId = 1;
     cache = new ProgramCache({
-      compile: (p, label) => currentSession().compile(p, label),
-      release: (id) => currentSession().releaseProgram(id),
+      compile: (p, label, chip) => {
+        const id = nextId++;
+        chipSession(chip).compile(p, label, id);
+        return id;
+      },
+      release: (id) => chipSessions().forEach((s) => s.releaseProgram(id)),
       capacity: settings.programCacheSize,
     });
   }

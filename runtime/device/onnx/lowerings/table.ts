@@ -4,6 +4,7 @@
 import type { DType } from '../../../dtype.js';
 import { LoweringTable, type LoweringRule } from '../../lowering-table.js';
 import type { OnnxGraph } from '../onnx-graph.js';
+import { COLLECTIVE_PRIMITIVES } from '../../../program/collective-nodes.js';
 
 export interface OnnxLowerContext {
   readonly graph: OnnxGraph;
@@ -13,5 +14,5 @@ export interface OnnxLowerContext {
 
 export type OnnxLowering = LoweringRule<OnnxLowerContext, string>;
 
-/** ONNX lowers every primitive. */
-export const onnxLowerings = new LoweringTable<OnnxLowering>('onnx');
+/** ONNX lowers every primitive but the collectives: the device thread runs those between the graphs (device/ici/). */
+export const onnxLowerings = new LoweringTable<OnnxLowering>('onnx', undefined, COLLECTIVE_PRIMITIVES);

@@ -7,3 +7,4 @@ import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
 export { stablehloLowerings, type StableHloLowerContext, type StableHloLowering } from './table.js';
+import './collectives.js';

@@ -1,0 +1,125 @@
+// One collective of a chip's program, run by its device thread on the values' host copies:
+// the chips of the group exchange over the interconnect (links.ts) and each computes its own
+// result. Reductions combine the ranks in rank order on every chip, so all chips get the same
+// bits; float32 sums accumulate in float32, bfloat16 in float32 rounded once (as the TPU does).
+import { allocStorage, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
+import { numel, type Shape } from '../../shape.js';
+import type { ProgramNode } from '../../program/program.js';
+import type { IciLinks } from './links.js';
+
+interface Group { readonly groups: readonly (readonly number[])[]; readonly rank: number }
+type Reduce = 'sum' | 'mean' | 'max' | 'min';
+
+/** The chip ids of this chip's group. */
+function groupOf(a: Group, chip: number): readonly number[] {
+  const g = a.groups.find((ids) => ids.includes(chip));
+  if (!g || g[a.rank] !== chip) throw new Error(`collective: chip ${chip} is not rank ${a.rank} of any group of ${JSON.stringify(a.groups)}`);
+  return g;
+}
+
+/** Values in their compute type (bfloat16 widened) for arithmetic; back to storage after. */
+const toCompute = (dtype: DType, s: StorageArray): Float32Array | Int32Array | Uint8Array =>
+  dtype === 'bfloat16' ? widenBf16(s as Uint16Array) : (s as Float32Array | Int32Array | Uint8Array);
+const toStorage = (dtype: DType, c: Float32Array | Int32Array | Uint8Array): StorageArray =>
+  dtype === 'bfloat16' ? narrowToBf16(c as Float32Array) : c;
+
+function reduceInto(acc: Float32Array | Int32Array | Uint8Array, x: Float32Array | Int32Array | Uint8Array, reduce: Reduce): void {
+  const n = acc.length;
+  if (reduce === 'sum' || reduce === 'mean') {
+    if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = (acc[i]! + x[i]!) | 0;
+    else for (let i = 0; i < n; i++) acc[i] = acc[i]! + x[i]!;
+  } else if (reduce === 'max') {
+    // NaN propagates, as torch.max.
+    for (let i = 0; i < n; i++) if (x[i]! > acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
+  } else {
+    for (let i = 0; i < n; i++) if (x[i]! < acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
+  }
+}
+
+/** The parts in rank order combined; `mean` divides by their count. */
+function combine(dtype: DType, parts: readonly StorageArray[], reduce: Reduce): StorageArray {
+  const acc = toCompute(dtype, parts[0]!).slice();
+  for (let k = 1; k < parts.length; k++) reduceInto(acc, toCompute(dtype, parts[k]!), reduce);
+  if (reduce === 'mean') for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! / parts.length;
+  return toStorage(dtype, acc);
+}
+
+/** Rows [start, start + size) of `dim`. */
+function sliceDim(data: StorageArray, shape: Shape, dim: number, start: number, size: number): StorageArray {
+  const inner = numel(shape.slice(dim + 1));
+  const outer = numel(shape.slice(0, dim));
+  const m = shape[dim]!;
+  const out = new (data.constructor as new (n: number) => StorageArray)(outer * size * inner);
+  for (let o = 0; o < outer; o++) out.set(data.subarray((o * m + start) * inner, (o * m + start + size) * inner), o * size * inner);
+  return out;
+}
+
+/** Parts of shapes equal but along `dim` (sizes[k]), joined along it. */
+function concatDim(dtype: DType, parts: readonly StorageArray[], shape: Shape, dim: number, sizes: readonly number[]): StorageArray {
+  const inner = numel(shape.slice(dim + 1));
+  const outer = numel(shape.slice(0, dim));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const out = allocStorage(dtype, outer * total * inner);
+  for (let o = 0; o < outer; o++) {
+    let at = 0;
+    parts.forEach((p, k) => {
+      const rows = sizes[k]! * inner;
+      out.set(p.subarray(o * rows, (o + 1) * rows), (o * total + at) * inner);
+      at += sizes[k]!;
+    });
+  }
+  return out;
+}
+
+/** Sends `mine(peer)` to every other chip of the group, then collects what each sent, in rank order (own part: `own`). */
+function exchange(links: IciLinks, group: readonly number[], rank: number, mine: (k: number) => StorageArray, own: StorageArray, what: string): StorageArray[] {
+  group.forEach((peer, k) => {
+    if (k !== rank) links.send(peer, mine(k));
+  });
+  return group.map((peer, k) => (k === rank ? own : links.receive(peer, what)));
+}
+
+/** Runs collective `node` on this chip's input `x` (of shape `shape`); returns this chip's result. */
+export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, links: IciLinks): StorageArray {
+  const a = node.attrs as Group & Record<string, any>;
+  const chip = links.chip;
+  const group = groupOf(a, chip);
+  const rank = a.rank;
+  const what = node.op;
+  const dtype = node.dtype;
+  switch (node.op) {
+    case 'all_reduce':
+      return combine(dtype, exchange(links, group, rank, () => x, x, what), a.reduce);
+    case 'all_gather':
+      return concatDim(dtype, exchange(links, group, rank, () => x, x, what), shape, a.dim, a.sizes);
+    case 'reduce_scatter': {
+      const starts = a.sizes.map((_: number, k: number) => a.sizes.slice(0, k).reduce((s: number, n: number) => s + n, 0));
+      const chunk = (k: number) => sliceDim(x, shape, a.dim, starts[k], a.sizes[k]);
+      return combine(dtype, exchange(links, group, rank, chunk, chunk(rank), what), a.reduce);
+    }
+    case 'all_to_all': {
+      const n = group.length;
+      const size = shape[a.splitDim]! / n;
+      const chunk = (k: number) => sliceDim(x, shape, a.splitDim, k * size, size);
+      const chunkShape = shape.map((m, i) => (i === a.splitDim ? size : m));
+      const parts = exchange(links, group, rank, chunk, chunk(rank), what);
+      return concatDim(dtype, parts, chunkShape, a.concatDim, parts.map(() => chunkShape[a.concatDim]!));
+    }
+    case 'collective_permute': {
+      const pairs = a.pairs as [number, number][];
+      for (const [s, t] of pairs) if (s === rank && t !== rank) links.send(group[t]!, x);
+      const from = pairs.find(([, t]) => t === rank);
+      if (!from) return allocStorage(dtype, x.length);
+      return from[0] === rank ? x.slice() : links.receive(group[from[0]]!, what);
+    }
+    case 'collective_broadcast': {
+      if (rank === a.src) {
+        group.forEach((peer, k) => k !== rank && links.send(peer, x));
+        return x.slice();
+      }
+      return links.receive(group[a.src]!, what);
+    }
+    default:
+      throw new Error(`collective: unknown primitive '${node.op}'`);
+  }
+}

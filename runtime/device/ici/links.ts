@@ -1,0 +1,50 @@
+// A device thread's end of the emulated inter-chip interconnect: a MessagePort to every other
+// chip (data moves by transfer, no copy on the way) and one shared word per chip that a sender
+// bumps and notifies, so a receiver blocks in Atomics.wait instead of spinning. Chips of a
+// group run their collectives in the same order (one controller enqueues them), so the next
+// message from a peer is always for the collective at hand.
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { StorageArray } from '../../dtype.js';
+import type { IciEnd } from '../protocol.js';
+
+/** A peer that never sends (its program failed before the collective, or it was cancelled) ends the wait with an error. */
+const PEER_TIMEOUT_MS = 60_000;
+const WAIT_SLICE_MS = 100;
+
+export class IciLinks {
+  private readonly words: Int32Array;
+  /** Bytes sent since the last progress report (the profile's collective traffic). */
+  bytesSent = 0;
+
+  constructor(readonly chip: number, private readonly end: IciEnd) {
+    this.words = new Int32Array(end.signal);
+  }
+
+  private port(peer: number): MessagePort {
+    const p = this.end.ports[peer];
+    if (!p) throw new Error(`interconnect: chip ${this.chip} has no link to chip ${peer}`);
+    return p;
+  }
+
+  /** Sends a copy of `data` (the caller may keep using its array). */
+  send(peer: number, data: StorageArray): void {
+    const copy = data.slice();
+    this.port(peer).postMessage(copy, [copy.buffer as ArrayBuffer]);
+    this.bytesSent += copy.byteLength;
+    Atomics.add(this.words, peer, 1);
+    Atomics.notify(this.words, peer);
+  }
+
+  /** Blocks until `peer`'s next message arrives. */
+  receive(peer: number, what: string): StorageArray {
+    const port = this.port(peer);
+    const deadline = Date.now() + PEER_TIMEOUT_MS;
+    for (;;) {
+      const seen = Atomics.load(this.words, this.chip);
+      const m = receiveMessageOnPort(port);
+      if (m) return m.message as StorageArray;
+      if (Date.now() > deadline) throw new Error(`${what}: chip ${this.chip} waited ${PEER_TIMEOUT_MS / 1000} s for chip ${peer}, which never reached the collective`);
+      Atomics.wait(this.words, this.chip, seen, WAIT_SLICE_MS);
+    }
+  }
+}

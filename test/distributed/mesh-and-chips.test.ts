@@ -1,0 +1,102 @@
+// Emulated chips: the chip count, each chip's memory account, device meshes, and the errors
+// that name a bad argument (mixed chips, wrong locals, unknown options).
+import { describe, expect, it } from 'vitest';
+import { tpu } from 'tpu-kernel/runtime';
+
+tpu.setDevice({ chips: 4 });
+
+describe('chips', () => {
+  it('the count is read back and changes only before the first tensor', async () => {
+    expect(tpu.device().chips).toBe(4);
+    const x = tpu.zeros([2], { chip: 3 });
+    expect(x.chip).toBe(3);
+    expect(() => tpu.setDevice({ chips: 2 })).toThrow('tpu.setDevice: the chip count can change only before the first tensor or after `await tpu.reset()` (the session runs 4 chips; asked for 2)');
+    expect(() => tpu.setDevice({ chips: 0 })).toThrow('tpu.setDevice: chips must be a positive integer; got 0');
+    expect(() => tpu.zeros([2], { chip: 4 })).toThrow('tpu.zeros: chip must be an integer in [0, 4) (the session has 4 chips: TPU_KERNEL_CHIPS or tpu.setDevice({ chips })); got 4');
+    expect(() => x.toChip(-1)).toThrow('toChip: chip must be an integer in [0, 4)');
+    await tpu.reset();
+    tpu.setDevice({ chips: 2 });
+    expect(tpu.memory().chips.length).toBe(2);
+    await tpu.reset();
+    tpu.setDevice({ chips: 4 });
+  });
+
+  it('each chip has its own memory account, capacity and live tensors', () => {
+    const before = tpu.memory();
+    expect(before.chips.map((c) => c.chip)).toEqual([0, 1, 2, 3]);
+    const big = tpu.zeros([256, 1024], { chip: 2 }); // 1 MiB
+    const small = tpu.ones([10], { chip: 1, dtype: 'bfloat16' }); // 20 bytes
+    const after = tpu.memory();
+    const delta = after.chips.map((c, i) => c.liveBytes - before.chips[i]!.liveBytes);
+    expect(delta).toEqual([0, 20, 2 ** 20, 0]);
+    expect(after.chips[2]!.liveTensors - before.chips[2]!.liveTensors).toBe(1);
+    expect(after.liveBytes - before.liveBytes).toBe(2 ** 20 + 20);
+    expect(after.chips.every((c) => c.capacityBytes === tpu.device().capacityBytes)).toBe(true);
+    expect(after.capacityBytes).toBe(4 * tpu.device().capacityBytes);
+    expect(after.chips[2]!.peakBytes).toBeGreaterThanOrEqual(2 ** 20);
+    big.dispose();
+    small.dispose();
+    expect(tpu.memory().chips.map((c) => c.liveBytes)).toEqual(before.chips.map((c) => c.liveBytes));
+  });
+
+  it('out of memory names the chip', () => {
+    tpu.setDevice({ hbmBytes: 2 ** 20 });
+    try {
+      expect(() => tpu.zeros([512, 1024], { chip: 1 })).toThrow(/out of device memory: zeros needs 2.00 MiB .* on chip 1 are live/);
+    } finally {
+      tpu.setDevice({ hbmBytes: null });
+    }
+  });
+});
+
+describe('device meshes', () => {
+  it('shape, names, size, chips (row-major) and sub-meshes by axis', () => {
+    const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
+    expect([mesh.shape, mesh.names, mesh.size, mesh.chips]).toEqual([[2, 2], ['dp', 'tp'], 4, [0, 1, 2, 3]]);
+    expect(mesh.get('tp').groups()).toEqual([[0, 1], [2, 3]]);
+    expect(mesh.get('dp').groups()).toEqual([[0, 2], [1, 3]]);
+    expect(mesh.groups()).toEqual([[0, 1, 2, 3]]);
+    expect(String(mesh.get('tp'))).toBe('DeviceMesh(dp=2, tp=2; along tp)');
+    const flat = tpu.initDeviceMesh([4], { names: ['dp'] });
+    expect(flat.get('dp').groups()).toEqual([[0, 1, 2, 3]]);
+    expect(tpu.initDeviceMesh([4]).names).toEqual(['dim0']);
+  });
+
+  it('bad meshes are named', () => {
+    expect(() => tpu.initDeviceMesh([2, 4], { names: ['dp', 'tp'] })).toThrow('tpu.initDeviceMesh: a mesh of shape [2,4] has 8 chips, but the session has 4 (set TPU_KERNEL_CHIPS=8 or call tpu.setDevice({ chips: 8 }) first)');
+    expect(() => tpu.initDeviceMesh([4], { names: ['dp', 'tp'] })).toThrow('tpu.initDeviceMesh: names must give one non-empty string per dimension of shape [4]; got ["dp","tp"]');
+    expect(() => tpu.initDeviceMesh([2, 2], { names: ['dp', 'dp'] })).toThrow('tpu.initDeviceMesh: names must be distinct');
+    expect(() => tpu.initDeviceMesh([0])).toThrow('tpu.initDeviceMesh: shape must be a non-empty array of positive integers');
+    expect(() => tpu.initDeviceMesh([4], { name: ['dp'] } as never)).toThrow("tpu.initDeviceMesh: unknown option 'name'; tpu.initDeviceMesh accepts 'names'");
+    const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
+    expect(() => mesh.get('pp')).toThrow('mesh.get: the mesh has no axis "pp"; its axes are "dp", "tp"');
+  });
+});
+
+describe('bad collective input is named', () => {
+  const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
+  const xs = () => [0, 1, 2, 3].map((c) => tpu.zeros([4, 2], { chip: c }));
+
+  it('count, chip, dtype, shape, op, dim, mesh', () => {
+    const d = tpu.distributed;
+    expect(() => d.allReduce(xs().slice(0, 3), { mesh })).toThrow('tpu.distributed.allReduce: locals must hold 4 tensors (one per chip of the mesh, in mesh.chips order); got 3');
+    const wrongChip = xs();
+    wrongChip[2] = tpu.zeros([4, 2], { chip: 1 });
+    expect(() => d.allReduce(wrongChip, { mesh })).toThrow('tpu.distributed.allReduce: locals[2] must be on chip 2 (mesh.chips[2]); it is on chip 1 (move it with .toChip(2))');
+    const wrongDtype = xs();
+    wrongDtype[3] = tpu.zeros([4, 2], { chip: 3, dtype: 'int32' });
+    expect(() => d.allGather(wrongDtype, { mesh })).toThrow('tpu.distributed.allGather: locals[3] has dtype int32, but locals[0] has float32');
+    const wrongShape = xs();
+    wrongShape[1] = tpu.zeros([4, 3], { chip: 1 });
+    expect(() => d.allReduce(wrongShape, { mesh })).toThrow('tpu.distributed.allReduce: locals[1] has shape [4, 3], but locals[0] has [4, 2]');
+    expect(() => d.allGather(wrongShape, { mesh, dim: 0 })).toThrow('(they may differ only along dim 0)');
+    expect(() => d.allReduce(xs(), { mesh, op: 'avg' as never })).toThrow("tpu.distributed.allReduce: op must be one of 'sum', 'mean', 'max', 'min'; got \"avg\"");
+    expect(() => d.reduceScatter(xs(), { mesh, dim: 2 })).toThrow('tpu.distributed.reduceScatter: dim must be an integer in [-2, 2) for 2-d tensors; got 2');
+    expect(() => d.allReduce(xs(), { mesh: [4] as never })).toThrow('tpu.distributed.allReduce: options.mesh must be a DeviceMesh (tpu.initDeviceMesh); got an object of type Array');
+    expect(() => d.allReduce(xs(), { mesh, axis: 'tp' })).toThrow('tpu.distributed.allReduce: the mesh has no axis "tp"; its axes are "dp"');
+    expect(() => d.allToAll(xs(), { mesh, splitDim: 1, concatDim: 0 })).toThrow('tpu.distributed.allToAll: splitDim 1 has size 2, which must be divisible by the group size 4');
+    expect(() => d.broadcast(xs(), { mesh, src: 4 })).toThrow('tpu.distributed.broadcast: src must be a rank in [0, 4) of each group; got 4');
+    expect(() => d.allReduce(xs().map((x) => x.to('int32')), { mesh, op: 'mean' })).toThrow("tpu.distributed.allReduce: op 'mean' needs a floating dtype; got int32");
+    expect(() => d.permute(xs(), { mesh, shfit: 1 } as never)).toThrow("tpu.distributed.permute: unknown option 'shfit'; tpu.distributed.permute accepts 'mesh', 'axis', 'shift'");
+  });
+});
