@@ -97,7 +97,7 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   try {
     const exe = await programs.get(cmd.program)!;
     const outs = exe instanceof SegmentedExecutable
-      ? await runSegmented(exe, backend, inputs, cmd.scalars, links, profiling ? collectives : null)
+      ? await runSegmented(exe, backend, inputs, cmd.scalars, chip, links, profiling ? collectives : null)
       : await backend.execute(exe, inputs, cmd.scalars);
     outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
     if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());

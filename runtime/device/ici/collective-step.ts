@@ -72,17 +72,22 @@ function concatDim(dtype: DType, parts: readonly StorageArray[], shape: Shape, d
 }
 
 /** Sends `mine(peer)` to every other chip of the group, then collects what each sent, in rank order (own part: `own`). */
-function exchange(links: IciLinks, group: readonly number[], rank: number, mine: (k: number) => StorageArray, own: StorageArray, what: string): StorageArray[] {
+function exchange(links: IciLinks | null, group: readonly number[], rank: number, mine: (k: number) => StorageArray, own: StorageArray, what: string): StorageArray[] {
   group.forEach((peer, k) => {
-    if (k !== rank) links.send(peer, mine(k));
+    if (k !== rank) link(links, peer).send(peer, mine(k));
   });
-  return group.map((peer, k) => (k === rank ? own : links.receive(peer, what)));
+  return group.map((peer, k) => (k === rank ? own : link(links, peer).receive(peer, what)));
 }
 
-/** Runs collective `node` on this chip's input `x` (of shape `shape`); returns this chip's result. */
-export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, links: IciLinks): StorageArray {
+/** The links to a peer; a session of one chip has none (its groups hold only itself). */
+function link(links: IciLinks | null, peer: number): IciLinks {
+  if (!links) throw new Error(`collective: chip ${peer} is not part of this session (it has one chip: TPU_KERNEL_CHIPS or tpu.setDevice({ chips }))`);
+  return links;
+}
+
+/** Runs collective `node` on chip `chip`'s input `x` (of shape `shape`); returns this chip's result. */
+export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, chip: number, links: IciLinks | null): StorageArray {
   const a = node.attrs as Group & Record<string, any>;
-  const chip = links.chip;
   const group = groupOf(a, chip);
   const rank = a.rank;
   const what = node.op;
@@ -107,17 +112,17 @@ export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, 
     }
     case 'collective_permute': {
       const pairs = a.pairs as [number, number][];
-      for (const [s, t] of pairs) if (s === rank && t !== rank) links.send(group[t]!, x);
+      for (const [s, t] of pairs) if (s === rank && t !== rank) link(links, group[t]!).send(group[t]!, x);
       const from = pairs.find(([, t]) => t === rank);
       if (!from) return allocStorage(dtype, x.length);
-      return from[0] === rank ? x.slice() : links.receive(group[from[0]]!, what);
+      return from[0] === rank ? x.slice() : link(links, group[from[0]]!).receive(group[from[0]]!, what);
     }
     case 'collective_broadcast': {
       if (rank === a.src) {
-        group.forEach((peer, k) => k !== rank && links.send(peer, x));
+        group.forEach((peer, k) => k !== rank && link(links, peer).send(peer, x));
         return x.slice();
       }
-      return links.receive(group[a.src]!, what);
+      return link(links, group[a.src]!).receive(group[a.src]!, what);
     }
     default:
       throw new Error(`collective: unknown primitive '${node.op}'`);
