@@ -167,12 +167,13 @@ export class DeviceSession {
     return this.received(await this.waits.async(reply, reason));
   }
 
-  fenceSync(reason: string): void {
-    this.check(this.waits.sync(this.request({ t: 'fence', reply: 0 }), reason));
+  /** `profiled` false: no wait event (chips after the first of a sync over all chips). */
+  fenceSync(reason: string, profiled = true): void {
+    this.check(this.waits.sync(this.request({ t: 'fence', reply: 0 }), reason, profiled));
   }
 
-  async fence(reason: string): Promise<void> {
-    this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason));
+  async fence(reason: string, profiled = true): Promise<void> {
+    this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason, profiled));
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */

@@ -29,8 +29,8 @@ export class IciLinks {
   /** Sends a copy of `data` (the caller may keep using its array). */
   send(peer: number, data: StorageArray): void {
     const copy = data.slice();
+    this.bytesSent += copy.byteLength; // before the transfer detaches it
     this.port(peer).postMessage(copy, [copy.buffer as ArrayBuffer]);
-    this.bytesSent += copy.byteLength;
     Atomics.add(this.words, peer, 1);
     Atomics.notify(this.words, peer);
   }
