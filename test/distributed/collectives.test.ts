@@ -114,6 +114,25 @@ for (const [mode, run] of Object.entries(MODES)) {
   });
 }
 
+describe('tpu.compile over several chips', () => {
+  it('traces once, then replays one program per chip with new inputs', () => {
+    const f = tpu.compile((...xs: Tensor[]) => {
+      const summed = tpu.distributed.allReduce(xs.map((x) => x.mul(2)), { mesh });
+      return [summed[0]!.add(summed[3]!.toChip(0)), summed[2]!];
+    });
+    for (let call = 0; call < 3; call++) {
+      const xs = [0, 1, 2, 3].map((c) => tpu.tensor([c + call, 1], { chip: c }));
+      const [a, b] = f(...xs);
+      const sum = 2 * (6 + 4 * call);
+      expect([a!.chip, b!.chip]).toEqual([0, 2]);
+      expect(host(a!)).toEqual([2 * sum, 16]);
+      expect(host(b!)).toEqual([sum, 8]);
+    }
+    expect(f.stats().traces).toBe(1);
+    expect(f.stats().calls).toBe(3);
+  });
+});
+
 describe('moving tensors between chips', () => {
   it('toChip copies in every mode; an op mixing chips names both', () => {
     for (const mode of ['debug', 'strict', 'fused'] as const) {
