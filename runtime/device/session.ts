@@ -78,6 +78,12 @@ export class DeviceSession {
     return this.memory.allocate(this.nextBuffer++, dtype, shape, numel(shape), origin);
   }
 
+  /** Throws out-of-memory unless `bytes` more fit on this chip now (allocates nothing). */
+  reserve(bytes: number, what: string, origin: string): void {
+    this.memory.capacityBytes = settings.capacityBytes();
+    this.memory.reserve(bytes, what, origin);
+  }
+
   upload(buffer: DeviceBuffer, data: StorageArray): void {
     this.bytesToDevice += data.byteLength;
     if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toDevice', bytes: data.byteLength });

@@ -39,10 +39,18 @@ describe('chips', () => {
     expect(tpu.memory().chips.map((c) => c.liveBytes)).toEqual(before.chips.map((c) => c.liveBytes));
   });
 
-  it('out of memory names the chip', () => {
+  it('out of memory names the chip; a collective checks every chip before any starts', () => {
+    const mesh = tpu.initDeviceMesh([4]);
+    const xs = [0, 1, 2, 3].map((c) => tpu.ones([64, 1024], { chip: c })); // 256 KiB each
+    const filler = tpu.zeros([200, 1024], { chip: 2 }); // 800 KiB more on chip 2
     tpu.setDevice({ hbmBytes: 2 ** 20 });
     try {
       expect(() => tpu.zeros([512, 1024], { chip: 1 })).toThrow(/out of device memory: zeros needs 2.00 MiB .* on chip 1 are live/);
+      expect(() => tpu.distributed.allReduce(xs, { mesh })).toThrow(/out of device memory: tpu.distributed.allReduce needs 256.0 KiB for \[64, 1024\] float32, but 1.03 MiB of .* on chip 2 are live/);
+      tpu.setDevice({ hbmBytes: null });
+      filler.dispose();
+      const sums = tpu.distributed.allReduce(xs, { mesh }); // the interconnect is in step: nothing ran before
+      expect(Array.from(sums[3]!.dataSync().slice(0, 2))).toEqual([4, 4]);
     } finally {
       tpu.setDevice({ hbmBytes: null });
     }
