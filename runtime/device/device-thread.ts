@@ -11,7 +11,7 @@ import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type D
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { hasCollective } from '../program/collective-nodes.js';
 import { IciLinks } from './ici/links.js';
-import { compileSegmented, runSegmented, SegmentedExecutable, type CollectiveTiming } from './ici/segmented-program.js';
+import { compileSegmented, runSegmented, SegmentedExecutable, skipSegmented, type CollectiveTiming } from './ici/segmented-program.js';
 
 const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
 const links = ici ? new IciLinks(chip, ici) : null;
@@ -88,6 +88,8 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   for (const id of cmd.ins) {
     const b = bufferOrFailure(id);
     if (b instanceof Failure) {
+      const exe = await programs.get(cmd.program)?.catch(() => undefined);
+      if (exe instanceof SegmentedExecutable) skipSegmented(exe, chip, links, b.message);
       fail(cmd.outs, b);
       if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message });
       return;

@@ -114,6 +114,25 @@ for (const [mode, run] of Object.entries(MODES)) {
   });
 }
 
+describe('a chip whose input failed', () => {
+  for (const mode of ['strict', 'fused'] as const) {
+    it(`its peers fail at once naming it, and the interconnect stays in step (${mode})`, () => {
+      tpu.withMode(mode, () => {
+        const ints = [0, 1, 2, 3].map((c) => tpu.tensor(new Int32Array([4, 8]), { chip: c }));
+        // Chip 1 divides by a zero computed on the device: its value fails there.
+        const zero = ints[1]!.sub(ints[1]!);
+        const inputs = ints.map((x, c) => (c === 1 ? x.fmod(zero) : x));
+        const sums = tpu.distributed.allReduce(inputs, { mesh });
+        const t0 = Date.now();
+        sums.forEach((s, c) => expect(() => s.dataSync()).toThrow(c === 1 ? /fmod/ : 'all_reduce: not run, an earlier error on chip 1: Non-zero status'));
+        expect(Date.now() - t0).toBeLessThan(30_000); // not the interconnect's 60 s timeout
+        const again = tpu.distributed.allReduce(ints, { mesh });
+        expect(Array.from(again[2]!.dataSync())).toEqual([16, 32]);
+      });
+    });
+  }
+});
+
 describe('tpu.compile over several chips', () => {
   it('traces once, then replays one program per chip with new inputs', () => {
     const f = tpu.compile((...xs: Tensor[]) => {

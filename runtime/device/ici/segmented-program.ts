@@ -8,7 +8,7 @@ import { valueOf } from '../../program/program.js';
 import { COLLECTIVE_PRIMITIVES } from '../../program/collective-nodes.js';
 import type { DType } from '../../dtype.js';
 import { runCollective } from './collective-step.js';
-import type { IciLinks } from './links.js';
+import { Failed, type IciLinks } from './links.js';
 
 type Step<E> =
   /** Value ids (of the whole program) the part reads as buffers and scalars, and those it writes. */
@@ -96,24 +96,27 @@ export async function runSegmented<E>(
   inputs.forEach((b, i) => values.set(i, b));
   const scalarOf = (v: number) => scalars[v - program.inputs.length]!;
   const made: BackendBuffer[] = [];
+  // After an error the chip still meets its peers at each later collective, with the reason.
+  let failure: { error: unknown; failed: Failed } | null = null;
   try {
     for (const s of exe.steps) {
-      if (s.kind === 'part') {
-        const outs = await backend.execute(s.exe, s.ins.map((v) => values.get(v)!), s.scalars.map(scalarOf));
-        outs.forEach((b, i) => {
-          values.set(s.outs[i]!, b);
-          made.push(b);
-        });
+      if (failure) {
+        if (s.kind === 'collective') {
+          try {
+            runCollective(s.node, failure.failed, s.inputShape, chip, links);
+          } catch {
+            // it throws by design: the peers now have the reason
+          }
+        }
         continue;
       }
-      const start = performance.timeOrigin + performance.now();
-      const sentBefore = links?.bytesSent ?? 0;
-      const host = await backend.toHost(values.get(s.input)!);
-      const result = backend.toDevice(s.node.dtype, runCollective(s.node, host, s.inputShape, chip, links));
-      values.set(s.output, result);
-      made.push(result);
-      timings?.push({ op: s.node.op, bytes: (links?.bytesSent ?? 0) - sentBefore, start, end: performance.timeOrigin + performance.now() });
+      try {
+        await runStep(s);
+      } catch (error) {
+        failure = { error, failed: new Failed(error instanceof Error ? error.message : String(error)) };
+      }
     }
+    if (failure) throw failure.error;
     const outputs = program.outputs.map((v) => values.get(v)!);
     const kept = new Set(outputs);
     for (const b of made) if (!kept.has(b)) backend.free(b);
@@ -121,5 +124,36 @@ export async function runSegmented<E>(
   } catch (e) {
     for (const b of made) backend.free(b);
     throw e;
+  }
+
+  async function runStep(s: Step<E>): Promise<void> {
+    if (s.kind === 'part') {
+      const outs = await backend.execute(s.exe, s.ins.map((v) => values.get(v)!), s.scalars.map(scalarOf));
+      outs.forEach((b, i) => {
+        values.set(s.outs[i]!, b);
+        made.push(b);
+      });
+      return;
+    }
+    const start = performance.timeOrigin + performance.now();
+    const sentBefore = links?.bytesSent ?? 0;
+    const host = await backend.toHost(values.get(s.input)!);
+    const result = backend.toDevice(s.node.dtype, runCollective(s.node, host, s.inputShape, chip, links));
+    values.set(s.output, result);
+    made.push(result);
+    timings?.push({ op: s.node.op, bytes: (links?.bytesSent ?? 0) - sentBefore, start, end: performance.timeOrigin + performance.now() });
+  }
+}
+
+/** A chip whose program cannot start (a failed input) still meets its peers at each collective, with the reason. */
+export function skipSegmented<E>(exe: SegmentedExecutable<E>, chip: number, links: IciLinks | null, reason: string): void {
+  const failed = new Failed(reason);
+  for (const s of exe.steps) {
+    if (s.kind !== 'collective') continue;
+    try {
+      runCollective(s.node, failed, s.inputShape, chip, links);
+    } catch {
+      // it throws by design: the peers now have the reason
+    }
   }
 }
