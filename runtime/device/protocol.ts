@@ -62,7 +62,8 @@ export interface DeviceThreadData {
 
 /**
  * One chip's end of the emulated inter-chip interconnect: a port to every other chip (null at its
- * own index) and the shared words, one per chip, a sender bumps to wake its receiver.
+ * own index) and the shared words: one per chip, a sender bumps to wake its receiver, then one
+ * set when the session closes.
  */
 export interface IciEnd {
   readonly ports: readonly (MessagePort | null)[];

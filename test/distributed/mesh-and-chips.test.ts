@@ -1,7 +1,7 @@
 // Emulated chips: the chip count, each chip's memory account, device meshes, and the errors
 // that name a bad argument (mixed chips, wrong locals, unknown options).
 import { describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
+import { apply, ops, tpu } from 'tpu-kernel/runtime';
 
 tpu.setDevice({ chips: 4 });
 
@@ -54,6 +54,19 @@ describe('chips', () => {
     } finally {
       tpu.setDevice({ hbmBytes: null });
     }
+  });
+});
+
+describe('closing the session', () => {
+  it('tpu.reset() ends a collective still waiting for a peer (no 60 s wait)', async () => {
+    // Only chip 0's part of a two-chip all-reduce: chip 0 waits for chip 1, which never comes.
+    const x = tpu.ones([4]);
+    apply(ops.allReducePrimitive, [x], { groups: [[0, 1]], rank: 0, reduce: 'sum' });
+    const t0 = Date.now();
+    await tpu.reset();
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    tpu.setDevice({ chips: 4 });
+    expect(Array.from(tpu.ones([2], { chip: 3 }).mul(2).dataSync())).toEqual([2, 2]);
   });
 });
 

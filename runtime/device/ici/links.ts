@@ -17,7 +17,7 @@ export class Failed {
 
 export type Payload = StorageArray | Failed;
 
-/** A peer that never sends (its program failed before the collective, or it was cancelled) ends the wait with an error. */
+/** A peer that never sends (its commands were dropped by tpu.cancelPending) ends the wait with an error. */
 const PEER_TIMEOUT_MS = 60_000;
 const WAIT_SLICE_MS = 100;
 
@@ -59,6 +59,7 @@ export class IciLinks {
         const msg = m.message as StorageArray | { failed: string };
         return 'failed' in msg ? new Failed(`chip ${peer}: ${msg.failed}`) : msg;
       }
+      if (Atomics.load(this.words, this.words.length - 1) !== 0) throw new Error(`${what}: the session was closed while chip ${this.chip} waited for chip ${peer}`);
       if (Date.now() > deadline) throw new Error(`${what}: chip ${this.chip} waited ${PEER_TIMEOUT_MS / 1000} s for chip ${peer}, which never reached the collective`);
       Atomics.wait(this.words, this.chip, seen, WAIT_SLICE_MS);
     }
