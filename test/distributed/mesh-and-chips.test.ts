@@ -34,6 +34,8 @@ describe('chips', () => {
     expect(after.chips.every((c) => c.capacityBytes === tpu.device().capacityBytes)).toBe(true);
     expect(after.capacityBytes).toBe(4 * tpu.device().capacityBytes);
     expect(after.chips[2]!.peakBytes).toBeGreaterThanOrEqual(2 ** 20);
+    expect(tpu.largestTensors(1)).toEqual([{ bytes: 2 ** 20, shape: [256, 1024], dtype: 'float32', origin: 'zeros', chip: 2 }]);
+    expect(tpu.stats().bytesToDevice).toBeGreaterThanOrEqual(2 ** 20 + 20);
     big.dispose();
     small.dispose();
     expect(tpu.memory().chips.map((c) => c.liveBytes)).toEqual(before.chips.map((c) => c.liveBytes));
