@@ -150,6 +150,34 @@ describe('tpu.compile over several chips', () => {
     expect(f.stats().traces).toBe(1);
     expect(f.stats().calls).toBe(3);
   });
+
+  it('a data-parallel SGD step (grads all-reduced) replays and matches one chip on the global batch', () => {
+    const w0 = [[0.5, -1], [2, 0.25], [-0.75, 1.5]];
+    const ps = [0, 1, 2, 3].map((chip) => tpu.tensor(w0, { chip, requiresGrad: true }));
+    const opts = ps.map((p) => new tpu.optim.SGD([p], { lr: 0.1 }));
+    const step = tpu.compile((...xs: Tensor[]) => {
+      opts.forEach((o) => o.zeroGrad());
+      const losses = xs.map((x, c) => x.matmul(ps[c]!).square().mean());
+      losses.forEach((l) => l.backward());
+      const grads = tpu.distributed.allReduce(ps.map((p) => p.grad!), { mesh, op: 'mean' });
+      ps.forEach((p, c) => void (p.grad = grads[c]!));
+      opts.forEach((o) => o.step());
+      return tpu.distributed.allReduce(losses.map((l) => l.detach()), { mesh, op: 'mean' })[0]!;
+    });
+    const q = tpu.tensor(w0, { requiresGrad: true });
+    const optQ = new tpu.optim.SGD([q], { lr: 0.1 });
+    for (let i = 0; i < 3; i++) {
+      const xs = [0, 1, 2, 3].map((c) => tpu.tensor(values(c + 4 * i, 15), { chip: c }).reshape([5, 3]));
+      const loss = step(...xs).item() as number;
+      optQ.zeroGrad();
+      const lq = tpu.concat(xs.map((x) => x.toChip(0)), 0).matmul(q).square().mean();
+      lq.backward();
+      optQ.step();
+      expectClose([loss], [lq.item() as number]);
+      ps.forEach((p) => expectClose(host(p.toChip(0)), host(q)));
+    }
+    expect(step.stats().traces).toBe(1);
+  });
 });
 
 describe('moving tensors between chips', () => {
