@@ -1,5 +1,6 @@
 // Emulated chips: the chip count, each chip's memory account, device meshes, and the errors
 // that name a bad argument (mixed chips, wrong locals, unknown options).
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { apply, ops, tpu } from 'tpu-kernel/runtime';
 
@@ -56,6 +57,20 @@ describe('chips', () => {
     } finally {
       tpu.setDevice({ hbmBytes: null });
     }
+  });
+});
+
+describe('TPU_KERNEL_CHIPS', () => {
+  const run = (env: Record<string, string>) => execFileSync(process.execPath, ['--input-type=module', '-e', `import { tpu } from 'tpu-kernel/runtime';
+const xs = [0, 1, 2].map((chip) => tpu.full([2], chip + 1, { chip }));
+const sums = tpu.distributed.allReduce(xs, { mesh: tpu.initDeviceMesh([3]) });
+console.log(JSON.stringify({ chips: tpu.device().chips, threads: tpu.device().threads, sum: Array.from(sums[2].dataSync()) }));`], {
+    env: { ...process.env, TPU_KERNEL_THREADS: '2', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+
+  it('sets the chip count; each chip gets a share of the threads', () => {
+    expect(JSON.parse(run({ TPU_KERNEL_CHIPS: '3' }))).toEqual({ chips: 3, threads: 1, sum: [6, 6] });
+    expect(() => run({ TPU_KERNEL_CHIPS: 'four' })).toThrow(/TPU_KERNEL_CHIPS must be a positive integer; got "four"/);
   });
 });
 
