@@ -9,7 +9,7 @@ import type { WeakScalar } from '../tensor.js';
 import type { Site } from '../call-site.js';
 import { emit, profiling } from '../profiler/events.js';
 import { adopt } from '../modes/adopt.js';
-import { launch } from '../modes/launch.js';
+import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
@@ -49,8 +49,8 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   }
   // One program per chip over several chips, each with its share of inputs, scalars and outputs.
   let at = { inputs: 0, scalars: 0, outputs: 0 };
-  for (const p of plan.programs) {
-    launch({
+  const bound = plan.programs.map((p) => {
+    const bp = {
       signature: p.signature,
       structure: () => p.structure,
       program: () => p.ir,
@@ -59,9 +59,12 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
       outputs: outs.slice(at.outputs, at.outputs + p.outputs),
       label: () => p.label,
       site,
-    });
+    };
     at = { inputs: at.inputs + p.inputs, scalars: at.scalars + p.scalars, outputs: at.outputs + p.outputs };
-  }
+    return bp;
+  });
+  if (bound.length === 1) launch(bound[0]!);
+  else launchAll(bound);
   plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
   const returned = new Set<Tensor>();
   const result = rebuild(plan.result, (leaf) => {

@@ -14,7 +14,7 @@ import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js'
 import { bindProgram, combineBindings, type BoundRegion } from '../program/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
-import { launch } from './launch.js';
+import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
@@ -216,7 +216,7 @@ export class Region {
         if (this.onSeveralChips(outputs)) {
           const parts = bindPerChip(outputs, site, this.members);
           beforeLaunch?.(combineBindings(parts), this.originals);
-          for (const bp of parts) launch(bp);
+          launchAll(parts);
           for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
