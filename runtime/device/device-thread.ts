@@ -7,11 +7,11 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Backend, BackendBuffer } from './backend.js';
 import { OrtBackend } from './onnx/ort-backend.js';
 import { TpuBackend } from './pjrt/tpu-backend.js';
-import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
+import { decodeBatch, type CollectiveTiming, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { hasCollective } from '../program/collective-nodes.js';
 import { IciLinks } from './ici/links.js';
-import { compileSegmented, runSegmented, SegmentedExecutable, skipSegmented, type CollectiveTiming } from './ici/segmented-program.js';
+import { compileSegmented, runSegmented, SegmentedExecutable, skipSegmented } from './ici/segmented-program.js';
 
 const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
 const links = ici ? new IciLinks(chip, ici) : null;

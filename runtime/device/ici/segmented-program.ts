@@ -9,6 +9,7 @@ import { COLLECTIVE_PRIMITIVES } from '../../program/collective-nodes.js';
 import type { DType } from '../../dtype.js';
 import { runCollective } from './collective-step.js';
 import { Failed, type IciLinks } from './links.js';
+import type { CollectiveTiming } from '../protocol.js';
 
 type Step<E> =
   /** Value ids (of the whole program) the part reads as buffers and scalars, and those it writes. */
@@ -19,8 +20,6 @@ export class SegmentedExecutable<E> {
   constructor(readonly program: Program, readonly steps: readonly Step<E>[]) {}
 }
 
-/** One collective's run: bytes this chip sent, start and end (ms since the epoch). */
-export interface CollectiveTiming { op: string; bytes: number; start: number; end: number }
 
 /** Cuts `program` at its collectives and compiles each part. */
 export async function compileSegmented<E>(program: Program, backend: Backend<E, BackendBuffer>): Promise<SegmentedExecutable<E>> {
