@@ -179,7 +179,10 @@ const members = {
    * @example tpu.largestTensors(3).map((t) => t.shape)
    */
   largestTensors(n = 10) {
-    return currentSession().memory.largest(n);
+    const chips = chipSessions();
+    if (chips.length === 1) return chips[0]!.memory.largest(n);
+    // Over several chips: the largest of all, each naming its chip.
+    return chips.flatMap((s) => s.memory.largest(n).map((b) => ({ ...b, chip: s.chip }))).sort((a, b) => b.bytes - a.bytes).slice(0, n);
   },
 
   /**
@@ -224,7 +227,8 @@ const members = {
    * @example tpu.stats().programsCompiled
    */
   stats() {
-    const s = currentSession();
+    const chips = chipSessions();
+    const sum = (f: (s: (typeof chips)[number]) => number) => chips.reduce((n, s) => n + f(s), 0);
     const c = programCache();
     return {
       programsCompiled: c.misses,
@@ -232,10 +236,11 @@ const members = {
       cacheMisses: c.misses,
       programsCached: c.size(),
       programsEvicted: c.evictions,
-      queueDepth: s.queueDepth(),
+      // Over several chips: the sums of their queues and transfers.
+      queueDepth: sum((s) => s.queueDepth()),
       pendingOps: currentMode().region?.size() ?? 0,
-      bytesToDevice: s.bytesToDevice,
-      bytesToHost: s.bytesToHost,
+      bytesToDevice: sum((s) => s.bytesToDevice),
+      bytesToHost: sum((s) => s.bytesToHost),
       lastProgram: c.last,
     };
   },

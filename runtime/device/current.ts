@@ -5,6 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { DeviceSession } from './session.js';
 import { onChipsInUse, settings } from './settings.js';
 import type { IciEnd } from './protocol.js';
+import { backendName } from './backend-choice.js';
 
 let chips: DeviceSession[] = [];
 /** Chip 0, the session every single-chip path uses (kept apart: the hot path reads one variable). */
@@ -16,12 +17,18 @@ const open = new Set<DeviceSession>();
 
 // Node terminates the device threads after the 'exit' listeners; none may be inside ONNX
 // Runtime then (see DeviceSession.stopForExit).
-process.on('exit', () => open.forEach((s) => s.stopForExit()));
+process.on('exit', () => {
+  closeInterconnect();
+  open.forEach((s) => s.stopForExit());
+});
 onChipsInUse(() => session !== null);
 
 /** Every chip's session, made together (their interconnect links each pair). */
 function openChips(): DeviceSession[] {
   const n = settings.chips();
+  if (n > 1 && backendName() === 'tpu') {
+    throw new Error(`TPU_KERNEL_CHIPS=${n} emulates chips on the embedded backend; TPU_KERNEL_BACKEND=tpu runs one chip of this host (several real chips are not supported yet)`);
+  }
   const ends = n > 1 ? interconnect(n) : [null];
   chips = ends.map((ici, c) => new DeviceSession(c, ici));
   chips.forEach((s) => open.add(s));
@@ -29,9 +36,16 @@ function openChips(): DeviceSession[] {
   return chips;
 }
 
-/** A MessageChannel per pair of chips and one shared wake-up word per chip. */
+/** The shared words of the current chips' interconnect (null with one chip). */
+let iciSignal: SharedArrayBuffer | null = null;
+
+/**
+ * A MessageChannel per pair of chips, one shared wake-up word per chip and a last word that
+ * closes the interconnect (a closing session's threads stop waiting for peers).
+ */
 function interconnect(n: number): IciEnd[] {
-  const signal = new SharedArrayBuffer(4 * n);
+  const signal = new SharedArrayBuffer(4 * (n + 1));
+  iciSignal = signal;
   const ports = Array.from({ length: n }, () => new Array<IciEnd['ports'][number]>(n).fill(null));
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
@@ -66,6 +80,15 @@ export function postAllChips(): void {
   for (const s of chips) s.post();
 }
 
+/** Wakes every device thread waiting for a peer, for good: their collectives fail. */
+function closeInterconnect(): void {
+  if (!iciSignal) return;
+  const words = new Int32Array(iciSignal);
+  Atomics.store(words, words.length - 1, 1);
+  for (let i = 0; i < words.length - 1; i++) Atomics.notify(words, i);
+  iciSignal = null;
+}
+
 /** Which session is current: changes when one is closed (the next use opens a new one). */
 export function sessionNumber(): number {
   return closed;
@@ -73,6 +96,7 @@ export function sessionNumber(): number {
 
 /** Closes the session: every device buffer is gone; a new session starts on next use. */
 export async function closeSession(): Promise<void> {
+  closeInterconnect();
   const all = chips;
   session = null;
   chips = [];

@@ -7,11 +7,11 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Backend, BackendBuffer } from './backend.js';
 import { OrtBackend } from './onnx/ort-backend.js';
 import { TpuBackend } from './pjrt/tpu-backend.js';
-import { decodeBatch, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
+import { decodeBatch, type CollectiveTiming, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { hasCollective } from '../program/collective-nodes.js';
 import { IciLinks } from './ici/links.js';
-import { compileSegmented, runSegmented, SegmentedExecutable, type CollectiveTiming } from './ici/segmented-program.js';
+import { compileSegmented, runSegmented, SegmentedExecutable, skipSegmented } from './ici/segmented-program.js';
 
 const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
 const links = ici ? new IciLinks(chip, ici) : null;
@@ -88,6 +88,8 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   for (const id of cmd.ins) {
     const b = bufferOrFailure(id);
     if (b instanceof Failure) {
+      const exe = await programs.get(cmd.program)?.catch(() => undefined);
+      if (exe instanceof SegmentedExecutable) skipSegmented(exe, chip, links, b.message);
       fail(cmd.outs, b);
       if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message });
       return;
@@ -97,7 +99,7 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   try {
     const exe = await programs.get(cmd.program)!;
     const outs = exe instanceof SegmentedExecutable
-      ? await runSegmented(exe, backend, inputs, cmd.scalars, links, profiling ? collectives : null)
+      ? await runSegmented(exe, backend, inputs, cmd.scalars, chip, links, profiling ? collectives : null)
       : await backend.execute(exe, inputs, cmd.scalars);
     outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
     if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());

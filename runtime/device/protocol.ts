@@ -3,7 +3,6 @@
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import type { MessagePort } from 'node:worker_threads';
-import type { CollectiveTiming } from './ici/segmented-program.js';
 
 export type Command =
   | { t: 'compile'; program: number; ir: Program }
@@ -30,6 +29,14 @@ export type DeviceMessage =
   | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] }
   /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
   | { t: 'startFailed'; message: string };
+
+/** One collective's run on a chip: bytes it sent, start and end (ms since the epoch). */
+export interface CollectiveTiming {
+  readonly op: string;
+  readonly bytes: number;
+  readonly start: number;
+  readonly end: number;
+}
 
 export interface DeviceError {
   readonly launch: number;
@@ -62,7 +69,8 @@ export interface DeviceThreadData {
 
 /**
  * One chip's end of the emulated inter-chip interconnect: a port to every other chip (null at its
- * own index) and the shared words, one per chip, a sender bumps to wake its receiver.
+ * own index) and the shared words: one per chip, a sender bumps to wake its receiver, then one
+ * set when the session closes.
  */
 export interface IciEnd {
   readonly ports: readonly (MessagePort | null)[];

@@ -78,6 +78,12 @@ export class DeviceSession {
     return this.memory.allocate(this.nextBuffer++, dtype, shape, numel(shape), origin);
   }
 
+  /** Throws out-of-memory unless `bytes` more fit on this chip now (allocates nothing). */
+  reserve(bytes: number, what: string, origin: string): void {
+    this.memory.capacityBytes = settings.capacityBytes();
+    this.memory.reserve(bytes, what, origin);
+  }
+
   upload(buffer: DeviceBuffer, data: StorageArray): void {
     this.bytesToDevice += data.byteLength;
     if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toDevice', bytes: data.byteLength });
@@ -167,12 +173,13 @@ export class DeviceSession {
     return this.received(await this.waits.async(reply, reason));
   }
 
-  fenceSync(reason: string): void {
-    this.check(this.waits.sync(this.request({ t: 'fence', reply: 0 }), reason));
+  /** `profiled` false: no wait event (chips after the first of a sync over all chips). */
+  fenceSync(reason: string, profiled = true): void {
+    this.check(this.waits.sync(this.request({ t: 'fence', reply: 0 }), reason, profiled));
   }
 
-  async fence(reason: string): Promise<void> {
-    this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason));
+  async fence(reason: string, profiled = true): Promise<void> {
+    this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason, profiled));
   }
 
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */

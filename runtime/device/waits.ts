@@ -34,7 +34,8 @@ export class Waits {
   constructor(private readonly link: WaitLink) {}
 
   /** Blocks the thread until the reply comes. */
-  sync(reply: number, reason: string): Reply {
+  /** `profiled` false: no wait event (the other chips of a sync over all chips: one event for it). */
+  sync(reply: number, reason: string, profiled = true): Reply {
     this.checkOpen();
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
@@ -43,21 +44,21 @@ export class Waits {
       this.waiting.delete(reply);
       return new CancelledError(`the wait (${reason}) was interrupted`);
     });
-    if (profiling.on) this.emitWait(start, reason);
+    if (profiling.on && profiled) this.emitWait(start, reason);
     return result!;
   }
 
-  async async(reply: number, reason: string): Promise<Reply> {
+  async async(reply: number, reason: string, profiled = true): Promise<Reply> {
     this.checkOpen();
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
-    const site = profiling.on ? waitSite(Waits.prototype.async) : '';
+    const site = profiling.on && profiled ? waitSite(Waits.prototype.async) : '';
     const r = await new Promise<Reply>((resolve) => {
       this.waiting.set(reply, resolve);
       if (this.asyncWaits++ === 0) this.link.port()!.ref();
     });
     if (--this.asyncWaits === 0) this.link.port()?.unref();
-    if (profiling.on) this.emitWait(start, reason, site);
+    if (profiling.on && profiled) this.emitWait(start, reason, site);
     return r;
   }
 

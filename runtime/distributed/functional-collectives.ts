@@ -4,8 +4,9 @@
 // chips along that mesh axis. Each chip gets its own primitive (ops/collectives.ts), recorded in
 // its own program in every mode; backward runs the chips' gradient rules together.
 import { Tensor } from '../tensor.js';
-import { formatShape } from '../shape.js';
-import { isFloating } from '../dtype.js';
+import { formatShape, numel } from '../shape.js';
+import { isFloating, ITEMSIZE } from '../dtype.js';
+import { chipSession } from '../device/current.js';
 import { readOptions } from '../options.js';
 import { apply } from '../modes/dispatch.js';
 import { currentMode } from '../modes/mode.js';
@@ -104,11 +105,17 @@ export function chunkSizes(total: number, n: number): number[] {
 /** Applies the chips' primitives as one call (no region cut between them), linked for backward; debug waits for them. */
 function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'groups' | 'rank'>): Tensor[] {
   const members: CollectiveGroup['members'][number][] = [];
+  const attrs = call.locals.map((_, i) => ({ ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! }) as A);
+  // Every chip's result must fit before any chip starts: a chip that ran out of memory after its
+  // peers were enqueued would leave them waiting on the interconnect.
+  call.locals.forEach((x, i) => {
+    const out = op.infer([x], attrs[i]!);
+    chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
+  });
   const outs = holdingCuts(() =>
     call.locals.map((x, i) => {
-      const attrs = { ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! } as A;
-      const out = apply(op, [x], attrs);
-      members.push({ out, op, operands: [x], attrs });
+      const out = apply(op, [x], attrs[i]!);
+      members.push({ out, op, operands: [x], attrs: attrs[i] });
       return out;
     }),
   );

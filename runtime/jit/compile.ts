@@ -120,8 +120,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
           collectTensors(result, returned);
           const required = [...returned].filter((t) => !t._buf && !t.disposed);
           for (const t of region.liveValues()) if (!returned.has(t)) required.push(t);
-          let plan: Plan | string | null = region.recomputes() ? 'it reads values computed earlier and never materialized'
-            : region.spansChips() ? 'it runs on several chips: each call runs the body, then one cached program per chip' : null;
+          let plan: Plan | string | null = region.recomputes() ? 'it reads values computed earlier and never materialized' : null;
           const facts = { args: flat.tensors, argBuffers, result, record };
           region.flush(`compiled ${name}`, required, (bp, updates) => {
             plan ??= buildPlan(bp, updates, facts);

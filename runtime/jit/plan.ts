@@ -24,6 +24,9 @@ export type Source = { readonly arg: number } | { readonly held: Tensor } | { re
  */
 export type Target = Source | { readonly gradOf: Tensor };
 
+/** Where a program output goes; `discard`: a collective the body disposed ran for its peers, its value is dropped. */
+export type OutputTarget = Target | { readonly discard: true };
+
 /** A tensor in the returned value: program output `out`, else `source`. */
 export class ResultLeaf {
   constructor(readonly out: number | null, readonly source: Target | null) {}
@@ -32,13 +35,25 @@ export class ResultLeaf {
 export interface PlanOutput {
   readonly shape: Shape;
   readonly dtype: DType;
+  readonly chip: number;
   /** Where the value goes, or null for a new tensor of the returned value. */
-  readonly into: Target | null;
+  readonly into: OutputTarget | null;
+}
+
+/** One program of a plan and how many of the plan's inputs, scalars and outputs are its own (they come in program order). */
+export interface PlanProgram {
+  readonly signature: string;
+  readonly structure: string;
+  readonly ir: Program;
+  readonly label: string;
+  readonly inputs: number;
+  readonly scalars: number;
+  readonly outputs: number;
 }
 
 export interface Plan {
-  /** Null when the body left nothing to compute on the device. */
-  readonly program: { readonly signature: string; readonly structure: string; readonly ir: Program; readonly label: string } | null;
+  /** The program (one per chip over several chips); none when the body left nothing to compute on the device. */
+  readonly programs: readonly PlanProgram[];
   readonly inputs: readonly Source[];
   readonly scalars: readonly WeakScalar[];
   readonly outputs: readonly PlanOutput[];
@@ -107,7 +122,9 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
       outIndex.set(t, i);
       const fresh = resultTensors.has(t) && !updates.has(t) && !isKept(t) && !args.includes(t);
       const leaf = gradOf.get(t);
-      outputs.push({ shape: t.shape, dtype: t.dtype, into: fresh ? null : leaf ? { gradOf: leaf } : sourceOf(t) });
+      // A collective disposed in the body ran for its peers: its value is dropped.
+      const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf } : t.disposed ? { discard: true } : sourceOf(t);
+      outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into });
     });
   }
 
@@ -115,7 +132,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   const template = (v: unknown): unknown => {
     if (v instanceof Tensor) {
       const out = outIndex.get(v);
-      if (out !== undefined) return new ResultLeaf(outputs[out]!.into ? null : out, outputs[out]!.into);
+      // A returned tensor is never discarded (returned outputs are fresh or have a target).
+      if (out !== undefined) return new ResultLeaf(outputs[out]!.into ? null : out, outputs[out]!.into as Target | null);
       if (v.disposed || !v._buf) return (unreplayable = `it returns ${v.describe()}, a tensor disposed while the function ran`), null;
       const s = bufferSource(v._buf, v);
       if (typeof s === 'string') return (unreplayable = s), null;
@@ -131,7 +149,10 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   if (unreplayable !== null) return unreplayable;
 
   return {
-    program: bp && { signature: bp.signature, structure: bp.structure(), ir: bp.program(), label: bp.label() },
+    programs: bp ? (bp.parts ?? [bp]).map((p) => ({
+      signature: p.signature, structure: p.structure(), ir: p.program(), label: p.label(),
+      inputs: p.inputs.length, scalars: p.scalars.length, outputs: p.outputs.length,
+    })) : [],
     inputs,
     scalars: bp?.scalarOperands ?? [],
     outputs,

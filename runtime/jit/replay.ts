@@ -9,11 +9,11 @@ import type { WeakScalar } from '../tensor.js';
 import type { Site } from '../call-site.js';
 import { emit, profiling } from '../profiler/events.js';
 import { adopt } from '../modes/adopt.js';
-import { launch } from '../modes/launch.js';
+import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
-import { ResultLeaf, type Plan, type Source, type Target } from './plan.js';
+import { ResultLeaf, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 
 /** Why the plan cannot be replayed now (then the call traces again), or null. */
@@ -40,22 +40,31 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   const remade = plan.remakes.map((make) => make());
   const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
   const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf.grad! : tensorOf(s));
-  const outs = plan.outputs.map((o) => new Tensor(null, o.shape, o.dtype));
-  if (plan.program) {
-    const { signature, structure, ir, label } = plan.program;
-    const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
-    if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: `compiled ${name} (replay)`, nodes: ir.nodes.length, outputs: outs.length });
-    launch({
-      signature,
-      structure: () => structure,
-      program: () => ir,
-      inputs: plan.inputs.map((s) => tensorOf(s)._buf!),
-      scalars,
-      outputs: outs,
-      label: () => label,
-      site,
-    });
+  const outs = plan.outputs.map((o) => new Tensor(null, o.shape, o.dtype, o.chip));
+  const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
+  const inputs = plan.inputs.map((s) => tensorOf(s)._buf!);
+  if (profiling.on && plan.programs.length) {
+    const nodes = plan.programs.reduce((n, p) => n + p.ir.nodes.length, 0);
+    emit({ kind: 'region', time: performance.now(), reason: `compiled ${name} (replay)`, nodes, outputs: outs.length });
   }
+  // One program per chip over several chips, each with its share of inputs, scalars and outputs.
+  let at = { inputs: 0, scalars: 0, outputs: 0 };
+  const bound = plan.programs.map((p) => {
+    const bp = {
+      signature: p.signature,
+      structure: () => p.structure,
+      program: () => p.ir,
+      inputs: inputs.slice(at.inputs, at.inputs + p.inputs),
+      scalars: scalars.slice(at.scalars, at.scalars + p.scalars),
+      outputs: outs.slice(at.outputs, at.outputs + p.outputs),
+      label: () => p.label,
+      site,
+    };
+    at = { inputs: at.inputs + p.inputs, scalars: at.scalars + p.scalars, outputs: at.outputs + p.outputs };
+    return bp;
+  });
+  if (bound.length === 1) launch(bound[0]!);
+  else launchAll(bound);
   plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
   const returned = new Set<Tensor>();
   const result = rebuild(plan.result, (leaf) => {
@@ -68,7 +77,8 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
 }
 
 /** An output to its target: in place, or as the leaf's new gradient if it has none. */
-function write(into: Target, out: Tensor, tensorOf: (s: Source) => Tensor): void {
+function write(into: OutputTarget, out: Tensor, tensorOf: (s: Source) => Tensor): void {
+  if ('discard' in into) return out.dispose();
   if (!('gradOf' in into)) return adopt(tensorOf(into), out);
   const leaf = into.gradOf;
   if (leaf.grad && !leaf.grad.disposed) adopt(leaf.grad, out);

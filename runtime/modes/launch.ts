@@ -5,6 +5,8 @@ import { chipSession, postAllChips } from '../device/current.js';
 import { programCache, type CompiledEntry } from '../program/program-cache.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { BoundProgram } from '../program/bind-program.js';
+import { ITEMSIZE } from '../dtype.js';
+import { numel } from '../shape.js';
 
 export function launch(bp: BoundProgram, check = false): number | undefined {
   const chip = bp.outputs[0]!.chip;
@@ -36,4 +38,17 @@ export function launch(bp: BoundProgram, check = false): number | undefined {
   if (entry?.collectives) postAllChips();
   for (let i = 0; i < outputs.length; i++) outputs[i]!._materialized(outs[i]!);
   return reply;
+}
+
+/**
+ * Several chips' programs launched together: every chip's outputs must fit before any starts (a
+ * chip out of memory after its peers were enqueued would leave them waiting at a collective).
+ */
+export function launchAll(parts: readonly BoundProgram[]): void {
+  for (const bp of parts) {
+    let bytes = 0;
+    for (const t of bp.outputs) bytes += numel(t.shape) * ITEMSIZE[t.dtype];
+    chipSession(bp.outputs[0]!.chip).reserve(bytes, `the ${bp.outputs.length} outputs of its program`, bp.label());
+  }
+  for (const bp of parts) launch(bp);
 }

@@ -11,10 +11,10 @@
 // Fused mode records into its region (fused.ts); tpu.compile traces into a region of its own.
 import { performance } from 'node:perf_hooks';
 import { isScalar, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
-import { bindProgram, type BoundRegion } from '../program/bind-program.js';
+import { bindProgram, combineBindings, type BoundRegion } from '../program/bind-program.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
-import { launch } from './launch.js';
+import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
@@ -199,8 +199,7 @@ export class Region {
 
   /**
    * Cuts the region: compiles and launches it. `required` tensors become outputs (first, in
-   * that order). With several chips it runs as one program per chip and `beforeLaunch` is not
-   * called. `beforeLaunch` sees the binding and the in-place updates (target -> hidden
+   * that order); over several chips, one program per chip. `beforeLaunch` sees the binding and the in-place updates (target -> hidden
    * tensor holding its value before the region) while the region's buffers are still alive.
    */
   flush(
@@ -215,7 +214,10 @@ export class Region {
       if (outputs.size) {
         const site = regionSite(this.start, Region.prototype.flush);
         if (this.onSeveralChips(outputs)) {
-          launchPerChip(outputs, site, this.members);
+          const parts = bindPerChip(outputs, site, this.members);
+          beforeLaunch?.(combineBindings(parts), this.originals);
+          launchAll(parts);
+          for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
           beforeLaunch(bp, this.originals);
@@ -300,21 +302,19 @@ export class Region {
 }
 
 /**
- * One program per chip, each of the outputs on that chip, launched together (a collective's
- * chips meet in them). Disposed collectives ran for their peers: their buffers go at once.
+ * One program per chip, each of the outputs on that chip, to launch together (a collective's
+ * chips meet in them). Collectives first, in the order they were recorded: each chip's program
+ * then meets its peers in the same order (a program lists its nodes depth-first from its outputs).
  */
-function launchPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: readonly Tensor[]): void {
+function bindPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: readonly Tensor[]): BoundRegion[] {
   const byChip = new Map<number, Tensor[]>();
-  // Collectives first, in the order they were recorded: each chip's program then meets its
-  // peers in the same order (a program lists its nodes depth-first from its outputs).
   const collectives = members.filter((t) => outputs.has(t) && COLLECTIVE_PRIMITIVES.has(t._node!.op.name));
   for (const t of new Set([...collectives, ...outputs])) {
     const list = byChip.get(t.chip);
     if (list) list.push(t);
     else byChip.set(t.chip, [t]);
   }
-  for (const chip of [...byChip.keys()].sort((a, b) => a - b)) launch(bindProgram(byChip.get(chip)!, site));
-  for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
+  return [...byChip.keys()].sort((a, b) => a - b).map((chip) => bindProgram(byChip.get(chip)!, site));
 }
 
 /**

@@ -9,7 +9,7 @@ export async function syncDevice(): Promise<void> {
   flushRegion('sync');
   const chips = chipSessions();
   if (chips.length === 1) await chips[0]!.fence('tpu.sync');
-  else await Promise.all(chips.map((s) => s.fence('tpu.sync')));
+  else await Promise.all(chips.map((s, c) => s.fence('tpu.sync', c === 0)));
 }
 
 export function syncDeviceBlocking(): void {
@@ -17,5 +17,5 @@ export function syncDeviceBlocking(): void {
   flushRegion('sync');
   const chips = chipSessions();
   postAllChips();
-  for (const s of chips) s.fenceSync('tpu.syncBlocking');
+  chips.forEach((s, c) => s.fenceSync('tpu.syncBlocking', c === 0));
 }

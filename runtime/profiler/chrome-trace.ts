@@ -25,8 +25,9 @@ const LANES = { host: 1, device: 2 } as const;
 /** Microseconds to the nanosecond, from milliseconds. */
 const micros = (ms: number) => Math.round(ms * 1e6) / 1e3;
 
+/** Chip c's device lane is thread 2 + c. */
 function spanEvent(span: TimelineSpan): TraceEvent {
-  return { name: span.label, cat: span.kind, ph: 'X', ts: micros(span.start), dur: micros(span.end - span.start), pid: PID, tid: LANES[span.lane] };
+  return { name: span.label, cat: span.kind, ph: 'X', ts: micros(span.start), dur: micros(span.end - span.start), pid: PID, tid: LANES[span.lane] + (span.chip ?? 0) };
 }
 
 export function chromeTrace(data: ProfileData): ChromeTrace {
@@ -35,7 +36,8 @@ export function chromeTrace(data: ProfileData): ChromeTrace {
     traceEvents: [
       meta('process_name', 0, `tpu-kernel: ${data.title}`),
       meta('thread_name', LANES.host, 'host'),
-      meta('thread_name', LANES.device, `device (${data.chip.name})`),
+      meta('thread_name', LANES.device, data.chips ? `chip 0 (${data.chip.name})` : `device (${data.chip.name})`),
+      ...(data.chips?.memory.slice(1) ?? []).map((m) => meta('thread_name', LANES.device + m.chip, `chip ${m.chip} (${data.chip.name})`)),
       ...data.timeline.host.map(spanEvent),
       ...data.timeline.device.map(spanEvent),
     ],

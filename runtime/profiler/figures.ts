@@ -1,7 +1,7 @@
 // The profile's figures as labelled rows, in one order for every renderer (text and HTML
 // show the same thing).
 import { formatBytes, formatCount, formatMs, formatRate } from './format.js';
-import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
+import type { ChipsFigures, ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
 
 export interface FigureRow {
   readonly label: string;
@@ -30,6 +30,16 @@ export function figureRows(d: ProfileData): FigureRow[] {
     { label: 'from device', value: `${formatBytes(d.transfers.toHost.bytes)} (${d.transfers.toHost.count})` },
     { label: 'live memory', value: `${formatBytes(m.liveBytes)} (${m.liveTensors} tensor${m.liveTensors === 1 ? '' : 's'})` },
     { label: 'peak memory', value: `${formatBytes(m.peakBytes)} of ${m.capacity}` },
+    ...(d.chips ? chipRows(d.chips) : []),
+  ];
+}
+
+/** With several chips: live memory chip by chip, and the collectives with the bytes the chips sent each other. */
+function chipRows(c: ChipsFigures): FigureRow[] {
+  const ops = Object.entries(c.collectives.byOp).map(([op, f]) => `${op} ${f.count}`).join(', ');
+  return [
+    { label: 'chip memory', value: c.memory.map((m) => formatBytes(m.liveBytes)).join(' / ') },
+    { label: 'collectives', value: c.collectives.count ? `${c.collectives.count} (${formatBytes(c.collectives.bytes)} sent, ${formatMs(c.collectives.ms)}; ${ops})` : '0' },
   ];
 }
 

@@ -7,7 +7,7 @@ import type { XlaFigures } from '../device/tpu-loop/xla-figures.js';
 
 export const PROFILE_MIME = 'application/vnd.tpu-kernel.profile+json';
 
-export type WarningKind = 'hbm' | 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding';
+export type WarningKind = 'hbm' | 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding' | 'chip-imbalance';
 
 export interface ProfileWarning {
   readonly kind: WarningKind;
@@ -43,6 +43,15 @@ export interface TimelineSpan {
   readonly start: number;
   readonly end: number;
   readonly label: string;
+  /** The chip of a device span, when it is not chip 0 (each chip has its own lane). */
+  readonly chip?: number;
+}
+
+/** With several chips: each chip's memory, and the collectives between them. */
+export interface ChipsFigures {
+  readonly memory: readonly { readonly chip: number; readonly liveBytes: number; readonly peakBytes: number; readonly liveTensors: number; readonly capacityBytes: number }[];
+  /** Collectives run in the profile (each chip's part counted once per chip), bytes the chips sent each other, and their device time. */
+  readonly collectives: { readonly count: number; readonly bytes: number; readonly ms: number; readonly byOp: Readonly<Record<string, { count: number; bytes: number }>> };
 }
 
 export interface ProfileData {
@@ -85,4 +94,6 @@ export interface ProfileData {
   readonly programs: readonly ProgramFigures[];
   readonly warnings: readonly ProfileWarning[];
   readonly timeline: { readonly host: readonly TimelineSpan[]; readonly device: readonly TimelineSpan[] };
+  /** Present when the session has several chips. */
+  readonly chips?: ChipsFigures;
 }

@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { opsDispatched } from '../modes/stats.js';
 import { activeMode } from '../modes/mode.js';
-import { currentSession } from '../device/current.js';
+import { chipSessions, currentSession } from '../device/current.js';
+import { memoryImbalance } from '../device/chip-memory.js';
 import { CHIPS, type ChipGeneration } from '../device/chips.js';
 import { settings } from '../device/settings.js';
 import { formatBytes } from '../device/memory.js';
@@ -15,7 +16,7 @@ import type { DeviceSession } from '../device/session.js';
 import { programCache, type CompiledEntry, type ProgramCache } from '../program/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
-import type { ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
+import type { ChipsFigures, ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
 import { tpuInLoop, type XlaResult } from '../device/tpu-loop/tpu-in-loop.js';
 import { findLayout, moduleLayouts, type ModuleLayouts } from '../device/tpu-loop/tiled-layout.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
@@ -86,6 +87,7 @@ export class ProfileRecording {
   private waitCount = 0;
   private waitMs = 0;
   private regions = 0;
+  private readonly collectives = { count: 0, bytes: 0, ms: 0, byOp: {} as Record<string, { count: number; bytes: number }> };
   private readonly toDevice = { count: 0, bytes: 0 };
   private readonly toHost = { count: 0, bytes: 0 };
   private readonly unsubscribe: () => void;
@@ -179,7 +181,17 @@ export class ProfileRecording {
         r.runs++;
         r.deviceMs += e.end - e.start;
         this.runs.set(e.program, r);
-        this.timeline.add('device', 'program', e.start, e.end, this.label(e.program));
+        this.timeline.add('device', 'program', e.start, e.end, this.label(e.program), e.chip);
+        return;
+      }
+      case 'collective': {
+        const c = this.collectives;
+        c.count++;
+        c.bytes += e.bytes;
+        c.ms += e.end - e.start;
+        const op = (c.byOp[e.op] ??= { count: 0, bytes: 0 });
+        op.count++;
+        op.bytes += e.bytes;
         return;
       }
       case 'wait':
@@ -273,7 +285,25 @@ export class ProfileRecording {
       });
     }
     const modules = [...results.values()].map(layoutsOf);
-    return [...over, ...this.warnings.list((dtype, shape) => findLayout(modules, dtype, shape))];
+    return [...over, ...this.chipWarnings(), ...this.warnings.list((dtype, shape) => findLayout(modules, dtype, shape))];
+  }
+
+  /** Each chip's memory (several chips only). */
+  private chipMemory(): ChipsFigures['memory'] {
+    return chipSessions().map((s) => ({ chip: s.chip, ...s.memory.info(), capacityBytes: settings.capacityBytes() }));
+  }
+
+  /** A chip holding far more than the others: the sharding (or a toChip) left it unbalanced. */
+  private chipWarnings(): ProfileWarning[] {
+    if (settings.chips() < 2) return [];
+    const memory = this.chipMemory();
+    const heavy = memoryImbalance(memory.map((m) => m.liveBytes));
+    if (!heavy) return [];
+    return [{
+      kind: 'chip-imbalance', site: { where: `chip ${heavy.chip}` }, count: 1,
+      message: `chip ${heavy.chip} holds ${formatBytes(heavy.bytes)}, ${(heavy.bytes / heavy.mean).toFixed(1)}× the mean of the ${memory.length} chips ` +
+        `(${memory.map((m) => formatBytes(m.liveBytes)).join(' / ')}): shard the large tensors over the mesh, or free what moved there`,
+    }];
   }
 
   private data(state: ProfileData['state']): ProfileData {
@@ -317,6 +347,7 @@ export class ProfileRecording {
       programs,
       warnings: this.warningList(),
       timeline: this.timeline.spans(),
+      ...(settings.chips() > 1 ? { chips: { memory: this.chipMemory(), collectives: { ...this.collectives, byOp: { ...this.collectives.byOp } } } } : {}),
     };
   }
 }

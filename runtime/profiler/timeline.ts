@@ -9,6 +9,7 @@ const MAX_SPANS = 2000;
 
 interface MutableSpan {
   lane: 'host' | 'device';
+  chip: number;
   kind: SpanKind;
   start: number;
   end: number;
@@ -18,13 +19,14 @@ interface MutableSpan {
 
 export class Timeline {
   private readonly host: MutableSpan[] = [];
-  private readonly device: MutableSpan[] = [];
+  /** Device spans per chip. */
+  private readonly devices: MutableSpan[][] = [[]];
 
   constructor(private readonly origin: number) {}
 
   /** `label` names one item; merged spans say how many they hold. */
-  add(lane: 'host' | 'device', kind: SpanKind, start: number, end: number, label: string): void {
-    const spans = lane === 'host' ? this.host : this.device;
+  add(lane: 'host' | 'device', kind: SpanKind, start: number, end: number, label: string, chip = 0): void {
+    const spans = lane === 'host' ? this.host : (this.devices[chip] ??= []);
     const s = start - this.origin;
     const e = Math.max(end - this.origin, s);
     const last = spans.at(-1);
@@ -33,13 +35,14 @@ export class Timeline {
       last.count++;
       return;
     }
-    spans.push({ lane, kind, start: s, end: e, label, count: 1 });
+    spans.push({ lane, chip, kind, start: s, end: e, label, count: 1 });
   }
 
   spans(): { host: TimelineSpan[]; device: TimelineSpan[] } {
     const copy = (s: MutableSpan): TimelineSpan => ({
       lane: s.lane, kind: s.kind, start: s.start, end: s.end, label: s.count > 1 ? `${s.kind} ×${s.count}` : s.label,
+      ...(s.chip ? { chip: s.chip } : {}),
     });
-    return { host: this.host.map(copy), device: this.device.map(copy) };
+    return { host: this.host.map(copy), device: this.devices.flatMap((spans) => (spans ?? []).map(copy)) };
   }
 }

@@ -39,6 +39,25 @@ export interface BoundRegion extends BoundProgram {
   readonly scalarOperands: readonly WeakScalar[];
   /** The tensor each input buffer was reached through. */
   readonly inputTensors: readonly Tensor[];
+  /** Over several chips: each chip's program, whose inputs, scalars and outputs are these, in order. */
+  readonly parts?: readonly BoundRegion[];
+}
+
+/** Several chips' bindings as one: their inputs, scalars and outputs in turn (`parts` launch them). */
+export function combineBindings(parts: readonly BoundRegion[]): BoundRegion {
+  return {
+    signature: parts.map((p) => p.signature).join('\n'),
+    structure: () => parts.map((p) => p.structure()).join('\n'),
+    program: () => { throw new Error('internal: a binding over several chips has one program per chip (parts)'); },
+    inputs: parts.flatMap((p) => p.inputs),
+    scalars: parts.flatMap((p) => p.scalars),
+    outputs: parts.flatMap((p) => p.outputs),
+    scalarOperands: parts.flatMap((p) => p.scalarOperands),
+    inputTensors: parts.flatMap((p) => p.inputTensors),
+    label: () => parts.map((p) => p.label()).join('; '),
+    site: parts[0]!.site,
+    parts,
+  };
 }
 
 type Ref = number; // value id once inputs and scalars are counted: see resolve()

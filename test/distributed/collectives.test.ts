@@ -114,6 +114,72 @@ for (const [mode, run] of Object.entries(MODES)) {
   });
 }
 
+describe('a chip whose input failed', () => {
+  for (const mode of ['strict', 'fused'] as const) {
+    it(`its peers fail at once naming it, and the interconnect stays in step (${mode})`, () => {
+      tpu.withMode(mode, () => {
+        const ints = [0, 1, 2, 3].map((c) => tpu.tensor(new Int32Array([4, 8]), { chip: c }));
+        // Chip 1 divides by a zero computed on the device: its value fails there.
+        const zero = ints[1]!.sub(ints[1]!);
+        const inputs = ints.map((x, c) => (c === 1 ? x.fmod(zero) : x));
+        const sums = tpu.distributed.allReduce(inputs, { mesh });
+        const t0 = Date.now();
+        sums.forEach((s, c) => expect(() => s.dataSync()).toThrow(c === 1 ? /fmod/ : 'all_reduce: not run, an earlier error on chip 1: Non-zero status'));
+        expect(Date.now() - t0).toBeLessThan(30_000); // not the interconnect's 60 s timeout
+        const again = tpu.distributed.allReduce(ints, { mesh });
+        expect(Array.from(again[2]!.dataSync())).toEqual([16, 32]);
+      });
+    });
+  }
+});
+
+describe('tpu.compile over several chips', () => {
+  it('traces once, then replays one program per chip with new inputs', () => {
+    const f = tpu.compile((...xs: Tensor[]) => {
+      const summed = tpu.distributed.allReduce(xs.map((x) => x.mul(2)), { mesh });
+      return [summed[0]!.add(summed[3]!.toChip(0)), summed[2]!];
+    });
+    for (let call = 0; call < 3; call++) {
+      const xs = [0, 1, 2, 3].map((c) => tpu.tensor([c + call, 1], { chip: c }));
+      const [a, b] = f(...xs);
+      const sum = 2 * (6 + 4 * call);
+      expect([a!.chip, b!.chip]).toEqual([0, 2]);
+      expect(host(a!)).toEqual([2 * sum, 16]);
+      expect(host(b!)).toEqual([sum, 8]);
+    }
+    expect(f.stats().traces).toBe(1);
+    expect(f.stats().calls).toBe(3);
+  });
+
+  it('a data-parallel SGD step (grads all-reduced) replays and matches one chip on the global batch', () => {
+    const w0 = [[0.5, -1], [2, 0.25], [-0.75, 1.5]];
+    const ps = [0, 1, 2, 3].map((chip) => tpu.tensor(w0, { chip, requiresGrad: true }));
+    const opts = ps.map((p) => new tpu.optim.SGD([p], { lr: 0.1 }));
+    const step = tpu.compile((...xs: Tensor[]) => {
+      opts.forEach((o) => o.zeroGrad());
+      const losses = xs.map((x, c) => x.matmul(ps[c]!).square().mean());
+      losses.forEach((l) => l.backward());
+      const grads = tpu.distributed.allReduce(ps.map((p) => p.grad!), { mesh, op: 'mean' });
+      ps.forEach((p, c) => void (p.grad = grads[c]!));
+      opts.forEach((o) => o.step());
+      return tpu.distributed.allReduce(losses.map((l) => l.detach()), { mesh, op: 'mean' })[0]!;
+    });
+    const q = tpu.tensor(w0, { requiresGrad: true });
+    const optQ = new tpu.optim.SGD([q], { lr: 0.1 });
+    for (let i = 0; i < 3; i++) {
+      const xs = [0, 1, 2, 3].map((c) => tpu.tensor(values(c + 4 * i, 15), { chip: c }).reshape([5, 3]));
+      const loss = step(...xs).item() as number;
+      optQ.zeroGrad();
+      const lq = tpu.concat(xs.map((x) => x.toChip(0)), 0).matmul(q).square().mean();
+      lq.backward();
+      optQ.step();
+      expectClose([loss], [lq.item() as number]);
+      ps.forEach((p) => expectClose(host(p.toChip(0)), host(q)));
+    }
+    expect(step.stats().traces).toBe(1);
+  });
+});
+
 describe('moving tensors between chips', () => {
   it('toChip copies in every mode; an op mixing chips names both', () => {
     for (const mode of ['debug', 'strict', 'fused'] as const) {

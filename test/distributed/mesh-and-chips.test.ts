@@ -1,7 +1,8 @@
 // Emulated chips: the chip count, each chip's memory account, device meshes, and the errors
 // that name a bad argument (mixed chips, wrong locals, unknown options).
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
+import { apply, ops, tpu } from 'tpu-kernel/runtime';
 
 tpu.setDevice({ chips: 4 });
 
@@ -34,18 +35,55 @@ describe('chips', () => {
     expect(after.chips.every((c) => c.capacityBytes === tpu.device().capacityBytes)).toBe(true);
     expect(after.capacityBytes).toBe(4 * tpu.device().capacityBytes);
     expect(after.chips[2]!.peakBytes).toBeGreaterThanOrEqual(2 ** 20);
+    expect(tpu.largestTensors(1)).toEqual([{ bytes: 2 ** 20, shape: [256, 1024], dtype: 'float32', origin: 'zeros', chip: 2 }]);
+    expect(tpu.stats().bytesToDevice).toBeGreaterThanOrEqual(2 ** 20 + 20);
     big.dispose();
     small.dispose();
     expect(tpu.memory().chips.map((c) => c.liveBytes)).toEqual(before.chips.map((c) => c.liveBytes));
   });
 
-  it('out of memory names the chip', () => {
+  it('out of memory names the chip; a collective checks every chip before any starts', () => {
+    const mesh = tpu.initDeviceMesh([4]);
+    const xs = [0, 1, 2, 3].map((c) => tpu.ones([64, 1024], { chip: c })); // 256 KiB each
+    const filler = tpu.zeros([200, 1024], { chip: 2 }); // 800 KiB more on chip 2
     tpu.setDevice({ hbmBytes: 2 ** 20 });
     try {
       expect(() => tpu.zeros([512, 1024], { chip: 1 })).toThrow(/out of device memory: zeros needs 2.00 MiB .* on chip 1 are live/);
+      expect(() => tpu.distributed.allReduce(xs, { mesh })).toThrow(/out of device memory: tpu.distributed.allReduce needs 256.0 KiB for \[64, 1024\] float32, but 1.03 MiB of .* on chip 2 are live/);
+      tpu.setDevice({ hbmBytes: null });
+      filler.dispose();
+      const sums = tpu.distributed.allReduce(xs, { mesh }); // the interconnect is in step: nothing ran before
+      expect(Array.from(sums[3]!.dataSync().slice(0, 2))).toEqual([4, 4]);
     } finally {
       tpu.setDevice({ hbmBytes: null });
     }
+  });
+});
+
+describe('TPU_KERNEL_CHIPS', () => {
+  const run = (env: Record<string, string>) => execFileSync(process.execPath, ['--input-type=module', '-e', `import { tpu } from 'tpu-kernel/runtime';
+const xs = [0, 1, 2].map((chip) => tpu.full([2], chip + 1, { chip }));
+const sums = tpu.distributed.allReduce(xs, { mesh: tpu.initDeviceMesh([3]) });
+console.log(JSON.stringify({ chips: tpu.device().chips, threads: tpu.device().threads, sum: Array.from(sums[2].dataSync()) }));`], {
+    env: { ...process.env, TPU_KERNEL_THREADS: '2', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+
+  it('sets the chip count; each chip gets a share of the threads', () => {
+    expect(JSON.parse(run({ TPU_KERNEL_CHIPS: '3' }))).toEqual({ chips: 3, threads: 1, sum: [6, 6] });
+    expect(() => run({ TPU_KERNEL_CHIPS: 'four' })).toThrow(/TPU_KERNEL_CHIPS must be a positive integer; got "four"/);
+  });
+});
+
+describe('closing the session', () => {
+  it('tpu.reset() ends a collective still waiting for a peer (no 60 s wait)', async () => {
+    // Only chip 0's part of a two-chip all-reduce: chip 0 waits for chip 1, which never comes.
+    const x = tpu.ones([4]);
+    apply(ops.allReducePrimitive, [x], { groups: [[0, 1]], rank: 0, reduce: 'sum' });
+    const t0 = Date.now();
+    await tpu.reset();
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    tpu.setDevice({ chips: 4 });
+    expect(Array.from(tpu.ones([2], { chip: 3 }).mul(2).dataSync())).toEqual([2, 2]);
   });
 });
 

@@ -325,6 +325,23 @@ function contractionCases(): PrimitiveCase[] {
   return cases;
 }
 
+/**
+ * Collectives over a group of one chip (one device for XLA:CPU; the embedded backend runs them
+ * between program parts); test/distributed checks them across 4 chips.
+ */
+function collectiveCases(): PrimitiveCase[] {
+  const one_ = { groups: [[0]], rank: 0 };
+  return FLOATS.flatMap((d) => [
+    one(`all_reduce ${d} sum`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'sum' }, EXACT),
+    one(`all_reduce ${d} max`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'max' }, EXACT),
+    one(`all_gather ${d}`, 'all_gather', [T([3, 4], d)], { ...one_, dim: 1, sizes: [4] }, EXACT),
+    one(`reduce_scatter ${d} mean`, 'reduce_scatter', [T([3, 4], d, { finite: true })], { ...one_, reduce: 'mean', dim: 0, sizes: [3] }, EXACT),
+    one(`all_to_all ${d}`, 'all_to_all', [T([2, 3], d)], { ...one_, splitDim: 0, concatDim: 1 }, EXACT),
+    one(`collective_permute ${d}`, 'collective_permute', [T([5], d)], { ...one_, pairs: [[0, 0]] }, EXACT),
+    one(`collective_broadcast ${d}`, 'collective_broadcast', [T([5], d)], { ...one_, src: 0 }, EXACT),
+  ]);
+}
+
 function valueCases(): PrimitiveCase[] {
   const constants: [DType, number[]][] = [
     ['float32', [0.1, -0, NaN, Infinity, -Infinity, 3]], ['bfloat16', [0.1, -2.5, NaN, 1e30, -1e-30, 3]],
@@ -342,4 +359,5 @@ function valueCases(): PrimitiveCase[] {
 
 export const PRIMITIVE_CASES: readonly PrimitiveCase[] = [
   ...binaryCases(), ...unaryCases(), ...reduceCases(), ...layoutCases(), ...indexCases(), ...contractionCases(), ...valueCases(),
+  ...collectiveCases(),
 ];

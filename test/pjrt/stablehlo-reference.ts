@@ -8,6 +8,8 @@ import { valueOf, type Program } from '../../runtime/program/program.js';
 import { bf16Bits, widenBf16, type DType, type StorageArray } from '../../runtime/dtype.js';
 import type { XlaArray, XlaCpu } from '../support/xla-cpu.js';
 import type { Tolerance } from './stablehlo-cases.js';
+import { hasCollective } from '../../runtime/program/collective-nodes.js';
+import { compileSegmented, runSegmented, SegmentedExecutable } from '../../runtime/device/ici/segmented-program.js';
 
 const ort = new OrtBackend({ threads: 1 });
 
@@ -23,13 +25,16 @@ function numbersOf(dtype: DType, data: StorageArray): number[] {
 }
 
 export async function runBoth(xla: XlaCpu, program: Program, inputs: readonly StorageArray[], scalars: readonly number[]): Promise<BothResults> {
-  const exe = await ort.compile(program);
+  // A program holding collectives runs as the device thread runs it: in parts (chip 0 alone).
+  const segmented = hasCollective(program.nodes);
+  const exe = segmented ? await compileSegmented(program, ort) : await ort.compile(program);
   const buffers = inputs.map((data, i) => ort.toDevice(program.inputs[i]!.dtype, data));
-  const outs = await ort.execute(exe, buffers, scalars);
+  const outs = exe instanceof SegmentedExecutable ? await runSegmented(exe, ort, buffers, scalars, 0, null, null) : await ort.execute(exe, buffers, scalars);
   const dtypes = program.outputs.map((id) => valueOf(program, id).dtype);
   const onnx = outs.map((b, i) => numbersOf(dtypes[i]!, ort.toHost(b)));
   for (const b of [...buffers, ...outs]) ort.free(b);
-  await ort.release(exe);
+  if (exe instanceof SegmentedExecutable) for (const step of exe.steps) await (step.kind === 'part' ? ort.release(step.exe) : undefined);
+  else await ort.release(exe);
 
   const { text } = lowerToStableHlo(program);
   const args: XlaArray[] = [

@@ -149,4 +149,15 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
       call: (x, w) => apply(ops.convTranspose2dOp, [x, w], { stride: [2, 2], padding: [0, 0], dilation: [1, 1], groups: 1, outputPadding: [0, 0] }),
     },
   ],
+  // Collectives over a group of one chip (this process has one): the gradient rule's own
+  // wiring; test/distributed checks them across 4 chips against hand-computed gradients.
+  all_reduce: [
+    { label: 'sum', inputs: [m(2, 3)], call: (x) => apply(ops.allReducePrimitive, [x], { groups: [[0]], rank: 0, reduce: 'sum' }) },
+    { label: 'max', inputs: [m(3)], call: (x) => apply(ops.allReducePrimitive, [x], { groups: [[0]], rank: 0, reduce: 'max' }) },
+  ],
+  all_gather: [{ label: 'dim 1', inputs: [m(2, 3)], call: (x) => apply(ops.allGatherPrimitive, [x], { groups: [[0]], rank: 0, dim: 1, sizes: [3] }) }],
+  reduce_scatter: [{ label: 'mean, dim 0', inputs: [m(4, 2)], call: (x) => apply(ops.reduceScatterPrimitive, [x], { groups: [[0]], rank: 0, reduce: 'mean', dim: 0, sizes: [4] }) }],
+  all_to_all: [{ label: 'split 0, concat 1', inputs: [m(2, 3)], call: (x) => apply(ops.allToAllPrimitive, [x], { groups: [[0]], rank: 0, splitDim: 0, concatDim: 1 }) }],
+  collective_permute: [{ label: 'to itself', inputs: [m(3)], call: (x) => apply(ops.permutePrimitive, [x], { groups: [[0]], rank: 0, pairs: [[0, 0]] }) }],
+  collective_broadcast: [{ label: 'from rank 0', inputs: [m(3)], call: (x) => apply(ops.broadcastPrimitive, [x], { groups: [[0]], rank: 0, src: 0 }) }],
 };

@@ -5,7 +5,7 @@
 import { allocStorage, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
 import { numel, type Shape } from '../../shape.js';
 import type { ProgramNode } from '../../program/program.js';
-import type { IciLinks } from './links.js';
+import { Failed, type IciLinks, type Payload } from './links.js';
 
 interface Group { readonly groups: readonly (readonly number[])[]; readonly rank: number }
 type Reduce = 'sum' | 'mean' | 'max' | 'min';
@@ -71,18 +71,35 @@ function concatDim(dtype: DType, parts: readonly StorageArray[], shape: Shape, d
   return out;
 }
 
-/** Sends `mine(peer)` to every other chip of the group, then collects what each sent, in rank order (own part: `own`). */
-function exchange(links: IciLinks, group: readonly number[], rank: number, mine: (k: number) => StorageArray, own: StorageArray, what: string): StorageArray[] {
+/**
+ * Sends `mine(peer)` to every other chip of the group, then collects what each sent, in rank
+ * order (own part: `own`); throws once all arrived if any chip (this one too) had failed.
+ */
+function exchange(links: IciLinks | null, group: readonly number[], rank: number, mine: (k: number) => Payload, own: Payload, what: string): StorageArray[] {
   group.forEach((peer, k) => {
-    if (k !== rank) links.send(peer, mine(k));
+    if (k !== rank) link(links, peer).send(peer, mine(k));
   });
-  return group.map((peer, k) => (k === rank ? own : links.receive(peer, what)));
+  return checked(group.map((peer, k) => (k === rank ? own : link(links, peer).receive(peer, what))), what);
 }
 
-/** Runs collective `node` on this chip's input `x` (of shape `shape`); returns this chip's result. */
-export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, links: IciLinks): StorageArray {
+function checked(parts: readonly Payload[], what: string): StorageArray[] {
+  const failed = parts.find((p) => p instanceof Failed);
+  if (failed) throw new Error(`${what}: not run, an earlier error on ${(failed as Failed).message}`);
+  return parts as StorageArray[];
+}
+
+/** The links to a peer; a session of one chip has none (its groups hold only itself). */
+function link(links: IciLinks | null, peer: number): IciLinks {
+  if (!links) throw new Error(`collective: chip ${peer} is not part of this session (it has one chip: TPU_KERNEL_CHIPS or tpu.setDevice({ chips }))`);
+  return links;
+}
+
+/**
+ * Runs collective `node` on chip `chip`'s input `x` (of shape `shape`); returns this chip's
+ * result. `x` a Failed: this chip takes part with its reason, and throws.
+ */
+export function runCollective(node: ProgramNode, x: Payload, shape: Shape, chip: number, links: IciLinks | null): StorageArray {
   const a = node.attrs as Group & Record<string, any>;
-  const chip = links.chip;
   const group = groupOf(a, chip);
   const rank = a.rank;
   const what = node.op;
@@ -94,30 +111,28 @@ export function runCollective(node: ProgramNode, x: StorageArray, shape: Shape, 
       return concatDim(dtype, exchange(links, group, rank, () => x, x, what), shape, a.dim, a.sizes);
     case 'reduce_scatter': {
       const starts = a.sizes.map((_: number, k: number) => a.sizes.slice(0, k).reduce((s: number, n: number) => s + n, 0));
-      const chunk = (k: number) => sliceDim(x, shape, a.dim, starts[k], a.sizes[k]);
+      const chunk = (k: number) => (x instanceof Failed ? x : sliceDim(x, shape, a.dim, starts[k], a.sizes[k]));
       return combine(dtype, exchange(links, group, rank, chunk, chunk(rank), what), a.reduce);
     }
     case 'all_to_all': {
       const n = group.length;
       const size = shape[a.splitDim]! / n;
-      const chunk = (k: number) => sliceDim(x, shape, a.splitDim, k * size, size);
+      const chunk = (k: number) => (x instanceof Failed ? x : sliceDim(x, shape, a.splitDim, k * size, size));
       const chunkShape = shape.map((m, i) => (i === a.splitDim ? size : m));
       const parts = exchange(links, group, rank, chunk, chunk(rank), what);
       return concatDim(dtype, parts, chunkShape, a.concatDim, parts.map(() => chunkShape[a.concatDim]!));
     }
     case 'collective_permute': {
       const pairs = a.pairs as [number, number][];
-      for (const [s, t] of pairs) if (s === rank && t !== rank) links.send(group[t]!, x);
+      for (const [s, t] of pairs) if (s === rank && t !== rank) link(links, group[t]!).send(group[t]!, x);
       const from = pairs.find(([, t]) => t === rank);
-      if (!from) return allocStorage(dtype, x.length);
-      return from[0] === rank ? x.slice() : links.receive(group[from[0]]!, what);
+      const got = !from ? allocStorage(dtype, numel(shape)) : from[0] === rank ? x : link(links, group[from[0]]!).receive(group[from[0]]!, what);
+      return checked([got, x], what)[0]!.slice();
     }
     case 'collective_broadcast': {
-      if (rank === a.src) {
-        group.forEach((peer, k) => k !== rank && links.send(peer, x));
-        return x.slice();
-      }
-      return links.receive(group[a.src]!, what);
+      if (rank === a.src) group.forEach((peer, k) => k !== rank && link(links, peer).send(peer, x));
+      const got = rank === a.src ? x : link(links, group[a.src]!).receive(group[a.src]!, what);
+      return checked([got, x], what)[0]!.slice();
     }
     default:
       throw new Error(`collective: unknown primitive '${node.op}'`);

@@ -7,7 +7,17 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { StorageArray } from '../../dtype.js';
 import type { IciEnd } from '../protocol.js';
 
-/** A peer that never sends (its program failed before the collective, or it was cancelled) ends the wait with an error. */
+/**
+ * What a chip sends when its input failed (an earlier error in its program): its peers still
+ * exchange everything with it, so every link stays in step, then fail with its reason.
+ */
+export class Failed {
+  constructor(readonly message: string) {}
+}
+
+export type Payload = StorageArray | Failed;
+
+/** A peer that never sends (its commands were dropped by tpu.cancelPending) ends the wait with an error. */
 const PEER_TIMEOUT_MS = 60_000;
 const WAIT_SLICE_MS = 100;
 
@@ -26,23 +36,30 @@ export class IciLinks {
     return p;
   }
 
-  /** Sends a copy of `data` (the caller may keep using its array). */
-  send(peer: number, data: StorageArray): void {
-    const copy = data.slice();
-    this.port(peer).postMessage(copy, [copy.buffer as ArrayBuffer]);
-    this.bytesSent += copy.byteLength;
+  /** Sends a copy of `data` (the caller may keep using its array), or why this chip has none. */
+  send(peer: number, data: Payload): void {
+    if (data instanceof Failed) this.port(peer).postMessage({ failed: data.message });
+    else {
+      const copy = data.slice();
+      this.bytesSent += copy.byteLength; // before the transfer detaches it
+      this.port(peer).postMessage(copy, [copy.buffer as ArrayBuffer]);
+    }
     Atomics.add(this.words, peer, 1);
     Atomics.notify(this.words, peer);
   }
 
   /** Blocks until `peer`'s next message arrives. */
-  receive(peer: number, what: string): StorageArray {
+  receive(peer: number, what: string): Payload {
     const port = this.port(peer);
     const deadline = Date.now() + PEER_TIMEOUT_MS;
     for (;;) {
       const seen = Atomics.load(this.words, this.chip);
       const m = receiveMessageOnPort(port);
-      if (m) return m.message as StorageArray;
+      if (m) {
+        const msg = m.message as StorageArray | { failed: string };
+        return 'failed' in msg ? new Failed(`chip ${peer}: ${msg.failed}`) : msg;
+      }
+      if (Atomics.load(this.words, this.words.length - 1) !== 0) throw new Error(`${what}: the session was closed while chip ${this.chip} waited for chip ${peer}`);
       if (Date.now() > deadline) throw new Error(`${what}: chip ${this.chip} waited ${PEER_TIMEOUT_MS / 1000} s for chip ${peer}, which never reached the collective`);
       Atomics.wait(this.words, this.chip, seen, WAIT_SLICE_MS);
     }

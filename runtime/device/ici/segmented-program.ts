@@ -8,7 +8,8 @@ import { valueOf } from '../../program/program.js';
 import { COLLECTIVE_PRIMITIVES } from '../../program/collective-nodes.js';
 import type { DType } from '../../dtype.js';
 import { runCollective } from './collective-step.js';
-import type { IciLinks } from './links.js';
+import { Failed, type IciLinks } from './links.js';
+import type { CollectiveTiming } from '../protocol.js';
 
 type Step<E> =
   /** Value ids (of the whole program) the part reads as buffers and scalars, and those it writes. */
@@ -19,8 +20,6 @@ export class SegmentedExecutable<E> {
   constructor(readonly program: Program, readonly steps: readonly Step<E>[]) {}
 }
 
-/** One collective's run: bytes this chip sent, start and end (ms since the epoch). */
-export interface CollectiveTiming { op: string; bytes: number; start: number; end: number }
 
 /** Cuts `program` at its collectives and compiles each part. */
 export async function compileSegmented<E>(program: Program, backend: Backend<E, BackendBuffer>): Promise<SegmentedExecutable<E>> {
@@ -89,32 +88,34 @@ const shapeOf = (v: ProgramValue): ProgramValue => ({ shape: v.shape, dtype: v.d
 /** Runs the parts and collectives in order; returns the program's output buffers. */
 export async function runSegmented<E>(
   exe: SegmentedExecutable<E>, backend: Backend<E, BackendBuffer>, inputs: readonly BackendBuffer[],
-  scalars: readonly number[], links: IciLinks | null, timings: CollectiveTiming[] | null,
+  scalars: readonly number[], chip: number, links: IciLinks | null, timings: CollectiveTiming[] | null,
 ): Promise<BackendBuffer[]> {
   const program = exe.program;
   const values = new Map<number, BackendBuffer>();
   inputs.forEach((b, i) => values.set(i, b));
   const scalarOf = (v: number) => scalars[v - program.inputs.length]!;
   const made: BackendBuffer[] = [];
+  // After an error the chip still meets its peers at each later collective, with the reason.
+  let failure: { error: unknown; failed: Failed } | null = null;
   try {
     for (const s of exe.steps) {
-      if (s.kind === 'part') {
-        const outs = await backend.execute(s.exe, s.ins.map((v) => values.get(v)!), s.scalars.map(scalarOf));
-        outs.forEach((b, i) => {
-          values.set(s.outs[i]!, b);
-          made.push(b);
-        });
+      if (failure) {
+        if (s.kind === 'collective') {
+          try {
+            runCollective(s.node, failure.failed, s.inputShape, chip, links);
+          } catch {
+            // it throws by design: the peers now have the reason
+          }
+        }
         continue;
       }
-      if (!links) throw new Error(`${s.node.op}: this session has one chip; collectives need several (TPU_KERNEL_CHIPS or tpu.setDevice({ chips }))`);
-      const start = performance.timeOrigin + performance.now();
-      const sentBefore = links.bytesSent;
-      const host = await backend.toHost(values.get(s.input)!);
-      const result = backend.toDevice(s.node.dtype, runCollective(s.node, host, s.inputShape, links));
-      values.set(s.output, result);
-      made.push(result);
-      timings?.push({ op: s.node.op, bytes: links.bytesSent - sentBefore, start, end: performance.timeOrigin + performance.now() });
+      try {
+        await runStep(s);
+      } catch (error) {
+        failure = { error, failed: new Failed(error instanceof Error ? error.message : String(error)) };
+      }
     }
+    if (failure) throw failure.error;
     const outputs = program.outputs.map((v) => values.get(v)!);
     const kept = new Set(outputs);
     for (const b of made) if (!kept.has(b)) backend.free(b);
@@ -122,5 +123,36 @@ export async function runSegmented<E>(
   } catch (e) {
     for (const b of made) backend.free(b);
     throw e;
+  }
+
+  async function runStep(s: Step<E>): Promise<void> {
+    if (s.kind === 'part') {
+      const outs = await backend.execute(s.exe, s.ins.map((v) => values.get(v)!), s.scalars.map(scalarOf));
+      outs.forEach((b, i) => {
+        values.set(s.outs[i]!, b);
+        made.push(b);
+      });
+      return;
+    }
+    const start = performance.timeOrigin + performance.now();
+    const sentBefore = links?.bytesSent ?? 0;
+    const host = await backend.toHost(values.get(s.input)!);
+    const result = backend.toDevice(s.node.dtype, runCollective(s.node, host, s.inputShape, chip, links));
+    values.set(s.output, result);
+    made.push(result);
+    timings?.push({ op: s.node.op, bytes: (links?.bytesSent ?? 0) - sentBefore, start, end: performance.timeOrigin + performance.now() });
+  }
+}
+
+/** A chip whose program cannot start (a failed input) still meets its peers at each collective, with the reason. */
+export function skipSegmented<E>(exe: SegmentedExecutable<E>, chip: number, links: IciLinks | null, reason: string): void {
+  const failed = new Failed(reason);
+  for (const s of exe.steps) {
+    if (s.kind !== 'collective') continue;
+    try {
+      runCollective(s.node, failed, s.inputShape, chip, links);
+    } catch {
+      // it throws by design: the peers now have the reason
+    }
   }
 }

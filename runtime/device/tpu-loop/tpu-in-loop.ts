@@ -124,4 +124,9 @@ class TpuInLoop {
 }
 
 export const tpuInLoop = new TpuInLoop();
-onProgramCompiled((entry, signature) => tpuInLoop.submit(entry.id, signature, entry.program, entry.label));
+// A program with collectives is one chip's part of an SPMD program: for a one-chip topology its
+// replica groups name chips that do not exist (libtpu aborts the process on them). It compiles
+// for the mesh's topology through tpu.compile(f).lower(...).compile({ topology, numPartitions }).
+onProgramCompiled((entry, signature) => {
+  if (!entry.collectives) tpuInLoop.submit(entry.id, signature, entry.program, entry.label);
+});

@@ -99,11 +99,13 @@ stablehloLowerings.register({
       return a.reduce === 'mean' ? same(fn, 'divide', mine, splat(fn, n, fn.typeOf(mine).shape, it.element)) : mine;
     });
   },
-  all_to_all: ({ fn }, [x], a: AllToAllAttrs, types) =>
+  // Groups of one chip: nothing moves (XLA:TPU takes these two ops only in SPMD programs).
+  all_to_all: ({ fn }, [x], a: AllToAllAttrs, types) => a.groups[0]!.length === 1 ? x! :
     fn.op('stablehlo.all_to_all', [x!], { shape: types.output.shape, element: fn.typeOf(x!).element }, [
       `split_dimension = ${a.splitDim} : i64`, `concat_dimension = ${a.concatDim} : i64`, `split_count = ${a.groups[0]!.length} : i64`, groupsAttr(a), channel(fn),
     ]),
   collective_permute({ fn }, [x], a: PermuteAttrs) {
+    if (a.groups[0]!.length === 1) return a.pairs.length ? x! : splat(fn, 0, fn.typeOf(x!).shape, fn.typeOf(x!).element);
     const pairs = a.groups.flatMap((g) => a.pairs.map(([s, t]) => [g[s]!, g[t]!]));
     return fn.op('stablehlo.collective_permute', [x!], fn.typeOf(x!), [
       `source_target_pairs = dense<[${pairs.map(([s, t]) => `[${s}, ${t}]`).join(', ')}]> : tensor<${pairs.length}x2xi64>`, channel(fn),
