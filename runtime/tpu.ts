@@ -39,6 +39,8 @@ import type * as modes from './modes/mode.js';
 import type * as matmul from './ops/matmul.js';
 import type * as callSites from './call-site.js';
 import type * as signal from './device/signal.js';
+import type * as meshes from './distributed/device-mesh.js';
+import type * as collectives from './distributed/functional-collectives.js';
 import type * as profilerApi from './profiler/api.js';
 import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
@@ -130,14 +132,20 @@ type TpuMode = {
    */
   mode: typeof mode;
 };
-type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings & TpuMode;
+type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & {
+  /**
+   * Collectives between chips (torch.distributed's functional collectives) over one tensor per chip of a mesh, and torch.chunk's shard sizes.
+   * @example tpu.distributed.chunkSizes(5, 4) // [2, 2, 1, 0]
+   */
+  distributed: typeof collectives;
+};
+type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings & TpuMode & TpuDistributed;
 
 
 const members = {
   ...creation,
   ...functional,
   ...training,
-  /** Collectives between chips over one tensor per chip of a mesh: allReduce, allGather, reduceScatter, allToAll, broadcast, permute. */
   distributed,
   initDeviceMesh,
   manualSeed,

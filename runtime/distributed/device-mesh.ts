@@ -65,7 +65,9 @@ export class DeviceMesh {
 
 /**
  * A mesh over the session's chips (torch.distributed.init_device_mesh): its size must be the chip count.
- * @example tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] })
+ * @example
+ * tpu.initDeviceMesh([tpu.device().chips], { names: ['dp'] }).names // ['dp']
+ * // on 4 chips: tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] }).get('tp').groups() is [[0, 1], [2, 3]]
  */
 export function initDeviceMesh(shape: readonly number[], opts?: MeshOptions): DeviceMesh {
   const who = 'tpu.initDeviceMesh';

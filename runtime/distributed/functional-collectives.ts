@@ -96,7 +96,10 @@ function dimOf(call: Call, dim: unknown, arg: string): number {
   return (d as number) < 0 ? (d as number) + ndim : (d as number);
 }
 
-/** torch.chunk's split of `total` into n parts (ceil(total / n) each, the last ones smaller or empty). */
+/**
+ * torch.chunk's split of `total` into n parts (ceil(total / n) each, the last ones smaller or empty).
+ * @example tpu.distributed.chunkSizes(10, 4) // [3, 3, 3, 1]
+ */
 export function chunkSizes(total: number, n: number): number[] {
   const c = Math.ceil(total / n);
   return Array.from({ length: n }, (_, k) => Math.max(0, Math.min(c, total - k * c)));
@@ -127,7 +130,11 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
 
 /**
  * Every chip gets the reduction of all chips' tensors (torch.distributed all_reduce).
- * @example tpu.distributed.allReduce(grads, { op: 'sum', mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const grads = mesh.chips.map((chip) => tpu.full([2], chip + 1, { chip }));
+ * tpu.distributed.allReduce(grads, { op: 'sum', mesh }); // on 4 chips: [10, 10] on each
+ * tpu.distributed.allReduce(grads.map((g) => g.div(g)), { op: 'mean', mesh })[0] // [1, 1]
  */
 export function allReduce(locals: readonly Tensor[], opts: AllReduceOptions): Tensor[] {
   const { call, o } = begin('allReduce', locals, opts, ['op']);
@@ -138,7 +145,10 @@ export function allReduce(locals: readonly Tensor[], opts: AllReduceOptions): Te
 
 /**
  * Every chip gets the chips' tensors joined along `dim` in rank order; their sizes along it may differ (torch.chunk shards).
- * @example tpu.distributed.allGather(shards, { dim: 0, mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const shards = mesh.chips.map((chip) => tpu.full([1], chip, { chip }));
+ * tpu.distributed.allGather(shards, { dim: 0, mesh })[0].shape // [tpu.device().chips] — on 4 chips: [0, 1, 2, 3]
  */
 export function allGather(locals: readonly Tensor[], opts: AllGatherOptions): Tensor[] {
   const { call, o } = begin('allGather', locals, opts, ['dim']);
@@ -152,7 +162,10 @@ export function allGather(locals: readonly Tensor[], opts: AllGatherOptions): Te
 
 /**
  * The reduction of the chips' tensors, split along `dim` as torch.chunk: chip of rank r keeps chunk r.
- * @example tpu.distributed.reduceScatter(grads, { op: 'sum', dim: 0, mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const grads = mesh.chips.map((chip) => tpu.ones([10], { chip }));
+ * tpu.distributed.reduceScatter(grads, { op: 'sum', dim: 0, mesh }); // on 4 chips: [4, 4, 4] ×3 and [4]
  */
 export function reduceScatter(locals: readonly Tensor[], opts: ReduceScatterOptions): Tensor[] {
   const { call, o } = begin('reduceScatter', locals, opts, ['op', 'dim']);
@@ -165,7 +178,10 @@ export function reduceScatter(locals: readonly Tensor[], opts: ReduceScatterOpti
 
 /**
  * Each chip splits its tensor along `splitDim` into one piece per chip of its group, sends piece k to rank k, and joins what it receives along `concatDim`.
- * @example tpu.distributed.allToAll(xs, { splitDim: 0, concatDim: 1, mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const xs = mesh.chips.map((chip) => tpu.full([mesh.size, 2], chip, { chip }));
+ * tpu.distributed.allToAll(xs, { splitDim: 0, concatDim: 1, mesh })[0].shape // [1, 2 * tpu.device().chips]
  */
 export function allToAll(locals: readonly Tensor[], opts: AllToAllOptions): Tensor[] {
   const { call, o } = begin('allToAll', locals, opts, ['splitDim', 'concatDim']);
@@ -179,7 +195,10 @@ export function allToAll(locals: readonly Tensor[], opts: AllToAllOptions): Tens
 
 /**
  * Every chip of a group gets the tensor of its rank `src` (default 0).
- * @example tpu.distributed.broadcast(xs, { src: 0, mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const xs = mesh.chips.map((chip) => tpu.full([2], chip + 7, { chip }));
+ * tpu.distributed.broadcast(xs, { src: 0, mesh }).at(-1) // [7, 7]
  */
 export function broadcast(locals: readonly Tensor[], opts: BroadcastOptions): Tensor[] {
   const { call, o } = begin('broadcast', locals, opts, ['src']);
@@ -191,7 +210,10 @@ export function broadcast(locals: readonly Tensor[], opts: BroadcastOptions): Te
 
 /**
  * A ring permute: the chip of rank r sends its tensor to rank (r + shift) mod n of its group (default shift 1).
- * @example tpu.distributed.permute(xs, { shift: 1, mesh })
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * const xs = mesh.chips.map((chip) => tpu.full([1], chip, { chip }));
+ * tpu.distributed.permute(xs, { shift: 1, mesh })[0] // [tpu.device().chips - 1]
  */
 export function permute(locals: readonly Tensor[], opts: PermuteOptions): Tensor[] {
   const { call, o } = begin('permute', locals, opts, ['shift']);

@@ -16,7 +16,7 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * A copy on chip `chip` (itself when already there), as PyTorch's x.to('cuda:1'); gradients flow back.
-     * @example x.toChip(1)
+     * @example x.toChip(tpu.device().chips - 1).device // on 4 chips: 'tpu:3'
      */
     toChip(chip: number): Tensor;
   }
