@@ -7,7 +7,7 @@ import { Tensor } from '../tensor.js';
 import { Module } from '../nn/module.js';
 import { concat } from '../ops/concat.js';
 import { zeros } from '../creation.js';
-import { keep } from '../scope.js';
+import { keep, scope } from '../scope.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { formatShape } from '../shape.js';
 import { DeviceMesh } from './device-mesh.js';
@@ -63,7 +63,8 @@ export function dataParallelForward(who: string, mesh: DeviceMesh, inputs: reado
 /** A fresh tensor on `chip` holding rows [start, start + rows) of t (all of a 0-d t); a parameter's stays a leaf requiring grad. */
 export function copyRows(t: Tensor, start: number, rows: number, chip: number): Tensor {
   const c = keep(zeros(t.ndim === 0 ? [] : [rows, ...t.shape.slice(1)], { dtype: t.dtype, chip }));
-  if (rows > 0) noGrad(() => c.copy_((t.ndim === 0 ? t : t.narrow(0, start, rows)).toChip(chip)));
+  // The copy's temporaries (the narrowed rows, their transfer) are freed at once: only the shard stays.
+  if (rows > 0) noGrad(() => scope(() => c.copy_((t.ndim === 0 ? t : t.narrow(0, start, rows)).toChip(chip))));
   if (t.requiresGrad) c.requiresGrad_();
   return c;
 }

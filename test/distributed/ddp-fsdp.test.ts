@@ -43,7 +43,9 @@ function train(kind: Kind, optName: Opt, mode: 'strict' | 'fused', compiled = fa
     const model = mlp();
     const m = kind === 'one chip' ? model : kind === 'DDP' ? new nn.DistributedDataParallel(model, { mesh }) : nn.fullyShard(model, { mesh });
     const opt = optName === 'SGD' ? new optim.SGD(m.parameters(), { lr: 0.5, momentum: 0.9 }) : new optim.Adam(m.parameters(), { lr: 0.05 });
+    let bodyRuns = 0;
     const step = (x: Tensor, y: Tensor) => {
+      bodyRuns++;
       const out = m.forward(x);
       const loss = nn.crossEntropy(out, y);
       loss.backward();
@@ -54,7 +56,7 @@ function train(kind: Kind, optName: Opt, mode: 'strict' | 'fused', compiled = fa
     const run = compiled ? tpu.compile(step) : step;
     const losses: number[] = [];
     for (let i = 0; i < STEPS; i++) losses.push(tpu.scope(() => run(X, Y).item()) as number);
-    return { m, losses };
+    return { m, losses, bodyRuns };
   });
 }
 
@@ -82,4 +84,101 @@ describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () 
       });
     }
   }
+});
+
+describe('DDP and FSDP details', () => {
+  it('a compiled step (tpu.compile) trains as one chip does', () => {
+    const one = train('one chip', 'Adam', 'strict');
+    for (const kind of ['DDP', 'FSDP'] as const) {
+      const r = train(kind, 'Adam', 'strict', true);
+      expectClose(r.losses, one.losses);
+      expect(r.bodyRuns).toBe(1); // traced once, replayed after
+    }
+  });
+
+  it('DDP: every replica holds the global gradient, in buckets, also accumulated over two backward calls', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    const ref = mlp();
+    ref.loadStateDict(model.stateDict());
+    // A cap of 2e-4 MiB (209 bytes), last parameters first: 8 + 128 + 64 bytes, then 640 alone, then 40 + 80.
+    const ddp = new nn.DistributedDataParallel(model, { mesh, bucketCapMB: 2e-4 });
+    expect(ddp.buckets).toEqual([[5, 4, 3], [2], [1, 0]]);
+    for (let i = 0; i < 2; i++) {
+      nn.crossEntropy(ddp.forward(X), Y).backward();
+      nn.crossEntropy(ref.forward(X), Y).backward();
+    }
+    const want = ref.parameters().map((p) => host(p.grad!));
+    const replicas = ddp.parameters();
+    expect(replicas.map((p) => p.chip)).toEqual([0, 1, 2, 3].flatMap((c) => Array(6).fill(c)));
+    replicas.forEach((p, i) => expectClose(host(p.grad!), want[i % 6]!, 1e-5));
+  });
+
+  it('FSDP: each chip holds its shard (torch.chunk rows) and its gradient', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    const ref = mlp();
+    ref.loadStateDict(model.stateDict());
+    const fsdp = nn.fullyShard(model, { mesh });
+    nn.crossEntropy(fsdp.forward(X), Y).backward();
+    nn.crossEntropy(ref.forward(X), Y).backward();
+    const shards = fsdp.parameters();
+    ref.parameters().forEach((p, i) => {
+      const rows = p.shape[0]!;
+      const per = Math.ceil(rows / 4);
+      const g = host(p.grad!);
+      const cols = g.length / rows;
+      for (let c = 0; c < 4; c++) {
+        const shard = shards[c * 6 + i]!;
+        const [a, b] = [Math.min(rows, c * per), Math.min(rows, (c + 1) * per)];
+        expect(shard.chip).toBe(c);
+        expect(shard.shape[0]).toBe(b - a);
+        expectClose(host(shard.grad!), g.slice(a * cols, b * cols), 1e-5);
+      }
+    });
+  });
+
+  it('FSDP: memory per chip is about a quarter of the parameters', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    tpu.sync();
+    const before = tpu.memory().chips.map((c) => c.liveBytes);
+    const fsdp = nn.fullyShard(model, { mesh });
+    tpu.sync();
+    const total = 240 * 4; // the parameters' bytes, all on chip 0 before
+    const after = tpu.memory().chips.map((c, k) => c.liveBytes - before[k]! + (k === 0 ? total : 0));
+    // Rows per chip of each parameter: [10, 2] [10] → 3, 3, 3, 1; [16, 10] [16] → 4 each; [2, 16] [2] → 1, 1, 0, 0.
+    const floats = [3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11, 1 * 3 + 4 * 11];
+    expect(after).toEqual(floats.map((f) => f * 4));
+    after.forEach((b) => expect(b).toBeLessThanOrEqual(0.3 * total));
+    expect(fsdp.parameters().length).toBe(24);
+  });
+
+  it('save/load: the full state dict through safetensors, into DDP, FSDP and a plain module', async () => {
+    const path = join(tmpdir(), `ddp-fsdp-${process.pid}.safetensors`);
+    for (const kind of ['DDP', 'FSDP'] as const) {
+      const trained = train(kind, 'Adam', 'strict');
+      const state = trained.m.stateDict();
+      expect(Object.keys(state)).toEqual(['0.weight', '0.bias', '2.weight', '2.bias', '4.weight', '4.bias']);
+      expect(state['2.weight']!.shape).toEqual([16, 10]);
+      await tpu.save(state, path);
+      const loaded = await tpu.load(path);
+      tpu.manualSeed(1);
+      const plain = mlp();
+      plain.loadStateDict(loaded);
+      const want = host(trained.m.forward(X));
+      expectClose(host(plain.forward(X)), want, 1e-5);
+      tpu.manualSeed(2);
+      const fresh = kind === 'DDP' ? new nn.DistributedDataParallel(mlp(), { mesh }) : nn.fullyShard(mlp(), { mesh });
+      fresh.loadStateDict(loaded);
+      expectClose(host(fresh.forward(X)), want, 1e-5);
+    }
+  });
+
+  it('clear errors: the mesh, the batch, the module', () => {
+    expect(() => new nn.DistributedDataParallel(mlp(), { mesh: 4 as never })).toThrow(/options\.mesh must be a DeviceMesh/);
+    expect(() => nn.fullyShard(mlp(), { mesh, reshard: true } as never)).toThrow(/reshard/);
+    expect(() => nn.fullyShard({} as never, { mesh })).toThrow(/module must be a tpu\.nn\.Module/);
+    expect(() => new nn.DistributedDataParallel(mlp(), { mesh }).forward(tpu.ones([3, 2]))).toThrow(/at least one row per chip \(4\); got 3/);
+  });
 });
