@@ -37,7 +37,7 @@ const STEPS = 6;
 type Kind = 'one chip' | 'DDP' | 'FSDP';
 type Opt = 'SGD' | 'Adam';
 
-function train(kind: Kind, optName: Opt, mode: 'strict' | 'fused', compiled = false) {
+function train(kind: Kind, optName: Opt, mode: 'debug' | 'strict' | 'fused', compiled = false) {
   return tpu.withMode(mode, () => {
     tpu.manualSeed(0);
     const model = mlp();
@@ -87,6 +87,11 @@ describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () 
 });
 
 describe('DDP and FSDP details', () => {
+  it('debug mode (every op run and checked at once) trains as one chip does', () => {
+    const one = train('one chip', 'SGD', 'debug');
+    for (const kind of ['DDP', 'FSDP'] as const) expectClose(train(kind, 'SGD', 'debug').losses, one.losses);
+  });
+
   it('a compiled step (tpu.compile) trains as one chip does', () => {
     const one = train('one chip', 'Adam', 'strict');
     for (const kind of ['DDP', 'FSDP'] as const) {
