@@ -5,11 +5,10 @@
 // piece of the batch and joins the outputs as DDP does. The optimizer is given the shards,
 // so its state is sharded too. The full parameters live only while a step needs them.
 import { Tensor } from '../tensor.js';
-import { Module, type LoadOptions, type StateDict } from '../nn/module.js';
+import { checkStateDict, Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { concat } from '../ops/concat.js';
-import { formatShape, shapesEqual } from '../shape.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
@@ -73,19 +72,8 @@ export class FullyShardedModule extends Module {
 
   /** Copies a full state dict's rows into the shards (and buffers to every chip). */
   override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
-    readOptions<LoadOptions>('loadStateDict', options, ['strict']);
-    const mine = this.module.namedTensors();
-    const missing = mine.filter(([k]) => !(k in state)).map(([k]) => k);
-    const unexpected = Object.keys(state).filter((k) => !mine.some(([m]) => m === k));
-    if ((options.strict ?? true) && (missing.length || unexpected.length)) {
-      throw new Error(`loadStateDict: keys do not match${missing.length ? `; missing: ${missing.join(', ')}` : ''}${unexpected.length ? `; unexpected: ${unexpected.join(', ')}` : ''}`);
-    }
-    for (const [k, t] of mine) {
-      const v = state[k];
-      if (v === undefined) continue;
-      if (!(v instanceof Tensor)) throw new TypeError(`loadStateDict: '${k}' must be a tensor; got ${typeof v}`);
-      if (!shapesEqual(v.shape, t.shape)) throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(t.shape)} in the module`);
-    }
+    const mine = new Map(this.module.namedTensors());
+    checkStateDict(mine, state, options);
     noGrad(() => {
       for (const [k, t] of mine) {
         const v = state[k];
