@@ -18,7 +18,12 @@ export interface FullyShardOptions {
   mesh: DeviceMesh;
 }
 
-/** A module whose parameters are sharded over a mesh's chips: what tpu.nn.fullyShard returns. */
+/**
+ * A module whose parameters are sharded over a mesh's chips: what tpu.nn.fullyShard returns.
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * tpu.nn.fullyShard(new tpu.nn.Linear(2, 8), { mesh }).stateDict().weight.shape // [8, 2]: the full weight
+ */
 export class FullyShardedModule extends Module {
   readonly mesh: DeviceMesh;
   /** Each parameter's shards (one per chip) and each buffer's copies (chip k's), by the module's tensor. */
