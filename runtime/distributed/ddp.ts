@@ -90,12 +90,6 @@ export class DistributedDataParallel extends Module {
     });
   }
 
-  override train(on = true): this {
-    this.module.train(on);
-    this.training = on;
-    return this;
-  }
-
   /** One all-reduce (sum) per bucket: the loss is the global batch's, so the sum of the chips' gradients is its gradient. */
   #allReduceGrads(params: readonly Tensor[], grads: Map<Tensor, Tensor>): void {
     for (const bucket of this.buckets) {

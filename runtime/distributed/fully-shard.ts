@@ -66,6 +66,13 @@ export class FullyShardedModule extends Module {
     return [];
   }
 
+  /** train()/eval() reach the module: each step's replicas copy its flags. */
+  override train(on = true): this {
+    super.train(on);
+    this.module.train(on);
+    return this;
+  }
+
   /** The full state (each parameter's shards joined) on the mesh's first chip, keyed as the module's. */
   override stateDict(): StateDict {
     const first = this.mesh.chips[0]!;

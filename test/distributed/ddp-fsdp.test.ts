@@ -183,6 +183,16 @@ describe('DDP and FSDP details', () => {
     }
   });
 
+  it('eval() and train() reach the wrapped module', () => {
+    for (const wrap of [(m: InstanceType<typeof nn.Module>) => new nn.DistributedDataParallel(m, { mesh }), (m: InstanceType<typeof nn.Module>) => nn.fullyShard(m, { mesh })]) {
+      const model = mlp();
+      const w = wrap(model).eval();
+      expect([w.training, model.training, model.layers[1]!.training]).toEqual([false, false, false]);
+      w.train();
+      expect(model.layers[1]!.training).toBe(true);
+    }
+  });
+
   it('clear errors: the mesh, the batch, the module', () => {
     expect(() => new nn.DistributedDataParallel(mlp(), { mesh: 4 as never })).toThrow(/options\.mesh must be a DeviceMesh/);
     expect(() => nn.fullyShard(mlp(), { mesh, reshard: true } as never)).toThrow(/reshard/);
