@@ -113,8 +113,8 @@ describe('DDP and FSDP details', () => {
 
   it('a compiled step (tpu.compile) trains as one chip does', () => {
     const one = train('one chip', 'Adam', 'strict');
-    for (const kind of ['DDP', 'FSDP'] as const) {
-      const r = train(kind, 'Adam', 'strict', true);
+    for (const [kind, mode] of [['DDP', 'strict'], ['FSDP', 'strict'], ['DDP', 'fused'], ['FSDP', 'fused']] as const) {
+      const r = train(kind, 'Adam', mode, true);
       expectClose(r.losses, one.losses);
       expect(r.bodyRuns).toBe(1); // traced once, replayed after
     }
