@@ -3,6 +3,7 @@ import { isFloating } from '../dtype.js';
 import { keep } from '../scope.js';
 import { Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
+import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
 import { withCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
@@ -53,6 +54,7 @@ installMethods({
   backward: function backward(gradient, options = {}) {
     withCallSite(backward, () => {
       const grads = gradients(this, gradient, 'backward', options);
+      noGrad(() => runGradReducers(grads));
       for (const [leaf, g] of grads) {
         // Like PyTorch: gradients add up across backward calls until zeroGrad().
         const before = leaf.grad;

@@ -11,3 +11,5 @@ export {
   crossEntropy, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type Reduction,
 } from './losses.js';
+export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js';
+export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';

@@ -84,27 +84,8 @@ export abstract class Module {
 
   /** Copies values in place (optimizers keep working); shapes must match. */
   loadStateDict(state: StateDict, options: LoadOptions = {}): void {
-    readOptions<LoadOptions>('loadStateDict', options, ['strict']);
-    if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
-    const strict = options.strict ?? true;
     const mine = new Map(this.namedTensors());
-    const missing = [...mine.keys()].filter((k) => !(k in state));
-    const unexpected = Object.keys(state).filter((k) => !mine.has(k));
-    if (strict && (missing.length || unexpected.length)) {
-      throw new Error(
-        `loadStateDict: keys do not match` +
-          (missing.length ? `; missing: ${missing.join(', ')}` : '') +
-          (unexpected.length ? `; unexpected: ${unexpected.join(', ')}` : ''),
-      );
-    }
-    for (const [k, target] of mine) {
-      const v = state[k];
-      if (v === undefined) continue;
-      if (!(v instanceof Tensor)) throw new TypeError(`loadStateDict: '${k}' must be a tensor; got ${typeof v}`);
-      if (!shapesEqual(v.shape, target.shape)) {
-        throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(target.shape)} in the module`);
-      }
-    }
+    checkStateDict(mine, state, options);
     noGrad(() => {
       for (const [k, target] of mine) if (state[k] !== undefined) target.copy_(state[k]!);
     });
@@ -137,3 +118,27 @@ const replacementWatch: ProxyHandler<Module> = {
     return Reflect.defineProperty(target, key, descriptor);
   },
 };
+
+/** loadStateDict's checks of `state` against a module's named tensors: keys (both ways when strict), tensors, shapes. */
+export function checkStateDict(mine: ReadonlyMap<string, Tensor>, state: StateDict, options: LoadOptions): void {
+  readOptions<LoadOptions>('loadStateDict', options, ['strict']);
+  if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
+  const strict = options.strict ?? true;
+  const missing = [...mine.keys()].filter((k) => !(k in state));
+  const unexpected = Object.keys(state).filter((k) => !mine.has(k));
+  if (strict && (missing.length || unexpected.length)) {
+    throw new Error(
+      `loadStateDict: keys do not match` +
+        (missing.length ? `; missing: ${missing.join(', ')}` : '') +
+        (unexpected.length ? `; unexpected: ${unexpected.join(', ')}` : ''),
+    );
+  }
+  for (const [k, target] of mine) {
+    const v = state[k];
+    if (v === undefined) continue;
+    if (!(v instanceof Tensor)) throw new TypeError(`loadStateDict: '${k}' must be a tensor; got ${typeof v}`);
+    if (!shapesEqual(v.shape, target.shape)) {
+      throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(target.shape)} in the module`);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// DistributedDataParallel: the module's parameters replicated on every chip of a 1-d mesh
+// (chip mesh.chips[0] holds the module itself, the others copies), the batch split on dim 0,
+// each chip running its replica; after backward, a gradient reducer all-reduces each chip's
+// gradients in buckets (flattened and joined, one all-reduce per bucket, as PyTorch's
+// reducer), so every replica holds the global gradient and the optimizer keeps them equal.
+import { Tensor } from '../tensor.js';
+import { Module, type LoadOptions, type StateDict } from '../nn/module.js';
+import { readOptions } from '../options.js';
+import { noGrad } from '../autograd/grad-mode.js';
+import { registerGradReducer } from '../autograd/grad-reducers.js';
+import { zeros } from '../creation.js';
+import { concat, split } from '../ops/concat.js';
+import { numel } from '../shape.js';
+import { ITEMSIZE } from '../dtype.js';
+import type { DeviceMesh } from './device-mesh.js';
+import { allReduce } from './functional-collectives.js';
+import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
+
+export interface DDPOptions {
+  /** The chips (a 1-d mesh, tpu.initDeviceMesh([n])). */
+  mesh: DeviceMesh;
+  /** Bucket size cap in MiB (PyTorch's bucket_cap_mb, default 25). */
+  bucketCapMB?: number;
+}
+
+/**
+ * Data parallel training over a mesh's chips (torch.nn.parallel.DistributedDataParallel).
+ * forward(x) splits x on dim 0 over the chips and returns the outputs joined as one tensor
+ * on the first chip, so the loss is the global batch's; parameters() lists every chip's
+ * replica (give it to the optimizer); stateDict() is the module's own (one copy, no prefix).
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['dp'] });
+ * const ddp = new tpu.nn.DistributedDataParallel(new tpu.nn.Linear(2, 1), { mesh });
+ * ddp.forward(tpu.ones([8, 2])).shape // [8, 1]
+ */
+export class DistributedDataParallel extends Module {
+  readonly mesh: DeviceMesh;
+  /** The parameter buckets (indices into the module's parameters), last parameters first. */
+  readonly buckets: readonly number[][];
+  /** Chip k's copy of each of the module's tensors (chip 0: the module's own). */
+  readonly #copies: Map<Tensor, Tensor>[];
+
+  constructor(readonly module: Module, options: DDPOptions) {
+    super();
+    const who = 'nn.DistributedDataParallel';
+    checkModule(who, module);
+    const o = readOptions<DDPOptions>(who, options, ['mesh', 'bucketCapMB']);
+    this.mesh = checkMesh(who, o.mesh);
+    const cap = o.bucketCapMB ?? 25;
+    if (typeof cap !== 'number' || !(cap > 0)) throw new RangeError(`${who}: bucketCapMB must be a positive number; got ${JSON.stringify(o.bucketCapMB)}`);
+    const tensors = module.namedTensors().map(([, t]) => t);
+    const first = this.mesh.chips[0]!;
+    tensors.forEach((t) => {
+      if (t.chip !== first) throw new RangeError(`${who}: the module's tensors must be on the mesh's first chip ${first}; ${t.describe()} is on chip ${t.chip}`);
+    });
+    // The other chips start from chip 0's values (PyTorch broadcasts rank 0's at construction).
+    this.#copies = this.mesh.chips.map((chip) => new Map(tensors.map((t) => [t, chip === first ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)])));
+    const params = module.parameters();
+    this.buckets = bucketsOf(params, cap * 2 ** 20);
+    registerGradReducer(this.parameters(), { reduce: (grads) => this.#allReduceGrads(params, grads) });
+  }
+
+  forward(...inputs: Tensor[]): Tensor {
+    return dataParallelForward('DistributedDataParallel', this.mesh, inputs, (k) => (k === 0 ? this.module : replicaOf(this.module, (t) => this.#copies[k]!.get(t) ?? t)));
+  }
+
+  /** Every chip's replica of every parameter (the optimizer updates them all alike). */
+  override parameters(): Tensor[] {
+    return this.#copies.flatMap((m) => this.module.parameters().map((p) => m.get(p)!));
+  }
+
+  override namedParameters(): [string, Tensor][] {
+    return this.#copies.flatMap((m, k) => this.module.namedParameters().map(([n, p]) => [`${k}.${n}`, m.get(p)!] as [string, Tensor]));
+  }
+
+  override namedChildren(): [string, Module][] {
+    return [['module', this.module]];
+  }
+
+  /** The module's state (one copy; keys as the module's, so it loads into the plain module). */
+  override stateDict(): StateDict {
+    return this.module.stateDict();
+  }
+
+  /** Loads into the module and copies the values to every chip's replica. */
+  override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
+    this.module.loadStateDict(state, options);
+    noGrad(() => {
+      for (const m of this.#copies.slice(1)) for (const [t, c] of m) c.copy_(t.toChip(c.chip));
+    });
+  }
+
+  /** One all-reduce (sum) per bucket: the loss is the global batch's, so the sum of the chips' gradients is its gradient. */
+  #allReduceGrads(params: readonly Tensor[], grads: Map<Tensor, Tensor>): void {
+    for (const bucket of this.buckets) {
+      const members = bucket.filter((i) => this.#copies.some((m) => grads.has(m.get(params[i]!)!)));
+      if (members.length === 0) continue;
+      // A parameter a chip did not use gets zeros there (its peers still meet it in the all-reduce).
+      const flat = this.#copies.map((m) => concat(members.map((i) => {
+        const p = m.get(params[i]!)!;
+        return (grads.get(p) ?? zeros([...p.shape], { dtype: p.dtype, chip: p.chip })).reshape([-1]);
+      }), 0));
+      const sums = allReduce(flat, { mesh: this.mesh, op: 'sum' });
+      const sizes = members.map((i) => numel(params[i]!.shape));
+      this.#copies.forEach((m, k) => split(sums[k]!, sizes).forEach((g, j) => {
+        const p = m.get(params[members[j]!]!)!;
+        grads.get(p)?.dispose();
+        grads.set(p, g.reshape([...p.shape]));
+      }));
+    }
+  }
+}
+
+/** Parameters grouped in reverse order (the order backward produces them) into buckets of at most `capBytes` (a bigger one alone). */
+function bucketsOf(params: readonly Tensor[], capBytes: number): number[][] {
+  const buckets: number[][] = [];
+  let bytes = Infinity;
+  for (let i = params.length - 1; i >= 0; i--) {
+    const b = numel(params[i]!.shape) * ITEMSIZE[params[i]!.dtype];
+    if (bytes + b > capBytes) {
+      buckets.push([]);
+      bytes = 0;
+    }
+    buckets.at(-1)!.push(i);
+    bytes += b;
+  }
+  return buckets;
+}

@@ -1,0 +1,202 @@
+// DistributedDataParallel and fullyShard on 4 emulated chips against 1-chip training of the
+// global batch (the spirals MLP of notebooks/03-training.ipynb), step by step, with SGD and
+// Adam, in strict and fused mode and compiled; save/load of the full state dict; memory per chip.
+import { describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+tpu.setDevice({ chips: 4 });
+const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
+const { nn, optim } = tpu;
+
+/** Two interleaved spirals (notebooks/03-training.ipynb's data set), n points. */
+function spirals(n: number, seed: number): { X: Tensor; Y: Tensor } {
+  let s = seed >>> 0;
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const xy = new Float32Array(n * 2);
+  const labels = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const c = k % 2;
+    const i = Math.floor(k / 2);
+    const r = 0.1 + (0.9 * i) / (n / 2);
+    const t = (1.75 * 2 * Math.PI * i) / (n / 2) + c * Math.PI;
+    xy[2 * k] = r * Math.cos(t) + 0.02 * (rand() - 0.5);
+    xy[2 * k + 1] = r * Math.sin(t) + 0.02 * (rand() - 0.5);
+    labels[k] = c;
+  }
+  return { X: tpu.tensor(xy).reshape([n, 2]), Y: tpu.tensor(labels) };
+}
+
+// 50 rows: 13, 13, 13, 11 per chip. Hidden sizes 10 and 16: the shards of dim 0 are uneven
+// (10 rows: 3, 3, 3, 1) and some are empty (the last layer's 2 rows: 1, 1, 0, 0).
+const { X, Y } = spirals(50, 1);
+const mlp = () => new nn.Sequential(new nn.Linear(2, 10), new nn.Tanh(), new nn.Linear(10, 16), new nn.Tanh(), new nn.Linear(16, 2));
+const STEPS = 6;
+
+type Kind = 'one chip' | 'DDP' | 'FSDP';
+type Opt = 'SGD' | 'Adam';
+
+function train(kind: Kind, optName: Opt, mode: 'debug' | 'strict' | 'fused', compiled = false) {
+  return tpu.withMode(mode, () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    const m = kind === 'one chip' ? model : kind === 'DDP' ? new nn.DistributedDataParallel(model, { mesh }) : nn.fullyShard(model, { mesh });
+    const opt = optName === 'SGD' ? new optim.SGD(m.parameters(), { lr: 0.5, momentum: 0.9 }) : new optim.Adam(m.parameters(), { lr: 0.05 });
+    let bodyRuns = 0;
+    const step = (x: Tensor, y: Tensor) => {
+      bodyRuns++;
+      const out = m.forward(x);
+      const loss = nn.crossEntropy(out, y);
+      loss.backward();
+      opt.step();
+      opt.zeroGrad();
+      return loss;
+    };
+    const run = compiled ? tpu.compile(step) : step;
+    const losses: number[] = [];
+    for (let i = 0; i < STEPS; i++) losses.push(tpu.scope(() => run(X, Y).item()) as number);
+    return { m, losses, bodyRuns };
+  });
+}
+
+function expectClose(got: readonly number[], want: readonly number[], tol = 2e-5): void {
+  expect(got.length).toBe(want.length);
+  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `step ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(want[i]!))));
+}
+
+const host = (t: Tensor) => Array.from(t.dataSync() as Float32Array);
+
+describe('FSDP memory', () => {
+  // First in the file: no garbage of earlier tests can be collected while it measures.
+  it('is about a quarter of the parameters per chip', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    tpu.sync();
+    const before = tpu.memory().chips.map((c) => c.liveBytes);
+    const fsdp = nn.fullyShard(model, { mesh });
+    tpu.sync();
+    const total = 240 * 4; // the parameters' bytes, all on chip 0 before
+    const after = tpu.memory().chips.map((c, k) => c.liveBytes - before[k]! + (k === 0 ? total : 0));
+    // Rows per chip of each parameter: [10, 2] [10] → 3, 3, 3, 1; [16, 10] [16] → 4 each; [2, 16] [2] → 1, 1, 0, 0.
+    const floats = [3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11, 1 * 3 + 4 * 11];
+    expect(after).toEqual(floats.map((f) => f * 4));
+    after.forEach((b) => expect(b).toBeLessThanOrEqual(0.3 * total));
+    expect(fsdp.parameters().length).toBe(24);
+  });
+});
+
+describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () => {
+  for (const mode of ['strict', 'fused'] as const) {
+    for (const optName of ['SGD', 'Adam'] as const) {
+      it(`${optName} in ${mode} mode`, () => {
+        const one = train('one chip', optName, mode);
+        // The loss goes down: the comparison below compares training, not a constant.
+        expect(one.losses.at(-1)!).toBeLessThan(one.losses[0]!);
+        for (const kind of ['DDP', 'FSDP'] as const) {
+          const r = train(kind, optName, mode);
+          expectClose(r.losses, one.losses);
+          // And the trained parameters are the same.
+          const want = one.m.stateDict();
+          for (const [k, t] of Object.entries(r.m.stateDict())) expectClose(host(t), host(want[k]!), 1e-4);
+        }
+      });
+    }
+  }
+});
+
+describe('DDP and FSDP details', () => {
+  it('debug mode (every op run and checked at once) trains as one chip does', () => {
+    const one = train('one chip', 'SGD', 'debug');
+    for (const kind of ['DDP', 'FSDP'] as const) expectClose(train(kind, 'SGD', 'debug').losses, one.losses);
+  });
+
+  it('a compiled step (tpu.compile) trains as one chip does', () => {
+    const one = train('one chip', 'Adam', 'strict');
+    for (const [kind, mode] of [['DDP', 'strict'], ['FSDP', 'strict'], ['DDP', 'fused'], ['FSDP', 'fused']] as const) {
+      const r = train(kind, 'Adam', mode, true);
+      expectClose(r.losses, one.losses);
+      expect(r.bodyRuns).toBe(1); // traced once, replayed after
+    }
+  });
+
+  it('DDP: every replica holds the global gradient, in buckets, also accumulated over two backward calls', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    const ref = mlp();
+    ref.loadStateDict(model.stateDict());
+    // A cap of 2e-4 MiB (209 bytes), last parameters first: 8 + 128 + 64 bytes, then 640 alone, then 40 + 80.
+    const ddp = new nn.DistributedDataParallel(model, { mesh, bucketCapMB: 2e-4 });
+    expect(ddp.buckets).toEqual([[5, 4, 3], [2], [1, 0]]);
+    for (let i = 0; i < 2; i++) {
+      nn.crossEntropy(ddp.forward(X), Y).backward();
+      nn.crossEntropy(ref.forward(X), Y).backward();
+    }
+    const want = ref.parameters().map((p) => host(p.grad!));
+    const replicas = ddp.parameters();
+    expect(replicas.map((p) => p.chip)).toEqual([0, 1, 2, 3].flatMap((c) => Array(6).fill(c)));
+    replicas.forEach((p, i) => expectClose(host(p.grad!), want[i % 6]!, 1e-5));
+  });
+
+  it('FSDP: each chip holds its shard (torch.chunk rows) and its gradient', () => {
+    tpu.manualSeed(0);
+    const model = mlp();
+    const ref = mlp();
+    ref.loadStateDict(model.stateDict());
+    const fsdp = nn.fullyShard(model, { mesh });
+    nn.crossEntropy(fsdp.forward(X), Y).backward();
+    nn.crossEntropy(ref.forward(X), Y).backward();
+    const shards = fsdp.parameters();
+    ref.parameters().forEach((p, i) => {
+      const rows = p.shape[0]!;
+      const per = Math.ceil(rows / 4);
+      const g = host(p.grad!);
+      const cols = g.length / rows;
+      for (let c = 0; c < 4; c++) {
+        const shard = shards[c * 6 + i]!;
+        const [a, b] = [Math.min(rows, c * per), Math.min(rows, (c + 1) * per)];
+        expect(shard.chip).toBe(c);
+        expect(shard.shape[0]).toBe(b - a);
+        expectClose(host(shard.grad!), g.slice(a * cols, b * cols), 1e-5);
+      }
+    });
+  });
+
+  it('save/load: the full state dict through safetensors, into DDP, FSDP and a plain module', async () => {
+    const path = join(tmpdir(), `ddp-fsdp-${process.pid}.safetensors`);
+    for (const kind of ['DDP', 'FSDP'] as const) {
+      const trained = train(kind, 'Adam', 'strict');
+      const state = trained.m.stateDict();
+      expect(Object.keys(state)).toEqual(['0.weight', '0.bias', '2.weight', '2.bias', '4.weight', '4.bias']);
+      expect(state['2.weight']!.shape).toEqual([16, 10]);
+      await tpu.save(state, path);
+      const loaded = await tpu.load(path);
+      tpu.manualSeed(1);
+      const plain = mlp();
+      plain.loadStateDict(loaded);
+      const want = host(trained.m.forward(X));
+      expectClose(host(plain.forward(X)), want, 1e-5);
+      tpu.manualSeed(2);
+      const fresh = kind === 'DDP' ? new nn.DistributedDataParallel(mlp(), { mesh }) : nn.fullyShard(mlp(), { mesh });
+      fresh.loadStateDict(loaded);
+      expectClose(host(fresh.forward(X)), want, 1e-5);
+    }
+  });
+
+  it('eval() and train() reach the wrapped module', () => {
+    for (const wrap of [(m: InstanceType<typeof nn.Module>) => new nn.DistributedDataParallel(m, { mesh }), (m: InstanceType<typeof nn.Module>) => nn.fullyShard(m, { mesh })]) {
+      const model = mlp();
+      const w = wrap(model).eval();
+      expect([w.training, model.training, model.layers[1]!.training]).toEqual([false, false, false]);
+      w.train();
+      expect(model.layers[1]!.training).toBe(true);
+    }
+  });
+
+  it('clear errors: the mesh, the batch, the module', () => {
+    expect(() => new nn.DistributedDataParallel(mlp(), { mesh: 4 as never })).toThrow(/options\.mesh must be a DeviceMesh/);
+    expect(() => nn.fullyShard(mlp(), { mesh, reshard: true } as never)).toThrow(/reshard/);
+    expect(() => nn.fullyShard({} as never, { mesh })).toThrow(/module must be a tpu\.nn\.Module/);
+    expect(() => new nn.DistributedDataParallel(mlp(), { mesh }).forward(tpu.ones([3, 2]))).toThrow(/at least one row per chip \(4\); got 3/);
+  });
+});
