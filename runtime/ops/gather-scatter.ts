@@ -146,6 +146,15 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
 }
 
 /**
+ * int32 zeros of `failWhen`'s shape, or a failed program where it is true (add it to a result):
+ * a composed op's device-side check, as ONNX and XLA have no assert. An index of 1 into one
+ * element fails on the device, so the call reports a DeviceError, not a made-up number.
+ */
+export function zeroOrFail(failWhen: Tensor): Tensor {
+  return apply(indexSelectOp, [constantTensor([0], [1], 'int32'), failWhen.to('int32')], { dim: 0 });
+}
+
+/**
  * One-hot int32 vectors of length numClasses (required: shapes are static).
  * @example tpu.nn.functional.oneHot(tpu.tensor(new Int32Array([0, 2])), 3) // [[1, 0, 0], [0, 0, 1]]
  */
@@ -157,10 +166,9 @@ export function oneHot(index: Tensor, numClasses: number): Tensor {
   }
   checkHostIndices('oneHot', 'class', idx, numClasses, false);
   const classes = Array.from({ length: numClasses }, (_, i) => i);
-  // a class outside [0, numClasses) fails on the device, as in PyTorch: an index of 1 into one element
-  const outside = idx.lt(0).logicalOr(idx.ge(numClasses)).to('int32');
-  const zeroOrFail = apply(indexSelectOp, [constantTensor([0], [1], 'int32'), outside], { dim: 0 });
-  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32').add(zeroOrFail.unsqueeze(-1));
+  // a class outside [0, numClasses) fails on the device, as in PyTorch
+  const fails = zeroOrFail(idx.lt(0).logicalOr(idx.ge(numClasses)));
+  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32').add(fails.unsqueeze(-1));
 }
 
 
