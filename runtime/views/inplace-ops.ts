@@ -7,6 +7,7 @@ import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { trackViews, untracked, writeThrough } from './view-tracking.js';
+import type { DType } from '../dtype.js';
 import '../ops/index.js';
 
 trackViews(
@@ -25,6 +26,19 @@ function checkAutograd(op: string, target: Tensor): void {
   if (target.requiresGrad || root.requiresGrad) {
     throw new Error(`${op}: in-place operations on a tensor that is part of an autograd graph are not supported; use the out-of-place op (for example x = x.add(y))`);
   }
+}
+
+// PyTorch's can_cast for an in-place result: never down a kind (float -> int -> bool).
+const KIND: Record<DType, number> = { bool: 0, int32: 1, float32: 2, bfloat16: 2 };
+
+/** An arithmetic in-place op's result must fit the target's kind, as in PyTorch (int32 x.add_(0.5) raises). */
+function arithmeticInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+  if (KIND[value.dtype] > KIND[target.dtype]) {
+    value.dispose();
+    throw new TypeError(`${op}: result type ${value.dtype} can't be cast to the desired output type ${target.dtype} (as in PyTorch); ` +
+      `use the out-of-place op, for example x = x.${op.slice(0, -1)}(...), or cast x first with x.to('${value.dtype}')`);
+  }
+  return writeInPlace(op, target, value);
 }
 
 /** `target` takes `value` in place (a fresh tensor this call consumes). */
@@ -102,11 +116,11 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  add_(other) { return writeInPlace('add_', this, this.add(other)); },
-  sub_(other) { return writeInPlace('sub_', this, this.sub(other)); },
-  mul_(other) { return writeInPlace('mul_', this, this.mul(other)); },
-  div_(other) { return writeInPlace('div_', this, this.div(other)); },
-  clamp_(min, max) { return writeInPlace('clamp_', this, this.clamp(min, max)); },
+  add_(other) { return arithmeticInPlace('add_', this, this.add(other)); },
+  sub_(other) { return arithmeticInPlace('sub_', this, this.sub(other)); },
+  mul_(other) { return arithmeticInPlace('mul_', this, this.mul(other)); },
+  div_(other) { return arithmeticInPlace('div_', this, this.div(other)); },
+  clamp_(min, max) { return arithmeticInPlace('clamp_', this, this.clamp(min, max)); },
   zero_() { return writeInPlace('zero_', this, filledLike('zero_', this, 0)); },
   fill_(value) { return writeInPlace('fill_', this, filledLike('fill_', this, value)); },
   maskedFill_(mask, value) { return writeInPlace('maskedFill_', this, this.maskedFill(mask, value)); },

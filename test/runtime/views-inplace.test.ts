@@ -112,3 +112,25 @@ describe('tpu.compile: a captured base written through a view', () => {
     });
   }
 });
+
+describe("an in-place op's result must fit the target's dtype kind (PyTorch's can_cast)", () => {
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
+    it(`raises for float into int32, keeps the target and loses no tensor (${mode})`, () => {
+      tpu.mode(mode);
+      const x = tpu.tensor(new Int32Array([1, 2]));
+      const twos = f32([2, 2]);
+      const live = tpu.memory().liveTensors;
+      expect(() => x.add_(0.5)).toThrow("add_: result type float32 can't be cast to the desired output type int32");
+      expect(() => x.div_(2)).toThrow("div_: result type float32 can't be cast to the desired output type int32");
+      expect(() => x.clamp_(0.5, 1.5)).toThrow("clamp_: result type float32 can't be cast to the desired output type int32");
+      expect(() => x.mul_(twos)).toThrow("mul_: result type float32 can't be cast to the desired output type int32");
+      expect(tpu.memory().liveTensors).toBe(live);
+      expect(x.array()).toEqual([1, 2]);
+      // Within a kind the result is cast, as in PyTorch: int32 stays int32; float32 into bfloat16 rounds.
+      expect(x.add_(3).sub_(tpu.tensor(new Int32Array([1, 1]))).array()).toEqual([3, 4]);
+      expect(x.dtype).toBe('int32');
+      const b = tpu.tensor([1.5], { dtype: 'bfloat16' });
+      expect(b.add_(f32([1.00390625])).array()).toEqual([2.5]); // 2.50390625 rounds to bf16's 2.5
+    });
+  }
+});
