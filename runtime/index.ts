@@ -23,7 +23,7 @@ export { lowerToOnnx, type LoweredModel } from './device/onnx/lower-program.js';
 export { lowerToStableHlo, type StableHloModule } from './device/stablehlo/lower-program.js';
 export { Lowered, type LoweredInput, type LowerCompileOptions } from './jit/lower.js';
 export { Spec } from './jit/spec.js';
-export { DeviceMesh, type MeshOptions } from './distributed/index.js';
+export { DeviceMesh, DTensor, type MeshOptions, type Placement, type PartialReduce } from './distributed/index.js';
 export type { SessionMemoryInfo, ChipMemoryInfo } from './device/chip-memory.js';
 export { TpuCompiled, type TpuCostAnalysis, type TpuMemoryAnalysis } from './device/pjrt/compile.js';
 // Capture hooks: the fused region's size cap, running the pending region, refusing reads.

@@ -21,7 +21,7 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
-import { distributed, initDeviceMesh } from './distributed/index.js';
+import { distributed, distributeTensor, initDeviceMesh, Partial, Replicate, Shard } from './distributed/index.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
 import type { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
@@ -41,6 +41,8 @@ import type * as callSites from './call-site.js';
 import type * as signal from './device/signal.js';
 import type * as meshes from './distributed/device-mesh.js';
 import type * as collectives from './distributed/functional-collectives.js';
+import type * as dtensors from './distributed/dtensor.js';
+import type * as placements from './distributed/placement.js';
 import type * as profilerApi from './profiler/api.js';
 import type { functional as functionalObject, nnFunctional as nnFunctionalObject } from './tpu-functions.js';
 
@@ -132,7 +134,7 @@ type TpuMode = {
    */
   mode: typeof mode;
 };
-type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & {
+type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & Pick<typeof dtensors, 'distributeTensor'> & Pick<typeof placements, 'Shard' | 'Replicate' | 'Partial'> & {
   /**
    * Collectives between chips (torch.distributed's functional collectives) over one tensor per chip of a mesh, and torch.chunk's shard sizes.
    * @example tpu.distributed.chunkSizes(5, 4) // [2, 2, 1, 0]
@@ -148,6 +150,10 @@ const members = {
   ...training,
   distributed,
   initDeviceMesh,
+  distributeTensor,
+  Shard,
+  Replicate,
+  Partial,
   manualSeed,
   scope,
   mode,

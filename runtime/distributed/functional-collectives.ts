@@ -72,12 +72,19 @@ function describe(v: unknown): string {
   return `${typeof v} ${JSON.stringify(v)}`;
 }
 
+/** The chips of a group exchange pieces, so their shapes must agree (other groups may hold other shapes: uneven shards along another mesh axis). */
 function sameShapes(call: Call, except?: number): void {
-  const first = call.locals[0]!;
-  call.locals.forEach((t, i) => {
-    const ok = t.ndim === first.ndim && t.shape.every((m, d) => d === except || m === first.shape[d]);
-    if (!ok) throw new RangeError(`${call.who}: locals[${i}] has shape ${formatShape(t.shape)}, but locals[0] has ${formatShape(first.shape)}${except === undefined ? '' : ` (they may differ only along dim ${except})`}`);
-  });
+  const byChip = new Map(call.locals.map((t, i) => [t.chip, i]));
+  for (const group of call.groups) {
+    const f = byChip.get(group[0]!)!;
+    const first = call.locals[f]!;
+    for (const chip of group) {
+      const i = byChip.get(chip)!;
+      const t = call.locals[i]!;
+      const ok = t.ndim === first.ndim && t.shape.every((m, d) => d === except || m === first.shape[d]);
+      if (!ok) throw new RangeError(`${call.who}: locals[${i}] has shape ${formatShape(t.shape)}, but locals[${f}] has ${formatShape(first.shape)}${except === undefined ? '' : ` (they may differ only along dim ${except})`}; the chips of one group must agree`);
+    }
+  }
 }
 
 function reduceOp(call: Call, op: unknown): CollectiveReduce {
@@ -172,8 +179,7 @@ export function reduceScatter(locals: readonly Tensor[], opts: ReduceScatterOpti
   const reduce = reduceOp(call, o.op);
   const dim = dimOf(call, o.dim, 'dim');
   sameShapes(call);
-  const sizes = chunkSizes(locals[0]!.shape[dim]!, call.n);
-  return run(call, reduceScatterPrimitive, () => ({ reduce, dim, sizes }));
+  return run(call, reduceScatterPrimitive, (i) => ({ reduce, dim, sizes: chunkSizes(locals[i]!.shape[dim]!, call.n) }));
 }
 
 /**

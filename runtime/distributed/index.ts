@@ -1,7 +1,9 @@
-// Many chips: meshes, collectives between chips, moving tensors between chips.
+// Many chips: meshes, collectives between chips, moving tensors between chips, sharded tensors (DTensor).
 import './to-chip.js';
 
 export { DeviceMesh, initDeviceMesh, type MeshOptions } from './device-mesh.js';
 export { chunkSizes } from './functional-collectives.js';
 export type * from './functional-collectives.js';
 export * as distributed from './functional-collectives.js';
+export { DTensor, distributeTensor } from './dtensor.js';
+export { Partial, Replicate, Shard, type Placement, type PartialReduce } from './placement.js';

@@ -81,7 +81,7 @@ export interface SumOptions extends ReduceOptions {
 
 /** Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }). */
 export function reduceAttrs(
-  op: string, x: Tensor, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean,
+  op: string, x: { readonly ndim: number }, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean,
   accepted: readonly string[] = REDUCE_KEYS,
 ): ReduceAttrs {
   let dim: number | readonly number[] | undefined;

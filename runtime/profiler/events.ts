@@ -27,7 +27,9 @@ export type ProfileEvent =
   /** `site`: where the host started waiting, "file:line:column" of the sync point's caller ('' when not captured). */
   | { kind: 'wait'; start: number; end: number; reason: string; site: string }
   | { kind: 'transfer'; time: number; direction: 'toDevice' | 'toHost'; bytes: number }
-  | { kind: 'region'; time: number; reason: string; nodes: number; outputs: number };
+  | { kind: 'region'; time: number; reason: string; nodes: number; outputs: number }
+  /** A DTensor op with no sharding rule ran on replicated inputs (runtime/distributed/sharding-rules.ts). */
+  | { kind: 'sharding'; op: string; message: string };
 
 export type ProfileListener = (event: ProfileEvent) => void;
 

@@ -7,7 +7,7 @@ import type { XlaFigures } from '../device/tpu-loop/xla-figures.js';
 
 export const PROFILE_MIME = 'application/vnd.tpu-kernel.profile+json';
 
-export type WarningKind = 'hbm' | 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding' | 'chip-imbalance';
+export type WarningKind = 'hbm' | 'recompile' | 'sync-in-loop' | 'region-cut' | 'matmul-padding' | 'chip-imbalance' | 'sharding-fallback';
 
 export interface ProfileWarning {
   readonly kind: WarningKind;

@@ -210,6 +210,9 @@ export class ProfileRecording {
         this.regions++;
         this.warnings.regionCut(e.reason, e.nodes, opsDispatched.fused);
         return;
+      case 'sharding':
+        this.warnings.shardingFallback(e.message);
+        return;
     }
   }
 

@@ -1,6 +1,6 @@
 // The profiler's warnings, each with the line that caused it, counted per line:
 // recompilation after a shape change, host syncs repeated at one line (a loop), fused
-// regions cut early, and matmul operands whose dims the TPU must pad: by the tiled layout
+// regions cut early, DTensor ops that had no sharding rule, and matmul operands whose dims the TPU must pad: by the tiled layout
 // XLA:TPU gave them where it compiled the program, else estimated with 8 x 128 tiles.
 import { formatShape, numel, type Shape } from '../shape.js';
 import type { DType } from '../dtype.js';
@@ -14,7 +14,7 @@ export const TILE_ROWS = 8;
 export const TILE_COLS = 128;
 
 /** Most actionable first. */
-const WARNING_ORDER: readonly WarningKind[] = ['hbm', 'recompile', 'sync-in-loop', 'region-cut', 'matmul-padding'];
+const WARNING_ORDER: readonly WarningKind[] = ['hbm', 'recompile', 'sharding-fallback', 'sync-in-loop', 'region-cut', 'matmul-padding'];
 /** Region cuts that are where the user asked for the values: never "early". */
 const PLANNED_CUTS = new Set(['sync', 'cancelled']);
 
@@ -40,10 +40,21 @@ export class WarningBook {
   private readonly cuts = new Map<string, { nodes: number; site: () => ProfileSite; count: number }>();
   /** The last early cut, and the fused-op count when it happened. */
   private pendingCut: { reason: string; fusedOps: number } | undefined;
+  /** DTensor ops run on replicated inputs, by line and message. */
+  private readonly fallbacks = new Map<string, ProfileWarning & { count: number }>();
   /** The last captured line of a wait, per reason. */
   private readonly lastWaitSite = new Map<string, string>();
 
   constructor(private readonly mapper: SiteMapper | undefined) {}
+
+  /** A DTensor op with no sharding rule gathered its inputs (counted per line and message). */
+  shardingFallback(message: string): void {
+    const site = siteHere(this.mapper);
+    const key = `${site.where}|${message}`;
+    const known = this.fallbacks.get(key);
+    if (known) known.count++;
+    else this.fallbacks.set(key, { kind: 'sharding-fallback', site, message, count: 1 });
+  }
 
   /** A cache miss for a program compiled before with other shapes. */
   recompiled(changed: string, label: string): void {
@@ -131,7 +142,7 @@ export class WarningBook {
       const message = paddingMessage(`matmul ${role}`, shape, dtype, layoutOf(dtype, shape));
       return message ? [{ kind: 'matmul-padding', message, site, count }] : [];
     });
-    const all = [...recompiles, ...cuts, ...padding, ...loops];
+    const all = [...recompiles, ...this.fallbacks.values(), ...cuts, ...padding, ...loops];
     return all.sort((a, b) => WARNING_ORDER.indexOf(a.kind) - WARNING_ORDER.indexOf(b.kind));
   }
 }

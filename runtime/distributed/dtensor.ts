@@ -1,0 +1,160 @@
+// DTensor (PyTorch's torch.distributed.tensor.DTensor) with one controller: a global tensor
+// held as one local tensor per chip of a mesh, laid out by one placement per mesh dimension.
+// Ops on it follow DTensor's sharding rules (sharding-rules.ts): each chip runs the op on its
+// piece, and collectives are inserted where the rules need them.
+import { Tensor } from '../tensor.js';
+import { formatShape, normalizeDim, shapesEqual } from '../shape.js';
+import { isFloating, type DType } from '../dtype.js';
+import { DeviceMesh } from './device-mesh.js';
+import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placement } from './placement.js';
+import { localBox } from './shard-layout.js';
+import { scope } from '../scope.js';
+import { redistributeLocals } from './redistribute.js';
+import * as rules from './sharding-rules.js';
+import './to-chip.js';
+
+export class DTensor {
+  readonly #locals: readonly Tensor[];
+
+  /** Use tpu.distributeTensor (this checks that each chip's piece has the shape its placements give). */
+  constructor(locals: readonly Tensor[], readonly mesh: DeviceMesh, readonly placements: readonly Placement[], readonly shape: readonly number[]) {
+    locals.forEach((t, k) => {
+      const want = localBox(shape, mesh, placements, k).size;
+      if (t.chip !== mesh.chips[k] || !shapesEqual(t.shape, want)) {
+        throw new Error(`DTensor: chip ${mesh.chips[k]}'s piece of ${formatShape(shape)} ${formatPlacements(placements)} must have shape ${formatShape(want)}; got ${formatShape(t.shape)} on chip ${t.chip}`);
+      }
+    });
+    this.#locals = locals;
+  }
+
+  get dtype(): DType {
+    return this.#locals[0]!.dtype;
+  }
+
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  /**
+   * Each chip's piece, in mesh.chips order, each on its chip (DTensor.to_local on every rank).
+   * @example tpu.distributeTensor(tpu.zeros([10, 2]), mesh, [tpu.Shard(0)]).localTensors().map((t) => t.shape[0]) // on 4 chips: [3, 3, 3, 1]
+   */
+  localTensors(): Tensor[] {
+    return [...this.#locals];
+  }
+
+  /**
+   * The same global tensor laid out by other placements, moved by collectives (allGather, allReduce, reduceScatter, allToAll) or local slices.
+   * @example dt.redistribute(mesh, [tpu.Replicate()])
+   */
+  redistribute(mesh: DeviceMesh, placements: readonly Placement[]): DTensor {
+    const who = 'DTensor.redistribute';
+    checkSameMesh(who, 'mesh', this.mesh, mesh);
+    const to = checkPlacements(who, mesh, placements, this.ndim);
+    // The steps' intermediates are freed; only the last pieces stay.
+    return new DTensor(scope(() => redistributeLocals(this.#locals, mesh, this.placements, to)), mesh, to, this.shape);
+  }
+
+  /**
+   * The global tensor as a plain tensor on the mesh's first chip (DTensor.full_tensor).
+   * @example await dt.fullTensor().array()
+   */
+  fullTensor(): Tensor {
+    const replicated = this.redistribute(this.mesh, this.placements.map(() => Replicate()));
+    const locals = replicated.localTensors();
+    // The other chips' copies are not wanted (unless they are this DTensor's own).
+    locals.slice(1).forEach((t) => this.#locals.includes(t) || t.dispose());
+    return locals[0]!;
+  }
+
+  /** @example dt.add(1); dt.add(other) */
+  add(other: DTensor | number): DTensor { return rules.binary('add', this, other); }
+  /** @example dt.sub(other) */
+  sub(other: DTensor | number): DTensor { return rules.binary('sub', this, other); }
+  /** @example dt.mul(2) */
+  mul(other: DTensor | number): DTensor { return rules.binary('mul', this, other); }
+  /** @example dt.div(2) */
+  div(other: DTensor | number): DTensor { return rules.binary('div', this, other); }
+  /** @example dt.neg() */
+  neg(): DTensor { return rules.unary('neg', this); }
+  /** @example dt.relu() */
+  relu(): DTensor { return rules.unary('relu', this); }
+  /** @example dt.exp() */
+  exp(): DTensor { return rules.unary('exp', this); }
+  /** @example dt.tanh() */
+  tanh(): DTensor { return rules.unary('tanh', this); }
+  /** @example dt.gelu() */
+  gelu(): DTensor { return rules.unary('gelu', this); }
+  /** @example a.matmul(b) // [Shard(0)] x [Replicate()] -> [Shard(0)] */
+  matmul(other: DTensor): DTensor { return rules.matmul(this, other); }
+  /** @example dt.sum(0) // over a sharded dim: Partial('sum') */
+  sum(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('sum', this, dim, keepdim); }
+  /** @example dt.mean(0) // divides by the global size */
+  mean(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('mean', this, dim, keepdim); }
+  /** @example dt.amax(0) // over a sharded dim: Partial('max') */
+  amax(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('amax', this, dim, keepdim); }
+  /** @example dt.softmax(-1) */
+  softmax(dim: number | { dim: number }): DTensor { return rules.softmax(this, dim); }
+  /** @example dt.transpose(0, 1) // Shard(0) becomes Shard(1) */
+  transpose(dim0: number, dim1: number): DTensor { return rules.transpose(this, dim0, dim1); }
+  /** All dims reversed. @example dt.T */
+  get T(): DTensor { return rules.permute(this, Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i)); }
+
+  toString(): string {
+    return `DTensor(${formatShape(this.shape)} ${this.dtype}, ${this.mesh}, ${formatPlacements(this.placements)})`;
+  }
+}
+
+export function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (v instanceof Tensor) return `a plain tensor ${v.describe()}`;
+  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {
+  if (!(mesh instanceof DeviceMesh)) throw new TypeError(`${who}: ${arg} must be a DeviceMesh (tpu.initDeviceMesh); got ${describeValue(mesh)}`);
+  if (mesh.axis !== null) throw new RangeError(`${who}: ${arg} must be a whole mesh (tpu.initDeviceMesh), not a view along axis '${mesh.axis}'; give one placement per mesh dimension instead`);
+  return mesh;
+}
+
+export function checkSameMesh(who: string, arg: string, mesh: DeviceMesh, other: unknown): void {
+  const m = checkMeshArg(who, arg, other);
+  if (!shapesEqual(m.shape, mesh.shape) || m.names.join() !== mesh.names.join()) throw new RangeError(`${who}: ${arg} is ${m}, but the DTensor lives on ${mesh}`);
+}
+
+/** One placement per mesh dimension; Shard dims resolved against the tensor's rank (negative ones count from the end). */
+export function checkPlacements(who: string, mesh: DeviceMesh, placements: unknown, ndim: number): Placement[] {
+  if (!Array.isArray(placements)) throw new TypeError(`${who}: placements must be an array with one placement per mesh dimension (like [tpu.Shard(0)]); got ${describeValue(placements)}`);
+  if (placements.length !== mesh.ndim) throw new RangeError(`${who}: placements must hold ${mesh.ndim} placement${mesh.ndim === 1 ? '' : 's'} (one per dimension of ${mesh}); got ${placements.length}`);
+  return placements.map((p: unknown, i) => {
+    if (!isPlacement(p)) throw new TypeError(`${who}: placements[${i}] must be tpu.Shard(dim), tpu.Replicate() or tpu.Partial(op); got ${describeValue(p)}`);
+    if (p.kind !== 'shard') return p;
+    if (ndim === 0) throw new RangeError(`${who}: placements[${i}] is ${p}, but a 0-d tensor has no dim to shard`);
+    return new ShardPlacement(normalizeDim(who, p.dim, ndim, `placements[${i}] Shard dim`));
+  });
+}
+
+/**
+ * Splits `x` over the mesh's chips as the placements say (torch.distributed.tensor.distribute_tensor):
+ * one placement per mesh dimension; Shard pieces have torch.chunk's sizes; Partial('sum') parts are x / n.
+ * @example
+ * const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
+ * tpu.distributeTensor(tpu.randn([10, 8]), mesh, [tpu.Shard(0), tpu.Shard(1)]).localTensors()[3].shape // [5, 4]
+ */
+export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readonly Placement[]): DTensor {
+  const who = 'tpu.distributeTensor';
+  if (!(x instanceof Tensor)) throw new TypeError(`${who}: x must be a tensor; got ${describeValue(x)}`);
+  if (x.disposed) throw new ReferenceError(`${who}: x is a disposed tensor ${x.describe()}`);
+  checkMeshArg(who, 'mesh', mesh);
+  const ps = checkPlacements(who, mesh, placements, x.ndim);
+  const sumParts = ps.reduce((n, p, i) => (p.kind === 'partial' && p.reduceOp === 'sum' ? n * mesh.shape[i]! : n), 1);
+  if (sumParts > 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
+  const whole = sumParts > 1 ? x.div(sumParts) : x;
+  const locals = mesh.chips.map((chip, k) => {
+    const { start, size } = localBox(x.shape, mesh, ps, k);
+    const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);
+    return piece.toChip(chip);
+  });
+  return new DTensor(locals, mesh, ps, [...x.shape]);
+}

@@ -1,0 +1,173 @@
+// DTensor's sharding propagation rules for a modest set of ops. Each rule picks the inputs'
+// placements (redistributing them when they do not fit), runs the op on each chip's pieces and
+// says the output's placements:
+//   elementwise: shardings kept (operands agree or get redistributed; broadcast dims are Replicate);
+//     Partial kept only where the op is linear (neg; add/sub of two Partials; mul/div by a Replicate)
+//   matmul: [Shard(0)] x [Replicate()] -> Shard(0); [Replicate()] x [Shard(1)] -> Shard(1);
+//     contraction dim sharded on both -> Partial('sum')
+//   sum/mean/amax over a sharded dim -> Partial('sum') ('max' for amax); mean divides by the
+//     global size; over other dims the shard stays
+//   softmax over an unsharded dim, transpose/T/permute: the shard dim follows
+// What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
+import type { Tensor } from '../tensor.js';
+import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
+import { INT32_MIN, isFloating } from '../dtype.js';
+import { dimArgument } from '../ops/dim-argument.js';
+import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
+import { filled } from '../ops/constant.js';
+import { scope } from '../scope.js';
+import { emit, profiling } from '../profiler/events.js';
+import { checkSameMesh, describeValue, DTensor } from './dtensor.js';
+import { formatPlacements, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
+
+export type DReduceOptions = ReduceOptions;
+export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
+export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
+
+/** The output of `fn` run on each chip's pieces of `inputs` (their temporaries freed). */
+function perChip(inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape: readonly number[]): DTensor {
+  const mesh = inputs[0]!.mesh;
+  const locals = scope(() => {
+    const pieces = inputs.map((d) => d.localTensors());
+    return mesh.chips.map((_, k) => fn(pieces.map((l) => l[k]!)));
+  });
+  return new DTensor(locals, mesh, placements, shape);
+}
+
+/** `x` laid out as `placements` (x itself when it already is). */
+function laidOut(x: DTensor, placements: readonly Placement[]): DTensor {
+  return placements.every((p, i) => samePlacement(p, x.placements[i]!)) ? x : x.redistribute(x.mesh, placements);
+}
+
+const isLinearPartial = (p: Placement) => p.kind === 'partial' && (p.reduceOp === 'sum' || p.reduceOp === 'mean');
+
+/** Runs `fn` on every chip's whole inputs (an op with no sharding rule), recording a profile warning. */
+export function replicatedFallback(who: string, reason: string, inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor): DTensor {
+  if (profiling.on) {
+    emit({ kind: 'sharding', op: who, message: `${who}: ${reason}; no sharding rule, so the inputs were gathered to Replicate() and every chip computed the whole result (Replicate())` });
+  }
+  const replicate = inputs[0]!.placements.map(() => Replicate());
+  const whole = inputs.map((x) => laidOut(x, replicate));
+  const out = scope(() => whole[0]!.localTensors().map((_, k) => fn(whole.map((x) => x.localTensors()[k]!))));
+  return new DTensor(out, inputs[0]!.mesh, replicate, out[0]!.shape);
+}
+
+export function unary(op: UnaryOp, x: DTensor): DTensor {
+  if (op === 'neg') {
+    // -sum(parts) = sum(-parts); negation swaps max and min.
+    const flip = { max: 'min', min: 'max', sum: 'sum', mean: 'mean' } as const;
+    const ps = x.placements.map((p) => (p.kind === 'partial' ? Partial(flip[p.reduceOp]) : p));
+    return perChip([x], ([t]) => t!.neg(), ps, x.shape);
+  }
+  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p)));
+  return perChip([input], ([t]) => t![op](), input.placements, x.shape);
+}
+
+export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTensor {
+  const who = `DTensor.${op}`;
+  if (typeof other === 'number') {
+    // A scalar added to every part changes a sum n times; scaling is linear for sum and mean.
+    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' : isLinearPartial(p));
+    const input = laidOut(a, a.placements.map((p) => (keeps(p) ? p : Replicate())));
+    return perChip([input], ([t]) => t![op](other), input.placements, a.shape);
+  }
+  if (!(other instanceof DTensor)) {
+    throw new TypeError(`${who}: other must be a DTensor on the same mesh or a number; got ${describeValue(other)} (make one with tpu.distributeTensor(t, mesh, placements), e.g. all tpu.Replicate())`);
+  }
+  checkSameMesh(who, 'other.mesh', a.mesh, other.mesh);
+  const out = broadcastShapes(who, a.shape, other.shape);
+  const n = out.length;
+  /** Tensor dim d of x as a dim of the output, when x is not broadcast along it. */
+  const outDim = (x: DTensor, d: number) => (x.shape[d] === out[d + n - x.ndim] ? d + n - x.ndim : -1);
+  const ps = a.placements.map((pa, i): Placement => {
+    const pb = other.placements[i]!;
+    if (pa.kind === 'shard' && outDim(a, pa.dim) >= 0) return Shard(outDim(a, pa.dim));
+    if (pb.kind === 'shard' && outDim(other, pb.dim) >= 0) return Shard(outDim(other, pb.dim));
+    if (op === 'add' || op === 'sub') return isLinearPartial(pa) && samePlacement(pa, pb) ? pa : Replicate();
+    if (isLinearPartial(pa) && pb.kind !== 'partial') return pa;
+    if (op === 'mul' && isLinearPartial(pb) && pa.kind !== 'partial') return pb;
+    return Replicate();
+  });
+  const operand = (x: DTensor) => laidOut(x, ps.map((p, i): Placement => {
+    if (p.kind === 'shard') {
+      const d = p.dim - (n - x.ndim);
+      return d >= 0 && outDim(x, d) >= 0 ? Shard(d) : Replicate();
+    }
+    return p.kind === 'partial' && x.placements[i]!.kind === 'partial' ? p : Replicate();
+  }));
+  return perChip([operand(a), operand(other)], ([x, y]) => x![op](y!), ps, out);
+}
+
+export function matmul(a: DTensor, b: DTensor): DTensor {
+  const who = 'DTensor.matmul';
+  if (!(b instanceof DTensor)) throw new TypeError(`${who}: other must be a DTensor on the same mesh; got ${describeValue(b)}`);
+  checkSameMesh(who, 'other.mesh', a.mesh, b.mesh);
+  if (a.ndim !== 2 || b.ndim !== 2) return replicatedFallback(who, `${a.ndim}-d x ${b.ndim}-d (rules cover 2-d x 2-d)`, [a, b], ([x, y]) => x!.matmul(y!));
+  if (a.shape[1] !== b.shape[0]) throw new RangeError(`${who}: input ${formatShape(a.shape)} and other ${formatShape(b.shape)} do not fit: input's dim 1 (${a.shape[1]}) must equal other's dim 0 (${b.shape[0]})`);
+  const plans = a.placements.map((pa, i): [Placement, Placement, Placement] => {
+    const pb = b.placements[i]!;
+    const S0 = Shard(0);
+    const S1 = Shard(1);
+    if (pa.kind === 'shard' && pa.dim === 0) return [S0, Replicate(), S0];
+    if (pb.kind === 'shard' && pb.dim === 1) return [Replicate(), S1, S1];
+    if (pa.kind === 'shard' || pb.kind === 'shard') return [S1, S0, Partial('sum')]; // the contraction dim
+    if (isLinearPartial(pa) && pb.kind !== 'partial') return [pa, Replicate(), pa];
+    if (isLinearPartial(pb) && pa.kind !== 'partial') return [Replicate(), pb, pb];
+    return [Replicate(), Replicate(), Replicate()];
+  });
+  const x = laidOut(a, plans.map((p) => p[0]));
+  const y = laidOut(b, plans.map((p) => p[1]));
+  return perChip([x, y], ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
+}
+
+export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): DTensor {
+  const who = `DTensor.${op}`;
+  const { dims, keepdim: keep } = reduceAttrs(who, x, dim, keepdim);
+  if (op === 'mean' && !isFloating(x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (cast the pieces first)`);
+  // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max.
+  const keepsPartial = (p: Placement) => (op === 'amax' ? p.kind === 'partial' && p.reduceOp === 'max' : isLinearPartial(p));
+  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' && !keepsPartial(p) ? Replicate() : p)));
+  const reduced = (d: number) => dims.includes(d);
+  const ps = input.placements.map((p): Placement => {
+    if (p.kind !== 'shard') return p;
+    if (reduced(p.dim)) return Partial(op === 'amax' ? 'max' : 'sum');
+    return Shard(keep ? p.dim : p.dim - dims.filter((r) => r < p.dim).length);
+  });
+  const shape = keep ? x.shape.map((s, d) => (reduced(d) ? 1 : s)) : x.shape.filter((_, d) => !reduced(d));
+  const overShards = x.placements.some((p) => p.kind === 'shard' && reduced(p.dim));
+  const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
+  return perChip([input], ([t]) => {
+    if (op === 'sum') return t!.sum(dims, keep);
+    // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
+    if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
+    if (dims.some((d) => t!.shape[d] === 0)) {
+      // An empty piece (torch.chunk leaves some) holds max's identity.
+      const local = keep ? t!.shape.map((s, d) => (reduced(d) ? 1 : s)) : t!.shape.filter((_, d) => !reduced(d));
+      return filled(who, local, isFloating(t!.dtype) ? -Infinity : INT32_MIN, t!.dtype, t!.chip);
+    }
+    return t!.amax(dims, keep);
+  }, ps, shape);
+}
+
+export function softmax(x: DTensor, dim: number | { dim: number }): DTensor {
+  const who = 'DTensor.softmax';
+  const d = dimArgument(who, x, dim);
+  if (x.placements.some((p) => p.kind === 'shard' && p.dim === d)) {
+    return replicatedFallback(who, `over dim ${d}, which is sharded (${formatPlacements(x.placements)})`, [x], ([t]) => t!.softmax(d));
+  }
+  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p)));
+  return perChip([input], ([t]) => t!.softmax(d), input.placements, x.shape);
+}
+
+/** Dims reordered: dim perm[i] of x becomes dim i, and a Shard follows its dim. */
+export function permute(x: DTensor, perm: readonly number[]): DTensor {
+  const ps = x.placements.map((p) => (p.kind === 'shard' ? Shard(perm.indexOf(p.dim)) : p));
+  return perChip([x], ([t]) => t!.permute(...perm), ps, perm.map((d) => x.shape[d]!));
+}
+
+export function transpose(x: DTensor, dim0: number, dim1: number): DTensor {
+  const a = normalizeDim('DTensor.transpose', dim0, x.ndim, 'dim0');
+  const b = normalizeDim('DTensor.transpose', dim1, x.ndim, 'dim1');
+  const perm = Array.from({ length: x.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
+  return permute(x, perm);
+}
