@@ -139,8 +139,9 @@ export function checkPlacements(who: string, mesh: DeviceMesh, placements: unkno
  * Splits `x` over the mesh's chips as the placements say (torch.distributed.tensor.distribute_tensor):
  * one placement per mesh dimension; Shard pieces have torch.chunk's sizes; Partial('sum') parts are x / n.
  * @example
- * const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
- * tpu.distributeTensor(tpu.randn([10, 8]), mesh, [tpu.Shard(0), tpu.Shard(1)]).localTensors()[3].shape // [5, 4]
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['dp'] });
+ * tpu.distributeTensor(tpu.randn([10, 8]), mesh, [tpu.Shard(0)]).shape // [10, 8]
+ * // on 4 chips its localTensors() have 3, 3, 3 and 1 rows; on a [2, 2] mesh, [tpu.Shard(0), tpu.Shard(1)] gives [5, 4] pieces
  */
 export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readonly Placement[]): DTensor {
   const who = 'tpu.distributeTensor';
