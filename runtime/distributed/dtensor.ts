@@ -100,8 +100,18 @@ export class DTensor {
   /** All dims reversed. @example dt.T */
   get T(): DTensor { return rules.permute(this, Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i)); }
 
+  /** Shape, dtype, mesh and placements (no values: not a sync point). */
   toString(): string {
     return `DTensor(${formatShape(this.shape)} ${this.dtype}, ${this.mesh}, ${formatPlacements(this.placements)})`;
+  }
+
+  [Symbol.for('Jupyter.display')](): Record<string, string> {
+    const pieces = this.#locals.map((t) => `  ${t.device}: ${formatShape(t.shape)}`);
+    return { 'text/plain': [this.toString(), ...pieces].join('\n') };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
 

@@ -96,6 +96,15 @@ for (const mode of MODES) {
   });
 }
 
+describe('DTensor as a value', () => {
+  it('prints its global shape, dtype, mesh and placements, and displays each chip\'s piece (no values read)', () => {
+    const dt = tpu.distributeTensor(tpu.zeros([10, 2]), mesh, [S0]);
+    expect(String(dt)).toBe('DTensor([10, 2] float32, DeviceMesh(dp=4), [Shard(0)])');
+    const bundle = (dt as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for('Jupyter.display')]!();
+    expect(bundle['text/plain']).toBe('DTensor([10, 2] float32, DeviceMesh(dp=4), [Shard(0)])\n  tpu:0: [3, 2]\n  tpu:1: [3, 2]\n  tpu:2: [3, 2]\n  tpu:3: [1, 2]');
+  });
+});
+
 describe('redistribute uses the collective of each rule', () => {
   const byOp = async (f: () => unknown) => {
     const { profile } = await tpu.profiler.profile(f);
