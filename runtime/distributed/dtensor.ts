@@ -9,6 +9,7 @@ import { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
 import { scope } from '../scope.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
 import { redistributeLocals } from './redistribute.js';
 import * as rules from './sharding-rules.js';
 import './to-chip.js';
@@ -157,6 +158,9 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
   const who = 'tpu.distributeTensor';
   if (!(x instanceof Tensor)) throw new TypeError(`${who}: x must be a tensor; got ${describeValue(x)}`);
   if (x.disposed) throw new ReferenceError(`${who}: x is a disposed tensor ${x.describe()}`);
+  if (x.requiresGrad && gradEnabled()) {
+    throw new TypeError(`${who}: x requires grad, but autograd through DTensor ops is not built; distribute x.detach() (or call it inside tpu.noGrad), and train with tpu.nn.DistributedDataParallel or tpu.nn.fullyShard`);
+  }
   checkMeshArg(who, 'mesh', mesh);
   const ps = checkPlacements(who, mesh, placements, x.ndim);
   const sumParts = ps.reduce((n, p, i) => (p.kind === 'partial' && p.reduceOp === 'sum' ? n * mesh.shape[i]! : n), 1);

@@ -27,6 +27,10 @@ describe('DTensor bad input', () => {
     expect(() => tpu.distributeTensor(x, mesh, bad(['Shard(0)']))).toThrow('tpu.distributeTensor: placements[0] must be tpu.Shard(dim), tpu.Replicate() or tpu.Partial(op); got string "Shard(0)"');
     expect(() => tpu.distributeTensor(x, mesh, [tpu.Shard(2)])).toThrow('tpu.distributeTensor: placements[0] Shard dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
     expect(() => tpu.distributeTensor(tpu.tensor(3), mesh, [S0])).toThrow('tpu.distributeTensor: placements[0] is Shard(0), but a 0-d tensor has no dim to shard');
+    const param = tpu.randn([4, 2], { requiresGrad: true });
+    expect(() => tpu.distributeTensor(param, mesh, [S0])).toThrow('tpu.distributeTensor: x requires grad, but autograd through DTensor ops is not built; distribute x.detach() (or call it inside tpu.noGrad)');
+    expect(tpu.noGrad(() => tpu.distributeTensor(param, mesh, [S0])).localTensors().map((t) => t.requiresGrad)).toEqual([false, false, false, false]);
+    expect(tpu.distributeTensor(param.detach(), mesh, [S0]).shape).toEqual([4, 2]);
     expect(() => tpu.distributeTensor(tpu.arange(4), mesh, [tpu.Partial('sum')])).toThrow("tpu.distributeTensor: Partial('sum') parts of a int32 tensor would be x / n; give a floating tensor");
   });
 
