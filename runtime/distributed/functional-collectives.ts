@@ -62,8 +62,7 @@ function begin<O extends CollectiveOptions>(name: string, locals: readonly Tenso
   const axis = o.axis ?? mesh.axis;
   if (o.axis !== undefined) mesh.axisIndex(o.axis, who);
   const groups = mesh.groups(axis);
-  const ranks = mesh.chips.map((c) => groups.find((g) => g.includes(c))!.indexOf(c));
-  return { call: { who, locals, groups, n: groups[0]!.length, ranks }, o: o as O };
+  return { call: { who, locals, groups, n: groups[0]!.length, ranks: mesh.ranks(axis) }, o: o as O };
 }
 
 function describe(v: unknown): string {
