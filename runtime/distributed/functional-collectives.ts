@@ -12,6 +12,7 @@ import { apply } from '../modes/dispatch.js';
 import { currentMode } from '../modes/mode.js';
 import { holdingCuts } from '../modes/region.js';
 import { syncDeviceBlocking } from '../modes/sync.js';
+import { withCallSite } from '../call-site.js';
 import { linkCollective, type CollectiveGroup } from '../autograd/tape.js';
 import type { OpDef } from '../ops/op.js';
 import {
@@ -114,15 +115,16 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
     const out = op.infer([x], attrs[i]!);
     chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
   });
-  const outs = holdingCuts(() =>
+  // One call site for the chips' primitives: the user's line (debug mode's errors name it).
+  const outs = withCallSite(run, () => holdingCuts(() =>
     call.locals.map((x, i) => {
       const out = apply(op, [x], attrs[i]!);
       members.push({ out, op, operands: [x], attrs: attrs[i] });
       return out;
     }),
-  );
+  ));
   linkCollective(members);
-  // Debug mode runs every op before returning: the chips' collectives can only finish together.
+  // Debug mode runs every op before returning (and checks the results): the chips' collectives can only finish together.
   if (currentMode().name === 'debug') syncDeviceBlocking();
   return outs;
 }
