@@ -6,6 +6,7 @@ import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
+import { forgetDebugCollectives } from './modes/eager.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
 import { chipSessions, closeSession, currentSession } from './device/current.js';
@@ -278,6 +279,7 @@ const members = {
   cancelPending(): { droppedOps: number; droppedLaunches: number } {
     const droppedOps = currentMode().region?.drop() ?? 0;
     const droppedLaunches = chipSessions().reduce((n, s) => n + s.cancelPending(), 0);
+    forgetDebugCollectives();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'cancelled', nodes: droppedOps, outputs: 0 });
     return { droppedOps, droppedLaunches };
   },

@@ -10,6 +10,7 @@ import { onesLike, zerosLike } from '../ops/like.js';
 import type { GradRule } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
+import { checkDebugCollectives } from '../modes/eager.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -148,6 +149,8 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
         const ins = rule(g, node.operands, t, node.attrs);
         node.operands.forEach((o, i) => add(o, ins[i]));
       }
+      // Every chip of each collective's call has run its rule: debug mode checks their results.
+      checkDebugCollectives();
       return [...leaves];
     }),
   );

@@ -6,6 +6,7 @@ import { DeviceSession } from './session.js';
 import { onChipsInUse, settings } from './settings.js';
 import type { IciEnd } from './protocol.js';
 import { backendName } from './backend-choice.js';
+import { checkTpuChipCount, hostTpuChips } from './host-tpu-chips.js';
 
 let chips: DeviceSession[] = [];
 /** Chip 0, the session every single-chip path uses (kept apart: the hot path reads one variable). */
@@ -26,9 +27,7 @@ onChipsInUse(() => session !== null);
 /** Every chip's session, made together (their interconnect links each pair). */
 function openChips(): DeviceSession[] {
   const n = settings.chips();
-  if (n > 1 && backendName() === 'tpu') {
-    throw new Error(`TPU_KERNEL_CHIPS=${n} emulates chips on the embedded backend; TPU_KERNEL_BACKEND=tpu runs one chip of this host (several real chips are not supported yet)`);
-  }
+  if (n > 1 && backendName() === 'tpu') checkTpuChipCount(n, hostTpuChips());
   const ends = n > 1 ? interconnect(n) : [null];
   chips = ends.map((ici, c) => new DeviceSession(c, ici));
   chips.forEach((s) => open.add(s));

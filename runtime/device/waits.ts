@@ -29,6 +29,8 @@ export interface WaitLink {
 export class Waits {
   private readonly counter = new Int32Array(SIGNAL);
   private readonly waiting = new Map<number, (r: Reply) => void>();
+  /** Replies that came before their wait began (debug mode waits for a collective only once its peers are launched). */
+  private readonly unclaimed = new Map<number, Reply>();
   private asyncWaits = 0;
 
   constructor(private readonly link: WaitLink) {}
@@ -36,6 +38,8 @@ export class Waits {
   /** Blocks the thread until the reply comes. */
   /** `profiled` false: no wait event (the other chips of a sync over all chips: one event for it). */
   sync(reply: number, reason: string, profiled = true): Reply {
+    const early = this.claim(reply);
+    if (early) return early;
     this.checkOpen();
     let result: Reply | undefined;
     this.waiting.set(reply, (r) => (result = r));
@@ -49,6 +53,8 @@ export class Waits {
   }
 
   async async(reply: number, reason: string, profiled = true): Promise<Reply> {
+    const early = this.claim(reply);
+    if (early) return early;
     this.checkOpen();
     const start = performance.now();
     // Captured before the first await, while the caller's frames are still on the stack.
@@ -69,15 +75,23 @@ export class Waits {
     if (profiling.on) this.emitWait(start, reason);
   }
 
-  /** A reply came: its waiter resumes. */
+  /** A reply came: its waiter resumes, or it waits for its waiter. */
   resolve(msg: Reply): void {
     const resolve = this.waiting.get(msg.reply);
+    if (!resolve) return void this.unclaimed.set(msg.reply, msg);
     this.waiting.delete(msg.reply);
-    resolve?.(msg);
+    resolve(msg);
+  }
+
+  private claim(reply: number): Reply | undefined {
+    const r = this.unclaimed.get(reply);
+    this.unclaimed.delete(reply);
+    return r;
   }
 
   /** Every pending wait ends with `message` as its error. */
   failAll(message: string): void {
+    this.unclaimed.clear();
     for (const [reply, resolve] of this.waiting) {
       this.waiting.delete(reply);
       resolve({ t: 'reply', reply, error: message });

@@ -1,23 +1,22 @@
-// DistributedDataParallel: the module's parameters replicated on every chip of a 1-d mesh
-// (chip mesh.chips[0] holds the module itself, the others copies), the batch split on dim 0,
-// each chip running its replica; after backward, a gradient reducer all-reduces each chip's
+// DistributedDataParallel: the module's parameters replicated on every chip of a mesh (chip
+// mesh.chips[0] holds the module itself, the others copies), the batch split on dim 0, each
+// chip running its replica; after backward, a gradient reducer all-reduces each chip's
 // gradients in buckets (flattened and joined, one all-reduce per bucket, as PyTorch's
 // reducer), so every replica holds the global gradient and the optimizer keeps them equal.
+// Given a sub-mesh (mesh.get('dp')), as PyTorch's DDP given a 1-d slice of a 2-d mesh, the batch
+// is split along that axis only and the all-reduce runs within its groups: the chips that share
+// a coordinate on it run the same piece (the other axes are left to other parallelism).
 import { Tensor } from '../tensor.js';
 import { Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
-import { zeros } from '../creation.js';
-import { concat, split } from '../ops/concat.js';
-import { numel } from '../shape.js';
-import { ITEMSIZE } from '../dtype.js';
 import type { DeviceMesh } from './device-mesh.js';
-import { allReduce } from './functional-collectives.js';
+import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
 
 export interface DDPOptions {
-  /** The chips (a 1-d mesh, tpu.initDeviceMesh([n])). */
+  /** The chips: a mesh of any shape (every chip a replica with its own piece of the batch), or a sub-mesh mesh.get(axis) (the batch split along that axis only). */
   mesh: DeviceMesh;
   /** Bucket size cap in MiB (PyTorch's bucket_cap_mb, default 25). */
   bucketCapMB?: number;
@@ -57,7 +56,9 @@ export class DistributedDataParallel extends Module {
     this.#copies = this.mesh.chips.map((chip) => new Map(tensors.map((t) => [t, chip === first ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)])));
     const params = module.parameters();
     this.buckets = bucketsOf(params, cap * 2 ** 20);
-    registerGradReducer(this.parameters(), { reduce: (grads) => this.#allReduceGrads(params, grads) });
+    const leaves = this.#copies.map((m) => params.map((p) => m.get(p)!));
+    // The sum over a group is the global gradient: the loss is the global batch's.
+    registerGradReducer(this.parameters(), { reduce: (grads) => allReduceGradBuckets(this.mesh, undefined, leaves, this.buckets, grads) });
   }
 
   forward(...inputs: Tensor[]): Tensor {
@@ -89,40 +90,4 @@ export class DistributedDataParallel extends Module {
       for (const m of this.#copies.slice(1)) for (const [t, c] of m) c.copy_(t.toChip(c.chip));
     });
   }
-
-  /** One all-reduce (sum) per bucket: the loss is the global batch's, so the sum of the chips' gradients is its gradient. */
-  #allReduceGrads(params: readonly Tensor[], grads: Map<Tensor, Tensor>): void {
-    for (const bucket of this.buckets) {
-      const members = bucket.filter((i) => this.#copies.some((m) => grads.has(m.get(params[i]!)!)));
-      if (members.length === 0) continue;
-      // A parameter a chip did not use gets zeros there (its peers still meet it in the all-reduce).
-      const flat = this.#copies.map((m) => concat(members.map((i) => {
-        const p = m.get(params[i]!)!;
-        return (grads.get(p) ?? zeros([...p.shape], { dtype: p.dtype, chip: p.chip })).reshape([-1]);
-      }), 0));
-      const sums = allReduce(flat, { mesh: this.mesh, op: 'sum' });
-      const sizes = members.map((i) => numel(params[i]!.shape));
-      this.#copies.forEach((m, k) => split(sums[k]!, sizes).forEach((g, j) => {
-        const p = m.get(params[members[j]!]!)!;
-        grads.get(p)?.dispose();
-        grads.set(p, g.reshape([...p.shape]));
-      }));
-    }
-  }
-}
-
-/** Parameters grouped in reverse order (the order backward produces them) into buckets of at most `capBytes` (a bigger one alone). */
-function bucketsOf(params: readonly Tensor[], capBytes: number): number[][] {
-  const buckets: number[][] = [];
-  let bytes = Infinity;
-  for (let i = params.length - 1; i >= 0; i--) {
-    const b = numel(params[i]!.shape) * ITEMSIZE[params[i]!.dtype];
-    if (bytes + b > capBytes) {
-      buckets.push([]);
-      bytes = 0;
-    }
-    buckets.at(-1)!.push(i);
-    bytes += b;
-  }
-  return buckets;
 }

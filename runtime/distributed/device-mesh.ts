@@ -57,6 +57,12 @@ export class DeviceMesh {
     return groups;
   }
 
+  /** Each chip's place in its group along `axis` (mesh.chips order): its coordinate on that axis (its index when null). */
+  ranks(axis: string | null = this.axis): number[] {
+    const groups = this.groups(axis);
+    return this.chips.map((c) => groups.find((g) => g.includes(c))!.indexOf(c));
+  }
+
   toString(): string {
     const dims = this.shape.map((n, i) => `${this.names[i]}=${n}`).join(', ');
     return `DeviceMesh(${dims}${this.axis ? `; along ${this.axis}` : ''})`;

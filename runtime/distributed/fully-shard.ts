@@ -4,18 +4,35 @@
 // backward each shard holds its rows of the global gradient), runs each chip's replica on its
 // piece of the batch and joins the outputs as DDP does. The optimizer is given the shards,
 // so its state is sharded too. The full parameters live only while a step needs them.
+// A 2-d mesh is HSDP (fully_shard with a 2-d mesh): replicated over dim 0, sharded over dim 1;
+// the all-gather and reduce-scatter run within the dim-1 groups, every chip has its own piece
+// of the batch, and a gradient reducer then all-reduces the shards over the dim-0 groups.
+// A sub-mesh mesh.get(axis) shards within that axis' groups, as DDP's sub-mesh splits the batch.
 import { Tensor } from '../tensor.js';
 import { checkStateDict, Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { concat } from '../ops/concat.js';
+import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
+import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
 
 export interface FullyShardOptions {
-  /** The chips (a 1-d mesh, tpu.initDeviceMesh([n])). */
+  /** The chips: a 1-d mesh (FSDP), a 2-d mesh (HSDP: replicated over dim 0, sharded over dim 1), or a sub-mesh mesh.get(axis) (sharded within that axis' groups). */
   mesh: DeviceMesh;
+}
+
+/** PyTorch's bucket_cap_mb default, for HSDP's all-reduce of the shards' gradients. */
+const HSDP_BUCKET_BYTES = 25 * 2 ** 20;
+
+/** The axis whose groups shard the parameters, and the one (HSDP) whose groups hold replicas of the shards. */
+function layoutOf(who: string, mesh: DeviceMesh): { shardAxis: string; replicateAxis: string | null } {
+  if (mesh.axis !== null) return { shardAxis: mesh.axis, replicateAxis: null };
+  if (mesh.ndim === 1) return { shardAxis: mesh.names[0]!, replicateAxis: null };
+  if (mesh.ndim === 2) return { shardAxis: mesh.names[1]!, replicateAxis: mesh.names[0]! };
+  throw new RangeError(`${who}: options.mesh must be 1-d (FSDP), 2-d (HSDP: replicated over dim 0, sharded over dim 1) or a sub-mesh mesh.get(axis); got ${mesh}`);
 }
 
 /**
@@ -26,8 +43,12 @@ export interface FullyShardOptions {
  */
 export class FullyShardedModule extends Module {
   readonly mesh: DeviceMesh;
-  /** Each parameter's shards (one per chip) and each buffer's copies (chip k's), by the module's tensor. */
+  /** The mesh axis whose groups all-gather the parameters (each group holds one copy of every row). */
+  readonly shardAxis: string;
+  /** Each parameter's shards (one per chip, chip k's the rows of its rank along shardAxis) and each buffer's copies, by the module's tensor. */
   readonly #locals: Map<Tensor, Tensor[]>;
+  /** The first row of each chip's shard, by the module's parameter. */
+  readonly #starts = new Map<Tensor, number[]>();
 
   constructor(readonly module: Module, options: FullyShardOptions) {
     super();
@@ -35,21 +56,32 @@ export class FullyShardedModule extends Module {
     checkModule(who, module);
     const o = readOptions<FullyShardOptions>(who, options, ['mesh']);
     this.mesh = checkMesh(who, o.mesh);
-    const n = this.mesh.size;
+    const { shardAxis, replicateAxis } = layoutOf(who, this.mesh);
+    this.shardAxis = shardAxis;
+    const ranks = this.mesh.ranks(shardAxis);
+    const n = this.mesh.shape[this.mesh.axisIndex(shardAxis, who)]!;
     this.#locals = new Map(module.namedTensors().map(([name, t]) => {
       if (!t.requiresGrad) return [t, this.mesh.chips.map((chip) => (chip === t.chip ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)))];
       if (t.ndim === 0) throw new RangeError(`${who}: parameter '${name}' is 0-d; parameters are sharded on dim 0, so they need at least one dimension`);
       const sizes = chunkSizes(t.shape[0]!, n);
-      const shards = this.mesh.chips.map((chip, k) => copyRows(t, sizes.slice(0, k).reduce((a, b) => a + b, 0), sizes[k]!, chip));
+      const starts = ranks.map((r) => sizes.slice(0, r).reduce((a, b) => a + b, 0));
+      this.#starts.set(t, starts);
+      const shards = this.mesh.chips.map((chip, k) => copyRows(t, starts[k]!, sizes[ranks[k]!]!, chip));
       // The full parameter is no longer kept (as fully_shard frees the unsharded one): its rows live in the shards.
       t.dispose();
       return [t, shards];
     }));
+    if (replicateAxis !== null) {
+      // Each shard group saw its own part of the batch: summing the shards' gradients over the replicas gives the global ones.
+      const leaves = this.mesh.chips.map((_, k) => module.parameters().map((p) => this.#locals.get(p)![k]!));
+      const buckets = bucketsOf(leaves[0]!, HSDP_BUCKET_BYTES);
+      registerGradReducer(this.parameters(), { reduce: (grads) => allReduceGradBuckets(this.mesh, replicateAxis, leaves, buckets, grads) });
+    }
   }
 
   forward(...inputs: Tensor[]): Tensor {
     const full = new Map<Tensor, Tensor[]>();
-    for (const [t, locals] of this.#locals) full.set(t, t.requiresGrad ? allGather(locals, { mesh: this.mesh, dim: 0 }) : locals);
+    for (const [t, locals] of this.#locals) full.set(t, t.requiresGrad ? allGather(locals, { mesh: this.mesh, axis: this.shardAxis, dim: 0 }) : locals);
     return dataParallelForward('fullyShard', this.mesh, inputs, (k) => replicaOf(this.module, (t) => full.get(t)?.[k] ?? t));
   }
 
@@ -73,12 +105,13 @@ export class FullyShardedModule extends Module {
     return this;
   }
 
-  /** The full state (each parameter's shards joined) on the mesh's first chip, keyed as the module's. */
+  /** The full state (each parameter's shards in the first chip's group joined) on the mesh's first chip, keyed as the module's. */
   override stateDict(): StateDict {
     const first = this.mesh.chips[0]!;
+    const group = this.mesh.groups(this.shardAxis).find((g) => g.includes(first))!.map((c) => this.mesh.chips.indexOf(c));
     return noGrad(() => Object.fromEntries(this.module.namedTensors().map(([name, t]) => {
       const locals = this.#locals.get(t)!;
-      return [name, t.requiresGrad ? concat(locals.map((s) => s.toChip(first)), 0) : locals[0]!];
+      return [name, t.requiresGrad ? concat(group.map((k) => locals[k]!.toChip(first)), 0) : locals[0]!];
     })));
   }
 
@@ -90,20 +123,20 @@ export class FullyShardedModule extends Module {
       for (const [k, t] of mine) {
         const v = state[k];
         if (v === undefined) continue;
-        let start = 0;
-        for (const local of this.#locals.get(t)!) {
+        this.#locals.get(t)!.forEach((local, k) => {
           const rows = t.requiresGrad ? local.shape[0]! : (v.shape[0] ?? 1);
+          const start = this.#starts.get(t)?.[k] ?? 0;
           if (rows > 0) local.copy_((v.ndim === 0 ? v : v.narrow(0, start, rows)).toChip(local.chip));
-          if (t.requiresGrad) start += rows;
-        }
+        });
       }
     });
   }
 }
 
 /**
- * Shards `module`'s parameters on dim 0 over the mesh's chips (torch.distributed.fsdp.fully_shard):
- * use the returned module from then on (the module's own parameters are freed).
+ * Shards `module`'s parameters on dim 0 over the mesh's chips (torch.distributed.fsdp.fully_shard);
+ * with a 2-d mesh, HSDP: replicated over dim 0, sharded over dim 1. Use the returned module from
+ * then on (the module's own parameters are freed).
  * @example
  * const mesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['dp'] });
  * const fsdp = tpu.nn.fullyShard(new tpu.nn.Linear(2, 8), { mesh });

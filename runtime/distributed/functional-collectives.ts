@@ -12,6 +12,7 @@ import { apply } from '../modes/dispatch.js';
 import { currentMode } from '../modes/mode.js';
 import { holdingCuts } from '../modes/region.js';
 import { syncDeviceBlocking } from '../modes/sync.js';
+import { withCallSite } from '../call-site.js';
 import { linkCollective, type CollectiveGroup } from '../autograd/tape.js';
 import type { OpDef } from '../ops/op.js';
 import {
@@ -62,8 +63,7 @@ function begin<O extends CollectiveOptions>(name: string, locals: readonly Tenso
   const axis = o.axis ?? mesh.axis;
   if (o.axis !== undefined) mesh.axisIndex(o.axis, who);
   const groups = mesh.groups(axis);
-  const ranks = mesh.chips.map((c) => groups.find((g) => g.includes(c))!.indexOf(c));
-  return { call: { who, locals, groups, n: groups[0]!.length, ranks }, o: o as O };
+  return { call: { who, locals, groups, n: groups[0]!.length, ranks: mesh.ranks(axis) }, o: o as O };
 }
 
 function describe(v: unknown): string {
@@ -122,15 +122,16 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
     const out = op.infer([x], attrs[i]!);
     chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
   });
-  const outs = holdingCuts(() =>
+  // One call site for the chips' primitives: the user's line (debug mode's errors name it).
+  const outs = withCallSite(run, () => holdingCuts(() =>
     call.locals.map((x, i) => {
       const out = apply(op, [x], attrs[i]!);
       members.push({ out, op, operands: [x], attrs: attrs[i] });
       return out;
     }),
-  );
+  ));
   linkCollective(members);
-  // Debug mode runs every op before returning: the chips' collectives can only finish together.
+  // Debug mode runs every op before returning (and checks the results): the chips' collectives can only finish together.
   if (currentMode().name === 'debug') syncDeviceBlocking();
   return outs;
 }

@@ -1,5 +1,7 @@
 // debug and strict: each op is its own (cached) program. strict enqueues it and returns;
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
+// A collective finishes only with its peers, dispatched after it: debug checks it once they
+// are (checkDebugCollectives, at the sync that ends a collective call or a backward pass).
 import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
@@ -18,6 +20,29 @@ export class NonFiniteError extends Error {
   override name = 'NonFiniteError';
 }
 
+/** Debug mode's collectives launched and not yet checked. */
+const uncheckedCollectives: { out: Tensor; node: TraceNode; reply: number }[] = [];
+
+/** An interrupt dropped the queued work: its collectives are no longer waited for. */
+export function forgetDebugCollectives(): void {
+  uncheckedCollectives.length = 0;
+}
+
+/**
+ * Waits for debug mode's pending collectives and throws if one produced NaN or Inf, naming the
+ * collective, the chips and its calling line. Call once every chip of the call was launched.
+ */
+export function checkDebugCollectives(): void {
+  const calls = uncheckedCollectives.splice(0);
+  const bad = calls.filter((c) => chipSession(c.out.chip).waitChecked(c.reply, `debug: ${c.node.op.name}`).length > 0);
+  if (bad.length === 0) return;
+  const { node } = bad[0]!;
+  const chips = [...new Set(bad.filter((c) => c.node.op === node.op && c.node.site === node.site).map((c) => c.out.chip))];
+  throw new NonFiniteError(
+    `${node.op.name} produced NaN or Inf on chip${chips.length > 1 ? 's' : ''} ${chips.join(', ')} (output ${formatShape(node.shape)} ${node.dtype}) at ${formatSite(node.site)}`,
+  );
+}
+
 class EagerMode implements Mode {
   readonly region = null;
 
@@ -31,10 +56,10 @@ class EagerMode implements Mode {
   apply(node: TraceNode): Tensor {
     for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
     const out = new Tensor(node);
-    // A collective finishes only with its peers, dispatched after it: the caller waits for them all.
-    const debug = this.name === 'debug' && !COLLECTIVE_PRIMITIVES.has(node.op.name);
+    const debug = this.name === 'debug';
     const reply = launch(bindSingle(node, out), debug);
-    if (debug) {
+    if (debug && COLLECTIVE_PRIMITIVES.has(node.op.name)) uncheckedCollectives.push({ out, node, reply: reply! });
+    else if (debug) {
       const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
       if (bad.length) {
         out.dispose();

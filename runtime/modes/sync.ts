@@ -1,8 +1,9 @@
 // Sync points of the whole runtime (tpu.sync, the profiler's profile()): the pending region
-// runs and every queued device command finishes.
+// runs and every queued device command finishes; debug mode's collectives are checked for NaN/Inf.
 import { chipSessions, postAllChips } from '../device/current.js';
 import { checkSyncAllowed } from './materialize.js';
 import { flushRegion } from './mode.js';
+import { checkDebugCollectives } from './eager.js';
 
 export async function syncDevice(): Promise<void> {
   checkSyncAllowed('tpu.sync');
@@ -10,6 +11,7 @@ export async function syncDevice(): Promise<void> {
   const chips = chipSessions();
   if (chips.length === 1) await chips[0]!.fence('tpu.sync');
   else await Promise.all(chips.map((s, c) => s.fence('tpu.sync', c === 0)));
+  checkDebugCollectives();
 }
 
 export function syncDeviceBlocking(): void {
@@ -18,4 +20,5 @@ export function syncDeviceBlocking(): void {
   const chips = chipSessions();
   postAllChips();
   chips.forEach((s, c) => s.fenceSync('tpu.syncBlocking', c === 0));
+  checkDebugCollectives();
 }

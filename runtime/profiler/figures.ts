@@ -34,9 +34,9 @@ export function figureRows(d: ProfileData): FigureRow[] {
   ];
 }
 
-/** With several chips: live memory chip by chip, and the collectives with the bytes the chips sent each other. */
+/** With several chips: live memory chip by chip, and the collectives with the bytes the chips sent each other, in all and by collective. */
 function chipRows(c: ChipsFigures): FigureRow[] {
-  const ops = Object.entries(c.collectives.byOp).map(([op, f]) => `${op} ${f.count}`).join(', ');
+  const ops = Object.entries(c.collectives.byOp).map(([op, f]) => `${op} ${f.count} (${formatBytes(f.bytes)})`).join(', ');
   return [
     { label: 'chip memory', value: c.memory.map((m) => formatBytes(m.liveBytes)).join(' / ') },
     { label: 'collectives', value: c.collectives.count ? `${c.collectives.count} (${formatBytes(c.collectives.bytes)} sent, ${formatMs(c.collectives.ms)}; ${ops})` : '0' },
@@ -45,7 +45,8 @@ function chipRows(c: ChipsFigures): FigureRow[] {
 
 /**
  * Columns of the per-program table: the estimate column says whose it is (XLA:TPU's, or
- * the roofline's); XLA:TPU's figures add its HBM peak and fusions.
+ * the roofline's); XLA:TPU's figures add its HBM peak and fusions, and the collectives it
+ * compiled with the bytes of their operands on one chip.
  */
 export function programColumns(d: ProfileData): { header: string; cell: (p: ProgramFigures) => string; right?: boolean }[] {
   const xla = d.programs.some((p) => p.xla);
@@ -62,6 +63,9 @@ export function programColumns(d: ProfileData): { header: string; cell: (p: Prog
         { header: 'HBM peak', cell: (p: ProgramFigures) => (p.xla ? formatBytes(p.xla.peakBytes) : '-'), right: true },
         { header: 'fusions', cell: (p: ProgramFigures) => (p.xla ? String(p.xla.fusions) : '-'), right: true },
       ]
+      : []),
+    ...(d.programs.some((p) => p.xla?.collectives)
+      ? [{ header: 'collectives', cell: (p: ProgramFigures) => (p.xla?.collectives ? `${p.xla.collectives.count} (${formatBytes(p.xla.collectives.bytes)})` : '-'), right: true }]
       : []),
     { header: 'program', cell: (p) => p.label },
   ];

@@ -29,6 +29,7 @@ describe('profile with 4 chips', () => {
     expect(d.warnings.some((w) => w.kind === 'sync-in-loop')).toBe(false); // one sync, whatever the chip count
     expect(String(p)).toMatch(/chip memory +96\.0 KiB \/ 96\.0 KiB \/ 4\.09 MiB \/ 96\.0 KiB/);
     expect(String(p)).toContain('collectives    4 (384.0 KiB sent');
+    expect(String(p)).toMatch(/; all_reduce 4 \(384\.0 KiB\)\)/); // the bytes of each kind of collective
     const svg = p.timelineSvg();
     for (const c of [0, 1, 2, 3]) expect(svg).toContain(`>chip ${c}</text>`);
     const trace = profiler.chromeTrace(d);

@@ -1,6 +1,8 @@
 // The TPU compiler in the loop: every program the session compiles for its executor is also
 // lowered to StableHLO and compiled by XLA:TPU for the session's chip, in the background
 // (one compile at a time, on a libuv thread), so the profile can show XLA:TPU's figures.
+// A program with collectives is one chip's part of an SPMD program: its replica groups name
+// the session's chips, so it compiles for a slice of that many chips, one partition each.
 // Results are kept per program signature in memory and per module on disk. Loading this
 // module subscribes it to the program cache (the runtime loads it with tpu.device()).
 import { settings } from '../settings.js';
@@ -14,7 +16,7 @@ import { xlaFigures } from './xla-figures.js';
 import { cacheKey, readCached, writeCached, type CachedCompile } from './disk-cache.js';
 
 export interface XlaResult extends CachedCompile {
-  /** e.g. 'v5e:1x1'. */
+  /** e.g. 'v5e:1x1', or 'v5e:2x2' for a collective program of 4 chips. */
   readonly topology: string;
   readonly chip: ChipGeneration;
   /** Where it came from: compiled now, or found on disk. */
@@ -23,7 +25,25 @@ export interface XlaResult extends CachedCompile {
 
 /** A one-chip slice of the generation (libtpu names v4 and v5p slices in 3 dims). */
 export function chipTopology(chip: ChipGeneration): string {
-  return chip === 'v4' || chip === 'v5p' ? `${chip}:1x1x1` : `${chip}:1x1`;
+  return sliceTopology(chip, 1);
+}
+
+/**
+ * A slice of `chips` chips of the generation, as square as the count allows, named as Cloud
+ * TPU names slices (dims ascending, 1s last): 4 → 'v5e:2x2', 8 → 'v5e:2x4', 'v4:2x2x1',
+ * 'v4:2x2x2'; 2 → 'v5e:2x1' (libtpu 0.0.42 compiles collectives for these with no TPU).
+ */
+export function sliceTopology(chip: ChipGeneration, chips: number): string {
+  const dims = balancedDims(chips, chip === 'v4' || chip === 'v5p' ? 3 : 2).sort((a, b) => ((a === 1) !== (b === 1) ? (a === 1 ? 1 : -1) : a - b));
+  return `${chip}:${dims.join('x')}`;
+}
+
+/** n as k factors, each the largest divisor of what is left not above its k-th root. */
+function balancedDims(n: number, k: number): number[] {
+  if (k === 1) return [n];
+  let a = Math.floor(n ** (1 / k) + 1e-9);
+  while (n % a !== 0) a--;
+  return [a, ...balancedDims(n / a, k - 1)];
 }
 
 /** TPU_KERNEL_TPU_COMPILE=off keeps XLA:TPU out of the loop. */
@@ -48,16 +68,16 @@ class TpuInLoop {
   compiled = 0;
   fromDisk = 0;
 
-  /** Called for every program compiled for the executor; returns at once. */
-  submit(programId: number, signature: string, program: Program, label: string): void {
+  /** Called for every program compiled for the executor; returns at once. `partitions`: the chips an SPMD program spans. */
+  submit(programId: number, signature: string, program: Program, label: string, partitions = 1): void {
     if (tpuCompileSwitchedOff() || this.unavailable !== undefined) return;
     const chip = settings.chip();
-    const key = `${chip}\n${signature}`;
+    const key = `${chip}\n${partitions}\n${signature}`;
     let result = this.bySignature.get(key);
     if (!result) {
       // Queued behind the previous program: lowering and disk reads happen between cells'
       // synchronous work, never inside it.
-      result = this.queue.then(() => this.compile(program, chip)).catch((e: Error) => {
+      result = this.queue.then(() => this.compile(program, chip, partitions)).catch((e: Error) => {
         this.failures.push({ programId, label, reason: e.message });
         return undefined;
       });
@@ -101,13 +121,13 @@ class TpuInLoop {
     return { pendingById: this.pendingById, doneById: this.doneById };
   }
 
-  private async compile(program: Program, chip: ChipGeneration): Promise<XlaResult | undefined> {
+  private async compile(program: Program, chip: ChipGeneration, partitions: number): Promise<XlaResult | undefined> {
     const compiler = await tpuCompilerInfo();
     if (!compiler.available) {
       this.unavailable = compiler.reason;
       return undefined;
     }
-    const topology = chipTopology(chip);
+    const topology = sliceTopology(chip, partitions);
     const { text } = lowerToStableHlo(program);
     const key = cacheKey(text, topology, (await tpuTopology(topology)).platformVersion);
     const cached = await readCached(key);
@@ -115,7 +135,7 @@ class TpuInLoop {
       this.fromDisk++;
       return { ...cached, topology, chip, source: 'disk' };
     }
-    const compiled = await compileForTpu(text, { topology });
+    const compiled = await compileForTpu(text, { topology, numPartitions: partitions });
     const value: CachedCompile = { figures: xlaFigures(compiled), hloText: compiled.asText(), compileMs: compiled.compileMs };
     this.compiled++;
     await writeCached(key, value).catch(() => undefined); // a read-only cache folder costs only a recompile later
@@ -124,9 +144,8 @@ class TpuInLoop {
 }
 
 export const tpuInLoop = new TpuInLoop();
-// A program with collectives is one chip's part of an SPMD program: for a one-chip topology its
-// replica groups name chips that do not exist (libtpu aborts the process on them). It compiles
-// for the mesh's topology through tpu.compile(f).lower(...).compile({ topology, numPartitions }).
+// A program with collectives compiled for one chip would name chips that do not exist (libtpu
+// aborts the process on them): it compiles for a slice of the session's chips.
 onProgramCompiled((entry, signature) => {
-  if (!entry.collectives) tpuInLoop.submit(entry.id, signature, entry.program, entry.label);
+  tpuInLoop.submit(entry.id, signature, entry.program, entry.label, entry.collectives ? settings.chips() : 1);
 });

@@ -1,5 +1,6 @@
 // XLA:TPU's figures of one compiled program, as the profile JSON carries them under `xla`.
 import type { TpuCompiled } from '../pjrt/index.js';
+import { hloCollectives, type XlaCollectives } from './hlo-collectives.js';
 
 export interface XlaFigures {
   readonly flops: number;
@@ -12,11 +13,15 @@ export interface XlaFigures {
   readonly peakBytes: number;
   /** Fusions in the optimized HLO (each one kernel on the chip). */
   readonly fusions: number;
+  /** The collectives in the optimized HLO of one chip's part of an SPMD program (only when it has some). */
+  readonly collectives?: XlaCollectives;
 }
 
 export function xlaFigures(compiled: TpuCompiled): XlaFigures {
   const cost = compiled.costAnalysis();
   const memory = compiled.memoryAnalysis();
+  const hlo = compiled.asText();
+  const collectives = hloCollectives(hlo);
   return {
     flops: cost.flops,
     bytesAccessed: cost.bytesAccessed,
@@ -25,7 +30,8 @@ export function xlaFigures(compiled: TpuCompiled): XlaFigures {
     outputBytes: memory.outputBytes,
     tempBytes: memory.tempBytes,
     peakBytes: memory.peakBytes,
-    fusions: countFusions(compiled.asText()),
+    fusions: countFusions(hlo),
+    ...(collectives.count > 0 ? { collectives } : {}),
   };
 }
 
