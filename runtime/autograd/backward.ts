@@ -88,12 +88,14 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
       throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
     }
   }
-  for (const m of group.members) {
+  // Every chip's rule is dispatched before any gradient is summed: in debug mode a sum waits
+  // for its chip, whose collective would wait for the peers not dispatched yet.
+  const grads = group.members.map((m) => {
     const g = pending.get(m.out) ?? zerosLike(m.out);
     pending.delete(m.out);
-    const ins = (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
-    m.operands.forEach((o, i) => add(o, ins[i]));
-  }
+    return (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
+  });
+  group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, grads[j]![i])));
 }
 
 /** Fits a rule's result to its operand: sums broadcast dims, matches a floating dtype. */

@@ -212,7 +212,7 @@ describe('gradients of collectives (hand-computed)', () => {
   /** Σ_c (y_c · w_c).sum(), gathered on chip 0. */
   const total = (ys: Tensor[], ws: Tensor[]) => ys.map((y, c) => y.mul(ws[c]!).sum().toChip(0)).reduce((a, b) => a.add(b));
 
-  for (const mode of ['strict', 'fused'] as const) {
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
     it(`allReduce sum: every x_j gets Σ_c w_c (${mode})`, () => {
       tpu.withMode(mode, () => {
         const xs = leaves([3]);
@@ -256,6 +256,16 @@ describe('gradients of collectives (hand-computed)', () => {
     const sum = [0, 1].map((i) => [0, 1, 2, 3].reduce((s, c) => s + values(c + 10, 2)[i]!, 0));
     ys.forEach((y, j) => expectClose(host(y.grad!), j === 1 ? sum : [0, 0]));
   });
+
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
+    it(`a tensor used on its chip and copied to two others gets the three gradients summed (${mode})`, () => {
+      tpu.withMode(mode, () => {
+        const w = tpu.tensor([1, 2, 3], { requiresGrad: true });
+        tpu.concat([w.mul(w), w.toChip(1).mul(2).toChip(0), w.toChip(2).mul(3).toChip(0)]).sum().backward();
+        expect(host(w.grad!)).toEqual([2 * 1 + 5, 2 * 2 + 5, 2 * 3 + 5]);
+      });
+    });
+  }
 
   it('toChip passes the gradient back to the source chip', () => {
     const x = tpu.tensor([1, 2], { chip: 2, requiresGrad: true });

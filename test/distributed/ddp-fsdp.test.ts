@@ -41,7 +41,7 @@ describe('FSDP memory', () => {
 });
 
 describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () => {
-  for (const mode of ['strict', 'fused'] as const) {
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
     for (const optName of ['SGD', 'Adam'] as const) {
       it(`${optName} in ${mode} mode`, () => {
         const one = train('one chip', optName, mode);
