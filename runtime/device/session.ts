@@ -182,6 +182,11 @@ export class DeviceSession {
     this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason, profiled));
   }
 
+  /** Keeps a checked execution's reply until waitChecked asks for it (a collective waited for after its peers' launch). */
+  holdReply(reply: number): void {
+    this.waits.hold(reply);
+  }
+
   /** Waits for a checked execution (debug mode); returns the indices of non-finite outputs. */
   waitChecked(reply: number, reason: string): number[] {
     const r = this.waits.sync(reply, reason);

@@ -29,7 +29,8 @@ export interface WaitLink {
 export class Waits {
   private readonly counter = new Int32Array(SIGNAL);
   private readonly waiting = new Map<number, (r: Reply) => void>();
-  /** Replies that came before their wait began (debug mode waits for a collective only once its peers are launched). */
+  /** Replies kept when they come before their wait begins (debug mode waits for a collective only once its peers are launched). */
+  private readonly held = new Set<number>();
   private readonly unclaimed = new Map<number, Reply>();
   private asyncWaits = 0;
 
@@ -75,15 +76,21 @@ export class Waits {
     if (profiling.on) this.emitWait(start, reason);
   }
 
-  /** A reply came: its waiter resumes, or it waits for its waiter. */
+  /** The reply `reply` is kept if it comes before its wait (others nobody waits for are dropped). */
+  hold(reply: number): void {
+    this.held.add(reply);
+  }
+
+  /** A reply came: its waiter resumes, or a held reply waits for its waiter. */
   resolve(msg: Reply): void {
     const resolve = this.waiting.get(msg.reply);
-    if (!resolve) return void this.unclaimed.set(msg.reply, msg);
     this.waiting.delete(msg.reply);
-    resolve(msg);
+    if (resolve) resolve(msg);
+    else if (this.held.has(msg.reply)) this.unclaimed.set(msg.reply, msg);
   }
 
   private claim(reply: number): Reply | undefined {
+    this.held.delete(reply);
     const r = this.unclaimed.get(reply);
     this.unclaimed.delete(reply);
     return r;
@@ -91,6 +98,7 @@ export class Waits {
 
   /** Every pending wait ends with `message` as its error. */
   failAll(message: string): void {
+    this.held.clear();
     this.unclaimed.clear();
     for (const [reply, resolve] of this.waiting) {
       this.waiting.delete(reply);

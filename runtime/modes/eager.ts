@@ -58,7 +58,10 @@ class EagerMode implements Mode {
     const out = new Tensor(node);
     const debug = this.name === 'debug';
     const reply = launch(bindSingle(node, out), debug);
-    if (debug && COLLECTIVE_PRIMITIVES.has(node.op.name)) uncheckedCollectives.push({ out, node, reply: reply! });
+    if (debug && COLLECTIVE_PRIMITIVES.has(node.op.name)) {
+      chipSession(out.chip).holdReply(reply!);
+      uncheckedCollectives.push({ out, node, reply: reply! });
+    }
     else if (debug) {
       const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
       if (bad.length) {

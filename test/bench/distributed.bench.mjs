@@ -1,7 +1,8 @@
 // A DDP and an FSDP training step (the spirals MLP widened to 2 → 256 → 256 → 2, Adam, a batch
-// of 1024, strict mode) on 1, 2 and 4 emulated chips: host ms per step, and the bytes the
-// collectives moved per step (the profile's chips figures: what each chip sent its peers), and
-// the bytes of parameters and Adam state each chip keeps (parameter + 2 moments).
+// of 1024, strict mode) on 1, 2 and 4 emulated chips, and HSDP on a [2, 2] mesh of 4 chips:
+// host ms per step, and the bytes the collectives moved per step (the profile's chips figures:
+// what each chip sent its peers), and the bytes of parameters and Adam state each chip keeps
+// (parameter + 2 moments).
 // Emulated chips share this machine's cores, so ms/step shows the runtime's overhead of
 // many chips, not a speedup. Table printed; JSON in test/output/bench/distributed.json.
 // Run: npm run bench:distributed
@@ -37,11 +38,14 @@ for (const chips of [1, 2, 4]) {
   tpu.mode('strict');
   const mesh = tpu.initDeviceMesh([chips], { names: ['dp'] });
   const { X, Y } = data();
-  for (const kind of ['DDP', 'FSDP']) {
+  // HSDP on 4 chips: fullyShard over a [2, 2] mesh (replicated over dim 0, sharded over dim 1).
+  for (const kind of chips === 4 ? ['DDP', 'FSDP', 'HSDP'] : ['DDP', 'FSDP']) {
     tpu.manualSeed(0);
     const model = new nn.Sequential(new nn.Linear(2, 256), new nn.Tanh(), new nn.Linear(256, 256), new nn.Tanh(), new nn.Linear(256, 2));
     const paramBytes = model.parameters().reduce((a, p) => a + p.size * 4, 0);
-    const m = kind === 'DDP' ? new nn.DistributedDataParallel(model, { mesh }) : nn.fullyShard(model, { mesh });
+    const m = kind === 'DDP' ? new nn.DistributedDataParallel(model, { mesh })
+      : kind === 'FSDP' ? nn.fullyShard(model, { mesh })
+      : nn.fullyShard(model, { mesh: tpu.initDeviceMesh([2, 2], { names: ['replicate', 'shard'] }) });
     const opt = new optim.Adam(m.parameters(), { lr: 0.01 });
     const step = () => tpu.scope(() => {
       const loss = nn.crossEntropy(m.forward(X), Y);
