@@ -1,5 +1,7 @@
 // debug and strict: each op is its own (cached) program. strict enqueues it and returns;
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
+// A composed op (composite.ts) is one op to the user: debug mode checks its result, not the ops
+// inside (softmax over a -inf entry makes an infinite intermediate; its result is finite).
 import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
@@ -7,7 +9,7 @@ import type { Abstract, OpDef } from '../ops/op.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
-import { collectMade } from '../scope.js';
+import { collectMade, type Scoped } from '../scope.js';
 import { launch } from './launch.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
@@ -21,6 +23,9 @@ export class NonFiniteError extends Error {
 class EagerMode implements Mode {
   readonly region = null;
 
+  /** How many composed ops are running: inside one, debug mode checks only its result. */
+  private compositeDepth = 0;
+
   constructor(readonly name: 'debug' | 'strict') {}
 
   site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null {
@@ -32,25 +37,29 @@ class EagerMode implements Mode {
     for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
     const out = new Tensor(node);
     // A collective finishes only with its peers, dispatched after it: the caller waits for them all.
-    const debug = this.name === 'debug' && !COLLECTIVE_PRIMITIVES.has(node.op.name);
+    const debug = this.name === 'debug' && this.compositeDepth === 0 && !COLLECTIVE_PRIMITIVES.has(node.op.name);
     const reply = launch(bindSingle(node, out), debug);
-    if (debug) {
-      const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
-      if (bad.length) {
-        out.dispose();
-        throw new NonFiniteError(
-          `${node.op.name} produced NaN or Inf (output ${formatShape(node.shape)} ${node.dtype}) at ${formatSite(node.site)}`,
-        );
-      }
-    }
+    if (debug && chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`).length) throwNonFinite(node.op.name, out, node.site);
     return out;
   }
 
   // What the body makes and does not return is freed at once, unless autograd recorded the
   // op (its result requires grad): a backward pass reads them.
-  composite(fn: () => Tensor): Tensor {
-    const [out, made] = collectMade(fn);
+  composite(name: string, fn: () => Tensor): Tensor {
+    this.compositeDepth++;
+    let out: Tensor;
+    let made: readonly Scoped[];
+    try {
+      [out, made] = collectMade(fn);
+    } finally {
+      this.compositeDepth--;
+    }
     if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
+    // An input returned as it came (no work done) is the caller's value, not this op's result.
+    const check = this.name === 'debug' && this.compositeDepth === 0 && made.includes(out);
+    if (check && chipSession(out.chip).hasNonFiniteSync(out._buf!, `debug: ${name}`)) {
+      throwNonFinite(name, out, captureSite(EagerMode.prototype.composite, true, false)); // composite.ts: the composed op's caller
+    }
     return out;
   }
 
@@ -60,6 +69,11 @@ class EagerMode implements Mode {
   }
 
   leave(): void {}
+}
+
+function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never {
+  out.dispose();
+  throw new NonFiniteError(`${name} produced NaN or Inf (output ${formatShape(out.shape)} ${out.dtype}) at ${formatSite(site)}`);
 }
 
 // A launch fails on the device when its output cannot be allocated there (large outputs) or

@@ -16,7 +16,7 @@ import { installMethods } from '../install-methods.js';
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
-  return composite(() => inFloat32(x, (v) => {
+  return composite('softmax', () => inFloat32(x, (v) => {
     const e = v.sub(v.amax(d, true)).exp();
     return e.div(e.sum(d, true));
   }));

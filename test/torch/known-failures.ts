@@ -2,7 +2,6 @@
 // skipped silently. Keys are case names, or "case @mode" for one mode. These tests run as
 // it.fails: when a fix lands, the test fails until its entry is removed here.
 const NO_INT64 = 'no 64-bit integers on the TPU session: PyTorch gives an int64 result, the runtime an int32 overflow error';
-const DEBUG_INTERMEDIATE = "debug mode's NaN/Inf check (modes/eager.ts, the core's) fires on an infinite intermediate of the computation, though its result is finite";
 const SIGNED_ZERO = 'the sign of a zero result: ONNX Runtime gives +0 where PyTorch gives -0';
 
 export const KNOWN_FAILURES: Record<string, string> = {
@@ -11,11 +10,7 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'cumsum of int32 beyond int32': NO_INT64,
   'cumprod of int32 beyond int32': NO_INT64,
   'logSoftmax bf16': "PyTorch's CPU log_softmax rounds its sum of exponentials to bfloat16; here it stays float32 (the correctly rounded answer)",
-  'attention with an additive -inf mask @debug': DEBUG_INTERMEDIATE,
-  'logsumexp with -inf entries @debug': DEBUG_INTERMEDIATE,
-  'softmax with -inf entries @debug': DEBUG_INTERMEDIATE,
-  'softmax with -inf entries @strict': SIGNED_ZERO,
-  'softmax with -inf entries @fused': SIGNED_ZERO,
+  'softmax with -inf entries': SIGNED_ZERO,
   'floor ceil trunc of -0.5 and NaN @strict': SIGNED_ZERO,
   'floor ceil trunc of -0.5 and NaN @fused': SIGNED_ZERO,
   'expm1 tiny and overflow @strict': SIGNED_ZERO,
