@@ -10,11 +10,5 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'cumsum of int32 beyond int32': NO_INT64,
   'cumprod of int32 beyond int32': NO_INT64,
   'logSoftmax bf16': "PyTorch's CPU log_softmax rounds its sum of exponentials to bfloat16; here it stays float32 (the correctly rounded answer)",
-  'softmax with -inf entries': SIGNED_ZERO,
-  'floor ceil trunc of -0.5 and NaN @strict': SIGNED_ZERO,
-  'floor ceil trunc of -0.5 and NaN @fused': SIGNED_ZERO,
-  'expm1 tiny and overflow @strict': SIGNED_ZERO,
-  'expm1 tiny and overflow @fused': SIGNED_ZERO,
-  "div roundingMode 'floor' (float) @fused": SIGNED_ZERO,
   'maximum and minimum of -0 and 0 keep the first operand': SIGNED_ZERO,
 };
