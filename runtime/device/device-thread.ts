@@ -170,6 +170,13 @@ async function run(cmd: Command): Promise<void> {
       }
       return;
     }
+    case 'check': {
+      const b = bufferOrFailure(cmd.buffer);
+      flushProgress();
+      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      else send({ t: 'reply', reply: cmd.reply, nonFinite: hasNonFinite(b.dtype, await backend.toHost(b)) ? [0] : [] });
+      return;
+    }
     case 'free': {
       const b = buffers.get(cmd.buffer);
       if (b && !(b instanceof Failure)) backend.free(b);

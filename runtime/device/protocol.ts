@@ -11,6 +11,8 @@ export type Command =
   | { t: 'exec'; program: number; launch: number; ins: number[]; outs: number[]; scalars: number[]; reply?: number; check?: boolean }
   | { t: 'upload'; buffer: number; dtype: DType; data: StorageArray }
   | { t: 'download'; buffer: number; reply: number }
+  /** Replies nonFinite [0] when the buffer holds NaN or Inf (debug mode's check of a composed op's result). */
+  | { t: 'check'; buffer: number; reply: number }
   | { t: 'free'; buffer: number }
   | { t: 'fence'; reply: number }
   | { t: 'stats'; reply: number }

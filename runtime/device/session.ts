@@ -194,6 +194,13 @@ export class DeviceSession {
     return r.nonFinite ?? [];
   }
 
+  /** Waits for the buffer's value; whether it holds NaN or Inf (debug mode's check of a composed op's result). */
+  hasNonFiniteSync(buffer: DeviceBuffer, reason: string): boolean {
+    const r = this.waits.sync(this.request({ t: 'check', buffer: buffer.id, reply: 0 }), reason);
+    this.check(r);
+    return r.nonFinite!.length > 0;
+  }
+
   /** Throws the first device error recorded since the last sync point, if any. */
   throwPendingErrors(): void {
     this.errors.throwPending();
@@ -232,7 +239,7 @@ export class DeviceSession {
     if (r.error !== undefined) throw new DeviceError(r.error);
   }
 
-  private request(cmd: Extract<Command, { t: 'download' | 'fence' | 'stats' }>): number {
+  private request(cmd: Extract<Command, { t: 'download' | 'check' | 'fence' | 'stats' }>): number {
     cmd.reply = this.nextReply++;
     this.batch.object(cmd);
     this.postBatch();

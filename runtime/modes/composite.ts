@@ -1,11 +1,13 @@
-// composite(fn): runs a composed op (layerNorm, gelu, softmax, ...); the values it makes
-// inside are its own, never to be read by the caller. What becomes of them is the active
-// mode's business (eager.ts: freed at once; fused.ts: temporaries of the region).
+// composite(name, fn): runs a composed op (layerNorm, gelu, softmax, ...): one op to the
+// user. The values it makes inside are its own, never to be read by the caller. What becomes
+// of them is the active mode's business (eager.ts: freed at once, and debug mode checks only
+// the result for NaN/Inf, as an infinite intermediate of a finite result is no error;
+// fused.ts: temporaries of the region).
 import type { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
 import { withCallSite } from '../call-site.js';
 
-export function composite(fn: () => Tensor): Tensor {
+export function composite(name: string, fn: () => Tensor): Tensor {
   // Its ops are attributed to the line calling the composed op.
-  return withCallSite(composite, () => currentMode().composite(fn));
+  return withCallSite(composite, () => currentMode().composite(name, fn));
 }

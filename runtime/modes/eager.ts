@@ -2,6 +2,8 @@
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
 // A collective finishes only with its peers, dispatched after it: debug checks it once they
 // are (checkDebugCollectives, at the sync that ends a collective call or a backward pass).
+// A composed op (composite.ts) is one op to the user: debug mode checks its result, not the ops
+// inside (softmax over a -inf entry makes an infinite intermediate; its result is finite).
 import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
@@ -9,7 +11,7 @@ import type { Abstract, OpDef } from '../ops/op.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
-import { collectMade } from '../scope.js';
+import { collectMade, type Scoped } from '../scope.js';
 import { launch } from './launch.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
@@ -46,6 +48,9 @@ export function checkDebugCollectives(): void {
 class EagerMode implements Mode {
   readonly region = null;
 
+  /** How many composed ops are running: inside one, debug mode checks only its result. */
+  private compositeDepth = 0;
+
   constructor(readonly name: 'debug' | 'strict') {}
 
   site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null {
@@ -56,29 +61,34 @@ class EagerMode implements Mode {
   apply(node: TraceNode): Tensor {
     for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
     const out = new Tensor(node);
-    const debug = this.name === 'debug';
+    const debug = this.name === 'debug' && this.compositeDepth === 0;
     const reply = launch(bindSingle(node, out), debug);
     if (debug && COLLECTIVE_PRIMITIVES.has(node.op.name)) {
       chipSession(out.chip).holdReply(reply!);
       uncheckedCollectives.push({ out, node, reply: reply! });
-    }
-    else if (debug) {
-      const bad = chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`);
-      if (bad.length) {
-        out.dispose();
-        throw new NonFiniteError(
-          `${node.op.name} produced NaN or Inf (output ${formatShape(node.shape)} ${node.dtype}) at ${formatSite(node.site)}`,
-        );
-      }
+    } else if (debug && chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`).length) {
+      throwNonFinite(node.op.name, out, node.site);
     }
     return out;
   }
 
   // What the body makes and does not return is freed at once, unless autograd recorded the
   // op (its result requires grad): a backward pass reads them.
-  composite(fn: () => Tensor): Tensor {
-    const [out, made] = collectMade(fn);
+  composite(name: string, fn: () => Tensor): Tensor {
+    this.compositeDepth++;
+    let out: Tensor;
+    let made: readonly Scoped[];
+    try {
+      [out, made] = collectMade(fn);
+    } finally {
+      this.compositeDepth--;
+    }
     if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
+    // An input returned as it came (no work done) is the caller's value, not this op's result.
+    const check = this.name === 'debug' && this.compositeDepth === 0 && made.includes(out);
+    if (check && chipSession(out.chip).hasNonFiniteSync(out._buf!, `debug: ${name}`)) {
+      throwNonFinite(name, out, captureSite(EagerMode.prototype.composite, true, false)); // composite.ts: the composed op's caller
+    }
     return out;
   }
 
@@ -88,6 +98,11 @@ class EagerMode implements Mode {
   }
 
   leave(): void {}
+}
+
+function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never {
+  out.dispose();
+  throw new NonFiniteError(`${name} produced NaN or Inf (output ${formatShape(out.shape)} ${out.dtype}) at ${formatSite(site)}`);
 }
 
 // A launch fails on the device when its output cannot be allocated there (large outputs) or

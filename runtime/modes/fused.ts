@@ -33,7 +33,7 @@ export class FusedMode implements Mode {
   // output even when used twice, so the program keeps the op's whole subgraph (ONNX Runtime
   // can then fuse it into one kernel) and writes only the result. Read later anyway (a
   // backward pass), a temporary is recomputed from its recipe.
-  composite(fn: () => Tensor): Tensor {
+  composite(_name: string, fn: () => Tensor): Tensor {
     return temporaries(fn);
   }
 

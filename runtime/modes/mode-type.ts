@@ -22,8 +22,8 @@ export interface Mode {
   site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null;
   /** Runs or records one op application; returns its result. */
   apply(node: TraceNode): Tensor;
-  /** Runs a composed op's body (composite.ts). */
-  composite(fn: () => Tensor): Tensor;
+  /** Runs the body of the composed op `name` (composite.ts). */
+  composite(name: string, fn: () => Tensor): Tensor;
   /** `target` takes the value of `source` in place; `source` is consumed. */
   assign(target: Tensor, source: Tensor): void;
   /** Another mode takes over (or a whole function is captured): pending work runs first. */

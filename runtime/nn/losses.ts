@@ -1,5 +1,7 @@
 // Composed functions of tpu.nn (plain TypeScript over primitives: gradients and fusion
-// come for free). Losses follow PyTorch's definitions and default reduction 'mean'.
+// come for free). Losses follow PyTorch's definitions and default reduction 'mean'. Each is
+// one composed op (composite.ts): debug mode checks the loss, not its intermediates (the
+// log of a 0 probability, a -inf logit's log-probability).
 import { formatShape, shapesEqual } from '../shape.js';
 import { isFloating } from '../dtype.js';
 import { readOptions } from '../options.js';
@@ -7,6 +9,7 @@ import { where } from '../ops/where.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
 import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
+import { composite } from '../modes/composite.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -62,6 +65,11 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
     throw new RangeError(`${who}: weight must be a tensor of shape [${classes}] (one weight per class); got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   }
+  return composite(who, () => crossEntropyOf(input, target, o, classes, eps, ignore, weight));
+}
+
+function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, classes: number, eps: number, ignore: number, weight: Tensor | null): Tensor {
+  const who = 'crossEntropy';
   const classesLast = (t: Tensor) => (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1));
   const weighted = weight === null ? logp : logp.mul(weight);
@@ -87,8 +95,9 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   const safe = where(keep, t, 0);
   const kept = keep.to(logp.dtype);
   const sampleWeight = weight === null ? kept : weight.indexSelect(0, safe).mul(kept);
-  const nll = logp.gather(1, safe.unsqueeze(1)).squeeze(1).mul(sampleWeight).neg();
-  const smooth = eps === 0 ? null : weighted.sum(-1).mul(kept).neg();
+  // an ignored sample's terms are 0 by selection: times 0, a -inf log-probability would be NaN
+  const nll = where(keep, logp.gather(1, safe.unsqueeze(1)).squeeze(1).mul(sampleWeight).neg(), 0);
+  const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
   const r = o.reduction ?? 'mean';
   if (r === 'none') return combine(nll, smooth).reshape(batchShape);
@@ -109,8 +118,10 @@ export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}
   checkTensor('mseLoss', 'input', input);
   checkTensor('mseLoss', 'target', target);
   sameShape('mseLoss', input, target);
-  const d = input.sub(target);
-  return reduce(d.mul(d), options.reduction, 'mseLoss');
+  return composite('mseLoss', () => {
+    const d = input.sub(target);
+    return reduce(d.mul(d), options.reduction, 'mseLoss');
+  });
 }
 
 /**
@@ -123,9 +134,12 @@ export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossO
   checkTensor('binaryCrossEntropy', 'input', input);
   checkTensor('binaryCrossEntropy', 'target', target);
   sameShape('binaryCrossEntropy', input, target);
-  const clampedLog = (p: Tensor) => p.log().add(100).relu().sub(100);
-  const loss = target.mul(clampedLog(input)).add(target.neg().add(1).mul(clampedLog(input.neg().add(1))));
-  return reduce(loss.neg(), options.reduction, 'binaryCrossEntropy');
+  return composite('binaryCrossEntropy', () => {
+    // PyTorch's form, (t - 1)·max(log(1 - p), -100) - t·max(log p, -100), down to the sign of a zero loss
+    const clampedLog = (p: Tensor) => p.log().maximum(-100);
+    const loss = target.sub(1).mul(clampedLog(input.neg().add(1))).sub(target.mul(clampedLog(input)));
+    return reduce(loss, options.reduction, 'binaryCrossEntropy');
+  });
 }
 
 /**
@@ -137,6 +151,8 @@ export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, opti
   checkTensor('binaryCrossEntropyWithLogits', 'input', input);
   checkTensor('binaryCrossEntropyWithLogits', 'target', target);
   sameShape('binaryCrossEntropyWithLogits', input, target);
-  const loss = input.relu().sub(input.mul(target)).add(input.abs().neg().exp().add(1).log());
-  return reduce(loss, options.reduction, 'binaryCrossEntropyWithLogits');
+  return composite('binaryCrossEntropyWithLogits', () => {
+    const loss = input.relu().sub(input.mul(target)).add(input.abs().neg().exp().add(1).log());
+    return reduce(loss, options.reduction, 'binaryCrossEntropyWithLogits');
+  });
 }

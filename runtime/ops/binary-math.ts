@@ -63,7 +63,7 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
     throw new TypeError('clamp: at least one of min or max must be given');
   }
   // at a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie
-  return composite(() => {
+  return composite('clamp', () => {
     let y = x;
     let inside: Tensor | null = null;
     if (lo !== undefined && lo !== null) {
@@ -86,7 +86,7 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
 export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
   if (start.dtype !== 'bfloat16') return lerpIn(start, end, weight);
   const up = (v: Operand) => (v instanceof Tensor ? v.to('float32') : v);
-  return composite(() => lerpIn(start.to('float32'), up(end), up(weight)).to('bfloat16'));
+  return composite('lerp', () => lerpIn(start.to('float32'), up(end), up(weight)).to('bfloat16'));
 }
 
 function lerpIn(start: Tensor, end: Operand, weight: Operand): Tensor {

@@ -16,8 +16,10 @@ import { installMethods } from '../install-methods.js';
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
-  return composite(() => inFloat32(x, (v) => {
-    const e = v.sub(v.amax(d, true)).exp();
+  return composite('softmax', () => inFloat32(x, (v) => {
+    // The shift by the max changes no gradient (softmax is shift-invariant): detached, the
+    // backward is PyTorch's y·(g - Σ g·y), down to the sign of a zero gradient.
+    const e = v.sub(v.amax(d, true).detach()).exp();
     return e.div(e.sum(d, true));
   }));
 }

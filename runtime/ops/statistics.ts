@@ -29,7 +29,7 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
 export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
   const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
-  return composite(() => {
+  return composite('var', () => {
     const v = ownInput(x);
     const centered = v.sub(v.mean(dims, true));
     return centered.mul(centered).sum(dims, keep).div(Math.max(n - correction, 0));
@@ -41,7 +41,7 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
  * @example x.std({ dim: 0 })
  */
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  return composite(() => sqrtZeroGrad(variance(x, dim, keepdim)));
+  return composite('std', () => sqrtZeroGrad(variance(x, dim, keepdim)));
 }
 
 /**
@@ -59,7 +59,7 @@ function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()):
  */
 export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
-  return composite(() => {
+  return composite('logsumexp', () => {
     const v = ownInput(x);
     // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN
     const max = v.amax(dims, true);
@@ -88,8 +88,8 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
   if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);
   if (ord === -Infinity) return a.amin(attrs.dims, attrs.keepdim);
   if (ord === 1) return a.sum(attrs.dims, attrs.keepdim);
-  if (ord === 2) return composite(() => sqrtZeroGrad(a.mul(a).sum(attrs.dims, attrs.keepdim)));
-  return composite(() => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
+  if (ord === 2) return composite('norm', () => sqrtZeroGrad(a.mul(a).sum(attrs.dims, attrs.keepdim)));
+  return composite('norm', () => sqrtZeroGrad(a.pow(ord).sum(attrs.dims, attrs.keepdim), (t) => t.pow(1 / ord)));
 }
 
 /**
@@ -98,7 +98,7 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
  */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
-  return composite(() => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
+  return composite('logSoftmax', () => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
 }
 
 declare module '../tensor.js' {

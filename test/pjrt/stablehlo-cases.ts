@@ -209,6 +209,19 @@ function reduceCases(): PrimitiveCase[] {
     ({ ...one(`${op} float32 with NaN`, op, [T([2, 3], 'float32', { values })], { dims: [1], keepdim: false }, EXACT), pytorch });
   cases.push(withNan('amax', [1, NaN, 3, -1, -2, -3], [NaN, -1]));
   cases.push(withNan('amin', [1, 2, NaN, -1, -2, -3], [NaN, -3]));
+  // The sign of a zero result, as PyTorch gives it (compared sign included; checked with torch 2.13).
+  const signed = (op: string, operands: number[][], pytorch: number[]) =>
+    ({ ...one(`${op} float32 signed zeros`, op, operands.map((values) => T([values.length], 'float32', { values })), noAttrs, EXACT), pytorch });
+  const nearZero = [-0.5, -0, 0, -1e-30, 1e-30, -0.999];
+  cases.push(signed('maximum', [[-0, 0, -0, 0, -1, -0], [0, -0, -0, 0, -0, 3]], [-0, 0, -0, 0, -0, 3]));
+  cases.push(signed('minimum', [[-0, 0, -0, 0, -1, -0], [0, -0, -0, 0, -0, 3]], [-0, 0, -0, 0, -1, -0]));
+  cases.push(signed('relu', [[-0, 0, -1, NaN]], [-0, 0, 0, NaN]));
+  cases.push(signed('floor', [nearZero], [-1, -0, 0, -1, 0, -1]));
+  cases.push(signed('ceil', [nearZero], [-0, -0, 0, -0, 1, -0]));
+  cases.push(signed('trunc', [nearZero], [-0, -0, 0, -0, 0, -0]));
+  cases.push(signed('round', [nearZero], [-0, -0, 0, -0, 0, -1]));
+  cases.push({ ...signed('expm1', [nearZero], [-0.39346933364868164, -0, 0, -1e-30, 1e-30, -0.6317524909973145]), tolerance: TRANSCENDENTAL });
+  cases.push({ ...signed('log1p', [nearZero], [-0.6931471824645996, -0, 0, -1e-30, 1e-30, -6.907768249511719]), tolerance: TRANSCENDENTAL });
   const argInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 4], 'float32', { values: [1, 3, 3, 0, 2, 2, 2, 2, -1, 5, -1, 5] })],
     ['bfloat16', T([3, 4], 'bfloat16', { finite: true })],

@@ -25,7 +25,7 @@ describe('composite() in fused mode', () => {
     const x = tpu.tensor(xs, { dtype: 'float32' }).reshape([3, 8]);
     tpu.syncBlocking();
     let centered: Tensor | undefined;
-    const y = composite(() => {
+    const y = composite('test', () => {
       centered = x.sub(x.mean(-1, true));
       return centered.mul(centered).sum(-1);
     });

@@ -57,6 +57,29 @@ describe('device errors', () => {
     expect(x.add(1).array()).toEqual([2, 1]);
   });
 
+  it('debug mode checks a composed op by its result, not by the ops inside it', () => {
+    tpu.mode('strict');
+    const x = tpu.tensor([[0, -Infinity, 1]]); // made outside debug mode, which rejects an infinite value
+    tpu.mode('debug');
+    // inside softmax, x - max(x) holds -inf; the result is finite
+    const y = Array.from(x.softmax(1).dataSync());
+    const e = Math.exp(-1);
+    expect(y[0]).toBeCloseTo(e / (1 + e), 6);
+    expect(y[1]).toBe(0);
+    expect(y[2]).toBeCloseTo(1 / (1 + e), 6);
+    // a result that overflows still throws at the calling line, naming the composed op
+    const big = tpu.tensor([3e38, -3e38]);
+    let caught: unknown;
+    try {
+      big.var(); // (3e38)² overflows float32
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(NonFiniteError);
+    expect(String((caught as Error).message)).toMatch(/^var produced NaN or Inf \(output \[\] float32\) at .*errors\.test\.ts:\d+/);
+    expect(big.array()).toEqual([3e38, -3e38].map(Math.fround));
+  });
+
   // An output too large for the device's allocator: fails on the device thread, not the host.
   const hugeOnDevice = () => {
     tpu.setDevice({ hbmBytes: 2 ** 45 });

@@ -29,7 +29,7 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   readOptions<GeluOptions>('gelu', opts, ['approximate']);
   const mode = opts.approximate ?? 'none';
   if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
-  return composite(() => inFloat32(x, (v) => {
+  return composite('gelu', () => inFloat32(x, (v) => {
     if (mode === 'none') return v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
     // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
     const inner = v.mul(v).mul(v).mul(c(0.044715)).add(v).mul(c(Math.sqrt(2 / Math.PI)));
@@ -42,7 +42,7 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
  * @example tpu.nn.functional.silu(x)
  */
 export function silu(x: Tensor): Tensor {
-  return composite(() => inFloat32(x, (v) => v.mul(v.sigmoid())));
+  return composite('silu', () => inFloat32(x, (v) => v.mul(v.sigmoid())));
 }
 
 declare module '../../tensor.js' {

@@ -42,7 +42,7 @@ export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts:
   const scale = opts.scale ?? 1 / Math.sqrt(e);
   const L = q.shape[q.ndim - 2]!;
   const S = k.shape[k.ndim - 2]!;
-  return composite(() => {
+  return composite(op, () => {
     let scores = q.matmul(k.mT).mul(scale);
     // a row that may attend to nothing gives zeros (PyTorch's safe softmax), not NaN or a mean
     let attends: Tensor | null = null;

@@ -53,7 +53,7 @@ export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
   const scales = opts.scaleFactor === undefined ? undefined : perDim(op, 'scaleFactor', opts.scaleFactor, spatial);
   const outSizes = opts.size !== undefined ? perDim(op, 'size', opts.size, spatial) : inSizes.map((n, i) => Math.floor(n * scales![i]!));
   if (!outSizes.every(Number.isInteger)) throw new RangeError(`${op}: size must be integers; got ${formatShape(outSizes)}`);
-  return composite(() => {
+  return composite(op, () => {
     const run = (v: Tensor) => {
       let y = v;
       inSizes.forEach((n, i) => {

@@ -39,7 +39,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   const w = x.shape[x.ndim - 1]!;
   const out = [0, 1].map((i) => Math.floor(([h, w][i]! + 2 * p[i]! - d[i]! * (k[i]! - 1) - 1) / s[i]!) + 1);
   if (out.some((n) => n <= 0)) throw new RangeError(`${op}: the kernel ${formatShape(k)} is larger than the padded input ${formatShape(x.shape)}`);
-  return composite(() => {
+  return composite(op, () => {
     const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : LOWEST_FLOAT }) : x;
     let acc: Tensor | undefined;
     for (let i = 0; i < k[0]; i++) {

@@ -24,6 +24,16 @@ const rounding = (lowerFloat: (g: OnnxGraph, x: string) => string) =>
 const predicate = (rule: UnaryRule): OnnxLowering => (ctx, [x], _attrs, types) => rule(ctx.graph, x!, types.inputs[0]!.dtype);
 const allFalse = (g: OnnxGraph, x: string) => g.node('Not', [g.node('Equal', [x, x])]);
 
+// ONNX Runtime's Where merges its two selections as `x != 0 ? x : y`, so a -0 taken from its
+// second input (X) comes out +0; one taken from its third input (Y) stays -0. Branches that
+// may be -0 (PyTorch keeps the sign: log1p(-0) is -0) go in Y, under a condition that is not
+// a Not (ONNX Runtime folds Not(c) into the Where by swapping its inputs).
+/** not x, as x xor true: a Not before a Where would swap its inputs (above), so ne and logicalNot are never one. */
+function not(g: OnnxGraph, x: string): string {
+  const zero = g.constant('int32', [], [0]);
+  return g.node('Xor', [x, g.node('Equal', [zero, zero])]); // the constant true folds at session creation
+}
+
 onnxLowerings.register({
   neg: single('Neg'),
   exp: single('Exp'),
@@ -50,9 +60,11 @@ onnxLowerings.register({
   log1p: unaryLowering((g, x) => {
     const one = g.constant('float32', [], [1]);
     const u = g.node('Add', [x, one]);
-    const ratio = g.node('Mul', [g.node('Log', [u]), g.node('Div', [x, g.node('Sub', [u, one])])]);
-    const exact = g.node('Or', [g.node('Equal', [u, one]), g.node('IsInf', [u])]);
-    return g.node('Where', [exact, g.node('Where', [g.node('Equal', [u, one]), x, g.node('Log', [u])]), ratio]);
+    const um1 = g.node('Sub', [u, one]);
+    const ratio = g.node('Mul', [g.node('Log', [u]), g.node('Div', [x, um1])]);
+    // u == 1: x itself (in Y: -0 stays -0); u infinite: log(u) as is.
+    const away = g.node('Greater', [g.node('Abs', [um1]), g.constant('float32', [], [0])]);
+    return g.node('Where', [away, g.node('Where', [g.node('IsInf', [u]), g.node('Log', [u]), ratio]), x]);
   }),
   // exp(x) − 1, accurate for tiny x: (u−1)·(x/log(u)) with u = exp(x) (the ratio first: no
   // overflow of the product near exp's limit).
@@ -61,19 +73,18 @@ onnxLowerings.register({
     const u = g.node('Exp', [x]);
     const um1 = g.node('Sub', [u, one]);
     const ratio = g.node('Mul', [um1, g.node('Div', [x, g.node('Log', [u])])]);
-    // u == 1: x itself; u - 1 == -1 (x very negative) or u infinite: u - 1 as is.
+    // u == 1: x itself (in Y: -0 stays -0); u - 1 == -1 (x very negative) or u infinite: u - 1 as is.
     const plain = g.node('Or', [g.node('Equal', [um1, g.constant('float32', [], [-1])]), g.node('IsInf', [u])]);
-    return g.node('Where', [g.node('Equal', [u, one]), x, g.node('Where', [plain, um1, ratio])]);
+    const away = g.node('Greater', [g.node('Abs', [um1]), g.constant('float32', [], [0])]);
+    return g.node('Where', [away, g.node('Where', [plain, um1, ratio]), x]);
   }),
   floor: rounding((g, x) => g.node('Floor', [x])),
   ceil: rounding((g, x) => g.node('Ceil', [x])),
   round: rounding((g, x) => g.node('Round', [x])),
-  // negatives as -floor(-x), so trunc(-0.5) is -0 as in PyTorch
-  trunc: rounding((g, x) =>
-    g.node('Where', [g.node('Less', [x, g.constant('float32', [], [0])]), g.node('Neg', [g.node('Floor', [g.node('Neg', [x])])]), g.node('Floor', [x])]),
-  ),
+  // floor of positives, ceil of the rest (in Y: trunc(-0.5) and trunc(-0) are -0, as in PyTorch)
+  trunc: rounding((g, x) => g.node('Where', [g.node('Greater', [x, g.constant('float32', [], [0])]), g.node('Floor', [x]), g.node('Ceil', [x])])),
   logicalNot: predicate((g, x, dtype) =>
-    dtype === 'bool' ? g.node('Not', [x]) : g.node('Equal', [x, g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0])]),
+    dtype === 'bool' ? not(g, x) : g.node('Equal', [x, g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0])]),
   ),
   isnan: predicate((g, x, dtype) => (isFloating(dtype) ? g.node('IsNaN', [x]) : allFalse(g, x))),
   isinf: predicate((g, x, dtype) => (isFloating(dtype) ? g.node('IsInf', [x]) : allFalse(g, x))),

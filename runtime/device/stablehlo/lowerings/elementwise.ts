@@ -23,6 +23,11 @@ function binaryLowering(combine: Combine, compute?: (promoted: DType, result: DT
 
 const op = (name: string): Combine => (fn, a, b) => fn.op(`stablehlo.${name}`, [a, b], fn.typeOf(a));
 const comparison = (direction: Direction): Combine => (fn, a, b) => compare(fn, a, b, direction);
+/**
+ * NaN-propagating, as PyTorch's maximum/minimum; on a tie the first operand, as PyTorch
+ * (maximum(-0, 0) is -0; XLA's own op orders -0 below +0).
+ */
+const extremum = (name: 'maximum' | 'minimum'): Combine => (fn, a, b) => select(fn, compare(fn, a, b, 'EQ'), a, op(name)(fn, a, b));
 
 /** Comparisons: operands compared in their promoted dtype. */
 const inPromoted = (promoted: DType): DType => promoted;
@@ -39,9 +44,8 @@ stablehloLowerings.register({
   // (-1) and x % 0 (x) instead of failing, as the ONNX backend does.
   fmod: binaryLowering(op('remainder')),
   divTruncInt: binaryLowering(op('divide')),
-  // NaN-propagating, as PyTorch's maximum/minimum.
-  maximum: binaryLowering(op('maximum')),
-  minimum: binaryLowering(op('minimum')),
+  maximum: binaryLowering(extremum('maximum')),
+  minimum: binaryLowering(extremum('minimum')),
   gt: binaryLowering(comparison('GT'), inPromoted),
   lt: binaryLowering(comparison('LT'), inPromoted),
   eq: binaryLowering(comparison('EQ'), inPromoted),

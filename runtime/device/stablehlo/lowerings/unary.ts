@@ -30,8 +30,8 @@ stablehloLowerings.register({
   log: single('log'),
   tanh: single('tanh'),
   sqrt: single('sqrt'),
-  // maximum keeps NaN (PyTorch's relu(NaN) is NaN).
-  relu: unaryLowering((fn, x) => same(fn, 'maximum', x, zeros(fn, x))),
+  // x unless below 0: relu(NaN) is NaN and relu(-0) is -0, as in PyTorch.
+  relu: unaryLowering((fn, x) => select(fn, compare(fn, x, zeros(fn, x), 'LT'), zeros(fn, x), x)),
   abs: single('abs'),
   // PyTorch's sign: (x > 0) - (x < 0), so NaN and -0 give 0
   sign: unaryLowering((fn, x) => {
