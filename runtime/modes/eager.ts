@@ -12,6 +12,7 @@ import { launch } from './launch.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
+import { compositeAsOneProgram } from './composite-program.js';
 import type { Mode } from './mode-type.js';
 
 export class NonFiniteError extends Error {
@@ -46,9 +47,11 @@ class EagerMode implements Mode {
     return out;
   }
 
-  // What the body makes and does not return is freed at once, unless autograd recorded the
-  // op (its result requires grad): a backward pass reads them.
+  // strict: one program (composite-program.ts). debug runs each primitive alone, so a NaN is
+  // caught at the primitive that made it. What the body makes and does not return is freed
+  // at once, unless autograd recorded the op (its result requires grad): a backward pass reads them.
   composite(fn: () => Tensor): Tensor {
+    if (this.name === 'strict') return compositeAsOneProgram(fn);
     const [out, made] = collectMade(fn);
     if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
     return out;
