@@ -12,7 +12,7 @@ import { launch } from './launch.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
-import { compositeAsOneProgram } from './composite-program.js';
+import { runAsOneProgram } from './composite-program.js';
 import type { Mode } from './mode-type.js';
 
 export class NonFiniteError extends Error {
@@ -51,10 +51,14 @@ class EagerMode implements Mode {
   // caught at the primitive that made it. What the body makes and does not return is freed
   // at once, unless autograd recorded the op (its result requires grad): a backward pass reads them.
   composite(fn: () => Tensor): Tensor {
-    if (this.name === 'strict') return compositeAsOneProgram(fn);
+    if (this.name === 'strict') return runAsOneProgram(fn);
     const [out, made] = collectMade(fn);
     if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
     return out;
+  }
+
+  oneOp<T>(fn: () => T): T {
+    return this.name === 'strict' ? runAsOneProgram(fn) : fn();
   }
 
   assign(target: Tensor, source: Tensor): void {
