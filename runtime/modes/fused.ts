@@ -36,11 +36,6 @@ export class FusedMode implements Mode {
     return temporaries(fn);
   }
 
-  // Recorded in the region already.
-  oneOp<T>(fn: () => T): T {
-    return fn();
-  }
-
   // Recorded in the region: no cut, the program writes the new value (region.ts assign).
   assign(target: Tensor, source: Tensor): void {
     if (this.region.assign(target, source)) return;
@@ -51,6 +46,11 @@ export class FusedMode implements Mode {
 
   leave(reason: string): void {
     this.region.flush(reason);
+  }
+
+  // Recorded in the region already.
+  oneOp<T>(fn: () => T): T {
+    return fn();
   }
 }
 

@@ -24,10 +24,10 @@ export interface Mode {
   apply(node: TraceNode): Tensor;
   /** Runs a composed op's body (composite.ts). */
   composite(fn: () => Tensor): Tensor;
-  /** Runs runtime code that is one op to the user (a gradient rule, an optimizer step): one program in strict mode. */
-  oneOp<T>(fn: () => T): T;
   /** `target` takes the value of `source` in place; `source` is consumed. */
   assign(target: Tensor, source: Tensor): void;
   /** Another mode takes over (or a whole function is captured): pending work runs first. */
   leave(reason: string): void;
+  /** Runs runtime code that is one op to the user (a gradient rule, an optimizer step): one program in strict mode. */
+  oneOp<T>(fn: () => T): T;
 }

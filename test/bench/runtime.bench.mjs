@@ -8,9 +8,8 @@
 // Steps of all variants are interleaved round by round, so a busy machine slows them
 // alike; each figure is a median. Prints the figures, the time ratios to PyTorch eager and
 // the goals; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
-// runs only those; `--modes strict,raw` only those variants (mode names, compiled,
-// strictScoped, everySite, noSites, raw, numpy, torch, torch.compile: for quick iterations);
-// BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out.
+// runs only those; BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out,
+// BENCH_VARIANTS=fused,torch.compile times only those columns (quick iteration on one mode).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
@@ -23,17 +22,15 @@ const WARMUP = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const MODES = ['debug', 'strict', 'fused'];
 
-const args = process.argv.slice(2);
-const modesAt = args.indexOf('--modes');
-const onlyVariants = modesAt >= 0 ? args.splice(modesAt, 2)[1].split(',') : null;
-const only = args;
-const wanted = (name) => !onlyVariants || onlyVariants.includes(name);
+const only = process.argv.slice(2);
 const workloads = await loadWorkloads();
 
-const peers = process.env.BENCH_PEERS === '0' || (onlyVariants && !PEERS.some(wanted)) ? noPeers() : await startPeers();
+const peers = process.env.BENCH_PEERS === '0' ? noPeers() : await startPeers();
 console.error(`peers found: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none'}` +
   (peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''));
 
+const keep = process.env.BENCH_VARIANTS?.split(',');
+const wanted = (name) => !keep || keep.includes(name);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const threads = tpu.device().threads;
 const rows = [];
@@ -41,14 +38,14 @@ const skipped = [];
 for (const w of workloads) {
   if (only.length && !only.includes(w.id)) continue;
   const variants = {};
-  for (const mode of MODES) if (wanted(mode)) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
-  if (w.prepareCompiled && wanted('compiled')) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
-  if (wanted('strictScoped')) variants.strictScoped = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', scoped: true };
+  for (const mode of MODES) variants[mode] = { run: await tpu.withMode(mode, () => w.prepare(tpu)), mode };
+  if (w.prepareCompiled) variants.compiled = { run: await w.prepareCompiled(tpu), mode: 'strict' };
+  variants.strictScoped = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', scoped: true };
   if (w.callSites) {
-    if (wanted('everySite')) variants.everySite = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: true };
-    if (wanted('noSites')) variants.noSites = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: false };
+    variants.everySite = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: true };
+    variants.noSites = { run: await tpu.withMode('strict', () => w.prepare(tpu)), mode: 'strict', sites: false };
   }
-  if (w.prepareRaw && wanted('raw')) variants.raw = { run: await w.prepareRaw(threads) };
+  if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
   for (const peer of PEERS) {
     if (!(peer in peers.found) || !wanted(peer)) continue;
     const r = await peers.prepare(w.id, peer);
@@ -58,6 +55,7 @@ for (const w of workloads) {
     // PyTorch on one thread too: its OpenMP threads lose much more to a loaded machine.
     if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1 };
   }
+  for (const k of Object.keys(variants)) if (!wanted(k) && !(variants[k].peer && wanted(variants[k].peer))) delete variants[k];
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
@@ -97,7 +95,7 @@ for (const w of workloads) {
   for (const peer of ['torch', 'torch.compile']) {
     const one = row[`${peer}@1`];
     delete row[`${peer}@1`];
-    if (one && row[peer] && one.medianMs < row[peer].medianMs) [row[peer], row[`${peer}@${row[peer].threads}`]] = [one, row[peer]];
+    if (one && one.medianMs < row[peer].medianMs) [row[peer], row[`${peer}@${row[peer].threads}`]] = [one, row[peer]];
     else if (one) row[`${peer}@1`] = one;
   }
   rows.push(row);
@@ -127,19 +125,17 @@ const lines = [
   '',
   'labelled apart:',
 ];
-for (const r of rows.filter((r) => r.strict)) {
+for (const r of rows.filter((r) => r.strict && r.strictScoped)) {
   const host = r.strict.hostUsPerOp === undefined ? '' : `; strict host dispatch ${fmt(r.strict.hostUsPerOp)} µs/op`;
-  lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped?.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
+  lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
 }
-for (const r of rows.filter((r) => r.strict && r.everySite && r.noSites)) {
+for (const r of rows.filter((r) => r.everySite && r.noSites && r.strict)) {
   lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
 lines.push(`  programs compiled after warm-up (debug/strict/fused/compiled): ${rows.map((r) => `${r.id} ${[...MODES, 'compiled'].map((m) => r[m]?.compilesAfterWarmup ?? '-').join('/')}`).join(', ')}`);
 lines.push('', "goals (at most PyTorch's time on the CPU):", ...goals(rows).map((g) => `  ${g}`));
 if (skipped.length) lines.push('', 'peers skipped:', ...skipped.map((s) => `  ${s}`));
 console.log(lines.join('\n'));
-// A partial run (--modes) prints only: the JSON stays the last full run's.
-if (onlyVariants) process.exit(0);
 const out = fileURLToPath(new URL('../output/bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
 writeFileSync(

@@ -10,7 +10,7 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
-import { tinyKernel, type TinyKernel } from './tiny-elementwise.js';
+import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateC } from '../loopgen/generate-c.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
 
@@ -22,8 +22,6 @@ interface OrtExecutable {
   readonly session: Binding.InferenceSession;
   /** A generated loop for an elementwise program, used instead of the session once compiled. */
   loop?: LoadedKernel;
-  /** One tiny float32 op, run as a JS loop instead of the session (tiny-elementwise.ts). */
-  readonly tiny?: TinyKernel;
   released?: boolean;
   readonly program: Program;
   readonly inputNames: readonly string[];
@@ -67,7 +65,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const session = new binding.InferenceSession();
     session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
     this.executables++;
-    const exe: OrtExecutable = { session, program, ...lowered, tiny: tinyKernel(program) };
+    const exe: OrtExecutable = { session, program, ...lowered };
     const source = generateC(program);
     if (source !== undefined) {
       void compileKernel(source).then((loop) => {
@@ -88,7 +86,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
     const { program } = exe;
-    if (exe.tiny) return this.runTiny(exe.tiny, program, inputs, scalars);
+    const tiny = tinyKernelOf(program);
+    if (tiny) return this.runTiny(tiny, program, inputs, scalars);
     if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
     const feeds: Record<string, ort.Tensor> = {};
     inputs.forEach((buf, i) => {

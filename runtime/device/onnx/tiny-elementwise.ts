@@ -13,8 +13,16 @@ type Op = (typeof OPS)[number];
 /** Runs the program on float32 input arrays and scalar values, writing `out`. */
 export type TinyKernel = (inputs: readonly Float32Array[], scalars: readonly number[], out: Float32Array) => void;
 
-/** The loop running `program`, or undefined when it is not one such op. */
-export function tinyKernel(program: Program): TinyKernel | undefined {
+const kernels = new WeakMap<Program, TinyKernel | null>();
+
+/** The loop running `program` (made once per program), or null when it is not one such op. */
+export function tinyKernelOf(program: Program): TinyKernel | null {
+  let k = kernels.get(program);
+  if (k === undefined) kernels.set(program, (k = tinyKernel(program) ?? null));
+  return k;
+}
+
+function tinyKernel(program: Program): TinyKernel | undefined {
   if (program.nodes.length !== 1) return undefined;
   const node = program.nodes[0]!;
   const op = OPS.find((o) => o === node.op);
