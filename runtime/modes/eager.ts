@@ -4,6 +4,7 @@ import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
+import type { Primitive } from '../primitive.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
@@ -73,7 +74,7 @@ class EagerMode implements Mode {
 // when it reads indices from device data. By default only such calls record their site:
 // a capture costs several µs, small beside the device time of a large op.
 const LARGE_OUTPUT_BYTES = 1 << 20;
-function mayFailOnDevice(op: OpDef<any>, out: Abstract): boolean {
+export function mayFailOnDevice(op: Primitive, out: Abstract): boolean {
   return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 

@@ -1,7 +1,7 @@
 // strict mode runs what is one op to the user as one program: an optimizer step over all
 // parameters (PyTorch's foreach update) and each op's gradient rule in a backward pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
+import { composite, DeviceError, tpu } from 'tpu-kernel/runtime';
 import { expectClose, seededValues } from '../support/reference.js';
 
 afterEach(() => tpu.mode('strict'));
@@ -64,5 +64,18 @@ describe('strict mode: one program per user-visible op', () => {
       perStep.push(launches() - before);
     }
     expect(perStep[9]).toBe(perStep[1]);
+  });
+
+  it('a composed op whose program fails on the device names the line calling it; the session goes on', async () => {
+    tpu.mode('strict');
+    // row 5 of 3, computed on the device: only the device sees the value
+    const rows = tpu.tensor([0, 1], { dtype: 'int32' }).mul(5);
+    const table = tpu.arange(6).reshape([3, 2]);
+    const line = Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split('\n')[1]!)![1]) + 1;
+    const picked = composite(() => table.indexSelect(0, rows).mul(2));
+    const err = await picked.data().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    expect((err as Error).message).toMatch(new RegExp(`^fused program of 2 ops \\(indexSelect, mul\\) failed on the device \\(called at \\S*strict-one-program\\.test\\.ts:${line}:\\d+`));
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
   });
 });
