@@ -11,6 +11,8 @@ import type { GradRule } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
 import { checkDebugCollectives } from '../modes/eager.js';
+import { untracked } from '../views/view-tracking.js';
+import { asOneOp } from '../modes/composite.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -98,6 +100,11 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, grads[j]![i])));
 }
 
+/** A rule's result fitted to its operand, or null when the operand needs no gradient. */
+function fitTo(o: unknown, gi: Tensor | null | undefined): Tensor | null {
+  return o instanceof Tensor && o.requiresGrad && gi ? fit(gi, o) : null;
+}
+
 /** Fits a rule's result to its operand: sums broadcast dims, matches a floating dtype. */
 function fit(g: Tensor, operand: Tensor): Tensor {
   let out = shapesEqual(g.shape, operand.shape) ? g : unbroadcast(g, operand.shape);
@@ -113,7 +120,9 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
   const start = checkSeed(root, seed, who);
   const order = topologicalOrder(root);
   const turns = groupTurns(order);
-  const leafGrads = noGrad(() =>
+  // Gradients are fresh values, as in PyTorch: the views their rules take (x.mT, reshapes of
+  // saved values) are not tracked, else every optimizer step would recompute them all.
+  const leafGrads = noGrad(() => untracked(() =>
     scope(() => {
       const pending = new Map<Tensor, Tensor>([[root, start]]);
       const leaves = new Map<Tensor, Tensor>();
@@ -148,14 +157,16 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
             throw new Error(`${who}: one of the variables needed for gradient computation has been modified by an inplace operation: ${o.describe()} is at version ${o._version}; expected version ${node.versions[i]}`);
           }
         });
-        const ins = rule(g, node.operands, t, node.attrs);
-        node.operands.forEach((o, i) => add(o, ins[i]));
+        // One op's gradient, fitted to its operands: one program in strict mode (PyTorch's backward kernel).
+        const operands = node.operands;
+        const ins = asOneOp(() => rule(g, operands, t, node.attrs).map((gi, i) => fitTo(operands[i], gi)));
+        operands.forEach((o, i) => add(o, ins[i]));
       }
       // Every chip of each collective's call has run its rule: debug mode checks their results.
       checkDebugCollectives();
       return [...leaves];
     }),
-  );
+  ));
   if (!opts.retainGraph) for (const t of order) if (t._gradNode) t._gradNode.operands = null;
   return new Map(leafGrads);
 }

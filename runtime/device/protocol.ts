@@ -138,8 +138,8 @@ export function decodeBatch(stream: Float64Array, objects: readonly Command[]): 
       const reply = stream[i++]!;
       const read = () => {
         const n = stream[i++]!;
-        const xs = Array.from(stream.subarray(i, i + n));
-        i += n;
+        const xs: number[] = new Array(n);
+        for (let k = 0; k < n; k++) xs[k] = stream[i++]!;
         return xs;
       };
       const ins = read();

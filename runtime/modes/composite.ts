@@ -11,3 +11,11 @@ export function composite(name: string, fn: () => Tensor): Tensor {
   // Its ops are attributed to the line calling the composed op.
   return withCallSite(composite, () => currentMode().composite(name, fn));
 }
+
+/**
+ * Runtime code that is one op to the user though it makes several (the gradient rule of one
+ * op, an optimizer step): one program in strict mode; other modes run its ops as any.
+ */
+export function asOneOp<T>(fn: () => T): T {
+  return currentMode().oneOp(fn);
+}

@@ -8,6 +8,7 @@ import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
+import type { Primitive } from '../primitive.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
@@ -16,6 +17,7 @@ import { launch } from './launch.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
+import { runAsOneProgram } from './composite-program.js';
 import type { Mode } from './mode-type.js';
 
 export class NonFiniteError extends Error {
@@ -72,9 +74,11 @@ class EagerMode implements Mode {
     return out;
   }
 
-  // What the body makes and does not return is freed at once, unless autograd recorded the
-  // op (its result requires grad): a backward pass reads them.
+  // strict: one program (composite-program.ts). debug runs each primitive alone and checks the
+  // result only. What the body makes and does not return is freed at once, unless autograd
+  // recorded the op (its result requires grad): a backward pass reads them.
   composite(name: string, fn: () => Tensor): Tensor {
+    if (this.name === 'strict') return runAsOneProgram(fn);
     this.compositeDepth++;
     let out: Tensor;
     let made: readonly Scoped[];
@@ -90,6 +94,10 @@ class EagerMode implements Mode {
       throwNonFinite(name, out, captureSite(EagerMode.prototype.composite, true, false)); // composite.ts: the composed op's caller
     }
     return out;
+  }
+
+  oneOp<T>(fn: () => T): T {
+    return this.name === 'strict' ? runAsOneProgram(fn) : fn();
   }
 
   assign(target: Tensor, source: Tensor): void {
@@ -109,7 +117,7 @@ function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never
 // when it reads indices from device data. By default only such calls record their site:
 // a capture costs several µs, small beside the device time of a large op.
 const LARGE_OUTPUT_BYTES = 1 << 20;
-function mayFailOnDevice(op: OpDef<any>, out: Abstract): boolean {
+export function mayFailOnDevice(op: Primitive, out: Abstract): boolean {
   return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 

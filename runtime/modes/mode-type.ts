@@ -28,4 +28,6 @@ export interface Mode {
   assign(target: Tensor, source: Tensor): void;
   /** Another mode takes over (or a whole function is captured): pending work runs first. */
   leave(reason: string): void;
+  /** Runs runtime code that is one op to the user (a gradient rule, an optimizer step): one program in strict mode. */
+  oneOp<T>(fn: () => T): T;
 }

@@ -20,7 +20,7 @@ import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
-import { captureOuterSite, regionSite, type CallSite, type Site } from '../call-site.js';
+import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
 let cutsHeld = 0;
@@ -54,6 +54,13 @@ export class Region {
   // in the region's program, for two stack captures per region instead of one per op.
   private start: CallSite | null = null;
 
+  /**
+   * null: the region records where it started and where it was cut. A region running one op of
+   * strict mode (composite-program.ts) follows strict mode's policy instead: only its cut, and
+   * only when this says its program may fail on the device (a capture costs several µs).
+   */
+  oneOpMayFail: ((outputs: ReadonlySet<Tensor>) => boolean) | null = null;
+
   /** Whether it records a collective (then every collective is an output and the region is cut whole). */
   private collectives = false;
 
@@ -65,7 +72,7 @@ export class Region {
     // The cut at the size cap waits for the next op: by then the loop body has disposed what
     // it no longer needs, so those values are neither outputs nor recipes to keep.
     if (this.members.length >= this.cap && cutsHeld === 0) this.cutAtCap();
-    if (this.members.length === 0) this.start = captureOuterSite(caller);
+    if (this.members.length === 0 && !this.oneOpMayFail) this.start = captureOuterSite(caller);
     for (const v of node.inputs) {
       if (isScalar(v)) continue;
       if (v._buf) this.read(v._buf);
@@ -212,7 +219,9 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
       if (outputs.size) {
-        const site = regionSite(this.start, Region.prototype.flush);
+        const site = this.oneOpMayFail
+          ? captureSite(Region.prototype.flush, false, this.mayFail() || this.oneOpMayFail(outputs))
+          : regionSite(this.start, Region.prototype.flush);
         if (this.onSeveralChips(outputs)) {
           const parts = bindPerChip(outputs, site, this.members);
           beforeLaunch?.(combineBindings(parts), this.originals);

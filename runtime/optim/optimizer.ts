@@ -13,6 +13,7 @@ import { zeros } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
 import { withCallSite } from '../call-site.js';
+import { asOneOp } from '../modes/composite.js';
 
 /**
  * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
@@ -47,9 +48,12 @@ export abstract class Optimizer {
     }
   }
 
-  /** One update of every parameter that has a gradient (its ops attributed to the line calling step()). */
+  /**
+   * One update of every parameter that has a gradient (its ops attributed to the line calling
+   * step()); in strict mode one program for all of them, as PyTorch's foreach update.
+   */
   step(): void {
-    withCallSite(Optimizer.prototype.step, () => {
+    withCallSite(Optimizer.prototype.step, () => asOneOp(() => {
       const stepped = this.params.filter((p) => p.grad);
       const advance = () => {
         this.stepCount++;
@@ -65,7 +69,7 @@ export abstract class Optimizer {
         }
       });
       if (updates.length) assignAll(updates, `${this.name}.step`);
-    });
+    }));
   }
 
   /** The parameter's new value; updates its `state` tensors with setState. */

@@ -1,8 +1,9 @@
 // Composed ops in fused mode: their intermediates are not program outputs (one output for
-// layerNorm → gelu), yet still readable later through their recipes.
+// layerNorm → gelu), yet still readable later through their recipes. In strict mode each
+// composed op is one program.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, composite, type Tensor } from 'tpu-kernel/runtime';
-import { expectClose, seededValues } from '../support/reference.js';
+import { erfRef, expectClose, seededValues } from '../support/reference.js';
 
 afterEach(() => tpu.mode('strict'));
 
@@ -50,5 +51,50 @@ describe('composite() in fused mode', () => {
       z.sum().backward();
       expect(p.grad!.shape).toEqual([4, 8]);
     }
+  });
+});
+
+describe('composite() in strict mode', () => {
+  const launches = () => tpu.stats().cacheHits + tpu.stats().cacheMisses;
+  const xs = seededValues(24, 7).map(Math.fround);
+  // float64 layerNorm (no affine) then exact gelu, row by row.
+  const want = [0, 1, 2].flatMap((r) => {
+    const row = xs.slice(r * 8, r * 8 + 8);
+    const mean = row.reduce((p, q) => p + q, 0) / 8;
+    const variance = row.reduce((p, q) => p + (q - mean) ** 2, 0) / 8;
+    return row.map((v) => (v - mean) / Math.sqrt(variance + 1e-5)).map((v) => 0.5 * v * (1 + erfRef(v / Math.SQRT2)));
+  });
+
+  it('runs each composed op as one program of several primitives', () => {
+    tpu.mode('strict');
+    const x = tpu.tensor(xs, { dtype: 'float32' }).reshape([3, 8]);
+    const before = launches();
+    const ln = tpu.nn.functional.layerNorm(x, [8]);
+    expect(launches() - before).toBe(1);
+    expect(tpu.stats().lastProgram!.program.nodes.length).toBeGreaterThan(5);
+    const y = tpu.nn.functional.gelu(ln);
+    expect(launches() - before).toBe(2);
+    expectClose(y.dataSync(), want, 1e-5, 1e-6);
+  });
+
+  it('with autograd recording, the same program writes the values backward reads: gradients match debug mode', () => {
+    const grads = (['debug', 'strict'] as const).map((mode) => tpu.withMode(mode, () => {
+      const p = tpu.tensor(xs, { dtype: 'float32', requiresGrad: true });
+      const before = launches();
+      const y = tpu.nn.functional.gelu(tpu.nn.functional.layerNorm(p.reshape([3, 8]), [8]));
+      if (mode === 'strict') expect(launches() - before).toBe(3); // reshape, layerNorm, gelu
+      expectClose(y.dataSync(), want, 1e-5, 1e-6);
+      y.mul(tpu.tensor(seededValues(24, 8)).reshape([3, 8])).sum().backward();
+      return Array.from(p.grad!.dataSync());
+    }));
+    expectClose(grads[1]!, grads[0]!, 1e-5, 1e-6);
+  });
+
+  it('an error inside a composed op leaves nothing pending and the session working', () => {
+    tpu.mode('strict');
+    const x = tpu.tensor(xs, { dtype: 'float32' }).reshape([3, 8]);
+    expect(() => tpu.nn.functional.layerNorm(x, [8], { weight: tpu.ones([4]) })).toThrow(/weight must be a tensor of shape \[8\]/);
+    expect(tpu.stats().pendingOps).toBe(0);
+    expectClose(tpu.nn.functional.gelu(tpu.nn.functional.layerNorm(x, [8])).dataSync(), want, 1e-5, 1e-6);
   });
 });

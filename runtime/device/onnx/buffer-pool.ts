@@ -18,6 +18,11 @@ export class BufferPool {
     return new ArrayBuffer(bytes);
   }
 
+  /** Whether buffers of this size are pooled (smaller ones are left to the garbage collector). */
+  static pools(bytes: number): boolean {
+    return bytes >= MIN_POOLED_BYTES;
+  }
+
   give(buffer: ArrayBuffer): void {
     const bytes = buffer.byteLength;
     if (bytes < MIN_POOLED_BYTES || this.pooledBytes + bytes > MAX_POOLED_BYTES) return;

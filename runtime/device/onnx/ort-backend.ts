@@ -10,6 +10,7 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateC } from '../loopgen/generate-c.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
 
@@ -85,6 +86,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
     const { program } = exe;
+    const tiny = tinyKernelOf(program);
+    if (tiny) return this.runTiny(tiny, program, inputs, scalars);
     if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
     const feeds: Record<string, ort.Tensor> = {};
     inputs.forEach((buf, i) => {
@@ -106,7 +109,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);
-      this.pool.give(data.buffer as ArrayBuffer);
+      this.recycle(data);
       return this.track(dtype, bits);
     });
   }
@@ -118,6 +121,12 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     return outputs.map((data) => this.track('float32', data));
   }
 
+  private runTiny(tiny: TinyKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
+    const out = this.alloc('float32', numel(program.nodes[0]!.shape)) as Float32Array;
+    tiny(inputs.map((b) => b.data as Float32Array), scalars, out);
+    return [this.track('float32', out)];
+  }
+
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
     return this.track(dtype, data);
   }
@@ -127,7 +136,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   free(buffer: OrtBuffer): void {
-    this.pool.give(buffer.data.buffer as ArrayBuffer);
+    this.recycle(buffer.data);
     this.bytesInUse -= buffer.length * ITEMSIZE[buffer.dtype];
     this.buffers--;
   }
@@ -138,7 +147,14 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
     const Type = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Uint8Array;
-    return new Type(this.pool.take(n * Type.BYTES_PER_ELEMENT));
+    // A small array of its own: V8 keeps the smallest in its heap, cheap to make and collect.
+    const bytes = n * Type.BYTES_PER_ELEMENT;
+    return BufferPool.pools(bytes) ? new Type(this.pool.take(bytes)) : new Type(n);
+  }
+
+  private recycle(data: StorageArray): void {
+    // Reading .buffer would move a small on-heap array off the heap: only pooled sizes give it back.
+    if (BufferPool.pools(data.byteLength)) this.pool.give(data.buffer as ArrayBuffer);
   }
 
   private track(dtype: DType, data: StorageArray): OrtBuffer {

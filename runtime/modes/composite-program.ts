@@ -1,0 +1,49 @@
+// strict mode runs what is one op to the user as ONE program, as PyTorch runs its native
+// kernel for it: a composed op (layerNorm, gelu, softmax, crossEntropy, ...), the gradient
+// rule of one op in a backward pass, an optimizer step over all parameters (PyTorch's
+// foreach update). The ops are recorded into a region of their own (fused mode's machinery)
+// and launched when the body returns; the program cache compiles each structure and shapes
+// once. What the body makes besides its result is never materialized, unless autograd
+// recorded it (a result requires grad): a backward pass reads those values, so the same
+// program writes them too (eager mode keeps them as well). Tensors updated in place and
+// tensors kept (tpu.keep: optimizer state) are written too.
+import { Tensor } from '../tensor.js';
+import { collectMade, isKept } from '../scope.js';
+import { FusedMode } from './fused.js';
+import { Region } from './region.js';
+import { inMode } from './mode.js';
+import { mayFailOnDevice } from './eager.js';
+
+const region = new Region(Infinity);
+// Sites as strict mode records them: a program that may fail on the device (large outputs).
+region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t));
+// Its ops count as strict mode's (profiler, tpu.stats): to the user they are strict ops.
+const recording = new FusedMode(region, 'strict');
+
+/** Runs fn as one program; its result (a tensor, or a list of tensors and nulls) is written out. */
+export function runAsOneProgram<T>(fn: () => T): T {
+  return inMode(recording, () => {
+    try {
+      const [result, made] = collectMade(fn);
+      const results = tensorsIn(result);
+      const saved = results.some((t) => t.requiresGrad);
+      const required = [...results];
+      for (const t of made as Tensor[]) {
+        if (results.includes(t) || isKept(t)) continue;
+        if (saved) required.push(t);
+        else t.dispose();
+      }
+      for (const t of made as Tensor[]) if (isKept(t)) required.push(t);
+      region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
+      return result;
+    } catch (e) {
+      region.drop();
+      throw e;
+    }
+  });
+}
+
+function tensorsIn(result: unknown): Tensor[] {
+  if (result instanceof Tensor) return [result];
+  return Array.isArray(result) ? result.filter((t): t is Tensor => t instanceof Tensor) : [];
+}

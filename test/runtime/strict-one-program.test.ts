@@ -1,0 +1,81 @@
+// strict mode runs what is one op to the user as one program: an optimizer step over all
+// parameters (PyTorch's foreach update) and each op's gradient rule in a backward pass.
+import { afterEach, describe, expect, it } from 'vitest';
+import { composite, DeviceError, tpu } from 'tpu-kernel/runtime';
+import { expectClose, seededValues } from '../support/reference.js';
+
+afterEach(() => tpu.mode('strict'));
+const launches = () => tpu.stats().cacheHits + tpu.stats().cacheMisses;
+
+describe('strict mode: one program per user-visible op', () => {
+  it('an SGD step with momentum over three parameters is one program, with torch.optim.SGD values', () => {
+    tpu.mode('strict');
+    const shapes = [[3, 4], [4], [2]];
+    const init = shapes.map((s, i) => seededValues(s.reduce((a, b) => a * b, 1), 10 + i).map(Math.fround));
+    const grads = shapes.map((s, i) => seededValues(s.reduce((a, b) => a * b, 1), 20 + i).map(Math.fround));
+    const params = shapes.map((s, i) => tpu.tensor(init[i]!, { requiresGrad: true }).reshape(s).detach().requiresGrad_());
+    const opt = new tpu.optim.SGD(params, { lr: 0.1, momentum: 0.9 });
+    // Two steps with the same gradient: buf1 = g, p1 = p0 - lr g; buf2 = 0.9 g + g, p2 = p1 - lr buf2.
+    for (let step = 0; step < 2; step++) {
+      params.forEach((p, i) => (p.grad = tpu.tensor(grads[i]!).reshape(shapes[i]!)));
+      const before = launches();
+      opt.step();
+      expect(launches() - before).toBe(1);
+    }
+    params.forEach((p, i) => {
+      const want = init[i]!.map((v, k) => v - 0.1 * grads[i]![k]! - 0.1 * (1.9 * grads[i]![k]!));
+      expectClose(p.dataSync(), want, 1e-5, 1e-6);
+    });
+  });
+
+  it("a backward pass runs one program per recorded op's gradient: d sum(relu(x W^T + b)) matches float64", () => {
+    tpu.mode('strict');
+    const xs = seededValues(6, 31).map(Math.fround); // x [2, 3]
+    const ws = seededValues(12, 32).map(Math.fround); // W [4, 3]
+    const bs = seededValues(4, 33).map(Math.fround);
+    const x = tpu.tensor(xs).reshape([2, 3]);
+    const w = tpu.tensor(ws).reshape([4, 3]).detach().requiresGrad_();
+    const b = tpu.tensor(bs, { requiresGrad: true });
+    const loss = tpu.nn.functional.linear(x, w, b).relu().sum();
+    const before = launches();
+    loss.backward();
+    // sum, relu, add (bias), matmul, permute (W.T): at most one program each, plus the seed.
+    expect(launches() - before).toBeLessThanOrEqual(6);
+    const active = [0, 1].map((r) => [0, 1, 2, 3].map((o) => xs.slice(r * 3, r * 3 + 3).reduce((s, v, k) => s + v * ws[o * 3 + k]!, bs[o]!) > 0));
+    const gw = [0, 1, 2, 3].flatMap((o) => [0, 1, 2].map((k) => (active[0]![o] ? xs[k]! : 0) + (active[1]![o] ? xs[3 + k]! : 0)));
+    const gb = [0, 1, 2, 3].map((o) => Number(active[0]![o]) + Number(active[1]![o]));
+    expectClose(w.grad!.dataSync(), gw, 1e-6, 1e-6);
+    expectClose(b.grad!.dataSync(), gb, 1e-6, 1e-6);
+  });
+
+  it('a training loop launches as many programs at its 10th step as at its 2nd (nothing accumulates to recompute)', () => {
+    tpu.mode('strict');
+    tpu.manualSeed(3);
+    const model = new tpu.nn.Sequential(new tpu.nn.Linear(5, 4), new tpu.nn.ReLU(), new tpu.nn.Linear(4, 3));
+    const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.01 });
+    const x = tpu.randn([6, 5]);
+    const y = tpu.randint(0, 3, [6]);
+    const perStep: number[] = [];
+    for (let step = 0; step < 10; step++) {
+      const before = launches();
+      opt.zeroGrad();
+      tpu.nn.crossEntropy(model.forward(x), y).backward();
+      opt.step();
+      perStep.push(launches() - before);
+    }
+    expect(perStep[9]).toBe(perStep[1]);
+  });
+
+  it('a composed op whose program fails on the device names the line calling it; the session goes on', async () => {
+    tpu.mode('strict');
+    // row 5 of 3, computed on the device: only the device sees the value
+    const rows = tpu.tensor([0, 1], { dtype: 'int32' }).mul(5);
+    const table = tpu.arange(6).reshape([3, 2]);
+    const line = Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split('\n')[1]!)![1]) + 1;
+    const picked = composite(() => table.indexSelect(0, rows).mul(2));
+    const err = await picked.data().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    expect((err as Error).message).toMatch(new RegExp(`^fused program of 2 ops \\(indexSelect, mul\\) failed on the device \\(called at \\S*strict-one-program\\.test\\.ts:${line}:\\d+`));
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
+  });
+});
