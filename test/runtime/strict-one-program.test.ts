@@ -72,7 +72,7 @@ describe('strict mode: one program per user-visible op', () => {
     const rows = tpu.tensor([0, 1], { dtype: 'int32' }).mul(5);
     const table = tpu.arange(6).reshape([3, 2]);
     const line = Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split('\n')[1]!)![1]) + 1;
-    const picked = composite(() => table.indexSelect(0, rows).mul(2));
+    const picked = composite('test', () => table.indexSelect(0, rows).mul(2));
     const err = await picked.data().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(DeviceError);
     expect((err as Error).message).toMatch(new RegExp(`^fused program of 2 ops \\(indexSelect, mul\\) failed on the device \\(called at \\S*strict-one-program\\.test\\.ts:${line}:\\d+`));

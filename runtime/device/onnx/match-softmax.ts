@@ -2,6 +2,7 @@
 // ONNX Softmax when none of its intermediates leaves the program. float32 only: bfloat16
 // must round after each op, as op-by-op execution does.
 import type { Program } from '../../program/program.js';
+import { shapesEqual } from '../../shape.js';
 
 export interface SoftmaxMatch {
   /** Node index of the div that yields the softmax -> [input value id, axis]. */
@@ -32,16 +33,20 @@ export function matchSoftmax(p: Program): SoftmaxMatch {
     if (exp?.op !== 'exp' || sum?.op !== 'sum' || sum.inputs[0] !== eId) return;
     const sub = nodeOf(exp.inputs[0]!);
     if (sub?.op !== 'sub') return;
-    const [xId, mId] = sub.inputs as [number, number];
+    const [xId, detachedId] = sub.inputs as [number, number];
+    // The max may come through detach(), a reshape to its own shape.
+    const detached = nodeOf(detachedId);
+    const through = detached?.op === 'reshape' && uses.get(detached.inputs[0]!) === 1 && shapesEqual(detached.shape, nodeOf(detached.inputs[0]!)?.shape ?? []);
+    const mId = through ? detached.inputs[0]! : detachedId;
     const max = nodeOf(mId);
     if (max?.op !== 'amax' || max.inputs[0] !== xId) return;
     const a = max.attrs as ReduceAttrs;
     const b = sum.attrs as ReduceAttrs;
     if (a.dims.length !== 1 || !a.keepdim || b.dims.length !== 1 || !b.keepdim || a.dims[0] !== b.dims[0]) return;
-    if (uses.get(eId) !== 2 || uses.get(tId) !== 1 || uses.get(exp.inputs[0]!) !== 1 || uses.get(mId) !== 1) return;
+    if (uses.get(eId) !== 2 || uses.get(tId) !== 1 || uses.get(exp.inputs[0]!) !== 1 || uses.get(detachedId) !== 1) return;
     if ([exp, sum, sub, max].some((n) => n.dtype !== 'float32')) return;
     at.set(i, { input: xId, axis: a.dims[0]! });
-    for (const v of [eId, tId, exp.inputs[0]!, mId]) skip.add(v - base);
+    for (const v of new Set([eId, tId, exp.inputs[0]!, detachedId, mId])) skip.add(v - base);
   });
   return { at, skip };
 }
