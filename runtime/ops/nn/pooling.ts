@@ -20,9 +20,6 @@ export interface PoolOptions {
   countIncludePad?: boolean;
 }
 
-/** The lowest finite value: padding for max (keeps debug mode's Inf check quiet). */
-const LOWEST = -3.3895313892515355e38;
-
 function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: PoolOptions, combine: 'max' | 'avg'): Tensor {
   if (!(x instanceof Tensor) || (x.ndim !== 4 && x.ndim !== 3)) {
     throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
@@ -42,7 +39,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   const out = [0, 1].map((i) => Math.floor(([h, w][i]! + 2 * p[i]! - d[i]! * (k[i]! - 1) - 1) / s[i]!) + 1);
   if (out.some((n) => n <= 0)) throw new RangeError(`${op}: the kernel ${formatShape(k)} is larger than the padded input ${formatShape(x.shape)}`);
   return composite(op, () => {
-    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : LOWEST }) : x;
+    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : -Infinity }) : x;
     let acc: Tensor | undefined;
     for (let i = 0; i < k[0]; i++) {
       for (let j = 0; j < k[1]; j++) {
