@@ -1,6 +1,6 @@
 // Elementwise ops against PyTorch: NaN, ±inf, -0, int32 extremes, bf16, 0-d operands, options.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, i32, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -27,6 +27,8 @@ const cases: TorchCase[] = [
   { name: 'round with decimals', inputs: [f32([1.2345, -2.5678, 0.125, 1234.5678])], js: (x) => x.round({ decimals: 2 }), py: 'torch.round(x0, decimals=2)' },
   { name: 'round with negative decimals', inputs: [f32([1234.5678, -2561, 150])], js: (x) => x.round({ decimals: -2 }), py: 'torch.round(x0, decimals=-2)' },
   { name: 'floor ceil trunc of -0.5 and NaN', inputs: [f32([-0.5, 0.5, -1.5, N, -INF])], js: (x) => [x.floor(), x.ceil(), x.trunc()], py: '(torch.floor(x0), torch.ceil(x0), torch.trunc(x0))' },
+  // 20,000 values from 1 down to -0.9999 through -0 (ONNX Runtime's vector paths, and fused mode's generated loops)
+  { name: 'signed zeros of a large tensor', inputs: [seq('float32', [20000], -1e-4, -10000)], js: (x) => [x.trunc(), x.expm1(), x.log1p(), x.div(3, { roundingMode: 'floor' }), x.clamp(0, 1), x.mul(2).sub(0)], py: "(torch.trunc(x0), torch.expm1(x0), torch.log1p(x0), torch.div(x0, 3, rounding_mode='floor'), torch.clamp(x0, 0, 1), x0 * 2 - 0)" },
   { name: 'trunc of -0 and tiny negatives', inputs: [f32([-0, 0, -1e-30, 1e-30, -0.999, 2.5])], js: (x) => x.trunc(), py: 'torch.trunc(x0)' },
   { name: 'log1p and expm1 of -0', inputs: [f32([-0, 0, -1e-30, 1e-30])], js: (x) => [x.log1p(), x.expm1()], py: '(torch.log1p(x0), torch.expm1(x0))' },
   { name: "div roundingMode 'trunc' of a negative fraction is -0", inputs: [f32([-0, 1, -1, 0, 7.5]), f32([3, -3, 3, -3, -2])], js: (x, y) => x.div(y, { roundingMode: 'trunc' }), py: "torch.div(x0, x1, rounding_mode='trunc')" },
