@@ -74,7 +74,8 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
       y = y.minimum(hi);
       inside = inside ? inside.logicalAnd(x.le(hi)) : x.le(hi);
     }
-    return where(inside!, x, y);
+    // x as the else branch: ONNX Runtime's Where keeps a -0 only there (clamp(-0, 0) is -0)
+    return where(inside!.logicalNot(), y, x);
   });
 }
 

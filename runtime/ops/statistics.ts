@@ -8,6 +8,7 @@ import { dimArgument } from './dim-argument.js';
 import { inFloat32 } from './nn/activations.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
+import { noGrad } from '../autograd/grad-mode.js';
 
 type DimArg = number | readonly number[];
 
@@ -98,7 +99,12 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
  */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
-  return composite('logSoftmax', () => inFloat32(x, (v) => v.sub(logsumexp(v, d, true))));
+  // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
+  // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
+  return composite('logSoftmax', () => inFloat32(x, (v) => {
+    const shifted = v.sub(noGrad(() => v.amax(d, true)));
+    return shifted.sub(shifted.exp().sum(d, true).log());
+  }));
 }
 
 declare module '../tensor.js' {

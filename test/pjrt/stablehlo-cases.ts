@@ -221,6 +221,9 @@ function reduceCases(): PrimitiveCase[] {
   cases.push(signed('trunc', [nearZero], [-0, -0, 0, -0, 0, -0]));
   cases.push(signed('round', [nearZero], [-0, -0, 0, -0, 0, -1]));
   cases.push({ ...signed('expm1', [nearZero], [-0.39346933364868164, -0, 0, -1e-30, 1e-30, -0.6317524909973145]), tolerance: TRANSCENDENTAL });
+  const negZeros = T([2, 2], 'float32', { values: [-0, -0, 0, -0] });
+  cases.push({ ...one('sum float32 of -0s starts from +0', 'sum', [negZeros], { dims: [1], keepdim: false }, EXACT), pytorch: [0, 0] });
+  cases.push({ ...one('cumsum float32 of -0s starts from +0', 'cumsum', [negZeros], { dim: 1, reverse: false, exclusive: false }, EXACT), pytorch: [0, 0, 0, 0] });
   cases.push({ ...signed('log1p', [nearZero], [-0.6931471824645996, -0, 0, -1e-30, 1e-30, -6.907768249511719]), tolerance: TRANSCENDENTAL });
   const argInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 4], 'float32', { values: [1, 3, 3, 0, 2, 2, 2, 2, -1, 5, -1, 5] })],

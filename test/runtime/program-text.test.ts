@@ -17,9 +17,9 @@ it('prints the last fused program and its ONNX graph', () => {
   );
   expect(lowerToOnnx(last.program).text).toBe(
     [
-      'inputs: in0: float32[2,3], s0: float32[], s1: float32[]', 'c2 = constant int64[1] [1]',
-      'v0 = Mul(in0, s0)', 'v1 = Add(v0, s1)', 'v3 = ReduceSum(v1, c2, keepdims=0)',
-      'outputs: v3: float32[2]',
+      'inputs: in0: float32[2,3], s0: float32[], s1: float32[]', 'c2 = constant int64[1] [1]', 'c4 = constant float32[] [0]',
+      'v0 = Mul(in0, s0)', 'v1 = Add(v0, s1)', 'v3 = ReduceSum(v1, c2, keepdims=0)', 'v5 = Sum(v3, c4)', // a sum starts from +0
+      'outputs: v5: float32[2]',
     ].join('\n'),
   );
   tpu.mode('strict');

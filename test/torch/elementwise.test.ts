@@ -1,6 +1,6 @@
 // Elementwise ops against PyTorch: NaN, ±inf, -0, int32 extremes, bf16, 0-d operands, options.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, i32, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -27,11 +27,22 @@ const cases: TorchCase[] = [
   { name: 'round with decimals', inputs: [f32([1.2345, -2.5678, 0.125, 1234.5678])], js: (x) => x.round({ decimals: 2 }), py: 'torch.round(x0, decimals=2)' },
   { name: 'round with negative decimals', inputs: [f32([1234.5678, -2561, 150])], js: (x) => x.round({ decimals: -2 }), py: 'torch.round(x0, decimals=-2)' },
   { name: 'floor ceil trunc of -0.5 and NaN', inputs: [f32([-0.5, 0.5, -1.5, N, -INF])], js: (x) => [x.floor(), x.ceil(), x.trunc()], py: '(torch.floor(x0), torch.ceil(x0), torch.trunc(x0))' },
+  // 20,000 values from 1 down to -0.9999 through -0 (ONNX Runtime's vector paths, and fused mode's generated loops)
+  { name: 'signed zeros of a large tensor', inputs: [seq('float32', [20000], -1e-4, -10000)], js: (x) => [x.trunc(), x.expm1(), x.log1p(), x.div(3, { roundingMode: 'floor' }), x.clamp(0, 1), x.mul(2).sub(0)], py: "(torch.trunc(x0), torch.expm1(x0), torch.log1p(x0), torch.div(x0, 3, rounding_mode='floor'), torch.clamp(x0, 0, 1), x0 * 2 - 0)" },
   { name: 'trunc of -0 and tiny negatives', inputs: [f32([-0, 0, -1e-30, 1e-30, -0.999, 2.5])], js: (x) => x.trunc(), py: 'torch.trunc(x0)' },
   { name: 'log1p and expm1 of -0', inputs: [f32([-0, 0, -1e-30, 1e-30])], js: (x) => [x.log1p(), x.expm1()], py: '(torch.log1p(x0), torch.expm1(x0))' },
   { name: "div roundingMode 'trunc' of a negative fraction is -0", inputs: [f32([-0, 1, -1, 0, 7.5]), f32([3, -3, 3, -3, -2])], js: (x, y) => x.div(y, { roundingMode: 'trunc' }), py: "torch.div(x0, x1, rounding_mode='trunc')" },
   { name: "div roundingMode 'floor' of zeros keeps the quotient's sign", inputs: [f32([-0, 0, -0, 0]), f32([3, -3, -3, 3])], js: (x, y) => x.div(y, { roundingMode: 'floor' }), py: "torch.div(x0, x1, rounding_mode='floor')" },
   { name: 'where under ne or logicalNot keeps a -0 of its other operand', inputs: [f32([-0, 1, -0, 2])], js: (x) => [tpu.where(x.ne(0), 5, x), tpu.where(x.eq(0).logicalNot(), 5, x)], py: '(torch.where(x0.ne(0), 5., x0), torch.where(x0.eq(0).logical_not(), 5., x0))' },
+  { name: 'sigmoid tanh of -0', inputs: [f32([-0, 0])], js: (x) => [x.sigmoid(), x.tanh(), x.sin(), x.erf(), x.sqrt(), x.abs(), x.square(), x.pow(3)], py: '(torch.sigmoid(x0), torch.tanh(x0), torch.sin(x0), torch.erf(x0), torch.sqrt(x0), torch.abs(x0), torch.square(x0), x0 ** 3)' },
+  { name: 'lerp with inf', inputs: [f32([0, 1, -0, INF]), f32([1, 2, 0, 1])], js: (a, b) => a.lerp(b, 0.5), py: 'torch.lerp(x0, x1, 0.5)' },
+  { name: 'remainder fmod of -0 and inf', inputs: [f32([-0, 5, -5, INF, 5]), f32([3, INF, INF, 2, -INF])], js: (a, b) => [a.remainder(b), a.fmod(b)], py: '(torch.remainder(x0, x1), torch.fmod(x0, x1))' },
+  { name: 'pow edge cases', inputs: [f32([-0, 0, -1, -8, N, 1, INF]), f32([-1, -1, 0.5, 1 / 3, 0, N, -0])], js: (a, b) => a.pow(b), py: 'torch.pow(x0, x1)' },
+  { name: 'round decimals of -0 and large', inputs: [f32([-0, -0.001, 1e30, -2.5e-3])], js: (x) => x.round({ decimals: 2 }), py: 'torch.round(x0, decimals=2)' },
+  { name: 'mul by -0 scalar', inputs: [f32([1, -1, 0])], js: (x) => [x.mul(-0), x.add(-0), x.sub(0), x.div(-INF)], py: '(x0 * -0., x0 + -0., x0 - 0., x0 / float("-inf"))' },
+  { name: 'where picks -0 from its input', inputs: [f32([-0, 1, -0, 2]), f32([5, -0, 5, -0])], js: (x, y) => tpu.where(x.eq(0), x, y), py: 'torch.where(x0.eq(0), x0, x1)' },
+  { name: 'maskedFill with -0', inputs: [f32([1, 2, 3])], js: (x) => x.maskedFill(x.gt(1), -0), py: 'x0.masked_fill(x0 > 1, -0.)' },
+  { name: 'int32 ops', inputs: [i32([-7, 7, 0, -2147483648])], js: (x) => [x.abs(), x.neg(), x.sign(), x.square()], py: '(torch.abs(x0), torch.neg(x0), torch.sign(x0), torch.square(x0))' },
   { name: 'div by zero and signed zeros', inputs: [f32([1, -1, 0, N, 1]), f32([0, 0, 0, 1, -0])], js: (x, y) => x.div(y), py: 'x0 / x1' },
   { name: 'int32 div gives float32', inputs: [i32([7, -7, 1, 0]), i32([2, 2, 3, 5])], js: (x, y) => x.div(y), py: 'x0 / x1' },
   { name: "div roundingMode 'trunc' (float)", inputs: [f32([7, -7, 7.5, -7.5, 1]), f32([2, 2, -2, 2, 0])], js: (x, y) => x.div(y, { roundingMode: 'trunc' }), py: "torch.div(x0, x1, rounding_mode='trunc')" },

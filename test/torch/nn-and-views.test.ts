@@ -1,7 +1,7 @@
 // nn ops and views against PyTorch: bf16 layerNorm, masked attention rows, pooling padding,
 // matmul of transposed and strided views with vectors (inside fused regions too).
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const F = tpu.nn.functional;
 const INF = Infinity;
@@ -37,6 +37,14 @@ const cases: TorchCase[] = [
     py: 'F.scaled_dot_product_attention(x0, x1, x2, attn_mask=x3)',
   },
   { name: 'causal attention', inputs: [seq('float32', [1, 3, 4], 0.1), seq('float32', [1, 3, 4], 0.2), seq('float32', [1, 3, 2], 0.3)], js: (q, k, v) => F.scaledDotProductAttention(q, k, v, { isCausal: true }), py: 'F.scaled_dot_product_attention(x0, x1, x2, is_causal=True)' },
+  { name: 'maxPool2d pads with -inf', inputs: [f32([[[[-INF, -INF], [-INF, -INF]]]])], js: (x) => F.maxPool2d(x, 2, { padding: 1 }), py: 'F.max_pool2d(x0, 2, padding=1)' },
+  { name: 'avgPool2d of inf', inputs: [f32([[[[INF, 1], [2, 3]]]])], js: (x) => F.avgPool2d(x, 1), py: 'F.avg_pool2d(x0, 1)' },
+  { name: 'attention with a bool mask hiding a whole row', inputs: [seq('float32', [1, 2, 4], 0.1), seq('float32', [1, 3, 4], 0.2), seq('float32', [1, 3, 2], 0.3), { values: [false, false, false, true, false, true], shape: [2, 3], dtype: 'bool' }], js: (q, k, v, m) => F.scaledDotProductAttention(q, k, v, { attnMask: m }), py: 'F.scaled_dot_product_attention(x0, x1, x2, attn_mask=x3)' },
+  { name: 'rmsNorm of zeros', inputs: [f32([[0, 0, 0], [-0, 1, 2]])], js: (x) => F.rmsNorm(x, [3]), py: 'F.rms_norm(x0, [3])' },
+  { name: 'crossEntropy labelSmoothing with -inf', inputs: [f32([[0, -INF, 1], [2, 0, 1]]), ids([0, 1])], js: (x, t) => tpu.nn.crossEntropy(x, t, { labelSmoothing: 0.1, reduction: 'none' }), py: "F.cross_entropy(x0, x1, label_smoothing=0.1, reduction='none')" },
+  { name: 'bce with logits of inf', inputs: [f32([INF, -INF, 100, -100]), f32([1, 0, 1, 0])], js: (x, t) => tpu.nn.binaryCrossEntropyWithLogits(x, t, { reduction: 'none' }), py: "F.binary_cross_entropy_with_logits(x0, x1, reduction='none')" },
+  { name: 'mseLoss with inf', inputs: [f32([INF, 1]), f32([INF, 1])], js: (x, t) => tpu.nn.mseLoss(x, t, { reduction: 'none' }), py: "F.mse_loss(x0, x1, reduction='none')" },
+  { name: 'clamp of -0 keeps it', inputs: [f32([-0, 0, -1, 2, NaN])], js: (x) => [x.clamp(0, 1), x.clamp({ max: 1 })], py: '(torch.clamp(x0, 0, 1), torch.clamp(x0, max=1.))' },
   { name: 'maxPool2d with padding of negative inputs', inputs: [seq('float32', [1, 1, 4, 4], -1, 1)], js: (x) => F.maxPool2d(x, 2, { padding: 1 }), py: 'F.max_pool2d(x0, 2, padding=1)' },
   { name: 'maxPool2d propagates NaN', inputs: [f32([[[[1, NaN, 2, 3], [4, 5, 6, 7], [8, 9, NaN, 1], [0, 0, 0, 0]]]])], js: (x) => F.maxPool2d(x, 2), py: 'F.max_pool2d(x0, 2)' },
   { name: 'maxPool2d stride and dilation', inputs: [seq('float32', [1, 2, 5, 5], 0.5, -7)], js: (x) => F.maxPool2d(x, 2, { stride: 1, dilation: 2 }), py: 'F.max_pool2d(x0, 2, stride=1, dilation=2)' },

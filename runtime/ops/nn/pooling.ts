@@ -1,6 +1,6 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
-import { isFloating, LOWEST_FLOAT } from '../../dtype.js';
+import { isFloating } from '../../dtype.js';
 import { where } from '../where.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
@@ -19,7 +19,6 @@ export interface PoolOptions {
   /** avgPool2d only: count padded zeros in the average (PyTorch's default true). */
   countIncludePad?: boolean;
 }
-
 
 function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: PoolOptions, combine: 'max' | 'avg'): Tensor {
   if (!(x instanceof Tensor) || (x.ndim !== 4 && x.ndim !== 3)) {
@@ -40,7 +39,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   const out = [0, 1].map((i) => Math.floor(([h, w][i]! + 2 * p[i]! - d[i]! * (k[i]! - 1) - 1) / s[i]!) + 1);
   if (out.some((n) => n <= 0)) throw new RangeError(`${op}: the kernel ${formatShape(k)} is larger than the padded input ${formatShape(x.shape)}`);
   return composite(op, () => {
-    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : LOWEST_FLOAT }) : x;
+    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : -Infinity }) : x;
     let acc: Tensor | undefined;
     for (let i = 0; i < k[0]; i++) {
       for (let j = 0; j < k[1]; j++) {

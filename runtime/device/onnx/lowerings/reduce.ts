@@ -30,6 +30,14 @@ function int32Exact(ctx: OnnxLowerContext, x: string, dtype: DType, reduce: (g: 
   return g.node('Add', [g.node('Cast', [wide], { to: 6 }), zeroOrFail(g, outside)]);
 }
 
+/**
+ * A float sum starts from +0, as PyTorch's: a sum of -0s is +0 (ONNX Runtime's keeps -0). A
+ * Sum node, since ONNX Runtime drops an Add of a zero constant as a no-op.
+ */
+function fromPlusZero(g: OnnxGraph, sum: string): string {
+  return g.node('Sum', [sum, g.constant('float32', [], [0])]);
+}
+
 /** float32 sum and mean add in blocks (blocked-sum.ts); int32 sums fail beyond int32; other dtypes reduce with one ONNX op. */
 function sumLike(mean: boolean): OnnxLowering {
   const plain = reduction(mean ? 'ReduceMean' : 'ReduceSum');
@@ -38,9 +46,10 @@ function sumLike(mean: boolean): OnnxLowering {
     if (!mean && types.output.dtype === 'int32' && input.shape.length > 0) {
       return int32Exact(ctx, inputs[0]!, input.dtype, (g, wide) => g.node('ReduceSum', [wide, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }));
     }
-    if (COMPUTE_TYPE[types.output.dtype] !== 'float32' || input.shape.length === 0) return plain(ctx, inputs, attrs, types);
+    if (COMPUTE_TYPE[types.output.dtype] !== 'float32') return plain(ctx, inputs, attrs, types);
+    if (input.shape.length === 0) return fromPlusZero(ctx.graph, plain(ctx, inputs, attrs, types));
     const v = ctx.cast(inputs[0]!, input.dtype, types.output.dtype);
-    const sum = blockedReduceSum(ctx.graph, v, input.shape, attrs.dims, attrs.keepdim);
+    const sum = fromPlusZero(ctx.graph, blockedReduceSum(ctx.graph, v, input.shape, attrs.dims, attrs.keepdim));
     if (!mean) return sum;
     const n = attrs.dims.reduce((p, d) => p * input.shape[d]!, 1);
     return ctx.graph.node('Div', [sum, ctx.graph.constant('float32', [], [n])]); // n = 0: NaN, as PyTorch
@@ -104,7 +113,7 @@ onnxLowerings.register({
   cumsum(ctx, [x], { dim, reverse, exclusive }: ScanAttrs, types) {
     const input = types.inputs[0]!;
     if (input.shape.length === 0) return ctx.graph.node('Identity', [ctx.cast(x!, input.dtype, types.output.dtype)]);
-    if (COMPUTE_TYPE[types.output.dtype] === 'float32') return blockedCumSum(ctx.graph, ctx.cast(x!, input.dtype, types.output.dtype), input.shape, dim, reverse, exclusive);
+    if (COMPUTE_TYPE[types.output.dtype] === 'float32') return fromPlusZero(ctx.graph, blockedCumSum(ctx.graph, ctx.cast(x!, input.dtype, types.output.dtype), input.shape, dim, reverse, exclusive));
     return int32Exact(ctx, x!, types.inputs[0]!.dtype, (g, wide) =>
       g.node('CumSum', [wide, g.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 }));
   },
