@@ -123,9 +123,9 @@ export class FullyShardedModule extends Module {
       for (const [k, t] of mine) {
         const v = state[k];
         if (v === undefined) continue;
-        this.#locals.get(t)!.forEach((local, k) => {
+        this.#locals.get(t)!.forEach((local, i) => {
           const rows = t.requiresGrad ? local.shape[0]! : (v.shape[0] ?? 1);
-          const start = this.#starts.get(t)?.[k] ?? 0;
+          const start = this.#starts.get(t)?.[i] ?? 0;
           if (rows > 0) local.copy_((v.ndim === 0 ? v : v.narrow(0, start, rows)).toChip(local.chip));
         });
       }
