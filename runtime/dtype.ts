@@ -101,8 +101,6 @@ export function allocStorage(dtype: DType, n: number): StorageArray {
   }
 }
 
-/** The lowest finite value of float32 and bfloat16 alike (bfloat16's): max's identity that keeps debug mode's Inf check quiet. */
-export const LOWEST_FLOAT = -3.3895313892515355e38;
 export const INT32_MIN = -(2 ** 31);
 export const INT32_MAX = 2 ** 31 - 1;
 

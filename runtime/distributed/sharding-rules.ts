@@ -11,10 +11,10 @@
 // What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
 import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
-import { INT32_MIN, isFloating, LOWEST_FLOAT } from '../dtype.js';
+import { INT32_MIN, isFloating } from '../dtype.js';
 import { dimArgument } from '../ops/dim-argument.js';
 import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
-import { filled } from '../ops/constant.js';
+import { full } from '../creation.js';
 import { scope } from '../scope.js';
 import { emit, profiling } from '../profiler/events.js';
 import { checkSameMesh, describeValue, DTensor } from './dtensor.js';
@@ -141,9 +141,10 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
     // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
     if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
     if (dims.some((d) => t!.shape[d] === 0)) {
-      // An empty piece (torch.chunk leaves some) holds max's identity (finite: debug mode checks for Inf).
+      // An empty piece (torch.chunk leaves some) holds max's identity, -inf: uploaded, as debug
+      // mode checks every op's result for Inf.
       const local = keep ? t!.shape.map((s, d) => (reduced(d) ? 1 : s)) : t!.shape.filter((_, d) => !reduced(d));
-      return filled(who, local, isFloating(t!.dtype) ? LOWEST_FLOAT : INT32_MIN, t!.dtype, t!.chip);
+      return full(local, isFloating(t!.dtype) ? -Infinity : INT32_MIN, { dtype: t!.dtype, chip: t!.chip });
     }
     return t!.amax(dims, keep);
   }, ps, shape);

@@ -123,6 +123,16 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       }
     }));
 
+    it('amax over uneven pieces of -inf values is -inf (an empty piece holds the identity, not a finite stand-in)', () => tpu.withMode(mode, () => {
+      const h: Host = { shape: [3], data: [-Infinity, -Infinity, -Infinity] }; // pieces 1, 1, 1, 0
+      if (mode === 'debug') {
+        // debug mode checks every op's result for Inf, the pieces' slices included
+        expect(() => dist(h, [S0])).toThrow(/produced NaN or Inf/);
+        return;
+      }
+      expect(dist(h, [S0]).amax().fullTensor().item()).toBe(-Infinity);
+    }));
+
     it('softmax over an unsharded dim keeps the shard; transpose and T move the shard dim', () => tpu.withMode(mode, () => {
       expectDTensor(dist(x, [S0]).softmax(1), softmax(x, 1), '[Shard(0)]');
       expectDTensor(dist(x, [S0, S1]).softmax({ dim: 0 }), softmax(x, 0), '[Replicate(), Replicate()]');
