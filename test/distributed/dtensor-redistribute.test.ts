@@ -105,6 +105,26 @@ describe('DTensor as a value', () => {
   });
 });
 
+describe('memory', () => {
+  it('an op keeps only its output: the copies it redistributed its inputs to are freed (strict mode)', async () => {
+    await tpu.withMode('strict', async () => {
+      const a = tpu.distributeTensor(tpu.randn([10, 6]), mesh, [S0]);
+      const b = tpu.distributeTensor(tpu.randn([6, 7]), mesh, [S1]); // gathered to Replicate for the matmul
+      const p = tpu.distributeTensor(tpu.randn([8, 4]), mesh, [P]);
+      await tpu.sync();
+      const live = () => tpu.memory().chips.map((c) => c.liveTensors);
+      const before = live();
+      const out = a.matmul(b);
+      const moved = p.redistribute(mesh, [S1]); // a reduceScatter
+      const twoSteps = a.redistribute(mesh, [P]); // an allGather, then x / 4
+      await tpu.sync();
+      // out, moved and twoSteps: three tensors per chip, nothing else.
+      expect(live().map((n, k) => n - before[k]!)).toEqual([3, 3, 3, 3]);
+      expect([out, moved, twoSteps].map((d) => String(d.placements))).toEqual(['Shard(0)', 'Shard(1)', "Partial('sum')"]);
+    });
+  });
+});
+
 describe('redistribute uses the collective of each rule', () => {
   const byOp = async (f: () => unknown) => {
     const { profile } = await tpu.profiler.profile(f);
