@@ -17,7 +17,8 @@ import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
 import { filled } from '../ops/constant.js';
 import { scope } from '../scope.js';
 import { emit, profiling } from '../profiler/events.js';
-import { checkSameMesh, describeValue, DTensor } from './dtensor.js';
+import { checkSameMesh, DTensor } from './dtensor.js';
+import { describeValue } from './describe-value.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
 
