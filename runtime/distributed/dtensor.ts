@@ -8,6 +8,7 @@ import { isFloating, type DType } from '../dtype.js';
 import { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
+import { describeValue } from './describe-value.js';
 import { scope } from '../scope.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { redistributeLocals } from './redistribute.js';
@@ -116,13 +117,6 @@ export class DTensor {
   }
 }
 
-export function describeValue(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  if (v instanceof Tensor) return `a plain tensor ${v.describe()}`;
-  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
-  return `${typeof v} ${JSON.stringify(v)}`;
-}
-
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {
   if (!(mesh instanceof DeviceMesh)) throw new TypeError(`${who}: ${arg} must be a DeviceMesh (tpu.initDeviceMesh); got ${describeValue(mesh)}`);
   if (mesh.axis !== null) throw new RangeError(`${who}: ${arg} must be a whole mesh (tpu.initDeviceMesh), not a view along axis '${mesh.axis}'; give one placement per mesh dimension instead`);
@@ -165,11 +159,14 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
   const ps = checkPlacements(who, mesh, placements, x.ndim);
   const sumParts = ps.reduce((n, p, i) => (p.kind === 'partial' && p.reduceOp === 'sum' ? n * mesh.shape[i]! : n), 1);
   if (sumParts > 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
-  const whole = sumParts > 1 ? x.div(sumParts) : x;
-  const locals = mesh.chips.map((chip, k) => {
-    const { start, size } = localBox(x.shape, mesh, ps, k);
-    const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);
-    return piece.toChip(chip);
+  // The slices copied to other chips (and x / n) are freed at once: only the pieces stay.
+  const locals = scope(() => {
+    const whole = sumParts > 1 ? x.div(sumParts) : x;
+    return mesh.chips.map((chip, k) => {
+      const { start, size } = localBox(x.shape, mesh, ps, k);
+      const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);
+      return piece.toChip(chip);
+    });
   });
   return new DTensor(locals, mesh, ps, [...x.shape]);
 }

@@ -20,6 +20,7 @@ import {
   type CollectiveReduce,
 } from '../ops/collectives.js';
 import { DeviceMesh } from './device-mesh.js';
+import { describeValue } from './describe-value.js';
 
 export interface CollectiveOptions {
   /** The mesh whose chips hold `locals` (tpu.initDeviceMesh). */
@@ -50,12 +51,12 @@ interface Call {
 function begin<O extends CollectiveOptions>(name: string, locals: readonly Tensor[], opts: O, keys: readonly string[]): { call: Call; o: O } {
   const who = `tpu.distributed.${name}`;
   const o = readOptions<O>(who, opts, ['mesh', 'axis', ...keys] as never);
-  if (!(o.mesh instanceof DeviceMesh)) throw new TypeError(`${who}: options.mesh must be a DeviceMesh (tpu.initDeviceMesh); got ${describe(o.mesh)}`);
+  if (!(o.mesh instanceof DeviceMesh)) throw new TypeError(`${who}: options.mesh must be a DeviceMesh (tpu.initDeviceMesh); got ${describeValue(o.mesh)}`);
   const mesh = o.mesh;
-  if (!Array.isArray(locals)) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describe(locals)}`);
+  if (!Array.isArray(locals)) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describeValue(locals)}`);
   if (locals.length !== mesh.size) throw new RangeError(`${who}: locals must hold ${mesh.size} tensors (one per chip of the mesh, in mesh.chips order); got ${locals.length}`);
   locals.forEach((t, i) => {
-    if (!(t instanceof Tensor)) throw new TypeError(`${who}: locals[${i}] must be a tensor; got ${describe(t)}`);
+    if (!(t instanceof Tensor)) throw new TypeError(`${who}: locals[${i}] must be a tensor; got ${describeValue(t)}`);
     if (t.disposed) throw new ReferenceError(`${who}: locals[${i}] is a disposed tensor ${t.describe()}`);
     if (t.chip !== mesh.chips[i]) throw new RangeError(`${who}: locals[${i}] must be on chip ${mesh.chips[i]} (mesh.chips[${i}]); it is on chip ${t.chip} (move it with .toChip(${mesh.chips[i]}))`);
     if (t.dtype !== locals[0]!.dtype) throw new TypeError(`${who}: locals[${i}] has dtype ${t.dtype}, but locals[0] has ${locals[0]!.dtype}; every chip's tensor must have the same dtype`);
@@ -64,12 +65,6 @@ function begin<O extends CollectiveOptions>(name: string, locals: readonly Tenso
   if (o.axis !== undefined) mesh.axisIndex(o.axis, who);
   const groups = mesh.groups(axis);
   return { call: { who, locals, groups, n: groups[0]!.length, ranks: mesh.ranks(axis) }, o: o as O };
-}
-
-function describe(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
-  return `${typeof v} ${JSON.stringify(v)}`;
 }
 
 /** The chips of a group exchange pieces, so their shapes must agree (other groups may hold other shapes: uneven shards along another mesh axis). */

@@ -17,21 +17,29 @@ import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
 import { full } from '../creation.js';
 import { scope } from '../scope.js';
 import { emit, profiling } from '../profiler/events.js';
-import { checkSameMesh, describeValue, DTensor } from './dtensor.js';
+import { checkSameMesh, DTensor } from './dtensor.js';
+import { describeValue } from './describe-value.js';
+import type { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
 
 export type DReduceOptions = ReduceOptions;
 export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
 
-/** The output of `fn` run on each chip's pieces of `inputs` (their temporaries freed). */
-function perChip(inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape: readonly number[]): DTensor {
-  const mesh = inputs[0]!.mesh;
+/**
+ * The output of `fn` run on each chip's pieces of `inputs()` (the inputs laid out as the rule
+ * needs: their redistributed copies and fn's temporaries are freed). `shape`: the global
+ * shape (default: the first chip's output's, for an all-Replicate output).
+ */
+function perChip(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape?: readonly number[]): DTensor {
+  let mesh: DeviceMesh | undefined;
   const locals = scope(() => {
-    const pieces = inputs.map((d) => d.localTensors());
+    const ins = inputs();
+    mesh = ins[0]!.mesh;
+    const pieces = ins.map((d) => d.localTensors());
     return mesh.chips.map((_, k) => fn(pieces.map((l) => l[k]!)));
   });
-  return new DTensor(locals, mesh, placements, shape);
+  return new DTensor(locals, mesh!, placements, shape ?? locals[0]!.shape);
 }
 
 /** `x` laid out as `placements` (x itself when it already is). */
@@ -47,9 +55,7 @@ export function replicatedFallback(who: string, reason: string, inputs: readonly
     emit({ kind: 'sharding', op: who, message: `${who}: ${reason}; no sharding rule, so the inputs were gathered to Replicate() and every chip computed the whole result (Replicate())` });
   }
   const replicate = inputs[0]!.placements.map(() => Replicate());
-  const whole = inputs.map((x) => laidOut(x, replicate));
-  const out = scope(() => whole[0]!.localTensors().map((_, k) => fn(whole.map((x) => x.localTensors()[k]!))));
-  return new DTensor(out, inputs[0]!.mesh, replicate, out[0]!.shape);
+  return perChip(() => inputs.map((x) => laidOut(x, replicate)), fn, replicate);
 }
 
 export function unary(op: UnaryOp, x: DTensor): DTensor {
@@ -57,10 +63,10 @@ export function unary(op: UnaryOp, x: DTensor): DTensor {
     // -sum(parts) = sum(-parts); negation swaps max and min.
     const flip = { max: 'min', min: 'max', sum: 'sum', mean: 'mean' } as const;
     const ps = x.placements.map((p) => (p.kind === 'partial' ? Partial(flip[p.reduceOp]) : p));
-    return perChip([x], ([t]) => t!.neg(), ps, x.shape);
+    return perChip(() => [x], ([t]) => t!.neg(), ps, x.shape);
   }
-  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p)));
-  return perChip([input], ([t]) => t![op](), input.placements, x.shape);
+  const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
+  return perChip(() => [laidOut(x, ps)], ([t]) => t![op](), ps, x.shape);
 }
 
 export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTensor {
@@ -68,8 +74,8 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTens
   if (typeof other === 'number') {
     // A scalar added to every part changes a sum n times; scaling is linear for sum and mean.
     const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' : isLinearPartial(p));
-    const input = laidOut(a, a.placements.map((p) => (keeps(p) ? p : Replicate())));
-    return perChip([input], ([t]) => t![op](other), input.placements, a.shape);
+    const ps = a.placements.map((p) => (keeps(p) ? p : Replicate()));
+    return perChip(() => [laidOut(a, ps)], ([t]) => t![op](other), ps, a.shape);
   }
   if (!(other instanceof DTensor)) {
     throw new TypeError(`${who}: other must be a DTensor on the same mesh or a number; got ${describeValue(other)} (make one with tpu.distributeTensor(t, mesh, placements), e.g. all tpu.Replicate())`);
@@ -95,7 +101,7 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTens
     }
     return p.kind === 'partial' && x.placements[i]!.kind === 'partial' ? p : Replicate();
   }));
-  return perChip([operand(a), operand(other)], ([x, y]) => x![op](y!), ps, out);
+  return perChip(() => [operand(a), operand(other)], ([x, y]) => x![op](y!), ps, out);
 }
 
 export function matmul(a: DTensor, b: DTensor): DTensor {
@@ -115,9 +121,8 @@ export function matmul(a: DTensor, b: DTensor): DTensor {
     if (isLinearPartial(pb) && pa.kind !== 'partial') return [Replicate(), pb, pb];
     return [Replicate(), Replicate(), Replicate()];
   });
-  const x = laidOut(a, plans.map((p) => p[0]));
-  const y = laidOut(b, plans.map((p) => p[1]));
-  return perChip([x, y], ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
+  const operands = () => [laidOut(a, plans.map((p) => p[0])), laidOut(b, plans.map((p) => p[1]))];
+  return perChip(operands, ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
 }
 
 export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): DTensor {
@@ -126,9 +131,9 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
   if (op === 'mean' && !isFloating(x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (cast the pieces first)`);
   // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max.
   const keepsPartial = (p: Placement) => (op === 'amax' ? p.kind === 'partial' && p.reduceOp === 'max' : isLinearPartial(p));
-  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' && !keepsPartial(p) ? Replicate() : p)));
+  const inPs = x.placements.map((p) => (p.kind === 'partial' && !keepsPartial(p) ? Replicate() : p));
   const reduced = (d: number) => dims.includes(d);
-  const ps = input.placements.map((p): Placement => {
+  const ps = inPs.map((p): Placement => {
     if (p.kind !== 'shard') return p;
     if (reduced(p.dim)) return Partial(op === 'amax' ? 'max' : 'sum');
     return Shard(keep ? p.dim : p.dim - dims.filter((r) => r < p.dim).length);
@@ -136,7 +141,7 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
   const shape = keep ? x.shape.map((s, d) => (reduced(d) ? 1 : s)) : x.shape.filter((_, d) => !reduced(d));
   const overShards = x.placements.some((p) => p.kind === 'shard' && reduced(p.dim));
   const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
-  return perChip([input], ([t]) => {
+  return perChip(() => [laidOut(x, inPs)], ([t]) => {
     if (op === 'sum') return t!.sum(dims, keep);
     // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
     if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
@@ -156,14 +161,14 @@ export function softmax(x: DTensor, dim: number | { dim: number }): DTensor {
   if (x.placements.some((p) => p.kind === 'shard' && p.dim === d)) {
     return replicatedFallback(who, `over dim ${d}, which is sharded (${formatPlacements(x.placements)})`, [x], ([t]) => t!.softmax(d));
   }
-  const input = laidOut(x, x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p)));
-  return perChip([input], ([t]) => t!.softmax(d), input.placements, x.shape);
+  const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
+  return perChip(() => [laidOut(x, ps)], ([t]) => t!.softmax(d), ps, x.shape);
 }
 
 /** Dims reordered: dim perm[i] of x becomes dim i, and a Shard follows its dim. */
 export function permute(x: DTensor, perm: readonly number[]): DTensor {
   const ps = x.placements.map((p) => (p.kind === 'shard' ? Shard(perm.indexOf(p.dim)) : p));
-  return perChip([x], ([t]) => t!.permute(...perm), ps, perm.map((d) => x.shape[d]!));
+  return perChip(() => [x], ([t]) => t!.permute(...perm), ps, perm.map((d) => x.shape[d]!));
 }
 
 export function transpose(x: DTensor, dim0: number, dim1: number): DTensor {

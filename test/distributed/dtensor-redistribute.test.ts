@@ -19,6 +19,30 @@ const str = (ps: readonly Placement[]) => `[${ps.map(String).join(', ')}]`;
 
 const MODES = ['debug', 'strict', 'fused'] as const;
 
+describe('memory', () => {
+  it('an op, a redistribute or a distributeTensor keeps only its output pieces: the copies made on the way are freed (strict mode)', async () => {
+    await tpu.withMode('strict', async () => {
+      // First in the file, with every source kept: no garbage that a collection could free meanwhile.
+      const sources = [tpu.randn([10, 6]), tpu.randn([6, 7]), tpu.randn([8, 4])];
+      const a = tpu.distributeTensor(sources[0]!, mesh, [S0]);
+      const b = tpu.distributeTensor(sources[1]!, mesh, [S1]); // gathered to Replicate for the matmul
+      const p = tpu.distributeTensor(sources[2]!, mesh, [P]);
+      await tpu.sync();
+      const live = () => tpu.memory().chips.map((c) => c.liveTensors);
+      const before = live();
+      const out = a.matmul(b);
+      const moved = p.redistribute(mesh, [S1]); // a reduceScatter
+      const twoSteps = a.redistribute(mesh, [P]); // an allGather, then x / 4
+      const parts = tpu.distributeTensor(sources[2]!, mesh, [P]); // x / 4, copied to chips 1-3
+      await tpu.sync();
+      // out, moved, twoSteps and parts: four tensors per chip, nothing else.
+      expect(live().map((n, k) => n - before[k]!)).toEqual([4, 4, 4, 4]);
+      expect(parts.localTensors().map((t) => t.chip)).toEqual([0, 1, 2, 3]);
+      expect([out, moved, twoSteps].map((d) => String(d.placements))).toEqual(['Shard(0)', 'Shard(1)', "Partial('sum')"]);
+    });
+  });
+});
+
 for (const mode of MODES) {
   describe(`DTensor placements in ${mode} mode`, () => {
     it('distributeTensor on a 1-d mesh: torch.chunk pieces (10 rows on 4 chips: 3, 3, 3, 1), each on its chip', () => tpu.withMode(mode, () => {

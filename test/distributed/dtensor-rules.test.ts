@@ -1,10 +1,10 @@
 // Ops on DTensors follow DTensor's sharding rules: the output's placements are checked, each
 // chip's piece against torch.chunk pieces of a float64 reference computed here with loops, and
 // fullTensor() against the reference; 4 emulated chips, [4] and [2, 2] meshes, uneven shapes
-// (10 rows on 4 chips), in debug, strict and fused mode.
+// (10 rows on 4 chips), in debug, strict and fused mode, and DTensor code inside tpu.compile.
 import { describe, expect, it } from 'vitest';
-import { tpu, type DTensor, type Placement } from 'tpu-kernel/runtime';
-import { expectDTensor, map, matmul, permute, reduce, softmax, values, zip, type Host } from './dtensor-reference.js';
+import { tpu, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
+import { expectClose, expectDTensor, host, map, matmul, permute, reduce, softmax, values, zip, type Host } from './dtensor-reference.js';
 
 tpu.setDevice({ chips: 4 });
 const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
@@ -154,3 +154,21 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
     }));
   });
 }
+
+describe('DTensor code inside tpu.compile (two calls with new values)', () => {
+  it('a tensor-parallel MLP and a mean over sharded rows, returned as full tensors', () => {
+    const f = tpu.compile((input: Tensor, w1: Tensor, w2: Tensor) => {
+      const x = tpu.distributeTensor(input, mesh2d, [S0, R]);
+      const h = x.matmul(tpu.distributeTensor(w1, mesh2d, [R, S1])).tanh(); // [Shard(0), Shard(1)]
+      const out = h.matmul(tpu.distributeTensor(w2, mesh2d, [R, S0])); // [Shard(0), Partial('sum')]
+      return [out.fullTensor(), out.mean(0).fullTensor()];
+    });
+    for (const seed of [1, 2]) {
+      const [ih, ah, bh] = [values([10, 6], seed), values([6, 8], seed + 1), values([8, 5], seed + 2)];
+      const want = matmul(map(matmul(ih, ah), Math.tanh), bh);
+      const [out, mean] = tpu.withMode('strict', () => f(...[ih, ah, bh].map((h) => tpu.tensor(h.data).reshape(h.shape)) as [Tensor, Tensor, Tensor]));
+      expectClose(host(out!), want.data, 1e-4);
+      expectClose(host(mean!), reduce(want, [0], false, 'mean').data, 1e-4);
+    }
+  });
+});
