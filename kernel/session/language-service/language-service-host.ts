@@ -34,6 +34,8 @@ export class CellLanguageService {
    * every executed cell makes a new program, which resolves `types` and imports again.
    */
   private readonly diskLookups = new Map<string, unknown>();
+  /** Module resolutions and package.json scopes, kept across programs (a new program would start empty). */
+  private readonly resolutions: ts.ModuleResolutionCache;
 
   constructor(private readonly cwd: string) {
     const ts = typescript();
@@ -48,8 +50,17 @@ export class CellLanguageService {
       if (!this.diskLookups.has(key)) this.diskLookups.set(key, find());
       return this.diskLookups.get(key) as T;
     };
-    const host: ts.LanguageServiceHost = {
+    const canonical = ts.sys.useCaseSensitiveFileNames ? (file: string) => file : (file: string) => file.toLowerCase();
+    this.resolutions = ts.createModuleResolutionCache(cwd, canonical, options);
+    // getModuleResolutionCache is read by the service (it passes it to each program) though not declared on its host type.
+    const host: ts.LanguageServiceHost & Pick<ts.CompilerHost, 'getModuleResolutionCache'> = {
       getCompilationSettings: () => options,
+      getModuleResolutionCache: () => this.resolutions,
+      resolveModuleNameLiterals: (literals, containingFile, redirectedReference, compilerOptions, containingSourceFile) =>
+        literals.map((literal) => ts.resolveModuleName(
+          literal.text, containingFile, compilerOptions, host, this.resolutions, redirectedReference,
+          ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
+        )),
       getScriptFileNames: () => [this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
@@ -71,6 +82,7 @@ export class CellLanguageService {
   /** Looks at the disk again for module resolution (a cell imports: a package may have been installed since). */
   forgetDiskLookups(): void {
     this.diskLookups.clear();
+    this.resolutions.clear();
   }
 
   /**
