@@ -33,7 +33,10 @@ function installed(argv) {
 
 /** Builds tpu-kernel's language service, as a notebook's first seconds or first completion do. */
 async function buildLanguageService(kernel) {
-  await completeRequest(kernel, { complete: 'Mat' });
+  const msgId = kernel.send('shell', 'complete_request', { code: 'Mat', cursor_pos: 3 });
+  await kernel.reply(msgId, 60_000);
+  await kernel.outputs(msgId);
+  kernel.iopub.length = 0;
 }
 
 const BASELINE = process.env.TPU_KERNEL_BASELINE;
