@@ -1,8 +1,11 @@
 // Kernel benchmark: tpu-kernel beside Deno's kernel (`deno jupyter`; the binary comes from the
 // npm package @deno/linux-x64-glibc, a devDependency, or DENO=path) and ipykernel in the same run; a kernel that is not installed is reported
 // and left out. Start until the first kernel_info_reply; execute round trip (request ->
-// reply and idle) on DISTINCT cells, so no transpile cache answers and every TypeScript cell
-// is type-checked; complete round trip. Prints a table, writes JSON.
+// reply and idle) on DISTINCT cells, so no transpile cache answers, with tpu-kernel's language
+// service built first (a complete request), so every cell is type-checked and operator-rewritten
+// as in a notebook past its first seconds (Deno's kernel does not type-check cells); complete
+// round trip. TPU_KERNEL_BASELINE=path/to/other/dist/kernel/cli.js adds that build as a row of the
+// same run (before/after figures of a change). Prints a table, writes JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +31,27 @@ function installed(argv) {
   }
 }
 
+/** Builds tpu-kernel's language service, as a notebook's first seconds or first completion do. */
+async function buildLanguageService(kernel) {
+  const msgId = kernel.send('shell', 'complete_request', { code: 'Mat', cursor_pos: 3 });
+  await kernel.reply(msgId, 60_000);
+  await kernel.outputs(msgId);
+  kernel.iopub.length = 0;
+}
+
+const BASELINE = process.env.TPU_KERNEL_BASELINE;
 const candidates = [
-  { name: 'tpu-kernel', found: true, options: {}, cell: tsCell, complete: 'Mat' },
+  { name: 'tpu-kernel', found: true, options: {}, cell: tsCell, complete: 'Mat', warm: buildLanguageService },
+  {
+    name: 'tpu-kernel (baseline)',
+    found: Boolean(BASELINE) && existsSync(BASELINE),
+    missing: BASELINE ? `no ${BASELINE}` : 'TPU_KERNEL_BASELINE not set',
+    quiet: !BASELINE,
+    options: { argv: (file) => [process.execPath, BASELINE, '--connection-file', file] },
+    cell: tsCell,
+    complete: 'Mat',
+    warm: buildLanguageService,
+  },
   {
     name: 'deno',
     found: existsSync(DENO) && installed([DENO, '--version']),
@@ -48,7 +70,7 @@ const candidates = [
   },
 ];
 const kernels = candidates.filter((k) => k.found);
-for (const k of candidates.filter((k) => !k.found)) console.log(`${k.name}: not measured (${k.missing})`);
+for (const k of candidates.filter((k) => !k.found && !k.quiet)) console.log(`${k.name}: not measured (${k.missing})`);
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 function summary(samples) {
@@ -102,6 +124,7 @@ async function completeRequest(kernel, { complete }) {
 const { starts, running } = await start(kernels);
 let results;
 try {
+  for (const [k, { warm }] of kernels.entries()) await warm?.(running[k]);
   const executes = await interleaved(kernels, running, EXECUTES, executeCell);
   const completes = await interleaved(kernels, running, COMPLETES, completeRequest);
   results = kernels.map(({ name }, k) => ({ name, startToKernelInfoMs: summary(starts[k]), executeRoundTripMs: executes[k], completeRoundTripMs: completes[k] }));

@@ -1,6 +1,6 @@
 // Completion, inspection and type diagnostics from the TypeScript language
 // service, over the earlier cells and the cell globals.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionDriver } from './recording-publisher.js';
@@ -104,6 +104,35 @@ describe('type diagnostics', () => {
     expect(redeclared.publisher.text('stderr')).toBe('');
     const later = await driver.run('const a3: number = settings;');
     expect(later.publisher.text('stderr')).toBe(`cell-${driver.count}.ts:1:7 - warning TS2322: Type 'string' is not assignable to type 'number'.\n`);
+  });
+
+  it('sees declarations of early cells after a long history (several history files), and their redefinitions', async () => {
+    await driver.run('type EarlyShape = { sides: number };\nconst early: EarlyShape = { sides: 4 };\nconst redefined = 1;');
+    // ~40 KB of declarations in later cells: the history spans more than one file.
+    const filler = (i: number) => `/** Filler ${i}. ${'x'.repeat(1000)} */\nconst filler${i}: { index: number } = { index: ${i} };`;
+    for (let i = 0; i < 40; i++) await driver.run(filler(i));
+    await driver.run('const redefined = "text";');
+    const { publisher } = await driver.run('const s: string = early.sides;\nconst t: number = redefined;\nconst f: string = filler3.index;\nconst ok: number = filler39.index + early.sides;');
+    expect(publisher.text('stderr')).toBe([
+      `cell-${driver.count}.ts:1:7 - warning TS2322: Type 'number' is not assignable to type 'string'.`,
+      `cell-${driver.count}.ts:2:7 - warning TS2322: Type 'string' is not assignable to type 'number'.`,
+      `cell-${driver.count}.ts:3:7 - warning TS2322: Type 'number' is not assignable to type 'string'.`,
+      '',
+    ].join('\n'));
+    expect((await driver.session.complete('early.si', 8)).matches).toEqual(['sides']);
+  });
+
+  it('finds a package installed while the session runs (disk lookups are redone for a cell that imports)', async () => {
+    const missing = await driver.run("import { lateValue } from 'late-package';");
+    expect(missing.publisher.text('stderr')).toContain("Cannot find module 'late-package'");
+    const dir = path.join(driver.cwd, 'node_modules', 'late-package');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'late-package', type: 'module', main: 'index.js', types: 'index.d.ts' }));
+    writeFileSync(path.join(dir, 'index.js'), 'export const lateValue = 7;\n');
+    writeFileSync(path.join(dir, 'index.d.ts'), 'export declare const lateValue: number;\n');
+    const found = await driver.run("import { lateValue } from 'late-package';\nconst late: string = lateValue;\nlateValue");
+    expect(found.publisher.text('stderr')).toBe(`cell-${driver.count}.ts:2:7 - warning TS2322: Type 'number' is not assignable to type 'string'.\n`);
+    expect(found.outcome).toEqual({ status: 'ok', result: { data: { 'text/plain': '7' } } });
   });
 
   it('checks against the types of an imported local TypeScript file', async () => {

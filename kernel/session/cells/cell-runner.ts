@@ -54,9 +54,11 @@ export class CellRunner {
     return async () => {
       // Declared names become global properties first, so strict-mode assignments find them.
       for (const name of compiled.declaredNames) if (!(name in this.context)) this.context[name] = undefined;
-      const evaluated = this.step(() => script.runInContext(this.context) as unknown);
-      if (!compiled.steppable) return evaluated;
-      return this.drive((evaluated as () => Generator<unknown, unknown, unknown>)(), this.signal());
+      if (!compiled.steppable) return this.step(() => script.runInContext(this.context) as unknown);
+      // Evaluating a steppable script only makes the generator function (no cell code runs), so it
+      // needs no breakOnSigint run: each of those starts and joins a watchdog thread.
+      const generator = script.runInContext(this.context) as () => Generator<unknown, unknown, unknown>;
+      return this.drive(generator(), this.signal());
     };
   }
 

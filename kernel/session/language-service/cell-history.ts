@@ -1,5 +1,6 @@
-// Earlier cells as one global script for the language service, so types flow
-// from cell to cell. Only declarations are kept; a declaration whose names a
+// Earlier cells as global script text for the language service, one text per
+// cell (the service groups them into files, language-service-host.ts), so types
+// flow from cell to cell. Only declarations are kept; a declaration whose names a
 // later cell declares again is dropped (the later cell wins, as at run time),
 // so redefinitions never clash. Imports become global declarations
 // (`declare const a: typeof import('m').a; type a = import('m').a;`) because an
@@ -14,26 +15,26 @@ interface HistoryDeclaration {
 
 export class CellHistory {
   private readonly cells: HistoryDeclaration[][] = [];
-  private cachedText: string | undefined = '';
+  private cachedTexts: string[] | undefined = [];
 
   add(source: string): void {
     const ts = typescript();
     const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
     this.cells.push(file.statements.flatMap((statement) => declarationsOf(statement, file)));
-    this.cachedText = undefined;
+    this.cachedTexts = undefined;
   }
 
-  get text(): string {
-    if (this.cachedText !== undefined) return this.cachedText;
+  /** The declarations each earlier cell still contributes, one text per cell in order. */
+  get texts(): readonly string[] {
+    if (this.cachedTexts !== undefined) return this.cachedTexts;
     const redeclaredLater = new Set<string>();
-    const kept: string[] = [];
+    const texts: string[] = new Array(this.cells.length);
     for (let i = this.cells.length - 1; i >= 0; i--) {
       const cell = this.cells[i];
-      const visible = cell.filter((d) => d.names.some((n) => !redeclaredLater.has(n)));
-      if (visible.length) kept.unshift(visible.map((d) => d.text).join('\n'));
+      texts[i] = cell.filter((d) => d.names.some((n) => !redeclaredLater.has(n))).map((d) => d.text).join('\n');
       for (const d of cell) for (const n of d.names) redeclaredLater.add(n);
     }
-    return (this.cachedText = kept.join('\n'));
+    return (this.cachedTexts = texts);
   }
 }
 

@@ -1,6 +1,6 @@
-// A TypeScript language service over three virtual files in the notebook's
-// folder (so imports resolve from its node_modules): the cell globals, the
-// history of earlier cells (a global script), and the cell being edited (made
+// A TypeScript language service over virtual files in the notebook's folder (so
+// imports resolve from its node_modules): the cell globals, the history of
+// earlier cells (a global script per cell), and the cell being edited (made
 // a module by an appended `export {}`, so it may redeclare earlier names and
 // use top-level await). Compiler options come from a tsconfig.json in that
 // folder when there is one, with the module settings cells need.
@@ -12,26 +12,56 @@ import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
 import { packageRoot } from '../package-root.js';
 
 const CELL_SUFFIX = '\nexport {};\n';
+/** A history file takes the next cell while it is shorter than this. */
+const HISTORY_FILE_CHARS = 16_000;
+
+/** Cells start..end-1 of the history, in one file. */
+interface HistoryChunk {
+  file: string;
+  start: number;
+  end: number;
+}
 
 export class CellLanguageService {
   readonly service: ts.LanguageService;
   readonly cellFile: string;
   private readonly files = new Map<string, { text: string; version: number }>();
-  private readonly historyFile: string;
+  private readonly globalsFile: string;
+  private readonly historyChunks: HistoryChunk[] = [];
   private readonly diskSnapshots = new Map<string, ts.IScriptSnapshot | undefined>();
+  /**
+   * Disk lookups of module and type resolution (file and folder exists, package.json reads):
+   * every executed cell makes a new program, which resolves `types` and imports again.
+   */
+  private readonly diskLookups = new Map<string, unknown>();
+  /** Module resolutions and package.json scopes, kept across programs (a new program would start empty). */
+  private readonly resolutions: ts.ModuleResolutionCache;
 
-  constructor(cwd: string) {
+  constructor(private readonly cwd: string) {
     const ts = typescript();
     const root = packageRoot();
     this.cellFile = path.join(cwd, '__tpu_kernel_cell.ts');
-    this.historyFile = path.join(cwd, '__tpu_kernel_history.ts');
-    this.setFile(path.join(cwd, '__tpu_kernel_globals.d.ts'), cellGlobalsDeclarations(root));
-    this.setFile(this.historyFile, '');
+    this.globalsFile = path.join(cwd, '__tpu_kernel_globals.d.ts');
+    this.setFile(this.globalsFile, cellGlobalsDeclarations(root));
     this.setFile(this.cellFile, CELL_SUFFIX);
     const options = compilerOptions(cwd, root);
-    const host: ts.LanguageServiceHost = {
+    const lookup = <T>(kind: string, file: string, find: () => T): T => {
+      const key = `${kind}\0${file}`;
+      if (!this.diskLookups.has(key)) this.diskLookups.set(key, find());
+      return this.diskLookups.get(key) as T;
+    };
+    const canonical = ts.sys.useCaseSensitiveFileNames ? (file: string) => file : (file: string) => file.toLowerCase();
+    this.resolutions = ts.createModuleResolutionCache(cwd, canonical, options);
+    // getModuleResolutionCache is read by the service (it passes it to each program) though not declared on its host type.
+    const host: ts.LanguageServiceHost & Pick<ts.CompilerHost, 'getModuleResolutionCache'> = {
       getCompilationSettings: () => options,
-      getScriptFileNames: () => [...this.files.keys()],
+      getModuleResolutionCache: () => this.resolutions,
+      resolveModuleNameLiterals: (literals, containingFile, redirectedReference, compilerOptions, containingSourceFile) =>
+        literals.map((literal) => ts.resolveModuleName(
+          literal.text, containingFile, compilerOptions, host, this.resolutions, redirectedReference,
+          ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
+        )),
+      getScriptFileNames: () => [this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const virtual = this.files.get(file);
@@ -39,14 +69,20 @@ export class CellLanguageService {
       },
       getCurrentDirectory: () => cwd,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (file) => this.files.has(file) || ts.sys.fileExists(file),
-      readFile: (file) => this.files.get(file)?.text ?? ts.sys.readFile(file),
+      fileExists: (file) => this.files.has(file) || lookup('exists', file, () => ts.sys.fileExists(file)),
+      readFile: (file) => this.files.get(file)?.text ?? lookup('read', file, () => ts.sys.readFile(file)),
       readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-      realpath: ts.sys.realpath,
+      directoryExists: (dir) => lookup('dir', dir, () => ts.sys.directoryExists(dir)),
+      getDirectories: (dir) => lookup('dirs', dir, () => ts.sys.getDirectories(dir)),
+      realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
     };
     this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  }
+
+  /** Looks at the disk again for module resolution (a cell imports: a package may have been installed since). */
+  forgetDiskLookups(): void {
+    this.diskLookups.clear();
+    this.resolutions.clear();
   }
 
   /**
@@ -63,8 +99,22 @@ export class CellLanguageService {
     return this.diskSnapshots.get(file);
   }
 
-  setHistory(text: string): void {
-    this.setFile(this.historyFile, text);
+  /**
+   * The declarations of earlier cells, one text per cell, in history files of consecutive
+   * cells: a new cell changes only the last file (its text is re-parsed, not the whole history),
+   * and a new file starts when that one is full (a new list of files makes the service resolve
+   * every import and type reference again, so not one file per cell).
+   */
+  setHistory(texts: readonly string[]): void {
+    const last = this.historyChunks.at(-1);
+    if (!last || (last.end < texts.length && this.chunkText(last, last.end, texts).length > HISTORY_FILE_CHARS)) {
+      this.historyChunks.push({ file: path.join(this.cwd, `__tpu_kernel_history_${this.historyChunks.length + 1}.ts`), start: last?.end ?? 0, end: texts.length });
+    } else last.end = texts.length;
+    for (const chunk of this.historyChunks) this.setFile(chunk.file, this.chunkText(chunk, chunk.end, texts));
+  }
+
+  private chunkText(chunk: HistoryChunk, end: number, texts: readonly string[]): string {
+    return texts.slice(chunk.start, end).filter(Boolean).join('\n');
   }
 
   /** Makes `cell` the edited cell; positions in it are positions in the cell file. */

@@ -14,6 +14,9 @@ import { rewriteOperators, type RewriteResult } from './operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
+/** A cell that may import: module resolution looks at the disk again (a package may have been installed since). */
+const IMPORTS = /\b(import|require)\b/;
+
 /** Quiet time (no cell running, none finished) before warming up in the background. */
 const WARM_UP_QUIET_MS = 500;
 
@@ -40,7 +43,7 @@ export class LazyLanguageService {
   /** An executed cell (magics masked) becomes part of the history the next cells see. */
   recordCell(source: string): void {
     this.history.add(source);
-    this.built?.setHistory(this.history.text);
+    this.built?.setHistory(this.history.texts);
     this.lastCellAt = performance.now();
     if (!this.built && !this.warmUp) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
@@ -131,8 +134,9 @@ export class LazyLanguageService {
     clearTimeout(this.warmUp);
     if (!this.built) {
       this.built = new CellLanguageService(this.cwd);
-      this.built.setHistory(this.history.text);
+      this.built.setHistory(this.history.texts);
     }
+    if (IMPORTS.test(cell)) this.built.forgetDiskLookups();
     this.built.setCell(cell);
     return this.built;
   }
