@@ -2,6 +2,7 @@
 import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
+import { resolveReshape } from './layout.js';
 
 /**
  * Removes size-1 dims (all, or the given one) (torch.squeeze).
@@ -34,6 +35,17 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   if (s > e) throw new RangeError(`flatten: startDim ${startDim} comes after endDim ${endDim} for input ${formatShape(x.shape)}`);
   const merged = x.shape.slice(s, e + 1).reduce((a, b) => a * b, 1);
   return x.reshape([...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)]);
+}
+
+/**
+ * Splits dim into the given sizes, one of which may be -1 (torch.unflatten): always a view.
+ * @example tpu.unflatten(tpu.zeros([2, 6]), 1, [3, -1]).shape // [2, 3, 2]
+ */
+export function unflatten(x: Tensor, dim: number, sizes: readonly number[]): Tensor {
+  const d = normalizeDim('unflatten', dim, x.ndim);
+  if (!Array.isArray(sizes) || sizes.length === 0) throw new TypeError(`unflatten: sizes must be a non-empty array of integers; got ${JSON.stringify(sizes)}`);
+  const split = resolveReshape('unflatten', [x.shape[d]!], sizes);
+  return x.reshape([...x.shape.slice(0, d), ...split, ...x.shape.slice(d + 1)]);
 }
 
 /**
@@ -88,6 +100,11 @@ declare module '../tensor.js' {
      */
     flatten(startDim?: number, endDim?: number): Tensor;
     /**
+     * Splits dim into sizes, one may be -1 (torch.unflatten); a view.
+     * @example x.unflatten(1, [3, -1])
+     */
+    unflatten(dim: number, sizes: readonly number[]): Tensor;
+    /**
      * Moves dims to new positions (torch.movedim).
      * @example x.movedim(0, -1)
      */
@@ -118,6 +135,7 @@ installMethods({
   squeeze(dim) { return squeeze(this, dim); },
   unsqueeze(dim) { return unsqueeze(this, dim); },
   flatten(startDim, endDim) { return flatten(this, startDim, endDim); },
+  unflatten(dim, sizes) { return unflatten(this, dim, sizes); },
   movedim(source, destination) { return movedim(this, source, destination); },
   repeat(...sizes) {
     return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);

@@ -6,15 +6,16 @@ import { assignAll } from '../modes/assign.js';
 import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
-import { trackViews, untracked, writeThrough } from './view-tracking.js';
+import { fillThrough, layoutOf, trackViews, untracked, writeThrough } from './view-tracking.js';
+import { hasInternalOverlap } from './layout.js';
 import type { DType } from '../dtype.js';
+import { shapesEqual } from '../shape.js';
 import '../ops/index.js';
 
 trackViews(
   ['reshape', 'view', 'permute', 'transpose', 'expand', 'at', 'slice', 'narrow', 'squeeze', 'unsqueeze', 'flatten'],
   ['T', 'mT'],
-  // advanced indexing (a list or tensor index) copies, as in PyTorch
-  (name, args) => name !== 'at' || !args.some((a) => a instanceof Tensor || Array.isArray(a)),
+  ['view'],
 );
 
 function checkAutograd(op: string, target: Tensor): void {
@@ -43,19 +44,45 @@ function arithmeticInPlace(op: string, target: Tensor, value: Tensor): Tensor {
 
 /** `target` takes `value` in place (a fresh tensor this call consumes). */
 export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+  let write: { base: Tensor; newBase: Tensor };
+  try {
+    checkAutograd(op, target);
+    write = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
+  } catch (e) {
+    value.dispose();
+    throw e;
+  }
+  assignAll([[write.base, write.newBase]], op);
+  return target;
+}
+
+/**
+ * `target`'s elements (those of `mask`, or all) take one value (a number or a one-element
+ * tensor). On an expanded view each base element is written once, as PyTorch's fill_.
+ */
+function fillInPlace(op: string, target: Tensor, value: Operand, mask: Tensor | null): Tensor {
+  const overlapped = target._viewOf && hasInternalOverlap(target.shape, layoutOf(target).strides);
+  if (!overlapped) return writeInPlace(op, target, mask ? target.maskedFill(mask, value) : filledLike(op, target, value));
   checkAutograd(op, target);
-  const { base, newBase } = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
+  const v = value instanceof Tensor ? value : filled(op, [], value as number, target.dtype);
+  const { base, newBase } = fillThrough(target, v, mask);
   assignAll([[base, newBase]], op);
   return target;
 }
 
 /** A new tensor holding t's value broadcast to `shape`, for an in-place write to consume. */
 function fresh(t: Tensor, shape: readonly number[], dtype = t.dtype): Tensor {
-  return untracked(() => t.expand([...shape]).to(dtype).reshape([...shape]));
+  return untracked(() => {
+    const sized = shapesEqual(t.shape, shape) ? t : t.expand([...shape]);
+    if (sized.dtype === dtype) return sized === t ? t.clone() : sized;
+    const typed = sized.to(dtype);
+    if (sized !== t) sized.dispose();
+    return typed;
+  });
 }
 
-function filledLike(op: string, like: Tensor, value: number): Tensor {
-  return filled(op, [...like.shape], value, like.dtype);
+function filledLike(op: string, like: Tensor, value: Operand): Tensor {
+  return value instanceof Tensor ? fresh(value, like.shape, like.dtype) : filled(op, [...like.shape], value as number, like.dtype);
 }
 
 declare module '../tensor.js' {
@@ -121,16 +148,16 @@ installMethods({
   mul_(other) { return arithmeticInPlace('mul_', this, this.mul(other)); },
   div_(other) { return arithmeticInPlace('div_', this, this.div(other)); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, this.clamp(min, max)); },
-  zero_() { return writeInPlace('zero_', this, filledLike('zero_', this, 0)); },
-  fill_(value) { return writeInPlace('fill_', this, filledLike('fill_', this, value)); },
-  maskedFill_(mask, value) { return writeInPlace('maskedFill_', this, this.maskedFill(mask, value)); },
+  zero_() { return fillInPlace('zero_', this, 0, null); },
+  fill_(value) { return fillInPlace('fill_', this, value, null); },
+  maskedFill_(mask, value) { return fillInPlace('maskedFill_', this, value, mask); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
     return writeInPlace('copy_', this, fresh(source, this.shape, this.dtype));
   },
   set(value) {
     if (!this._viewOf) throw new TypeError('set: the target must be a view of a tensor, such as x.at(0) or x.at(":", 1)');
-    const v = value instanceof Tensor ? fresh(value, this.shape) : filledLike('set', this, value as number);
-    return writeInPlace('set', this, v);
+    // x[i] = v is a copy_ in PyTorch: refused on an expanded view, unlike fill_.
+    return writeInPlace('set', this, filledLike('set', this, value));
   },
 });
