@@ -10,6 +10,7 @@ import { onesLike, zerosLike } from '../ops/like.js';
 import type { GradRule } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
+import { edgeOf, valueAt } from './past-values.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -45,7 +46,7 @@ function topologicalOrder(root: Tensor): Tensor[] {
 function neighbours(t: Tensor): readonly unknown[] {
   const node = t._gradNode;
   if (!node) return [];
-  const operands = node.operands ?? [];
+  const operands = (node.operands ?? []).map((o, i) => edgeOf(o, node.versions[i]!));
   return node.group ? [...operands, ...node.group.members.map((m) => m.out)] : operands;
 }
 
@@ -140,13 +141,11 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
         }
         const rule = node.op.grad;
         if (rule === 'not-differentiable') continue;
-        node.operands.forEach((o, i) => {
-          if (o instanceof Tensor && o._version !== node.versions[i]) {
-            throw new Error(`${who}: one of the variables needed for gradient computation has been modified by an inplace operation: ${o.describe()} is at version ${o._version}; expected version ${node.versions[i]}`);
-          }
-        });
-        const ins = rule(g, node.operands, t, node.attrs);
-        node.operands.forEach((o, i) => add(o, ins[i]));
+        // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
+        // error if the rule reads a value changed in place since (past-values.ts).
+        const seen = node.operands.map((o, i) => valueAt(o, node.versions[i]));
+        const ins = rule(g, seen, valueAt(t, node.outVersion) as Tensor, node.attrs);
+        node.operands.forEach((o, i) => add(edgeOf(o, node.versions[i]!), ins[i]));
       }
       return [...leaves];
     }),

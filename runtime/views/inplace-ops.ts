@@ -20,20 +20,25 @@ trackViews(
 
 function checkAutograd(op: string, target: Tensor): void {
   if (!gradEnabled()) return;
-  const root = target._viewOf?.base ?? target;
-  if (root.requiresGrad && root._gradNode === null) {
-    throw new Error(`${op}: a ${root === target ? '' : 'view of a '}leaf Variable that requires grad is being used in an in-place operation (wrap it in tpu.noGrad)`);
-  }
-  if (target.requiresGrad || root.requiresGrad) {
-    throw new Error(`${op}: in-place operations on a tensor that is part of an autograd graph are not supported; use the out-of-place op (for example x = x.add(y))`);
+  const isLeaf = (t: Tensor) => t.requiresGrad && t._gradNode === null;
+  if (isLeaf(target) || target._viewOf?.gradLeaf) {
+    throw new Error(`${op}: a ${target._viewOf ? 'view of a ' : ''}leaf Variable that requires grad is being used in an in-place operation (wrap it in tpu.noGrad)`);
   }
 }
 
 // PyTorch's can_cast for an in-place result: never down a kind (float -> int -> bool).
 const KIND: Record<DType, number> = { bool: 0, int32: 1, float32: 2, bfloat16: 2 };
 
-/** An arithmetic in-place op's result must fit the target's kind, as in PyTorch (int32 x.add_(0.5) raises). */
-function arithmeticInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+/**
+ * An arithmetic in-place op: `compute` gets the target and gives its new value, which must fit
+ * the target's kind, as in PyTorch (int32 x.add_(0.5) raises). Its gradient reads the old
+ * value when one of `readers` requires grad (mul_ by a tensor that does): then it computes
+ * from a copy that backward keeps, as PyTorch saves the original self.
+ */
+function arithmeticInPlace(op: string, target: Tensor, compute: (self: Tensor) => Tensor, readers: readonly unknown[] = []): Tensor {
+  checkAutograd(op, target);
+  const keepOld = gradEnabled() && readers.some((o) => o instanceof Tensor && o.requiresGrad);
+  const value = compute(keepOld ? target.clone() : target);
   if (KIND[value.dtype] > KIND[target.dtype]) {
     value.dispose();
     throw new TypeError(`${op}: result type ${value.dtype} can't be cast to the desired output type ${target.dtype} (as in PyTorch); ` +
@@ -143,11 +148,11 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  add_(other) { return arithmeticInPlace('add_', this, this.add(other)); },
-  sub_(other) { return arithmeticInPlace('sub_', this, this.sub(other)); },
-  mul_(other) { return arithmeticInPlace('mul_', this, this.mul(other)); },
-  div_(other) { return arithmeticInPlace('div_', this, this.div(other)); },
-  clamp_(min, max) { return arithmeticInPlace('clamp_', this, this.clamp(min, max)); },
+  add_(other) { return arithmeticInPlace('add_', this, (self) => self.add(other)); },
+  sub_(other) { return arithmeticInPlace('sub_', this, (self) => self.sub(other)); },
+  mul_(other) { return arithmeticInPlace('mul_', this, (self) => self.mul(other), [other]); },
+  div_(other) { return arithmeticInPlace('div_', this, (self) => self.div(other), [other]); },
+  clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
   zero_() { return fillInPlace('zero_', this, 0, null); },
   fill_(value) { return fillInPlace('fill_', this, value, null); },
   maskedFill_(mask, value) { return fillInPlace('maskedFill_', this, value, mask); },

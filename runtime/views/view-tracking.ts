@@ -9,6 +9,7 @@ import { filled } from '../ops/constant.js';
 import { where } from '../ops/where.js';
 import { addApplyHook } from '../modes/dispatch.js';
 import { formatShape } from '../shape.js';
+import { gradEnabled, noGrad } from '../autograd/grad-mode.js';
 import { contiguousStrides, hasInternalOverlap, layoutAfter, type Layout } from './layout.js';
 
 interface ViewOf {
@@ -17,6 +18,10 @@ interface ViewOf {
   readonly from: (base: Tensor) => Tensor;
   /** Its strides and offset in the base's storage, as PyTorch's. */
   readonly layout: Layout;
+  /** Made with gradients on: recomputed from a written base, it joins the graph (detach's views never). */
+  readonly differentiable: boolean;
+  /** The nearest leaf that requires grad it views (its base, or a view made a leaf by requiresGrad_()). */
+  readonly gradLeaf: Tensor | null;
 }
 
 declare module '../tensor.js' {
@@ -70,7 +75,8 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, layout:
   const parent = input._viewOf;
   const base = parent ? parent.base : input;
   const from = parent ? (b: Tensor) => step(parent.from(b)) : step;
-  out._viewOf = { base, from, layout };
+  const gradLeaf = input.requiresGrad && input._gradNode === null ? input : parent?.gradLeaf ?? null;
+  out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf };
   const views = (base._views ??= []);
   views.push(new WeakRef(out));
   // Views made in a loop and dropped: bounded by twice the live ones.
@@ -164,5 +170,5 @@ export function fillThrough(view: Tensor, value: Tensor, mask: Tensor | null): {
 export function recomputedViews(base: Tensor): [Tensor, Tensor][] {
   const live = (base._views ?? []).map((r) => r.deref()).filter((t): t is Tensor => t !== undefined && !t.disposed);
   base._views = live.map((t) => new WeakRef(t));
-  return untracked(() => live.map((t) => [t, t._viewOf!.from(base)]));
+  return untracked(() => live.map((t) => [t, t._viewOf!.differentiable ? t._viewOf!.from(base) : noGrad(() => t._viewOf!.from(base))]));
 }
