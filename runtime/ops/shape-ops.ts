@@ -3,6 +3,7 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { resolveReshape } from './layout.js';
+import { reshapeKeepingDims } from '../views/layout.js';
 
 /**
  * Removes size-1 dims (all, or the given one) (torch.squeeze).
@@ -11,8 +12,8 @@ import { resolveReshape } from './layout.js';
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
   // PyTorch: a listed dim whose size is not 1 is left alone.
-  const shape = x.shape.filter((n, i) => !(dims.includes(i) && n === 1));
-  return shape.length === x.ndim ? x : x.reshape(shape);
+  const kept = x.shape.map((_, i) => i).filter((i) => !(dims.includes(i) && x.shape[i] === 1));
+  return kept.length === x.ndim ? x : reshapeKeepingDims(kept, () => x.reshape(kept.map((i) => x.shape[i]!)));
 }
 
 /**
@@ -21,7 +22,9 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
  */
 export function unsqueeze(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('unsqueeze', dim, x.ndim + 1);
-  return x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]);
+  const map = x.shape.map((_, i) => i);
+  map.splice(d, 0, -1);
+  return reshapeKeepingDims(map, () => x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]));
 }
 
 /**

@@ -72,27 +72,26 @@ function sameShape(a: Shape, b: Shape): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
-/**
- * Only size-1 dims removed or added (squeeze, unsqueeze, an integer or null index): the other
- * dims keep their strides; an added dim gets PyTorch's unsqueeze stride (size · stride of the
- * dim after it). Null when the reshape does more.
- */
-function squeezeStrides(from: Shape, strides: readonly number[], to: Shape): number[] | null {
-  // A pure squeeze: `to` is `from` with size-1 dims left out.
-  const kept: number[] = [];
-  let j = 0;
-  let squeezed = true;
-  for (let i = 0; i < from.length && squeezed; i++) {
-    if (j < to.length && from[i] === to[j]) kept.push(strides[i]!), j++;
-    else squeezed = from[i] === 1;
+// squeeze, unsqueeze and at() reshape with a known correspondence of dims (output dim ->
+// input dim, -1 for a new size-1 dim): PyTorch keeps the strides of the dims it keeps, even
+// of size 1, where a plain reshape would recompute them.
+let dimMap: readonly number[] | null = null;
+
+/** Runs `reshape` (one reshape primitive) telling the layout which input dim each output dim is. */
+export function reshapeKeepingDims<T>(map: readonly number[], reshape: () => T): T {
+  dimMap = map;
+  try {
+    return reshape();
+  } finally {
+    dimMap = null;
   }
-  if (squeezed && j === to.length) return kept;
-  // An unsqueeze (after a squeeze): the dims larger than 1 are the same, in order.
-  const big = from.map((n, d) => [n, strides[d]!] as const).filter(([n]) => n !== 1);
-  if (!sameShape(big.map(([n]) => n), to.filter((n) => n !== 1))) return null;
+}
+
+/** Kept dims keep their strides; a new dim gets PyTorch's unsqueeze stride (size · stride of the dim after it). */
+function keptStrides(map: readonly number[], strides: readonly number[], to: Shape): number[] {
   const out = new Array<number>(to.length);
-  for (let d = to.length - 1, k = big.length - 1; d >= 0; d--) {
-    out[d] = to[d] !== 1 ? big[k--]![1] : d === to.length - 1 ? 1 : to[d + 1]! * out[d + 1]!;
+  for (let d = to.length - 1; d >= 0; d--) {
+    out[d] = map[d]! >= 0 ? strides[map[d]!]! : d === to.length - 1 ? 1 : to[d + 1]! * out[d + 1]!;
   }
   return out;
 }
@@ -102,7 +101,9 @@ export function layoutAfter(op: string, attrs: any, from: Shape, layout: Layout,
   const { strides, offset } = layout;
   switch (op) {
     case 'reshape': {
-      const s = squeezeStrides(from, strides, to) ?? viewStrides(from, strides, to);
+      const map = dimMap;
+      dimMap = null;
+      const s = map && map.length === to.length ? keptStrides(map, strides, to) : viewStrides(from, strides, to);
       return s && { strides: s, offset };
     }
     case 'permute':
