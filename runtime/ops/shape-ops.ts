@@ -104,7 +104,7 @@ declare module '../tensor.js' {
     flatten(startDim?: number, endDim?: number): Tensor;
     /**
      * Splits dim into sizes, one may be -1 (torch.unflatten); a view.
-     * @example x.unflatten(1, [3, -1])
+     * @example tpu.zeros([2, 6]).unflatten(1, [3, -1]).shape // [2, 3, 2]
      */
     unflatten(dim: number, sizes: readonly number[]): Tensor;
     /**
