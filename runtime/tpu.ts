@@ -9,6 +9,7 @@ import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import { forgetDebugCollectives } from './modes/eager.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
+import './views/layout-methods.js';
 import { chipSessions, closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
 import { interruptBuffer, interruptWake } from './device/signal.js';
@@ -76,7 +77,7 @@ export interface DeviceInfo {
 type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
   | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'remainder' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
-  | 'maskedFill' | 'squeeze' | 'unsqueeze' | 'flatten' | 'movedim' | 'softmax' | 'logSoftmax';
+  | 'maskedFill' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'

@@ -13,6 +13,7 @@ import { noGrad } from './grad-mode.js';
 import { checkDebugCollectives } from '../modes/eager.js';
 import { untracked } from '../views/view-tracking.js';
 import { asOneOp } from '../modes/composite.js';
+import { edgeOf, valueAt } from './past-values.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -48,7 +49,7 @@ function topologicalOrder(root: Tensor): Tensor[] {
 function neighbours(t: Tensor): readonly unknown[] {
   const node = t._gradNode;
   if (!node) return [];
-  const operands = node.operands ?? [];
+  const operands = (node.operands ?? []).map((o, i) => edgeOf(o, node.versions[i]!));
   return node.group ? [...operands, ...node.group.members.map((m) => m.out)] : operands;
 }
 
@@ -152,15 +153,14 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
         }
         const rule = node.op.grad;
         if (rule === 'not-differentiable') continue;
-        node.operands.forEach((o, i) => {
-          if (o instanceof Tensor && o._version !== node.versions[i]) {
-            throw new Error(`${who}: one of the variables needed for gradient computation has been modified by an inplace operation: ${o.describe()} is at version ${o._version}; expected version ${node.versions[i]}`);
-          }
-        });
-        // One op's gradient, fitted to its operands: one program in strict mode (PyTorch's backward kernel).
+        // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
+        // error if the rule reads a value changed in place since (past-values.ts).
         const operands = node.operands;
-        const ins = asOneOp(() => rule(g, operands, t, node.attrs).map((gi, i) => fitTo(operands[i], gi)));
-        operands.forEach((o, i) => add(o, ins[i]));
+        const seen = operands.map((o, i) => valueAt(o, node.versions[i]));
+        const out = valueAt(t, node.outVersion) as Tensor;
+        // One op's gradient, fitted to its operands: one program in strict mode (PyTorch's backward kernel).
+        const ins = asOneOp(() => rule(g, seen, out, node.attrs).map((gi, i) => fitTo(operands[i], gi)));
+        operands.forEach((o, i) => add(edgeOf(o, node.versions[i]!), ins[i]));
       }
       // Every chip of each collective's call has run its rule: debug mode checks their results.
       checkDebugCollectives();

@@ -13,6 +13,8 @@ export interface GradNode {
   readonly attrs: unknown;
   /** Each operand's in-place write count when recorded (backward refuses a changed one). */
   readonly versions: readonly number[];
+  /** The output's write count when recorded (a rule reading it after an in-place write throws). */
+  readonly outVersion?: number;
   /** A collective's outputs on every chip of the call: backward runs their rules together. */
   group?: CollectiveGroup;
 }
@@ -66,5 +68,5 @@ addApplyHook((op, operands, attrs, out) => {
   out.requiresGrad = true;
   // A copy: a fused region rewires its recipes' inputs (to the buffers they read, or to the
   // value before an in-place write); gradients still belong to the tensors the user passed.
-  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
+  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)), outVersion: out._version };
 });

@@ -1,27 +1,38 @@
 // In-place updates (optimizer steps, `p.copy_(v)`): a tensor object keeps its identity
 // (modules and optimizers hold it) and takes a new value. The active mode does the update
 // (fused.ts: recorded in the region, eager.ts: the target adopts the source's buffer).
-// Each write counts in the target's _version (backward refuses values changed since recorded).
+// Each write counts in the target's _version (backward refuses values changed since recorded);
+// with gradients on, the target's graph node becomes the one of its new value.
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
 import { recomputedViews } from '../views/view-tracking.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
+import { recordInPlace } from '../autograd/past-values.js';
 import '../autograd/tape.js';
 
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
   for (const [target, source] of checked) {
-    currentMode().assign(target, source);
-    target._version++;
+    write(target, source);
     // A base's live views see its new value (PyTorch's aliasing).
     if (target._views?.length) {
-      for (const [view, value] of recomputedViews(target)) {
-        currentMode().assign(view, value);
-        view._version++;
-      }
+      for (const [view, value] of recomputedViews(target)) write(view, value);
     }
   }
+}
+
+/** One in-place update; with gradients on, it is a step of the graph too (autograd/past-values). */
+function write(target: Tensor, source: Tensor): void {
+  // A leaf that requires grad is written by optimizers and loaders, never by a graph step
+  // (the user's in-place ops on one are refused first, views/inplace-ops.ts).
+  const leaf = target.requiresGrad && target._gradNode === null;
+  const graphed = gradEnabled() && !leaf && (target.requiresGrad || source.requiresGrad);
+  const node = source._gradNode;
+  currentMode().assign(target, source);
+  target._version++;
+  if (graphed) recordInPlace(target, source, node);
 }
 
 function checkSource(op: string, target: Tensor, source: Tensor): Tensor {

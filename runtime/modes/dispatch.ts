@@ -47,7 +47,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   for (let i = 0; i < operands.length; i++) {
     const v = operands[i];
     if (v instanceof Tensor) {
-      if (v.disposed) throw new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
+      if (v.disposed) throw v._stale?.() ?? new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
       if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       if (v.chip !== chip) {
         if (v._remake !== null) {

@@ -94,7 +94,7 @@ export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Te
   let offset = 0;
   return list.map((s) => {
     offset += s;
-    return narrow(x, d, offset - s, s);
+    return x.narrow(d, offset - s, s); // the method: each piece is a view, as in PyTorch
   });
 }
 

@@ -12,6 +12,7 @@ import { indexWith } from './gather-scatter.js';
 import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
+import { reshapeKeepingDims } from '../views/layout.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -52,13 +53,17 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
 
   const attrs = fullSlice(x.shape);
   const outShape: number[] = [];
+  /** The input dim of each output dim (-1: a new one), for the layout of the view. */
+  const dimOf: number[] = [];
   let tensorIndex: { index: Tensor; outDim: number } | undefined;
   let d = 0;
   for (const it of expanded) {
     if (it === null) {
       outShape.push(1);
+      dimOf.push(-1);
       continue;
     }
+    if (typeof it !== 'number') dimOf.push(d);
     const n = x.shape[d]!;
     if (typeof it === 'number') {
       if (!Number.isInteger(it) || it < -n || it >= n) {
@@ -88,7 +93,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     d++;
   }
   let y = applySlice(x, attrs);
-  if (outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i])) y = y.reshape(outShape);
+  if (outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i])) y = reshapeKeepingDims(dimOf, () => y.reshape(outShape));
   return tensorIndex ? indexWith(y, tensorIndex.index, tensorIndex.outDim) : y;
 }
 

@@ -2,6 +2,8 @@
 import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
+import { resolveReshape } from './layout.js';
+import { reshapeKeepingDims } from '../views/layout.js';
 
 /**
  * Removes size-1 dims (all, or the given one) (torch.squeeze).
@@ -10,8 +12,8 @@ import { installMethods } from '../install-methods.js';
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? x.shape.map((_, i) => i) : (typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim('squeeze', d, x.ndim));
   // PyTorch: a listed dim whose size is not 1 is left alone.
-  const shape = x.shape.filter((n, i) => !(dims.includes(i) && n === 1));
-  return shape.length === x.ndim ? x : x.reshape(shape);
+  const kept = x.shape.map((_, i) => i).filter((i) => !(dims.includes(i) && x.shape[i] === 1));
+  return kept.length === x.ndim ? x : reshapeKeepingDims(kept, () => x.reshape(kept.map((i) => x.shape[i]!)));
 }
 
 /**
@@ -20,7 +22,9 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
  */
 export function unsqueeze(x: Tensor, dim: number): Tensor {
   const d = normalizeDim('unsqueeze', dim, x.ndim + 1);
-  return x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]);
+  const map = x.shape.map((_, i) => i);
+  map.splice(d, 0, -1);
+  return reshapeKeepingDims(map, () => x.reshape([...x.shape.slice(0, d), 1, ...x.shape.slice(d)]));
 }
 
 /**
@@ -34,6 +38,17 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   if (s > e) throw new RangeError(`flatten: startDim ${startDim} comes after endDim ${endDim} for input ${formatShape(x.shape)}`);
   const merged = x.shape.slice(s, e + 1).reduce((a, b) => a * b, 1);
   return x.reshape([...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)]);
+}
+
+/**
+ * Splits dim into the given sizes, one of which may be -1 (torch.unflatten): always a view.
+ * @example tpu.unflatten(tpu.zeros([2, 6]), 1, [3, -1]).shape // [2, 3, 2]
+ */
+export function unflatten(x: Tensor, dim: number, sizes: readonly number[]): Tensor {
+  const d = normalizeDim('unflatten', dim, x.ndim);
+  if (!Array.isArray(sizes) || sizes.length === 0) throw new TypeError(`unflatten: sizes must be a non-empty array of integers; got ${JSON.stringify(sizes)}`);
+  const split = resolveReshape('unflatten', [x.shape[d]!], sizes);
+  return x.reshape([...x.shape.slice(0, d), ...split, ...x.shape.slice(d + 1)]);
 }
 
 /**
@@ -88,6 +103,11 @@ declare module '../tensor.js' {
      */
     flatten(startDim?: number, endDim?: number): Tensor;
     /**
+     * Splits dim into sizes, one may be -1 (torch.unflatten); a view.
+     * @example tpu.zeros([2, 6]).unflatten(1, [3, -1]).shape // [2, 3, 2]
+     */
+    unflatten(dim: number, sizes: readonly number[]): Tensor;
+    /**
      * Moves dims to new positions (torch.movedim).
      * @example x.movedim(0, -1)
      */
@@ -118,6 +138,7 @@ installMethods({
   squeeze(dim) { return squeeze(this, dim); },
   unsqueeze(dim) { return unsqueeze(this, dim); },
   flatten(startDim, endDim) { return flatten(this, startDim, endDim); },
+  unflatten(dim, sizes) { return unflatten(this, dim, sizes); },
   movedim(source, destination) { return movedim(this, source, destination); },
   repeat(...sizes) {
     return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);

@@ -6,33 +6,39 @@ import { assignAll } from '../modes/assign.js';
 import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
-import { trackViews, untracked, writeThrough } from './view-tracking.js';
+import { fillThrough, layoutOf, trackViews, untracked, writeThrough } from './view-tracking.js';
+import { hasInternalOverlap } from './layout.js';
 import type { DType } from '../dtype.js';
+import { shapesEqual } from '../shape.js';
 import '../ops/index.js';
 
 trackViews(
   ['reshape', 'view', 'permute', 'transpose', 'expand', 'at', 'slice', 'narrow', 'squeeze', 'unsqueeze', 'flatten'],
   ['T', 'mT'],
-  // advanced indexing (a list or tensor index) copies, as in PyTorch
-  (name, args) => name !== 'at' || !args.some((a) => a instanceof Tensor || Array.isArray(a)),
+  ['view'],
 );
 
 function checkAutograd(op: string, target: Tensor): void {
   if (!gradEnabled()) return;
-  const root = target._viewOf?.base ?? target;
-  if (root.requiresGrad && root._gradNode === null) {
-    throw new Error(`${op}: a ${root === target ? '' : 'view of a '}leaf Variable that requires grad is being used in an in-place operation (wrap it in tpu.noGrad)`);
-  }
-  if (target.requiresGrad || root.requiresGrad) {
-    throw new Error(`${op}: in-place operations on a tensor that is part of an autograd graph are not supported; use the out-of-place op (for example x = x.add(y))`);
+  const isLeaf = (t: Tensor) => t.requiresGrad && t._gradNode === null;
+  if (isLeaf(target) || target._viewOf?.gradLeaf) {
+    throw new Error(`${op}: a ${target._viewOf ? 'view of a ' : ''}leaf Variable that requires grad is being used in an in-place operation (wrap it in tpu.noGrad)`);
   }
 }
 
 // PyTorch's can_cast for an in-place result: never down a kind (float -> int -> bool).
 const KIND: Record<DType, number> = { bool: 0, int32: 1, float32: 2, bfloat16: 2 };
 
-/** An arithmetic in-place op's result must fit the target's kind, as in PyTorch (int32 x.add_(0.5) raises). */
-function arithmeticInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+/**
+ * An arithmetic in-place op: `compute` gets the target and gives its new value, which must fit
+ * the target's kind, as in PyTorch (int32 x.add_(0.5) raises). Its gradient reads the old
+ * value when one of `readers` requires grad (mul_ by a tensor that does): then it computes
+ * from a copy that backward keeps, as PyTorch saves the original self.
+ */
+function arithmeticInPlace(op: string, target: Tensor, compute: (self: Tensor) => Tensor, readers: readonly unknown[] = []): Tensor {
+  checkAutograd(op, target);
+  const keepOld = gradEnabled() && readers.some((o) => o instanceof Tensor && o.requiresGrad);
+  const value = compute(keepOld ? target.clone() : target);
   if (KIND[value.dtype] > KIND[target.dtype]) {
     value.dispose();
     throw new TypeError(`${op}: result type ${value.dtype} can't be cast to the desired output type ${target.dtype} (as in PyTorch); ` +
@@ -43,19 +49,45 @@ function arithmeticInPlace(op: string, target: Tensor, value: Tensor): Tensor {
 
 /** `target` takes `value` in place (a fresh tensor this call consumes). */
 export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+  let write: { base: Tensor; newBase: Tensor };
+  try {
+    checkAutograd(op, target);
+    write = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
+  } catch (e) {
+    value.dispose();
+    throw e;
+  }
+  assignAll([[write.base, write.newBase]], op);
+  return target;
+}
+
+/**
+ * `target`'s elements (those of `mask`, or all) take one value (a number or a one-element
+ * tensor). On an expanded view each base element is written once, as PyTorch's fill_.
+ */
+function fillInPlace(op: string, target: Tensor, value: Operand, mask: Tensor | null): Tensor {
+  const overlapped = target._viewOf && hasInternalOverlap(target.shape, layoutOf(target).strides);
+  if (!overlapped) return writeInPlace(op, target, mask ? target.maskedFill(mask, value) : filledLike(op, target, value));
   checkAutograd(op, target);
-  const { base, newBase } = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
+  const v = value instanceof Tensor ? value : filled(op, [], value as number, target.dtype);
+  const { base, newBase } = fillThrough(target, v, mask);
   assignAll([[base, newBase]], op);
   return target;
 }
 
 /** A new tensor holding t's value broadcast to `shape`, for an in-place write to consume. */
 function fresh(t: Tensor, shape: readonly number[], dtype = t.dtype): Tensor {
-  return untracked(() => t.expand([...shape]).to(dtype).reshape([...shape]));
+  return untracked(() => {
+    const sized = shapesEqual(t.shape, shape) ? t : t.expand([...shape]);
+    if (sized.dtype === dtype) return sized === t ? t.clone() : sized;
+    const typed = sized.to(dtype);
+    if (sized !== t) sized.dispose();
+    return typed;
+  });
 }
 
-function filledLike(op: string, like: Tensor, value: number): Tensor {
-  return filled(op, [...like.shape], value, like.dtype);
+function filledLike(op: string, like: Tensor, value: Operand): Tensor {
+  return value instanceof Tensor ? fresh(value, like.shape, like.dtype) : filled(op, [...like.shape], value as number, like.dtype);
 }
 
 declare module '../tensor.js' {
@@ -116,21 +148,21 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  add_(other) { return arithmeticInPlace('add_', this, this.add(other)); },
-  sub_(other) { return arithmeticInPlace('sub_', this, this.sub(other)); },
-  mul_(other) { return arithmeticInPlace('mul_', this, this.mul(other)); },
-  div_(other) { return arithmeticInPlace('div_', this, this.div(other)); },
-  clamp_(min, max) { return arithmeticInPlace('clamp_', this, this.clamp(min, max)); },
-  zero_() { return writeInPlace('zero_', this, filledLike('zero_', this, 0)); },
-  fill_(value) { return writeInPlace('fill_', this, filledLike('fill_', this, value)); },
-  maskedFill_(mask, value) { return writeInPlace('maskedFill_', this, this.maskedFill(mask, value)); },
+  add_(other) { return arithmeticInPlace('add_', this, (self) => self.add(other)); },
+  sub_(other) { return arithmeticInPlace('sub_', this, (self) => self.sub(other)); },
+  mul_(other) { return arithmeticInPlace('mul_', this, (self) => self.mul(other), [other]); },
+  div_(other) { return arithmeticInPlace('div_', this, (self) => self.div(other), [other]); },
+  clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
+  zero_() { return fillInPlace('zero_', this, 0, null); },
+  fill_(value) { return fillInPlace('fill_', this, value, null); },
+  maskedFill_(mask, value) { return fillInPlace('maskedFill_', this, value, mask); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
     return writeInPlace('copy_', this, fresh(source, this.shape, this.dtype));
   },
   set(value) {
     if (!this._viewOf) throw new TypeError('set: the target must be a view of a tensor, such as x.at(0) or x.at(":", 1)');
-    const v = value instanceof Tensor ? fresh(value, this.shape) : filledLike('set', this, value as number);
-    return writeInPlace('set', this, v);
+    // x[i] = v is a copy_ in PyTorch: refused on an expanded view, unlike fill_.
+    return writeInPlace('set', this, filledLike('set', this, value));
   },
 });

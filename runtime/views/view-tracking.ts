@@ -2,16 +2,26 @@
 // remembers its base and how to recompute itself from it; a write through a view becomes a
 // functional update of the base (scatter of the new values at the positions the view reads),
 // the base takes it in place (modes/assign) and every live view of the base is recomputed.
+// Which results are views, and of what layout, follows PyTorch's strides (views/layout.ts):
+// a reshape that no strides can express is a copy, and view() refuses it.
 import { Tensor } from '../tensor.js';
 import { filled } from '../ops/constant.js';
 import { where } from '../ops/where.js';
+import { addApplyHook } from '../modes/dispatch.js';
+import { formatShape } from '../shape.js';
+import { gradEnabled, noGrad } from '../autograd/grad-mode.js';
+import { contiguousStrides, hasInternalOverlap, layoutAfter, type Layout } from './layout.js';
 
 interface ViewOf {
   readonly base: Tensor;
   /** Recomputes the view from (a value of) its base. */
   readonly from: (base: Tensor) => Tensor;
-  /** expand's views repeat elements: writing through them is an error, as in PyTorch. */
-  readonly readOnly: boolean;
+  /** Its strides and offset in the base's storage, as PyTorch's. */
+  readonly layout: Layout;
+  /** Made with gradients on: recomputed from a written base, it joins the graph (detach's views never). */
+  readonly differentiable: boolean;
+  /** The nearest leaf that requires grad it views (its base, or a view made a leaf by requiresGrad_()). */
+  readonly gradLeaf: Tensor | null;
 }
 
 declare module '../tensor.js' {
@@ -33,12 +43,40 @@ export function untracked<T>(fn: () => T): T {
   try { return fn(); } finally { depth--; }
 }
 
-function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, readOnly: boolean): void {
-  if (out === input || !(out instanceof Tensor)) return;
+/** A tensor's strides and offset: a view's own, else row-major over its own storage. */
+export function layoutOf(t: Tensor): Layout {
+  return t._viewOf?.layout ?? { strides: contiguousStrides(t.shape), offset: 0 };
+}
+
+// While a view method runs: the layout of each value derived from its input by layout
+// primitives (null: a reshape no strides express, so the result is a copy).
+let tracing: Map<Tensor, Layout | null> | null = null;
+addApplyHook((op, operands, attrs, out) => {
+  if (!tracing) return;
+  const input = operands[0];
+  if (!(input instanceof Tensor) || !tracing.has(input)) return;
+  const layout = tracing.get(input)!;
+  tracing.set(out, layout && layoutAfter(op.name, attrs, input.shape, layout, out.shape));
+});
+
+/** The result of a view method on `input`, and its layout (undefined: not derived by layout ops; null: a copy). */
+function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout: Layout | null | undefined } {
+  const outer = tracing;
+  tracing = new Map([[input, layoutOf(input)]]);
+  try {
+    const out = untracked(run);
+    return { out, layout: out === input ? undefined : tracing.get(out) };
+  } finally {
+    tracing = outer;
+  }
+}
+
+function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, layout: Layout): void {
   const parent = input._viewOf;
   const base = parent ? parent.base : input;
   const from = parent ? (b: Tensor) => step(parent.from(b)) : step;
-  out._viewOf = { base, from, readOnly: readOnly || (parent?.readOnly ?? false) };
+  const gradLeaf = input.requiresGrad && input._gradNode === null ? input : parent?.gradLeaf ?? null;
+  out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf };
   const views = (base._views ??= []);
   views.push(new WeakRef(out));
   // Views made in a loop and dropped: bounded by twice the live ones.
@@ -48,49 +86,83 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, readOnl
   }
 }
 
-/** Makes each named method (or getter) of Tensor return views of its input. */
-export function trackViews(methods: readonly string[], getters: readonly string[], isView: (name: string, args: unknown[]) => boolean): void {
+/** PyTorch's refusal of a view() that no strides express. */
+function notAView(input: Tensor, shape: unknown): Error {
+  const { strides } = layoutOf(input);
+  return new Error(`view: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead. ` +
+    `(input ${formatShape(input.shape)} with strides ${formatShape(strides)}, asked for ${JSON.stringify(shape)})`);
+}
+
+/**
+ * Makes each named method (or getter) of Tensor return views of its input when PyTorch's
+ * would (a result whose layout strides can express); `mustView` methods throw otherwise.
+ */
+export function trackViews(methods: readonly string[], getters: readonly string[], mustView: readonly string[]): void {
+  const wrap = (name: string, call: (t: Tensor, args: unknown[]) => Tensor) => function (this: Tensor, ...args: unknown[]) {
+    if (depth > 0) return call(this, args);
+    const { out, layout } = traced(this, () => call(this, args));
+    if (layout === null && mustView.includes(name)) {
+      out.dispose();
+      throw notAView(this, args[0]);
+    }
+    if (layout) record(this, out, (t) => call(t, args), layout);
+    return out;
+  };
   for (const name of methods) {
     const original = (Tensor.prototype as any)[name] as (...a: unknown[]) => Tensor;
     Object.defineProperty(Tensor.prototype, name, {
-      value(this: Tensor, ...args: unknown[]) {
-        if (depth > 0) return original.apply(this, args);
-        const out = untracked(() => original.apply(this, args));
-        if (isView(name, args)) record(this, out, (t) => original.apply(t, args), name === 'expand');
-        return out;
-      },
+      value: wrap(name, (t, args) => original.apply(t, args)),
       writable: true, configurable: true, enumerable: true,
     });
   }
   for (const name of getters) {
     const get = Object.getOwnPropertyDescriptor(Tensor.prototype, name)!.get!;
-    Object.defineProperty(Tensor.prototype, name, {
-      get(this: Tensor) {
-        if (depth > 0) return get.call(this);
-        const out = untracked(() => get.call(this));
-        record(this, out, (t) => get.call(t), false);
-        return out;
-      },
-      configurable: true,
-    });
+    Object.defineProperty(Tensor.prototype, name, { get: wrap(name, (t) => get.call(t)), configurable: true });
   }
 }
 
-/** The base's new value after writing `value` through the view `view`. */
+/** Which base element each element of `view` reads, flattened. */
+function readPositions(view: Tensor): Tensor {
+  const { base, from } = view._viewOf!;
+  // The view applied to the base's positions (a running count of ones: an iota computed on
+  // the device, not a constant of n values).
+  const positions = filled('view', [base.size], 1, 'int32').cumsum(0).sub(1).reshape([...base.shape]);
+  return from(positions).reshape([-1]);
+}
+
+/** How many elements of the view each base element is written by (0: left alone). */
+function writeCounts(at: Tensor, n: number, written: Tensor): Tensor {
+  return filled('view', [n], 0, 'int32').scatterAdd(0, at, written);
+}
+
+/** The base's new value after writing `value` (of the view's shape) through `view`. */
 export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBase: Tensor } {
-  const v = view._viewOf!;
-  if (v.readOnly) throw new RangeError('in-place write: the target is an expanded view (several of its elements share one memory location); clone() it first');
-  const { base } = v;
+  const { base, layout } = view._viewOf!;
+  if (hasInternalOverlap(view.shape, layout.strides)) {
+    throw new Error('unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation. ' +
+      `(the target ${view.describe()} is expanded: strides ${formatShape(layout.strides)})`);
+  }
   const n = base.size;
   return untracked(() => {
-    // Which base element each view element reads: the view applied to the base's positions.
-    // (a running count of ones: an iota computed on the device, not a constant of n values)
-    const positions = filled('view', [n], 1, 'int32').cumsum(0).sub(1).reshape([...base.shape]);
-    const at = v.from(positions).reshape([-1]);
-    const flatBase = base.reshape([n]);
-    const written = filled('view', [n], 0, 'int32').scatterAdd(0, at, filled('view', [at.size], 1, 'int32'));
+    const at = readPositions(view);
+    const written = writeCounts(at, n, filled('view', [at.size], 1, 'int32'));
     const values = filled('view', [n], 0, base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
-    return { base, newBase: where(written.gt(0), values, flatBase).reshape([...base.shape]) };
+    return { base, newBase: where(written.gt(0), values, base.reshape([n])).reshape([...base.shape]) };
+  });
+}
+
+/**
+ * The base's new value after filling the view's elements (those of `mask`, or all) with one
+ * value: allowed on an expanded view too, as PyTorch's fill_, zero_ and masked_fill_.
+ */
+export function fillThrough(view: Tensor, value: Tensor, mask: Tensor | null): { base: Tensor; newBase: Tensor } {
+  const { base } = view._viewOf!;
+  const n = base.size;
+  return untracked(() => {
+    const at = readPositions(view);
+    const picked = mask ? mask.expand([...view.shape]).to('int32').reshape([-1]) : filled('view', [at.size], 1, 'int32');
+    const written = writeCounts(at, n, picked);
+    return { base, newBase: where(written.gt(0), value.to(base.dtype), base.reshape([n])).reshape([...base.shape]) };
   });
 }
 
@@ -98,5 +170,5 @@ export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBa
 export function recomputedViews(base: Tensor): [Tensor, Tensor][] {
   const live = (base._views ?? []).map((r) => r.deref()).filter((t): t is Tensor => t !== undefined && !t.disposed);
   base._views = live.map((t) => new WeakRef(t));
-  return untracked(() => live.map((t) => [t, t._viewOf!.from(base)]));
+  return untracked(() => live.map((t) => [t, t._viewOf!.differentiable ? t._viewOf!.from(base) : noGrad(() => t._viewOf!.from(base))]));
 }

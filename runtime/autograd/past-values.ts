@@ -1,0 +1,74 @@
+// In-place ops inside an autograd graph, as in PyTorch: the written tensor keeps its identity
+// and takes a new graph node (the op applied to its old value). Nodes recorded earlier name
+// the tensor at an earlier version; backward finds that version's node through the tensor's
+// past (version -> stand-in). A stand-in has the old node, shape and dtype but no value: a
+// gradient rule that reads it (a value saved for backward, changed since) throws PyTorch's
+// "modified by an inplace operation"; a rule that needs no value (add) works, as in PyTorch.
+import { Tensor } from '../tensor.js';
+import type { Operand } from '../ops/op.js';
+import { identity } from '../ops/identity.js';
+import type { GradNode } from './tape.js';
+
+declare module '../tensor.js' {
+  interface Tensor {
+    /** Stand-ins for this tensor's values before in-place writes recorded in a graph, by version. */
+    _past?: Map<number, Tensor>;
+    /** The size of _past at which its freed entries are next dropped. */
+    _pastPruneAt?: number;
+    /** On a stand-in: the error that reading its value throws. */
+    _stale?: () => Error;
+  }
+}
+
+/** PyTorch's error for a saved value changed in place, naming the versions. */
+function modifiedError(t: Tensor, expected: number): Error {
+  return new Error(`one of the variables needed for gradient computation has been modified by an inplace operation: ${t.describe()} is at version ${t._version}; expected version ${expected} instead. ` +
+    'Hint: compute with a clone() of it, or use the out-of-place op, so that the value backward needs stays as it was');
+}
+
+function standIn(of: Tensor, version: number, requiresGrad: boolean, node: GradNode | null): Tensor {
+  const s = new Tensor(null, of.shape, of.dtype, of.chip);
+  s.disposed = true;
+  s.requiresGrad = requiresGrad;
+  s._gradNode = node;
+  s._stale = () => modifiedError(of, version);
+  return s;
+}
+
+/**
+ * `target` just took `source`'s value in place (its version already counted): it takes
+ * source's graph node, and its old node stays reachable at its old version.
+ */
+export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNode | null): void {
+  const old = target._version - 1;
+  if (target.requiresGrad) {
+    const past = (target._past ??= new Map());
+    past.set(old, standIn(target, old, true, target._gradNode));
+    pruneFreed(target);
+  }
+  target.requiresGrad = true;
+  // A value that needs no gradient (fill_ of a non-leaf): the old value gets none, as in PyTorch.
+  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [source._version] };
+  target._gradNode = { ...node, outVersion: target._version };
+}
+
+// Past values whose graph backward has freed are not reachable again: dropped once the
+// map doubles, so a long-lived tensor written in place in every step keeps few.
+function pruneFreed(t: Tensor): void {
+  const past = t._past!;
+  if (past.size < (t._pastPruneAt ?? 16)) return;
+  for (const [v, s] of past) if (!s._gradNode?.operands) past.delete(v);
+  t._pastPruneAt = 2 * past.size + 16;
+}
+
+/** The tensor (or stand-in) a gradient for operand `o`, recorded at `version`, flows to. */
+export function edgeOf(o: Operand, version: number): Operand {
+  if (!(o instanceof Tensor) || o._version === version) return o;
+  return o._past?.get(version) ?? o;
+}
+
+/** What a gradient rule sees for operand `o` recorded at `version`: a stand-in when it changed since. */
+export function valueAt(o: Operand, version: number | undefined): Operand {
+  if (!(o instanceof Tensor) || version === undefined || o._version === version || o._stale) return o;
+  return o._past?.get(version) ?? standIn(o, version, o.requiresGrad, null);
+}

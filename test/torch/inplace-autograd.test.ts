@@ -1,0 +1,64 @@
+// In-place ops inside an autograd graph against PyTorch 2.13: gradients flow through them
+// (a non-leaf's new value is the op applied to its old one), and backward raises PyTorch's
+// "modified by an inplace operation" only where a value saved for it was changed.
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { f32, torchTier, type TorchCase } from './torch-tier.js';
+
+const X = f32([0.5, 2, -1]);
+const W = f32([1, 2, 3]);
+/** x.requiresGrad_(), f(x) gives the loss; the case's outputs are x.grad and extras. */
+const gradOf = (f: (x: Tensor) => Tensor) => (x: Tensor) => {
+  x.requiresGrad_();
+  f(x).sum().backward();
+  return x.grad!;
+};
+const pyGrad = (body: string) => `x = x0.requires_grad_()\n${body}\nloss.sum().backward()\nresult = x.grad`;
+
+const cases: TorchCase[] = [
+  { name: 'add_ on a non-leaf', inputs: [X], js: gradOf((x) => x.mul(2).add_(1)), py: pyGrad('y = x.mul(2)\ny.add_(1)\nloss = y') },
+  { name: 'a chain of in-place ops on a non-leaf', inputs: [X], js: gradOf((x) => { const y = x.mul(x); y.mul_(3); y.sub_(x); return y.div_(2); }), py: pyGrad('y = x.mul(x)\ny.mul_(3)\ny.sub_(x)\ny.div_(2)\nloss = y') },
+  { name: 'clamp_ of a non-leaf uses its old value', inputs: [X], js: gradOf((x) => x.mul(1).clamp_(0, 1)), py: pyGrad('y = x.mul(1)\ny.clamp_(0, 1)\nloss = y') },
+  { name: 'div_ by the leaf itself', inputs: [X], js: gradOf((x) => x.add(1).div_(x)), py: pyGrad('y = x.add(1)\ny.div_(x)\nloss = y') },
+  {
+    name: 'mul_ and div_ by another leaf',
+    inputs: [X, W],
+    js: (x, w) => { x.requiresGrad_(); w.requiresGrad_(); const y = x.mul(2); y.mul_(w); y.div_(w.add(1)); y.sum().backward(); return [x.grad!, w.grad!]; },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ny = x.mul(2)\ny.mul_(w)\ny.div_(w.add(1))\ny.sum().backward()\nresult = (x.grad, w.grad)',
+  },
+  { name: 'a value saved by exp then changed is an error', inputs: [X], js: gradOf((x) => x.exp().add_(1)), py: pyGrad('y = x.exp()\ny.add_(1)\nloss = y') },
+  { name: 'a value saved by mul then changed is an error', inputs: [X], js: gradOf((x) => { const y = x.mul(2); const z = y.mul(y); y.add_(1); return z; }), py: pyGrad('y = x.mul(2)\nz = y.mul(y)\ny.add_(1)\nloss = z') },
+  { name: 'a value add did not save may change', inputs: [X], js: gradOf((x) => { const y = x.mul(2); const z = y.add(3); y.mul_(5); return z.mul(y); }), py: pyGrad('y = x.mul(2)\nz = y.add(3)\ny.mul_(5)\nloss = z * y') },
+  { name: 'matmul by a constant saved no value to change', inputs: [X], js: gradOf((x) => { const h = x.mul(2).reshape([1, 3]); const out = h.matmul(tpu.tensor([[1, 2], [3, 4], [5, 6]])); h.add_(1); return out; }), py: pyGrad('h = x.mul(2).reshape(1, 3)\nout = h @ torch.tensor([[1., 2.], [3., 4.], [5., 6.]])\nh.add_(1)\nloss = out') },
+  { name: 'mul_ through a view of a non-leaf', inputs: [X], js: gradOf((x) => { const y = x.mul(2); y.at(0).mul_(3); return y; }), py: pyGrad('y = x.mul(2)\ny[0].mul_(3)\nloss = y') },
+  { name: 'a view read after its base was written', inputs: [X], js: gradOf((x) => { const y = x.mul(2); const v = y.at('1:'); y.add_(1); return v.mul(v); }), py: pyGrad('y = x.mul(2)\nv = y[1:]\ny.add_(1)\nloss = v * v') },
+  { name: 'a view saved then its base written is an error', inputs: [X], js: gradOf((x) => { const y = x.mul(2); const v = y.at('1:'); const w = v.mul(v); y.add_(1); return w; }), py: pyGrad('y = x.mul(2)\nv = y[1:]\nw = v * v\ny.add_(1)\nloss = w') },
+  {
+    name: 'fill_ of a non-leaf cuts the gradient to its old value',
+    inputs: [X],
+    js: (x) => { x.requiresGrad_(); const y = x.mul(2); y.fill_(3); y.mul(x).sum().backward(); return [x.grad!, tpu.tensor([y.requiresGrad, !y.isLeaf])]; },
+    py: 'x = x0.requires_grad_()\ny = x.mul(2)\ny.fill_(3)\n(y * x).sum().backward()\nresult = (x.grad, torch.tensor([y.requires_grad, y.grad_fn is not None]))',
+  },
+  { name: 'maskedFill_ and zero_ of views of a non-leaf', inputs: [X], js: gradOf((x) => { const y = x.mul(x); y.maskedFill_(tpu.tensor([true, false, false]), 0); y.at('2:').zero_(); return y; }), py: pyGrad('y = x.mul(x)\ny.masked_fill_(torch.tensor([True, False, False]), 0)\ny[2:].zero_()\nloss = y') },
+  {
+    name: 'copy_ into a view of a tensor without grad',
+    inputs: [X],
+    js: (x) => { x.requiresGrad_(); const b = tpu.zeros([4]); b.at('1:').copy_(x.mul(2)); b.mul(b).sum().backward(); return [x.grad!, tpu.tensor([b.requiresGrad])]; },
+    py: 'x = x0.requires_grad_()\nb = torch.zeros(4)\nb[1:].copy_(x.mul(2))\n(b * b).sum().backward()\nresult = (x.grad, torch.tensor([b.requires_grad]))',
+  },
+  {
+    name: 'set on an index of a non-leaf',
+    inputs: [X, W],
+    js: (x, w) => { x.requiresGrad_(); w.requiresGrad_(); const y = x.mul(1); y.at(1).set(w.at(2).mul(4)); y.mul(y).sum().backward(); return [x.grad!, w.grad!]; },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ny = x.mul(1)\ny[1] = w[2] * 4\n(y * y).sum().backward()\nresult = (x.grad, w.grad)',
+  },
+  {
+    name: 'a detached view stays without grad when its base is written',
+    inputs: [X],
+    js: (x) => { x.requiresGrad_(); const y = x.mul(2); const d = y.detach(); y.add_(1); return [d, tpu.tensor([d.requiresGrad])]; },
+    py: 'x = x0.requires_grad_()\ny = x.mul(2)\nd = y.detach()\ny.add_(1)\nresult = (d, torch.tensor([d.requires_grad]))',
+  },
+  { name: 'in-place on a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().add_(1), py: 'x0.requires_grad_().add_(1)' },
+  { name: 'in-place on a view of a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().at(0).mul_(2), py: 'x0.requires_grad_()[0].mul_(2)' },
+];
+
+torchTier('in-place ops in an autograd graph follow PyTorch', cases);
