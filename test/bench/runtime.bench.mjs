@@ -8,7 +8,8 @@
 // Steps of all variants are interleaved round by round, so a busy machine slows them
 // alike; each figure is a median. Prints the figures, the time ratios to PyTorch eager and
 // the goals; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
-// runs only those; BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out.
+// runs only those; BENCH_ROUNDS sets the rounds, BENCH_PEERS=0 leaves the peers out,
+// BENCH_VARIANTS=fused,torch.compile times only those columns (quick iteration on one mode).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
@@ -28,6 +29,8 @@ const peers = process.env.BENCH_PEERS === '0' ? noPeers() : await startPeers();
 console.error(`peers found: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none'}` +
   (peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''));
 
+const keep = process.env.BENCH_VARIANTS?.split(',');
+const wanted = (name) => !keep || keep.includes(name);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const threads = tpu.device().threads;
 const rows = [];
@@ -44,7 +47,7 @@ for (const w of workloads) {
   }
   if (w.prepareRaw) variants.raw = { run: await w.prepareRaw(threads) };
   for (const peer of PEERS) {
-    if (!(peer in peers.found)) continue;
+    if (!(peer in peers.found) || !wanted(peer)) continue;
     const r = await peers.prepare(w.id, peer);
     if (!r.ok && r.error) skipped.push(`${w.id} ${peer}: ${r.error}`);
     if (!r.ok) continue;
@@ -52,6 +55,7 @@ for (const w of workloads) {
     // PyTorch on one thread too: its OpenMP threads lose much more to a loaded machine.
     if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1 };
   }
+  for (const k of Object.keys(variants)) if (!wanted(k) && !(variants[k].peer && wanted(variants[k].peer))) delete variants[k];
   const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
@@ -121,11 +125,11 @@ const lines = [
   '',
   'labelled apart:',
 ];
-for (const r of rows) {
+for (const r of rows.filter((r) => r.strict && r.strictScoped)) {
   const host = r.strict.hostUsPerOp === undefined ? '' : `; strict host dispatch ${fmt(r.strict.hostUsPerOp)} µs/op`;
   lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
 }
-for (const r of rows.filter((r) => r.everySite)) {
+for (const r of rows.filter((r) => r.everySite && r.noSites && r.strict)) {
   lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
 lines.push(`  programs compiled after warm-up (debug/strict/fused/compiled): ${rows.map((r) => `${r.id} ${[...MODES, 'compiled'].map((m) => r[m]?.compilesAfterWarmup ?? '-').join('/')}`).join(', ')}`);

@@ -89,6 +89,25 @@ describe('generated elementwise loops', () => {
     expect(worst).toBeLessThanOrEqual(2);
   });
 
+  it('splits a run over threads: every element computed once, bitwise as on one thread', () => {
+    const n = 3 * 32768 * 2 + 37; // several chunks per thread and a ragged end
+    const x = new Float32Array(n).map((_, i) => Math.sin(i) * 4);
+    const one = [new Float32Array(n), new Float32Array(n)];
+    kernel!.run([x], Float32Array.of(1.5), one, n, 1);
+    for (const threads of [2, 3, 8]) {
+      const many = [new Float32Array(n).fill(NaN), new Float32Array(n).fill(NaN)];
+      for (let repeat = 0; repeat < 3; repeat++) kernel!.run([x], Float32Array.of(1.5), many, n, threads);
+      for (let k = 0; k < 2; k++) {
+        const same = many[k]!.every((v, i) => Object.is(v, one[k]![i]));
+        expect(same, `output ${k} on ${threads} threads`).toBe(true);
+      }
+    }
+    // the first n elements only: the rest of a longer array is left alone
+    const longer = new Float32Array(n + 16).fill(7);
+    kernel!.run([new Float32Array(n + 16)], Float32Array.of(1.5), [longer, new Float32Array(n + 16)], n, 2);
+    expect(Array.from(longer.subarray(n))).toEqual(new Array(16).fill(7));
+  });
+
   it('keeps tanh special values: NaN, +-Inf, -0, saturation', async () => {
     const x = Float32Array.from([NaN, Infinity, -Infinity, -0, 0, 20, -20, 1e-30]);
     const out = new Float32Array(N);

@@ -21,7 +21,7 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
   tanh: (a) => `tk_tanh(${a})`,
 };
 
-/** The C source of the program's loop (entry point tk_kernel), or undefined if it does not qualify. */
+/** The C source of the program's loop (entry point tk_kernel over elements [begin, end)), or undefined if it does not qualify. */
 export function generateC(program: Program): string | undefined {
   if (program.nodes.length < 2) return undefined;
   const last = program.nodes[program.nodes.length - 1]!;
@@ -70,9 +70,9 @@ export function generateC(program: Program): string | undefined {
   }
   return [
     VECTOR_MATH_C,
-    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t n) {',
+    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {',
     ...decls,
-    '  for (int64_t i = 0; i < n; i++) {',
+    '  for (int64_t i = begin; i < end; i++) {',
     ...body,
     ...stores,
     '  }',

@@ -40,9 +40,11 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private generatedLoops = 0;
   private readonly parallel: ort.InferenceSession.SessionOptions;
   private readonly serial: ort.InferenceSession.SessionOptions;
+  private readonly threads: number;
 
   constructor(options: BackendOptions) {
     initOrt();
+    this.threads = options.threads;
     // Spinning intra-op threads cost 3x op-by-op on 2 cores (measured): off.
     const base = {
       interOpNumThreads: 1,
@@ -114,7 +116,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   /** A generated loop: float32 in and out (generate-c.ts admits nothing else). */
   private runLoop(loop: LoadedKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
     const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
-    loop.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, outputs[0]!.length);
+    loop.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, outputs[0]!.length, this.threads);
     return outputs.map((data) => this.track('float32', data));
   }
 
