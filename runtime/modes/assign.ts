@@ -17,7 +17,7 @@ export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'a
     // A base's live views see its new value (PyTorch's aliasing).
     if (target._views?.length) {
       for (const [view, value] of recomputedViews(target)) {
-        currentMode().assign(view, value);
+        currentMode().assign(view, value, true);
         view._version++;
       }
     }

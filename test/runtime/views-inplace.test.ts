@@ -87,6 +87,26 @@ describe('views see optimizer steps', () => {
   });
 });
 
+describe('views made each step of a loop updating their base (fused)', () => {
+  it('settle into one program, and a view kept from the start reads the latest values', async () => {
+    tpu.mode('fused');
+    const w = f32([[1, 2], [3, 4]]);
+    const x = f32([[1, 0], [0, 1]]);
+    const kept = w.T;
+    const sums: number[] = [];
+    const compiles: number[] = [];
+    for (let step = 0; step < 8; step++) {
+      const y = w.T.matmul(x); // a new view every step, dropped (not yet garbage-collected)
+      w.mul_(0.5);
+      sums.push((await y.sum().item()) as number);
+      compiles.push(tpu.stats().programsCompiled);
+    }
+    expect(sums).toEqual(sums.map((_, step) => 10 * 0.5 ** step));
+    expect(new Set(compiles.slice(3)).size).toBe(1); // no program per step
+    expect(kept.array()).toEqual([[1, 3], [2, 4]].map((r) => r.map((v) => v * 0.5 ** 8)));
+  });
+});
+
 describe('a write through a view of a large base', () => {
   for (const mode of ['strict', 'fused'] as const) {
     it(`zeroes exactly the viewed elements of 3000 (${mode})`, () => {
