@@ -5,6 +5,7 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
+import { holdingCuts } from './region.js';
 import { recomputedViews } from '../views/view-tracking.js';
 import '../autograd/tape.js';
 
@@ -14,12 +15,15 @@ export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'a
   for (const [target, source] of checked) {
     currentMode().assign(target, source);
     target._version++;
-    // A base's live views see its new value (PyTorch's aliasing).
+    // A base's live views see its new value (PyTorch's aliasing); no size-cap cut between a
+    // view's value and its update (the update needs its value in the pending region).
     if (target._views?.length) {
-      for (const [view, value] of recomputedViews(target)) {
-        currentMode().assign(view, value, true);
-        view._version++;
-      }
+      holdingCuts(() => {
+        for (const [view, value] of recomputedViews(target)) {
+          currentMode().assign(view, value, true);
+          view._version++;
+        }
+      });
     }
   }
 }

@@ -5,6 +5,15 @@
 import { Tensor } from '../tensor.js';
 import { filled } from '../ops/constant.js';
 import { where } from '../ops/where.js';
+import { collectGarbage } from '../device/gc-pressure.js';
+
+/**
+ * Views of one base listed before a collection is asked for. A dropped view leaves the list
+ * only once collected, and until then every in-place update of the base recomputes it: a
+ * training loop makes views of each weight every step (w.T) and few device bytes, so
+ * collections paced by device memory came too seldom and each step recorded more ops.
+ */
+const COLLECT_AT = 64;
 
 interface ViewOf {
   readonly base: Tensor;
@@ -41,10 +50,11 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, readOnl
   out._viewOf = { base, from, readOnly: readOnly || (parent?.readOnly ?? false) };
   const views = (base._views ??= []);
   views.push(new WeakRef(out));
-  // Views made in a loop and dropped: bounded by twice the live ones.
+  // Views made in a loop and dropped: bounded by twice the live ones (and COLLECT_AT).
   if (views.length >= (base._viewsPruneAt ?? 16)) {
+    if (views.length >= COLLECT_AT) collectGarbage(); // before any deref: a deref keeps its target for this job
     base._views = views.filter((r) => r.deref() !== undefined);
-    base._viewsPruneAt = 2 * base._views.length + 16;
+    base._viewsPruneAt = Math.max(COLLECT_AT, 2 * base._views.length + 16);
   }
 }
 
