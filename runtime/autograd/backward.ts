@@ -10,6 +10,7 @@ import { onesLike, zerosLike } from '../ops/like.js';
 import type { GradRule } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
+import { untracked } from '../views/view-tracking.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -145,7 +146,10 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
             throw new Error(`${who}: one of the variables needed for gradient computation has been modified by an inplace operation: ${o.describe()} is at version ${o._version}; expected version ${node.versions[i]}`);
           }
         });
-        const ins = rule(g, node.operands, t, node.attrs);
+        // Rules are functional: views they take of saved operands (a weight's transpose) are
+        // values of their own, not aliases a later update of the weight must recompute.
+        const operands = node.operands;
+        const ins = untracked(() => rule(g, operands, t, node.attrs));
         node.operands.forEach((o, i) => add(o, ins[i]));
       }
       return [...leaves];

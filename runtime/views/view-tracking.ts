@@ -14,6 +14,8 @@ import { collectGarbage } from '../device/gc-pressure.js';
  * collections paced by device memory came too seldom and each step recorded more ops.
  */
 const COLLECT_AT = 64;
+/** Views recorded since the last collection asked for here: one collection serves every base. */
+let recordedSinceCollect = 0;
 
 interface ViewOf {
   readonly base: Tensor;
@@ -50,9 +52,14 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, readOnl
   out._viewOf = { base, from, readOnly: readOnly || (parent?.readOnly ?? false) };
   const views = (base._views ??= []);
   views.push(new WeakRef(out));
+  recordedSinceCollect++;
   // Views made in a loop and dropped: bounded by twice the live ones (and COLLECT_AT).
   if (views.length >= (base._viewsPruneAt ?? 16)) {
-    if (views.length >= COLLECT_AT) collectGarbage(); // before any deref: a deref keeps its target for this job
+    // before any deref: a deref keeps its target to the end of the job
+    if (views.length >= COLLECT_AT && recordedSinceCollect >= COLLECT_AT) {
+      recordedSinceCollect = 0;
+      collectGarbage();
+    }
     base._views = views.filter((r) => r.deref() !== undefined);
     base._viewsPruneAt = Math.max(COLLECT_AT, 2 * base._views.length + 16);
   }
