@@ -2,6 +2,7 @@
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
+import { untracked } from '../views/view-tracking.js';
 
 function tensorArg(op: string, name: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
@@ -53,7 +54,10 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   if (x.shape[x.ndim - 1] !== weight.shape[weight.ndim - 1]) {
     throw new RangeError(`linear: input ${formatShape(x.shape)} has ${x.shape[x.ndim - 1]} features but weight ${formatShape(weight.shape)} expects ${weight.shape[weight.ndim - 1]}`);
   }
-  const y = x.matmul(weight.ndim === 2 ? weight.T : weight);
+  // Its own transpose, not an alias of the weight: an in-place update of the weight would
+  // recompute every such view still listed (a training loop leaves one per step). Autograd
+  // still sees the weight change: the transpose's tape node holds the weight's version.
+  const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
   return bias === undefined || bias === null ? y : y.add(tensorArg('linear', 'bias', bias));
 }
 

@@ -64,6 +64,14 @@ describe('views and in-place ops', () => {
     expect(() => y.backward()).toThrow(/modified by an inplace operation/);
   });
 
+  it('a Linear weight updated in place between forward and backward is an error, as in PyTorch', () => {
+    const lin = new tpu.nn.Linear(2, 2);
+    const x = tpu.tensor([[1, 2]], { dtype: 'float32', requiresGrad: true });
+    const y = lin.forward(x).sum();
+    tpu.noGrad(() => lin.weight.add_(1));
+    expect(() => y.backward()).toThrow(/modified by an inplace operation/);
+  });
+
   it('in-place on a non-leaf in a graph is a clear error', () => {
     const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
     expect(() => w.mul(2).add_(1)).toThrow(/part of an autograd graph/);
