@@ -40,6 +40,16 @@ export interface TraceNode {
   consumers: number;
 }
 
+/**
+ * Device buffers kept alive for the recipes one region left unmaterialized (modes/recipes.ts):
+ * shared by those values, released when the last of them is materialized or collected.
+ */
+export interface PinGroup {
+  readonly buffers: readonly DeviceBuffer[];
+  /** Values holding it that were not materialized yet (collected ones still count). */
+  holders: number;
+}
+
 /** A fused region with recorded work (modes/region.ts): reading one of its values runs it. */
 export interface PendingRegion {
   flush(reason: string, required: readonly Tensor[]): void;
@@ -78,7 +88,7 @@ export class Tensor {
   /** The recipe, while the value is not in device memory. */
   _node: TraceNode | null;
   /** Buffers its recipe keeps alive after its region ran without materializing it. */
-  _pins: DeviceBuffer[] | null = null;
+  _pins: PinGroup | null = null;
   disposed = false;
   /** Made inside a composed op and not returned by it (see temporaries()). */
   _temporary = false;

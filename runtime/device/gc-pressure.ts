@@ -29,6 +29,12 @@ function exposeGc(): (() => void) | undefined {
 
 const collect = exposeGc();
 
+/** A full collection now, if the runtime can ask for one (it clears WeakRefs of dropped objects). */
+export function collectGarbage(): boolean {
+  collect?.();
+  return collect !== undefined;
+}
+
 export class GcPressure {
   private sinceCollect = 0;
   private threshold = FLOOR_BYTES;

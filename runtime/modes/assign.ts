@@ -6,6 +6,7 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
+import { holdingCuts } from './region.js';
 import { recomputedViews } from '../views/view-tracking.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { recordInPlace } from '../autograd/past-values.js';
@@ -16,21 +17,24 @@ export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'a
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
   for (const [target, source] of checked) {
     write(target, source);
-    // A base's live views see its new value (PyTorch's aliasing).
+    // A base's live views see its new value (PyTorch's aliasing); no size-cap cut between a
+    // view's value and its update (the update needs its value in the pending region).
     if (target._views?.length) {
-      for (const [view, value] of recomputedViews(target)) write(view, value);
+      holdingCuts(() => {
+        for (const [view, value] of recomputedViews(target)) write(view, value, true);
+      });
     }
   }
 }
 
 /** One in-place update; with gradients on, it is a step of the graph too (autograd/past-values). */
-function write(target: Tensor, source: Tensor): void {
+function write(target: Tensor, source: Tensor, derived = false): void {
   // A leaf that requires grad is written by optimizers and loaders, never by a graph step
   // (the user's in-place ops on one are refused first, views/inplace-ops.ts).
   const leaf = target.requiresGrad && target._gradNode === null;
   const graphed = gradEnabled() && !leaf && (target.requiresGrad || source.requiresGrad);
   const node = source._gradNode;
-  currentMode().assign(target, source);
+  currentMode().assign(target, source, derived);
   target._version++;
   if (graphed) recordInPlace(target, source, node);
 }

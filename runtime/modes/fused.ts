@@ -37,8 +37,8 @@ export class FusedMode implements Mode {
   }
 
   // Recorded in the region: no cut, the program writes the new value (region.ts assign).
-  assign(target: Tensor, source: Tensor): void {
-    if (this.region.assign(target, source)) return;
+  assign(target: Tensor, source: Tensor, derived = false): void {
+    if (this.region.assign(target, source, derived)) return;
     this.region.flush('in-place update'); // recipes reading the old value run first
     materialize(source, 'in-place update');
     adopt(target, source);
@@ -55,7 +55,7 @@ export class FusedMode implements Mode {
 }
 
 /** tpu.mode('fused'). */
-export const fused = new FusedMode(new Region(REGION_CAP));
+export const fused = new FusedMode(new Region(REGION_CAP, true));
 
 /** Changes the size cap of tpu.mode('fused')'s region; returns the previous one. */
 export function setRegionCap(cap: number): number {

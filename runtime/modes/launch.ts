@@ -28,7 +28,7 @@ export function launch(bp: BoundProgram, check = false): number | undefined {
     // A fused program's intermediates are device memory too, for as long as it runs.
     entry = cache.get(id);
     const intermediates = entry?.intermediateBytes ?? 0;
-    if (intermediates > 0) session.memory.reserve(intermediates, 'the intermediate values of its program', bp.label());
+    if (intermediates > 0) session.memory.reserve(intermediates, 'the intermediate values of its program', entry!.label);
   } catch (e) {
     for (let i = 0; i < allocated; i++) session.memory.release(outs[i]!);
     throw e;

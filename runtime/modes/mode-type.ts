@@ -24,8 +24,12 @@ export interface Mode {
   apply(node: TraceNode): Tensor;
   /** Runs the body of the composed op `name` (composite.ts). */
   composite(name: string, fn: () => Tensor): Tensor;
-  /** `target` takes the value of `source` in place; `source` is consumed. */
-  assign(target: Tensor, source: Tensor): void;
+  /**
+   * `target` takes the value of `source` in place; `source` is consumed. `derived`: the new
+   * value follows from another update (a view of a base updated in place), so it can be
+   * recomputed when read instead of being written out.
+   */
+  assign(target: Tensor, source: Tensor, derived?: boolean): void;
   /** Another mode takes over (or a whole function is captured): pending work runs first. */
   leave(reason: string): void;
   /** Runs runtime code that is one op to the user (a gradient rule, an optimizer step): one program in strict mode. */

@@ -6,42 +6,58 @@
 // A pending region pins the buffers it reads the same way, until it ran.
 import type { DeviceBuffer } from '../device/memory.js';
 import { chipSession } from '../device/current.js';
-import { isScalar, Tensor, type WeakScalar } from '../tensor.js';
+import { isScalar, Tensor, type PinGroup, type WeakScalar } from '../tensor.js';
 
-const registry = new FinalizationRegistry<DeviceBuffer[]>((pins) => pins.forEach(unpin));
+// One registration per region, not per value: registering cost more than recording the op
+// (10,000 tiny adds in a loop: most of their time went to it and to the collector).
+const registry = new FinalizationRegistry<readonly DeviceBuffer[]>((buffers) => buffers.forEach(unpin));
 
 /**
  * After a region ran: pins the buffers read by the recipes it left unmaterialized that may
  * still be read: those of live values and the recipes they are computed from. A disposed
- * value nothing reads keeps no pin (in a loop, most values are disposed at once).
+ * value nothing reads keeps no pin (in a loop, most values are disposed at once). The pins
+ * form one group, shared by those values: each buffer is pinned once, until the last of
+ * them is materialized (dropRecipe) or collected.
  */
 export function keepRecipes(members: readonly Tensor[]): void {
   // Members come in recording order and a recipe reads only earlier values: walking back,
   // a value is known to be needed before its turn comes.
   let needed: Set<Tensor> | null = null;
+  /** Each pinned buffer and the hidden tensor recipes read it through. */
+  let aliases: Map<DeviceBuffer, Tensor> | null = null;
+  let group: PinGroup | null = null;
   for (let m = members.length - 1; m >= 0; m--) {
     const t = members[m]!;
     if (t._buf || !t._node || t._pins) continue;
     if (t.disposed && !needed?.has(t)) continue;
-    let pins: DeviceBuffer[] | null = null;
+    let pinning = false;
     const inputs = t._node.inputs as (Tensor | WeakScalar)[];
     for (let k = 0; k < inputs.length; k++) {
       const v = inputs[k]!;
       if (isScalar(v)) continue;
-      if (!v._buf) {
+      const b = v._buf;
+      if (!b) {
         (needed ??= new Set()).add(v);
         continue;
       }
-      if (v._buf.freed) continue;
-      pin(v._buf);
-      (pins ??= []).push(v._buf);
-      inputs[k] = frozen(v);
+      if (b.freed) continue;
+      let alias = (aliases ??= new Map()).get(b);
+      if (!alias) {
+        pin(b);
+        aliases.set(b, (alias = frozen(v)));
+      }
+      inputs[k] = alias;
+      pinning = true;
     }
-    if (pins) {
-      t._pins = pins;
-      registry.register(t, pins, t);
+    if (pinning) {
+      group ??= { buffers: [], holders: 0 };
+      group.holders++;
+      t._pins = group;
     }
   }
+  if (!group) return;
+  (group.buffers as DeviceBuffer[]).push(...aliases!.keys());
+  registry.register(group, group.buffers, group);
 }
 
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
@@ -52,13 +68,14 @@ function frozen(v: Tensor): Tensor {
   return alias;
 }
 
-/** The recipe was materialized: its inputs are no longer needed by it. */
+/** The recipe was materialized: it no longer needs its inputs (nor, once the last holder goes, its group). */
 export function dropRecipe(t: Tensor): void {
-  const pins = t._pins;
-  if (!pins) return;
+  const group = t._pins;
+  if (!group) return;
   t._pins = null;
-  registry.unregister(t);
-  pins.forEach(unpin);
+  if (--group.holders > 0) return;
+  registry.unregister(group);
+  group.buffers.forEach(unpin);
 }
 
 export function pin(b: DeviceBuffer): void {

@@ -45,6 +45,8 @@ export class Region {
   private reads = new Set<DeviceBuffer>();
   /** Tensors given a new value in place in this region (always outputs: see assign). */
   private updated = new Set<Tensor>();
+  /** Views given their base's new value (recipes, never outputs by themselves: see assign). */
+  private derived = new Set<Tensor>();
   /** Buffers of the old values those updates displaced: freed once the region ran. */
   private displaced: DeviceBuffer[] = [];
   /** The value each updated tensor had before the region (restored if the region is dropped). */
@@ -64,8 +66,12 @@ export class Region {
   /** Whether it records a collective (then every collective is an output and the region is cut whole). */
   private collectives = false;
 
-  /** `cap`: ops recorded before the region is cut at the next op (Infinity: never). */
-  constructor(public cap: number) {}
+  /**
+   * `cap`: ops recorded before the region is cut at the next op (Infinity: never).
+   * `derivedAsRecipes`: views updated with their base stay recipes (see assign); a captured
+   * function (tpu.compile) writes them out instead, since its replays run no recipes.
+   */
+  constructor(public cap: number, private readonly derivedAsRecipes = false) {}
 
   /** Records one op application; `caller` is the runtime function the user's call entered. */
   record(node: TraceNode, caller: Function): Tensor {
@@ -96,10 +102,14 @@ export class Region {
   /**
    * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far keep
    * reading the old value, which moves to a hidden tensor; from now on `target` is the
-   * source's recipe, so later ops read the new value and the program writes it out. Returns
-   * false when `source` is not a recipe of this region (the caller updates eagerly then).
+   * source's recipe, so later ops read the new value and the program writes it out. A
+   * `derived` update (a view recomputed from its updated base) is not written out unless
+   * used: the views of a parameter left by earlier steps (`w.T`), dead but not yet collected,
+   * would otherwise each add an output, and a new program, to every step. Read later, such a
+   * view is recomputed from the base's buffer its recipe keeps. Returns false when `source`
+   * is not a recipe of this region (the caller updates eagerly then).
    */
-  assign(target: Tensor, source: Tensor): boolean {
+  assign(target: Tensor, source: Tensor, derived = false): boolean {
     if (source._node?.region !== this || source.disposed) return false;
     const old = new Tensor(null, target.shape, target.dtype, target.chip);
     old._buf = target._buf;
@@ -115,12 +125,14 @@ export class Region {
       for (let k = 0; k < inputs.length; k++) if (inputs[k] === target) inputs[k] = old;
     }
     this.updated.delete(target);
+    this.derived.delete(target);
     if (!this.originals.has(target)) this.originals.set(target, old);
     target._buf = null;
     target._node = source._node;
     source.disposed = true; // its recipe is target's now
     members.push(target);
-    this.updated.add(target);
+    if (derived && this.derivedAsRecipes) this.derived.add(target);
+    else this.updated.add(target);
     return true;
   }
 
@@ -138,7 +150,7 @@ export class Region {
     for (const t of suffix) {
       for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
     }
-    for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1) || this.updated.has(t))) outputs.add(t);
+    for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1 && !this.derived.has(t)) || this.updated.has(t))) outputs.add(t);
     for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
     this.recomputed = new Set();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
@@ -174,6 +186,7 @@ export class Region {
     this.members = [];
     this.recomputed = new Set();
     this.updated = new Set();
+    this.derived = new Set();
     this.originals = new Map();
     this.start = null;
     this.collectives = false;
@@ -246,7 +259,7 @@ export class Region {
     for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
     for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
     for (const t of this.members) {
-      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1) outputs.add(t);
+      if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1 && !this.derived.has(t)) outputs.add(t);
     }
     // A collective runs on every chip of its call or on none: each is written out, never left
     // to a recipe that one chip alone would recompute later.

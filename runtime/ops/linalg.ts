@@ -54,7 +54,9 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   if (x.shape[x.ndim - 1] !== weight.shape[weight.ndim - 1]) {
     throw new RangeError(`linear: input ${formatShape(x.shape)} has ${x.shape[x.ndim - 1]} features but weight ${formatShape(weight.shape)} expects ${weight.shape[weight.ndim - 1]}`);
   }
-  // weight.T never reaches the user: not a view to recompute at each optimizer step.
+  // Its own transpose, not an alias of the weight: an in-place update of the weight would
+  // recompute every such view still listed (a training loop leaves one per step). Autograd
+  // still sees the weight change: the transpose's tape node holds the weight's version.
   const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
   return bias === undefined || bias === null ? y : y.add(tensorArg('linear', 'bias', bias));
 }

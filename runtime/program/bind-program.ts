@@ -60,7 +60,9 @@ export function combineBindings(parts: readonly BoundRegion[]): BoundRegion {
   };
 }
 
-type Ref = number; // value id once inputs and scalars are counted: see resolve()
+// Operand refs while walking: inputs >= 0, scalars -1-k, the node recorded i-th NODE_REF + i
+// (numbers, not tagged strings: a region of 512 ops is bound at every size-cap cut).
+const NODE_REF = 2 ** 31;
 
 function checkLive(t: Tensor, buf: DeviceBuffer): void {
   if (buf.freed) {
@@ -188,10 +190,9 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
   const scalarOperands: WeakScalar[] = [];
   const nodes: TraceNode[] = [];
   const nodeIndex = new Map<TraceNode, number>();
-  // Operands as tagged refs: inputs >= 0, scalars -1-k, nodes as 'n' + index (resolved below).
-  const refs: (Ref | string)[][] = [];
+  const refs: number[][] = [];
 
-  const visit = (t: Tensor): Ref | string => {
+  const visit = (t: Tensor): number => {
     const buf = t._buf;
     if (buf) {
       checkLive(t, buf);
@@ -208,28 +209,41 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
     const node = t._node;
     if (!node) throw new Error(`internal: tensor ${t.describe()} has neither a buffer nor a recipe`);
     const seen = nodeIndex.get(node);
-    if (seen !== undefined) return 'n' + seen;
-    const ins = node.inputs.map((v) => {
-      if (!isScalar(v)) return visit(v);
-      scalarTypes.push(v.dtype);
-      scalars.push(v.value);
-      scalarOperands.push(v);
-      return -scalars.length;
-    });
+    if (seen !== undefined) return NODE_REF + seen;
+    const operands = node.inputs;
+    const ins: number[] = new Array(operands.length);
+    for (let k = 0; k < operands.length; k++) {
+      const v = operands[k]!;
+      if (!isScalar(v)) ins[k] = visit(v);
+      else {
+        scalarTypes.push(v.dtype);
+        scalars.push(v.value);
+        scalarOperands.push(v);
+        ins[k] = -scalars.length;
+      }
+    }
     const i = nodes.length;
     nodeIndex.set(node, i);
     nodes.push(node);
     refs.push(ins);
-    return 'n' + i;
+    return NODE_REF + i;
   };
-  const outRefs = outputs.map(visit);
+  const outIds = outputs.map(visit);
 
+  // Refs become value ids (inputs, then scalars, then nodes), in place; the signature is built
+  // in the same pass.
   const base = inputs.length + scalars.length;
-  const resolve = (r: Ref | string): number =>
-    typeof r === 'string' ? base + Number(r.slice(1)) : r >= 0 ? r : inputs.length + (-1 - r);
-  const ids = refs.map((ins) => ins.map(resolve));
-  const outIds = outRefs.map(resolve);
-  const body = nodes.map((n, k) => `${n.op.name}(${ids[k]!.join(',')})${attrKeyOf(n.op, n.attrs)}:${n.dtype}`).join(';');
+  const resolve = (r: number): number => (r >= NODE_REF ? base + (r - NODE_REF) : r >= 0 ? r : inputs.length + (-1 - r));
+  let body = '';
+  for (let k = 0; k < nodes.length; k++) {
+    const n = nodes[k]!;
+    const ins = refs[k]!;
+    body += (k ? ';' : '') + n.op.name + '(';
+    for (let j = 0; j < ins.length; j++) body += (j ? ',' : '') + (ins[j] = resolve(ins[j]!));
+    body += ')' + attrKeyOf(n.op, n.attrs) + ':' + n.dtype;
+  }
+  for (let j = 0; j < outIds.length; j++) outIds[j] = resolve(outIds[j]!);
+  const ids = refs;
   const head = `${inputValues.map((v) => v.dtype).join(',')}|${scalarTypes.join(',')}|`;
   const tail = `|${body}|${outIds.join(',')}`;
   const shapes = inputValues.map((v) => v.shape.join('x')).join(',');

@@ -11,6 +11,17 @@ import { addApplyHook } from '../modes/dispatch.js';
 import { formatShape } from '../shape.js';
 import { gradEnabled, noGrad } from '../autograd/grad-mode.js';
 import { contiguousStrides, hasInternalOverlap, layoutAfter, type Layout } from './layout.js';
+import { collectGarbage } from '../device/gc-pressure.js';
+
+/**
+ * Views of one base listed before a collection is asked for. A dropped view leaves the list
+ * only once collected, and until then every in-place update of the base recomputes it: a
+ * training loop makes views of each weight every step (w.T) and few device bytes, so
+ * collections paced by device memory came too seldom and each step recorded more ops.
+ */
+const COLLECT_AT = 64;
+/** Views recorded since the last collection asked for here: one collection serves every base. */
+let recordedSinceCollect = 0;
 
 interface ViewOf {
   readonly base: Tensor;
@@ -79,10 +90,16 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, layout:
   out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf };
   const views = (base._views ??= []);
   views.push(new WeakRef(out));
-  // Views made in a loop and dropped: bounded by twice the live ones.
+  recordedSinceCollect++;
+  // Views made in a loop and dropped: bounded by twice the live ones (and COLLECT_AT).
   if (views.length >= (base._viewsPruneAt ?? 16)) {
+    // before any deref: a deref keeps its target to the end of the job
+    if (views.length >= COLLECT_AT && recordedSinceCollect >= COLLECT_AT) {
+      recordedSinceCollect = 0;
+      collectGarbage();
+    }
     base._views = views.filter((r) => r.deref() !== undefined);
-    base._viewsPruneAt = 2 * base._views.length + 16;
+    base._viewsPruneAt = Math.max(COLLECT_AT, 2 * base._views.length + 16);
   }
 }
 

@@ -60,8 +60,8 @@ describe('generated elementwise loops', () => {
     expect(source).toContain('tk_kernel');
     expect(generateC({ ...chain, nodes: [node('matmul', [0, 0]), node('tanh', [2])], outputs: [3] })).toBeUndefined();
     expect(generateC({ ...chain, scalars: ['int32'] })).toBeUndefined();
-    const small = { ...chain, inputs: [value([8])], nodes: [node('mul', [0, 1], [8]), node('tanh', [2], [8])], outputs: [3] };
-    expect(generateC(small)).toBeUndefined(); // too small to be worth a compile
+    const broadcast = { ...chain, inputs: [value([8]), value([2, 8])], scalars: [], nodes: [node('add', [0, 1], [2, 8]), node('tanh', [2], [2, 8])], outputs: [3] };
+    expect(generateC(broadcast)).toBeUndefined(); // an operand read with a stride
   });
 
   it('computes each IEEE op rounded once (bitwise) and tanh within 2 ulp of float64', () => {
@@ -89,6 +89,25 @@ describe('generated elementwise loops', () => {
     expect(worst).toBeLessThanOrEqual(2);
   });
 
+  it('splits a run over threads: every element computed once, bitwise as on one thread', () => {
+    const n = 3 * 32768 * 2 + 37; // several chunks per thread and a ragged end
+    const x = new Float32Array(n).map((_, i) => Math.sin(i) * 4);
+    const one = [new Float32Array(n), new Float32Array(n)];
+    kernel!.run([x], Float32Array.of(1.5), one, n, 1);
+    for (const threads of [2, 3, 8]) {
+      const many = [new Float32Array(n).fill(NaN), new Float32Array(n).fill(NaN)];
+      for (let repeat = 0; repeat < 3; repeat++) kernel!.run([x], Float32Array.of(1.5), many, n, threads);
+      for (let k = 0; k < 2; k++) {
+        const same = many[k]!.every((v, i) => Object.is(v, one[k]![i]));
+        expect(same, `output ${k} on ${threads} threads`).toBe(true);
+      }
+    }
+    // the first n elements only: the rest of a longer array is left alone
+    const longer = new Float32Array(n + 16).fill(7);
+    kernel!.run([new Float32Array(n + 16)], Float32Array.of(1.5), [longer, new Float32Array(n + 16)], n, 2);
+    expect(Array.from(longer.subarray(n))).toEqual(new Array(16).fill(7));
+  });
+
   it('keeps tanh special values: NaN, +-Inf, -0, saturation', async () => {
     const x = Float32Array.from([NaN, Infinity, -Infinity, -0, 0, 20, -20, 1e-30]);
     const out = new Float32Array(N);
@@ -100,6 +119,20 @@ describe('generated elementwise loops', () => {
     (await compileKernel(generateC(tanhOnly)!))!.run([padded], Float32Array.of(1), [tanhOut, out], N);
     expect(Array.from(tanhOut.subarray(0, 8))).toEqual([NaN, 1, -1, -0, 0, 1, -1, f32(1e-30)]);
     expect(Object.is(tanhOut[3], -0)).toBe(true);
+  });
+
+  it('a small program run again and again gets its loop too, with the values of float64 loops', async () => {
+    const x = tpu.tensor([1, -2, 0.5, 3, -0, 7, 1e-3, -4]);
+    const before = (await tpu.deviceStats()).generatedLoops;
+    const run = () => tpu.withMode('fused', () => x.mul(3).add(x).sub(0.25).abs().sqrt()).data();
+    for (let i = 0; i < 4; i++) await run(); // hot: compiled in the background
+    for (let i = 0; i < 200 && (await tpu.deviceStats()).generatedLoops === before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await tpu.deviceStats()).generatedLoops).toBeGreaterThan(before);
+    const got = await run();
+    x.dataSync().forEach((v, i) => {
+      const expected = f32(Math.sqrt(Math.abs(f32(f32(f32(v * 3) + v) - 0.25))));
+      expect(Object.is(got[i], expected), `x=${v}: ${got[i]} vs ${expected}`).toBe(true);
+    });
   });
 
   it('a fused elementwise chain matches strict mode (ONNX Runtime op by op)', async () => {

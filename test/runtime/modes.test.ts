@@ -162,6 +162,23 @@ describe('fused regions', () => {
     expect(h.array()).toEqual([2, 4, 6]);
   });
 
+  it('an input disposed while recipes read it is freed once the last of them is materialized', async () => {
+    tpu.mode('fused');
+    const x = tpu.tensor([1, 2, 3], { dtype: 'float32' });
+    await tpu.sync();
+    const h1 = x.mul(2);
+    const h2 = x.add(5);
+    const y = h1.add(h2);
+    await y.data(); // h1 and h2 stay recipes reading x's buffer
+    x.dispose();
+    const live = tpu.memory().liveTensors; // x's buffer is still held for them
+    expect(h1.array()).toEqual([2, 4, 6]);
+    expect(tpu.memory().liveTensors).toBe(live + 1); // h1; x still held for h2
+    expect(h2.array()).toEqual([6, 7, 8]);
+    expect(tpu.memory().liveTensors).toBe(live + 1); // h2 in, x out
+    expect(y.array()).toEqual([8, 11, 14]);
+  });
+
   it('a value with several consumers that stays alive becomes a program output', async () => {
     tpu.mode('fused');
     const x = tpu.ones([10]);

@@ -72,6 +72,14 @@ describe('views and in-place ops', () => {
     expect(() => y.backward()).toThrow(/modified by an inplace operation/);
   });
 
+  it('a Linear weight updated in place between forward and backward is an error, as in PyTorch', () => {
+    const lin = new tpu.nn.Linear(2, 2);
+    const x = tpu.tensor([[1, 2]], { dtype: 'float32', requiresGrad: true });
+    const y = lin.forward(x).sum();
+    tpu.noGrad(() => lin.weight.add_(1));
+    expect(() => y.backward()).toThrow(/modified by an inplace operation/);
+  });
+
   it('in-place on a non-leaf records into the graph, as in PyTorch', () => {
     const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
     const y = w.mul(2);
@@ -96,6 +104,28 @@ describe('views see optimizer steps', () => {
     w.sum().backward();
     opt.step();
     expect(Array.from(wt.flatten().dataSync())).toEqual([0.5, 2.5, 1.5, 3.5]);
+  });
+});
+
+describe('views made each step of a loop updating their base (fused)', () => {
+  it('settle into one program, and a view kept from the start reads the latest values', async () => {
+    tpu.mode('fused');
+    const w = f32([[1, 2], [3, 4]]);
+    const x = f32([[1, 0], [0, 1]]);
+    const kept = w.T;
+    const sums: number[] = [];
+    const compiles: number[] = [];
+    // 250 steps of 3 dropped views each: more than one region's ops, were they all recomputed.
+    // Each step awaits its result (a new job: a WeakRef read in one job keeps its target for it).
+    for (let step = 0; step < 250; step++) {
+      const y = w.T.matmul(x).add(w.T).sub(w.T); // new views every step, dropped (not yet collected)
+      w.mul_(-1);
+      sums.push((await y.sum().data())[0]!);
+      compiles.push(tpu.stats().programsCompiled);
+    }
+    expect(sums).toEqual(sums.map((_, step) => (step % 2 ? -10 : 10)));
+    expect(new Set(compiles.slice(3)).size).toBe(1); // no program per step
+    expect(kept.array()).toEqual([[1, 3], [2, 4]]); // 250 sign flips
   });
 });
 

@@ -1,13 +1,11 @@
 // Elementwise float32 programs as one generated C loop: one pass over memory instead of one
 // ONNX Runtime kernel (and one full-size intermediate) per op. A program qualifies when every
 // node is a supported elementwise op on the full shape, reading full-shape float32 buffers,
-// float32 scalars or one-value constants; anything else stays on ONNX Runtime.
+// float32 scalars or one-value constants; anything else stays on ONNX Runtime. When a loop is
+// worth its compile is the backend's call (ort-backend.ts).
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { VECTOR_MATH_C } from './vector-math.js';
-
-/** Below this many elements ONNX Runtime's kernels are as good and a compile is not worth it. */
-const MIN_ELEMENTS = 1 << 14;
 
 const C_OPS: Record<string, (a: string, b: string) => string> = {
   add: (a, b) => `${a} + ${b}`,
@@ -21,13 +19,11 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
   tanh: (a) => `tk_tanh(${a})`,
 };
 
-/** The C source of the program's loop (entry point tk_kernel), or undefined if it does not qualify. */
+/** The C source of the program's loop (entry point tk_kernel over elements [begin, end)), or undefined if it does not qualify. */
 export function generateC(program: Program): string | undefined {
   if (program.nodes.length < 2) return undefined;
   const last = program.nodes[program.nodes.length - 1]!;
-  const n = numel(last.shape);
   const key = last.shape.join(',');
-  if (n < MIN_ELEMENTS) return undefined;
   const full = (shape: readonly number[]) => shape.join(',') === key;
   if (program.scalars.some((d) => d !== 'float32')) return undefined;
   if (program.inputs.some((v) => v.dtype !== 'float32' || !(full(v.shape) || numel(v.shape) === 1))) return undefined;
@@ -70,9 +66,9 @@ export function generateC(program: Program): string | undefined {
   }
   return [
     VECTOR_MATH_C,
-    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t n) {',
+    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {',
     ...decls,
-    '  for (int64_t i = 0; i < n; i++) {',
+    '  for (int64_t i = begin; i < end; i++) {',
     ...body,
     ...stores,
     '  }',

@@ -16,11 +16,12 @@ import { ADDON_C } from './addon-source.js';
 type Kernel = { readonly __kernel: unique symbol };
 interface Addon {
   load(path: string): Kernel;
-  run(kernel: Kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number): void;
+  run(kernel: Kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads: number): void;
 }
 
 export interface LoadedKernel {
-  run(inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number): void;
+  /** Computes elements [0, n), split over up to `threads` threads (default 1). */
+  run(inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads?: number): void;
 }
 
 const run = promisify(execFile);
@@ -55,7 +56,7 @@ async function loadAddon(): Promise<{ addon: Addon; dir: string } | undefined> {
     mkdirSync(dir, { recursive: true });
     const include = join(process.execPath, '..', '..', 'include', 'node');
     // Node loads native addons by their .node extension only.
-    const path = await build(dir, ADDON_C, [`-I${include}`, '-I/usr/include/node', '-ldl'], '.node');
+    const path = await build(dir, ADDON_C, [`-I${include}`, '-I/usr/include/node', '-ldl', '-pthread'], '.node');
     return { addon: createRequire(import.meta.url)(path) as Addon, dir };
   } catch {
     return undefined;
@@ -70,7 +71,7 @@ export async function compileKernel(source: string): Promise<LoadedKernel | unde
   if (!loaded) return undefined;
   try {
     const kernel = loaded.addon.load(await build(loaded.dir, source));
-    return { run: (inputs, scalars, outputs, n) => loaded.addon.run(kernel, inputs, scalars, outputs, n) };
+    return { run: (inputs, scalars, outputs, n, threads = 1) => loaded.addon.run(kernel, inputs, scalars, outputs, n, threads) };
   } catch {
     return undefined;
   }
