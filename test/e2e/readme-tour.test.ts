@@ -40,6 +40,8 @@ describe.skipIf('reason' in libtpu)('the README tour', () => {
     });
     // y = relu(x @ w).sum(1, keepdim): a [256, 1] float32 tensor.
     expect(results[0]).toMatch(/^tensor\(\[\[.*shape=\[256, 1\], dtype=float32/s);
+    // Views: row 0 written through c.at(0); the reshape of c.T copied; d(2p + 1)/dp = 2.
+    expect(results[5]).toMatch(/\[\s*\[\s*\[\s*1,\s*1,\s*1\s*\],\s*\[\s*0,\s*0,\s*0\s*\]\s*\],\s*\[\s*2,\s*2\s*\]\s*\]/);
     // A matmul of two [8192, 8192] bf16 matrices: 2 * 8192^3 multiply-adds, at least.
     const flops = Number(/flops: (\d+)/.exec(results[3])![1]);
     expect(flops).toBeGreaterThanOrEqual(2 * 8192 ** 3);
