@@ -4,6 +4,7 @@
 // (10 rows on 4 chips), in debug, strict and fused mode, and DTensor code inside tpu.compile.
 import { describe, expect, it } from 'vitest';
 import { tpu, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
+import { erfRef } from '../support/reference.js';
 import { expectClose, expectDTensor, host, map, matmul, permute, reduce, softmax, values, zip, type Host } from './dtensor-reference.js';
 
 tpu.setDevice({ chips: 4 });
@@ -16,22 +17,12 @@ const R = tpu.Replicate();
 const P = tpu.Partial('sum');
 const dist = (h: Host, ps: Placement[], m = ps.length === 2 ? mesh2d : mesh): DTensor => tpu.distributeTensor(tpu.tensor(h.data).reshape(h.shape), m, ps);
 
-const erf = (x: number) => {
-  // Abramowitz-Stegun 7.1.26 is too coarse for 1e-5; integrate the series instead (|x| < 7 here).
-  let sum = x;
-  let term = x;
-  for (let n = 1; n < 200; n++) {
-    term *= (-x * x) / n;
-    sum += term / (2 * n + 1);
-  }
-  return (2 / Math.sqrt(Math.PI)) * sum;
-};
 const UNARY = {
   neg: (v: number) => -v,
   relu: (v: number) => Math.max(0, v),
   exp: Math.exp,
   tanh: Math.tanh,
-  gelu: (v: number) => 0.5 * v * (1 + erf(v / Math.SQRT2)),
+  gelu: (v: number) => 0.5 * v * (1 + erfRef(v / Math.SQRT2)),
 } as const;
 const BINARY = { add: (a: number, b: number) => a + b, sub: (a: number, b: number) => a - b, mul: (a: number, b: number) => a * b, div: (a: number, b: number) => a / b } as const;
 
