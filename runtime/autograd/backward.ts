@@ -85,7 +85,7 @@ function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor 
  * chips whose result got no gradient run theirs with zeros; what they give is dropped unless
  * their input requires grad.
  */
-function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o: unknown, g: Tensor | null | undefined) => void, who: string): void {
+function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o: unknown, g: Tensor | null) => void, who: string): void {
   for (const m of group.members) {
     if (m.out._gradNode && !m.out._gradNode.operands) {
       throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
@@ -98,7 +98,7 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
     pending.delete(m.out);
     return (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
   });
-  group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, grads[j]![i])));
+  group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
 }
 
 /** A rule's result fitted to its operand, or null when the operand needs no gradient. */
@@ -127,11 +127,11 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
     scope(() => {
       const pending = new Map<Tensor, Tensor>([[root, start]]);
       const leaves = new Map<Tensor, Tensor>();
-      const add = (o: unknown, gi: Tensor | null | undefined) => {
+      // `gi`: a rule's result already fitted to its operand (fitTo).
+      const add = (o: unknown, gi: Tensor | null) => {
         if (!(o instanceof Tensor) || !o.requiresGrad || !gi) return;
-        const fitted = fit(gi, o);
         const before = pending.get(o);
-        pending.set(o, before ? before.add(fitted) : fitted);
+        pending.set(o, before ? before.add(gi) : gi);
       };
       for (let k = order.length - 1; k >= 0; k--) {
         const t = order[k]!;

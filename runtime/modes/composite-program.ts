@@ -29,11 +29,10 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
       for (const t of made as Tensor[]) {
-        if (results.includes(t) || isKept(t)) continue;
-        if (saved) required.push(t);
+        if (results.includes(t)) continue;
+        if (saved || isKept(t)) required.push(t);
         else t.dispose();
       }
-      for (const t of made as Tensor[]) if (isKept(t)) required.push(t);
       region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
       return result;
     } catch (e) {
