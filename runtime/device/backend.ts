@@ -14,6 +14,8 @@ export interface BackendMemoryStats {
   readonly buffers: number;
   readonly executables: number;
   readonly generatedLoops?: number;
+  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, held free. */
+  readonly pool?: { readonly reused: number; readonly fresh: number; readonly pooledBytes: number };
 }
 
 export interface Backend<Executable = unknown, Buffer extends BackendBuffer = BackendBuffer> {

@@ -55,6 +55,8 @@ export interface DeviceStats {
   readonly bytesInUse: number;
   /** Executables running as a generated loop (device/loopgen) instead of ONNX Runtime. */
   readonly generatedLoops?: number;
+  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, held free. */
+  readonly pool?: { readonly reused: number; readonly fresh: number; readonly pooledBytes: number };
 }
 import type { BackendName } from './backend-choice.js';
 

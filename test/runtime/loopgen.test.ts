@@ -62,6 +62,25 @@ describe('generated elementwise loops', () => {
     expect(generateC({ ...chain, scalars: ['int32'] })).toBeUndefined();
     const broadcast = { ...chain, inputs: [value([8]), value([2, 8])], scalars: [], nodes: [node('add', [0, 1], [2, 8]), node('tanh', [2], [2, 8])], outputs: [3] };
     expect(generateC(broadcast)).toBeUndefined(); // an operand read with a stride
+    // one op alone (strict mode): only ops rounded once, whose bits ONNX Runtime gives too
+    expect(generateC({ ...chain, nodes: [node('mul', [0, 1])], outputs: [2] })).toContain('tk_kernel');
+    expect(generateC({ ...chain, nodes: [node('tanh', [0])], outputs: [2] })).toBeUndefined();
+  });
+
+  it('strict mode: one large exactly rounded op gets its loop; its values are float32 division, before and after', async () => {
+    const x = tpu.tensor(inputs());
+    const before = (await tpu.deviceStats()).generatedLoops!;
+    const run = () => tpu.withMode('strict', () => x.div(0.3).data());
+    const check = (got: Float32Array | Int32Array | Uint8Array | Uint16Array) =>
+      x.dataSync().forEach((v, j) => {
+        const expected = f32(v / f32(0.3));
+        if (Number.isNaN(expected)) expect(got[j]).toBeNaN();
+        else if (!Object.is(got[j], expected)) expect(`${v} / 0.3 = ${got[j]}`).toBe(`${v} / 0.3 = ${expected}`);
+      });
+    check(await run()); // ONNX Runtime's, unless the loop (built at once for this size) came first
+    for (let i = 0; i < 200 && (await tpu.deviceStats()).generatedLoops === before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await tpu.deviceStats()).generatedLoops).toBeGreaterThan(before);
+    check(await run());
   });
 
   it('computes each IEEE op rounded once (bitwise) and tanh within 2 ulp of float64', () => {

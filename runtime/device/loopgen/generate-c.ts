@@ -19,9 +19,18 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
   tanh: (a) => `tk_tanh(${a})`,
 };
 
+/**
+ * Ops whose IEEE result is rounded once, so a loop gives ONNX Runtime's bits. A program of one
+ * op (strict mode) runs on ONNX Runtime until its loop is built: only these keep the same
+ * bits either way (tanh is an approximation in both, a different one).
+ */
+const EXACT_OPS = new Set(['add', 'sub', 'mul', 'div', 'neg', 'abs', 'sqrt', 'square', 'constant']);
+
 /** The C source of the program's loop (entry point tk_kernel over elements [begin, end)), or undefined if it does not qualify. */
 export function generateC(program: Program): string | undefined {
-  if (program.nodes.length < 2) return undefined;
+  if (program.nodes.length === 0) return undefined;
+  // One op: ONNX Runtime copies every output into a new buffer (onnxruntime-node), a loop writes a pooled one.
+  if (program.nodes.length === 1 && !EXACT_OPS.has(program.nodes[0]!.op)) return undefined;
   const last = program.nodes[program.nodes.length - 1]!;
   const key = last.shape.join(',');
   const full = (shape: readonly number[]) => shape.join(',') === key;

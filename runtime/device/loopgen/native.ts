@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { threadId } from 'node:worker_threads';
 import { ADDON_C } from './addon-source.js';
 
 type Kernel = { readonly __kernel: unique symbol };
@@ -29,13 +30,27 @@ const COMPILER = process.env.TPU_KERNEL_CC ?? 'gcc';
 // IEEE semantics kept: no -ffast-math; no contraction, so a*b+c rounds twice as the ops do.
 const FLAGS = ['-x', 'c', '-O3', '-march=native', '-fno-math-errno', '-ffp-contract=off', '-shared', '-fPIC'];
 
+/** Builds under way in this process, by output path: two programs of one source (one op on two shapes) share one compile. */
+const building = new Map<string, Promise<string>>();
+
 /** Compiles `source` into `dir` (once: kept by hash), returns its path. */
-async function build(dir: string, source: string, extra: string[] = [], extension = '.so'): Promise<string> {
+function build(dir: string, source: string, extra: string[] = [], extension = '.so'): Promise<string> {
   const hash = createHash('sha256').update(source).update(extra.join(' ')).digest('hex').slice(0, 24);
   const out = join(dir, `${hash}${extension}`);
-  if (existsSync(out)) return out;
-  const src = join(dir, `${hash}.${process.pid}.c`);
-  const tmp = `${out}.${process.pid}.tmp`;
+  if (existsSync(out)) return Promise.resolve(out);
+  let pending = building.get(out);
+  if (!pending) {
+    pending = compileTo(out, source, extra).finally(() => building.delete(out));
+    building.set(out, pending);
+  }
+  return pending;
+}
+
+async function compileTo(out: string, source: string, extra: string[]): Promise<string> {
+  // Each chip's device thread has its own `building`: the thread's id keeps their files apart.
+  const own = `${process.pid}.${threadId}`;
+  const src = `${out}.${own}.c`;
+  const tmp = `${out}.${own}.tmp`;
   writeFileSync(src, source);
   try {
     await run(COMPILER, [...FLAGS, ...extra, '-o', tmp, src]);

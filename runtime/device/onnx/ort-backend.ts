@@ -153,7 +153,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops };
+    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops, pool: this.pool.stats() };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
