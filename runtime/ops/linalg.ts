@@ -3,6 +3,7 @@ import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { untracked } from '../views/view-tracking.js';
+import { composite } from '../modes/composite.js';
 
 function tensorArg(op: string, name: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
@@ -57,8 +58,13 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   // Its own transpose, not an alias of the weight: an in-place update of the weight would
   // recompute every such view still listed (a training loop leaves one per step). Autograd
   // still sees the weight change: the transpose's tape node holds the weight's version.
-  const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
-  return bias === undefined || bias === null ? y : y.add(tensorArg('linear', 'bias', bias));
+  if (bias !== undefined && bias !== null) tensorArg('linear', 'bias', bias);
+  // One composed op: in strict mode the transpose, matmul and bias add are one program, and
+  // ONNX Runtime folds the transpose into its matmul (no [out, in] copy of the weight per call).
+  return composite('linear', () => {
+    const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
+    return bias === undefined || bias === null ? y : y.add(bias);
+  });
 }
 
 declare module '../tensor.js' {
