@@ -60,8 +60,12 @@ function send(msg: DeviceMessage, transfer: ArrayBuffer[] = []): void {
   Atomics.notify(counter, 0);
 }
 
+/** The doneUpTo last sent: a progress message with nothing new would only wake the host. */
+let sentUpTo = 0;
+
 function flushProgress(): void {
-  if (doneUpTo === 0 && errors.length === 0) return;
+  if (doneUpTo === sentUpTo && errors.length === 0 && timings.length === 0 && compiles.length === 0 && collectives.length === 0) return;
+  sentUpTo = doneUpTo;
   const msg: DeviceMessage = { t: 'progress', upTo: doneUpTo };
   if (timings.length) msg.timings = timings;
   if (compiles.length) msg.compiles = compiles;
