@@ -262,7 +262,8 @@ const members = {
   },
 
   /**
-   * The device thread's own figures (executables, buffers, bytes) once the work queued so far ran.
+   * The device thread's own figures (executables, buffers, bytes, generated loops, reuse of freed
+   * buffers: `pool`) once the work queued so far ran.
    * @example await tpu.deviceStats()
    */
   deviceStats(): Promise<DeviceStats> {
