@@ -7,7 +7,8 @@ import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
-const C_OPS: Record<string, (a: string, b: string) => string> = {
+/** Each supported elementwise op as a C expression of its operands (also used by generate-rows-c.ts). */
+export const C_OPS: Record<string, (a: string, b: string) => string> = {
   add: (a, b) => `${a} + ${b}`,
   sub: (a, b) => `${a} - ${b}`,
   mul: (a, b) => `${a} * ${b}`,
@@ -17,6 +18,8 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
   sqrt: (a) => `__builtin_sqrtf(${a})`,
   square: (a) => `${a} * ${a}`,
   tanh: (a) => `tk_tanh(${a})`,
+  erf: (a) => `tk_erf(${a})`,
+  identity: (a) => a,
 };
 
 /** The C source of the program's loop (entry point tk_kernel over elements [begin, end)), or undefined if it does not qualify. */

@@ -16,12 +16,15 @@ import { ADDON_C } from './addon-source.js';
 type Kernel = { readonly __kernel: unique symbol };
 interface Addon {
   load(path: string): Kernel;
-  run(kernel: Kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads: number): void;
+  run(kernel: Kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads: number, unit: number): void;
 }
 
 export interface LoadedKernel {
-  /** Computes elements [0, n), split over up to `threads` threads (default 1). */
-  run(inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads?: number): void;
+  /**
+   * Computes indices [0, n) (elements, or rows of a row loop), split over up to `threads`
+   * threads (default 1); `unit`: elements of work per index (a row's length), for the split.
+   */
+  run(inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n: number, threads?: number, unit?: number): void;
 }
 
 const run = promisify(execFile);
@@ -71,7 +74,7 @@ export async function compileKernel(source: string): Promise<LoadedKernel | unde
   if (!loaded) return undefined;
   try {
     const kernel = loaded.addon.load(await build(loaded.dir, source));
-    return { run: (inputs, scalars, outputs, n, threads = 1) => loaded.addon.run(kernel, inputs, scalars, outputs, n, threads) };
+    return { run: (inputs, scalars, outputs, n, threads = 1, unit = 1) => loaded.addon.run(kernel, inputs, scalars, outputs, n, threads, unit) };
   } catch {
     return undefined;
   }
