@@ -77,6 +77,7 @@ describe('generated row loops', () => {
     const p = layerNormProgram(8, 16);
     expect(generateRowsC(p)?.source).toContain('tk_kernel');
     expect(generateRowsC(p)).toMatchObject({ rows: 8, cols: 16 });
+    expect(generateRowsC(layerNormProgram(1, 50))).toMatchObject({ rows: 1, cols: 50 }); // one row: its values are one-value shaped
     const other = (i: number, attrs: object) => ({ ...p, nodes: p.nodes.map((n, k) => (k === i ? { ...n, attrs } : n)) });
     expect(generateRowsC(other(0, { dims: [0], keepdim: true }))).toBeUndefined(); // not the trailing dim
     expect(generateRowsC(other(3, { dims: [1], keepdim: false }))).toBeUndefined();
@@ -84,7 +85,7 @@ describe('generated row loops', () => {
     expect(generateRowsC({ ...p, inputs: [{ shape: [8, 16], dtype: 'int32' }, ...p.inputs.slice(1)] })).toBeUndefined();
   });
 
-  it.each([[300, 2], [300, 7], [40, 1025], [2, 1_000_000]])('layerNorm of [%d, %d] within float32 accuracy of float64, the mean within 4e-6', async (rows, cols) => {
+  it.each([[300, 2], [300, 7], [40, 1025], [1, 4097], [2, 1_000_000]])('layerNorm of [%d, %d] within float32 accuracy of float64, the mean within 4e-6', async (rows, cols) => {
     const kernel = await compileKernel(generateRowsC(layerNormProgram(rows, cols))!.source);
     expect(kernel, 'gcc is on this machine, so the kernel must build').toBeDefined();
     // an offset: the mean is large against the spread, where a careless variance loses digits
@@ -169,7 +170,7 @@ async function loopsBuilt(before: number): Promise<number> {
 }
 
 describe.each(['strict', 'fused'] as const)('layerNorm -> gelu in %s mode', (mode) => {
-  it.each([[16384, 1], [4096, 7], [32, 1025], [2, 1_000_000]])('[%d, %d] against float64, on its generated loops', async (rows, cols) => {
+  it.each([[16384, 1], [4096, 7], [32, 1025], [1, 20_001], [2, 1_000_000]])('[%d, %d] against float64, on its generated loops', async (rows, cols) => {
     tpu.mode(mode);
     const x = tpu.tensor(Float32Array.from(seededValues(rows * cols, 11, -3, 5))).reshape([rows, cols]);
     const w = tpu.tensor(Float32Array.from(seededValues(cols, 12, 0.5, 1.5)));

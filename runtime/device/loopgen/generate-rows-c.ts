@@ -8,7 +8,7 @@
 // keep float32 accuracy. IEEE values flow as they come: a NaN or inf in a row reaches its sum.
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
-import { C_OPS } from './generate-c.js';
+import { C_OPS, constantC } from './generate-c.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** How a value is laid out against the program's [rows, cols] view. */
@@ -80,9 +80,9 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     const id = base + k;
     if (node.dtype !== 'float32') return undefined;
     if (node.op === 'constant') {
-      const { values, dtype } = node.attrs as { values: readonly number[]; dtype: string };
-      if (dtype !== 'float32' || values.length !== 1 || !Number.isFinite(values[0])) return undefined;
-      names[id] = `(float)${values[0]!.toPrecision(17)}`;
+      const literal = constantC(node);
+      if (literal === undefined) return undefined;
+      names[id] = literal;
       kinds[id] = 'one';
       continue;
     }
@@ -95,11 +95,13 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
       continue;
     }
     const emit = C_OPS[node.op];
-    const kind = kindOf(node.shape);
+    const shaped = kindOf(node.shape);
+    // a one-value result is computed once per row (with one row, the row values are one-value shaped)
+    const kind = shaped === 'one' ? 'row' : shaped;
     if (!emit || !kind || node.inputs.length !== emit.length) return undefined;
     // an operand fits when it broadcasts into the node without a stride
     if (node.inputs.some((v) => !(kinds[v] === 'one' || kinds[v] === kind || kind === 'full'))) return undefined;
-    kinds[id] = kind === 'one' ? 'row' : kind; // a per-program value is computed once per row
+    kinds[id] = kind;
     const line = `const float v${id} = ${emit(names[node.inputs[0]!]!, names[node.inputs[1]!] ?? '')};`;
     if (kinds[id] === 'row') rowBody.push(`    ${line}`);
     else {
@@ -116,8 +118,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     if (kind === 'full') {
       fullOutputs.push(id);
       stores.push(`      out${j}[o + j] = ${names[id]};`);
-    } else if (kind === 'row' && kindOf(valueOf(program, id).shape) !== 'one') outerStores.push(`    out${j}[r] = ${names[id]};`);
-    else if (kind === 'row' && rows === 1) outerStores.push(`    out${j}[0] = ${names[id]};`);
+    } else if (kind === 'row' && (rows === 1 || kindOf(valueOf(program, id).shape) !== 'one')) outerStores.push(`    out${j}[r] = ${names[id]};`);
     else return undefined;
   }
   const source = [
