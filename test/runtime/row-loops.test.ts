@@ -1,8 +1,8 @@
 // Generated row loops (per-row sum/mean, as layerNorm and rmsNorm make) and the loops' erf:
 // the kernel against float64 loops written here at row lengths 2, 7, 1025 and 1e6, NaN and inf
 // rows as PyTorch gives them, rows split over threads bitwise as on one; then layerNorm -> gelu
-// through the session in strict and fused mode (row lengths 1, odd, 1e6, bfloat16) and
-// layerNorm's gradients, against float64 references.
+// through the session in strict and fused mode (row lengths 1, odd, 1e6, one row, bfloat16),
+// rmsNorm, and layerNorm's gradients, against float64 references.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { generateRowsC } from '../../dist/runtime/device/loopgen/generate-rows-c.js';
@@ -169,8 +169,8 @@ async function loopsBuilt(before: number): Promise<number> {
   return (await tpu.deviceStats()).generatedLoops!;
 }
 
-describe.each(['strict', 'fused'] as const)('layerNorm -> gelu in %s mode', (mode) => {
-  it.each([[16384, 1], [4096, 7], [32, 1025], [1, 20_001], [2, 1_000_000]])('[%d, %d] against float64, on its generated loops', async (rows, cols) => {
+describe.each(['strict', 'fused'] as const)('norms through the session in %s mode', (mode) => {
+  it.each([[16384, 1], [4096, 7], [32, 1025], [1, 20_001], [2, 1_000_000]])('layerNorm -> gelu of [%d, %d] against float64, on its generated loops', async (rows, cols) => {
     tpu.mode(mode);
     const x = tpu.tensor(Float32Array.from(seededValues(rows * cols, 11, -3, 5))).reshape([rows, cols]);
     const w = tpu.tensor(Float32Array.from(seededValues(cols, 12, 0.5, 1.5)));
@@ -183,6 +183,29 @@ describe.each(['strict', 'fused'] as const)('layerNorm -> gelu in %s mode', (mod
     if (cols > 1) expect(await loopsBuilt(before)).toBeGreaterThan(before);
     const got = await run();
     const want = layerNormRef(x.dataSync(), rows, cols, w.dataSync(), b.dataSync()).y.map(gelu);
+    expect(worstError(got, want)).toBeLessThan(1e-5);
+  });
+
+  it('rmsNorm of [4096, 9 or 11] against float64', async () => {
+    tpu.mode(mode);
+    // a shape of each mode's own: strict's one program is fused mode's too (one program cache)
+    const [rows, cols] = [4096, mode === 'strict' ? 9 : 11];
+    const xs = Float32Array.from(seededValues(rows * cols, 18, -3, 3));
+    const ws = Float32Array.from(seededValues(cols, 19, 0.5, 1.5));
+    const x = tpu.tensor(xs).reshape([rows, cols]);
+    const w = tpu.tensor(ws);
+    await x.data();
+    const before = (await tpu.deviceStats()).generatedLoops!;
+    await tpu.nn.functional.rmsNorm(x, [cols], { weight: w }).data();
+    expect(await loopsBuilt(before)).toBeGreaterThan(before);
+    const got = await tpu.nn.functional.rmsNorm(x, [cols], { weight: w }).data();
+    const want = new Float64Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      let ms = 0;
+      for (let j = 0; j < cols; j++) ms += xs[r * cols + j]! ** 2;
+      const s = Math.sqrt(ms / cols + 2 ** -23);
+      for (let j = 0; j < cols; j++) want[r * cols + j] = (xs[r * cols + j]! / s) * ws[j]!;
+    }
     expect(worstError(got, want)).toBeLessThan(1e-5);
   });
 
