@@ -1,5 +1,5 @@
 // C source of the small N-API addon that loads generated kernels (dlopen) and runs them on
-// typed arrays, split over a few threads: a generated loop is compute-bound (one pass over
+// typed arrays, split over a few threads (elements, or rows of a row loop): a generated loop is compute-bound (one pass over
 // memory), so the cores take chunks of it in turn. Its workers sleep on a condition variable
 // between runs (no spinning: the cores are shared with ONNX Runtime and the host). Compiled
 // once per machine by the system compiler, like the kernels.
@@ -16,7 +16,8 @@ typedef void (*tk_kernel)(const float* const* in, const float* sc, float* const*
 /* Elements per chunk at least: waking a sleeping worker costs some 10-50 us. */
 #define TK_MIN_CHUNK 32768
 
-typedef struct { tk_kernel fn; void** in; const float* sc; void** out; int64_t n, chunk, chunks; } tk_job;
+/* n indices, each unit elements of work (1, or a row loop's row length) */
+typedef struct { tk_kernel fn; void** in; const float* sc; void** out; int64_t n, unit, chunk, chunks; } tk_job;
 static pthread_mutex_t tk_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tk_wake = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t tk_done = PTHREAD_COND_INITIALIZER;
@@ -60,8 +61,11 @@ static void* tk_worker(void* arg) {
 static void tk_parallel(tk_job job, int threads) {
   if (threads > TK_MAX_THREADS) threads = TK_MAX_THREADS;
   int64_t chunk = job.n / ((int64_t)threads * 8);
-  if (chunk < TK_MIN_CHUNK) chunk = TK_MIN_CHUNK;
-  job.chunk = (chunk + TK_ALIGN - 1) / TK_ALIGN * TK_ALIGN;
+  int64_t least = (TK_MIN_CHUNK + job.unit - 1) / job.unit;
+  if (chunk < least) chunk = least;
+  /* rows are whole cache lines or more apart already */
+  int64_t align = job.unit == 1 ? TK_ALIGN : 1;
+  job.chunk = (chunk + align - 1) / align * align;
   job.chunks = (job.n + job.chunk - 1) / job.chunk;
   if (threads < 2 || job.chunks < 2 || pthread_mutex_trylock(&tk_busy) != 0) {
     job.fn((const float* const*)job.in, job.sc, (float* const*)job.out, 0, job.n);
@@ -111,9 +115,9 @@ static int tk_arrays(napi_env env, napi_value list, void** ptrs) {
   }
   return (int)n;
 }
-/* run(kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n, threads) */
+/* run(kernel, inputs: Float32Array[], scalars: Float32Array, outputs: Float32Array[], n, threads, unit) */
 static napi_value tk_run(napi_env env, napi_callback_info info) {
-  size_t argc = 6; napi_value argv[6];
+  size_t argc = 7; napi_value argv[7];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   void* fn; napi_get_value_external(env, argv[0], &fn);
   void* ins[TK_MAX]; void* outs[TK_MAX];
@@ -122,7 +126,8 @@ static napi_value tk_run(napi_env env, napi_callback_info info) {
   napi_get_typedarray_info(env, argv[2], &type, &length, &sc, &ab, &offset);
   int64_t n; napi_get_value_int64(env, argv[4], &n);
   int32_t threads; napi_get_value_int32(env, argv[5], &threads);
-  tk_job job = { (tk_kernel)fn, ins, (const float*)sc, outs, n, 0, 0 };
+  int64_t unit; napi_get_value_int64(env, argv[6], &unit);
+  tk_job job = { (tk_kernel)fn, ins, (const float*)sc, outs, n, unit < 1 ? 1 : unit, 0, 0 };
   tk_parallel(job, threads);
   return NULL;
 }

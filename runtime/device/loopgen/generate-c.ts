@@ -3,11 +3,12 @@
 // node is a supported elementwise op on the full shape, reading full-shape float32 buffers,
 // float32 scalars or one-value constants; anything else stays on ONNX Runtime. When a loop is
 // worth its compile is the backend's call (ort-backend.ts).
-import { valueOf, type Program } from '../../program/program.js';
+import { valueOf, type Program, type ProgramNode } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
-const C_OPS: Record<string, (a: string, b: string) => string> = {
+/** Each supported elementwise op as a C expression of its operands (also used by generate-rows-c.ts). */
+export const C_OPS: Record<string, (a: string, b: string) => string> = {
   add: (a, b) => `${a} + ${b}`,
   sub: (a, b) => `${a} - ${b}`,
   mul: (a, b) => `${a} * ${b}`,
@@ -17,6 +18,8 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
   sqrt: (a) => `__builtin_sqrtf(${a})`,
   square: (a) => `${a} * ${a}`,
   tanh: (a) => `tk_tanh(${a})`,
+  erf: (a) => `tk_erf(${a})`,
+  identity: (a) => a,
 };
 
 /**
@@ -25,6 +28,13 @@ const C_OPS: Record<string, (a: string, b: string) => string> = {
  * bits either way (tanh is an approximation in both, a different one).
  */
 const EXACT_OPS = new Set(['add', 'sub', 'mul', 'div', 'neg', 'abs', 'sqrt', 'square', 'constant']);
+
+/** A one-value finite float32 constant node as a C literal, or undefined. */
+export function constantC(node: ProgramNode): string | undefined {
+  const { values, dtype } = node.attrs as { values: readonly number[]; dtype: string };
+  if (dtype !== 'float32' || values.length !== 1 || !Number.isFinite(values[0])) return undefined;
+  return `(float)${values[0]!.toPrecision(17)}`;
+}
 
 /** The C source of the program's loop (entry point tk_kernel over elements [begin, end)), or undefined if it does not qualify. */
 export function generateC(program: Program): string | undefined {
@@ -52,9 +62,9 @@ export function generateC(program: Program): string | undefined {
     if (node.dtype !== 'float32') return undefined;
     const id = base + k;
     if (node.op === 'constant') {
-      const { values, dtype } = node.attrs as { values: readonly number[]; dtype: string };
-      if (dtype !== 'float32' || values.length !== 1 || !Number.isFinite(values[0])) return undefined;
-      names[id] = `(float)${values[0]!.toPrecision(17)}`;
+      const literal = constantC(node);
+      if (literal === undefined) return undefined;
+      names[id] = literal;
       continue;
     }
     const emit = C_OPS[node.op];

@@ -11,7 +11,7 @@ import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
-import { generateC } from '../loopgen/generate-c.js';
+import { generateLoop, type GeneratedLoop } from '../loopgen/generate-loop.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
 
 export interface OrtBuffer extends BackendBuffer {
@@ -20,10 +20,10 @@ export interface OrtBuffer extends BackendBuffer {
 
 interface OrtExecutable {
   readonly session: Binding.InferenceSession;
-  /** A generated loop for an elementwise program, used instead of the session once compiled. */
-  loop?: LoadedKernel;
+  /** A generated loop for the program (elementwise or per-row), used instead of the session once compiled. */
+  loop?: { kernel: LoadedKernel; count: number; unit: number };
   /** Its C source, while the program waits to be run often enough to be worth a compile. */
-  loopSource?: string;
+  loopSource?: GeneratedLoop;
   runs: number;
   released?: boolean;
   readonly program: Program;
@@ -71,18 +71,18 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
     this.executables++;
     const exe: OrtExecutable = { session, program, runs: 0, ...lowered };
-    const source = generateC(program);
+    const source = generateLoop(program);
     if (source !== undefined && outputElements(program) >= LOOP_AT_ONCE_ELEMENTS) this.buildLoop(exe, source);
     else exe.loopSource = source;
     return exe;
   }
 
   /** Compiles the program's loop in the background; the session runs it meanwhile. */
-  private buildLoop(exe: OrtExecutable, source: string): void {
+  private buildLoop(exe: OrtExecutable, { source, count, unit }: GeneratedLoop): void {
     exe.loopSource = undefined;
-    void compileKernel(source).then((loop) => {
-      if (!loop || exe.released) return;
-      exe.loop = loop;
+    void compileKernel(source).then((kernel) => {
+      if (!kernel || exe.released) return;
+      exe.loop = { kernel, count, unit };
       this.generatedLoops++;
     });
   }
@@ -125,10 +125,10 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     });
   }
 
-  /** A generated loop: float32 in and out (generate-c.ts admits nothing else). */
-  private runLoop(loop: LoadedKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
+  /** A generated loop: float32 in and out (the generators admit nothing else). */
+  private runLoop(loop: NonNullable<OrtExecutable['loop']>, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
     const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
-    loop.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, outputs[0]!.length, this.threads);
+    loop.kernel.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, loop.count, this.threads, loop.unit);
     return outputs.map((data) => this.track('float32', data));
   }
 

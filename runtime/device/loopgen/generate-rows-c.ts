@@ -1,0 +1,188 @@
+// Programs with per-row reductions (layerNorm, rmsNorm: sum or mean over the same trailing
+// dims, keepdim) as one generated C loop over rows: each reduction is one pass over its row
+// (4 KB for 1024 floats, still in L1), recomputing the elementwise values it reads; the outputs
+// take one more pass. One pass over memory instead of ~15 ONNX Runtime kernels and their
+// intermediates. Rows are split over the threads.
+// Accuracy: a reduction adds 16 lanes of TK_BLOCK / 16 values each in float32 (as the ONNX
+// lowering's blocks of 128, blocked-sum.ts), the block totals in float64, so long rows (1e6)
+// keep float32 accuracy. IEEE values flow as they come: a NaN or inf in a row reaches its sum.
+import { valueOf, type Program } from '../../program/program.js';
+import { numel } from '../../shape.js';
+import { C_OPS, constantC } from './generate-c.js';
+import { VECTOR_MATH_C } from './vector-math.js';
+
+/** How a value is laid out against the program's [rows, cols] view. */
+type Kind = 'one' | 'row' | 'full' | 'col';
+
+export interface RowsLoop {
+  source: string;
+  rows: number;
+  cols: number;
+}
+
+const REDUCTIONS = new Set(['sum', 'mean']);
+const LANES = 16;
+const product = (xs: readonly number[]) => xs.reduce((a, b) => a * b, 1);
+
+/** The program's loop over rows (tk_kernel over rows [begin, end)), or undefined if it does not qualify. */
+export function generateRowsC(program: Program): RowsLoop | undefined {
+  const reductions = program.nodes.filter((n) => REDUCTIONS.has(n.op));
+  if (!reductions.length) return undefined;
+  const full = valueOf(program, reductions[0]!.inputs[0]!).shape;
+  const { dims } = reductions[0]!.attrs as { dims: readonly number[] };
+  const split = full.length - dims.length;
+  const rows = product(full.slice(0, split));
+  const cols = product(full.slice(split));
+  if (cols < 2 || rows < 1) return undefined;
+  const kindOf = (shape: readonly number[]): Kind | undefined => {
+    if (shape.length > full.length) return undefined;
+    const s = [...new Array<number>(full.length - shape.length).fill(1), ...shape];
+    const same = (i: number) => s[i] === full[i];
+    const ones = (i: number) => s[i] === 1;
+    const head = (test: (i: number) => boolean) => s.slice(0, split).every((_, i) => test(i));
+    const tail = (test: (i: number) => boolean) => s.slice(split).every((_, i) => test(split + i));
+    if (numel(s) === 1) return 'one';
+    if (head(same) && tail(ones)) return 'row';
+    if (head(same) && tail(same)) return 'full';
+    if (head(ones) && tail(same)) return 'col';
+    return undefined;
+  };
+  for (const r of reductions) {
+    const a = r.attrs as { dims: readonly number[]; keepdim: boolean };
+    const input = valueOf(program, r.inputs[0]!);
+    if (!a.keepdim || a.dims.join() !== dims.join() || input.shape.join() !== full.join()) return undefined;
+    if (dims.some((d, i) => d !== split + i)) return undefined;
+  }
+  if (program.scalars.some((d) => d !== 'float32')) return undefined;
+
+  const base = program.inputs.length + program.scalars.length;
+  const names: string[] = [];
+  const kinds: Kind[] = [];
+  /** Element-scope nodes: computed inside each loop over a row's columns that reads them. */
+  const inner = new Set<number>();
+  const lines: string[] = [];
+  const decls: string[] = [];
+  for (const [i, v] of program.inputs.entries()) {
+    const kind = kindOf(v.shape);
+    if (v.dtype !== 'float32' || !kind) return undefined;
+    decls.push(`  const float* restrict in${i} = in[${i}];`);
+    kinds.push(kind);
+    names.push({ one: `in${i}[0]`, row: `in${i}[r]`, full: `in${i}[o + j]`, col: `in${i}[j]` }[kind]);
+  }
+  program.scalars.forEach((_, i) => {
+    decls.push(`  const float sc${i} = sc[${i}];`);
+    kinds.push('one');
+    names.push(`sc${i}`);
+  });
+  const rowBody: string[] = [];
+  const stores: string[] = [];
+  for (const [k, node] of program.nodes.entries()) {
+    const id = base + k;
+    if (node.dtype !== 'float32') return undefined;
+    if (node.op === 'constant') {
+      const literal = constantC(node);
+      if (literal === undefined) return undefined;
+      names[id] = literal;
+      kinds[id] = 'one';
+      continue;
+    }
+    names[id] = `v${id}`;
+    if (REDUCTIONS.has(node.op)) {
+      kinds[id] = 'row';
+      const operand = node.inputs[0]!;
+      if (kinds[operand] !== 'full') return undefined;
+      rowBody.push(...reduceLoop(id, operand, node.op === 'mean'));
+      continue;
+    }
+    const emit = C_OPS[node.op];
+    const shaped = kindOf(node.shape);
+    // a one-value result is computed once per row (with one row, the row values are one-value shaped)
+    const kind = shaped === 'one' ? 'row' : shaped;
+    if (!emit || !kind || node.inputs.length !== emit.length) return undefined;
+    // an operand fits when it broadcasts into the node without a stride
+    if (node.inputs.some((v) => !(kinds[v] === 'one' || kinds[v] === kind || kind === 'full'))) return undefined;
+    kinds[id] = kind;
+    const line = `const float v${id} = ${emit(names[node.inputs[0]!]!, names[node.inputs[1]!] ?? '')};`;
+    if (kinds[id] === 'row') rowBody.push(`    ${line}`);
+    else {
+      inner.add(id);
+      lines[id] = line;
+    }
+  }
+  const outerStores: string[] = [];
+  const fullOutputs: number[] = [];
+  for (const [j, id] of program.outputs.entries()) {
+    if (id < base) return undefined;
+    decls.push(`  float* restrict out${j} = out[${j}];`);
+    const kind = kinds[id];
+    if (kind === 'full') {
+      fullOutputs.push(id);
+      stores.push(`      out${j}[o + j] = ${names[id]};`);
+    } else if (kind === 'row' && (rows === 1 || kindOf(valueOf(program, id).shape) !== 'one')) outerStores.push(`    out${j}[r] = ${names[id]};`);
+    else return undefined;
+  }
+  const source = [
+    VECTOR_MATH_C,
+    `#define TK_COLS ((int64_t)${cols})`,
+    `#define TK_LANES ${LANES}`,
+    '#define TK_BLOCK 2048',
+    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {',
+    ...decls,
+    '  for (int64_t r = begin; r < end; r++) {',
+    '    const int64_t o = r * TK_COLS;',
+    ...rowBody,
+    ...outerStores,
+    '    for (int64_t j = 0; j < TK_COLS; j++) {',
+    ...elementLines(fullOutputs, '      '),
+    ...stores,
+    '    }',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  return { source, rows, cols };
+
+  /** The element-scope nodes `targets` read (themselves included), in program order. */
+  function elementLines(targets: readonly number[], indent: string): string[] {
+    const needed = new Set<number>();
+    const visit = (id: number) => {
+      if (!inner.has(id) || needed.has(id)) return;
+      needed.add(id);
+      for (const v of program.nodes[id - base]!.inputs) visit(v);
+    };
+    targets.forEach(visit);
+    return [...needed].sort((a, b) => a - b).map((id) => `${indent}${lines[id]}`);
+  }
+
+  /** One pass over the row summing `operand`: 16 float32 lanes per block, block totals in float64. */
+  function reduceLoop(id: number, operand: number, mean: boolean): string[] {
+    const body = elementLines([operand], '          ');
+    const total = mean ? `(float)(t${id} / (double)TK_COLS)` : `(float)t${id}`;
+    return [
+      `    double t${id} = 0.0;`,
+      '    for (int64_t j0 = 0; j0 < TK_COLS; j0 += TK_BLOCK) {',
+      '      const int64_t j1 = j0 + TK_BLOCK < TK_COLS ? j0 + TK_BLOCK : TK_COLS;',
+      '      float lane[TK_LANES] = {0};',
+      '      int64_t jv = j0;',
+      '      for (; jv + TK_LANES <= j1; jv += TK_LANES) {',
+      '        for (int l = 0; l < TK_LANES; l++) {',
+      '          const int64_t j = jv + l;',
+      ...body,
+      `          lane[l] += ${names[operand]};`,
+      '        }',
+      '      }',
+      // the ragged end of a row, when there is one
+      ...(cols % LANES === 0 ? [] : [
+        '      for (int64_t j = jv; j < j1; j++) {',
+        ...body.map((line) => line.slice(2)),
+        `        lane[j - jv] += ${names[operand]};`,
+        '      }',
+      ]),
+      '      float block = 0.0f;',
+      '      for (int l = 0; l < TK_LANES; l++) block += lane[l];',
+      `      t${id} += block;`,
+      '    }',
+      `    const float v${id} = ${total};`,
+    ];
+  }
+}

@@ -1,0 +1,265 @@
+// Generated row loops (per-row sum/mean, as layerNorm and rmsNorm make) and the loops' erf:
+// the kernel against float64 loops written here at row lengths 2, 7, 1025 and 1e6, NaN and inf
+// rows as PyTorch gives them, rows split over threads bitwise as on one; then layerNorm -> gelu
+// through the session in strict and fused mode (row lengths 1, odd, 1e6, one row, bfloat16),
+// rmsNorm, and layerNorm's gradients, against float64 references.
+import { afterEach, describe, expect, it } from 'vitest';
+import { tpu } from 'tpu-kernel/runtime';
+import { generateRowsC } from '../../dist/runtime/device/loopgen/generate-rows-c.js';
+import { generateC } from '../../dist/runtime/device/loopgen/generate-c.js';
+import { compileKernel } from '../../dist/runtime/device/loopgen/native.js';
+import type { Program } from '../../dist/runtime/program/program.js';
+import { erfRef, seededValues } from '../support/reference.js';
+
+const f32 = Math.fround;
+const EPS = 1e-5;
+afterEach(() => tpu.mode('strict'));
+
+/** layerNorm's program over rows of `cols` (as runtime/ops/nn/normalization.ts records it): outputs y and the mean. */
+function layerNormProgram(rows: number, cols: number): Program {
+  const full = { shape: [rows, cols], dtype: 'float32' as const };
+  const row = { shape: [rows, 1], dtype: 'float32' as const };
+  const col = { shape: [cols], dtype: 'float32' as const };
+  const mean = { dims: [1], keepdim: true };
+  const n = (op: string, inputs: number[], v: typeof full, attrs: object = {}) => ({ op, inputs, attrs, ...v });
+  return {
+    inputs: [full, col, col],
+    scalars: [],
+    nodes: [
+      n('mean', [0], row, mean), // 3
+      n('sub', [0, 3], full), // 4
+      n('square', [4], full), // 5
+      n('mean', [5], row, mean), // 6
+      n('constant', [], { shape: [], dtype: 'float32' }, { shape: [], dtype: 'float32', values: [EPS] }), // 7
+      n('add', [6, 7], row), // 8
+      n('sqrt', [8], row), // 9
+      n('div', [4, 9], full), // 10
+      n('mul', [10, 1], full), // 11
+      n('add', [11, 2], full), // 12
+    ],
+    outputs: [12, 3],
+  };
+}
+
+/** float64 layerNorm of each row of x, with its mean. */
+function layerNormRef(x: ArrayLike<number>, rows: number, cols: number, w: ArrayLike<number>, b: ArrayLike<number>) {
+  const y = new Float64Array(rows * cols);
+  const means = new Float64Array(rows);
+  const stds = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let m = 0;
+    for (let j = 0; j < cols; j++) m += x[r * cols + j]!;
+    m /= cols;
+    let v = 0;
+    for (let j = 0; j < cols; j++) v += (x[r * cols + j]! - m) ** 2;
+    const s = Math.sqrt(v / cols + EPS);
+    for (let j = 0; j < cols; j++) y[r * cols + j] = ((x[r * cols + j]! - m) / s) * w[j]! + b[j]!;
+    means[r] = m;
+    stds[r] = s;
+  }
+  return { y, means, stds };
+}
+
+const gelu = (v: number) => 0.5 * v * (1 + erfRef(v / Math.SQRT2));
+
+/** Worst |got - want| / max(1, |want|) over finite references; a NaN reference wants NaN. */
+function worstError(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) {
+    if (Number.isNaN(want[i]!)) expect(got[i], `element ${i}`).toBeNaN();
+    else worst = Math.max(worst, Math.abs(got[i]! - want[i]!) / Math.max(1, Math.abs(want[i]!)));
+  }
+  return worst;
+}
+
+describe('generated row loops', () => {
+  it('take sums and means over the same trailing dims with keepdim, and leave the rest to ONNX Runtime', () => {
+    const p = layerNormProgram(8, 16);
+    expect(generateRowsC(p)?.source).toContain('tk_kernel');
+    expect(generateRowsC(p)).toMatchObject({ rows: 8, cols: 16 });
+    expect(generateRowsC(layerNormProgram(1, 50))).toMatchObject({ rows: 1, cols: 50 }); // one row: its values are one-value shaped
+    const other = (i: number, attrs: object) => ({ ...p, nodes: p.nodes.map((n, k) => (k === i ? { ...n, attrs } : n)) });
+    expect(generateRowsC(other(0, { dims: [0], keepdim: true }))).toBeUndefined(); // not the trailing dim
+    expect(generateRowsC(other(3, { dims: [1], keepdim: false }))).toBeUndefined();
+    expect(generateRowsC(layerNormProgram(8, 1))).toBeUndefined(); // rows of one: nothing to reduce
+    expect(generateRowsC({ ...p, inputs: [{ shape: [8, 16], dtype: 'int32' }, ...p.inputs.slice(1)] })).toBeUndefined();
+  });
+
+  it.each([[300, 2], [300, 7], [40, 1025], [1, 4097], [2, 1_000_000]])('layerNorm of [%d, %d] within float32 accuracy of float64, the mean within 4e-6', async (rows, cols) => {
+    const kernel = await compileKernel(generateRowsC(layerNormProgram(rows, cols))!.source);
+    expect(kernel, 'gcc is on this machine, so the kernel must build').toBeDefined();
+    // an offset: the mean is large against the spread, where a careless variance loses digits
+    const x = Float32Array.from(seededValues(rows * cols, 3, 9, 11));
+    const w = Float32Array.from(seededValues(cols, 4, 0.5, 1.5));
+    const b = Float32Array.from(seededValues(cols, 5, -1, 1));
+    const y = new Float32Array(rows * cols);
+    const mean = new Float32Array(rows);
+    kernel!.run([x, w, b], new Float32Array(0), [y, mean], rows, 2, cols);
+    const ref = layerNormRef(x, rows, cols, w, b);
+    ref.means.forEach((m, r) => expect(Math.abs(mean[r]! - m) / m).toBeLessThan(4e-6));
+    // x - mean carries the float32 mean's rounding (a few 2^-24 |mean|), magnified by 1/std
+    // where a row's values are close together (any float32 layerNorm has this)
+    for (let r = 0; r < rows; r++) {
+      const bound = 2e-5 + (8 * 2 ** -24 * ref.means[r]!) / ref.stds[r]!;
+      const at = (k: number) => r * cols + k;
+      let worst = 0;
+      for (let j = 0; j < cols; j++) worst = Math.max(worst, Math.abs(y[at(j)]! - ref.y[at(j)]!) / Math.max(1, Math.abs(ref.y[at(j)]!)));
+      expect(worst, `row ${r}`).toBeLessThan(bound);
+    }
+  });
+
+  it('a row holding NaN or inf is NaN throughout, as in PyTorch; the other rows are untouched', async () => {
+    const [rows, cols] = [6, 33];
+    const kernel = await compileKernel(generateRowsC(layerNormProgram(rows, cols))!.source);
+    const x = Float32Array.from(seededValues(rows * cols, 6));
+    x[1 * cols + 5] = NaN;
+    x[2 * cols + 32] = Infinity;
+    x[3 * cols] = -Infinity;
+    x.fill(Infinity, 4 * cols, 5 * cols);
+    const w = new Float32Array(cols).fill(1);
+    const b = new Float32Array(cols);
+    const y = new Float32Array(rows * cols);
+    kernel!.run([x, w, b], new Float32Array(0), [y, new Float32Array(rows)], rows, 1, cols);
+    for (const r of [1, 2, 3, 4]) expect(Array.from(y.subarray(r * cols, (r + 1) * cols)).every(Number.isNaN), `row ${r}`).toBe(true);
+    const ref = layerNormRef(x, rows, cols, w, b);
+    for (const r of [0, 5]) expect(worstError(y.subarray(r * cols, (r + 1) * cols), ref.y.subarray(r * cols, (r + 1) * cols))).toBeLessThan(1e-5);
+  });
+
+  it('splits rows over threads: bitwise as on one thread', async () => {
+    const [rows, cols] = [1001, 100];
+    const kernel = await compileKernel(generateRowsC(layerNormProgram(rows, cols))!.source);
+    const x = Float32Array.from(seededValues(rows * cols, 8));
+    const w = new Float32Array(cols).fill(2);
+    const b = new Float32Array(cols).fill(-1);
+    const run = (threads: number) => {
+      const out = [new Float32Array(rows * cols).fill(NaN), new Float32Array(rows).fill(NaN)];
+      kernel!.run([x, w, b], new Float32Array(0), out, rows, threads, cols);
+      return out;
+    };
+    const one = run(1);
+    for (const threads of [2, 3, 8]) {
+      run(threads).forEach((out, k) => expect(out.every((v, i) => Object.is(v, one[k]![i])), `output ${k} on ${threads} threads`).toBe(true));
+    }
+  });
+
+  it('erf within 2 ulp of float64, keeping NaN, +-inf and -0', async () => {
+    const n = 1 << 16;
+    const v = { shape: [n], dtype: 'float32' as const };
+    const program: Program = { inputs: [v], scalars: [], nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...v }, { op: 'erf', inputs: [1], attrs: {}, ...v }], outputs: [2] };
+    const kernel = await compileKernel(generateC(program)!);
+    const x = Float32Array.from({ length: n }, (_, i) => (i / n) * 12 - 6); // both branches and the clamp
+    x.set([NaN, Infinity, -Infinity, 0, -0, 1e-30, -1e-38, 0.99999994, 1]);
+    const out = new Float32Array(n);
+    kernel!.run([x], new Float32Array(0), [out], n);
+    expect(Array.from(out.subarray(0, 5))).toEqual([NaN, 1, -1, 0, -0]);
+    expect(Object.is(out[4], -0)).toBe(true);
+    let worst = 0;
+    for (let i = 5; i < n; i++) {
+      const want = erfRef(x[i]!);
+      const ulp = 2 ** (Math.floor(Math.log2(Math.max(Math.abs(f32(want)), 2 ** -126))) - 23);
+      worst = Math.max(worst, Math.abs(out[i]! - want) / ulp);
+    }
+    expect(worst).toBeLessThanOrEqual(2);
+  });
+});
+
+/** Waits until the device has built more generated loops than `before` (at most 20 s); their count. */
+async function loopsBuilt(before: number): Promise<number> {
+  for (let i = 0; i < 400 && (await tpu.deviceStats()).generatedLoops! <= before; i++) await new Promise((r) => setTimeout(r, 50));
+  return (await tpu.deviceStats()).generatedLoops!;
+}
+
+describe.each(['strict', 'fused'] as const)('norms through the session in %s mode', (mode) => {
+  it.each([[16384, 1], [4096, 7], [32, 1025], [1, 20_001], [2, 1_000_000]])('layerNorm -> gelu of [%d, %d] against float64, on its generated loops', async (rows, cols) => {
+    tpu.mode(mode);
+    const x = tpu.tensor(Float32Array.from(seededValues(rows * cols, 11, -3, 5))).reshape([rows, cols]);
+    const w = tpu.tensor(Float32Array.from(seededValues(cols, 12, 0.5, 1.5)));
+    const b = tpu.tensor(Float32Array.from(seededValues(cols, 13, -1, 1)));
+    await x.data(); // the reshape runs now: the program below reads x as it is
+    const F = tpu.nn.functional;
+    const run = () => F.gelu(F.layerNorm(x, [cols], { weight: w, bias: b })).data();
+    const before = (await tpu.deviceStats()).generatedLoops!;
+    await run(); // large programs get their loops built at once, in the background
+    if (cols > 1) expect(await loopsBuilt(before)).toBeGreaterThan(before);
+    const got = await run();
+    const want = layerNormRef(x.dataSync(), rows, cols, w.dataSync(), b.dataSync()).y.map(gelu);
+    expect(worstError(got, want)).toBeLessThan(1e-5);
+  });
+
+  it('rmsNorm of [4096, 9 or 11] against float64', async () => {
+    tpu.mode(mode);
+    // a shape of each mode's own: strict's one program is fused mode's too (one program cache)
+    const [rows, cols] = [4096, mode === 'strict' ? 9 : 11];
+    const xs = Float32Array.from(seededValues(rows * cols, 18, -3, 3));
+    const ws = Float32Array.from(seededValues(cols, 19, 0.5, 1.5));
+    const x = tpu.tensor(xs).reshape([rows, cols]);
+    const w = tpu.tensor(ws);
+    await x.data();
+    const before = (await tpu.deviceStats()).generatedLoops!;
+    await tpu.nn.functional.rmsNorm(x, [cols], { weight: w }).data();
+    expect(await loopsBuilt(before)).toBeGreaterThan(before);
+    const got = await tpu.nn.functional.rmsNorm(x, [cols], { weight: w }).data();
+    const want = new Float64Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      let ms = 0;
+      for (let j = 0; j < cols; j++) ms += xs[r * cols + j]! ** 2;
+      const s = Math.sqrt(ms / cols + 2 ** -23);
+      for (let j = 0; j < cols; j++) want[r * cols + j] = (xs[r * cols + j]! / s) * ws[j]!;
+    }
+    expect(worstError(got, want)).toBeLessThan(1e-5);
+  });
+
+  it('bfloat16 input: computed in float32, rounded once', async () => {
+    tpu.mode(mode);
+    const [rows, cols] = [512, 40];
+    const x = tpu.tensor(seededValues(rows * cols, 14), { dtype: 'bfloat16' }).reshape([rows, cols]);
+    const ln = tpu.nn.functional.layerNorm(x, [cols]);
+    const y = tpu.nn.functional.gelu(ln);
+    expect([ln.dtype, y.dtype]).toEqual(['bfloat16', 'bfloat16']);
+    const got = await ln.data();
+    const want = layerNormRef(x.to('float32').dataSync(), rows, cols, new Array(cols).fill(1), new Array(cols).fill(0)).y;
+    // within one bfloat16 ulp (2^-7 relative) of the float64 value: one rounding of a float32 result
+    const within = (a: number, w: number) => Math.abs(a - w) <= 2 ** -7 * Math.abs(w) + 1e-6;
+    want.forEach((w, i) => expect(within(got[i]!, w), `${got[i]} vs ${w}`).toBe(true));
+    const g = await y.data();
+    got.forEach((v, i) => expect(within(g[i]!, gelu(v)), `gelu(${v}): ${g[i]}`).toBe(true));
+  });
+
+  it("layerNorm's gradients against float64", async () => {
+    tpu.mode(mode);
+    const [rows, cols] = [64, 300];
+    const xs = Float32Array.from(seededValues(rows * cols, 15));
+    const gs = Float32Array.from(seededValues(rows * cols, 16));
+    const ws = Float32Array.from(seededValues(cols, 17, 0.5, 1.5));
+    const x = tpu.tensor(xs, { requiresGrad: true });
+    const w = tpu.tensor(ws, { requiresGrad: true });
+    const b = tpu.zeros([cols], { requiresGrad: true });
+    for (let i = 0; i < 3; i++) {
+      // again: the last passes run on the loops the first one's programs built (in the background)
+      [x, w, b].forEach((t) => (t.grad = null));
+      tpu.nn.functional.layerNorm(x.reshape([rows, cols]), [cols], { weight: w, bias: b }).mul(tpu.tensor(gs).reshape([rows, cols])).sum().backward();
+      await tpu.sync();
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const dx = new Float64Array(rows * cols);
+    const dw = new Float64Array(cols);
+    const db = new Float64Array(cols);
+    for (let r = 0; r < rows; r++) {
+      const row = Array.from(xs.subarray(r * cols, (r + 1) * cols));
+      const m = row.reduce((a, v) => a + v, 0) / cols;
+      const s = Math.sqrt(row.reduce((a, v) => a + (v - m) ** 2, 0) / cols + EPS);
+      const xhat = row.map((v) => (v - m) / s);
+      const gw = xhat.map((_, j) => gs[r * cols + j]! * ws[j]!);
+      const meanGw = gw.reduce((a, v) => a + v, 0) / cols;
+      const meanGwX = gw.reduce((a, v, j) => a + v * xhat[j]!, 0) / cols;
+      xhat.forEach((xh, j) => {
+        dx[r * cols + j] = (gw[j]! - meanGw - xh * meanGwX) / s;
+        dw[j] = dw[j]! + gs[r * cols + j]! * xh;
+        db[j] = db[j]! + gs[r * cols + j]!;
+      });
+    }
+    expect(worstError(await x.grad!.data(), dx)).toBeLessThan(2e-5);
+    expect(worstError(await w.grad!.data(), dw)).toBeLessThan(2e-5);
+    expect(worstError(await b.grad!.data(), db)).toBeLessThan(2e-5);
+  });
+});
