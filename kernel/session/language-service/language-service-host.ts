@@ -9,6 +9,7 @@ import path from 'node:path';
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
+import { libBundle, libFileAt, type LibBundle } from './lib-bundle.js';
 import { packageRoot } from '../package-root.js';
 
 const CELL_SUFFIX = '\nexport {};\n';
@@ -27,6 +28,7 @@ export class CellLanguageService {
   readonly cellFile: string;
   private readonly files = new Map<string, { text: string; version: number }>();
   private readonly globalsFile: string;
+  private readonly lib: LibBundle | undefined;
   private readonly historyChunks: HistoryChunk[] = [];
   private readonly diskSnapshots = new Map<string, ts.IScriptSnapshot | undefined>();
   /**
@@ -44,12 +46,22 @@ export class CellLanguageService {
     this.globalsFile = path.join(cwd, '__tpu_kernel_globals.d.ts');
     this.setFile(this.globalsFile, cellGlobalsDeclarations(root));
     this.setFile(this.cellFile, CELL_SUFFIX);
-    const options = compilerOptions(cwd, root);
     const lookup = <T>(kind: string, file: string, find: () => T): T => {
       const key = `${kind}\0${file}`;
       if (!this.diskLookups.has(key)) this.diskLookups.set(key, find());
       return this.diskLookups.get(key) as T;
     };
+    const disk: ts.ModuleResolutionHost = {
+      fileExists: (file) => lookup('exists', file, () => ts.sys.fileExists(file)),
+      readFile: (file) => lookup('read', file, () => ts.sys.readFile(file)),
+      directoryExists: (dir) => lookup('dir', dir, () => ts.sys.directoryExists(dir)),
+      getDirectories: (dir) => lookup('dirs', dir, () => ts.sys.getDirectories(dir)),
+      realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
+    };
+    const configured = compilerOptions(cwd, root);
+    this.lib = libBundle(configured, disk, cwd);
+    if (this.lib) this.setFile(this.lib.fileName, this.lib.text);
+    const options = this.lib ? { ...configured, noLib: true } : configured;
     const canonical = ts.sys.useCaseSensitiveFileNames ? (file: string) => file : (file: string) => file.toLowerCase();
     this.resolutions = ts.createModuleResolutionCache(cwd, canonical, options);
     // getModuleResolutionCache is read by the service (it passes it to each program) though not declared on its host type.
@@ -61,7 +73,7 @@ export class CellLanguageService {
           literal.text, containingFile, compilerOptions, host, this.resolutions, redirectedReference,
           ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
         )),
-      getScriptFileNames: () => [this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
+      getScriptFileNames: () => [...(this.lib ? [this.lib.fileName] : []), this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const virtual = this.files.get(file);
@@ -69,14 +81,19 @@ export class CellLanguageService {
       },
       getCurrentDirectory: () => cwd,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (file) => this.files.has(file) || lookup('exists', file, () => ts.sys.fileExists(file)),
-      readFile: (file) => this.files.get(file)?.text ?? lookup('read', file, () => ts.sys.readFile(file)),
+      fileExists: (file) => this.files.has(file) || disk.fileExists(file),
+      readFile: (file) => this.files.get(file)?.text ?? disk.readFile(file),
       readDirectory: ts.sys.readDirectory,
-      directoryExists: (dir) => lookup('dir', dir, () => ts.sys.directoryExists(dir)),
-      getDirectories: (dir) => lookup('dirs', dir, () => ts.sys.getDirectories(dir)),
-      realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
+      directoryExists: disk.directoryExists,
+      getDirectories: disk.getDirectories,
+      realpath: disk.realpath,
     };
     this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  }
+
+  /** Where a definition is, by the file it came from (the lib bundle's parts are TypeScript's lib files). */
+  definitionFile(fileName: string, position: number): string {
+    return this.lib && fileName === this.lib.fileName ? libFileAt(this.lib, position) : fileName;
   }
 
   /** Looks at the disk again for module resolution (a cell imports: a package may have been installed since). */
