@@ -186,12 +186,16 @@ describe('type diagnostics', () => {
   it('honours a tsconfig.json in the notebook folder', async () => {
     const strictDriver = new SessionDriver();
     const looseDriver = new SessionDriver();
-    writeFileSync(`${looseDriver.cwd}/tsconfig.json`, JSON.stringify({ compilerOptions: { strict: false } }));
+    // The loose notebook also picks an older lib: Array.prototype.findLast (ES2023) is not in it.
+    writeFileSync(`${looseDriver.cwd}/tsconfig.json`, JSON.stringify({ compilerOptions: { strict: false, lib: ['es2020'] } }));
     try {
       for (const d of [strictDriver, looseDriver]) await d.session.complete('', 0); // build the service
       const implicitAny = 'function f(x) { return x; }';
       expect((await strictDriver.run(implicitAny)).publisher.text('stderr')).toMatch(/warning TS7006: Parameter 'x' implicitly has an 'any' type/);
       expect((await looseDriver.run(implicitAny)).publisher.text('stderr')).toBe('');
+      const findLast = 'const last = [1, 2].findLast((x) => x > 1);';
+      expect((await strictDriver.run(findLast)).publisher.text('stderr')).toBe('');
+      expect((await looseDriver.run(findLast)).publisher.text('stderr')).toMatch(/^cell-2\.ts:1:21 - warning TS2550: Property 'findLast' does not exist on type 'number\[\]'\. Do you need to change your target library\?/);
     } finally {
       await strictDriver.shutdown();
       await looseDriver.shutdown();
