@@ -1,5 +1,5 @@
 // Transpiling a cell (ts.transpileModule: a program and a type checker of its
-// own, about a third of a type-checked cell's time) on a second thread, while
+// own, a large part of a type-checked cell's time) on a second thread, while
 // the main thread builds the language service's program for the operator
 // rewrite and the type check. The main thread never waits for it: before it
 // compiles, it takes the answers that have arrived (receiveMessageOnPort, no
