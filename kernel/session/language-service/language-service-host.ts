@@ -64,7 +64,8 @@ export class CellLanguageService {
       realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
     };
     const configured = compilerOptions(cwd, root);
-    this.lib = libBundle(configured, disk, cwd);
+    // Declaration files are read into snapshots, not kept as disk lookups: the bundle reads them uncached.
+    this.lib = libBundle(configured, { ...disk, readFile: (file) => ts.sys.readFile(file) }, cwd);
     if (this.lib) this.setFile(this.lib.fileName, this.lib.text);
     const options = this.lib ? { ...configured, noLib: true } : configured;
     const canonical = ts.sys.useCaseSensitiveFileNames ? (file: string) => file : (file: string) => file.toLowerCase();
