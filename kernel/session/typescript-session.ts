@@ -11,7 +11,8 @@ import type {
 } from '../language-session.js';
 import { createCellContext } from './cells/cell-context.js';
 import { CellCompileError, interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
-import { CellRunner, type CodePlace } from './cells/cell-runner.js';
+import { CellRunner, placedSource, type CodePlace } from './cells/cell-runner.js';
+import { TranspileThread } from './cells/transpile-thread.js';
 import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
@@ -72,6 +73,7 @@ export class TypeScriptSession implements LanguageSession {
   private readonly context: vm.Context;
   private readonly runner: CellRunner;
   private readonly languageService: LazyLanguageService;
+  private transpiler: TranspileThread | null | undefined;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
@@ -157,9 +159,11 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
+      this.prefetchCompile(code);
       const rewrite = this.languageService.rewriteOperators(code, this.magics);
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
+      this.transpiler?.takeAnswers();
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -179,6 +183,16 @@ export class TypeScriptSession implements LanguageSession {
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
     }
+  }
+
+  /**
+   * Once the language service is built (each cell then waits for its program), the transpile
+   * thread compiles the cell's code pieces meanwhile; started on first use, null where it cannot run.
+   */
+  private prefetchCompile(code: string): void {
+    if (!this.languageService.ready || this.transpiler === null) return;
+    this.transpiler ??= TranspileThread.start() ?? null;
+    this.transpiler?.prefetch(splitCell(code, this.magics).flatMap((s) => (s.kind === 'code' ? [placedSource(s.code, s.line, s.column)] : [])));
   }
 
   /** Runs the cell hooks of every magic; a failing hook is reported on stderr. */
@@ -355,6 +369,7 @@ export class TypeScriptSession implements LanguageSession {
     this.timers.cancelAll();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
+    this.transpiler?.stop();
     if (this.runtimeUsed) await this.runtime?.reset();
   }
 

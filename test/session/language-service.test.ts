@@ -1,10 +1,12 @@
 // Completion, inspection and type diagnostics from the TypeScript language
 // service, over the earlier cells and the cell globals.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionDriver } from './recording-publisher.js';
 
+const require = createRequire(import.meta.url);
 const driver = new SessionDriver();
 afterAll(() => driver.shutdown());
 
@@ -68,6 +70,16 @@ describe('inspect', () => {
   it('inspects at the end of a name and reports nothing on blank space', async () => {
     expect((await driver.session.inspect('settings', 8, 0)).data['text/plain']).toBe('const settings: {\n    learningRate: number;\n    momentum: number;\n}');
     expect(await driver.session.inspect('   ', 1, 0)).toEqual({ found: false, data: {} });
+  });
+
+  it('types the lib of the target (es2023) and names the lib file a global is defined in', async () => {
+    await driver.session.complete('Ma', 2); // the service is built: the cell is checked
+    // Array.prototype.findLast is in lib.es2023.array.d.ts: number | undefined, not a string.
+    const { publisher } = await driver.run('const lastBig: string = [1, 5, 2].findLast((x) => x > 1);');
+    expect(publisher.text('stderr')).toBe(`cell-${driver.count}.ts:1:7 - warning TS2322: Type 'number | undefined' is not assignable to type 'string'.\n  Type 'undefined' is not assignable to type 'string'.\n`);
+    const libDir = path.dirname(require.resolve('typescript/lib/lib.es5.d.ts'));
+    const max = await driver.session.inspect('Math.max(1, 2)', 6, 1);
+    expect(max.data['text/plain']).toContain(`Defined in ${path.join(libDir, 'lib.es5.d.ts')}`);
   });
 
   it('shows the help of a magic', async () => {
@@ -174,12 +186,16 @@ describe('type diagnostics', () => {
   it('honours a tsconfig.json in the notebook folder', async () => {
     const strictDriver = new SessionDriver();
     const looseDriver = new SessionDriver();
-    writeFileSync(`${looseDriver.cwd}/tsconfig.json`, JSON.stringify({ compilerOptions: { strict: false } }));
+    // The loose notebook also picks an older lib: Array.prototype.findLast (ES2023) is not in it.
+    writeFileSync(`${looseDriver.cwd}/tsconfig.json`, JSON.stringify({ compilerOptions: { strict: false, lib: ['es2020'] } }));
     try {
       for (const d of [strictDriver, looseDriver]) await d.session.complete('', 0); // build the service
       const implicitAny = 'function f(x) { return x; }';
       expect((await strictDriver.run(implicitAny)).publisher.text('stderr')).toMatch(/warning TS7006: Parameter 'x' implicitly has an 'any' type/);
       expect((await looseDriver.run(implicitAny)).publisher.text('stderr')).toBe('');
+      const findLast = 'const last = [1, 2].findLast((x) => x > 1);';
+      expect((await strictDriver.run(findLast)).publisher.text('stderr')).toBe('');
+      expect((await looseDriver.run(findLast)).publisher.text('stderr')).toMatch(/^cell-2\.ts:1:21 - warning TS2550: Property 'findLast' does not exist on type 'number\[\]'\. Do you need to change your target library\?/);
     } finally {
       await strictDriver.shutdown();
       await looseDriver.shutdown();

@@ -27,6 +27,11 @@ const runOptions = { breakOnSigint: true };
 /** Without the kernel's gate (the headless runner), only a SIGINT from outside stops a loop. */
 const openGate: SigintGate = { during: (body) => body(), after: () => undefined };
 
+/** A piece padded to its line and column, as it is compiled. */
+export function placedSource(code: string, line: number, column: number): string {
+  return '\n'.repeat(line - 1) + ' '.repeat(column - 1) + code;
+}
+
 export class CellRunner {
   private readonly stepScript = new vm.Script(`${STEP_FUNCTION}()`, { filename: 'tpu-kernel-step' });
   private resume: (() => unknown) | undefined;
@@ -43,7 +48,7 @@ export class CellRunner {
 
   /** Compiles a piece; throws CellCompileError (a SyntaxError outcome) when it does not parse. */
   compile(code: string, place: CodePlace): CompiledCode {
-    const padded = '\n'.repeat(place.line - 1) + ' '.repeat(place.column - 1) + code;
+    const padded = placedSource(code, place.line, place.column);
     const fileName = this.maps.nextFileName(place.displayName);
     const compiled = compileCell(padded);
     if ('syntaxErrors' in compiled) {

@@ -33,22 +33,26 @@ const compilerOptions = (): ts.CompilerOptions => ({
   moduleDetection: typescript().ModuleDetectionKind.Force,
 });
 
-type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
+export type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
 
 /** Re-run cells (and benchmarks) skip the transpiler: the output depends on the source text only. */
 const recentCompiles = new Map<string, CompileResult>();
 const RECENT_COMPILES = 256;
 
 export function compileCell(source: string): CompileResult {
-  let result = recentCompiles.get(source);
-  if (result) recentCompiles.delete(source);
-  else result = transpileCell(source);
-  recentCompiles.set(source, result);
-  if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
+  const result = recentCompiles.get(source) ?? transpileCell(source);
+  rememberCompile(source, result);
   return result;
 }
 
-function transpileCell(source: string): CompileResult {
+/** Keeps a compile for the next compileCell of the same source (also one made on the transpile thread). */
+export function rememberCompile(source: string, result: CompileResult): void {
+  recentCompiles.delete(source);
+  recentCompiles.set(source, result);
+  if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
+}
+
+export function transpileCell(source: string): CompileResult {
   const ts = typescript();
   const names: TopLevelNames = { declared: new Set(), resetOnVar: new Set() };
   const collectEnumNames: ts.TransformerFactory<ts.SourceFile> = () => (file) => {

@@ -9,11 +9,17 @@ import path from 'node:path';
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
+import { libBundle, libFileAt, type LibBundle } from './lib-bundle.js';
 import { packageRoot } from '../package-root.js';
 
 const CELL_SUFFIX = '\nexport {};\n';
-/** A history file takes the next cell while it is shorter than this. */
-const HISTORY_FILE_CHARS = 16_000;
+/**
+ * A history file takes the next cell while it is shorter than this. Each executed cell
+ * re-parses and re-binds the last file (smaller is cheaper); a new file makes one program
+ * resolve everything again, and each file costs every later program a little (fewer is
+ * cheaper). Over a few hundred short cells 1,000 to 4,000 were alike and 16,000 slower.
+ */
+const HISTORY_FILE_CHARS = 4_000;
 
 /** Cells start..end-1 of the history, in one file. */
 interface HistoryChunk {
@@ -27,6 +33,7 @@ export class CellLanguageService {
   readonly cellFile: string;
   private readonly files = new Map<string, { text: string; version: number }>();
   private readonly globalsFile: string;
+  private readonly lib: LibBundle | undefined;
   private readonly historyChunks: HistoryChunk[] = [];
   private readonly diskSnapshots = new Map<string, ts.IScriptSnapshot | undefined>();
   /**
@@ -44,12 +51,23 @@ export class CellLanguageService {
     this.globalsFile = path.join(cwd, '__tpu_kernel_globals.d.ts');
     this.setFile(this.globalsFile, cellGlobalsDeclarations(root));
     this.setFile(this.cellFile, CELL_SUFFIX);
-    const options = compilerOptions(cwd, root);
     const lookup = <T>(kind: string, file: string, find: () => T): T => {
       const key = `${kind}\0${file}`;
       if (!this.diskLookups.has(key)) this.diskLookups.set(key, find());
       return this.diskLookups.get(key) as T;
     };
+    const disk: ts.ModuleResolutionHost = {
+      fileExists: (file) => lookup('exists', file, () => ts.sys.fileExists(file)),
+      readFile: (file) => lookup('read', file, () => ts.sys.readFile(file)),
+      directoryExists: (dir) => lookup('dir', dir, () => ts.sys.directoryExists(dir)),
+      getDirectories: (dir) => lookup('dirs', dir, () => ts.sys.getDirectories(dir)),
+      realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
+    };
+    const configured = compilerOptions(cwd, root);
+    // Declaration files are read into snapshots, not kept as disk lookups: the bundle reads them uncached.
+    this.lib = libBundle(configured, { ...disk, readFile: (file) => ts.sys.readFile(file) }, cwd);
+    if (this.lib) this.setFile(this.lib.fileName, this.lib.text);
+    const options = this.lib ? { ...configured, noLib: true } : configured;
     const canonical = ts.sys.useCaseSensitiveFileNames ? (file: string) => file : (file: string) => file.toLowerCase();
     this.resolutions = ts.createModuleResolutionCache(cwd, canonical, options);
     // getModuleResolutionCache is read by the service (it passes it to each program) though not declared on its host type.
@@ -61,7 +79,7 @@ export class CellLanguageService {
           literal.text, containingFile, compilerOptions, host, this.resolutions, redirectedReference,
           ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
         )),
-      getScriptFileNames: () => [this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
+      getScriptFileNames: () => [...(this.lib ? [this.lib.fileName] : []), this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const virtual = this.files.get(file);
@@ -69,14 +87,19 @@ export class CellLanguageService {
       },
       getCurrentDirectory: () => cwd,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (file) => this.files.has(file) || lookup('exists', file, () => ts.sys.fileExists(file)),
-      readFile: (file) => this.files.get(file)?.text ?? lookup('read', file, () => ts.sys.readFile(file)),
+      fileExists: (file) => this.files.has(file) || disk.fileExists(file),
+      readFile: (file) => this.files.get(file)?.text ?? disk.readFile(file),
       readDirectory: ts.sys.readDirectory,
-      directoryExists: (dir) => lookup('dir', dir, () => ts.sys.directoryExists(dir)),
-      getDirectories: (dir) => lookup('dirs', dir, () => ts.sys.getDirectories(dir)),
-      realpath: (file) => lookup('realpath', file, () => ts.sys.realpath!(file)),
+      directoryExists: disk.directoryExists,
+      getDirectories: disk.getDirectories,
+      realpath: disk.realpath,
     };
     this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  }
+
+  /** Where a definition is, by the file it came from (the lib bundle's parts are TypeScript's lib files). */
+  definitionFile(fileName: string, position: number): string {
+    return this.lib && fileName === this.lib.fileName ? libFileAt(this.lib, position) : fileName;
   }
 
   /** Looks at the disk again for module resolution (a cell imports: a package may have been installed since). */

@@ -145,5 +145,5 @@ export class LazyLanguageService {
 /** Where a name is defined (detail level 1), outside the virtual cell files. */
 function definitionOf(ls: CellLanguageService, offset: number): string[] {
   const definitions = ls.service.getDefinitionAtPosition(ls.cellFile, offset) ?? [];
-  return definitions.filter((d) => !d.fileName.includes('__tpu_kernel_')).slice(0, 3).map((d) => `Defined in ${d.fileName}`);
+  return definitions.map((d) => ls.definitionFile(d.fileName, d.textSpan.start)).filter((file) => !file.includes('__tpu_kernel_')).slice(0, 3).map((file) => `Defined in ${file}`);
 }
