@@ -47,6 +47,12 @@ export function setCallSites(on: CallSitePolicy): CallSitePolicy {
 /** Something a device error can name: one call, or the calls of a fused program. */
 export interface Site {
   format(): string;
+  /**
+   * Turns the captured frames into text now. Until then V8 keeps each frame's receiver and
+   * function alive (an op's tensors: `m.add(1)` keeps `m`), which a loop that never awaits
+   * cannot afford when memory runs out.
+   */
+  settle(): void;
 }
 
 // Frames a capture keeps below the runtime function that asks. Every frame costs, so the
@@ -72,6 +78,10 @@ export class CallSite implements Site {
     }
     return 'a line deeper than the recorded frames';
   }
+
+  settle(): void {
+    void this.stack;
+  }
 }
 
 function captureDepth(skip: Function, depth: number): CallSite {
@@ -93,6 +103,11 @@ class SiteRange implements Site {
     const first = this.first.format();
     return first === last ? first : `${first} … ${last}`;
   }
+
+  settle(): void {
+    this.first?.settle();
+    this.last.settle();
+  }
 }
 
 /** A fused program's site naming, besides its range, the ops in it that recorded their own call. */
@@ -102,6 +117,11 @@ class SiteWithOps implements Site {
   format(): string {
     const own = [...new Set(this.ops.map(({ name, site }) => `${name} at ${site.format()}`))];
     return [this.program.format(), ...own].join('; ');
+  }
+
+  settle(): void {
+    this.program.settle();
+    for (const { site } of this.ops) site.settle();
   }
 }
 

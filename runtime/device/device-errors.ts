@@ -35,6 +35,11 @@ export class ErrorAttribution {
     this.launchSites[launch % SITE_RING] = site;
   }
 
+  /** Sites of launches in flight as text from now on (see Site.settle). */
+  settleSites(): void {
+    for (const site of this.launchSites) site?.settle();
+  }
+
   /** `program` was released after launch `lastLaunch`: forgotten once that launch is done. */
   released(program: number, lastLaunch: number): void {
     this.releasing.push(program, lastLaunch);

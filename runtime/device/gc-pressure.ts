@@ -12,27 +12,58 @@ const FLOOR_BYTES = 256 * 2 ** 20;
 /** Device bytes allocated per byte of JS heap between two collections. */
 const HEAP_FACTOR = 4;
 
-function exposeGc(): (() => void) | undefined {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
+interface Flagged {
+  gc?: () => void;
+  /** FinalizationRegistry with cleanupSome(): runs the callbacks of collected targets now. */
+  Registry?: FinalizationRegistryConstructor;
+}
+
+function flaggedContext(): Flagged {
   try {
-    // Worker threads refuse --expose-gc in execArgv; the flag set at run time for one new
-    // context gives its gc function, then goes off again.
+    // Worker threads refuse --expose-gc in execArgv; flags set at run time reach one new
+    // context (its gc function; its FinalizationRegistry with V8's cleanupSome), then go off.
     setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as (() => void) | undefined;
+    setFlagsFromString('--harmony-weak-refs-with-cleanup-some');
+    const [gc, Registry] = runInNewContext('[typeof gc === "function" ? gc : undefined, FinalizationRegistry]') as [(() => void) | undefined, FinalizationRegistryConstructor];
     setFlagsFromString('--no-expose-gc');
-    return gc;
+    setFlagsFromString('--no-harmony-weak-refs-with-cleanup-some');
+    const existing = (globalThis as { gc?: () => void }).gc;
+    return { gc: existing ?? gc, Registry: 'cleanupSome' in Registry.prototype ? Registry : undefined };
   } catch {
-    return undefined;
+    return { gc: (globalThis as { gc?: () => void }).gc };
   }
 }
 
-const collect = exposeGc();
+const flagged = flaggedContext();
+const collect = flagged.gc;
 
 /** A full collection now, if the runtime can ask for one (it clears WeakRefs of dropped objects). */
 export function collectGarbage(): boolean {
   collect?.();
   return collect !== undefined;
+}
+
+/**
+ * A finalization registry whose callbacks can also run synchronously, after a full collection:
+ * finalization callbacks otherwise wait for the end of the task, so a loop that never awaits
+ * would go out of memory on tensors it dropped long ago.
+ */
+export class ReclaimingRegistry<T> {
+  private readonly registry: FinalizationRegistry<T>;
+  constructor(cleanup: (held: T) => void) {
+    this.registry = new (flagged.Registry ?? FinalizationRegistry)(cleanup);
+  }
+  register(target: object, held: T): void {
+    this.registry.register(target, held);
+  }
+  /** Collects garbage and runs the callbacks of targets found dead; false if it cannot. */
+  reclaimNow(): boolean {
+    const cleanupSome = (this.registry as { cleanupSome?: () => void }).cleanupSome;
+    if (!collect || !cleanupSome) return false;
+    collect();
+    cleanupSome.call(this.registry);
+    return true;
+  }
 }
 
 export class GcPressure {

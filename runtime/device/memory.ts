@@ -62,11 +62,15 @@ export class MemoryAccount {
   private windows: { peakBytes: number }[] = [];
   private readonly gcPressure = new GcPressure();
 
-  constructor(public capacityBytes: number, public capacityLabel: () => string, readonly chip = 0) {}
+  /**
+   * `reclaim`: frees the buffers of tensors already collected, now (false if it cannot); asked
+   * before an out-of-memory error, as a loop that never awaits gets no finalization callbacks.
+   */
+  constructor(public capacityBytes: number, public capacityLabel: () => string, readonly chip = 0, private readonly reclaim: () => boolean = () => false) {}
 
   allocate(id: number, dtype: DType, shape: Shape, n: number, origin: string): DeviceBuffer {
     const bytes = n * ITEMSIZE[dtype];
-    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, `${formatShape(shape)} ${dtype}`, origin);
+    if (!this.fits(bytes)) this.throwOutOfMemory(bytes, `${formatShape(shape)} ${dtype}`, origin);
     const b = new DeviceBuffer(id, dtype, shape, bytes, origin, this.chip);
     b.next = this.head;
     if (this.head) this.head.prev = b;
@@ -81,7 +85,12 @@ export class MemoryAccount {
 
   /** Throws out-of-memory unless `bytes` more fit for a moment (a program's intermediate values). */
   reserve(bytes: number, what: string, origin: string): void {
-    if (this.liveBytes + bytes > this.capacityBytes) this.throwOutOfMemory(bytes, what, origin);
+    if (!this.fits(bytes)) this.throwOutOfMemory(bytes, what, origin);
+  }
+
+  private fits(bytes: number): boolean {
+    if (this.liveBytes + bytes <= this.capacityBytes) return true;
+    return this.reclaim() && this.liveBytes + bytes <= this.capacityBytes;
   }
 
   release(b: DeviceBuffer): boolean {

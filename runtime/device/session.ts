@@ -9,6 +9,7 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
+import { ReclaimingRegistry } from './gc-pressure.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
@@ -47,7 +48,7 @@ export class DeviceSession {
   private youngBuffers: DeviceBuffer[] = [];
   // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
-  private readonly finalizer = new FinalizationRegistry<DeviceBuffer>((b) => {
+  private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => {
     if (b.pins > 0) b.disposeRequested = true;
     else this.free(b);
   });
@@ -66,7 +67,11 @@ export class DeviceSession {
   constructor(readonly chip = 0, private readonly ici: IciEnd | null = null) {
     const backend = backendName();
     if (backend === 'tpu') this.startOrThrow();
-    this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip);
+    this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip, () => {
+      this.registerYoung();
+      this.errors.settleSites();
+      return this.finalizer.reclaimNow();
+    });
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
   }
