@@ -13,7 +13,7 @@ import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
-import { CancelledError, DeviceError, ErrorAttribution, MAX_IN_FLIGHT } from './device-errors.js';
+import { CancelledError, DeviceError, ErrorAttribution, failureText, MAX_IN_FLIGHT } from './device-errors.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { START_TIMEOUT_MS, Waits, type Reply } from './waits.js';
 import { backendName } from './backend-choice.js';
@@ -27,7 +27,7 @@ export class DeviceSession {
   private readonly batch = new CommandBatch(() => this.postBatch());
   /** Programs compiled on this chip's device thread (program ids are shared by all chips). */
   private readonly compiled = new Set<number>();
-  private readonly errors = new ErrorAttribution();
+  private readonly errors: ErrorAttribution;
   private readonly waits = new Waits({
     post: () => this.postBatch(),
     drain: () => this.drainPort(),
@@ -64,6 +64,7 @@ export class DeviceSession {
    * null for a single chip.
    */
   constructor(readonly chip = 0, private readonly ici: IciEnd | null = null) {
+    this.errors = new ErrorAttribution(chip, ici !== null);
     const backend = backendName();
     if (backend === 'tpu') this.startOrThrow();
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip);
@@ -88,6 +89,14 @@ export class DeviceSession {
     this.bytesToDevice += data.byteLength;
     if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toDevice', bytes: data.byteLength });
     this.batch.object({ t: 'upload', buffer: buffer.id, dtype: buffer.dtype, data }, data.buffer as ArrayBuffer);
+  }
+
+  /**
+   * An in-place update: `buffer` (the new value) takes a copy of `old` on the device if the launch
+   * computing it fails, so an error ahead of an optimizer step leaves the parameters as they were.
+   */
+  keepOnFailure(buffer: DeviceBuffer, old: DeviceBuffer): void {
+    this.batch.object({ t: 'restore', buffer: buffer.id, from: old.id });
   }
 
   free(buffer: DeviceBuffer): void {
@@ -236,7 +245,8 @@ export class DeviceSession {
   private check(r: Reply): void {
     if (r.error === '\0cancelled') throw new CancelledError('the wait was cancelled (tpu.cancelPending)');
     this.throwPendingErrors();
-    if (r.error !== undefined) throw new DeviceError(r.error);
+    if (r.error === undefined) return;
+    throw new DeviceError(r.root ? failureText(r.root, r.error, this.chip) : r.error);
   }
 
   private request(cmd: Extract<Command, { t: 'download' | 'check' | 'fence' | 'stats' }>): number {

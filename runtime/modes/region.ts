@@ -20,6 +20,7 @@ import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
+import { chipSession } from '../device/current.js';
 import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
@@ -157,6 +158,7 @@ export class Region {
     const readBefore = this.reads;
     try {
       this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
+      this.keepOldValuesOnFailure();
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
       this.settle(prefix);
@@ -172,6 +174,13 @@ export class Region {
         }
       }
       for (const b of readBefore) unpin(b);
+    }
+  }
+
+  /** Tensors updated in place and written out now take their old values back should the program fail. */
+  private keepOldValuesOnFailure(): void {
+    for (const [target, old] of this.originals) {
+      if (target._buf && old._buf && target._buf !== old._buf && !target._buf.freed) chipSession(target.chip).keepOnFailure(target._buf, old._buf);
     }
   }
 
@@ -236,9 +245,12 @@ export class Region {
           ? captureSite(Region.prototype.flush, false, this.mayFail() || this.oneOpMayFail(outputs))
           : regionSite(this.start, Region.prototype.flush);
         if (this.onSeveralChips(outputs)) {
-          const parts = bindPerChip(outputs, site, this.members);
-          beforeLaunch?.(combineBindings(parts), this.originals);
-          launchAll(parts);
+          // Values that read no index from device data and wait for no collective (which a peer's
+          // error fails) run first, in programs of their own: they survive such an error.
+          const [safe, fallible] = this.mayFail() && !beforeLaunch ? splitFallible(outputs, true) : [[], [...outputs]];
+          const programs = [safe, fallible].filter((ts) => ts.length).map((ts) => bindPerChip(new Set(ts), site, this.members));
+          beforeLaunch?.(combineBindings(programs[0]!), this.originals);
+          for (const parts of programs) launchAll(parts);
           for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
@@ -247,6 +259,7 @@ export class Region {
         } else {
           this.launchSparing(outputs, site);
         }
+        this.keepOldValuesOnFailure();
       }
     } finally {
       this.end();
@@ -341,16 +354,18 @@ function bindPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: r
 
 /**
  * Outputs split by whether their recipe reads indices from device data (an op that can fail on
- * the device), in their order; `required` outputs stay first in theirs.
+ * the device) or, with `collectivesToo`, holds a collective; in their order; `required`
+ * outputs stay first in theirs.
  */
-function splitFallible(outputs: ReadonlySet<Tensor>): [Tensor[], Tensor[]] {
+function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [Tensor[], Tensor[]] {
   const memo = new Map<Tensor, boolean>();
   const fallible = (t: Tensor): boolean => {
     const node = t._node;
     if (t._buf || !node) return false;
     let known = memo.get(t);
     if (known === undefined) {
-      known = node.op.readsDeviceIndices === true || node.inputs.some((v) => !isScalar(v) && fallible(v));
+      known = node.op.readsDeviceIndices === true || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
+        node.inputs.some((v) => !isScalar(v) && fallible(v));
       memo.set(t, known);
     }
     return known;

@@ -5,14 +5,15 @@
 // message from a peer is always for the collective at hand.
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { StorageArray } from '../../dtype.js';
-import type { IciEnd } from '../protocol.js';
+import type { FailureRoot, IciEnd } from '../protocol.js';
 
 /**
  * What a chip sends when its input failed (an earlier error in its program): its peers still
- * exchange everything with it, so every link stays in step, then fail with its reason.
+ * exchange everything with it, so every link stays in step, then fail with its reason and the
+ * launch where it began (the host reports one failure once, whichever chip it reads first).
  */
 export class Failed {
-  constructor(readonly message: string) {}
+  constructor(readonly message: string, readonly root: FailureRoot) {}
 }
 
 export type Payload = StorageArray | Failed;
@@ -38,7 +39,7 @@ export class IciLinks {
 
   /** Sends a copy of `data` (the caller may keep using its array), or why this chip has none. */
   send(peer: number, data: Payload): void {
-    if (data instanceof Failed) this.port(peer).postMessage({ failed: data.message });
+    if (data instanceof Failed) this.port(peer).postMessage({ failed: data.message, root: data.root });
     else {
       const copy = data.slice();
       this.bytesSent += copy.byteLength; // before the transfer detaches it
@@ -56,8 +57,8 @@ export class IciLinks {
       const seen = Atomics.load(this.words, this.chip);
       const m = receiveMessageOnPort(port);
       if (m) {
-        const msg = m.message as StorageArray | { failed: string };
-        return 'failed' in msg ? new Failed(`chip ${peer}: ${msg.failed}`) : msg;
+        const msg = m.message as StorageArray | { failed: string; root: FailureRoot };
+        return 'failed' in msg ? new Failed(msg.failed, msg.root) : msg;
       }
       if (Atomics.load(this.words, this.words.length - 1) !== 0) throw new Error(`${what}: the session was closed while chip ${this.chip} waited for chip ${peer}`);
       if (Date.now() > deadline) throw new Error(`${what}: chip ${this.chip} waited ${PEER_TIMEOUT_MS / 1000} s for chip ${peer}, which never reached the collective`);

@@ -1,0 +1,85 @@
+// A device error on one chip inside a data-parallel step (an index out of range, found on the
+// device) while the other chips enter the step's collectives: the error names the chip and the
+// op, no chip waits for it, the weights keep their values, and the next steps train as a
+// float64 reference computed here says, in every mode.
+import { describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+
+tpu.setDevice({ chips: 4 });
+const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
+const CHIPS = [0, 1, 2, 3];
+const W0 = [[0.5, -1], [2, 0.25], [-0.75, 1.5]];
+const LR = 0.1;
+const ROWS = [0, 2, 4]; // the rows each chip reads from its 5 (plus its offset)
+
+/** Chip c's 5×3 inputs, row-major. */
+const inputs = (c: number) => Array.from({ length: 15 }, (_, i) => Math.round((((c + 1) * 7.31 + i * 3.17) % 11) * 100) / 100 - 5);
+
+/** float64: the step's mean loss over chips and the weights after it (SGD on the chips' mean gradient). */
+function referenceStep(w: number[][]): { loss: number; w: number[][] } {
+  let loss = 0;
+  const g = w.map((r) => r.map(() => 0));
+  for (const c of CHIPS) {
+    const x = ROWS.map((r) => inputs(c).slice(3 * r, 3 * r + 3));
+    const y = x.map((row) => [0, 1].map((j) => row.reduce((s, v, i) => s + v * w[i]![j]!, 0)));
+    const n = y.length * 2;
+    loss += y.flat().reduce((s, v) => s + v * v, 0) / n / CHIPS.length;
+    // d mean(y²) / dw[i][j] = Σ_r 2 y[r][j] x[r][i] / n, averaged over the chips.
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 2; j++) g[i]![j]! += x.reduce((s, row, r) => s + (2 * y[r]![j]! * row[i]!) / n, 0) / CHIPS.length;
+  }
+  return { loss, w: w.map((r, i) => r.map((v, j) => v - LR * g[i]![j]!)) };
+}
+
+const host = (t: Tensor) => Array.from(t.dataSync() as Float32Array);
+function expectClose(got: number[], want: number[], tol = 1e-5): void {
+  expect(got.length).toBe(want.length);
+  got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(want[i]!))));
+}
+
+for (const mode of ['debug', 'strict', 'fused'] as const) {
+  describe(`a device error inside a data-parallel step (${mode})`, () => {
+    it('names the chip and the op, keeps the weights, and the next steps train', () => {
+      tpu.withMode(mode, () => {
+        const ps = CHIPS.map((chip) => tpu.tensor(W0, { chip, requiresGrad: true }));
+        const opts = ps.map((p) => new tpu.optim.SGD([p], { lr: LR }));
+        const xs = CHIPS.map((chip) => tpu.tensor(inputs(chip), { chip }).reshape([5, 3]));
+        // The rows' indices come from device arithmetic: their range is known on the device only.
+        const step = (offsets: number[]) => {
+          opts.forEach((o) => o.zeroGrad());
+          const losses = xs.map((x, c) => x.indexSelect(0, tpu.tensor(new Int32Array(ROWS), { chip: c }).add(offsets[c]!)).matmul(ps[c]!).square().mean());
+          losses.forEach((l) => l.backward());
+          const grads = tpu.distributed.allReduce(ps.map((p) => p.grad!), { mesh, op: 'mean' });
+          ps.forEach((p, c) => void (p.grad = grads[c]!));
+          opts.forEach((o) => o.step());
+          return tpu.distributed.allReduce(losses.map((l) => l.detach()), { mesh, op: 'mean' })[0]!.item() as number;
+        };
+
+        // Chip 1 reads rows 10, 12, 14 of 5: its forward fails on the device (twice, to see that
+        // an error does not follow the next one).
+        for (let k = 0; k < 2; k++) {
+          const error = (() => {
+            try {
+              step([0, 10, 0, 0]);
+            } catch (e) {
+              return (e as Error).message;
+            }
+          })();
+          expect(error).toMatch(/on chip 1\b[\s\S]*indices element out of data bounds/);
+          expect(error).toMatch(/indexSelect/);
+        }
+        // The error was reported once: no chip holds it for a later sync point.
+        expect(() => tpu.syncBlocking()).not.toThrow();
+        // No step ran: every chip's weights are as they were.
+        for (const p of ps) expectClose(host(p), W0.flat(), 0);
+
+        let w = W0;
+        for (let i = 0; i < 2; i++) {
+          const want = referenceStep(w);
+          expectClose([step([0, 0, 0, 0])], [want.loss]);
+          for (const p of ps) expectClose(host(p), want.w.flat());
+          w = want.w;
+        }
+      });
+    }, 40_000); // a chip left waiting for its peers would wait 60 s
+  });
+}
