@@ -21,6 +21,7 @@ import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
+import { checkRecomputable } from './materialize.js';
 import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
@@ -85,7 +86,10 @@ export class Region {
       if (v._buf) this.read(v._buf);
       else if (v._node!.region === this) v._node!.consumers++;
       // Computed (and not kept) by an earlier region: recompute it once more, and keep it.
-      else this.recomputed.add(v);
+      else {
+        checkRecomputable(v, node.op.name);
+        this.recomputed.add(v);
+      }
     }
     node.region = this;
     if (COLLECTIVE_PRIMITIVES.has(node.op.name)) this.collectives = true;
@@ -261,6 +265,11 @@ export class Region {
         }
         this.keepOldValuesOnFailure();
       }
+    } catch (e) {
+      // A chip's program could not launch (out of memory): the collectives' chips ran none, so
+      // their recipes can never be recomputed; updates that did not run are undone instead.
+      if (this.collectives) this.undoUpdates();
+      throw e;
     } finally {
       this.end();
     }
@@ -323,16 +332,21 @@ export class Region {
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
   drop(): number {
     const n = this.members.length;
-    // In-place updates that never ran are undone: each tensor gets its old value back.
+    this.undoUpdates();
+    this.end();
+    return n;
+  }
+
+  /** In-place updates that never ran are undone: each tensor gets its old value back. */
+  private undoUpdates(): void {
     for (const [target, old] of this.originals) {
+      if (target._buf) continue; // written by a program that ran
       target._buf = old._buf;
       target._node = old._node;
       target._pins = old._pins;
       old._pins = null;
+      this.displaced = this.displaced.filter((b) => b !== old._buf);
     }
-    this.displaced = [];
-    this.end();
-    return n;
   }
 }
 

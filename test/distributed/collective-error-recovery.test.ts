@@ -83,3 +83,36 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
     }, 40_000); // a chip left waiting for its peers would wait 60 s
   });
 }
+
+describe('a chip out of memory when a fused region with a collective runs', () => {
+  it('no chip starts; the error names the chip; in-place updates are undone; the next collective works', () => {
+    const rows = 64; // 64×1024 float32: 256 KiB per tensor
+    const xs = CHIPS.map((chip) => tpu.full([rows, 1024], chip + 1, { chip }));
+    const ws = CHIPS.map((chip) => tpu.full([rows, 1024], 0.5, { chip }));
+    tpu.syncBlocking();
+    // Room for 3 more such tensors on the fullest chip (earlier tests' garbage may still be live).
+    const live = tpu.memory().chips.map((c) => c.liveBytes);
+    const capacity = Math.max(...live) + 3 * 2 ** 18;
+    tpu.setDevice({ hbmBytes: capacity });
+    try {
+      tpu.withMode('fused', () => {
+        const sums = tpu.distributed.allReduce(xs.map((x) => x.mul(2)), { mesh });
+        ws.forEach((w, c) => w.copy_(w.add(sums[c]!)));
+        // Chip 2 fills up before the region runs (uploads are never deferred): 128 KiB stay free.
+        const filler = tpu.tensor(new Float32Array((capacity - tpu.memory().chips[2]!.liveBytes - 2 ** 17) / 4), { chip: 2 });
+        expect(() => sums[0]!.dataSync()).toThrow(/out of device memory: .* on chip 2 are live/);
+        // Its result cannot be computed again on one chip: a clear error, not a wait for peers.
+        expect(() => sums[1]!.dataSync()).toThrow(/needs the result of all_reduce on chip 1, whose program did not run/);
+        filler.dispose();
+        // The weights kept their values; the next collective runs on every chip.
+        ws.forEach((w) => expect(new Set(w.dataSync())).toEqual(new Set([0.5])));
+        const again = tpu.distributed.allReduce(xs, { mesh });
+        // float64: 1 + 2 + 3 + 4.
+        again.forEach((t) => expect(new Set(t.dataSync())).toEqual(new Set([10])));
+        expect(() => tpu.syncBlocking()).not.toThrow();
+      });
+    } finally {
+      tpu.setDevice({ hbmBytes: null });
+    }
+  }, 40_000);
+});
