@@ -153,16 +153,24 @@ export class DeviceSession {
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: readonly number[],
     site: Site | null, check = false,
   ): number | undefined {
-    if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) {
-      const drained = () => this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2;
-      this.waits.until(drained, 'device queue full', 'dispatch was interrupted while the device queue was full');
-    }
+    this.makeRoom();
     const launch = this.nextLaunch++;
     if (launch - this.doneUpTo > this.queueHigh) this.queueHigh = launch - this.doneUpTo;
     this.errors.launched(launch, site);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins, outs, scalars, reply);
     return check ? reply : undefined;
+  }
+
+  /**
+   * Waits while the device queue is full (a long loop without sync points). Several chips'
+   * programs wait here before any is enqueued: an interrupt during the wait must not leave a
+   * collective's peers enqueued without it.
+   */
+  makeRoom(): void {
+    if (this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT) return;
+    const drained = () => this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2;
+    this.waits.until(drained, 'device queue full', 'dispatch was interrupted while the device queue was full');
   }
 
   /** Launches queued or running on the device. */

@@ -57,13 +57,14 @@ function enqueue(p: Prepared, check = false): number | undefined {
 
 /**
  * Several chips' programs launched together: every chip's program is prepared (outputs and
- * intermediates fit) before any is enqueued; a chip out of memory after its peers were
- * enqueued would leave them waiting at a collective.
+ * intermediates fit, room in its queue) before any is enqueued; a chip out of memory, or an
+ * interrupt, after its peers were enqueued would leave them waiting at a collective.
  */
 export function launchAll(parts: readonly BoundProgram[]): void {
   const ready: Prepared[] = [];
   try {
     for (const bp of parts) ready.push(prepare(bp));
+    for (const p of ready) chipSession(p.bp.outputs[0]!.chip).makeRoom();
   } catch (e) {
     for (const p of ready) for (const b of p.outs) chipSession(b.chip).memory.release(b);
     throw e;
