@@ -54,7 +54,7 @@ function interconnect(n: number): IciEnd[] {
       ports[b]![a] = port2;
     }
   }
-  return ports.map((p) => ({ ports: p, signal }));
+  return ports.map((p) => ({ ports: p, signal, peerTimeoutMs: settings.peerTimeoutMs() }));
 }
 
 /** Chip 0's session. */

@@ -88,6 +88,8 @@ export interface DeviceThreadData {
 export interface IciEnd {
   readonly ports: readonly (MessagePort | null)[];
   readonly signal: SharedArrayBuffer;
+  /** TPU_KERNEL_PEER_TIMEOUT_MS (default 60 s): the wait for a peer that never comes. */
+  readonly peerTimeoutMs: number;
 }
 
 // Executions and frees (the commands every op sends) travel as numbers in one Float64Array

@@ -2,6 +2,7 @@
 // device) while the other chips enter the step's collectives: the error names the chip and the
 // op, no chip waits for it, the weights keep their values, and the next steps train as a
 // float64 reference computed here says, in every mode.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 
@@ -115,4 +116,34 @@ describe('a chip out of memory when a fused region with a collective runs', () =
       tpu.setDevice({ hbmBytes: null });
     }
   }, 40_000);
+});
+
+describe('a peer that never reaches a collective', () => {
+  it('the waiting chip fails after TPU_KERNEL_PEER_TIMEOUT_MS; the late part is dropped, so the next collective adds the right parts', () => {
+    // A script of its own: the timeout is read when the runtime loads. Chip 0 runs its part of
+    // a 2-chip all-reduce alone (as a host error between the chips' launches would leave it).
+    const script = `import { apply, ops, tpu } from 'tpu-kernel/runtime';
+tpu.setDevice({ chips: 2 });
+const part = (chip, values) => apply(ops.allReducePrimitive, [tpu.tensor(values, { chip })], { groups: [[0, 1]], rank: chip, reduce: 'sum' });
+const out = {};
+try { part(0, [1, 2]).dataSync(); } catch (e) { out.alone = e.message; }
+out.late = Array.from(part(1, [10, 20]).dataSync()); // chip 0 sent its part before it gave up
+const mesh = tpu.initDeviceMesh([2]);
+out.next = tpu.distributed.allReduce([tpu.tensor([100, 200], { chip: 0 }), tpu.tensor([1000, 2000], { chip: 1 })], { mesh }).map((t) => Array.from(t.dataSync()));
+console.log(JSON.stringify(out));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TPU_KERNEL_PEER_TIMEOUT_MS: '300' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim());
+    expect(out.alone).toMatch(/all_reduce: chip 0 waited 0.3 s for chip 1, which never reached the collective/);
+    expect(out.late).toEqual([11, 22]);
+    // 100 + 1000, 200 + 2000: not chip 1's late [10, 20].
+    expect(out.next).toEqual([[1100, 2200], [1100, 2200]]);
+  }, 30_000);
+
+  it('TPU_KERNEL_PEER_TIMEOUT_MS must be a positive integer', () => {
+    const run = () => execFileSync(process.execPath, ['--input-type=module', '-e', "import 'tpu-kernel/runtime';"], {
+      env: { ...process.env, TPU_KERNEL_PEER_TIMEOUT_MS: 'soon' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(run).toThrow(/TPU_KERNEL_PEER_TIMEOUT_MS must be a positive integer; got "soon"/);
+  });
 });

@@ -80,7 +80,20 @@ function exchange(links: IciLinks | null, group: readonly number[], rank: number
   group.forEach((peer, k) => {
     if (k !== rank) link(links, peer).send(peer, mine(k));
   });
-  return checked(group.map((peer, k) => (k === rank ? own : link(links, peer).receive(peer, what))), what);
+  let timedOut: unknown = null;
+  const parts = group.map((peer, k) => {
+    if (k === rank) return own;
+    // After a peer that never came, the others' parts are not waited for: each is counted as
+    // received, so a late one is dropped and the links stay in step.
+    if (timedOut) return void links!.giveUp(peer);
+    try {
+      return link(links, peer).receive(peer, what);
+    } catch (e) {
+      timedOut = e;
+    }
+  });
+  if (timedOut) throw timedOut;
+  return checked(parts as Payload[], what);
 }
 
 /** A collective that could not run: a chip of its group (maybe this one) had failed before it. */
