@@ -92,12 +92,13 @@ export interface IciEnd {
   readonly peerTimeoutMs: number;
 }
 
-// Executions and frees (the commands every op sends) travel as numbers in one Float64Array
-// per batch, transferred without copying; rarer commands travel as objects, their place in
-// the stream marked by OBJECT.
+// Executions, frees and restores (the commands every op or in-place update sends) travel as
+// numbers in one Float64Array per batch, transferred without copying; rarer commands travel
+// as objects, their place in the stream marked by OBJECT.
 const EXEC = 1;
 const FREE = 2;
 const OBJECT = 3;
+const RESTORE = 4;
 
 export class CommandEncoder {
   stream: number[] = [];
@@ -123,6 +124,11 @@ export class CommandEncoder {
     this.count++;
   }
 
+  restore(buffer: number, from: number): void {
+    this.stream.push(RESTORE, buffer, from);
+    this.count++;
+  }
+
   object(cmd: Command): void {
     this.stream.push(OBJECT);
     this.objects.push(cmd);
@@ -145,6 +151,10 @@ export function decodeBatch(stream: Float64Array, objects: readonly Command[]): 
     const code = stream[i++];
     if (code === OBJECT) out.push(objects[o++]!);
     else if (code === FREE) out.push({ t: 'free', buffer: stream[i++]! });
+    else if (code === RESTORE) {
+      out.push({ t: 'restore', buffer: stream[i]!, from: stream[i + 1]! });
+      i += 2;
+    }
     else {
       const program = stream[i++]!;
       const launch = stream[i++]!;

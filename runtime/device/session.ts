@@ -96,7 +96,7 @@ export class DeviceSession {
    * computing it fails, so an error ahead of an optimizer step leaves the parameters as they were.
    */
   keepOnFailure(buffer: DeviceBuffer, old: DeviceBuffer): void {
-    this.batch.object({ t: 'restore', buffer: buffer.id, from: old.id });
+    this.batch.restore(buffer.id, old.id);
   }
 
   free(buffer: DeviceBuffer): void {
