@@ -13,6 +13,7 @@ import { noGrad } from './grad-mode.js';
 import { checkDebugCollectives } from '../modes/eager.js';
 import { untracked } from '../views/view-tracking.js';
 import { asOneOp } from '../modes/composite.js';
+import { holdingCuts } from '../modes/region.js';
 import { edgeOf, valueAt } from './past-values.js';
 
 export interface BackwardOptions {
@@ -92,12 +93,14 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
     }
   }
   // Every chip's rule is dispatched before any gradient is summed: in debug mode a sum waits
-  // for its chip, whose collective would wait for the peers not dispatched yet.
-  const grads = group.members.map((m) => {
+  // for its chip, whose collective would wait for the peers not dispatched yet. And no cut of
+  // fused mode's region at its size cap falls between them: a chip's part run alone would wait
+  // for peers still pending on the host, and a read of its result would wait for it.
+  const grads = holdingCuts(() => group.members.map((m) => {
     const g = pending.get(m.out) ?? zerosLike(m.out);
     pending.delete(m.out);
     return (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
-  });
+  }));
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
 }
 

@@ -1,5 +1,5 @@
-// Commands to the device thread are batched: numbers in one Float64Array stream (exec and
-// free, the hot commands) plus the rare structured ones, posted when the batch is full or
+// Commands to the device thread are batched: numbers in one Float64Array stream (exec, free
+// and restore, the hot commands) plus the rare structured ones, posted when the batch is full or
 // at the end of the current task (a microtask), so a loop of ops costs one message per
 // BATCH_LIMIT commands.
 import { CommandEncoder, type Command, type HostMessage } from './protocol.js';
@@ -25,6 +25,11 @@ export class CommandBatch {
 
   free(buffer: number): void {
     this.encoder.free(buffer);
+    this.added();
+  }
+
+  restore(buffer: number, from: number): void {
+    this.encoder.restore(buffer, from);
     this.added();
   }
 

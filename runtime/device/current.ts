@@ -7,6 +7,7 @@ import { onChipsInUse, settings } from './settings.js';
 import type { IciEnd } from './protocol.js';
 import { backendName } from './backend-choice.js';
 import { checkTpuChipCount, hostTpuChips } from './host-tpu-chips.js';
+import { forgetReportedFailures } from './device-errors.js';
 
 let chips: DeviceSession[] = [];
 /** Chip 0, the session every single-chip path uses (kept apart: the hot path reads one variable). */
@@ -53,7 +54,7 @@ function interconnect(n: number): IciEnd[] {
       ports[b]![a] = port2;
     }
   }
-  return ports.map((p) => ({ ports: p, signal }));
+  return ports.map((p) => ({ ports: p, signal, peerTimeoutMs: settings.peerTimeoutMs() }));
 }
 
 /** Chip 0's session. */
@@ -96,6 +97,7 @@ export function sessionNumber(): number {
 /** Closes the session: every device buffer is gone; a new session starts on next use. */
 export async function closeSession(): Promise<void> {
   closeInterconnect();
+  forgetReportedFailures();
   const all = chips;
   session = null;
   chips = [];

@@ -3,7 +3,7 @@
 // compiled it). Launch sites are kept in a ring indexed by launch number: no allocation
 // per launch.
 import type { Site } from '../call-site.js';
-import type { DeviceMessage } from './protocol.js';
+import type { DeviceMessage, FailureRoot } from './protocol.js';
 
 export class DeviceError extends Error {
   override name = 'DeviceError';
@@ -19,16 +19,53 @@ const SITE_RING = 32768;
 
 type Progress = Extract<DeviceMessage, { t: 'progress' }>;
 
+// One failure on one chip fails its collectives' peers too (their parts could not run), and
+// whatever read their results: it is thrown once, at the first sync point that meets any of
+// them, and its copies pending on the other chips are dropped. Keys: chip:launch of the root.
+const reported = new Set<string>();
+const rootKey = (r: FailureRoot) => `${r.chip}:${r.launch}`;
+/** What each program is, for naming the root of a failure met on another chip (program ids are shared by the chips). */
+const labels = new Map<number, string>();
+
+/** How each failure read at its root: what a later read of a value it failed says. */
+const rootTexts = new Map<string, string>();
+
+/** Where a failure met on `chip` began, when elsewhere. */
+function beganAt(root: FailureRoot, chip: number, launch: number): string {
+  if (root.chip === chip && root.launch === launch) return '';
+  return ` (the error began in ${labels.get(root.program) ?? `program ${root.program}`} on chip ${root.chip})`;
+}
+
+/**
+ * A read of a value that failed (`message` from the device) on `chip`: the failure is thrown
+ * once, its pending copies on every chip are dropped; the text names its op, line and chip.
+ */
+export function failureText(root: FailureRoot, message: string, chip: number): string {
+  reported.add(rootKey(root));
+  if (root.chip === chip) return rootTexts.get(rootKey(root)) ?? message;
+  return message + beganAt(root, chip, -1);
+}
+
+/** A new session numbers its launches afresh. */
+export function forgetReportedFailures(): void {
+  reported.clear();
+  rootTexts.clear();
+}
+
 export class ErrorAttribution {
   private readonly launchSites: (Site | null)[] = new Array(SITE_RING).fill(null);
   /** What each program is, and the line that first compiled it (captured on a miss only). */
   private readonly programInfo = new Map<number, { label: string; compiledAt: () => string }>();
   /** Evicted programs, forgotten once the launches queued before the eviction are done: [program, launch] pairs. */
   private releasing: number[] = [];
-  private errors: string[] = [];
+  private errors: { text: string; root: string }[] = [];
+
+  /** `chip`: named in errors when the session has `several` chips. */
+  constructor(private readonly chip = 0, private readonly several = false) {}
 
   compiled(program: number, label: string, compiledAt: () => string): void {
     this.programInfo.set(program, { label, compiledAt });
+    labels.set(program, label);
   }
 
   launched(launch: number, site: Site | null): void {
@@ -54,7 +91,10 @@ export class ErrorAttribution {
       const where = site
         ? `called at ${site.format()}`
         : `first compiled at ${info ? info.compiledAt() : 'an unknown line'}; tpu.setCallSites(true) names the exact call`;
-      this.errors.push(`${label} failed on the device (${where}): ${e.message}`);
+      const on = this.several ? `chip ${this.chip}` : 'the device';
+      const text = `${label} failed on ${on} (${where}): ${e.message}${beganAt(e.root, this.chip, e.launch)}`;
+      if (e.root.chip === this.chip && e.root.launch === e.launch) rootTexts.set(rootKey(e.root), text);
+      this.errors.push({ text, root: rootKey(e.root) });
     }
     for (let l = doneBefore + 1; l <= msg.upTo; l++) this.launchSites[l % SITE_RING] = null;
     this.forgetReleased(Math.max(doneBefore, msg.upTo));
@@ -63,8 +103,11 @@ export class ErrorAttribution {
   /** Throws the first device error recorded since the last sync point, if any. */
   throwPending(): void {
     if (this.errors.length === 0) return;
-    const [first, ...rest] = this.errors;
+    const fresh = this.errors.filter((e) => !reported.has(e.root));
     this.errors = [];
+    if (fresh.length === 0) return;
+    for (const e of fresh) reported.add(e.root);
+    const [first, ...rest] = fresh.map((e) => e.text);
     const more = rest.length ? `\n(${rest.length} later device error${rest.length > 1 ? 's' : ''} suppressed)` : '';
     throw new DeviceError(first + more);
   }
@@ -74,7 +117,10 @@ export class ErrorAttribution {
     if (r.length === 0) return;
     this.releasing = [];
     for (let i = 0; i < r.length; i += 2) {
-      if (r[i + 1]! <= doneUpTo) this.programInfo.delete(r[i]!);
+      if (r[i + 1]! <= doneUpTo) {
+        this.programInfo.delete(r[i]!);
+        labels.delete(r[i]!);
+      }
       else this.releasing.push(r[i]!, r[i + 1]!);
     }
   }

@@ -7,11 +7,13 @@ import type { DType, StorageArray } from '../dtype.js';
 import type { Backend, BackendBuffer } from './backend.js';
 import { OrtBackend } from './onnx/ort-backend.js';
 import { TpuBackend } from './pjrt/tpu-backend.js';
-import { decodeBatch, type CollectiveTiming, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type HostMessage } from './protocol.js';
+import { decodeBatch, type CollectiveTiming, type Command, type DeviceError, type DeviceMessage, type DeviceThreadData, type FailureRoot, type HostMessage } from './protocol.js';
 import { SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { hasCollective } from '../program/collective-nodes.js';
 import { IciLinks } from './ici/links.js';
-import { compileSegmented, runSegmented, SegmentedExecutable, skipSegmented } from './ici/segmented-program.js';
+import { compileSegmented, failedOf, PartlyRun, runSegmented, SegmentedExecutable, skipCollectives } from './ici/segmented-program.js';
+import { Failed } from './ici/links.js';
+import type { Program } from '../program/program.js';
 
 const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
 const links = ici ? new IciLinks(chip, ici) : null;
@@ -33,6 +35,8 @@ async function openTpu(): Promise<Backend<Executable, BackendBuffer>> {
 
 const buffers = new Map<number, BackendBuffer | Failure>();
 const programs = new Map<number, Promise<Executable>>();
+/** The programs holding collectives: a launch that cannot run them still meets its peers (skipCollectives). */
+const collectivePrograms = new Map<number, Program>();
 let queue: Command[] = [];
 let head = 0;
 let running = false;
@@ -49,9 +53,9 @@ let compiles: number[] = [];
 let errors: DeviceError[] = [];
 let collectives: CollectiveTiming[] = [];
 
-/** Why a buffer holds no value: its producing launch failed or was cancelled. */
+/** Why a buffer holds no value: its producing launch failed or was cancelled; `root`: where that failure began. */
 class Failure {
-  constructor(readonly launch: number, readonly message: string) {}
+  constructor(readonly message: string, readonly root: FailureRoot) {}
 }
 
 function send(msg: DeviceMessage, transfer: ArrayBuffer[] = []): void {
@@ -79,7 +83,7 @@ function flushProgress(): void {
 }
 
 function bufferOrFailure(id: number): BackendBuffer | Failure {
-  return buffers.get(id) ?? new Failure(0, `buffer ${id} does not exist on the device (freed?)`);
+  return buffers.get(id) ?? new Failure(`buffer ${id} does not exist on the device (freed?)`, { chip, launch: 0, program: 0 });
 }
 
 function fail(outs: readonly number[], failure: Failure): void {
@@ -88,22 +92,25 @@ function fail(outs: readonly number[], failure: Failure): void {
 
 async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
   const start = profiling ? performance.timeOrigin + performance.now() : 0;
+  const self: FailureRoot = { chip, launch: cmd.launch, program: cmd.program };
+  const collective = collectivePrograms.get(cmd.program);
   const inputs: BackendBuffer[] = [];
   for (const id of cmd.ins) {
     const b = bufferOrFailure(id);
     if (b instanceof Failure) {
-      const exe = await programs.get(cmd.program)?.catch(() => undefined);
-      if (exe instanceof SegmentedExecutable) skipSegmented(exe, chip, links, b.message);
+      if (collective) skipCollectives(collective, new Failed(b.message, b.root), chip, links);
       fail(cmd.outs, b);
-      if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
       return;
     }
     inputs.push(b);
   }
+  let started = false;
   try {
     const exe = await programs.get(cmd.program)!;
+    started = true;
     const outs = exe instanceof SegmentedExecutable
-      ? await runSegmented(exe, backend, inputs, cmd.scalars, chip, links, profiling ? collectives : null)
+      ? await runSegmented(exe, backend, inputs, cmd.scalars, self, links, profiling ? collectives : null)
       : await backend.execute(exe, inputs, cmd.scalars);
     outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
     if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
@@ -113,15 +120,28 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
       flushProgress();
       send({ t: 'reply', reply: cmd.reply, nonFinite });
     }
-  } catch (e) {
+  } catch (thrown) {
+    const e = thrown instanceof PartlyRun ? thrown.error : thrown;
     const message = e instanceof Error ? e.message : String(e);
-    fail(cmd.outs, new Failure(cmd.launch, message));
-    errors.push({ launch: cmd.launch, program: cmd.program, message });
+    const failed = failedOf(e, self);
+    // A program that failed to compile never met its peers: it does now.
+    if (!started && collective) skipCollectives(collective, failed, chip, links);
+    fail(cmd.outs, new Failure(message, failed.root));
+    if (thrown instanceof PartlyRun) thrown.outputs.forEach((b, i) => b && buffers.set(cmd.outs[i]!, b));
+    errors.push({ launch: cmd.launch, program: cmd.program, message, root: failed.root });
     if (cmd.reply !== undefined) {
       flushProgress(); // the waiter names the error by its launch: it must arrive first
-      send({ t: 'reply', reply: cmd.reply, error: message });
+      send({ t: 'reply', reply: cmd.reply, error: message, root: failed.root });
     }
   }
+}
+
+/** An in-place update whose new value failed keeps the old one (the user's tensor is not lost). */
+async function restore(cmd: Extract<Command, { t: 'restore' }>): Promise<void> {
+  const now = buffers.get(cmd.buffer);
+  const old = buffers.get(cmd.from);
+  if (!(now instanceof Failure) || old === undefined || old instanceof Failure) return;
+  buffers.set(cmd.buffer, backend.toDevice(old.dtype, (await backend.toHost(old)).slice()));
 }
 
 async function releaseExecutable(exe: Executable): Promise<void> {
@@ -144,8 +164,10 @@ async function run(cmd: Command): Promise<void> {
     case 'compile': {
       const t0 = performance.now();
       // A program with collectives runs in parts between them (device/ici/).
-      const p = hasCollective(cmd.ir.nodes) ? compileSegmented(cmd.ir, backend) : backend.compile(cmd.ir);
+      const segmented = hasCollective(cmd.ir.nodes);
+      const p = segmented ? compileSegmented(cmd.ir, backend) : backend.compile(cmd.ir);
       programs.set(cmd.program, p);
+      if (segmented) collectivePrograms.set(cmd.program, cmd.ir);
       p.then(() => compiles.push(cmd.program, performance.timeOrigin + t0, performance.now() - t0), () => {});
       await p.catch(() => {}); // the failure surfaces at the executions that use it
       return;
@@ -154,6 +176,7 @@ async function run(cmd: Command): Promise<void> {
       // Executions of it queued before this command have run: the executable can go.
       const p = programs.get(cmd.program);
       programs.delete(cmd.program);
+      collectivePrograms.delete(cmd.program);
       await p?.then((exe) => releaseExecutable(exe), () => {});
       return;
     }
@@ -164,10 +187,12 @@ async function run(cmd: Command): Promise<void> {
     case 'upload':
       buffers.set(cmd.buffer, backend.toDevice(cmd.dtype, cmd.data));
       return;
+    case 'restore':
+      return restore(cmd);
     case 'download': {
       const b = bufferOrFailure(cmd.buffer);
       flushProgress();
-      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
       else {
         const data = (await backend.toHost(b)).slice();
         send({ t: 'reply', reply: cmd.reply, data }, [data.buffer as ArrayBuffer]);
@@ -177,7 +202,7 @@ async function run(cmd: Command): Promise<void> {
     case 'check': {
       const b = bufferOrFailure(cmd.buffer);
       flushProgress();
-      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message });
+      if (b instanceof Failure) send({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
       else send({ t: 'reply', reply: cmd.reply, nonFinite: hasNonFinite(b.dtype, await backend.toHost(b)) ? [0] : [] });
       return;
     }
@@ -237,7 +262,7 @@ function cancelQueued(): void {
   const kept = pending.filter((c) => c.t !== 'exec');
   for (const c of pending) {
     if (c.t !== 'exec') continue;
-    fail(c.outs, new Failure(c.launch, 'cancelled before it ran (tpu.cancelPending)'));
+    fail(c.outs, new Failure('cancelled before it ran (tpu.cancelPending)', { chip, launch: c.launch, program: c.program }));
     if (c.reply !== undefined) send({ t: 'reply', reply: c.reply, error: 'cancelled' });
     doneUpTo = Math.max(doneUpTo, c.launch);
   }

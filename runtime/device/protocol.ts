@@ -9,6 +9,8 @@ export type Command =
   /** The program was evicted from the cache: its executable is freed. */
   | { t: 'release'; program: number }
   | { t: 'exec'; program: number; launch: number; ins: number[]; outs: number[]; scalars: number[]; reply?: number; check?: boolean }
+  /** An in-place update's new value failed (or was cancelled): the buffer takes a copy of the old value `from` instead. */
+  | { t: 'restore'; buffer: number; from: number }
   | { t: 'upload'; buffer: number; dtype: DType; data: StorageArray }
   | { t: 'download'; buffer: number; reply: number }
   /** Replies nonFinite [0] when the buffer holds NaN or Inf (debug mode's check of a composed op's result). */
@@ -26,7 +28,7 @@ export type HostMessage =
   | { t: 'stop'; reply: number };
 
 export type DeviceMessage =
-  | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; stats?: DeviceStats }
+  | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; root?: FailureRoot; stats?: DeviceStats }
   /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
   | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] }
   /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
@@ -44,6 +46,15 @@ export interface DeviceError {
   readonly launch: number;
   readonly program: number;
   readonly message: string;
+  /** Where the failure began: this launch, or a peer's whose collective this one could not run. */
+  readonly root: FailureRoot;
+}
+
+/** The launch (on its chip, of its program) where a device failure began: one failure, reported once. */
+export interface FailureRoot {
+  readonly chip: number;
+  readonly launch: number;
+  readonly program: number;
 }
 
 /** What the device thread holds (tpu.deviceStats()). */
@@ -79,14 +90,17 @@ export interface DeviceThreadData {
 export interface IciEnd {
   readonly ports: readonly (MessagePort | null)[];
   readonly signal: SharedArrayBuffer;
+  /** TPU_KERNEL_PEER_TIMEOUT_MS (default 60 s): the wait for a peer that never comes. */
+  readonly peerTimeoutMs: number;
 }
 
-// Executions and frees (the commands every op sends) travel as numbers in one Float64Array
-// per batch, transferred without copying; rarer commands travel as objects, their place in
-// the stream marked by OBJECT.
+// Executions, frees and restores (the commands every op or in-place update sends) travel as
+// numbers in one Float64Array per batch, transferred without copying; rarer commands travel
+// as objects, their place in the stream marked by OBJECT.
 const EXEC = 1;
 const FREE = 2;
 const OBJECT = 3;
+const RESTORE = 4;
 
 export class CommandEncoder {
   stream: number[] = [];
@@ -112,6 +126,11 @@ export class CommandEncoder {
     this.count++;
   }
 
+  restore(buffer: number, from: number): void {
+    this.stream.push(RESTORE, buffer, from);
+    this.count++;
+  }
+
   object(cmd: Command): void {
     this.stream.push(OBJECT);
     this.objects.push(cmd);
@@ -134,6 +153,10 @@ export function decodeBatch(stream: Float64Array, objects: readonly Command[]): 
     const code = stream[i++];
     if (code === OBJECT) out.push(objects[o++]!);
     else if (code === FREE) out.push({ t: 'free', buffer: stream[i++]! });
+    else if (code === RESTORE) {
+      out.push({ t: 'restore', buffer: stream[i]!, from: stream[i + 1]! });
+      i += 2;
+    }
     else {
       const program = stream[i++]!;
       const launch = stream[i++]!;

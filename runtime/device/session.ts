@@ -14,7 +14,7 @@ import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
-import { CancelledError, DeviceError, ErrorAttribution, MAX_IN_FLIGHT } from './device-errors.js';
+import { CancelledError, DeviceError, ErrorAttribution, failureText, MAX_IN_FLIGHT } from './device-errors.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
 import { START_TIMEOUT_MS, Waits, type Reply } from './waits.js';
 import { backendName } from './backend-choice.js';
@@ -28,7 +28,7 @@ export class DeviceSession {
   private readonly batch = new CommandBatch(() => this.postBatch());
   /** Programs compiled on this chip's device thread (program ids are shared by all chips). */
   private readonly compiled = new Set<number>();
-  private readonly errors = new ErrorAttribution();
+  private readonly errors: ErrorAttribution;
   private readonly waits = new Waits({
     post: () => this.postBatch(),
     drain: () => this.drainPort(),
@@ -65,6 +65,7 @@ export class DeviceSession {
    * null for a single chip.
    */
   constructor(readonly chip = 0, private readonly ici: IciEnd | null = null) {
+    this.errors = new ErrorAttribution(chip, ici !== null);
     const backend = backendName();
     if (backend === 'tpu') this.startOrThrow();
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip, () => {
@@ -93,6 +94,14 @@ export class DeviceSession {
     this.bytesToDevice += data.byteLength;
     if (profiling.on) emit({ kind: 'transfer', time: performance.now(), direction: 'toDevice', bytes: data.byteLength });
     this.batch.object({ t: 'upload', buffer: buffer.id, dtype: buffer.dtype, data }, data.buffer as ArrayBuffer);
+  }
+
+  /**
+   * An in-place update: `buffer` (the new value) takes a copy of `old` on the device if the launch
+   * computing it fails, so an error ahead of an optimizer step leaves the parameters as they were.
+   */
+  keepOnFailure(buffer: DeviceBuffer, old: DeviceBuffer): void {
+    this.batch.restore(buffer.id, old.id);
   }
 
   free(buffer: DeviceBuffer): void {
@@ -149,16 +158,24 @@ export class DeviceSession {
     program: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[], scalars: readonly number[],
     site: Site | null, check = false,
   ): number | undefined {
-    if (this.nextLaunch - this.doneUpTo > MAX_IN_FLIGHT) {
-      const drained = () => this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2;
-      this.waits.until(drained, 'device queue full', 'dispatch was interrupted while the device queue was full');
-    }
+    this.makeRoom();
     const launch = this.nextLaunch++;
     if (launch - this.doneUpTo > this.queueHigh) this.queueHigh = launch - this.doneUpTo;
     this.errors.launched(launch, site);
     const reply = check ? this.nextReply++ : 0;
     this.batch.exec(program, launch, ins, outs, scalars, reply);
     return check ? reply : undefined;
+  }
+
+  /**
+   * Waits while the device queue is full (a long loop without sync points). Several chips'
+   * programs wait here before any is enqueued: an interrupt during the wait must not leave a
+   * collective's peers enqueued without it.
+   */
+  makeRoom(): void {
+    if (this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT) return;
+    const drained = () => this.nextLaunch - this.doneUpTo <= MAX_IN_FLIGHT / 2;
+    this.waits.until(drained, 'device queue full', 'dispatch was interrupted while the device queue was full');
   }
 
   /** Launches queued or running on the device. */
@@ -241,7 +258,8 @@ export class DeviceSession {
   private check(r: Reply): void {
     if (r.error === '\0cancelled') throw new CancelledError('the wait was cancelled (tpu.cancelPending)');
     this.throwPendingErrors();
-    if (r.error !== undefined) throw new DeviceError(r.error);
+    if (r.error === undefined) return;
+    throw new DeviceError(r.root ? failureText(r.root, r.error, this.chip) : r.error);
   }
 
   private request(cmd: Extract<Command, { t: 'download' | 'check' | 'fence' | 'stats' }>): number {

@@ -20,6 +20,8 @@ const threads = env.TPU_KERNEL_THREADS
   ? positiveInt(env.TPU_KERNEL_THREADS, 'TPU_KERNEL_THREADS')
   : Math.min(availableParallelism(), 4);
 let chips = env.TPU_KERNEL_CHIPS ? positiveInt(env.TPU_KERNEL_CHIPS, 'TPU_KERNEL_CHIPS') : 1;
+/** How long a chip waits at a collective for a peer that never comes before its collective fails. */
+const peerTimeoutMs = env.TPU_KERNEL_PEER_TIMEOUT_MS ? positiveInt(env.TPU_KERNEL_PEER_TIMEOUT_MS, 'TPU_KERNEL_PEER_TIMEOUT_MS') : 60_000;
 /** Whether the chip count may change now (no session holds chips): set by device/current.ts. */
 let chipsInUse = (): boolean => false;
 export function onChipsInUse(check: () => boolean): void {
@@ -50,6 +52,7 @@ export const settings = {
   /** Intra-op threads of each chip's backend: emulated chips share the host's cores. */
   threads: () => (chips > 1 ? Math.max(1, Math.floor(threads / chips)) : threads),
   chips: () => chips,
+  peerTimeoutMs: () => peerTimeoutMs,
   programCacheSize: () => programCacheSize,
   set(options: DeviceOptions): void {
     if (typeof options !== 'object' || options === null) {

@@ -8,8 +8,6 @@
 // the all-gather and reduce-scatter run within the dim-1 groups, every chip has its own piece
 // of the batch, and a gradient reducer then all-reduces the shards over the dim-0 groups.
 // A sub-mesh mesh.get(axis) shards within that axis' groups, as DDP's sub-mesh splits the batch.
-import { currentMode } from '../modes/mode.js';
-import { fused } from '../modes/fused.js';
 import { Tensor } from '../tensor.js';
 import { checkStateDict, Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
@@ -80,10 +78,6 @@ export class FullyShardedModule extends Module {
       registerGradReducer(this.parameters(), {
         reduce: (grads) => {
           allReduceGradBuckets(this.mesh, replicateAxis, leaves, buckets, grads);
-          // tpu.mode('fused') runs the backward here: a region spanning it, the optimizer step and
-          // the next forward lost one chip's part of a collective (a 60 s wait) since views follow
-          // strides; the cause is not found yet, so the region is cut on every chip at this point.
-          if (currentMode() === fused) fused.region.flush('HSDP gradients reduced');
         },
       });
     }

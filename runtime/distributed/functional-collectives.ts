@@ -111,12 +111,14 @@ export function chunkSizes(total: number, n: number): number[] {
 function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'groups' | 'rank'>): Tensor[] {
   const members: CollectiveGroup['members'][number][] = [];
   const attrs = call.locals.map((_, i) => ({ ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! }) as A);
-  // Every chip's result must fit before any chip starts: a chip that ran out of memory after its
-  // peers were enqueued would leave them waiting on the interconnect.
+  // Every chip's result must fit, and its queue have room, before any chip starts: a chip that
+  // ran out of memory (or whose wait for room was interrupted) after its peers were enqueued
+  // would leave them waiting on the interconnect.
   call.locals.forEach((x, i) => {
     const out = op.infer([x], attrs[i]!);
     chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
   });
+  for (const x of call.locals) chipSession(x.chip).makeRoom();
   // One call site for the chips' primitives: the user's line (debug mode's errors name it).
   const outs = withCallSite(run, () => holdingCuts(() =>
     call.locals.map((x, i) => {

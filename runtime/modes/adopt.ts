@@ -1,6 +1,8 @@
-// An in-place update done at once: the target takes the source's device buffer.
+// An in-place update done at once: the target takes the source's device buffer, or, should
+// the launch computing it fail, its old value back (the device keeps it: session.keepOnFailure).
 import type { Tensor } from '../tensor.js';
 import { disposeBuffer } from './recipes.js';
+import { chipSession } from '../device/current.js';
 
 // The source stays reachable from the target so its finalizer (which would free that
 // buffer) cannot run while the target uses it.
@@ -10,7 +12,9 @@ export function adopt(target: Tensor, source: Tensor): void {
   target._node = null;
   target._valueOwner = source;
   source.disposed = true;
-  if (old && old !== source._buf) disposeBuffer(old);
+  if (!old || old === source._buf) return;
+  if (source._buf) chipSession(target.chip).keepOnFailure(source._buf, old);
+  disposeBuffer(old);
 }
 
 declare module '../tensor.js' {

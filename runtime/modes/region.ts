@@ -20,6 +20,8 @@ import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
 import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
+import { chipSession } from '../device/current.js';
+import { checkRecomputable } from './materialize.js';
 import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
@@ -84,7 +86,10 @@ export class Region {
       if (v._buf) this.read(v._buf);
       else if (v._node!.region === this) v._node!.consumers++;
       // Computed (and not kept) by an earlier region: recompute it once more, and keep it.
-      else this.recomputed.add(v);
+      else {
+        checkRecomputable(v, node.op.name);
+        this.recomputed.add(v);
+      }
     }
     node.region = this;
     if (COLLECTIVE_PRIMITIVES.has(node.op.name)) this.collectives = true;
@@ -157,6 +162,7 @@ export class Region {
     const readBefore = this.reads;
     try {
       this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
+      this.keepOldValuesOnFailure();
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
       this.settle(prefix);
@@ -172,6 +178,13 @@ export class Region {
         }
       }
       for (const b of readBefore) unpin(b);
+    }
+  }
+
+  /** Tensors updated in place and written out now take their old values back should the program fail. */
+  private keepOldValuesOnFailure(): void {
+    for (const [target, old] of this.originals) {
+      if (target._buf && old._buf && target._buf !== old._buf && !target._buf.freed) chipSession(target.chip).keepOnFailure(target._buf, old._buf);
     }
   }
 
@@ -236,9 +249,12 @@ export class Region {
           ? captureSite(Region.prototype.flush, false, this.mayFail() || this.oneOpMayFail(outputs))
           : regionSite(this.start, Region.prototype.flush);
         if (this.onSeveralChips(outputs)) {
-          const parts = bindPerChip(outputs, site, this.members);
-          beforeLaunch?.(combineBindings(parts), this.originals);
-          launchAll(parts);
+          // Values that read no index from device data and wait for no collective (which a peer's
+          // error fails) run first, in programs of their own: they survive such an error.
+          const [safe, fallible] = this.mayFail() && !beforeLaunch ? splitFallible(outputs, true) : [[], [...outputs]];
+          const programs = [safe, fallible].filter((ts) => ts.length).map((ts) => bindPerChip(new Set(ts), site, this.members));
+          beforeLaunch?.(combineBindings(programs[0]!), this.originals);
+          for (const parts of programs) launchAll(parts);
           for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
@@ -247,7 +263,13 @@ export class Region {
         } else {
           this.launchSparing(outputs, site);
         }
+        this.keepOldValuesOnFailure();
       }
+    } catch (e) {
+      // A chip's program could not launch (out of memory): the collectives' chips ran none, so
+      // their recipes can never be recomputed; updates that did not run are undone instead.
+      if (this.collectives) this.undoUpdates();
+      throw e;
     } finally {
       this.end();
     }
@@ -310,16 +332,21 @@ export class Region {
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
   drop(): number {
     const n = this.members.length;
-    // In-place updates that never ran are undone: each tensor gets its old value back.
+    this.undoUpdates();
+    this.end();
+    return n;
+  }
+
+  /** In-place updates that never ran are undone: each tensor gets its old value back. */
+  private undoUpdates(): void {
     for (const [target, old] of this.originals) {
+      if (target._buf) continue; // written by a program that ran
       target._buf = old._buf;
       target._node = old._node;
       target._pins = old._pins;
       old._pins = null;
+      this.displaced = this.displaced.filter((b) => b !== old._buf);
     }
-    this.displaced = [];
-    this.end();
-    return n;
   }
 }
 
@@ -341,16 +368,18 @@ function bindPerChip(outputs: ReadonlySet<Tensor>, site: Site | null, members: r
 
 /**
  * Outputs split by whether their recipe reads indices from device data (an op that can fail on
- * the device), in their order; `required` outputs stay first in theirs.
+ * the device) or, with `collectivesToo`, holds a collective; in their order; `required`
+ * outputs stay first in theirs.
  */
-function splitFallible(outputs: ReadonlySet<Tensor>): [Tensor[], Tensor[]] {
+function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [Tensor[], Tensor[]] {
   const memo = new Map<Tensor, boolean>();
   const fallible = (t: Tensor): boolean => {
     const node = t._node;
     if (t._buf || !node) return false;
     let known = memo.get(t);
     if (known === undefined) {
-      known = node.op.readsDeviceIndices === true || node.inputs.some((v) => !isScalar(v) && fallible(v));
+      known = node.op.readsDeviceIndices === true || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
+        node.inputs.some((v) => !isScalar(v) && fallible(v));
       memo.set(t, known);
     }
     return known;

@@ -37,9 +37,17 @@ export function figureRows(d: ProfileData): FigureRow[] {
 /** With several chips: live memory chip by chip, and the collectives with the bytes the chips sent each other, in all and by collective. */
 function chipRows(c: ChipsFigures): FigureRow[] {
   const ops = Object.entries(c.collectives.byOp).map(([op, f]) => `${op} ${f.count} (${formatBytes(f.bytes)})`).join(', ');
+  const x = c.xlaCollectives;
   return [
     { label: 'chip memory', value: c.memory.map((m) => formatBytes(m.liveBytes)).join(' / ') },
     { label: 'collectives', value: c.collectives.count ? `${c.collectives.count} (${formatBytes(c.collectives.bytes)} sent, ${formatMs(c.collectives.ms)}; ${ops})` : '0' },
+    ...(x
+      ? [{
+        label: 'XLA:TPU collectives',
+        value: `${x.count} (${formatBytes(x.bytes)} of operands; ${Object.entries(x.byOp).map(([op, f]) => `${op} ${f.count} (${formatBytes(f.bytes)})`).join(', ')}); ` +
+          `per chip ${x.perChip.map((p) => formatBytes(p.bytes)).join(' / ')}`,
+      }]
+      : []),
   ];
 }
 

@@ -52,6 +52,19 @@ export interface ChipsFigures {
   readonly memory: readonly { readonly chip: number; readonly liveBytes: number; readonly peakBytes: number; readonly liveTensors: number; readonly capacityBytes: number }[];
   /** Collectives run in the profile (each chip's part counted once per chip), bytes the chips sent each other, and their device time. */
   readonly collectives: { readonly count: number; readonly bytes: number; readonly ms: number; readonly byOp: Readonly<Record<string, { count: number; bytes: number }>> };
+  /**
+   * The collectives XLA:TPU compiled into the programs the chips ran, each chip's program times
+   * its runs on that chip, with their operands' bytes: in all, by collective and chip by chip.
+   * Present once XLA:TPU's figures of such a program have arrived (libtpu).
+   */
+  readonly xlaCollectives?: XlaCollectiveTotals;
+}
+
+export interface XlaCollectiveTotals {
+  readonly count: number;
+  readonly bytes: number;
+  readonly byOp: Readonly<Record<string, { count: number; bytes: number }>>;
+  readonly perChip: readonly { readonly chip: number; readonly count: number; readonly bytes: number }[];
 }
 
 export interface ProfileData {

@@ -16,7 +16,7 @@ import type { DeviceSession } from '../device/session.js';
 import { programCache, type CompiledEntry, type ProgramCache } from '../program/program-cache.js';
 import { profiling, subscribe, type ProfileEvent } from './events.js';
 import { Profile, type ProfileRenderOptions } from './profile.js';
-import type { ChipsFigures, ProfileData, ProfileWarning, ProgramFigures } from './profile-data.js';
+import type { ChipsFigures, ProfileData, ProfileWarning, ProgramFigures, XlaCollectiveTotals } from './profile-data.js';
 import { tpuInLoop, type XlaResult } from '../device/tpu-loop/tpu-in-loop.js';
 import { findLayout, moduleLayouts, type ModuleLayouts } from '../device/tpu-loop/tiled-layout.js';
 import { programCost, roofline, type ProgramCost } from './roofline.js';
@@ -68,7 +68,8 @@ export class ProfileRecording {
   private readonly hitsAtStart = this.cache.hits;
   /** The session's queue high-water mark before this recording reset it (restored at stop, for an enclosing recording). */
   private readonly queueHighBefore = this.session.queueHigh;
-  private readonly runs = new Map<number, { runs: number; deviceMs: number }>();
+  /** Per program: its runs, their device time, and its runs chip by chip (index: chip). */
+  private readonly runs = new Map<number, { runs: number; deviceMs: number; byChip: number[] }>();
   private readonly costs = new Map<number, ProgramCost>();
   /** Programs compiled during the recording, kept so an eviction from the cache does not lose their label and cost. */
   private readonly compiled = new Map<number, CompiledEntry>();
@@ -125,7 +126,8 @@ export class ProfileRecording {
     this.session.queueHigh = Math.max(this.session.queueHigh, this.queueHighBefore);
     const ids = [...this.runs.keys()];
     const complete = tpuInLoop.settled(ids).then(() => {
-      const done = new Profile({ ...final, programs: this.programFigures(), warnings: this.warningList() }, this.options);
+      const chips = final.chips && { ...final.chips, ...this.xlaCollectives() };
+      const done = new Profile({ ...final, programs: this.programFigures(), warnings: this.warningList(), ...(chips ? { chips } : {}) }, this.options);
       if (lastProfile === this.stopped) lastProfile = done;
       return done;
     });
@@ -177,9 +179,11 @@ export class ProfileRecording {
       case 'execute': {
         this.programsRun++;
         this.deviceBusyMs += e.end - e.start;
-        const r = this.runs.get(e.program) ?? { runs: 0, deviceMs: 0 };
+        const r = this.runs.get(e.program) ?? { runs: 0, deviceMs: 0, byChip: [] };
         r.runs++;
         r.deviceMs += e.end - e.start;
+        const chip = e.chip ?? 0;
+        r.byChip[chip] = (r.byChip[chip] ?? 0) + 1;
         this.runs.set(e.program, r);
         this.timeline.add('device', 'program', e.start, e.end, this.label(e.program), e.chip);
         return;
@@ -291,6 +295,30 @@ export class ProfileRecording {
     return [...over, ...this.chipWarnings(), ...this.warnings.list((dtype, shape) => findLayout(modules, dtype, shape))];
   }
 
+  /** XLA:TPU's collectives of every chip's programs, times their runs on each chip (absent until some have arrived). */
+  private xlaCollectives(): { xlaCollectives?: XlaCollectiveTotals } {
+    const byOp: Record<string, { count: number; bytes: number }> = {};
+    const perChip = chipSessions().map((s) => ({ chip: s.chip, count: 0, bytes: 0 }));
+    let count = 0;
+    let bytes = 0;
+    for (const [id, xla] of this.xlaResults()) {
+      const c = xla.figures.collectives;
+      if (!c) continue;
+      this.runs.get(id)!.byChip.forEach((runs, chip) => {
+        count += c.count * runs;
+        bytes += c.bytes * runs;
+        perChip[chip]!.count += c.count * runs;
+        perChip[chip]!.bytes += c.bytes * runs;
+        for (const [op, f] of Object.entries(c.byOp)) {
+          const o = (byOp[op] ??= { count: 0, bytes: 0 });
+          o.count += f.count * runs;
+          o.bytes += f.bytes * runs;
+        }
+      });
+    }
+    return count ? { xlaCollectives: { count, bytes, byOp, perChip } } : {};
+  }
+
   /** Each chip's memory (several chips only). */
   private chipMemory(): ChipsFigures['memory'] {
     return chipSessions().map((s) => ({ chip: s.chip, ...s.memory.info(), capacityBytes: settings.capacityBytes() }));
@@ -350,7 +378,7 @@ export class ProfileRecording {
       programs,
       warnings: this.warningList(),
       timeline: this.timeline.spans(),
-      ...(settings.chips() > 1 ? { chips: { memory: this.chipMemory(), collectives: { ...this.collectives, byOp: { ...this.collectives.byOp } } } } : {}),
+      ...(settings.chips() > 1 ? { chips: { memory: this.chipMemory(), collectives: { ...this.collectives, byOp: { ...this.collectives.byOp } }, ...this.xlaCollectives() } } : {}),
     };
   }
 }

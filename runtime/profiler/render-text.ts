@@ -4,15 +4,21 @@ import { figureRows, heading, programColumns, topPrograms, warningPlace } from '
 import type { ProfileData } from './profile-data.js';
 import { xlaEstimateSource } from './figures.js';
 
+/** Figures longer than this take a line of their own. */
+const LONG = 40;
+
 export function renderText(d: ProfileData): string {
   const lines = [heading(d)];
-  const rows = figureRows(d);
+  // Short figures two to a line; a long one (the chips' rows) gets a line of its own.
+  const all = figureRows(d);
+  const rows = all.filter((r) => r.value.length <= LONG);
   const leftWidth = Math.max(...rows.filter((_, i) => i % 2 === 0).map((r) => 17 + r.value.length)) + 2;
+  const line = (r: { label: string; value: string }) => `${r.label.padEnd(r.label.length < 15 ? 15 : r.label.length + 1)}${r.value}`;
   for (let i = 0; i < rows.length; i += 2) {
-    const left = `  ${rows[i]!.label.padEnd(15)}${rows[i]!.value}`;
-    const right = rows[i + 1] ? `${rows[i + 1]!.label.padEnd(15)}${rows[i + 1]!.value}` : '';
-    lines.push(right ? `${left.padEnd(leftWidth)}${right}` : left);
+    const left = `  ${line(rows[i]!)}`;
+    lines.push(rows[i + 1] ? `${left.padEnd(leftWidth)}${line(rows[i + 1]!)}` : left);
   }
+  for (const r of all) if (r.value.length > LONG) lines.push(`  ${line(r)}`);
   const { shown, more } = topPrograms(d);
   if (shown.length) {
     const cols = programColumns(d);

@@ -81,9 +81,34 @@ describe.skipIf(!status.available)('XLA:TPU in the loop with collectives (libtpu
     expect(bytes).toEqual({ 'all-reduce': 4 * 4 * N, 'all-gather': 4 * 4 * N });
     const counts = withCollectives.reduce((n, p) => n + p.xla!.collectives!.count * p.runs, 0);
     expect(counts).toBe(2 * 4);
+    // The profile's totals count every chip's programs: 2 collectives of 4N bytes on each chip.
+    expect(profile.data.chips!.xlaCollectives).toEqual({
+      count: 8, bytes: 8 * 4 * N,
+      byOp: { 'all-reduce': { count: 4, bytes: 4 * 4 * N }, 'all-gather': { count: 4, bytes: 4 * 4 * N } },
+      perChip: [0, 1, 2, 3].map((chip) => ({ chip, count: 2, bytes: 2 * 4 * N })),
+    });
+    expect(String(profile)).toContain('XLA:TPU collectives 8 (384.0 KiB of operands; all-reduce 4 (192.0 KiB), all-gather 4 (192.0 KiB)); per chip 96.0 KiB / 96.0 KiB / 96.0 KiB / 96.0 KiB');
     // The table's column: strict runs each collective as its own program (4N bytes = 48 KiB);
     // fused runs each chip's two in one program.
     expect(String(profile)).toMatch(mode === 'strict' ? / 1 \(48\.0 KiB\) +op 'all_reduce'/ : / 2 \(96\.0 KiB\) +fused program/);
+  }, 240_000);
+
+  it("chips whose programs differ (tp groups of other sizes): each chip's share counted, per chip and in all", async () => {
+    tpu.mode('strict');
+    // Chips 0, 1 all-reduce 64×128 floats, chips 2, 3 16×128 (each tp group agrees within itself).
+    const rowsOf = [64, 64, 16, 16];
+    const xs = mesh.chips.map((chip) => tpu.ones([rowsOf[chip]!, 128], { chip }));
+    const recording = tpu.profiler.record({ title: 'uneven groups' });
+    const sums = tpu.distributed.allReduce(xs, { mesh, axis: 'tp' });
+    const totals = await Promise.all(sums.map((t: Tensor) => t.sum().item()));
+    const profile = await recording.stop();
+    expect(totals).toEqual(rowsOf.map((r) => 2 * r * 128));
+    const bytes = rowsOf.map((r) => r * 128 * 4); // each chip's operand
+    expect(profile.data.chips!.xlaCollectives).toEqual({
+      count: 4, bytes: bytes.reduce((a, b) => a + b, 0),
+      byOp: { 'all-reduce': { count: 4, bytes: bytes.reduce((a, b) => a + b, 0) } },
+      perChip: bytes.map((b, chip) => ({ chip, count: 1, bytes: b })),
+    });
   }, 240_000);
 
   it('a 2-chip program (a toChip from chip 0 to 1) compiles for v5e:2x1, 2 partitions', async () => {

@@ -29,7 +29,7 @@ export async function runBoth(xla: XlaCpu, program: Program, inputs: readonly St
   const segmented = hasCollective(program.nodes);
   const exe = segmented ? await compileSegmented(program, ort) : await ort.compile(program);
   const buffers = inputs.map((data, i) => ort.toDevice(program.inputs[i]!.dtype, data));
-  const outs = exe instanceof SegmentedExecutable ? await runSegmented(exe, ort, buffers, scalars, 0, null, null) : await ort.execute(exe, buffers, scalars);
+  const outs = exe instanceof SegmentedExecutable ? await runSegmented(exe, ort, buffers, scalars, { chip: 0, launch: 0, program: 0 }, null, null) : await ort.execute(exe, buffers, scalars);
   const dtypes = program.outputs.map((id) => valueOf(program, id).dtype);
   const onnx = outs.map((b, i) => numbersOf(dtypes[i]!, ort.toHost(b)));
   for (const b of [...buffers, ...outs]) ort.free(b);

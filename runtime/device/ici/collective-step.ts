@@ -6,6 +6,7 @@ import { allocStorage, narrowToBf16, widenBf16, type DType, type StorageArray } 
 import { numel, type Shape } from '../../shape.js';
 import type { ProgramNode } from '../../program/program.js';
 import { Failed, type IciLinks, type Payload } from './links.js';
+import type { FailureRoot } from '../protocol.js';
 
 interface Group { readonly groups: readonly (readonly number[])[]; readonly rank: number }
 type Reduce = 'sum' | 'mean' | 'max' | 'min';
@@ -79,12 +80,32 @@ function exchange(links: IciLinks | null, group: readonly number[], rank: number
   group.forEach((peer, k) => {
     if (k !== rank) link(links, peer).send(peer, mine(k));
   });
-  return checked(group.map((peer, k) => (k === rank ? own : link(links, peer).receive(peer, what))), what);
+  let timedOut: unknown = null;
+  const parts = group.map((peer, k) => {
+    if (k === rank) return own;
+    // After a peer that never came, the others' parts are not waited for: each is counted as
+    // received, so a late one is dropped and the links stay in step.
+    if (timedOut) return void links!.giveUp(peer);
+    try {
+      return link(links, peer).receive(peer, what);
+    } catch (e) {
+      timedOut = e;
+    }
+  });
+  if (timedOut) throw timedOut;
+  return checked(parts as Payload[], what);
+}
+
+/** A collective that could not run: a chip of its group (maybe this one) had failed before it. */
+export class CollectiveNotRun extends Error {
+  constructor(what: string, readonly root: FailureRoot, readonly reason: string) {
+    super(`${what}: not run, an earlier error on chip ${root.chip}: ${reason}`);
+  }
 }
 
 function checked(parts: readonly Payload[], what: string): StorageArray[] {
-  const failed = parts.find((p) => p instanceof Failed);
-  if (failed) throw new Error(`${what}: not run, an earlier error on ${(failed as Failed).message}`);
+  const failed = parts.find((p) => p instanceof Failed) as Failed | undefined;
+  if (failed) throw new CollectiveNotRun(what, failed.root, failed.message);
   return parts as StorageArray[];
 }
 

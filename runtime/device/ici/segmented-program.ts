@@ -7,9 +7,9 @@ import type { Program, ProgramNode, ProgramValue } from '../../program/program.j
 import { valueOf } from '../../program/program.js';
 import { COLLECTIVE_PRIMITIVES } from '../../program/collective-nodes.js';
 import type { DType } from '../../dtype.js';
-import { runCollective } from './collective-step.js';
+import { CollectiveNotRun, runCollective } from './collective-step.js';
 import { Failed, type IciLinks } from './links.js';
-import type { CollectiveTiming } from '../protocol.js';
+import type { CollectiveTiming, FailureRoot } from '../protocol.js';
 
 type Step<E> =
   /** Value ids (of the whole program) the part reads as buffers and scalars, and those it writes. */
@@ -85,11 +85,29 @@ export async function compileSegmented<E>(program: Program, backend: Backend<E, 
 
 const shapeOf = (v: ProgramValue): ProgramValue => ({ shape: v.shape, dtype: v.dtype });
 
-/** Runs the parts and collectives in order; returns the program's output buffers. */
+/**
+ * A program that failed at a step: the outputs computed before it (null: not computed) stay
+ * readable, e.g. a chip's loss whose gradients' all-reduce a peer's error failed.
+ */
+export class PartlyRun {
+  constructor(readonly error: unknown, readonly outputs: readonly (BackendBuffer | null)[]) {}
+}
+
+/** Why a step failed, as its peers get it: a collective that could not run passes on the failure it met. */
+export function failedOf(error: unknown, self: FailureRoot): Failed {
+  if (error instanceof CollectiveNotRun) return new Failed(error.reason, error.root);
+  return new Failed(error instanceof Error ? error.message : String(error), self);
+}
+
+/**
+ * Runs the parts and collectives in order; returns the program's output buffers. `self`: this
+ * launch, the root of a failure that begins in it.
+ */
 export async function runSegmented<E>(
   exe: SegmentedExecutable<E>, backend: Backend<E, BackendBuffer>, inputs: readonly BackendBuffer[],
-  scalars: readonly number[], chip: number, links: IciLinks | null, timings: CollectiveTiming[] | null,
+  scalars: readonly number[], self: FailureRoot, links: IciLinks | null, timings: CollectiveTiming[] | null,
 ): Promise<BackendBuffer[]> {
+  const chip = self.chip;
   const program = exe.program;
   const values = new Map<number, BackendBuffer>();
   inputs.forEach((b, i) => values.set(i, b));
@@ -100,27 +118,22 @@ export async function runSegmented<E>(
   try {
     for (const s of exe.steps) {
       if (failure) {
-        if (s.kind === 'collective') {
-          try {
-            runCollective(s.node, failure.failed, s.inputShape, chip, links);
-          } catch {
-            // it throws by design: the peers now have the reason
-          }
-        }
+        if (s.kind === 'collective') meetFailed(s.node, s.inputShape, failure.failed, chip, links);
         continue;
       }
       try {
         await runStep(s);
       } catch (error) {
-        failure = { error, failed: new Failed(error instanceof Error ? error.message : String(error)) };
+        failure = { error, failed: failedOf(error, self) };
       }
     }
-    if (failure) throw failure.error;
-    const outputs = program.outputs.map((v) => values.get(v)!);
+    const outputs = program.outputs.map((v) => values.get(v) ?? null);
     const kept = new Set(outputs);
     for (const b of made) if (!kept.has(b)) backend.free(b);
-    return outputs;
+    if (failure) throw new PartlyRun(failure.error, outputs);
+    return outputs as BackendBuffer[];
   } catch (e) {
+    if (e instanceof PartlyRun) throw e;
     for (const b of made) backend.free(b);
     throw e;
   }
@@ -144,15 +157,20 @@ export async function runSegmented<E>(
   }
 }
 
-/** A chip whose program cannot start (a failed input) still meets its peers at each collective, with the reason. */
-export function skipSegmented<E>(exe: SegmentedExecutable<E>, chip: number, links: IciLinks | null, reason: string): void {
-  const failed = new Failed(reason);
-  for (const s of exe.steps) {
-    if (s.kind !== 'collective') continue;
-    try {
-      runCollective(s.node, failed, s.inputShape, chip, links);
-    } catch {
-      // it throws by design: the peers now have the reason
-    }
+/**
+ * A chip whose program cannot run (a failed input, a failed compile) still meets its peers at
+ * each collective of it, with the reason: none of them waits for it.
+ */
+export function skipCollectives(program: Program, failed: Failed, chip: number, links: IciLinks | null): void {
+  for (const node of program.nodes) {
+    if (COLLECTIVE_PRIMITIVES.has(node.op)) meetFailed(node, valueOf(program, node.inputs[0]!).shape, failed, chip, links);
+  }
+}
+
+function meetFailed(node: ProgramNode, inputShape: readonly number[], failed: Failed, chip: number, links: IciLinks | null): void {
+  try {
+    runCollective(node, failed, inputShape, chip, links);
+  } catch {
+    // it throws by design: the peers now have the reason
   }
 }
