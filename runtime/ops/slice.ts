@@ -6,6 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
+import { preserveLayout } from '../views/result-layout.js';
 
 export interface SliceAttrs {
   readonly begin: readonly number[];
@@ -87,7 +88,8 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
     attrs.begin[d] = Math.max(x.shape[d]! - 1, 0);
     attrs.step[d] = -1;
   }
-  return x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs);
+  // a new tensor in x's layout, as PyTorch's flip (also when there is nothing to reverse)
+  return preserveLayout(x, x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs));
 }
 
 declare module '../tensor.js' {

@@ -42,6 +42,8 @@ declare module '../tensor.js' {
     _views?: WeakRef<Tensor>[];
     /** The length of _views at which its dropped entries are next removed. */
     _viewsPruneAt?: number;
+    /** A computed result's strides over its own storage when not row-major (views/result-layout.ts). */
+    _strides?: readonly number[] | undefined;
   }
 }
 
@@ -54,9 +56,9 @@ export function untracked<T>(fn: () => T): T {
   try { return fn(); } finally { depth--; }
 }
 
-/** A tensor's strides and offset: a view's own, else row-major over its own storage. */
+/** A tensor's strides and offset: a view's own, else its strides over its own storage (row-major unless computed otherwise). */
 export function layoutOf(t: Tensor): Layout {
-  return t._viewOf?.layout ?? { strides: contiguousStrides(t.shape), offset: 0 };
+  return t._viewOf?.layout ?? { strides: t._strides ?? contiguousStrides(t.shape), offset: 0 };
 }
 
 // While a view method runs: the layout of each value derived from its input by layout

@@ -1,0 +1,71 @@
+// Computed results take PyTorch's strides (result-strides.ts) where PyTorch's op decides them
+// from its input's: elementwise primitives (TensorIterator), casts and clones (preserve_format).
+// Every other primitive's result is row-major, as PyTorch's reductions, matmul, concat, ...
+// Only the strides change: the value is the same, in every mode and inside tpu.compile.
+import { Tensor } from '../tensor.js';
+import type { Operand } from '../ops/op.js';
+import { addApplyHook } from '../modes/dispatch.js';
+import { layoutOf } from './view-tracking.js';
+import { iteratorStrides, preservedStrides, type Strided } from './result-strides.js';
+
+const ELEMENTWISE = new Set([
+  'add', 'sub', 'mul', 'div', 'fmod', 'divTruncInt', 'pow', 'maximum', 'minimum', 'where',
+  'neg', 'exp', 'log', 'tanh', 'sqrt', 'relu', 'abs', 'sign', 'rsqrt', 'square', 'reciprocal', 'sin', 'cos',
+  'sigmoid', 'erf', 'log1p', 'expm1', 'floor', 'ceil', 'round', 'trunc',
+  'gt', 'lt', 'eq', 'ge', 'le', 'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'isnan', 'isinf', 'isfinite',
+]);
+/** Copies of their one input with memory_format=preserve_format: .to(dtype), clone(). */
+const PRESERVING = new Set(['cast', 'identity']);
+
+/** Exactly row-major strides (also in size-1 dims): the layout a tensor has unless told otherwise. */
+function isRowMajor(shape: readonly number[], strides: readonly number[] | undefined): boolean {
+  if (strides === undefined) return true;
+  for (let d = shape.length - 1, s = 1; d >= 0; d--) {
+    if (strides[d] !== s) return false;
+    s *= Math.max(shape[d]!, 1);
+  }
+  return true;
+}
+
+function plain(v: Operand): boolean {
+  return !(v instanceof Tensor) || isRowMajor(v.shape, v._viewOf ? v._viewOf.layout.strides : v._strides);
+}
+
+/** An operand as TensorIterator sees it: a JS scalar is a 0-d tensor. */
+function strided(v: Operand): Strided {
+  return v instanceof Tensor ? { shape: v.shape, strides: layoutOf(v).strides } : { shape: [], strides: [] };
+}
+
+/** Gives a fresh result (not a view) its strides; row-major ones are not stored. */
+export function setStrides(t: Tensor, strides: readonly number[]): Tensor {
+  if (!isRowMajor(t.shape, strides)) t._strides = strides;
+  else if (t._strides !== undefined) t._strides = undefined;
+  return t;
+}
+
+/**
+ * An op's result laid out as a preserve_format copy of its input `like` (flip, sort, zerosLike):
+ * PyTorch's op allocates it with empty_like. An input returned as it came is copied first.
+ */
+export function preserveLayout(like: Tensor, t: Tensor): Tensor {
+  if (t === like) return like.clone();
+  return plain(like) ? rowMajor(t) : setStrides(t, preservedStrides(like.shape, layoutOf(like).strides));
+}
+
+/**
+ * An op's result made row-major, as PyTorch allocates it (softmax, layerNorm, contiguous(), ...);
+ * `input` returned as it came (an op with nothing to do) is copied first.
+ */
+export function rowMajor(t: Tensor, input?: Tensor): Tensor {
+  if (t === input) return rowMajor(input.clone());
+  if (t._strides !== undefined) t._strides = undefined;
+  return t;
+}
+
+// With only row-major operands (the common case) the result is row-major: nothing to compute.
+addApplyHook((op, operands, _attrs, out) => {
+  const elementwise = ELEMENTWISE.has(op.name);
+  if ((!elementwise && !PRESERVING.has(op.name)) || operands.every(plain)) return;
+  if (elementwise) setStrides(out, iteratorStrides(out.shape, operands.map(strided)));
+  else setStrides(out, preservedStrides(out.shape, layoutOf(operands[0] as Tensor).strides));
+});
