@@ -6,7 +6,8 @@ import { Tensor } from '../tensor.js';
 import type { Operand } from '../ops/op.js';
 import { addApplyHook } from '../modes/dispatch.js';
 import { layoutOf } from './view-tracking.js';
-import { iteratorStrides, preservedStrides, type Strided } from './result-strides.js';
+import { isNonOverlappingAndDense, iteratorStrides, preservedStrides, type Strided } from './result-strides.js';
+import { contiguousStrides } from './layout.js';
 
 const ELEMENTWISE = new Set([
   'add', 'sub', 'mul', 'div', 'fmod', 'divTruncInt', 'pow', 'maximum', 'minimum', 'where',
@@ -60,6 +61,16 @@ export function rowMajor(t: Tensor, input?: Tensor): Tensor {
   if (t === input) return rowMajor(input.clone());
   if (t._strides !== undefined) t._strides = undefined;
   return t;
+}
+
+/**
+ * AccumulateGrad's layout contract: a leaf's new .grad (a fresh tensor) has the leaf's strides
+ * when they are dense, else row-major ones, whatever the backward pass computed it in.
+ */
+export function gradLayout(leaf: Tensor, grad: Tensor): Tensor {
+  if (grad._viewOf) return grad;
+  const { strides } = layoutOf(leaf);
+  return setStrides(grad, isNonOverlappingAndDense(leaf.shape, strides) ? strides : contiguousStrides(leaf.shape));
 }
 
 // With only row-major operands (the common case) the result is row-major: nothing to compute.

@@ -101,6 +101,9 @@ const picked: TorchCase[] = [
   { name: 'in-place ops keep the target layout', inputs: [B], js: (x) => { const y = x.T.mul(1); y.add_(tpu.ones([3, 2])); y.copy_(y.mul(2)); return [y, strides(y), strides(x.T.mul_(3))]; }, py: `y = x0.T * 1\ny.add_(torch.ones(3, 2))\ny.copy_(y * 2)\nresult = (y, ${pyStrides('y')}, ${pyStrides('x0.T.mul_(3)')})` },
   { name: 'flatten of a permuted result copies, of its inverse permute aliases', inputs: [seq('float32', [2, 3, 4])], js: (x) => { const y = x.permute(1, 2, 0).sigmoid(); y.flatten().fill_(0); y.permute(2, 0, 1).flatten().at('::5').fill_(-1); return y; }, py: 'y = x0.permute(1, 2, 0).sigmoid()\ny.flatten().fill_(0)\ny.permute(2, 0, 1).flatten()[::5].fill_(-1)\nresult = y' },
   { name: 'contiguous of a permuted result is a row-major copy', inputs: [B], js: (x) => { const y = x.T.abs(); const c = y.contiguous(); c.view([6]).fill_(0); return [y, strides(c)]; }, py: `y = x0.T.abs()\nc = y.contiguous()\nc.view(6).fill_(0)\nresult = (y, ${pyStrides('c')})` },
+  // AccumulateGrad's layout contract: .grad has its leaf's strides
+  { name: 'gradient of a leaf in a transposed layout', inputs: [B], js: (x) => { const q = x.T.mul(1).detach().requiresGrad_(); q.mul(q).sum().backward(); q.exp().sum().backward(); return [strides(q.grad!), q.grad!]; }, py: `q = (x0.T * 1).detach().requires_grad_()\n(q * q).sum().backward()\nq.exp().sum().backward()\nresult = (${pyStrides('q.grad')}, q.grad)` },
+  { name: 'gradient of a row-major leaf through transposes', inputs: [B], js: (x) => { const p = x.mul(1).detach().requiresGrad_(); p.T.exp().mul(p.T).sum().backward(); return [strides(p.grad!), p.grad!]; }, py: `p = (x0 * 1).detach().requires_grad_()\n(p.T.exp() * p.T).sum().backward()\nresult = (${pyStrides('p.grad')}, p.grad)` },
 ];
 
 torchTier('elementwise results over mixed layouts follow PyTorch', Array.from({ length: 48 }, (_, i) => mixedCase(i + 1)));
