@@ -6,7 +6,7 @@ import { Tensor } from '../tensor.js';
 import type { Operand } from '../ops/op.js';
 import { addApplyHook } from '../modes/dispatch.js';
 import { layoutOf } from './view-tracking.js';
-import { isNonOverlappingAndDense, iteratorStrides, preservedStrides, type Strided } from './result-strides.js';
+import { channelsLastStrides, isNonOverlappingAndDense, iteratorStrides, preservedStrides, suggestsChannelsLast, type Strided } from './result-strides.js';
 import { contiguousStrides } from './layout.js';
 
 const ELEMENTWISE = new Set([
@@ -61,6 +61,16 @@ export function rowMajor(t: Tensor, input?: Tensor): Tensor {
   if (t === input) return rowMajor(input.clone());
   if (t._strides !== undefined) t._strides = undefined;
   return t;
+}
+
+/**
+ * The result of a 4-d image op (conv2d, pooling, interpolate): channels-last when an input's
+ * strides suggest it, as PyTorch's kernels choose (suggest_memory_format), else row-major.
+ */
+export function imageLayout(inputs: readonly Tensor[], t: Tensor): Tensor {
+  if (inputs.includes(t)) t = t.clone();
+  const channelsLast = t.ndim === 4 && inputs.some((x) => !plain(x) && suggestsChannelsLast(x.shape, layoutOf(x).strides));
+  return channelsLast ? setStrides(t, channelsLastStrides(t.shape)) : rowMajor(t);
 }
 
 /**

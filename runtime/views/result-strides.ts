@@ -37,8 +37,22 @@ function isChannelsLast(shape: Shape, strides: readonly number[]): boolean {
   return true;
 }
 
+/**
+ * ATen's suggest_memory_format of a 4-d tensor is channels-last (is_channels_last_strides_2d):
+ * its strides grow in the order C, W, H, N; ambiguous cases (a single channel, N111) are row-major.
+ */
+export function suggestsChannelsLast(shape: Shape, strides: readonly number[]): boolean {
+  if (shape.length !== 4 || strides[1] === 0) return false;
+  let min = 0;
+  for (const d of [1, 3, 2, 0]) {
+    if (shape[d] === 0 || strides[d]! < min || (d === 0 && min === strides[1])) return false;
+    min = strides[d]! * (shape[d]! > 1 ? shape[d]! : 1);
+  }
+  return true;
+}
+
 /** empty(shape, memory_format=channels_last): unlike row-major strides, size 0 is not taken as 1. */
-function channelsLastStrides(shape: Shape): number[] {
+export function channelsLastStrides(shape: Shape): number[] {
   const [, c, h, w] = shape as [number, number, number, number];
   return [h * w * c, 1, w * c, c];
 }

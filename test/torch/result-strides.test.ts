@@ -81,6 +81,27 @@ const families: TorchCase[] = [
   ...both('concat', (t) => tpu.concat([t, t], 0), (t) => `torch.cat([${t}, ${t}], 0)`),
   ...both('matmul', (t) => t.matmul(t.mT), (t) => `${t} @ ${t}.mT`),
   ...both('repeat', (t) => t.repeat([...t.shape.map(() => 1), 2]), (t) => `${t}.repeat(*([1] * ${t}.dim()), 2)`),
+  ...both('binaryCrossEntropy without reduction', (t) => tpu.nn.binaryCrossEntropy(t.sigmoid(), t.sigmoid().mul(0.5), { reduction: 'none' }), (t) => `F.binary_cross_entropy(${t}.sigmoid(), ${t}.sigmoid() * 0.5, reduction='none')`),
+];
+
+// 4-d image ops follow the input's channels-last (NHWC) strides, as PyTorch's CPU kernels do
+const IMG = seq('float32', [2, 4, 6, 3], 0.125, -20);
+const NHWC = (x: Tensor) => x.permute(0, 3, 1, 2);
+const PY_NHWC = 'x0.permute(0, 3, 1, 2)';
+const W = tpu.tensor(Array.from({ length: 54 }, (_, i) => ((i * 7) % 11) / 8 - 0.5)).reshape([2, 3, 3, 3]);
+const PY_W = 'torch.tensor([((i * 7) % 11) / 8 - 0.5 for i in range(54)]).reshape(2, 3, 3, 3)';
+const images: TorchCase[] = [
+  layoutCase('maxPool2d of a channels-last input', IMG, (x) => F.maxPool2d(NHWC(x), 2), `F.max_pool2d(${PY_NHWC}, 2)`),
+  layoutCase('avgPool2d of a channels-last input', IMG, (x) => F.avgPool2d(NHWC(x), 2, { padding: 1 }), `F.avg_pool2d(${PY_NHWC}, 2, padding=1)`),
+  layoutCase('conv2d of a channels-last input', IMG, (x) => F.conv2d(NHWC(x), W, { padding: 1 }), `F.conv2d(${PY_NHWC}, ${PY_W}, padding=1)`),
+  layoutCase('conv2d with a channels-last weight', IMG, (x) => F.conv2d(NHWC(x).contiguous(), W.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)), `F.conv2d(${PY_NHWC}.contiguous(), ${PY_W}.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2))`),
+  layoutCase('interpolate nearest of a channels-last input', IMG, (x) => F.interpolate(NHWC(x), { scaleFactor: 2 }), `F.interpolate(${PY_NHWC}, scale_factor=2)`),
+  layoutCase('interpolate bilinear of a channels-last input', IMG, (x) => F.interpolate(NHWC(x), { size: [3, 5], mode: 'bilinear' }), `F.interpolate(${PY_NHWC}, size=(3, 5), mode='bilinear')`),
+  layoutCase('maxPool2d of a strided channels-last input', IMG, (x) => F.maxPool2d(NHWC(x).at(':', ':', '::2'), 1), `F.max_pool2d(${PY_NHWC}[:, :, ::2], 1)`),
+  layoutCase('maxPool2d of a single channel is row-major', seq('float32', [2, 4, 6, 1]), (x) => F.maxPool2d(NHWC(x), 2), `F.max_pool2d(${PY_NHWC}, 2)`),
+  layoutCase('maxPool2d of swapped H and W is row-major', IMG, (x) => F.maxPool2d(x.permute(0, 1, 3, 2), 2), 'F.max_pool2d(x0.permute(0, 1, 3, 2), 2)'),
+  layoutCase('elementwise ops of a channels-last input stay channels-last', IMG, (x) => NHWC(x).relu().add(NHWC(x).mul(2)), `${PY_NHWC}.relu() + ${PY_NHWC} * 2`),
 ];
 
 torchTier('results take PyTorch strides', families);
+torchTier('image ops follow channels-last inputs', images);
