@@ -87,6 +87,8 @@ export function gradLayout(leaf: Tensor, grad: Tensor): Tensor {
 addApplyHook((op, operands, _attrs, out) => {
   const elementwise = ELEMENTWISE.has(op.name);
   if ((!elementwise && !PRESERVING.has(op.name)) || operands.every(plain)) return;
+  // PyTorch's pow(Scalar, Tensor) is its own kernel, with a row-major result
+  if (op.name === 'pow' && !(operands[0] instanceof Tensor)) return;
   if (elementwise) setStrides(out, iteratorStrides(out.shape, operands.map(strided)));
   else setStrides(out, preservedStrides(out.shape, layoutOf(operands[0] as Tensor).strides));
 });

@@ -40,6 +40,7 @@ const families: TorchCase[] = [
   ...both('neg abs relu sigmoid', (t) => t.neg().abs().relu().sigmoid(), (t) => `${t}.neg().abs().relu().sigmoid()`),
   ...both('mul by a scalar', (t) => t.mul(2), (t) => `${t} * 2`),
   ...both('scalar minus', (t) => tpu.sub(1, t), (t) => `1 - ${t}`),
+  ...both('a scalar to a tensor power is row-major', (t) => tpu.pow(2, t), (t) => `torch.pow(2, ${t})`),
   ...both('mul by itself', (t) => t.mul(t), (t) => `${t} * ${t}`),
   ...both('pow maximum fmod', (t) => t.pow(2).maximum(t).fmod(3), (t) => `torch.fmod(torch.maximum(${t}.pow(2), ${t}), 3)`),
   ...both('div with rounding', (t) => t.div(2, { roundingMode: 'floor' }), (t) => `${t}.div(2, rounding_mode='floor')`),
