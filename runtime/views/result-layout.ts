@@ -83,12 +83,42 @@ export function gradLayout(leaf: Tensor, grad: Tensor): Tensor {
   return setStrides(grad, isNonOverlappingAndDense(leaf.shape, strides) ? strides : contiguousStrides(leaf.shape));
 }
 
+function allPlain(operands: readonly Operand[]): boolean {
+  for (let i = 0; i < operands.length; i++) if (!plain(operands[i]!)) return false;
+  return true;
+}
+
+/**
+ * The strides of a result whose tensor operands all have the result's shape, no dim of size 0
+ * or 1, and the strides of one of them that is a computed result (so dense): each of ATen's
+ * rules gives that same layout (a chain of ops on one permuted result), with nothing sorted.
+ */
+function carried(operands: readonly Operand[], shape: readonly number[]): readonly number[] | undefined {
+  let dense: readonly number[] | undefined;
+  for (let i = 0; i < operands.length && !dense; i++) {
+    const v = operands[i];
+    if (v instanceof Tensor && !v._viewOf) dense = v._strides;
+  }
+  if (!dense) return undefined;
+  for (let d = 0; d < shape.length; d++) if (shape[d]! < 2) return undefined;
+  for (let i = 0; i < operands.length; i++) {
+    const v = operands[i]!;
+    if (!(v instanceof Tensor)) continue;
+    const s = v._viewOf ? v._viewOf.layout.strides : v._strides;
+    if (!s || v.shape.length !== shape.length) return undefined;
+    for (let d = 0; d < shape.length; d++) if (v.shape[d] !== shape[d] || s[d] !== dense[d]) return undefined;
+  }
+  return dense;
+}
+
 // With only row-major operands (the common case) the result is row-major: nothing to compute.
 addApplyHook((op, operands, _attrs, out) => {
   const elementwise = ELEMENTWISE.has(op.name);
-  if ((!elementwise && !PRESERVING.has(op.name)) || operands.every(plain)) return;
+  if ((!elementwise && !PRESERVING.has(op.name)) || allPlain(operands)) return;
   // PyTorch's pow(Scalar, Tensor) is its own kernel, with a row-major result
   if (op.name === 'pow' && !(operands[0] instanceof Tensor)) return;
-  if (elementwise) setStrides(out, iteratorStrides(out.shape, operands.map(strided)));
+  const same = carried(operands, out.shape);
+  if (same) out._strides = same;
+  else if (elementwise) setStrides(out, iteratorStrides(out.shape, operands.map(strided)));
   else setStrides(out, preservedStrides(out.shape, layoutOf(operands[0] as Tensor).strides));
 });

@@ -42,8 +42,6 @@ declare module '../tensor.js' {
     _views?: WeakRef<Tensor>[];
     /** The length of _views at which its dropped entries are next removed. */
     _viewsPruneAt?: number;
-    /** A computed result's strides over its own storage when not row-major (views/result-layout.ts). */
-    _strides?: readonly number[] | undefined;
   }
 }
 
