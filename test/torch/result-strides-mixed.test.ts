@@ -97,6 +97,7 @@ const picked: TorchCase[] = [
   // views of results, then written in place
   { name: 'reshape of a result in a transposed layout is a copy', inputs: [B], js: (x) => { const y = x.T.mul(2); y.reshape([6]).fill_(0); return y; }, py: 'y = x0.T * 2\ny.reshape(6).fill_(0)\nresult = y' },
   { name: 'view of a result in a transposed layout is an error', inputs: [B], js: (x) => x.T.mul(2).view([6]), py: '(x0.T * 2).view(6)' },
+  { name: 'view of a cloned or cast transpose is an error', inputs: [B], js: (x) => x.T.clone().view([6]).add(x.T.to('int32').view([6])), py: 'x0.T.clone().view(6) + x0.T.to(torch.int32).view(6)' },
   { name: 'view of a transposed result aliases', inputs: [B], js: (x) => { const y = x.T.exp(); y.T.view([6]).at('1:4').fill_(7); return [y, strides(y)]; }, py: `y = x0.T.exp()\ny.T.view(6)[1:4].fill_(7)\nresult = (y, ${pyStrides('y')})` },
   { name: 'rows of a cloned transpose written in place', inputs: [B], js: (x) => { const y = x.T.clone(); y.at(1).mul_(10); y.at(':', 0).add_(1); return [y, x, strides(y.at(1)), tpu.tensor([y.at(':', 0).isContiguous()])]; }, py: `y = x0.T.clone()\ny[1].mul_(10)\ny[:, 0].add_(1)\nresult = (y, x0, ${pyStrides('y[1]')}, torch.tensor([y[:, 0].is_contiguous()]))` },
   { name: 'in-place ops keep the target layout', inputs: [B], js: (x) => { const y = x.T.mul(1); y.add_(tpu.ones([3, 2])); y.copy_(y.mul(2)); return [y, strides(y), strides(x.T.mul_(3))]; }, py: `y = x0.T * 1\ny.add_(torch.ones(3, 2))\ny.copy_(y * 2)\nresult = (y, ${pyStrides('y')}, ${pyStrides('x0.T.mul_(3)')})` },
