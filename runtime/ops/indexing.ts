@@ -13,6 +13,7 @@ import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
 import { reshapeKeepingDims } from '../views/layout.js';
+import { traced } from '../views/view-tracking.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -92,9 +93,14 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     }
     d++;
   }
-  let y = applySlice(x, attrs);
-  if (outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i])) y = reshapeKeepingDims(dimOf, () => y.reshape(outShape));
-  return tensorIndex ? indexWith(y, tensorIndex.index, tensorIndex.outDim) : y;
+  const select = () => {
+    const y = applySlice(x, attrs);
+    return outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i]) ? reshapeKeepingDims(dimOf, () => y.reshape(outShape)) : y;
+  };
+  if (!tensorIndex) return select();
+  // the strides of the slices picked from (PyTorch indexes a view), for the result's layout
+  const { out: y, layout } = traced(x, select);
+  return indexWith(y, tensorIndex.index, tensorIndex.outDim, layout ? layout.strides : undefined);
 }
 
 declare module '../tensor.js' {

@@ -7,7 +7,7 @@ import type { Operand } from '../ops/op.js';
 import { addApplyHook } from '../modes/dispatch.js';
 import { layoutOf } from './view-tracking.js';
 import { channelsLastStrides, isNonOverlappingAndDense, iteratorStrides, preservedStrides, suggestsChannelsLast, type Strided } from './result-strides.js';
-import { contiguousStrides } from './layout.js';
+import { contiguousStrides, viewStrides } from './layout.js';
 
 const ELEMENTWISE = new Set([
   'add', 'sub', 'mul', 'div', 'fmod', 'divTruncInt', 'pow', 'maximum', 'minimum', 'where',
@@ -71,6 +71,21 @@ export function imageLayout(inputs: readonly Tensor[], t: Tensor): Tensor {
   if (inputs.includes(t)) t = t.clone();
   const channelsLast = t.ndim === 4 && inputs.some((x) => !plain(x) && suggestsChannelsLast(x.shape, layoutOf(x).strides));
   return channelsLast ? setStrides(t, channelsLastStrides(t.shape)) : rowMajor(t);
+}
+
+/**
+ * The result of advanced indexing x[..., index, ...] (one index tensor at `dim`): ATen runs it
+ * as a TensorIterator over x restrided (stride 0 along the index's dims) and the index viewed
+ * with size-1 dims around it, so x's memory order decides, then the index's. `xs`: x's strides
+ * when x is a view not recorded as one (x.at('1:', idx) slices first).
+ */
+export function indexLayout(x: Tensor, index: Tensor, dim: number, t: Tensor, xs = layoutOf(x).strides): Tensor {
+  if (isRowMajor(x.shape, xs) && plain(index)) return t;
+  const around = (n: number) => new Array<number>(n).fill(1);
+  const indexShape = [...around(dim), ...index.shape, ...around(x.ndim - dim - 1)];
+  const self = { shape: t.shape, strides: [...xs.slice(0, dim), ...index.shape.map(() => 0), ...xs.slice(dim + 1)] };
+  const indexer = { shape: indexShape, strides: viewStrides(index.shape, layoutOf(index).strides, indexShape)! };
+  return setStrides(t, iteratorStrides(t.shape, [self, indexer]));
 }
 
 /**

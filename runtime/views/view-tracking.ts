@@ -71,7 +71,7 @@ addApplyHook((op, operands, attrs, out) => {
 });
 
 /** The result of a view method on `input`, and its layout (undefined: not derived by layout ops; null: a copy). */
-function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout: Layout | null | undefined } {
+export function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout: Layout | null | undefined } {
   const outer = tracing;
   tracing = new Map([[input, layoutOf(input)]]);
   try {

@@ -82,6 +82,11 @@ const families: TorchCase[] = [
   ...both('concat', (t) => tpu.concat([t, t], 0), (t) => `torch.cat([${t}, ${t}], 0)`),
   ...both('matmul', (t) => t.matmul(t.mT), (t) => `${t} @ ${t}.mT`),
   ...both('repeat', (t) => t.repeat([...t.shape.map(() => 1), 2]), (t) => `${t}.repeat(*([1] * ${t}.dim()), 2)`),
+  // advanced indexing: a TensorIterator over the input restrided and the index
+  ...both('at with an index tensor on dim 1', (t) => t.at(':', tpu.tensor([1, 0, 1], { dtype: 'int32' })), (t) => `${t}[:, torch.tensor([1, 0, 1])]`),
+  ...both('index with a 2-d index', (t) => t.index(tpu.tensor([[1, 0], [2, 1]], { dtype: 'int32' })), (t) => `${t}[torch.tensor([[1, 0], [2, 1]])]`),
+  ...both('at with a slice, then an index tensor on the last dim', (t) => t.at('1:', '...', tpu.tensor([[2, 0], [1, 1]], { dtype: 'int32' }).T), (t) => `${t}[1:, ..., torch.tensor([[2, 0], [1, 1]]).T]`),
+  ...both('at with an integer and an index tensor', (t) => t.at(1, tpu.tensor([0, 1], { dtype: 'int32' })), (t) => `${t}[1, torch.tensor([0, 1])]`),
   ...both('binaryCrossEntropy without reduction', (t) => tpu.nn.binaryCrossEntropy(t.sigmoid(), t.sigmoid().mul(0.5), { reduction: 'none' }), (t) => `F.binary_cross_entropy(${t}.sigmoid(), ${t}.sigmoid() * 0.5, reduction='none')`),
 ];
 
