@@ -63,14 +63,25 @@ export function rowMajor(t: Tensor, input?: Tensor): Tensor {
   return t;
 }
 
+const suggestsNHWC = (x: Tensor) => !plain(x) && suggestsChannelsLast(x.shape, layoutOf(x).strides);
+
+/** A fresh 4-d result channels-last or row-major; an input returned as it came is copied first. */
+function channelsLastOr(inputs: readonly Tensor[], t: Tensor, channelsLast: boolean): Tensor {
+  if (inputs.includes(t)) t = t.clone();
+  return channelsLast && t.ndim === 4 ? setStrides(t, channelsLastStrides(t.shape)) : rowMajor(t);
+}
+
 /**
  * The result of a 4-d image op (conv2d, pooling, interpolate): channels-last when an input's
  * strides suggest it, as PyTorch's kernels choose (suggest_memory_format), else row-major.
  */
 export function imageLayout(inputs: readonly Tensor[], t: Tensor): Tensor {
-  if (inputs.includes(t)) t = t.clone();
-  const channelsLast = t.ndim === 4 && inputs.some((x) => !plain(x) && suggestsChannelsLast(x.shape, layoutOf(x).strides));
-  return channelsLast ? setStrides(t, channelsLastStrides(t.shape)) : rowMajor(t);
+  return channelsLastOr(inputs, t, inputs.some(suggestsNHWC));
+}
+
+/** concat's result (a new tensor, also of one input): channels-last when every input suggests it, as PyTorch's cat. */
+export function concatLayout(inputs: readonly Tensor[], t: Tensor): Tensor {
+  return channelsLastOr(inputs, t, inputs.every(suggestsNHWC));
 }
 
 /**

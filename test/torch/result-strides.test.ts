@@ -106,6 +106,8 @@ const images: TorchCase[] = [
   layoutCase('maxPool2d of a strided channels-last input', IMG, (x) => F.maxPool2d(NHWC(x).at(':', ':', '::2'), 1), `F.max_pool2d(${PY_NHWC}[:, :, ::2], 1)`),
   layoutCase('maxPool2d of a single channel is row-major', seq('float32', [2, 4, 6, 1]), (x) => F.maxPool2d(NHWC(x), 2), `F.max_pool2d(${PY_NHWC}, 2)`),
   layoutCase('maxPool2d of swapped H and W is row-major', IMG, (x) => F.maxPool2d(x.permute(0, 1, 3, 2), 2), 'F.max_pool2d(x0.permute(0, 1, 3, 2), 2)'),
+  layoutCase('concat of channels-last inputs', IMG, (x) => tpu.concat([NHWC(x), NHWC(x).mul(2)], 1), `torch.cat([${PY_NHWC}, ${PY_NHWC} * 2], 1)`),
+  layoutCase('concat of a channels-last and a row-major input', IMG, (x) => tpu.concat([NHWC(x), NHWC(x).contiguous()], 0), `torch.cat([${PY_NHWC}, ${PY_NHWC}.contiguous()], 0)`),
   layoutCase('elementwise ops of a channels-last input stay channels-last', IMG, (x) => NHWC(x).relu().add(NHWC(x).mul(2)), `${PY_NHWC}.relu() + ${PY_NHWC} * 2`),
 ];
 
