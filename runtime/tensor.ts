@@ -96,6 +96,12 @@ export class Tensor {
   readonly chip: number;
   /** Made by an op without tensor operands (a constant), with several chips: makes it again on another chip. */
   _remake: ((chip: number) => Tensor) | null = null;
+  /**
+   * A computed result's strides over its own storage when they are not row-major (PyTorch's
+   * strides of results, views/result-layout.ts); a view's are its _viewOf's. A field of every
+   * tensor, so that setting it keeps one object shape.
+   */
+  _strides: readonly number[] | undefined = undefined;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType, chip = 0) {
     this._node = node;

@@ -7,6 +7,7 @@ import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
 import { withCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
+import { gradLayout } from '../views/result-layout.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -59,10 +60,11 @@ installMethods({
         // Like PyTorch: gradients add up across backward calls until zeroGrad().
         const before = leaf.grad;
         if (!before || before.disposed) {
-          leaf.grad = keep(g);
+          // the caller's own gradient tensor keeps its strides
+          leaf.grad = keep(g === gradient ? g : gradLayout(leaf, g));
           continue;
         }
-        leaf.grad = keep(noGrad(() => before.add(g)));
+        leaf.grad = keep(gradLayout(leaf, noGrad(() => before.add(g))));
         // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
         before.dispose();
         if (g !== gradient) g.dispose();

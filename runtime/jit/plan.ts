@@ -38,6 +38,8 @@ export interface PlanOutput {
   readonly chip: number;
   /** Where the value goes, or null for a new tensor of the returned value. */
   readonly into: OutputTarget | null;
+  /** A new tensor's strides when the traced one's were not row-major (x.T.mul(2)): each replay's has them too. */
+  readonly strides: readonly number[] | undefined;
 }
 
 /** One program of a plan and how many of the plan's inputs, scalars and outputs are its own (they come in program order). */
@@ -124,7 +126,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
       const leaf = gradOf.get(t);
       // A collective disposed in the body ran for its peers: its value is dropped.
       const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf } : t.disposed ? { discard: true } : sourceOf(t);
-      outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into });
+      outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into, strides: into ? undefined : t._strides });
     });
   }
 

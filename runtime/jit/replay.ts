@@ -15,6 +15,7 @@ import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
 import { ResultLeaf, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
+import { gradLayout } from '../views/result-layout.js';
 
 /** Why the plan cannot be replayed now (then the call traces again), or null. */
 export function staleReason(plan: Plan): string | null {
@@ -40,7 +41,11 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   const remade = plan.remakes.map((make) => make());
   const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
   const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf.grad! : tensorOf(s));
-  const outs = plan.outputs.map((o) => new Tensor(null, o.shape, o.dtype, o.chip));
+  const outs = plan.outputs.map((o) => {
+    const t = new Tensor(null, o.shape, o.dtype, o.chip);
+    if (o.strides) t._strides = o.strides;
+    return t;
+  });
   const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
   const inputs = plan.inputs.map((s) => tensorOf(s)._buf!);
   if (profiling.on && plan.programs.length) {
@@ -82,7 +87,7 @@ function write(into: OutputTarget, out: Tensor, tensorOf: (s: Source) => Tensor)
   if (!('gradOf' in into)) return adopt(tensorOf(into), out);
   const leaf = into.gradOf;
   if (leaf.grad && !leaf.grad.disposed) adopt(leaf.grad, out);
-  else leaf.grad = keep(out);
+  else leaf.grad = keep(gradLayout(leaf, out));
 }
 
 function scalarValue(s: WeakScalar, values: ReadonlyMap<WeakScalar, number>, name: string): number {

@@ -6,6 +6,7 @@ import { dimArgument } from './dim-argument.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { rowMajor } from '../views/result-layout.js';
 
 // Composed ops run their body in composite() (modes/composite.ts): what they make and do
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
@@ -17,13 +18,14 @@ import { noGrad } from '../autograd/grad-mode.js';
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
-  return composite('softmax', () => inFloat32(x, (v) => {
+  // row-major whatever x's strides, as PyTorch's softmax kernel allocates it
+  return rowMajor(composite('softmax', () => inFloat32(x, (v) => {
     // The shift by the max changes no gradient (softmax is shift-invariant): taken out of
     // autograd, the backward is PyTorch's y·(g - Σ g·y), down to the sign of a zero gradient.
     // (noGrad, not detach(): no extra node, so the ONNX lowering still sees one Softmax.)
     const e = v.sub(noGrad(() => v.amax(d, true))).exp();
     return e.div(e.sum(d, true));
-  }));
+  })));
 }
 
 declare module '../tensor.js' {

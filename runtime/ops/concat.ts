@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { narrow } from './slice.js';
 import { installMethods } from '../install-methods.js';
+import { concatLayout } from '../views/result-layout.js';
 
 export const concatOp = defineOp<{ dim: number }>({
   name: 'concat',
@@ -51,7 +52,7 @@ export function concat(tensors: readonly Tensor[], dim: number | { dim?: number 
   const first = tensors[0]!;
   if (first.ndim === 0) throw new RangeError('concat: zero-dimensional tensors cannot be concatenated; use tpu.stack');
   const axis = normalizeDim('concat', d, first.ndim);
-  return tensors.length === 1 ? first : apply(concatOp, tensors, { dim: axis });
+  return concatLayout(tensors, tensors.length === 1 ? first : apply(concatOp, tensors, { dim: axis }));
 }
 
 /**
@@ -69,7 +70,8 @@ export function stack(tensors: readonly Tensor[], dim: number | { dim?: number }
   });
   const axis = normalizeDim('stack', d, first.ndim + 1);
   const parts = tensors.map((t) => t.unsqueeze(axis));
-  return parts.length === 1 ? parts[0]! : apply(concatOp, parts, { dim: axis });
+  // a new tensor, also of one input (its unsqueezed view is copied)
+  return concatLayout(parts, parts.length === 1 ? parts[0]! : apply(concatOp, parts, { dim: axis }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { constantTensor } from './constant.js';
 import { where } from './where.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { installMethods } from '../install-methods.js';
+import { indexLayout } from '../views/result-layout.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -103,13 +104,13 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
  * x.index(idx): x[idx] for an int32 tensor of any shape (first dim). As in PyTorch's advanced
  * indexing, negative values count from the end; below -n or from n on is an error.
  */
-export function indexWith(x: Tensor, index: Tensor, dim = 0): Tensor {
+export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly number[]): Tensor {
   const idx = indexTensor('index', index);
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
   const d = normalizeDim('index', dim, x.ndim);
   checkHostIndices('index', 'index', idx, x.shape[d]!, true);
   const wrapped = idx.dtype === 'int32' ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
-  return apply(indexSelectOp, [x, wrapped], { dim: d });
+  return indexLayout(x, idx, d, apply(indexSelectOp, [x, wrapped], { dim: d }), xStrides);
 }
 
 /** Rows of a table picked by an index tensor of any shape, without wrapping negatives (embedding). */

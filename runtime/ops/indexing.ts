@@ -1,10 +1,10 @@
 // x.at(...): NumPy/PyTorch subscripts. Each item indexes one dim:
 //   3 / -1        an integer: picks one element, the dim goes away
-//   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional, negative step too)
+//   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional; step > 0 as in PyTorch)
 //   '...'         as many ':' as needed;  null: a new dim of size 1
 //   int32 tensor  picks elements along that dim (at most one tensor or list per call)
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
-// A single string holds a whole subscript: x.at('0, :, ::-1') is x[0, :, ::-1].
+// A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
@@ -13,6 +13,7 @@ import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
 import { reshapeKeepingDims } from '../views/layout.js';
+import { traced } from '../views/view-tracking.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -20,20 +21,20 @@ export type IndexItem = number | string | null | Tensor | readonly number[];
 function parseSlice(item: string): [number | null, number | null, number] {
   const parts = item.split(':').map((p) => p.trim());
   if (parts.length > 3 || parts.some((p) => p !== '' && !/^[+-]?\d+$/.test(p))) {
-    throw new SyntaxError(`at: '${item}' is not a slice; write start:stop:step with integers, e.g. '1:5', '::2', '::-1'`);
+    throw new SyntaxError(`at: '${item}' is not a slice; write start:stop:step with integers, e.g. '1:5', '::2', '1::3'`);
   }
   const num = (p: string | undefined) => (p === undefined || p === '' ? null : Number(p));
   return [num(parts[0]), num(parts[1]), num(parts[2]) ?? 1];
 }
 
-/** Splits a one-string subscript into items: '0, :, ::-1' -> [0, ':', '::-1']. */
+/** Splits a one-string subscript into items: '0, :, ::2' -> [0, ':', '::2']. */
 function parseSubscript(spec: string): IndexItem[] {
   return spec.split(',').map((raw) => {
     const p = raw.trim();
     if (p === 'None' || p === 'null') return null;
     if (/^[+-]?\d+$/.test(p)) return Number(p);
     if (p === '...' || p.includes(':')) return p;
-    throw new SyntaxError(`at: '${p}' in '${spec}' is not an index: use an integer, a slice like '1:3' or '::-1', '...' or 'None'`);
+    throw new SyntaxError(`at: '${p}' in '${spec}' is not an index: use an integer, a slice like '1:3' or '::2', '...' or 'None'`);
   });
 }
 
@@ -73,7 +74,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       attrs.count[d] = 1;
     } else if (typeof it === 'string') {
       const [start, stop, step] = parseSlice(it);
-      const r = resolveRange('at', n, start, stop, step);
+      const r = resolveRange('at', n, start, stop, step, `'${it}' for dim ${d}`);
       attrs.begin[d] = r.begin;
       attrs.step[d] = step;
       attrs.count[d] = r.count;
@@ -92,15 +93,20 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     }
     d++;
   }
-  let y = applySlice(x, attrs);
-  if (outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i])) y = reshapeKeepingDims(dimOf, () => y.reshape(outShape));
-  return tensorIndex ? indexWith(y, tensorIndex.index, tensorIndex.outDim) : y;
+  const select = () => {
+    const y = applySlice(x, attrs);
+    return outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i]) ? reshapeKeepingDims(dimOf, () => y.reshape(outShape)) : y;
+  };
+  if (!tensorIndex) return select();
+  // the strides of the slices picked from (PyTorch indexes a view), for the result's layout
+  const { out: y, layout } = traced(x, select);
+  return indexWith(y, tensorIndex.index, tensorIndex.outDim, layout ? layout.strides : undefined);
 }
 
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::-1'), x.at('...', idx).
+     * NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::2'), x.at('...', idx).
      * @example tpu.tensor([[1, 2], [3, 4]]).at(1, -1) // 4
      */
     at(...items: IndexItem[]): Tensor;

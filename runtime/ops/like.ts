@@ -1,9 +1,11 @@
-// zerosLike onesLike fullLike randLike randnLike: same shape and chip (and dtype unless given).
+// zerosLike onesLike fullLike randLike randnLike: same shape and chip (and dtype unless given),
+// and the input's strides when they are dense (PyTorch's preserve_format).
 import { readOptions } from '../options.js';
 import { assertDType, type DType } from '../dtype.js';
 import { rand, randn } from '../creation.js';
 import { Tensor } from '../tensor.js';
 import { filled } from './constant.js';
+import { preserveLayout } from '../views/result-layout.js';
 
 export interface LikeOptions {
   dtype?: DType;
@@ -20,33 +22,33 @@ function likeDtype(op: string, x: Tensor, opts?: LikeOptions): DType {
  * @example tpu.fullLike(x, 7)
  */
 export function fullLike(x: Tensor, value: number | boolean, opts?: LikeOptions): Tensor {
-  return filled('tpu.fullLike', x.shape, value, likeDtype('tpu.fullLike', x, opts), x.chip);
+  return preserveLayout(x, filled('tpu.fullLike', x.shape, value, likeDtype('tpu.fullLike', x, opts), x.chip));
 }
 /**
  * Zeros with the shape and dtype of x (torch.zeros_like).
  * @example tpu.zerosLike(x)
  */
 export function zerosLike(x: Tensor, opts?: LikeOptions): Tensor {
-  return filled('tpu.zerosLike', x.shape, 0, likeDtype('tpu.zerosLike', x, opts), x.chip);
+  return preserveLayout(x, filled('tpu.zerosLike', x.shape, 0, likeDtype('tpu.zerosLike', x, opts), x.chip));
 }
 /**
  * Ones with the shape and dtype of x (torch.ones_like).
  * @example tpu.onesLike(x)
  */
 export function onesLike(x: Tensor, opts?: LikeOptions): Tensor {
-  return filled('tpu.onesLike', x.shape, 1, likeDtype('tpu.onesLike', x, opts), x.chip);
+  return preserveLayout(x, filled('tpu.onesLike', x.shape, 1, likeDtype('tpu.onesLike', x, opts), x.chip));
 }
 /**
  * Uniform [0, 1) values with the shape of x (torch.rand_like).
  * @example tpu.randLike(x)
  */
 export function randLike(x: Tensor, opts?: LikeOptions): Tensor {
-  return rand([...x.shape], { dtype: likeDtype('tpu.randLike', x, opts), chip: x.chip });
+  return preserveLayout(x, rand([...x.shape], { dtype: likeDtype('tpu.randLike', x, opts), chip: x.chip }));
 }
 /**
  * Standard normal values with the shape of x (torch.randn_like).
  * @example tpu.randnLike(x)
  */
 export function randnLike(x: Tensor, opts?: LikeOptions): Tensor {
-  return randn([...x.shape], { dtype: likeDtype('tpu.randnLike', x, opts), chip: x.chip });
+  return preserveLayout(x, randn([...x.shape], { dtype: likeDtype('tpu.randnLike', x, opts), chip: x.chip }));
 }

@@ -9,6 +9,7 @@ import { filled } from './constant.js';
 import { dimArgument } from './dim-argument.js';
 import { zeroOrFail } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
+import { rowMajor } from '../views/result-layout.js';
 
 export interface ScanAttrs {
   readonly dim: number;
@@ -39,9 +40,10 @@ export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
 export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('cumprod', x, dim);
   if (x.ndim === 0) return (x.dtype === 'bool' ? x.to('int32') : x).mul(1);
-  if (x.dtype === 'bool') return products(x.to('int32'), d);
+  // row-major as PyTorch's, and a new tensor also when there is nothing to multiply
+  if (x.dtype === 'bool') return rowMajor(products(x.to('int32'), d));
   const y = products(x, d);
-  return x.dtype === 'int32' ? y.add(zeroOrFail(leavesInt32(x, y, d))) : y;
+  return rowMajor(x.dtype === 'int32' ? y.add(zeroOrFail(leavesInt32(x, y, d))) : y, x);
 }
 
 /** Inclusive products along d by doubling shifts: log2(n) multiplies. */

@@ -6,6 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
+import { preserveLayout } from '../views/result-layout.js';
 
 export interface SliceAttrs {
   readonly begin: readonly number[];
@@ -25,20 +26,21 @@ export const embedSlice: OpDef<SliceAttrs & { shape: Shape }> = defineOp<SliceAt
   grad: (g, _x, _out, attrs) => [apply(slice, [g], { begin: attrs.begin, step: attrs.step, count: attrs.count })],
 });
 
-/** Python slice semantics for one dim: start/end clamped, negatives from the end, any non-zero step. */
-export function resolveRange(op: string, n: number, start: number | null | undefined, end: number | null | undefined, step: number): { begin: number; count: number } {
-  if (!Number.isInteger(step) || step === 0) throw new RangeError(`${op}: step must be a non-zero integer; got ${step}`);
+/**
+ * Python slice semantics for one dim: start/end clamped, negatives from the end. The step must
+ * be positive, as in PyTorch (no negative strides): `what` names the argument in the error.
+ */
+export function resolveRange(op: string, n: number, start: number | null | undefined, end: number | null | undefined, step: number, what = `step ${step}`): { begin: number; count: number } {
+  if (!Number.isInteger(step) || step <= 0) {
+    throw new RangeError(`${op}: step must be greater than zero (as in PyTorch); got ${what}` +
+      (Number.isInteger(step) && step < 0 ? '. To reverse the elements, use flip(dims), e.g. x.flip(0) (a copy, as in PyTorch)' : ''));
+  }
   for (const [name, v] of [['start', start], ['end', end]] as const) {
     if (v !== null && v !== undefined && !Number.isInteger(v)) throw new TypeError(`${op}: ${name} must be an integer; got ${JSON.stringify(v)}`);
   }
-  const norm = (v: number, lo: number, hi: number) => Math.min(Math.max(v < 0 ? v + n : v, lo), hi);
-  if (step > 0) {
-    const b = start == null ? 0 : norm(start, 0, n);
-    const e = end == null ? n : norm(end, 0, n);
-    return { begin: b, count: Math.max(0, Math.ceil((e - b) / step)) };
-  }
-  const b = start == null ? n - 1 : norm(start, -1, n - 1);
-  const e = end == null ? -1 : norm(end, -1, n - 1);
+  const norm = (v: number) => Math.min(Math.max(v < 0 ? v + n : v, 0), n);
+  const b = start == null ? 0 : norm(start);
+  const e = end == null ? n : norm(end);
   return { begin: b, count: Math.max(0, Math.ceil((e - b) / step)) };
 }
 
@@ -87,13 +89,14 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
     attrs.begin[d] = Math.max(x.shape[d]! - 1, 0);
     attrs.step[d] = -1;
   }
-  return x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs);
+  // a new tensor in x's layout, as PyTorch's flip (also when there is nothing to reverse)
+  return preserveLayout(x, x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs));
 }
 
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * Elements start, start+step, ... before end along dim (Python slice rules, negative step too).
+     * Elements start, start+step, ... before end along dim (Python slice rules; step > 0, as in PyTorch: flip() reverses).
      * @example tpu.arange(6).slice(0, 1, 5, 2) // [1, 3]
      */
     slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;

@@ -6,6 +6,7 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract } from './op.js';
+import { preserveLayout } from '../views/result-layout.js';
 import { scatterAddOp } from './gather-scatter.js';
 import { zerosLike } from './like.js';
 import { installMethods } from '../install-methods.js';
@@ -79,7 +80,9 @@ export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: bo
   const o = typeof opts === 'number' ? { dim: opts, descending } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
   if (o.descending !== undefined && typeof o.descending !== 'boolean') throw new TypeError(`sort: descending must be a boolean; got ${JSON.stringify(o.descending)}`);
   const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
-  return topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
+  const { values, indices } = topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
+  // PyTorch's sort lays both out as x (preserve_format); topk's are row-major
+  return { values: preserveLayout(x, values), indices: preserveLayout(x, indices) };
 }
 
 /**

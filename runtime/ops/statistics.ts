@@ -9,6 +9,7 @@ import { inFloat32 } from './nn/activations.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { rowMajor } from '../views/result-layout.js';
 
 type DimArg = number | readonly number[];
 
@@ -101,10 +102,10 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
-  return composite('logSoftmax', () => inFloat32(x, (v) => {
+  return rowMajor(composite('logSoftmax', () => inFloat32(x, (v) => {
     const shifted = v.sub(noGrad(() => v.amax(d, true)));
     return shifted.sub(shifted.exp().sum(d, true).log());
-  }));
+  })));
 }
 
 declare module '../tensor.js' {

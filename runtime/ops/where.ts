@@ -7,6 +7,7 @@ import { defineOp, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
 import { zerosLike } from './like.js';
 import { installMethods } from '../install-methods.js';
+import { rowMajor } from '../views/result-layout.js';
 
 export const whereOp = defineOp({
   name: 'where',
@@ -43,7 +44,8 @@ export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
     throw new RangeError(`maskedFill: mask ${formatShape(mask.shape)} must broadcast to the input's shape ${formatShape(x.shape)}`);
   }
   const out = where(mask, value, x);
-  return out.dtype === x.dtype ? out : out.to(x.dtype);
+  // PyTorch fills a row-major clone of x
+  return rowMajor(out.dtype === x.dtype ? out : out.to(x.dtype));
 }
 
 declare module '../tensor.js' {

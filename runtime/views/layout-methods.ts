@@ -1,5 +1,5 @@
 // The layout a cell can ask about (x.stride(), x.isContiguous()) and the copies that PyTorch
-// code makes to get a fresh, row-major tensor (x.contiguous(), x.clone()).
+// code makes to get a fresh tensor (x.contiguous() row-major, x.clone() in x's layout).
 import { Tensor } from '../tensor.js';
 import { apply } from '../modes/dispatch.js';
 import { identity } from '../ops/identity.js';
@@ -7,6 +7,7 @@ import { normalizeDim } from '../shape.js';
 import { installMethods } from '../install-methods.js';
 import { isContiguous } from './layout.js';
 import { layoutOf } from './view-tracking.js';
+import { rowMajor } from './result-layout.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -27,7 +28,8 @@ declare module '../tensor.js' {
      */
     contiguous(): Tensor;
     /**
-     * A copy that no view or in-place write shares; gradients flow through it (torch.clone).
+     * A copy that no view or in-place write shares, with this tensor's strides when they are
+     * dense (PyTorch's preserve_format); gradients flow through it (torch.clone).
      * @example const y = x.clone(); y.add_(1) // x unchanged
      */
     clone(): Tensor;
@@ -43,7 +45,7 @@ installMethods({
     return isContiguous(this.shape, layoutOf(this).strides);
   },
   contiguous() {
-    return this.isContiguous() ? this : this.clone();
+    return this.isContiguous() ? this : rowMajor(apply(identity, [this], {}));
   },
   clone() {
     return apply(identity, [this], {});

@@ -54,9 +54,9 @@ export function untracked<T>(fn: () => T): T {
   try { return fn(); } finally { depth--; }
 }
 
-/** A tensor's strides and offset: a view's own, else row-major over its own storage. */
+/** A tensor's strides and offset: a view's own, else its strides over its own storage (row-major unless computed otherwise). */
 export function layoutOf(t: Tensor): Layout {
-  return t._viewOf?.layout ?? { strides: contiguousStrides(t.shape), offset: 0 };
+  return t._viewOf?.layout ?? { strides: t._strides ?? contiguousStrides(t.shape), offset: 0 };
 }
 
 // While a view method runs: the layout of each value derived from its input by layout
@@ -71,7 +71,7 @@ addApplyHook((op, operands, attrs, out) => {
 });
 
 /** The result of a view method on `input`, and its layout (undefined: not derived by layout ops; null: a copy). */
-function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout: Layout | null | undefined } {
+export function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout: Layout | null | undefined } {
   const outer = tracing;
   tracing = new Map([[input, layoutOf(input)]]);
   try {

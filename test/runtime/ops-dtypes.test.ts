@@ -22,7 +22,7 @@ describe.each(MODES)('%s mode', (mode) => {
     };
     check(x.flip(1), vals.map((r) => [...r].reverse()));
     check(x.roll(1, 0), [vals[1], vals[0]]);
-    check(x.at(':', '::-2'), vals.map((r) => [r[2], r[0]]));
+    check(x.flip(1).at(':', '::2'), vals.map((r) => [r[2], r[0]]));
     check(x.T, [0, 1, 2].map((j) => vals.map((r) => r[j])));
     check(tpu.concat([x, x.at(':', '0:1')], 1), vals.map((r) => [...r, r[0]]));
     check(tpu.nn.functional.pad(x, [1, 0], { value: 7 }), vals.map((r) => [7, ...r]));

@@ -19,8 +19,11 @@ describe.each(MODES)('%s mode', (mode) => {
     expectRef(x.slice(1, 1, 3), sliceRef(a, [0, 1, 0], [1, 1, 1], [3, 2, 5]), 0, 0);
     expectRef(x.slice(-1, null, null, 2), sliceRef(a, [0, 0, 0], [1, 1, 2], [3, 4, 3]), 0, 0);
     expectRef(x.slice(2, -2), sliceRef(a, [0, 0, 3], [1, 1, 1], [3, 4, 2]), 0, 0);
-    expectRef(x.slice(0, null, null, -1), sliceRef(a, [2, 0, 0], [-1, 1, 1], [3, 4, 5]), 0, 0);
-    expectRef(x.slice(2, 4, 0, -3), sliceRef(a, [0, 0, 4], [1, 1, -3], [3, 4, 2]), 0, 0);
+    expectRef(x.flip(0), sliceRef(a, [2, 0, 0], [-1, 1, 1], [3, 4, 5]), 0, 0);
+    expectRef(x.flip(2).slice(2, 0, null, 3), sliceRef(a, [0, 0, 4], [1, 1, -3], [3, 4, 2]), 0, 0);
+    // PyTorch has no negative strides: a negative or zero step is its error, pointing to flip()
+    expect(() => x.slice(2, 4, 0, -3)).toThrow(/^slice: step must be greater than zero \(as in PyTorch\); got step -3\. To reverse the elements, use flip\(dims\)/);
+    expect(() => x.slice(0, null, null, 0)).toThrow(/^slice: step must be greater than zero \(as in PyTorch\); got step 0$/);
     expect(x.slice(1, 10, 20).shape).toEqual([3, 0, 5]);
     expect(x.narrow(1, -2, 2).shape).toEqual([3, 2, 5]);
   });
@@ -32,8 +35,10 @@ describe.each(MODES)('%s mode', (mode) => {
     expectRef(x.at(-1, 2), { shape: [5], data: a.data.slice(50, 55) }, 0, 0);
     expect(x.at(0, 0, -1).item()).toBe(a.data[4]);
     expectRef(x.at(':', '1:3'), sliceRef(a, [0, 1, 0], [1, 1, 1], [3, 2, 5]), 0, 0);
-    expectRef(x.at('...', '::-2'), sliceRef(a, [0, 0, 4], [1, 1, -2], [3, 4, 3]), 0, 0);
-    expectRef(x.at('0, :, ::-1'), { ...sliceRef(a, [0, 0, 4], [1, 1, -1], [1, 4, 5]), shape: [4, 5] }, 0, 0);
+    expectRef(x.flip(-1).at('...', '::2'), sliceRef(a, [0, 0, 4], [1, 1, -2], [3, 4, 3]), 0, 0);
+    expectRef(x.at('0, :, :').flip(-1), { ...sliceRef(a, [0, 0, 4], [1, 1, -1], [1, 4, 5]), shape: [4, 5] }, 0, 0);
+    expect(() => x.at('0, :, ::-1')).toThrow(/^at: step must be greater than zero \(as in PyTorch\); got '::-1' for dim 2\. To reverse the elements, use flip\(dims\), e\.g\. x\.flip\(0\)/);
+    expect(() => x.at(':', '3:0:-2')).toThrow(/got '3:0:-2' for dim 1/);
     expect(x.at(null, 0).shape).toEqual([1, 4, 5]);
     expect(x.at('..., None').shape).toEqual([3, 4, 5, 1]);
     const idx = tpu.tensor([[2, 0], [-1, 1]], { dtype: 'int32' });
@@ -189,7 +194,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => x.at('1:x')).toThrow(`at: '1:x' is not a slice; write start:stop:step with integers`);
     expect(() => x.at([0, 2])).toThrow('at: the index list [0,2] must hold integers in [-2, 1] for dim 0 of size 2');
     expect(() => x.at(x.gt(0))).toThrow('at: a tensor index must be int32 (bool masks have data-dependent shapes); got bool');
-    expect(() => x.slice(0, 0, 2, 0)).toThrow('slice: step must be a non-zero integer; got 0');
+    expect(() => x.slice(0, 0, 2, 0)).toThrow('slice: step must be greater than zero (as in PyTorch); got step 0');
     expect(() => x.narrow(1, 2, 2)).toThrow('narrow: start 2 and length 2 do not fit dim 1 of size 3 (input [2, 3])');
     expect(() => tpu.concat([x, tpu.ones([3, 2])])).toThrow("concat: tensor 1 has shape [3, 2], which does not match tensor 0's [2, 3] outside dim 0");
     expect(() => tpu.stack([x, tpu.ones([3])])).toThrow('stack: tensor 1 has shape [3] but tensor 0 has [2, 3]; all must match');

@@ -1,5 +1,6 @@
-// Random chains of view ops (seeded) against PyTorch 2.13: after each chain, the strides of
-// the result, whether view() was refused, and whether a fill_ through the result reached the
+// Random chains of view ops (seeded) against PyTorch 2.13, with computed steps (mul, clone,
+// exp: results in their input's layout) among them: after each chain, the strides of the
+// result, whether view() was refused, and whether a fill_ through the result reached the
 // base (aliasing) must all be PyTorch's.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { seq, torchTier, type TorchCase } from './torch-tier.js';
@@ -37,7 +38,7 @@ function regroup(shape: number[], r: () => number): number[] | null {
 /** One random view step valid for `shape` (view() may still be refused, as in PyTorch). */
 function step(shape: number[], r: () => number): Step {
   const pick = (n: number) => Math.floor(r() * n);
-  const kind = pick(8);
+  const kind = pick(9);
   const nd = shape.length;
   if (kind === 0 && nd >= 2) {
     const perm = shape.map((_, i) => i).sort(() => r() - 0.5);
@@ -72,6 +73,12 @@ function step(shape: number[], r: () => number): Step {
   if (kind === 6 && nd >= 1 && shape[0]! > 1) {
     const i = pick(shape[0]!);
     return { js: (t) => t.at(i), py: `[${i}]`, shape: shape.slice(1) };
+  }
+  if (kind === 8) {
+    // a computed result in its input's layout (PyTorch's strides of results): later views alias it, not x0
+    const computed: [(t: Tensor) => Tensor, string][] = [[(t) => t.mul(2), ' * 2'], [(t) => t.clone(), '.clone()'], [(t) => t.exp(), '.exp()']];
+    const [js, py] = computed[pick(3)]!;
+    return { js, py, shape };
   }
   const to = regroup(shape, r);
   if (to === null) return { js: (t) => t.flatten(), py: '.flatten()', shape: [shape.reduce((a, b) => a * b, 1)] };

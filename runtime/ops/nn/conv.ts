@@ -8,6 +8,7 @@ import { apply } from '../../modes/dispatch.js';
 import { Tensor } from '../../tensor.js';
 import { defineOp, type Abstract, type OpDef } from '../op.js';
 import { concat } from '../concat.js';
+import { imageLayout } from '../../views/result-layout.js';
 
 export interface ConvAttrs {
   readonly stride: readonly [number, number];
@@ -149,7 +150,8 @@ export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tenso
   readOptions<ConvOptions>('conv2d', opts, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const attrs = convAttrs('conv2d', weight.shape.slice(2), opts);
-  return batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [b, weight], attrs), opts.bias, 2));
+  // channels-last in, channels-last out (PyTorch's CPU kernels follow the input or the weight)
+  return imageLayout([x, weight], batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [b, weight], attrs), opts.bias, 2)));
 }
 
 /**

@@ -7,6 +7,7 @@ import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { constantTensor } from '../constant.js';
 import { inFloat32 } from './activations.js';
+import { imageLayout } from '../../views/result-layout.js';
 
 export interface InterpolateOptions {
   size?: number | readonly number[];
@@ -53,7 +54,7 @@ export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
   const scales = opts.scaleFactor === undefined ? undefined : perDim(op, 'scaleFactor', opts.scaleFactor, spatial);
   const outSizes = opts.size !== undefined ? perDim(op, 'size', opts.size, spatial) : inSizes.map((n, i) => Math.floor(n * scales![i]!));
   if (!outSizes.every(Number.isInteger)) throw new RangeError(`${op}: size must be integers; got ${formatShape(outSizes)}`);
-  return composite(op, () => {
+  return imageLayout([x], composite(op, () => {
     const run = (v: Tensor) => {
       let y = v;
       inSizes.forEach((n, i) => {
@@ -74,5 +75,5 @@ export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
       return y;
     };
     return mode === 'nearest' ? run(x) : inFloat32(x, run);
-  });
+  }));
 }

@@ -10,6 +10,7 @@ import { pair } from './conv.js';
 import { pad } from '../pad.js';
 import { onesLike } from '../like.js';
 import { fullSlice, applySlice } from '../slice.js';
+import { imageLayout } from '../../views/result-layout.js';
 
 export interface PoolOptions {
   stride?: number | readonly number[] | null;
@@ -77,7 +78,7 @@ function firstMaximum(acc: Tensor, window: Tensor): Tensor {
  * @example tpu.nn.functional.maxPool2d(images, 2).shape // [2, 3, 4, 4]
  */
 export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  return pool('maxPool2d', x, kernelSize, opts, 'max');
+  return imageLayout([x], pool('maxPool2d', x, kernelSize, opts, 'max'));
 }
 
 /**
@@ -85,5 +86,5 @@ export function maxPool2d(x: Tensor, kernelSize: number | readonly number[], opt
  * @example tpu.nn.functional.avgPool2d(tpu.tensor([[[[1, 2], [3, 6]]]]), 2) // [[[[3]]]]
  */
 export function avgPool2d(x: Tensor, kernelSize: number | readonly number[], opts: PoolOptions = {}): Tensor {
-  return pool('avgPool2d', x, kernelSize, opts, 'avg');
+  return imageLayout([x], pool('avgPool2d', x, kernelSize, opts, 'avg'));
 }
