@@ -3,6 +3,7 @@ import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { untracked } from '../views/view-tracking.js';
+import { sharingVersion } from '../autograd/past-values.js';
 
 function tensorArg(op: string, name: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
@@ -54,10 +55,10 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   if (x.shape[x.ndim - 1] !== weight.shape[weight.ndim - 1]) {
     throw new RangeError(`linear: input ${formatShape(x.shape)} has ${x.shape[x.ndim - 1]} features but weight ${formatShape(weight.shape)} expects ${weight.shape[weight.ndim - 1]}`);
   }
-  // Its own transpose, not an alias of the weight: an in-place update of the weight would
-  // recompute every such view still listed (a training loop leaves one per step). Autograd
-  // still sees the weight change: the transpose's tape node holds the weight's version.
-  const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
+  // An untracked transpose: a tracked view would be recomputed by every in-place update of
+  // the weight while listed (a training loop leaves one per step). It shares the weight's
+  // version counter, as PyTorch's weight.t(): backward refuses it once the weight was written.
+  const y = x.matmul(weight.ndim === 2 ? sharingVersion(untracked(() => weight.T), weight) : weight);
   return bias === undefined || bias === null ? y : y.add(tensorArg('linear', 'bias', bias));
 }
 
