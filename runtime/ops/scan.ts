@@ -40,6 +40,8 @@ export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('cumprod', x, dim);
   if (x.ndim === 0) return (x.dtype === 'bool' ? x.to('int32') : x).mul(1);
   if (x.dtype === 'bool') return products(x.to('int32'), d);
+  // bfloat16: products in float32, rounded once (PyTorch accumulates in float32 too)
+  if (x.dtype === 'bfloat16') return products(x.to('float32'), d).to('bfloat16');
   const y = products(x, d);
   return x.dtype === 'int32' ? y.add(zeroOrFail(leavesInt32(x, y, d))) : y;
 }

@@ -34,13 +34,14 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
  * mean is refined once by the mean of the deviations from it (corrected two-pass): a
  * constant row of 1e30 has deviations 0, as with PyTorch's Welford, not its rounding error.
  */
-function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor; s: Tensor } {
+function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor } {
   const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
   const v = ownInput(x);
   const rough = v.mean(dims, true);
   const centered = v.sub(rough.add(v.sub(rough).mean(dims, true)));
-  // a constant: Σc² = scale²·Σ(c/scale)² has the same gradient with it held fixed
-  const scale = noGrad(() => {
+  // a constant: Σc² = scale²·Σ(c/scale)² has the same gradient with it held fixed (1 over
+  // an empty dim, where amax has no answer)
+  const scale = n === 0 ? 1 : noGrad(() => {
     const m = centered.abs().amax(dims, true);
     return where(m.gt(0).logicalAnd(m.isfinite()), m, 1);
   });

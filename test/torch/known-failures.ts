@@ -22,4 +22,6 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'maximum and minimum of -0 and 0 keep the first operand': MAX_ZERO_TIE,
   'where picks -0 from its input': WHERE_NEG_ZERO,
   'maskedFill with -0': WHERE_NEG_ZERO,
+  '0-d where and clamp @strict': WHERE_NEG_ZERO,
+  '0-d where and clamp @fused': WHERE_NEG_ZERO,
 };
