@@ -67,6 +67,21 @@ const cases: TorchCase[] = [
   { name: 'gather from a permuted view', inputs: [seq('float32', [2, 3, 2], 1), ids([[[1], [0]], [[2], [1]]])], js: (x, i) => x.permute(0, 2, 1).gather(2, i), py: 'x0.permute(0, 2, 1).gather(2, x1)' },
   { name: 'crossEntropy of a transposed view', inputs: [M, ids([0, 2, 1, 1])], js: (m, t) => tpu.nn.crossEntropy(m.T, t), py: 'F.cross_entropy(x0.T, x1)' },
   { name: 'maxPool2d of a transposed view', inputs: [seq('float32', [1, 1, 4, 4], 1.5, -7)], js: (x) => F.maxPool2d(x.transpose(2, 3), 2), py: 'F.max_pool2d(x0.transpose(2, 3), 2)' },
+  // options
+  { name: 'avgPool2d without the padding in the count', inputs: [seq('float32', [1, 1, 3, 3], 1)], js: (x) => F.avgPool2d(x, 2, { padding: 1, countIncludePad: false }), py: 'F.avg_pool2d(x0, 2, padding=1, count_include_pad=False)' },
+  { name: 'conv2d bf16 with valid padding', inputs: [bf16([[[[1.5, 2, -1], [0.25, 3, 1], [2, -2, 0.5]]]]), bf16([[[[1, -1], [0.5, 2]]]])], js: (x, w) => F.conv2d(x, w, { padding: 'valid' }), py: "F.conv2d(x0, x1, padding='valid')" },
+  { name: 'conv2d with an inf input', inputs: [f32([[[[1, INF], [0, 1]]]]), f32([[[[1, 0], [0, 1]]]])], js: (x, w) => F.conv2d(x, w, { padding: 1 }), py: 'F.conv2d(x0, x1, padding=1)' },
+  { name: 'pad with negative widths crops', inputs: [M], js: (x) => F.pad(x, [-1, 1, 0, -1]), py: 'F.pad(x0, [-1, 1, 0, -1])' },
+  { name: 'einsum diagonal and trace', inputs: [seq('float32', [3, 3], 1)], js: (a) => [tpu.einsum('ii->i', a), tpu.einsum('ii->', a)], py: "(torch.einsum('ii->i', x0), torch.einsum('ii->', x0))" },
+  { name: 'einsum over a transposed view', inputs: [seq('float32', [3, 3], 1), seq('float32', [2, 3, 4], 0.5)], js: (a, b) => tpu.einsum('bij,jk->bik', b.transpose(1, 2), a), py: "torch.einsum('bij,jk->bik', x1.transpose(1, 2), x0)" },
+  { name: 'einsum with an ellipsis', inputs: [seq('float32', [3, 3], 1), seq('float32', [2, 4, 3], 0.5)], js: (a, b) => tpu.einsum('...j,jk->...k', b, a), py: "torch.einsum('...j,jk->...k', x1, x0)" },
+  { name: 'oneHot with numClasses -1', inputs: [ids([2, 0, 3])], js: (i) => F.oneHot(i, -1), py: 'F.one_hot(x0, -1)' },
+  { name: 'clamp with min above max gives max', inputs: [f32([-1, 0.5, 3])], js: (x) => x.clamp(2, 1), py: 'x0.clamp(2, 1)' },
+  { name: 'lerp with a tensor weight', inputs: [f32([1, INF, -0]), f32([3, 1, 0]), f32([0.5, 0, 1])], js: (a, b, w) => a.lerp(b, w), py: 'torch.lerp(x0, x1, x2)' },
+  { name: 'argmin and argmax of -0 and 0 ties take the first', inputs: [f32([0, -0, 1, -0]), f32([-0, 0, -1, 0])], js: (a, b) => [a.argmin(0), b.argmax(0), a.amin(0), b.amax(0)], py: '(x0.argmin(0), x1.argmax(0), x0.amin(0), x1.amax(0))' },
+  { name: 'attention with a float mask, a scale and a transposed key', inputs: [seq('float32', [1, 2, 3], 0.3), seq('float32', [1, 3, 2], 0.2), seq('float32', [1, 2, 2], 0.1), f32([[0, -1], [-INF, 2]])], js: (q, k, v, m) => F.scaledDotProductAttention(q, k.transpose(1, 2), v, { attnMask: m, scale: 2 }), py: 'F.scaled_dot_product_attention(x0, x1.transpose(1, 2), x2, attn_mask=x3, scale=2.0)' },
+  { name: 'crossEntropy of probabilities with weight and label smoothing', inputs: [f32([[1, 2, -1], [0, -INF, 3]]), f32([[0.2, 0.8, 0], [1, 0, 0]]), f32([1, 2, 0.5])], js: (x, t, w) => tpu.nn.crossEntropy(x, t, { weight: w, labelSmoothing: 0.2, reduction: 'none' }), py: "F.cross_entropy(x0, x1, weight=x2, label_smoothing=0.2, reduction='none')" },
+  { name: 'round bf16 with decimals', inputs: [bf16([1.2578125, -2.5, 0.125, 1000.5])], js: (x) => [x.round(), x.round({ decimals: 1 })], py: '(x0.round(), x0.round(decimals=1))' },
 ];
 
 torchTier('op edges (NaN, inf, empty, 0-d, int32 extremes, bf16, transposed views) follow PyTorch', cases);
