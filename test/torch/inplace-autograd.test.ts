@@ -2,7 +2,7 @@
 // (a non-leaf's new value is the op applied to its old one), and backward raises PyTorch's
 // "modified by an inplace operation" only where a value saved for it was changed.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, torchTier, type TorchCase } from './torch-tier.js';
+import { f32, ids, torchTier, type TorchCase } from './torch-tier.js';
 
 const X = f32([0.5, 2, -1]);
 const W = f32([1, 2, 3]);
@@ -99,6 +99,24 @@ const cases: TorchCase[] = [
       return [w, x.grad!];
     },
     py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\nopt = torch.optim.SGD([w], lr=0.1, momentum=0.9)\nfor i in range(3):\n  opt.zero_grad()\n  F.linear(x, w).tanh().sum().backward()\n  opt.step()\nresult = (w, x.grad)',
+  },
+  {
+    name: 'a conv2d weight written before a backward through layerNorm is an error',
+    inputs: [f32([[[[1, 2], [3, -1]]]]), f32([[[[0.5, -1], [2, 1]]]]), f32([2, -1])],
+    js: (x, w, g) => {
+      x.requiresGrad_(); w.requiresGrad_(); g.requiresGrad_();
+      const y = tpu.nn.functional.layerNorm(tpu.nn.functional.conv2d(x, w, { padding: 1 }).reshape([9, 1]).mul(tpu.ones([1, 2])), [2], { weight: g });
+      tpu.noGrad(() => w.mul_(2));
+      y.sum().backward();
+      return x.grad!;
+    },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ng = x2.requires_grad_()\ny = F.layer_norm(F.conv2d(x, w, padding=1).reshape(9, 1) * torch.ones(1, 2), [2], weight=g)\nwith torch.no_grad(): w.mul_(2)\ny.sum().backward()\nresult = x.grad',
+  },
+  {
+    name: 'an embedding table written before backward: its rule reads only the indices',
+    inputs: [ids([1, 0, 1]), f32([[1, 2], [3, 4]])],
+    js: (i, w) => { w.requiresGrad_(); const y = tpu.nn.functional.embedding(i, w); tpu.noGrad(() => w.add_(1)); y.mul(y.detach()).sum().backward(); return w.grad!; },
+    py: 'w = x1.requires_grad_()\ny = F.embedding(x0, w)\nwith torch.no_grad(): w.add_(1)\n(y * y.detach()).sum().backward()\nresult = w.grad',
   },
   { name: 'sin of a leaf written before backward is an error', inputs: [X], js: gradOf((x) => { const y = x.sin(); tpu.noGrad(() => x.add_(1)); return y; }), py: pyGrad('y = x.sin()\nwith torch.no_grad(): x.add_(1)\nloss = y') },
   { name: 'exp of a leaf written before backward saved its result, not the leaf', inputs: [X], js: gradOf((x) => { const y = x.exp(); tpu.noGrad(() => x.add_(1)); return y; }), py: pyGrad('y = x.exp()\nwith torch.no_grad(): x.add_(1)\nloss = y') },
