@@ -17,12 +17,29 @@ declare module '../tensor.js' {
     _pastPruneAt?: number;
     /** On a stand-in: the error that reading its value throws. */
     _stale?: () => Error;
+    /** The tensor whose version counter this one shares (PyTorch's views share their base's). */
+    _versionOf?: Tensor;
   }
+}
+
+/** The write count of a tensor's version counter (its own, or its base's). */
+export function versionOf(t: Tensor): number {
+  return (t._versionOf ?? t)._version;
+}
+
+/**
+ * `view`, made untracked from `base` (not recomputed when base is written), shares base's
+ * version counter: a rule that reads it after base was written in place (an optimizer step
+ * between forward and backward) throws PyTorch's error instead of using the old value.
+ */
+export function sharingVersion(view: Tensor, base: Tensor): Tensor {
+  view._versionOf = base._versionOf ?? base;
+  return view;
 }
 
 /** PyTorch's error for a saved value changed in place, naming the versions. */
 function modifiedError(t: Tensor, expected: number): Error {
-  return new Error(`one of the variables needed for gradient computation has been modified by an inplace operation: ${t.describe()} is at version ${t._version}; expected version ${expected} instead. ` +
+  return new Error(`one of the variables needed for gradient computation has been modified by an inplace operation: ${t.describe()} is at version ${versionOf(t)}; expected version ${expected} instead. ` +
     'Hint: compute with a clone() of it, or use the out-of-place op, so that the value backward needs stays as it was');
 }
 
@@ -48,7 +65,7 @@ export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNo
   }
   target.requiresGrad = true;
   // A value that needs no gradient (fill_ of a non-leaf): the old value gets none, as in PyTorch.
-  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [source._version] };
+  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [versionOf(source)] };
   target._gradNode = { ...node, outVersion: target._version };
 }
 
@@ -63,12 +80,12 @@ function pruneFreed(t: Tensor): void {
 
 /** The tensor (or stand-in) a gradient for operand `o`, recorded at `version`, flows to. */
 export function edgeOf(o: Operand, version: number): Operand {
-  if (!(o instanceof Tensor) || o._version === version) return o;
+  if (!(o instanceof Tensor) || versionOf(o) === version) return o;
   return o._past?.get(version) ?? o;
 }
 
 /** What a gradient rule sees for operand `o` recorded at `version`: a stand-in when it changed since. */
 export function valueAt(o: Operand, version: number | undefined): Operand {
-  if (!(o instanceof Tensor) || version === undefined || o._version === version || o._stale) return o;
+  if (!(o instanceof Tensor) || version === undefined || versionOf(o) === version || o._stale) return o;
   return o._past?.get(version) ?? standIn(o, version, o.requiresGrad, null);
 }

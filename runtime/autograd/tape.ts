@@ -5,6 +5,7 @@ import { addApplyHook } from '../modes/dispatch.js';
 import type { OpDef, Operand } from '../ops/op.js';
 import { Tensor } from '../tensor.js';
 import { gradEnabled } from './grad-mode.js';
+import { versionOf } from './past-values.js';
 
 export interface GradNode {
   readonly op: OpDef<any>;
@@ -37,7 +38,7 @@ export function linkCollective(members: CollectiveGroup['members']): void {
   const group: CollectiveGroup = { members };
   for (const m of members) {
     m.out.requiresGrad = true;
-    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? v._version : 0)) };
+    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)) };
     m.out._gradNode.group = group;
   }
 }
@@ -68,5 +69,5 @@ addApplyHook((op, operands, attrs, out) => {
   out.requiresGrad = true;
   // A copy: a fused region rewires its recipes' inputs (to the buffers they read, or to the
   // value before an in-place write); gradients still belong to the tensors the user passed.
-  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? v._version : 0)), outVersion: out._version };
+  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), outVersion: out._version };
 });

@@ -143,7 +143,9 @@ export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossO
 }
 
 /**
- * Binary cross entropy of logits, stable for any x: max(x,0) - x*t + log(1 + exp(-|x|)).
+ * Binary cross entropy of logits, stable for any x, in PyTorch's form
+ * (1 - t)·x + m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0): the same at ±inf too
+ * (inf at x = inf, NaN at x = -inf for a target in (0, 1)).
  * @example tpu.nn.binaryCrossEntropyWithLogits(tpu.tensor([0]), tpu.tensor([1])) // 0.693147
  */
 export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
@@ -152,7 +154,8 @@ export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, opti
   checkTensor('binaryCrossEntropyWithLogits', 'target', target);
   sameShape('binaryCrossEntropyWithLogits', input, target);
   return composite('binaryCrossEntropyWithLogits', () => {
-    const loss = input.relu().sub(input.mul(target)).add(input.abs().neg().exp().add(1).log());
+    const m = input.neg().relu();
+    const loss = target.neg().add(1).mul(input).add(m).add(m.neg().exp().add(input.neg().sub(m).exp()).log());
     return reduce(loss, options.reduction, 'binaryCrossEntropyWithLogits');
   });
 }

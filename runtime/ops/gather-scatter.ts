@@ -126,6 +126,8 @@ export function rowsAt(table: Tensor, index: Tensor): Tensor {
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('gather', index);
   const d = normalizeDim('gather', dim, x.ndim);
+  // a 0-d input and index: PyTorch reads it as one element along dim 0
+  if (x.ndim === 0 && idx.ndim === 0) return gather(x.reshape([1]), 0, idx.reshape([1])).reshape([]);
   checkHostIndices('gather', 'index', idx, x.shape[d]!, false);
   return apply(gatherOp, [x, idx], { dim: d });
 }

@@ -4,6 +4,7 @@ import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { untracked } from '../views/view-tracking.js';
 import { composite } from '../modes/composite.js';
+import { sharingVersion } from '../autograd/past-values.js';
 
 function tensorArg(op: string, name: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
@@ -55,14 +56,14 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   if (x.shape[x.ndim - 1] !== weight.shape[weight.ndim - 1]) {
     throw new RangeError(`linear: input ${formatShape(x.shape)} has ${x.shape[x.ndim - 1]} features but weight ${formatShape(weight.shape)} expects ${weight.shape[weight.ndim - 1]}`);
   }
-  // Its own transpose, not an alias of the weight: an in-place update of the weight would
-  // recompute every such view still listed (a training loop leaves one per step). Autograd
-  // still sees the weight change: the transpose's tape node holds the weight's version.
+  // An untracked transpose: a tracked view would be recomputed by every in-place update of
+  // the weight while listed (a training loop leaves one per step). It shares the weight's
+  // version counter, as PyTorch's weight.t(): backward refuses it once the weight was written.
   if (bias !== undefined && bias !== null) tensorArg('linear', 'bias', bias);
   // One composed op: in strict mode the transpose, matmul and bias add are one program, and
   // ONNX Runtime folds the transpose into its matmul (no [out, in] copy of the weight per call).
   return composite('linear', () => {
-    const y = x.matmul(weight.ndim === 2 ? untracked(() => weight.T) : weight);
+    const y = x.matmul(weight.ndim === 2 ? sharingVersion(untracked(() => weight.T), weight) : weight);
     return bias === undefined || bias === null ? y : y.add(bias);
   });
 }

@@ -42,6 +42,8 @@ export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
   if (x.ndim === 0) return (x.dtype === 'bool' ? x.to('int32') : x).mul(1);
   // row-major as PyTorch's, and a new tensor also when there is nothing to multiply
   if (x.dtype === 'bool') return rowMajor(products(x.to('int32'), d));
+  // bfloat16: products in float32, rounded once (PyTorch accumulates in float32 too)
+  if (x.dtype === 'bfloat16') return rowMajor(products(x.to('float32'), d).to('bfloat16'));
   const y = products(x, d);
   return rowMajor(x.dtype === 'int32' ? y.add(zeroOrFail(leavesInt32(x, y, d))) : y, x);
 }

@@ -28,13 +28,38 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
   return { ...attrs, correction };
 }
 
+/**
+ * The spread of x over dims as scale·√s (keepdim shapes): s = Σ(c/scale)² / (n - correction)
+ * for deviations c from the mean and scale = max |c|, so no square overflows unless the
+ * variance itself does (PyTorch accumulates in float64: std of [3e38, -3e38] is 3e38). The
+ * mean is refined once by the mean of the deviations from it (corrected two-pass): a
+ * constant row of 1e30 has deviations 0, as with PyTorch's Welford, not its rounding error.
+ */
+function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor } {
+  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+  const v = ownInput(x);
+  const rough = v.mean(dims, true);
+  const centered = v.sub(rough.add(v.sub(rough).mean(dims, true)));
+  // a constant: Σc² = scale²·Σ(c/scale)² has the same gradient with it held fixed (1 over
+  // an empty dim, where amax has no answer)
+  const scale = n === 0 ? 1 : noGrad(() => {
+    const m = centered.abs().amax(dims, true);
+    return where(m.gt(0).logicalAnd(m.isfinite()), m, 1);
+  });
+  const unit = centered.div(scale);
+  return { scale, s: unit.mul(unit).sum(dims, true).div(Math.max(n - correction, 0)) };
+}
+
+/** Drops the reduced dims of a keepdim result unless keepdim. */
+function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Tensor {
+  return keep ? t : t.reshape(x.shape.filter((_, i) => !dims.includes(i)));
+}
+
 export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
-  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
   return composite('var', () => {
-    const v = ownInput(x);
-    const centered = v.sub(v.mean(dims, true));
-    return centered.mul(centered).sum(dims, keep).div(Math.max(n - correction, 0));
+    const { scale, s } = spread(x, dims, correction);
+    return kept(s.mul(scale).mul(scale), x, dims, keep);
   });
 }
 
@@ -43,7 +68,11 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
  * @example x.std({ dim: 0 })
  */
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  return composite('std', () => sqrtZeroGrad(variance(x, dim, keepdim)));
+  const { dims, keepdim: keep, correction } = varOptions('std', x, dim, keepdim);
+  return composite('std', () => {
+    const { scale, s } = spread(x, dims, correction);
+    return kept(sqrtZeroGrad(s).mul(scale), x, dims, keep);
+  });
 }
 
 /**
@@ -102,9 +131,11 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
+  // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit).
+  const asPyTorch = x.dtype === 'bfloat16' ? (t: Tensor) => t.to('bfloat16').to('float32') : (t: Tensor) => t;
   return rowMajor(composite('logSoftmax', () => inFloat32(x, (v) => {
     const shifted = v.sub(noGrad(() => v.amax(d, true)));
-    return shifted.sub(shifted.exp().sum(d, true).log());
+    return shifted.sub(asPyTorch(asPyTorch(shifted.exp().sum(d, true)).log()));
   })));
 }
 

@@ -2,7 +2,7 @@
 // (a non-leaf's new value is the op applied to its old one), and backward raises PyTorch's
 // "modified by an inplace operation" only where a value saved for it was changed.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, torchTier, type TorchCase } from './torch-tier.js';
+import { f32, ids, torchTier, type TorchCase } from './torch-tier.js';
 
 const X = f32([0.5, 2, -1]);
 const W = f32([1, 2, 3]);
@@ -57,6 +57,71 @@ const cases: TorchCase[] = [
     js: (x) => { x.requiresGrad_(); const y = x.mul(2); const d = y.detach(); y.add_(1); return [d, tpu.tensor([d.requiresGrad])]; },
     py: 'x = x0.requires_grad_()\ny = x.mul(2)\nd = y.detach()\ny.add_(1)\nresult = (d, torch.tensor([d.requires_grad]))',
   },
+  // Leaves written under noGrad (an optimizer step) between forward and backward: PyTorch's
+  // saved leaves carry version counters too; only a rule that reads the changed value raises.
+  {
+    name: 'a linear weight written before backward is an error when the input needs its gradient',
+    inputs: [f32([[0.5, 2]]), f32([[1, 2], [3, 4]])],
+    js: (x, w) => { x.requiresGrad_(); w.requiresGrad_(); const y = tpu.nn.functional.linear(x, w); tpu.noGrad(() => w.sub_(1)); y.sum().backward(); return x.grad!; },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ny = F.linear(x, w)\nwith torch.no_grad(): w.sub_(1)\ny.sum().backward()\nresult = x.grad',
+  },
+  {
+    name: 'a linear weight written before backward passes when only the weight needs a gradient',
+    inputs: [f32([[0.5, 2], [1, -1]]), f32([[1, 2], [3, 4]]), f32([1, -1])],
+    js: (x, w, b) => { w.requiresGrad_(); b.requiresGrad_(); const y = tpu.nn.functional.linear(x, w, b); tpu.noGrad(() => { w.sub_(1); b.mul_(2); }); y.mul(y.detach()).sum().backward(); return [w.grad!, b.grad!]; },
+    py: 'w = x1.requires_grad_()\nb = x2.requires_grad_()\ny = F.linear(x0, w, b)\nwith torch.no_grad():\n  w.sub_(1)\n  b.mul_(2)\n(y * y.detach()).sum().backward()\nresult = (w.grad, b.grad)',
+  },
+  {
+    name: 'an SGD step between forward and backward of a linear layer is an error',
+    inputs: [f32([[0.5, 2]]), f32([[1, 2], [3, 4]])],
+    js: (x, w) => {
+      x.requiresGrad_(); w.requiresGrad_();
+      const opt = new tpu.optim.SGD([w], { lr: 0.1 });
+      tpu.nn.functional.linear(x, w).sum().backward();
+      const y = tpu.nn.functional.linear(x.mul(2), w);
+      opt.step();
+      y.sum().backward();
+      return x.grad!;
+    },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\nopt = torch.optim.SGD([w], lr=0.1)\nF.linear(x, w).sum().backward()\ny = F.linear(x * 2, w)\nopt.step()\ny.sum().backward()\nresult = x.grad',
+  },
+  {
+    name: 'backward, step, zeroGrad, forward: the usual loop reads each step\'s weight',
+    inputs: [f32([[0.5, 2], [1, -1]]), f32([[1, 2], [3, 4]])],
+    js: (x, w) => {
+      x.requiresGrad_(); w.requiresGrad_();
+      const opt = new tpu.optim.SGD([w], { lr: 0.1, momentum: 0.9 });
+      for (let i = 0; i < 3; i++) {
+        opt.zeroGrad();
+        tpu.nn.functional.linear(x, w).tanh().sum().backward();
+        opt.step();
+      }
+      return [w, x.grad!];
+    },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\nopt = torch.optim.SGD([w], lr=0.1, momentum=0.9)\nfor i in range(3):\n  opt.zero_grad()\n  F.linear(x, w).tanh().sum().backward()\n  opt.step()\nresult = (w, x.grad)',
+  },
+  {
+    name: 'a conv2d weight written before a backward through layerNorm is an error',
+    inputs: [f32([[[[1, 2], [3, -1]]]]), f32([[[[0.5, -1], [2, 1]]]]), f32([2, -1])],
+    js: (x, w, g) => {
+      x.requiresGrad_(); w.requiresGrad_(); g.requiresGrad_();
+      const y = tpu.nn.functional.layerNorm(tpu.nn.functional.conv2d(x, w, { padding: 1 }).reshape([9, 1]).mul(tpu.ones([1, 2])), [2], { weight: g });
+      tpu.noGrad(() => w.mul_(2));
+      y.sum().backward();
+      return x.grad!;
+    },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ng = x2.requires_grad_()\ny = F.layer_norm(F.conv2d(x, w, padding=1).reshape(9, 1) * torch.ones(1, 2), [2], weight=g)\nwith torch.no_grad(): w.mul_(2)\ny.sum().backward()\nresult = x.grad',
+  },
+  {
+    name: 'an embedding table written before backward: its rule reads only the indices',
+    inputs: [ids([1, 0, 1]), f32([[1, 2], [3, 4]])],
+    js: (i, w) => { w.requiresGrad_(); const y = tpu.nn.functional.embedding(i, w); tpu.noGrad(() => w.add_(1)); y.mul(y.detach()).sum().backward(); return w.grad!; },
+    py: 'w = x1.requires_grad_()\ny = F.embedding(x0, w)\nwith torch.no_grad(): w.add_(1)\n(y * y.detach()).sum().backward()\nresult = w.grad',
+  },
+  { name: 'sin of a leaf written before backward is an error', inputs: [X], js: gradOf((x) => { const y = x.sin(); tpu.noGrad(() => x.add_(1)); return y; }), py: pyGrad('y = x.sin()\nwith torch.no_grad(): x.add_(1)\nloss = y') },
+  { name: 'exp of a leaf written before backward saved its result, not the leaf', inputs: [X], js: gradOf((x) => { const y = x.exp(); tpu.noGrad(() => x.add_(1)); return y; }), py: pyGrad('y = x.exp()\nwith torch.no_grad(): x.add_(1)\nloss = y') },
+  { name: 'a leaf times a constant, the leaf written before backward', inputs: [X, W], js: (x, w) => gradOf((v) => { const y = v.mul(w); tpu.noGrad(() => v.add_(1)); return y; })(x), py: 'x = x0.requires_grad_()\ny = x.mul(x1)\nwith torch.no_grad(): x.add_(1)\ny.sum().backward()\nresult = x.grad' },
+  { name: 'a transposed view of a leaf written before backward is an error', inputs: [f32([[1, 2], [3, 4]])], js: gradOf((x) => { const y = x.T.matmul(x.detach().mul(1)); tpu.noGrad(() => x.mul_(2)); return y.mul(y); }), py: pyGrad('y = x.T @ (x.detach() * 1)\nwith torch.no_grad(): x.mul_(2)\nloss = y * y') },
   { name: 'in-place on a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().add_(1), py: 'x0.requires_grad_().add_(1)' },
   { name: 'in-place on a view of a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().at(0).mul_(2), py: 'x0.requires_grad_()[0].mul_(2)' },
 ];

@@ -113,6 +113,27 @@ describe('tpu.compile', () => {
     expect(w.grad!.array()).toEqual([2, 4]);
   });
 
+  it('a step between forward and backward in a compiled function is PyTorch\'s error at trace time; the usual order runs', () => {
+    const { model, opt, x, y } = setup(3);
+    const step = tpu.compile((xb: Tensor, yb: Tensor) => {
+      opt.zeroGrad();
+      const loss = nn.crossEntropy(model.forward(xb), yb);
+      loss.backward();
+      opt.step();
+      return loss;
+    });
+    const first = step(x, y).item() as number;
+    const wrongOrder = tpu.compile((xb: Tensor, yb: Tensor) => {
+      const loss = nn.crossEntropy(model.forward(xb), yb);
+      opt.step(); // changes the second layer's weight, which its backward reads
+      loss.backward();
+      return loss;
+    });
+    expect(() => wrongOrder(x, y)).toThrow(/modified by an inplace operation/);
+    const losses = [0, 1, 2].map(() => step(x, y).item() as number);
+    expect(losses[2]).toBeLessThan(first);
+  });
+
   it('nested compiled functions are inlined into the outer program', () => {
     const inner = tpu.compile((t: Tensor) => t.mul(3));
     const outer = tpu.compile((t: Tensor) => inner(t).add(1));

@@ -26,7 +26,8 @@ export function matchSoftmax(p: Program): SoftmaxMatch {
   const at = new Map<number, { input: number; axis: number }>();
   const skip = new Set<number>();
   p.nodes.forEach((div, i) => {
-    if (div.op !== 'div' || div.dtype !== 'float32') return;
+    // (ONNX Softmax needs rank >= 1: a 0-d softmax is lowered op by op)
+    if (div.op !== 'div' || div.dtype !== 'float32' || div.shape.length === 0) return;
     const [eId, tId] = div.inputs as [number, number];
     const exp = nodeOf(eId);
     const sum = nodeOf(tId);

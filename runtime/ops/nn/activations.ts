@@ -7,6 +7,7 @@ import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
 import { ownInput } from '../identity.js';
 import { installMethods } from '../../install-methods.js';
+import { where } from '../where.js';
 
 export interface GeluOptions {
   /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
@@ -30,10 +31,15 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   const mode = opts.approximate ?? 'none';
   if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
   return composite('gelu', () => inFloat32(x, (v) => {
-    if (mode === 'none') return v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
-    // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+    if (mode === 'none') {
+      // PyTorch's kernel gives NaN at +inf (its vectorized erf path; -inf is NaN by the formula)
+      const y = v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
+      return where(v.eq(c(Infinity)), c(NaN), y);
+    }
+    // (0.5·x)·(1 + tanh(√(2/π)·(x + 0.044715·x³))): halved first, as PyTorch, so x near the
+    // float32 maximum (x³ overflows, tanh is 1) stays x instead of overflowing to inf.
     const inner = v.mul(v).mul(v).mul(c(0.044715)).add(v).mul(c(Math.sqrt(2 / Math.PI)));
-    return inner.tanh().add(c(1)).mul(v).mul(c(0.5));
+    return v.mul(c(0.5)).mul(inner.tanh().add(c(1)));
   }));
 }
 

@@ -68,9 +68,12 @@ export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
         const hi = lo.map((l) => Math.min(l + 1, n - 1));
         const shape = y.shape.map((m, d) => (d === dim ? src.length : 1));
         const weight = constantTensor(src.map((s, k) => s - lo[k]!), shape, 'float32');
+        const rest = constantTensor(src.map((s, k) => 1 - (s - lo[k]!)), shape, 'float32');
         const a = y.indexSelect(dim, constantTensor(lo, [lo.length], 'int32'));
         const b = y.indexSelect(dim, constantTensor(hi, [hi.length], 'int32'));
-        y = a.add(b.sub(a).mul(weight));
+        // PyTorch's a·(1 - w) + b·w: between inf and a finite value the result is inf, not
+        // the NaN of a + (b - a)·w at w = 0
+        y = a.mul(rest).add(b.mul(weight));
       });
       return y;
     };

@@ -12,6 +12,11 @@ import { onnxLowerings, type OnnxLowerContext } from './table.js';
 function lowerTopk(ctx: OnnxLowerContext, x: string, input: Abstract, { dim, k, largest }: TopkAttrs): string[] {
   const g = ctx.graph;
   if (input.shape.length === 0) return [g.node('Identity', [x]), g.node('Constant', [], { value_int: 0 })];
+  if (input.shape.includes(0)) {
+    // ONNX Runtime's TopK divides by the row count (SIGFPE on an empty input): the result is empty too
+    const shape = input.shape.map((m, d) => (d === dim ? k : m));
+    return [g.node('Slice', [x, g.int64s([0]), g.int64s([k]), g.int64s([dim])]), g.constant('int64', shape, [])];
+  }
   const flags = { axis: dim, largest: largest ? 1 : 0, sorted: 1 };
   if (COMPUTE_TYPE[input.dtype] !== 'float32') return g.nodeOutputs('TopK', [x, g.int64s([k])], 2, flags);
   const n = input.shape[dim]!;
