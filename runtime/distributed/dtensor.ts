@@ -15,12 +15,13 @@ import { freeUnlessTracked } from './free-unless-tracked.js';
 import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
 import { checkLocals } from './from-local.js';
 import * as rules from './sharding-rules.js';
+import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
 export class DTensor {
   readonly #locals: readonly Tensor[];
-  /** The last .grad built, and the pieces' gradients it was built from. */
-  #gradCache: { from: (Tensor | null)[]; grad: DTensor } | null = null;
+  /** The last .grad built, and what the pieces' gradients were then (gradStamps). */
+  #gradCache: { from: unknown[]; grad: DTensor } | null = null;
 
   /** Use tpu.distributeTensor (this checks that each chip's piece has the shape its placements give). */
   constructor(locals: readonly Tensor[], readonly mesh: DeviceMesh, readonly placements: readonly Placement[], readonly shape: readonly number[]) {
@@ -99,7 +100,7 @@ export class DTensor {
    * @example w.grad?.placements // the placements of w
    */
   get grad(): DTensor | null {
-    const from = this.#locals.map((t) => t.grad);
+    const from = gradStamps(this.#locals);
     const cached = this.#gradCache;
     if (cached && cached.from.every((g, k) => g === from[k]) && !cached.grad.#locals.some((t) => t.disposed)) return cached.grad;
     const pieces = leafGradPieces(this.#locals, this.mesh, this.placements);
@@ -197,9 +198,23 @@ export class DTensor {
     return { 'text/plain': [this.toString(), ...pieces].join('\n') };
   }
 
+  /** Its pieces and layout, so tpu.scope keeps a returned DTensor whole and tpu.compile takes DTensors as arguments and results. */
+  [TENSOR_PARTS](): TensorParts {
+    return {
+      tensors: this.#locals,
+      key: `DTensor(${formatShape(this.shape)}, ${this.mesh} on chips ${this.mesh.chips.join()}, ${formatPlacements(this.placements)})`,
+      rebuild: (locals) => new DTensor(locals, this.mesh, this.placements, this.shape),
+    };
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
   }
+}
+
+/** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
+function gradStamps(locals: readonly Tensor[]): unknown[] {
+  return locals.flatMap((t) => (t.grad ? [t.grad, t.grad._version, t.grad._buf, t.grad._node] : [null]));
 }
 
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {
