@@ -153,7 +153,6 @@ const members = {
   distributed,
   initDeviceMesh,
   distributeTensor,
-  /** The sharded tensor class: tpu.DTensor.fromLocal(locals, mesh, placements), and instanceof checks. */
   DTensor,
   Shard,
   Replicate,

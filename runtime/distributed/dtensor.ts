@@ -18,6 +18,13 @@ import * as rules from './sharding-rules.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
+/**
+ * A tensor held as one piece per chip of a mesh, laid out by one placement per mesh dimension (PyTorch's DTensor);
+ * made by tpu.distributeTensor or tpu.DTensor.fromLocal.
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * tpu.DTensor.fromLocal(mesh.chips.map((chip) => tpu.ones([2, 3], { chip })), mesh, [tpu.Shard(0)]).shape[1] // 3
+ */
 export class DTensor {
   readonly #locals: readonly Tensor[];
   /** The last .grad built, and what the pieces' gradients were then (gradStamps). */
