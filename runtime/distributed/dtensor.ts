@@ -13,7 +13,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { redistributeLocals } from './redistribute.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
 import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
-import { checkLocals } from './from-local.js';
+import { checkPieces, globalShape } from './from-local.js';
 import * as rules from './sharding-rules.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
@@ -74,10 +74,9 @@ export class DTensor {
   static fromLocal(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): DTensor {
     const who = 'tpu.DTensor.fromLocal';
     checkMeshArg(who, 'mesh', mesh);
-    if (!Array.isArray(locals) || !locals[0]) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describeValue(locals)}`);
-    const ps = checkPlacements(who, mesh, placements, locals[0] instanceof Tensor ? locals[0].ndim : 0);
-    const shape = checkLocals(who, locals, mesh, ps, options);
-    return new DTensor(locals, mesh, ps, shape);
+    const pieces = checkPieces(who, locals, mesh);
+    const ps = checkPlacements(who, mesh, placements, pieces[0]!.ndim);
+    return new DTensor(pieces, mesh, ps, globalShape(who, pieces, mesh, ps, options));
   }
 
   /** True when the pieces require grad (a leaf made by distributeTensor of a tensor that does, or computed from one). */

@@ -9,18 +9,24 @@ import { formatPlacements, type Placement } from './placement.js';
 import { localBox, meshCoordinate } from './shard-layout.js';
 import { describeValue } from './describe-value.js';
 
-/** Checks the locals; returns the global shape. */
-export function checkLocals(who: string, locals: readonly unknown[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): number[] {
-  const o = readOptions<{ shape?: readonly number[] }>(who, options, ['shape']);
+/** One tensor per chip of the mesh, each on its chip, one dtype and rank. */
+export function checkPieces(who: string, locals: unknown, mesh: DeviceMesh): Tensor[] {
+  if (!Array.isArray(locals)) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describeValue(locals)}`);
   if (locals.length !== mesh.size) throw new RangeError(`${who}: locals must hold ${mesh.size} tensors (one per chip of ${mesh}, in mesh.chips order); got ${locals.length}`);
-  const ts = locals.map((t, k) => {
+  return locals.map((t: unknown, k) => {
     if (!(t instanceof Tensor)) throw new TypeError(`${who}: locals[${k}] must be a tensor; got ${describeValue(t)}`);
     if (t.disposed) throw new ReferenceError(`${who}: locals[${k}] is a disposed tensor ${t.describe()}`);
     if (t.chip !== mesh.chips[k]) throw new RangeError(`${who}: locals[${k}] must be on chip ${mesh.chips[k]} (mesh.chips[${k}]); it is on chip ${t.chip} (move it with .toChip(${mesh.chips[k]}))`);
-    if (t.dtype !== (locals[0] as Tensor).dtype) throw new TypeError(`${who}: locals[${k}] has dtype ${t.dtype}, but locals[0] has ${(locals[0] as Tensor).dtype}; every chip's piece must have the same dtype`);
-    if (t.ndim !== (locals[0] as Tensor).ndim) throw new RangeError(`${who}: locals[${k}] has shape ${formatShape(t.shape)}, but locals[0] has ${formatShape((locals[0] as Tensor).shape)}; every chip's piece must have the same number of dims`);
+    const first = locals[0] as Tensor;
+    if (t.dtype !== first.dtype) throw new TypeError(`${who}: locals[${k}] has dtype ${t.dtype}, but locals[0] has ${first.dtype}; every chip's piece must have the same dtype`);
+    if (t.ndim !== first.ndim) throw new RangeError(`${who}: locals[${k}] has shape ${formatShape(t.shape)}, but locals[0] has ${formatShape(first.shape)}; every chip's piece must have the same number of dims`);
     return t;
   });
+}
+
+/** The global shape (options.shape, else the pieces joined along each Shard dim), checked against every piece. */
+export function globalShape(who: string, ts: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): number[] {
+  const o = readOptions<{ shape?: readonly number[] }>(who, options, ['shape']);
   const shape = o.shape === undefined ? joinedShape(ts, mesh, placements) : checkShape(who, o.shape, ts[0]!.ndim);
   ts.forEach((t, k) => {
     const want = localBox(shape, mesh, placements, k).size;

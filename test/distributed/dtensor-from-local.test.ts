@@ -63,6 +63,8 @@ describe('tpu.DTensor.fromLocal bad input', () => {
     const ok = mesh.chips.map((c) => piece(c, 2, 2));
     expect(() => tpu.DTensor.fromLocal(ok.slice(1), mesh, [S0])).toThrow(`${who}: locals must hold 4 tensors (one per chip of DeviceMesh(dp=4), in mesh.chips order); got 3`);
     expect(() => tpu.DTensor.fromLocal([...ok.slice(0, 3), 7 as never], mesh, [S0])).toThrow(`${who}: locals[3] must be a tensor; got number 7`);
+    expect(() => tpu.DTensor.fromLocal([7 as never, ...ok.slice(1)], mesh, [S0])).toThrow(`${who}: locals[0] must be a tensor; got number 7`);
+    expect(() => tpu.DTensor.fromLocal([], mesh, [S0])).toThrow(`${who}: locals must hold 4 tensors`);
     expect(() => tpu.DTensor.fromLocal([ok[0]!, ok[0]!, ok[2]!, ok[3]!], mesh, [S0])).toThrow(`${who}: locals[1] must be on chip 1 (mesh.chips[1]); it is on chip 0 (move it with .toChip(1))`);
     expect(() => tpu.DTensor.fromLocal([...ok.slice(0, 3), ok[3]!.to('int32')], mesh, [S0])).toThrow(`${who}: locals[3] has dtype int32, but locals[0] has float32; every chip's piece must have the same dtype`);
     expect(() => tpu.DTensor.fromLocal([piece(0, 2, 2), piece(1, 3, 2), piece(2, 2, 2), piece(3, 2, 2)], mesh, [S0])).toThrow(`${who}: locals[0] has shape [2, 2], but chip 0's piece of [9, 2] laid out as [Shard(0)] must have shape [3, 2] (Shard pieces have torch.chunk's sizes)`);
