@@ -1,6 +1,7 @@
 // tpu.scope(fn): every tensor created while fn runs is disposed when it returns, except
 // the tensors it returns (directly, or inside an array or a plain object).
 import { isPlainObject } from './plain-object.js';
+import { tensorPartsOf } from './tensor-parts.js';
 
 /** What a scope needs of a tensor (tensor.ts notes each one it makes). */
 export interface Scoped {
@@ -100,6 +101,8 @@ function disposeAllBut(made: Scoped[], kept: unknown): void {
     keep.add(v);
     if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
     else if (isPlainObject(v)) Object.values(v).forEach((x) => visit(x, depth + 1));
+    // A DTensor returned keeps its pieces.
+    else tensorPartsOf(v)?.tensors.forEach((x) => keep.add(x));
   };
   visit(kept, 0);
   const outer = stack[stack.length - 1];

@@ -23,7 +23,7 @@ import { emit, profiling } from './profiler/events.js';
 import { profiler } from './profiler/api.js';
 import { setCallSites } from './call-site.js';
 import { training } from './training.js';
-import { distributed, distributeTensor, initDeviceMesh, Partial, Replicate, Shard } from './distributed/index.js';
+import { distributed, distributeTensor, DTensor, initDeviceMesh, Partial, Replicate, Shard } from './distributed/index.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
 import type { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
@@ -136,7 +136,7 @@ type TpuMode = {
    */
   mode: typeof mode;
 };
-type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & Pick<typeof dtensors, 'distributeTensor'> & Pick<typeof placements, 'Shard' | 'Replicate' | 'Partial'> & {
+type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & Pick<typeof dtensors, 'distributeTensor' | 'DTensor'> & Pick<typeof placements, 'Shard' | 'Replicate' | 'Partial'> & {
   /**
    * Collectives between chips (torch.distributed's functional collectives) over one tensor per chip of a mesh, and torch.chunk's shard sizes.
    * @example tpu.distributed.chunkSizes(5, 4) // [2, 2, 1, 0]
@@ -153,6 +153,7 @@ const members = {
   distributed,
   initDeviceMesh,
   distributeTensor,
+  DTensor,
   Shard,
   Replicate,
   Partial,

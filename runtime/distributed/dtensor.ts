@@ -9,14 +9,26 @@ import { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
 import { describeValue } from './describe-value.js';
-import { scope } from '../scope.js';
-import { gradEnabled } from '../autograd/grad-mode.js';
+import { noGrad } from '../autograd/grad-mode.js';
 import { redistributeLocals } from './redistribute.js';
+import { freeUnlessTracked } from './free-unless-tracked.js';
+import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
+import { checkPieces, globalShape } from './from-local.js';
 import * as rules from './sharding-rules.js';
+import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
+/**
+ * A tensor held as one piece per chip of a mesh, laid out by one placement per mesh dimension (PyTorch's DTensor);
+ * made by tpu.distributeTensor or tpu.DTensor.fromLocal.
+ * @example
+ * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
+ * tpu.DTensor.fromLocal(mesh.chips.map((chip) => tpu.ones([2, 3], { chip })), mesh, [tpu.Shard(0)]).shape[1] // 3
+ */
 export class DTensor {
   readonly #locals: readonly Tensor[];
+  /** The last .grad built, and what the pieces' gradients were then (gradStamps). */
+  #gradCache: { from: unknown[]; grad: DTensor } | null = null;
 
   /** Use tpu.distributeTensor (this checks that each chip's piece has the shape its placements give). */
   constructor(locals: readonly Tensor[], readonly mesh: DeviceMesh, readonly placements: readonly Placement[], readonly shape: readonly number[]) {
@@ -46,6 +58,86 @@ export class DTensor {
   }
 
   /**
+   * PyTorch's DTensor.to_local on every rank at once: each chip's piece, in mesh.chips order (the same as localTensors()); gradients flow through them.
+   * @example dt.toLocal()[0].device // 'tpu:0'
+   */
+  toLocal(): Tensor[] {
+    return this.localTensors();
+  }
+
+  /**
+   * A DTensor made of one tensor per chip of the mesh (PyTorch's DTensor.from_local with one controller): locals[k] is
+   * on chip mesh.chips[k] and holds that chip's piece as `placements` say. The global shape is the pieces' joined
+   * along each Shard dim (or options.shape). Gradients flow back to the locals.
+   * @example tpu.DTensor.fromLocal(mesh.chips.map((chip) => tpu.ones([2, 3], { chip })), mesh, [tpu.Shard(0)]).shape // on 4 chips: [8, 3]
+   */
+  static fromLocal(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): DTensor {
+    const who = 'tpu.DTensor.fromLocal';
+    checkMeshArg(who, 'mesh', mesh);
+    const pieces = checkPieces(who, locals, mesh);
+    const ps = checkPlacements(who, mesh, placements, pieces[0]!.ndim);
+    return new DTensor(pieces, mesh, ps, globalShape(who, pieces, mesh, ps, options));
+  }
+
+  /** True when the pieces require grad (a leaf made by distributeTensor of a tensor that does, or computed from one). */
+  get requiresGrad(): boolean {
+    return this.#locals.some((t) => t.requiresGrad);
+  }
+
+  /** True unless computed from a DTensor that requires grad. */
+  get isLeaf(): boolean {
+    return this.#locals.every((t) => t.isLeaf);
+  }
+
+  /**
+   * Marks a leaf's pieces as needing gradients; returns this.
+   * @example tpu.distributeTensor(tpu.zeros([4]), mesh, [tpu.Shard(0)]).requiresGrad_().requiresGrad // true
+   */
+  requiresGrad_(on = true): DTensor {
+    const why = on ? noLeafGradReason(this.placements) : null;
+    if (why) throw new TypeError(`DTensor.requiresGrad_: this DTensor cannot require grad: ${why}`);
+    this.#locals.forEach((t) => t.requiresGrad_(on));
+    return this;
+  }
+
+  /**
+   * The gradient of a leaf after backward(), a DTensor with the leaf's placements (PyTorch's); null before.
+   * Only null can be assigned (zeroing: the pieces' gradients are dropped).
+   * @example w.grad?.placements // the placements of w
+   */
+  get grad(): DTensor | null {
+    const from = gradStamps(this.#locals);
+    const cached = this.#gradCache;
+    if (cached && cached.from.every((g, k) => g === from[k]) && !cached.grad.#locals.some((t) => t.disposed)) return cached.grad;
+    const pieces = leafGradPieces(this.#locals, this.mesh, this.placements);
+    this.#gradCache = pieces && { from, grad: new DTensor(pieces, this.mesh, this.placements, this.shape) };
+    return this.#gradCache?.grad ?? null;
+  }
+
+  set grad(value: DTensor | null) {
+    if (value !== null) throw new TypeError(`DTensor.grad: only null can be assigned (to drop the gradients); got ${describeValue(value)}`);
+    this.#locals.forEach((t) => (t.grad = null));
+    this.#gradCache = null;
+  }
+
+  /**
+   * The same DTensor cut from the graph (requiresGrad false).
+   * @example dt.detach().requiresGrad // false
+   */
+  detach(): DTensor {
+    return new DTensor(this.#locals.map((t) => t.detach()), this.mesh, this.placements, this.shape);
+  }
+
+  /**
+   * Backpropagates from the global value (its fullTensor()); `gradient`, a DTensor of the same shape or a tensor, is required unless it has one element.
+   * @example w.matmul(x).sum().backward(); w.grad
+   */
+  backward(gradient?: DTensor | Tensor, options?: { retainGraph?: boolean }): void {
+    const seed = gradient instanceof DTensor ? gradient.fullTensor() : gradient;
+    this.fullTensor().backward(seed, options);
+  }
+
+  /**
    * The same global tensor laid out by other placements, moved by collectives (allGather, allReduce, reduceScatter, allToAll) or local slices.
    * @example dt.redistribute(mesh, [tpu.Replicate()])
    */
@@ -54,7 +146,7 @@ export class DTensor {
     checkSameMesh(who, 'mesh', this.mesh, mesh);
     const to = checkPlacements(who, mesh, placements, this.ndim);
     // The steps' intermediates are freed; only the last pieces stay.
-    return new DTensor(scope(() => redistributeLocals(this.#locals, mesh, this.placements, to)), mesh, to, this.shape);
+    return new DTensor(freeUnlessTracked(() => redistributeLocals(this.#locals, mesh, this.placements, to)), mesh, to, this.shape);
   }
 
   /**
@@ -64,8 +156,8 @@ export class DTensor {
   fullTensor(): Tensor {
     const replicated = this.redistribute(this.mesh, this.placements.map(() => Replicate()));
     const locals = replicated.localTensors();
-    // The other chips' copies are not wanted (unless they are this DTensor's own).
-    locals.slice(1).forEach((t) => this.#locals.includes(t) || t.dispose());
+    // The other chips' copies are not wanted (unless they are this DTensor's own, or backward may read them).
+    locals.slice(1).forEach((t) => this.#locals.includes(t) || t.requiresGrad || t.dispose());
     return locals[0]!;
   }
 
@@ -112,9 +204,23 @@ export class DTensor {
     return { 'text/plain': [this.toString(), ...pieces].join('\n') };
   }
 
+  /** Its pieces and layout, so tpu.scope keeps a returned DTensor whole and tpu.compile takes DTensors as arguments and results. */
+  [TENSOR_PARTS](): TensorParts {
+    return {
+      tensors: this.#locals,
+      key: `DTensor(${formatShape(this.shape)}, ${this.mesh} on chips ${this.mesh.chips.join()}, ${formatPlacements(this.placements)})`,
+      rebuild: (locals) => new DTensor(locals, this.mesh, this.placements, this.shape),
+    };
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
   }
+}
+
+/** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
+function gradStamps(locals: readonly Tensor[]): unknown[] {
+  return locals.flatMap((t) => (t.grad ? [t.grad, t.grad._version, t.grad._buf, t.grad._node] : [null]));
 }
 
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {
@@ -152,21 +258,23 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
   const who = 'tpu.distributeTensor';
   if (!(x instanceof Tensor)) throw new TypeError(`${who}: x must be a tensor; got ${describeValue(x)}`);
   if (x.disposed) throw new ReferenceError(`${who}: x is a disposed tensor ${x.describe()}`);
-  if (x.requiresGrad && gradEnabled()) {
-    throw new TypeError(`${who}: x requires grad, but autograd through DTensor ops is not built; distribute x.detach() (or call it inside tpu.noGrad), and train with tpu.nn.DistributedDataParallel or tpu.nn.fullyShard`);
-  }
   checkMeshArg(who, 'mesh', mesh);
   const ps = checkPlacements(who, mesh, placements, x.ndim);
+  if (x.requiresGrad && !x.isLeaf) throw new TypeError(`${who}: x must be a leaf tensor (as in PyTorch): it was computed from tensors that require grad; distribute the leaf, or x.detach()`);
+  const why = x.requiresGrad ? noLeafGradReason(ps) : null;
+  if (why) throw new TypeError(`${who}: x requires grad, but ${why.replace('its placements hold', 'placements hold')}`);
   const sumParts = ps.reduce((n, p, i) => (p.kind === 'partial' && p.reduceOp === 'sum' ? n * mesh.shape[i]! : n), 1);
   if (sumParts > 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
-  // The slices copied to other chips (and x / n) are freed at once: only the pieces stay.
-  const locals = scope(() => {
+  // The slices copied to other chips (and x / n) are freed at once: only the pieces stay. As in
+  // PyTorch, the pieces of a tensor that requires grad are the leaves of a new DTensor.
+  const locals = noGrad(() => freeUnlessTracked(() => {
     const whole = sumParts > 1 ? x.div(sumParts) : x;
     return mesh.chips.map((chip, k) => {
       const { start, size } = localBox(x.shape, mesh, ps, k);
       const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);
       return piece.toChip(chip);
     });
-  });
-  return new DTensor(locals, mesh, ps, [...x.shape]);
+  }));
+  const dt = new DTensor(locals.map((t) => (t === x ? t.detach() : t)), mesh, ps, [...x.shape]);
+  return x.requiresGrad ? dt.requiresGrad_() : dt;
 }

@@ -15,7 +15,7 @@ import { INT32_MIN, isFloating } from '../dtype.js';
 import { dimArgument } from '../ops/dim-argument.js';
 import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
 import { full } from '../creation.js';
-import { scope } from '../scope.js';
+import { freeUnlessTracked } from './free-unless-tracked.js';
 import { emit, profiling } from '../profiler/events.js';
 import { checkSameMesh, DTensor } from './dtensor.js';
 import { describeValue } from './describe-value.js';
@@ -28,12 +28,12 @@ export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
 
 /**
  * The output of `fn` run on each chip's pieces of `inputs()` (the inputs laid out as the rule
- * needs: their redistributed copies and fn's temporaries are freed). `shape`: the global
+ * needs: their redistributed copies and fn's temporaries are freed unless autograd recorded them). `shape`: the global
  * shape (default: the first chip's output's, for an all-Replicate output).
  */
 function perChip(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape?: readonly number[]): DTensor {
   let mesh: DeviceMesh | undefined;
-  const locals = scope(() => {
+  const locals = freeUnlessTracked(() => {
     const ins = inputs();
     mesh = ins[0]!.mesh;
     const pieces = ins.map((d) => d.localTensors());

@@ -8,6 +8,7 @@ import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { LiveNumber } from './live-number.js';
 import { isPlainObject } from '../plain-object.js';
+import { tensorPartsOf } from '../tensor-parts.js';
 
 export interface FlatArguments {
   readonly tensors: Tensor[];
@@ -35,6 +36,9 @@ export function flattenArguments(args: readonly unknown[]): FlatArguments {
       numbers.push(v);
       return Number.isInteger(v) ? 'int' : 'float';
     }
+    // A DTensor: its pieces are tensor arguments; its layout is part of the signature.
+    const parts = tensorPartsOf(v);
+    if (parts) return `${parts.key}(${parts.tensors.map((t) => key(t, depth + 1)).join(', ')})`;
     if (isContainer(v, depth)) {
       if (Array.isArray(v)) return `[${v.map((x) => key(x, depth + 1)).join(', ')}]`;
       return `{${Object.entries(v).map(([k, x]) => `${k}: ${key(x, depth + 1)}`).join(', ')}}`;

@@ -13,6 +13,7 @@ import { isKept } from '../scope.js';
 import { Tensor } from '../tensor.js';
 import type { TraceRecord } from './trace-record.js';
 import { isPlainObject } from '../plain-object.js';
+import { tensorPartsOf, type TensorParts } from '../tensor-parts.js';
 
 /** Where a tensor of a replay comes from: the call's tensor argument, a held tensor, or a host tensor made again. */
 export type Source = { readonly arg: number } | { readonly held: Tensor } | { readonly remade: number };
@@ -30,6 +31,11 @@ export type OutputTarget = Target | { readonly discard: true };
 /** A tensor in the returned value: program output `out`, else `source`. */
 export class ResultLeaf {
   constructor(readonly out: number | null, readonly source: Target | null) {}
+}
+
+/** An object made of tensors (a DTensor) in the returned value: built again from its parts' templates. */
+export class ResultParts {
+  constructor(readonly rebuild: TensorParts['rebuild'], readonly parts: readonly unknown[]) {}
 }
 
 export interface PlanOutput {
@@ -143,6 +149,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     }
     if (Array.isArray(v)) return v.map(template);
     if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, template(x)]));
+    const parts = tensorPartsOf(v);
+    if (parts) return new ResultParts(parts.rebuild, parts.tensors.map(template));
     // Other objects are returned as they are: tensors the body made inside them were disposed
     // by its scope, and tensors they hold from outside (a module's parameters) are updated in place.
     return v;
@@ -174,9 +182,10 @@ export function capturedData(plan: Plan): Tensor[] {
   return plan.held.filter((t) => !t.requiresGrad && !isKept(t) && !updated.has(t));
 }
 
-/** Tensors anywhere in arrays and plain objects. */
+/** Tensors anywhere in arrays, plain objects and DTensors. */
 export function collectTensors(v: unknown, into: Set<Tensor>): void {
   if (v instanceof Tensor) into.add(v);
   else if (Array.isArray(v)) for (const x of v) collectTensors(x, into);
   else if (isPlainObject(v)) for (const x of Object.values(v)) collectTensors(x, into);
+  else tensorPartsOf(v)?.tensors.forEach((t) => into.add(t));
 }

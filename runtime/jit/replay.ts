@@ -13,7 +13,7 @@ import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
-import { ResultLeaf, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
+import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
 
@@ -104,5 +104,6 @@ function rebuild(template: unknown, leaf: (l: ResultLeaf) => Tensor): unknown {
   if (template instanceof ResultLeaf) return leaf(template);
   if (Array.isArray(template)) return template.map((x) => rebuild(x, leaf));
   if (isPlainObject(template)) return Object.fromEntries(Object.entries(template).map(([k, x]) => [k, rebuild(x, leaf)]));
+  if (template instanceof ResultParts) return template.rebuild(template.parts.map((x) => rebuild(x, leaf) as Tensor));
   return template;
 }

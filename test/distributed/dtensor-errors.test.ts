@@ -28,8 +28,10 @@ describe('DTensor bad input', () => {
     expect(() => tpu.distributeTensor(x, mesh, [tpu.Shard(2)])).toThrow('tpu.distributeTensor: placements[0] Shard dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
     expect(() => tpu.distributeTensor(tpu.tensor(3), mesh, [S0])).toThrow('tpu.distributeTensor: placements[0] is Shard(0), but a 0-d tensor has no dim to shard');
     const param = tpu.randn([4, 2], { requiresGrad: true });
-    expect(() => tpu.distributeTensor(param, mesh, [S0])).toThrow('tpu.distributeTensor: x requires grad, but autograd through DTensor ops is not built; distribute x.detach() (or call it inside tpu.noGrad)');
-    expect(tpu.noGrad(() => tpu.distributeTensor(param, mesh, [S0])).localTensors().map((t) => t.requiresGrad)).toEqual([false, false, false, false]);
+    // As PyTorch's distribute_tensor: a leaf that requires grad gives a leaf DTensor that does (in tpu.noGrad too).
+    expect(tpu.noGrad(() => tpu.distributeTensor(param, mesh, [S0])).localTensors().map((t) => t.requiresGrad)).toEqual([true, true, true, true]);
+    expect(() => tpu.distributeTensor(param.mul(2), mesh, [S0])).toThrow('tpu.distributeTensor: x must be a leaf tensor (as in PyTorch): it was computed from tensors that require grad; distribute the leaf, or x.detach()');
+    expect(() => tpu.distributeTensor(param, mesh, [tpu.Partial('max')])).toThrow("tpu.distributeTensor: x requires grad, but placements hold Partial('max'), whose gradient is not defined by its value; redistribute it to tpu.Replicate() first");
     expect(tpu.distributeTensor(param.detach(), mesh, [S0]).shape).toEqual([4, 2]);
     expect(() => tpu.distributeTensor(tpu.arange(4), mesh, [tpu.Partial('sum')])).toThrow("tpu.distributeTensor: Partial('sum') parts of a int32 tensor would be x / n; give a floating tensor");
   });

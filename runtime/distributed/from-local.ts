@@ -1,0 +1,53 @@
+// The checks of tpu.DTensor.fromLocal: one tensor per chip of the mesh, each on its chip, one
+// dtype, and pieces whose shapes are the ones the placements give to a global shape: the
+// pieces joined along each Shard dim (or the shape given).
+import { Tensor } from '../tensor.js';
+import { formatShape, shapesEqual } from '../shape.js';
+import { readOptions } from '../options.js';
+import type { DeviceMesh } from './device-mesh.js';
+import { formatPlacements, type Placement } from './placement.js';
+import { localBox, meshCoordinate } from './shard-layout.js';
+import { describeValue } from './describe-value.js';
+
+/** One tensor per chip of the mesh, each on its chip, one dtype and rank. */
+export function checkPieces(who: string, locals: unknown, mesh: DeviceMesh): Tensor[] {
+  if (!Array.isArray(locals)) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describeValue(locals)}`);
+  if (locals.length !== mesh.size) throw new RangeError(`${who}: locals must hold ${mesh.size} tensors (one per chip of ${mesh}, in mesh.chips order); got ${locals.length}`);
+  return locals.map((t: unknown, k) => {
+    if (!(t instanceof Tensor)) throw new TypeError(`${who}: locals[${k}] must be a tensor; got ${describeValue(t)}`);
+    if (t.disposed) throw new ReferenceError(`${who}: locals[${k}] is a disposed tensor ${t.describe()}`);
+    if (t.chip !== mesh.chips[k]) throw new RangeError(`${who}: locals[${k}] must be on chip ${mesh.chips[k]} (mesh.chips[${k}]); it is on chip ${t.chip} (move it with .toChip(${mesh.chips[k]}))`);
+    const first = locals[0] as Tensor;
+    if (t.dtype !== first.dtype) throw new TypeError(`${who}: locals[${k}] has dtype ${t.dtype}, but locals[0] has ${first.dtype}; every chip's piece must have the same dtype`);
+    if (t.ndim !== first.ndim) throw new RangeError(`${who}: locals[${k}] has shape ${formatShape(t.shape)}, but locals[0] has ${formatShape(first.shape)}; every chip's piece must have the same number of dims`);
+    return t;
+  });
+}
+
+/** The global shape (options.shape, else the pieces joined along each Shard dim), checked against every piece. */
+export function globalShape(who: string, ts: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): number[] {
+  const o = readOptions<{ shape?: readonly number[] }>(who, options, ['shape']);
+  const shape = o.shape === undefined ? joinedShape(ts, mesh, placements) : checkShape(who, o.shape, ts[0]!.ndim);
+  ts.forEach((t, k) => {
+    const want = localBox(shape, mesh, placements, k).size;
+    if (!shapesEqual(t.shape, want)) {
+      throw new RangeError(`${who}: locals[${k}] has shape ${formatShape(t.shape)}, but chip ${mesh.chips[k]}'s piece of ${formatShape(shape)} laid out as ${formatPlacements(placements)} must have shape ${formatShape(want)} (Shard pieces have torch.chunk's sizes)`);
+    }
+  });
+  return shape;
+}
+
+/** Along each dim: the sum of the pieces along the mesh dims that shard it, at coordinate 0 of every other mesh dim. */
+function joinedShape(ts: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[]): number[] {
+  return ts[0]!.shape.map((m, d) => {
+    const sharding = placements.flatMap((p, i) => (p.kind === 'shard' && p.dim === d ? [i] : []));
+    if (!sharding.length) return m;
+    return ts.reduce((sum, t, k) => (meshCoordinate(mesh, k).every((c, i) => c === 0 || sharding.includes(i)) ? sum + t.shape[d]! : sum), 0);
+  });
+}
+
+function checkShape(who: string, shape: unknown, ndim: number): number[] {
+  const ok = Array.isArray(shape) && shape.length === ndim && shape.every((m) => Number.isInteger(m) && m >= 0);
+  if (!ok) throw new TypeError(`${who}: options.shape must be the global shape, ${ndim} non-negative integers; got ${describeValue(shape)}`);
+  return [...(shape as number[])];
+}
