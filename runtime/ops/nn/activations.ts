@@ -7,7 +7,6 @@ import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
 import { ownInput } from '../identity.js';
 import { installMethods } from '../../install-methods.js';
-import { where } from '../where.js';
 
 export interface GeluOptions {
   /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
@@ -32,9 +31,11 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
   return composite('gelu', () => inFloat32(x, (v) => {
     if (mode === 'none') {
-      // PyTorch's kernel gives NaN at +inf (its vectorized erf path; -inf is NaN by the formula)
+      // PyTorch's kernel gives NaN at +inf (its vectorized erf path; -inf is NaN by the formula):
+      // v - v is NaN at ±inf and +0 elsewhere, and y - (+0) keeps every y, -0 too. Elementwise
+      // only, so the generated loops still take it (a where would not).
       const y = v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
-      return where(v.eq(c(Infinity)), c(NaN), y);
+      return y.sub(v.sub(v));
     }
     // (0.5·x)·(1 + tanh(√(2/π)·(x + 0.044715·x³))): halved first, as PyTorch, so x near the
     // float32 maximum (x³ overflows, tanh is 1) stays x instead of overflowing to inf.
