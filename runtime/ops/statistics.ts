@@ -35,7 +35,7 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
  * mean is refined once by the mean of the deviations from it (corrected two-pass): a
  * constant row of 1e30 has deviations 0, as with PyTorch's Welford, not its rounding error.
  */
-function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor } {
+function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor; direct: Tensor } {
   const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
   const v = ownInput(x);
   const rough = v.mean(dims, true);
@@ -47,7 +47,9 @@ function spread(x: Tensor, dims: readonly number[], correction: number): { scale
     return where(m.gt(0).logicalAnd(m.isfinite()), m, 1);
   });
   const unit = centered.div(scale);
-  return { scale, s: unit.mul(unit).sum(dims, true).div(Math.max(n - correction, 0)) };
+  const divisor = Math.max(n - correction, 0);
+  // direct: Σc² / divisor, one rounding less than scale²·s (PyTorch's float32 answer where no square overflows)
+  return { scale, s: unit.mul(unit).sum(dims, true).div(divisor), direct: centered.mul(centered).sum(dims, true).div(divisor) };
 }
 
 /** Drops the reduced dims of a keepdim result unless keepdim. */
@@ -58,8 +60,8 @@ function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Ten
 export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
   return composite('var', () => {
-    const { scale, s } = spread(x, dims, correction);
-    return kept(s.mul(scale).mul(scale), x, dims, keep);
+    const { scale, s, direct } = spread(x, dims, correction);
+    return kept(where(direct.isfinite(), direct, s.mul(scale).mul(scale)), x, dims, keep);
   });
 }
 
@@ -70,8 +72,8 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('std', x, dim, keepdim);
   return composite('std', () => {
-    const { scale, s } = spread(x, dims, correction);
-    return kept(sqrtZeroGrad(s).mul(scale), x, dims, keep);
+    const { scale, s, direct } = spread(x, dims, correction);
+    return kept(where(direct.isfinite(), sqrtZeroGrad(direct), sqrtZeroGrad(s).mul(scale)), x, dims, keep);
   });
 }
 

@@ -102,6 +102,7 @@ describe('memory', () => {
     const start = performance.now();
     expect(() => tpu.arange(4.2e9, { dtype: 'float32' })).toThrow(/out of device memory: arange needs 15.6 GiB for \[4200000000\] float32/);
     expect(performance.now() - start).toBeLessThan(5000); // no 34 GB host array was made first (that takes minutes)
-    expect(tpu.memory().liveTensors).toBe(before);
+    // no phantom tensor left (the attempt may free collected ones: it reclaims before failing)
+    expect(tpu.memory().liveTensors).toBeLessThanOrEqual(before);
   });
 });
