@@ -72,8 +72,8 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('std', x, dim, keepdim);
   return composite('std', () => {
-    const { scale, s, direct } = spread(x, dims, correction);
-    return kept(where(direct.isfinite(), sqrtZeroGrad(direct), sqrtZeroGrad(s).mul(scale)), x, dims, keep);
+    const { scale, s } = spread(x, dims, correction);
+    return kept(sqrtZeroGrad(s).mul(scale), x, dims, keep);
   });
 }
 
