@@ -49,6 +49,7 @@ const cases: TorchCase[] = [
   },
   { name: 'var and std of huge values', inputs: [f32([[3e38, -3e38, 0], [1e30, 1e30, 1e30], [1e20, 1e20, -1e20]])], js: (x) => [x.var(1), x.std(1)], py: '(x0.var(1), x0.std(1))' },
   { name: 'var and std with inf and NaN', inputs: [f32(ROWS.slice(0, 6))], js: (x) => [x.var(1), x.std({ dim: 1, correction: 0 })], py: '(x0.var(1), x0.std(1, correction=0))' },
+  { name: 'var whose sum of squares overflows but not the variance', inputs: [f32([[1.5e19, -1.5e19, 1.5e19, -1.5e19, 1e18], [1e-20, 3e-20, -2e-20, 0, 5e-21]])], js: (x) => [x.var(1), x.var({ dim: 1, correction: 0 })], py: '(x0.var(1), x0.var(1, correction=0))' },
   { name: 'var of one element', inputs: [f32([[2], [INF]])], js: (x) => [x.var(1), x.var({ dim: 1, correction: 0 })], py: '(x0.var(1), x0.var(1, correction=0))' },
   { name: 'mean of huge values', inputs: [f32([[3e38, 3e38], [-3e38, -3e38]])], js: (x) => x.mean(1), py: 'x0.mean(1)' },
   { name: 'cumsum of inf and NaN', inputs: [f32([1, INF, -INF, 2, NaN, 3])], js: (x) => [x.cumsum(0), x.cumprod(0)], py: '(x0.cumsum(0), x0.cumprod(0))' },
