@@ -23,6 +23,7 @@ const cases: TorchCase[] = [
   { name: 'layerNorm of rows whose squares overflow', inputs: [f32([[1e30, 1e30, 1e30], [3e38, -3e38, 1]])], js: (x) => F.layerNorm(x, [3]), py: 'F.layer_norm(x0, [3])' },
   { name: 'layerNorm of rows with inf and NaN', inputs: [f32(ROWS.slice(0, 6))], js: (x) => F.layerNorm(x, [3]), py: 'F.layer_norm(x0, [3])' },
   { name: 'layerNorm of a constant row', inputs: [f32([[3, 3, 3], [-0, 0, -0]])], js: (x) => F.layerNorm(x, [3]), py: 'F.layer_norm(x0, [3])' },
+  { name: 'layerNorm of -0 rows with a weight, with a bias', inputs: [f32([[-0, -0, -0, -0], [1, -0, 3, 2]]), f32([1, -2, 0.5, -1]), f32([0.5, 0, -1, 0])], js: (x, w, b) => [F.layerNorm(x, [4], { weight: w }), F.layerNorm(x, [4], { weight: w, bias: b }), F.layerNorm(x, [4], { bias: b })], py: '(F.layer_norm(x0, [4], x1), F.layer_norm(x0, [4], x1, x2), F.layer_norm(x0, [4], None, x2))' },
   { name: 'layerNorm bf16 of rows with inf and NaN', inputs: [bf16(ROWS.slice(0, 6))], js: (x) => F.layerNorm(x, [3]), py: 'F.layer_norm(x0, [3])' },
   { name: 'rmsNorm of rows with inf and NaN', inputs: [f32(ROWS)], js: (x) => F.rmsNorm(x, [3]), py: 'F.rms_norm(x0, [3])' },
   { name: 'softmax of rows with inf', inputs: [f32(ROWS)], js: (x) => F.softmax(x, 1), py: 'F.softmax(x0, 1)' },

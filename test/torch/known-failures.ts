@@ -14,7 +14,6 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'cumsum of int32 beyond int32': NO_INT64,
   'cumprod of int32 beyond int32': NO_INT64,
   'layerNorm of rows whose squares overflow': "PyTorch's CPU layer_norm takes the variance from float32 sums of squares: beyond |x| ≈ 1.8e19 they overflow and a constant 1e30 row gives NaN (a row of 17 elements gives 0: another path of its kernel). Here the variance is the mean of squared deviations (ONNX Runtime's LayerNormalization fusion pattern): 0 for a constant row, and an overflowing variance normalizes to 0, not NaN",
-  'layerNorm of a constant row': "a zero result's sign: PyTorch's kernel computes x·rstd + (0 - mean·rstd), so a -0 input comes out +0; here (x - mean)·rstd (the form ONNX Runtime's LayerNormalization fusion matches, and more accurate for rows far from 0) keeps -0 - 0 = -0",
   'gelu beyond half the float32 maximum @strict': GELU_HUGE,
   'gelu beyond half the float32 maximum @fused': GELU_HUGE,
   'gelu of a one-element +inf @strict': GELU_ONE_INF,

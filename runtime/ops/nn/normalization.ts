@@ -64,7 +64,11 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
   return rowMajor(composite('layerNorm', () => inFloat32(x, (v) => {
     const centered = v.sub(v.mean(dims, true));
     const variance = centered.square().mean(dims, true);
-    return affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+    const out = affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+    // PyTorch's kernel computes x·a + (0 - mean·a): a zero result is +0 without a bias; here
+    // (x - mean)·rstd is -0 for a -0 input, so + 0 (adding +0 changes no other value). With a
+    // bias the bias add does the same (the graph ONNX Runtime fuses to LayerNormalization).
+    return opts.bias ? out : out.add(scalarConstant(0, 'float32'));
   })));
 }
 
