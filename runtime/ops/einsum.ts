@@ -1,53 +1,33 @@
-// einsum over permute/reshape/matmul/sum: operands are contracted left to right; each
-// pair becomes one batched matmul [batch, left, k] x [batch, k, right]. Indices that
-// only one operand has (and nothing later needs) are summed first. Repeated indices
-// within one operand (diagonals) are not supported.
-import { formatShape } from '../shape.js';
-import { Tensor } from '../tensor.js';
+// einsum over permute/reshape/slice/matmul/sum: each operand's diagonals are taken first,
+// then operands are contracted left to right; each pair becomes one batched matmul
+// [batch, left, k] x [batch, k, right]. Indices that only one operand has (and nothing
+// later needs) are summed first. The equation's parsing ('...', implicit output) is in
+// einsum-equation.ts.
+import type { Tensor } from '../tensor.js';
+import { parseEquation } from './einsum-equation.js';
 
 interface Term {
   t: Tensor;
   idx: string[];
 }
 
-function parse(equation: string, operands: readonly Tensor[]): { inputs: string[][]; output: string[] } {
-  if (typeof equation !== 'string') throw new TypeError(`einsum: equation must be a string like 'ij,jk->ik'; got ${typeof equation}`);
-  const eq = equation.replace(/\s+/g, '');
-  if (eq.includes('.')) throw new SyntaxError(`einsum: '...' (ellipsis) is not supported in '${equation}'; name every dim`);
-  const [lhs, rhs] = eq.split('->') as [string, string | undefined];
-  const inputs = lhs.split(',').map((s) => [...s]);
-  if (inputs.length !== operands.length) {
-    throw new RangeError(`einsum: '${equation}' names ${inputs.length} operands but ${operands.length} were given`);
-  }
-  const sizes = new Map<string, number>();
-  inputs.forEach((idx, k) => {
-    const t = operands[k]!;
-    if (!(t instanceof Tensor)) throw new TypeError(`einsum: operand ${k} must be a tensor; got ${typeof t}`);
-    if (idx.length !== t.ndim) throw new RangeError(`einsum: operand ${k} has ${t.ndim} dims ${formatShape(t.shape)} but '${idx.join('')}' names ${idx.length}`);
-    idx.forEach((c, d) => {
-      if (!/[a-zA-Z]/.test(c)) throw new SyntaxError(`einsum: '${c}' in '${equation}' is not a letter`);
-      if (idx.indexOf(c) !== d) throw new RangeError(`einsum: index '${c}' repeats in operand ${k} ('${idx.join('')}'); diagonals are not supported`);
-      const n = t.shape[d]!;
-      const seen = sizes.get(c);
-      if (seen !== undefined && seen !== n && seen !== 1 && n !== 1) {
-        throw new RangeError(`einsum: index '${c}' has size ${seen} in one operand and ${n} in operand ${k}`);
-      }
-      sizes.set(c, Math.max(seen ?? 1, n));
-    });
-  });
-  let output: string[];
-  if (rhs === undefined) {
-    const counts = new Map<string, number>();
-    inputs.flat().forEach((c) => counts.set(c, (counts.get(c) ?? 0) + 1));
-    output = [...counts.keys()].filter((c) => counts.get(c) === 1).sort();
-  } else {
-    output = [...rhs];
-    output.forEach((c) => {
-      if (!sizes.has(c)) throw new RangeError(`einsum: output index '${c}' appears in no operand of '${equation}'`);
-      if (output.indexOf(c) !== output.lastIndexOf(c)) throw new RangeError(`einsum: output index '${c}' repeats in '${equation}'`);
-    });
-  }
-  return { inputs, output };
+/**
+ * The diagonal of every label repeated within the term ('ii' -> 'i'): the repeated dims go
+ * first, flattened, and a strided slice picks the elements whose indices are all equal (a
+ * view chain, so autograd and fusion come from the primitives, and NaN or inf off the
+ * diagonal stays out, as with PyTorch's diagonal view).
+ */
+function diagonals(term: Term): Term {
+  const label = term.idx.find((c, d) => term.idx.indexOf(c) !== d);
+  if (label === undefined) return term;
+  const at = term.idx.flatMap((c, d) => (c === label ? [d] : []));
+  const rest = term.idx.flatMap((c, d) => (c === label ? [] : [d]));
+  const n = term.t.shape[at[0]!]!;
+  const step = at.reduce((s, _, j) => s + n ** j, 0); // 1 + n + n² + ... moves every repeated index by one
+  const order = [...at, ...rest];
+  const front = order.every((p, i) => p === i) ? term.t : term.t.permute(...order);
+  const flat = front.reshape([n ** at.length, ...rest.map((d) => term.t.shape[d]!)]);
+  return diagonals({ t: flat.slice(0, 0, n ** at.length, step), idx: [label, ...rest.map((d) => term.idx[d]!)] });
 }
 
 /** Sums the indices of a term that are not in `keep`. */
@@ -62,7 +42,28 @@ function permuteTo(term: Term, order: string[]): Tensor {
   return perm.every((p, i) => p === i) ? term.t : term.t.permute(...perm);
 }
 
+/**
+ * A summed label of size 1 in one term and n in the other (broadcast): Σ_j a_j·b_0 is
+ * (Σ_j a_j)·b_0, so the larger side sums it first and the other drops it.
+ */
+function sumBroadcast(a: Term, b: Term, keep: Set<string>): [Term, Term] {
+  for (const c of a.idx) {
+    const j = b.idx.indexOf(c);
+    if (j < 0 || keep.has(c)) continue;
+    const na = a.t.shape[a.idx.indexOf(c)]!;
+    const nb = b.t.shape[j]!;
+    if (na === nb) continue;
+    const [big, one] = nb === 1 ? [a, b] : [b, a];
+    const drop = (term: Term, f: (t: Tensor, d: number) => Tensor) => ({ t: f(term.t, term.idx.indexOf(c)), idx: term.idx.filter((x) => x !== c) });
+    const pair = [drop(big, (t, d) => t.sum(d)), drop(one, (t, d) => t.squeeze(d))];
+    const [x, y] = big === a ? pair : pair.reverse();
+    return sumBroadcast(x!, y!, keep);
+  }
+  return [a, b];
+}
+
 function contract(a: Term, b: Term, keep: Set<string>): Term {
+  [a, b] = sumBroadcast(a, b, keep);
   const batch = a.idx.filter((c) => b.idx.includes(c) && keep.has(c));
   const summed = a.idx.filter((c) => b.idx.includes(c) && !keep.has(c));
   const left = a.idx.filter((c) => !b.idx.includes(c));
@@ -82,8 +83,8 @@ function contract(a: Term, b: Term, keep: Set<string>): Term {
  */
 export function einsum(equation: string, ...operands: Tensor[] | [readonly Tensor[]]): Tensor {
   const list = (operands.length === 1 && Array.isArray(operands[0]) ? operands[0] : operands) as Tensor[];
-  const { inputs, output } = parse(equation, list);
-  const terms: Term[] = list.map((t, k) => ({ t, idx: inputs[k]! }));
+  const { inputs, output } = parseEquation(equation, list);
+  const terms: Term[] = list.map((t, k) => diagonals({ t, idx: inputs[k]! }));
   const needed = (from: number) => new Set([...output, ...terms.slice(from).flatMap((t) => t.idx)]);
   let acc = sumOut(terms[0]!, needed(1));
   for (let k = 1; k < terms.length; k++) {

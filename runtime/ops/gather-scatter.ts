@@ -9,6 +9,7 @@ import { zerosLike } from './like.js';
 import { constantTensor } from './constant.js';
 import { where } from './where.js';
 import { checkHostIndices } from '../host-known-indices.js';
+import { inferNumClasses } from './one-hot-classes.js';
 import { installMethods } from '../install-methods.js';
 import { indexLayout } from '../views/result-layout.js';
 
@@ -158,14 +159,16 @@ export function zeroOrFail(failWhen: Tensor): Tensor {
 }
 
 /**
- * One-hot int32 vectors of length numClasses (required: shapes are static).
+ * One-hot int32 vectors of length numClasses; -1 (the default, as in PyTorch) takes the
+ * largest index + 1, read from the device (a sync; under tpu.compile pass numClasses).
  * @example tpu.nn.functional.oneHot(tpu.tensor(new Int32Array([0, 2])), 3) // [[1, 0, 0], [0, 0, 1]]
  */
-export function oneHot(index: Tensor, numClasses: number): Tensor {
+export function oneHot(index: Tensor, numClasses = -1): Tensor {
   const idx = indexTensor('oneHot', index);
   if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype} ${INT32_INDEX_HINT}`);
-  if (!Number.isInteger(numClasses) || numClasses <= 0) {
-    throw new RangeError(`oneHot: numClasses must be a positive integer (shapes are static); got ${JSON.stringify(numClasses)}`);
+  if (numClasses === -1) numClasses = inferNumClasses(idx);
+  else if (!Number.isInteger(numClasses) || numClasses <= 0) {
+    throw new RangeError(`oneHot: numClasses must be a positive integer, or -1 to infer it from the largest index; got ${JSON.stringify(numClasses)}`);
   }
   checkHostIndices('oneHot', 'class', idx, numClasses, false);
   const classes = Array.from({ length: numClasses }, (_, i) => i);

@@ -29,17 +29,24 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
 }
 
 /**
- * The spread of x over dims as scale·√s (keepdim shapes): s = Σ(c/scale)² / (n - correction)
- * for deviations c from the mean and scale = max |c|, so no square overflows unless the
- * variance itself does (PyTorch accumulates in float64: std of [3e38, -3e38] is 3e38). The
- * mean is refined once by the mean of the deviations from it (corrected two-pass): a
- * constant row of 1e30 has deviations 0, as with PyTorch's Welford, not its rounding error.
+ * Deviations of x from its mean over dims (keepdim). The mean is refined once by the mean of
+ * the deviations from it (corrected two-pass): a constant row of 1e30 has deviations 0, as
+ * with PyTorch's Welford, not its rounding error.
  */
-function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor; direct: Tensor } {
-  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+function deviations(x: Tensor, dims: readonly number[]): Tensor {
   const v = ownInput(x);
   const rough = v.mean(dims, true);
-  const centered = v.sub(rough.add(v.sub(rough).mean(dims, true)));
+  return v.sub(rough.add(v.sub(rough).mean(dims, true)));
+}
+
+/**
+ * The spread of x over dims as scale·√s (keepdim shapes): s = Σ(c/scale)² / (n - correction)
+ * for deviations c and scale = max |c|, so no square overflows unless the variance itself
+ * does (PyTorch accumulates in float64: std of [3e38, -3e38] is 3e38).
+ */
+function spread(x: Tensor, dims: readonly number[], correction: number): { scale: Tensor | number; s: Tensor } {
+  const n = dims.reduce((p, d) => p * x.shape[d]!, 1);
+  const centered = deviations(x, dims);
   // a constant: Σc² = scale²·Σ(c/scale)² has the same gradient with it held fixed (1 over
   // an empty dim, where amax has no answer)
   const scale = n === 0 ? 1 : noGrad(() => {
@@ -47,9 +54,28 @@ function spread(x: Tensor, dims: readonly number[], correction: number): { scale
     return where(m.gt(0).logicalAnd(m.isfinite()), m, 1);
   });
   const unit = centered.div(scale);
-  const divisor = Math.max(n - correction, 0);
-  // direct: Σc² / divisor, one rounding less than scale²·s (PyTorch's float32 answer where no square overflows)
-  return { scale, s: unit.mul(unit).sum(dims, true).div(divisor), direct: centered.mul(centered).sum(dims, true).div(divisor) };
+  return { scale, s: unit.mul(unit).sum(dims, true).div(Math.max(n - correction, 0)) };
+}
+
+/**
+ * Where Σc² overflows, the same sum over c·2⁻⁸⁰ scaled back: exact scaling, and for any
+ * n < 2³² the squares that matter stay normal (Σc² > 2¹²⁸ needs some |c| > 2⁴⁸) and none
+ * overflows (|c| < 2¹²⁸). A fixed scale needs no max pass; the graph has no branch, so this
+ * sum is computed beside the direct one.
+ */
+const SHIFT = 2 ** -80;
+
+export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
+  const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
+  const divisor = Math.max(dims.reduce((p, d) => p * x.shape[d]!, 1) - correction, 0);
+  return composite('var', () => {
+    const c = deviations(x, dims);
+    // Σc² / divisor directly: PyTorch's float32 answer where no square overflows
+    const direct = c.mul(c).sum(dims, true).div(divisor);
+    const small = c.mul(SHIFT);
+    const shifted = small.mul(small).sum(dims, true).div(divisor).div(SHIFT).div(SHIFT);
+    return kept(where(direct.isfinite(), direct, shifted), x, dims, keep);
+  });
 }
 
 /** Drops the reduced dims of a keepdim result unless keepdim. */
@@ -57,13 +83,6 @@ function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Ten
   return keep ? t : t.reshape(x.shape.filter((_, i) => !dims.includes(i)));
 }
 
-export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
-  return composite('var', () => {
-    const { scale, s, direct } = spread(x, dims, correction);
-    return kept(where(direct.isfinite(), direct, s.mul(scale).mul(scale)), x, dims, keep);
-  });
-}
 
 /**
  * Standard deviation (torch.std), unbiased by default.

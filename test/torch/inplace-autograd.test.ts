@@ -2,7 +2,7 @@
 // (a non-leaf's new value is the op applied to its old one), and backward raises PyTorch's
 // "modified by an inplace operation" only where a value saved for it was changed.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, ids, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, ids, torchTier, type TorchCase } from './torch-tier.js';
 
 const X = f32([0.5, 2, -1]);
 const W = f32([1, 2, 3]);
@@ -127,3 +127,32 @@ const cases: TorchCase[] = [
 ];
 
 torchTier('in-place ops in an autograd graph follow PyTorch', cases);
+
+/**
+ * A norm's weight written (without grad) between forward and backward: its bfloat16 weight is
+ * computed on as a float32 copy, which must still see the write, as the weight itself does.
+ */
+function normWeightCase(name: string, dtype: typeof f32, norm: 'layerNorm' | 'rmsNorm', write: boolean): TorchCase {
+  const py = norm === 'layerNorm' ? 'F.layer_norm' : 'F.rms_norm';
+  return {
+    name,
+    inputs: [dtype([[1, 2, 4], [3, -1, 0.5]]), dtype([1, 2, 3])],
+    js: (x, w) => {
+      x.requiresGrad_(); w.requiresGrad_();
+      const y = tpu.nn.functional[norm](x, [3], { weight: w });
+      if (write) tpu.noGrad(() => w.sub_(1));
+      y.mul(tpu.tensor([[1, -2, 3], [0.5, 1, -1]])).sum().backward();
+      return [x.grad!, w.grad!];
+    },
+    py: `x = x0.requires_grad_()\nw = x1.requires_grad_()\ny = ${py}(x, [3], w)\n${write ? 'with torch.no_grad(): w.sub_(1)\n' : ''}(y * torch.tensor([[1., -2, 3], [0.5, 1, -1]])).sum().backward()\nresult = (x.grad, w.grad)`,
+    rtol: dtype === bf16 ? 2e-2 : undefined,
+    atol: dtype === bf16 ? 2e-2 : undefined,
+  };
+}
+
+torchTier('norm weights written before backward follow PyTorch, also under tpu.compile', [
+  normWeightCase('a bf16 layerNorm weight written before backward is an error', bf16, 'layerNorm', true),
+  normWeightCase('a float32 layerNorm weight written before backward is an error', f32, 'layerNorm', true),
+  normWeightCase('a bf16 rmsNorm weight written before backward is an error', bf16, 'rmsNorm', true),
+  normWeightCase('bf16 layerNorm gradients with an unchanged weight', bf16, 'layerNorm', false),
+], { compile: true });

@@ -5,18 +5,7 @@
 // written in place.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, seq, torchTier, type InputSpec, type TorchCase } from './torch-tier.js';
-
-/** mulberry32: the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/seeded-random.js';
 
 interface Operand {
   readonly input: InputSpec;
@@ -57,7 +46,7 @@ const OPS = [
 ] as const;
 
 function mixedCase(seed: number): TorchCase {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const shape = Array.from({ length: 1 + Math.floor(r() * 4) }, () => 1 + Math.floor(r() * 3));
   const op = OPS[Math.floor(r() * OPS.length)]!;
   // the first operand has the result's shape half the time; others broadcast

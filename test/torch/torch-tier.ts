@@ -69,12 +69,15 @@ function torchAnswers(cases: readonly TorchCase[]): Result[] {
   return JSON.parse(run.stdout) as Result[];
 }
 
-async function runtimeAnswer(c: TorchCase, mode: 'debug' | 'strict' | 'fused'): Promise<Result & { nonFinite?: boolean }> {
+type Mode = 'debug' | 'strict' | 'fused' | 'compile';
+
+async function runtimeAnswer(c: TorchCase, mode: Mode): Promise<Result & { nonFinite?: boolean }> {
   // inputs are made outside the mode under test (debug mode would reject NaN inputs as they are made)
   const xs = c.inputs.map((s) => tpu.tensor(s.values as number[], { dtype: s.dtype }).reshape([...s.shape]));
-  tpu.mode(mode);
+  // 'compile': the case's body traced by tpu.compile (in strict mode) and run as one program
+  tpu.mode(mode === 'compile' ? 'strict' : mode);
   try {
-    const out = c.js(...xs);
+    const out = mode === 'compile' ? tpu.compile((...as: Tensor[]) => c.js(...as) as Tensor | Tensor[])(...xs) : c.js(...xs);
     const list: readonly Tensor[] = Array.isArray(out) ? out : 'indices' in (out as object) && !('shape' in (out as object))
       ? [(out as { values: Tensor }).values, (out as { indices: Tensor }).indices] : [out as Tensor];
     const outputs = [];
@@ -121,10 +124,13 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
   });
 }
 
-const MODES = ['debug', 'strict', 'fused'] as const;
+const MODES: readonly Mode[] = ['debug', 'strict', 'fused'];
 
-/** Declares the tests of one table: one per case and mode; known failures run as it.fails. */
-export function torchTier(title: string, cases: readonly TorchCase[]): void {
+/**
+ * Declares the tests of one table: one per case and mode (and under tpu.compile with
+ * { compile: true }); known failures run as it.fails.
+ */
+export function torchTier(title: string, cases: readonly TorchCase[], options: { compile?: boolean } = {}): void {
   const names = new Set<string>();
   for (const c of cases) {
     if (names.has(c.name)) throw new Error(`torch tier: duplicate case name ${c.name}`);
@@ -135,7 +141,7 @@ export function torchTier(title: string, cases: readonly TorchCase[]): void {
     beforeAll(() => {
       answers = torchAnswers(cases);
     });
-    describe.each(MODES)('%s', (mode) => {
+    describe.each(options.compile ? [...MODES, 'compile' as const] : MODES)('%s', (mode) => {
       cases.forEach((c, i) => {
         const known = KNOWN_FAILURES[`${c.name} @${mode}`] ?? KNOWN_FAILURES[c.name];
         const test = known === undefined ? it : it.fails;

@@ -4,23 +4,12 @@
 // base (aliasing) must all be PyTorch's.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { seq, torchTier, type TorchCase } from './torch-tier.js';
+import { mulberry32 } from '../support/seeded-random.js';
 
 interface Step {
   readonly js: (t: Tensor) => Tensor;
   readonly py: string;
   readonly shape: number[];
-}
-
-/** mulberry32: a small seeded generator, so the chains are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A new shape of the same size: adjacent dims merged, or one dim split into two factors. */
@@ -87,7 +76,7 @@ function step(shape: number[], r: () => number): Step {
 }
 
 function chainCase(seed: number): TorchCase {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const start = [[4, 6], [2, 3, 4], [6, 4, 2], [8, 3]][seed % 4]!;
   const steps: Step[] = [];
   let shape = start;

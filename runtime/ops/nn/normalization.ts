@@ -8,6 +8,7 @@ import { scalarConstant } from '../constant.js';
 import { inFloat32 } from './activations.js';
 import { composite } from '../../modes/composite.js';
 import { rowMajor } from '../../views/result-layout.js';
+import { sharingVersion } from '../../autograd/past-values.js';
 
 export interface NormalizationOptions {
   weight?: Tensor | null;
@@ -31,9 +32,18 @@ function affine(op: string, y: Tensor, shape: readonly number[], o: Normalizatio
       throw new RangeError(`${op}: ${name} must be a tensor of shape ${formatShape(shape)}; got ${p instanceof Tensor ? formatShape(p.shape) : typeof p}`);
     }
   }
-  let out = o.weight ? y.mul(o.weight.to('float32')) : y;
+  let out = o.weight ? y.mul(inFloat32Saved(o.weight)) : y;
   if (o.bias) out = out.add(o.bias.to('float32'));
   return out;
+}
+
+/**
+ * A bfloat16 parameter's float32 copy shares the parameter's version counter: mul saves the
+ * copy for backward, and a write to the parameter in between (an optimizer step) must raise
+ * PyTorch's "modified by an inplace operation", as it does for a float32 parameter.
+ */
+function inFloat32Saved(p: Tensor): Tensor {
+  return p.dtype === 'float32' ? p : sharingVersion(p.to('float32'), p);
 }
 
 function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
@@ -54,7 +64,11 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
   return rowMajor(composite('layerNorm', () => inFloat32(x, (v) => {
     const centered = v.sub(v.mean(dims, true));
     const variance = centered.square().mean(dims, true);
-    return affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+    const out = affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
+    // PyTorch's kernel computes x·a + (0 - mean·a): a zero result is +0 without a bias; here
+    // (x - mean)·rstd is -0 for a -0 input, so + 0 (adding +0 changes no other value). With a
+    // bias the bias add does the same (the graph ONNX Runtime fuses to LayerNormalization).
+    return opts.bias ? out : out.add(scalarConstant(0, 'float32'));
   })));
 }
 
