@@ -83,7 +83,6 @@ function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Ten
   return keep ? t : t.reshape(x.shape.filter((_, i) => !dims.includes(i)));
 }
 
-
 /**
  * Standard deviation (torch.std), unbiased by default.
  * @example x.std({ dim: 0 })
