@@ -5,13 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { expectDTensor, fromFn, host } from './dtensor-reference.js';
-
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
-const S0 = tpu.Shard(0);
-const S1 = tpu.Shard(1);
-const R = tpu.Replicate();
+import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
 
 /** A piece whose values say where they sit: 100 * chip + 10 * row + column. */
 const piece = (chip: number, rows: number, cols: number, requiresGrad = false): Tensor =>

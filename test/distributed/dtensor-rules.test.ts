@@ -6,14 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { tpu, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
 import { erfRef } from '../support/reference.js';
 import { expectClose, expectDTensor, host, map, matmul, permute, reduce, softmax, values, zip, type Host } from './dtensor-reference.js';
+import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
 
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
-
-const S0 = tpu.Shard(0);
-const S1 = tpu.Shard(1);
-const R = tpu.Replicate();
 const P = tpu.Partial('sum');
 const dist = (h: Host, ps: Placement[], m = ps.length === 2 ? mesh2d : mesh): DTensor => tpu.distributeTensor(tpu.tensor(h.data).reshape(h.shape), m, ps);
 
