@@ -102,7 +102,10 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   const seeds = group.members.map((m) => pending.get(m.out) ?? zerosLike(m.out));
   group.members.forEach((m) => pending.delete(m.out));
   makeCollectiveRoom(group.members.map((m) => m.operands[0] as Tensor), `the backward of ${group.members[0]!.op.name}`);
-  const grads = holdingCuts(() => group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs)));
+  const grads = holdingCuts(() => {
+    if (group.rule) return group.rule(seeds).map((g) => [g]);
+    return group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs));
+  });
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
 }
 
