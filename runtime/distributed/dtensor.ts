@@ -17,6 +17,7 @@ import { checkGradLayout, checkPieces, checkReplicas, globalShape, type FromLoca
 import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
 import { readOptions } from '../options.js';
 import * as rules from './sharding-rules.js';
+import type { GeluOptions } from '../ops/nn/activations.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
@@ -189,8 +190,8 @@ export class DTensor {
   exp(): DTensor { return rules.unary('exp', this); }
   /** @example dt.tanh() */
   tanh(): DTensor { return rules.unary('tanh', this); }
-  /** @example dt.gelu() */
-  gelu(): DTensor { return rules.unary('gelu', this); }
+  /** @example dt.gelu(); dt.gelu({ approximate: 'tanh' }) */
+  gelu(options?: GeluOptions): DTensor { return rules.unary('gelu', this, options); }
   /** @example a.matmul(b) // [Shard(0)] x [Replicate()] -> [Shard(0)] */
   matmul(other: DTensor): DTensor { return rules.matmul(this, other); }
   /** @example dt.sum(0) // over a sharded dim: Partial('sum') */

@@ -29,6 +29,9 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       for (const [name, f] of Object.entries(UNARY) as [keyof typeof UNARY, (v: number) => number][]) {
         for (const ps of [[S0], [S1], [R], [S0, S1], [R, S0]]) expectDTensor(dist(x, ps)[name](), map(x, f), `[${ps.join(', ')}]`, 1e-5);
       }
+      // gelu's options reach each piece (nn.GELU({ approximate: 'tanh' }) between tensor-parallel layers).
+      const geluTanh = (v: number) => 0.5 * v * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (v + 0.044715 * v ** 3)));
+      expectDTensor(dist(x, [S0]).gelu({ approximate: 'tanh' }), map(x, geluTanh), '[Shard(0)]', 1e-5);
       expectDTensor(dist(x, [P]).neg(), map(x, UNARY.neg), "[Partial('sum')]");
       expectDTensor(dist(x, [tpu.Partial('max')]).neg(), map(x, UNARY.neg), "[Partial('min')]");
       expectDTensor(dist(x, [P]).relu(), map(x, UNARY.relu), '[Replicate()]');
