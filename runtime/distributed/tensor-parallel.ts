@@ -33,7 +33,9 @@ export class ParallelStyle {
 
 /**
  * Shards a Linear layer's output features (PyTorch's ColwiseParallel): weight Shard(0), bias Shard(0); input Replicate, output a DTensor Shard(-1).
- * @example tpu.distributed.parallelizeModule(model, mesh, { '0': tpu.distributed.ColwiseParallel() })
+ * @example
+ * const colwise = tpu.distributed.parallelizeModule(new tpu.nn.Linear(2, 8), tpu.initDeviceMesh([tpu.device().chips]), tpu.distributed.ColwiseParallel());
+ * colwise.forward(tpu.ones([3, 2])).shape // [3, 8]: a DTensor, Shard(-1)
  */
 export function ColwiseParallel(): ParallelStyle {
   return new ParallelStyle('colwise');
@@ -41,7 +43,9 @@ export function ColwiseParallel(): ParallelStyle {
 
 /**
  * Shards a Linear layer's input features (PyTorch's RowwiseParallel): weight Shard(1), bias Replicate; input Shard(-1), output Replicate (all-reduced), a plain tensor on the mesh's first chip.
- * @example tpu.distributed.parallelizeModule(model, mesh, { '2': tpu.distributed.RowwiseParallel() })
+ * @example
+ * const rowwise = tpu.distributed.parallelizeModule(new tpu.nn.Linear(8, 2), tpu.initDeviceMesh([tpu.device().chips]), tpu.distributed.RowwiseParallel());
+ * rowwise.forward(tpu.ones([3, 8])).shape // [3, 2]
  */
 export function RowwiseParallel(): ParallelStyle {
   return new ParallelStyle('rowwise');
@@ -107,28 +111,32 @@ function parallelizeLinear(who: string, layer: Linear, mesh: DeviceMesh, style: 
 
 /**
  * Tensor parallelism (torch.distributed.tensor.parallel.parallelize_module): each Linear named in
- * `plan` gets DTensor parameters, in place, sharded as its style says; returns the module. `mesh`:
+ * `plan` (or the module itself, given a style) gets DTensor parameters, in place, sharded as its style says; returns the module. `mesh`:
  * 1-d (tensor parallel over all chips) or 2-d (dim 0 data parallel: the batch split along it;
  * dim 1 tensor parallel). module.parameters() then yields the DTensors; tpu.optim steps them.
  * @example
- * const mesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['tp'] });
- * const model = new tpu.nn.Sequential(new tpu.nn.Linear(2, 8), new tpu.nn.Tanh(), new tpu.nn.Linear(8, 2));
- * tpu.distributed.parallelizeModule(model, mesh, { '0': tpu.distributed.ColwiseParallel(), '2': tpu.distributed.RowwiseParallel() });
- * model.parameters()[0].placements // [Shard(0)]
+ * const tpMesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['tp'] });
+ * const mlp = new tpu.nn.Sequential(new tpu.nn.Linear(2, 8), new tpu.nn.Tanh(), new tpu.nn.Linear(8, 2));
+ * tpu.distributed.parallelizeModule(mlp, tpMesh, { '0': tpu.distributed.ColwiseParallel(), '2': tpu.distributed.RowwiseParallel() });
+ * mlp.parameters()[0] instanceof tpu.DTensor // true
+ * mlp.forward(tpu.ones([3, 2])).shape // [3, 2]
  */
-export function parallelizeModule<M extends Module>(module: M, mesh: DeviceMesh, plan: Record<string, ParallelStyle>): M {
+export function parallelizeModule<M extends Module>(module: M, mesh: DeviceMesh, plan: ParallelStyle | Record<string, ParallelStyle>): M {
   const who = 'tpu.distributed.parallelizeModule';
   if (!(module instanceof Module)) throw new TypeError(`${who}: module must be a tpu.nn.Module; got ${describeValue(module)}`);
   checkMeshArg(who, 'mesh', mesh);
   if (mesh.ndim > 2) throw new RangeError(`${who}: mesh must be 1-d (tensor parallel) or 2-d (data parallel x tensor parallel); got ${mesh}`);
   if (plan === null || typeof plan !== 'object' || Array.isArray(plan)) throw new TypeError(`${who}: plan must be an object of { name: tpu.distributed.ColwiseParallel() | RowwiseParallel() }; got ${describeValue(plan)}`);
   const named = modulesByName(module);
-  const layers = Object.entries(plan).map(([name, style]) => {
+  // A style alone applies to the module itself (PyTorch's parallelize_module(linear, mesh, ColwiseParallel())).
+  const entries = plan instanceof ParallelStyle ? [['', plan] as const] : Object.entries(plan);
+  const layers = entries.map(([name, style]) => {
     if (!(style instanceof ParallelStyle)) throw new TypeError(`${who}: plan['${name}'] must be tpu.distributed.ColwiseParallel() or RowwiseParallel(); got ${describeValue(style)}`);
     const layer = named.get(name);
     if (layer === undefined) throw new RangeError(`${who}: plan names '${name}', which is not a submodule; the submodules are ${[...named.keys()].filter((k) => k).map((k) => `'${k}'`).join(', ')}`);
-    if (!(layer instanceof Linear)) throw new TypeError(`${who}: plan['${name}'] is ${style}, but '${name}' is ${layer.constructor.name}; the styles shard tpu.nn.Linear layers`);
-    if (!(layer.weight instanceof Tensor)) throw new RangeError(`${who}: '${name}' is already parallelized (its weight is a DTensor)`);
+    const what = name ? `'${name}'` : 'the module';
+    if (!(layer instanceof Linear)) throw new TypeError(`${who}: plan${name ? `['${name}']` : ''} is ${style}, but ${what} is ${layer.constructor.name}; the styles shard tpu.nn.Linear layers`);
+    if (!(layer.weight instanceof Tensor)) throw new RangeError(`${who}: ${what} is already parallelized (its weight is a DTensor)`);
     return [layer, style] as const;
   });
   for (const [layer, style] of layers) parallelizeLinear(who, layer, mesh, style);

@@ -92,6 +92,15 @@ describe('tensor-parallel parameters', () => {
     expect(() => new nn.DistributedDataParallel(tp, { mesh: mesh2d.get('dp') })).toThrow("nn.DistributedDataParallel: the module's parameter '0.weight' is a DTensor (tpu.distributed.parallelizeModule); nn.DistributedDataParallel wraps modules of plain tensors. For data parallelism with tensor parallelism, give parallelizeModule a 2-d mesh (its first dim splits the batch)");
     expect(() => nn.fullyShard(tp, { mesh })).toThrow("nn.fullyShard: the module's parameter '0.weight' is a DTensor");
     expect(() => tp.layers[0]!.forward('x' as never)).toThrow(`${who}: input must be a tensor or a DTensor; got string "x"`);
+    // A style alone applies to the module itself, as PyTorch's parallelize_module(linear, mesh, ColwiseParallel()).
+    expect(() => distributed.parallelizeModule(new nn.Tanh(), mesh, distributed.RowwiseParallel())).toThrow(`${who}: plan is RowwiseParallel(), but the module is Tanh; the styles shard tpu.nn.Linear layers`);
+    tpu.manualSeed(3);
+    const lin = new nn.Linear(10, 3);
+    const x = tpu.randn([4, 10]);
+    const want = host(lin.forward(x));
+    const rowwise = distributed.parallelizeModule(lin, mesh, distributed.RowwiseParallel());
+    expect(String(rowwise.weight)).toBe('DTensor([3, 10] float32, DeviceMesh(tp=4), [Shard(1)])');
+    expectClose(host(rowwise.forward(x)), want, 1e-5);
     // The module still trains after the errors.
     expect(Number.isFinite((tp.forward(tpu.ones([3, 2])) as Tensor).sum().item())).toBe(true);
   });
