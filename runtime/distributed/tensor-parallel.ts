@@ -16,7 +16,7 @@ import { Tensor } from '../tensor.js';
 import { Module } from '../nn/module.js';
 import { Linear } from '../nn/linear.js';
 import { linear } from '../ops/linalg.js';
-import { checkMeshArg, checkSameMesh, distributeTensor, DTensor } from './dtensor.js';
+import { checkMeshArg, distributeTensor, DTensor } from './dtensor.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { Partial, Replicate, Shard, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
@@ -71,7 +71,7 @@ function fromPlain(x: Tensor, mesh: DeviceMesh, placements: readonly Placement[]
 /** The layer's input as a DTensor laid out as `placements` (a DTensor is redistributed, a tensor is the global value). */
 function input(who: string, x: unknown, mesh: DeviceMesh, placements: (ndim: number) => Placement[]): DTensor {
   if (x instanceof DTensor) {
-    checkSameMesh(who, 'input', mesh, x.mesh);
+    if (String(x.mesh) !== String(mesh)) throw new RangeError(`${who}: input is a DTensor on ${x.mesh}, but the layer's parameters are on ${mesh}`);
     return x.redistribute(mesh, placements(x.ndim));
   }
   if (!(x instanceof Tensor)) throw new TypeError(`${who}: input must be a tensor or a DTensor; got ${describeValue(x)}`);

@@ -91,6 +91,7 @@ describe('tensor-parallel parameters', () => {
     expect(() => distributed.parallelizeModule(tp, mesh, { '0': distributed.RowwiseParallel() })).toThrow(`${who}: '0' is already parallelized (its weight is a DTensor)`);
     expect(() => new nn.DistributedDataParallel(tp, { mesh: mesh2d.get('dp') })).toThrow("nn.DistributedDataParallel: the module's parameter '0.weight' is a DTensor (tpu.distributed.parallelizeModule); nn.DistributedDataParallel wraps modules of plain tensors. For data parallelism with tensor parallelism, give parallelizeModule a 2-d mesh (its first dim splits the batch)");
     expect(() => nn.fullyShard(tp, { mesh })).toThrow("nn.fullyShard: the module's parameter '0.weight' is a DTensor");
+    expect(() => tp.layers[2]!.forward(tpu.distributeTensor(tpu.ones([3, 10]), mesh2d, [tpu.Replicate(), tpu.Replicate()]) as never)).toThrow(`${who}: input is a DTensor on DeviceMesh(dp=2, tp=2), but the layer's parameters are on DeviceMesh(tp=4)`);
     expect(() => tp.layers[0]!.forward('x' as never)).toThrow(`${who}: input must be a tensor or a DTensor; got string "x"`);
     // A style alone applies to the module itself, as PyTorch's parallelize_module(linear, mesh, ColwiseParallel()).
     expect(() => distributed.parallelizeModule(new nn.Tanh(), mesh, distributed.RowwiseParallel())).toThrow(`${who}: plan is RowwiseParallel(), but the module is Tanh; the styles shard tpu.nn.Linear layers`);
