@@ -115,7 +115,7 @@ export class DTensor {
 
   /**
    * The gradient of a leaf after backward(), a DTensor with the leaf's placements (PyTorch's); null before.
-   * Only null can be assigned (zeroing: the pieces' gradients are dropped).
+   * Only null can be assigned (zeroing: the pieces' gradients are dropped, and the .grad built from them disposed).
    * @example w.grad?.placements // the placements of w
    */
   get grad(): DTensor | null {
@@ -129,6 +129,10 @@ export class DTensor {
 
   set grad(value: DTensor | null) {
     if (value !== null) throw new TypeError(`DTensor.grad: only null can be assigned (to drop the gradients); got ${describeValue(value)}`);
+    // The .grad built from the pieces' gradients (all-reduced along Replicate dims) goes with them, as a tensor's zeroGrad disposes its .grad.
+    const own = this.#locals.map((t) => t.grad);
+    const cached = this.#gradCache ? this.#gradCache.grad.#locals : [];
+    cached.forEach((g, k) => g === own[k] || g.dispose());
     this.#locals.forEach((t) => (t.grad = null));
     this.#gradCache = null;
   }

@@ -42,9 +42,11 @@ describe('tensor-parallel parameters', () => {
         const g = p.grad!;
         expectClose(host(g instanceof tpu.DTensor ? g.fullTensor() : g), host(one.parameters()[i]!.grad as Tensor), 1e-5);
       });
-      // Momentum buffers are sharded like the parameters: one per piece, each of its piece's shape.
+      // zeroGrad drops the gradients; a .grad all-reduced over Replicate dims (the Rowwise bias) is freed with them.
+      const biasGrad = (tp.parameters()[3] as DTensor).grad!;
       optTp.zeroGrad();
       tp.parameters().forEach((p) => expect(p.grad).toBeNull());
+      expect(biasGrad.localTensors().every((t) => t.disposed)).toBe(true);
       for (const [model, opt] of [[one, optOne], [tp, optTp]] as const) {
         opt.zeroGrad();
         nn.crossEntropy(model.forward(X) as Tensor, Y).backward();
