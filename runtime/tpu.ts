@@ -42,7 +42,7 @@ import type * as matmul from './ops/matmul.js';
 import type * as callSites from './call-site.js';
 import type * as signal from './device/signal.js';
 import type * as meshes from './distributed/device-mesh.js';
-import type * as collectives from './distributed/functional-collectives.js';
+import type * as collectives from './distributed/distributed-api.js';
 import type * as dtensors from './distributed/dtensor.js';
 import type * as placements from './distributed/placement.js';
 import type * as profilerApi from './profiler/api.js';
@@ -138,7 +138,8 @@ type TpuMode = {
 };
 type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & Pick<typeof dtensors, 'distributeTensor' | 'DTensor'> & Pick<typeof placements, 'Shard' | 'Replicate' | 'Partial'> & {
   /**
-   * Collectives between chips (torch.distributed's functional collectives) over one tensor per chip of a mesh, and torch.chunk's shard sizes.
+   * Collectives between chips (torch.distributed's functional collectives) over one tensor per chip of a mesh, torch.chunk's shard sizes,
+   * and tensor parallelism (parallelizeModule with ColwiseParallel and RowwiseParallel).
    * @example tpu.distributed.chunkSizes(5, 4) // [2, 2, 1, 0]
    */
   distributed: typeof collectives;

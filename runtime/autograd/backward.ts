@@ -15,6 +15,7 @@ import { untracked } from '../views/view-tracking.js';
 import { asOneOp } from '../modes/composite.js';
 import { holdingCuts } from '../modes/region.js';
 import { edgeOf, valueAt } from './past-values.js';
+import { makeCollectiveRoom } from '../device/collective-room.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -96,11 +97,15 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   // for its chip, whose collective would wait for the peers not dispatched yet. And no cut of
   // fused mode's region at its size cap falls between them: a chip's part run alone would wait
   // for peers still pending on the host, and a read of its result would wait for it.
-  const grads = holdingCuts(() => group.members.map((m) => {
-    const g = pending.get(m.out) ?? zerosLike(m.out);
-    pending.delete(m.out);
-    return (m.op.grad as GradRule<unknown>)(g, m.operands, m.out, m.attrs);
-  }));
+  // Strict mode enqueues each chip's rule as it is called: every chip's seed is made and every
+  // chip has room for its rule's collective (whose result has its operand's shape) first.
+  const seeds = group.members.map((m) => pending.get(m.out) ?? zerosLike(m.out));
+  group.members.forEach((m) => pending.delete(m.out));
+  makeCollectiveRoom(group.members.map((m) => m.operands[0] as Tensor), `the backward of ${group.members[0]!.op.name}`);
+  const grads = holdingCuts(() => {
+    if (group.rule) return group.rule(seeds).map((g) => [g]);
+    return group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs));
+  });
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
 }
 

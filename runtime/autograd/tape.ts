@@ -27,15 +27,21 @@ export interface GradNode {
  */
 export interface CollectiveGroup {
   readonly members: readonly { readonly out: Tensor; readonly op: OpDef<any>; readonly operands: readonly Operand[]; readonly attrs: unknown }[];
+  /**
+   * A gradient that needs every chip's seed at once (DTensor.fromLocal's gradPlacements): the
+   * gradient of each member's one operand, from every member's seed. Without it each member's
+   * op.grad runs on its own seed.
+   */
+  readonly rule?: (seeds: readonly Tensor[]) => readonly Tensor[];
 }
 
 /**
  * Links the per-chip outputs of one collective call for backward. Each chip's result depends
  * on every chip's input: all of them require grad when one input does.
  */
-export function linkCollective(members: CollectiveGroup['members']): void {
+export function linkCollective(members: CollectiveGroup['members'], rule?: CollectiveGroup['rule']): void {
   if (!members.some((m) => m.out._gradNode) || !members.every((m) => isFloating(m.out.dtype))) return;
-  const group: CollectiveGroup = { members };
+  const group: CollectiveGroup = { members, rule };
   for (const m of members) {
     m.out.requiresGrad = true;
     m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)) };

@@ -13,7 +13,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
-import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
+import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
 
 export interface DDPOptions {
   /** The chips: a mesh of any shape (every chip a replica with its own piece of the batch), or a sub-mesh mesh.get(axis) (the batch split along that axis only). */
@@ -54,7 +54,7 @@ export class DistributedDataParallel extends Module {
     });
     // The other chips start from chip 0's values (PyTorch broadcasts rank 0's at construction).
     this.#copies = this.mesh.chips.map((chip) => new Map(tensors.map((t) => [t, chip === first ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)])));
-    const params = module.parameters();
+    const params = plainParameters(who, module).map(([, p]) => p);
     this.buckets = bucketsOf(params, cap * 2 ** 20);
     const leaves = this.#copies.map((m) => params.map((p) => m.get(p)!));
     // The sum over a group is the global gradient: the loss is the global batch's.
@@ -67,11 +67,11 @@ export class DistributedDataParallel extends Module {
 
   /** Every chip's replica of every parameter (the optimizer updates them all alike). */
   override parameters(): Tensor[] {
-    return this.#copies.flatMap((m) => this.module.parameters().map((p) => m.get(p)!));
+    return this.#copies.flatMap((m) => plainParameters('nn.DistributedDataParallel', this.module).map(([, p]) => m.get(p)!));
   }
 
   override namedParameters(): [string, Tensor][] {
-    return this.#copies.flatMap((m, k) => this.module.namedParameters().map(([n, p]) => [`${k}.${n}`, m.get(p)!] as [string, Tensor]));
+    return this.#copies.flatMap((m, k) => plainParameters('nn.DistributedDataParallel', this.module).map(([n, p]) => [`${k}.${n}`, m.get(p)!] as [string, Tensor]));
   }
 
   override namedChildren(): [string, Module][] {

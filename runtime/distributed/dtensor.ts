@@ -13,8 +13,11 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { redistributeLocals } from './redistribute.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
 import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
-import { checkPieces, globalShape } from './from-local.js';
+import { checkGradLayout, checkPieces, checkReplicas, globalShape, type FromLocalOptions } from './from-local.js';
+import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
+import { readOptions } from '../options.js';
 import * as rules from './sharding-rules.js';
+import type { GeluOptions } from '../ops/nn/activations.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
@@ -68,15 +71,25 @@ export class DTensor {
   /**
    * A DTensor made of one tensor per chip of the mesh (PyTorch's DTensor.from_local with one controller): locals[k] is
    * on chip mesh.chips[k] and holds that chip's piece as `placements` say. The global shape is the pieces' joined
-   * along each Shard dim (or options.shape). Gradients flow back to the locals.
+   * along each Shard dim (or options.shape). `runCheck` reads the pieces and checks that replicas agree (a sync point).
+   * Gradients flow back to the locals laid out as `gradPlacements` (PyTorch's default: Shard stays, Replicate and
+   * Partial give Replicate: every replica's local gets the whole gradient).
    * @example tpu.DTensor.fromLocal(mesh.chips.map((chip) => tpu.ones([2, 3], { chip })), mesh, [tpu.Shard(0)]).shape // on 4 chips: [8, 3]
    */
-  static fromLocal(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: { shape?: readonly number[] }): DTensor {
+  static fromLocal(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], options?: FromLocalOptions): DTensor {
     const who = 'tpu.DTensor.fromLocal';
     checkMeshArg(who, 'mesh', mesh);
+    const o = readOptions<FromLocalOptions>(who, options, ['shape', 'runCheck', 'gradPlacements']);
     const pieces = checkPieces(who, locals, mesh);
     const ps = checkPlacements(who, mesh, placements, pieces[0]!.ndim);
-    return new DTensor(pieces, mesh, ps, globalShape(who, pieces, mesh, ps, options));
+    const shape = globalShape(who, pieces, mesh, ps, o.shape);
+    const gradPs = o.gradPlacements === undefined ? defaultGradPlacements(ps) : checkPlacements(who, mesh, o.gradPlacements, pieces[0]!.ndim, 'options.gradPlacements');
+    const bad = gradPs.findIndex((p) => p.kind === 'partial' && (p.reduceOp === 'max' || p.reduceOp === 'min'));
+    if (bad >= 0) throw new TypeError(`${who}: options.gradPlacements[${bad}] is ${gradPs[bad]}, which no gradient has; give tpu.Shard(dim), tpu.Replicate() or tpu.Partial('sum')`);
+    checkGradLayout(who, pieces, mesh, shape, gradPs);
+    if (o.runCheck !== undefined && typeof o.runCheck !== 'boolean') throw new TypeError(`${who}: options.runCheck must be a boolean; got ${describeValue(o.runCheck)}`);
+    if (o.runCheck) checkReplicas(who, pieces, mesh, ps);
+    return new DTensor(fromLocalPieces(pieces, mesh, ps, gradPs), mesh, ps, shape);
   }
 
   /** True when the pieces require grad (a leaf made by distributeTensor of a tensor that does, or computed from one). */
@@ -102,7 +115,7 @@ export class DTensor {
 
   /**
    * The gradient of a leaf after backward(), a DTensor with the leaf's placements (PyTorch's); null before.
-   * Only null can be assigned (zeroing: the pieces' gradients are dropped).
+   * Only null can be assigned (zeroing: the pieces' gradients are dropped, and the .grad built from them disposed).
    * @example w.grad?.placements // the placements of w
    */
   get grad(): DTensor | null {
@@ -116,6 +129,10 @@ export class DTensor {
 
   set grad(value: DTensor | null) {
     if (value !== null) throw new TypeError(`DTensor.grad: only null can be assigned (to drop the gradients); got ${describeValue(value)}`);
+    // The .grad built from the pieces' gradients (all-reduced along Replicate dims) goes with them, as a tensor's zeroGrad disposes its .grad.
+    const own = this.#locals.map((t) => t.grad);
+    const cached = this.#gradCache ? this.#gradCache.grad.#locals : [];
+    cached.forEach((g, k) => g === own[k] || g.dispose());
     this.#locals.forEach((t) => (t.grad = null));
     this.#gradCache = null;
   }
@@ -177,8 +194,8 @@ export class DTensor {
   exp(): DTensor { return rules.unary('exp', this); }
   /** @example dt.tanh() */
   tanh(): DTensor { return rules.unary('tanh', this); }
-  /** @example dt.gelu() */
-  gelu(): DTensor { return rules.unary('gelu', this); }
+  /** @example dt.gelu(); dt.gelu({ approximate: 'tanh' }) */
+  gelu(options?: GeluOptions): DTensor { return rules.unary('gelu', this, options); }
   /** @example a.matmul(b) // [Shard(0)] x [Replicate()] -> [Shard(0)] */
   matmul(other: DTensor): DTensor { return rules.matmul(this, other); }
   /** @example dt.sum(0) // over a sharded dim: Partial('sum') */
@@ -235,14 +252,14 @@ export function checkSameMesh(who: string, arg: string, mesh: DeviceMesh, other:
 }
 
 /** One placement per mesh dimension; Shard dims resolved against the tensor's rank (negative ones count from the end). */
-export function checkPlacements(who: string, mesh: DeviceMesh, placements: unknown, ndim: number): Placement[] {
-  if (!Array.isArray(placements)) throw new TypeError(`${who}: placements must be an array with one placement per mesh dimension (like [tpu.Shard(0)]); got ${describeValue(placements)}`);
-  if (placements.length !== mesh.ndim) throw new RangeError(`${who}: placements must hold ${mesh.ndim} placement${mesh.ndim === 1 ? '' : 's'} (one per dimension of ${mesh}); got ${placements.length}`);
+export function checkPlacements(who: string, mesh: DeviceMesh, placements: unknown, ndim: number, arg = 'placements'): Placement[] {
+  if (!Array.isArray(placements)) throw new TypeError(`${who}: ${arg} must be an array with one placement per mesh dimension (like [tpu.Shard(0)]); got ${describeValue(placements)}`);
+  if (placements.length !== mesh.ndim) throw new RangeError(`${who}: ${arg} must hold ${mesh.ndim} placement${mesh.ndim === 1 ? '' : 's'} (one per dimension of ${mesh}); got ${placements.length}`);
   return placements.map((p: unknown, i) => {
-    if (!isPlacement(p)) throw new TypeError(`${who}: placements[${i}] must be tpu.Shard(dim), tpu.Replicate() or tpu.Partial(op); got ${describeValue(p)}`);
+    if (!isPlacement(p)) throw new TypeError(`${who}: ${arg}[${i}] must be tpu.Shard(dim), tpu.Replicate() or tpu.Partial(op); got ${describeValue(p)}`);
     if (p.kind !== 'shard') return p;
-    if (ndim === 0) throw new RangeError(`${who}: placements[${i}] is ${p}, but a 0-d tensor has no dim to shard`);
-    return new ShardPlacement(normalizeDim(who, p.dim, ndim, `placements[${i}] Shard dim`));
+    if (ndim === 0) throw new RangeError(`${who}: ${arg}[${i}] is ${p}, but a 0-d tensor has no dim to shard`);
+    return new ShardPlacement(normalizeDim(who, p.dim, ndim, `${arg}[${i}] Shard dim`));
   });
 }
 

@@ -17,7 +17,7 @@ import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
-import { checkMesh, checkModule, copyRows, dataParallelForward, replicaOf } from './replicas.js';
+import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
 
 export interface FullyShardOptions {
   /** The chips: a 1-d mesh (FSDP), a 2-d mesh (HSDP: replicated over dim 0, sharded over dim 1), or a sub-mesh mesh.get(axis) (sharded within that axis' groups). */
@@ -73,7 +73,7 @@ export class FullyShardedModule extends Module {
     }));
     if (replicateAxis !== null) {
       // Each shard group saw its own part of the batch: summing the shards' gradients over the replicas gives the global ones.
-      const leaves = this.mesh.chips.map((_, k) => module.parameters().map((p) => this.#locals.get(p)![k]!));
+      const leaves = this.mesh.chips.map((_, k) => plainParameters(who, module).map(([, p]) => this.#locals.get(p)![k]!));
       const buckets = bucketsOf(leaves[0]!, HSDP_BUCKET_BYTES);
       registerGradReducer(this.parameters(), {
         reduce: (grads) => {
@@ -95,7 +95,7 @@ export class FullyShardedModule extends Module {
   }
 
   override namedParameters(): [string, Tensor][] {
-    return this.mesh.chips.flatMap((_, k) => this.module.namedParameters().map(([name, p]) => [`${k}.${name}`, this.#locals.get(p)![k]!] as [string, Tensor]));
+    return this.mesh.chips.flatMap((_, k) => plainParameters('nn.fullyShard', this.module).map(([name, p]) => [`${k}.${name}`, this.#locals.get(p)![k]!] as [string, Tensor]));
   }
 
   override namedChildren(): [string, Module][] {

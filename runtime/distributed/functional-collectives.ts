@@ -4,9 +4,9 @@
 // chips along that mesh axis. Each chip gets its own primitive (ops/collectives.ts), recorded in
 // its own program in every mode; backward runs the chips' gradient rules together.
 import { Tensor } from '../tensor.js';
-import { formatShape, numel } from '../shape.js';
-import { isFloating, ITEMSIZE } from '../dtype.js';
-import { chipSession } from '../device/current.js';
+import { formatShape } from '../shape.js';
+import { isFloating } from '../dtype.js';
+import { makeCollectiveRoom } from '../device/collective-room.js';
 import { readOptions } from '../options.js';
 import { apply } from '../modes/dispatch.js';
 import { currentMode } from '../modes/mode.js';
@@ -111,14 +111,7 @@ export function chunkSizes(total: number, n: number): number[] {
 function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'groups' | 'rank'>): Tensor[] {
   const members: CollectiveGroup['members'][number][] = [];
   const attrs = call.locals.map((_, i) => ({ ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! }) as A);
-  // Every chip's result must fit, and its queue have room, before any chip starts: a chip that
-  // ran out of memory (or whose wait for room was interrupted) after its peers were enqueued
-  // would leave them waiting on the interconnect.
-  call.locals.forEach((x, i) => {
-    const out = op.infer([x], attrs[i]!);
-    chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
-  });
-  for (const x of call.locals) chipSession(x.chip).makeRoom();
+  makeCollectiveRoom(call.locals.map((x, i) => ({ chip: x.chip, ...op.infer([x], attrs[i]!) })), call.who);
   // One call site for the chips' primitives: the user's line (debug mode's errors name it).
   const outs = withCallSite(run, () => holdingCuts(() =>
     call.locals.map((x, i) => {

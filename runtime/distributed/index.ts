@@ -4,6 +4,6 @@ import './to-chip.js';
 export { DeviceMesh, initDeviceMesh, type MeshOptions } from './device-mesh.js';
 export { chunkSizes } from './functional-collectives.js';
 export type * from './functional-collectives.js';
-export * as distributed from './functional-collectives.js';
+export * as distributed from './distributed-api.js';
 export { DTensor, distributeTensor } from './dtensor.js';
 export { Partial, Replicate, Shard, type Placement, type PartialReduce } from './placement.js';

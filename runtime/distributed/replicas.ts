@@ -33,7 +33,16 @@ export function checkMesh(who: string, mesh: unknown): DeviceMesh {
 
 export function checkModule(who: string, module: unknown): Module {
   if (!(module instanceof Module)) throw new TypeError(`${who}: module must be a tpu.nn.Module; got ${module === null ? 'null' : typeof module}`);
+  plainParameters(who, module);
   return module;
+}
+
+/** The module's parameters, every one a plain tensor: the data-parallel wrappers copy or shard tensors, not DTensors. */
+export function plainParameters(who: string, module: Module): [string, Tensor][] {
+  return module.namedParameters().map(([name, p]) => {
+    if (p instanceof Tensor) return [name, p];
+    throw new TypeError(`${who}: the module's parameter '${name}' is a DTensor (tpu.distributed.parallelizeModule); ${who} wraps modules of plain tensors. For data parallelism with tensor parallelism, give parallelizeModule a 2-d mesh (its first dim splits the batch)`);
+  });
 }
 
 /**

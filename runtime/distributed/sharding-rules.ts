@@ -15,6 +15,7 @@ import { INT32_MIN, isFloating } from '../dtype.js';
 import { dimArgument } from '../ops/dim-argument.js';
 import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
 import { full } from '../creation.js';
+import type { GeluOptions } from '../ops/nn/activations.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
 import { emit, profiling } from '../profiler/events.js';
 import { checkSameMesh, DTensor } from './dtensor.js';
@@ -58,7 +59,7 @@ export function replicatedFallback(who: string, reason: string, inputs: readonly
   return perChip(() => inputs.map((x) => laidOut(x, replicate)), fn, replicate);
 }
 
-export function unary(op: UnaryOp, x: DTensor): DTensor {
+export function unary(op: UnaryOp, x: DTensor, geluOptions?: GeluOptions): DTensor {
   if (op === 'neg') {
     // -sum(parts) = sum(-parts); negation swaps max and min.
     const flip = { max: 'min', min: 'max', sum: 'sum', mean: 'mean' } as const;
@@ -66,7 +67,7 @@ export function unary(op: UnaryOp, x: DTensor): DTensor {
     return perChip(() => [x], ([t]) => t!.neg(), ps, x.shape);
   }
   const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
-  return perChip(() => [laidOut(x, ps)], ([t]) => t![op](), ps, x.shape);
+  return perChip(() => [laidOut(x, ps)], ([t]) => (op === 'gelu' ? t!.gelu(geluOptions) : t![op]()), ps, x.shape);
 }
 
 export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTensor {

@@ -1,13 +1,18 @@
 // nn.Module: parameters are the tensor properties that require grad, buffers the other
 // tensor properties, submodules the Module properties (and arrays of them), all found by
 // walking own properties in declaration order, as PyTorch's __setattr__ registration does.
+// A DTensor property (tpu.distributed.parallelizeModule) is a parameter too: stateDict gives
+// its full tensor and loadStateDict splits a full tensor into its pieces.
 import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { noteReplacement } from '../jit/trace-record.js';
+import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 
 export type StateDict = Record<string, Tensor>;
+/** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
+export type Parameter = Tensor | DTensor;
 
 export interface LoadOptions {
   /** Every key must match both ways (default true). */
@@ -39,22 +44,27 @@ export abstract class Module {
     return out;
   }
 
-  /** Own tensors: [name, tensor] in declaration order. */
-  private ownTensors(): [string, Tensor][] {
-    return Object.entries(this).filter((e): e is [string, Tensor] => e[1] instanceof Tensor);
+  /** Own tensors and DTensors: [name, value] in declaration order. */
+  private ownValues(): [string, Parameter][] {
+    return Object.entries(this).filter((e): e is [string, Parameter] => e[1] instanceof Tensor || e[1] instanceof DTensor);
   }
 
-  /** Every tensor of this module and its submodules with its dotted name. */
+  /** Every tensor and DTensor of this module and its submodules with its dotted name. */
+  namedValues(prefix = ''): [string, Parameter][] {
+    const own = this.ownValues().map(([k, t]) => [prefix + k, t] as [string, Parameter]);
+    return own.concat(...this.namedChildren().map(([k, m]) => m.namedValues(`${prefix}${k}.`)));
+  }
+
+  /** Every tensor of this module and its submodules with its dotted name (DTensors left out). */
   namedTensors(prefix = ''): [string, Tensor][] {
-    const own = this.ownTensors().map(([k, t]) => [prefix + k, t] as [string, Tensor]);
-    return own.concat(...this.namedChildren().map(([k, m]) => m.namedTensors(`${prefix}${k}.`)));
+    return this.namedValues(prefix).filter((e): e is [string, Tensor] => e[1] instanceof Tensor);
   }
 
-  namedParameters(): [string, Tensor][] {
-    return this.namedTensors().filter(([, t]) => t.requiresGrad);
+  namedParameters(): [string, Parameter][] {
+    return this.namedValues().filter(([, t]) => t.requiresGrad);
   }
 
-  parameters(): Tensor[] {
+  parameters(): Parameter[] {
     return this.namedParameters().map(([, t]) => t);
   }
 
@@ -72,22 +82,30 @@ export abstract class Module {
   /** Sets every parameter's .grad to null (disposing the old gradients). */
   zeroGrad(): void {
     for (const p of this.parameters()) {
-      p.grad?.dispose();
+      if (p instanceof Tensor) p.grad?.dispose();
       p.grad = null;
     }
   }
 
-  /** Parameters and buffers by dotted name (the tensors themselves, not copies). */
+  /** Parameters and buffers by dotted name (the tensors themselves, not copies; a DTensor's full tensor on its mesh's first chip). */
   stateDict(): StateDict {
-    return Object.fromEntries(this.namedTensors());
+    return noGrad(() => Object.fromEntries(this.namedValues().map(([k, t]) => [k, t instanceof DTensor ? t.fullTensor() : t])));
   }
 
-  /** Copies values in place (optimizers keep working); shapes must match. */
+  /** Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match. */
   loadStateDict(state: StateDict, options: LoadOptions = {}): void {
-    const mine = new Map(this.namedTensors());
+    const mine = new Map(this.namedValues());
     checkStateDict(mine, state, options);
     noGrad(() => {
-      for (const [k, target] of mine) if (state[k] !== undefined) target.copy_(state[k]!);
+      for (const [k, target] of mine) {
+        const v = state[k];
+        if (v === undefined) continue;
+        if (target instanceof Tensor) target.copy_(v);
+        else {
+          const parts = distributeTensor(v.detach(), target.mesh, target.placements).localTensors();
+          target.localTensors().forEach((piece, i) => piece.copy_(parts[i]!));
+        }
+      }
     });
   }
 
@@ -105,7 +123,7 @@ export abstract class Module {
 /** A property that a tpu.compile trace may have captured changes: a tensor, a submodule, the training flag. */
 function replaces(target: Module, key: string | symbol, value: unknown): boolean {
   const old: unknown = Reflect.get(target, key);
-  return old !== value && (old instanceof Tensor || old instanceof Module || (key === 'training' && old !== undefined));
+  return old !== value && (old instanceof Tensor || old instanceof DTensor || old instanceof Module || (key === 'training' && old !== undefined));
 }
 
 const replacementWatch: ProxyHandler<Module> = {
@@ -120,7 +138,7 @@ const replacementWatch: ProxyHandler<Module> = {
 };
 
 /** loadStateDict's checks of `state` against a module's named tensors: keys (both ways when strict), tensors, shapes. */
-export function checkStateDict(mine: ReadonlyMap<string, Tensor>, state: StateDict, options: LoadOptions): void {
+export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): void {
   readOptions<LoadOptions>('loadStateDict', options, ['strict']);
   if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
   const strict = options.strict ?? true;

@@ -3,6 +3,7 @@
 // re-read on every step and every tpu.compile replay.
 import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
+import type { DTensor } from '../distributed/dtensor.js';
 import { checkHyper, Optimizer } from './optimizer.js';
 
 export interface AdamOptions {
@@ -23,7 +24,7 @@ export class Adam extends Optimizer {
   weightDecay: number;
   protected readonly decoupled: boolean;
 
-  constructor(params: Iterable<Tensor>, options: AdamOptions = {}, decoupled = false) {
+  constructor(params: Iterable<Tensor | DTensor>, options: AdamOptions = {}, decoupled = false) {
     readOptions<AdamOptions>(decoupled ? 'AdamW' : 'Adam', options, ['lr', 'betas', 'eps', 'weightDecay']);
     const name = decoupled ? 'AdamW' : 'Adam';
     super(params, name);
@@ -57,7 +58,7 @@ export class Adam extends Optimizer {
  * @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3, weightDecay: 0.01 })
  */
 export class AdamW extends Adam {
-  constructor(params: Iterable<Tensor>, options: AdamOptions = {}) {
+  constructor(params: Iterable<Tensor | DTensor>, options: AdamOptions = {}) {
     super(params, options, true);
   }
 }

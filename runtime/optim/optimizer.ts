@@ -5,6 +5,9 @@
 // tpu.compile replay where the step's JS does not run: changing the learning rate every
 // step never recompiles. The step counts advance through onEachCall, so a replay advances
 // them too; JS choices that shape the program (momentum on or off) are guards.
+// A DTensor parameter (tensor parallel) is stepped piece by piece with the pieces of its
+// .grad (summed over its Replicate mesh dims), so its state is sharded like it and its
+// replicas stay equal.
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
@@ -14,13 +17,17 @@ import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
 import { withCallSite } from '../call-site.js';
 import { asOneOp } from '../modes/composite.js';
+import { DTensor } from '../distributed/dtensor.js';
 
 /**
  * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
  * @example const loss = model.forward(x).sum(); opt.zeroGrad(); loss.backward(); opt.step()
  */
 export abstract class Optimizer {
+  /** The tensors updated: each tensor parameter, and every piece of each DTensor parameter. */
   readonly params: Tensor[];
+  /** The DTensor parameters: their pieces' gradients are read from the DTensor's .grad. */
+  readonly #dtensors: DTensor[];
   /** Per-parameter state tensors (momentum, moments), by name. */
   protected readonly state = new Map<Tensor, Record<string, Tensor>>();
   /** Steps taken. */
@@ -28,16 +35,18 @@ export abstract class Optimizer {
   /** Steps in which each parameter was updated. */
   protected readonly updatesOf = new Map<Tensor, number>();
 
-  constructor(params: Iterable<Tensor>, readonly name: string) {
+  constructor(params: Iterable<Tensor | DTensor>, readonly name: string) {
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params)) {
       throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got ${params === null ? 'null' : typeof params}`);
     }
-    this.params = [...params];
-    if (this.params.length === 0) throw new RangeError(`${name}: params is empty`);
-    this.params.forEach((p, i) => {
-      if (!(p instanceof Tensor)) throw new TypeError(`${name}: params[${i}] must be a tensor; got ${typeof p}`);
-      if (!p.requiresGrad) throw new Error(`${name}: params[${i}] ${p.describe()} does not require grad`);
+    const given = [...params];
+    if (given.length === 0) throw new RangeError(`${name}: params is empty`);
+    given.forEach((p, i) => {
+      if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${name}: params[${i}] must be a tensor or a DTensor; got ${typeof p}`);
+      if (!p.requiresGrad) throw new Error(`${name}: params[${i}] ${p instanceof Tensor ? p.describe() : p} does not require grad`);
     });
+    this.#dtensors = given.filter((p) => p instanceof DTensor);
+    this.params = given.flatMap((p) => (p instanceof DTensor ? p.localTensors() : [p]));
   }
 
   /** Sets every gradient to null (disposing the old ones), like PyTorch's set_to_none. */
@@ -46,6 +55,18 @@ export abstract class Optimizer {
       p.grad?.dispose();
       p.grad = null;
     }
+    for (const d of this.#dtensors) d.grad = null;
+  }
+
+  /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
+  #gradients(): Map<Tensor, Tensor> {
+    const grads = new Map<Tensor, Tensor>();
+    for (const p of this.params) if (p.grad) grads.set(p, p.grad);
+    for (const d of this.#dtensors) {
+      const pieces = d.localTensors();
+      d.grad?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));
+    }
+    return grads;
   }
 
   /**
@@ -53,23 +74,30 @@ export abstract class Optimizer {
    * step()); in strict mode one program for all of them, as PyTorch's foreach update.
    */
   step(): void {
-    withCallSite(Optimizer.prototype.step, () => asOneOp(() => {
-      const stepped = this.params.filter((p) => p.grad);
-      const advance = () => {
-        this.stepCount++;
-        for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
-      };
-      advance();
-      onEachCall(advance);
-      const updates: [Tensor, Tensor][] = [];
-      noGrad(() => {
-        for (const p of stepped) {
-          if (p.grad!.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-          updates.push([p, this.update(p, p.grad!, this.stateOf(p))]);
-        }
-      });
-      if (updates.length) assignAll(updates, `${this.name}.step`);
-    }));
+    withCallSite(Optimizer.prototype.step, () => {
+      // A DTensor's .grad may all-reduce its pieces' gradients: collectives, before the one-program update.
+      const grads = this.#gradients();
+      asOneOp(() => this.#update(grads));
+    });
+  }
+
+  #update(grads: Map<Tensor, Tensor>): void {
+    const stepped = this.params.filter((p) => grads.has(p));
+    const advance = () => {
+      this.stepCount++;
+      for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
+    };
+    advance();
+    onEachCall(advance);
+    const updates: [Tensor, Tensor][] = [];
+    noGrad(() => {
+      for (const p of stepped) {
+        const g = grads.get(p)!;
+        if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+        updates.push([p, this.update(p, g, this.stateOf(p))]);
+      }
+    });
+    if (updates.length) assignAll(updates, `${this.name}.step`);
   }
 
   /** The parameter's new value; updates its `state` tensors with setState. */

@@ -1,6 +1,7 @@
 // SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update).
 import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
+import type { DTensor } from '../distributed/dtensor.js';
 import { checkHyper, Optimizer } from './optimizer.js';
 
 export interface SGDOptions {
@@ -22,7 +23,7 @@ export class SGD extends Optimizer {
   weightDecay: number;
   nesterov: boolean;
 
-  constructor(params: Iterable<Tensor>, options: SGDOptions = {}) {
+  constructor(params: Iterable<Tensor | DTensor>, options: SGDOptions = {}) {
     super(params, 'SGD');
     readOptions<SGDOptions>('SGD', options, ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov']);
     this.lr = checkHyper('SGD', 'lr', options.lr ?? 1e-3, 0);

@@ -5,13 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type DTensor, type Tensor } from 'tpu-kernel/runtime';
 import { expectClose, expectDTensor, fromFn, host, map, matmul, permute, reduce, values, zip, type Host } from './dtensor-reference.js';
+import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
 
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
-const S0 = tpu.Shard(0);
-const S1 = tpu.Shard(1);
-const R = tpu.Replicate();
 const tensorOf = (h: Host): Tensor => tpu.tensor(h.data).reshape(h.shape);
 
 for (const mode of ['debug', 'strict', 'fused'] as const) {

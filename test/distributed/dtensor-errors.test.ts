@@ -4,12 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type DTensor, type Placement } from 'tpu-kernel/runtime';
 import { expectDTensor, host, matmul, softmax, values, type Host } from './dtensor-reference.js';
+import { mesh, mesh2d, S0, R } from '../support/meshes.js';
 
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
-const S0 = tpu.Shard(0);
-const R = tpu.Replicate();
 const dist = (h: Host, ps: Placement[], m = ps.length === 2 ? mesh2d : mesh): DTensor => tpu.distributeTensor(tpu.tensor(h.data).reshape(h.shape), m, ps);
 
 describe('DTensor bad input', () => {

@@ -5,15 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Placement } from 'tpu-kernel/runtime';
 import { expectDTensor, host, map, values, type Host } from './dtensor-reference.js';
-
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
+import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
 
 const device = (h: Host) => tpu.tensor(h.data).reshape(h.shape);
-const S0 = tpu.Shard(0);
-const S1 = tpu.Shard(1);
-const R = tpu.Replicate();
 const P = tpu.Partial('sum');
 const str = (ps: readonly Placement[]) => `[${ps.map(String).join(', ')}]`;
 

@@ -6,14 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { tpu, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
 import { erfRef } from '../support/reference.js';
 import { expectClose, expectDTensor, host, map, matmul, permute, reduce, softmax, values, zip, type Host } from './dtensor-reference.js';
+import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
 
-tpu.setDevice({ chips: 4 });
-const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
-const mesh2d = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
-
-const S0 = tpu.Shard(0);
-const S1 = tpu.Shard(1);
-const R = tpu.Replicate();
 const P = tpu.Partial('sum');
 const dist = (h: Host, ps: Placement[], m = ps.length === 2 ? mesh2d : mesh): DTensor => tpu.distributeTensor(tpu.tensor(h.data).reshape(h.shape), m, ps);
 
@@ -35,6 +29,9 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       for (const [name, f] of Object.entries(UNARY) as [keyof typeof UNARY, (v: number) => number][]) {
         for (const ps of [[S0], [S1], [R], [S0, S1], [R, S0]]) expectDTensor(dist(x, ps)[name](), map(x, f), `[${ps.join(', ')}]`, 1e-5);
       }
+      // gelu's options reach each piece (nn.GELU({ approximate: 'tanh' }) between tensor-parallel layers).
+      const geluTanh = (v: number) => 0.5 * v * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (v + 0.044715 * v ** 3)));
+      expectDTensor(dist(x, [S0]).gelu({ approximate: 'tanh' }), map(x, geluTanh), '[Shard(0)]', 1e-5);
       expectDTensor(dist(x, [P]).neg(), map(x, UNARY.neg), "[Partial('sum')]");
       expectDTensor(dist(x, [tpu.Partial('max')]).neg(), map(x, UNARY.neg), "[Partial('min')]");
       expectDTensor(dist(x, [P]).relu(), map(x, UNARY.relu), '[Replicate()]');
