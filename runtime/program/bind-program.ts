@@ -180,7 +180,7 @@ export class SingleOpBinding implements BoundProgram {
 }
 
 /** The general case: all recipes reachable from `outputs`, down to tensors in device memory; `site`: where they were called. */
-export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): BoundRegion {
+export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): RegionBinding {
   const inputs: DeviceBuffer[] = [];
   const inputValues: ProgramValue[] = [];
   const inputTensors: Tensor[] = [];
@@ -230,41 +230,73 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
   };
   const outIds = outputs.map(visit);
 
-  // Refs become value ids (inputs, then scalars, then nodes), in place; the signature is built
-  // in the same pass.
+  // Refs become value ids (inputs, then scalars, then nodes), in place.
   const base = inputs.length + scalars.length;
   const resolve = (r: number): number => (r >= NODE_REF ? base + (r - NODE_REF) : r >= 0 ? r : inputs.length + (-1 - r));
-  let body = '';
-  for (let k = 0; k < nodes.length; k++) {
-    const n = nodes[k]!;
-    const ins = refs[k]!;
-    body += (k ? ';' : '') + n.op.name + '(';
-    for (let j = 0; j < ins.length; j++) body += (j ? ',' : '') + (ins[j] = resolve(ins[j]!));
-    body += ')' + attrKeyOf(n.op, n.attrs) + ':' + n.dtype;
-  }
+  for (const ins of refs) for (let j = 0; j < ins.length; j++) ins[j] = resolve(ins[j]!);
   for (let j = 0; j < outIds.length; j++) outIds[j] = resolve(outIds[j]!);
-  const ids = refs;
-  const head = `${inputValues.map((v) => v.dtype).join(',')}|${scalarTypes.join(',')}|`;
-  const tail = `|${body}|${outIds.join(',')}`;
-  const shapes = inputValues.map((v) => v.shape.join('x')).join(',');
-  return {
-    signature: head + shapes + tail,
-    structure: () => head + tail,
-    program: () => ({
-      inputs: inputValues,
-      scalars: scalarTypes,
-      nodes: nodes.map((n, k) => ({ op: n.op.name, inputs: ids[k]!, attrs: n.attrs, shape: n.shape, dtype: n.dtype })),
-      outputs: outIds,
-    }),
-    inputs,
-    scalars,
-    scalarOperands,
-    inputTensors,
-    outputs,
-    label: () =>
-      nodes.length === 1
-        ? `op '${nodes[0]!.op.name}'`
-        : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`,
-    site: withOpSites(site, nodes.flatMap((n) => (n.site ? [{ name: n.op.name, site: n.site }] : []))),
-  };
+  return new RegionBinding(
+    inputs, inputValues, inputTensors, scalarTypes, scalars, scalarOperands, nodes, refs, outIds, outputs,
+    withOpSites(site, nodes.flatMap((n) => (n.site ? [{ name: n.op.name, site: n.site }] : []))),
+  );
+}
+
+// A class with a lazy signature: a region of 512 ops is bound at every size-cap cut, and the
+// program cache recognises a region bound before by comparing its structure (region-key.ts),
+// so the signature string (kilobytes, hashed on every Map lookup) is built only on a miss.
+export class RegionBinding implements BoundRegion {
+  private key: string | undefined;
+
+  constructor(
+    readonly inputs: readonly DeviceBuffer[],
+    readonly inputValues: readonly ProgramValue[],
+    readonly inputTensors: readonly Tensor[],
+    readonly scalarTypes: readonly DType[],
+    readonly scalars: readonly number[],
+    readonly scalarOperands: readonly WeakScalar[],
+    /** The recipes computed, in program order; `refs[k]`: the value ids node k reads. */
+    readonly nodes: readonly TraceNode[],
+    readonly refs: readonly (readonly number[])[],
+    readonly outIds: readonly number[],
+    readonly outputs: readonly Tensor[],
+    readonly site: Site | null,
+  ) {}
+
+  get signature(): string {
+    return (this.key ??= this.head() + this.inputValues.map((v) => v.shape.join('x')).join(',') + this.tail());
+  }
+
+  structure(): string {
+    return this.head() + this.tail();
+  }
+
+  private head(): string {
+    return `${this.inputValues.map((v) => v.dtype).join(',')}|${this.scalarTypes.join(',')}|`;
+  }
+
+  private tail(): string {
+    let body = '';
+    for (let k = 0; k < this.nodes.length; k++) {
+      const n = this.nodes[k]!;
+      body += (k ? ';' : '') + n.op.name + '(' + this.refs[k]!.join(',') + ')' + attrKeyOf(n.op, n.attrs) + ':' + n.dtype;
+    }
+    return `|${body}|${this.outIds.join(',')}`;
+  }
+
+  program(): Program {
+    const { nodes, refs } = this;
+    return {
+      inputs: this.inputValues,
+      scalars: this.scalarTypes,
+      nodes: nodes.map((n, k) => ({ op: n.op.name, inputs: refs[k]!, attrs: n.attrs, shape: n.shape, dtype: n.dtype })),
+      outputs: this.outIds,
+    };
+  }
+
+  label(): string {
+    const { nodes } = this;
+    return nodes.length === 1
+      ? `op '${nodes[0]!.op.name}'`
+      : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`;
+  }
 }

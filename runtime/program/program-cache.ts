@@ -7,7 +7,8 @@ import type { Shape } from '../shape.js';
 import type { Primitive } from '../primitive.js';
 import { chipSession, chipSessions, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
-import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
+import { RegionBinding, SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
+import { RegionKey } from './region-key.js';
 import type { Program } from './program.js';
 import { intermediatePeakBytes } from './intermediate-bytes.js';
 import { hasCollective } from './collective-nodes.js';
@@ -43,6 +44,9 @@ export interface ProgramCacheBackend {
   capacity(): number;
 }
 
+/** Region structures compared before a signature is built: a step's few regions, and then some. */
+const RECENT_REGIONS = 8;
+
 export class ProgramCache {
   private readonly bySignature = new Map<string, Slot>();
   private readonly byId = new Map<number, Slot>();
@@ -51,6 +55,10 @@ export class ProgramCache {
   // more than the rest of the dispatch, so each op remembers the program of its last call
   // and the operand types it had, compared field by field.
   private readonly lastOfOp = new Map<Primitive, { types: OperandTypes; slot: Slot }>();
+  // Regions alike: the structures of the regions bound last, most recent first, compared
+  // with a new binding before its signature is built (region-key.ts). A few, since a step may
+  // cut several regions (a size cap, values split from those that may fail on the device).
+  private recentRegions: { key: RegionKey; slot: Slot }[] = [];
   private clock = 0;
   hits = 0;
   misses = 0;
@@ -66,11 +74,34 @@ export class ProgramCache {
       const last = this.lastOfOp.get(single.op);
       if (last !== undefined && !last.slot.evicted && single.sameTypes(last.types)) return this.hit(last.slot);
     }
+    const region = bp instanceof RegionBinding ? bp : undefined;
+    if (region) {
+      const known = this.recentRegion(region);
+      if (known !== undefined) return this.hit(known);
+    }
     let slot = this.bySignature.get(bp.signature);
     if (slot) this.hit(slot);
     else slot = this.compile(bp);
     if (single) this.lastOfOp.set(single.op, { types: single.types(), slot });
+    if (region) this.rememberRegion(new RegionKey(region), slot);
     return slot.entry.id;
+  }
+
+  /** The slot of a recently bound region of the same structure (moved to the front), if any. */
+  private recentRegion(b: RegionBinding): Slot | undefined {
+    const recent = this.recentRegions;
+    for (let i = 0; i < recent.length; i++) {
+      const r = recent[i]!;
+      if (r.slot.evicted || !r.key.matches(b)) continue;
+      if (i > 0) recent.unshift(...recent.splice(i, 1));
+      return r.slot;
+    }
+    return undefined;
+  }
+
+  private rememberRegion(key: RegionKey, slot: Slot): void {
+    this.recentRegions.unshift({ key, slot });
+    if (this.recentRegions.length > RECENT_REGIONS) this.recentRegions.pop();
   }
 
   /** A compiled program by the id that profiler events carry (undefined once evicted). */
