@@ -3,7 +3,7 @@
 // attributes, input shapes and dtypes, never the values of scalars. The Program itself is
 // only built on a cache miss.
 import { attrKeyOf, type Primitive } from '../primitive.js';
-import { withOpSites, type Site } from '../call-site.js';
+import { withOpSites, type CallSite, type Site } from '../call-site.js';
 import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
@@ -179,8 +179,12 @@ export class SingleOpBinding implements BoundProgram {
   }
 }
 
+/** Numbers the bindings: a node stamped with the current one was numbered by it (TraceNode.boundBy). */
+let bindings = 0;
+
 /** The general case: all recipes reachable from `outputs`, down to tensors in device memory; `site`: where they were called. */
 export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): RegionBinding {
+  const binding = ++bindings;
   const inputs: DeviceBuffer[] = [];
   const inputValues: ProgramValue[] = [];
   const inputTensors: Tensor[] = [];
@@ -189,8 +193,8 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
   const scalars: number[] = [];
   const scalarOperands: WeakScalar[] = [];
   const nodes: TraceNode[] = [];
-  const nodeIndex = new Map<TraceNode, number>();
   const refs: number[][] = [];
+  const opSites: { name: string; site: CallSite }[] = [];
 
   const visit = (t: Tensor): number => {
     const buf = t._buf;
@@ -208,8 +212,7 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
     }
     const node = t._node;
     if (!node) throw new Error(`internal: tensor ${t.describe()} has neither a buffer nor a recipe`);
-    const seen = nodeIndex.get(node);
-    if (seen !== undefined) return NODE_REF + seen;
+    if (node.boundBy === binding) return NODE_REF + node.boundAt;
     const operands = node.inputs;
     const ins: number[] = new Array(operands.length);
     for (let k = 0; k < operands.length; k++) {
@@ -223,9 +226,11 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
       }
     }
     const i = nodes.length;
-    nodeIndex.set(node, i);
+    node.boundBy = binding;
+    node.boundAt = i;
     nodes.push(node);
     refs.push(ins);
+    if (node.site) opSites.push({ name: node.op.name, site: node.site });
     return NODE_REF + i;
   };
   const outIds = outputs.map(visit);
@@ -237,7 +242,7 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
   for (let j = 0; j < outIds.length; j++) outIds[j] = resolve(outIds[j]!);
   return new RegionBinding(
     inputs, inputValues, inputTensors, scalarTypes, scalars, scalarOperands, nodes, refs, outIds, outputs,
-    withOpSites(site, nodes.flatMap((n) => (n.site ? [{ name: n.op.name, site: n.site }] : []))),
+    withOpSites(site, opSites),
   );
 }
 
