@@ -8,6 +8,7 @@ import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
 import type { Program, ProgramValue } from './program.js';
+import { rewriteTransposedMatmuls } from './transposed-matmul.js';
 import { isScalar, type TraceNode, type WeakScalar } from '../tensor.js';
 import type { DType } from '../dtype.js';
 
@@ -288,14 +289,15 @@ export class RegionBinding implements BoundRegion {
     return `|${body}|${this.outIds.join(',')}`;
   }
 
+  /** The IR to compile: the recipes as recorded, transposed matmul results rewritten (transposed-matmul.ts). */
   program(): Program {
     const { nodes, refs } = this;
-    return {
+    return rewriteTransposedMatmuls({
       inputs: this.inputValues,
       scalars: this.scalarTypes,
       nodes: nodes.map((n, k) => ({ op: n.op.name, inputs: refs[k]!, attrs: n.attrs, shape: n.shape, dtype: n.dtype })),
       outputs: this.outIds,
-    };
+    });
   }
 
   label(): string {
