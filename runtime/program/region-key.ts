@@ -9,6 +9,35 @@ import { shapesEqual, type Shape } from '../shape.js';
 import type { DType } from '../dtype.js';
 import type { RegionBinding } from './bind-program.js';
 
+/** Small numbers for ops and dtypes, for the structure hash. */
+const codes = new Map<unknown, number>();
+const codeOf = (x: unknown): number => {
+  let c = codes.get(x);
+  if (c === undefined) codes.set(x, (c = codes.size + 1));
+  return c;
+};
+
+/**
+ * A number from the parts of a binding's structure that are cheap to read (ops, dtypes, operand
+ * ids, input shapes; not attributes): the program cache's bucket for it. Alike bindings hash alike.
+ */
+export function structureHash(b: RegionBinding): number {
+  let h = 0x811c9dc5;
+  const mix = (x: number) => (h = Math.imul(h ^ x, 0x01000193));
+  for (let k = 0; k < b.nodes.length; k++) {
+    const node = b.nodes[k]!;
+    mix(codeOf(node.op));
+    mix(codeOf(node.dtype));
+    for (const r of b.refs[k]!) mix(r);
+  }
+  for (const v of b.inputValues) {
+    mix(codeOf(v.dtype));
+    for (const d of v.shape) mix(d);
+  }
+  for (const o of b.outIds) mix(o);
+  return h;
+}
+
 export class RegionKey {
   private readonly ops: Primitive[];
   private readonly attrs: unknown[];
