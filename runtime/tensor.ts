@@ -38,6 +38,10 @@ export interface TraceNode {
   region: PendingRegion | null;
   /** Ops of its own region that consume it. */
   consumers: number;
+  /** The binding that last numbered it (bind-program.ts: a stamp, not a Map, for regions of 512 ops). */
+  boundBy: number;
+  /** Its node index in that binding. */
+  boundAt: number;
 }
 
 /**

@@ -10,6 +10,8 @@ import { checkHostIndices } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
 import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 import { composite } from '../modes/composite.js';
+import { untracked } from '../views/view-tracking.js';
+import { sharingVersion } from '../autograd/past-values.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -65,12 +67,18 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
     throw new RangeError(`${who}: weight must be a tensor of shape [${classes}] (one weight per class); got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   }
-  return composite(who, () => crossEntropyOf(input, target, o, classes, eps, ignore, weight));
+  // Its reshapes are the runtime's own, never views to the user (nor are PyTorch's): tracked,
+  // each call listed one more view on the target, which a training loop keeps for good, and
+  // every 64 of them cost a full garbage collection.
+  return composite(who, () => untracked(() => crossEntropyOf(input, target, o, classes, eps, ignore, weight)));
 }
 
 function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, classes: number, eps: number, ignore: number, weight: Tensor | null): Tensor {
   const who = 'crossEntropy';
   const classesLast = (t: Tensor) => (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
+  // A view of the target shares its version counter (as PyTorch's): backward refuses a value
+  // it saved from the target once the target was written in place.
+  const ofTarget = (view: Tensor) => sharingVersion(view, target);
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1));
   const weighted = weight === null ? logp : logp.mul(weight);
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
@@ -80,7 +88,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
       throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
     }
     if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
-    const t = eps === 0 ? classesLast(target) : classesLast(target).mul(1 - eps).add(eps / classes);
+    const t = eps === 0 ? ofTarget(classesLast(target)) : ofTarget(classesLast(target)).mul(1 - eps).add(eps / classes);
     const loss = t.mul(weighted).sum(-1).neg();
     return reduce(loss.reshape(batchShape), o.reduction, who);
   }
@@ -89,7 +97,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
     throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
   }
   checkHostIndices(who, 'target', target, classes, false, ignore);
-  const t = target.reshape([-1]);
+  const t = ofTarget(target.reshape([-1]));
   const keep = t.ne(ignore);
   // an ignored target may be any value: it reads class 0 and is multiplied by 0
   const safe = where(keep, t, 0);

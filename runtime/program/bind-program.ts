@@ -3,11 +3,12 @@
 // attributes, input shapes and dtypes, never the values of scalars. The Program itself is
 // only built on a cache miss.
 import { attrKeyOf, type Primitive } from '../primitive.js';
-import { withOpSites, type Site } from '../call-site.js';
+import { withOpSites, type CallSite, type Site } from '../call-site.js';
 import { shapesEqual, type Shape } from '../shape.js';
 import type { DeviceBuffer } from '../device/memory.js';
 import type { Tensor } from '../tensor.js';
 import type { Program, ProgramValue } from './program.js';
+import { rewriteTransposedMatmuls } from './transposed-matmul.js';
 import { isScalar, type TraceNode, type WeakScalar } from '../tensor.js';
 import type { DType } from '../dtype.js';
 
@@ -179,8 +180,12 @@ export class SingleOpBinding implements BoundProgram {
   }
 }
 
+/** Numbers the bindings: a node stamped with the current one was numbered by it (TraceNode.boundBy). */
+let bindings = 0;
+
 /** The general case: all recipes reachable from `outputs`, down to tensors in device memory; `site`: where they were called. */
-export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): BoundRegion {
+export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): RegionBinding {
+  const binding = ++bindings;
   const inputs: DeviceBuffer[] = [];
   const inputValues: ProgramValue[] = [];
   const inputTensors: Tensor[] = [];
@@ -189,8 +194,8 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
   const scalars: number[] = [];
   const scalarOperands: WeakScalar[] = [];
   const nodes: TraceNode[] = [];
-  const nodeIndex = new Map<TraceNode, number>();
   const refs: number[][] = [];
+  const opSites: { name: string; site: CallSite }[] = [];
 
   const visit = (t: Tensor): number => {
     const buf = t._buf;
@@ -208,8 +213,7 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
     }
     const node = t._node;
     if (!node) throw new Error(`internal: tensor ${t.describe()} has neither a buffer nor a recipe`);
-    const seen = nodeIndex.get(node);
-    if (seen !== undefined) return NODE_REF + seen;
+    if (node.boundBy === binding) return NODE_REF + node.boundAt;
     const operands = node.inputs;
     const ins: number[] = new Array(operands.length);
     for (let k = 0; k < operands.length; k++) {
@@ -223,48 +227,83 @@ export function bindProgram(outputs: readonly Tensor[], site: Site | null = null
       }
     }
     const i = nodes.length;
-    nodeIndex.set(node, i);
+    node.boundBy = binding;
+    node.boundAt = i;
     nodes.push(node);
     refs.push(ins);
+    if (node.site) opSites.push({ name: node.op.name, site: node.site });
     return NODE_REF + i;
   };
   const outIds = outputs.map(visit);
 
-  // Refs become value ids (inputs, then scalars, then nodes), in place; the signature is built
-  // in the same pass.
+  // Refs become value ids (inputs, then scalars, then nodes), in place.
   const base = inputs.length + scalars.length;
   const resolve = (r: number): number => (r >= NODE_REF ? base + (r - NODE_REF) : r >= 0 ? r : inputs.length + (-1 - r));
-  let body = '';
-  for (let k = 0; k < nodes.length; k++) {
-    const n = nodes[k]!;
-    const ins = refs[k]!;
-    body += (k ? ';' : '') + n.op.name + '(';
-    for (let j = 0; j < ins.length; j++) body += (j ? ',' : '') + (ins[j] = resolve(ins[j]!));
-    body += ')' + attrKeyOf(n.op, n.attrs) + ':' + n.dtype;
-  }
+  for (const ins of refs) for (let j = 0; j < ins.length; j++) ins[j] = resolve(ins[j]!);
   for (let j = 0; j < outIds.length; j++) outIds[j] = resolve(outIds[j]!);
-  const ids = refs;
-  const head = `${inputValues.map((v) => v.dtype).join(',')}|${scalarTypes.join(',')}|`;
-  const tail = `|${body}|${outIds.join(',')}`;
-  const shapes = inputValues.map((v) => v.shape.join('x')).join(',');
-  return {
-    signature: head + shapes + tail,
-    structure: () => head + tail,
-    program: () => ({
-      inputs: inputValues,
-      scalars: scalarTypes,
-      nodes: nodes.map((n, k) => ({ op: n.op.name, inputs: ids[k]!, attrs: n.attrs, shape: n.shape, dtype: n.dtype })),
-      outputs: outIds,
-    }),
-    inputs,
-    scalars,
-    scalarOperands,
-    inputTensors,
-    outputs,
-    label: () =>
-      nodes.length === 1
-        ? `op '${nodes[0]!.op.name}'`
-        : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`,
-    site: withOpSites(site, nodes.flatMap((n) => (n.site ? [{ name: n.op.name, site: n.site }] : []))),
-  };
+  return new RegionBinding(
+    inputs, inputValues, inputTensors, scalarTypes, scalars, scalarOperands, nodes, refs, outIds, outputs,
+    withOpSites(site, opSites),
+  );
+}
+
+// A class with a lazy signature: a region of 512 ops is bound at every size-cap cut, and the
+// program cache recognises a region bound before by comparing its structure (region-key.ts),
+// so the signature string (kilobytes, hashed on every Map lookup) is built only on a miss.
+export class RegionBinding implements BoundRegion {
+  private key: string | undefined;
+
+  constructor(
+    readonly inputs: readonly DeviceBuffer[],
+    readonly inputValues: readonly ProgramValue[],
+    readonly inputTensors: readonly Tensor[],
+    readonly scalarTypes: readonly DType[],
+    readonly scalars: readonly number[],
+    readonly scalarOperands: readonly WeakScalar[],
+    /** The recipes computed, in program order; `refs[k]`: the value ids node k reads. */
+    readonly nodes: readonly TraceNode[],
+    readonly refs: readonly (readonly number[])[],
+    readonly outIds: readonly number[],
+    readonly outputs: readonly Tensor[],
+    readonly site: Site | null,
+  ) {}
+
+  get signature(): string {
+    return (this.key ??= this.head() + this.inputValues.map((v) => v.shape.join('x')).join(',') + this.tail());
+  }
+
+  structure(): string {
+    return this.head() + this.tail();
+  }
+
+  private head(): string {
+    return `${this.inputValues.map((v) => v.dtype).join(',')}|${this.scalarTypes.join(',')}|`;
+  }
+
+  private tail(): string {
+    let body = '';
+    for (let k = 0; k < this.nodes.length; k++) {
+      const n = this.nodes[k]!;
+      body += (k ? ';' : '') + n.op.name + '(' + this.refs[k]!.join(',') + ')' + attrKeyOf(n.op, n.attrs) + ':' + n.dtype;
+    }
+    return `|${body}|${this.outIds.join(',')}`;
+  }
+
+  /** The IR to compile: the recipes as recorded, transposed matmul results rewritten (transposed-matmul.ts). */
+  program(): Program {
+    const { nodes, refs } = this;
+    return rewriteTransposedMatmuls({
+      inputs: this.inputValues,
+      scalars: this.scalarTypes,
+      nodes: nodes.map((n, k) => ({ op: n.op.name, inputs: refs[k]!, attrs: n.attrs, shape: n.shape, dtype: n.dtype })),
+      outputs: this.outIds,
+    });
+  }
+
+  label(): string {
+    const { nodes } = this;
+    return nodes.length === 1
+      ? `op '${nodes[0]!.op.name}'`
+      : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`;
+  }
 }

@@ -7,7 +7,8 @@ import type { Shape } from '../shape.js';
 import type { Primitive } from '../primitive.js';
 import { chipSession, chipSessions, sessionNumber } from '../device/current.js';
 import { settings } from '../device/settings.js';
-import { SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
+import { RegionBinding, SingleOpBinding, type BoundProgram, type OperandTypes } from './bind-program.js';
+import { RegionKey, structureHash } from './region-key.js';
 import type { Program } from './program.js';
 import { intermediatePeakBytes } from './intermediate-bytes.js';
 import { hasCollective } from './collective-nodes.js';
@@ -32,6 +33,8 @@ interface Slot {
   /** Lookup clock of its last use (least recent is evicted first). */
   used: number;
   evicted: boolean;
+  /** Its bucket in regionsByHash, when a region binding found it (undefined: none). */
+  regionHash?: number;
 }
 
 export interface ProgramCacheBackend {
@@ -51,6 +54,9 @@ export class ProgramCache {
   // more than the rest of the dispatch, so each op remembers the program of its last call
   // and the operand types it had, compared field by field.
   private readonly lastOfOp = new Map<Primitive, { types: OperandTypes; slot: Slot }>();
+  // Regions alike: the structures of regions bound before, by a hash of their structure,
+  // compared with a new binding before its signature is built (region-key.ts).
+  private readonly regionsByHash = new Map<number, { key: RegionKey; slot: Slot }[]>();
   private clock = 0;
   hits = 0;
   misses = 0;
@@ -66,11 +72,25 @@ export class ProgramCache {
       const last = this.lastOfOp.get(single.op);
       if (last !== undefined && !last.slot.evicted && single.sameTypes(last.types)) return this.hit(last.slot);
     }
+    const region = bp instanceof RegionBinding ? bp : undefined;
+    const hash = region ? structureHash(region) : 0;
+    if (region) {
+      const bucket = this.regionsByHash.get(hash);
+      if (bucket) for (const r of bucket) if (r.key.matches(region)) return this.hit(r.slot);
+    }
     let slot = this.bySignature.get(bp.signature);
     if (slot) this.hit(slot);
     else slot = this.compile(bp);
     if (single) this.lastOfOp.set(single.op, { types: single.types(), slot });
+    if (region) this.rememberRegion(hash, new RegionKey(region), slot);
     return slot.entry.id;
+  }
+
+  private rememberRegion(hash: number, key: RegionKey, slot: Slot): void {
+    const bucket = this.regionsByHash.get(hash);
+    if (bucket) bucket.push({ key, slot });
+    else this.regionsByHash.set(hash, [{ key, slot }]);
+    slot.regionHash = hash;
   }
 
   /** A compiled program by the id that profiler events carry (undefined once evicted). */
@@ -125,8 +145,16 @@ export class ProgramCache {
     this.evictions++;
     this.bySignature.delete(slot.signature);
     this.byId.delete(slot.entry.id);
+    this.forgetRegions(slot);
     if (this.shapesByStructure.get(slot.structure) === slot.shapes) this.shapesByStructure.delete(slot.structure);
     this.device.release(slot.entry.id);
+  }
+
+  private forgetRegions(slot: Slot): void {
+    if (slot.regionHash === undefined) return;
+    const bucket = this.regionsByHash.get(slot.regionHash)!.filter((r) => r.slot !== slot);
+    if (bucket.length) this.regionsByHash.set(slot.regionHash, bucket);
+    else this.regionsByHash.delete(slot.regionHash);
   }
 
   private emitMiss(slot: Slot): void {
