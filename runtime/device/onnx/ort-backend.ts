@@ -43,11 +43,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.sessions = sessionFactory(options.threads);
   }
 
-  /** Which binding runs the sessions (ours, or onnxruntime-node's and why). */
-  get binding(): string {
-    return this.sessions.binding;
-  }
-
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
     const spec = (name: string, dtype: DType, shape: readonly number[]): TensorSpec => ({ name, dtype: COMPUTE_TYPE[dtype], shape });
@@ -136,7 +131,14 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops, pool: this.pool.stats() };
+    return {
+      bytesInUse: this.bytesInUse,
+      buffers: this.buffers,
+      executables: this.executables,
+      generatedLoops: this.generatedLoops,
+      binding: this.sessions.binding,
+      pool: this.pool.stats(),
+    };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {

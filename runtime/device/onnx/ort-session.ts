@@ -23,15 +23,17 @@ export interface OrtSessionFactory {
 
 export function sessionFactory(threads: number): OrtSessionFactory {
   const ortc = loadOrtc(threads);
-  if ('addon' in ortc) return ortcFactory(ortc.addon, `ortc (ONNX Runtime ${ortc.version})`);
+  if ('addon' in ortc) return ortcFactory(ortc.addon, ortc.version);
   // Only now: ORT keeps one environment per process, and ortc's must be the first to have the global pool.
   initOrt();
   return nodeFactory(threads, `onnxruntime-node (${ortc.reason})`);
 }
 
-function ortcFactory(addon: OrtcAddon, name: string): OrtSessionFactory {
+function ortcFactory(addon: OrtcAddon, version: string): OrtSessionFactory {
   return {
-    binding: name,
+    get binding() {
+      return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool)`;
+    },
     open(model, pooled, inputs, outputs) {
       const session = addon.createSession(model, pooled, inputs, outputs);
       return {

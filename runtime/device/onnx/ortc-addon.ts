@@ -28,6 +28,8 @@ export interface OrtcAddon {
   /** ORT writes each output into the given array (Float32Array, Int32Array, or Uint8Array for bool). */
   run(session: OrtcSession, inputs: readonly StorageArray[], outputs: readonly StorageArray[]): void;
   releaseSession(session: OrtcSession): void;
+  /** 'per session' once an ORT environment made before ours (without the global pool) was found. */
+  threadPools(): 'global' | 'per session';
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));

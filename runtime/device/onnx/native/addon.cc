@@ -260,6 +260,16 @@ napi_value RunSession(napi_env env, napi_callback_info info) {
   });
 }
 
+/** threadPools() -> 'global' (one intra-op pool every large session shares) or 'per session'. */
+napi_value ThreadPools(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    const char* kind = ortc::loadedLibrary().globalPools ? "global" : "per session";
+    napi_value out;
+    napi_create_string_utf8(env, kind, NAPI_AUTO_LENGTH, &out);
+    return out;
+  });
+}
+
 /** releaseSession(session): frees it now rather than at garbage collection. */
 napi_value ReleaseSession(napi_env env, napi_callback_info info) {
   return guard(env, [&]() -> napi_value {
@@ -274,6 +284,7 @@ napi_value exportAll(napi_env env, napi_value exports) {
       {"init", nullptr, Init, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"createSession", nullptr, CreateSession, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"run", nullptr, RunSession, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"threadPools", nullptr, ThreadPools, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"releaseSession", nullptr, ReleaseSession, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof(functions) / sizeof(functions[0]), functions);
