@@ -6,9 +6,10 @@
 // onnxruntime_c_api.h (the OrtApi struct and its ORT_API2_STATUS signatures) and
 // onnxruntime/core/session/onnxruntime_c_api.cc (the table `ort_api_1_to_N` in slot order, with
 // static_asserts pinning each version's last slot: ReleaseCustomOpDomain 101, SetGlobalSpinControl
-// 149, GetBuildInfoString 254). The slots used here all shipped by API version 15 (ORT 1.15) and
-// the table never reorders, so they hold for the 1.30.0 library onnxruntime-node ships
-// (`strings libonnxruntime.so.1 | grep ^1.30` shows its version). ort-library.cc checks at load
+// 149, GetBuildInfoString 254), read in the 1.17 sources (`ort_api_1_to_17`; the 1.30 tag's
+// repository was too large to fetch here). The slots used here all shipped by API version 15
+// (ORT 1.15), and the file's rule is that a shipped version's slots never change, so they hold
+// for the 1.30.0 library onnxruntime-node ships (`strings libonnxruntime.so.1` shows 1.30.0). ort-library.cc checks at load
 // that the table behaves as declared (a status round trip; slot 254 gives "ORT Build Info: ...").
 #pragma once
 
