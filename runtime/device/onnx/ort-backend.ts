@@ -1,15 +1,12 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
-import ort from 'onnxruntime-node';
-// The package's synchronous session (declared in its binding.d.ts): InferenceSession.run
-// wraps the same call in a setImmediate and promises, several µs per op; the device thread
-// runs one program at a time anyway.
-import { binding, initOrt, type Binding } from 'onnxruntime-node/dist/binding.js';
 import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { sessionFactory, type OrtSession, type OrtSessionFactory } from './ort-session.js';
+import type { TensorSpec } from './ortc-addon.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateLoop, type GeneratedLoop } from '../loopgen/generate-loop.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
@@ -19,7 +16,7 @@ export interface OrtBuffer extends BackendBuffer {
 }
 
 interface OrtExecutable {
-  readonly session: Binding.InferenceSession;
+  readonly session: OrtSession;
   /** A generated loop for the program (elementwise or per-row), used instead of the session once compiled. */
   loop?: { kernel: LoadedKernel; count: number; unit: number };
   /** Its C source, while the program waits to be run often enough to be worth a compile. */
@@ -27,13 +24,9 @@ interface OrtExecutable {
   runs: number;
   released?: boolean;
   readonly program: Program;
-  readonly inputNames: readonly string[];
-  readonly scalarNames: readonly string[];
-  readonly outputNames: readonly string[];
 }
 
 const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array } as const;
-const RUN_OPTIONS = {};
 
 export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   readonly name = 'onnxruntime-cpu';
@@ -42,35 +35,28 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private buffers = 0;
   private executables = 0;
   private generatedLoops = 0;
-  private readonly parallel: ort.InferenceSession.SessionOptions;
-  private readonly serial: ort.InferenceSession.SessionOptions;
+  private readonly sessions: OrtSessionFactory;
   private readonly threads: number;
 
   constructor(options: BackendOptions) {
-    initOrt();
     this.threads = options.threads;
-    // Spinning intra-op threads cost 3x op-by-op on 2 cores (measured): off.
-    const base = {
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // A failing kernel comes back to the runtime as an error naming the op and its call;
-      // ONNX Runtime's own log line about it (stderr, outside the notebook) would only repeat it.
-      logSeverityLevel: 4,
-      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-    } as const;
-    this.parallel = { ...base, intraOpNumThreads: options.threads };
-    // Small programs gain nothing from a thread pool, and creating one per session costs.
-    this.serial = { ...base, intraOpNumThreads: 1 };
+    this.sessions = sessionFactory(options.threads);
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
     const lowered = lowerToOnnx(program);
-    const options = isSmall(program) ? this.serial : this.parallel;
-    const session = new binding.InferenceSession();
-    session.loadModel(lowered.model.buffer as ArrayBuffer, lowered.model.byteOffset, lowered.model.byteLength, options);
+    const spec = (name: string, dtype: DType, shape: readonly number[]): TensorSpec => ({ name, dtype: COMPUTE_TYPE[dtype], shape });
+    const inputs = [
+      ...program.inputs.map((v, i) => spec(lowered.inputNames[i]!, v.dtype, v.shape)),
+      ...program.scalars.map((dtype, i) => spec(lowered.scalarNames[i]!, dtype, [])),
+    ];
+    const outputs = program.outputs.map((id, i) => {
+      const v = valueOf(program, id);
+      return spec(lowered.outputNames[i]!, v.dtype, v.shape);
+    });
+    const session = this.sessions.open(lowered.model, !isSmall(program), inputs, outputs);
     this.executables++;
-    const exe: OrtExecutable = { session, program, runs: 0, ...lowered };
+    const exe: OrtExecutable = { session, program, runs: 0 };
     const source = generateLoop(program);
     if (source !== undefined && outputElements(program) >= LOOP_AT_ONCE_ELEMENTS) this.buildLoop(exe, source);
     else exe.loopSource = source;
@@ -91,7 +77,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.executables--;
     exe.released = true;
     if (exe.loop) this.generatedLoops--;
-    exe.session.dispose();
+    exe.session.release();
   }
 
   async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
@@ -100,23 +86,15 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     if (tiny) return this.runTiny(tiny, program, inputs, scalars);
     if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
     if (exe.loopSource !== undefined && ++exe.runs >= HOT_RUNS) this.buildLoop(exe, exe.loopSource);
-    const feeds: Record<string, ort.Tensor> = {};
-    inputs.forEach((buf, i) => {
-      feeds[exe.inputNames[i]!] = toOrtTensor(buf.dtype, buf.data, program.inputs[i]!.shape);
-    });
-    program.scalars.forEach((dtype, i) => {
-      const type = COMPUTE_TYPE[dtype];
-      feeds[exe.scalarNames[i]!] = new ort.Tensor(type, SCALAR_ARRAY[type].of(Number(scalars[i])), []);
-    });
-    // Pre-allocated outputs over plain ArrayBuffers: ORT writes into them, no extra copy.
-    const fetches: Record<string, ort.Tensor> = {};
-    const computed = program.outputs.map((id, i) => {
+    // bfloat16 runs as float32 (ORT's CPU kernels have almost no bfloat16).
+    const feeds: StorageArray[] = inputs.map((buf) => (buf.dtype === 'bfloat16' ? widenBf16(buf.data as Uint16Array) : buf.data));
+    program.scalars.forEach((dtype, i) => feeds.push(SCALAR_ARRAY[COMPUTE_TYPE[dtype]].of(Number(scalars[i]))));
+    // Pooled outputs: ORT writes the results into them.
+    const computed = program.outputs.map((id) => {
       const v = valueOf(program, id);
-      const data = this.alloc(v.dtype === 'bfloat16' ? 'float32' : v.dtype, numel(v.shape));
-      fetches[exe.outputNames[i]!] = toOrtTensor(v.dtype === 'bfloat16' ? 'float32' : v.dtype, data, v.shape);
-      return { dtype: v.dtype, data };
+      return { dtype: v.dtype, data: this.alloc(COMPUTE_TYPE[v.dtype], numel(v.shape)) };
     });
-    exe.session.run(feeds, fetches, RUN_OPTIONS);
+    exe.session.run(feeds, computed.map((c) => c.data));
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);
@@ -153,7 +131,14 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   memoryStats() {
-    return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops, pool: this.pool.stats() };
+    return {
+      bytesInUse: this.bytesInUse,
+      buffers: this.buffers,
+      executables: this.executables,
+      generatedLoops: this.generatedLoops,
+      binding: this.sessions.binding,
+      pool: this.pool.stats(),
+    };
   }
 
   private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
@@ -197,9 +182,4 @@ function isSmall(program: Program): boolean {
     const a = valueOf(program, n.inputs[0]!).shape;
     return size * (a[a.length - 1] ?? 1) < SMALL_ELEMENTS * 16;
   }) && program.inputs.every((v) => numel(v.shape) < SMALL_ELEMENTS);
-}
-
-function toOrtTensor(dtype: DType, data: StorageArray, shape: readonly number[]): ort.Tensor {
-  if (dtype === 'bfloat16') return new ort.Tensor('float32', widenBf16(data as Uint16Array), shape as number[]);
-  return new ort.Tensor(COMPUTE_TYPE[dtype], data as Float32Array, shape as number[]);
 }

@@ -1,40 +1,7 @@
-// Builds the pjrt addon with npm's bundled node-gyp. Never fails the install: without a
-// C++ toolchain or Node headers the CPU backend still works, so this prints one line and
-// exits 0; the TPU compiler features then report that the addon is not built.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Builds the pjrt addon at npm install (see ../../build-addon.mjs): without it the CPU backend
+// still works, and the TPU compiler features report that the addon is not built.
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildAddon } from '../../build-addon.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const prefix = dirname(dirname(process.execPath));
-
-function nodeGyp() {
-  const candidates = [
-    process.env.npm_execpath && join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-    join(prefix, 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-  ];
-  return candidates.find((p) => p && existsSync(p));
-}
-
-const gyp = nodeGyp();
-if (!gyp) {
-  console.log('pjrt addon not built (TPU compiler off): npm\'s node-gyp was not found');
-  process.exit(0);
-}
-const args = [gyp, 'rebuild'];
-// Use the installed Node headers when they are there: no download (machines without internet).
-if (existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
-const result = spawnSync(process.execPath, args, { cwd: here, encoding: 'utf8' });
-if (result.status === 0) {
-  console.log('pjrt addon built');
-} else {
-  const output = `${result.stderr ?? ''}${result.stdout ?? ''}${result.error?.message ?? ''}`;
-  const lines = output.split('\n');
-  // The compiler's first error, else node-gyp's own summary.
-  const reason =
-    lines.find((l) => / error: /.test(l)) ??
-    lines.find((l) => l.startsWith('gyp ERR! stack Error:'))?.replace('gyp ERR! stack Error:', '') ??
-    'node-gyp failed';
-  console.log(`pjrt addon not built (TPU compiler off): ${reason.trim()}`);
-}
+buildAddon(dirname(fileURLToPath(import.meta.url)), 'pjrt addon', 'TPU compiler off');
