@@ -4,7 +4,7 @@ import ort from 'onnxruntime-node';
 // wraps the same call in a setImmediate and promises, several µs per op; the device thread
 // runs one program at a time anyway.
 import { binding, initOrt, type Binding } from 'onnxruntime-node/dist/binding.js';
-import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
+import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type ComputeType, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
@@ -32,7 +32,7 @@ interface OrtExecutable {
   readonly outputNames: readonly string[];
 }
 
-const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array } as const;
+
 const RUN_OPTIONS = {};
 
 export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
@@ -106,7 +106,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     });
     program.scalars.forEach((dtype, i) => {
       const type = COMPUTE_TYPE[dtype];
-      feeds[exe.scalarNames[i]!] = new ort.Tensor(type, SCALAR_ARRAY[type].of(Number(scalars[i])), []);
+      feeds[exe.scalarNames[i]!] = new ort.Tensor(type, scalarArray(type, Number(scalars[i])), []);
     });
     // Pre-allocated outputs over plain ArrayBuffers: ORT writes into them, no extra copy.
     const fetches: Record<string, ort.Tensor> = {};
@@ -156,8 +156,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     return { bytesInUse: this.bytesInUse, buffers: this.buffers, executables: this.executables, generatedLoops: this.generatedLoops, pool: this.pool.stats() };
   }
 
-  private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
-    const Type = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Uint8Array;
+  private alloc(dtype: ComputeType, n: number): StorageArray {
+    const Type = STORAGE_TYPE[dtype];
     // A small array of its own: V8 keeps the smallest in its heap, cheap to make and collect.
     const bytes = n * Type.BYTES_PER_ELEMENT;
     return BufferPool.pools(bytes) ? new Type(this.pool.take(bytes)) : new Type(n);
@@ -197,6 +197,14 @@ function isSmall(program: Program): boolean {
     const a = valueOf(program, n.inputs[0]!).shape;
     return size * (a[a.length - 1] ?? 1) < SMALL_ELEMENTS * 16;
   }) && program.inputs.every((v) => numel(v.shape) < SMALL_ELEMENTS);
+}
+
+const STORAGE_TYPE = { float32: Float32Array, int32: Int32Array, int64: BigInt64Array, bool: Uint8Array } as const;
+
+/** A run-time scalar fed to a program (int64 scalars are exact integers within 2^53). */
+function scalarArray(type: ComputeType, v: number): StorageArray {
+  if (type === 'int64') return BigInt64Array.of(BigInt(Math.trunc(v)));
+  return STORAGE_TYPE[type].of(v);
 }
 
 function toOrtTensor(dtype: DType, data: StorageArray, shape: readonly number[]): ort.Tensor {

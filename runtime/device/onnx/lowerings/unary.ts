@@ -44,8 +44,8 @@ onnxLowerings.register({
   abs: single('Abs'),
   // PyTorch's sign: (x > 0) - (x < 0), so NaN and -0 give 0
   sign: unaryLowering((g, x, dtype) => {
-    const zero = g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0]);
-    const to = dtype === 'int32' ? 6 : 1;
+    const zero = g.constant(dtype === 'int32' || dtype === 'int64' ? dtype : 'float32', [], [0]);
+    const to = dtype === 'int32' ? 6 : dtype === 'int64' ? 7 : 1;
     return g.node('Sub', [g.node('Cast', [g.node('Greater', [x, zero])], { to }), g.node('Cast', [g.node('Less', [x, zero])], { to })]);
   }),
   rsqrt: unaryLowering((g, x) => g.node('Reciprocal', [g.node('Sqrt', [x])])),
