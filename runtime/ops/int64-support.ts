@@ -5,15 +5,15 @@ import type { Abstract } from './op.js';
 
 const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
   'constant', 'fill', 'identity', 'cast', 'reshape', 'permute', 'expand', 'slice', 'concat', 'embedSlice',
-  'add', 'sub', 'mul', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
-  'gt', 'lt', 'eq', 'ge', 'le',
+  'add', 'sub', 'mul', 'div', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
+  'gt', 'lt', 'eq', 'ge', 'le', 'isnan', 'isinf', 'isfinite',
   'sum', 'prod', 'amax', 'amin', 'cumsum',
   'indexSelect', 'gather', 'scatterAdd',
 ]);
 
 /** Throws when `op` meets an int64 operand or result it has no int64 lowering for. */
 export function checkInt64Support(op: string, inputs: readonly Abstract[], out: Abstract): void {
-  if (INT64_PRIMITIVES.has(op)) return;
   if (out.dtype !== 'int64' && !inputs.some((a) => a.dtype === 'int64')) return;
+  if (INT64_PRIMITIVES.has(op)) return;
   throw new TypeError(`${op}: int64 tensors are not supported by this op yet; convert first with .to('int32') (values within int32) or .to('float32')`);
 }
