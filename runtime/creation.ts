@@ -6,7 +6,7 @@ import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { chipSession } from './device/current.js';
 import { normal, uniform } from './random.js';
-import { Tensor, type NestedArray } from './tensor.js';
+import { Tensor } from './tensor.js';
 import { noteUpload, tracing } from './jit/trace-record.js';
 
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
@@ -31,7 +31,9 @@ function upload(op: string, values: () => ArrayLike<number> | BigInt64Array, sha
   return made;
 }
 
-type TensorData = NestedArray | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
+/** Nested arrays as tpu.tensor takes them: BigInt elements (int64) besides numbers and booleans. */
+type NestedInput = number | boolean | bigint | NestedInput[];
+type TensorData = NestedInput | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
 
 /**
  * tpu.tensor(data): nested arrays, a typed array or a scalar. Numbers are float32 (JS cannot
@@ -61,7 +63,7 @@ function outOfInt64(v: bigint, i: number): never {
 }
 
 /** Nested arrays to a shape and row-major values; ragged arrays and holes are errors. */
-function flatten(data: NestedArray): { shape: number[]; flat: (number | bigint)[]; numbers: boolean; bigints: boolean } {
+function flatten(data: NestedInput): { shape: number[]; flat: (number | bigint)[]; numbers: boolean; bigints: boolean } {
   const shape: number[] = [];
   const flat: (number | bigint)[] = [];
   let numbers = false;
@@ -104,6 +106,7 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   const o = creationOptions('tpu.full', opts);
   const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
   if (dtype === 'int32') checkInt32('tpu.full', 'value', Number(value));
+  if (dtype === 'int64') toInt64('tpu.full', 'value', Number(value));
   return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype, o.chip);
 }
 
