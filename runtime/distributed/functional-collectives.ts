@@ -3,6 +3,7 @@
 // is one tensor per chip the same way. With `axis` the collective runs within each group of
 // chips along that mesh axis. Each chip gets its own primitive (ops/collectives.ts), recorded in
 // its own program in every mode; backward runs the chips' gradient rules together.
+import { checkInt64Support } from '../ops/int64-support.js';
 import { Tensor } from '../tensor.js';
 import { formatShape, numel } from '../shape.js';
 import { isFloating, ITEMSIZE } from '../dtype.js';
@@ -116,6 +117,7 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
   // would leave them waiting on the interconnect.
   call.locals.forEach((x, i) => {
     const out = op.infer([x], attrs[i]!);
+    checkInt64Support(op.name, [x], out); // before any reservation
     chipSession(x.chip).reserve(numel(out.shape) * ITEMSIZE[out.dtype], `${formatShape(out.shape)} ${out.dtype}`, call.who);
   });
   for (const x of call.locals) chipSession(x.chip).makeRoom();

@@ -44,6 +44,8 @@ const cases: TorchCase[] = [
   { name: 'indexSelect with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([2, 0, 2])], js: (x, i) => x.indexSelect(0, i), py: 'x0.index_select(0, x1)' },
   { name: 'gather with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([[1], [0], [1]])], js: (x, i) => x.gather(1, i), py: 'x0.gather(1, x1)' },
   { name: 'indexSelect of int64 values', inputs: [BIG, i64([2, 0])], js: (x, i) => x.indexSelect(0, i), py: 'x0.index_select(0, x1)' },
+  { name: 'at and index with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([-1, 0])], js: (x, i) => [x.at(':', i), x.index(i)], py: '(x0[:, x1], x0[x1])' },
+  { name: 'embedding and crossEntropy with int64 indices', inputs: [f32([[1.5, -0.5, 2], [0, 3, -1]]), i64([2, 1])], js: (x, i) => [tpu.nn.functional.embedding(i, x.T), tpu.nn.crossEntropy(x, i)], py: '(F.embedding(x1, x0.T), F.cross_entropy(x0, x1))' },
   { name: 'int64 out-of-range index is an error', inputs: [f32([1, 2, 3]), i64([3])], js: (x, i) => x.indexSelect(0, i), py: 'x0.index_select(0, x1)' },
   // layout ops keep every bit
   { name: 'int64 reshape, transpose, slice and concat', inputs: [i64([[2n ** 62n + 1n, 2n], [3n, -(2n ** 61n) - 1n]])], js: (x) => [x.T, x.reshape([4]), x.at(1), tpu.concat([x, x], 0)], py: '(x0.T, x0.reshape(4), x0[1], torch.cat([x0, x0], 0))' },

@@ -141,14 +141,14 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
 }
 
 /**
- * Where the runtime documents int32 for PyTorch's int64 (README, "int64"): index results
- * (argmax, argmin, sort, argsort, topk, max/min along a dim), integers made without an int64
- * operand (integer arange, a bool tensor times 2, where(c, 1, 0)) and results of `ids` inputs
- * (int32 here, int64 there). Never for sums and products, whose int64 result PyTorch's rule
- * and the runtime share, nor when an input is int64; the values are still compared exactly.
+ * Where the runtime documents int32 for PyTorch's int64 (docs/runtime.md, "int64"): index
+ * results (argmax, argmin, sort, argsort, topk, max/min along a dim), integers made without an
+ * int64 operand (integer arange, a bool tensor times 2, where(c, 1, 0)) and results of `ids`
+ * inputs (int32 here, int64 there). Never when an input is int64; the values are still compared
+ * exactly. (That int32 and bool sums and products are int64 is asserted in test/runtime.)
  */
 function keepsInt32(c: TorchCase): boolean {
-  return !c.inputs.some((s) => s.dtype === 'int64') && !/\b(sum|prod|cumsum|cumprod)\(/.test(c.py);
+  return !c.inputs.some((s) => s.dtype === 'int64');
 }
 
 const MODES = ['debug', 'strict', 'fused'] as const;
