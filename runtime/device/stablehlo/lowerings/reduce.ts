@@ -51,7 +51,7 @@ function argReduction(direction: 'GT' | 'LT'): StableHloLowering {
     const shape = fn.typeOf(flat).shape;
     if (shape.length === 0) return splat(fn, 0, types.output.shape, 'i32');
     const float = isFloatElement(input.element);
-    const worst = float ? (direction === 'GT' ? -Infinity : Infinity) : direction === 'GT' ? INT32_MIN : INT32_MAX;
+    const worst = extremeOf(direction === 'GT' ? 'maximum' : 'minimum', types.inputs[0]!.dtype);
     const inits = [splat(fn, worst, [], input.element), splat(fn, INT32_MAX, [], 'i32')];
     const [, index] = reduce(fn, [flat, iota(fn, shape, axis)], inits, [axis], ([a, ai], [b, bi]) => {
       const firstIndex = compare(fn, ai!, bi!, 'LT');
