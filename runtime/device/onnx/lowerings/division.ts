@@ -7,32 +7,37 @@ import { onnxLowerings, type OnnxLowerContext } from './table.js';
 import { zeroOrFail } from './device-checks.js';
 
 /**
- * An int32 Div/Mod whose divisor is never 0 or -1: a divisor of -1 gives `byMinusOne`, a zero
- * divisor fails the program.
+ * An int32 or int64 (`d`) Div/Mod whose divisor is never 0 or -1: a divisor of -1 gives
+ * `byMinusOne`, a zero divisor fails the program.
  */
-function guardedIntDivision(ctx: OnnxLowerContext, a: string, b: string, onnx: 'Div' | 'Mod', byMinusOne: string): string {
+function guardedIntDivision(ctx: OnnxLowerContext, d: 'int32' | 'int64', a: string, b: string, onnx: 'Div' | 'Mod', byMinusOne: string): string {
   const g = ctx.graph;
-  const c = (v: number) => g.constant('int32', [], [v]);
+  const c = (v: number) => g.constant(d, [], [v]);
   const isZero = g.node('Equal', [b, c(0)]);
   const isMinusOne = g.node('Equal', [b, c(-1)]);
   const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
   const q = g.node('Where', [isMinusOne, byMinusOne, g.node(onnx, [a, safe], onnx === 'Mod' ? { fmod: 1 } : {})]);
-  return g.node('Add', [q, zeroOrFail(g, isZero)]);
+  return g.node('Add', [q, ctx.cast(zeroOrFail(g, isZero), 'int32', d)]);
 }
 
 function operandsIn(ctx: OnnxLowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
   return [ctx.cast(a!, inputs[0]!.dtype, d), ctx.cast(b!, inputs[1]!.dtype, d)];
 }
 
+/** The integer type a division computes in: int64 for int64, int32 for int32 and bool. */
+const intType = (d: DType): 'int32' | 'int64' => (d === 'int64' ? 'int64' : 'int32');
+
 onnxLowerings.register({
   fmod(ctx, inputs, _attrs, types) {
     const d = types.output.dtype;
     const [a, b] = operandsIn(ctx, inputs, types.inputs, d);
     if (COMPUTE_TYPE[d] === 'float32') return ctx.graph.node('Mod', [a, b], { fmod: 1 });
-    return guardedIntDivision(ctx, a, b, 'Mod', ctx.graph.node('Mul', [a, ctx.graph.constant('int32', [], [0])]));
+    const int = intType(d);
+    return guardedIntDivision(ctx, int, a, b, 'Mod', ctx.graph.node('Mul', [a, ctx.graph.constant(int, [], [0])]));
   },
   divTruncInt(ctx, inputs, _attrs, types) {
-    const [a, b] = operandsIn(ctx, inputs, types.inputs, 'int32');
-    return guardedIntDivision(ctx, a, b, 'Div', ctx.graph.node('Neg', [a]));
+    const int = intType(types.output.dtype);
+    const [a, b] = operandsIn(ctx, inputs, types.inputs, int);
+    return guardedIntDivision(ctx, int, a, b, 'Div', ctx.graph.node('Neg', [a]));
   },
 });
