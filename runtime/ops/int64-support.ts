@@ -5,7 +5,7 @@ import type { Abstract } from './op.js';
 
 const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
   'constant', 'fill', 'identity', 'cast', 'reshape', 'permute', 'expand', 'slice', 'concat', 'embedSlice',
-  'add', 'sub', 'mul', 'div', 'divTruncInt', 'fmod', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
+  'add', 'sub', 'mul', 'div', 'divTruncInt', 'fmod', 'pow', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
   'gt', 'lt', 'eq', 'ge', 'le', 'isnan', 'isinf', 'isfinite',
   'sum', 'prod', 'amax', 'amin', 'cumsum', 'argmax', 'argmin', 'topkValues', 'topkIndices',
   'indexSelect', 'gather', 'scatterAdd',

@@ -152,9 +152,9 @@ function binaryCases(): PrimitiveCase[] {
   const arithmetic = ['add', 'sub', 'mul', 'div', 'maximum', 'minimum'];
   for (const op of [...arithmetic, 'pow', 'gt', 'lt', 'eq', 'ge', 'le', 'logicalAnd', 'logicalOr', 'logicalXor']) {
     const tolerance = op === 'pow' ? TRANSCENDENTAL : op === 'div' ? DIVISION : arithmetic.includes(op) ? ARITHMETIC : EXACT;
-    for (const d of op.startsWith('logical') || op === 'pow' ? ALL : WITH_INT64) {
+    for (const d of op.startsWith('logical') ? ALL : WITH_INT64) {
       if ((op === 'sub' || op === 'pow') && d === 'bool') continue;
-      const exponent = op === 'pow' && d === 'int32' ? { ints: [0, 4] as const } : {};
+      const exponent = op === 'pow' && (d === 'int32' || d === 'int64') ? { ints: [0, 4] as const } : {};
       cases.push(one(`${op} ${d}`, op, [T([3, 4], d), T([3, 4], d, exponent)], noAttrs, tolerance));
     }
     // broadcasting, a mixed-dtype pair and a scalar parameter
@@ -168,6 +168,8 @@ function binaryCases(): PrimitiveCase[] {
   for (const d of NUMERIC) cases.push(one(`fmod ${d}`, 'fmod', [T([3, 4], d), T([3, 4], d, d === 'int32' ? { ints: [1, 6] } : { finite: true })], noAttrs, ARITHMETIC));
   cases.push(one('fmod int32 by negatives', 'fmod', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
   cases.push(one('divTruncInt int32', 'divTruncInt', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
+  cases.push(one('fmod int64 by negatives', 'fmod', [T([3, 4], 'int64'), T([4], 'int64', { values: [-1, -3, 2, 2 ** 35 + 1] })], noAttrs, EXACT));
+  cases.push(one('divTruncInt int64', 'divTruncInt', [T([3, 4], 'int64'), T([4], 'int64', { values: [-1, -3, 2, 2 ** 35 + 1] })], noAttrs, EXACT));
   for (const d of WITH_INT64) {
     cases.push(one(`where ${d}`, 'where', [T([3, 4], 'bool'), T([3, 4], d), T([4], d)], noAttrs, EXACT));
   }
@@ -242,6 +244,8 @@ function reduceCases(): PrimitiveCase[] {
     ['float32 ties', T([3, 4], 'float32', { values: [1, 3, 3, 0, 2, 2, 2, 2, -1, 5, -1, 5] })],
     ['bfloat16', T([3, 4], 'bfloat16', { finite: true })],
     ['int32 ties', T([3, 4], 'int32', { ints: [0, 2] })],
+    // below -2^31: an int32 initial value would beat them
+    ['int64 beyond int32', T([3, 4], 'int64', { values: [-(2 ** 40), -(2 ** 41), -(2 ** 40), 5, -(2 ** 62), 2 ** 50, 3, 2 ** 50, 0, -1, -(2 ** 33), -(2 ** 33)] })],
   ];
   // PyTorch: NaN is the extreme of both, its first index wins.
   const nans = T([2, 4], 'float32', { values: [1, NaN, 3, NaN, 2, -1, 2, -1] });
@@ -311,6 +315,7 @@ function indexCases(): PrimitiveCase[] {
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],
     ['bfloat16', T([3, 6], 'bfloat16', { finite: true })],
     ['int32 ties', T([3, 6], 'int32', { ints: [0, 3] })],
+    ['int64', T([3, 6], 'int64')],
   ];
   // PyTorch: NaN is larger than every number.
   const nans = T([2, 4], 'float32', { values: [1, NaN, 3, 2, 0, -1, NaN, 5] });

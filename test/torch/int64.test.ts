@@ -22,6 +22,7 @@ const cases: TorchCase[] = [
   { name: 'int64 true division is float32', inputs: [SMALL, i64([2, 4, -5])], js: (a, b) => [a.div(b), a.div(2)], py: '(x0 / x1, x0 / 2)' },
   // wraparound modulo 2^64, as PyTorch's int64
   { name: 'int64 add and sub wrap', inputs: [i64([MAX, MIN, 0n])], js: (x) => [x.add(1), x.sub(1), x.neg()], py: '(x0 + 1, x0 - 1, -x0)' },
+  { name: 'int64 pow (wrapping)', inputs: [i64([3n, -2n, 2n ** 20n, 7n]), i64([2n, 3n, 4n, 0n])], js: (a, b) => [a.pow(b), a.pow(2)], py: '(x0 ** x1, x0 ** 2)' },
   { name: 'int64 mul wraps', inputs: [i64([3037000500n, 2n ** 32n, -(2n ** 40n)])], js: (x) => x.mul(x), py: 'x0 * x0' },
   { name: 'int64 abs and neg of the minimum wrap', inputs: [i64([MIN, -5n, 5n])], js: (x) => [x.abs(), x.neg(), x.sign()], py: '(x0.abs(), -x0, x0.sign())' },
   // comparisons, where, maximum/minimum, clamp: exact beyond 2^53
@@ -39,6 +40,9 @@ const cases: TorchCase[] = [
   { name: 'int64 sum and cumsum wrap', inputs: [i64([MAX, 1n, 2n])], js: (x) => [x.sum(), x.cumsum(0)], py: '(x0.sum(), x0.cumsum(0))' },
   { name: 'int64 prod and cumprod wrap', inputs: [i64([2n ** 32n, 2n ** 31n, 3n, 2n])], js: (x) => [x.prod(), x.cumprod(0)], py: '(x0.prod(), x0.cumprod(0))' },
   { name: 'int64 amax and amin beyond 2^53', inputs: [i64([[2n ** 53n + 1n, 2n ** 53n], [-(2n ** 53n) - 1n, 0n]])], js: (x) => [x.amax(), x.amin(), x.amax(1), x.amin(0)], py: '(x0.amax(), x0.amin(), x0.amax(1), x0.amin(0))' },
+  { name: 'argmax, argmin, sort and topk of int64 (int32 indices)', inputs: [i64([[2n ** 60n, -(2n ** 60n), 5n], [-(2n ** 62n), 3n, 2n ** 53n + 1n]])], js: (x) => [x.argmax(1), x.argmin(), x.sort({ dim: 1 }).values, x.sort({ dim: 1 }).indices, x.topk(2).values, x.topk(2).indices], py: '(x0.argmax(1), x0.argmin(), x0.sort(dim=1, stable=True).values, x0.sort(dim=1, stable=True).indices, x0.topk(2).values, x0.topk(2).indices)', int32Indices: true },
+  // integer division: floor and trunc rounding, remainder and fmod (signs of the divisor and the dividend); no MIN // -1 (PyTorch dies of SIGFPE there)
+  { name: 'int64 division with rounding, remainder and fmod', inputs: [i64([7n, -7n, 2n ** 62n + 3n, -(2n ** 62n) - 5n, 9n, 2n ** 53n + 1n]), i64([2n, 2n, -3n, 7n, -4n, 3n])], js: (a, b) => [a.div(b, { roundingMode: 'floor' }), a.div(b, { roundingMode: 'trunc' }), a.remainder(b), a.fmod(b), a.remainder(3)], py: "(torch.div(x0, x1, rounding_mode='floor'), torch.div(x0, x1, rounding_mode='trunc'), torch.remainder(x0, x1), torch.fmod(x0, x1), x0 % 3)" },
   { name: 'mean of int64 is an error', inputs: [SMALL], js: (x) => x.mean(), py: 'x0.mean()' },
   // int64 indices
   { name: 'indexSelect with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([2, 0, 2])], js: (x, i) => x.indexSelect(0, i), py: 'x0.index_select(0, x1)' },

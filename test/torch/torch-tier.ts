@@ -31,6 +31,8 @@ export interface TorchCase {
   readonly py: string;
   readonly rtol?: number;
   readonly atol?: number;
+  /** Its index results are int32 here, int64 in PyTorch (documented), also for int64 inputs. */
+  readonly int32Indices?: true;
 }
 
 interface Result {
@@ -144,11 +146,11 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
  * Where the runtime documents int32 for PyTorch's int64 (docs/runtime.md, "int64"): index
  * results (argmax, argmin, sort, argsort, topk, max/min along a dim), integers made without an
  * int64 operand (integer arange, a bool tensor times 2, where(c, 1, 0)) and results of `ids`
- * inputs (int32 here, int64 there). Never when an input is int64; the values are still compared
- * exactly. (That int32 and bool sums and products are int64 is asserted in test/runtime.)
+ * inputs (int32 here, int64 there). Never when an input is int64, unless the case says its
+ * index results are int32 (`int32Indices`); the values are still compared exactly. (That int32 and bool sums and products are int64 is asserted in test/runtime.)
  */
 function keepsInt32(c: TorchCase): boolean {
-  return !c.inputs.some((s) => s.dtype === 'int64');
+  return c.int32Indices === true || !c.inputs.some((s) => s.dtype === 'int64');
 }
 
 const MODES = ['debug', 'strict', 'fused'] as const;
