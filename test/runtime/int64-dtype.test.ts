@@ -75,6 +75,18 @@ describe('bad input', () => {
   });
 });
 
+describe('tpu.compile', () => {
+  it('int64 arguments and results replay exactly, wrapping as PyTorch', async () => {
+    const f = tpu.compile((x: Tensor, y: Tensor) => x.mul(x).add(y).maximum(x.neg()));
+    for (const k of [2n ** 40n + 3n, 3037000500n]) {
+      const xs = [k, -k, 7n];
+      const ys = [1n, 2n ** 62n, -3n];
+      const want = xs.map((x, i) => { const a = BigInt.asIntN(64, x * x + ys[i]!); return a > -x ? a : -x; });
+      expect(await longs(f(tpu.tensor(BigInt64Array.from(xs)), tpu.tensor(BigInt64Array.from(ys))))).toEqual(want);
+    }
+  });
+});
+
 describe('safetensors', () => {
   it('saves and loads int64 (I64) exactly', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'i64-')), 'w.safetensors');
