@@ -23,6 +23,8 @@ const cases: TorchCase[] = [
   // wraparound modulo 2^64, as PyTorch's int64
   { name: 'int64 add and sub wrap', inputs: [i64([MAX, MIN, 0n])], js: (x) => [x.add(1), x.sub(1), x.neg()], py: '(x0 + 1, x0 - 1, -x0)' },
   { name: 'int64 pow (wrapping)', inputs: [i64([3n, -2n, 2n ** 20n, 7n]), i64([2n, 3n, 4n, 0n])], js: (a, b) => [a.pow(b), a.pow(2)], py: '(x0 ** x1, x0 ** 2)' },
+  { name: 'float functions of int64 are float32', inputs: [i64([3n, -2n, 0n, 2n ** 40n + 7n])], js: (x) => [x.exp(), x.log(), x.sqrt(), x.tanh(), x.sigmoid(), x.rsqrt()], py: '(x0.exp(), x0.log(), x0.sqrt(), x0.tanh(), x0.sigmoid(), x0.rsqrt())' },
+  { name: 'relu square floor round and logical ops of int64', inputs: [i64([3n, -2n, 0n, 2n ** 40n + 7n])], js: (x) => [x.relu(), x.square(), x.floor(), x.round(), x.logicalAnd(x.gt(0)), x.logicalNot()], py: '(x0.relu(), x0.square(), x0.floor(), x0.round(), torch.logical_and(x0, x0 > 0), torch.logical_not(x0))' },
   { name: 'int64 mul wraps', inputs: [i64([3037000500n, 2n ** 32n, -(2n ** 40n)])], js: (x) => x.mul(x), py: 'x0 * x0' },
   { name: 'int64 abs and neg of the minimum wrap', inputs: [i64([MIN, -5n, 5n])], js: (x) => [x.abs(), x.neg(), x.sign()], py: '(x0.abs(), -x0, x0.sign())' },
   // comparisons, where, maximum/minimum, clamp: exact beyond 2^53
