@@ -1,16 +1,16 @@
 // Creating tensors: values made on the host, uploaded once (a counted transfer).
-import { assertDType, checkInt32, toStorage, type DType } from './dtype.js';
+import { assertDType, checkInt32, toInt64, toStorage, type DType } from './dtype.js';
 import { isOptions } from './options.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
 import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { chipSession } from './device/current.js';
 import { normal, uniform } from './random.js';
-import { Tensor, type NestedArray } from './tensor.js';
+import { Tensor } from './tensor.js';
 import { noteUpload, tracing } from './jit/trace-record.js';
 
 /** Host values to the device; `values` is called again when a tpu.compile replay remakes the tensor. */
-function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype: DType, chip = 0): Tensor {
+function upload(op: string, values: () => ArrayLike<number> | BigInt64Array, shape: Shape, dtype: DType, chip = 0): Tensor {
   const session = chipSession(chip);
   // Device memory is reserved before the host values are built: a request over the HBM
   // capacity fails before a host array of that size is made.
@@ -31,12 +31,14 @@ function upload(op: string, values: () => ArrayLike<number>, shape: Shape, dtype
   return made;
 }
 
-type TensorData = NestedArray | Float32Array | Float64Array | Int32Array | Uint8Array;
+/** Nested arrays as tpu.tensor takes them: BigInt elements (int64) besides numbers and booleans. */
+type NestedInput = number | boolean | bigint | NestedInput[];
+type TensorData = NestedInput | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
 
 /**
  * tpu.tensor(data): nested arrays, a typed array or a scalar. Numbers are float32 (JS cannot
  * tell 1.0 from 1, as in torch.Tensor and tf.js) unless a dtype or an Int32Array says
- * otherwise; booleans alone are bool.
+ * otherwise; booleans alone are bool; a BigInt64Array or BigInt elements make int64.
   * @example
   * tpu.tensor([[1, 2], [3, 4]]).dtype // 'float32'
   * tpu.tensor(new Int32Array([1, 2])).dtype // 'int32'
@@ -44,18 +46,28 @@ type TensorData = NestedArray | Float32Array | Float64Array | Int32Array | Uint8
 export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
-    const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof Uint8Array ? 'bool' : 'float32';
-    return upload('tensor', () => data as ArrayLike<number>, [data.length], o.dtype ?? inferred, o.chip);
+    const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof BigInt64Array ? 'int64' : data instanceof Uint8Array ? 'bool' : 'float32';
+    return upload('tensor', () => data as ArrayLike<number> | BigInt64Array, [data.length], o.dtype ?? inferred, o.chip);
   }
-  const { shape, flat, numbers } = flatten(data);
-  return upload('tensor', () => flat, shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'), o.chip);
+  const { shape, flat, numbers, bigints } = flatten(data);
+  if (bigints) {
+    const dtype = o.dtype ?? 'int64';
+    if (dtype !== 'int64') throw new TypeError(`tpu.tensor: data holds BigInt values, which make int64 tensors; got dtype '${dtype}' (convert after: .to('${dtype}'))`);
+    return upload('tensor', () => BigInt64Array.from(flat, (v, i) => (typeof v === 'bigint' ? BigInt.asIntN(64, v) === v ? v : outOfInt64(v, i) : toInt64('tpu.tensor', `value at index ${i}:`, v))), shape, dtype, o.chip);
+  }
+  return upload('tensor', () => flat as number[], shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'), o.chip);
+}
+
+function outOfInt64(v: bigint, i: number): never {
+  throw new RangeError(`tpu.tensor: value at index ${i}: ${v} does not fit in int64 (range -2^63 to 2^63-1)`);
 }
 
 /** Nested arrays to a shape and row-major values; ragged arrays and holes are errors. */
-function flatten(data: NestedArray): { shape: number[]; flat: number[]; numbers: boolean } {
+function flatten(data: NestedInput): { shape: number[]; flat: (number | bigint)[]; numbers: boolean; bigints: boolean } {
   const shape: number[] = [];
-  const flat: number[] = [];
+  const flat: (number | bigint)[] = [];
   let numbers = false;
+  let bigints = false;
   let leafDepth = -1;
   const ragged = (path: string, what: string) => new RangeError(`tpu.tensor: ragged nested array: data${path} ${what}`);
   const walk = (v: unknown, dim: number, path: string): void => {
@@ -71,12 +83,17 @@ function flatten(data: NestedArray): { shape: number[]; flat: number[]; numbers:
     }
     if (leafDepth < 0) leafDepth = dim;
     if (dim !== leafDepth || dim !== shape.length) throw ragged(path, 'is a scalar where an array was expected');
+    if (typeof v === 'bigint') {
+      bigints = true;
+      flat.push(v);
+      return;
+    }
     if (typeof v === 'number') numbers = true;
-    else if (typeof v !== 'boolean') throw new TypeError(`tpu.tensor: data${path} must be a number or a boolean; got ${v === null ? 'null' : typeof v}`);
+    else if (typeof v !== 'boolean') throw new TypeError(`tpu.tensor: data${path} must be a number, a boolean or a BigInt; got ${v === null ? 'null' : typeof v}`);
     flat.push(Number(v));
   };
   walk(data, 0, '');
-  return { shape, flat, numbers };
+  return { shape, flat, numbers, bigints };
 }
 
 /**
@@ -89,6 +106,7 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   const o = creationOptions('tpu.full', opts);
   const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
   if (dtype === 'int32') checkInt32('tpu.full', 'value', Number(value));
+  if (dtype === 'int64') toInt64('tpu.full', 'value', Number(value));
   return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype, o.chip);
 }
 

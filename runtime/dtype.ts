@@ -1,24 +1,29 @@
-// The four TPU dtypes, their storage, and PyTorch's type promotion.
+// The TPU dtypes, their storage, and PyTorch's type promotion.
 
-export type DType = 'float32' | 'bfloat16' | 'int32' | 'bool';
-export const DTYPES: readonly DType[] = ['float32', 'bfloat16', 'int32', 'bool'];
+export type DType = 'float32' | 'bfloat16' | 'int32' | 'int64' | 'bool';
+export const DTYPES: readonly DType[] = ['float32', 'bfloat16', 'int32', 'int64', 'bool'];
 
 /** Bytes per element in device memory (bfloat16 is stored as 16 bits). */
-export const ITEMSIZE: Record<DType, number> = { float32: 4, bfloat16: 2, int32: 4, bool: 1 };
+export const ITEMSIZE: Record<DType, number> = { float32: 4, bfloat16: 2, int32: 4, int64: 8, bool: 1 };
 
 /** The type a value of this dtype has inside a program: bfloat16 is computed in float32. */
-export type ComputeType = 'float32' | 'int32' | 'bool';
+export type ComputeType = 'float32' | 'int32' | 'int64' | 'bool';
 export const COMPUTE_TYPE: Record<DType, ComputeType> = {
-  float32: 'float32', bfloat16: 'float32', int32: 'int32', bool: 'bool',
+  float32: 'float32', bfloat16: 'float32', int32: 'int32', int64: 'int64', bool: 'bool',
 };
 
 /** Host-side array types: what `data()` returns. bfloat16 is widened to float32. */
-export type HostArray = Float32Array | Int32Array | Uint8Array;
+export type HostArray = Float32Array | Int32Array | BigInt64Array | Uint8Array;
 /** Device-side storage: bfloat16 as raw 16-bit patterns. */
-export type StorageArray = Float32Array | Uint16Array | Int32Array | Uint8Array;
+export type StorageArray = Float32Array | Uint16Array | Int32Array | BigInt64Array | Uint8Array;
 
 export function isFloating(d: DType): boolean {
   return d === 'float32' || d === 'bfloat16';
+}
+
+/** int32 and int64: the integer dtypes. */
+export function isInteger(d: DType): boolean {
+  return d === 'int32' || d === 'int64';
 }
 
 export function assertDType(value: unknown, op: string, arg = 'dtype'): DType {
@@ -26,8 +31,8 @@ export function assertDType(value: unknown, op: string, arg = 'dtype'): DType {
   throw new TypeError(`${op}: ${arg} must be one of ${DTYPES.join(', ')}; got ${JSON.stringify(value)}`);
 }
 
-const RANK: Record<DType, number> = { bool: 0, int32: 1, bfloat16: 2, float32: 3 };
-const CATEGORY: Record<DType, number> = { bool: 0, int32: 1, bfloat16: 2, float32: 2 };
+const RANK: Record<DType, number> = { bool: 0, int32: 1, int64: 2, bfloat16: 3, float32: 4 };
+const CATEGORY: Record<DType, number> = { bool: 0, int32: 1, int64: 1, bfloat16: 2, float32: 2 };
 
 /** Promotion of two tensors (torch.promote_types restricted to these dtypes). */
 export function promoteTypes(a: DType, b: DType): DType {
@@ -97,6 +102,7 @@ export function allocStorage(dtype: DType, n: number): StorageArray {
     case 'float32': return new Float32Array(n);
     case 'bfloat16': return new Uint16Array(n);
     case 'int32': return new Int32Array(n);
+    case 'int64': return new BigInt64Array(n);
     case 'bool': return new Uint8Array(n);
   }
 }
@@ -112,11 +118,33 @@ export function checkInt32(who: string, what: string, value: number): void {
   }
 }
 
+export const INT64_LIMIT = 2 ** 63;
+
+/** A JS number as an int64 (truncated toward zero); beyond int64's range an error naming `what`. */
+export function toInt64(who: string, what: string, value: number): bigint {
+  const v = Math.trunc(value);
+  if (!(v >= -INT64_LIMIT && v < INT64_LIMIT)) {
+    throw new RangeError(`${who}: ${what} ${value} does not fit in int64 (range -2^63 to 2^63-1)`);
+  }
+  return BigInt(v);
+}
+
 /**
  * Converts JS numbers into device storage of a dtype (bf16 rounded to nearest even; int32
- * truncated toward zero). A value outside int32's range is an error, never a wraparound.
+ * truncated toward zero). A value outside an integer dtype's range is an error, never a wraparound.
  */
-export function toStorage(dtype: DType, values: ArrayLike<number>, who = 'tensor'): StorageArray {
+export function toStorage(dtype: DType, values: ArrayLike<number> | ArrayLike<bigint>, who = 'tensor'): StorageArray {
+  if (values instanceof BigInt64Array) return bigIntsToStorage(dtype, values, who);
+  return numbersToStorage(dtype, values as ArrayLike<number>, who);
+}
+
+/** BigInt values (a BigInt64Array) only make int64 storage: elsewhere they would round silently. */
+function bigIntsToStorage(dtype: DType, values: BigInt64Array, who: string): StorageArray {
+  if (dtype !== 'int64') throw new TypeError(`${who}: BigInt values (a BigInt64Array) make int64 tensors; got dtype '${dtype}' (convert after: .to('${dtype}'))`);
+  return values.slice();
+}
+
+function numbersToStorage(dtype: DType, values: ArrayLike<number>, who: string): StorageArray {
   const out = allocStorage(dtype, values.length);
   if (dtype === 'bfloat16') for (let i = 0; i < values.length; i++) out[i] = bf16Bits(values[i]!);
   else if (dtype === 'bool') for (let i = 0; i < values.length; i++) out[i] = values[i] ? 1 : 0;
@@ -126,7 +154,10 @@ export function toStorage(dtype: DType, values: ArrayLike<number>, who = 'tensor
       if (!(v > INT32_MIN - 1 && v < INT32_MAX + 1)) checkInt32(who, `value at index ${i}:`, v);
       out[i] = Math.trunc(v);
     }
-  } else out.set(values as ArrayLike<number>);
+  } else if (dtype === 'int64') {
+    const o = out as BigInt64Array;
+    for (let i = 0; i < values.length; i++) o[i] = toInt64(who, `value at index ${i}:`, values[i]!);
+  } else (out as Float32Array).set(values as ArrayLike<number>);
   return out;
 }
 

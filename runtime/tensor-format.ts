@@ -6,13 +6,13 @@ import { formatShape, numel, type Shape } from './shape.js';
 const THRESHOLD = 1000;
 const EDGE = 3;
 
-function numberFormatter(values: HostArray, dtype: DType): (v: number) => string {
+function numberFormatter(values: HostArray, dtype: DType): (v: number | bigint) => string {
   if (dtype === 'bool') return (v) => (v ? 'True' : 'False');
-  if (dtype === 'int32') return (v) => String(v);
+  if (dtype === 'int32' || dtype === 'int64') return (v) => String(v);
   let maxAbs = 0;
   let minAbs = Infinity;
   let integral = true;
-  for (const v of values) {
+  for (const v of values as Float32Array) {
     if (!Number.isFinite(v)) continue;
     const a = Math.abs(v);
     if (a > maxAbs) maxAbs = a;
@@ -20,10 +20,11 @@ function numberFormatter(values: HostArray, dtype: DType): (v: number) => string
     if (!Number.isInteger(v)) integral = false;
   }
   const special = (v: number) => (Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf');
-  if (integral && maxAbs < 1e8) return (v) => (Number.isFinite(v) ? `${v}.` : special(v));
+  const float = (f: (v: number) => string) => (v: number | bigint) => (Number.isFinite(v) ? f(v as number) : special(v as number));
+  if (integral && maxAbs < 1e8) return float((v) => `${v}.`);
   const sci = maxAbs >= 1e8 || minAbs < 1e-4 || maxAbs / minAbs > 1000;
-  if (sci) return (v) => (Number.isFinite(v) ? v.toExponential(4).replace(/e([+-])(\d)$/, 'e$10$2') : special(v));
-  return (v) => (Number.isFinite(v) ? v.toFixed(4) : special(v));
+  if (sci) return float((v) => v.toExponential(4).replace(/e([+-])(\d)$/, 'e$10$2'));
+  return float((v) => v.toFixed(4));
 }
 
 /** The indices shown along one dimension (all, or EDGE at each end around an ellipsis). */

@@ -199,7 +199,7 @@ export class Tensor {
       throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.size} elements)`);
     }
     const v = this.dataSync()[0]!;
-    return this.dtype === 'bool' ? v !== 0 : v;
+    return this.dtype === 'bool' ? v !== 0 : typeof v === 'bigint' ? exactNumber('item', v, 0) : v;
   }
 
   /**
@@ -209,6 +209,7 @@ export class Tensor {
   array(): NestedArray {
     return nest(this.dataSync(), this.shape, this.dtype === 'bool');
   }
+
 
   /**
    * Frees the device memory now (idempotent).
@@ -260,8 +261,18 @@ export const OPERATOR_HINT = 'JavaScript has no operator overloading: use the te
   + 'x.sub(y), x.mul(y), x.div(y), x.pow(2), x.neg(), x.lt(y) / x.le / x.gt / x.ge / x.eq / x.ne for comparisons, '
   + 'x.at(0) for x[0], or x.item() for a number';
 
+/** An int64 value as a JS number: exact up to 2^53, an error beyond (data() has the exact BigInts). */
+function exactNumber(who: string, v: bigint, i: number): number {
+  const n = Number(v);
+  if (Number.isSafeInteger(n)) return n;
+  throw new RangeError(`${who}: int64 value ${v} (element ${i}) is beyond 2^53, where JS numbers are not exact; read it with data() (a BigInt64Array of exact values)`);
+}
+
 function nest(values: HostArray, shape: Shape, bool: boolean): NestedArray {
-  const at = (i: number) => (bool ? values[i] !== 0 : values[i]!);
+  const at = (i: number): number | boolean => {
+    const v = values[i]!;
+    return bool ? v !== 0 : typeof v === 'bigint' ? exactNumber('array', v, i) : v;
+  };
   if (shape.length === 0) return at(0);
   const build = (dim: number, offset: number): NestedArray[] => {
     const n = shape[dim]!;

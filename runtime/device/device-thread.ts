@@ -154,7 +154,8 @@ function hasNonFinite(dtype: DType, d: StorageArray): boolean {
   if (dtype === 'float32') {
     for (let i = 0; i < d.length; i++) if (!Number.isFinite(d[i]!)) return true;
   } else {
-    for (let i = 0; i < d.length; i++) if ((d[i]! & 0x7f80) === 0x7f80) return true;
+    const bits = d as Uint16Array;
+    for (let i = 0; i < bits.length; i++) if ((bits[i]! & 0x7f80) === 0x7f80) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
 // is one tensor per chip the same way. With `axis` the collective runs within each group of
 // chips along that mesh axis. Each chip gets its own primitive (ops/collectives.ts), recorded in
 // its own program in every mode; backward runs the chips' gradient rules together.
+import { checkInt64Support } from '../ops/int64-support.js';
 import { Tensor } from '../tensor.js';
 import { formatShape } from '../shape.js';
 import { isFloating } from '../dtype.js';
@@ -111,7 +112,9 @@ export function chunkSizes(total: number, n: number): number[] {
 function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'groups' | 'rank'>): Tensor[] {
   const members: CollectiveGroup['members'][number][] = [];
   const attrs = call.locals.map((_, i) => ({ ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! }) as A);
-  makeCollectiveRoom(call.locals.map((x, i) => ({ chip: x.chip, ...op.infer([x], attrs[i]!) })), call.who);
+  const inferred = call.locals.map((x, i) => op.infer([x], attrs[i]!));
+  call.locals.forEach((x, i) => checkInt64Support(op.name, [x], inferred[i]!)); // before any reservation
+  makeCollectiveRoom(call.locals.map((x, i) => ({ chip: x.chip, ...inferred[i]! })), call.who);
   // One call site for the chips' primitives: the user's line (debug mode's errors name it).
   const outs = withCallSite(run, () => holdingCuts(() =>
     call.locals.map((x, i) => {

@@ -1,6 +1,7 @@
 // THE dispatch path: every op call of every mode goes through apply(). Operands are
 // checked, shapes and dtypes inferred on the host (errors thrown right here, in every
 // mode), the profiler told, then the active mode runs or records the op.
+import { checkInt64Support } from '../ops/int64-support.js';
 import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
 import { Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
@@ -96,6 +97,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     inputs = ins;
   }
   const out = op.infer(abstracts, attrs);
+  checkInt64Support(op.name, abstracts, out);
   if (op.profilesAsMatmul && profiling.on) emit({ kind: 'matmul', operands: abstracts });
   const mode = currentMode();
   const site = mode.site(op, out, apply);

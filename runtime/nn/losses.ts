@@ -3,7 +3,7 @@
 // one composed op (composite.ts): debug mode checks the loss, not its intermediates (the
 // log of a 0 probability, a -inf logit's log-probability).
 import { formatShape, shapesEqual } from '../shape.js';
-import { isFloating } from '../dtype.js';
+import { isFloating, isInteger } from '../dtype.js';
 import { readOptions } from '../options.js';
 import { where } from '../ops/where.js';
 import { checkHostIndices } from '../host-known-indices.js';
@@ -92,7 +92,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
     const loss = t.mul(weighted).sum(-1).neg();
     return reduce(loss.reshape(batchShape), o.reduction, who);
   }
-  if (target.dtype !== 'int32') throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
+  if (!isInteger(target.dtype)) throw new TypeError(`${who}: target must hold int32 or int64 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
   if (!shapesEqual(target.shape, batchShape)) {
     throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
   }

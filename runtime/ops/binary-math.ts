@@ -1,4 +1,5 @@
 // pow maximum minimum (primitives, broadcasting, weak JS scalars) and clamp lerp (composed).
+import { isInteger } from '../dtype.js';
 import { isOptions, readOptions } from '../options.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -134,7 +135,7 @@ declare module '../tensor.js' {
 }
 installMethods({
   pow(exponent) {
-    if ((this.dtype === 'int32' || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
+    if ((isInteger(this.dtype) || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
       throw new RangeError(`pow: integers to negative integer powers are not allowed (input ${this.dtype}, exponent ${exponent}); use x.to('float32')`);
     }
     return apply(pow, [this, exponent], {});

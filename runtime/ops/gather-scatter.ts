@@ -1,6 +1,7 @@
 // Index ops with int32 index tensors: indexSelect (ONNX Gather: any index shape), gather
 // (GatherElements) and scatterAdd (ScatterElements, reduction add). Index values are
 // device data: an out-of-range index fails on the device (DeviceError), not on the host.
+import { isInteger } from '../dtype.js';
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -17,7 +18,7 @@ import { indexLayout } from '../views/result-layout.js';
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
 
 function checkIndex(op: string, index: Abstract): void {
-  if (index.dtype !== 'int32') throw new TypeError(`${op}: index must be an int32 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
+  if (!isInteger(index.dtype)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
 }
 
 /** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
@@ -110,7 +111,7 @@ export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
   const d = normalizeDim('index', dim, x.ndim);
   checkHostIndices('index', 'index', idx, x.shape[d]!, true);
-  const wrapped = idx.dtype === 'int32' ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
+  const wrapped = isInteger(idx.dtype) ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
   return indexLayout(x, idx, d, apply(indexSelectOp, [x, wrapped], { dim: d }), xStrides);
 }
 

@@ -5,6 +5,7 @@
 //   int32 tensor  picks elements along that dim (at most one tensor or list per call)
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
 // A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
+import { isInteger } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
@@ -85,7 +86,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       }
       const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
       if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
-      if (index.dtype !== 'int32') throw new TypeError(`at: a tensor index must be int32 (bool masks have data-dependent shapes); got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
+      if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64 (bool masks have data-dependent shapes); got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       tensorIndex = { index, outDim: outShape.length };
       outShape.push(n);
     } else {

@@ -1,4 +1,5 @@
 // prod (its gradient without dividing by zero), any and all over dims.
+import { isFloating } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
@@ -9,7 +10,8 @@ import { installMethods } from '../install-methods.js';
 type DimArg = number | readonly number[] | ReduceOptions;
 
 /** Product; the gradient (product of the others) is computed without dividing by zero. */
-export const prod = reduction('prod', (d) => (d === 'bool' ? 'int32' : d), (g, x, _out, attrs) =>
+// integer and bool products are int64, as PyTorch's
+export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, x, _out, attrs) =>
   g.mul(productOfOthers(x, attrs.dims)),
 );
 

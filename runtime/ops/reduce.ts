@@ -50,7 +50,8 @@ const floatOnly = (op: string) => (d: DType) => {
   return d;
 };
 
-export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int32'), (g) => g);
+// integer and bool sums are int64, as PyTorch's
+export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int64'), (g) => g);
 
 export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) =>
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),

@@ -7,7 +7,6 @@ import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
 import { dimArgument } from './dim-argument.js';
-import { zeroOrFail } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
 
@@ -19,7 +18,7 @@ export interface ScanAttrs {
 
 export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
   name: 'cumsum',
-  infer: ([x]) => ({ shape: x!.shape, dtype: isFloating(x!.dtype) ? x!.dtype : 'int32' }),
+  infer: ([x]) => ({ shape: x!.shape, dtype: isFloating(x!.dtype) ? x!.dtype : 'int64' }),
   grad: (g, _x, _out, a) => [apply(cumsumOp, [g], { ...a, reverse: !a.reverse })],
 });
 
@@ -33,19 +32,18 @@ export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
 }
 
 /**
- * Running product along dim (torch.cumprod). int32 products wrap, so a running product whose
- * exact value leaves int32 fails on the device (PyTorch gives int64), as int32 sums do.
+ * Running product along dim (torch.cumprod): integer and bool inputs give int64 products,
+ * wrapping on overflow as PyTorch's.
  * @example tpu.cumprod(tpu.tensor([1, 2, 3]), 0) // [1, 2, 6]
  */
 export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('cumprod', x, dim);
-  if (x.ndim === 0) return (x.dtype === 'bool' ? x.to('int32') : x).mul(1);
-  // row-major as PyTorch's, and a new tensor also when there is nothing to multiply
-  if (x.dtype === 'bool') return rowMajor(products(x.to('int32'), d));
+  const v = isFloating(x.dtype) ? x : x.to('int64');
+  if (x.ndim === 0) return v.mul(1);
   // bfloat16: products in float32, rounded once (PyTorch accumulates in float32 too)
   if (x.dtype === 'bfloat16') return rowMajor(products(x.to('float32'), d).to('bfloat16'));
-  const y = products(x, d);
-  return rowMajor(x.dtype === 'int32' ? y.add(zeroOrFail(leavesInt32(x, y, d))) : y, x);
+  // row-major as PyTorch's, and a new tensor also when there is nothing to multiply
+  return rowMajor(products(v, d), x);
 }
 
 /** Inclusive products along d by doubling shifts: log2(n) multiplies. */
@@ -53,21 +51,6 @@ function products(x: Tensor, d: number): Tensor {
   let y = x;
   for (let s = 1, n = x.shape[d]!; s < n; s *= 2) y = y.mul(shiftIn(y, d, s, 1));
   return y;
-}
-
-/**
- * Where the exact running product of int32 x leaves int32, given `wrapped`, the products mod 2^32.
- * After a zero it is 0. Before, the float32 log of its magnitude decides clear of 2^31; within
- * 2^(31 ± 0.1), where that log is too coarse, the wrapped product has the wrong sign exactly
- * when the exact one left int32.
- */
-function leavesInt32(x: Tensor, wrapped: Tensor, d: number): Tensor {
-  const xf = x.to('float32');
-  const noZeroYet = x.eq(0).to('int32').cumsum(d).eq(0);
-  const logMagnitude = xf.abs().clamp(1).log().cumsum(d);
-  const wrongSign = wrapped.to('float32').sign().ne(products(xf.sign(), d));
-  const beyond = logMagnitude.gt(31.1 * Math.LN2).logicalOr(logMagnitude.gt(30.9 * Math.LN2).logicalAnd(wrongSign));
-  return noZeroYet.logicalAnd(beyond);
 }
 
 /** x shifted by s along d, the first s slots filled with `value`. */

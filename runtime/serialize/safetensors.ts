@@ -4,9 +4,9 @@
 // little-endian tensor bytes; offsets are relative to the end of the header.
 import type { DType } from '../dtype.js';
 
-export const SAFETENSORS_DTYPE: Record<DType, string> = { float32: 'F32', bfloat16: 'BF16', int32: 'I32', bool: 'BOOL' };
-const FROM_SAFETENSORS: Record<string, DType> = { F32: 'float32', BF16: 'bfloat16', I32: 'int32', BOOL: 'bool' };
-const ITEM_BYTES: Record<string, number> = { F32: 4, BF16: 2, I32: 4, BOOL: 1 };
+export const SAFETENSORS_DTYPE: Record<DType, string> = { float32: 'F32', bfloat16: 'BF16', int32: 'I32', int64: 'I64', bool: 'BOOL' };
+const FROM_SAFETENSORS: Record<string, DType> = { F32: 'float32', BF16: 'bfloat16', I32: 'int32', I64: 'int64', BOOL: 'bool' };
+const ITEM_BYTES: Record<string, number> = { F32: 4, BF16: 2, I32: 4, I64: 8, BOOL: 1 };
 
 export interface RawTensor {
   readonly name: string;

@@ -2,7 +2,7 @@
 // format PyTorch (safetensors.torch.load_file), JAX and Hugging Face tools read.
 import { readFile, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { toStorage, widenBf16, type DType } from '../dtype.js';
+import { toStorage, widenBf16, type DType, type HostArray } from '../dtype.js';
 import { tensor } from '../creation.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { Tensor } from '../tensor.js';
@@ -25,17 +25,19 @@ export async function save(state: Record<string, Tensor>, path: string, metadata
   const raws: RawTensor[] = [];
   for (const [name, t] of Object.entries(state)) {
     if (!(t instanceof Tensor)) throw new TypeError(`tpu.save: '${name}' must be a tensor; got ${typeof t}`);
-    const storage = toStorage(t.dtype, await t.data());
+    const host = await t.data();
+    const storage = host instanceof BigInt64Array ? host : toStorage(t.dtype, host);
     raws.push({ name, dtype: t.dtype, shape: t.shape, bytes: new Uint8Array(storage.buffer, storage.byteOffset, storage.byteLength) });
   }
   await writeFile(path, encodeSafetensors(raws, metadata));
 }
 
-function hostValues(dtype: DType, bytes: Uint8Array): Float32Array | Int32Array | Uint8Array {
+function hostValues(dtype: DType, bytes: Uint8Array): HostArray {
   const copy = bytes.slice().buffer; // aligned
   if (dtype === 'float32') return new Float32Array(copy);
   if (dtype === 'bfloat16') return widenBf16(new Uint16Array(copy));
   if (dtype === 'int32') return new Int32Array(copy);
+  if (dtype === 'int64') return new BigInt64Array(copy);
   return new Uint8Array(copy);
 }
 

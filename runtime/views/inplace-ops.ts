@@ -27,7 +27,7 @@ function checkAutograd(op: string, target: Tensor): void {
 }
 
 // PyTorch's can_cast for an in-place result: never down a kind (float -> int -> bool).
-const KIND: Record<DType, number> = { bool: 0, int32: 1, float32: 2, bfloat16: 2 };
+const KIND: Record<DType, number> = { bool: 0, int32: 1, int64: 1, float32: 2, bfloat16: 2 };
 
 /**
  * An arithmetic in-place op: `compute` gets the target and gives its new value, which must fit

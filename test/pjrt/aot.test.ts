@@ -42,7 +42,7 @@ describe('lower', () => {
     const f = tpu.compile((x: Tensor) => x.mul(x.sum().item()));
     expect(() => f.lower(tpu.spec([2]))).toThrow(/reading a tensor value is not possible/);
     expect(() => tpu.spec([2, -1])).toThrow(/tpu.spec: shape must be an array of non-negative integers/);
-    expect(() => tpu.spec([2], 'float64' as never)).toThrow(/tpu.spec: dtype must be one of float32, bfloat16, int32, bool; got "float64"/);
+    expect(() => tpu.spec([2], 'float64' as never)).toThrow(/tpu.spec: dtype must be one of float32, bfloat16, int32, int64, bool; got "float64"/);
   });
 
   it('lowers a training step: parameters are captured inputs, and lowering changes nothing', () => {

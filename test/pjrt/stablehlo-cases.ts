@@ -98,6 +98,8 @@ export function operandData(o: OperandSpec, seed: number): { storage: StorageArr
   else if (o.ints) numbers = Array.from({ length: n }, () => o.ints![0] + Math.floor(next() * (o.ints![1] - o.ints![0] + 1)));
   else if (o.dtype === 'bool') numbers = Array.from({ length: n }, () => (next() < 0.5 ? 1 : 0));
   else if (o.dtype === 'int32') numbers = Array.from({ length: n }, () => Math.floor(next() * 21) - 10);
+  // int64: small values and values beyond int32 (products wrap modulo 2^64 on both backends)
+  else if (o.dtype === 'int64') numbers = Array.from({ length: n }, () => (Math.floor(next() * 21) - 10) * (next() < 0.3 ? 2 ** 33 : 1));
   else numbers = floats(n, next, o.finite ?? false);
   switch (o.dtype) {
     case 'float32': return { storage: Float32Array.from(numbers), numbers: Array.from(Float32Array.from(numbers)) };
@@ -107,6 +109,7 @@ export function operandData(o: OperandSpec, seed: number): { storage: StorageArr
       return { storage: bits, numbers: Array.from(widened) };
     }
     case 'int32': return { storage: Int32Array.from(numbers), numbers };
+    case 'int64': return { storage: BigInt64Array.from(numbers, BigInt), numbers };
     case 'bool': return { storage: Uint8Array.from(numbers, (v) => (v ? 1 : 0)), numbers: numbers.map((v) => (v ? 1 : 0)) };
   }
 }
@@ -132,6 +135,8 @@ const TRANSCENDENTAL: Tolerance = { ulps: 4 };
 const REDUCTION: Tolerance = { abs: 1e-5, rel: 1e-5 };
 
 const ALL: DType[] = ['float32', 'bfloat16', 'int32', 'bool'];
+/** The dtypes with int64, for the primitives that admit it (runtime/ops/int64-support.ts). */
+const WITH_INT64: DType[] = [...ALL, 'int64'];
 const NUMERIC: DType[] = ['float32', 'bfloat16', 'int32'];
 const FLOATS: DType[] = ['float32', 'bfloat16'];
 const forAll = (dtypes: DType[], f: (d: DType) => PrimitiveCase[]) => dtypes.flatMap(f);
@@ -147,34 +152,43 @@ function binaryCases(): PrimitiveCase[] {
   const arithmetic = ['add', 'sub', 'mul', 'div', 'maximum', 'minimum'];
   for (const op of [...arithmetic, 'pow', 'gt', 'lt', 'eq', 'ge', 'le', 'logicalAnd', 'logicalOr', 'logicalXor']) {
     const tolerance = op === 'pow' ? TRANSCENDENTAL : op === 'div' ? DIVISION : arithmetic.includes(op) ? ARITHMETIC : EXACT;
-    for (const d of ALL) {
+    for (const d of WITH_INT64) {
       if ((op === 'sub' || op === 'pow') && d === 'bool') continue;
-      const exponent = op === 'pow' && d === 'int32' ? { ints: [0, 4] as const } : {};
+      const exponent = op === 'pow' && (d === 'int32' || d === 'int64') ? { ints: [0, 4] as const } : {};
       cases.push(one(`${op} ${d}`, op, [T([3, 4], d), T([3, 4], d, exponent)], noAttrs, tolerance));
     }
     // broadcasting, a mixed-dtype pair and a scalar parameter
     cases.push(one(`${op} float32[3,4] with int32[4]`, op, [T([3, 4], 'float32'), T([4], 'int32', op === 'pow' ? { ints: [0, 3] } : {})], noAttrs, tolerance));
     cases.push(one(`${op} bfloat16 with a scalar`, op, [T([2, 5], 'bfloat16'), S('bfloat16', 1.5)], noAttrs, tolerance));
+    if (op.startsWith('logical') || op === 'pow') continue;
+    cases.push(one(`${op} int64[3,4] with int32[4]`, op, [T([3, 4], 'int64'), T([4], 'int32')], noAttrs, tolerance));
+    cases.push(one(`${op} int64 with a scalar`, op, [T([2, 5], 'int64'), S('int64', op === 'div' ? -3 : 2 ** 40)], noAttrs, tolerance));
   }
   // fmod and integer division toward zero, divisors away from 0 (ONNX fails there, XLA defines a value)
   for (const d of NUMERIC) cases.push(one(`fmod ${d}`, 'fmod', [T([3, 4], d), T([3, 4], d, d === 'int32' ? { ints: [1, 6] } : { finite: true })], noAttrs, ARITHMETIC));
   cases.push(one('fmod int32 by negatives', 'fmod', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
   cases.push(one('divTruncInt int32', 'divTruncInt', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
-  for (const d of ALL) {
+  cases.push(one('fmod int64 by negatives', 'fmod', [T([3, 4], 'int64'), T([4], 'int64', { values: [-1, -3, 2, 2 ** 35 + 1] })], noAttrs, EXACT));
+  cases.push(one('divTruncInt int64', 'divTruncInt', [T([3, 4], 'int64'), T([4], 'int64', { values: [-1, -3, 2, 2 ** 35 + 1] })], noAttrs, EXACT));
+  for (const d of WITH_INT64) {
     cases.push(one(`where ${d}`, 'where', [T([3, 4], 'bool'), T([3, 4], d), T([4], d)], noAttrs, EXACT));
   }
   cases.push(one('where float32 and int32 scalar', 'where', [T([3, 4], 'bool'), T([3, 4], 'float32'), S('float32', -2)], noAttrs, EXACT));
   return cases;
 }
 
+/** int64's ends (whose negation wraps) and values beyond int32, exact as doubles. */
+const INT64_EDGES = [-(2 ** 63), 2 ** 62, -(2 ** 40) - 1, 2 ** 31, -1, 0];
+
 function unaryCases(): PrimitiveCase[] {
   const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1'];
   const keeps = ['neg', 'relu', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc'];
   const predicates = ['logicalNot', 'isnan', 'isinf', 'isfinite'];
   return [
-    ...promotes.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
-    ...keeps.flatMap((op) => NUMERIC.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
-    ...predicates.flatMap((op) => ALL.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, EXACT))),
+    ...promotes.flatMap((op) => WITH_INT64.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
+    ...keeps.flatMap((op) => [...NUMERIC, 'int64' as const].map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, unaryTolerance(op)))),
+    ...predicates.flatMap((op) => WITH_INT64.map((d) => one(`${op} ${d}`, op, [T([4, 6], d)], noAttrs, EXACT))),
+    ...['neg', 'abs', 'sign', 'square', 'isnan', 'isinf', 'isfinite'].map((op) => one(`${op} int64 at its ends`, op, [T([4, 6], 'int64', { values: [...INT64_EDGES, ...Array.from({ length: 18 }, (_, i) => (i - 9) * 2 ** 35)] })], noAttrs, EXACT)),
   ];
 }
 
@@ -184,6 +198,7 @@ function reduceCases(): PrimitiveCase[] {
     ['dim 1', { dims: [1], keepdim: false }], ['dims 0,2 keepdim', { dims: [0, 2], keepdim: true }], ['all', { dims: [0, 1, 2], keepdim: false }],
   ];
   for (const [what, attrs] of shapes) {
+    for (const op of ['sum', 'prod', 'amax', 'amin']) cases.push(one(`${op} int64 ${what}`, op, [T([3, 5, 4], 'int64')], attrs, EXACT));
     for (const d of ALL) {
       const finite = { finite: true };
       cases.push(one(`sum ${d} ${what}`, 'sum', [T([3, 5, 4], d, finite)], attrs, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
@@ -229,6 +244,8 @@ function reduceCases(): PrimitiveCase[] {
     ['float32 ties', T([3, 4], 'float32', { values: [1, 3, 3, 0, 2, 2, 2, 2, -1, 5, -1, 5] })],
     ['bfloat16', T([3, 4], 'bfloat16', { finite: true })],
     ['int32 ties', T([3, 4], 'int32', { ints: [0, 2] })],
+    // below -2^31: an int32 initial value would beat them
+    ['int64 beyond int32', T([3, 4], 'int64', { values: [-(2 ** 40), -(2 ** 41), -(2 ** 40), 5, -(2 ** 62), 2 ** 50, 3, 2 ** 50, 0, -1, -(2 ** 33), -(2 ** 33)] })],
   ];
   // PyTorch: NaN is the extreme of both, its first index wins.
   const nans = T([2, 4], 'float32', { values: [1, NaN, 3, NaN, 2, -1, 2, -1] });
@@ -245,7 +262,7 @@ function reduceCases(): PrimitiveCase[] {
     cases.push(one(`argmax ${d} 3-D dim 1`, 'argmax', [T([2, 5, 3], d, { finite: true })], { dim: 1, keepdim: false }, EXACT));
     cases.push(one(`cumsum ${d} 3-D dim 0 reverse exclusive`, 'cumsum', [T([4, 2, 3], d, { finite: true })], { dim: 0, reverse: true, exclusive: true }, d === 'int32' ? EXACT : REDUCTION));
   }
-  for (const d of ALL) {
+  for (const d of WITH_INT64) {
     for (const [what, reverse, exclusive] of [['', false, false], [' reverse', true, false], [' exclusive', false, true], [' reverse exclusive', true, true]] as const) {
       cases.push(one(`cumsum ${d}${what}`, 'cumsum', [T([3, 6], d, { finite: true })], { dim: 1, reverse, exclusive }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
     }
@@ -254,7 +271,15 @@ function reduceCases(): PrimitiveCase[] {
 }
 
 function layoutCases(): PrimitiveCase[] {
-  return ALL.flatMap((d) => [
+  const int64 = [
+    one('reshape int64', 'reshape', [T([2, 6], 'int64')], { shape: [3, 2, 2] }, EXACT),
+    one('permute int64', 'permute', [T([2, 3, 4], 'int64')], { perm: [2, 0, 1] }, EXACT),
+    one('expand int64', 'expand', [T([3, 1], 'int64')], { shape: [2, 3, 4] }, EXACT),
+    one('slice int64 steps', 'slice', [T([7, 8], 'int64')], { begin: [1, 7], step: [2, -3], count: [3, 3] }, EXACT),
+    one('embedSlice int64 steps', 'embedSlice', [T([3, 3], 'int64')], { begin: [1, 7], step: [2, -3], count: [3, 3], shape: [7, 8] }, EXACT),
+    one('concat int64 with int32', 'concat', [T([2, 3], 'int64'), T([2, 1], 'int32'), T([2, 2], 'int64')], { dim: 1 }, EXACT),
+  ];
+  return [...int64, ...ALL.flatMap((d) => [
     one(`reshape ${d}`, 'reshape', [T([2, 6], d)], { shape: [3, 2, 2] }, EXACT),
     one(`permute ${d}`, 'permute', [T([2, 3, 4], d)], { perm: [2, 0, 1] }, EXACT),
     one(`expand ${d}`, 'expand', [T([3, 1], d)], { shape: [2, 3, 4] }, EXACT),
@@ -266,18 +291,23 @@ function layoutCases(): PrimitiveCase[] {
     one(`concat ${d} with float32`, 'concat', [T([2, 3], d), T([2, 1], 'float32'), T([2, 2], d)], { dim: 1 }, EXACT),
     one(`trilu ${d} upper +1`, 'trilu', [T([2, 4, 5], d)], { upper: true, diagonal: 1 }, EXACT),
     one(`trilu ${d} lower -1`, 'trilu', [T([4, 5], d)], { upper: false, diagonal: -1 }, EXACT),
-  ]);
+  ])];
 }
 
 // Indices in range: a negative index is an error in these primitives (PyTorch's index_select,
 // gather, scatter_add), which the ONNX backend raises and XLA cannot.
 function indexCases(): PrimitiveCase[] {
-  const cases = ALL.flatMap((d) => [
+  const cases = [
+    one('indexSelect float32 int64 index', 'indexSelect', [T([4, 5, 3], 'float32'), T([2, 3], 'int64', { ints: [0, 4] })], { dim: 1 }, EXACT),
+    one('gather float32 int64 index', 'gather', [T([4, 5], 'float32'), T([6, 4], 'int64', { ints: [0, 3] })], { dim: 0 }, EXACT),
+    one('scatterAdd float32 int64 index', 'scatterAdd', [T([4, 5], 'float32', { finite: true }), T([4, 3], 'int64', { ints: [0, 4] }), T([4, 3], 'float32', { finite: true })], { dim: 1 }, REDUCTION),
+  ];
+  cases.push(...WITH_INT64.flatMap((d) => [
     one(`indexSelect ${d} 2-D index`, 'indexSelect', [T([4, 5, 3], d), T([2, 3], 'int32', { ints: [0, 4] })], { dim: 1 }, EXACT),
     one(`indexSelect ${d} 0-d index`, 'indexSelect', [T([4, 5], d), T([], 'int32', { values: [3] })], { dim: 0 }, EXACT),
     one(`gather ${d}`, 'gather', [T([4, 5], d), T([6, 4], 'int32', { ints: [0, 3] })], { dim: 0 }, EXACT),
-  ]);
-  for (const d of ALL) {
+  ]));
+  for (const d of WITH_INT64) {
     // duplicate indices: several sources add into one element
     cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
   }
@@ -285,6 +315,7 @@ function indexCases(): PrimitiveCase[] {
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],
     ['bfloat16', T([3, 6], 'bfloat16', { finite: true })],
     ['int32 ties', T([3, 6], 'int32', { ints: [0, 3] })],
+    ['int64', T([3, 6], 'int64')],
   ];
   // PyTorch: NaN is larger than every number.
   const nans = T([2, 4], 'float32', { values: [1, NaN, 3, 2, 0, -1, NaN, 5] });
@@ -362,14 +393,16 @@ function valueCases(): PrimitiveCase[] {
   const constants: [DType, number[]][] = [
     ['float32', [0.1, -0, NaN, Infinity, -Infinity, 3]], ['bfloat16', [0.1, -2.5, NaN, 1e30, -1e-30, 3]],
     ['int32', [0, -1, 2 ** 31 - 1, -(2 ** 31), 7, 8]], ['bool', [1, 0, 0, 1, 1, 1]],
+    ['int64', [0, -1, 2 ** 53, -(2 ** 63), 2 ** 31, 8]],
   ];
   return [
     ...constants.map(([d, values]) => one(`constant ${d}`, 'constant', [], { shape: [2, 3], dtype: d, values }, EXACT)),
     one('constant float32 0-d', 'constant', [], { shape: [], dtype: 'float32', values: [0.5] }, EXACT),
-    ...ALL.flatMap((d) => ALL.map((to) => one(`fill ${to} from ${d} scalar`, 'fill', [S(d, d === 'bool' ? 1 : d === 'int32' ? -3 : 2.5)], { shape: [2, 3], dtype: to }, EXACT))),
-    ...ALL.map((d) => one(`identity ${d}`, 'identity', [T([3, 4], d)], noAttrs, EXACT)),
-    // float -> int truncates toward zero; NaN and infinities have no int32 (left out).
-    ...ALL.flatMap((d) => ALL.map((to) => one(`cast ${d} to ${to}`, 'cast', [T([4, 6], d, to === 'int32' ? { finite: true } : {})], { dtype: to }, EXACT))),
+    ...WITH_INT64.flatMap((d) => WITH_INT64.map((to) => one(`fill ${to} from ${d} scalar`, 'fill', [S(d, d === 'bool' ? 1 : d === 'int32' ? -3 : d === 'int64' ? -(2 ** 40) : 2.5)], { shape: [2, 3], dtype: to }, EXACT))),
+    ...WITH_INT64.map((d) => one(`identity ${d}`, 'identity', [T([3, 4], d)], noAttrs, EXACT)),
+    // float -> int truncates toward zero; NaN and infinities have no int32 or int64 (left out);
+    // int64 -> int32 keeps the low 32 bits on both backends, as PyTorch.
+    ...WITH_INT64.flatMap((d) => WITH_INT64.map((to) => one(`cast ${d} to ${to}`, 'cast', [T([4, 6], d, to === 'int32' || to === 'int64' ? { finite: true } : {})], { dtype: to }, EXACT))),
   ];
 }
 

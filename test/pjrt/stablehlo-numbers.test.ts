@@ -19,9 +19,11 @@ describe.skipIf(!available)('StableHLO on XLA:CPU against the ONNX backend', () 
   const xla = available ? XlaCpu.start() : undefined;
   afterAll(() => xla?.close());
 
-  it('agrees on every primitive and dtype', async () => {
+  /** The cases whose StableHLO result departs from the reference, described. */
+  async function disagreements(int64: boolean): Promise<string[]> {
     const failures: string[] = [];
     for (const [i, c] of PRIMITIVE_CASES.entries()) {
+      if (c.operands.some((o) => o.dtype === 'int64') !== int64) continue;
       const tensors = c.operands.filter((o) => o.scalar === undefined).map((o, j) => operandData(o, i * 31 + j).storage);
       const scalars = c.operands.filter((o) => o.scalar !== undefined).map((o) => o.scalar!);
       try {
@@ -33,7 +35,16 @@ describe.skipIf(!available)('StableHLO on XLA:CPU against the ONNX backend', () 
         failures.push(`${c.label}: ${(e as Error).message.split('\n').slice(0, 3).join(' ')}`);
       }
     }
-    expect(failures).toEqual([]);
+    return failures;
+  }
+
+  it('agrees on every primitive and dtype', async () => {
+    expect(await disagreements(false)).toEqual([]);
+  }, 300_000);
+
+  // apart: the int64 cases alone (wrapping products and casts included) in their own time budget
+  it('agrees on every primitive with int64 operands', async () => {
+    expect(await disagreements(true)).toEqual([]);
   }, 300_000);
 
   it('takes a scalar as a parameter: one executable, a new value each run', async () => {

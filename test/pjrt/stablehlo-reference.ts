@@ -19,8 +19,9 @@ export interface BothResults {
   readonly dtypes: DType[];
 }
 
-/** Storage as numbers (bfloat16 widened, bool 0/1). */
+/** Storage as numbers (bfloat16 widened, bool 0/1, int64 exact within 2^53: the cases stay there). */
 function numbersOf(dtype: DType, data: StorageArray): number[] {
+  if (data instanceof BigInt64Array) return Array.from(data, Number);
   return dtype === 'bfloat16' ? Array.from(widenBf16(data as Uint16Array)) : Array.from(data as ArrayLike<number>);
 }
 
@@ -49,6 +50,7 @@ function scalarStorage(dtype: DType, v: number): StorageArray {
   if (dtype === 'float32') return Float32Array.of(v);
   if (dtype === 'bfloat16') return Uint16Array.of(bf16Bits(v));
   if (dtype === 'int32') return Int32Array.of(v);
+  if (dtype === 'int64') return BigInt64Array.of(BigInt(v));
   return Uint8Array.of(v ? 1 : 0);
 }
 

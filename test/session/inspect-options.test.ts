@@ -13,7 +13,7 @@ describe('inspect: option objects and type names', () => {
     const text = await driver.inspectText('tpu.randn');
     expect(text).not.toContain('import(');
     expect(text.split('\n')[0]).toBe('function randn(shape: readonly number[], opts?: CreationOptions): Tensor');
-    expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "bool"\n  requiresGrad?: boolean  // Record operations on this tensor for backward');
+    expect(text).toContain('opts: {\n  dtype?: "float32" | "bfloat16" | "int32" | "int64" | "bool"\n  requiresGrad?: boolean  // Record operations on this tensor for backward');
   });
 
   it('cells type-check { requiresGrad: true } on creation functions', async () => {

@@ -8,11 +8,11 @@ import type { ElementType } from '../../runtime/device/stablehlo/index.js';
 export interface XlaArray {
   readonly type: ElementType;
   readonly shape: readonly number[];
-  /** f32: Float32Array, bf16: Uint16Array (bit patterns), i32: Int32Array, i1: Uint8Array. */
-  readonly data: Float32Array | Uint16Array | Int32Array | Uint8Array;
+  /** f32: Float32Array, bf16: Uint16Array (bit patterns), i32: Int32Array, i64: BigInt64Array, i1: Uint8Array. */
+  readonly data: Float32Array | Uint16Array | Int32Array | BigInt64Array | Uint8Array;
 }
 
-const ARRAY = { f32: Float32Array, bf16: Uint16Array, i32: Int32Array, i1: Uint8Array } as const;
+const ARRAY = { f32: Float32Array, bf16: Uint16Array, i32: Int32Array, i64: BigInt64Array, i1: Uint8Array } as const;
 const script = fileURLToPath(new URL('./xla_cpu_run.py', import.meta.url));
 
 export class XlaCpu {

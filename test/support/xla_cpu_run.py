@@ -2,7 +2,7 @@
 StableHLO lowering's numbers. Test-only.
 
 usage: xla_cpu_run.py, then one JSON request per line on stdin:
-  {"text": MLIR, "args": [{"type": "f32"|"bf16"|"i32"|"i1", "shape": [...], "data": base64}]}
+  {"text": MLIR, "args": [{"type": "f32"|"bf16"|"i32"|"i64"|"i1", "shape": [...], "data": base64}]}
 answers one JSON line per request on stdout: {"outputs": [{"type", "shape", "data"}]} or
 {"error": message}. Raw little-endian data; bf16 as its 16-bit patterns, i1 one byte each.
 Executables are cached by text, so many programs run in one process.
@@ -16,11 +16,13 @@ os.environ['JAX_PLATFORMS'] = 'cpu'  # never initialize libtpu here
 
 import jax
 import jax.extend
+
+jax.config.update('jax_enable_x64', True)  # else device_put narrows int64 arguments to int32
 import ml_dtypes
 import numpy as np
 from jax._src.lib import xla_client
 
-NUMPY = {'f32': np.float32, 'bf16': ml_dtypes.bfloat16, 'i32': np.int32, 'i1': np.bool_}
+NUMPY = {'f32': np.float32, 'bf16': ml_dtypes.bfloat16, 'i32': np.int32, 'i64': np.int64, 'i1': np.bool_}
 NAMES = {np.dtype(v): k for k, v in NUMPY.items()}
 
 

@@ -1,7 +1,6 @@
 // Known differences from PyTorch in the torch tier, with the reason: ONE list, so nothing is
 // skipped silently. Keys are case names, or "case @mode" for one mode. These tests run as
 // it.fails: when a fix lands, the test fails until its entry is removed here.
-const NO_INT64 = 'no 64-bit integers on the TPU session: PyTorch gives an int64 result, the runtime an int32 overflow error';
 const WHERE_NEG_ZERO = "ONNX Runtime's Where merges its selections as `x != 0 ? x : y`, so a -0 selected from its input (not from other) comes out +0; no cheap exact lowering exists (the ONNX lowerings of the runtime's own ops keep such zeros in the other branch). The StableHLO lowering is exact";
 const MAX_ZERO_TIE = "the sign of maximum/minimum of a tie of zeros (-0 and 0): PyTorch keeps the first operand; ONNX Runtime's Max/Min take either one depending on the tensor's length (its vector and scalar paths), and an exact ONNX lowering needs ~8 more ops (its Where cannot select a -0 from its X input). The StableHLO lowering is exact";
 
@@ -9,10 +8,6 @@ const GELU_HUGE = "PyTorch's vectorized gelu computes x·(1 + erf(x/√2)) befor
 const GELU_ONE_INF = "PyTorch's gelu of +inf depends on the tensor's length: NaN from its vectorized path (any tensor of 2 or more elements), inf from its scalar path (one element); here NaN at every length (debug mode's NaN/Inf check raises, which passes when PyTorch's answer is not finite either)";
 
 export const KNOWN_FAILURES: Record<string, string> = {
-  'sum of int32 beyond int32': NO_INT64,
-  'prod of int32 beyond int32': NO_INT64,
-  'cumsum of int32 beyond int32': NO_INT64,
-  'cumprod of int32 beyond int32': NO_INT64,
   'layerNorm of rows whose squares overflow': "PyTorch's CPU layer_norm takes the variance from float32 sums of squares: beyond |x| ≈ 1.8e19 they overflow and a constant 1e30 row gives NaN (a row of 17 elements gives 0: another path of its kernel). Here the variance is the mean of squared deviations (ONNX Runtime's LayerNormalization fusion pattern): 0 for a constant row, and an overflowing variance normalizes to 0, not NaN",
   'gelu beyond half the float32 maximum @strict': GELU_HUGE,
   'gelu beyond half the float32 maximum @fused': GELU_HUGE,

@@ -1,12 +1,12 @@
 // Type promotion against PyTorch: every pair of dtypes, as tensors, with a 0-d operand, and
 // with JS scalars, through the binary ops and where.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, i32, type InputSpec, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, i32, i64, type InputSpec, torchTier, type TorchCase } from './torch-tier.js';
 
-type Kind = 'float32' | 'bfloat16' | 'int32' | 'bool';
-const KINDS: Kind[] = ['float32', 'bfloat16', 'int32', 'bool'];
-const vector: Record<Kind, InputSpec> = { float32: f32([1.5, -2, 3]), bfloat16: bf16([0.5, 4, -1.25]), int32: i32([3, -2, 5]), bool: bool([true, false, true]) };
-const scalar: Record<Kind, InputSpec> = { float32: f32(2.5), bfloat16: bf16(2), int32: i32(2), bool: bool(true) };
+type Kind = 'float32' | 'bfloat16' | 'int32' | 'int64' | 'bool';
+const KINDS: Kind[] = ['float32', 'bfloat16', 'int32', 'int64', 'bool'];
+const vector: Record<Kind, InputSpec> = { float32: f32([1.5, -2, 3]), bfloat16: bf16([0.5, 4, -1.25]), int32: i32([3, -2, 5]), int64: i64([4, -3, 6]), bool: bool([true, false, true]) };
+const scalar: Record<Kind, InputSpec> = { float32: f32(2.5), bfloat16: bf16(2), int32: i32(2), int64: i64(3), bool: bool(true) };
 const OPS: [string, (a: Tensor, b: Tensor) => Tensor, string][] = [
   ['add', (a, b) => a.add(b), 'x0 + x1'],
   ['mul', (a, b) => a.mul(b), 'x0 * x1'],

@@ -7,13 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { KNOWN_FAILURES } from './known-failures.js';
 
-type DType = 'float32' | 'bfloat16' | 'int32' | 'bool';
-/** Non-finite numbers and -0 as JSON can carry them. */
-type Wire = number | boolean | 'nan' | 'inf' | '-inf' | '-0';
-type Nested = number | boolean | Nested[];
+type DType = 'float32' | 'bfloat16' | 'int32' | 'int64' | 'bool';
+/** Non-finite numbers and -0 as JSON can carry them; int64 values as exact decimal strings. */
+type Wire = number | boolean | string;
+type Nested = number | boolean | bigint | Nested[];
 
 export interface InputSpec {
-  readonly values: readonly (number | boolean)[];
+  readonly values: readonly (number | boolean | bigint)[];
   readonly shape: readonly number[];
   readonly dtype: DType;
   /** PyTorch's dtype when it differs: int32 indices are int64 ("Long") there. */
@@ -31,6 +31,8 @@ export interface TorchCase {
   readonly py: string;
   readonly rtol?: number;
   readonly atol?: number;
+  /** Its index results are int32 here, int64 in PyTorch (documented), also for int64 inputs. */
+  readonly int32Indices?: true;
 }
 
 interface Result {
@@ -41,11 +43,13 @@ interface Result {
 function spec(dtype: DType, data: Nested): InputSpec {
   const shape: number[] = [];
   for (let v = data; Array.isArray(v); v = v[0]!) shape.push(v.length);
-  return { values: [data].flat(Infinity as 1) as (number | boolean)[], shape, dtype };
+  return { values: [data].flat(Infinity as 1) as (number | boolean | bigint)[], shape, dtype };
 }
 export const f32 = (data: Nested) => spec('float32', data);
 export const bf16 = (data: Nested) => spec('bfloat16', data);
 export const i32 = (data: Nested) => spec('int32', data);
+/** int64 inputs: numbers, or bigints beyond 2^53. */
+export const i64 = (data: Nested) => spec('int64', data);
 export const bool = (data: Nested) => spec('bool', data);
 /** Indices: int32 here, int64 in PyTorch (one_hot and cross_entropy take Long only). */
 export const ids = (data: Nested): InputSpec => ({ ...spec('int32', data), torchDtype: 'int64' });
@@ -55,10 +59,18 @@ export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 
   return { values: Array.from({ length: n }, (_, i) => (i + offset) * scale), shape, dtype };
 }
 
-const toWire = (v: number | boolean): Wire =>
-  typeof v === 'boolean' ? v : Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : Object.is(v, -0) ? '-0' : v;
+const toWire = (v: number | boolean | bigint): Wire =>
+  typeof v === 'bigint' ? String(v) : typeof v === 'boolean' ? v : Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : Object.is(v, -0) ? '-0' : v;
 const fromWire = (v: Wire): number | boolean =>
-  v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === '-0' ? -0 : v;
+  v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === '-0' ? -0 : typeof v === 'string' ? Number(v) : v;
+
+/** A tensor made from a case's input values (int64 through a BigInt64Array: exact beyond 2^53). */
+function inputTensor(s: InputSpec): Tensor {
+  const made = s.dtype === 'int64'
+    ? tpu.tensor(BigInt64Array.from(s.values, (v) => BigInt(v as number | bigint)))
+    : tpu.tensor(s.values as number[], { dtype: s.dtype });
+  return made.reshape([...s.shape]);
+}
 
 /** PyTorch's answers to every case, from one Python process. */
 function torchAnswers(cases: readonly TorchCase[]): Result[] {
@@ -73,7 +85,7 @@ type Mode = 'debug' | 'strict' | 'fused' | 'compile';
 
 async function runtimeAnswer(c: TorchCase, mode: Mode): Promise<Result & { nonFinite?: boolean }> {
   // inputs are made outside the mode under test (debug mode would reject NaN inputs as they are made)
-  const xs = c.inputs.map((s) => tpu.tensor(s.values as number[], { dtype: s.dtype }).reshape([...s.shape]));
+  const xs = c.inputs.map(inputTensor);
   // 'compile': the case's body traced by tpu.compile (in strict mode) and run as one program
   tpu.mode(mode === 'compile' ? 'strict' : mode);
   try {
@@ -81,7 +93,7 @@ async function runtimeAnswer(c: TorchCase, mode: Mode): Promise<Result & { nonFi
     const list: readonly Tensor[] = Array.isArray(out) ? out : 'indices' in (out as object) && !('shape' in (out as object))
       ? [(out as { values: Tensor }).values, (out as { indices: Tensor }).indices] : [out as Tensor];
     const outputs = [];
-    for (const t of list) outputs.push({ shape: [...t.shape], dtype: t.dtype as string, values: Array.from(await t.data() as ArrayLike<number>).map((v) => toWire(t.dtype === 'bool' ? v !== 0 : v)) });
+    for (const t of list) outputs.push({ shape: [...t.shape], dtype: t.dtype as string, values: Array.from(await t.data() as ArrayLike<number | bigint>).map((v) => toWire(t.dtype === 'bool' ? v !== 0 : v)) });
     await tpu.sync();
     return { outputs };
   } catch (e) {
@@ -105,13 +117,22 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
   expect(got.outputs!.length, `${where}: number of outputs`).toBe(want.outputs!.length);
   want.outputs!.forEach((w, k) => {
     const g = got.outputs![k]!;
-    expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
+    const int32Default = w.dtype === 'int64' && g.dtype === 'int32' && keepsInt32(c);
+    if (!int32Default) expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
     expect(g.shape, `${where}: shape of output ${k}`).toEqual(w.shape);
     const bf = w.dtype === 'bfloat16';
-    const exact = w.dtype === 'int32' || w.dtype === 'bool';
+    const exact = w.dtype === 'int32' || w.dtype === 'int64' || w.dtype === 'bool';
     const rtol = exact ? 0 : c.rtol ?? (bf ? 1e-3 : 1e-5);
     const atol = exact ? 0 : c.atol ?? (bf ? 1e-3 : 1e-6);
     w.values.forEach((wv, i) => {
+      if (int32Default) { // the same integer, exactly
+        if (String(g.values[i]) !== wv) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}`);
+        return;
+      }
+      if (w.dtype === 'int64') { // exact decimal strings on both sides
+        if (g.values[i] !== wv) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}`);
+        return;
+      }
       const a = fromWire(g.values[i]!);
       const b = fromWire(wv);
       const same = typeof b === 'boolean' || typeof a === 'boolean' ? a === b
@@ -122,6 +143,17 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
       if (!same) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}\n  runtime: ${JSON.stringify(g.values.slice(0, 16))}\n  PyTorch: ${JSON.stringify(w.values.slice(0, 16))}`);
     });
   });
+}
+
+/**
+ * Where the runtime documents int32 for PyTorch's int64 (docs/runtime.md, "int64"): index
+ * results (argmax, argmin, sort, argsort, topk, max/min along a dim), integers made without an
+ * int64 operand (integer arange, a bool tensor times 2, where(c, 1, 0)) and results of `ids`
+ * inputs (int32 here, int64 there). Never when an input is int64, unless the case says its
+ * index results are int32 (`int32Indices`); the values are still compared exactly. (That int32 and bool sums and products are int64 is asserted in test/runtime.)
+ */
+function keepsInt32(c: TorchCase): boolean {
+  return c.int32Indices === true || !c.inputs.some((s) => s.dtype === 'int64');
 }
 
 const MODES: readonly Mode[] = ['debug', 'strict', 'fused'];

@@ -13,14 +13,16 @@ import torch
 import torch.nn.functional as F
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "int32": torch.int32, "int64": torch.int64, "bool": torch.bool}
-# The runtime has no 64-bit types: PyTorch's int64 results correspond to its int32.
-NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.int32: "int32", torch.int64: "int32",
+NAMES = {torch.float32: "float32", torch.bfloat16: "bfloat16", torch.int32: "int32", torch.int64: "int64",
          torch.bool: "bool", torch.float64: "float64", torch.float16: "float16", torch.uint8: "uint8"}
 
 
+SPECIAL = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0": -0.0}
+
+
 def decode(v):
-    if isinstance(v, str):
-        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0": -0.0}[v]
+    if isinstance(v, str) and v in SPECIAL:
+        return SPECIAL[v]
     return v
 
 
@@ -40,6 +42,8 @@ def encode(v):
 def make_input(spec):
     values = [decode(v) for v in spec["values"]]
     dtype = spec.get("torchDtype") or spec["dtype"]
+    if dtype == "int64":  # exact: int64 inputs may travel as decimal strings
+        values = [int(v) for v in values]
     if dtype == "bfloat16":  # rounded through float32, as the runtime uploads them
         t = torch.tensor(values, dtype=torch.float32).to(torch.bfloat16)
     else:
@@ -53,7 +57,10 @@ def describe(t):
     flat = t.detach().reshape(-1)
     if flat.dtype == torch.bfloat16:
         flat = flat.to(torch.float32)
-    return {"shape": list(t.shape), "dtype": NAMES.get(t.dtype, str(t.dtype)), "values": [encode(v) for v in flat.tolist()]}
+    values = flat.tolist()
+    if flat.dtype == torch.int64:  # exact as decimal strings (JSON numbers stop at 2^53)
+        return {"shape": list(t.shape), "dtype": "int64", "values": [str(v) for v in values]}
+    return {"shape": list(t.shape), "dtype": NAMES.get(t.dtype, str(t.dtype)), "values": [encode(v) for v in values]}
 
 
 def answer(case):

@@ -51,7 +51,8 @@ function sliceDim(data: StorageArray, shape: Shape, dim: number, start: number, 
   const outer = numel(shape.slice(0, dim));
   const m = shape[dim]!;
   const out = new (data.constructor as new (n: number) => StorageArray)(outer * size * inner);
-  for (let o = 0; o < outer; o++) out.set(data.subarray((o * m + start) * inner, (o * m + start + size) * inner), o * size * inner);
+  // `out` has data's element type (its constructor): the cast only tells TypeScript so.
+  for (let o = 0; o < outer; o++) out.set(data.subarray((o * m + start) * inner, (o * m + start + size) * inner) as never, o * size * inner);
   return out;
 }
 
@@ -65,7 +66,7 @@ function concatDim(dtype: DType, parts: readonly StorageArray[], shape: Shape, d
     let at = 0;
     parts.forEach((p, k) => {
       const rows = sizes[k]! * inner;
-      out.set(p.subarray(o * rows, (o + 1) * rows), (o * total + at) * inner);
+      out.set(p.subarray(o * rows, (o + 1) * rows) as never, (o * total + at) * inner); // same dtype as out
       at += sizes[k]!;
     });
   }

@@ -16,7 +16,7 @@ export interface LoweredModel {
   readonly outputNames: readonly string[];
 }
 
-const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, bool: 9 };
+const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, int64: 7, bool: 9 };
 
 function makeContext(graph: OnnxGraph): OnnxLowerContext {
   const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });

@@ -1,5 +1,5 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
-import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
+import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type ComputeType, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
@@ -26,7 +26,6 @@ interface OrtExecutable {
   readonly program: Program;
 }
 
-const SCALAR_ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array } as const;
 
 export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   readonly name = 'onnxruntime-cpu';
@@ -88,7 +87,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     if (exe.loopSource !== undefined && ++exe.runs >= HOT_RUNS) this.buildLoop(exe, exe.loopSource);
     // bfloat16 runs as float32 (ORT's CPU kernels have almost no bfloat16).
     const feeds: StorageArray[] = inputs.map((buf) => (buf.dtype === 'bfloat16' ? widenBf16(buf.data as Uint16Array) : buf.data));
-    program.scalars.forEach((dtype, i) => feeds.push(SCALAR_ARRAY[COMPUTE_TYPE[dtype]].of(Number(scalars[i]))));
+    program.scalars.forEach((dtype, i) => feeds.push(scalarArray(COMPUTE_TYPE[dtype], Number(scalars[i]))));
     // Pooled outputs: ORT writes the results into them.
     const computed = program.outputs.map((id) => {
       const v = valueOf(program, id);
@@ -141,8 +140,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     };
   }
 
-  private alloc(dtype: 'float32' | 'int32' | 'bool', n: number): StorageArray {
-    const Type = dtype === 'float32' ? Float32Array : dtype === 'int32' ? Int32Array : Uint8Array;
+  private alloc(dtype: ComputeType, n: number): StorageArray {
+    const Type = STORAGE_TYPE[dtype];
     // A small array of its own: V8 keeps the smallest in its heap, cheap to make and collect.
     const bytes = n * Type.BYTES_PER_ELEMENT;
     return BufferPool.pools(bytes) ? new Type(this.pool.take(bytes)) : new Type(n);
@@ -182,4 +181,12 @@ function isSmall(program: Program): boolean {
     const a = valueOf(program, n.inputs[0]!).shape;
     return size * (a[a.length - 1] ?? 1) < SMALL_ELEMENTS * 16;
   }) && program.inputs.every((v) => numel(v.shape) < SMALL_ELEMENTS);
+}
+
+const STORAGE_TYPE = { float32: Float32Array, int32: Int32Array, int64: BigInt64Array, bool: Uint8Array } as const;
+
+/** A run-time scalar fed to a program (int64 scalars are exact integers within 2^53). */
+function scalarArray(type: ComputeType, v: number): StorageArray {
+  if (type === 'int64') return BigInt64Array.of(BigInt(Math.trunc(v)));
+  return STORAGE_TYPE[type].of(v);
 }

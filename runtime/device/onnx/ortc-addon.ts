@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StorageArray } from '../../dtype.js';
+import type { ComputeType, StorageArray } from '../../dtype.js';
 
 declare const handle: unique symbol;
 export type OrtcSession = { readonly [handle]: 'ortc-session' };
@@ -15,7 +15,7 @@ export type OrtcSession = { readonly [handle]: 'ortc-session' };
 /** A session's input or output: fixed at compile, checked at every run. */
 export interface TensorSpec {
   readonly name: string;
-  readonly dtype: 'float32' | 'int32' | 'bool';
+  readonly dtype: ComputeType;
   readonly shape: readonly number[];
 }
 
@@ -25,7 +25,7 @@ export interface OrtcAddon {
   init(libraryPath: string, threads: number): { version: string; buildInfo: string; threads: number };
   /** `pooled`: the session uses the shared intra-op pool; otherwise it runs on the calling thread alone. */
   createSession(model: Uint8Array, pooled: boolean, inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): OrtcSession;
-  /** ORT writes each output into the given array (Float32Array, Int32Array, or Uint8Array for bool). */
+  /** ORT writes each output into the given array (Float32Array, Int32Array, BigInt64Array, or Uint8Array for bool). */
   run(session: OrtcSession, inputs: readonly StorageArray[], outputs: readonly StorageArray[]): void;
   releaseSession(session: OrtcSession): void;
   /** 'per session' once an ORT environment made before ours (without the global pool) was found. */

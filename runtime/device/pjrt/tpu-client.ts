@@ -7,7 +7,7 @@ import { PjrtError } from './errors.js';
 import type { BufferHandle, ClientHandle, DeviceDescription, LoadedExecutableHandle, PjrtAddon } from './native-addon.js';
 
 /** PJRT_Buffer_Type numbers of the session's dtypes. */
-export const PJRT_BUFFER_TYPE = { bool: 1, int32: 4, float32: 11, bfloat16: 13 } as const;
+export const PJRT_BUFFER_TYPE = { bool: 1, int32: 4, int64: 5, float32: 11, bfloat16: 13 } as const;
 export type PjrtDType = keyof typeof PJRT_BUFFER_TYPE;
 
 /** The session cannot run on TPU chips here; the message is one line saying why. */

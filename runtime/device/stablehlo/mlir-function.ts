@@ -3,8 +3,8 @@
 // value keeps its tensor type, which each op's signature spells out.
 import { bf16Bits, type DType } from '../../dtype.js';
 
-export type ElementType = 'f32' | 'bf16' | 'i32' | 'i1';
-export const ELEMENT_TYPE: Record<DType, ElementType> = { float32: 'f32', bfloat16: 'bf16', int32: 'i32', bool: 'i1' };
+export type ElementType = 'f32' | 'bf16' | 'i32' | 'i64' | 'i1';
+export const ELEMENT_TYPE: Record<DType, ElementType> = { float32: 'f32', bfloat16: 'bf16', int32: 'i32', int64: 'i64', bool: 'i1' };
 
 export interface TensorType {
   readonly shape: readonly number[];
@@ -22,6 +22,8 @@ const f32Bits = new Uint32Array(f32.buffer);
 export function elementText(value: number, element: ElementType): string {
   if (element === 'i1') return value ? 'true' : 'false';
   if (element === 'i32') return String(Math.trunc(value) | 0);
+  // 2^63 - 1 is no JS number: the int64 extremes saturate (the identity of int64 min)
+  if (element === 'i64') return value >= 2 ** 63 ? '9223372036854775807' : BigInt(Math.trunc(value)).toString();
   if (element === 'bf16') return `0x${bf16Bits(value).toString(16).toUpperCase().padStart(4, '0')}`;
   f32[0] = value;
   return `0x${f32Bits[0]!.toString(16).toUpperCase().padStart(8, '0')}`;

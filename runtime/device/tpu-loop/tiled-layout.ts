@@ -20,7 +20,7 @@ export interface TiledArray {
 const ELEMENT_BYTES: Record<string, number> = {
   pred: 1, s8: 1, u8: 1, bf16: 2, f16: 2, s16: 2, u16: 2, f32: 4, s32: 4, u32: 4, f64: 8, s64: 8, u64: 8,
 };
-const HLO_TYPE: Record<DType, string> = { float32: 'f32', bfloat16: 'bf16', int32: 's32', bool: 'pred' };
+const HLO_TYPE: Record<DType, string> = { float32: 'f32', bfloat16: 'bf16', int32: 's32', int64: 's64', bool: 'pred' };
 
 /** An array shape with its layout, as HLO text writes it. */
 const ARRAY = /\b([a-z]+\d*)\[([\d,]*)\]\{([^}]*)\}/g;

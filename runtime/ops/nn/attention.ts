@@ -1,4 +1,5 @@
 // scaledDotProductAttention, dropout, embedding: composed.
+import { isInteger } from '../../dtype.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
@@ -96,6 +97,6 @@ export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions 
   readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
   if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
-  if (!(input instanceof Tensor) || input.dtype !== 'int32') throw new TypeError(`embedding: input must be an int32 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
+  if (!(input instanceof Tensor) || !isInteger(input.dtype)) throw new TypeError(`embedding: input must be an int32 or int64 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
   return rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
 }

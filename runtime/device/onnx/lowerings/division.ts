@@ -1,4 +1,4 @@
-// fmod and integer division rounded toward zero (div's roundingMode for int32): never an idiv
+// fmod and integer division rounded toward zero (div's roundingMode for int32 and int64): never an idiv
 // by 0 or by -1, which trap on x86 (INT_MIN / -1); a zero divisor fails the program instead,
 // as PyTorch raises ZeroDivisionError.
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
@@ -7,32 +7,38 @@ import { onnxLowerings, type OnnxLowerContext } from './table.js';
 import { zeroOrFail } from './device-checks.js';
 
 /**
- * An int32 Div/Mod whose divisor is never 0 or -1: a divisor of -1 gives `byMinusOne`, a zero
- * divisor fails the program.
+ * a / b rounded toward zero in int32 or int64 (`d`), never an idiv by 0 or -1: a divisor of
+ * -1 gives -a (wrapping, as PyTorch's), a zero divisor fails the program.
  */
-function guardedIntDivision(ctx: OnnxLowerContext, a: string, b: string, onnx: 'Div' | 'Mod', byMinusOne: string): string {
+function guardedIntDivision(ctx: OnnxLowerContext, d: 'int32' | 'int64', a: string, b: string): string {
   const g = ctx.graph;
-  const c = (v: number) => g.constant('int32', [], [v]);
+  const c = (v: number) => g.constant(d, [], [v]);
   const isZero = g.node('Equal', [b, c(0)]);
   const isMinusOne = g.node('Equal', [b, c(-1)]);
   const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
-  const q = g.node('Where', [isMinusOne, byMinusOne, g.node(onnx, [a, safe], onnx === 'Mod' ? { fmod: 1 } : {})]);
-  return g.node('Add', [q, zeroOrFail(g, isZero)]);
+  const q = g.node('Where', [isMinusOne, g.node('Neg', [a]), g.node('Div', [a, safe])]);
+  return g.node('Add', [q, ctx.cast(zeroOrFail(g, isZero), 'int32', d)]);
 }
 
 function operandsIn(ctx: OnnxLowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
   return [ctx.cast(a!, inputs[0]!.dtype, d), ctx.cast(b!, inputs[1]!.dtype, d)];
 }
 
+/** The integer type a division computes in: int64 for int64, int32 for int32 and bool. */
+const intType = (d: DType): 'int32' | 'int64' => (d === 'int64' ? 'int64' : 'int32');
+
 onnxLowerings.register({
   fmod(ctx, inputs, _attrs, types) {
     const d = types.output.dtype;
     const [a, b] = operandsIn(ctx, inputs, types.inputs, d);
     if (COMPUTE_TYPE[d] === 'float32') return ctx.graph.node('Mod', [a, b], { fmod: 1 });
-    return guardedIntDivision(ctx, a, b, 'Mod', ctx.graph.node('Mul', [a, ctx.graph.constant('int32', [], [0])]));
+    // a - trunc(a / b)·b in integers: ONNX Runtime's integer Mod with fmod = 1 goes through
+    // double, inexact beyond 2^53
+    return ctx.graph.node('Sub', [a, ctx.graph.node('Mul', [guardedIntDivision(ctx, intType(d), a, b), b])]);
   },
   divTruncInt(ctx, inputs, _attrs, types) {
-    const [a, b] = operandsIn(ctx, inputs, types.inputs, 'int32');
-    return guardedIntDivision(ctx, a, b, 'Div', ctx.graph.node('Neg', [a]));
+    const int = intType(types.output.dtype);
+    const [a, b] = operandsIn(ctx, inputs, types.inputs, int);
+    return guardedIntDivision(ctx, int, a, b);
   },
 });

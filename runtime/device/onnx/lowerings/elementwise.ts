@@ -24,23 +24,25 @@ const inPromoted = (promoted: DType): DType => (promoted === 'bool' ? 'int32' : 
 const asTruthValues = (): DType => 'bool';
 
 /**
- * int32 powers by repeated squaring, wrapping on overflow as PyTorch's int32 pow does (ONNX
- * Pow goes through double and saturates).
+ * int32 and int64 powers by repeated squaring, wrapping on overflow as PyTorch's integer pow
+ * does (ONNX Pow goes through double and saturates).
  */
 const floatPow = binaryLowering('Pow');
 const pow: OnnxLowering = (ctx, inputs, attrs, types) => {
-  if (types.output.dtype !== 'int32') return floatPow(ctx, inputs, attrs, types);
+  const d = types.output.dtype;
+  if (d !== 'int32' && d !== 'int64') return floatPow(ctx, inputs, attrs, types);
   const g = ctx.graph;
-  const base0 = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, 'int32');
-  const e = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, 'int32');
-  const c = (v: number) => g.constant('int32', [], [v]);
+  const base0 = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, d);
+  const e = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, d);
+  const c = (v: number) => g.constant(d, [], [v]);
+  const bits = d === 'int64' ? 63 : 31; // the exponent's magnitude bits (negative ones are refused at the call)
   let result = g.node('Add', [g.node('Mul', [base0, c(0)]), g.node('Mul', [e, c(0)])]); // zeros of the broadcast shape
   result = g.node('Add', [result, c(1)]);
   let base = base0;
-  for (let bit = 0; bit < 31; bit++) {
+  for (let bit = 0; bit < bits; bit++) {
     const set = g.node('Not', [g.node('Equal', [g.node('BitwiseAnd', [e, c(2 ** bit)]), c(0)])]);
     result = g.node('Where', [set, g.node('Mul', [result, base]), result]);
-    if (bit < 30) base = g.node('Mul', [base, base]);
+    if (bit < bits - 1) base = g.node('Mul', [base, base]);
   }
   return result;
 };

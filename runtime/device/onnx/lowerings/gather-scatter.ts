@@ -1,6 +1,6 @@
 // Primitives that read indices or produce them: gathers, scatterAdd, topk.
 import type { TopkAttrs } from '../../../ops/sort.js';
-import { COMPUTE_TYPE } from '../../../dtype.js';
+import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
 
@@ -35,18 +35,19 @@ function lowerTopk(ctx: OnnxLowerContext, x: string, input: Abstract, { dim, k, 
  * are errors, not counted from the end (ONNX's rule), so they are moved out of range and the
  * op fails on the device.
  */
-function noNegatives(ctx: OnnxLowerContext, index: string, size: number): string {
+function noNegatives(ctx: OnnxLowerContext, index: string, dtype: DType, size: number): string {
   const g = ctx.graph;
-  return g.node('Where', [g.node('Less', [index, g.constant('int32', [], [0])]), g.constant('int32', [], [size]), index]);
+  const type = dtype === 'int64' ? 'int64' : 'int32';
+  return g.node('Where', [g.node('Less', [index, g.constant(type, [], [0])]), g.constant(type, [], [size]), index]);
 }
 
 onnxLowerings.register({
   indexSelect: (ctx, [x, index], { dim }: { dim: number }, types) =>
-    ctx.graph.node('Gather', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!)], { axis: dim }),
+    ctx.graph.node('Gather', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!)], { axis: dim }),
   gather: (ctx, [x, index], { dim }: { dim: number }, types) =>
-    ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!)], { axis: dim }),
+    ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!)], { axis: dim }),
   scatterAdd: (ctx, [x, index, src], { dim }: { dim: number }, types) =>
-    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, types.inputs[0]!.shape[dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
+    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
   // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
   topkIndices: (ctx, [x], a: TopkAttrs, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!], { to: 6 }),
   topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,

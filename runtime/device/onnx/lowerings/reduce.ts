@@ -4,9 +4,9 @@ import type { ArgAttrs } from '../../../ops/extrema.js';
 import type { ScanAttrs } from '../../../ops/scan.js';
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import { blockedCumSum, blockedReduceSum } from '../blocked-sum.js';
-import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
+import { wrappingReduce } from '../wrapping-reduce.js';
+import { onnxLowerings, type OnnxLowering } from './table.js';
 import type { OnnxGraph } from '../onnx-graph.js';
-import { zeroOrFail } from './device-checks.js';
 
 /** The input cast to the result's dtype, reduced by one ONNX op (a 0-d input is its own result). */
 function reduction(onnx: string): OnnxLowering {
@@ -18,19 +18,6 @@ function reduction(onnx: string): OnnxLowering {
 }
 
 /**
- * An int32 sum, product or cumulative sum (PyTorch gives int64): computed in float64, exact
- * for integers up to 2^53, and the program fails where the result does not fit int32 (ONNX
- * Runtime's int32 ReduceSum saturates instead).
- */
-function int32Exact(ctx: OnnxLowerContext, x: string, dtype: DType, reduce: (g: OnnxGraph, wide: string) => string): string {
-  const g = ctx.graph;
-  const wide = reduce(g, g.node('Cast', [ctx.cast(x, dtype, 'int32')], { to: 11 }));
-  const limit = (v: number) => g.node('Cast', [g.constant('float32', [], [v])], { to: 11 }); // ±2^31, exact in float32
-  const outside = g.node('Or', [g.node('GreaterOrEqual', [wide, limit(2 ** 31)]), g.node('Less', [wide, limit(-(2 ** 31))])]);
-  return g.node('Add', [g.node('Cast', [wide], { to: 6 }), zeroOrFail(g, outside)]);
-}
-
-/**
  * A float sum starts from +0, as PyTorch's: a sum of -0s is +0 (ONNX Runtime's keeps -0). A
  * Sum node, since ONNX Runtime drops an Add of a zero constant as a no-op.
  */
@@ -38,13 +25,13 @@ function fromPlusZero(g: OnnxGraph, sum: string): string {
   return g.node('Sum', [sum, g.constant('float32', [], [0])]);
 }
 
-/** float32 sum and mean add in blocks (blocked-sum.ts); int32 sums fail beyond int32; other dtypes reduce with one ONNX op. */
+/** float32 sum and mean add in blocks (blocked-sum.ts); int64 sums wrap as PyTorch's (wrapping-reduce.ts); other dtypes reduce with one ONNX op. */
 function sumLike(mean: boolean): OnnxLowering {
   const plain = reduction(mean ? 'ReduceMean' : 'ReduceSum');
   return (ctx, inputs, attrs: ReduceAttrs, types) => {
     const input = types.inputs[0]!;
-    if (!mean && types.output.dtype === 'int32' && input.shape.length > 0) {
-      return int32Exact(ctx, inputs[0]!, input.dtype, (g, wide) => g.node('ReduceSum', [wide, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }));
+    if (!mean && types.output.dtype === 'int64' && input.shape.length > 0) {
+      return wrappingReduce(ctx.graph, 'Add', ctx.cast(inputs[0]!, input.dtype, 'int64'), input.shape, attrs.dims, types.output.shape);
     }
     if (COMPUTE_TYPE[types.output.dtype] !== 'float32') return plain(ctx, inputs, attrs, types);
     if (input.shape.length === 0) return fromPlusZero(ctx.graph, plain(ctx, inputs, attrs, types));
@@ -102,8 +89,8 @@ onnxLowerings.register({
   amin: extremum('ReduceMin'),
   prod(ctx, inputs, attrs: ReduceAttrs, types) {
     const input = types.inputs[0]!;
-    if (types.output.dtype !== 'int32' || input.shape.length === 0) return reduction('ReduceProd')(ctx, inputs, attrs, types);
-    return int32Exact(ctx, inputs[0]!, input.dtype, (g, wide) => g.node('ReduceProd', [wide, g.int64s(attrs.dims)], { keepdims: attrs.keepdim ? 1 : 0 }));
+    if (types.output.dtype !== 'int64' || input.shape.length === 0) return reduction('ReduceProd')(ctx, inputs, attrs, types);
+    return wrappingReduce(ctx.graph, 'Mul', ctx.cast(inputs[0]!, input.dtype, 'int64'), input.shape, attrs.dims, types.output.shape);
   },
   // any counts the true values (an empty sum is 0: false); all is their minimum (empty: true).
   any: truthReduction('ReduceSum'),
@@ -114,7 +101,8 @@ onnxLowerings.register({
     const input = types.inputs[0]!;
     if (input.shape.length === 0) return ctx.graph.node('Identity', [ctx.cast(x!, input.dtype, types.output.dtype)]);
     if (COMPUTE_TYPE[types.output.dtype] === 'float32') return fromPlusZero(ctx.graph, blockedCumSum(ctx.graph, ctx.cast(x!, input.dtype, types.output.dtype), input.shape, dim, reverse, exclusive));
-    return int32Exact(ctx, x!, types.inputs[0]!.dtype, (g, wide) =>
-      g.node('CumSum', [wide, g.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 }));
+    // integers: an int64 running sum (wrapping as PyTorch's)
+    const v = ctx.cast(x!, input.dtype, types.output.dtype);
+    return ctx.graph.node('CumSum', [v, ctx.graph.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
   },
 });

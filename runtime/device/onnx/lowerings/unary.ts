@@ -1,6 +1,6 @@
 // Elementwise primitives of one operand: the input is cast to the result's dtype (integer
 // inputs of exp, log, ... compute in float32), then the rule builds the ONNX subgraph.
-import { isFloating, type DType } from '../../../dtype.js';
+import { isFloating, isInteger, type DType } from '../../../dtype.js';
 import type { OnnxGraph } from '../onnx-graph.js';
 import { onnxLowerings, type OnnxLowering } from './table.js';
 
@@ -18,7 +18,7 @@ const single = (onnx: string) => unaryLowering((g, x) => g.node(onnx, [x]));
 
 /** Integer inputs are returned as they are (PyTorch). */
 const rounding = (lowerFloat: (g: OnnxGraph, x: string) => string) =>
-  unaryLowering((g, x, dtype) => (dtype === 'int32' ? g.node('Identity', [x]) : lowerFloat(g, x)));
+  unaryLowering((g, x, dtype) => (isInteger(dtype) ? g.node('Identity', [x]) : lowerFloat(g, x)));
 
 /** A bool-valued function of one operand, given the input in its own compute type. */
 const predicate = (rule: UnaryRule): OnnxLowering => (ctx, [x], _attrs, types) => rule(ctx.graph, x!, types.inputs[0]!.dtype);
@@ -40,12 +40,12 @@ onnxLowerings.register({
   log: single('Log'),
   tanh: single('Tanh'),
   sqrt: single('Sqrt'),
-  relu: unaryLowering((g, x, dtype) => (dtype === 'int32' ? g.node('Max', [x, g.constant('int32', [], [0])]) : g.node('Relu', [x]))),
+  relu: unaryLowering((g, x, dtype) => (dtype === 'int32' || dtype === 'int64' ? g.node('Max', [x, g.constant(dtype, [], [0])]) : g.node('Relu', [x]))),
   abs: single('Abs'),
   // PyTorch's sign: (x > 0) - (x < 0), so NaN and -0 give 0
   sign: unaryLowering((g, x, dtype) => {
-    const zero = g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0]);
-    const to = dtype === 'int32' ? 6 : 1;
+    const zero = g.constant(dtype === 'int32' || dtype === 'int64' ? dtype : 'float32', [], [0]);
+    const to = dtype === 'int32' ? 6 : dtype === 'int64' ? 7 : 1;
     return g.node('Sub', [g.node('Cast', [g.node('Greater', [x, zero])], { to }), g.node('Cast', [g.node('Less', [x, zero])], { to })]);
   }),
   rsqrt: unaryLowering((g, x) => g.node('Reciprocal', [g.node('Sqrt', [x])])),
@@ -84,7 +84,7 @@ onnxLowerings.register({
   // floor of positives, ceil of the rest (in Y: trunc(-0.5) and trunc(-0) are -0, as in PyTorch)
   trunc: rounding((g, x) => g.node('Where', [g.node('Greater', [x, g.constant('float32', [], [0])]), g.node('Floor', [x]), g.node('Ceil', [x])])),
   logicalNot: predicate((g, x, dtype) =>
-    dtype === 'bool' ? not(g, x) : g.node('Equal', [x, g.constant(dtype === 'int32' ? 'int32' : 'float32', [], [0])]),
+    dtype === 'bool' ? not(g, x) : g.node('Equal', [x, g.constant(dtype === 'int32' || dtype === 'int64' ? dtype : 'float32', [], [0])]),
   ),
   isnan: predicate((g, x, dtype) => (isFloating(dtype) ? g.node('IsNaN', [x]) : allFalse(g, x))),
   isinf: predicate((g, x, dtype) => (isFloating(dtype) ? g.node('IsInf', [x]) : allFalse(g, x))),

@@ -6,7 +6,7 @@ import { onnxLowerings } from './table.js';
 
 onnxLowerings.register({
   constant(ctx, _inputs, { shape, dtype, values }: ConstantAttrs) {
-    if (dtype === 'int32') return ctx.graph.constant('int32', shape, values);
+    if (dtype === 'int32' || dtype === 'int64') return ctx.graph.constant(dtype, shape, values);
     if (dtype === 'bool') return ctx.cast(ctx.graph.constant('int32', shape, values.map((v) => (v ? 1 : 0))), 'int32', 'bool');
     return ctx.graph.constant('float32', shape, values);
   },

@@ -74,7 +74,7 @@ napi_value field(napi_env env, napi_value object, const char* name) {
   return v;
 }
 
-/** { name, dtype: 'float32' | 'int32' | 'bool', shape } -> TensorSpec. */
+/** { name, dtype: 'float32' | 'int32' | 'int64' | 'bool', shape } -> TensorSpec. */
 TensorSpec readSpec(napi_env env, napi_value v) {
   TensorSpec spec;
   spec.name = readString(env, field(env, v, "name"), "name");
@@ -82,6 +82,7 @@ TensorSpec readSpec(napi_env env, napi_value v) {
   size_t itemsize;
   if (dtype == "float32") spec.elementType = ortc::kElementFloat, spec.arrayType = napi_float32_array, itemsize = 4;
   else if (dtype == "int32") spec.elementType = ortc::kElementInt32, spec.arrayType = napi_int32_array, itemsize = 4;
+  else if (dtype == "int64") spec.elementType = ortc::kElementInt64, spec.arrayType = napi_bigint64_array, itemsize = 8;
   else if (dtype == "bool") spec.elementType = ortc::kElementBool, spec.arrayType = napi_uint8_array, itemsize = 1;
   else throw JsError("ortc: unsupported dtype " + dtype);
   spec.bytes = itemsize;

@@ -40,6 +40,7 @@ constexpr int kDeviceAllocator = 0;
 constexpr int kMemTypeDefault = 0;
 constexpr int kElementFloat = 1;
 constexpr int kElementInt32 = 6;
+constexpr int kElementInt64 = 7;
 constexpr int kElementBool = 9;
 
 /** OrtApiBase, returned by the exported OrtGetApiBase(): two slots, never changed. */

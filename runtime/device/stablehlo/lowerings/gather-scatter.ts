@@ -10,9 +10,9 @@ import { stablehloLowerings } from './table.js';
 
 /** index + n where it is negative. */
 function wrapped(fn: MlirFunction, index: string, n: number): string {
-  const shape = fn.typeOf(index).shape;
-  const negative = compare(fn, index, splat(fn, 0, shape, 'i32'), 'LT');
-  return select(fn, negative, same(fn, 'add', index, splat(fn, n, shape, 'i32')), index);
+  const { shape, element } = fn.typeOf(index);
+  const negative = compare(fn, index, splat(fn, 0, shape, element), 'LT');
+  return select(fn, negative, same(fn, 'add', index, splat(fn, n, shape, element)), index);
 }
 
 const list = (values: readonly number[]) => `[${values.join(', ')}]`;
@@ -23,10 +23,12 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
  * index (wrapped) in dim, each element's own position in the other dims.
  */
 function coordinates(fn: MlirFunction, index: string, dim: number, input: readonly number[]): string {
-  const shape = fn.typeOf(index).shape;
+  const { shape, element } = fn.typeOf(index);
   const unit = [...shape, 1];
-  const parts = input.map((n, d) => reshape(fn, d === dim ? wrapped(fn, index, n) : iota(fn, shape, d), unit));
-  return fn.op('stablehlo.concatenate', parts, { shape: [...shape, input.length], element: 'i32' }, [`dimension = ${shape.length} : i64`]);
+  // the other dims' positions in the index's own element type (int32 or int64)
+  const position = (d: number) => (element === 'i64' ? convert(fn, iota(fn, shape, d), 'int64') : iota(fn, shape, d));
+  const parts = input.map((n, d) => reshape(fn, d === dim ? wrapped(fn, index, n) : position(d), unit));
+  return fn.op('stablehlo.concatenate', parts, { shape: [...shape, input.length], element }, [`dimension = ${shape.length} : i64`]);
 }
 
 /** Sorted along dim, stably, largest (NaN first) or smallest (NaN last) first: [values, indices]. */

@@ -5,7 +5,7 @@ import { ELEMENT_TYPE, type ElementType, type MlirFunction, type TensorType } fr
 
 export type Direction = 'EQ' | 'NE' | 'GT' | 'GE' | 'LT' | 'LE';
 
-const COMPARE_TYPE: Record<ElementType, string> = { f32: 'FLOAT', bf16: 'FLOAT', i32: 'SIGNED', i1: 'UNSIGNED' };
+const COMPARE_TYPE: Record<ElementType, string> = { f32: 'FLOAT', bf16: 'FLOAT', i32: 'SIGNED', i64: 'SIGNED', i1: 'UNSIGNED' };
 
 export const isFloatElement = (e: ElementType): boolean => e === 'f32' || e === 'bf16';
 

@@ -51,7 +51,7 @@ function argReduction(direction: 'GT' | 'LT'): StableHloLowering {
     const shape = fn.typeOf(flat).shape;
     if (shape.length === 0) return splat(fn, 0, types.output.shape, 'i32');
     const float = isFloatElement(input.element);
-    const worst = float ? (direction === 'GT' ? -Infinity : Infinity) : direction === 'GT' ? INT32_MIN : INT32_MAX;
+    const worst = extremeOf(direction === 'GT' ? 'maximum' : 'minimum', types.inputs[0]!.dtype);
     const inits = [splat(fn, worst, [], input.element), splat(fn, INT32_MAX, [], 'i32')];
     const [, index] = reduce(fn, [flat, iota(fn, shape, axis)], inits, [axis], ([a, ai], [b, bi]) => {
       const firstIndex = compare(fn, ai!, bi!, 'LT');
@@ -95,8 +95,15 @@ const cumsum: StableHloLowering = ({ fn }, [x], { dim, reverse, exclusive }: Sca
 /** any / all over truth values. */
 const truthReduction = (op: 'or' | 'and') => reduction(op, () => (op === 'and' ? 1 : 0), () => 'bool');
 
-const extremum = (op: 'maximum' | 'minimum') =>
-  reduction(op, (float) => (float ? (op === 'maximum' ? -Infinity : Infinity) : op === 'maximum' ? INT32_MIN : INT32_MAX), (d) => d);
+/** The identity of max/min: ±inf for floats, the integer dtype's extremes (int64's saturate in elementText). */
+function extremeOf(op: 'maximum' | 'minimum', dtype: DType): number {
+  if (dtype === 'int64') return op === 'maximum' ? -(2 ** 63) : 2 ** 63;
+  if (dtype === 'int32') return op === 'maximum' ? INT32_MIN : INT32_MAX;
+  return op === 'maximum' ? -Infinity : Infinity;
+}
+
+const extremum = (op: 'maximum' | 'minimum'): StableHloLowering => (ctx, inputs, attrs, types) =>
+  reduction(op, () => extremeOf(op, types.output.dtype), (d) => d)(ctx, inputs, attrs, types);
 
 stablehloLowerings.register({
   sum: reduction('add', () => 0),

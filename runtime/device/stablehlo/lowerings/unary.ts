@@ -2,7 +2,7 @@
 // (integer inputs of exp, log, ... compute in float32), then one op or a few.
 import { isFloating } from '../../../dtype.js';
 import type { MlirFunction } from '../mlir-function.js';
-import { compare, convert, isNan, same, select, splat } from './hlo.js';
+import { compare, convert, isFloatElement, isNan, same, select, splat } from './hlo.js';
 import { stablehloLowerings, type StableHloLowering } from './table.js';
 
 type UnaryRule = (fn: MlirFunction, x: string) => string;
@@ -17,7 +17,7 @@ const single = (name: string) => unaryLowering((fn, x) => same(fn, name, x));
 const zeros = (fn: MlirFunction, x: string) => splat(fn, 0, fn.typeOf(x).shape, fn.typeOf(x).element);
 
 /** Integer inputs are returned as they are (PyTorch). */
-const rounding = (lowerFloat: UnaryRule) => unaryLowering((fn, x) => (fn.typeOf(x).element === 'i32' ? x : lowerFloat(fn, x)));
+const rounding = (lowerFloat: UnaryRule) => unaryLowering((fn, x) => (isFloatElement(fn.typeOf(x).element) ? lowerFloat(fn, x) : x));
 
 /** A bool-valued function of one operand, given the input in its own dtype. */
 const predicate = (rule: (fn: MlirFunction, x: string, floating: boolean) => string): StableHloLowering =>
