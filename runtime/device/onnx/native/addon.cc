@@ -234,7 +234,7 @@ void wrapArrays(napi_env env, napi_value list, const std::vector<TensorSpec>& sp
     napi_value buffer;
     size_t offset;
     ok(env, napi_get_typedarray_info(env, arrays[i], &type, &length, &data, &buffer, &offset), spec.name.c_str());
-    const size_t bytes = length * (type == napi_uint8_array ? 1 : 4);
+    const size_t bytes = length * (type == napi_uint8_array ? 1 : type == napi_bigint64_array ? 8 : 4);
     if (type != spec.arrayType || bytes != spec.bytes) {
       throw JsError("ortc: tensor " + spec.name + " has the wrong type or size (" + std::to_string(bytes) +
                     " bytes, expected " + std::to_string(spec.bytes) + ")");
