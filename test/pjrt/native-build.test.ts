@@ -1,26 +1,33 @@
-// The addon's build never fails an install: without a toolchain it prints one line, exits 0.
+// The addons' builds never fail an install: without a toolchain each prints one line, exits 0.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const native = fileURLToPath(new URL('../../runtime/device/pjrt/native/', import.meta.url));
+const device = fileURLToPath(new URL('../../runtime/device/', import.meta.url));
 
-describe('runtime/device/pjrt/native/build.mjs', () => {
+describe.each([
+  { area: 'pjrt', addon: 'pjrt', line: /^pjrt addon not built \(TPU compiler off\): \S.*\n$/ },
+  { area: 'onnx', addon: 'ortc', line: /^ortc addon not built \(ONNX Runtime through onnxruntime-node\): \S.*\n$/ },
+])('runtime/device/$area/native/build.mjs', ({ area, addon, line }) => {
   it('without python/make/g++ on PATH: one line, exit 0, no addon', () => {
-    // A copy: node-gyp's rebuild starts by deleting the build folder.
-    const dir = mkdtempSync(join(tmpdir(), 'pjrt-native-'));
+    // A copy (node-gyp's rebuild starts by deleting the build folder), with the shared build script beside it as in the tree.
+    const root = mkdtempSync(join(tmpdir(), `${addon}-native-`));
     try {
+      const native = join(device, area, 'native');
       const built = join(native, 'build');
+      const dir = join(root, area, 'native');
+      mkdirSync(dir, { recursive: true });
       cpSync(native, dir, { recursive: true, filter: (src) => src !== built && !src.startsWith(`${built}/`) });
+      cpSync(join(device, 'build-addon.mjs'), join(root, 'build-addon.mjs'));
       const r = spawnSync(process.execPath, [join(dir, 'build.mjs')], { env: { PATH: '' }, encoding: 'utf8', timeout: 60_000 });
       expect(r.status).toBe(0);
-      expect(r.stdout).toMatch(/^pjrt addon not built \(TPU compiler off\): \S.*\n$/);
-      expect(existsSync(join(dir, 'build', 'Release', 'pjrt.node'))).toBe(false);
+      expect(r.stdout).toMatch(line);
+      expect(existsSync(join(dir, 'build', 'Release', `${addon}.node`))).toBe(false);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
