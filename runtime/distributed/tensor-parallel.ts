@@ -22,7 +22,10 @@ import { Partial, Replicate, Shard, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
 import { describeValue } from './describe-value.js';
 
-/** How parallelizeModule shards one Linear layer (PyTorch's ParallelStyle). */
+/**
+ * How parallelizeModule shards one Linear layer (PyTorch's ParallelStyle), made by ColwiseParallel() or RowwiseParallel().
+ * @example String(tpu.distributed.ColwiseParallel()) // 'ColwiseParallel()'
+ */
 export class ParallelStyle {
   constructor(readonly kind: 'colwise' | 'rowwise') {}
 
