@@ -10,7 +10,7 @@ import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
-import { rewriteOperators, type RewriteResult } from './operator-rewrite.js';
+import { hasOperatorSyntax, rewriteOperators, type RewriteResult } from './operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
@@ -61,7 +61,9 @@ export class LazyLanguageService {
   /** The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is not built. */
   rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
     if (!this.built) return undefined;
-    const ls = this.load(maskMagics(cell, magics));
+    const masked = maskMagics(cell, magics);
+    if (!hasOperatorSyntax(masked, typescript())) return { code: cell, changed: false };
+    const ls = this.load(masked);
     const program = ls.service.getProgram();
     return program && rewriteOperators(program, ls.cellFile, cell, typescript());
   }
