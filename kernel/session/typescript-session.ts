@@ -35,7 +35,7 @@ import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
 
 /** How long a cell the rewrite left unchanged may wait for the transpile thread's compile (a main-thread compile takes a few ms). */
-const TRANSPILE_WAIT_MS = 30;
+const TRANSPILE_WAIT_MS = 3;
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
