@@ -163,7 +163,7 @@ export class TypeScriptSession implements LanguageSession {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       this.prefetchCompile(code);
-      const rewrite = this.languageService.rewriteOperators(code, this.magics);
+      const rewrite = this.languageService.rewriteOperators(code, this.magics, this.settings.typecheck !== 'off');
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
       this.transpiler?.takeAnswers(rewrite?.changed ? 0 : TRANSPILE_WAIT_MS);

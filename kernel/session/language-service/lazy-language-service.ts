@@ -58,11 +58,15 @@ export class LazyLanguageService {
     this.warmUp.unref();
   }
 
-  /** The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is not built. */
-  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
+  /**
+   * The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is
+   * not built. Unless a type check of the cell follows (it makes the program anyway), a cell
+   * without operator syntax is answered from a parse, without a program.
+   */
+  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean): RewriteResult | undefined {
     if (!this.built) return undefined;
     const masked = maskMagics(cell, magics);
-    if (!hasOperatorSyntax(masked, typescript())) return { code: cell, changed: false };
+    if (!checkFollows && !hasOperatorSyntax(masked, typescript())) return { code: cell, changed: false };
     const ls = this.load(masked);
     const program = ls.service.getProgram();
     return program && rewriteOperators(program, ls.cellFile, cell, typescript());
