@@ -34,6 +34,9 @@ import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
 
+/** How long a cell the rewrite left unchanged may wait for the transpile thread's compile (a main-thread compile takes a few ms). */
+const TRANSPILE_WAIT_MS = 3;
+
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
   run: () => Promise<unknown>;
@@ -160,10 +163,10 @@ export class TypeScriptSession implements LanguageSession {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       this.prefetchCompile(code);
-      const rewrite = this.languageService.rewriteOperators(code, this.magics);
+      const rewrite = this.languageService.rewriteOperators(code, this.magics, this.settings.typecheck !== 'off');
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
-      this.transpiler?.takeAnswers();
+      this.transpiler?.takeAnswers(rewrite?.changed ? 0 : TRANSPILE_WAIT_MS);
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);

@@ -67,3 +67,25 @@ describe('tensor operators in cells', () => {
     expect(await driver.value('typeof r')).toBe("'undefined'"); // the failing cells ran nothing
   });
 });
+
+describe('which cells need types for the rewrite', () => {
+  it('finds every operator the rewrite handles, nested anywhere, and nothing in cells without one', async () => {
+    const ts = (await import('typescript')).default;
+    const { hasOperatorSyntax } = await import(path.resolve('dist/kernel/session/language-service/operator-rewrite.js')) as typeof import('../../kernel/session/language-service/operator-rewrite.js');
+    const needing = ['a + 1', 'f(() => { return a ** 2; })', 'y -= 1', 'y **= 2', 'a[0]', 'a[0] = v', '-a', '+a', 'a == b', 'a != b', 'a % 3', 'a >= b', 'const o = { k: [p < q] };'];
+    const plain = ['const v = f(x);', 'console.log("a + b")', 'x.add(1).mul(y)', 'a === b', 'a && !b', 'o?.[0]', 'y = 2', '// a + b', 'class C { m(): void {} }'];
+    expect(needing.filter((cell) => !hasOperatorSyntax(cell, ts))).toEqual([]);
+    expect(plain.filter((cell) => hasOperatorSyntax(cell, ts))).toEqual([]);
+  });
+
+  it('with %typecheck off, rewrites operators on tensors and leaves cells without operators as they are', async () => {
+    await driver.session.complete('x.', 2);
+    await driver.value('%typecheck off');
+    try {
+      expect(await driver.value('const t = tpu.tensor([1, 2], { dtype: "float32" });\nawait (t * 3).data()')).toBe('Float32Array(2) [ 3, 6 ]');
+      expect(await driver.value('const s: string = 5;\nString(s).length')).toBe('1');
+    } finally {
+      await driver.value('%typecheck warn');
+    }
+  });
+});

@@ -1,9 +1,10 @@
 // The transpile thread (transpile-thread.ts): compiles the pieces it is sent and
-// answers with each piece's result, in order.
+// answers with each piece's result, in order, then counts the answer in shared memory (a
+// main thread waiting for it wakes).
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { transpileCell, type CompileResult } from './compile-cell.js';
 
-const port = (workerData as { port: MessagePort }).port;
+const { port, answered } = workerData as { port: MessagePort; answered: Int32Array };
 port.on('message', (sources: string[]) => {
   const results: [string, CompileResult][] = [];
   for (const source of sources) {
@@ -14,4 +15,6 @@ port.on('message', (sources: string[]) => {
     }
   }
   port.postMessage(results);
+  Atomics.add(answered, 0, 1);
+  Atomics.notify(answered, 0);
 });

@@ -11,6 +11,7 @@ import { typescript } from '../typescript.js';
 import { cellGlobalsDeclarations } from './cell-globals-declarations.js';
 import { libBundle, libFileAt, type LibBundle } from './lib-bundle.js';
 import { packageRoot } from '../package-root.js';
+import { TextSnapshot } from './text-snapshot.js';
 
 const CELL_SUFFIX = '\nexport {};\n';
 /**
@@ -83,7 +84,7 @@ export class CellLanguageService {
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const virtual = this.files.get(file);
-        return virtual ? ts.ScriptSnapshot.fromString(virtual.text) : this.diskSnapshot(file);
+        return virtual ? new TextSnapshot(virtual.text) : this.diskSnapshot(file);
       },
       getCurrentDirectory: () => cwd,
       getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),

@@ -10,7 +10,7 @@ import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
-import { rewriteOperators, type RewriteResult } from './operator-rewrite.js';
+import { hasOperatorSyntax, rewriteOperators, type RewriteResult } from './operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
@@ -58,10 +58,16 @@ export class LazyLanguageService {
     this.warmUp.unref();
   }
 
-  /** The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is not built. */
-  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
+  /**
+   * The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is
+   * not built. Unless a type check of the cell follows (it makes the program anyway), a cell
+   * without operator syntax is answered from a parse, without a program.
+   */
+  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean): RewriteResult | undefined {
     if (!this.built) return undefined;
-    const ls = this.load(maskMagics(cell, magics));
+    const masked = maskMagics(cell, magics);
+    if (!checkFollows && !hasOperatorSyntax(masked, typescript())) return { code: cell, changed: false };
+    const ls = this.load(masked);
     const program = ls.service.getProgram();
     return program && rewriteOperators(program, ls.cellFile, cell, typescript());
   }

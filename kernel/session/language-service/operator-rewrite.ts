@@ -11,6 +11,8 @@ const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/
 /** `a OP x` with only x a tensor: the method on x that computes it. */
 const MIRRORED: Record<string, string> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
 const HINT = 'JavaScript has no operator overloading';
+/** `x OP= y` with a tensor method for OP. */
+const COMPOUND = /^([-+*/%]|\*\*)=$/;
 
 export interface RewriteError {
   offset: number;
@@ -23,6 +25,26 @@ class CannotRewrite extends Error {
   constructor(readonly offset: number, message: string) {
     super(message);
   }
+}
+
+/**
+ * Whether `cell` has syntax the rewrite looks at (an operator with a method, compound or
+ * indexed assignment, unary + or -, `==`/`!=`, indexing). A cell without any needs no types:
+ * with `%typecheck off` it then makes no program at all (parsing alone costs far less).
+ */
+export function hasOperatorSyntax(cell: string, tsApi: typeof ts): boolean {
+  const K = tsApi.SyntaxKind;
+  const file = tsApi.createSourceFile('cell.ts', cell, tsApi.ScriptTarget.Latest, false, tsApi.ScriptKind.TS);
+  const found = (node: ts.Node): boolean => {
+    if (tsApi.isBinaryExpression(node)) {
+      const op = tsApi.tokenToString(node.operatorToken.kind) ?? '';
+      if (METHODS[op] || COMPOUND.test(op) || op === '==' || op === '!=' || (op === '=' && tsApi.isElementAccessExpression(node.left))) return true;
+    }
+    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) return true;
+    if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) return true;
+    return tsApi.forEachChild(node, found) ?? false;
+  };
+  return found(file);
 }
 
 /**
@@ -85,7 +107,7 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
       const left = emit(node.left), right = emit(node.right);
       const leftTensor = isTensor(node.left), rightTensor = isTensor(node.right);
       const opText = tsApi.tokenToString(op) ?? '';
-      const compound = /^([-+*/%]|\*\*)=$/.exec(opText);
+      const compound = COMPOUND.exec(opText);
       if (compound && leftTensor) {
         const method = METHODS[compound[1]!]!; // every compound operator has one
         if (!tsApi.isIdentifier(node.left)) fail(node, `${node.left.getText(file)} ${opText} ... : write ${node.left.getText(file)} = ${node.left.getText(file)}.${method}(...)`);
