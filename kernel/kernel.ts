@@ -7,6 +7,7 @@ import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { RunningRequest } from './io/running-request.js';
 import type { SessionFactory } from './language-session.js';
+import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
 
@@ -46,8 +47,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     import('./wire/signature.js'),
     options.sessionFactory ?? import('./session/index.js').then((session) => session.createSession),
   ]);
-  const shell = new zmq.Router();
-  const stdin = new zmq.Router();
+  const shell = new zmq.Router({ linger: SOCKET_LINGER_MS });
+  const stdin = new zmq.Router({ linger: SOCKET_LINGER_MS });
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
 
   const kernel = createShellKernel({

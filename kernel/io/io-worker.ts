@@ -10,6 +10,7 @@ import type { DispatchTable } from '../dispatch.js';
 import { createMessage, encodeMessage, type Content } from '../wire/message.js';
 import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
+import { SOCKET_LINGER_MS } from '../wire/linger.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
 import { copiedTextFrames } from './copied-frames.js';
 import { interruptSignaller } from './interrupt-signal.js';
@@ -41,10 +42,10 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 const log = (text: string) => process.stderr.write(`[tpu-kernel io] ${text}\n`);
 
-const heartbeat = new zmq.Reply();
-const control = new zmq.Router();
+const heartbeat = new zmq.Reply({ linger: SOCKET_LINGER_MS });
+const control = new zmq.Router({ linger: SOCKET_LINGER_MS });
 // Every subscription, also a repeated one, is seen: each subscriber gets its iopub_welcome.
-const iopubSocket = new zmq.XPublisher({ verbosity: 'allSubs' });
+const iopubSocket = new zmq.XPublisher({ verbosity: 'allSubs', linger: SOCKET_LINGER_MS });
 const sockets = [heartbeat, control, iopubSocket];
 const copying = (socket: zmq.Writable) => ({ send: (frames: Buffer[]) => socket.send(copiedTextFrames(frames)) });
 const iopub = queuedSender(copying(iopubSocket), (e) => log(`iopub send failed: ${e}`));
