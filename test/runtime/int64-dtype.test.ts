@@ -7,26 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { int64Values } from '../support/int64-values.js';
 
 const MODES = ['debug', 'strict', 'fused'] as const;
 afterEach(() => tpu.mode('strict'));
 const BEYOND = 2n ** 53n + 1n; // the first integer a JS number cannot hold
 
-async function longs(t: Tensor): Promise<bigint[]> {
-  expect(t.dtype).toBe('int64');
-  return Array.from(await t.data() as BigInt64Array);
-}
-
 describe.each(MODES)('%s mode', (mode) => {
   it('creates int64 tensors', async () => {
     tpu.mode(mode);
     const exact = [BEYOND, -(2n ** 63n), 2n ** 63n - 1n];
-    expect(await longs(tpu.tensor(BigInt64Array.from(exact)))).toEqual(exact);
-    expect(await longs(tpu.tensor([[1, 2], [-3, 4.9]], { dtype: 'int64' }))).toEqual([1n, 2n, -3n, 4n]);
-    expect(await longs(tpu.zeros([2], { dtype: 'int64' }))).toEqual([0n, 0n]);
-    expect(await longs(tpu.ones([2], { dtype: 'int64' }))).toEqual([1n, 1n]);
-    expect(await longs(tpu.full([2], 2 ** 40, { dtype: 'int64' }))).toEqual([2n ** 40n, 2n ** 40n]);
-    expect(await longs(tpu.arange(2 ** 40, 2 ** 40 + 3, { dtype: 'int64' }))).toEqual([0n, 1n, 2n].map((i) => 2n ** 40n + i));
+    expect(await int64Values(tpu.tensor(BigInt64Array.from(exact)))).toEqual(exact);
+    expect(await int64Values(tpu.tensor([[1, 2], [-3, 4.9]], { dtype: 'int64' }))).toEqual([1n, 2n, -3n, 4n]);
+    expect(await int64Values(tpu.zeros([2], { dtype: 'int64' }))).toEqual([0n, 0n]);
+    expect(await int64Values(tpu.ones([2], { dtype: 'int64' }))).toEqual([1n, 1n]);
+    expect(await int64Values(tpu.full([2], 2 ** 40, { dtype: 'int64' }))).toEqual([2n ** 40n, 2n ** 40n]);
+    expect(await int64Values(tpu.arange(2 ** 40, 2 ** 40 + 3, { dtype: 'int64' }))).toEqual([0n, 1n, 2n].map((i) => 2n ** 40n + i));
     // the defaults stay: number arrays are float32, integer arange int32
     expect(tpu.tensor([1, 2]).dtype).toBe('float32');
     expect(tpu.arange(3).dtype).toBe('int32');
@@ -40,7 +36,7 @@ describe.each(MODES)('%s mode', (mode) => {
     const big = tpu.tensor(BigInt64Array.from([1n, BEYOND]));
     expect(() => big.array()).toThrow(/array.*9007199254740993.*data\(\)/);
     expect(() => big.at(1).item()).toThrow(/item.*9007199254740993.*data\(\)/);
-    expect(await longs(big)).toEqual([1n, BEYOND]); // the tensor survives the error
+    expect(await int64Values(big)).toEqual([1n, BEYOND]); // the tensor survives the error
   });
 
   it('prints int64 values exactly', async () => {
@@ -71,7 +67,7 @@ describe('bad input', () => {
   it('the session goes on after a refusal: the operand is intact', async () => {
     const x = tpu.tensor(BigInt64Array.from([1n, 2n, 3n, 4n])).reshape([2, 2]);
     expect(() => x.matmul(x)).toThrow(/matmul/);
-    expect(await longs(x)).toEqual([1n, 2n, 3n, 4n]);
+    expect(await int64Values(x)).toEqual([1n, 2n, 3n, 4n]);
   });
 });
 
@@ -82,7 +78,7 @@ describe('tpu.compile', () => {
       const xs = [k, -k, 7n];
       const ys = [1n, 2n ** 62n, -3n];
       const want = xs.map((x, i) => { const a = BigInt.asIntN(64, x * x + ys[i]!); return a > -x ? a : -x; });
-      expect(await longs(f(tpu.tensor(BigInt64Array.from(xs)), tpu.tensor(BigInt64Array.from(ys))))).toEqual(want);
+      expect(await int64Values(f(tpu.tensor(BigInt64Array.from(xs)), tpu.tensor(BigInt64Array.from(ys))))).toEqual(want);
     }
   });
 });
@@ -97,6 +93,6 @@ describe('safetensors', () => {
     expect(header.w).toMatchObject({ dtype: 'I64', shape: [2, 2] });
     const { w } = await tpu.load(path);
     expect(w!.shape).toEqual([2, 2]);
-    expect(await longs(w!)).toEqual(exact);
+    expect(await int64Values(w!)).toEqual(exact);
   });
 });
