@@ -1,6 +1,6 @@
 // linspace eye randint: values computed on the host from a few numbers, uploaded once like
 // the rest of creation.ts.
-import { checkInt32, type DType } from './dtype.js';
+import { checkInt32, INDEX_DTYPE, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
 import { tensor } from './creation.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
@@ -45,8 +45,9 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
 }
 
 /**
- * Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int32.
- * @example tpu.randint(0, 10, [4]).dtype // 'int32'
+ * Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int64
+ * as PyTorch's (or the dtype option's).
+ * @example tpu.randint(0, 10, [4]).dtype // 'int64'
  */
 export function randint(a: number, b: number | readonly number[], c?: readonly number[] | CreationOptions, d?: CreationOptions): Tensor {
   const [low, high, shape, opts] = Array.isArray(b) ? [0, a, b, c as CreationOptions | undefined] : [a, b as number, c as readonly number[], d];
@@ -54,11 +55,13 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
     throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
   }
   const s = checkShape('tpu.randint', shape);
-  const o = optionsOf('tpu.randint', opts, 'int32');
+  const o = optionsOf('tpu.randint', opts, INDEX_DTYPE);
   if (o.dtype === 'int32') {
     checkInt32('tpu.randint', 'low', low);
     checkInt32('tpu.randint', 'high - 1', high - 1);
   }
+  // each value comes from one 32-bit draw: a wider range would leave most integers unreachable
+  if (high - low > 2 ** 32) throw new RangeError(`tpu.randint: high - low must be at most 2^32 (one 32-bit random draw per value); got low=${low}, high=${high}`);
   const u = uniform(numel(s));
   return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, o);
 }

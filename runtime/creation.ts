@@ -1,8 +1,8 @@
 // Creating tensors: values made on the host, uploaded once (a counted transfer).
-import { assertDType, checkInt32, toInt64, toStorage, type DType } from './dtype.js';
+import { assertDType, checkInt32, INDEX_DTYPE, toInt64, toStorage, type DType } from './dtype.js';
 import { isOptions } from './options.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
-import { HOST_KNOWN_MAX, noteHostValues } from './host-known-indices.js';
+import { HOST_KNOWN_MAX, noteHostValues, type HostIndices } from './host-known-indices.js';
 import { checkShape, numel, type Shape } from './shape.js';
 import { chipSession } from './device/current.js';
 import { normal, uniform } from './random.js';
@@ -15,11 +15,11 @@ function upload(op: string, values: () => ArrayLike<number> | BigInt64Array, sha
   // Device memory is reserved before the host values are built: a request over the HBM
   // capacity fails before a host array of that size is made.
   const buffer = session.allocate(dtype, shape, op);
-  let known: Int32Array | null = null;
+  let known: HostIndices | null = null;
   try {
     const storage = toStorage(dtype, values(), `tpu.${op}`);
-    // small int32 values are kept (a copy: the upload transfers the storage) for index checks
-    if (dtype === 'int32' && storage.length <= HOST_KNOWN_MAX) known = (storage as Int32Array).slice();
+    // small integer values are kept (a copy: the upload transfers the storage) for index checks
+    if ((dtype === 'int32' || dtype === 'int64') && storage.length <= HOST_KNOWN_MAX) known = (storage as HostIndices).slice();
     session.upload(buffer, storage);
   } catch (e) {
     session.free(buffer); // no phantom live tensor after a failed conversion or host allocation
@@ -148,7 +148,7 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   const [start, end, step] = (args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1]) as number[];
   if (step === 0) throw new RangeError('tpu.arange: step must be non-zero');
   const n = Math.max(0, Math.ceil((end! - start!) / step!));
-  const dtype = opts.dtype ?? ([start, end, step].every(Number.isInteger) ? 'int32' : 'float32');
+  const dtype = opts.dtype ?? ([start, end, step].every(Number.isInteger) ? INDEX_DTYPE : 'float32');
   if (dtype === 'int32' && n > 0) {
     checkInt32('tpu.arange', 'start', start!);
     checkInt32('tpu.arange', 'last value', start! + (n - 1) * step!);

@@ -1,6 +1,8 @@
 // The TPU dtypes, their storage, and PyTorch's type promotion.
 
 export type DType = 'float32' | 'bfloat16' | 'int32' | 'int64' | 'bool';
+/** The dtype of index results (argmax, sort, topk, oneHot) and integer creation, as PyTorch's torch.long. */
+export const INDEX_DTYPE = 'int64' satisfies DType;
 export const DTYPES: readonly DType[] = ['float32', 'bfloat16', 'int32', 'int64', 'bool'];
 
 /** Bytes per element in device memory (bfloat16 is stored as 16 bits). */
@@ -58,7 +60,8 @@ export function scalarKind(v: number | boolean): ScalarKind {
   if (typeof v === 'boolean') return 'bool';
   return Number.isInteger(v) ? 'int' : 'float';
 }
-const SCALAR_DEFAULT: Record<ScalarKind, DType> = { bool: 'bool', int: 'int32', float: 'float32' };
+// an integer scalar meeting a bool tensor is int64, as PyTorch's (bool * 2, where(c, 1, 0))
+const SCALAR_DEFAULT: Record<ScalarKind, DType> = { bool: 'bool', int: 'int64', float: 'float32' };
 const SCALAR_CATEGORY: Record<ScalarKind, number> = { bool: 0, int: 1, float: 2 };
 
 /** Tensor ⊕ scalar: the tensor's dtype wins unless the scalar is of a higher category. */

@@ -1,5 +1,5 @@
-// The values of small int32 tensors uploaded from the host (index tensors written as
-// tpu.tensor([...], { dtype: 'int32' })): index ops check them at the call, in every mode, with
+// The values of small integer tensors uploaded from the host (index tensors written as
+// tpu.tensor([...], { dtype: 'int64' }), an Int32Array, tpu.arange): index ops check them at the call, in every mode, with
 // an error naming the op, the bad index and the valid range. Other indices are device data
 // and fail on the device.
 import type { DeviceBuffer } from './device/memory.js';
@@ -8,14 +8,17 @@ import type { Tensor } from './tensor.js';
 /** Larger uploads are not remembered (the copy would cost more than it saves). */
 export const HOST_KNOWN_MAX = 4096;
 
-const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: Int32Array }>();
+const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: HostIndices }>();
 
-export function noteHostValues(t: Tensor, values: Int32Array): void {
+/** int32 or int64 values. */
+export type HostIndices = Int32Array | BigInt64Array;
+
+export function noteHostValues(t: Tensor, values: HostIndices): void {
   if (t._buf) known.set(t, { buf: t._buf, values });
 }
 
 /** The values, while the tensor still holds the buffer they were uploaded to (no in-place update since). */
-function hostValues(t: Tensor): Int32Array | undefined {
+function hostValues(t: Tensor): HostIndices | undefined {
   const k = known.get(t);
   return k && t._buf === k.buf && t._node === null && !t.disposed ? k.values : undefined;
 }
@@ -30,7 +33,7 @@ export function checkHostIndices(op: string, what: string, index: Tensor, size: 
   if (!values) return;
   const low = negativesWrap ? -size : 0;
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
+    const v = Number(values[i]!); // exact within any valid range
     if ((v >= low && v < size) || v === skip) continue;
     const why = v < 0 && !negativesWrap && v >= -size ? ' (negative indices are errors here, as in PyTorch)' : '';
     throw new RangeError(`${op}: ${what} ${v} at position ${i} is out of range [${low}, ${size - 1}]${why}`);

@@ -15,7 +15,8 @@ export const add = binary('add', {
 });
 
 export const sub = binary('sub', {
-  rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'subtracting two bool tensors is not supported; use logical ops' : undefined),
+  // as PyTorch: a bool operand is an error, whatever the other one is
+  rejects: (a, b) => (a === 'bool' || b === 'bool' ? "subtraction with a bool tensor is not supported (as in PyTorch); use logicalNot()/logicalXor() for masks, or cast first with .to('int64')" : undefined),
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
 });
 

@@ -1,6 +1,6 @@
 // amin, argmax, argmin, and max/min in PyTorch's three forms:
 // x.max() (a value), x.max(dim) ({ values, indices }), x.max(other) (elementwise maximum).
-import type { DType } from '../dtype.js';
+import { INDEX_DTYPE, type DType } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -33,8 +33,8 @@ function argReduction(name: string) {
       if (x!.dtype === 'bool') throw new TypeError(`${name}: bool input is not supported`);
       const n = dim === null ? x!.shape.reduce((a, b) => a * b, 1) : x!.shape[dim]!;
       if (n === 0) throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)})`);
-      if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: 'int32' };
-      return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: 'int32' };
+      if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: INDEX_DTYPE };
+      return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: INDEX_DTYPE };
     },
     grad: 'not-differentiable',
   });

@@ -11,7 +11,9 @@ const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
   // float results of integer inputs (the input cast to float32 first, as PyTorch)
   'exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1',
   'sum', 'prod', 'amax', 'amin', 'cumsum', 'argmax', 'argmin', 'topkValues', 'topkIndices',
-  'indexSelect', 'gather', 'scatterAdd',
+  'indexSelect', 'gather', 'scatterAdd', 'pad', 'trilu', 'matmul',
+  // collectives move int64 values as they are; their sums wrap as int64 (device/ici/collective-step.ts)
+  'all_reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'collective_permute', 'collective_broadcast',
 ]);
 
 /** Throws when `op` meets an int64 operand or result it has no int64 lowering for. */

@@ -1,6 +1,7 @@
 // topk and sort (ONNX TopK; ties keep index order). ONNX gives values and indices from one
 // node; ops have one output, so values and indices are two primitives lowering the same
 // node, which ONNX Runtime's common-subexpression pass merges inside a fused program.
+import { INDEX_DTYPE } from '../dtype.js';
 import { readOptions } from '../options.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -26,7 +27,7 @@ function topkShape(op: string, x: Abstract, { dim, k }: TopkAttrs): number[] {
 
 export const topkIndicesOp = defineOp<TopkAttrs>({
   name: 'topkIndices',
-  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: 'int32' }),
+  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: INDEX_DTYPE }),
   grad: 'not-differentiable',
 });
 

@@ -47,7 +47,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expectClose(m.dataSync(), sumRef(a, [0, 2], true).data.map((v) => v / 15), 1e-6, 1e-6);
     expect(x.mean(-1).shape).toEqual([3, 4]);
     expectClose([x.mean().item() as number], [xs.reduce((p, q) => p + q, 0) / 60], 1e-6, 1e-6);
-    expect(() => tpu.arange(4).mean()).toThrow(/mean: input dtype must be floating point.*int32/);
+    expect(() => tpu.arange(4).mean()).toThrow(/mean: input dtype must be floating point.*int64/);
   });
 
   it('reshape (with -1), transpose, T and permute move values like row-major arrays', () => {
@@ -117,7 +117,7 @@ describe('type promotion (PyTorch rules)', () => {
     expect(i.mul(1.5).dtype).toBe('float32');
     expect(h.mul(1.5).dtype).toBe('bfloat16');
     expect(h.add(100000).dtype).toBe('bfloat16');
-    expect(b.add(1).dtype).toBe('int32');
+    expect(b.add(1).dtype).toBe('int64'); // bool + int is torch.int64
     expect(b.add(true).dtype).toBe('bool');
     expect(b.add(1).array()).toEqual([2, 1]);
   });
@@ -132,11 +132,11 @@ describe('type promotion (PyTorch rules)', () => {
     expect(tpu.tensor([true, true, false]).sum().item()).toBe(2);
   });
 
-  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int32', () => {
+  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int64', () => {
     expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('float32');
     expect(tpu.tensor(new Int32Array([1, 2])).dtype).toBe('int32');
     expect(tpu.full([2], 1).dtype).toBe('float32');
-    expect(tpu.arange(3).dtype).toBe('int32');
+    expect(tpu.arange(3).dtype).toBe('int64');
     expect(tpu.tensor([1, 2.5]).dtype).toBe('float32');
     expect(tpu.tensor([true]).dtype).toBe('bool');
     expect(tpu.tensor(new Float32Array([1, 2])).dtype).toBe('float32');

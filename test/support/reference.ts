@@ -210,9 +210,9 @@ export function conv2dRef(x: Ref, w: Ref, o: ConvRefOptions): Ref {
 }
 
 /** Checks shape and values (|a − e| ≤ abs + rel·|e|); equal infinities and NaN vs NaN pass. */
-export function expectRef(actual: { shape: readonly number[]; dataSync(): ArrayLike<number> }, expected: Ref, rel = 1e-5, abs = 1e-6): void {
+export function expectRef(actual: { shape: readonly number[]; dataSync(): ArrayLike<number | bigint> }, expected: Ref, rel = 1e-5, abs = 1e-6): void {
   if (actual.shape.join() !== expected.shape.join()) throw new Error(`shape [${actual.shape.join(', ')}] != expected [${expected.shape.join(', ')}]`);
-  const got = actual.dataSync();
+  const got = Array.from(actual.dataSync(), Number); // int64 values here are small: exact as numbers
   const same = expected.data.map((e, i) => e === got[i] || (Number.isNaN(e) && Number.isNaN(got[i]!)));
   expectClose(Array.from(got).map((v, i) => (same[i] ? 0 : v)), expected.data.map((e, i) => (same[i] ? 0 : e)), rel, abs);
 }

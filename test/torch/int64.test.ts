@@ -2,7 +2,7 @@
 // modulo 2^64 as PyTorch's does, comparisons, where, casts both ways, reductions and scans
 // (int32 and bool sums give int64), and int64 indices.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, i32, i64, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, i32, i64, ids, torchTier, type TorchCase } from './torch-tier.js';
 
 const MAX = 2n ** 63n - 1n;
 const MIN = -(2n ** 63n);
@@ -42,10 +42,20 @@ const cases: TorchCase[] = [
   { name: 'int64 sum and cumsum wrap', inputs: [i64([MAX, 1n, 2n])], js: (x) => [x.sum(), x.cumsum(0)], py: '(x0.sum(), x0.cumsum(0))' },
   { name: 'int64 prod and cumprod wrap', inputs: [i64([2n ** 32n, 2n ** 31n, 3n, 2n])], js: (x) => [x.prod(), x.cumprod(0)], py: '(x0.prod(), x0.cumprod(0))' },
   { name: 'int64 amax and amin beyond 2^53', inputs: [i64([[2n ** 53n + 1n, 2n ** 53n], [-(2n ** 53n) - 1n, 0n]])], js: (x) => [x.amax(), x.amin(), x.amax(1), x.amin(0)], py: '(x0.amax(), x0.amin(), x0.amax(1), x0.amin(0))' },
-  { name: 'argmax, argmin, sort and topk of int64 (int32 indices)', inputs: [i64([[2n ** 60n, -(2n ** 60n), 5n], [-(2n ** 62n), 3n, 2n ** 53n + 1n]])], js: (x) => [x.argmax(1), x.argmin(), x.sort({ dim: 1 }).values, x.sort({ dim: 1 }).indices, x.topk(2).values, x.topk(2).indices], py: '(x0.argmax(1), x0.argmin(), x0.sort(dim=1, stable=True).values, x0.sort(dim=1, stable=True).indices, x0.topk(2).values, x0.topk(2).indices)', int32Indices: true },
+  { name: 'argmax, argmin, sort and topk of int64', inputs: [i64([[2n ** 60n, -(2n ** 60n), 5n], [-(2n ** 62n), 3n, 2n ** 53n + 1n]])], js: (x) => [x.argmax(1), x.argmin(), x.sort({ dim: 1 }).values, x.sort({ dim: 1 }).indices, x.topk(2).values, x.topk(2).indices], py: '(x0.argmax(1), x0.argmin(), x0.sort(dim=1, stable=True).values, x0.sort(dim=1, stable=True).indices, x0.topk(2).values, x0.topk(2).indices)' },
   // integer division: floor and trunc rounding, remainder and fmod (signs of the divisor and the dividend); no MIN // -1 (PyTorch dies of SIGFPE there)
   { name: 'int64 division with rounding, remainder and fmod', inputs: [i64([7n, -7n, 2n ** 62n + 3n, -(2n ** 62n) - 5n, 9n, 2n ** 53n + 1n]), i64([2n, 2n, -3n, 7n, -4n, 3n])], js: (a, b) => [a.div(b, { roundingMode: 'floor' }), a.div(b, { roundingMode: 'trunc' }), a.remainder(b), a.fmod(b), a.remainder(3)], py: "(torch.div(x0, x1, rounding_mode='floor'), torch.div(x0, x1, rounding_mode='trunc'), torch.remainder(x0, x1), torch.fmod(x0, x1), x0 % 3)" },
   { name: 'mean of int64 is an error', inputs: [SMALL], js: (x) => x.mean(), py: 'x0.mean()' },
+  // int64 where PyTorch makes it: index results, integer creation, bool with a JS integer
+  { name: 'integer arange and oneHot are int64', inputs: [ids([2, 0, 1])], js: (i) => [tpu.arange(5), tpu.arange(-3, 9, 4), tpu.nn.functional.oneHot(i), tpu.nn.functional.oneHot(i, 4)], py: '(torch.arange(5), torch.arange(-3, 9, 4), F.one_hot(x0), F.one_hot(x0, 4))' },
+  { name: 'bool with a JS integer is int64', inputs: [bool([true, false, true])], js: (b) => [b.mul(2), b.add(1), tpu.where(b, 1, 0), b.mul(-3)], py: '(x0 * 2, x0 + 1, torch.where(x0, 1, 0), x0 * (-3))' },
+  { name: 'bool minus a JS integer is an error', inputs: [bool([true, false])], js: (b) => b.sub(1), py: 'x0 - 1' },
+  { name: 'JS integer minus bool is an error', inputs: [bool([true, false])], js: (b) => tpu.sub(1, b), py: '1 - x0' },
+  { name: 'int64 minus bool is an error', inputs: [SMALL, bool([true, false, true])], js: (a, b) => a.sub(b), py: 'x0 - x1' },
+  { name: 'int64 max-pooling', inputs: [i64([[[[1n, 2n ** 40n, 3n, -4n], [5n, 6n, 7n, 8n], [-(2n ** 50n), 0n, 1n, 1n], [2n, 2n, 9n, -9n]]]])], js: (x) => [tpu.nn.functional.maxPool2d(x, 2), tpu.nn.functional.maxPool2d(x, 3, { stride: 1, padding: 1 })], py: '(F.max_pool2d(x0, 2), F.max_pool2d(x0, 3, stride=1, padding=1))' },
+  { name: 'max and min along a dim give int64 indices', inputs: [f32([[1, 7, 7], [NaN, 2, 0]])], js: (x) => { const a = x.max(1); const b = x.min({ dim: 0, keepdim: true }); return [a.values, a.indices, b.values, b.indices, x.argsort({ dim: 1 })]; }, py: 'a = x0.max(1)\nb = x0.min(dim=0, keepdim=True)\nresult = (a.values, a.indices, b.values, b.indices, x0.argsort(dim=1, stable=True))' },
+  { name: 'int64 matmul, 2-D, 1-D and batched', inputs: [i64([[3n, -2n], [2n ** 40n, 1n]]), i64([5n, 2n ** 20n])], js: (a, v) => [a.matmul(a), a.matmul(v), v.matmul(a), a.reshape([1, 2, 2]).matmul(a)], py: '(x0 @ x0, x0 @ x1, x1 @ x0, x0.reshape(1, 2, 2) @ x0)' },
+  { name: 'int64 pad, tril and triu', inputs: [i64([[1n, 2n ** 50n, 3n], [4n, 5n, -(2n ** 60n)]])], js: (x) => [tpu.nn.functional.pad(x, [1, 2], { value: 7 }), x.tril(), x.triu(1), x.tril(-1)], py: '(F.pad(x0, (1, 2), value=7), x0.tril(), x0.triu(1), x0.tril(-1))' },
   // int64 indices
   { name: 'indexSelect with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([2, 0, 2])], js: (x, i) => x.indexSelect(0, i), py: 'x0.index_select(0, x1)' },
   { name: 'gather with int64 indices', inputs: [f32([[1, 2], [3, 4], [5, 6]]), i64([[1], [0], [1]])], js: (x, i) => x.gather(1, i), py: 'x0.gather(1, x1)' },

@@ -18,17 +18,21 @@ function groupOf(a: Group, chip: number): readonly number[] {
   return g;
 }
 
+type Computed = Float32Array | Int32Array | BigInt64Array | Uint8Array;
+
 /** Values in their compute type (bfloat16 widened) for arithmetic; back to storage after. */
-const toCompute = (dtype: DType, s: StorageArray): Float32Array | Int32Array | Uint8Array =>
-  dtype === 'bfloat16' ? widenBf16(s as Uint16Array) : (s as Float32Array | Int32Array | Uint8Array);
-const toStorage = (dtype: DType, c: Float32Array | Int32Array | Uint8Array): StorageArray =>
+const toCompute = (dtype: DType, s: StorageArray): Computed =>
+  dtype === 'bfloat16' ? widenBf16(s as Uint16Array) : (s as Computed);
+const toStorage = (dtype: DType, c: Computed): StorageArray =>
   dtype === 'bfloat16' ? narrowToBf16(c as Float32Array) : c;
 
-function reduceInto(acc: Float32Array | Int32Array | Uint8Array, x: Float32Array | Int32Array | Uint8Array, reduce: Reduce): void {
+function reduceInto(acc: Computed, x: Computed, reduce: Reduce): void {
   const n = acc.length;
   if (reduce === 'sum' || reduce === 'mean') {
-    if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = (acc[i]! + x[i]!) | 0;
-    else for (let i = 0; i < n; i++) acc[i] = acc[i]! + x[i]!;
+    if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = (acc[i]! + (x[i] as number)) | 0;
+    // a BigInt64Array stores each sum modulo 2^64: int64's wraparound
+    else if (acc instanceof BigInt64Array) for (let i = 0; i < n; i++) acc[i] = acc[i]! + (x[i] as bigint);
+    else for (let i = 0; i < n; i++) acc[i] = (acc[i] as number) + (x[i] as number);
   } else if (reduce === 'max') {
     // NaN propagates, as torch.max.
     for (let i = 0; i < n; i++) if (x[i]! > acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
@@ -41,7 +45,11 @@ function reduceInto(acc: Float32Array | Int32Array | Uint8Array, x: Float32Array
 function combine(dtype: DType, parts: readonly StorageArray[], reduce: Reduce): StorageArray {
   const acc = toCompute(dtype, parts[0]!).slice();
   for (let k = 1; k < parts.length; k++) reduceInto(acc, toCompute(dtype, parts[k]!), reduce);
-  if (reduce === 'mean') for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! / parts.length;
+  if (reduce === 'mean') {
+    // integer means truncate toward zero, as an integer division
+    if (acc instanceof BigInt64Array) for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! / BigInt(parts.length);
+    else for (let i = 0; i < acc.length; i++) acc[i] = (acc[i] as number) / parts.length;
+  }
   return toStorage(dtype, acc);
 }
 

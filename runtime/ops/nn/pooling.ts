@@ -1,6 +1,6 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
-import { isFloating } from '../../dtype.js';
+import { isFloating, isInteger, type DType } from '../../dtype.js';
 import { where } from '../where.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
@@ -21,11 +21,14 @@ export interface PoolOptions {
   countIncludePad?: boolean;
 }
 
+/** Max-pooling's padding: the lowest value of an integer dtype (floats pad with -inf). */
+const LOWEST: Partial<Record<DType, number>> = { int32: -(2 ** 31), int64: -(2 ** 63) };
+
 function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: PoolOptions, combine: 'max' | 'avg'): Tensor {
   if (!(x instanceof Tensor) || (x.ndim !== 4 && x.ndim !== 3)) {
     throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }
-  if (x.dtype === 'bool' || (combine === 'avg' && x.dtype === 'int32')) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
+  if (x.dtype === 'bool' || (combine === 'avg' && isInteger(x.dtype))) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
   for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
     if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
   }
@@ -40,7 +43,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
   const out = [0, 1].map((i) => Math.floor(([h, w][i]! + 2 * p[i]! - d[i]! * (k[i]! - 1) - 1) / s[i]!) + 1);
   if (out.some((n) => n <= 0)) throw new RangeError(`${op}: the kernel ${formatShape(k)} is larger than the padded input ${formatShape(x.shape)}`);
   return composite(op, () => {
-    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : x.dtype === 'int32' ? -(2 ** 31) : -Infinity }) : x;
+    const padded = p[0] || p[1] ? pad(x, [p[1], p[1], p[0], p[0]], { value: combine === 'avg' ? 0 : LOWEST[x.dtype] ?? -Infinity }) : x;
     let acc: Tensor | undefined;
     for (let i = 0; i < k[0]; i++) {
       for (let j = 0; j < k[1]; j++) {

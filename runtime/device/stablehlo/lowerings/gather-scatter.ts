@@ -104,5 +104,6 @@ stablehloLowerings.register({
   },
   // Two primitives lowering the same sort: XLA's common-subexpression pass merges them in a fused program.
   topkValues: ({ fn }, [x], a: TopkAttrs) => topk(fn, x!, a, 0),
-  topkIndices: ({ fn }, [x], a: TopkAttrs) => topk(fn, x!, a, 1),
+  // sorted as i32 (cheaper on the TPU), returned as PyTorch's int64
+  topkIndices: ({ fn }, [x], a: TopkAttrs, types) => convert(fn, topk(fn, x!, a, 1), types.output.dtype),
 });
