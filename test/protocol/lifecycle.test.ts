@@ -99,7 +99,7 @@ describe('exit with a client that stopped reading', () => {
       stalled.subscribe();
       stalled.connect(`tcp://${connection.ip}:${connection.iopub_port}`);
       // Outputs far beyond what the socket buffers hold: most stay queued for the stalled subscriber.
-      const cell = "const line = 'x'.repeat(10000); for (let i = 0; i < 3000; i++) console.log(line)";
+      const cell = "const line = 'x'.repeat(100000); for (let i = 0; i < 150; i++) console.log(line)";
       const { reply } = await kernel.execute(cell, {}, 50_000);
       expect(reply.content.status).toBe('ok');
       const { exit } = await shutdown(kernel, false);
