@@ -2,7 +2,8 @@
 // memory for its part's result and a slot in its device queue. A chip out of memory (or whose
 // wait for a queue slot was interrupted) after its peers were enqueued would leave them
 // waiting on the interconnect for a part that never comes. Forward collectives and backward's
-// collective rules both make room this way.
+// collective rules both make room this way. Nothing is held: reserve() only checks that the
+// bytes fit now (each part's output is allocated by its launch), so an error after this leaks nothing.
 import { formatShape, numel, type Shape } from '../shape.js';
 import { ITEMSIZE, type DType } from '../dtype.js';
 import { chipSession } from './current.js';

@@ -113,7 +113,8 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
   const members: CollectiveGroup['members'][number][] = [];
   const attrs = call.locals.map((_, i) => ({ ...attrsOf(i), groups: call.groups, rank: call.ranks[i]! }) as A);
   const inferred = call.locals.map((x, i) => op.infer([x], attrs[i]!));
-  call.locals.forEach((x, i) => checkInt64Support(op.name, [x], inferred[i]!)); // before any reservation
+  // apply checks this too; here it is an error before makeCollectiveRoom may wait for queue slots
+  call.locals.forEach((x, i) => checkInt64Support(op.name, [x], inferred[i]!));
   makeCollectiveRoom(call.locals.map((x, i) => ({ chip: x.chip, ...inferred[i]! })), call.who);
   // One call site for the chips' primitives: the user's line (debug mode's errors name it).
   const outs = withCallSite(run, () => holdingCuts(() =>

@@ -133,6 +133,8 @@ export function parallelizeModule<M extends Module>(module: M, mesh: DeviceMesh,
   const named = modulesByName(module);
   // A style alone applies to the module itself (PyTorch's parallelize_module(linear, mesh, ColwiseParallel())).
   const entries = plan instanceof ParallelStyle ? [['', plan] as const] : Object.entries(plan);
+  // Every entry is checked before any layer changes: an error leaves the module as it was.
+  const nameOf = new Map<Module, string>();
   const layers = entries.map(([name, style]) => {
     if (!(style instanceof ParallelStyle)) throw new TypeError(`${who}: plan['${name}'] must be tpu.distributed.ColwiseParallel() or RowwiseParallel(); got ${describeValue(style)}`);
     const layer = named.get(name);
@@ -140,6 +142,9 @@ export function parallelizeModule<M extends Module>(module: M, mesh: DeviceMesh,
     const what = name ? `'${name}'` : 'the module';
     if (!(layer instanceof Linear)) throw new TypeError(`${who}: plan${name ? `['${name}']` : ''} is ${style}, but ${what} is ${layer.constructor.name}; the styles shard tpu.nn.Linear layers`);
     if (!(layer.weight instanceof Tensor)) throw new RangeError(`${who}: ${what} is already parallelized (its weight is a DTensor)`);
+    const first = nameOf.get(layer);
+    if (first !== undefined) throw new RangeError(`${who}: plan names '${first}' and '${name}', which are one Linear (a module used twice); a layer gets one style`);
+    nameOf.set(layer, name);
     return [layer, style] as const;
   });
   for (const [layer, style] of layers) parallelizeLinear(who, layer, mesh, style);

@@ -2,7 +2,7 @@
 // checked, shapes and dtypes inferred on the host (errors thrown right here, in every
 // mode), the profiler told, then the active mode runs or records the op.
 import { checkInt64Support } from '../ops/int64-support.js';
-import { promoteTypes, promoteWithScalar, scalarKind, type DType } from '../dtype.js';
+import { promoteTypes, promoteWithScalar, scalarKind, toInt64, type DType } from '../dtype.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
 import { Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
 import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../profiler/events.js';
@@ -89,6 +89,8 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
         ins[i] = scalar;
       } else {
         const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
+        // int64 storage would wrap a number beyond its range silently (PyTorch refuses it)
+        if (dtype === 'int64') toInt64(op.name, argName(i), Number(v));
         a[i] = { shape: [], dtype };
         ins[i] = { value: Number(v), dtype };
       }

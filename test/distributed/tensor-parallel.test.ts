@@ -104,6 +104,12 @@ describe('tensor-parallel parameters', () => {
     const rowwise = distributed.parallelizeModule(lin, mesh, distributed.RowwiseParallel());
     expect(String(rowwise.weight)).toBe('DTensor([3, 10] float32, DeviceMesh(tp=4), [Shard(1)])');
     expectClose(host(rowwise.forward(x)), want, 1e-5);
+    // One Linear under two names: an error before any layer changes (the module stays plain).
+    const shared = new nn.Linear(4, 4);
+    const twice = new nn.Sequential(shared, new nn.Tanh(), shared);
+    expect(() => distributed.parallelizeModule(twice, mesh, { '0': distributed.ColwiseParallel(), '2': distributed.RowwiseParallel() }))
+      .toThrow(`${who}: plan names '0' and '2', which are one Linear (a module used twice); a layer gets one style`);
+    expect(twice.parameters().every((p) => !(p instanceof tpu.DTensor))).toBe(true);
     // The module still trains after the errors.
     expect(Number.isFinite((tp.forward(tpu.ones([3, 2])) as Tensor).sum().item())).toBe(true);
   });

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import * as zmq from 'zeromq';
 import { contentOf, KERNEL_CLI, spawnKernel } from '../support/kernel-client.mjs';
 import type { KernelClient } from '../support/kernel-client.mjs';
 
@@ -80,6 +81,31 @@ describe('shutdown and history across restarts', () => {
       expect(reply.content).toEqual({ status: 'ok', restart: false });
       expect(exit).toMatchObject({ code: 0 });
     } finally {
+      await kernel.close();
+    }
+  });
+});
+
+describe('exit with a client that stopped reading', () => {
+  // ZeroMQ terminates its context when the process ends, after every closed socket has
+  // delivered what it holds or its linger ran out (kernel/wire/linger.ts): with the default
+  // linger (forever) the kernel hung at exit ("Waiting for queued ZeroMQ messages"), and no
+  // exit fallback helps there, as process.exit() ends in the same wait.
+  it('exits 0 after shutdown while an iopub subscriber that reads nothing still has outputs queued', async () => {
+    const kernel = await spawnKernel();
+    const { connection } = kernel;
+    const stalled = new zmq.Subscriber({ linger: 0, receiveHighWaterMark: 1 });
+    try {
+      stalled.subscribe();
+      stalled.connect(`tcp://${connection.ip}:${connection.iopub_port}`);
+      // Outputs far beyond what the socket buffers hold: most stay queued for the stalled subscriber.
+      const cell = "const line = 'x'.repeat(100000); for (let i = 0; i < 150; i++) console.log(line)";
+      const { reply } = await kernel.execute(cell, {}, 50_000);
+      expect(reply.content.status).toBe('ok');
+      const { exit } = await shutdown(kernel, false);
+      expect(exit).toEqual({ code: 0, signal: null });
+    } finally {
+      stalled.close();
       await kernel.close();
     }
   });
