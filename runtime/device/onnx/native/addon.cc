@@ -4,6 +4,7 @@
 #include <node_api.h>
 
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -142,15 +143,24 @@ ortc::Session* createWith(const ortc::Library& lib, const void* model, size_t le
   return session;
 }
 
+/** Guards Library::globalPools: device threads of several chips may open sessions at once. */
+std::mutex poolsFlag;
+
+bool globalPools(const ortc::Library& lib) {
+  std::lock_guard<std::mutex> hold(poolsFlag);
+  return lib.globalPools;
+}
+
 ortc::Session* openSession(ortc::Library& lib, const void* model, size_t length, bool pooled) {
   if (!pooled) return createWith(lib, model, length, Threads::kCaller);
-  if (lib.globalPools) {
+  if (globalPools(lib)) {
     try {
       return createWith(lib, model, length, Threads::kGlobalPool);
-    } catch (const std::exception& e) {
+    } catch (const std::exception&) {
       // An environment made before ours has no global pools: sessions with pools of their
       // own work there (the model's own faults fail again below, and are thrown then).
       ortc::Session* session = createWith(lib, model, length, Threads::kOwnPool);
+      std::lock_guard<std::mutex> hold(poolsFlag);
       lib.globalPools = false;
       return session;
     }
@@ -264,7 +274,7 @@ napi_value RunSession(napi_env env, napi_callback_info info) {
 /** threadPools() -> 'global' (one intra-op pool every large session shares) or 'per session'. */
 napi_value ThreadPools(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
-    const char* kind = ortc::loadedLibrary().globalPools ? "global" : "per session";
+    const char* kind = globalPools(ortc::loadedLibrary()) ? "global" : "per session";
     napi_value out;
     napi_create_string_utf8(env, kind, NAPI_AUTO_LENGTH, &out);
     return out;
