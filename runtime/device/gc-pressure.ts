@@ -69,14 +69,15 @@ export class ReclaimingRegistry<T> {
 
 /**
  * Paces full collections by the growth of live device bytes since the lowest point after the
- * last collection, not by bytes allocated: a loop that disposes its tensors (or uses
- * tpu.scope) leaves nothing to collect, and a forced full collection cost it ~7 ms every
- * 256 MB (W2 in tpu.scope: every other step). Dropped tensors keep their bytes live until
- * collected, so garbage alone sets the pace. The collection itself waits for the session to
+ * last collection (dropped tensors keep their bytes live until collected), not by bytes
+ * allocated alone: a loop that disposes its tensors (or uses tpu.scope) leaves nothing to
+ * collect, and a forced full collection cost it ~7 ms every 256 MB (W2 in tpu.scope: every
+ * other step). The collection itself waits for the session to
  * post its batch, so it runs while the device thread works instead of delaying that work.
  */
 export class GcPressure {
   private low = 0;
+  private allocated = 0;
   private threshold = FLOOR_BYTES;
   private due = false;
 
@@ -86,13 +87,17 @@ export class GcPressure {
     private readonly heapBytes: () => number = () => getHeapStatistics().used_heap_size,
   ) {}
 
-  /** `liveBytes`: the account's live bytes after an allocation or a release. */
-  changed(liveBytes: number): void {
+  /** `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes) or a release. */
+  changed(liveBytes: number, allocated = 0): void {
+    this.allocated += allocated;
     if (liveBytes < this.low) this.low = liveBytes;
-    else if (liveBytes - this.low >= this.threshold && this.collectNow) {
-      this.due = true;
-      this.low = liveBytes;
-    }
+    const growth = liveBytes - this.low;
+    // Mostly disposed, partly dropped (a training loop): its garbage grows slowly, yet the pool
+    // needs it back, else outputs are fresh allocations: every `threshold` allocated then.
+    if (!this.collectNow || (growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
+    this.due = true;
+    this.low = liveBytes;
+    this.allocated = 0;
   }
 
   /** Collects if the garbage grown since the last collection asks for it (after a batch went out). */

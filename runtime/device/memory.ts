@@ -79,7 +79,7 @@ export class MemoryAccount {
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
     for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
-    this.gcPressure.changed(this.liveBytes);
+    this.gcPressure.changed(this.liveBytes, bytes);
     return b;
   }
 

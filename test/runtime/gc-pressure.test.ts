@@ -51,6 +51,26 @@ describe('GcPressure', () => {
     expect(collections()).toBe(2);
   });
 
+  it('a loop that disposes most and drops some collects once it allocated the floor and grew by half of it', () => {
+    const { pressure, collections } = counted();
+    let live = 0;
+    let allocated = 0;
+    let liveAtCollection = -1;
+    // each step: 200 MiB made 8 MiB at a time, then all but 64 MiB of it disposed (dropped)
+    for (let step = 0; liveAtCollection < 0 && step < 10; step++) {
+      for (let k = 0; k < 25 && liveAtCollection < 0; k++) {
+        pressure.changed((live += 8 * MB), 8 * MB);
+        allocated += 8 * MB;
+        pressure.collectIfDue();
+        if (collections() === 1) liveAtCollection = live;
+      }
+      pressure.changed((live -= 136 * MB));
+    }
+    // 256 MiB allocated and 128 MiB of growth: in the second step, well before growth alone (256 MiB)
+    expect(allocated).toBe(264 * MB);
+    expect(liveAtCollection).toBe(128 * MB);
+  });
+
   it('spaces collections by four times the JS heap when that exceeds the floor', () => {
     const { pressure, collections } = counted(100 * MB);
     pressure.changed(FLOOR_BYTES);
