@@ -109,6 +109,41 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
 }
 
+/**
+ * The run of nodes ending at order[k] that one composed-op call recorded: the lowest index,
+ * the nodes, and the leaves met between them (a linear's weight and bias). Those leaves'
+ * gradients are complete once the run is done: only values later in the order feed them.
+ */
+function callRun(order: readonly Tensor[], k: number): { first: number; nodes: Tensor[]; leaves: Tensor[] } {
+  const call = order[k]!._gradNode?.call;
+  const nodes = [order[k]!];
+  const leaves: Tensor[] = [];
+  let first = k;
+  for (let j = k - 1; call && j >= 0; j--) {
+    const node = order[j]!._gradNode;
+    if (!node) continue;
+    if (node.call !== call || node.group) break;
+    for (let l = first - 1; l > j; l--) leaves.push(order[l]!);
+    nodes.push(order[j]!);
+    first = j;
+  }
+  return { first, nodes, leaves };
+}
+
+/**
+ * Runs `body` (the rules of `nodes`) and returns the gradients it left pending for
+ * tensors outside the run: the one program writes those; the gradients flowing between the
+ * run's own nodes stay inside it, never materialized.
+ */
+function gradientsLeaving(nodes: readonly Tensor[], pending: Map<Tensor, Tensor>, body: () => void): Tensor[] {
+  const before = new Map(pending);
+  body();
+  const inRun = new Set(nodes);
+  const out: Tensor[] = [];
+  for (const [t, g] of pending) if (!inRun.has(t) && before.get(t) !== g) out.push(g);
+  return out;
+}
+
 /** A rule's result fitted to its operand, or null when the operand needs no gradient. */
 function fitTo(o: unknown, gi: Tensor | null | undefined): Tensor | null {
   return o instanceof Tensor && o.requiresGrad && gi ? fit(gi, o) : null;
@@ -141,6 +176,29 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
         const before = pending.get(o);
         pending.set(o, before ? before.add(gi) : gi);
       };
+      // One op's gradient, fitted to its operands (no one-op wrapping: the caller's).
+      const step = (t: Tensor) => {
+        const g = pending.get(t);
+        if (!g) return;
+        pending.delete(t);
+        const node = t._gradNode;
+        if (!node) {
+          if (!wanted || wanted.has(t)) leaves.set(t, g);
+          return;
+        }
+        if (!node.operands) {
+          throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
+        }
+        const rule = node.op.grad;
+        if (rule === 'not-differentiable') return;
+        // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
+        // error if the rule reads a value changed in place since (past-values.ts).
+        const operands = node.operands;
+        const seen = operands.map((o, i) => valueAt(o, node.versions[i]));
+        const out = valueAt(t, node.outVersion) as Tensor;
+        const ins = rule(g, seen, out, node.attrs).map((gi, i) => fitTo(operands[i], gi));
+        operands.forEach((o, i) => add(edgeOf(o, node.versions[i]!), ins[i]));
+      };
       for (let k = order.length - 1; k >= 0; k--) {
         const t = order[k]!;
         const group = t._gradNode?.group;
@@ -148,27 +206,16 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
           if (turns.get(group) === k) runGroup(group, pending, add, who);
           continue;
         }
-        const g = pending.get(t);
-        if (!g) continue;
-        pending.delete(t);
-        const node = t._gradNode;
-        if (!node) {
-          if (!wanted || wanted.has(t)) leaves.set(t, g);
+        // One op's gradient is one program in strict mode (PyTorch's backward kernel); so are
+        // the rules of the ops one composed op recorded, met in a row.
+        if (!t._gradNode) {
+          step(t);
           continue;
         }
-        if (!node.operands) {
-          throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
-        }
-        const rule = node.op.grad;
-        if (rule === 'not-differentiable') continue;
-        // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
-        // error if the rule reads a value changed in place since (past-values.ts).
-        const operands = node.operands;
-        const seen = operands.map((o, i) => valueAt(o, node.versions[i]));
-        const out = valueAt(t, node.outVersion) as Tensor;
-        // One op's gradient, fitted to its operands: one program in strict mode (PyTorch's backward kernel).
-        const ins = asOneOp(() => rule(g, seen, out, node.attrs).map((gi, i) => fitTo(operands[i], gi)));
-        operands.forEach((o, i) => add(edgeOf(o, node.versions[i]!), ins[i]));
+        const { first, nodes, leaves: between } = callRun(order, k);
+        asOneOp(() => gradientsLeaving(nodes, pending, () => nodes.forEach(step)));
+        between.forEach(step);
+        k = first;
       }
       // Every chip of each collective's call has run its rule: debug mode checks their results.
       checkDebugCollectives();

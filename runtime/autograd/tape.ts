@@ -6,6 +6,7 @@ import type { OpDef, Operand } from '../ops/op.js';
 import { Tensor } from '../tensor.js';
 import { gradEnabled } from './grad-mode.js';
 import { versionOf } from './past-values.js';
+import { compositeCall } from '../modes/composite.js';
 
 export interface GradNode {
   readonly op: OpDef<any>;
@@ -18,6 +19,8 @@ export interface GradNode {
   readonly outVersion?: number;
   /** A collective's outputs on every chip of the call: backward runs their rules together. */
   group?: CollectiveGroup;
+  /** The composed op (one call of it) that recorded this op: backward runs its rules as one op. */
+  readonly call?: object | null;
 }
 
 /**
@@ -75,5 +78,5 @@ addApplyHook((op, operands, attrs, out) => {
   out.requiresGrad = true;
   // A copy: a fused region rewires its recipes' inputs (to the buffers they read, or to the
   // value before an in-place write); gradients still belong to the tensors the user passed.
-  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), outVersion: out._version };
+  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), outVersion: out._version, call: compositeCall() };
 });

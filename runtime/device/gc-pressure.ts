@@ -3,13 +3,14 @@
 // (a scavenge keeps them). A loop making large tensors grows its small JS heap slowly, so
 // GBs of dead device buffers piled up between full collections and every output was a
 // fresh allocation instead of a recycled one (W2 of the runtime bench: 4x slower). As V8
-// paces collections by external memory, device bytes allocated pace full collections here,
-// the more spaced the larger the JS heap (a collection's cost grows with it).
+// paces collections by external memory, growth of live device bytes paces full collections
+// here, the more spaced the larger the JS heap (a collection's cost grows with it).
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const FLOOR_BYTES = 256 * 2 ** 20;
-/** Device bytes allocated per byte of JS heap between two collections. */
+/** Growth of live device bytes that asks for a collection, whatever the heap's size. */
+export const FLOOR_BYTES = 256 * 2 ** 20;
+/** Growth of live device bytes per byte of JS heap between two collections. */
 const HEAP_FACTOR = 4;
 
 interface Flagged {
@@ -66,15 +67,44 @@ export class ReclaimingRegistry<T> {
   }
 }
 
+/**
+ * Paces full collections by the growth of live device bytes since the lowest point after the
+ * last collection (dropped tensors keep their bytes live until collected), not by bytes
+ * allocated alone: a loop that disposes its tensors (or uses tpu.scope) leaves nothing to
+ * collect, and a forced full collection cost it ~7 ms every 256 MB (W2 in tpu.scope: every
+ * other step). The collection itself waits for the session to
+ * post its batch, so it runs while the device thread works instead of delaying that work.
+ */
 export class GcPressure {
-  private sinceCollect = 0;
+  private low = 0;
+  private allocated = 0;
   private threshold = FLOOR_BYTES;
+  private due = false;
 
-  allocated(bytes: number): void {
-    this.sinceCollect += bytes;
-    if (this.sinceCollect < this.threshold || !collect) return;
-    this.sinceCollect = 0;
-    collect();
-    this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * getHeapStatistics().used_heap_size);
+  /** `collectNow`: a full collection (none when the runtime cannot ask for one); `heapBytes`: the JS heap in use. */
+  constructor(
+    private readonly collectNow: (() => void) | undefined = collect,
+    private readonly heapBytes: () => number = () => getHeapStatistics().used_heap_size,
+  ) {}
+
+  /** `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes) or a release. */
+  changed(liveBytes: number, allocated = 0): void {
+    this.allocated += allocated;
+    if (liveBytes < this.low) this.low = liveBytes;
+    const growth = liveBytes - this.low;
+    // Mostly disposed, partly dropped (a training loop): its garbage grows slowly, yet the pool
+    // needs it back, else outputs are fresh allocations: every `threshold` allocated then.
+    if (!this.collectNow || (growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
+    this.due = true;
+    this.low = liveBytes;
+    this.allocated = 0;
+  }
+
+  /** Collects if the garbage grown since the last collection asks for it (after a batch went out). */
+  collectIfDue(): void {
+    if (!this.due) return;
+    this.due = false;
+    this.collectNow!();
+    this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * this.heapBytes());
   }
 }

@@ -79,8 +79,13 @@ export class MemoryAccount {
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
     for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
-    this.gcPressure.allocated(bytes);
+    this.gcPressure.changed(this.liveBytes, bytes);
     return b;
+  }
+
+  /** Runs a full collection if dropped tensors' bytes have grown enough to ask for one (gc-pressure.ts). */
+  collectIfDue(): void {
+    this.gcPressure.collectIfDue();
   }
 
   /** Throws out-of-memory unless `bytes` more fit for a moment (a program's intermediate values). */
@@ -102,6 +107,7 @@ export class MemoryAccount {
     b.prev = b.next = null;
     this.liveCount--;
     this.liveBytes -= b.bytes;
+    this.gcPressure.changed(this.liveBytes);
     return true;
   }
 

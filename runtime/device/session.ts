@@ -302,6 +302,7 @@ export class DeviceSession {
     this.registerYoung();
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
+    this.memory.collectIfDue();
   }
 
   private start(): Worker {

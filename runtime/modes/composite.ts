@@ -7,9 +7,25 @@ import type { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
 import { withCallSite } from '../call-site.js';
 
+let call: object | null = null;
+
+/**
+ * The outermost composed op running now (one object per call), or null: autograd tags the
+ * ops it records with it, so a backward pass runs their rules as one program too.
+ */
+export function compositeCall(): object | null {
+  return call;
+}
+
 export function composite(name: string, fn: () => Tensor): Tensor {
-  // Its ops are attributed to the line calling the composed op.
-  return withCallSite(composite, () => currentMode().composite(name, fn));
+  const outer = call;
+  call ??= {};
+  try {
+    // Its ops are attributed to the line calling the composed op.
+    return withCallSite(composite, () => currentMode().composite(name, fn));
+  } finally {
+    call = outer;
+  }
 }
 
 /**

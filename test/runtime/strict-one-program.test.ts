@@ -1,5 +1,6 @@
 // strict mode runs what is one op to the user as one program: an optimizer step over all
-// parameters (PyTorch's foreach update) and each op's gradient rule in a backward pass.
+// parameters (PyTorch's foreach update), each op's gradient rule in a backward pass, and the
+// gradient rules of all the ops one composed op (linear, crossEntropy, ...) recorded.
 import { afterEach, describe, expect, it } from 'vitest';
 import { composite, DeviceError, tpu } from 'tpu-kernel/runtime';
 import { expectClose, seededValues } from '../support/reference.js';
@@ -28,7 +29,7 @@ describe('strict mode: one program per user-visible op', () => {
     });
   });
 
-  it("a backward pass runs one program per recorded op's gradient: d sum(relu(x W^T + b)) matches float64", () => {
+  it("a backward pass runs one program per user op's gradient: d sum(relu(x W^T + b)) matches float64", () => {
     tpu.mode('strict');
     const xs = seededValues(6, 31).map(Math.fround); // x [2, 3]
     const ws = seededValues(12, 32).map(Math.fround); // W [4, 3]
@@ -39,13 +40,44 @@ describe('strict mode: one program per user-visible op', () => {
     const loss = tpu.nn.functional.linear(x, w, b).relu().sum();
     const before = launches();
     loss.backward();
-    // sum, relu, add (bias), matmul, permute (W.T): at most one program each, plus the seed.
-    expect(launches() - before).toBeLessThanOrEqual(6);
+    // sum, relu, linear (its add, matmul and permute together): one program each, plus the seed.
+    expect(launches() - before).toBeLessThanOrEqual(4);
     const active = [0, 1].map((r) => [0, 1, 2, 3].map((o) => xs.slice(r * 3, r * 3 + 3).reduce((s, v, k) => s + v * ws[o * 3 + k]!, bs[o]!) > 0));
     const gw = [0, 1, 2, 3].flatMap((o) => [0, 1, 2].map((k) => (active[0]![o] ? xs[k]! : 0) + (active[1]![o] ? xs[3 + k]! : 0)));
     const gb = [0, 1, 2, 3].map((o) => Number(active[0]![o]) + Number(active[1]![o]));
     expectClose(w.grad!.dataSync(), gw, 1e-6, 1e-6);
     expectClose(b.grad!.dataSync(), gb, 1e-6, 1e-6);
+  });
+
+  it('crossEntropy(linear(x, W, b), y) backward: one program per composed op, gradients of x, W, b match float64', () => {
+    tpu.mode('strict');
+    const [N, C, K] = [3, 5, 4];
+    const xs = seededValues(N * K, 41).map(Math.fround);
+    const ws = seededValues(C * K, 42).map(Math.fround);
+    const bs = seededValues(C, 43).map(Math.fround);
+    const ys = [4, 0, 2];
+    const x = tpu.tensor(xs).reshape([N, K]).detach().requiresGrad_();
+    const w = tpu.tensor(ws).reshape([C, K]).detach().requiresGrad_();
+    const b = tpu.tensor(bs, { requiresGrad: true });
+    const loss = tpu.nn.crossEntropy(tpu.nn.functional.linear(x, w, b), tpu.tensor(Int32Array.from(ys)));
+    const before = launches();
+    loss.backward();
+    // the seed, crossEntropy's rules, linear's rules
+    expect(launches() - before).toBe(3);
+    // float64: d loss / d logits = (softmax(logits) - onehot(y)) / N
+    const dl = [...Array(N).keys()].flatMap((r) => {
+      const z = [...Array(C).keys()].map((c) => xs.slice(r * K, r * K + K).reduce((s, v, k) => s + v * ws[c * K + k]!, bs[c]!));
+      const m = Math.max(...z);
+      const e = z.map((v) => Math.exp(v - m));
+      const sum = e.reduce((s, v) => s + v, 0);
+      return e.map((v, c) => (v / sum - (c === ys[r] ? 1 : 0)) / N);
+    });
+    const gx = [...Array(N * K).keys()].map((i) => [...Array(C).keys()].reduce((s, c) => s + dl[Math.floor(i / K) * C + c]! * ws[c * K + (i % K)]!, 0));
+    const gw = [...Array(C * K).keys()].map((i) => [...Array(N).keys()].reduce((s, r) => s + dl[r * C + Math.floor(i / K)]! * xs[r * K + (i % K)]!, 0));
+    const gb = [...Array(C).keys()].map((c) => [...Array(N).keys()].reduce((s, r) => s + dl[r * C + c]!, 0));
+    expectClose(x.grad!.dataSync(), gx, 1e-5, 1e-6);
+    expectClose(w.grad!.dataSync(), gw, 1e-5, 1e-6);
+    expectClose(b.grad!.dataSync(), gb, 1e-5, 1e-6);
   });
 
   it('a training loop launches as many programs at its 10th step as at its 2nd (nothing accumulates to recompute)', () => {

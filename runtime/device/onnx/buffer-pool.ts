@@ -1,7 +1,10 @@
 // Recycles freed ArrayBuffers by byte size. A fresh large typed array costs a zero-fill
 // and a page fault per 4 KiB; a loop that frees and reallocates the same sizes (every
-// eager step) reuses memory instead, as a device allocator would.
-const MAX_POOLED_BYTES = 512 * 2 ** 20;
+// eager step) reuses memory instead, as a device allocator would. When full, the pool makes
+// room by dropping the sizes asked for least recently: filled once with one workload's sizes
+// (a training loop's dropped tensors, freed in a lump by a collection), it refused every
+// buffer of the next workload, whose every output was then a fresh allocation.
+export const MAX_POOLED_BYTES = 512 * 2 ** 20;
 const MIN_POOLED_BYTES = 64 * 1024;
 
 export class BufferPool {
@@ -14,6 +17,11 @@ export class BufferPool {
   take(bytes: number): ArrayBuffer {
     const list = this.free.get(bytes);
     const reused = list?.pop();
+    if (list) {
+      // Most recently asked for last: evicted last.
+      this.free.delete(bytes);
+      this.free.set(bytes, list);
+    }
     if (reused) {
       this.pooledBytes -= bytes;
       this.reused++;
@@ -30,11 +38,26 @@ export class BufferPool {
 
   give(buffer: ArrayBuffer): void {
     const bytes = buffer.byteLength;
-    if (bytes < MIN_POOLED_BYTES || this.pooledBytes + bytes > MAX_POOLED_BYTES) return;
+    if (bytes < MIN_POOLED_BYTES || bytes > MAX_POOLED_BYTES) return;
+    this.makeRoom(bytes);
+    if (this.pooledBytes + bytes > MAX_POOLED_BYTES) return; // full of this very size
     let list = this.free.get(bytes);
     if (!list) this.free.set(bytes, (list = []));
     list.push(buffer);
     this.pooledBytes += bytes;
+  }
+
+  /** Drops buffers of the least recently asked-for other sizes until `bytes` more fit. */
+  private makeRoom(bytes: number): void {
+    for (const [size, list] of this.free) {
+      if (this.pooledBytes + bytes <= MAX_POOLED_BYTES) return;
+      if (size === bytes) continue;
+      while (list.length && this.pooledBytes + bytes > MAX_POOLED_BYTES) {
+        list.pop();
+        this.pooledBytes -= size;
+      }
+      if (!list.length) this.free.delete(size);
+    }
   }
 
   stats(): { reused: number; fresh: number; pooledBytes: number } {
