@@ -1,8 +1,8 @@
 // Our float32 GEMM, C = A·B for row-major A [M, K] and B [K, N], as C for the loop addon
-// (compiled once per machine, like the generated loops). ONNX Runtime's MLAS was 2-4x slower
-// single-threaded on a linear layer's weight-gradient shape (784x64x256, measured here), and
-// its 2-thread split waits for a thread the scheduler has not run on a loaded machine; these
-// row blocks are taken one by one by whichever thread is free (addon-source.ts).
+// (compiled once per machine, like the generated loops); which programs take it: gemm-kernel.ts.
+// MLAS splits a matmul into one fixed part per thread and waits for a thread the scheduler has
+// not run on a loaded machine; these row blocks are taken one by one by whichever thread is
+// free (addon-source.ts).
 // Register blocking: 12 rows x 32 columns of C stay in 24 AVX-512 registers over a 256-deep
 // slice of K; B is read in place (a 256 x 32 slice stays in L1 across the row blocks), A by
 // broadcasts. Sums are fused multiply-adds in order of k, as float32 (precision 'highest').
