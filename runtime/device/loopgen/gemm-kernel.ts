@@ -44,5 +44,5 @@ let kernel: Promise<LoadedKernel | undefined> | undefined;
 
 /** The GEMM kernel (compiled once per machine and kept on disk), or undefined without a compiler. */
 export function gemmKernel(): Promise<LoadedKernel | undefined> {
-  return (kernel ??= compileKernel(GEMM_C));
+  return (kernel ??= process.env.TPU_KERNEL_GEMM === '0' ? Promise.resolve(undefined) : compileKernel(GEMM_C));
 }

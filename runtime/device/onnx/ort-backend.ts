@@ -44,6 +44,9 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   constructor(options: BackendOptions) {
     this.threads = options.threads;
     this.sessions = sessionFactory(options.threads);
+    // Loaded in the background now (a compiler check, once per machine a compile): the first
+    // matmul program waits for it, so that its results come from one kernel from the first run.
+    void gemmKernel();
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
