@@ -40,9 +40,19 @@ export function gemmCall(program: Program): GemmCall | undefined {
   return { operands: [ia, ib], dims: Float32Array.of(m, k, n), blocks, unit: GEMM_ROWS * k * n };
 }
 
-let kernel: Promise<LoadedKernel | undefined> | undefined;
+let loading: Promise<LoadedKernel | undefined> | undefined;
+let loaded: LoadedKernel | undefined;
 
-/** The GEMM kernel (compiled once per machine and kept on disk), or undefined without a compiler. */
-export function gemmKernel(): Promise<LoadedKernel | undefined> {
-  return (kernel ??= process.env.TPU_KERNEL_GEMM === '0' ? Promise.resolve(undefined) : compileKernel(GEMM_C));
+/** Starts loading the GEMM kernel (compiled once per machine and kept on disk); no compiler: it never loads. */
+export function loadGemmKernel(): void {
+  if (process.env.TPU_KERNEL_GEMM === '0') return;
+  loading ??= compileKernel(GEMM_C).then((k) => (loaded = k));
+}
+
+/**
+ * The GEMM kernel once loaded, else undefined: a program compiled before it is ready stays on
+ * ONNX Runtime for its life, so a program's results never change bits between runs.
+ */
+export function gemmKernel(): LoadedKernel | undefined {
+  return loaded;
 }

@@ -10,7 +10,7 @@ import type { TensorSpec } from './ortc-addon.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateLoop, type GeneratedLoop } from '../loopgen/generate-loop.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
-import { gemmCall, gemmKernel, type GemmCall } from '../loopgen/gemm-kernel.js';
+import { gemmCall, gemmKernel, loadGemmKernel, type GemmCall } from '../loopgen/gemm-kernel.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
@@ -22,7 +22,7 @@ interface OrtExecutable {
   loop?: { kernel: LoadedKernel; count: number; unit: number };
   /** Its C source, while the program waits to be run often enough to be worth a compile. */
   loopSource?: GeneratedLoop;
-  /** One float32 matmul: our GEMM runs it from the first run, so its results never change bits. */
+  /** One float32 matmul on our GEMM (when it was loaded at compile: then from the first run on). */
   gemm?: { kernel: LoadedKernel; call: GemmCall };
   runs: number;
   released?: boolean;
@@ -44,9 +44,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   constructor(options: BackendOptions) {
     this.threads = options.threads;
     this.sessions = sessionFactory(options.threads);
-    // Loaded in the background now (a compiler check, once per machine a compile): the first
-    // matmul program waits for it, so that its results come from one kernel from the first run.
-    void gemmKernel();
+    // In the background (a compiler check; once per machine a compile): no compile waits for it.
+    loadGemmKernel();
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
@@ -64,7 +63,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.executables++;
     const exe: OrtExecutable = { session, program, runs: 0 };
     const call = gemmCall(program);
-    const gemm = call && (await gemmKernel());
+    const gemm = call && gemmKernel();
     if (call && gemm) {
       exe.gemm = { kernel: gemm, call };
       this.gemmPrograms++;
