@@ -1,6 +1,6 @@
 // linspace eye randint: values computed on the host from a few numbers, uploaded once like
 // the rest of creation.ts.
-import { checkInt32, type DType } from './dtype.js';
+import { checkInt32, toInt64, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
 import { tensor } from './creation.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
@@ -45,8 +45,9 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
 }
 
 /**
- * Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int32.
- * @example tpu.randint(0, 10, [4]).dtype // 'int32'
+ * Integers uniform in [low, high): randint(high, shape) or randint(low, high, shape); int64
+ * as in PyTorch (any range within int64), or the dtype given.
+ * @example tpu.randint(0, 10, [4]).dtype // 'int64'
  */
 export function randint(a: number, b: number | readonly number[], c?: readonly number[] | CreationOptions, d?: CreationOptions): Tensor {
   const [low, high, shape, opts] = Array.isArray(b) ? [0, a, b, c as CreationOptions | undefined] : [a, b as number, c as readonly number[], d];
@@ -54,11 +55,20 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
     throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
   }
   const s = checkShape('tpu.randint', shape);
-  const o = optionsOf('tpu.randint', opts, 'int32');
+  const o = optionsOf('tpu.randint', opts, 'int64');
   if (o.dtype === 'int32') {
     checkInt32('tpu.randint', 'low', low);
     checkInt32('tpu.randint', 'high - 1', high - 1);
   }
-  const u = uniform(numel(s));
-  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, o);
+  if (o.dtype === 'int64') {
+    toInt64('tpu.randint', 'low', low);
+    toInt64('tpu.randint', 'high - 1', high - 1);
+  }
+  // offsets from low counted in BigInt: low + offset in doubles rounds beyond 2^53
+  const [lo, last] = [BigInt(low), BigInt(high) - 1n];
+  const values = BigInt64Array.from(uniform(numel(s)), (v) => {
+    const at = lo + BigInt(Math.floor(v * (high - low)));
+    return at > last ? last : at;
+  });
+  return o.dtype === 'int64' ? tensor(values, o).reshape([...s]) : fromValues(Array.from(values, Number), s, o);
 }

@@ -15,11 +15,14 @@ function upload(op: string, values: () => ArrayLike<number> | BigInt64Array, sha
   // Device memory is reserved before the host values are built: a request over the HBM
   // capacity fails before a host array of that size is made.
   const buffer = session.allocate(dtype, shape, op);
-  let known: Int32Array | null = null;
+  let known: Int32Array | Float64Array | null = null;
   try {
     const storage = toStorage(dtype, values(), `tpu.${op}`);
-    // small int32 values are kept (a copy: the upload transfers the storage) for index checks
-    if (dtype === 'int32' && storage.length <= HOST_KNOWN_MAX) known = (storage as Int32Array).slice();
+    // small integer values are kept (a copy: the upload transfers the storage) for index checks
+    if (storage.length <= HOST_KNOWN_MAX) {
+      if (dtype === 'int32') known = (storage as Int32Array).slice();
+      if (dtype === 'int64') known = Float64Array.from(storage as BigInt64Array, Number);
+    }
     session.upload(buffer, storage);
   } catch (e) {
     session.free(buffer); // no phantom live tensor after a failed conversion or host allocation
@@ -148,10 +151,17 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   const [start, end, step] = (args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1]) as number[];
   if (step === 0) throw new RangeError('tpu.arange: step must be non-zero');
   const n = Math.max(0, Math.ceil((end! - start!) / step!));
-  const dtype = opts.dtype ?? ([start, end, step].every(Number.isInteger) ? 'int32' : 'float32');
+  const integers = [start, end, step].every(Number.isInteger);
+  const dtype = opts.dtype ?? (integers ? 'int64' : 'float32'); // PyTorch's defaults
   if (dtype === 'int32' && n > 0) {
     checkInt32('tpu.arange', 'start', start!);
     checkInt32('tpu.arange', 'last value', start! + (n - 1) * step!);
+  }
+  if (dtype === 'int64' && integers && n > 0) {
+    // counted in BigInt: start + i * step in doubles rounds beyond 2^53
+    const [first, by] = [toInt64('tpu.arange', 'start', start!), BigInt(step!)];
+    toInt64('tpu.arange', 'last value', start! + (n - 1) * step!);
+    return upload('arange', () => BigInt64Array.from({ length: n }, (_, i) => first + BigInt(i) * by), [n], dtype, opts.chip);
   }
   return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype, opts.chip);
 }

@@ -58,7 +58,8 @@ export function scalarKind(v: number | boolean): ScalarKind {
   if (typeof v === 'boolean') return 'bool';
   return Number.isInteger(v) ? 'int' : 'float';
 }
-const SCALAR_DEFAULT: Record<ScalarKind, DType> = { bool: 'bool', int: 'int32', float: 'float32' };
+// an integer JS scalar with a bool tensor gives PyTorch's default integer, int64
+const SCALAR_DEFAULT: Record<ScalarKind, DType> = { bool: 'bool', int: 'int64', float: 'float32' };
 const SCALAR_CATEGORY: Record<ScalarKind, number> = { bool: 0, int: 1, float: 2 };
 
 /** Tensor ⊕ scalar: the tensor's dtype wins unless the scalar is of a higher category. */

@@ -1,5 +1,5 @@
-// The values of small int32 tensors uploaded from the host (index tensors written as
-// tpu.tensor([...], { dtype: 'int32' })): index ops check them at the call, in every mode, with
+// The values of small int32 and int64 tensors uploaded from the host (index tensors written as
+// tpu.tensor([...], { dtype: 'int32' }), tpu.arange(n)): index ops check them at the call, in every mode, with
 // an error naming the op, the bad index and the valid range. Other indices are device data
 // and fail on the device.
 import type { DeviceBuffer } from './device/memory.js';
@@ -8,14 +8,14 @@ import type { Tensor } from './tensor.js';
 /** Larger uploads are not remembered (the copy would cost more than it saves). */
 export const HOST_KNOWN_MAX = 4096;
 
-const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: Int32Array }>();
+const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: ArrayLike<number> }>();
 
-export function noteHostValues(t: Tensor, values: Int32Array): void {
+export function noteHostValues(t: Tensor, values: ArrayLike<number>): void {
   if (t._buf) known.set(t, { buf: t._buf, values });
 }
 
 /** The values, while the tensor still holds the buffer they were uploaded to (no in-place update since). */
-function hostValues(t: Tensor): Int32Array | undefined {
+function hostValues(t: Tensor): ArrayLike<number> | undefined {
   const k = known.get(t);
   return k && t._buf === k.buf && t._node === null && !t.disposed ? k.values : undefined;
 }

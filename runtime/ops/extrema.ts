@@ -33,8 +33,8 @@ function argReduction(name: string) {
       if (x!.dtype === 'bool') throw new TypeError(`${name}: bool input is not supported`);
       const n = dim === null ? x!.shape.reduce((a, b) => a * b, 1) : x!.shape[dim]!;
       if (n === 0) throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)})`);
-      if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: 'int32' };
-      return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: 'int32' };
+      if (dim === null) return { shape: keepdim ? x!.shape.map(() => 1) : [], dtype: 'int64' };
+      return { shape: reducedShape(x!.shape, { dims: [dim], keepdim }), dtype: 'int64' };
     },
     grad: 'not-differentiable',
   });

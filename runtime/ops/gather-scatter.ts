@@ -160,13 +160,13 @@ export function zeroOrFail(failWhen: Tensor): Tensor {
 }
 
 /**
- * One-hot int32 vectors of length numClasses; -1 (the default, as in PyTorch) takes the
+ * One-hot int64 vectors (PyTorch's dtype) of length numClasses, from int32 or int64 classes; -1 (the default, as in PyTorch) takes the
  * largest index + 1, read from the device (a sync; under tpu.compile pass numClasses).
  * @example tpu.nn.functional.oneHot(tpu.tensor(new Int32Array([0, 2])), 3) // [[1, 0, 0], [0, 0, 1]]
  */
 export function oneHot(index: Tensor, numClasses = -1): Tensor {
   const idx = indexTensor('oneHot', index);
-  if (idx.dtype !== 'int32') throw new TypeError(`oneHot: index must be an int32 tensor; got ${idx.dtype} ${INT32_INDEX_HINT}`);
+  checkIndex('oneHot', idx);
   if (numClasses === -1) numClasses = inferNumClasses(idx);
   else if (!Number.isInteger(numClasses) || numClasses <= 0) {
     throw new RangeError(`oneHot: numClasses must be a positive integer, or -1 to infer it from the largest index; got ${JSON.stringify(numClasses)}`);
@@ -175,7 +175,7 @@ export function oneHot(index: Tensor, numClasses = -1): Tensor {
   const classes = Array.from({ length: numClasses }, (_, i) => i);
   // a class outside [0, numClasses) fails on the device, as in PyTorch
   const fails = zeroOrFail(idx.lt(0).logicalOr(idx.ge(numClasses)));
-  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], 'int32')).to('int32').add(fails.unsqueeze(-1));
+  return idx.unsqueeze(-1).eq(constantTensor(classes, [numClasses], idx.dtype)).to('int64').add(fails.unsqueeze(-1));
 }
 
 

@@ -26,7 +26,7 @@ function topkShape(op: string, x: Abstract, { dim, k }: TopkAttrs): number[] {
 
 export const topkIndicesOp = defineOp<TopkAttrs>({
   name: 'topkIndices',
-  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: 'int32' }),
+  infer: ([x], a) => ({ shape: topkShape('topk', x!, a), dtype: 'int64' }),
   grad: 'not-differentiable',
 });
 

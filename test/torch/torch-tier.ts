@@ -16,8 +16,6 @@ export interface InputSpec {
   readonly values: readonly (number | boolean | bigint)[];
   readonly shape: readonly number[];
   readonly dtype: DType;
-  /** PyTorch's dtype when it differs: int32 indices are int64 ("Long") there. */
-  readonly torchDtype?: 'int64';
 }
 
 export type Output = Tensor | readonly Tensor[] | { values: Tensor; indices: Tensor };
@@ -31,8 +29,6 @@ export interface TorchCase {
   readonly py: string;
   readonly rtol?: number;
   readonly atol?: number;
-  /** Its index results are int32 here, int64 in PyTorch (documented), also for int64 inputs. */
-  readonly int32Indices?: true;
 }
 
 interface Result {
@@ -51,8 +47,8 @@ export const i32 = (data: Nested) => spec('int32', data);
 /** int64 inputs: numbers, or bigints beyond 2^53. */
 export const i64 = (data: Nested) => spec('int64', data);
 export const bool = (data: Nested) => spec('bool', data);
-/** Indices: int32 here, int64 in PyTorch (one_hot and cross_entropy take Long only). */
-export const ids = (data: Nested): InputSpec => ({ ...spec('int32', data), torchDtype: 'int64' });
+/** Indices: int64 on both sides, PyTorch's index dtype (one_hot and cross_entropy take Long only). */
+export const ids = (data: Nested) => spec('int64', data);
 /** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */
 export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {
   const n = shape.reduce((a, b) => a * b, 1);
@@ -117,18 +113,13 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
   expect(got.outputs!.length, `${where}: number of outputs`).toBe(want.outputs!.length);
   want.outputs!.forEach((w, k) => {
     const g = got.outputs![k]!;
-    const int32Default = w.dtype === 'int64' && g.dtype === 'int32' && keepsInt32(c);
-    if (!int32Default) expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
+    expect(g.dtype, `${where}: dtype of output ${k}`).toBe(w.dtype);
     expect(g.shape, `${where}: shape of output ${k}`).toEqual(w.shape);
     const bf = w.dtype === 'bfloat16';
     const exact = w.dtype === 'int32' || w.dtype === 'int64' || w.dtype === 'bool';
     const rtol = exact ? 0 : c.rtol ?? (bf ? 1e-3 : 1e-5);
     const atol = exact ? 0 : c.atol ?? (bf ? 1e-3 : 1e-6);
     w.values.forEach((wv, i) => {
-      if (int32Default) { // the same integer, exactly
-        if (String(g.values[i]) !== wv) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}`);
-        return;
-      }
       if (w.dtype === 'int64') { // exact decimal strings on both sides
         if (g.values[i] !== wv) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}`);
         return;
@@ -143,17 +134,6 @@ function compare(c: TorchCase, mode: string, want: Result, got: Result & { nonFi
       if (!same) expect.fail(`${where}: output ${k} [${i}] is ${g.values[i]} but PyTorch gives ${wv}\n  runtime: ${JSON.stringify(g.values.slice(0, 16))}\n  PyTorch: ${JSON.stringify(w.values.slice(0, 16))}`);
     });
   });
-}
-
-/**
- * Where the runtime documents int32 for PyTorch's int64 (docs/runtime.md, "int64"): index
- * results (argmax, argmin, sort, argsort, topk, max/min along a dim), integers made without an
- * int64 operand (integer arange, a bool tensor times 2, where(c, 1, 0)) and results of `ids`
- * inputs (int32 here, int64 there). Never when an input is int64, unless the case says its
- * index results are int32 (`int32Indices`); the values are still compared exactly. (That int32 and bool sums and products are int64 is asserted in test/runtime.)
- */
-function keepsInt32(c: TorchCase): boolean {
-  return c.int32Indices === true || !c.inputs.some((s) => s.dtype === 'int64');
 }
 
 const MODES: readonly Mode[] = ['debug', 'strict', 'fused'];

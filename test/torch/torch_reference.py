@@ -41,7 +41,7 @@ def encode(v):
 
 def make_input(spec):
     values = [decode(v) for v in spec["values"]]
-    dtype = spec.get("torchDtype") or spec["dtype"]
+    dtype = spec["dtype"]
     if dtype == "int64":  # exact: int64 inputs may travel as decimal strings
         values = [int(v) for v in values]
     if dtype == "bfloat16":  # rounded through float32, as the runtime uploads them

@@ -49,6 +49,6 @@ onnxLowerings.register({
   scatterAdd: (ctx, [x, index, src], { dim }: { dim: number }, types) =>
     ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
   // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
-  topkIndices: (ctx, [x], a: TopkAttrs, types) => ctx.graph.node('Cast', [lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!], { to: 6 }),
+  topkIndices: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!,
   topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,
 });

@@ -77,8 +77,7 @@ function argReduction(onnx: string): OnnxLowering {
       const anyNaN = g.node('IsNaN', [g.node('ReduceL1', [flat, g.int64s([axis])], { keepdims: 0 })]);
       r = g.node('Where', [anyNaN, g.node('ArgMax', [nan], { axis, keepdims: 0, select_last_index: 0 }), r]);
     }
-    const shaped = g.node('Reshape', [r, g.int64s(types.output.shape)]);
-    return g.node('Cast', [shaped], { to: 6 });
+    return g.node('Reshape', [r, g.int64s(types.output.shape)]); // int64, as PyTorch's indices
   };
 }
 

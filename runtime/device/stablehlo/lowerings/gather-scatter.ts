@@ -52,8 +52,9 @@ function sortWithIndices(fn: MlirFunction, x: string, { dim, largest }: TopkAttr
 
 function topk(fn: MlirFunction, x: string, a: TopkAttrs, which: 0 | 1): string {
   const t = fn.typeOf(x);
-  if (t.shape.length === 0) return which === 0 ? x : splat(fn, 0, [], 'i32');
-  const sorted = sortWithIndices(fn, x, a)[which];
+  if (t.shape.length === 0) return which === 0 ? x : splat(fn, 0, [], 'i64');
+  // indices sorted as int32 (a dim never exceeds it), returned as PyTorch's int64
+  const sorted = which === 0 ? sortWithIndices(fn, x, a)[0] : convert(fn, sortWithIndices(fn, x, a)[1], 'int64');
   const limit = t.shape.map((n, d) => (d === a.dim ? a.k : n));
   if (limit[a.dim] === t.shape[a.dim]) return sorted;
   return fn.op('stablehlo.slice', [sorted], { shape: limit, element: fn.typeOf(sorted).element }, [

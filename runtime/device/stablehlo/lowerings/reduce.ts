@@ -49,7 +49,7 @@ function argReduction(direction: 'GT' | 'LT'): StableHloLowering {
     const flat = dim === null ? reshape(fn, x!, [input.shape.reduce((a, b) => a * b, 1)]) : x!;
     const axis = dim ?? 0;
     const shape = fn.typeOf(flat).shape;
-    if (shape.length === 0) return splat(fn, 0, types.output.shape, 'i32');
+    if (shape.length === 0) return splat(fn, 0, types.output.shape, 'i64');
     const float = isFloatElement(input.element);
     const worst = extremeOf(direction === 'GT' ? 'maximum' : 'minimum', types.inputs[0]!.dtype);
     const inits = [splat(fn, worst, [], input.element), splat(fn, INT32_MAX, [], 'i32')];
@@ -63,7 +63,8 @@ function argReduction(direction: 'GT' | 'LT'): StableHloLowering {
       }
       return [select(fn, wins, a!, b!), select(fn, wins, ai!, bi!)];
     });
-    return reshape(fn, index!, types.output.shape);
+    // counted in int32 (a dim never exceeds it), returned as PyTorch's int64
+    return convert(fn, reshape(fn, index!, types.output.shape), 'int64');
   };
 }
 
