@@ -15,7 +15,8 @@ export const add = binary('add', {
 });
 
 export const sub = binary('sub', {
-  rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'subtracting two bool tensors is not supported; use logical ops' : undefined),
+  // as PyTorch: a bool operand is refused (b.sub(1) too), not promoted
+  rejects: (a, b) => (a === 'bool' || b === 'bool' ? "subtraction with a bool tensor is not supported; to invert a mask use logicalNot(), else convert first with .to('int64')" : undefined),
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
 });
 

@@ -1,5 +1,5 @@
 // Creation from JS values: number literals are float32 (JS cannot tell 1.0 from 1, as in
-// torch.Tensor and tf.js), Int32Array and integer arange are int32, values that do not fit
+// torch.Tensor and tf.js), Int32Array is int32 and integer arange int64 (as PyTorch), values that do not fit
 // the dtype are errors, ragged or holey arrays are errors, and the caller's arrays are copied.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
@@ -25,8 +25,8 @@ describe('number literals', () => {
     expect(t.array()).toEqual([0.5, 1.25]);
   });
 
-  it('arange of integers stays int32; of fractions or with a dtype it is float', () => {
-    expect(tpu.arange(4).dtype).toBe('int32');
+  it('arange of integers is int64 (PyTorch\'s default); of fractions or with a dtype it is float', () => {
+    expect(tpu.arange(4).dtype).toBe('int64');
     expect(tpu.arange(1, 7, 2).array()).toEqual([1, 3, 5]);
     expect(tpu.arange(0, 1, 0.25).dtype).toBe('float32');
     const f = tpu.arange(6, { dtype: 'float32' });
@@ -40,8 +40,8 @@ describe('number literals', () => {
     expect(() => tpu.tensor([1, 2 ** 31], { dtype: 'int32' })).toThrow('value at index 1: 2147483648 does not fit in int32');
     expect(() => tpu.tensor([NaN], { dtype: 'int32' })).toThrow('does not fit in int32');
     expect(() => tpu.full([2], 2 ** 40, { dtype: 'int32' })).toThrow('tpu.full: value 1099511627776 does not fit in int32');
-    expect(() => tpu.randint(0, 2 ** 32, [2])).toThrow('tpu.randint: high - 1 4294967295 does not fit in int32');
-    expect(() => tpu.arange(4.2e9)).toThrow('tpu.arange: last value 4199999999 does not fit in int32');
+    expect(() => tpu.randint(0, 2 ** 32, [2], { dtype: 'int32' })).toThrow('tpu.randint: high - 1 4294967295 does not fit in int32');
+    expect(() => tpu.arange(4.2e9, { dtype: 'int32' })).toThrow('tpu.arange: last value 4199999999 does not fit in int32');
     // the extremes themselves fit; fractions truncate toward zero as in PyTorch
     expect(tpu.tensor([2 ** 31 - 1, -(2 ** 31), -1.7], { dtype: 'int32' }).array()).toEqual([2147483647, -2147483648, -1]);
   });

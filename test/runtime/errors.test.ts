@@ -27,7 +27,10 @@ describe.each(MODES)('%s mode: host-side errors', (mode) => {
     expect(() => a.to('float64' as never)).toThrow('to: dtype must be one of float32, bfloat16, int32, int64, bool; got "float64"');
     expect(() => tpu.zeros([2, -1])).toThrow('tpu.zeros: shape must be an array of non-negative integers; got [2,-1]');
     expect(() => tpu.tensor([[1, 2], [3]])).toThrow('tpu.tensor: ragged nested array: data[1] has length 1, expected 2');
-    expect(() => tpu.tensor([true]).sub(tpu.tensor([false]))).toThrow(/sub: subtracting two bool tensors is not supported/);
+    // PyTorch refuses any bool operand of a subtraction (b - b, b - 1, x - b)
+    expect(() => tpu.tensor([true]).sub(tpu.tensor([false]))).toThrow(/sub: subtraction with a bool tensor is not supported; to invert a mask use logicalNot\(\)/);
+    expect(() => tpu.tensor([true]).sub(1)).toThrow(/sub: subtraction with a bool tensor is not supported/);
+    expect(() => tpu.arange(2).sub(tpu.tensor([true, false]))).toThrow(/sub: subtraction with a bool tensor is not supported/);
     expect(() => a.item()).toThrow('item: the tensor must have exactly one element; got shape [2, 3] (6 elements)');
     // the session goes on, and the tensors are intact
     expect(a.add(1).sum().item()).toBe(12);

@@ -23,9 +23,9 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(await int64Values(tpu.ones([2], { dtype: 'int64' }))).toEqual([1n, 1n]);
     expect(await int64Values(tpu.full([2], 2 ** 40, { dtype: 'int64' }))).toEqual([2n ** 40n, 2n ** 40n]);
     expect(await int64Values(tpu.arange(2 ** 40, 2 ** 40 + 3, { dtype: 'int64' }))).toEqual([0n, 1n, 2n].map((i) => 2n ** 40n + i));
-    // the defaults stay: number arrays are float32, integer arange int32
+    // the defaults: number arrays are float32, integer arange int64 (as PyTorch)
     expect(tpu.tensor([1, 2]).dtype).toBe('float32');
-    expect(tpu.arange(3).dtype).toBe('int32');
+    expect(tpu.arange(3).dtype).toBe('int64');
   });
 
   it('reads int64 values as numbers only where they are exact', async () => {
@@ -62,6 +62,27 @@ describe('bad input', () => {
   it('an op without an int64 lowering refuses int64 at the call, naming the op', () => {
     const x = tpu.tensor(BigInt64Array.from([1n, 2n, 3n, 4n])).reshape([2, 2]);
     expect(() => x.matmul(x)).toThrow(/matmul.*int64/);
+  });
+
+  it('ops that still refuse int64 say how to cast (an int64 arange, as users make them)', () => {
+    const a = tpu.arange(4).reshape([2, 2]);
+    const cast = /int64 tensors are not supported by this op yet; convert first with \.to\('int32'\).*or \.to\('float32'\)/;
+    expect(() => a.matmul(a)).toThrow(cast);
+    expect(() => tpu.nn.functional.conv2d(a.reshape([1, 1, 2, 2]), a.reshape([1, 1, 2, 2]))).toThrow("conv2d: input and weight must be floating point; got int64 and int64 (convert with .to('float32'))");
+  });
+
+  it('randint is int64 over any range within int64, values in [low, high)', async () => {
+    tpu.manualSeed(3);
+    const low = 2n ** 60n;
+    const r = tpu.randint(2 ** 60, 2 ** 60 + 2 ** 12, [200]);
+    expect(r.dtype).toBe('int64');
+    const values = await int64Values(r);
+    expect(values.every((v) => v >= low && v < low + 4096n)).toBe(true);
+    expect(new Set(values).size).toBeGreaterThan(150); // spread over the range, not one value
+  });
+
+  it('an int64 arange used as an index is checked at the call, as int32 index lists are', () => {
+    expect(() => tpu.zeros([3]).indexSelect(0, tpu.arange(5))).toThrow('indexSelect: index 3 at position 3 is out of range [0, 2]');
   });
 
   it('the session goes on after a refusal: the operand is intact', async () => {

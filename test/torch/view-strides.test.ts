@@ -8,7 +8,7 @@ import { f32, seq, torchTier, type TorchCase } from './torch-tier.js';
 const B = seq('float32', [2, 3]);
 const B43 = seq('float32', [4, 3]);
 const V2 = f32([1, 2]);
-const strides = (t: Tensor) => tpu.tensor(t.stride(), { dtype: 'int32' });
+const strides = (t: Tensor) => tpu.tensor(t.stride(), { dtype: 'int64' });
 /** Writes 7 through f(base) and returns the base: 7s appear only where f(base) aliases it. */
 const fillThrough = (f: (b: Tensor) => Tensor) => (b: Tensor) => { f(b).fill_(7); return b; };
 const pyFill = (expr: string) => `b = x0\n(${expr}).fill_(7)\nresult = b`;
