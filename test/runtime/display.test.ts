@@ -21,7 +21,7 @@ describe('tensor display', () => {
     const text = String(tpu.arange(2000).reshape([2, 1000]));
     expect(text).toBe(
       'tensor([[   0,    1,    2, ...,  997,  998,  999],\n        [1000, 1001, 1002, ..., 1997, 1998, 1999]], ' +
-        "shape=[2, 1000], dtype=int32, device='tpu:0')",
+        "shape=[2, 1000], dtype=int64, device='tpu:0')",
     );
   });
 

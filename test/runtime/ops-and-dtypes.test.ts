@@ -117,7 +117,7 @@ describe('type promotion (PyTorch rules)', () => {
     expect(i.mul(1.5).dtype).toBe('float32');
     expect(h.mul(1.5).dtype).toBe('bfloat16');
     expect(h.add(100000).dtype).toBe('bfloat16');
-    expect(b.add(1).dtype).toBe('int32');
+    expect(b.add(1).dtype).toBe('int64'); // PyTorch: a bool tensor with an int scalar is int64
     expect(b.add(true).dtype).toBe('bool');
     expect(b.add(1).array()).toEqual([2, 1]);
   });
@@ -132,11 +132,11 @@ describe('type promotion (PyTorch rules)', () => {
     expect(tpu.tensor([true, true, false]).sum().item()).toBe(2);
   });
 
-  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int32', () => {
+  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int64 (as PyTorch)', () => {
     expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('float32');
     expect(tpu.tensor(new Int32Array([1, 2])).dtype).toBe('int32');
     expect(tpu.full([2], 1).dtype).toBe('float32');
-    expect(tpu.arange(3).dtype).toBe('int32');
+    expect(tpu.arange(3).dtype).toBe('int64');
     expect(tpu.tensor([1, 2.5]).dtype).toBe('float32');
     expect(tpu.tensor([true]).dtype).toBe('bool');
     expect(tpu.tensor(new Float32Array([1, 2])).dtype).toBe('float32');

@@ -89,7 +89,7 @@ describe.each(MODES)('%s mode', (mode) => {
     const cond = T(a).gt(0);
     expectRef(tpu.where(cond, T(a), T(b)), broadcastRef(a, b, (x, y) => (x > 0 ? x : y)), 0, 0);
     expectRef(tpu.where(cond, 1, 0), mapRef(a, (x) => (x > 0 ? 1 : 0)), 0, 0);
-    expect(tpu.where(cond, 1, 0).dtype).toBe('int32');
+    expect(tpu.where(cond, 1, 0).dtype).toBe('int64'); // torch.where(c, 1, 0) is int64
     expectRef(T(a).where(cond, -7), mapRef(a, (x) => (x > 0 ? x : -7)), 0, 0);
     const mask = tpu.tensor([true, false, false, true]);
     expectRef(T(a).maskedFill(mask, 9), broadcastRef(a, { shape: [4], data: [1, 0, 0, 1] }, (x, m) => (m ? 9 : x)), 0, 0);

@@ -33,7 +33,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(x.max().item()).toBe(Math.max(...a.data));
     const m = x.max(1);
     expectRef(m.values, reduceRef(a, [1], false, (v) => Math.max(...v)), 0, 0);
-    expect(m.indices.dtype).toBe('int32');
+    expect(m.indices.dtype).toBe('int64'); // PyTorch's index dtype
     expectRef(m.indices, reduceRef(a, [1], false, firstIndex((v) => Math.max(...v))), 0, 0);
     const n = x.min({ dim: -1, keepdim: true });
     expect(n.values.shape).toEqual([3, 4, 1]);
