@@ -81,12 +81,12 @@ declare module '../tensor.js' {
      */
     amin(dim?: DimArg, keepdim?: boolean): Tensor;
     /**
-     * Index of the maximum, of the flattened tensor or along dim (int32).
+     * Index of the maximum, of the flattened tensor or along dim (int64, as PyTorch).
      * @example logits.argmax(-1)
      */
     argmax(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
     /**
-     * Index of the minimum, of the flattened tensor or along dim (int32).
+     * Index of the minimum, of the flattened tensor or along dim (int64, as PyTorch).
      * @example x.argmin(0)
      */
     argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;

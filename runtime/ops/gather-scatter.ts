@@ -1,4 +1,4 @@
-// Index ops with int32 index tensors: indexSelect (ONNX Gather: any index shape), gather
+// Index ops with int32 or int64 index tensors: indexSelect (ONNX Gather: any index shape), gather
 // (GatherElements) and scatterAdd (ScatterElements, reduction add). Index values are
 // device data: an out-of-range index fails on the device (DeviceError), not on the host.
 import { isInteger } from '../dtype.js';
@@ -86,7 +86,7 @@ function shapesMatch(a: Shape, b: Shape): boolean {
 }
 
 function indexTensor(op: string, index: unknown): Tensor {
-  if (!(index instanceof Tensor)) throw new TypeError(`${op}: index must be an int32 tensor; got ${typeof index}`);
+  if (!(index instanceof Tensor)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${typeof index}`);
   return index;
 }
 
@@ -103,7 +103,7 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
 }
 
 /**
- * x.index(idx): x[idx] for an int32 tensor of any shape (first dim). As in PyTorch's advanced
+ * x.index(idx): x[idx] for an int32 or int64 tensor of any shape (first dim). As in PyTorch's advanced
  * indexing, negative values count from the end; below -n or from n on is an error.
  */
 export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly number[]): Tensor {
@@ -182,7 +182,7 @@ export function oneHot(index: Tensor, numClasses = -1): Tensor {
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * Rows (or slices along dim) picked by an int32 index (torch.index_select).
+     * Rows (or slices along dim) picked by an int32 or int64 index (torch.index_select).
      * @example x.indexSelect(0, idx)
      */
     indexSelect(dim: number, index: Tensor): Tensor;

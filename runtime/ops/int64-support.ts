@@ -4,7 +4,7 @@
 import type { Abstract } from './op.js';
 
 const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
-  'constant', 'fill', 'identity', 'cast', 'reshape', 'permute', 'expand', 'slice', 'concat', 'embedSlice',
+  'constant', 'fill', 'identity', 'cast', 'reshape', 'permute', 'expand', 'slice', 'concat', 'embedSlice', 'pad', 'trilu',
   'add', 'sub', 'mul', 'div', 'divTruncInt', 'fmod', 'pow', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
   'gt', 'lt', 'eq', 'ge', 'le', 'isnan', 'isinf', 'isfinite',
   'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc',

@@ -29,7 +29,7 @@ describe('DTensor bad input', () => {
     expect(() => tpu.distributeTensor(param.mul(2), mesh, [S0])).toThrow('tpu.distributeTensor: x must be a leaf tensor (as in PyTorch): it was computed from tensors that require grad; distribute the leaf, or x.detach()');
     expect(() => tpu.distributeTensor(param, mesh, [tpu.Partial('max')])).toThrow("tpu.distributeTensor: x requires grad, but placements hold Partial('max'), whose gradient is not defined by its value; redistribute it to tpu.Replicate() first");
     expect(tpu.distributeTensor(param.detach(), mesh, [S0]).shape).toEqual([4, 2]);
-    expect(() => tpu.distributeTensor(tpu.arange(4), mesh, [tpu.Partial('sum')])).toThrow("tpu.distributeTensor: Partial('sum') parts of a int32 tensor would be x / n; give a floating tensor");
+    expect(() => tpu.distributeTensor(tpu.arange(4), mesh, [tpu.Partial('sum')])).toThrow("tpu.distributeTensor: Partial('sum') parts of a int64 tensor would be x / n; give a floating tensor");
   });
 
   it('placements check their arguments', () => {
@@ -46,7 +46,7 @@ describe('DTensor bad input', () => {
     expect(() => d.add(dist(values([10, 5]), [S0]))).toThrow('DTensor.add: shapes [10, 6] (input) and [10, 5] (other) cannot be broadcast');
     expect(() => d.matmul(d)).toThrow("DTensor.matmul: input [10, 6] and other [10, 6] do not fit: input's dim 1 (6) must equal other's dim 0 (10)");
     expect(() => d.matmul(bad(3))).toThrow('DTensor.matmul: other must be a DTensor on the same mesh; got number 3');
-    expect(() => tpu.distributeTensor(tpu.arange(8), mesh, [S0]).mean()).toThrow('DTensor.mean: mean needs a floating dtype; got int32');
+    expect(() => tpu.distributeTensor(tpu.arange(8, { dtype: 'int32' }), mesh, [S0]).mean()).toThrow('DTensor.mean: mean needs a floating dtype; got int32');
     expect(() => d.sum({ dimm: 0 } as never)).toThrow('DTensor.sum');
     expect(() => d.softmax(2)).toThrow('DTensor.softmax: dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
     expect(() => d.transpose(0, 5)).toThrow('DTensor.transpose: dim1 must be an integer in [-2, 1] for a tensor of rank 2; got 5');

@@ -30,7 +30,7 @@ afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 /** A cell: matmul, gelu, sum of [m, k] x [k, n], read back. */
 async function cell(m: number, k: number, n: number) {
   const recording = tpu.profiler.record({ title: 'cell' });
-  const x = tpu.arange(0, m * k).reshape([m, k]).mul(1 / (m * k));
+  const x = tpu.arange(0, m * k, { dtype: 'float32' }).reshape([m, k]).mul(1 / (m * k));
   const w = tpu.ones([k, n]).mul(0.01);
   const total = await x.matmul(w).gelu().sum().data();
   return { recording, total };

@@ -74,10 +74,11 @@ export function seededValues(n: number, seed: number, lo = -2, hi = 2): number[]
   return out;
 }
 
-export function expectClose(actual: ArrayLike<number>, expected: readonly number[], rel = 1e-5, abs = 1e-6): void {
+/** int64 values (a BigInt64Array) are compared as numbers: the references here stay within 2^53. */
+export function expectClose(actual: ArrayLike<number> | BigInt64Array, expected: readonly number[], rel = 1e-5, abs = 1e-6): void {
   if (actual.length !== expected.length) throw new Error(`length ${actual.length} != ${expected.length}`);
   for (let i = 0; i < expected.length; i++) {
-    const a = actual[i]!;
+    const a = Number(actual[i]!);
     const e = expected[i]!;
     if (!(Math.abs(a - e) <= abs + rel * Math.abs(e))) {
       throw new Error(`element ${i}: got ${a}, expected ${e} (rel ${rel})`);
@@ -210,9 +211,9 @@ export function conv2dRef(x: Ref, w: Ref, o: ConvRefOptions): Ref {
 }
 
 /** Checks shape and values (|a − e| ≤ abs + rel·|e|); equal infinities and NaN vs NaN pass. */
-export function expectRef(actual: { shape: readonly number[]; dataSync(): ArrayLike<number> }, expected: Ref, rel = 1e-5, abs = 1e-6): void {
+export function expectRef(actual: { shape: readonly number[]; dataSync(): ArrayLike<number> | BigInt64Array }, expected: Ref, rel = 1e-5, abs = 1e-6): void {
   if (actual.shape.join() !== expected.shape.join()) throw new Error(`shape [${actual.shape.join(', ')}] != expected [${expected.shape.join(', ')}]`);
-  const got = actual.dataSync();
+  const got = Array.from(actual.dataSync(), Number); // int64 as numbers: the references stay within 2^53
   const same = expected.data.map((e, i) => e === got[i] || (Number.isNaN(e) && Number.isNaN(got[i]!)));
-  expectClose(Array.from(got).map((v, i) => (same[i] ? 0 : v)), expected.data.map((e, i) => (same[i] ? 0 : e)), rel, abs);
+  expectClose(got.map((v, i) => (same[i] ? 0 : v)), expected.data.map((e, i) => (same[i] ? 0 : e)), rel, abs);
 }
