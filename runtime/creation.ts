@@ -148,10 +148,17 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   const [start, end, step] = (args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1]) as number[];
   if (step === 0) throw new RangeError('tpu.arange: step must be non-zero');
   const n = Math.max(0, Math.ceil((end! - start!) / step!));
-  const dtype = opts.dtype ?? ([start, end, step].every(Number.isInteger) ? INDEX_DTYPE : 'float32');
+  const integers = [start, end, step].every(Number.isInteger);
+  const dtype = opts.dtype ?? (integers ? INDEX_DTYPE : 'float32');
   if (dtype === 'int32' && n > 0) {
     checkInt32('tpu.arange', 'start', start!);
     checkInt32('tpu.arange', 'last value', start! + (n - 1) * step!);
+  }
+  if (dtype === 'int64' && integers && n > 0) {
+    // counted in BigInt: start + i * step in doubles rounds beyond 2^53
+    const [first, by] = [toInt64('tpu.arange', 'start', start!), BigInt(step!)];
+    toInt64('tpu.arange', 'last value', start! + (n - 1) * step!);
+    return upload('arange', () => BigInt64Array.from({ length: n }, (_, i) => first + BigInt(i) * by), [n], dtype, opts.chip);
   }
   return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype, opts.chip);
 }

@@ -2,7 +2,7 @@
 //   3 / -1        an integer: picks one element, the dim goes away
 //   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional; step > 0 as in PyTorch)
 //   '...'         as many ':' as needed;  null: a new dim of size 1
-//   int32 tensor  picks elements along that dim (at most one tensor or list per call)
+//   int tensor    picks elements along that dim (at most one tensor or list per call)
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
 // A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
 import { isInteger } from '../dtype.js';
@@ -90,7 +90,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       tensorIndex = { index, outDim: outShape.length };
       outShape.push(n);
     } else {
-      throw new TypeError(`at: an index must be an integer, a slice string, '...', null, a list of integers or an int32 tensor; got ${JSON.stringify(it)}`);
+      throw new TypeError(`at: an index must be an integer, a slice string, '...', null, a list of integers or an int32 or int64 tensor; got ${JSON.stringify(it)}`);
     }
     d++;
   }

@@ -141,12 +141,13 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(tpu.tensor([[3, -1], [2, 5]], { dtype: 'int32' }).cumsum(0).array()).toEqual([[3, -1], [5, 4]]);
   });
 
-  it('sort, argsort and topk: values and int32 indices, ties in index order', () => {
+  it('sort, argsort and topk: values and int64 indices (PyTorch\'s dtype), ties in index order', () => {
     tpu.mode(mode);
     const x = tpu.tensor([[3, 1, 2, 1], [0, 5, 4, 9]], { dtype: 'int32' });
     const s = x.sort();
     expect(s.values.array()).toEqual([[1, 1, 2, 3], [0, 4, 5, 9]]);
     expect(s.indices.array()).toEqual([[1, 3, 2, 0], [0, 2, 1, 3]]);
+    expect(s.indices.dtype).toBe('int64');
     expect(x.sort({ dim: 0, descending: true }).values.array()).toEqual([[3, 5, 4, 9], [0, 1, 2, 1]]);
     expect(x.argsort({ descending: true }).array()).toEqual([[0, 2, 1, 3], [3, 1, 2, 0]]);
     const t = T(a).topk(2, { dim: 1, largest: false });

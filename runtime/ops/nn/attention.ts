@@ -90,7 +90,7 @@ export interface EmbeddingOptions {
 }
 
 /**
- * Rows of weight [V, D] picked by an int32 index tensor of any shape: out = [...index.shape, D].
+ * Rows of weight [V, D] picked by an int32 or int64 index tensor of any shape: out = [...index.shape, D].
  * @example tpu.nn.functional.embedding(tpu.tensor(new Int32Array([1])), tpu.tensor([[0, 0], [5, 6]])) // [[5, 6]]
  */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {

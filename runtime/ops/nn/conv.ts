@@ -3,7 +3,7 @@
 // input and output channel roles swapped), conv1d is conv2d over a height of 1.
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
-import { promoteTypes } from '../../dtype.js';
+import { isFloating, promoteTypes } from '../../dtype.js';
 import { apply } from '../../modes/dispatch.js';
 import { Tensor } from '../../tensor.js';
 import { defineOp, type Abstract, type OpDef } from '../op.js';
@@ -27,8 +27,8 @@ const transposedSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
   (n - 1) * a.stride[d] - 2 * a.padding[d] + a.dilation[d] * (k - 1) + 1;
 
 function checkConvOperands(op: string, x: Abstract, w: Abstract): void {
-  if (x.dtype === 'bool' || x.dtype === 'int32' || w.dtype === 'bool' || w.dtype === 'int32') {
-    throw new TypeError(`${op}: input and weight must be floating point; got ${x.dtype} and ${w.dtype}`);
+  if (!isFloating(x.dtype) || !isFloating(w.dtype)) {
+    throw new TypeError(`${op}: input and weight must be floating point; got ${x.dtype} and ${w.dtype} (convert with .to('float32'))`);
   }
   if (x.shape.length !== 4 || w.shape.length !== 4) {
     throw new RangeError(`${op}: input must be [N, C, H, W] and weight 4-D; got input ${formatShape(x.shape)} and weight ${formatShape(w.shape)}`);
