@@ -14,8 +14,6 @@ export interface BackendMemoryStats {
   readonly buffers: number;
   readonly executables: number;
   readonly generatedLoops?: number;
-  /** Executables that are one matmul run by our GEMM (device/loopgen/gemm-c.ts) instead of ONNX Runtime. */
-  readonly gemmPrograms?: number;
   /** The onnx backend's binding to ONNX Runtime: 'ortc (ONNX Runtime 1.30.0, global thread pool)', or 'onnxruntime-node (<why not ours>)'. */
   readonly binding?: string;
   /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, held free. */

@@ -10,7 +10,6 @@ import type { TensorSpec } from './ortc-addon.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateLoop, type GeneratedLoop } from '../loopgen/generate-loop.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
-import { gemmCall, gemmKernel, loadGemmKernel, type GemmCall } from '../loopgen/gemm-kernel.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
@@ -22,8 +21,6 @@ interface OrtExecutable {
   loop?: { kernel: LoadedKernel; count: number; unit: number };
   /** Its C source, while the program waits to be run often enough to be worth a compile. */
   loopSource?: GeneratedLoop;
-  /** One float32 matmul on our GEMM (when it was loaded at compile: then from the first run on). */
-  gemm?: { kernel: LoadedKernel; call: GemmCall };
   runs: number;
   released?: boolean;
   readonly program: Program;
@@ -37,15 +34,12 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private buffers = 0;
   private executables = 0;
   private generatedLoops = 0;
-  private gemmPrograms = 0;
   private readonly sessions: OrtSessionFactory;
   private readonly threads: number;
 
   constructor(options: BackendOptions) {
     this.threads = options.threads;
     this.sessions = sessionFactory(options.threads);
-    // In the background (a compiler check; once per machine a compile): no compile waits for it.
-    loadGemmKernel();
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
@@ -62,12 +56,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const session = this.sessions.open(lowered.model, !isSmall(program), inputs, outputs);
     this.executables++;
     const exe: OrtExecutable = { session, program, runs: 0 };
-    const call = gemmCall(program);
-    const gemm = call && gemmKernel();
-    if (call && gemm) {
-      exe.gemm = { kernel: gemm, call };
-      this.gemmPrograms++;
-    }
     const source = generateLoop(program);
     if (source !== undefined && outputElements(program) >= LOOP_AT_ONCE_ELEMENTS) this.buildLoop(exe, source);
     else exe.loopSource = source;
@@ -88,7 +76,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.executables--;
     exe.released = true;
     if (exe.loop) this.generatedLoops--;
-    if (exe.gemm) this.gemmPrograms--;
     exe.session.release();
   }
 
@@ -97,7 +84,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const tiny = tinyKernelOf(program);
     if (tiny) return this.runTiny(tiny, program, inputs, scalars);
     if (exe.loop) return this.runLoop(exe.loop, program, inputs, scalars);
-    if (exe.gemm) return this.runGemm(exe.gemm, program, inputs);
     if (exe.loopSource !== undefined && ++exe.runs >= HOT_RUNS) this.buildLoop(exe, exe.loopSource);
     // bfloat16 runs as float32 (ORT's CPU kernels have almost no bfloat16).
     const feeds: StorageArray[] = inputs.map((buf) => (buf.dtype === 'bfloat16' ? widenBf16(buf.data as Uint16Array) : buf.data));
@@ -121,13 +107,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
     loop.kernel.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, loop.count, this.threads, loop.unit);
     return outputs.map((data) => this.track('float32', data));
-  }
-
-  private runGemm({ kernel, call }: NonNullable<OrtExecutable['gemm']>, program: Program, inputs: readonly OrtBuffer[]): OrtBuffer[] {
-    const out = this.alloc('float32', numel(program.nodes[0]!.shape)) as Float32Array;
-    const [a, b] = call.operands.map((i) => inputs[i]!.data as Float32Array);
-    kernel.run([a!, b!], call.dims, [out], call.blocks, this.threads, call.unit);
-    return [this.track('float32', out)];
   }
 
   private runTiny(tiny: TinyKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
@@ -156,7 +135,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       buffers: this.buffers,
       executables: this.executables,
       generatedLoops: this.generatedLoops,
-      gemmPrograms: this.gemmPrograms,
       binding: this.sessions.binding,
       pool: this.pool.stats(),
     };
