@@ -1,6 +1,6 @@
 // maxPool2d and avgPool2d, composed: the kernel's kh·kw strided slices of the padded input
 // combined with maximum / add, so the gradient needs nothing of its own.
-import { isFloating, isInteger, type DType } from '../../dtype.js';
+import { INT32_MIN, INT64_LIMIT, isFloating, isInteger, type DType } from '../../dtype.js';
 import { where } from '../where.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
@@ -22,7 +22,7 @@ export interface PoolOptions {
 }
 
 /** Max-pooling's padding: the lowest value of an integer dtype (floats pad with -inf). */
-const LOWEST: Partial<Record<DType, number>> = { int32: -(2 ** 31), int64: -(2 ** 63) };
+const LOWEST: Partial<Record<DType, number>> = { int32: INT32_MIN, int64: -INT64_LIMIT };
 
 function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: PoolOptions, combine: 'max' | 'avg'): Tensor {
   if (!(x instanceof Tensor) || (x.ndim !== 4 && x.ndim !== 3)) {

@@ -1,15 +1,12 @@
 // Reductions (sum mean amax amin prod, any all, argmax argmin) and the cumulative sum.
 // Sums and products of bfloat16 accumulate in float32 (as the TPU's reductions and
 // PyTorch do) and round once at the end.
-import type { DType } from '../../../dtype.js';
+import { INT32_MAX, INT32_MIN, INT64_LIMIT, type DType } from '../../../dtype.js';
 import type { ReduceAttrs } from '../../../ops/reduce.js';
 import type { ArgAttrs } from '../../../ops/extrema.js';
 import type { ScanAttrs } from '../../../ops/scan.js';
 import { compare, convert, i64s, iota, isFloatElement, isNan, paddingAttr, reduce, reshape, same, select, splat } from './hlo.js';
 import { stablehloLowerings, type StableHloLowering } from './table.js';
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
 
 /** The dtype a reduction of `result` accumulates in. */
 const accumulator = (result: DType): DType => (result === 'bfloat16' ? 'float32' : result);
@@ -98,7 +95,7 @@ const truthReduction = (op: 'or' | 'and') => reduction(op, () => (op === 'and' ?
 
 /** The identity of max/min: ±inf for floats, the integer dtype's extremes (int64's saturate in elementText). */
 function extremeOf(op: 'maximum' | 'minimum', dtype: DType): number {
-  if (dtype === 'int64') return op === 'maximum' ? -(2 ** 63) : 2 ** 63;
+  if (dtype === 'int64') return op === 'maximum' ? -INT64_LIMIT : INT64_LIMIT;
   if (dtype === 'int32') return op === 'maximum' ? INT32_MIN : INT32_MAX;
   return op === 'maximum' ? -Infinity : Infinity;
 }
