@@ -19,7 +19,7 @@ export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
   // row-major whatever x's strides, as PyTorch's softmax kernel allocates it
-  return rowMajor(composite('softmax', () => inFloat32(x, (v) => {
+  return rowMajor(composite('softmax', () => inFloat32('softmax', x, (v) => {
     // The shift by the max changes no gradient (softmax is shift-invariant): taken out of
     // autograd, the backward is PyTorch's y·(g - Σ g·y), down to the sign of a zero gradient.
     // (noGrad, not detach(): no extra node, so the ONNX lowering still sees one Softmax.)

@@ -2,7 +2,7 @@
 // x.fmod(y) (the sign of x) and x.remainder(y) (the sign of y). Integer division by zero is
 // an error on the device (PyTorch raises ZeroDivisionError), never a made-up number (the
 // ONNX lowering: device/onnx/lowerings/division.ts).
-import { isFloating, promoteOperands } from '../dtype.js';
+import { isFloating, promoteOperands, promoteWithScalar, scalarKind } from '../dtype.js';
 import { broadcastShapes } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -11,11 +11,17 @@ import { gradFor } from './grad-helpers.js';
 import { where } from './where.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
+import { LiveNumber } from '../jit/live-number.js';
 
 function infer(name: string, [a, b]: readonly Abstract[]): Abstract {
   const promoted = promoteOperands(a!, b!);
-  return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: promoted === 'bool' ? 'int32' : promoted };
+  if (promoted === 'bool') throw new TypeError(`${name}: two bool operands are not supported (as in PyTorch); cast one first: x.to('int64')`);
+  return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: promoted };
 }
+
+/** b as infer sees it: a JS scalar takes the dtype it gives beside a (a weak scalar, as in PyTorch). */
+const operandAbstract = (a: Tensor, b: Operand): Abstract =>
+  b instanceof Tensor ? b : { shape: [], dtype: promoteWithScalar(a.dtype, scalarKind(b instanceof LiveNumber ? b.read() : b)) };
 
 /** C's remainder a - trunc(a / b)·b: the sign of a (torch.fmod). */
 export const fmodOp = defineOp({
@@ -40,9 +46,12 @@ export const divTruncIntOp = defineOp({
 export type RoundingMode = 'trunc' | 'floor';
 
 /** torch.div(a, b, rounding_mode): integers stay integers; floats are rounded quotients. */
-function divRounded(a: Tensor, b: Operand, mode: RoundingMode): Tensor {
-  const floating = isFloating(infer('div', [a, b instanceof Tensor ? b : { shape: [], dtype: typeof b === 'number' && !Number.isInteger(b) ? 'float32' : a.dtype }]).dtype);
-  if (!floating) {
+function divRounded(a0: Tensor, b0: Operand, mode: RoundingMode): Tensor {
+  const out = infer('div', [a0, operandAbstract(a0, b0)]).dtype;
+  // a bool operand counts as 0/1 of the result's dtype (the float steps below subtract it)
+  const a = a0.dtype === 'bool' ? a0.to(out) : a0;
+  const b = b0 instanceof Tensor && b0.dtype === 'bool' ? b0.to(out) : b0;
+  if (!isFloating(out)) {
     const q = apply(divTruncIntOp, [a, b], {});
     if (mode === 'trunc') return q;
     // floor: one less where the remainder is non-zero and its sign differs from the divisor's
@@ -73,6 +82,7 @@ function lessThanZero(b: Operand): Tensor | boolean {
  * @example tpu.remainder(tpu.tensor([-3, 5]), 2) // [1, 1]
  */
 export function remainder(a: Tensor, b: Operand): Tensor {
+  infer('remainder', [a, operandAbstract(a, b)]);
   const r = apply(fmodOp, [a, b], {});
   const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
   return where(fix, r.add(b), r);

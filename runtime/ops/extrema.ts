@@ -61,6 +61,11 @@ export interface ValuesIndices {
 
 function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
+  if (x.dtype === 'bool') {
+    // PyTorch orders bools (False < True); the reductions order numbers: int32 there, bool back
+    const r = extremum(op, x.to('int32'), arg, keepdim);
+    return r instanceof Tensor ? r.to('bool') : { values: r.values.to('bool'), indices: r.indices };
+  }
   const reduceOp = op === 'max' ? 'amax' : 'amin';
   const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
@@ -108,7 +113,11 @@ declare module '../tensor.js' {
 }
 
 installMethods({
-  amin(dim, keepdim) { return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim)); },
+  amin(dim, keepdim) {
+    // bools as int32 and back: see extremum
+    if (this.dtype === 'bool') return this.to('int32').amin(dim, keepdim).to('bool');
+    return apply(amin, [this], reduceAttrs('amin', this, dim, keepdim));
+  },
   argmax(dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); },
   argmin(dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); },
   // Overloaded (three forms each): one body serves them all.

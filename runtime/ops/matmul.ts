@@ -1,7 +1,6 @@
 // matmul with NumPy semantics: 1-D operands, batched and broadcast leading dims.
 // Precision 'highest' (default) multiplies in full float32; 'default' reproduces a TPU's
 // single bf16 pass (operands rounded to bfloat16, float32 accumulation).
-import { promoteTypes } from '../dtype.js';
 import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -50,7 +49,11 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
   name: 'matmul',
   infer([a, b]) {
     if (a!.dtype === 'bool' || b!.dtype === 'bool') throw new TypeError(`matmul: bool operands are not supported (input ${a!.dtype}, other ${b!.dtype})`);
-    return { shape: matmulShape(a!.shape, b!.shape), dtype: promoteTypes(a!.dtype, b!.dtype) };
+    // PyTorch's matmul does not promote: a mixed pair is an error there, so it is here.
+    if (a!.dtype !== b!.dtype) {
+      throw new TypeError(`matmul: input and other must have the same dtype, as in PyTorch; got input ${a!.dtype} and other ${b!.dtype}. Cast one: other.to('${a!.dtype}')`);
+    }
+    return { shape: matmulShape(a!.shape, b!.shape), dtype: a!.dtype };
   },
   profilesAsMatmul: true,
   grad(g, [a, b]) {

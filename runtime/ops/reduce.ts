@@ -128,5 +128,9 @@ installMethods({
     return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
   },
   mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
-  amax(dim, keepdim) { return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim)); },
+  amax(dim, keepdim) {
+    // PyTorch orders bools (False < True); the reduction orders numbers: int32 there, bool back
+    if (this.dtype === 'bool') return this.to('int32').amax(dim, keepdim).to('bool');
+    return apply(amax, [this], reduceAttrs('amax', this, dim, keepdim));
+  },
 });

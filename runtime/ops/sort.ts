@@ -81,6 +81,11 @@ export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: bo
   const o = typeof opts === 'number' ? { dim: opts, descending } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
   if (o.descending !== undefined && typeof o.descending !== 'boolean') throw new TypeError(`sort: descending must be a boolean; got ${JSON.stringify(o.descending)}`);
   const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
+  if (x.dtype === 'bool') {
+    // PyTorch sorts bools (False < True); topk orders numbers (and refuses bools, as PyTorch's does)
+    const r = sort(x.to('int32'), o);
+    return { values: r.values.to('bool'), indices: r.indices };
+  }
   const { values, indices } = topk(x, x.ndim === 0 ? 1 : x.shape[dim]!, { dim, largest: o.descending ?? false });
   // PyTorch's sort lays both out as x (preserve_format); topk's are row-major
   return { values: preserveLayout(x, values), indices: preserveLayout(x, indices) };

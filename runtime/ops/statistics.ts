@@ -153,7 +153,7 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
   // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit).
   const asPyTorch = x.dtype === 'bfloat16' ? (t: Tensor) => t.to('bfloat16').to('float32') : (t: Tensor) => t;
-  return rowMajor(composite('logSoftmax', () => inFloat32(x, (v) => {
+  return rowMajor(composite('logSoftmax', () => inFloat32('logSoftmax', x, (v) => {
     const shifted = v.sub(noGrad(() => v.amax(d, true)));
     return shifted.sub(asPyTorch(asPyTorch(shifted.exp().sum(d, true)).log()));
   })));

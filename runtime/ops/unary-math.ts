@@ -88,4 +88,8 @@ declare module '../tensor.js' {
     sign(): Tensor;
   }
 }
-installMethods(Object.fromEntries([neg, exp, log, tanh, sqrt, relu, abs, sign].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
+installMethods(Object.fromEntries([neg, exp, log, tanh, sqrt, relu, abs].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
+installMethods({
+  // the sign of a bool is itself (a new tensor), as in PyTorch
+  sign() { return this.dtype === 'bool' ? this.clone() : apply(sign, [this], {}); },
+});

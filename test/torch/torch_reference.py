@@ -76,7 +76,10 @@ def answer(case):
     except Exception as e:  # the runtime must fail too
         return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    return {"outputs": [describe(o) for o in outs]}
+    result = {"outputs": [describe(o) for o in outs]}
+    if env.get("nonfinite_on_the_way"):  # statements may note a NaN/Inf that later steps hid
+        result["nonFiniteOnTheWay"] = True
+    return result
 
 
 def main():

@@ -7,15 +7,20 @@ import { scalarConstant } from '../constant.js';
 import { composite } from '../../modes/composite.js';
 import { ownInput } from '../identity.js';
 import { installMethods } from '../../install-methods.js';
+import { isFloating } from '../../dtype.js';
 
 export interface GeluOptions {
   /** 'none' (default): exact, with erf; 'tanh': the tanh approximation. */
   approximate?: 'none' | 'tanh';
 }
 
-/** Runs f in float32 for a bfloat16 input, rounding the result back once. */
-export function inFloat32(x: Tensor, f: (x: Tensor) => Tensor): Tensor {
-  if (x.dtype !== 'bfloat16') return f(x.dtype === 'float32' ? ownInput(x) : x.to('float32'));
+/**
+ * Runs op's body f in float32 for a bfloat16 input, rounding the result back once. Integer and
+ * bool inputs are an error, as in PyTorch (its kernels for these ops have no integer version).
+ */
+export function inFloat32(op: string, x: Tensor, f: (x: Tensor) => Tensor): Tensor {
+  if (!isFloating(x.dtype)) throw new TypeError(`${op}: input must be a floating-point tensor (float32 or bfloat16), as in PyTorch; got ${x.dtype}. Cast it first: x.to('float32')`);
+  if (x.dtype === 'float32') return f(ownInput(x));
   return f(x.to('float32')).to('bfloat16');
 }
 
@@ -29,7 +34,7 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
   readOptions<GeluOptions>('gelu', opts, ['approximate']);
   const mode = opts.approximate ?? 'none';
   if (mode !== 'none' && mode !== 'tanh') throw new TypeError(`gelu: approximate must be 'none' or 'tanh'; got ${JSON.stringify(mode)}`);
-  return composite('gelu', () => inFloat32(x, (v) => {
+  return composite('gelu', () => inFloat32('gelu', x, (v) => {
     if (mode === 'none') {
       // PyTorch's kernel gives NaN at +inf (its vectorized erf path; -inf is NaN by the formula):
       // v - v is NaN at ±inf and +0 elsewhere, and y - (+0) keeps every y, -0 too. Elementwise
@@ -49,7 +54,7 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
  * @example tpu.nn.functional.silu(x)
  */
 export function silu(x: Tensor): Tensor {
-  return composite('silu', () => inFloat32(x, (v) => v.mul(v.sigmoid())));
+  return composite('silu', () => inFloat32('silu', x, (v) => v.mul(v.sigmoid())));
 }
 
 declare module '../../tensor.js' {

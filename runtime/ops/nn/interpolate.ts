@@ -77,6 +77,6 @@ export function interpolate(x: Tensor, opts: InterpolateOptions): Tensor {
       });
       return y;
     };
-    return mode === 'nearest' ? run(x) : inFloat32(x, run);
+    return mode === 'nearest' ? run(x) : inFloat32(`interpolate (mode '${mode}')`, x, run);
   }));
 }

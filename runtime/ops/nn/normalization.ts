@@ -61,7 +61,7 @@ export function layerNorm(x: Tensor, normalizedShape: readonly number[] | number
   const dims = normalizedDims('layerNorm', x, normalizedShape);
   const eps = epsOf('layerNorm', opts, 1e-5);
   const shape = dims.map((d) => x.shape[d]!);
-  return rowMajor(composite('layerNorm', () => inFloat32(x, (v) => {
+  return rowMajor(composite('layerNorm', () => inFloat32('layerNorm', x, (v) => {
     const centered = v.sub(v.mean(dims, true));
     const variance = centered.square().mean(dims, true);
     const out = affine('layerNorm', centered.div(variance.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
@@ -82,7 +82,7 @@ export function rmsNorm(x: Tensor, normalizedShape: readonly number[] | number, 
   const eps = epsOf('rmsNorm', opts, 2 ** -23);
   const shape = dims.map((d) => x.shape[d]!);
   if (opts.bias) throw new TypeError('rmsNorm: there is no bias (PyTorch rms_norm takes a weight only)');
-  return rowMajor(composite('rmsNorm', () => inFloat32(x, (v) => {
+  return rowMajor(composite('rmsNorm', () => inFloat32('rmsNorm', x, (v) => {
     const meanSquare = v.square().mean(dims, true);
     return affine('rmsNorm', v.div(meanSquare.add(scalarConstant(eps, 'float32')).sqrt()), shape, opts);
   })));

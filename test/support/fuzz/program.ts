@@ -22,7 +22,16 @@ export type Step =
   /** where(t > operand, t, -t): a bool mask made and consumed inside the program. */
   | { op: 'flipWhereGreater'; operand: Ref }
   /** t.add_(operand) on whatever t is (often a view): only with FUZZ_INPLACE=1. */
-  | { op: 'addInPlace'; operand: Ref };
+  | { op: 'addInPlace'; operand: Ref }
+  /** A JS number literal as users write it (`t.mul(2)`, `t.div(4)`), dtype-preserving for the program's dtype. */
+  | { op: 'addScalar' | 'subScalar' | 'mulScalar' | 'divScalar'; value: number }
+  | { op: 'clamp'; min: number; max: number }
+  /** Float programs: a positive divisor, so no quotient is near infinite. */
+  | { op: 'divPositive'; operand: Ref }
+  | { op: 'softmax' | 'logSoftmax' | 'cumsum'; dim: number }
+  | { op: 'square' }
+  /** where(t > 0, t, 0): a literal 0 as the other branch (relu as users write it). */
+  | { op: 'reluWhere' };
 
 /** In-place writes through views are generated only when FUZZ_INPLACE=1 (off by default). */
 const INPLACE = process.env.FUZZ_INPLACE === '1';
@@ -72,6 +81,7 @@ function randomStep(pick: (n: number) => number, shape: number[], dtype: FuzzDTy
     if (pick(3) === 0) os = os.slice(pick(os.length + 1));
     return { shape: os, data: values(size(os), s, dtype) };
   };
+  if (pick(3) === 0) return naturalStep(pick, shape, dtype, s);
   switch (pick(INPLACE ? 14 : 13)) {
     case 10: return nd === 0 ? null : { op: 'amax', dim: pick(nd), keepdim: pick(2) === 0 };
     case 11: return { op: 'flipWhereGreater', operand: broadcastOperand() };
@@ -126,6 +136,32 @@ function randomStep(pick: (n: number) => number, shape: number[], dtype: FuzzDTy
   }
 }
 
+/** Steps written as PyTorch users write them: number literals, clamps, softmax, cumsum. */
+function naturalStep(pick: (n: number) => number, shape: number[], dtype: FuzzDType, s: number): Step | null {
+  const nd = shape.length;
+  const literals = isFloat(dtype) ? [1, 2, 0.5, 3, -1.5, 4] : [1, 2, 3, -2];
+  switch (pick(6)) {
+    case 0: {
+      const ops = isFloat(dtype) ? (['addScalar', 'subScalar', 'mulScalar', 'divScalar'] as const) : (['addScalar', 'subScalar', 'mulScalar'] as const);
+      return { op: ops[pick(ops.length)]!, value: literals[pick(literals.length)]! };
+    }
+    case 1: return isFloat(dtype) ? { op: 'clamp', min: -1, max: 1.5 } : { op: 'clamp', min: -2, max: 3 };
+    case 2: {
+      if (!isFloat(dtype)) return null;
+      let os = shape.map((d) => (pick(3) === 0 ? 1 : d));
+      if (pick(3) === 0) os = os.slice(pick(os.length + 1));
+      return { op: 'divPositive', operand: { shape: os, data: values(size(os), s, dtype).map((v) => round(dtype)(Math.abs(v) + 0.5)) } };
+    }
+    case 3: {
+      // int32 cumsum is int64 in PyTorch: the fuzzer's programs keep one dtype, so floats only.
+      if (nd === 0 || !isFloat(dtype)) return null;
+      return { op: (['softmax', 'logSoftmax', 'cumsum'] as const)[pick(3)]!, dim: pick(nd) };
+    }
+    case 4: return { op: 'square' };
+    default: return { op: 'reluWhere' };
+  }
+}
+
 function stepShape(step: Step, shape: number[]): number[] {
   return refStep(step, { shape, data: new Array(size(shape)).fill(0) }, 'float32').shape;
 }
@@ -163,6 +199,15 @@ export function refStep(step: Step, x: Ref, dtype: FuzzDType | 'float64'): Ref {
     case 'flattenReshape': return { shape: [...step.shape], data: [...x.data] };
     case 'amax': return reduceRef(x, [step.dim], step.keepdim, (v) => Math.max(...v));
     case 'flipWhereGreater': return broadcastRef(x, step.operand, (a, b) => (a > b ? a : -a));
+    case 'addScalar': return fin(mapRef(x, (v) => v + step.value));
+    case 'subScalar': return fin(mapRef(x, (v) => v - step.value));
+    case 'mulScalar': return fin(mapRef(x, (v) => v * step.value));
+    case 'divScalar': return fin(mapRef(x, (v) => v / step.value));
+    case 'clamp': return mapRef(x, (v) => Math.min(Math.max(v, step.min), step.max));
+    case 'divPositive': return fin(broadcastRef(x, step.operand, (a, b) => a / b));
+    case 'square': return fin(mapRef(x, (v) => v * v));
+    case 'reluWhere': return mapRef(x, (v) => (v > 0 ? v : 0));
+    case 'softmax': case 'logSoftmax': case 'cumsum': return fin(alongDim(x, step.dim, step.op));
     case 'addInPlace': return fin(broadcastRef(x, step.operand, (a, b) => a + b));
     case 'gather': {
       const ix = step.index;
@@ -187,6 +232,29 @@ export function refStep(step: Step, x: Ref, dtype: FuzzDType | 'float64'): Ref {
   }
 }
 
+/** softmax, logSoftmax or cumsum of every line of `x` along `dim`, in float64. */
+function alongDim(x: Ref, dim: number, op: 'softmax' | 'logSoftmax' | 'cumsum'): Ref {
+  const data = [...x.data];
+  const n = x.shape[dim]!;
+  const stride = x.shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+  for (let k = 0; k < x.data.length; k++) {
+    if (Math.floor(k / stride) % n !== 0) continue; // k starts a line
+    const at = Array.from({ length: n }, (_, i) => k + i * stride);
+    const v = at.map((i) => x.data[i]!);
+    let out: number[];
+    if (op === 'cumsum') {
+      let acc = 0;
+      out = v.map((e) => (acc += e));
+    } else {
+      const m = Math.max(...v);
+      const lse = m + Math.log(v.reduce((a, e) => a + Math.exp(e - m), 0));
+      out = v.map((e) => (op === 'softmax' ? Math.exp(e - lse) : e - lse));
+    }
+    at.forEach((i, j) => (data[i] = out[j]!));
+  }
+  return { shape: [...x.shape], data };
+}
+
 /** The runtime form of one step (what the printed program says). */
 export function runStep(step: Step, x: Tensor, dtype: FuzzDType): Tensor {
   const operand = () => tpu.tensor((step as { operand: Ref }).operand.data, { dtype }).reshape((step as { operand: Ref }).operand.shape);
@@ -207,6 +275,17 @@ export function runStep(step: Step, x: Tensor, dtype: FuzzDType): Tensor {
     case 'amax': return x.amax(step.dim, step.keepdim);
     case 'flipWhereGreater': return tpu.where(x.gt(operand()), x, x.neg());
     case 'addInPlace': return (x as unknown as { add_(o: Tensor): Tensor }).add_(operand());
+    case 'addScalar': return x.add(step.value);
+    case 'subScalar': return x.sub(step.value);
+    case 'mulScalar': return x.mul(step.value);
+    case 'divScalar': return x.div(step.value);
+    case 'clamp': return x.clamp(step.min, step.max);
+    case 'divPositive': return x.div(operand());
+    case 'square': return x.pow(2);
+    case 'reluWhere': return tpu.where(x.gt(0), x, 0);
+    case 'softmax': return x.softmax(step.dim);
+    case 'logSoftmax': return x.logSoftmax(step.dim);
+    case 'cumsum': return x.cumsum(step.dim);
   }
 }
 
@@ -228,6 +307,12 @@ export function programText(p: Program): string {
       : s.op === 'flipWhereGreater' ? `tpu.where(t.gt(${lit(s.operand)}), t, t.neg())`
       : s.op === 'addInPlace' ? `t.add_(${lit(s.operand)})`
       : s.op === 'indexSelect' ? `t.indexSelect(${s.dim}, tpu.tensor([${s.index}], { dtype: 'int32' }))`
+      : s.op === 'addScalar' || s.op === 'subScalar' || s.op === 'mulScalar' || s.op === 'divScalar' ? `t.${s.op.slice(0, 3)}(${s.value})`
+      : s.op === 'clamp' ? `t.clamp(${s.min}, ${s.max})`
+      : s.op === 'divPositive' ? `t.div(${lit(s.operand)})`
+      : s.op === 'square' ? 't.pow(2)'
+      : s.op === 'reluWhere' ? 'tpu.where(t.gt(0), t, 0)'
+      : s.op === 'softmax' || s.op === 'logSoftmax' || s.op === 'cumsum' ? `t.${s.op}(${s.dim})`
       : `t.${s.op}()`;
     lines.push(`t = ${call};`);
   }
