@@ -46,6 +46,7 @@ const cases: TorchCase[] = [
   // clamp: maximum, minimum and where together; a bound equal to x keeps x
   { name: 'clamp of zeros at zero bounds', inputs: [f32([-0, 0, -0, 0, N, -1, 1, INF])], js: (x) => [x.clamp(0), x.clamp(-0), x.clamp(null, 0), x.clamp(null, -0), x.clamp(-0, 0), x.clamp(0, 0)], py: '(x0.clamp(0.), x0.clamp(-0.), x0.clamp(max=0.), x0.clamp(max=-0.), x0.clamp(-0., 0.), x0.clamp(0., 0.))' },
   { name: 'clamp with tensor bounds of -0 and 0', inputs: [f32([-0, 0, -0, 0, N, -1, 1, 0]), f32([0, -0, -0, 0, 0, -0, N, -1]), f32([1, 1, 0, -0, 1, 0, 2, N])], js: (x, lo, hi) => [x.clamp(lo, hi), x.clamp(lo), x.clamp(null, hi)], py: '(x0.clamp(x1, x2), x0.clamp(x1), x0.clamp(max=x2))' },
+  { name: 'clamp of zeros while recording gradients, and its gradient', inputs: [f32([-0, 0, -0, 0, N, -1, 1, 0.5])], js: (x) => { x.requiresGrad_(); const y = x.clamp(0, 0.5).mul(1); y.sum().backward(); return [y, x.grad!]; }, py: '(lambda x: (lambda y: (y.sum().backward(), (y.detach(), x.grad))[1])(x.clamp(0., 0.5).mul(1)))(x0.clone().requires_grad_())' },
   { name: '0-d clamp of -0', inputs: [f32(-0), f32(0)], js: (x, b) => [x.clamp(b), x.clamp(null, b), b.clamp(x), b.clamp(null, x)], py: '(x0.clamp(x1), x0.clamp(max=x1), x1.clamp(x0), x1.clamp(max=x0))' },
   // ops built on where
   { name: 'floor division and remainder of zeros', inputs: [f32([-0, 0, -0, 0, -1, 1, 5, -5]), f32([1, 1, -1, -1, 3, -3, INF, INF])], js: (a, b) => [a.div(b, { roundingMode: 'floor' }), a.remainder(b)], py: "(torch.div(x0, x1, rounding_mode='floor'), torch.remainder(x0, x1))" },
