@@ -78,7 +78,7 @@ onnxLowerings.register({
     const d = out === 'bool' ? 'int32' : out;
     const operands = [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)];
     const picked = isFloating(d)
-      ? exactWhere(ctx.graph, operands, [types.inputs[0]!.shape, types.inputs[2]!.shape], types.output.shape)
+      ? exactWhere(ctx.graph, operands, types.inputs[0]!.shape, types.output.shape)
       : ctx.graph.node('Where', operands);
     return ctx.cast(picked, d, out);
   },

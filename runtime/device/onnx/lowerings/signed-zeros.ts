@@ -4,22 +4,22 @@
 // comes out +0. With a condition of the output's shape that is always the X input's selection
 // (a smaller condition or Y input can make the Y selection the tested one, per span). Its Max
 // and Min return either operand of a tie of -0 and +0, depending on the tensor's length.
-import { broadcastShapes, shapesEqual, type Shape } from '../../../shape.js';
+import { shapesEqual, type Shape } from '../../../shape.js';
 import type { OnnxGraph } from '../onnx-graph.js';
 
 const float = (g: OnnxGraph, v: number) => g.constant('float32', [], [v]);
 
 /**
- * c ? x : y, float32 values. The Where's result is exact but where it should be -0 from x
- * (it is +0 there); dividing by 1/x (-inf) at those places alone restores the sign, every
- * other element is divided by 1. No multiply of an inf by 0, and NaN passes as any value.
+ * c ? x : y, float32 values: max(c ? x : -inf, c ? -inf : y). Each Where takes its operand
+ * from the Y input, which keeps a -0, under a condition of the output's shape; the max of a
+ * value and -inf is that value, NaN included. The negated condition is an Xor: ONNX Runtime
+ * rewrites Where(Not(c), a, b) as Where(c, b, a), which would put x back in the X input.
  */
-export function exactWhere(g: OnnxGraph, [c, x, y]: readonly string[], [cShape, yShape]: readonly Shape[], out: Shape): string {
-  // a condition of the output's shape keeps the Y selection whole, so only x's -0 is lost
-  const cond = shapesEqual(broadcastShapes('where', cShape!, yShape!), out) ? c! : g.node('Expand', [c!, g.int64s(out)]);
-  const picked = g.node('Where', [cond, x!, y!]);
-  const lostZero = g.node('And', [cond, g.node('Equal', [x!, float(g, 0)])]);
-  return g.node('Div', [picked, g.node('Where', [lostZero, g.node('Reciprocal', [x!]), float(g, 1)])]);
+export function exactWhere(g: OnnxGraph, [c, x, y]: readonly string[], cShape: Shape, out: Shape): string {
+  const cond = shapesEqual(cShape, out) ? c! : g.node('Expand', [c!, g.int64s(out)]);
+  const notCond = g.node('Xor', [cond, g.node('Cast', [g.constant('int32', [], [1])], { to: 9 })]);
+  const low = float(g, -Infinity);
+  return g.node('Max', [g.node('Where', [notCond, low, x!]), g.node('Where', [cond, low, y!])]);
 }
 
 /**
