@@ -9,6 +9,7 @@ import { zerosLike } from './like.js';
 import type { Operand } from './op.js';
 import { where } from './where.js';
 import { composite } from '../modes/composite.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
 import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
@@ -63,20 +64,17 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
   if ((lo === undefined || lo === null) && (hi === undefined || hi === null)) {
     throw new TypeError('clamp: at least one of min or max must be given');
   }
-  // at a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie
+  const hasLo = lo !== undefined && lo !== null;
+  const hasHi = hi !== undefined && hi !== null;
   return composite('clamp', () => {
-    let y = x;
-    let inside: Tensor | null = null;
-    if (lo !== undefined && lo !== null) {
-      y = y.maximum(lo);
-      inside = x.ge(lo);
-    }
-    if (hi !== undefined && hi !== null) {
-      y = y.minimum(hi);
-      inside = inside ? inside.logicalAnd(x.le(hi)) : x.le(hi);
-    }
-    // x as the else branch: ONNX Runtime's Where keeps a -0 only there (clamp(-0, 0) is -0)
-    return where(inside!.logicalNot(), y, x);
+    // maximum and minimum keep their first operand on a tie (clamp(-0, 0) is -0) and pass NaN
+    let y = hasLo ? x.maximum(lo!) : x;
+    if (hasHi) y = y.minimum(hi!);
+    // At a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie:
+    // a where routes it, picking values y already has (x wherever x is inside the bounds).
+    if (!gradEnabled() || ![x, lo, hi].some((v) => v instanceof Tensor && v.requiresGrad)) return y;
+    const inside = hasLo && hasHi ? x.ge(lo!).logicalAnd(x.le(hi!)) : hasLo ? x.ge(lo!) : x.le(hi!);
+    return where(inside, x, y);
   });
 }
 

@@ -10,14 +10,18 @@ const options = (threads) => ({
   extra: { session: { intra_op: { allow_spinning: '0' } } },
 });
 
-/** Builds a session from `build(graph) -> { inputs: [[name, dims]], output: [name, dims] }`. */
+/**
+ * Builds a session from `build(graph) -> { inputs: [[name, dims, data?, type?]], output: [name, dims] }`
+ * (inputs float32 unless a type says 'bool': then data is a Uint8Array).
+ */
 export async function rawSession(threads, build) {
   const g = new OnnxGraph();
   const { inputs, output } = build(g);
-  for (const [name, dims] of inputs) g.input(name, 'float32', dims);
+  for (const [name, dims, , type = 'float32'] of inputs) g.input(name, type, dims);
   g.output(output[0], 'float32', output[1]);
   const session = await ort.InferenceSession.create(g.encode(), options(threads));
-  const feeds = Object.fromEntries(inputs.map(([name, dims, data]) => [name, new ort.Tensor('float32', data ?? new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(0.5), dims)]));
-  const out = new ort.Tensor('float32', new Float32Array(output[1].reduce((a, b) => a * b, 1)), output[1]);
+  const size = (dims) => dims.reduce((a, b) => a * b, 1);
+  const feeds = Object.fromEntries(inputs.map(([name, dims, data, type = 'float32']) => [name, new ort.Tensor(type, data ?? new Float32Array(size(dims)).fill(0.5), dims)]));
+  const out = new ort.Tensor('float32', new Float32Array(size(output[1])), output[1]);
   return { run: () => session.run(feeds, { [output[0]]: out }), feeds, session };
 }

@@ -1,22 +1,31 @@
 // Elementwise primitives of two operands, and where: both operands cast to one compute
-// dtype, one ONNX op, the result cast back.
-import { promoteTypes, type DType } from '../../../dtype.js';
+// dtype, one ONNX op (float where/maximum/minimum: a few, see signed-zeros.ts), the result cast back.
+import { isFloating, promoteTypes, type DType } from '../../../dtype.js';
+import type { OnnxGraph } from '../onnx-graph.js';
+import { exactExtremum, exactWhere } from './signed-zeros.js';
 import { onnxLowerings, type OnnxLowering } from './table.js';
+
+/** The ONNX node(s) of a binary op on operands already in the compute dtype. */
+type Combine = (g: OnnxGraph, a: string, b: string, dtype: DType) => string;
 
 /**
  * `compute`: the dtype both operands are cast to, from their promoted dtype and the
  * result's (default: the result; bool computes as int32).
  */
-function binaryLowering(onnx: string, compute?: (promoted: DType, result: DType) => DType): OnnxLowering {
+function binaryLowering(onnx: string | Combine, compute?: (promoted: DType, result: DType) => DType): OnnxLowering {
+  const combine: Combine = typeof onnx === 'string' ? (g, a, b) => g.node(onnx, [a, b]) : onnx;
   return (ctx, [a, b], _attrs, types) => {
     const [ta, tb] = types.inputs;
     const promoted = promoteTypes(ta!.dtype, tb!.dtype);
     const result = types.output.dtype;
     const dtype = compute ? compute(promoted, result) : result === 'bool' ? 'int32' : result;
-    const out = ctx.graph.node(onnx, [ctx.cast(a!, ta!.dtype, dtype), ctx.cast(b!, tb!.dtype, dtype)]);
+    const out = combine(ctx.graph, ctx.cast(a!, ta!.dtype, dtype), ctx.cast(b!, tb!.dtype, dtype), dtype);
     return ctx.cast(out, dtype, result);
   };
 }
+
+/** ONNX Max/Min propagate NaN, as PyTorch's maximum/minimum; floats also need its tie rule. */
+const extremum = (op: 'Max' | 'Min'): Combine => (g, a, b, dtype) => (isFloating(dtype) ? exactExtremum(g, op, a, b) : g.node(op, [a, b]));
 
 /** Comparisons: operands compared in their promoted dtype. */
 const inPromoted = (promoted: DType): DType => (promoted === 'bool' ? 'int32' : promoted);
@@ -53,9 +62,8 @@ onnxLowerings.register({
   mul: binaryLowering('Mul'),
   div: binaryLowering('Div'),
   pow,
-  // ONNX Max/Min propagate NaN, as PyTorch's maximum/minimum
-  maximum: binaryLowering('Max'),
-  minimum: binaryLowering('Min'),
+  maximum: binaryLowering(extremum('Max')),
+  minimum: binaryLowering(extremum('Min')),
   gt: binaryLowering('Greater', inPromoted),
   lt: binaryLowering('Less', inPromoted),
   eq: binaryLowering('Equal', inPromoted),
@@ -68,7 +76,10 @@ onnxLowerings.register({
     // ORT has no bool Where kernel: bool values are selected as int32.
     const out = types.output.dtype;
     const d = out === 'bool' ? 'int32' : out;
-    const picked = ctx.graph.node('Where', [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)]);
+    const operands = [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)];
+    const picked = isFloating(d)
+      ? exactWhere(ctx.graph, operands, types.inputs[0]!.shape, types.output.shape)
+      : ctx.graph.node('Where', operands);
     return ctx.cast(picked, d, out);
   },
 });
