@@ -136,6 +136,9 @@ installMethods({
     if ((isInteger(this.dtype) || this.dtype === 'bool') && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
       throw new RangeError(`pow: integers to negative integer powers are not allowed (input ${this.dtype}, exponent ${exponent}); use x.to('float32')`);
     }
+    // PyTorch takes a number exponent of ±0.5 as sqrt/rsqrt: pow(-0, 0.5) is -0, pow(-inf, 0.5) NaN
+    if (exponent === 0.5) return this.sqrt();
+    if (exponent === -0.5) return this.rsqrt();
     return apply(pow, [this, exponent], {});
   },
   maximum(other) { return apply(maximum, [this, other], {}); },

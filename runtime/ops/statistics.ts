@@ -6,6 +6,7 @@ import { where } from './where.js';
 import { isOptions, readOptions } from '../options.js';
 import { dimArgument } from './dim-argument.js';
 import { inFloat32 } from './nn/activations.js';
+import { isFloating } from '../dtype.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 import { noGrad } from '../autograd/grad-mode.js';
@@ -111,7 +112,8 @@ function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()):
 export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite('logsumexp', () => {
-    const v = ownInput(x);
+    // integers and bools: in float32, as PyTorch's (whose result is its default float)
+    const v = isFloating(x.dtype) ? ownInput(x) : x.to('float32');
     // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN
     const max = v.amax(dims, true);
     const m = where(max.isfinite(), max, 0);

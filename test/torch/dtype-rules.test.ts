@@ -32,6 +32,7 @@ const cases: TorchCase[] = [
   { name: 'trunc division of a bool by true is an error', inputs: [B], js: (a) => a.div(true as unknown as number, { roundingMode: 'trunc' }), py: "torch.div(x0, True, rounding_mode='trunc')" },
   { name: 'fmod of two bools is an error', inputs: [B, B], js: (a, b) => a.fmod(b), py: 'torch.fmod(x0, x1)' },
   { name: 'remainder of two bools is an error', inputs: [B, B], js: (a, b) => a.remainder(b), py: 'torch.remainder(x0, x1)' },
+  { name: 'logsumexp of bools and integers is float32', inputs: [B, N], js: (b, n) => [b.logsumexp(1), n.logsumexp(0), n.pow(0.5)], py: '(x0.logsumexp(1), x1.logsumexp(0), x1 ** 0.5)' },
   { name: 'sigmoid of integers is float32', inputs: [N], js: (x) => x.sigmoid(), py: 'x0.sigmoid()' },
 ];
 

@@ -59,6 +59,7 @@ const cases: TorchCase[] = [
   { name: 'amax and amin with NaN', inputs: [f32([[1, NaN, 2], [-INF, -0, 0]])], js: (x) => [x.amax(1), x.amin(1)], py: '(x0.amax(1), x0.amin(1))' },
   { name: 'argmax and argmin with NaN and ties', inputs: [f32([[1, NaN, 2], [INF, INF, 0], [-INF, -INF, 0]])], js: (x) => [x.argmax(1), x.argmin(1)], py: '(x0.argmax(1), x0.argmin(1))' },
   { name: 'sort and topk with NaN', inputs: [f32([3, NaN, -INF, 1, INF, -0])], js: (x) => [x.sort(0).values, x.topk(2).values], py: '(x0.sort(0).values, x0.topk(2).values)' },
+  { name: 'pow by the numbers 0.5 and -0.5 is sqrt and rsqrt', inputs: [f32([-0, 0, -INF, INF, 4, -4, NaN]), bf16([-0, -INF, 9])], js: (x, h) => [x.pow(0.5), x.pow(-0.5), x.pow(1.5), h.pow(0.5), x.pow(tpu.tensor(0.5))], py: '(x0 ** 0.5, x0 ** -0.5, x0 ** 1.5, x1 ** 0.5, x0 ** torch.tensor(0.5))' },
   { name: 'pow at the edges', inputs: [f32([0, -0, INF, -INF, NaN, -2, 1]), f32([-1, -1, 0, 3, 0, 0.5, NaN])], js: (a, b) => a.pow(b), py: 'x0.pow(x1)' },
   { name: 'division by zeros', inputs: [f32([1, -1, 0, INF, -0]), f32([0, -0, 0, INF, 1])], js: (a, b) => [a.div(b), a.div(b, { roundingMode: 'floor' }), a.remainder(b)], py: "(x0 / x1, torch.div(x0, x1, rounding_mode='floor'), x0.remainder(x1))" },
 ];
