@@ -33,6 +33,8 @@ const cases: TorchCase[] = [
   { name: 'fmod of two bools is an error', inputs: [B, B], js: (a, b) => a.fmod(b), py: 'torch.fmod(x0, x1)' },
   { name: 'remainder of two bools is an error', inputs: [B, B], js: (a, b) => a.remainder(b), py: 'torch.remainder(x0, x1)' },
   { name: 'logsumexp of bools and integers is float32', inputs: [B, N], js: (b, n) => [b.logsumexp(1), n.logsumexp(0), n.pow(0.5)], py: '(x0.logsumexp(1), x1.logsumexp(0), x1 ** 0.5)' },
+  { name: 'integer pow by negative exponents in a tensor', inputs: [i64([[-3, -2, -1, 0, 1, 2, 3]]), i64([[-1], [-2], [-3], [-62], [0], [5]]), i32([-1, 0, 1, 2, -3, 4, 1])], js: (b, e, s) => [b.pow(e), b.to('int32').pow(s), s.pow(b.to('int32'))], py: '(x0 ** x1, x0.int() ** x2, x2 ** x0.int())' },
+  { name: 'any and all of int64', inputs: [i64([[0, 5, 0], [0, 0, 0], [-1, 2, 3]])], js: (x) => [x.any(1), x.all(1), x.any(), x.all({ dim: 0, keepdim: true })], py: '(x0.any(1), x0.all(1), x0.any(), x0.all(0, keepdim=True))' },
   { name: 'sigmoid of integers is float32', inputs: [N], js: (x) => x.sigmoid(), py: 'x0.sigmoid()' },
 ];
 

@@ -37,14 +37,16 @@ interface Step {
 const LITERALS = [2, -1, 3, 0.5, 1.5, -0.25];
 const litText = (v: number) => String(v);
 
-function step(pick: (n: number) => number, rank: number, shape: number[], addInput: (shape: number[]) => number): Step | null {
+function step(pick: (n: number) => number, rank: number, shape: number[], addInput: (shape: number[]) => number, addIds: (shape: number[], below: number) => number): Step | null {
   const dim = rank ? pick(rank) : 0;
   const operandShape = () => {
     let s = shape.map((d) => (pick(3) === 0 ? 1 : d));
     if (pick(3) === 0) s = s.slice(pick(s.length + 1));
     return s;
   };
-  if (pick(2) === 0) return moreSteps(pick, rank, shape, dim, operandShape, addInput);
+  const group = pick(3);
+  if (group === 0) return moreSteps(pick, rank, shape, dim, operandShape, addInput);
+  if (group === 1 && rank > 0) return indexingSteps(pick, rank, shape, dim, addIds);
   switch (pick(20)) {
     case 0: case 1: {
       const [op, py] = [['add', '+'], ['sub', '-'], ['mul', '*'], ['div', '/']][pick(4)]!;
@@ -211,10 +213,45 @@ function moreSteps(pick: (n: number) => number, rank: number, shape: number[], d
   }
 }
 
-/** The shape of `t` after a step, found by running the step on zeros in PyTorch's rules we trust here: the runtime's own (checked by the tier). */
+/** Index tensors (int64 ids, in range), negative positions, broadcasts, triangles, top-k, any/all. */
+function indexingSteps(pick: (n: number) => number, rank: number, shape: number[], dim: number, addIds: (shape: number[], below: number) => number): Step | null {
+  const n = shape[dim]!;
+  switch (pick(9)) {
+    case 0: {
+      const k = addIds([1 + pick(3)], n);
+      return { js: (t, xs) => t.indexSelect(dim, xs[k]!), py: `t = t.index_select(${dim}, x${k})`, rank };
+    }
+    case 1: {
+      const k = addIds(shape.map((d, i) => (i === dim ? 1 + pick(3) : d)), n);
+      return { js: (t, xs) => t.gather(dim, xs[k]!), py: `t = t.gather(${dim}, x${k})`, rank };
+    }
+    case 2: return { js: (t) => t.at(-1), py: 't = t[-1]', rank: rank - 1 };
+    case 3: {
+      if (!shape.includes(1)) return null;
+      const to = shape.map((d) => (d === 1 ? 2 : d));
+      return { js: (t) => t.expand(to), py: `t = t.expand(${to.join(', ')})`, rank };
+    }
+    case 4: {
+      const times = shape.map((_, i) => (i === dim ? 2 : 1));
+      return { js: (t) => t.repeat(times), py: `t = t.repeat(${times.join(', ')})`, rank };
+    }
+    case 5: {
+      if (rank !== 2) return null;
+      const d = pick(3) - 1;
+      return pick(2) === 0 ? { js: (t) => t.tril(d), py: `t = t.tril(${d})`, rank } : { js: (t) => t.triu(d), py: `t = t.triu(${d})`, rank };
+    }
+    case 6: return { js: (t) => t.topk(1, dim).values, py: `t = t.topk(1, ${dim}).values`, rank };
+    case 7: return pick(2) === 0
+      ? { js: (t) => t.any(dim), py: `t = t.any(${dim})`, rank: rank - 1 }
+      : { js: (t) => t.all(dim), py: `t = t.all(${dim})`, rank: rank - 1 };
+    default: return { js: (t) => t.isnan(), py: 't = t.isnan()', rank };
+  }
+}
+
+/** The shape of `t` after a step, from running it on zeros (the runtime's shape rules, which the tier checks), or null if it throws. */
 function shapeAfter(s: Step, shape: number[], operands: InputSpec[]): number[] | null {
   try {
-    const xs = [tpu.zeros(shape), ...operands.slice(1).map((o) => tpu.zeros([...o.shape]))];
+    const xs = [tpu.zeros(shape), ...operands.slice(1).map((o) => tpu.zeros([...o.shape], { dtype: o.dtype }))];
     return [...s.js(xs[0]!, xs).shape];
   } catch {
     return null;
@@ -231,12 +268,17 @@ function program(seed: number): TorchCase {
     inputs.push({ values: values(pick, s.reduce((a, b) => a * b, 1), d), shape: s, dtype: d });
     return inputs.length - 1;
   };
+  /** An int64 index input of `s`'s shape, each index below `below`. */
+  const addIds = (s: number[], below: number) => {
+    inputs.push({ values: Array.from({ length: s.reduce((a, b) => a * b, 1) }, () => pick(below)), shape: s, dtype: 'int64' });
+    return inputs.length - 1;
+  };
   const steps: Step[] = [];
   let rank = shape.length;
   const want = 2 + pick(4);
   for (let tries = 0; steps.length < want && tries < 30; tries++) {
     const before = inputs.length;
-    const s = step(pick, rank, shape, addInput);
+    const s = step(pick, rank, shape, addInput, addIds);
     const next = s && shapeAfter(s, shape, inputs);
     if (!s || !next || next.length > 3 || next.some((d) => d > 8)) {
       inputs.length = before; // the step's operands go with it

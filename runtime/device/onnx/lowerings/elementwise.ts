@@ -44,16 +44,21 @@ const pow: OnnxLowering = (ctx, inputs, attrs, types) => {
   const base0 = ctx.cast(inputs[0]!, types.inputs[0]!.dtype, d);
   const e = ctx.cast(inputs[1]!, types.inputs[1]!.dtype, d);
   const c = (v: number) => g.constant(d, [], [v]);
-  const bits = d === 'int64' ? 63 : 31; // the exponent's magnitude bits (negative ones are refused at the call)
+  const bits = d === 'int64' ? 63 : 31; // the exponent's magnitude bits
+  const bitSet = (bit: number) => g.node('Not', [g.node('Equal', [g.node('BitwiseAnd', [e, c(2 ** bit)]), c(0)])]);
   let result = g.node('Add', [g.node('Mul', [base0, c(0)]), g.node('Mul', [e, c(0)])]); // zeros of the broadcast shape
   result = g.node('Add', [result, c(1)]);
   let base = base0;
   for (let bit = 0; bit < bits; bit++) {
-    const set = g.node('Not', [g.node('Equal', [g.node('BitwiseAnd', [e, c(2 ** bit)]), c(0)])]);
-    result = g.node('Where', [set, g.node('Mul', [result, base]), result]);
+    result = g.node('Where', [bitSet(bit), g.node('Mul', [result, base]), result]);
     if (bit < bits - 1) base = g.node('Mul', [base, base]);
   }
-  return result;
+  // A negative exponent (a tensor's: a JS number one is refused at the call) gives what
+  // PyTorch's integer pow gives: 1 for a base of 1, ±1 by the exponent's parity for -1, else 0
+  const is = (v: number) => g.node('Equal', [base0, c(v)]);
+  const minusOne = g.node('Where', [bitSet(0), c(-1), c(1)]);
+  const reciprocal = g.node('Where', [is(1), c(1), g.node('Where', [is(-1), minusOne, c(0)])]);
+  return g.node('Where', [g.node('Less', [e, c(0)]), reciprocal, result]);
 };
 
 onnxLowerings.register({
