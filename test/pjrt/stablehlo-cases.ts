@@ -166,6 +166,10 @@ function binaryCases(): PrimitiveCase[] {
   }
   // fmod and integer division toward zero, divisors away from 0 (ONNX fails there, XLA defines a value)
   for (const d of NUMERIC) cases.push(one(`fmod ${d}`, 'fmod', [T([3, 4], d), T([3, 4], d, d === 'int32' ? { ints: [1, 6] } : { finite: true })], noAttrs, ARITHMETIC));
+  // PyTorch's integer pow by a negative exponent: 1 for 1, ±1 for -1, else 0
+  for (const d of ['int32', 'int64'] as const) {
+    cases.push(one(`pow ${d} by negative exponents`, 'pow', [T([3, 4], d, { values: [-3, -2, -1, 0, 1, 2, 3, -1, 1, 0, 2, -1] }), T([4], d, { values: [-1, -2, -3, 2] })], noAttrs, EXACT));
+  }
   cases.push(one('fmod int32 by negatives', 'fmod', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
   cases.push(one('divTruncInt int32', 'divTruncInt', [T([3, 4], 'int32'), T([4], 'int32', { values: [-1, -3, 2, 5] })], noAttrs, EXACT));
   cases.push(one('fmod int64 by negatives', 'fmod', [T([3, 4], 'int64'), T([4], 'int64', { values: [-1, -3, 2, 2 ** 35 + 1] })], noAttrs, EXACT));
