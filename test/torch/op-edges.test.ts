@@ -2,7 +2,7 @@
 // out: NaN and ±inf through pooling, gathers and scans; empty dims; 0-d operands; int32
 // extremes; bfloat16; transposed views read inside fused regions.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const F = tpu.nn.functional;
 const INF = Infinity;
@@ -79,6 +79,7 @@ const cases: TorchCase[] = [
   { name: 'attention with a float mask, a scale and a transposed key', inputs: [seq('float32', [1, 2, 3], 0.3), seq('float32', [1, 3, 2], 0.2), seq('float32', [1, 2, 2], 0.1), f32([[0, -1], [-INF, 2]])], js: (q, k, v, m) => F.scaledDotProductAttention(q, k.transpose(1, 2), v, { attnMask: m, scale: 2 }), py: 'F.scaled_dot_product_attention(x0, x1.transpose(1, 2), x2, attn_mask=x3, scale=2.0)' },
   { name: 'crossEntropy of probabilities with weight and label smoothing', inputs: [f32([[1, 2, -1], [0, -INF, 3]]), f32([[0.2, 0.8, 0], [1, 0, 0]]), f32([1, 2, 0.5])], js: (x, t, w) => tpu.nn.crossEntropy(x, t, { weight: w, labelSmoothing: 0.2, reduction: 'none' }), py: "F.cross_entropy(x0, x1, weight=x2, label_smoothing=0.2, reduction='none')" },
   { name: 'round bf16 with decimals', inputs: [bf16([1.2578125, -2.5, 0.125, 1000.5])], js: (x) => [x.round(), x.round({ decimals: 1 })], py: '(x0.round(), x0.round(decimals=1))' },
+  { name: 'max and sum over a dim that keeps an empty one', inputs: [f32([[], []]), i64([[], [], []])], js: (x, n) => [x.max(0).values, x.max(0).indices, x.argmax(0), n.sum(0, true), n.prod(0)], py: '(x0.max(0).values, x0.max(0).indices, x0.argmax(0), x1.sum(0, keepdim=True), x1.prod(0))' },
 ];
 
 torchTier('op edges (NaN, inf, empty, 0-d, int32 extremes, bf16, transposed views) follow PyTorch', cases);

@@ -18,7 +18,7 @@ function inBlocks(g: OnnxGraph, v: string, pre: number, n: number, post: number)
   const blocks = Math.ceil(n / BLOCK);
   const pads = post === 1 ? [0, 0, 0, blocks * BLOCK - n] : [0, 0, 0, 0, blocks * BLOCK - n, 0];
   const padded = blocks * BLOCK === n ? v : g.node('Pad', [v, g.int64s(pads)]);
-  return { grouped: g.node('Reshape', [padded, g.int64s(post === 1 ? [pre, blocks, BLOCK] : [pre, blocks, BLOCK, post])]), blocks };
+  return { grouped: g.reshape(padded, post === 1 ? [pre, blocks, BLOCK] : [pre, blocks, BLOCK, post]), blocks };
 }
 
 /** The shape of a [pre, n, post] view (post = 1 left out). */
@@ -34,7 +34,7 @@ export function blockedReduceSum(g: OnnxGraph, x: string, shape: readonly number
   const source = adjacent ? x : g.node('Transpose', [x], { perm: [...kept, ...dims] });
   const pre = adjacent ? product(shape.slice(0, dims[0])) : product(kept.map((d) => shape[d]!));
   const post = adjacent ? product(shape.slice(dims[dims.length - 1]! + 1)) : 1;
-  let v = g.node('Reshape', [source, g.int64s(view(pre, n0, post))]);
+  let v = g.reshape(source, view(pre, n0, post));
   let n = n0;
   while (n > BLOCK) {
     const b = inBlocks(g, v, pre, n, post);
@@ -43,7 +43,7 @@ export function blockedReduceSum(g: OnnxGraph, x: string, shape: readonly number
   }
   const total = g.node('ReduceSum', [v, g.int64s([1])], { keepdims: 0 });
   const out = shape.flatMap((d, i) => (!dims.includes(i) ? [d] : keepdim ? [1] : []));
-  return g.node('Reshape', [total, g.int64s(out)]);
+  return g.reshape(total, out);
 }
 
 /** CumSum along `dim` of a float32 value of `shape`, accumulated in blocks (flags as ONNX CumSum's). */
@@ -52,8 +52,8 @@ export function blockedCumSum(g: OnnxGraph, x: string, shape: readonly number[],
   if (n <= BLOCK) return g.node('CumSum', [x, g.constant('int32', [], [dim])], { reverse: reverse ? 1 : 0, exclusive: exclusive ? 1 : 0 });
   const pre = product(shape.slice(0, dim));
   const post = product(shape.slice(dim + 1));
-  const v = g.node('Reshape', [x, g.int64s(view(pre, n, post))]);
-  return g.node('Reshape', [cumsumMiddle(g, v, pre, n, post, reverse, exclusive), g.int64s(shape)]);
+  const v = g.reshape(x, view(pre, n, post));
+  return g.reshape(cumsumMiddle(g, v, pre, n, post, reverse, exclusive), shape);
 }
 
 /** Cumulative sums along the middle axis of [pre, n, post]: within blocks, plus the running block totals. */
@@ -66,7 +66,7 @@ function cumsumMiddle(g: OnnxGraph, v: string, pre: number, n: number, post: num
   // each block starts from the sum of the blocks before it (after it, when reversed)
   const before = cumsumMiddle(g, totals, pre, blocks, post, reverse, true);
   const shifted = g.node('Add', [inner, g.node('Unsqueeze', [before, g.int64s([2])])]);
-  const flat = g.node('Reshape', [shifted, g.int64s(view(pre, blocks * BLOCK, post))]);
+  const flat = g.reshape(shifted, view(pre, blocks * BLOCK, post));
   if (blocks * BLOCK === n) return flat;
   return g.node('Slice', [flat, g.int64s([0]), g.int64s([n]), g.int64s([1])]);
 }

@@ -45,6 +45,11 @@ export class OnnxGraph {
     return out;
   }
 
+  /** Reshapes `value` to `shape`, given in full: a 0 in it is an empty dim (allowzero), never "keep the input's". */
+  reshape(value: string, shape: readonly number[]): string {
+    return this.node('Reshape', [value, this.int64s(shape)], { allowzero: 1 });
+  }
+
   /** Adds one node with several outputs (TopK: values and indices) and returns their names. */
   nodeOutputs(op: string, inputs: readonly string[], count: number, attrs: Record<string, OnnxAttr> = {}): string[] {
     const outputs = Array.from({ length: count }, () => this.fresh());

@@ -13,8 +13,8 @@ export function wrappingReduce(g: OnnxGraph, op: 'Add' | 'Mul', x: string, shape
   const rows = product(kept.map((d) => shape[d]!));
   let n = product(dims.map((d) => shape[d]!));
   // nothing to combine (no overflow possible): the plain reduction, its identity for n = 0
-  if (n <= 1) return g.node('Reshape', [g.node(REDUCE[op].onnx, [x, g.int64s(dims)], { keepdims: 0 }), g.int64s(outShape)]);
-  let v = g.node('Reshape', [g.node('Transpose', [x], { perm: [...kept, ...dims] }), g.int64s([rows, n])]);
+  if (n <= 1) return g.reshape(g.node(REDUCE[op].onnx, [x, g.int64s(dims)], { keepdims: 0 }), outShape);
+  let v = g.reshape(g.node('Transpose', [x], { perm: [...kept, ...dims] }), [rows, n]);
   const identity = g.constant('int64', [], [REDUCE[op].identity]);
   while (n > 1) {
     if (n % 2) v = g.node('Pad', [v, g.int64s([0, 0, 0, 1]), identity]); // an odd count: one more neutral value
@@ -23,5 +23,5 @@ export function wrappingReduce(g: OnnxGraph, op: 'Add' | 'Mul', x: string, shape
     v = g.node(op, [slice(0), slice(half)]);
     n = half;
   }
-  return g.node('Reshape', [v, g.int64s(outShape)]);
+  return g.reshape(v, outShape);
 }

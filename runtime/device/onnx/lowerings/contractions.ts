@@ -25,7 +25,7 @@ onnxLowerings.register({
     if (ra !== 1 && rb !== 1) return g.node('MatMul', [ca, cb]);
     const a2 = ra === 1 ? g.node('Unsqueeze', [ca, g.int64s([0])]) : ca;
     const b2 = rb === 1 ? g.node('Unsqueeze', [cb, g.int64s([1])]) : cb;
-    return g.node('Reshape', [g.node('MatMul', [a2, b2]), g.int64s(types.output.shape)], { allowzero: 1 });
+    return g.reshape(g.node('MatMul', [a2, b2]), types.output.shape);
   },
   conv2d: (ctx, [x, w], a: ConvAttrs, types) =>
     ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], convAttrs(a, types.inputs[1]!)),

@@ -40,9 +40,9 @@ function embedDim(ctx: OnnxLowerContext, v: string, shape: number[], d: number, 
     const withUnit = [...shape.slice(0, d + 1), 1, ...shape.slice(d + 1)];
     const pads = withUnit.map(() => [0, 0]);
     pads[d + 1]![1] = step - 1;
-    v = padNode(ctx, g.node('Reshape', [v, g.int64s(withUnit)]), pads);
+    v = padNode(ctx, g.reshape(v, withUnit), pads);
     len = c * step;
-    v = g.node('Reshape', [v, g.int64s([...shape.slice(0, d), len, ...shape.slice(d + 1)])]);
+    v = g.reshape(v, [...shape.slice(0, d), len, ...shape.slice(d + 1)]);
     const keep = Math.min(len, n - first);
     if (keep < len) v = g.node('Slice', [v, g.int64s([0]), g.int64s([keep]), g.int64s([d]), g.int64s([1])]);
     len = keep;
@@ -63,7 +63,7 @@ function padNode(ctx: OnnxLowerContext, v: string, pads: readonly (readonly numb
 
 onnxLowerings.register({
   // allowzero: a 0 in the shape is a dim of size 0 (an empty tensor), not "copy the input's dim"
-  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Reshape', [x!, ctx.graph.int64s(shape)], { allowzero: 1 }),
+  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.reshape(x!, shape),
   permute: (ctx, [x], { perm }: { perm: readonly number[] }) => ctx.graph.node('Transpose', [x!], { perm }),
   expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
   slice,
@@ -88,7 +88,7 @@ onnxLowerings.register({
     const dtype = types.inputs[0]!.dtype;
     const g = ctx.graph;
     const k = g.int64s([diagonal]);
-    const kScalar = g.node('Reshape', [k, g.int64s([])]);
+    const kScalar = g.reshape(k, []);
     if (dtype !== 'int32') return g.node('Trilu', [x!, kScalar], { upper: upper ? 1 : 0 });
     const wide = g.node('Cast', [x!], { to: 7 });
     return g.node('Cast', [g.node('Trilu', [wide, kScalar], { upper: upper ? 1 : 0 })], { to: 6 });

@@ -68,7 +68,7 @@ function truthReduction(onnx: string): OnnxLowering {
 function argReduction(onnx: string): OnnxLowering {
   return (ctx, [x], { dim }: ArgAttrs, types) => {
     const g = ctx.graph;
-    const flat = dim === null ? g.node('Reshape', [x!, g.int64s([-1])]) : x!;
+    const flat = dim === null ? g.reshape(x!, [-1]) : x!;
     const axis = dim ?? 0;
     let r = types.inputs[0]!.shape.length === 0 ? g.node('Constant', [], { value_int: 0 }) : g.node(onnx, [flat], { axis, keepdims: 0 });
     if (types.inputs[0]!.shape.length > 0 && COMPUTE_TYPE[types.inputs[0]!.dtype] === 'float32') {
@@ -78,7 +78,7 @@ function argReduction(onnx: string): OnnxLowering {
       r = g.node('Where', [anyNaN, g.node('ArgMax', [nan], { axis, keepdims: 0, select_last_index: 0 }), r]);
     }
     // ArgMax's int64 result is the index dtype already
-    return g.node('Reshape', [r, g.int64s(types.output.shape)]);
+    return g.reshape(r, types.output.shape);
   };
 }
 
