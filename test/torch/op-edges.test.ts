@@ -2,7 +2,7 @@
 // out: NaN and ±inf through pooling, gathers and scans; empty dims; 0-d operands; int32
 // extremes; bfloat16; transposed views read inside fused regions.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const F = tpu.nn.functional;
 const INF = Infinity;
@@ -80,6 +80,7 @@ const cases: TorchCase[] = [
   { name: 'crossEntropy of probabilities with weight and label smoothing', inputs: [f32([[1, 2, -1], [0, -INF, 3]]), f32([[0.2, 0.8, 0], [1, 0, 0]]), f32([1, 2, 0.5])], js: (x, t, w) => tpu.nn.crossEntropy(x, t, { weight: w, labelSmoothing: 0.2, reduction: 'none' }), py: "F.cross_entropy(x0, x1, weight=x2, label_smoothing=0.2, reduction='none')" },
   { name: 'round bf16 with decimals', inputs: [bf16([1.2578125, -2.5, 0.125, 1000.5])], js: (x) => [x.round(), x.round({ decimals: 1 })], py: '(x0.round(), x0.round(decimals=1))' },
   { name: 'max and sum over a dim that keeps an empty one', inputs: [f32([[], []]), i64([[], [], []])], js: (x, n) => [x.max(0).values, x.max(0).indices, x.argmax(0), n.sum(0, true), n.prod(0)], py: '(x0.max(0).values, x0.max(0).indices, x0.argmax(0), x1.sum(0, keepdim=True), x1.prod(0))' },
+  { name: 'integer division broadcast into an empty result divides by nothing', inputs: [i64([[], []]), bool([[false], [true]]), i32([0, 2])], js: (a, z, n) => [a.div(z, { roundingMode: 'trunc' }), a.fmod(z), a.remainder(z), tpu.zeros([0, 2], { dtype: 'int32' }).div(n, { roundingMode: 'floor' })], py: "(torch.div(x0, x1, rounding_mode='trunc'), torch.fmod(x0, x1), torch.remainder(x0, x1), torch.div(torch.zeros(0, 2, dtype=torch.int32), x2, rounding_mode='floor'))" },
 ];
 
 torchTier('op edges (NaN, inf, empty, 0-d, int32 extremes, bf16, transposed views) follow PyTorch', cases);

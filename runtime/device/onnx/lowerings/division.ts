@@ -5,19 +5,24 @@ import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
 import { zeroOrFail } from './device-checks.js';
+import { shapesEqual, type Shape } from '../../../shape.js';
 
 /**
  * a / b rounded toward zero in int32 or int64 (`d`), never an idiv by 0 or -1: a divisor of
  * -1 gives -a (wrapping, as PyTorch's), a zero divisor fails the program.
  */
-function guardedIntDivision(ctx: OnnxLowerContext, d: 'int32' | 'int64', a: string, b: string): string {
+function guardedIntDivision(ctx: OnnxLowerContext, d: 'int32' | 'int64', a: string, b: string, bShape: Shape, out: Shape): string {
   const g = ctx.graph;
   const c = (v: number) => g.constant(d, [], [v]);
   const isZero = g.node('Equal', [b, c(0)]);
   const isMinusOne = g.node('Equal', [b, c(-1)]);
   const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
   const q = g.node('Where', [isMinusOne, g.node('Neg', [a]), g.node('Div', [a, safe])]);
-  return g.node('Add', [q, ctx.cast(zeroOrFail(g, isZero), 'int32', d)]);
+  // only the divisors the result divides by fail it (a broadcast into an empty result divides by
+  // none); expanding the divisor itself instead still failed on a cast bool (ONNX Runtime 1.30)
+  const everywhere = () => g.node('Expand', [g.node('Cast', [g.constant('int32', [], [1])], { to: 9 }), g.int64s(out)]);
+  const divides = shapesEqual(bShape, out) ? isZero : g.node('And', [isZero, everywhere()]);
+  return g.node('Add', [q, ctx.cast(zeroOrFail(g, divides), 'int32', d)]);
 }
 
 function operandsIn(ctx: OnnxLowerContext, [a, b]: readonly string[], inputs: readonly Abstract[], d: DType): [string, string] {
@@ -34,11 +39,11 @@ onnxLowerings.register({
     if (COMPUTE_TYPE[d] === 'float32') return ctx.graph.node('Mod', [a, b], { fmod: 1 });
     // a - trunc(a / b)·b in integers: ONNX Runtime's integer Mod with fmod = 1 goes through
     // double, inexact beyond 2^53
-    return ctx.graph.node('Sub', [a, ctx.graph.node('Mul', [guardedIntDivision(ctx, intType(d), a, b), b])]);
+    return ctx.graph.node('Sub', [a, ctx.graph.node('Mul', [guardedIntDivision(ctx, intType(d), a, b, types.inputs[1]!.shape, types.output.shape), b])]);
   },
   divTruncInt(ctx, inputs, _attrs, types) {
     const int = intType(types.output.dtype);
     const [a, b] = operandsIn(ctx, inputs, types.inputs, int);
-    return guardedIntDivision(ctx, int, a, b);
+    return guardedIntDivision(ctx, int, a, b, types.inputs[1]!.shape, types.output.shape);
   },
 });
