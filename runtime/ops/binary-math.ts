@@ -19,10 +19,11 @@ export const pow = binary('pow', {
   grad: (g, [a, b], out) => [
     gradFor(a!, () => {
       if (typeof b === 'number') return b === 0 ? zerosLike(g) : g.mul(t(a!).pow(b - 1).mul(b));
-      return g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1))));
+      // 0 where the exponent is 0 (PyTorch's convention: not 0·a^-1, NaN at a = 0)
+      return where(t(b!).eq(0), 0, g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1)))));
     }),
-    // d/db a^b = a^b log a, taken as 0 where a == 0 (PyTorch's convention).
-    gradFor(b!, () => where(t(a!).eq(0), 0, g.mul(out).mul(t(a!).log()))),
+    // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch's convention).
+    gradFor(b!, () => where(t(a!).eq(0).logicalAnd(t(b!).ge(0)), 0, g.mul(out).mul(t(a!).log()))),
   ],
 });
 

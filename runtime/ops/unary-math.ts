@@ -2,6 +2,7 @@
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
+import { where } from './where.js';
 import { installMethods } from '../install-methods.js';
 
 export const neg = unary('neg', {
@@ -31,7 +32,8 @@ export const sqrt = unary('sqrt', {
 
 export const relu = unary('relu', {
   rejects: ['bool'],
-  grad: (grad, _x, out) => [grad.mul(out.gt(0))],
+  // a select, as PyTorch's threshold_backward: a NaN or inf gradient where x <= 0 gives 0, not NaN
+  grad: (grad, _x, out) => [where(out.gt(0), grad, 0)],
 });
 
 export const abs = unary('abs', {

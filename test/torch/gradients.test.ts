@@ -14,6 +14,11 @@ function grad(name: string, values: Parameters<typeof f32>[0], js: (x: Tensor) =
   };
 }
 
+/** A case whose forward or backward makes an inf on the way by design: debug mode's check may raise. */
+function infOnTheWay(c: TorchCase): TorchCase {
+  return { ...c, py: `result = ${c.py}\nnonfinite_on_the_way = True` };
+}
+
 const cases: TorchCase[] = [
   grad('norm at zero has a zero gradient', [0, 0, 0], (x) => x.norm(), 'torch.linalg.vector_norm(x)'),
   grad('norm gradient', [3, -4, 0], (x) => x.norm(), 'torch.linalg.vector_norm(x)'),
@@ -28,6 +33,9 @@ const cases: TorchCase[] = [
   grad('logsumexp with -inf entries', [[0, -INF, 1], [2, 3, -INF]], (x) => x.logsumexp(1), 'torch.logsumexp(x, 1)'),
   grad('softmax with -inf entries', [[0, -INF, 1]], (x) => x.softmax(1).mul(tpu.tensor([[1, 2, 3]])), 'torch.softmax(x, 1) * torch.tensor([[1., 2, 3]])'),
   grad('pow with a zero base', [0, 2, -1], (x) => x.pow(2), 'x ** 2'),
+  infOnTheWay(grad('relu stops a NaN gradient where x <= 0', [0, -2, 3, -0.5], (x) => x.relu().pow(tpu.tensor([-0.5, -0.5, 2, 0.5])), 'torch.relu(x) ** torch.tensor([-0.5, -0.5, 2, 0.5])')),
+  infOnTheWay(grad('pow by a zero exponent tensor has a zero gradient, also at a zero base', [0, 2, -3], (x) => x.pow(tpu.tensor([0, 0, 0])), 'x ** torch.tensor([0., 0, 0])')),
+  grad('pow exponent gradient at a zero base: 0 for b >= 0, -inf for b < 0', [0, 0, 1.5], (x) => tpu.tensor([0, 0, 0]).pow(x.sub(0.5)), 'torch.tensor([0., 0, 0]) ** (x - 0.5)'),
   grad('pow with a fractional exponent at zero', [0, 4], (x) => x.pow(0.5), 'x ** 0.5'),
   grad('log1p and expm1', [0, 1e-6, 3], (x) => x.log1p().add(x.expm1()), 'torch.log1p(x) + torch.expm1(x)'),
   grad('prod with a zero', [2, 0, 3], (x) => x.prod(), 'torch.prod(x)'),

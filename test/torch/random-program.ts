@@ -310,6 +310,7 @@ export function randomProgram(seed: number, { gradient = false } = {}): TorchCas
     // A bfloat16 step may round one ulp apart (0.4%) where float32 work lands on a tie, and carry it on.
     rtol: inputs.some((x) => x.dtype === 'bfloat16') ? 2e-2 : 1e-4,
     atol: 1e-5,
+    signedZeros: !gradient,
   };
 }
 
