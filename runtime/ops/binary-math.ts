@@ -27,22 +27,26 @@ export const pow = binary('pow', {
   ],
 });
 
-/** Tied elements share the gradient equally (as PyTorch's maximum/minimum do). */
-function tieShare(g: Tensor, wins: Tensor, ties: Tensor): Tensor {
-  return g.mul(wins.to(g.dtype).add(ties.to(g.dtype).mul(0.5)));
+/**
+ * PyTorch's maximum/minimum backward: half the gradient to each side of a tie, none to the side
+ * that lost (a select, so a NaN gradient there gives 0), all of it to both sides where a NaN
+ * made the result (it neither won nor lost).
+ */
+function extremeGrad(g: Tensor, self: Tensor, other: Operand, lost: Tensor): Tensor {
+  return where(lost, 0, where(self.eq(other), g.div(2), g));
 }
 
 export const maximum = binary('maximum', {
   grad: (g, [a, b]) => [
-    gradFor(a!, () => tieShare(g, lhs(a!).gt(b!), lhs(a!).eq(b!))),
-    gradFor(b!, () => tieShare(g, lhs(b!).gt(a!), lhs(b!).eq(a!))),
+    gradFor(a!, () => extremeGrad(g, lhs(a!), b!, lhs(a!).lt(b!))),
+    gradFor(b!, () => extremeGrad(g, lhs(b!), a!, lhs(b!).lt(a!))),
   ],
 });
 
 export const minimum = binary('minimum', {
   grad: (g, [a, b]) => [
-    gradFor(a!, () => tieShare(g, lhs(a!).lt(b!), lhs(a!).eq(b!))),
-    gradFor(b!, () => tieShare(g, lhs(b!).lt(a!), lhs(b!).eq(a!))),
+    gradFor(a!, () => extremeGrad(g, lhs(a!), b!, lhs(a!).gt(b!))),
+    gradFor(b!, () => extremeGrad(g, lhs(b!), a!, lhs(b!).gt(a!))),
   ],
 });
 
@@ -67,15 +71,18 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
   }
   const hasLo = lo !== undefined && lo !== null;
   const hasHi = hi !== undefined && hi !== null;
+  // maximum and minimum keep their first operand on a tie (clamp(-0, 0) is -0) and pass NaN
+  const bounded = (v: Tensor) => {
+    const y = hasLo ? v.maximum(lo!) : v;
+    return hasHi ? y.minimum(hi!) : y;
+  };
   return composite('clamp', () => {
-    // maximum and minimum keep their first operand on a tie (clamp(-0, 0) is -0) and pass NaN
-    let y = hasLo ? x.maximum(lo!) : x;
-    if (hasHi) y = y.minimum(hi!);
-    // At a bound the gradient goes to x whole (PyTorch's clamp), not shared as a maximum tie:
-    // a where routes it, picking values y already has (x wherever x is inside the bounds).
-    if (!gradEnabled() || ![x, lo, hi].some((v) => v instanceof Tensor && v.requiresGrad)) return y;
+    if (!gradEnabled() || ![x, lo, hi].some((v) => v instanceof Tensor && v.requiresGrad)) return bounded(x);
+    // x's gradient is PyTorch's where(lo <= x <= hi, g, 0): a where routes it, picking values the
+    // bounded x already has there; x reaches the bounds' side detached, so no maximum-tie or NaN
+    // rule of theirs sends it anything
     const inside = hasLo && hasHi ? x.ge(lo!).logicalAnd(x.le(hi!)) : hasLo ? x.ge(lo!) : x.le(hi!);
-    return where(inside, x, y);
+    return where(inside, x, bounded(x.detach()));
   });
 }
 
