@@ -6,7 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { isOptions, readOptions } from '../options.js';
-import { extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
+import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
@@ -66,10 +66,9 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
     const r = extremum(op, x.to('int32'), arg, keepdim);
     return r instanceof Tensor ? r.to('bool') : { values: r.values.to('bool'), indices: r.indices };
   }
-  const reduceOp = op === 'max' ? 'amax' : 'amin';
   const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
-  if (!withDim) return x[reduceOp](attrs.dims, attrs.keepdim);
+  if (!withDim) return apply(op === 'max' ? amax : amin, [x], { ...attrs, nanTakesGrad: true });
   if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
   const dim = attrs.dims[0]!;
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });

@@ -4,16 +4,24 @@ import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
-import { reduceAttrs, reducedShape, reduction, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, reducedShape, reduction, spread, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { where } from './where.js';
 import { installMethods } from '../install-methods.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
-/** Product; the gradient (product of the others) is computed without dividing by zero. */
+/**
+ * Product. Its gradient is PyTorch's: result / x when no element of x is 0, else the product of
+ * the others (computed without dividing by zero), a choice for the whole tensor as PyTorch makes
+ * it (so a NaN or inf among the values gives its NaNs, as there).
+ */
 // integer and bool products are int64, as PyTorch's
-export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, x, _out, attrs) =>
-  g.mul(productOfOthers(x, attrs.dims)),
-);
+export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, x, out, attrs) => {
+  const zero = x.eq(0);
+  // the division's zeros replaced by 1: that branch is taken only when there are none
+  const quotient = spread(out, x, attrs).div(where(zero, 1, x));
+  return g.mul(where(zero.any(), productOfOthers(x, attrs.dims), quotient));
+});
 
 /** ∏_{j≠i} x_j over dims: exclusive cumulative products from both ends of the flattened dims. */
 function productOfOthers(x: Tensor, dims: readonly number[]): Tensor {

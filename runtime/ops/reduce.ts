@@ -11,6 +11,11 @@ export interface ReduceAttrs {
   /** Normalized, sorted, unique dims. */
   readonly dims: readonly number[];
   readonly keepdim: boolean;
+  /**
+   * amax/amin as x.max()/x.min() of a whole tensor: a NaN result's gradient is shared by the
+   * NaN elements (PyTorch's evenly_distribute_backward), where amax/amin's is NaN.
+   */
+  readonly nanTakesGrad?: boolean;
 }
 
 export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
@@ -41,7 +46,7 @@ export function reduction(name: string, resultType: (d: DType) => DType, grad: R
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
-    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}`,
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.nanTakesGrad ? 'n' : ''}`,
   });
 }
 
@@ -59,7 +64,9 @@ export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) 
 
 /** The gradient of amax/amin: shared evenly between tied extrema. */
 export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
-  const hit = x.eq(spread(out, x, attrs)).to(g.dtype);
+  const extreme = spread(out, x, attrs);
+  const tie = x.eq(extreme);
+  const hit = (attrs.nanTakesGrad ? tie.logicalOr(x.isnan().logicalAnd(extreme.isnan())) : tie).to(g.dtype);
   return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
 };
 
