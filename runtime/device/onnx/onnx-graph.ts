@@ -50,6 +50,16 @@ export class OnnxGraph {
     return this.node('Reshape', [value, this.int64s(shape)], { allowzero: 1 });
   }
 
+  /**
+   * Broadcasts `value` to `shape`. An empty result is sliced out of the value instead: ONNX
+   * Runtime (1.30) expands a dim of 1 to a requested 0 as 1.
+   */
+  expand(value: string, shape: readonly number[]): string {
+    if (!shape.includes(0)) return this.node('Expand', [value, this.int64s(shape)]);
+    const none = this.node('Slice', [this.reshape(value, [-1]), this.int64s([0]), this.int64s([0])]);
+    return this.reshape(none, shape);
+  }
+
   /** Adds one node with several outputs (TopK: values and indices) and returns their names. */
   nodeOutputs(op: string, inputs: readonly string[], count: number, attrs: Record<string, OnnxAttr> = {}): string[] {
     const outputs = Array.from({ length: count }, () => this.fresh());

@@ -18,10 +18,8 @@ function guardedIntDivision(ctx: OnnxLowerContext, d: 'int32' | 'int64', a: stri
   const isMinusOne = g.node('Equal', [b, c(-1)]);
   const safe = g.node('Where', [g.node('Or', [isZero, isMinusOne]), c(1), b]);
   const q = g.node('Where', [isMinusOne, g.node('Neg', [a]), g.node('Div', [a, safe])]);
-  // only the divisors the result divides by fail it (a broadcast into an empty result divides by
-  // none); expanding the divisor itself instead still failed on a cast bool (ONNX Runtime 1.30)
-  const everywhere = () => g.node('Expand', [g.node('Cast', [g.constant('int32', [], [1])], { to: 9 }), g.int64s(out)]);
-  const divides = shapesEqual(bShape, out) ? isZero : g.node('And', [isZero, everywhere()]);
+  // only the divisors the result divides by fail it (a broadcast into an empty result divides by none)
+  const divides = shapesEqual(bShape, out) ? isZero : g.expand(isZero, out);
   return g.node('Add', [q, ctx.cast(zeroOrFail(g, divides), 'int32', d)]);
 }
 

@@ -65,7 +65,7 @@ onnxLowerings.register({
   // allowzero: a 0 in the shape is a dim of size 0 (an empty tensor), not "copy the input's dim"
   reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.reshape(x!, shape),
   permute: (ctx, [x], { perm }: { perm: readonly number[] }) => ctx.graph.node('Transpose', [x!], { perm }),
-  expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.node('Expand', [x!, ctx.graph.int64s(shape)]),
+  expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.expand(x!, shape),
   slice,
   embedSlice(ctx, [x], attrs: SliceAttrs & { shape: Shape }, types) {
     let v = x!;

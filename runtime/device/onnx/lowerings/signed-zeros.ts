@@ -16,7 +16,7 @@ const float = (g: OnnxGraph, v: number) => g.constant('float32', [], [v]);
  * rewrites Where(Not(c), a, b) as Where(c, b, a), which would put x back in the X input.
  */
 export function exactWhere(g: OnnxGraph, [c, x, y]: readonly string[], cShape: Shape, out: Shape): string {
-  const cond = shapesEqual(cShape, out) ? c! : g.node('Expand', [c!, g.int64s(out)]);
+  const cond = shapesEqual(cShape, out) ? c! : g.expand(c!, out);
   const notCond = g.node('Xor', [cond, g.node('Cast', [g.constant('int32', [], [1])], { to: 9 })]);
   const low = float(g, -Infinity);
   return g.node('Max', [g.node('Where', [notCond, low, x!]), g.node('Where', [cond, low, y!])]);

@@ -11,7 +11,7 @@ onnxLowerings.register({
     return ctx.graph.constant('float32', shape, values);
   },
   fill: (ctx, [v], { shape, dtype }: { shape: Shape; dtype: DType }, types) =>
-    ctx.graph.node('Expand', [ctx.cast(v!, types.inputs[0]!.dtype, dtype), ctx.graph.int64s(shape)]),
+    ctx.graph.expand(ctx.cast(v!, types.inputs[0]!.dtype, dtype), shape),
   // ONNX Runtime removes the Identity node.
   identity: (ctx, [x]) => ctx.graph.node('Identity', [x!]),
   cast: (ctx, [x], { dtype }: { dtype: DType }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),
