@@ -298,14 +298,14 @@ export function randomProgram(seed: number, { gradient = false } = {}): TorchCas
     rank = s.rank;
   }
   const run = (xs: Tensor[], x = xs[0]!) => steps.reduce((t, s) => s.js(t, xs), x);
-  const pySteps = steps.flatMap((s) => [s.py, NOTE_NONFINITE]);
+  const pySteps = steps.flatMap((s) => (gradient ? [s.py, NOTE_NONFINITE, NOTE_NONFINITE_GRADIENT] : [s.py, NOTE_NONFINITE]));
   return {
     name: `random ${gradient ? 'gradient' : 'program'} ${seed}`,
     inputs,
     js: gradient ? (...xs: Tensor[]) => tpu.grad((x: Tensor) => run(xs, x).sum())(xs[0]!) : (...xs: Tensor[]) => run(xs),
     // Debug mode raises at a step that makes a NaN or Inf, even when a later step hides it.
     py: (gradient
-      ? ['x0.requires_grad_(True)', 't = x0', 'nonfinite_on_the_way = False', ...pySteps, 't.sum().backward()', 'result = x0.grad if x0.grad is not None else torch.zeros_like(x0)']
+      ? ['x0.requires_grad_(True)', 't = x0', 'nonfinite_on_the_way = False', ...NOTE_GRADIENT_HOOK, ...pySteps, 't.sum().backward()', 'result = x0.grad if x0.grad is not None else torch.zeros_like(x0)']
       : ['t = x0', 'nonfinite_on_the_way = False', ...pySteps, 'result = t']).join('\n'),
     // A bfloat16 step may round one ulp apart (0.4%) where float32 work lands on a tie, and carry it on.
     rtol: inputs.some((x) => x.dtype === 'bfloat16') ? 2e-2 : 1e-4,
@@ -315,3 +315,10 @@ export function randomProgram(seed: number, { gradient = false } = {}): TorchCas
 }
 
 const NOTE_NONFINITE = 'nonfinite_on_the_way = nonfinite_on_the_way or (t.is_floating_point() and not bool(torch.isfinite(t).all()))';
+/** Backward's intermediate gradients count too: debug mode checks every op of the backward pass. */
+const NOTE_GRADIENT_HOOK = [
+  'def note_gradient(g):',
+  '    global nonfinite_on_the_way',
+  '    nonfinite_on_the_way = nonfinite_on_the_way or not bool(torch.isfinite(g).all())',
+];
+const NOTE_NONFINITE_GRADIENT = 't.register_hook(note_gradient) if t.requires_grad else None';
