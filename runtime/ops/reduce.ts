@@ -6,6 +6,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { isOptions, readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
+import { where } from './where.js';
 
 export interface ReduceAttrs {
   /** Normalized, sorted, unique dims. */
@@ -66,8 +67,12 @@ export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) 
 export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
   const extreme = spread(out, x, attrs);
   const tie = x.eq(extreme);
-  const hit = (attrs.nanTakesGrad ? tie.logicalOr(x.isnan().logicalAnd(extreme.isnan())) : tie).to(g.dtype);
-  return g.mul(hit).div(spread(hit.sum({ dim: [...attrs.dims], keepdim: true }), x, attrs));
+  const count = (hit: Tensor) => spread(hit.to(g.dtype).sum({ dim: [...attrs.dims], keepdim: true }), x, attrs);
+  // amax/amin multiply by the mask (PyTorch's scale_grad_by_count); max()/min() select, as its
+  // masked_fill does (a NaN gradient gives the others 0)
+  if (!attrs.nanTakesGrad) return g.mul(tie.to(g.dtype)).div(count(tie));
+  const hit = tie.logicalOr(x.isnan().logicalAnd(extreme.isnan()));
+  return where(hit, g.div(count(hit)), 0);
 };
 
 /** Maximum over dims (values only). */
