@@ -5,7 +5,7 @@ import { composite } from '../modes/composite.js';
 import { where } from './where.js';
 import { isOptions, readOptions } from '../options.js';
 import { dimArgument } from './dim-argument.js';
-import { inFloat32 } from './nn/activations.js';
+import { emptyIntegerPassesThrough, inFloat32 } from './nn/activations.js';
 import { isFloating } from '../dtype.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
@@ -151,6 +151,8 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
  */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
+  const empty = emptyIntegerPassesThrough(x);
+  if (empty) return empty;
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
   // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit).

@@ -21,6 +21,7 @@ const cases: TorchCase[] = [
   { name: 'matmul of a float32 matrix and an int64 vector is an error', inputs: [f32([[1, 2], [3, 4]]), i64([1, 2])], js: (a, b) => a.matmul(b), py: 'x0 @ x1' },
   { name: 'matmul of int32 matrices stays int32', inputs: [i32([[1, 2], [3, 4]]), i32([[5, -6], [7, 8]])], js: (a, b) => a.matmul(b), py: 'x0 @ x1' },
   { name: 'softmax of integers is an error', inputs: [N], js: (x) => x.softmax(1), py: 'x0.softmax(1)' },
+  { name: 'softmax and logSoftmax of empty integers or bools give them back, as in PyTorch', inputs: [i64([[], []]), bool([[], []])], js: (n, b) => [n.softmax(1), b.logSoftmax(0)], py: '(x0.softmax(1), x1.log_softmax(0))' },
   { name: 'logSoftmax of bools is an error', inputs: [B], js: (x) => x.logSoftmax(1), py: 'x0.log_softmax(1)' },
   { name: 'gelu of integers is an error', inputs: [N], js: (x) => F.gelu(x), py: 'F.gelu(x0)' },
   { name: 'silu of integers is an error', inputs: [N], js: (x) => F.silu(x), py: 'F.silu(x0)' },

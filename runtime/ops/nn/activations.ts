@@ -24,6 +24,14 @@ export function inFloat32(op: string, x: Tensor, f: (x: Tensor) => Tensor): Tens
   return f(x.to('float32')).to('bfloat16');
 }
 
+/**
+ * An empty integer or bool input of softmax or logSoftmax, as PyTorch returns it (a copy): its
+ * kernel, which refuses those dtypes, never runs on no elements. Undefined for any other input.
+ */
+export function emptyIntegerPassesThrough(x: Tensor): Tensor | undefined {
+  return x.numel() === 0 && !isFloating(x.dtype) ? x.clone() : undefined;
+}
+
 const c = (v: number) => scalarConstant(v, 'float32');
 
 /**
