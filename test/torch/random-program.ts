@@ -257,8 +257,12 @@ function shapeAfter(s: Step, shape: number[], operands: InputSpec[]): number[] |
   }
 }
 
-/** Steps whose result has no gradient (bools, integers, indices) or whose PyTorch backward is undefined. */
-const NO_GRADIENT = /^t = t [<>]=? |^t = t == |logical_not|isnan|\.any\(|\.all\(|argm(ax|in)|\.indices|\.to\(torch\.(int|bool)|rounding_mode/;
+/**
+ * Steps whose result has no gradient (bools, integers, indices) or whose PyTorch backward is
+ * undefined, and topk: PyTorch leaves the order among tied values unspecified, so which of
+ * them gets the gradient is too.
+ */
+const NO_GRADIENT = /^t = t [<>]=? |^t = t == |logical_not|isnan|\.any\(|\.all\(|argm(ax|in)|\.indices|\.to\(torch\.(int|bool)|rounding_mode|topk/;
 
 /**
  * A random program over its first input, x0. With `gradient`, every input is float32, every
