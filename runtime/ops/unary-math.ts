@@ -3,6 +3,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { unary } from './elementwise.js';
 import { where } from './where.js';
+import { zerosLike } from './like.js';
 import { installMethods } from '../install-methods.js';
 
 export const neg = unary('neg', {
@@ -32,8 +33,9 @@ export const sqrt = unary('sqrt', {
 
 export const relu = unary('relu', {
   rejects: ['bool'],
-  // a select, as PyTorch's threshold_backward: a NaN or inf gradient where x <= 0 gives 0, not NaN
-  grad: (grad, _x, out) => [where(out.gt(0), grad, 0)],
+  // a select, as PyTorch's threshold_backward (out <= 0 ? 0 : g): a NaN or inf gradient where
+  // x <= 0 gives 0, and a NaN x passes the gradient on
+  grad: (grad, _x, out) => [where(out.le(0), 0, grad)],
 });
 
 export const abs = unary('abs', {
@@ -43,7 +45,8 @@ export const abs = unary('abs', {
 
 export const sign = unary('sign', {
   rejects: ['bool'],
-  grad: (grad) => [grad.mul(0)],
+  // zeros, not grad·0: a NaN or inf gradient gives 0, as PyTorch's
+  grad: (grad) => [zerosLike(grad)],
 });
 
 declare module '../tensor.js' {

@@ -40,6 +40,8 @@ const cases: TorchCase[] = [
   grad('logsumexp with -inf entries', [[0, -INF, 1], [2, 3, -INF]], (x) => x.logsumexp(1), 'torch.logsumexp(x, 1)'),
   grad('softmax with -inf entries', [[0, -INF, 1]], (x) => x.softmax(1).mul(tpu.tensor([[1, 2, 3]])), 'torch.softmax(x, 1) * torch.tensor([[1., 2, 3]])'),
   grad('pow with a zero base', [0, 2, -1], (x) => x.pow(2), 'x ** 2'),
+  infOnTheWay(grad('sign has a zero gradient, also under a NaN one', [-2, 0, 1.5], (x) => x.sign().add(1).log().mul(x.relu().add(x.log())), '(torch.sign(x) + 1).log() * (torch.relu(x) + x.log())')),
+  infOnTheWay(grad('relu passes its gradient on at a NaN x', [NaN, -1, 0, 2], (x) => x.relu().mul(3), 'torch.relu(x) * 3')),
   infOnTheWay(grad('relu stops a NaN gradient where x <= 0', [0, -2, 3, -0.5], (x) => x.relu().pow(tpu.tensor([-0.5, -0.5, 2, 0.5])), 'torch.relu(x) ** torch.tensor([-0.5, -0.5, 2, 0.5])')),
   infOnTheWay(grad('pow by a zero exponent tensor has a zero gradient, also at a zero base', [0, 2, -3], (x) => x.pow(tpu.tensor([0, 0, 0])), 'x ** torch.tensor([0., 0, 0])')),
   grad('pow exponent gradient at a zero base: 0 for b >= 0, -inf for b < 0', [0, 0, 1.5], (x) => tpu.tensor([0, 0, 0]).pow(x.sub(0.5)), 'torch.tensor([0., 0, 0]) ** (x - 0.5)'),
