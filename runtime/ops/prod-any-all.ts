@@ -17,6 +17,7 @@ type DimArg = number | readonly number[] | ReduceOptions;
  */
 // integer and bool products are int64, as PyTorch's
 export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, x, out, attrs) => {
+  if (x.ndim === 0) return g; // the product of one value is that value (PyTorch: not g·out/x, NaN at NaN)
   const zero = x.eq(0);
   // the division's zeros replaced by 1: that branch is taken only when there are none
   const quotient = spread(out, x, attrs).div(where(zero, 1, x));

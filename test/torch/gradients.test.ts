@@ -30,6 +30,7 @@ const cases: TorchCase[] = [
   infOnTheWay(grad('a NaN gradient into max() reaches only the maximum', [1, 3, 2], (x) => x.max().pow(tpu.tensor(0.5)).mul(tpu.tensor(NaN)), 'x.max() ** torch.tensor(0.5) * torch.tensor(float("nan"))')),
   infOnTheWay(grad('max() and min() of a whole tensor with NaN share the gradient among the NaNs; amax gives NaN', [[1, NaN, 3], [NaN, 2, 0]], (x) => x.max().add(x.min().mul(2)).add(x.amax(1).sum().mul(3)), 'x.max() + 2 * x.min() + 3 * x.amax(1).sum()')),
   infOnTheWay(grad('prod with NaN or inf and no zero is result / x, as in PyTorch', [[NaN, 2, 3], [INF, 2, 0.5]], (x) => x.prod(1).add(x.prod()), 'x.prod(1) + x.prod()')),
+  infOnTheWay(grad('prod of a 0-d NaN passes the gradient on', NaN, (x) => x.prod().mul(2), 'x.prod() * 2')),
   grad('prod with a zero anywhere is the product of the others', [[1.5, 2, 3], [4, 0, 0.5]], (x) => x.prod(1).mul(tpu.tensor([1, 2])), 'x.prod(1) * torch.tensor([1., 2])'),
   grad('gradients through an empty tensor are empty', [[], []], (x) => x.mean(0).sum().add(x.flip(1).at(-1).sum()).add(x.sum(1).sum()), 'x.mean(0).sum() + x.flip(1)[-1].sum() + x.sum(1).sum()'),
   grad('max(dim) sends the gradient to one index', [[1, 3, 3], [2, 2, 0]], (x) => x.max(1).values, 'torch.max(x, 1).values'),

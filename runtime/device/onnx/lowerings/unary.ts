@@ -53,7 +53,9 @@ onnxLowerings.register({
   reciprocal: single('Reciprocal'),
   sin: single('Sin'),
   cos: single('Cos'),
-  sigmoid: single('Sigmoid'),
+  // 1 / (1 + exp(-x)), as PyTorch's kernel: ONNX Runtime's Sigmoid (a rational approximation
+  // around 0.5) returned 0 for x <= -20, where the value is 2e-9 and representable
+  sigmoid: unaryLowering((g, x) => g.node('Reciprocal', [g.node('Add', [g.node('Exp', [g.node('Neg', [x])]), g.constant('float32', [], [1])])])),
   erf: single('Erf'),
   // log(1 + x), accurate for tiny x: log(u)·(x/(u−1)) with u = 1 + x (Goldberg's trick; the
   // ratio first, so a huge x does not overflow the product).
