@@ -69,14 +69,15 @@ const SHIFT = 2 ** -80;
 export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
   const divisor = Math.max(dims.reduce((p, d) => p * x.shape[d]!, 1) - correction, 0);
-  return composite('var', () => {
-    const c = deviations(x, dims);
+  // bfloat16 in float32, rounded once at the end, as PyTorch's kernel accumulates
+  return composite('var', () => inFloat32('var', x, (v) => {
+    const c = deviations(v, dims);
     // Σc² / divisor directly: PyTorch's float32 answer where no square overflows
     const direct = c.mul(c).sum(dims, true).div(divisor);
     const small = c.mul(SHIFT);
     const shifted = small.mul(small).sum(dims, true).div(divisor).div(SHIFT).div(SHIFT);
     return kept(where(direct.isfinite(), direct, shifted), x, dims, keep);
-  });
+  }));
 }
 
 /** Drops the reduced dims of a keepdim result unless keepdim. */
@@ -90,10 +91,10 @@ function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Ten
  */
 export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
   const { dims, keepdim: keep, correction } = varOptions('std', x, dim, keepdim);
-  return composite('std', () => {
-    const { scale, s } = spread(x, dims, correction);
+  return composite('std', () => inFloat32('std', x, (v) => {
+    const { scale, s } = spread(v, dims, correction);
     return kept(sqrtZeroGrad(s).mul(scale), x, dims, keep);
-  });
+  }));
 }
 
 /**

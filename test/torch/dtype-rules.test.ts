@@ -36,6 +36,7 @@ const cases: TorchCase[] = [
   { name: 'logsumexp of bools and integers is float32', inputs: [B, N], js: (b, n) => [b.logsumexp(1), n.logsumexp(0), n.pow(0.5)], py: '(x0.logsumexp(1), x1.logsumexp(0), x1 ** 0.5)' },
   { name: 'integer pow by negative exponents in a tensor', inputs: [i64([[-3, -2, -1, 0, 1, 2, 3]]), i64([[-1], [-2], [-3], [-62], [0], [5]]), i32([-1, 0, 1, 2, -3, 4, 1])], js: (b, e, s) => [b.pow(e), b.to('int32').pow(s), s.pow(b.to('int32'))], py: '(x0 ** x1, x0.int() ** x2, x2 ** x0.int())' },
   { name: 'any and all of int64', inputs: [i64([[0, 5, 0], [0, 0, 0], [-1, 2, 3]])], js: (x) => [x.any(1), x.all(1), x.any(), x.all({ dim: 0, keepdim: true })], py: '(x0.any(1), x0.all(1), x0.any(), x0.all(0, keepdim=True))' },
+  { name: 'var and std of bfloat16 round once, as PyTorch accumulates in float32', inputs: [bf16([[-4.5, -1.75, 0], [-3.5, -2.5, 0.5]]), bf16([5.15625, 4.34375])], js: (x, y) => [x.var(1), x.std(1), x.var({ dim: 0, correction: 0 }), y.std(0)], py: '(x0.var(1), x0.std(1), x0.var(0, correction=0), x1.std(0))', rtol: 0, atol: 0 },
   { name: 'sigmoid of integers is float32', inputs: [N], js: (x) => x.sigmoid(), py: 'x0.sigmoid()' },
 ];
 
