@@ -34,6 +34,19 @@ interface Step {
 }
 
 const LITERALS = [2, -1, 3, 0.5, 1.5, -0.25];
+
+type Method = (this: Tensor, ...args: unknown[]) => Tensor;
+const methodOf = (t: Tensor, name: string) => (t as unknown as Record<string, Method>)[name]!;
+
+/** t.name(), spelled the same in both: the result has rank `rank`. */
+function method(name: string, rank: number): Step {
+  return { js: (t) => methodOf(t, name).call(t), py: `t = t.${name}()`, rank };
+}
+
+/** t.name(dim, keepdim), spelled the same in both. */
+function along(name: string, dim: number, keep: boolean, rank: number): Step {
+  return { js: (t) => methodOf(t, name).call(t, dim, keep), py: `t = t.${name}(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 };
+}
 const litText = (v: number) => String(v);
 
 function step(pick: (n: number) => number, rank: number, shape: number[], addInput: (shape: number[]) => number, addIds: (shape: number[], below: number) => number): Step | null {
@@ -50,12 +63,12 @@ function step(pick: (n: number) => number, rank: number, shape: number[], addInp
     case 0: case 1: {
       const [op, py] = [['add', '+'], ['sub', '-'], ['mul', '*'], ['div', '/']][pick(4)]!;
       const k = addInput(operandShape());
-      return { js: (t, xs) => (t as unknown as Record<string, (o: Tensor) => Tensor>)[op]!.call(t, xs[k]!), py: `t = t ${py} x${k}`, rank };
+      return { js: (t, xs) => methodOf(t, op).call(t, xs[k]!), py: `t = t ${py} x${k}`, rank };
     }
     case 2: case 3: {
       const [op, py] = [['add', '+'], ['sub', '-'], ['mul', '*'], ['div', '/']][pick(4)]!;
       const v = LITERALS[pick(LITERALS.length)]!;
-      return { js: (t) => (t as unknown as Record<string, (o: number) => Tensor>)[op]!.call(t, v), py: `t = t ${py} ${litText(v)}`, rank };
+      return { js: (t) => methodOf(t, op).call(t, v), py: `t = t ${py} ${litText(v)}`, rank };
     }
     case 4: {
       const mode = (['floor', 'trunc'] as const)[pick(2)];
@@ -69,17 +82,12 @@ function step(pick: (n: number) => number, rank: number, shape: number[], addInp
         : { js: (t, xs) => t.maximum(xs[k]!), py: `t = torch.maximum(t, x${k})`, rank };
     }
     case 6: return [
-      { js: (t: Tensor) => t.abs(), py: 't = t.abs()', rank },
+      method('abs', rank),
       { js: (t: Tensor) => t.neg(), py: 't = -t', rank },
       { js: (t: Tensor) => t.pow(2), py: 't = t ** 2', rank },
       { js: (t: Tensor) => t.clamp(-1, 2), py: 't = torch.clamp(t, -1, 2)', rank },
     ][pick(4)]!;
-    case 7: return [
-      { js: (t: Tensor) => t.exp(), py: 't = t.exp()', rank },
-      { js: (t: Tensor) => t.sigmoid(), py: 't = t.sigmoid()', rank },
-      { js: (t: Tensor) => t.sqrt(), py: 't = t.sqrt()', rank },
-      { js: (t: Tensor) => t.tanh(), py: 't = t.tanh()', rank },
-    ][pick(4)]!;
+    case 7: return method(['exp', 'sigmoid', 'sqrt', 'tanh'][pick(4)]!, rank);
     case 8: {
       const v = LITERALS[pick(LITERALS.length)]!;
       return pick(2) === 0
@@ -93,12 +101,7 @@ function step(pick: (n: number) => number, rank: number, shape: number[], addInp
     case 10: {
       if (rank === 0) return null;
       const keep = pick(2) === 0;
-      return [
-        { js: (t: Tensor) => t.sum(dim, keep), py: `t = t.sum(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.mean(dim, keep), py: `t = t.mean(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.amax(dim, keep), py: `t = t.amax(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.argmax(dim, keep), py: `t = t.argmax(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 },
-      ][pick(4)]!;
+      return along(['sum', 'mean', 'amax', 'argmax'][pick(4)]!, dim, keep, rank);
     }
     case 11: return { js: (t) => t.sum(), py: 't = t.sum()', rank: 0 };
     case 12: {
@@ -136,38 +139,21 @@ function moreSteps(pick: (n: number) => number, rank: number, shape: number[], d
   const keep = pick(2) === 0;
   const kd = keep ? 'True' : 'False';
   switch (pick(14)) {
-    case 0: return [
-      { js: (t: Tensor) => t.floor(), py: 't = t.floor()', rank },
-      { js: (t: Tensor) => t.round(), py: 't = t.round()', rank },
-      { js: (t: Tensor) => t.sign(), py: 't = t.sign()', rank },
-      { js: (t: Tensor) => t.relu(), py: 't = t.relu()', rank },
-    ][pick(4)]!;
+    case 0: return method(['floor', 'round', 'sign', 'relu'][pick(4)]!, rank);
     case 1: return [
-      { js: (t: Tensor) => t.log(), py: 't = t.log()', rank },
-      { js: (t: Tensor) => t.log1p(), py: 't = t.log1p()', rank },
-      { js: (t: Tensor) => t.reciprocal(), py: 't = t.reciprocal()', rank },
+      method('log', rank),
+      method('log1p', rank),
+      method('reciprocal', rank),
       { js: (t: Tensor) => t.pow(0.5), py: 't = t ** 0.5', rank },
     ][pick(4)]!;
-    case 2: {
-      if (rank === 0) return null;
-      return [
-        { js: (t: Tensor) => t.var(dim, keep), py: `t = t.var(${dim}, keepdim=${kd})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.std(dim, keep), py: `t = t.std(${dim}, keepdim=${kd})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.logsumexp(dim, keep), py: `t = t.logsumexp(${dim}, keepdim=${kd})`, rank: keep ? rank : rank - 1 },
-        { js: (t: Tensor) => t.prod(dim, keep), py: `t = t.prod(${dim}, keepdim=${kd})`, rank: keep ? rank : rank - 1 },
-      ][pick(4)]!;
-    }
+    case 2: return rank === 0 ? null : along(['var', 'std', 'logsumexp', 'prod'][pick(4)]!, dim, keep, rank);
     case 3: {
       if (rank === 0) return null;
       return pick(2) === 0
         ? { js: (t) => t.max(dim, keep).values, py: `t = t.max(${dim}, keepdim=${kd}).values`, rank: keep ? rank : rank - 1 }
         : { js: (t) => t.min(dim, keep).indices, py: `t = t.min(${dim}, keepdim=${kd}).indices`, rank: keep ? rank : rank - 1 };
     }
-    case 4: return [
-      { js: (t: Tensor) => t.mean(), py: 't = t.mean()', rank: 0 },
-      { js: (t: Tensor) => t.max(), py: 't = t.max()', rank: 0 },
-      { js: (t: Tensor) => t.prod(), py: 't = t.prod()', rank: 0 },
-    ][pick(3)]!;
+    case 4: return method(['mean', 'max', 'prod'][pick(3)]!, 0);
     case 5: {
       if (rank === 0) return null;
       const k = addInput([...shape]);
@@ -197,7 +183,7 @@ function moreSteps(pick: (n: number) => number, rank: number, shape: number[], d
       // In place on a clone: the result keeps t's dtype, or PyTorch refuses the cast
       const v = LITERALS[pick(LITERALS.length)]!;
       const [m, py] = [['add_', '+='], ['sub_', '-='], ['mul_', '*='], ['div_', '/=']][pick(4)]!;
-      return { js: (t) => { const c = t.clone(); (c as unknown as Record<string, (o: number) => Tensor>)[m]!.call(c, v); return c; }, py: `t = t.clone(); t ${py} ${litText(v)}`, rank };
+      return { js: (t) => { const c = t.clone(); methodOf(c, m).call(c, v); return c; }, py: `t = t.clone(); t ${py} ${litText(v)}`, rank };
     }
     case 12: {
       const k = addInput(operandShape());
