@@ -82,7 +82,7 @@ function lessThanZero(b: Operand): Tensor | boolean {
  * @example tpu.remainder(tpu.tensor([-3, 5]), 2) // [1, 1]
  */
 export function remainder(a: Tensor, b: Operand): Tensor {
-  infer('remainder', [a, operandAbstract(a, b)]);
+  infer('remainder', [a, operandAbstract(a, b)]); // its dtype errors name remainder, not the fmod it runs
   const r = apply(fmodOp, [a, b], {});
   const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
   return where(fix, r.add(b), r);
