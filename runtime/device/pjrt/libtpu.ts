@@ -59,6 +59,10 @@ async function open(): Promise<Libtpu> {
   const location = await findLibtpu();
   if ('reason' in location) throw new TpuCompilerUnavailableError(`TPU compiler not available: ${location.reason}`);
   prepareEnvironment();
+  // Without chips libtpu only compiles for the profile's figures, beside the CPU executor:
+  // measured, its start and compiles in the background made a session's first 1024³ matmuls
+  // 1.5-2x slower (both cores busy with the GEMM) until they were done.
+  loaded.addon.setIdlePriority(!hasTpuChips());
   const start = performance.now();
   let plugin: PluginHandle;
   try {

@@ -40,6 +40,8 @@ export interface NativeCompiledMemoryStats {
 /** What native/addon.cc exports. Promise-returning calls run on libuv's thread pool. */
 export interface PjrtAddon {
   openPlugin(path: string): Promise<PluginHandle>;
+  /** Whether the calls started from now on run at idle CPU priority (Linux SCHED_IDLE: only on an otherwise idle core). */
+  setIdlePriority(idle: boolean): void;
   pluginInfo(plugin: PluginHandle): { path: string; apiMajor: number; apiMinor: number; attributes: NamedValues };
   createTopology(plugin: PluginHandle, name: string, options: NamedValues): Promise<TopologyHandle>;
   topologyInfo(topology: TopologyHandle): { platformName: string; platformVersion: string; devices: DeviceDescription[] };

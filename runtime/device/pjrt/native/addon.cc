@@ -1,6 +1,7 @@
 // The pjrt addon's exports. Every call that may take long (plugin load and initialize,
 // topology creation, compile, client creation, transfers, execution) returns a promise and
-// runs on libuv's thread pool; the rest are quick reads of an existing object.
+// runs on libuv's thread pool (at idle CPU priority after setIdlePriority(true)); the rest are
+// quick reads of an existing object.
 #include "client.h"
 #include "compile.h"
 #include "plugin.h"
@@ -10,6 +11,7 @@ namespace {
 napi_value exportAll(napi_env env, napi_value exports) {
   const napi_property_descriptor functions[] = {
       {"openPlugin", nullptr, addon::OpenPlugin, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"setIdlePriority", nullptr, addon::SetIdlePriority, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"pluginInfo", nullptr, addon::PluginInfo, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"createTopology", nullptr, addon::CreateTopology, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"topologyInfo", nullptr, addon::TopologyInfo, nullptr, nullptr, nullptr, napi_enumerable, nullptr},

@@ -1,7 +1,11 @@
 #include "napi-util.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/time.h>
+
+#include <atomic>
+#include <thread>
 
 
 namespace addon {
@@ -24,13 +28,29 @@ struct TaskState {
   std::vector<napi_ref> refs;
 };
 
-void executeTask(napi_env, void* data) {
-  auto* state = static_cast<TaskState*>(data);
+std::atomic<bool> idlePriority{false};
+
+void runTask(TaskState* state) {
   try {
     state->task->run();
   } catch (const JsThrow& t) {
     state->task->failure = t.failure;
   }
+}
+
+void executeTask(napi_env, void* data) {
+  auto* state = static_cast<TaskState*>(data);
+  if (!idlePriority.load()) return runTask(state);
+  // A thread of its own, since an unprivileged thread cannot leave SCHED_IDLE again; threads
+  // libtpu starts from it inherit the policy.
+  std::thread idle([state] {
+#ifdef SCHED_IDLE
+    sched_param none{};
+    sched_setscheduler(0, SCHED_IDLE, &none);  // 0: this thread (Linux)
+#endif
+    runTask(state);
+  });
+  idle.join();
 }
 
 void completeTask(napi_env env, napi_status status, void* data) {
@@ -117,6 +137,8 @@ napi_value makeError(napi_env env, const Failure& f) {
   }
   return error;
 }
+
+void setIdlePriority(bool idle) { idlePriority.store(idle); }
 
 napi_value startTask(napi_env env, std::unique_ptr<Task> task) {
   auto* state = new TaskState{std::move(task), nullptr, nullptr, {}};

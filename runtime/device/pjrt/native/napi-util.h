@@ -41,6 +41,13 @@ class Task {
   std::vector<napi_value> keepAlive;
 };
 
+/**
+ * Whether tasks started from now on run at idle CPU priority (SCHED_IDLE: only on a core no
+ * other thread wants). Without TPU chips libtpu only compiles for figures, in the background
+ * of the CPU executor, whose threads must not lose their cores to it.
+ */
+void setIdlePriority(bool idle);
+
 /** Queues the task; returns the promise it settles. */
 napi_value startTask(napi_env env, std::unique_ptr<Task> task);
 

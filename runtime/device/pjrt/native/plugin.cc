@@ -115,6 +115,17 @@ napi_value OpenPlugin(napi_env env, napi_callback_info info) {
   });
 }
 
+// setIdlePriority(idle): whether the calls started from now on run at idle CPU priority.
+napi_value SetIdlePriority(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    auto args = readArgs(env, info, 1);
+    bool idle = false;
+    if (napi_get_value_bool(env, args[0], &idle) != napi_ok) throwUsage("idle must be a boolean");
+    setIdlePriority(idle);
+    return static_cast<napi_value>(nullptr);
+  });
+}
+
 // pluginInfo(plugin) -> { path, apiMajor, apiMinor, attributes }
 napi_value PluginInfo(napi_env env, napi_callback_info info) {
   return guard(env, [&] {

@@ -30,6 +30,7 @@ class NamedValues {
 };
 
 napi_value OpenPlugin(napi_env env, napi_callback_info info);
+napi_value SetIdlePriority(napi_env env, napi_callback_info info);
 napi_value PluginInfo(napi_env env, napi_callback_info info);
 
 }  // namespace addon
