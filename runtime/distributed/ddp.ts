@@ -10,6 +10,7 @@ import { Tensor } from '../tensor.js';
 import { Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { scope } from '../scope.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
@@ -86,8 +87,9 @@ export class DistributedDataParallel extends Module {
   /** Loads into the module and copies the values to every chip's replica. */
   override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
     this.module.loadStateDict(state, options);
-    noGrad(() => {
+    // scope: the copies sent to each chip are freed as soon as their values are in place.
+    noGrad(() => scope(() => {
       for (const m of this.#copies.slice(1)) for (const [t, c] of m) c.copy_(t.toChip(c.chip));
-    });
+    }));
   }
 }

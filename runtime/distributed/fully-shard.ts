@@ -12,6 +12,7 @@ import { Tensor } from '../tensor.js';
 import { checkStateDict, Module, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { scope } from '../scope.js';
 import { concat } from '../ops/concat.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
@@ -123,7 +124,8 @@ export class FullyShardedModule extends Module {
   override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
     const mine = new Map(this.module.namedTensors());
     checkStateDict(mine, state, options);
-    noGrad(() => {
+    // scope: the rows copied to each chip are freed as soon as their values are in place.
+    noGrad(() => scope(() => {
       for (const [k, t] of mine) {
         const v = state[k];
         if (v === undefined) continue;
@@ -133,7 +135,7 @@ export class FullyShardedModule extends Module {
           if (rows > 0) local.copy_((v.ndim === 0 ? v : v.narrow(0, start, rows)).toChip(local.chip));
         });
       }
-    });
+    }));
   }
 }
 

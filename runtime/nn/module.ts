@@ -7,6 +7,7 @@ import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { scope } from '../scope.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 
@@ -102,8 +103,11 @@ export abstract class Module {
         if (v === undefined) continue;
         if (target instanceof Tensor) target.copy_(v);
         else {
-          const parts = distributeTensor(v.detach(), target.mesh, target.placements).localTensors();
-          target.localTensors().forEach((piece, i) => piece.copy_(parts[i]!));
+          // The split's per-chip copies are freed as soon as their values are in place.
+          scope(() => {
+            const parts = distributeTensor(v.detach(), target.mesh, target.placements).localTensors();
+            target.localTensors().forEach((piece, i) => piece.copy_(parts[i]!));
+          });
         }
       }
     });

@@ -38,6 +38,27 @@ describe('FSDP memory', () => {
     after.forEach((b) => expect(b).toBeLessThanOrEqual(0.3 * total));
     expect(fsdp.parameters().length).toBe(24);
   });
+
+  it('loadStateDict frees its per-chip copies at once (FSDP, DDP, a parallelized module)', () => {
+    const { distributed } = tpu;
+    const wraps = {
+      FSDP: (m: InstanceType<typeof nn.Module>) => nn.fullyShard(m, { mesh }),
+      DDP: (m: InstanceType<typeof nn.Module>) => new nn.DistributedDataParallel(m, { mesh }),
+      parallelized: (m: InstanceType<typeof nn.Module>) => distributed.parallelizeModule(m, mesh, { '0': distributed.ColwiseParallel(), '2': distributed.RowwiseParallel() }),
+    };
+    for (const [kind, wrap] of Object.entries(wraps)) {
+      tpu.manualSeed(3);
+      const state = mlp().stateDict();
+      const model = wrap(mlp());
+      tpu.sync();
+      const before = tpu.memory().chips.map((c) => c.liveBytes);
+      model.loadStateDict(state);
+      tpu.sync();
+      const after = tpu.memory().chips.map((c) => c.liveBytes);
+      after.forEach((b, k) => expect(b, `${kind}, chip ${k}`).toBeLessThanOrEqual(before[k]!));
+      for (const [k, t] of Object.entries(model.stateDict())) expectClose(host(t), host(state[k]!), 0);
+    }
+  });
 });
 
 describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () => {
