@@ -32,12 +32,19 @@ function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: 
 /**
  * Deviations of x from its mean over dims (keepdim). The mean is refined once by the mean of
  * the deviations from it (corrected two-pass): a constant row of 1e30 has deviations 0, as
- * with PyTorch's Welford, not its rounding error.
+ * with PyTorch's Welford, not its rounding error. The mean is held fixed: the deviations sum
+ * to 0, so it adds nothing to a gradient, which is then PyTorch's 2·(x - mean)/n; through it,
+ * one infinite element's NaN deviation made the whole row's gradient NaN.
  */
 function deviations(x: Tensor, dims: readonly number[]): Tensor {
   const v = ownInput(x);
-  const rough = v.mean(dims, true);
-  return v.sub(rough.add(v.sub(rough).mean(dims, true)));
+  const mean = noGrad(() => {
+    const rough = v.mean(dims, true);
+    const refinement = v.sub(rough).mean(dims, true);
+    // NaN when an element is infinite (inf - inf): the rough mean, ±inf, is PyTorch's then
+    return rough.add(where(refinement.isfinite(), refinement, 0));
+  });
+  return v.sub(mean);
 }
 
 /**
@@ -72,11 +79,15 @@ export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean
   // bfloat16 in float32, rounded once at the end, as PyTorch's kernel accumulates
   return composite('var', () => inFloat32('var', x, (v) => {
     const c = deviations(v, dims);
-    // Σc² / divisor directly: PyTorch's float32 answer where no square overflows
-    const direct = c.mul(c).sum(dims, true).div(divisor);
+    // Σc² / divisor directly: PyTorch's float32 answer where no square overflows. A row whose
+    // Σc² is not finite takes the shifted sum, and its deviations are zeroed in the direct one:
+    // unused, its gradient would still be 0·inf = NaN.
+    const fits = noGrad(() => c.mul(c).sum(dims, true).isfinite());
+    const inRange = where(fits, c, 0);
+    const direct = inRange.mul(inRange).sum(dims, true).div(divisor);
     const small = c.mul(SHIFT);
     const shifted = small.mul(small).sum(dims, true).div(divisor).div(SHIFT).div(SHIFT);
-    return kept(where(direct.isfinite(), direct, shifted), x, dims, keep);
+    return kept(where(fits, direct, shifted), x, dims, keep);
   }));
 }
 
