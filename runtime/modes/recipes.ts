@@ -60,6 +60,19 @@ export function keepRecipes(members: readonly Tensor[]): void {
   registry.register(group, group.buffers, group);
 }
 
+// Ops that only rearrange values: recomputed inside the program that reads them, they cost a
+// copy at most, and often nothing (ONNX Runtime folds a transpose into the matmul reading it).
+const LAYOUT_OPS = new Set(['permute', 'reshape', 'expand', 'identity']);
+
+/**
+ * Whether t is a recipe rearranging device buffers (a linear layer's transposed weight): never
+ * worth writing out, since recomputing it where it is read is as cheap as reading it.
+ */
+export function isBufferLayout(t: Tensor): boolean {
+  const node = t._node;
+  return !t._buf && node !== null && LAYOUT_OPS.has(node.op.name) && node.inputs.every((v) => isScalar(v) || v._buf !== null);
+}
+
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
 function frozen(v: Tensor): Tensor {
   const alias = new Tensor(null, v.shape, v.dtype, v.chip);

@@ -18,7 +18,7 @@ import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
 import { shapesEqual } from '../shape.js';
-import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
+import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
@@ -156,7 +156,7 @@ export class Region {
       for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
     }
     for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1 && !this.derived.has(t)) || this.updated.has(t))) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.recomputed) if (keepsRecomputed(t)) outputs.add(t);
     this.recomputed = new Set();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
@@ -279,7 +279,7 @@ export class Region {
   private outputs(required: readonly Tensor[]): Set<Tensor> {
     const outputs = new Set(required);
     for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.recomputed) if (keepsRecomputed(t)) outputs.add(t);
     for (const t of this.members) {
       if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1 && !this.derived.has(t)) outputs.add(t);
     }
@@ -324,9 +324,10 @@ export class Region {
     return false;
   }
 
-  /** Whether its program may read indices from device data (recomputed values: maybe). */
+  /** Whether its program may read indices from device data (recomputed values: maybe, unless they only rearrange buffers). */
   private mayFail(): boolean {
-    return this.recomputed.size > 0 || this.members.some((t) => t._node?.op.readsDeviceIndices === true);
+    for (const t of this.recomputed) if (!isBufferLayout(t)) return true;
+    return this.members.some((t) => t._node?.op.readsDeviceIndices === true);
   }
 
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
@@ -388,6 +389,11 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
   const rest: Tensor[] = [];
   for (const t of outputs) (fallible(t) ? rest : safe).push(t);
   return [safe, rest];
+}
+
+/** A value of an earlier region recomputed here is written out, and kept, unless it only rearranges buffers. */
+function keepsRecomputed(t: Tensor): boolean {
+  return !t.disposed && !t._buf && !isBufferLayout(t);
 }
 
 /** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */
