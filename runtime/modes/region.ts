@@ -17,7 +17,8 @@ import { emit, profiling } from '../profiler/events.js';
 import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
-import { shapesEqual } from '../shape.js';
+import { numel, shapesEqual } from '../shape.js';
+import { ITEMSIZE } from '../dtype.js';
 import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
@@ -241,6 +242,7 @@ export class Region {
   ): void {
     if (this.members.length === 0) return;
     const outputs = this.outputs(required);
+    for (const t of this.readersOfReplaced(outputs)) outputs.add(t);
     const count = this.members.length;
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
@@ -287,6 +289,38 @@ export class Region {
     // to a recipe that one chip alone would recompute later.
     if (this.collectives) for (const t of this.members) if (!t._buf && t._node && COLLECTIVE_PRIMITIVES.has(t._node.op.name)) outputs.add(t);
     return outputs;
+  }
+
+  /**
+   * Values that may be read later whose recipes read, directly or through values not written,
+   * old values this region replaces (the weights an optimizer step updates), when smaller
+   * than those: written out too. Kept as recipes they would pin the old buffers until a full
+   * collection (natural code drops a training step's intermediates without disposing them),
+   * and every step's new weights would be a fresh allocation (W6 fused: its first layer's
+   * output, 64 KiB, kept its old weights, 784 KiB, a page fault per 4 KiB to replace).
+   * Temporaries and disposed values are seen through: nothing but recipes reads them.
+   */
+  private readersOfReplaced(outputs: ReadonlySet<Tensor>): Tensor[] {
+    if (this.displaced.length === 0) return [];
+    const replaced = new Set(this.displaced);
+    /** The old buffers each value not written reaches through its recipe. */
+    const reaches = new Map<Tensor, Set<DeviceBuffer>>();
+    const found: Tensor[] = [];
+    for (const t of this.members) {
+      if (t._buf || !t._node || outputs.has(t) || this.derived.has(t)) continue;
+      let reached: Set<DeviceBuffer> | undefined;
+      for (const v of t._node.inputs) {
+        if (isScalar(v)) continue;
+        if (v._buf) {
+          if (replaced.has(v._buf)) (reached ??= new Set()).add(v._buf);
+        } else for (const b of reaches.get(v) ?? []) (reached ??= new Set()).add(b);
+      }
+      if (!reached) continue;
+      const kept = [...reached].reduce((s, b) => s + b.bytes, 0);
+      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < kept) found.push(t);
+      else reaches.set(t, reached);
+    }
+    return found;
   }
 
   /**
