@@ -35,7 +35,8 @@ export function runAsOneProgram<T>(fn: () => T): T {
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
         if (isKept(t) || (saved && !isBufferLayout(t))) required.push(t);
-        else if (!saved) t.dispose();
+        else if (saved) t._temporary = true; // read by autograd alone (recipes.ts releaseFreedLayouts)
+        else t.dispose();
       }
       region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
       return result;

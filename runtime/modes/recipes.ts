@@ -99,6 +99,20 @@ function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
   return reads;
 }
 
+/**
+ * Backward freed the graph steps that read these operands: a composed op's temporary that
+ * only rearranges buffers (strict mode's transposed weight of a linear layer) and holds its
+ * pins alone is disposed and lets them go at once; nothing else can read it, and kept until
+ * collected it would keep the weight's old buffer after the optimizer step replaced it.
+ */
+export function releaseFreedLayouts(operands: readonly unknown[]): void {
+  for (const o of operands) {
+    if (!(o instanceof Tensor) || !o._temporary || o._pins?.holders !== 1 || !isBufferLayout(o)) continue;
+    o.dispose();
+    dropRecipe(o);
+  }
+}
+
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
 function frozen(v: Tensor): Tensor {
   const alias = new Tensor(null, v.shape, v.dtype, v.chip);

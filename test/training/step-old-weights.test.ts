@@ -1,7 +1,8 @@
-// A training step in fused mode, written as users write it (no dispose, no scope, the loss
-// read each step), frees each step's old weights when its program has run: the layer outputs
-// and optimizer intermediates it drops no longer keep them alive until a full collection.
-// The weights after the loop equal float64 SGD on the same data.
+// A training step in strict or fused mode, written as users write it (no dispose, no scope, the
+// loss read each step), frees each step's old weights once the optimizer replaced them: the
+// layer outputs, temporaries and optimizer intermediates it drops (strict mode: the linear
+// layer's transposed weight, kept for backward) no longer keep them alive until a full
+// collection. The weights after the loop equal float64 SGD on the same data.
 import { afterEach, describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { expectClose, seededValues } from '../support/reference.js';
@@ -21,9 +22,9 @@ function sgdRef(w0: number[], xs: number[], lr: number): number[] {
   return w;
 }
 
-describe('fused mode: a training step frees its old weights', () => {
-  it('live device bytes do not grow by a weight per step; weights match float64 SGD', () => {
-    tpu.mode('fused');
+describe('a training step frees its old weights', () => {
+  it.each(['strict', 'fused'] as const)('%s: live device bytes do not grow by a weight per step; weights match float64 SGD', (mode) => {
+    tpu.mode(mode);
     const w0 = seededValues(H * K, 61, -0.1, 0.1).map(Math.fround);
     const xs = seededValues(N * K, 62).map(Math.fround);
     const w = tpu.tensor(w0).reshape([H, K]).detach().requiresGrad_();
