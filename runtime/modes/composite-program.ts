@@ -32,13 +32,21 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const results = tensorsIn(result);
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
+      const forBackward = new Set<Tensor>();
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
-        if (isKept(t) || (saved && !isBufferLayout(t))) required.push(t);
+        if (isKept(t)) required.push(t);
+        else if (saved && !isBufferLayout(t)) forBackward.add(t);
         else if (saved) t._temporary = true; // read by autograd alone (recipes.ts releaseFreedLayouts)
         else t.dispose();
       }
-      region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
+      required.push(...forBackward);
+      region.unreadable = forBackward;
+      try {
+        region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
+      } finally {
+        region.unreadable = null;
+      }
       return result;
     } catch (e) {
       region.drop();

@@ -66,6 +66,13 @@ export class Region {
    */
   oneOpMayFail: ((outputs: ReadonlySet<Tensor>) => boolean) | null = null;
 
+  /**
+   * Outputs the user cannot read (a composed op's values kept for its backward), set around a
+   * cut by composite-program.ts: a program of its own that would spare only such values is not
+   * worth a second launch (strict crossEntropy ran as two).
+   */
+  unreadable: ReadonlySet<Tensor> | null = null;
+
   /** Whether it records a collective (then every collective is an output and the region is cut whole). */
   private collectives = false;
 
@@ -348,7 +355,8 @@ export class Region {
    * stay readable.
    */
   private launchSparing(outputs: ReadonlySet<Tensor>, site: Site | null): void {
-    const [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    let [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    if (fallible.length && safe.every((t) => this.unreadable?.has(t))) [safe, fallible] = [[], [...outputs]];
     if (safe.length) launch(bindProgram(safe, site));
     if (fallible.length) launch(bindProgram(fallible, site));
   }

@@ -118,6 +118,27 @@ describe('strict mode: one program per user-visible op', () => {
     expectClose(w.dataSync(), stepRef(stepRef(w0)), 1e-5, 1e-6);
   });
 
+  it('crossEntropy of logits that require grad is one program with float64 values; a bad label fails it, the session goes on', () => {
+    tpu.mode('strict');
+    const [N, C] = [2, 3];
+    const zs = seededValues(N * C, 71).map(Math.fround);
+    const logits = tpu.tensor(zs).reshape([N, C]).detach().requiresGrad_();
+    const before = launches();
+    const loss = tpu.nn.crossEntropy(logits, tpu.tensor(Int32Array.from([2, 0])));
+    // Its values kept for backward read no label: they used to run as a program of their own.
+    expect(launches() - before).toBe(1);
+    const want = [0, 1].reduce((s, r) => {
+      const z = zs.slice(r * C, r * C + C);
+      const m = Math.max(...z);
+      return s + m + Math.log(z.reduce((a, v) => a + Math.exp(v - m), 0)) - z[[2, 0][r]!]!;
+    }, 0) / N;
+    expect(loss.item()).toBeCloseTo(want, 5);
+    // label 7 of 3, computed on the device: only the device sees the value
+    const bad = tpu.nn.crossEntropy(logits, tpu.tensor(Int32Array.from([0, 1])).mul(7));
+    expect(() => bad.item()).toThrow(DeviceError);
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
+  });
+
   it('a training loop launches as many programs at its 10th step as at its 2nd (nothing accumulates to recompute)', () => {
     tpu.mode('strict');
     tpu.manualSeed(3);
