@@ -13,7 +13,7 @@
 import { Tensor } from '../tensor.js';
 import { collectMade, isKept } from '../scope.js';
 import { FusedMode } from './fused.js';
-import { isBufferLayout } from './recipes.js';
+import { isBufferLayout, keepForBackward } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
 import { mayFailOnDevice } from './eager.js';
@@ -37,7 +37,7 @@ export function runAsOneProgram<T>(fn: () => T): T {
         if (results.includes(t)) continue;
         if (isKept(t)) required.push(t);
         else if (saved && !isBufferLayout(t)) forBackward.add(t);
-        else if (saved) t._temporary = true; // read by autograd alone (recipes.ts releaseFreedLayouts)
+        else if (saved) keepForBackward(t);
         else t.dispose();
       }
       required.push(...forBackward);

@@ -99,15 +99,24 @@ function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
   return reads;
 }
 
+/** Recipes only gradient rules read (strict mode's composed ops: every other value they make is written or disposed). */
+const readByBackwardOnly = new WeakSet<Tensor>();
+
+/** t, a recipe of a composed op that only its gradient rules will read. */
+export function keepForBackward(t: Tensor): void {
+  t._temporary = true;
+  readByBackwardOnly.add(t);
+}
+
 /**
- * Backward freed the graph steps that read these operands: a composed op's temporary that
- * only rearranges buffers (strict mode's transposed weight of a linear layer) and holds its
- * pins alone is disposed and lets them go at once; nothing else can read it, and kept until
- * collected it would keep the weight's old buffer after the optimizer step replaced it.
+ * Backward freed the graph steps that read these operands: a recipe only gradient rules read
+ * (strict mode's transposed weight of a linear layer), holding its pins alone, is disposed
+ * and lets them go at once; kept until collected, it would keep the weight's old buffer after
+ * the optimizer step replaced it.
  */
 export function releaseFreedLayouts(operands: readonly unknown[]): void {
   for (const o of operands) {
-    if (!(o instanceof Tensor) || !o._temporary || o._pins?.holders !== 1 || !isBufferLayout(o)) continue;
+    if (!(o instanceof Tensor) || !readByBackwardOnly.has(o) || o._pins?.holders !== 1) continue;
     o.dispose();
     dropRecipe(o);
   }
