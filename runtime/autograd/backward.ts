@@ -16,6 +16,7 @@ import { asOneOp } from '../modes/composite.js';
 import { holdingCuts } from '../modes/region.js';
 import { edgeOf, valueAt } from './past-values.js';
 import { makeCollectiveRoom } from '../device/collective-room.js';
+import { releaseFreedLayouts } from '../modes/recipes.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -222,6 +223,13 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
       return [...leaves];
     }),
   ));
-  if (!opts.retainGraph) for (const t of order) if (t._gradNode) t._gradNode.operands = null;
+  if (!opts.retainGraph) {
+    for (const t of order) {
+      if (!t._gradNode?.operands) continue;
+      const operands = t._gradNode.operands;
+      t._gradNode.operands = null;
+      releaseFreedLayouts(operands);
+    }
+  }
   return new Map(leafGrads);
 }

@@ -5,11 +5,15 @@
 // and launched when the body returns; the program cache compiles each structure and shapes
 // once. What the body makes besides its result is never materialized, unless autograd
 // recorded it (a result requires grad): a backward pass reads those values, so the same
-// program writes them too (eager mode keeps them as well). Tensors updated in place and
-// tensors kept (tpu.keep: optimizer state) are written too.
+// program writes them too (eager mode keeps them as well), except rearrangements of buffers
+// (recipes.ts isBufferLayout): a linear layer's transposed weight, written out, cost W6 an
+// [in, out] copy of the weight per step; left as a recipe, the backward program that reads it
+// recomputes it for free. Tensors updated in place and tensors kept (tpu.keep: optimizer
+// state) are written too.
 import { Tensor } from '../tensor.js';
 import { collectMade, isKept } from '../scope.js';
 import { FusedMode } from './fused.js';
+import { isBufferLayout, keepForBackward } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
 import { mayFailOnDevice } from './eager.js';
@@ -28,12 +32,21 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const results = tensorsIn(result);
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
+      const forBackward = new Set<Tensor>();
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
-        if (saved || isKept(t)) required.push(t);
+        if (isKept(t)) required.push(t);
+        else if (saved && !isBufferLayout(t)) forBackward.add(t);
+        else if (saved) keepForBackward(t);
         else t.dispose();
       }
-      region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
+      required.push(...forBackward);
+      region.unreadable = forBackward;
+      try {
+        region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
+      } finally {
+        region.unreadable = null;
+      }
       return result;
     } catch (e) {
       region.drop();

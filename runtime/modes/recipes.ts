@@ -15,9 +15,10 @@ const registry = new FinalizationRegistry<readonly DeviceBuffer[]>((buffers) => 
 /**
  * After a region ran: pins the buffers read by the recipes it left unmaterialized that may
  * still be read: those of live values and the recipes they are computed from. A disposed
- * value nothing reads keeps no pin (in a loop, most values are disposed at once). The pins
- * form one group, shared by those values: each buffer is pinned once, until the last of
- * them is materialized (dropRecipe) or collected.
+ * value nothing reads keeps no pin (in a loop, most values are disposed at once), nor does a
+ * composed op's temporary once backward freed the graph steps that read it (no one else can
+ * reach it). The pins form one group, shared by those values: each buffer is pinned once,
+ * until the last of them is materialized (dropRecipe) or collected.
  */
 export function keepRecipes(members: readonly Tensor[]): void {
   // Members come in recording order and a recipe reads only earlier values: walking back,
@@ -26,10 +27,17 @@ export function keepRecipes(members: readonly Tensor[]): void {
   /** Each pinned buffer and the hidden tensor recipes read it through. */
   let aliases: Map<DeviceBuffer, Tensor> | null = null;
   let group: PinGroup | null = null;
+  let graphReads: ReadonlySet<Tensor> | null | undefined;
+  const unreachable = (t: Tensor) => {
+    if (t.disposed) return true;
+    if (!t._temporary) return false;
+    graphReads ??= readByGraph(members);
+    return graphReads !== null && !graphReads.has(t);
+  };
   for (let m = members.length - 1; m >= 0; m--) {
     const t = members[m]!;
     if (t._buf || !t._node || t._pins) continue;
-    if (t.disposed && !needed?.has(t)) continue;
+    if (unreachable(t) && !needed?.has(t)) continue;
     let pinning = false;
     const inputs = t._node.inputs as (Tensor | WeakScalar)[];
     for (let k = 0; k < inputs.length; k++) {
@@ -58,6 +66,60 @@ export function keepRecipes(members: readonly Tensor[]): void {
   if (!group) return;
   (group.buffers as DeviceBuffer[]).push(...aliases!.keys());
   registry.register(group, group.buffers, group);
+}
+
+// Ops that only rearrange values: recomputed inside the program that reads them, they cost a
+// copy at most, and often nothing (ONNX Runtime folds a transpose into the matmul reading it).
+const LAYOUT_OPS = new Set(['permute', 'reshape', 'expand', 'identity']);
+
+/**
+ * Whether t is a recipe rearranging device buffers (a linear layer's transposed weight): never
+ * worth writing out, since recomputing it where it is read is as cheap as reading it.
+ */
+export function isBufferLayout(t: Tensor): boolean {
+  const node = t._node;
+  return !t._buf && node !== null && LAYOUT_OPS.has(node.op.name) && node.inputs.every((v) => isScalar(v) || v._buf !== null);
+}
+
+/**
+ * The members a gradient rule may still read: the operands of graph steps not freed by a
+ * backward pass, and those steps' own results (a rule may read its output). Null when any
+ * step is a collective's (its rules read across chips: every temporary is kept).
+ */
+function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
+  const reads = new Set<Tensor>();
+  for (const t of members) {
+    const node = t._gradNode;
+    if (!node) continue;
+    if (node.group) return null;
+    if (!node.operands) continue;
+    reads.add(t);
+    for (const v of node.operands) if (v instanceof Tensor) reads.add(v);
+  }
+  return reads;
+}
+
+/** Recipes only gradient rules read (strict mode's composed ops: every other value they make is written or disposed). */
+const readByBackwardOnly = new WeakSet<Tensor>();
+
+/** t, a recipe of a composed op that only its gradient rules will read. */
+export function keepForBackward(t: Tensor): void {
+  t._temporary = true;
+  readByBackwardOnly.add(t);
+}
+
+/**
+ * Backward freed the graph steps that read these operands: a recipe only gradient rules read
+ * (strict mode's transposed weight of a linear layer), holding its pins alone, is disposed
+ * and lets them go at once; kept until collected, it would keep the weight's old buffer after
+ * the optimizer step replaced it.
+ */
+export function releaseFreedLayouts(operands: readonly unknown[]): void {
+  for (const o of operands) {
+    if (!(o instanceof Tensor) || !readByBackwardOnly.has(o) || o._pins?.holders !== 1) continue;
+    o.dispose();
+    dropRecipe(o);
+  }
 }
 
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */

@@ -17,8 +17,9 @@ import { emit, profiling } from '../profiler/events.js';
 import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
 import { attrKeyOf } from '../primitive.js';
-import { shapesEqual } from '../shape.js';
-import { disposeBuffer, keepRecipes, pin, unpin } from './recipes.js';
+import { numel, shapesEqual } from '../shape.js';
+import { ITEMSIZE } from '../dtype.js';
+import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
@@ -64,6 +65,13 @@ export class Region {
    * only when this says its program may fail on the device (a capture costs several µs).
    */
   oneOpMayFail: ((outputs: ReadonlySet<Tensor>) => boolean) | null = null;
+
+  /**
+   * Outputs the user cannot read (a composed op's values kept for its backward), set around a
+   * cut by composite-program.ts: a program of its own that would spare only such values is not
+   * worth a second launch (strict crossEntropy ran as two).
+   */
+  unreadable: ReadonlySet<Tensor> | null = null;
 
   /** Whether it records a collective (then every collective is an output and the region is cut whole). */
   private collectives = false;
@@ -156,7 +164,7 @@ export class Region {
       for (const v of t._node!.inputs) if (!isScalar(v) && inPrefix.has(v)) outputs.add(v);
     }
     for (const t of prefix) if (!t.disposed && ((!t._temporary && t._node!.consumers !== 1 && !this.derived.has(t)) || this.updated.has(t))) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.recomputed) if (keepsRecomputed(t)) outputs.add(t);
     this.recomputed = new Set();
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
@@ -241,6 +249,7 @@ export class Region {
   ): void {
     if (this.members.length === 0) return;
     const outputs = this.outputs(required);
+    for (const t of this.readersOfReplaced(outputs)) outputs.add(t);
     const count = this.members.length;
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason, nodes: count, outputs: outputs.size });
     try {
@@ -279,7 +288,7 @@ export class Region {
   private outputs(required: readonly Tensor[]): Set<Tensor> {
     const outputs = new Set(required);
     for (const t of this.updated) if (!t._buf && !t.disposed) outputs.add(t);
-    for (const t of this.recomputed) if (!t.disposed && !t._buf) outputs.add(t);
+    for (const t of this.recomputed) if (keepsRecomputed(t)) outputs.add(t);
     for (const t of this.members) {
       if (!t.disposed && !t._temporary && !t._buf && t._node && t._node.consumers !== 1 && !this.derived.has(t)) outputs.add(t);
     }
@@ -287,6 +296,38 @@ export class Region {
     // to a recipe that one chip alone would recompute later.
     if (this.collectives) for (const t of this.members) if (!t._buf && t._node && COLLECTIVE_PRIMITIVES.has(t._node.op.name)) outputs.add(t);
     return outputs;
+  }
+
+  /**
+   * Values that may be read later whose recipes read, directly or through values not written,
+   * old values this region replaces (the weights an optimizer step updates), when smaller
+   * than those: written out too. Kept as recipes they would pin the old buffers until a full
+   * collection (natural code drops a training step's intermediates without disposing them),
+   * and every step's new weights would be a fresh allocation (W6 fused: its first layer's
+   * output, 64 KiB, kept its old weights, 784 KiB, a page fault per 4 KiB to replace).
+   * Temporaries and disposed values are seen through: nothing but recipes reads them.
+   */
+  private readersOfReplaced(outputs: ReadonlySet<Tensor>): Tensor[] {
+    if (this.displaced.length === 0) return [];
+    const replaced = new Set(this.displaced);
+    /** The old buffers each value not written reaches through its recipe. */
+    const reaches = new Map<Tensor, Set<DeviceBuffer>>();
+    const found: Tensor[] = [];
+    for (const t of this.members) {
+      if (t._buf || !t._node || outputs.has(t) || this.derived.has(t)) continue;
+      let reached: Set<DeviceBuffer> | undefined;
+      for (const v of t._node.inputs) {
+        if (isScalar(v)) continue;
+        if (v._buf) {
+          if (replaced.has(v._buf)) (reached ??= new Set()).add(v._buf);
+        } else for (const b of reaches.get(v) ?? []) (reached ??= new Set()).add(b);
+      }
+      if (!reached) continue;
+      const kept = [...reached].reduce((s, b) => s + b.bytes, 0);
+      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < kept) found.push(t);
+      else reaches.set(t, reached);
+    }
+    return found;
   }
 
   /**
@@ -314,7 +355,8 @@ export class Region {
    * stay readable.
    */
   private launchSparing(outputs: ReadonlySet<Tensor>, site: Site | null): void {
-    const [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    let [safe, fallible] = this.mayFail() ? splitFallible(outputs) : [[...outputs], []];
+    if (fallible.length && safe.every((t) => this.unreadable?.has(t))) [safe, fallible] = [[], [...outputs]];
     if (safe.length) launch(bindProgram(safe, site));
     if (fallible.length) launch(bindProgram(fallible, site));
   }
@@ -324,9 +366,10 @@ export class Region {
     return false;
   }
 
-  /** Whether its program may read indices from device data (recomputed values: maybe). */
+  /** Whether its program may read indices from device data (recomputed values: maybe, unless they only rearrange buffers). */
   private mayFail(): boolean {
-    return this.recomputed.size > 0 || this.members.some((t) => t._node?.op.readsDeviceIndices === true);
+    for (const t of this.recomputed) if (!isBufferLayout(t)) return true;
+    return this.members.some((t) => t._node?.op.readsDeviceIndices === true);
   }
 
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
@@ -388,6 +431,11 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
   const rest: Tensor[] = [];
   for (const t of outputs) (fallible(t) ? rest : safe).push(t);
   return [safe, rest];
+}
+
+/** A value of an earlier region recomputed here is written out, and kept, unless it only rearranges buffers. */
+function keepsRecomputed(t: Tensor): boolean {
+  return !t.disposed && !t._buf && !isBufferLayout(t);
 }
 
 /** Two recorded ops alike: same op, attributes, dtype and shape (compared, not keyed: no strings per op). */

@@ -11,7 +11,7 @@
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { assignAll } from '../modes/assign.js';
-import { keep } from '../scope.js';
+import { keep, scope } from '../scope.js';
 import { zeros } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
@@ -89,14 +89,13 @@ export abstract class Optimizer {
     };
     advance();
     onEachCall(advance);
-    const updates: [Tensor, Tensor][] = [];
-    noGrad(() => {
-      for (const p of stepped) {
-        const g = grads.get(p)!;
-        if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-        updates.push([p, this.update(p, g, this.stateOf(p))]);
-      }
-    });
+    // The update's intermediates (lr * g, ...) are disposed: left to the collector, each would
+    // keep its inputs' buffers (the gradients) alive in fused mode until a full collection.
+    const updates = scope(() => noGrad(() => stepped.map((p): [Tensor, Tensor] => {
+      const g = grads.get(p)!;
+      if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+      return [p, this.update(p, g, this.stateOf(p))];
+    })));
     if (updates.length) assignAll(updates, `${this.name}.step`);
   }
 

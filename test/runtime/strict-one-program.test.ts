@@ -80,6 +80,65 @@ describe('strict mode: one program per user-visible op', () => {
     expectClose(b.grad!.dataSync(), gb, 1e-5, 1e-6);
   });
 
+  it("linear's program writes no transposed copy of its weight; two SGD steps through it match float64", () => {
+    tpu.mode('strict');
+    const [N, C, K] = [3, 5, 7]; // shapes of no other test: the forward program is compiled here
+    const xs = seededValues(N * K, 51).map(Math.fround);
+    const w0 = seededValues(C * K, 52).map(Math.fround);
+    const ys = [1, 4, 0];
+    const x = tpu.tensor(xs).reshape([N, K]);
+    const w = tpu.tensor(w0).reshape([C, K]).detach().requiresGrad_();
+    const y = tpu.tensor(Int32Array.from(ys));
+    const opt = new tpu.optim.SGD([w], { lr: 0.5 });
+    // float64: one step of W -= lr * dW, dW[c][k] = sum_r (softmax(x W^T)[r][c] - onehot(y)[r][c]) / N * x[r][k]
+    const stepRef = (wv: number[]) => {
+      const dl = [...Array(N).keys()].flatMap((r) => {
+        const z = [...Array(C).keys()].map((c) => xs.slice(r * K, r * K + K).reduce((s, v, k) => s + v * wv[c * K + k]!, 0));
+        const m = Math.max(...z);
+        const e = z.map((v) => Math.exp(v - m));
+        const sum = e.reduce((s, v) => s + v, 0);
+        return e.map((v, c) => (v / sum - (c === ys[r] ? 1 : 0)) / N);
+      });
+      return wv.map((v, i) => v - 0.5 * [...Array(N).keys()].reduce((s, r) => s + dl[r * C + Math.floor(i / K)]! * xs[r * K + (i % K)]!, 0));
+    };
+    for (let step = 0; step < 2; step++) {
+      opt.zeroGrad();
+      const logits = tpu.nn.functional.linear(x, w);
+      if (step === 0) {
+        // The forward program's outputs: none of them is the [K, C] transpose of the weight.
+        const ops = tpu.profiler.lastProgram()!.ops.split('\n');
+        const outputs = /outputs: (.*)/.exec(ops.find((l) => l.includes('outputs:'))!)![1]!.split(', ');
+        const types = outputs.map((id) => ops.find((l) => l.trim().startsWith(`${id} =`))!.split(' : ')[1]);
+        expect(types).not.toContain(`float32[${K}, ${C}]`);
+        expect(types).toContain(`float32[${N}, ${C}]`);
+      }
+      tpu.nn.crossEntropy(logits, y).backward();
+      opt.step();
+    }
+    expectClose(w.dataSync(), stepRef(stepRef(w0)), 1e-5, 1e-6);
+  });
+
+  it('crossEntropy of logits that require grad is one program with float64 values; a bad label fails it, the session goes on', () => {
+    tpu.mode('strict');
+    const [N, C] = [2, 3];
+    const zs = seededValues(N * C, 71).map(Math.fround);
+    const logits = tpu.tensor(zs).reshape([N, C]).detach().requiresGrad_();
+    const before = launches();
+    const loss = tpu.nn.crossEntropy(logits, tpu.tensor(Int32Array.from([2, 0])));
+    // Its values kept for backward read no label: they used to run as a program of their own.
+    expect(launches() - before).toBe(1);
+    const want = [0, 1].reduce((s, r) => {
+      const z = zs.slice(r * C, r * C + C);
+      const m = Math.max(...z);
+      return s + m + Math.log(z.reduce((a, v) => a + Math.exp(v - m), 0)) - z[[2, 0][r]!]!;
+    }, 0) / N;
+    expect(loss.item()).toBeCloseTo(want, 5);
+    // label 7 of 3, computed on the device: only the device sees the value
+    const bad = tpu.nn.crossEntropy(logits, tpu.tensor(Int32Array.from([0, 1])).mul(7));
+    expect(() => bad.item()).toThrow(DeviceError);
+    expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]);
+  });
+
   it('a training loop launches as many programs at its 10th step as at its 2nd (nothing accumulates to recompute)', () => {
     tpu.mode('strict');
     tpu.manualSeed(3);

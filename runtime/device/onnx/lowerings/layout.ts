@@ -1,9 +1,10 @@
 // Moving elements without arithmetic: reshape permute expand, strided slices and their
 // embedding, pad, concat, tril/triu.
-import type { Shape } from '../../../shape.js';
+import { shapesEqual, type Shape } from '../../../shape.js';
 import type { SliceAttrs } from '../../../ops/slice.js';
 import { cropOf, type PadAttrs } from '../../../ops/pad-crop.js';
 import type { TriluAttrs } from '../../../ops/triangular.js';
+import type { NodeTypes } from '../../lowering-table.js';
 import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
 
 /** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
@@ -61,11 +62,17 @@ function padNode(ctx: OnnxLowerContext, v: string, pads: readonly (readonly numb
   return g.node('Pad', value ? [v, g.int64s(flat), value] : [v, g.int64s(flat)]);
 }
 
+/** A layout op that leaves its operand as it is (autograd makes many: a gradient reshaped to its own shape). */
+const unchanged = (types: NodeTypes) => shapesEqual(types.inputs[0]!.shape, types.output.shape);
+
 onnxLowerings.register({
+  // Ops that change nothing pass their operand on: ONNX Runtime ran each such Reshape or
+  // Transpose as a kernel (W6's compiled step: 9 of its 101 nodes).
   // allowzero: a 0 in the shape is a dim of size 0 (an empty tensor), not "copy the input's dim"
-  reshape: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.reshape(x!, shape),
-  permute: (ctx, [x], { perm }: { perm: readonly number[] }) => ctx.graph.node('Transpose', [x!], { perm }),
-  expand: (ctx, [x], { shape }: { shape: readonly number[] }) => ctx.graph.expand(x!, shape),
+  reshape: (ctx, [x], { shape }: { shape: readonly number[] }, types) => (unchanged(types) ? x! : ctx.graph.reshape(x!, shape)),
+  permute: (ctx, [x], { perm }: { perm: readonly number[] }) =>
+    perm.every((d, i) => d === i) ? x! : ctx.graph.node('Transpose', [x!], { perm }),
+  expand: (ctx, [x], { shape }: { shape: readonly number[] }, types) => (unchanged(types) ? x! : ctx.graph.expand(x!, shape)),
   slice,
   embedSlice(ctx, [x], attrs: SliceAttrs & { shape: Shape }, types) {
     let v = x!;
