@@ -122,6 +122,24 @@ const cases: TorchCase[] = [
   { name: 'exp of a leaf written before backward saved its result, not the leaf', inputs: [X], js: gradOf((x) => { const y = x.exp(); tpu.noGrad(() => x.add_(1)); return y; }), py: pyGrad('y = x.exp()\nwith torch.no_grad(): x.add_(1)\nloss = y') },
   { name: 'a leaf times a constant, the leaf written before backward', inputs: [X, W], js: (x, w) => gradOf((v) => { const y = v.mul(w); tpu.noGrad(() => v.add_(1)); return y; })(x), py: 'x = x0.requires_grad_()\ny = x.mul(x1)\nwith torch.no_grad(): x.add_(1)\ny.sum().backward()\nresult = x.grad' },
   { name: 'a transposed view of a leaf written before backward is an error', inputs: [f32([[1, 2], [3, 4]])], js: gradOf((x) => { const y = x.T.matmul(x.detach().mul(1)); tpu.noGrad(() => x.mul_(2)); return y.mul(y); }), py: pyGrad('y = x.T @ (x.detach() * 1)\nwith torch.no_grad(): x.mul_(2)\nloss = y * y') },
+  {
+    name: 'a view of a weight made once before the loop: backward through it at every step',
+    inputs: [f32([[0.5, 2], [1, -1]]), f32([[1, 2], [3, 4]])],
+    js: (x, w) => {
+      w.requiresGrad_();
+      const wt = w.T;
+      const losses: Tensor[] = [];
+      for (let i = 0; i < 3; i++) {
+        const loss = x.matmul(wt).tanh().matmul(w).sum();
+        loss.backward();
+        tpu.noGrad(() => w.sub_(w.grad!.mul(0.1)));
+        w.grad = null;
+        losses.push(loss.detach());
+      }
+      return [w, tpu.stack(losses)];
+    },
+    py: 'w = x1.requires_grad_()\nwt = w.T\nlosses = []\nfor i in range(3):\n  loss = (x0 @ wt).tanh().matmul(w).sum()\n  loss.backward()\n  with torch.no_grad(): w.sub_(w.grad * 0.1)\n  w.grad = None\n  losses.append(loss.detach())\nresult = (w, torch.stack(losses))',
+  },
   { name: 'in-place on a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().add_(1), py: 'x0.requires_grad_().add_(1)' },
   { name: 'in-place on a view of a leaf that requires grad is an error', inputs: [X], js: (x) => x.requiresGrad_().at(0).mul_(2), py: 'x0.requires_grad_()[0].mul_(2)' },
 ];

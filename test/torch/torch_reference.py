@@ -48,7 +48,9 @@ def make_input(spec):
         t = torch.tensor(values, dtype=torch.float32).to(torch.bfloat16)
     else:
         t = torch.tensor(values, dtype=DTYPES[dtype])
-    return t.reshape(spec["shape"])
+    # a tensor of its own, as torch.tensor(nested) makes: a reshaped view of the flat list would
+    # be a view of another tensor to autograd (in-place writes to it rebase views made from it)
+    return t.reshape(spec["shape"]).clone()
 
 
 def describe(t):
