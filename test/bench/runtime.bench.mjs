@@ -56,7 +56,7 @@ for (const w of workloads) {
     if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1 };
   }
   for (const k of Object.keys(variants)) if (!wanted(k) && !(variants[k].peer && wanted(variants[k].peer))) delete variants[k];
-  const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [] }]));
+  const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [], fresh: 0 }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const [name, v] of Object.entries(variants)) {
@@ -66,6 +66,7 @@ for (const w of workloads) {
       if (v.peer) ms = await peers.step(w.id, v.peer, v.threads);
       else {
         const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
+        const fresh0 = v.mode && (await tpu.deviceStats()).pool?.fresh;
         const t0 = performance.now();
         if (!v.mode) extra = await v.run.step();
         else if (v.scoped) extra = await tpu.withMode(v.mode, () => tpu.scope(() => v.run.step()));
@@ -73,6 +74,8 @@ for (const w of workloads) {
         ms = performance.now() - t0;
         if (sitesBefore !== undefined) tpu.setCallSites(sitesBefore);
         if (v.mode) await tpu.sync();
+        // outputs the device allocated afresh (a page fault per 4 KiB) instead of reusing freed memory
+        if (v.mode && round >= WARMUP && fresh0 !== undefined) timed[name].fresh += (await tpu.deviceStats()).pool.fresh - fresh0;
       }
       if (round >= WARMUP) {
         timed[name].ms.push(ms);
@@ -88,6 +91,7 @@ for (const w of workloads) {
   for (const [name, t] of Object.entries(timed)) {
     row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
     if (t.host.length) row[name].hostUsPerOp = median(t.host);
+    if (variants[name].mode) row[name].freshPerStep = t.fresh / ROUNDS;
     if (name in compilesAfterWarmup) row[name].compilesAfterWarmup = compilesAfterWarmup[name];
     if (variants[name].threads) row[name].threads = variants[name].threads;
   }
@@ -129,6 +133,7 @@ for (const r of rows.filter((r) => r.strict && r.strictScoped)) {
   const host = r.strict.hostUsPerOp === undefined ? '' : `; strict host dispatch ${fmt(r.strict.hostUsPerOp)} µs/op`;
   lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
 }
+lines.push(`  fresh (not pooled) device outputs per step (${MODES.join('/')}/scoped): ${rows.map((r) => `${r.id} ${[...MODES, 'strictScoped'].map((m) => r[m]?.freshPerStep?.toFixed(1) ?? '-').join('/')}`).join(', ')}`);
 for (const r of rows.filter((r) => r.everySite && r.noSites && r.strict)) {
   lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }
