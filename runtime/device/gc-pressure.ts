@@ -4,10 +4,7 @@
 // GBs of dead device buffers piled up between full collections and every output was a
 // fresh allocation instead of a recycled one (W2 of the runtime bench: 4x slower). As V8
 // paces collections by external memory, growth of live device bytes paces full collections
-// here, the more spaced the larger the JS heap (a collection's cost grows with it). Fresh
-// allocations pace them too: a workload whose garbage grows slowly (W4: one dropped 1 MiB
-// output per step) did not reach the growth floor in a run of a few hundred steps, so every
-// output was fresh memory, its page faults costing more than a collection would.
+// here, the more spaced the larger the JS heap (a collection's cost grows with it).
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -15,17 +12,6 @@ import { runInNewContext } from 'node:vm';
 export const FLOOR_BYTES = 256 * 2 ** 20;
 /** Growth of live device bytes per byte of JS heap between two collections. */
 const HEAP_FACTOR = 4;
-/** Fresh bytes (allocated while the pool had none of their size) that ask for a collection, at least. */
-export const FRESH_FLOOR_BYTES = 16 * 2 ** 20;
-/**
- * Fresh bytes per byte of JS heap between two collections. Measured here: a fresh 1 MiB output
- * cost 0.45 ms of device time (W4 fused, 4.75 ms a step dropping its output, 4.30 disposing
- * it); a forced full collection 4.5 ms with the runtime's 7.7 MB heap on an idle machine. So
- * 16 MiB of fresh memory cost about one collection, which gives them back to the pool.
- */
-const FRESH_HEAP_FACTOR = 1.5;
-/** The largest backoff of the fresh-bytes trigger after collections that freed nothing. */
-const FRESH_MAX_SCALE = 64;
 
 interface Flagged {
   gc?: () => void;
@@ -94,13 +80,6 @@ export class GcPressure {
   private allocated = 0;
   private threshold = FLOOR_BYTES;
   private due = false;
-  private fresh = 0;
-  private freshThreshold = FRESH_FLOOR_BYTES;
-  private freshScale = 1;
-  private live = 0;
-  /** Live bytes when the last collection ran, and the lowest since: did it free anything? */
-  private liveAtCollection = -1;
-  private lowSinceCollection = Infinity;
 
   /** `collectNow`: a full collection (none when the runtime cannot ask for one); `heapBytes`: the JS heap in use. */
   constructor(
@@ -108,22 +87,14 @@ export class GcPressure {
     private readonly heapBytes: () => number = () => getHeapStatistics().used_heap_size,
   ) {}
 
-  /**
-   * `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes, `fresh` of
-   * them not from the pool: pool-mirror.ts) or a release.
-   */
-  changed(liveBytes: number, allocated = 0, fresh = 0): void {
+  /** `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes) or a release. */
+  changed(liveBytes: number, allocated = 0): void {
     this.allocated += allocated;
-    this.fresh += fresh;
-    this.live = liveBytes;
     if (liveBytes < this.low) this.low = liveBytes;
-    if (liveBytes < this.lowSinceCollection) this.lowSinceCollection = liveBytes;
     const growth = liveBytes - this.low;
-    // Fresh memory while the live bytes grew as much: dropped tensors are likely, and the pool needs them.
-    const freshDue = this.fresh >= this.freshThreshold && growth >= this.freshThreshold;
     // Mostly disposed, partly dropped (a training loop): its garbage grows slowly, yet the pool
     // needs it back, else outputs are fresh allocations: every `threshold` allocated then.
-    if (!this.collectNow || (!freshDue && growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
+    if (!this.collectNow || (growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
     this.due = true;
     this.low = liveBytes;
     this.allocated = 0;
@@ -133,13 +104,7 @@ export class GcPressure {
   collectIfDue(): void {
     if (!this.due) return;
     this.due = false;
-    // Nothing freed since the last collection (the growth was tensors still held): fresh bytes ask for the next one later.
-    if (this.liveAtCollection >= 0) this.freshScale = this.lowSinceCollection < this.liveAtCollection ? 1 : Math.min(2 * this.freshScale, FRESH_MAX_SCALE);
     this.collectNow!();
-    this.fresh = 0;
-    this.liveAtCollection = this.lowSinceCollection = this.live;
-    const heap = this.heapBytes();
-    this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * heap);
-    this.freshThreshold = Math.max(FRESH_FLOOR_BYTES, FRESH_HEAP_FACTOR * heap) * this.freshScale;
+    this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * this.heapBytes());
   }
 }

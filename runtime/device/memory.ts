@@ -3,7 +3,6 @@
 import { ITEMSIZE, type DType } from '../dtype.js';
 import { formatShape, type Shape } from '../shape.js';
 import { GcPressure } from './gc-pressure.js';
-import { PoolMirror } from './pool-mirror.js';
 
 export interface MemoryInfo {
   readonly liveBytes: number;
@@ -62,7 +61,6 @@ export class MemoryAccount {
   /** Peaks of open windows (the profiler's peak during one cell). */
   private windows: { peakBytes: number }[] = [];
   private readonly gcPressure = new GcPressure();
-  private readonly pool = new PoolMirror();
 
   /**
    * `reclaim`: frees the buffers of tensors already collected, now (false if it cannot); asked
@@ -81,7 +79,7 @@ export class MemoryAccount {
     this.liveBytes += bytes;
     if (this.liveBytes > this.peakBytes) this.peakBytes = this.liveBytes;
     for (let i = 0; i < this.windows.length; i++) if (this.liveBytes > this.windows[i]!.peakBytes) this.windows[i]!.peakBytes = this.liveBytes;
-    this.gcPressure.changed(this.liveBytes, bytes, this.pool.take(bytes) ? bytes : 0);
+    this.gcPressure.changed(this.liveBytes, bytes);
     return b;
   }
 
@@ -109,7 +107,6 @@ export class MemoryAccount {
     b.prev = b.next = null;
     this.liveCount--;
     this.liveBytes -= b.bytes;
-    this.pool.give(b.bytes);
     this.gcPressure.changed(this.liveBytes);
     return true;
   }

@@ -3,13 +3,10 @@
 // instead of piling up until V8 collects on its own (its JS heap barely grows). Code that
 // disposes its tensors is never made to collect; code that drops them is, after its batch went
 // out. The last tests check that such collections free nothing a reachable tensor, a view or
-// autograd still reads, against float64 loops. Fresh allocations (sizes the pool has none of)
-// pace collections too, so slowly growing garbage comes back to the pool.
+// autograd still reads, against float64 loops.
 import { describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
-import { FLOOR_BYTES, FRESH_FLOOR_BYTES, GcPressure } from '../../dist/runtime/device/gc-pressure.js';
-import { PoolMirror } from '../../dist/runtime/device/pool-mirror.js';
-import { MAX_POOLED_BYTES } from '../../dist/runtime/device/onnx/buffer-pool.js';
+import { FLOOR_BYTES, GcPressure } from '../../dist/runtime/device/gc-pressure.js';
 import { gc } from '../support/settle-gc.js';
 
 const MB = 2 ** 20;
@@ -150,97 +147,6 @@ describe('collections paced by dropped tensors (strict, natural code)', () => {
       const wv = host.map((v) => v * 0.5 + 1);
       // d/dw sum(tanh(x w)) = x (1 - tanh(x w)^2), in float64
       await expectAll(w.grad!, (i) => host[i]! * (1 - Math.tanh(host[i]! * wv[i]!) ** 2), 'w.grad', 1e-5);
-    });
-  });
-});
-
-describe('collections paced by fresh allocations (device/pool-mirror.ts)', () => {
-  it('a slowly growing garbage of fresh buffers asks for a collection after the fresh floor, not after the growth floor', () => {
-    const { pressure, collections } = counted(MB);
-    let live = 0;
-    // one dropped 1 MiB output a step, each one fresh memory (nothing of its size pooled)
-    for (let step = 1; step < FRESH_FLOOR_BYTES / MB; step++) {
-      pressure.changed((live += MB), MB, MB);
-      pressure.collectIfDue();
-    }
-    expect(collections()).toBe(0);
-    pressure.changed((live += MB), MB, MB);
-    pressure.collectIfDue();
-    expect(collections()).toBe(1);
-    // pooled allocations (fresh 0) ask for nothing however much the garbage grows, up to the growth floor
-    for (let k = 0; k < 100; k++) pressure.changed((live += MB), MB, 0);
-    pressure.collectIfDue();
-    expect(collections()).toBe(1);
-  });
-
-  it('fresh bytes without growth (the same buffer size disposed and made again, fresh each time after an eviction) ask for nothing', () => {
-    const { pressure, collections } = counted(MB);
-    for (let k = 0; k < 100; k++) {
-      pressure.changed(8 * MB, 8 * MB, 8 * MB);
-      pressure.changed(0);
-      pressure.collectIfDue();
-    }
-    expect(collections()).toBe(0);
-  });
-
-  it('backs off while collections free nothing (every tensor held), and comes back once one does', () => {
-    const { pressure, collections } = counted(MB);
-    let live = 0;
-    const allocateUntilCollected = () => {
-      const before = collections();
-      let fresh = 0;
-      while (collections() === before) {
-        pressure.changed((live += MB), MB, MB);
-        fresh += MB;
-        pressure.collectIfDue();
-      }
-      return fresh;
-    };
-    // A collection's finalizers run after it: what it freed is known at the next one, which sets the step after.
-    expect(allocateUntilCollected()).toBe(FRESH_FLOOR_BYTES);
-    expect(allocateUntilCollected()).toBe(FRESH_FLOOR_BYTES);
-    expect(allocateUntilCollected()).toBe(2 * FRESH_FLOOR_BYTES); // the first freed nothing: twice the bytes
-    expect(allocateUntilCollected()).toBe(4 * FRESH_FLOOR_BYTES);
-    pressure.changed((live -= 10 * MB)); // that collection's finalizers freed some
-    expect(allocateUntilCollected()).toBe(8 * FRESH_FLOOR_BYTES);
-    expect(allocateUntilCollected()).toBe(FRESH_FLOOR_BYTES);
-  });
-
-  it('the pool mirror: freed sizes are taken back, other allocations are fresh; small sizes are never pooled', () => {
-    const mirror = new PoolMirror();
-    expect(mirror.take(MB)).toBe(true);
-    mirror.give(MB);
-    mirror.give(MB);
-    expect(mirror.take(MB)).toBe(false);
-    expect(mirror.take(2 * MB)).toBe(true); // another size
-    expect(mirror.take(MB)).toBe(false);
-    expect(mirror.take(MB)).toBe(true); // both taken back already
-    mirror.give(1024);
-    expect(mirror.take(1024)).toBe(false); // below the pool's smallest size: never counted fresh
-    // at most the pool's capacity is pictured
-    for (let k = 0; k < MAX_POOLED_BYTES / (64 * MB) + 4; k++) mirror.give(64 * MB);
-    let taken = 0;
-    while (!mirror.take(64 * MB)) taken++;
-    expect(taken).toBe(MAX_POOLED_BYTES / (64 * MB));
-  });
-
-  it('strict natural code dropping 1 MiB results reuses pooled buffers within 120 steps, with the right values', async () => {
-    await tpu.withMode('strict', async () => {
-      const n = MB / 4; // 1 MiB of float32
-      const host = Float32Array.from({ length: n }, (_, i) => (i % 97) * 0.25);
-      const x = tpu.tensor(host);
-      await tpu.sync();
-      const before = (await tpu.deviceStats()).pool!;
-      let y = x;
-      for (let i = 0; i < 120; i++) {
-        y = x.mul(2).add(i); // two 1 MiB results a step, the first dropped at once
-        await tpu.sync();
-      }
-      const after = (await tpu.deviceStats()).pool!;
-      // 240 MiB made, under the 256 MiB growth floor: paced by growth alone, none was reused (163 here with fresh-bytes pacing)
-      expect(after.reused - before.reused).toBeGreaterThan(60);
-      const got = await y.data();
-      for (let i = 0; i < n; i += 1021) expect(got[i]).toBe(Math.fround(Math.fround(host[i]! * 2) + 119));
     });
   });
 });
