@@ -1,9 +1,10 @@
 // Where W4's time goes (x[256,1024] -> matmul -> relu -> matmul -> softmax, fused mode):
 // 1. ONNX Runtime's own profile of the same graph (raw onnxruntime-node session, 2 threads,
 //    spinning off as the runtime sets it): each node's kernel time and the whole run;
-// 2. the fused step as the runtime bench times it, with the runtime's profiler: wall time,
-//    device busy time (the program's run on the device thread), host dispatch, outputs that
-//    were fresh memory rather than pooled, the output dropped (natural code) or disposed.
+// 2. the fused step as the runtime bench times it, in parts (the profiler's execute events):
+//    recording the ops, the batch's way to the device thread, the program's run there (its
+//    output allocation included), the reply's way back; and the outputs that were fresh memory
+//    rather than pooled, with the output dropped (natural code) or disposed.
 // Variants run in turn, in one process; medians. `node test/bench/w4-breakdown.bench.mjs`
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import ort from 'onnxruntime-node';
 import { tpu } from 'tpu-kernel/runtime';
 import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
+import { subscribe } from '../../dist/runtime/profiler/events.js';
 
 const STEPS = 40;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -41,10 +43,12 @@ for (const e of JSON.parse(readFileSync(file, 'utf8'))) {
 rmSync(dir, { recursive: true });
 lines.push(`ONNX Runtime profile (raw session, median of ${STEPS} runs): ` + [...byName].map(([k, v]) => `${k} ${median(v).toFixed(2)} ms`).join(', '));
 
-// 2. the fused step, output dropped or disposed
+// 2. the fused step, output dropped or disposed: each step's parts from the profiler's events
 tpu.mode('fused');
 const [x, w1, w2] = [tpu.rand([256, 1024]), tpu.rand([1024, 1024]), tpu.rand([1024, 1024])];
 const step = () => x.matmul(w1).relu().matmul(w2).softmax(-1);
+const events = [];
+subscribe((e) => e.kind === 'execute' && events.push({ start: e.start, end: e.end }));
 for (const dispose of [false, true, false, true]) {
   for (let i = 0; i < 5; i++) {
     const y = step();
@@ -52,18 +56,22 @@ for (const dispose of [false, true, false, true]) {
     if (dispose) y.dispose();
   }
   const pool0 = (await tpu.deviceStats()).pool;
-  const { profile } = await tpu.profiler.profile(async () => {
-    for (let i = 0; i < STEPS; i++) {
-      const y = step();
-      await tpu.sync();
-      if (dispose) y.dispose();
-    }
-  });
+  events.length = 0;
+  const parts = [];
+  for (let i = 0; i < STEPS; i++) {
+    const t0 = performance.now();
+    const y = step();
+    const t1 = performance.now();
+    await tpu.sync();
+    const t2 = performance.now();
+    if (dispose) y.dispose();
+    const run = events.find((e) => e.start >= t1 && e.end <= t2);
+    if (run) parts.push({ wall: t2 - t0, record: t1 - t0, toDevice: run.start - t1, run: run.end - run.start, back: t2 - run.end });
+  }
   const pool = (await tpu.deviceStats()).pool;
-  const d = profile.data;
-  const per = (ms) => (ms / STEPS).toFixed(2);
-  lines.push(`fused step, output ${dispose ? 'disposed' : 'dropped '}: wall ${per(d.wallMs)} ms, device busy ${per(d.deviceBusyMs)}, host dispatch ${per(d.hostDispatchMs)}; ` +
-    `fresh outputs ${pool.fresh - pool0.fresh} of ${STEPS}`);
+  const m = (k) => median(parts.map((p) => p[k])).toFixed(2);
+  lines.push(`fused step, output ${dispose ? 'disposed' : 'dropped '} (${parts.length} steps): wall ${m('wall')} ms; medians of its parts: record ${m('record')}, to the device thread ${m('toDevice')}, ` +
+    `program run ${m('run')}, back to the host ${m('back')}; fresh outputs ${pool.fresh - pool0.fresh} of ${STEPS}`);
 }
 console.log(lines.join('\n'));
 process.exit(0);
