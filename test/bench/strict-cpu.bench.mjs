@@ -1,9 +1,10 @@
 // CPU time per step (every thread of the process: host, device thread, ONNX Runtime and loop
 // workers) of runtime-bench workloads in strict mode, natural code, with the pool's fresh and
-// reused outputs and the full collections during the timed steps. On a machine loaded by
-// other jobs wall times swing by 2-5x; CPU time per step moves far less, so an A/B of two
-// builds run in turn can still be read. `node test/bench/strict-cpu.bench.mjs W6 W2`
-// (workloads run in the order given, in one process, as the runtime bench runs them).
+// reused outputs and the full collections (their count and summed main-thread pauses) during
+// the timed steps. On a machine loaded by other jobs wall times swing by 2-5x; CPU time per
+// step moves far less, so an A/B of two builds run in turn can still be read.
+// `node test/bench/strict-cpu.bench.mjs W6 W2` (workloads run in the order given, in one
+// process, as the runtime bench runs them).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
@@ -33,7 +34,8 @@ for (const id of process.argv.slice(2)) {
   const pool = (await tpu.deviceStats()).pool;
   ms.sort((a, b) => a - b);
   lines.push(`${id}: CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms/step, wall median ${ms[n >> 1].toFixed(2)} min ${ms[0].toFixed(2)} ms; ` +
-    `outputs pooled ${pool.reused - pool0.reused}, fresh ${pool.fresh - pool0.fresh}; full collections ${collections.length}`);
+    `outputs pooled ${pool.reused - pool0.reused}, fresh ${pool.fresh - pool0.fresh}; full collections ${collections.length} ` +
+    `(pauses ${collections.reduce((t, e) => t + e.duration, 0).toFixed(0)} ms in all)`);
   tpu.withMode('strict', () => run.dispose?.());
 }
 console.log(lines.join('\n'));
