@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    setupFiles: ['test/support/event-loop-turn.ts'],
     // XLA:TPU in the loop costs a CPU per compile: only the tests of it switch it on.
     env: { TPU_KERNEL_TPU_COMPILE: 'off' },
     server: { deps: { external: [/\/dist\//] } },
