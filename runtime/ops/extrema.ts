@@ -68,7 +68,7 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
   }
   const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
-  if (!withDim) return apply(op === 'max' ? amax : amin, [x], { ...attrs, nanTakesGrad: true });
+  if (!withDim) return apply(op === 'max' ? amax : amin, [x], { ...attrs, wholeTensor: true });
   if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
   const dim = attrs.dims[0]!;
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });

@@ -13,7 +13,8 @@ type DimArg = number | readonly number[] | ReduceOptions;
 /**
  * Product. Its gradient is PyTorch's: result / x when no element of x is 0, else the product of
  * the others (computed without dividing by zero), a choice for the whole tensor as PyTorch makes
- * it (so a NaN or inf among the values gives its NaNs, as there).
+ * it (so a NaN or inf among the values gives its NaNs, as there); x.prod() of two or more zeros
+ * gives zeros, selected (an inf gradient gives 0, not inf·0).
  */
 // integer and bool products are int64, as PyTorch's
 export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, x, out, attrs) => {
@@ -21,7 +22,8 @@ export const prod = reduction('prod', (d) => (isFloating(d) ? d : 'int64'), (g, 
   const zero = x.eq(0);
   // the division's zeros replaced by 1: that branch is taken only when there are none
   const quotient = spread(out, x, attrs).div(where(zero, 1, x));
-  return g.mul(where(zero.any(), productOfOthers(x, attrs.dims), quotient));
+  const grad = g.mul(where(zero.any(), productOfOthers(x, attrs.dims), quotient));
+  return attrs.wholeTensor ? where(zero.sum().ge(2), 0, grad) : grad;
 });
 
 /** ∏_{j≠i} x_j over dims: exclusive cumulative products from both ends of the flattened dims. */
@@ -71,7 +73,10 @@ declare module '../tensor.js' {
 }
 
 installMethods({
-  prod(dim, keepdim) { return apply(prod, [this], reduceAttrs('prod', this, dim, keepdim)); },
+  prod(dim, keepdim) {
+    const attrs = reduceAttrs('prod', this, dim, keepdim);
+    return apply(prod, [this], dim === undefined ? { ...attrs, wholeTensor: true } : attrs);
+  },
   any(dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); },
   all(dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); },
 });

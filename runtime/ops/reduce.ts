@@ -13,10 +13,11 @@ export interface ReduceAttrs {
   readonly dims: readonly number[];
   readonly keepdim: boolean;
   /**
-   * amax/amin as x.max()/x.min() of a whole tensor: a NaN result's gradient is shared by the
-   * NaN elements (PyTorch's evenly_distribute_backward), where amax/amin's is NaN.
+   * Called without a dim (x.max(), x.prod()), where PyTorch's gradient differs from the dim
+   * form's: max()/min() share a NaN result's gradient among the NaN elements (its
+   * evenly_distribute_backward; amax/amin's is NaN), prod() gives zeros for two or more zeros.
    */
-  readonly nanTakesGrad?: boolean;
+  readonly wholeTensor?: boolean;
 }
 
 export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
@@ -47,7 +48,7 @@ export function reduction(name: string, resultType: (d: DType) => DType, grad: R
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
-    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.nanTakesGrad ? 'n' : ''}`,
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.wholeTensor ? 'w' : ''}`,
   });
 }
 
@@ -70,7 +71,7 @@ export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
   const count = (hit: Tensor) => spread(hit.to(g.dtype).sum({ dim: [...attrs.dims], keepdim: true }), x, attrs);
   // amax/amin multiply by the mask (PyTorch's scale_grad_by_count); max()/min() select, as its
   // masked_fill does (a NaN gradient gives the others 0)
-  if (!attrs.nanTakesGrad) return g.mul(tie.to(g.dtype)).div(count(tie));
+  if (!attrs.wholeTensor) return g.mul(tie.to(g.dtype)).div(count(tie));
   const hit = tie.logicalOr(x.isnan().logicalAnd(extreme.isnan()));
   return where(hit, g.div(count(hit)), 0);
 };
