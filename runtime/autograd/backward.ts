@@ -8,7 +8,7 @@ import { scope } from '../scope.js';
 import { Tensor } from '../tensor.js';
 import { onesLike, zerosLike } from '../ops/like.js';
 import type { GradRule } from '../ops/op.js';
-import type { CollectiveGroup, GradNode } from './tape.js';
+import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
 import { checkDebugCollectives } from '../modes/eager.js';
 import { untracked } from '../views/view-tracking.js';
@@ -16,20 +16,11 @@ import { asOneOp } from '../modes/composite.js';
 import { holdingCuts } from '../modes/region.js';
 import { edgeOf, valueAt } from './past-values.js';
 import { makeCollectiveRoom } from '../device/collective-room.js';
-import { LAYOUT_OPS, releaseFreedLayouts } from '../modes/recipes.js';
+import { readsNoValue, releaseFreedLayouts } from '../modes/recipes.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
   retainGraph?: boolean;
-}
-
-/**
- * A layout op's gradient rule reads no value, only shapes, so freeing its graph step frees no
- * memory; kept, as PyTorch keeps a view's backward (it saves nothing): a view made once before
- * a loop (w.T) can be backpropagated through at every step.
- */
-function keepsNoValues(node: GradNode): boolean {
-  return LAYOUT_OPS.has(node.op.name);
 }
 
 /** Leaves and values reachable from root through tensors that require grad, inputs first. */
@@ -237,7 +228,9 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
       const node = t._gradNode;
       if (!node?.operands) continue;
       const operands = node.operands;
-      if (!keepsNoValues(node)) node.operands = null;
+      // a step whose rule reads no value stays: freeing it frees nothing, and a view made once
+      // before a loop (w.T) is backpropagated through at every step
+      if (!readsNoValue(node)) node.operands = null;
       releaseFreedLayouts(operands);
     }
   }

@@ -70,8 +70,16 @@ export function keepRecipes(members: readonly Tensor[]): void {
 
 // Ops that only rearrange values: recomputed inside the program that reads them, they cost a
 // copy at most, and often nothing (ONNX Runtime folds a transpose into the matmul reading it).
-// Their gradient rules read shapes only, no values (autograd/backward.ts keeps their steps).
-export const LAYOUT_OPS: ReadonlySet<string> = new Set(['permute', 'reshape', 'expand', 'identity']);
+const LAYOUT_OPS: ReadonlySet<string> = new Set(['permute', 'reshape', 'expand', 'identity']);
+
+/**
+ * Whether a graph step's gradient rule reads no value, only shapes (a layout op's): backward
+ * keeps such steps when it frees the graph, as PyTorch keeps a view's backward (it saves
+ * nothing), and they keep nothing readable.
+ */
+export function readsNoValue(node: { readonly op: { readonly name: string } }): boolean {
+  return LAYOUT_OPS.has(node.op.name);
+}
 
 /**
  * Whether t is a recipe rearranging device buffers (a linear layer's transposed weight): never
@@ -85,8 +93,8 @@ export function isBufferLayout(t: Tensor): boolean {
 /**
  * The members a gradient rule may still read: the operands of graph steps not freed by a
  * backward pass (layout steps, kept, read none), and those steps' own results (a rule may
- * read its output). Null when any
- * step is a collective's (its rules read across chips: every temporary is kept).
+ * read its output). Null when any step is a collective's (its rules read across chips: every
+ * temporary is kept).
  */
 function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
   const reads = new Set<Tensor>();
@@ -94,7 +102,7 @@ function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
     const node = t._gradNode;
     if (!node) continue;
     if (node.group) return null;
-    if (!node.operands || LAYOUT_OPS.has(node.op.name)) continue; // a layout rule reads no value
+    if (!node.operands || readsNoValue(node)) continue;
     reads.add(t);
     for (const v of node.operands) if (v instanceof Tensor) reads.add(v);
   }
