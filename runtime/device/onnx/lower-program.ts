@@ -18,10 +18,16 @@ export interface LoweredModel {
 
 const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, int64: 7, bool: 9 };
 
-function makeContext(graph: OnnxGraph): OnnxLowerContext {
+export interface LowerOptions {
+  /** The session runs tpu_kernel.Sgemm nodes (the ortc addon with oneDNN loaded). */
+  readonly sgemm?: boolean;
+}
+
+function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
   const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });
   return {
     graph,
+    sgemm,
     cast(value: string, from: DType, to: DType): string {
       if (from === to) return value;
       let v = value;
@@ -31,10 +37,10 @@ function makeContext(graph: OnnxGraph): OnnxLowerContext {
   };
 }
 
-export function lowerToOnnx(program: Program): LoweredModel {
+export function lowerToOnnx(program: Program, options: LowerOptions = {}): LoweredModel {
   verifyProgram(program);
   const graph = new OnnxGraph();
-  const ctx = makeContext(graph);
+  const ctx = makeContext(graph, options.sgemm ?? false);
   const names: string[] = [];
   const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));

@@ -9,6 +9,8 @@ export type OnnxAttr = number | readonly number[] | { float: number } | { floats
 
 interface Node {
   op: string;
+  /** A custom operator's domain (the default ONNX domain when absent). */
+  domain?: string;
   inputs: readonly string[];
   outputs: readonly string[];
   attrs: Readonly<Record<string, OnnxAttr>>;
@@ -17,6 +19,7 @@ interface ValueInfo { name: string; type: OnnxType; dims: readonly number[] }
 interface Initializer { name: string; type: 'int64' | 'float32' | 'int32'; dims: readonly number[]; values: readonly number[] }
 
 const OPSET = 18;
+const CUSTOM_OPSET = 1;
 
 export class OnnxGraph {
   private nodes: Node[] = [];
@@ -60,11 +63,23 @@ export class OnnxGraph {
     return this.reshape(none, shape);
   }
 
+  /** Adds one node of a custom operator (registered with the session by the ortc addon). */
+  customNode(domain: string, op: string, inputs: readonly string[], attrs: Record<string, OnnxAttr> = {}): string {
+    const out = this.fresh();
+    this.nodes.push({ op, domain, inputs, outputs: [out], attrs });
+    return out;
+  }
+
   /** Adds one node with several outputs (TopK: values and indices) and returns their names. */
   nodeOutputs(op: string, inputs: readonly string[], count: number, attrs: Record<string, OnnxAttr> = {}): string[] {
     const outputs = Array.from({ length: count }, () => this.fresh());
     this.nodes.push({ op, inputs, outputs, attrs });
     return outputs;
+  }
+
+  /** The node that makes `value` (undefined for graph inputs and constants). */
+  producer(value: string): Readonly<Node> | undefined {
+    return this.nodes.find((n) => n.outputs.includes(value));
   }
 
   /** A structural constant (axes, shapes): part of the program's signature, never a user value. */
@@ -78,15 +93,28 @@ export class OnnxGraph {
     return this.constant('int64', [values.length], values);
   }
 
+  /** The nodes some graph output depends on: a lowering may leave a node it found a better form for. */
+  private liveNodes(): Node[] {
+    const needed = new Set(this.outputs.map((o) => o.name));
+    const live: Node[] = [];
+    for (let i = this.nodes.length - 1; i >= 0; i--) {
+      const n = this.nodes[i]!;
+      if (!n.outputs.some((o) => needed.has(o))) continue;
+      live.push(n);
+      for (const input of n.inputs) needed.add(input);
+    }
+    return live.reverse();
+  }
+
   /** The graph as readable lines ("v3 = Add(in0, s0)"), for %program. */
   toText(): string {
     const sig = (v: ValueInfo) => `${v.name}: ${v.type}[${v.dims.join(',')}]`;
     const attr = (a: OnnxAttr) => (typeof a === 'number' || Array.isArray(a) ? JSON.stringify(a) : JSON.stringify(Object.values(a)[0]));
     const lines = [`inputs: ${this.inputs.map(sig).join(', ')}`];
     for (const c of this.initializers) lines.push(`${c.name} = constant ${c.type}[${c.dims.join(',')}] ${JSON.stringify(c.values)}`);
-    for (const n of this.nodes) {
+    for (const n of this.liveNodes()) {
       const attrs = Object.entries(n.attrs).map(([k, v]) => `${k}=${attr(v)}`);
-      lines.push(`${n.outputs.join(', ')} = ${n.op}(${[...n.inputs, ...attrs].join(', ')})`);
+      lines.push(`${n.outputs.join(', ')} = ${n.domain ? `${n.domain}.` : ''}${n.op}(${[...n.inputs, ...attrs].join(', ')})`);
     }
     lines.push(`outputs: ${this.outputs.map(sig).join(', ')}`);
     return lines.join('\n');
@@ -96,14 +124,18 @@ export class OnnxGraph {
     const w = new ProtobufWriter();
     w.int(1, 8); // ir_version
     w.string(2, 'tpu-kernel');
+    const nodes = this.liveNodes();
     w.message(7, (g) => {
-      for (const n of this.nodes) g.message(1, (nw) => writeNode(nw, n));
+      for (const n of nodes) g.message(1, (nw) => writeNode(nw, n));
       g.string(2, 'program');
       for (const init of this.initializers) g.message(5, (tw) => writeInitializer(tw, init));
       for (const v of this.inputs) g.message(11, (vw) => writeValueInfo(vw, v));
       for (const v of this.outputs) g.message(12, (vw) => writeValueInfo(vw, v));
     });
     w.message(8, (o) => o.string(1, '').int(2, OPSET));
+    for (const domain of new Set(nodes.flatMap((n) => (n.domain ? [n.domain] : [])))) {
+      w.message(8, (o) => o.string(1, domain).int(2, CUSTOM_OPSET));
+    }
     return w.finish();
   }
 }
@@ -112,6 +144,7 @@ function writeNode(w: ProtobufWriter, n: Node): void {
   for (const i of n.inputs) w.string(1, i);
   for (const o of n.outputs) w.string(2, o);
   w.string(4, n.op);
+  if (n.domain) w.string(7, n.domain);
   for (const [name, value] of Object.entries(n.attrs)) w.message(5, (a) => writeAttr(a, name, value));
 }
 

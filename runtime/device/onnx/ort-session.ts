@@ -17,23 +17,26 @@ export interface OrtSession {
 export interface OrtSessionFactory {
   /** Which binding runs sessions, and why when it is not ours. */
   readonly binding: string;
+  /** Whether sessions run tpu_kernel.Sgemm nodes (oneDNN's GEMM, through the ortc addon). */
+  readonly sgemm: boolean;
   /** `pooled`: the session may use the intra-op pool (large programs); otherwise one thread. */
   open(model: Uint8Array, pooled: boolean, inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): OrtSession;
 }
 
 export function sessionFactory(threads: number): OrtSessionFactory {
   const ortc = loadOrtc(threads);
-  if ('addon' in ortc) return ortcFactory(ortc.addon, ortc.version);
+  if ('addon' in ortc) return ortcFactory(ortc.addon, ortc.version, ortc.gemm, ortc.sgemm);
   // Only now: ORT keeps one environment per process, and ortc's must be the first to have the global pool.
   initOrt();
   return nodeFactory(threads, `onnxruntime-node (${ortc.reason})`);
 }
 
-function ortcFactory(addon: OrtcAddon, version: string): OrtSessionFactory {
+function ortcFactory(addon: OrtcAddon, version: string, gemm: string, sgemm: boolean): OrtSessionFactory {
   return {
     get binding() {
-      return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool)`;
+      return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool; matmul GEMM: ${gemm})`;
     },
+    sgemm,
     open(model, pooled, inputs, outputs) {
       const session = addon.createSession(model, pooled, inputs, outputs);
       return {
@@ -62,6 +65,7 @@ function nodeFactory(threads: number, name: string): OrtSessionFactory {
   const serial: ort.InferenceSession.SessionOptions = { ...base, intraOpNumThreads: 1 };
   return {
     binding: name,
+    sgemm: false,
     open(model, pooled, inputs, outputs) {
       const session: Binding.InferenceSession = new binding.InferenceSession();
       session.loadModel(model.buffer as ArrayBuffer, model.byteOffset, model.byteLength, pooled ? parallel : serial);

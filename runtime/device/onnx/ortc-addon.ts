@@ -21,8 +21,12 @@ export interface TensorSpec {
 
 /** What native/addon.cc exports. Every call is synchronous and throws ORT's message. */
 export interface OrtcAddon {
-  /** The process's first call loads the library and sizes the pool; later calls return the same. */
-  init(libraryPath: string, threads: number): { version: string; buildInfo: string; threads: number };
+  /**
+   * The process's first call loads the library, sizes the pool and loads oneDNN's GEMM from
+   * `gemmLibrary` ('' for none); later calls return the same. `sgemm`: sessions run
+   * tpu_kernel.Sgemm nodes; `gemm` says which GEMM, or why there is none.
+   */
+  init(libraryPath: string, threads: number, gemmLibrary: string): { version: string; buildInfo: string; threads: number; gemm: string; sgemm: boolean };
   /** `pooled`: the session uses the shared intra-op pool; otherwise it runs on the calling thread alone. */
   createSession(model: Uint8Array, pooled: boolean, inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): OrtcSession;
   /** ORT writes each output into the given array (Float32Array, Int32Array, BigInt64Array, or Uint8Array for bool). */
@@ -49,7 +53,12 @@ export function onnxRuntimeLibrary(): string | undefined {
   return undefined;
 }
 
-export type OrtcLoad = { addon: OrtcAddon; version: string } | { reason: string };
+export type OrtcLoad = { addon: OrtcAddon; version: string; gemm: string; sgemm: boolean } | { reason: string };
+
+/** oneDNN's shared library (Debian's libdnnl2): matmuls run by its GEMM when it loads; TPU_KERNEL_DNNL=0 keeps ORT's. */
+function gemmLibrary(): string {
+  return process.env.TPU_KERNEL_DNNL === '0' ? '' : 'libdnnl.so.2';
+}
 
 /** The addon with the library loaded and its pool sized to `threads`, or why not. */
 export function loadOrtc(threads: number): OrtcLoad {
@@ -60,7 +69,8 @@ export function loadOrtc(threads: number): OrtcLoad {
   if (!library) return { reason: `onnxruntime-node ships no ONNX Runtime library for ${process.platform}/${process.arch}` };
   try {
     const addon = createRequire(import.meta.url)(path) as OrtcAddon;
-    return { addon, version: addon.init(library, threads).version };
+    const { version, gemm, sgemm } = addon.init(library, threads, gemmLibrary());
+    return { addon, version, gemm, sgemm };
   } catch (e) {
     return { reason: `the ortc addon does not load: ${(e as Error).message}` };
   }

@@ -2,6 +2,8 @@
 import type { Abstract } from '../../../ops/op.js';
 import type { MatmulPrecision } from '../../../ops/matmul.js';
 import type { ConvAttrs, ConvTransposeAttrs } from '../../../ops/nn/conv.js';
+import type { OnnxGraph } from '../onnx-graph.js';
+import { numel } from '../../../shape.js';
 import { onnxLowerings } from './table.js';
 
 function convAttrs(a: ConvAttrs, w: Abstract) {
@@ -9,6 +11,40 @@ function convAttrs(a: ConvAttrs, w: Abstract) {
     strides: [...a.stride], dilations: [...a.dilation], group: a.groups,
     pads: [a.padding[0], a.padding[1], a.padding[0], a.padding[1]], kernel_shape: [w.shape[2]!, w.shape[3]!],
   };
+}
+
+/**
+ * oneDNN's GEMM beats MLAS from about this many multiply-adds; below, MLAS is as fast
+ * (node test/bench/gemm.bench.mjs).
+ */
+const SGEMM_MIN_MACS = 2 ** 26;
+
+/** `value` as the input of a matrix transpose that makes it, if one does. */
+function transposed(g: OnnxGraph, value: string): string | undefined {
+  const n = g.producer(value);
+  const perm = n?.op === 'Transpose' && !n.domain ? n.attrs['perm'] : undefined;
+  return Array.isArray(perm) && perm.length === 2 && perm[0] === 1 && perm[1] === 0 ? n!.inputs[0] : undefined;
+}
+
+/**
+ * Whether tpu_kernel.Sgemm takes a product (native/sgemm-op.h): any A of rank >= 2 times a
+ * matrix, or two batches of matrices with equal batch dims (broadcast batches stay on MatMul),
+ * large enough to gain. A transposed B (x @ W.T) stays on MatMul, which reads it in place:
+ * oneDNN's GEMM is 4-15% slower on it here.
+ */
+function sgemmTakes(g: OnnxGraph, b: string, sa: readonly number[], sb: readonly number[]): boolean {
+  if (sa.length < 2 || sb.length < 2 || transposed(g, b) !== undefined) return false;
+  if (sb.length > 2 && (sa.length !== sb.length || sa.slice(0, -2).some((d, i) => d !== sb[i]))) return false;
+  return numel(sa) * sb[sb.length - 1]! >= SGEMM_MIN_MACS;
+}
+
+/**
+ * Sgemm reads a transposed matrix A in place (its transA), as ORT's own fusion does for
+ * MatMul: the Transpose is left unused and pruned, unless something else reads it.
+ */
+function sgemm(g: OnnxGraph, a: string, b: string, rankA: number): string {
+  const at = rankA === 2 ? transposed(g, a) : undefined;
+  return g.customNode('tpu_kernel', 'Sgemm', [at ?? a, b], { transA: at ? 1 : 0 });
 }
 
 onnxLowerings.register({
@@ -21,11 +57,15 @@ onnxLowerings.register({
     // 1-D operands as explicit matrices: ONNX Runtime's transpose+MatMul fusion got a
     // transposed matrix times a 1-D vector wrong (m.T.matmul(v) in a fused program)
     const g = ctx.graph;
-    const [ra, rb] = [types.inputs[0]!.shape.length, types.inputs[1]!.shape.length];
-    if (ra !== 1 && rb !== 1) return g.node('MatMul', [ca, cb]);
+    const [sa, sb] = [types.inputs[0]!.shape, types.inputs[1]!.shape];
+    const [ra, rb] = [sa.length, sb.length];
+    const product = (x: string, y: string, xs: readonly number[], ys: readonly number[]) =>
+      ctx.sgemm && operand === 'float32' && sgemmTakes(g, y, xs, ys) ? sgemm(g, x, y, xs.length) : g.node('MatMul', [x, y]);
+    if (ra !== 1 && rb !== 1) return product(ca, cb, sa, sb);
     const a2 = ra === 1 ? g.node('Unsqueeze', [ca, g.int64s([0])]) : ca;
     const b2 = rb === 1 ? g.node('Unsqueeze', [cb, g.int64s([1])]) : cb;
-    return g.reshape(g.node('MatMul', [a2, b2]), types.output.shape);
+    const [sa2, sb2] = [ra === 1 ? [1, ...sa] : sa, rb === 1 ? [...sb, 1] : sb];
+    return g.reshape(product(a2, b2, sa2, sb2), types.output.shape);
   },
   conv2d: (ctx, [x, w], a: ConvAttrs, types) =>
     ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], convAttrs(a, types.inputs[1]!)),

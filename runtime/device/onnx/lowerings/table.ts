@@ -10,6 +10,8 @@ export interface OnnxLowerContext {
   readonly graph: OnnxGraph;
   /** Casts a value between dtypes (bfloat16 rounding included). */
   cast(value: string, from: DType, to: DType): string;
+  /** Whether the session runs tpu_kernel.Sgemm nodes (oneDNN's GEMM): float32 matmuls lower to them. */
+  readonly sgemm: boolean;
 }
 
 export type OnnxLowering = LoweringRule<OnnxLowerContext, string>;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ort-library.h"
+#include "sgemm-op.h"
 
 namespace {
 
@@ -128,6 +129,8 @@ ortc::Session* createWith(const ortc::Library& lib, const void* model, size_t le
     ortc::check(api, fn<ortc::SetSessionGraphOptimizationLevel>(api)(options, ortc::kGraphOptimizeAll));
     // A failing kernel comes back as an error naming the op; ORT's own log line would repeat it on stderr.
     ortc::check(api, fn<ortc::SetSessionLogSeverityLevel>(api)(options, ortc::kLoggingFatal));
+    const ortc::Sgemm& gemm = ortc::loadSgemm("");  // loaded by init()
+    if (gemm.run) ortc::check(api, fn<ortc::AddCustomOpDomain>(api)(options, ortc::sgemmDomain(api, gemm, lib.threads)));
     if (threads == Threads::kGlobalPool) {
       ortc::check(api, fn<ortc::DisablePerSessionThreads>(api)(options));
     } else {
@@ -168,13 +171,22 @@ ortc::Session* openSession(ortc::Library& lib, const void* model, size_t length,
   return createWith(lib, model, length, Threads::kOwnPool);
 }
 
-/** init(libraryPath, threads) -> { version, buildInfo, threads } (the process's first call decides). */
+/**
+ * init(libraryPath, threads, gemmLibrary) -> { version, buildInfo, threads, gemm, sgemm } (the
+ * process's first call decides). `gemmLibrary` names oneDNN's library ('' for none): with it,
+ * sessions run tpu_kernel.Sgemm nodes and `sgemm` is true.
+ */
 napi_value Init(napi_env env, napi_callback_info info) {
   return guard(env, [&] {
-    auto a = args(env, info, 2);
+    auto a = args(env, info, 3);
     const auto& lib = ortc::loadLibrary(readString(env, a[0], "libraryPath"), static_cast<int>(readNumber(env, a[1], "threads")));
+    const ortc::Sgemm& gemm = ortc::loadSgemm(readString(env, a[2], "gemmLibrary"));
     napi_value out, v;
     napi_create_object(env, &out);
+    napi_create_string_utf8(env, gemm.description.c_str(), gemm.description.size(), &v);
+    napi_set_named_property(env, out, "gemm", v);
+    napi_get_boolean(env, gemm.run != nullptr, &v);
+    napi_set_named_property(env, out, "sgemm", v);
     napi_create_string_utf8(env, lib.version.c_str(), lib.version.size(), &v);
     napi_set_named_property(env, out, "version", v);
     napi_create_string_utf8(env, lib.buildInfo.c_str(), lib.buildInfo.size(), &v);

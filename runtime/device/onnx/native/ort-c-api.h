@@ -7,9 +7,12 @@
 // onnxruntime/core/session/onnxruntime_c_api.cc (the table `ort_api_1_to_N` in slot order, with
 // static_asserts pinning each version's last slot: ReleaseCustomOpDomain 101, SetGlobalSpinControl
 // 149, GetBuildInfoString 254), read in the 1.17 sources (`ort_api_1_to_17`; the 1.30 tag's
-// repository was too large to fetch here). The slots used here all shipped by API version 15
-// (ORT 1.15), and the file's rule is that a shipped version's slots never change, so they hold
-// for the 1.30.0 library onnxruntime-node ships (`strings libonnxruntime.so.1` shows 1.30.0). ort-library.cc checks at load
+// repository was too large to fetch here) and again in a later main (`ort_api_1_to_25`). The
+// OrtCustomOp layout and its version gates: the header's struct OrtCustomOp and
+// onnxruntime/core/session/custom_ops.cc (CustomOpKernel, CreateKernelCreateInfo). The slots used here all shipped by API version 17
+// (ORT 1.17; KernelContext_ParallelFor is slot 274, the second before version 17's pinned last slot,
+// SessionOptionsAppendExecutionProvider_OpenVINO_V2 275), and the file's rule is that a shipped
+// version's slots never change, so they hold for the 1.30.0 library onnxruntime-node ships (`strings libonnxruntime.so.1` shows 1.30.0). ort-library.cc checks at load
 // that the table behaves as declared (a status round trip; slot 254 gives "ORT Build Info: ...").
 #pragma once
 
@@ -27,9 +30,13 @@ struct Session;
 struct MemoryInfo;
 struct Value;
 struct RunOptions;
+struct CustomOpDomain;
+struct KernelInfo;
+struct KernelContext;
+struct TensorTypeAndShapeInfo;
 
-/** The API version we ask GetApi for: the first with every slot below (GetBuildInfoString). */
-constexpr uint32_t kApiVersion = 15;
+/** The API version we ask GetApi for: the first with every slot below (KernelContext_ParallelFor). */
+constexpr uint32_t kApiVersion = 17;
 
 // Enum values (OrtErrorCode, OrtLoggingLevel, GraphOptimizationLevel, OrtAllocatorType,
 // OrtMemType, ONNXTensorElementDataType) as the header numbers them.
@@ -86,6 +93,54 @@ using SetGlobalIntraOpNumThreads = Slot<147, Status* (*)(ThreadingOptions*, int 
 using SetGlobalInterOpNumThreads = Slot<148, Status* (*)(ThreadingOptions*, int threads)>;
 using SetGlobalSpinControl = Slot<149, Status* (*)(ThreadingOptions*, int allowSpinning)>;
 using GetBuildInfoString = Slot<254, const char* (*)()>;
+
+// Custom operators (our sgemm node): the domain, and what a kernel reads of its inputs and outputs.
+using CreateCustomOpDomain = Slot<26, Status* (*)(const char* domain, CustomOpDomain** out)>;
+using CustomOpDomain_Add = Slot<27, Status* (*)(CustomOpDomain*, const struct CustomOp* op)>;
+using AddCustomOpDomain = Slot<28, Status* (*)(SessionOptions*, CustomOpDomain*)>;
+using GetTensorMutableData = Slot<51, Status* (*)(Value*, void** out)>;
+using GetDimensionsCount = Slot<61, Status* (*)(const TensorTypeAndShapeInfo*, size_t* out)>;
+using GetDimensions = Slot<62, Status* (*)(const TensorTypeAndShapeInfo*, int64_t* dims, size_t count)>;
+using GetTensorTypeAndShape = Slot<65, Status* (*)(const Value*, TensorTypeAndShapeInfo** out)>;
+using KernelInfoGetAttribute_int64 = Slot<86, Status* (*)(const KernelInfo*, const char* name, int64_t* out)>;
+using KernelContext_GetInput = Slot<90, Status* (*)(const KernelContext*, size_t index, const Value** out)>;
+using KernelContext_GetOutput =
+    Slot<91, Status* (*)(KernelContext*, size_t index, const int64_t* dims, size_t count, Value** out)>;
+using ReleaseTensorTypeAndShapeInfo = Slot<99, void (*)(TensorTypeAndShapeInfo*)>;
+/**
+ * Runs fn(data, i) for i in [0, total) on the session's intra-op pool (the calling thread takes
+ * part; serially when the session has no pool). batches 0: one task per iteration.
+ */
+using KernelContext_ParallelFor =
+    Slot<274, Status* (*)(const KernelContext*, void (*fn)(void* data, size_t i), size_t total, size_t batches, void* data)>;
+
+/**
+ * OrtCustomOp as the header lays it out, up to the members of version 16 (KernelComputeV2, which
+ * returns a status). ORT reads only the members its `version` field says exist.
+ */
+struct CustomOp {
+  uint32_t version;
+  void* (*CreateKernel)(const CustomOp*, const void* const* api, const KernelInfo*);
+  const char* (*GetName)(const CustomOp*);
+  const char* (*GetExecutionProviderType)(const CustomOp*);
+  int (*GetInputType)(const CustomOp*, size_t index);
+  size_t (*GetInputTypeCount)(const CustomOp*);
+  int (*GetOutputType)(const CustomOp*, size_t index);
+  size_t (*GetOutputTypeCount)(const CustomOp*);
+  void (*KernelCompute)(void* kernel, KernelContext*);
+  void (*KernelDestroy)(void* kernel);
+  int (*GetInputCharacteristic)(const CustomOp*, size_t index);   // version 8
+  int (*GetOutputCharacteristic)(const CustomOp*, size_t index);  // version 8
+  int (*GetInputMemoryType)(const CustomOp*, size_t index);       // version 13
+  int (*GetVariadicInputMinArity)(const CustomOp*);               // version 14, with the three below
+  int (*GetVariadicInputHomogeneity)(const CustomOp*);
+  int (*GetVariadicOutputMinArity)(const CustomOp*);
+  int (*GetVariadicOutputHomogeneity)(const CustomOp*);
+  Status* (*CreateKernelV2)(const CustomOp*, const void* const* api, const KernelInfo*, void** kernel);  // version 16
+  Status* (*KernelComputeV2)(void* kernel, KernelContext*);                                              // version 16
+};
+constexpr uint32_t kCustomOpVersion = 16;
+constexpr int kInputOutputRequired = 0;  // OrtCustomOpInputOutputCharacteristic
 
 /** The function in `S`'s slot of an OrtApi table. */
 template <class S>

@@ -1,0 +1,198 @@
+#include "sgemm-op.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ortc {
+
+namespace {
+
+struct Kernel {
+  const void* const* api;
+  SgemmFn run;
+  bool transA;
+  /** The intra-op pool's threads (the caller included): the blocks a product is split into. */
+  int64_t threads;
+};
+
+SgemmFn gemmRun = nullptr;
+int poolThreads = 1;
+
+Status* fail(const void* const* api, const std::string& message) {
+  return fn<CreateStatus>(api)(kErrorInvalidArgument, ("tpu_kernel.Sgemm: " + message).c_str());
+}
+
+/** An int64 attribute, or `fallback` when the node has none. */
+int64_t attribute(const void* const* api, const KernelInfo* info, const char* name, int64_t fallback) {
+  int64_t value = fallback;
+  if (Status* s = fn<KernelInfoGetAttribute_int64>(api)(info, name, &value)) {
+    fn<ReleaseStatus>(api)(s);
+    return fallback;
+  }
+  return value;
+}
+
+std::vector<int64_t> dimsOf(const void* const* api, const Value* value) {
+  TensorTypeAndShapeInfo* info = nullptr;
+  check(api, fn<GetTensorTypeAndShape>(api)(value, &info));
+  size_t rank = 0;
+  std::vector<int64_t> dims;
+  try {
+    check(api, fn<GetDimensionsCount>(api)(info, &rank));
+    dims.resize(rank);
+    check(api, fn<GetDimensions>(api)(info, dims.data(), rank));
+  } catch (...) {
+    fn<ReleaseTensorTypeAndShapeInfo>(api)(info);
+    throw;
+  }
+  fn<ReleaseTensorTypeAndShapeInfo>(api)(info);
+  return dims;
+}
+
+float* dataOf(const void* const* api, const Value* value) {
+  void* data = nullptr;
+  check(api, fn<GetTensorMutableData>(api)(const_cast<Value*>(value), &data));
+  return static_cast<float*>(data);
+}
+
+std::string shapeText(const std::vector<int64_t>& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); i++) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + "]";
+}
+
+/** One product's operands, split into `parts` blocks of rows (or of columns, for few rows). */
+struct Split {
+  SgemmFn run;
+  bool transA;
+  int64_t rows, N, K;
+  const float *a, *b;
+  float* c;
+  int64_t parts;
+  bool byRows;
+  std::atomic<int> status{0};
+};
+
+/** Rows (or columns) per block: an even share, rounded up to a whole register tile of 16. */
+int64_t blockOf(int64_t extent, int64_t parts) { return ((extent + parts - 1) / parts + 15) / 16 * 16; }
+
+/** Task i of a Split: batch i / parts, block i % parts. */
+void runBlock(void* raw, size_t i) {
+  auto& s = *static_cast<Split*>(raw);
+  const int64_t batch = static_cast<int64_t>(i) / s.parts, part = static_cast<int64_t>(i) % s.parts;
+  const int64_t extent = s.byRows ? s.rows : s.N, block = blockOf(extent, s.parts);
+  const int64_t begin = part * block, end = std::min(extent, begin + block);
+  if (begin >= end) return;
+  const float* a = s.a + batch * s.rows * s.K;
+  const float* b = s.b + batch * s.K * s.N;
+  float* c = s.c + batch * s.rows * s.N;
+  int64_t m = s.rows, n = s.N;
+  if (s.byRows) {
+    a += s.transA ? begin : begin * s.K;  // A's rows are its columns when transposed
+    c += begin * s.N;
+    m = end - begin;
+  } else {
+    b += begin;
+    c += begin;
+    n = end - begin;
+  }
+  const int status = s.run(s.transA ? 'T' : 'N', 'N', m, n, s.K, 1.0f, a, s.transA ? s.rows : s.K, b, s.N, 0.0f, c, s.N);
+  if (status != 0) s.status.store(status);
+}
+
+Status* compute(void* raw, KernelContext* context) {
+  const auto& k = *static_cast<Kernel*>(raw);
+  const void* const* api = k.api;
+  try {
+    const Value *a = nullptr, *b = nullptr;
+    check(api, fn<KernelContext_GetInput>(api)(context, 0, &a));
+    check(api, fn<KernelContext_GetInput>(api)(context, 1, &b));
+    const std::vector<int64_t> da = dimsOf(api, a), db = dimsOf(api, b);
+    const size_t ra = da.size(), rb = db.size();
+    if (ra < 2 || rb < 2 || (k.transA && ra != 2) || (rb > 2 && (rb != ra || k.transA))) {
+      return fail(api, "unsupported operand shapes " + shapeText(da) + " and " + shapeText(db));
+    }
+    const int64_t M = k.transA ? da[1] : da[ra - 2], K = k.transA ? da[0] : da[ra - 1];
+    const int64_t KB = db[rb - 2], N = db[rb - 1];
+    if (K != KB) return fail(api, "inner dimensions differ: " + shapeText(da) + " and " + shapeText(db));
+    int64_t lead = 1;  // the product of A's leading (batch) dims
+    for (size_t i = 0; i + 2 < ra; i++) {
+      if (rb > 2 && da[i] != db[i]) return fail(api, "batch dimensions differ: " + shapeText(da) + " and " + shapeText(db));
+      lead *= da[i];
+    }
+    std::vector<int64_t> out(da.begin(), da.end() - 1);
+    if (k.transA) out = {M};
+    out.push_back(N);
+    // A rank-2 B is shared by all of A's rows: one GEMM over them; a batched B is one GEMM per batch.
+    const int64_t rows = rb == 2 ? lead * M : M, batch = rb == 2 ? 1 : lead;
+    Value* y = nullptr;
+    check(api, fn<KernelContext_GetOutput>(api)(context, 0, out.data(), out.size(), &y));
+    float* c = dataOf(api, y);
+    if (rows == 0 || N == 0 || batch == 0) return nullptr;
+    if (K == 0) {
+      std::memset(c, 0, sizeof(float) * rows * N * batch);
+      return nullptr;
+    }
+    Split split{k.run, k.transA, rows, N, K, dataOf(api, a), dataOf(api, b), c, k.threads, true};
+    // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
+    split.byRows = rows >= N || rows >= 16 * k.threads;
+    const int64_t extent = split.byRows ? rows : N;
+    split.parts = std::max<int64_t>(1, std::min<int64_t>(k.threads, extent / 16));
+    check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, static_cast<size_t>(batch * split.parts), 0, &split));
+    if (split.status.load() != 0) return fail(api, "oneDNN's sgemm returned status " + std::to_string(split.status.load()));
+    return nullptr;
+  } catch (const std::exception& e) {
+    return fail(api, e.what());
+  }
+}
+
+Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
+  *out = new Kernel{api, gemmRun, attribute(api, info, "transA", 0) != 0, poolThreads};
+  return nullptr;
+}
+
+CustomOp makeOp() {
+  CustomOp op{};
+  op.version = kCustomOpVersion;
+  op.GetName = [](const CustomOp*) { return "Sgemm"; };
+  op.GetExecutionProviderType = [](const CustomOp*) -> const char* { return nullptr; };  // the CPU provider
+  op.GetInputType = [](const CustomOp*, size_t) { return kElementFloat; };
+  op.GetInputTypeCount = [](const CustomOp*) -> size_t { return 2; };
+  op.GetOutputType = [](const CustomOp*, size_t) { return kElementFloat; };
+  op.GetOutputTypeCount = [](const CustomOp*) -> size_t { return 1; };
+  op.KernelDestroy = [](void* kernel) { delete static_cast<Kernel*>(kernel); };
+  op.GetInputCharacteristic = [](const CustomOp*, size_t) { return kInputOutputRequired; };
+  op.GetOutputCharacteristic = [](const CustomOp*, size_t) { return kInputOutputRequired; };
+  op.GetInputMemoryType = [](const CustomOp*, size_t) { return kMemTypeDefault; };
+  op.GetVariadicInputMinArity = [](const CustomOp*) { return 1; };
+  op.GetVariadicInputHomogeneity = [](const CustomOp*) { return 1; };
+  op.GetVariadicOutputMinArity = [](const CustomOp*) { return 1; };
+  op.GetVariadicOutputHomogeneity = [](const CustomOp*) { return 1; };
+  op.CreateKernelV2 = create;
+  op.KernelComputeV2 = compute;
+  return op;
+}
+
+}  // namespace
+
+CustomOpDomain* sgemmDomain(const void* const* api, const Sgemm& gemm, int threads) {
+  static std::once_flag once;
+  static CustomOp op;
+  static CustomOpDomain* domain = nullptr;
+  std::call_once(once, [&] {
+    gemmRun = gemm.run;
+    poolThreads = threads;
+    op = makeOp();
+    // Made once and never released: every session registered with it may still run.
+    check(api, fn<CreateCustomOpDomain>(api)(kSgemmDomain, &domain));
+    check(api, fn<CustomOpDomain_Add>(api)(domain, &op));
+  });
+  return domain;
+}
+
+}  // namespace ortc

@@ -1,0 +1,74 @@
+// One float32 matmul as a one-node ONNX Runtime session through the ortc addon: oneDNN's GEMM
+// (the tpu_kernel.Sgemm node, split over the pool's threads) against ORT's own MatMul (MLAS,
+// with a transposed operand as ORT fuses it), interleaved A/B in one process, on the shared
+// intra-op pool as the backend runs large programs. The shapes: the runtime bench's W3 and W4
+// products, the smallest product the lowering gives oneDNN (2^26 multiply-adds), smaller ones
+// and a transposed B (x @ W.T), which the lowering leaves to MLAS.
+// `node test/bench/gemm.bench.mjs`; prints a table and writes test/output/bench/gemm.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
+import { onnxRuntimeLibrary } from '../../dist/runtime/device/onnx/ortc-addon.js';
+import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
+
+const addon = createRequire(import.meta.url)('../../runtime/device/onnx/native/build/Release/ortc.node');
+const { gemm, sgemm } = addon.init(onnxRuntimeLibrary(), 2, 'libdnnl.so.2');
+if (!sgemm) {
+  console.log(`no oneDNN GEMM to measure: ${gemm}`);
+  process.exit(0);
+}
+
+// [name, A's shape, B's shape, transA, transB]
+const CASES = [
+  ['W3 1024x1024x1024', [1024, 1024], [1024, 1024], 0, 0],
+  ['W4 256x1024x1024', [256, 1024], [1024, 1024], 0, 0],
+  ['A.T @ B 1024x1024x1024', [1024, 1024], [1024, 1024], 1, 0],
+  ['threshold 512x512x256', [512, 256], [256, 512], 0, 0],
+  ['MLAS: 128x512x256', [128, 256], [256, 512], 0, 0],
+  ['MLAS: x @ W.T 512x512x256', [512, 256], [512, 256], 0, 1],
+  ['MLAS: x @ W.T 1024x256x256', [1024, 256], [256, 256], 0, 1],
+];
+const ROUNDS = 9;
+const spec = (name, shape) => ({ name, dtype: 'float32', shape });
+
+function session(custom, sa, sb, ta, tb) {
+  const g = new OnnxGraph();
+  const a = g.input('a', 'float32', sa);
+  const b = g.input('b', 'float32', sb);
+  const t = (v) => g.node('Transpose', [v], { perm: [1, 0] });
+  const y = custom ? g.customNode('tpu_kernel', 'Sgemm', [a, b], { transA: ta, transB: tb }) : g.node('MatMul', [ta ? t(a) : a, tb ? t(b) : b]);
+  const [m, n] = [ta ? sa[1] : sa[0], tb ? sb[0] : sb[1]];
+  g.output(y, 'float32', [m, n]);
+  return { s: addon.createSession(g.encode(), true, [spec('a', sa), spec('b', sb)], [spec(y, [m, n])]), out: new Float32Array(m * n) };
+}
+
+const rows = [];
+for (const [name, sa, sb, ta, tb] of CASES) {
+  const [m, k, n] = [ta ? sa[1] : sa[0], ta ? sa[0] : sa[1], tb ? sb[0] : sb[1]];
+  const a = new Float32Array(sa[0] * sa[1]).map(() => Math.random() - 0.5);
+  const b = new Float32Array(sb[0] * sb[1]).map(() => Math.random() - 0.5);
+  const runs = Math.max(3, Math.round(3e8 / (m * n * k)));
+  const both = [session(true, sa, sb, ta, tb), session(false, sa, sb, ta, tb)];
+  const times = [[], []];
+  for (let r = 0; r < ROUNDS; r++) {
+    both.forEach(({ s, out }, i) => {
+      addon.run(s, [a, b], [out]);
+      const t0 = performance.now();
+      for (let j = 0; j < runs; j++) addon.run(s, [a, b], [out]);
+      times[i].push(((performance.now() - t0) / runs) * 1000);
+    });
+  }
+  const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+  const [dnnl, mlas] = times.map(median);
+  rows.push({ name, m, k, n, oneDnnUs: dnnl, mlasUs: mlas, ratio: dnnl / mlas, oneDnnGflops: (2 * m * n * k) / dnnl / 1e3 });
+}
+
+const pad = (s, w) => String(s).padStart(w);
+console.log(`GEMM bench (${gemm} against ONNX Runtime's MLAS; 2 threads; load average ${loadavg()[0].toFixed(1)}; median of ${ROUNDS} interleaved rounds)`);
+console.log(`${'product'.padEnd(34)}${pad('oneDNN µs', 11)}${pad('MLAS µs', 11)}${pad('ratio', 8)}${pad('GFLOP/s', 9)}`);
+for (const r of rows) {
+  console.log(`${r.name.padEnd(34)}${pad(r.oneDnnUs.toFixed(1), 11)}${pad(r.mlasUs.toFixed(1), 11)}${pad(r.ratio.toFixed(2), 8)}${pad(r.oneDnnGflops.toFixed(0), 9)}`);
+}
+mkdirSync(new URL('../output/bench/', import.meta.url), { recursive: true });
+writeFileSync(new URL('../output/bench/gemm.json', import.meta.url), JSON.stringify({ gemm, load: loadavg()[0], rows }, null, 2));
+process.exit(0);

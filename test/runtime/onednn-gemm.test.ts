@@ -1,0 +1,186 @@
+// Large float32 matmuls run as tpu_kernel.Sgemm (oneDNN's GEMM inside the ONNX Runtime session)
+// when the system has libdnnl.so.2: every operand layout the lowering sends there (a matrix, a
+// transposed matrix, a batch of rows, a batch of matrices) matches a float64 product in every
+// mode and under tpu.compile, within float32's error bound for a K-term dot product, and IEEE
+// special values propagate as in any float32 GEMM.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { tpu, lowerToOnnx, type Tensor } from 'tpu-kernel/runtime';
+import { refOf, type Ref } from '../support/reference.js';
+
+/** Whether the dynamic linker knows oneDNN's library (Debian's libdnnl2): then the GEMM must be oneDNN's. */
+function systemHasOneDnn(): boolean {
+  try {
+    return /libdnnl\.so\.2\b/.test(execFileSync('/sbin/ldconfig', ['-p'], { encoding: 'utf8' }));
+  } catch {
+    return false;
+  }
+}
+
+/** A[i, k] of a row-major [rows, cols] matrix, read transposed when `t`. */
+const at = (m: Ref, i: number, k: number, t: boolean) => (t ? m.data[k * m.shape[1]! + i]! : m.data[i * m.shape[1]! + k]!);
+
+/**
+ * op(A) @ op(B) in float64, and each entry's bound: K * 2^-24 * sum |a||b| (the float32
+ * rounding of a K-term dot product, summed in any order), plus a little for the float64 side.
+ */
+function product(a: Ref, b: Ref, ta = false, tb = false) {
+  const [m, k] = ta ? [a.shape[1]!, a.shape[0]!] : [a.shape[0]!, a.shape[1]!];
+  const n = tb ? b.shape[0]! : b.shape[1]!;
+  const value = new Float64Array(m * n);
+  const bound = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      let mag = 0;
+      for (let t = 0; t < k; t++) {
+        const p = at(a, i, t, ta) * at(b, t, j, tb);
+        s += p;
+        mag += Math.abs(p);
+      }
+      value[i * n + j] = s;
+      bound[i * n + j] = k * 2 ** -24 * mag + 1e-12;
+    }
+  }
+  return { value, bound };
+}
+
+function expectWithin(actual: ArrayLike<number>, want: { value: Float64Array; bound: Float64Array }): void {
+  expect(actual.length).toBe(want.value.length);
+  let worst = 0;
+  for (let i = 0; i < actual.length; i++) worst = Math.max(worst, Math.abs(actual[i]! - want.value[i]!) / want.bound[i]!);
+  expect(worst).toBeLessThanOrEqual(1);
+}
+
+const t = (r: Ref) => tpu.tensor(Float32Array.from(r.data)).reshape(r.shape);
+
+// 512x256 @ 256x512: 2^26 multiply-adds, the smallest product the lowering gives oneDNN.
+const A = refOf([512, 256], 11, -1, 1);
+const B = refOf([256, 512], 12, -1, 1);
+const W = refOf([512, 256], 13, -1, 1); // a Linear weight: x @ W.T
+
+describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
+  it('matrix times matrix', () => {
+    const y = tpu.withMode(mode, () => t(A).matmul(t(B)));
+    expectWithin(y.dataSync() as Float32Array, product(A, B));
+  });
+
+  it('a transposed left operand (x.T @ y) and a transposed right operand (x @ W.T)', () => {
+    const [left, right] = tpu.withMode(mode, () => [t(B).T.matmul(t(B)), t(A).matmul(t(W).T)]);
+    expectWithin(left!.dataSync() as Float32Array, product(B, B, true, false));
+    expectWithin(right!.dataSync() as Float32Array, product(A, W, false, true));
+  });
+
+  it('a batch of rows times a matrix, and a batch of matrices times a batch of matrices', () => {
+    const A3 = refOf([2, 256, 256], 14, -1, 1);
+    const B3 = refOf([2, 256, 512], 15, -1, 1);
+    const [rows, batched] = tpu.withMode(mode, () => [t(A3).matmul(t(B)), t(A3).matmul(t(B3))]);
+    expect(rows!.shape).toEqual([2, 256, 512]);
+    expect(batched!.shape).toEqual([2, 256, 512]);
+    expectWithin(rows!.dataSync() as Float32Array, product({ shape: [512, 256], data: A3.data }, B));
+    const r = batched!.dataSync() as Float32Array;
+    for (const g of [0, 1]) {
+      const a = { shape: [256, 256], data: A3.data.slice(g * 65536, (g + 1) * 65536) };
+      const b = { shape: [256, 512], data: B3.data.slice(g * 131072, (g + 1) * 131072) };
+      expectWithin(r.subarray(g * 131072, (g + 1) * 131072), product(a, b));
+    }
+  });
+});
+
+// The node splits a product over the pool's two threads: by rows in blocks of whole 16-row
+// tiles (40 rows: 32 and 8), by columns when there are fewer rows than two tiles.
+describe.each(['strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
+  it('40 rows in two uneven blocks', () => {
+    const a = refOf([40, 2048], 16, -1, 1);
+    const b = refOf([2048, 1024], 17, -1, 1);
+    expectWithin(tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array, product(a, b));
+  });
+
+  it('20 rows, split by columns', () => {
+    const a = refOf([20, 1024], 18, -1, 1);
+    const b = refOf([1024, 4096], 19, -1, 1);
+    expectWithin(tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array, product(a, b));
+  });
+});
+
+// Debug mode refuses NaN and infinite values where they are made, so these run in the other two.
+describe.each(['strict', 'fused'] as const)('%s mode', (mode) => {
+  it('NaN and infinity propagate: a NaN row is NaN, inf times 0 is NaN, inf times finite is a signed inf', () => {
+    const a = { shape: [...A.shape], data: [...A.data] };
+    a.data[3 * 256 + 5] = NaN;
+    a.data[7 * 256] = Infinity; // row 7, k = 0
+    const b = { shape: [...B.shape], data: [...B.data] };
+    for (let j = 0; j < 512; j += 2) b.data[j] = 0; // B[0, even j] = 0
+    const y = tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array;
+    for (let j = 0; j < 512; j++) {
+      expect(y[3 * 512 + j]).toBeNaN();
+      if (j % 2 === 0) expect(y[7 * 512 + j]).toBeNaN();
+      else expect(y[7 * 512 + j]).toBe(b.data[j]! > 0 ? Infinity : -Infinity);
+    }
+  });
+});
+
+it('under tpu.compile, a matmul and its relu', () => {
+  const f = tpu.compile((x: Tensor, w: Tensor) => x.matmul(w).relu());
+  const y = f(t(A), t(B)) as Tensor;
+  const want = product(A, B);
+  const relu = { value: want.value.map((v) => Math.max(v, 0)), bound: want.bound };
+  expectWithin(y.dataSync() as Float32Array, relu);
+});
+
+describe('the lowering', () => {
+  const program = (a: number[], b: number[], transposeB: boolean) => {
+    const f = { shape: a, dtype: 'float32' } as const;
+    const g = { shape: b, dtype: 'float32' } as const;
+    const bt = transposeB ? [b[1]!, b[0]!] : b;
+    const out = [a[0]!, bt[1]!];
+    const nodes = transposeB
+      ? [{ op: 'permute', inputs: [1], attrs: { perm: [1, 0] }, shape: bt, dtype: 'float32' }, { op: 'matmul', inputs: [0, 2], attrs: { precision: 'highest' }, shape: out, dtype: 'float32' }]
+      : [{ op: 'matmul', inputs: [0, 1], attrs: { precision: 'highest' }, shape: out, dtype: 'float32' }];
+    return { inputs: [f, g], scalars: [], nodes, outputs: [nodes.length + 1] };
+  };
+
+  it('gives oneDNN products of 2^26 multiply-adds and more', () => {
+    expect(lowerToOnnx(program([512, 256], [256, 512], false) as never, { sgemm: true }).text).toContain('tpu_kernel.Sgemm(in0, in1, transA=0)');
+  });
+
+  it('leaves x @ W.T to MatMul, which reads W transposed in place', () => {
+    const text = lowerToOnnx(program([512, 256], [512, 256], true) as never, { sgemm: true }).text;
+    expect(text).not.toContain('Sgemm');
+    expect(text).toMatch(/= MatMul\(in0, v\d+\)/);
+  });
+
+  it('keeps smaller products, and every product without oneDNN, on ONNX MatMul', () => {
+    expect(lowerToOnnx(program([511, 256], [256, 512], false) as never, { sgemm: true }).text).toMatch(/= MatMul\(in0, in1\)/);
+    expect(lowerToOnnx(program([512, 256], [256, 512], false) as never, { sgemm: false }).text).toMatch(/= MatMul\(in0, in1\)/);
+  });
+});
+
+describe('which GEMM runs', () => {
+  it('oneDNN when the system has libdnnl.so.2, named in deviceStats().binding', async () => {
+    const binding = (await tpu.deviceStats()).binding;
+    if (systemHasOneDnn()) expect(binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+\)$/);
+    else expect(binding).toMatch(/; matmul GEMM: not loaded \(.*libdnnl\.so\.2.*\): matmuls run on ONNX Runtime's MLAS\)$/);
+  });
+
+  it('TPU_KERNEL_DNNL=0 keeps ONNX Runtime\'s own MatMul, with the same answers', () => {
+    const script = `
+      const { tpu } = await import('tpu-kernel/runtime');
+      const chunks = [];
+      for await (const c of process.stdin) chunks.push(c);
+      const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
+      const y = tpu.tensor(a).reshape([512, 256]).matmul(tpu.tensor(b).reshape([256, 512]));
+      const json = JSON.stringify({ binding: (await tpu.deviceStats()).binding, y: Array.from(y.dataSync()) });
+      process.stdout.write(json + '\\n', () => process.exit(0));`;
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        input: JSON.stringify({ a: A.data, b: B.data }),
+        env: { ...process.env, TPU_KERNEL_DNNL: '0' },
+        maxBuffer: 64 << 20,
+      }).trim().split('\n').pop()!,
+    );
+    expect(out.binding).toMatch(/; matmul GEMM: turned off \(TPU_KERNEL_DNNL=0\)\)$/);
+    expectWithin(out.y, product(A, B));
+  });
+});
