@@ -24,3 +24,22 @@ it('prints the last fused program and its ONNX graph', () => {
   );
   tpu.mode('strict');
 });
+
+// ONNX Runtime's optimizer fuses Div(x, √2) -> Erf -> Add 1 -> Mul x -> Mul 0.5 into its Gelu
+// kernel (onnxruntime/core/optimizer/gelu_fusion.cc matches a Div, not a Mul by 1/√2): a
+// program holding gelu with a matmul runs on ONNX Runtime, where that fusion is its speed.
+it('lowers gelu to the subgraph ONNX Runtime fuses into one Gelu kernel', () => {
+  tpu.mode('fused');
+  tpu.nn.functional.gelu(tpu.ones([2, 3])).dataSync();
+  const text = lowerToOnnx(tpu.stats().lastProgram!.program).text;
+  tpu.mode('strict');
+  const [, sqrt2] = text.match(/(c\d+) = constant float32\[\] \[1\.414213562373095\d*\]/) ?? [];
+  const [, half] = text.match(/(c\d+) = constant float32\[\] \[0\.5\]/) ?? [];
+  const [, one] = text.match(/(c\d+) = constant float32\[\] \[1\]/) ?? [];
+  expect([sqrt2, half, one].every(Boolean)).toBe(true);
+  const [, div] = text.match(new RegExp(`(v\\d+) = Div\\(in0, ${sqrt2}\\)`)) ?? [];
+  const [, erf] = text.match(new RegExp(`(v\\d+) = Erf\\(${div}\\)`)) ?? [];
+  const [, add] = text.match(new RegExp(`(v\\d+) = Add\\(${erf}, ${one}\\)`)) ?? [];
+  const [, mul] = text.match(new RegExp(`(v\\d+) = Mul\\(${add}, in0\\)`)) ?? [];
+  expect(text).toMatch(new RegExp(`v\\d+ = Mul\\(${mul}, ${half}\\)`));
+});

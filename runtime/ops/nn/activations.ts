@@ -46,9 +46,9 @@ export function gelu(x: Tensor, opts: GeluOptions = {}): Tensor {
     if (mode === 'none') {
       // PyTorch's kernel gives NaN at +inf (its vectorized erf path; -inf is NaN by the formula):
       // v - v is NaN at ±inf and +0 elsewhere, and y - (+0) keeps every y, -0 too. Elementwise
-      // only, so the generated loops still take it (a where would not). x·(1/√2) as PyTorch's
-      // kernel computes it: a multiply, where a division would hold up a loop on the divider.
-      const y = v.mul(c(Math.SQRT1_2)).erf().add(c(1)).mul(v).mul(c(0.5));
+      // only, so the generated loops still take it (a where would not). x / √2, not x·(1/√2):
+      // ONNX Runtime fuses this form into its Gelu kernel when the program runs there.
+      const y = v.div(c(Math.SQRT2)).erf().add(c(1)).mul(v).mul(c(0.5));
       return y.sub(v.sub(v));
     }
     // (0.5·x)·(1 + tanh(√(2/π)·(x + 0.044715·x³))): halved first, as PyTorch, so x near the
