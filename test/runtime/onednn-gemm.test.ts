@@ -54,10 +54,10 @@ function expectWithin(actual: ArrayLike<number>, want: { value: Float64Array; bo
 
 const t = (r: Ref) => tpu.tensor(Float32Array.from(r.data)).reshape(r.shape);
 
-// 512x256 @ 256x512: 2^26 multiply-adds, the smallest product the lowering gives oneDNN.
-const A = refOf([512, 256], 11, -1, 1);
-const B = refOf([256, 512], 12, -1, 1);
-const W = refOf([512, 256], 13, -1, 1); // a Linear weight: x @ W.T
+// 256x512 @ 512x512: 2^26 multiply-adds, the smallest product the lowering gives oneDNN (K 512, N 512).
+const A = refOf([256, 512], 11, -1, 1);
+const B = refOf([512, 512], 12, -1, 1);
+const W = refOf([512, 512], 13, -1, 1); // a Linear weight: x @ W.T
 
 describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   it('matrix times matrix', () => {
@@ -72,17 +72,17 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   });
 
   it('a batch of rows times a matrix, and a batch of matrices times a batch of matrices', () => {
-    const A3 = refOf([2, 256, 256], 14, -1, 1);
-    const B3 = refOf([2, 256, 512], 15, -1, 1);
+    const A3 = refOf([2, 128, 512], 14, -1, 1);
+    const B3 = refOf([2, 512, 512], 15, -1, 1);
     const [rows, batched] = tpu.withMode(mode, () => [t(A3).matmul(t(B)), t(A3).matmul(t(B3))]);
-    expect(rows!.shape).toEqual([2, 256, 512]);
-    expect(batched!.shape).toEqual([2, 256, 512]);
-    expectWithin(rows!.dataSync() as Float32Array, product({ shape: [512, 256], data: A3.data }, B));
+    expect(rows!.shape).toEqual([2, 128, 512]);
+    expect(batched!.shape).toEqual([2, 128, 512]);
+    expectWithin(rows!.dataSync() as Float32Array, product({ shape: [256, 512], data: A3.data }, B));
     const r = batched!.dataSync() as Float32Array;
     for (const g of [0, 1]) {
-      const a = { shape: [256, 256], data: A3.data.slice(g * 65536, (g + 1) * 65536) };
-      const b = { shape: [256, 512], data: B3.data.slice(g * 131072, (g + 1) * 131072) };
-      expectWithin(r.subarray(g * 131072, (g + 1) * 131072), product(a, b));
+      const a = { shape: [128, 512], data: A3.data.slice(g * 65536, (g + 1) * 65536) };
+      const b = { shape: [512, 512], data: B3.data.slice(g * 262144, (g + 1) * 262144) };
+      expectWithin(r.subarray(g * 65536, (g + 1) * 65536), product(a, b));
     }
   });
 });
@@ -107,8 +107,8 @@ describe.each(['strict', 'fused'] as const)('%s mode, a product split over the t
 describe.each(['strict', 'fused'] as const)('%s mode', (mode) => {
   it('NaN and infinity propagate: a NaN row is NaN, inf times 0 is NaN, inf times finite is a signed inf', () => {
     const a = { shape: [...A.shape], data: [...A.data] };
-    a.data[3 * 256 + 5] = NaN;
-    a.data[7 * 256] = Infinity; // row 7, k = 0
+    a.data[3 * 512 + 5] = NaN;
+    a.data[7 * 512] = Infinity; // row 7, k = 0
     const b = { shape: [...B.shape], data: [...B.data] };
     for (let j = 0; j < 512; j += 2) b.data[j] = 0; // B[0, even j] = 0
     const y = tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array;
@@ -141,18 +141,21 @@ describe('the lowering', () => {
   };
 
   it('gives oneDNN products of 2^26 multiply-adds and more', () => {
-    expect(lowerToOnnx(program([512, 256], [256, 512], false) as never, { sgemm: true }).text).toContain('tpu_kernel.Sgemm(in0, in1, transA=0)');
+    expect(lowerToOnnx(program([256, 512], [512, 512], false) as never, { sgemm: true }).text).toContain('tpu_kernel.Sgemm(in0, in1, transA=0)');
   });
 
   it('leaves x @ W.T to MatMul, which reads W transposed in place', () => {
-    const text = lowerToOnnx(program([512, 256], [512, 256], true) as never, { sgemm: true }).text;
+    const text = lowerToOnnx(program([256, 512], [512, 512], true) as never, { sgemm: true }).text;
     expect(text).not.toContain('Sgemm');
     expect(text).toMatch(/= MatMul\(in0, v\d+\)/);
   });
 
-  it('keeps smaller products, and every product without oneDNN, on ONNX MatMul', () => {
-    expect(lowerToOnnx(program([511, 256], [256, 512], false) as never, { sgemm: true }).text).toMatch(/= MatMul\(in0, in1\)/);
-    expect(lowerToOnnx(program([512, 256], [256, 512], false) as never, { sgemm: false }).text).toMatch(/= MatMul\(in0, in1\)/);
+  it('keeps smaller products, those of K < 512 or N < 256, and every product without oneDNN, on ONNX MatMul', () => {
+    const matmul = /= MatMul\(in0, in1\)/;
+    expect(lowerToOnnx(program([255, 512], [512, 512], false) as never, { sgemm: true }).text).toMatch(matmul); // < 2^26
+    expect(lowerToOnnx(program([1024, 256], [256, 1024], false) as never, { sgemm: true }).text).toMatch(matmul); // K < 512
+    expect(lowerToOnnx(program([4096, 512], [512, 128], false) as never, { sgemm: true }).text).toMatch(matmul); // N < 256
+    expect(lowerToOnnx(program([256, 512], [512, 512], false) as never, { sgemm: false }).text).toMatch(matmul);
   });
 });
 
@@ -169,7 +172,7 @@ describe('which GEMM runs', () => {
       const chunks = [];
       for await (const c of process.stdin) chunks.push(c);
       const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
-      const y = tpu.tensor(a).reshape([512, 256]).matmul(tpu.tensor(b).reshape([256, 512]));
+      const y = tpu.tensor(a).reshape([256, 512]).matmul(tpu.tensor(b).reshape([512, 512]));
       const json = JSON.stringify({ binding: (await tpu.deviceStats()).binding, y: Array.from(y.dataSync()) });
       process.stdout.write(json + '\\n', () => process.exit(0));`;
     const out = JSON.parse(

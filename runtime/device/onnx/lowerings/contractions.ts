@@ -14,10 +14,13 @@ function convAttrs(a: ConvAttrs, w: Abstract) {
 }
 
 /**
- * oneDNN's GEMM beats MLAS from about this many multiply-adds; below, MLAS is as fast
- * (node test/bench/gemm.bench.mjs).
+ * Where oneDNN's GEMM beats MLAS here (node test/bench/gemm.bench.mjs): from about 2^26
+ * multiply-adds, with K >= 512 and N >= 256 (1024³ 0.82x of MLAS's time, 256x2048x256 0.90x);
+ * with a narrow B or a short K MLAS is faster (4096x512 @ 512x64 1.13x, 8192x128 @ 128x128 1.08x).
  */
 const SGEMM_MIN_MACS = 2 ** 26;
+const SGEMM_MIN_K = 512;
+const SGEMM_MIN_N = 256;
 
 /** `value` as the input of a matrix transpose that makes it, if one does. */
 function transposed(g: OnnxGraph, value: string): string | undefined {
@@ -35,7 +38,8 @@ function transposed(g: OnnxGraph, value: string): string | undefined {
 function sgemmTakes(g: OnnxGraph, b: string, sa: readonly number[], sb: readonly number[]): boolean {
   if (sa.length < 2 || sb.length < 2 || transposed(g, b) !== undefined) return false;
   if (sb.length > 2 && (sa.length !== sb.length || sa.slice(0, -2).some((d, i) => d !== sb[i]))) return false;
-  return numel(sa) * sb[sb.length - 1]! >= SGEMM_MIN_MACS;
+  const [k, n] = sb.slice(-2) as [number, number];
+  return k >= SGEMM_MIN_K && n >= SGEMM_MIN_N && numel(sa) * n >= SGEMM_MIN_MACS;
 }
 
 /**
