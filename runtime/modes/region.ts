@@ -16,7 +16,7 @@ import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
-import { attrKeyOf } from '../primitive.js';
+import { sameAttrs } from '../primitive.js';
 import { numel, shapesEqual } from '../shape.js';
 import { ITEMSIZE } from '../dtype.js';
 import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
@@ -309,22 +309,23 @@ export class Region {
    */
   private readersOfReplaced(outputs: ReadonlySet<Tensor>): Tensor[] {
     if (this.displaced.length === 0) return [];
-    const replaced = new Set(this.displaced);
+    // Sets are shared, never changed: a value reaching what one input reaches takes its set
+    // (most values of a step reach the same few weights), a new one only where two differ.
+    const alone = new Map<DeviceBuffer, ReadonlySet<DeviceBuffer>>();
+    for (const b of this.displaced) alone.set(b, new Set([b]));
     /** The old buffers each value not written reaches through its recipe. */
-    const reaches = new Map<Tensor, Set<DeviceBuffer>>();
+    const reaches = new Map<Tensor, ReadonlySet<DeviceBuffer>>();
     const found: Tensor[] = [];
     for (const t of this.members) {
       if (t._buf || !t._node || outputs.has(t) || this.derived.has(t)) continue;
-      let reached: Set<DeviceBuffer> | undefined;
+      let reached: ReadonlySet<DeviceBuffer> | undefined;
       for (const v of t._node.inputs) {
         if (isScalar(v)) continue;
-        if (v._buf) {
-          if (replaced.has(v._buf)) (reached ??= new Set()).add(v._buf);
-        } else for (const b of reaches.get(v) ?? []) (reached ??= new Set()).add(b);
+        const r = v._buf ? alone.get(v._buf) : reaches.get(v);
+        if (r) reached = reached ? union(reached, r) : r;
       }
       if (!reached) continue;
-      const kept = [...reached].reduce((s, b) => s + b.bytes, 0);
-      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < kept) found.push(t);
+      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < bytesOf(reached)) found.push(t);
       else reaches.set(t, reached);
     }
     return found;
@@ -433,6 +434,20 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
   return [safe, rest];
 }
 
+/** a ∪ b, as one of them when it holds the other. */
+function union<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): ReadonlySet<T> {
+  if (a === b) return a;
+  if (a.size < b.size) return union(b, a);
+  for (const x of b) if (!a.has(x)) return new Set([...a, ...b]);
+  return a;
+}
+
+function bytesOf(buffers: ReadonlySet<DeviceBuffer>): number {
+  let bytes = 0;
+  for (const b of buffers) bytes += b.bytes;
+  return bytes;
+}
+
 /** A value of an earlier region recomputed here is written out, and kept, unless it only rearranges buffers. */
 function keepsRecomputed(t: Tensor): boolean {
   return !t.disposed && !t._buf && !isBufferLayout(t);
@@ -443,5 +458,5 @@ function sameOpCall(a: Tensor, b: Tensor): boolean {
   const x = a._node!;
   const y = b._node!;
   return x.op === y.op && x.dtype === y.dtype && shapesEqual(x.shape, y.shape) &&
-    (x.attrs === y.attrs || attrKeyOf(x.op, x.attrs) === attrKeyOf(y.op, y.attrs));
+    sameAttrs(x.op, x.attrs, y.attrs);
 }
