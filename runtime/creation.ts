@@ -31,6 +31,14 @@ function upload(op: string, values: () => ArrayLike<number> | BigInt64Array, sha
   return made;
 }
 
+/**
+ * Values computed on the host (linspace, eye, randint), uploaded in their shape: a reshape
+ * after the upload would hide small integer ones from the index checks (host-known-indices.ts).
+ */
+export function uploadComputed(op: string, values: ArrayLike<number>, shape: Shape, dtype: DType, chip?: number): Tensor {
+  return upload(op, () => values, shape, dtype, chip);
+}
+
 /** Nested arrays as tpu.tensor takes them: BigInt elements (int64) besides numbers and booleans. */
 type NestedInput = number | boolean | bigint | NestedInput[];
 type TensorData = NestedInput | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;

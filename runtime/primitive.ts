@@ -9,6 +9,19 @@ export interface Primitive<A = any> {
   readonly attrKey?: (attrs: A) => string;
 }
 
+/**
+ * Attributes of an index op whose index values the host checked in range (host-known-indices.ts):
+ * that application cannot fail on the device.
+ */
+export interface IndicesChecked {
+  readonly indicesChecked?: true;
+}
+
+/** Whether `op` applied with `attrs` may fail on the device reading indices from device data (none the host checked). */
+export function readsUncheckedIndices(op: Primitive, attrs: unknown): boolean {
+  return op.readsDeviceIndices === true && (attrs as IndicesChecked | null | undefined)?.indicesChecked !== true;
+}
+
 export function attrKeyOf<A>(op: Primitive<A>, attrs: A): string {
   if (op.attrKey) return op.attrKey(attrs);
   for (const _ in attrs as object) return JSON.stringify(attrs);

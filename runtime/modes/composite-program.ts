@@ -20,7 +20,7 @@ import { mayFailOnDevice } from './eager.js';
 
 const region = new Region(Infinity);
 // Sites as strict mode records them: a program that may fail on the device (large outputs).
-region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t));
+region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t._node!.attrs, t));
 // Its ops count as strict mode's (profiler, tpu.stats): to the user they are strict ops.
 const recording = new FusedMode(region, 'strict');
 

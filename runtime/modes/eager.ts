@@ -8,7 +8,7 @@ import { ITEMSIZE } from '../dtype.js';
 import { formatShape, numel } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
-import type { Primitive } from '../primitive.js';
+import { readsUncheckedIndices, type Primitive } from '../primitive.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
@@ -55,9 +55,9 @@ class EagerMode implements Mode {
 
   constructor(readonly name: 'debug' | 'strict') {}
 
-  site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null {
+  site(op: OpDef<any>, attrs: unknown, out: Abstract, caller: Function): CallSite | null {
     // Unformatted until a device error names it (call-site.ts).
-    return captureSite(caller, this.name === 'debug', mayFailOnDevice(op, out));
+    return captureSite(caller, this.name === 'debug', mayFailOnDevice(op, attrs, out));
   }
 
   apply(node: TraceNode): Tensor {
@@ -117,8 +117,8 @@ function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never
 // when it reads indices from device data. By default only such calls record their site:
 // a capture costs several µs, small beside the device time of a large op.
 const LARGE_OUTPUT_BYTES = 1 << 20;
-export function mayFailOnDevice(op: Primitive, out: Abstract): boolean {
-  return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
+export function mayFailOnDevice(op: Primitive, attrs: unknown, out: Abstract): boolean {
+  return readsUncheckedIndices(op, attrs) || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 
 export const debug: Mode = new EagerMode('debug');

@@ -16,7 +16,7 @@ import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
-import { sameAttrs } from '../primitive.js';
+import { readsUncheckedIndices, sameAttrs } from '../primitive.js';
 import { numel, shapesEqual } from '../shape.js';
 import { ITEMSIZE } from '../dtype.js';
 import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
@@ -370,7 +370,7 @@ export class Region {
   /** Whether its program may read indices from device data (recomputed values: maybe, unless they only rearrange buffers). */
   private mayFail(): boolean {
     for (const t of this.recomputed) if (!isBufferLayout(t)) return true;
-    return this.members.some((t) => t._node?.op.readsDeviceIndices === true);
+    return this.members.some((t) => t._node !== null && readsUncheckedIndices(t._node.op, t._node.attrs));
   }
 
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
@@ -422,7 +422,7 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
     if (t._buf || !node) return false;
     let known = memo.get(t);
     if (known === undefined) {
-      known = node.op.readsDeviceIndices === true || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
+      known = readsUncheckedIndices(node.op, node.attrs) || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
         node.inputs.some((v) => !isScalar(v) && fallible(v));
       memo.set(t, known);
     }
