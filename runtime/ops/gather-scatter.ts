@@ -23,7 +23,7 @@ export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.
  * cannot fail on the device, so a fused region need not run the values that do not read it
  * apart (region.ts), and its gradient reads the same indices, checked as well.
  */
-type IndexAttrs = { dim: number } & IndicesChecked;
+export type IndexAttrs = { dim: number } & IndicesChecked;
 const indexAttrs = (dim: number, checked: boolean): IndexAttrs => (checked ? { dim, indicesChecked: true } : { dim });
 
 function checkIndex(op: string, index: Abstract): void {
