@@ -16,7 +16,7 @@ import { FusedMode } from './fused.js';
 import { isBufferLayout, keepForBackward } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
-import { mayFailOnDevice } from './eager.js';
+import { mayFailOnDevice } from './may-fail.js';
 
 const region = new Region(Infinity);
 // Sites as strict mode records them: a program that may fail on the device (large outputs).

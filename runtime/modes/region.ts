@@ -23,7 +23,8 @@ import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipe
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
-import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
+import { captureOuterSite, captureSite, regionSite, startsRegionSite, type CallSite, type Site } from '../call-site.js';
+import { mayFailOnDevice } from './may-fail.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
 let cutsHeld = 0;
@@ -54,9 +55,10 @@ export class Region {
   private displaced: DeviceBuffer[] = [];
   /** The value each updated tensor had before the region (restored if the region is dropped). */
   private originals = new Map<Tensor, Tensor>();
-  // Where the region's first op was called (null when call sites are off, or for the rest of a
-  // region cut at the size cap). With the line that cut the region, it locates a device error
-  // in the region's program, for two stack captures per region instead of one per op.
+  // Where the region's first op that may fail on the device was called (its first op with
+  // tpu.setCallSites(true); null when call sites are off, when no op may fail, or for the rest
+  // of a region cut at the size cap). With the line that cut the region, it locates a device
+  // error in the region's program, for two stack captures per region instead of one per op.
   private start: CallSite | null = null;
 
   /**
@@ -88,7 +90,9 @@ export class Region {
     // The cut at the size cap waits for the next op: by then the loop body has disposed what
     // it no longer needs, so those values are neither outputs nor recipes to keep.
     if (this.members.length >= this.cap && cutsHeld === 0) this.cutAtCap();
-    if (this.members.length === 0 && !this.oneOpMayFail) this.start = captureOuterSite(caller);
+    if (this.start === null && !this.oneOpMayFail && startsRegionSite(this.members.length === 0, mayFailOnDevice(node.op, node.attrs, node))) {
+      this.start = captureOuterSite(caller);
+    }
     for (const v of node.inputs) {
       if (isScalar(v)) continue;
       if (v._buf) this.read(v._buf);
@@ -169,7 +173,7 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
     try {
-      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
+      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap, this.mayFail()));
       this.keepOldValuesOnFailure();
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
@@ -256,7 +260,7 @@ export class Region {
       if (outputs.size) {
         const site = this.oneOpMayFail
           ? captureSite(Region.prototype.flush, false, this.mayFail() || this.oneOpMayFail(outputs))
-          : regionSite(this.start, Region.prototype.flush);
+          : regionSite(this.start, Region.prototype.flush, this.mayFail());
         if (this.onSeveralChips(outputs)) {
           // Values that read no index from device data and wait for no collective (which a peer's
           // error fails) run first, in programs of their own: they survive such an error.
@@ -343,7 +347,7 @@ export class Region {
       // Over several chips: chip 0's program, the one an SPMD compile runs on every chip.
       if (this.spansChips()) outputs = new Set([...outputs].filter((t) => t.chip === 0));
       if (!this.members.length || !outputs.size) return null;
-      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
+      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly, this.mayFail()));
       return { bound, updated: new Map(this.originals), made: new Set(this.members) };
     } finally {
       this.drop();
