@@ -2,7 +2,7 @@
 // the rest of creation.ts.
 import { checkInt32, INDEX_DTYPE, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
-import { uploadComputed } from './creation.js';
+import { upload } from './upload.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
@@ -12,8 +12,9 @@ function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DTyp
   return { dtype: o.dtype ?? fallback, chip: o.chip };
 }
 
+/** Uploaded in their shape: a reshape after the upload would hide small integer ones from the index checks (host-known-indices.ts). */
 function fromValues(op: string, values: ArrayLike<number>, shape: readonly number[], o: { dtype: DType; chip?: number }): Tensor {
-  return uploadComputed(op, values, [...shape], o.dtype, o.chip);
+  return upload(op, () => values, [...shape], o.dtype, o.chip);
 }
 
 /**
