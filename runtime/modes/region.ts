@@ -371,6 +371,11 @@ export class Region {
     return false;
   }
 
+  /** Whether its program may fail on the device: it reads indices from device data (mayFail) or makes an output of 1 MiB or more. */
+  holdsOpThatMayFail(): boolean {
+    return this.mayFail() || this.members.some((t) => t._node !== null && mayFailOnDevice(t._node.op, t._node.attrs, t));
+  }
+
   /** Whether its program may read indices from device data (recomputed values: maybe, unless they only rearrange buffers). */
   private mayFail(): boolean {
     for (const t of this.recomputed) if (!isBufferLayout(t)) return true;
