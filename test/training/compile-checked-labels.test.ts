@@ -48,7 +48,11 @@ describe('tpu.compile with labels known on the host', () => {
     expect(loss.stats().traces).toBe(2);
     expect(loss.stats().lastRetrace).toMatch(/index tensor checked on the host/);
     const bad = tpu.tensor(Int32Array.from([0, 1, 0, 1])).mul(7); // label 7 of 3
-    expect(() => loss(logits, bad).item()).toThrow(DeviceError);
+    const line = Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split('\n')[1]!)![1]) + 1;
+    const badLoss = loss(logits, bad); // a program that may fail: the replay names this call
+    const err = await badLoss.data().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    expect((err as Error).message).toMatch(new RegExp(`called at \\S*compile-checked-labels\\.test\\.ts:${line}:\\d+`));
     expect(await loss(logits, tpu.tensor(Int32Array.from([1, 2, 0, 0]))).item()).toBeCloseTo(reference([1, 2, 0, 0]), 5);
   });
 });
