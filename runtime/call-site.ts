@@ -16,11 +16,13 @@ const insideRuntime = (where: string) =>
 // lets them name the exact call. V8 keeps a capture unformatted until `stack` is read, but
 // the capture itself costs several µs in a hot loop (more than a strict dispatch), so by
 // default ('auto') strict mode records the calls that can plausibly fail on the device
-// (large outputs, device-data indices: see modes/dispatch.ts) and a fused region records
-// where it started and where it was cut (two captures per region), and the calls of its ops
-// that read indices from device data. tpu.setCallSites(true)
-// (TPU_KERNEL_CALL_SITES=1) records every strict call; false (=0) none. Debug mode always
-// records, since it reports at the call.
+// (large outputs, device-data indices: see modes/may-fail.ts), and a fused region holding
+// such a call records where the first one was called and where the region was cut (two
+// captures per region), and the calls of its ops that read indices from device data; a
+// region holding none records nothing (W6's fused step: two captures, ~30 µs, a step).
+// tpu.setCallSites(true) (TPU_KERNEL_CALL_SITES=1) records every strict call, and every
+// fused region's first op and cut; false (=0) none. Debug mode always records, since it
+// reports at the call.
 export type CallSitePolicy = boolean | 'auto';
 let policy: CallSitePolicy = parsePolicy(process.env.TPU_KERNEL_CALL_SITES ?? 'auto');
 
@@ -157,8 +159,20 @@ export function captureOuterSite(skip: Function): CallSite | null {
   return policy === false ? null : siteOf(skip, OUTER_DEPTH);
 }
 
-/** A fused program's site: from `first` up to the caller of `skip` (the region's cut). */
-export function regionSite(first: CallSite | null, skip: Function): Site | null {
+/**
+ * Whether a fused region records the call of the op it records now as where it started: its
+ * first op with tpu.setCallSites(true), by default its first op that may fail on the device.
+ */
+export function startsRegionSite(first: boolean, mayFail: boolean): boolean {
+  return policy === true ? first : policy === 'auto' && mayFail;
+}
+
+/**
+ * A fused program's site: from `first` up to the caller of `skip` (the region's cut). By
+ * default none for a region that recorded no start and whose program cannot fail (`mayFail`).
+ */
+export function regionSite(first: CallSite | null, skip: Function, mayFail = true): Site | null {
+  if (!first && !mayFail && policy !== true) return null;
   const last = captureOuterSite(skip);
   return last && new SiteRange(first, last);
 }

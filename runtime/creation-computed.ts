@@ -2,7 +2,7 @@
 // the rest of creation.ts.
 import { checkInt32, INDEX_DTYPE, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
-import { tensor } from './creation.js';
+import { upload } from './upload.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
@@ -12,8 +12,9 @@ function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DTyp
   return { dtype: o.dtype ?? fallback, chip: o.chip };
 }
 
-function fromValues(values: ArrayLike<number>, shape: readonly number[], o: { dtype: DType; chip?: number }): Tensor {
-  return tensor(Float64Array.from(values), o).reshape([...shape]);
+/** Uploaded in their shape: a reshape after the upload would hide small integer ones from the index checks (host-known-indices.ts). */
+function fromValues(op: string, values: ArrayLike<number>, shape: readonly number[], o: { dtype: DType; chip?: number }): Tensor {
+  return upload(op, () => values, [...shape], o.dtype, o.chip);
 }
 
 /**
@@ -28,7 +29,7 @@ export function linspace(start: number, end: number, steps: number, opts?: Creat
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
   // PyTorch fills the second half from the end, so the last value is exactly `end`.
   const values = Array.from({ length: steps }, (_, i) => (i < steps / 2 ? start + i * step : end - (steps - 1 - i) * step));
-  return fromValues(values, [steps], optionsOf('tpu.linspace', opts, 'float32'));
+  return fromValues('linspace', values, [steps], optionsOf('tpu.linspace', opts, 'float32'));
 }
 
 /**
@@ -41,7 +42,7 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
   checkShape('tpu.eye', [n, cols], 'size');
   const values = new Float64Array(n * cols);
   for (let i = 0; i < Math.min(n, cols); i++) values[i * cols + i] = 1;
-  return fromValues(values, [n, cols], optionsOf('tpu.eye', o, 'float32'));
+  return fromValues('eye', values, [n, cols], optionsOf('tpu.eye', o, 'float32'));
 }
 
 /**
@@ -63,5 +64,5 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
   // each value comes from one 32-bit draw: a wider range would leave most integers unreachable
   if (high - low > 2 ** 32) throw new RangeError(`tpu.randint: high - low must be at most 2^32 (one 32-bit random draw per value); got low=${low}, high=${high}`);
   const u = uniform(numel(s));
-  return fromValues(u.map((v) => low + Math.floor(v * (high - low))), s, o);
+  return fromValues('randint', u.map((v) => low + Math.floor(v * (high - low))), s, o);
 }

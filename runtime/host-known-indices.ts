@@ -4,6 +4,7 @@
 // and fail on the device.
 import type { DeviceBuffer } from './device/memory.js';
 import type { Tensor } from './tensor.js';
+import { recheckOnReplay } from './jit/trace-record.js';
 
 /** Larger uploads are not remembered (the copy would cost more than it saves). */
 export const HOST_KNOWN_MAX = 4096;
@@ -26,11 +27,13 @@ function hostValues(t: Tensor): HostIndices | undefined {
 /**
  * Throws when a host-known index is outside [low, size): low = -size where negative indices
  * count from the end (advanced indexing), 0 where PyTorch refuses them. `skip` is a value
- * that is always allowed (crossEntropy's ignoreIndex).
+ * that is always allowed (crossEntropy's ignoreIndex). Returns true when every value was
+ * checked, so the op reading them cannot fail on the device (IndicesChecked); while
+ * tpu.compile traces, only if each replay can check its own tensor's values first.
  */
-export function checkHostIndices(op: string, what: string, index: Tensor, size: number, negativesWrap: boolean, skip?: number): void {
+export function checkHostIndices(op: string, what: string, index: Tensor, size: number, negativesWrap: boolean, skip?: number): boolean {
   const values = hostValues(index);
-  if (!values) return;
+  if (!values) return false;
   const low = negativesWrap ? -size : 0;
   for (let i = 0; i < values.length; i++) {
     const v = Number(values[i]!); // exact within any valid range
@@ -38,4 +41,5 @@ export function checkHostIndices(op: string, what: string, index: Tensor, size: 
     const why = v < 0 && !negativesWrap && v >= -size ? ' (negative indices are errors here, as in PyTorch)' : '';
     throw new RangeError(`${op}: ${what} ${v} at position ${i} is out of range [${low}, ${size - 1}]${why}`);
   }
+  return recheckOnReplay(index, (t) => checkHostIndices(op, what, t, size, negativesWrap, skip));
 }

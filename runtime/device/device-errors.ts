@@ -3,7 +3,7 @@
 // compiled it). Launch sites are kept in a ring indexed by launch number: no allocation
 // per launch.
 import type { Site } from '../call-site.js';
-import type { DeviceMessage, FailureRoot } from './protocol.js';
+import type { FailureRoot, Progress } from './protocol.js';
 
 export class DeviceError extends Error {
   override name = 'DeviceError';
@@ -16,8 +16,6 @@ export class CancelledError extends Error {
 export const MAX_IN_FLIGHT = 16384;
 /** Ring size for call sites of launches in flight (> MAX_IN_FLIGHT + 1). */
 const SITE_RING = 32768;
-
-type Progress = Extract<DeviceMessage, { t: 'progress' }>;
 
 // One failure on one chip fails its collectives' peers too (their parts could not run), and
 // whatever read their results: it is thrown once, at the first sync point that meets any of

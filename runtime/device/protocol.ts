@@ -27,10 +27,14 @@ export type HostMessage =
   /** Ends all work: the thread drops its queue, replies once nothing of it runs, and ignores later messages. */
   | { t: 'stop'; reply: number };
 
+/** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
+export type Progress = { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] };
+/** The answer to a command that asked for one, with the progress not sent before it (handled first). */
+export type Reply = { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; root?: FailureRoot; stats?: DeviceStats; progress?: Progress };
+
 export type DeviceMessage =
-  | { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; root?: FailureRoot; stats?: DeviceStats }
-  /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
-  | { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] }
+  | Reply
+  | Progress
   /** The backend could not start (TPU_KERNEL_BACKEND=tpu on a host without chips): one line; the thread ends. */
   | { t: 'startFailed'; message: string };
 

@@ -10,7 +10,7 @@ import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
-import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd } from './protocol.js';
+import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
@@ -280,10 +280,15 @@ export class DeviceSession {
   private onMessage(msg: DeviceMessage): void {
     if (msg.t === 'startFailed') return; // startOrThrow took it
     if (msg.t === 'reply') {
+      if (msg.progress) this.progressed(msg.progress);
       if (msg.reply === this.stopReply) this.stopped = true;
       this.waits.resolve(msg);
       return;
     }
+    this.progressed(msg);
+  }
+
+  private progressed(msg: Progress): void {
     this.errors.progress(msg, this.doneUpTo);
     this.doneUpTo = Math.max(this.doneUpTo, msg.upTo);
     if (!profiling.on) return;

@@ -6,10 +6,10 @@ import { performance } from 'node:perf_hooks';
 import type { MessagePort } from 'node:worker_threads';
 import { emit, profiling, waitSite } from '../profiler/events.js';
 import { CancelledError, DeviceError } from './device-errors.js';
-import type { DeviceMessage } from './protocol.js';
+import type { Reply } from './protocol.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_INTERRUPT, SIGNAL_READY } from './signal.js';
 
-export type Reply = Extract<DeviceMessage, { t: 'reply' }>;
+export type { Reply };
 
 export const START_TIMEOUT_MS = 20_000;
 const WAIT_SLICE_MS = 50;

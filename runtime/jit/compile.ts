@@ -12,9 +12,10 @@
 // trace-record.ts), tensors the body made from host values (made again: tpu.rand advances
 // as in eager execution). Every other JS value the body reads is frozen at trace time, as in
 // jax.jit. A new trace is made instead of a replay when a captured tensor was disposed, a
-// guard reads another value, a module's tensor or submodule was replaced or train()/eval()
-// switched, or a number argument was used in JS arithmetic (then its value is part of the
-// signature, with a warning once). A mode switch in the body, or a refused value read the
+// guard reads another value, an index tensor the trace checked on the host holds device
+// data, a module's tensor or submodule was replaced or train()/eval() switched, or a number
+// argument was used in JS arithmetic (then its value is part of the signature, with a
+// warning once). A mode switch in the body, or a refused value read the
 // body caught, is an error at trace time: the trace would not be what eager execution does.
 import { Tensor } from '../tensor.js';
 import { currentMode, inMode } from '../modes/mode.js';
@@ -27,7 +28,7 @@ import { flattenArguments, withLiveNumbers, type FlatArguments } from './argumen
 import { LiveNumber } from './live-number.js';
 import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
 import { replay, staleReason } from './replay.js';
-import { captureOuterSite } from '../call-site.js';
+import { captureSite } from '../call-site.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
 import { traceBody } from './trace-body.js';
 import { lowerFunction, type Lowered } from './lower.js';
@@ -121,7 +122,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
           const required = [...returned].filter((t) => !t._buf && !t.disposed);
           for (const t of region.liveValues()) if (!returned.has(t)) required.push(t);
           let plan: Plan | string | null = region.recomputes() ? 'it reads values computed earlier and never materialized' : null;
-          const facts = { args: flat.tensors, argBuffers, result, record };
+          const facts = { args: flat.tensors, argBuffers, result, record, mayFail: region.holdsOpThatMayFail() };
           region.flush(`compiled ${name}`, required, (bp, updates) => {
             plan ??= buildPlan(bp, updates, facts);
           });
@@ -157,8 +158,9 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
       if (entry?.plan) {
         const stale = entry.replacements !== replacementCount()
           ? 'a module tensor or submodule was replaced, or train()/eval() switched'
-          : staleReason(entry.plan);
-        if (stale === null) return replay(entry.plan, flat.tensors, name, captureOuterSite(compiled)) as R;
+          : staleReason(entry.plan, flat.tensors);
+        // Its call site as strict mode records calls: by default only when its program may fail on the device.
+        if (stale === null) return replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R;
         lastRetrace = stale;
       }
       const { result, plan } = trace(args, flat);

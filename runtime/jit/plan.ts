@@ -72,6 +72,10 @@ export interface Plan {
   readonly remakes: readonly (() => Tensor)[];
   /** Every tensor bound or updated by identity: a replay needs each of them alive. */
   readonly held: readonly Tensor[];
+  /** Index tensors whose values the trace checked on the host: each replay checks its own first (trace-record.ts). */
+  readonly indexChecks: readonly { readonly source: Source; readonly check: (t: Tensor) => boolean }[];
+  /** Whether its program may fail on the device (then a replay records its call site, call-site.ts). */
+  readonly mayFail: boolean;
 }
 
 export interface TraceFacts {
@@ -80,6 +84,8 @@ export interface TraceFacts {
   readonly argBuffers: readonly DeviceBuffer[];
   readonly result: unknown;
   readonly record: TraceRecord;
+  /** Whether the region traced holds an op that may fail on the device (modes/may-fail.ts). */
+  readonly mayFail: boolean;
 }
 
 /** The plan, or why this trace cannot be replayed. */
@@ -157,6 +163,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   };
   const result = template(facts.result);
   if (unreplayable !== null) return unreplayable;
+  const indexChecks = record.indexChecks.map(({ tensor, check }) => ({ source: sourceOf(tensor), check }));
 
   return {
     programs: bp ? (bp.parts ?? [bp]).map((p) => ({
@@ -170,6 +177,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     record,
     remakes,
     held: [...held],
+    indexChecks,
+    mayFail: bp !== null && facts.mayFail,
   };
 }
 

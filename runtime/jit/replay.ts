@@ -17,8 +17,12 @@ import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, typ
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
 
-/** Why the plan cannot be replayed now (then the call traces again), or null. */
-export function staleReason(plan: Plan): string | null {
+/**
+ * Why the plan cannot be replayed now on the call's tensor arguments `args` (then the call
+ * traces again), or null. Throws when an index value known on the host is out of range, as
+ * the body would at that call.
+ */
+export function staleReason(plan: Plan, args: readonly Tensor[]): string | null {
   for (const t of plan.held) {
     if (t.disposed) return `the captured tensor ${t.describe()} was disposed`;
     if (t._buf?.lostWithSession) return `the captured tensor ${t.describe()} was freed by tpu.reset()`;
@@ -26,6 +30,10 @@ export function staleReason(plan: Plan): string | null {
   for (const g of plan.record.guards) {
     const now = g.read();
     if (!Object.is(now, g.value)) return `${g.what} changed (${String(g.value)} -> ${String(now)})`;
+  }
+  for (const { source, check } of plan.indexChecks) {
+    const t = 'arg' in source ? args[source.arg]! : 'held' in source ? source.held : null;
+    if (t === null || !check(t)) return 'an index tensor checked on the host when traced holds device data now';
   }
   return null;
 }

@@ -5,7 +5,11 @@
 // - guards: JS values that decided the trace's structure (momentum on or off): a replay
 //   whose guard reads a different value traces again;
 // - uploads: tensors the body created on the host (tpu.rand for a dropout mask, constants):
-//   made again on each replay, so random numbers advance exactly as in eager execution.
+//   made again on each replay, so random numbers advance exactly as in eager execution;
+// - index checks: index tensors from outside the body whose host-known values were checked in
+//   range (host-known-indices.ts), so the trace's index ops cannot fail on the device: each
+//   replay checks its own tensors' values first (a replay whose values are not known on the
+//   host traces again).
 import type { WeakScalar } from '../tensor.js';
 import type { Tensor } from '../tensor.js';
 
@@ -17,11 +21,19 @@ export interface Guard {
   readonly value: unknown;
 }
 
+/** An index tensor the trace checked on the host, and the check to run on a replay's tensor in its place. */
+export interface IndexCheck {
+  readonly tensor: Tensor;
+  /** Throws when a value is out of range; false when the values are not known on the host. */
+  readonly check: (t: Tensor) => boolean;
+}
+
 export interface TraceRecord {
   readonly actions: ReplayAction[];
   readonly guards: Guard[];
   /** Tensors the body made from host values, and how to make each again. */
   readonly uploads: Map<Tensor, () => Tensor>;
+  readonly indexChecks: IndexCheck[];
 }
 
 let current: TraceRecord | null = null;
@@ -29,7 +41,7 @@ let current: TraceRecord | null = null;
 /** Runs fn while recording; returns its result and the record (null on a throw). */
 export function recordTrace<T>(fn: () => T): [T, TraceRecord] {
   const outer = current;
-  const record: TraceRecord = { actions: [], guards: [], uploads: new Map() };
+  const record: TraceRecord = { actions: [], guards: [], uploads: new Map(), indexChecks: [] };
   current = record;
   try {
     return [fn(), record];
@@ -60,6 +72,18 @@ export function noteLiveRead(scalar: WeakScalar): void {
 
 export function noteUpload(made: Tensor, remake: () => Tensor): void {
   current?.uploads.set(made, remake);
+}
+
+/**
+ * While tracing: whether the index tensor `t`, checked on the host, can be checked again on
+ * each replay (it comes from outside the body; one the body uploads is made again inside the
+ * replay, too late to trace anew), and if so the check is recorded. Out of a trace: true.
+ */
+export function recheckOnReplay(t: Tensor, check: (t: Tensor) => boolean): boolean {
+  if (current === null) return true;
+  if (current.uploads.has(t)) return false;
+  current.indexChecks.push({ tensor: t, check });
+  return true;
 }
 
 /** Bumped when a module's tensor or submodule property is replaced, or its training flag changes. */

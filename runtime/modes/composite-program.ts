@@ -16,11 +16,11 @@ import { FusedMode } from './fused.js';
 import { isBufferLayout, keepForBackward } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
-import { mayFailOnDevice } from './eager.js';
+import { mayFailOnDevice } from './may-fail.js';
 
 const region = new Region(Infinity);
 // Sites as strict mode records them: a program that may fail on the device (large outputs).
-region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t));
+region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t._node!.attrs, t));
 // Its ops count as strict mode's (profiler, tpu.stats): to the user they are strict ops.
 const recording = new FusedMode(region, 'strict');
 

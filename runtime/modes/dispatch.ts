@@ -102,7 +102,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   checkInt64Support(op.name, abstracts, out);
   if (op.profilesAsMatmul && profiling.on) emit({ kind: 'matmul', operands: abstracts });
   const mode = currentMode();
-  const site = mode.site(op, out, apply);
+  const site = mode.site(op, attrs, out, apply);
   const node: TraceNode = { op, inputs, attrs, shape: out.shape, dtype: out.dtype, site, chip, region: null, consumers: 0, boundBy: 0, boundAt: 0 };
   let sampleStart = -1;
   let waitedAtStart = 0;

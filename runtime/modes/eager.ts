@@ -4,11 +4,9 @@
 // are (checkDebugCollectives, at the sync that ends a collective call or a backward pass).
 // A composed op (composite.ts) is one op to the user: debug mode checks its result, not the ops
 // inside (softmax over a -inf entry makes an infinite intermediate; its result is finite).
-import { ITEMSIZE } from '../dtype.js';
-import { formatShape, numel } from '../shape.js';
+import { formatShape } from '../shape.js';
 import { isScalar, Tensor, type TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
-import type { Primitive } from '../primitive.js';
 import { bindSingle } from '../program/bind-program.js';
 import { chipSession } from '../device/current.js';
 import { captureSite, formatSite, type CallSite } from '../call-site.js';
@@ -18,6 +16,7 @@ import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
 import { runAsOneProgram } from './composite-program.js';
+import { mayFailOnDevice } from './may-fail.js';
 import type { Mode } from './mode-type.js';
 
 export class NonFiniteError extends Error {
@@ -55,9 +54,9 @@ class EagerMode implements Mode {
 
   constructor(readonly name: 'debug' | 'strict') {}
 
-  site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null {
+  site(op: OpDef<any>, attrs: unknown, out: Abstract, caller: Function): CallSite | null {
     // Unformatted until a device error names it (call-site.ts).
-    return captureSite(caller, this.name === 'debug', mayFailOnDevice(op, out));
+    return captureSite(caller, this.name === 'debug', mayFailOnDevice(op, attrs, out));
   }
 
   apply(node: TraceNode): Tensor {
@@ -111,14 +110,6 @@ class EagerMode implements Mode {
 function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never {
   out.dispose();
   throw new NonFiniteError(`${name} produced NaN or Inf (output ${formatShape(out.shape)} ${out.dtype}) at ${formatSite(site)}`);
-}
-
-// A launch fails on the device when its output cannot be allocated there (large outputs) or
-// when it reads indices from device data. By default only such calls record their site:
-// a capture costs several µs, small beside the device time of a large op.
-const LARGE_OUTPUT_BYTES = 1 << 20;
-export function mayFailOnDevice(op: Primitive, out: Abstract): boolean {
-  return op.readsDeviceIndices === true || numel(out.shape) * ITEMSIZE[out.dtype] >= LARGE_OUTPUT_BYTES;
 }
 
 export const debug: Mode = new EagerMode('debug');

@@ -4,6 +4,7 @@
 import type { Tensor, TraceNode } from '../tensor.js';
 import type { Abstract, OpDef } from '../ops/op.js';
 import { captureSite, type CallSite } from '../call-site.js';
+import { readsUncheckedIndices } from '../primitive.js';
 import { temporaries } from '../scope.js';
 import { materialize } from './materialize.js';
 import { adopt } from './adopt.js';
@@ -20,8 +21,8 @@ export class FusedMode implements Mode {
   // A region records where it started and where it was cut instead (region.ts), and the
   // calls of its ops that read indices from device data (their values never exist apart
   // from the region's program).
-  site(op: OpDef<any>, _out: Abstract, caller: Function): CallSite | null {
-    return op.readsDeviceIndices ? captureSite(caller, false, true) : null;
+  site(op: OpDef<any>, attrs: unknown, _out: Abstract, caller: Function): CallSite | null {
+    return readsUncheckedIndices(op, attrs) ? captureSite(caller, false, true) : null;
   }
 
   apply(node: TraceNode): Tensor {

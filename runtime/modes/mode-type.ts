@@ -19,7 +19,7 @@ export interface Mode {
   /** Where its ops are recorded to run later as one program (null: each op runs at once). */
   readonly region: Region | null;
   /** The call site an op records, captured below `caller` (null: none). */
-  site(op: OpDef<any>, out: Abstract, caller: Function): CallSite | null;
+  site(op: OpDef<any>, attrs: unknown, out: Abstract, caller: Function): CallSite | null;
   /** Runs or records one op application; returns its result. */
   apply(node: TraceNode): Tensor;
   /** Runs the body of the composed op `name` (composite.ts). */

@@ -16,14 +16,15 @@ import type { DeviceBuffer } from '../device/memory.js';
 import { emit, profiling } from '../profiler/events.js';
 import { launch, launchAll } from './launch.js';
 import { iterationCut } from '../program/loop-period.js';
-import { attrKeyOf } from '../primitive.js';
+import { readsUncheckedIndices, sameAttrs } from '../primitive.js';
 import { numel, shapesEqual } from '../shape.js';
 import { ITEMSIZE } from '../dtype.js';
 import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
-import { captureOuterSite, captureSite, regionSite, type CallSite, type Site } from '../call-site.js';
+import { captureOuterSite, captureSite, regionSite, startsRegionSite, type CallSite, type Site } from '../call-site.js';
+import { mayFailOnDevice } from './may-fail.js';
 
 /** Calls recording several chips' parts of one collective hold the size cap's cut (holdingCuts). */
 let cutsHeld = 0;
@@ -54,9 +55,10 @@ export class Region {
   private displaced: DeviceBuffer[] = [];
   /** The value each updated tensor had before the region (restored if the region is dropped). */
   private originals = new Map<Tensor, Tensor>();
-  // Where the region's first op was called (null when call sites are off, or for the rest of a
-  // region cut at the size cap). With the line that cut the region, it locates a device error
-  // in the region's program, for two stack captures per region instead of one per op.
+  // Where the region's first op that may fail on the device was called (its first op with
+  // tpu.setCallSites(true); null when call sites are off, when no op may fail, or for the rest
+  // of a region cut at the size cap). With the line that cut the region, it locates a device
+  // error in the region's program, for two stack captures per region instead of one per op.
   private start: CallSite | null = null;
 
   /**
@@ -88,7 +90,9 @@ export class Region {
     // The cut at the size cap waits for the next op: by then the loop body has disposed what
     // it no longer needs, so those values are neither outputs nor recipes to keep.
     if (this.members.length >= this.cap && cutsHeld === 0) this.cutAtCap();
-    if (this.members.length === 0 && !this.oneOpMayFail) this.start = captureOuterSite(caller);
+    if (this.start === null && !this.oneOpMayFail && startsRegionSite(this.members.length === 0, mayFailOnDevice(node.op, node.attrs, node))) {
+      this.start = captureOuterSite(caller);
+    }
     for (const v of node.inputs) {
       if (isScalar(v)) continue;
       if (v._buf) this.read(v._buf);
@@ -169,7 +173,7 @@ export class Region {
     if (profiling.on) emit({ kind: 'region', time: performance.now(), reason: 'size cap (at a loop iteration)', nodes: cut, outputs: outputs.size });
     const readBefore = this.reads;
     try {
-      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap));
+      this.launchSparing(outputs, regionSite(this.start, Region.prototype.cutAtCap, this.mayFail()));
       this.keepOldValuesOnFailure();
     } finally {
       // The suffix becomes the new region, with its consumers and reads counted afresh.
@@ -256,7 +260,7 @@ export class Region {
       if (outputs.size) {
         const site = this.oneOpMayFail
           ? captureSite(Region.prototype.flush, false, this.mayFail() || this.oneOpMayFail(outputs))
-          : regionSite(this.start, Region.prototype.flush);
+          : regionSite(this.start, Region.prototype.flush, this.mayFail());
         if (this.onSeveralChips(outputs)) {
           // Values that read no index from device data and wait for no collective (which a peer's
           // error fails) run first, in programs of their own: they survive such an error.
@@ -309,22 +313,23 @@ export class Region {
    */
   private readersOfReplaced(outputs: ReadonlySet<Tensor>): Tensor[] {
     if (this.displaced.length === 0) return [];
-    const replaced = new Set(this.displaced);
+    // Sets are shared, never changed: a value reaching what one input reaches takes its set
+    // (most values of a step reach the same few weights), a new one only where two differ.
+    const alone = new Map<DeviceBuffer, ReadonlySet<DeviceBuffer>>();
+    for (const b of this.displaced) alone.set(b, new Set([b]));
     /** The old buffers each value not written reaches through its recipe. */
-    const reaches = new Map<Tensor, Set<DeviceBuffer>>();
+    const reaches = new Map<Tensor, ReadonlySet<DeviceBuffer>>();
     const found: Tensor[] = [];
     for (const t of this.members) {
       if (t._buf || !t._node || outputs.has(t) || this.derived.has(t)) continue;
-      let reached: Set<DeviceBuffer> | undefined;
+      let reached: ReadonlySet<DeviceBuffer> | undefined;
       for (const v of t._node.inputs) {
         if (isScalar(v)) continue;
-        if (v._buf) {
-          if (replaced.has(v._buf)) (reached ??= new Set()).add(v._buf);
-        } else for (const b of reaches.get(v) ?? []) (reached ??= new Set()).add(b);
+        const r = v._buf ? alone.get(v._buf) : reaches.get(v);
+        if (r) reached = reached ? union(reached, r) : r;
       }
       if (!reached) continue;
-      const kept = [...reached].reduce((s, b) => s + b.bytes, 0);
-      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < kept) found.push(t);
+      if (!t.disposed && !t._temporary && numel(t.shape) * ITEMSIZE[t.dtype] < bytesOf(reached)) found.push(t);
       else reaches.set(t, reached);
     }
     return found;
@@ -342,7 +347,7 @@ export class Region {
       // Over several chips: chip 0's program, the one an SPMD compile runs on every chip.
       if (this.spansChips()) outputs = new Set([...outputs].filter((t) => t.chip === 0));
       if (!this.members.length || !outputs.size) return null;
-      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly));
+      const bound = bindProgram([...outputs], regionSite(this.start, Region.prototype.programOnly, this.mayFail()));
       return { bound, updated: new Map(this.originals), made: new Set(this.members) };
     } finally {
       this.drop();
@@ -366,10 +371,15 @@ export class Region {
     return false;
   }
 
+  /** Whether its program may fail on the device: it reads indices from device data (mayFail) or makes an output of 1 MiB or more. */
+  holdsOpThatMayFail(): boolean {
+    return this.mayFail() || this.members.some((t) => t._node !== null && mayFailOnDevice(t._node.op, t._node.attrs, t));
+  }
+
   /** Whether its program may read indices from device data (recomputed values: maybe, unless they only rearrange buffers). */
   private mayFail(): boolean {
     for (const t of this.recomputed) if (!isBufferLayout(t)) return true;
-    return this.members.some((t) => t._node?.op.readsDeviceIndices === true);
+    return this.members.some((t) => t._node !== null && readsUncheckedIndices(t._node.op, t._node.attrs));
   }
 
   /** Drops the region without running it (interrupt); its tensors keep their recipes. */
@@ -421,7 +431,7 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
     if (t._buf || !node) return false;
     let known = memo.get(t);
     if (known === undefined) {
-      known = node.op.readsDeviceIndices === true || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
+      known = readsUncheckedIndices(node.op, node.attrs) || (collectivesToo && COLLECTIVE_PRIMITIVES.has(node.op.name)) ||
         node.inputs.some((v) => !isScalar(v) && fallible(v));
       memo.set(t, known);
     }
@@ -431,6 +441,20 @@ function splitFallible(outputs: ReadonlySet<Tensor>, collectivesToo = false): [T
   const rest: Tensor[] = [];
   for (const t of outputs) (fallible(t) ? rest : safe).push(t);
   return [safe, rest];
+}
+
+/** a ∪ b, as one of them when it holds the other. */
+function union<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): ReadonlySet<T> {
+  if (a === b) return a;
+  if (a.size < b.size) return union(b, a);
+  for (const x of b) if (!a.has(x)) return new Set([...a, ...b]);
+  return a;
+}
+
+function bytesOf(buffers: ReadonlySet<DeviceBuffer>): number {
+  let bytes = 0;
+  for (const b of buffers) bytes += b.bytes;
+  return bytes;
 }
 
 /** A value of an earlier region recomputed here is written out, and kept, unless it only rearranges buffers. */
@@ -443,5 +467,5 @@ function sameOpCall(a: Tensor, b: Tensor): boolean {
   const x = a._node!;
   const y = b._node!;
   return x.op === y.op && x.dtype === y.dtype && shapesEqual(x.shape, y.shape) &&
-    (x.attrs === y.attrs || attrKeyOf(x.op, x.attrs) === attrKeyOf(y.op, y.attrs));
+    sameAttrs(x.op, x.attrs, y.attrs);
 }

@@ -8,7 +8,7 @@ import { readOptions } from '../options.js';
 import { where } from '../ops/where.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
-import { INT32_INDEX_HINT } from '../ops/gather-scatter.js';
+import { gatherChecked, INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 import { composite } from '../modes/composite.js';
 import { untracked } from '../views/view-tracking.js';
 import { sharingVersion } from '../autograd/past-values.js';
@@ -96,7 +96,8 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   if (!shapesEqual(target.shape, batchShape)) {
     throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
   }
-  checkHostIndices(who, 'target', target, classes, false, ignore);
+  // Checked here, the labels cannot fail the gather on the device (ignored ones read class 0).
+  const inRange = checkHostIndices(who, 'target', target, classes, false, ignore);
   const t = ofTarget(target.reshape([-1]));
   const keep = t.ne(ignore);
   // an ignored target may be any value: it reads class 0 and is multiplied by 0
@@ -104,7 +105,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const kept = keep.to(logp.dtype);
   const sampleWeight = weight === null ? kept : weight.indexSelect(0, safe).mul(kept);
   // an ignored sample's terms are 0 by selection: times 0, a -inf log-probability would be NaN
-  const nll = where(keep, logp.gather(1, safe.unsqueeze(1)).squeeze(1).mul(sampleWeight).neg(), 0);
+  const nll = where(keep, gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1).mul(sampleWeight).neg(), 0);
   const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
   const r = o.reduction ?? 'mean';

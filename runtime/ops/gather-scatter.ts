@@ -13,16 +13,25 @@ import { checkHostIndices } from '../host-known-indices.js';
 import { inferNumClasses } from './one-hot-classes.js';
 import { installMethods } from '../install-methods.js';
 import { indexLayout } from '../views/result-layout.js';
+import type { IndicesChecked } from '../primitive.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
+
+/**
+ * The dim of an index op, and whether the host checked its index values in range: then it
+ * cannot fail on the device, so a fused region need not run the values that do not read it
+ * apart (region.ts), and its gradient reads the same indices, checked as well.
+ */
+export type IndexAttrs = { dim: number } & IndicesChecked;
+const indexAttrs = (dim: number, checked: boolean): IndexAttrs => (checked ? { dim, indicesChecked: true } : { dim });
 
 function checkIndex(op: string, index: Abstract): void {
   if (!isInteger(index.dtype)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
 }
 
 /** Gathers along dim with an index of any shape: out = x.shape[:dim] + index.shape + x.shape[dim+1:]. */
-export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+export const indexSelectOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   name: 'indexSelect',
   readsDeviceIndices: true,
   infer([x, index], { dim }) {
@@ -30,7 +39,8 @@ export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     if (x!.shape[dim] === 0 && index!.shape.reduce((a, b) => a * b, 1) > 0) throw new RangeError(`indexSelect: cannot index into an empty dim ${dim} of ${formatShape(x!.shape)}`);
     return { shape: [...x!.shape.slice(0, dim), ...index!.shape, ...x!.shape.slice(dim + 1)], dtype: x!.dtype };
   },
-  grad(g, [x, index], _out, { dim }) {
+  grad(g, [x, index], _out, attrs) {
+    const { dim } = attrs;
     const xs = (x as Tensor).shape;
     const idx = index as Tensor;
     const m = idx.size;
@@ -38,11 +48,11 @@ export const indexSelectOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     const g2 = g.reshape([...xs.slice(0, dim), m, ...xs.slice(dim + 1)]);
     const unit = xs.map((_, d) => (d === dim ? m : 1));
     const spread = idx.reshape(unit).expand([...g2.shape]);
-    return [apply(scatterAddOp, [zeros(x as Tensor, g), spread, g2], { dim }), null];
+    return [apply(scatterAddOp, [zeros(x as Tensor, g), spread, g2], attrs), null];
   },
 });
 
-export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+export const gatherOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   name: 'gather',
   readsDeviceIndices: true,
   infer([x, index], { dim }) {
@@ -55,10 +65,10 @@ export const gatherOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     });
     return { shape: index!.shape, dtype: x!.dtype };
   },
-  grad: (g, [x, index], _out, { dim }) => [apply(scatterAddOp, [zeros(x as Tensor, g), index!, g], { dim }), null],
+  grad: (g, [x, index], _out, attrs) => [apply(scatterAddOp, [zeros(x as Tensor, g), index!, g], attrs), null],
 });
 
-export const scatterAddOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
+export const scatterAddOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   name: 'scatterAdd',
   readsDeviceIndices: true,
   infer([x, index, src], { dim }) {
@@ -74,7 +84,7 @@ export const scatterAddOp: OpDef<{ dim: number }> = defineOp<{ dim: number }>({
     });
     return { shape: x!.shape, dtype: x!.dtype };
   },
-  grad: (g, [_x, index], _out, { dim }) => [g, null, apply(gatherOp, [g, index!], { dim })],
+  grad: (g, [_x, index], _out, attrs) => [g, null, apply(gatherOp, [g, index!], attrs)],
 });
 
 function zeros(like: Tensor, g: Tensor): Tensor {
@@ -98,8 +108,8 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
   const idx = indexTensor('indexSelect', index);
   if (idx.ndim !== 1) throw new RangeError(`indexSelect: index must be 1-D; got shape ${formatShape(idx.shape)}`);
   const d = normalizeDim('indexSelect', dim, x.ndim);
-  checkHostIndices('indexSelect', 'index', idx, x.shape[d]!, false);
-  return apply(indexSelectOp, [x, idx], { dim: d });
+  const checked = checkHostIndices('indexSelect', 'index', idx, x.shape[d]!, false);
+  return apply(indexSelectOp, [x, idx], indexAttrs(d, checked));
 }
 
 /**
@@ -110,15 +120,15 @@ export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly
   const idx = indexTensor('index', index);
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
   const d = normalizeDim('index', dim, x.ndim);
-  checkHostIndices('index', 'index', idx, x.shape[d]!, true);
+  const checked = checkHostIndices('index', 'index', idx, x.shape[d]!, true);
   const wrapped = isInteger(idx.dtype) ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
-  return indexLayout(x, idx, d, apply(indexSelectOp, [x, wrapped], { dim: d }), xStrides);
+  return indexLayout(x, idx, d, apply(indexSelectOp, [x, wrapped], indexAttrs(d, checked)), xStrides);
 }
 
 /** Rows of a table picked by an index tensor of any shape, without wrapping negatives (embedding). */
 export function rowsAt(table: Tensor, index: Tensor): Tensor {
-  checkHostIndices('embedding', 'index', index, table.shape[0]!, false);
-  return apply(indexSelectOp, [table, index], { dim: 0 });
+  const checked = checkHostIndices('embedding', 'index', index, table.shape[0]!, false);
+  return apply(indexSelectOp, [table, index], indexAttrs(0, checked));
 }
 
 /**
@@ -126,12 +136,17 @@ export function rowsAt(table: Tensor, index: Tensor): Tensor {
  * @example tpu.gather(x, 1, index)
  */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
+  return gatherChecked(x, dim, index, false);
+}
+
+/** gather, told whether the caller checked the index values in range on the host (checkHostIndices of the tensor they come from). */
+export function gatherChecked(x: Tensor, dim: number, index: Tensor, checked: boolean): Tensor {
   const idx = indexTensor('gather', index);
   const d = normalizeDim('gather', dim, x.ndim);
   // a 0-d input and index: PyTorch reads it as one element along dim 0
-  if (x.ndim === 0 && idx.ndim === 0) return gather(x.reshape([1]), 0, idx.reshape([1])).reshape([]);
-  checkHostIndices('gather', 'index', idx, x.shape[d]!, false);
-  return apply(gatherOp, [x, idx], { dim: d });
+  if (x.ndim === 0 && idx.ndim === 0) return gatherChecked(x.reshape([1]), 0, idx.reshape([1]), checked).reshape([]);
+  const known = checkHostIndices('gather', 'index', idx, x.shape[d]!, false);
+  return apply(gatherOp, [x, idx], indexAttrs(d, known || checked));
 }
 
 /**
@@ -142,12 +157,12 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
   const idx = indexTensor('scatterAdd', index);
   if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
   const d = normalizeDim('scatterAdd', dim, x.ndim);
-  checkHostIndices('scatterAdd', 'index', idx, x.shape[d]!, false);
+  const checked = checkHostIndices('scatterAdd', 'index', idx, x.shape[d]!, false);
   let s = src;
   if (s.ndim === idx.ndim && idx.shape.every((n, k) => n <= s.shape[k]!) && !shapesMatch(s.shape, idx.shape)) {
     s = idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), s);
   }
-  return apply(scatterAddOp, [x, idx, s], { dim: d });
+  return apply(scatterAddOp, [x, idx, s], indexAttrs(d, checked));
 }
 
 /**

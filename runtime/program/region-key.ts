@@ -4,7 +4,7 @@
 // cost more than recording them. Alike means what the signature says (bind-program.ts): the
 // same ops, attributes, dtypes and operand ids, input shapes and dtypes, scalar types, outputs.
 // It holds no tensor or buffer: only ops, attributes and shapes.
-import { attrKeyOf, type Primitive } from '../primitive.js';
+import { attrKeyOf, sameAttrs, type Primitive } from '../primitive.js';
 import { shapesEqual, type Shape } from '../shape.js';
 import type { DType } from '../dtype.js';
 import type { RegionBinding } from './bind-program.js';
@@ -41,7 +41,7 @@ export function structureHash(b: RegionBinding): number {
 export class RegionKey {
   private readonly ops: Primitive[];
   private readonly attrs: unknown[];
-  /** attrKeyOf of each node's attributes: compared when the attributes are another object. */
+  /** attrKeyOf of each node's attributes: compared when the attributes differ field by field (sameAttrs). */
   private readonly attrKeys: string[];
   private readonly dtypes: DType[];
   private readonly refs: readonly (readonly number[])[];
@@ -83,7 +83,7 @@ export class RegionKey {
     for (let k = 0; k < nodes.length; k++) {
       const node = nodes[k]!;
       if (node.op !== this.ops[k] || node.dtype !== this.dtypes[k] || !sameNumbers(refs[k]!, this.refs[k]!)) return false;
-      if (node.attrs !== this.attrs[k] && attrKeyOf(node.op, node.attrs) !== this.attrKeys[k]) return false;
+      if (!sameAttrs(node.op, node.attrs, this.attrs[k], this.attrKeys[k])) return false;
     }
     return true;
   }

@@ -135,10 +135,26 @@ describe('device errors', () => {
     expect(err).toBeInstanceOf(DeviceError);
     const message = (err as Error).message;
     const call = `\\S*errors\\.test\\.ts:${line}:\\d+`;
-    expect(message).toMatch(new RegExp(mode === 'strict' ? `^op 'indexSelect' failed on the device \\(called at ${call}\\)` : `^fused program of 3 ops \\(reshape, indexSelect, mul\\) failed on the device \\(called at .*; indexSelect at ${call}\\)`));
+    // fused: from the region's first op that may fail to the line that cut it (data() above)
+    const cut = `\\S*errors\\.test\\.ts:${line + 2}:\\d+`;
+    expect(message).toMatch(new RegExp(mode === 'strict' ? `^op 'indexSelect' failed on the device \\(called at ${call}\\)` : `^fused program of 3 ops \\(reshape, indexSelect, mul\\) failed on the device \\(called at ${call} … ${cut}; indexSelect at ${call}\\)`));
     expect(message).toMatch(/out of data bounds/);
     for (const t of [table, rows, picked, doubled]) t.dispose();
     expect(tpu.ones([2]).mul(3).array()).toEqual([3, 3]); // the session goes on
+  });
+
+  it('fused mode with tpu.setCallSites(true): the range starts at the region\'s first op', async () => {
+    const rows = tpu.withMode('strict', () => tpu.tensor([0, 1], { dtype: 'int32' }).mul(5));
+    tpu.mode('fused');
+    tpu.setCallSites(true);
+    const line = nextLine();
+    const table = tpu.arange(6).reshape([3, 2]);
+    const picked = table.indexSelect(0, rows);
+    const err = await picked.data().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(DeviceError);
+    const at = (l: number) => `\\S*errors\\.test\\.ts:${l}:\\d+`;
+    expect((err as Error).message).toMatch(new RegExp(`\\(called at ${at(line)} … ${at(line + 2)}; indexSelect at ${at(line + 1)}\\)`));
+    for (const t of [table, rows, picked]) t.dispose();
   });
 
   it('with call sites off, the device error names the op and the line that first compiled it', async () => {

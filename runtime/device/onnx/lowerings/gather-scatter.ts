@@ -2,6 +2,8 @@
 import type { TopkAttrs } from '../../../ops/sort.js';
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
+import type { IndexAttrs } from '../../../ops/gather-scatter.js';
+import type { IndicesChecked } from '../../../primitive.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
 
 /**
@@ -33,21 +35,22 @@ function lowerTopk(ctx: OnnxLowerContext, x: string, input: Abstract, { dim, k, 
 /**
  * Indices as PyTorch's index_select/gather/scatter_add/embedding take them: negative values
  * are errors, not counted from the end (ONNX's rule), so they are moved out of range and the
- * op fails on the device.
+ * op fails on the device. Indices the host checked in range are none (two nodes fewer).
  */
-function noNegatives(ctx: OnnxLowerContext, index: string, dtype: DType, size: number): string {
+function noNegatives(ctx: OnnxLowerContext, index: string, attrs: IndicesChecked, dtype: DType, size: number): string {
+  if (attrs.indicesChecked) return index;
   const g = ctx.graph;
   const type = dtype === 'int64' ? 'int64' : 'int32';
   return g.node('Where', [g.node('Less', [index, g.constant(type, [], [0])]), g.constant(type, [], [size]), index]);
 }
 
 onnxLowerings.register({
-  indexSelect: (ctx, [x, index], { dim }: { dim: number }, types) =>
-    ctx.graph.node('Gather', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!)], { axis: dim }),
-  gather: (ctx, [x, index], { dim }: { dim: number }, types) =>
-    ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!)], { axis: dim }),
-  scatterAdd: (ctx, [x, index, src], { dim }: { dim: number }, types) =>
-    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, types.inputs[1]!.dtype, types.inputs[0]!.shape[dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: dim, reduction: { string: 'add' } }),
+  indexSelect: (ctx, [x, index], attrs: IndexAttrs, types) =>
+    ctx.graph.node('Gather', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!)], { axis: attrs.dim }),
+  gather: (ctx, [x, index], attrs: IndexAttrs, types) =>
+    ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!)], { axis: attrs.dim }),
+  scatterAdd: (ctx, [x, index, src], attrs: IndexAttrs, types) =>
+    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: attrs.dim, reduction: { string: 'add' } }),
   // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
   topkIndices: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!,
   topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,
