@@ -35,6 +35,15 @@ export function valueOf(p: Program, id: number): ProgramValue {
   return p.nodes[id - p.scalars.length]!;
 }
 
+/** How many node inputs and program outputs read each value (by id; unread values absent). */
+export function useCounts(p: Program): Map<number, number> {
+  const uses = new Map<number, number>();
+  const use = (v: number) => uses.set(v, (uses.get(v) ?? 0) + 1);
+  for (const n of p.nodes) n.inputs.forEach(use);
+  p.outputs.forEach(use);
+  return uses;
+}
+
 /** Checks the invariants a backend relies on (operands defined before use, outputs exist). */
 export function verifyProgram(p: Program): void {
   const base = p.inputs.length + p.scalars.length;

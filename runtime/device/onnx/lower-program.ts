@@ -5,6 +5,7 @@ import { COMPUTE_TYPE, type DType } from '../../dtype.js';
 import { valueOf, verifyProgram, type Program } from '../../program/program.js';
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
+import { matchAxpy } from './match-axpy.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
 
 export interface LoweredModel {
@@ -18,9 +19,12 @@ export interface LoweredModel {
 
 const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, int64: 7, bool: 9 };
 
+/** The custom nodes the session runs (the ortc addon's; none through onnxruntime-node). */
 export interface LowerOptions {
-  /** The session runs tpu_kernel.Sgemm nodes (the ortc addon with oneDNN loaded). */
+  /** tpu_kernel.Sgemm: oneDNN's GEMM (when it loaded). */
   readonly sgemm?: boolean;
+  /** tpu_kernel.Axpy: x ± g·s in one pass. */
+  readonly axpy?: boolean;
 }
 
 function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
@@ -46,14 +50,21 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
   names.push(...inputNames, ...scalarNames);
   const softmax = matchSoftmax(program);
+  const axpy = options.axpy ? matchAxpy(program) : undefined;
   for (const [i, n] of program.nodes.entries()) {
     const fused = softmax.at.get(i);
-    if (softmax.skip.has(i)) {
+    const update = axpy?.at.get(i);
+    if (softmax.skip.has(i) || axpy?.skip.has(i)) {
       names.push(''); // an intermediate of a matched pattern: never referenced
       continue;
     }
     if (fused) {
       names.push(graph.node('Softmax', [names[fused.input]!], { axis: fused.axis }));
+      continue;
+    }
+    if (update) {
+      const ins = [update.x, update.g, update.s].map((id) => names[id]!);
+      names.push(graph.customNode('tpu_kernel', 'Axpy', ins, { subtract: update.subtract ? 1 : 0 }));
       continue;
     }
     const lower = onnxLowerings.get(n.op);

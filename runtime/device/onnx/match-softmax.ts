@@ -1,7 +1,7 @@
 // A lowering peephole: the composed softmax (amax, sub, exp, sum, div over one dim) becomes
 // ONNX Softmax when none of its intermediates leaves the program. float32 only: bfloat16
 // must round after each op, as op-by-op execution does.
-import type { Program } from '../../program/program.js';
+import { useCounts, type Program } from '../../program/program.js';
 import { shapesEqual } from '../../shape.js';
 
 export interface SoftmaxMatch {
@@ -18,10 +18,7 @@ interface ReduceAttrs {
 
 export function matchSoftmax(p: Program): SoftmaxMatch {
   const base = p.inputs.length + p.scalars.length;
-  const uses = new Map<number, number>();
-  const use = (v: number) => uses.set(v, (uses.get(v) ?? 0) + 1);
-  for (const n of p.nodes) n.inputs.forEach(use);
-  p.outputs.forEach(use);
+  const uses = useCounts(p);
   const nodeOf = (v: number) => (v >= base ? p.nodes[v - base] : undefined);
   const at = new Map<number, { input: number; axis: number }>();
   const skip = new Set<number>();

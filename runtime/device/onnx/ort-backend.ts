@@ -43,7 +43,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
-    const lowered = lowerToOnnx(program, { sgemm: this.sessions.sgemm });
+    const lowered = lowerToOnnx(program, this.sessions.customOps);
     const spec = (name: string, dtype: DType, shape: readonly number[]): TensorSpec => ({ name, dtype: COMPUTE_TYPE[dtype], shape });
     const inputs = [
       ...program.inputs.map((v, i) => spec(lowered.inputNames[i]!, v.dtype, v.shape)),

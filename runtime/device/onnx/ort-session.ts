@@ -7,6 +7,7 @@ import ort from 'onnxruntime-node';
 import { binding, initOrt, type Binding } from 'onnxruntime-node/dist/binding.js';
 import type { StorageArray } from '../../dtype.js';
 import { loadOrtc, type OrtcAddon, type TensorSpec } from './ortc-addon.js';
+import type { LowerOptions } from './lower-program.js';
 
 export interface OrtSession {
   /** Inputs and outputs in the specs' order; the outputs are written in place. */
@@ -17,8 +18,8 @@ export interface OrtSession {
 export interface OrtSessionFactory {
   /** Which binding runs sessions, and why when it is not ours. */
   readonly binding: string;
-  /** Whether sessions run tpu_kernel.Sgemm nodes (oneDNN's GEMM, through the ortc addon). */
-  readonly sgemm: boolean;
+  /** Which of our custom nodes (tpu_kernel.*, through the ortc addon) sessions run. */
+  readonly customOps: LowerOptions;
   /** `pooled`: the session may use the intra-op pool (large programs); otherwise one thread. */
   open(model: Uint8Array, pooled: boolean, inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): OrtSession;
 }
@@ -36,7 +37,7 @@ function ortcFactory(addon: OrtcAddon, version: string, gemm: string, sgemm: boo
     get binding() {
       return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool; matmul GEMM: ${gemm})`;
     },
-    sgemm,
+    customOps: { sgemm, axpy: true },
     open(model, pooled, inputs, outputs) {
       const session = addon.createSession(model, pooled, inputs, outputs);
       return {
@@ -65,7 +66,7 @@ function nodeFactory(threads: number, name: string): OrtSessionFactory {
   const serial: ort.InferenceSession.SessionOptions = { ...base, intraOpNumThreads: 1 };
   return {
     binding: name,
-    sgemm: false,
+    customOps: {},
     open(model, pooled, inputs, outputs) {
       const session: Binding.InferenceSession = new binding.InferenceSession();
       session.loadModel(model.buffer as ArrayBuffer, model.byteOffset, model.byteLength, pooled ? parallel : serial);

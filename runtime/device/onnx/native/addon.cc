@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ort-library.h"
-#include "sgemm-op.h"
+#include "custom-ops.h"
 
 namespace {
 
@@ -130,7 +130,7 @@ ortc::Session* createWith(const ortc::Library& lib, const void* model, size_t le
     // A failing kernel comes back as an error naming the op; ORT's own log line would repeat it on stderr.
     ortc::check(api, fn<ortc::SetSessionLogSeverityLevel>(api)(options, ortc::kLoggingFatal));
     const ortc::Sgemm& gemm = ortc::loadSgemm("");  // loaded by init()
-    if (gemm.run) ortc::check(api, fn<ortc::AddCustomOpDomain>(api)(options, ortc::sgemmDomain(api, gemm, lib.threads)));
+    ortc::check(api, fn<ortc::AddCustomOpDomain>(api)(options, ortc::customOpDomain(api, gemm, lib.threads)));
     if (threads == Threads::kGlobalPool) {
       ortc::check(api, fn<ortc::DisablePerSessionThreads>(api)(options));
     } else {

@@ -1,9 +1,10 @@
 #include "sgemm-op.h"
 
+#include "custom-op-kit.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,48 +24,7 @@ struct Kernel {
 SgemmFn gemmRun = nullptr;
 int poolThreads = 1;
 
-Status* fail(const void* const* api, const std::string& message) {
-  return fn<CreateStatus>(api)(kErrorInvalidArgument, ("tpu_kernel.Sgemm: " + message).c_str());
-}
-
-/** An int64 attribute, or `fallback` when the node has none. */
-int64_t attribute(const void* const* api, const KernelInfo* info, const char* name, int64_t fallback) {
-  int64_t value = fallback;
-  if (Status* s = fn<KernelInfoGetAttribute_int64>(api)(info, name, &value)) {
-    fn<ReleaseStatus>(api)(s);
-    return fallback;
-  }
-  return value;
-}
-
-std::vector<int64_t> dimsOf(const void* const* api, const Value* value) {
-  TensorTypeAndShapeInfo* info = nullptr;
-  check(api, fn<GetTensorTypeAndShape>(api)(value, &info));
-  size_t rank = 0;
-  std::vector<int64_t> dims;
-  try {
-    check(api, fn<GetDimensionsCount>(api)(info, &rank));
-    dims.resize(rank);
-    check(api, fn<GetDimensions>(api)(info, dims.data(), rank));
-  } catch (...) {
-    fn<ReleaseTensorTypeAndShapeInfo>(api)(info);
-    throw;
-  }
-  fn<ReleaseTensorTypeAndShapeInfo>(api)(info);
-  return dims;
-}
-
-float* dataOf(const void* const* api, const Value* value) {
-  void* data = nullptr;
-  check(api, fn<GetTensorMutableData>(api)(const_cast<Value*>(value), &data));
-  return static_cast<float*>(data);
-}
-
-std::string shapeText(const std::vector<int64_t>& d) {
-  std::string s = "[";
-  for (size_t i = 0; i < d.size(); i++) s += (i ? "," : "") + std::to_string(d[i]);
-  return s + "]";
-}
+Status* fail(const void* const* api, const std::string& message) { return kernelFailure(api, "Sgemm", message); }
 
 /** One product's operands, split into `parts` blocks of rows (or of columns, for few rows). */
 struct Split {
@@ -132,13 +92,13 @@ Status* compute(void* raw, KernelContext* context) {
     const int64_t rows = rb == 2 ? lead * M : M, batch = rb == 2 ? 1 : lead;
     Value* y = nullptr;
     check(api, fn<KernelContext_GetOutput>(api)(context, 0, out.data(), out.size(), &y));
-    float* c = dataOf(api, y);
+    float* c = floatData(api, y);
     if (rows == 0 || N == 0 || batch == 0) return nullptr;
     if (K == 0) {
       std::memset(c, 0, sizeof(float) * rows * N * batch);
       return nullptr;
     }
-    Split split{k.run, k.transA, rows, N, K, dataOf(api, a), dataOf(api, b), c, k.threads, true};
+    Split split{k.run, k.transA, rows, N, K, floatData(api, a), floatData(api, b), c, k.threads, true};
     // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
     split.byRows = rows >= N || rows >= 16 * k.threads;
     const int64_t extent = split.byRows ? rows : N;
@@ -152,47 +112,18 @@ Status* compute(void* raw, KernelContext* context) {
 }
 
 Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
-  *out = new Kernel{api, gemmRun, attribute(api, info, "transA", 0) != 0, poolThreads};
+  *out = new Kernel{api, gemmRun, intAttribute(api, info, "transA", 0) != 0, poolThreads};
   return nullptr;
-}
-
-CustomOp makeOp() {
-  CustomOp op{};
-  op.version = kCustomOpVersion;
-  op.GetName = [](const CustomOp*) { return "Sgemm"; };
-  op.GetExecutionProviderType = [](const CustomOp*) -> const char* { return nullptr; };  // the CPU provider
-  op.GetInputType = [](const CustomOp*, size_t) { return kElementFloat; };
-  op.GetInputTypeCount = [](const CustomOp*) -> size_t { return 2; };
-  op.GetOutputType = [](const CustomOp*, size_t) { return kElementFloat; };
-  op.GetOutputTypeCount = [](const CustomOp*) -> size_t { return 1; };
-  op.KernelDestroy = [](void* kernel) { delete static_cast<Kernel*>(kernel); };
-  op.GetInputCharacteristic = [](const CustomOp*, size_t) { return kInputOutputRequired; };
-  op.GetOutputCharacteristic = [](const CustomOp*, size_t) { return kInputOutputRequired; };
-  op.GetInputMemoryType = [](const CustomOp*, size_t) { return kMemTypeDefault; };
-  op.GetVariadicInputMinArity = [](const CustomOp*) { return 1; };
-  op.GetVariadicInputHomogeneity = [](const CustomOp*) { return 1; };
-  op.GetVariadicOutputMinArity = [](const CustomOp*) { return 1; };
-  op.GetVariadicOutputHomogeneity = [](const CustomOp*) { return 1; };
-  op.CreateKernelV2 = create;
-  op.KernelComputeV2 = compute;
-  return op;
 }
 
 }  // namespace
 
-CustomOpDomain* sgemmDomain(const void* const* api, const Sgemm& gemm, int threads) {
-  static std::once_flag once;
-  static CustomOp op;
-  static CustomOpDomain* domain = nullptr;
-  std::call_once(once, [&] {
-    gemmRun = gemm.run;
-    poolThreads = threads;
-    op = makeOp();
-    // Made once and never released: every session registered with it may still run.
-    check(api, fn<CreateCustomOpDomain>(api)(kSgemmDomain, &domain));
-    check(api, fn<CustomOpDomain_Add>(api)(domain, &op));
-  });
-  return domain;
+const CustomOp* sgemmOp(const Sgemm& gemm, int threads) {
+  static KernelOp op;
+  gemmRun = gemm.run;
+  poolThreads = threads;
+  makeFloatKernelOp(op, "Sgemm", 2, create, compute, [](void* kernel) { delete static_cast<Kernel*>(kernel); });
+  return &op.table;
 }
 
 }  // namespace ortc

@@ -1,5 +1,5 @@
-// The custom ONNX node tpu_kernel.Sgemm (float32 matmul run by oneDNN), registered in every
-// session when oneDNN is loaded. The lowering emits it for large GEMMs, in the shapes it takes:
+// The custom ONNX node tpu_kernel.Sgemm (float32 matmul run by oneDNN), in the tpu_kernel
+// domain when oneDNN is loaded. The lowering emits it for large GEMMs, in the shapes it takes:
 //   A [..., M, K] (transA: [K, M]) times B [K, N]                    -> [..., M, N]
 //   A [b..., M, K] times B [b..., K, N] with equal batch dims        -> [b..., M, N]
 #pragma once
@@ -9,12 +9,10 @@
 
 namespace ortc {
 
-constexpr const char* kSgemmDomain = "tpu_kernel";
-
 /**
- * The domain holding Sgemm, made once per process over `gemm` (whose run must be set); a
- * product is split into `threads` blocks, one per thread of the intra-op pool.
+ * The Sgemm op over `gemm` (whose run must be set); a product is split into `threads` blocks,
+ * one per thread of the intra-op pool. Made once (custom-ops.cc).
  */
-CustomOpDomain* sgemmDomain(const void* const* api, const Sgemm& gemm, int threads);
+const CustomOp* sgemmOp(const Sgemm& gemm, int threads);
 
 }  // namespace ortc
