@@ -137,7 +137,15 @@ ortc::Session* createWith(const ortc::Library& lib, const void* model, size_t le
       ortc::check(api, fn<ortc::SetIntraOpNumThreads>(api)(options, threads == Threads::kCaller ? 1 : lib.threads));
       ortc::check(api, fn<ortc::AddSessionConfigEntry>(api)(options, "session.intra_op.allow_spinning", "0"));
     }
-    ortc::check(api, fn<ortc::CreateSessionFromArray>(api)(lib.env, model, length, options, &session));
+    {
+      // ORT enters a session's custom op domain into ONNX's process-wide DomainToVersionRange
+      // by a check, then an insert, unlocked (custom_ops.cc): two chips' device threads making
+      // their first sessions at once failed with "the domain is already exist" (a full test
+      // run, test/pjrt/in-the-loop-collectives.test.ts, emulated chips).
+      static std::mutex creating;
+      std::lock_guard<std::mutex> one(creating);
+      ortc::check(api, fn<ortc::CreateSessionFromArray>(api)(lib.env, model, length, options, &session));
+    }
   } catch (...) {
     fn<ortc::ReleaseSessionOptions>(api)(options);
     throw;
