@@ -94,7 +94,8 @@ using SetGlobalInterOpNumThreads = Slot<148, Status* (*)(ThreadingOptions*, int 
 using SetGlobalSpinControl = Slot<149, Status* (*)(ThreadingOptions*, int allowSpinning)>;
 using GetBuildInfoString = Slot<254, const char* (*)()>;
 
-// Custom operators (our sgemm node): the domain, and what a kernel reads of its inputs and outputs.
+// Custom operators (our tpu_kernel nodes): the domain, what a kernel reads of its inputs and
+// outputs, and the pool it splits its work over.
 using CreateCustomOpDomain = Slot<26, Status* (*)(const char* domain, CustomOpDomain** out)>;
 using CustomOpDomain_Add = Slot<27, Status* (*)(CustomOpDomain*, const struct CustomOp* op)>;
 using AddCustomOpDomain = Slot<28, Status* (*)(SessionOptions*, CustomOpDomain*)>;

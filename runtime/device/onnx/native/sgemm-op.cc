@@ -15,20 +15,17 @@ namespace {
 
 struct Kernel {
   const void* const* api;
-  SgemmFn run;
   bool transA;
-  /** The intra-op pool's threads (the caller included): the blocks a product is split into. */
-  int64_t threads;
 };
 
+/** oneDNN's GEMM and the intra-op pool's threads (the caller included), set once by sgemmOp. */
 SgemmFn gemmRun = nullptr;
-int poolThreads = 1;
+int64_t poolThreads = 1;
 
 Status* fail(const void* const* api, const std::string& message) { return kernelFailure(api, "Sgemm", message); }
 
 /** One product's operands, split into `parts` blocks of rows (or of columns, for few rows). */
 struct Split {
-  SgemmFn run;
   bool transA;
   int64_t rows, N, K;
   const float *a, *b;
@@ -61,7 +58,7 @@ void runBlock(void* raw, size_t i) {
     c += begin;
     n = end - begin;
   }
-  const int status = s.run(s.transA ? 'T' : 'N', 'N', m, n, s.K, 1.0f, a, s.transA ? s.rows : s.K, b, s.N, 0.0f, c, s.N);
+  const int status = gemmRun(s.transA ? 'T' : 'N', 'N', m, n, s.K, 1.0f, a, s.transA ? s.rows : s.K, b, s.N, 0.0f, c, s.N);
   if (status != 0) s.status.store(status);
 }
 
@@ -98,11 +95,11 @@ Status* compute(void* raw, KernelContext* context) {
       std::memset(c, 0, sizeof(float) * rows * N * batch);
       return nullptr;
     }
-    Split split{k.run, k.transA, rows, N, K, floatData(api, a), floatData(api, b), c, k.threads, true};
+    Split split{k.transA, rows, N, K, floatData(api, a), floatData(api, b), c, poolThreads, true};
     // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
-    split.byRows = rows >= N || rows >= 16 * k.threads;
+    split.byRows = rows >= N || rows >= 16 * poolThreads;
     const int64_t extent = split.byRows ? rows : N;
-    split.parts = std::max<int64_t>(1, std::min<int64_t>(k.threads, extent / 16));
+    split.parts = std::max<int64_t>(1, std::min<int64_t>(poolThreads, extent / 16));
     check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, static_cast<size_t>(batch * split.parts), 0, &split));
     if (split.status.load() != 0) return fail(api, "oneDNN's sgemm returned status " + std::to_string(split.status.load()));
     return nullptr;
@@ -112,7 +109,7 @@ Status* compute(void* raw, KernelContext* context) {
 }
 
 Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
-  *out = new Kernel{api, gemmRun, intAttribute(api, info, "transA", 0) != 0, poolThreads};
+  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0};
   return nullptr;
 }
 
