@@ -24,14 +24,24 @@ struct Update {
   bool subtract;
 };
 
+// One block, read from locals (through the struct, gcc reloaded s from memory each element and
+// kept the loop scalar: 8.5% of W6 compiled's CPU). ivdep: y is x itself or apart from it,
+// never shifted, so vector lanes are safe; a clone per vector width, chosen at load time.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void update(const float* x, const float* g, float s, float* y, int64_t n, bool subtract) {
+  if (subtract) {
+#pragma GCC ivdep
+    for (int64_t j = 0; j < n; j++) y[j] = x[j] - g[j] * s;
+  } else {
+#pragma GCC ivdep
+    for (int64_t j = 0; j < n; j++) y[j] = x[j] + g[j] * s;
+  }
+}
+
 void runBlock(void* raw, size_t i) {
   const auto& u = *static_cast<const Update*>(raw);
   const int64_t begin = static_cast<int64_t>(i) * kBlock, end = std::min(u.n, begin + kBlock);
-  if (u.subtract) {
-    for (int64_t j = begin; j < end; j++) u.y[j] = u.x[j] - u.g[j] * u.s;
-  } else {
-    for (int64_t j = begin; j < end; j++) u.y[j] = u.x[j] + u.g[j] * u.s;
-  }
+  update(u.x + begin, u.g + begin, u.s, u.y + begin, end - begin, u.subtract);
 }
 
 int64_t count(const std::vector<int64_t>& dims) {
