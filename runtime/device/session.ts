@@ -10,13 +10,13 @@ import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
-import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress } from './protocol.js';
+import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
 import { CancelledError, DeviceError, ErrorAttribution, failureText, MAX_IN_FLIGHT } from './device-errors.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_READY } from './signal.js';
-import { START_TIMEOUT_MS, Waits, type Reply } from './waits.js';
+import { START_TIMEOUT_MS, Waits } from './waits.js';
 import { backendName } from './backend-choice.js';
 import { TpuUnavailableError } from './pjrt/tpu-client.js';
 

@@ -9,8 +9,6 @@ import { CancelledError, DeviceError } from './device-errors.js';
 import type { Reply } from './protocol.js';
 import { SIGNAL, SIGNAL_DEAD, SIGNAL_INTERRUPT, SIGNAL_READY } from './signal.js';
 
-export type { Reply };
-
 export const START_TIMEOUT_MS = 20_000;
 const WAIT_SLICE_MS = 50;
 

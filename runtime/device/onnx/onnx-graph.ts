@@ -23,6 +23,8 @@ const CUSTOM_OPSET = 1;
 
 export class OnnxGraph {
   private nodes: Node[] = [];
+  /** Each node by its outputs' names (lowerings look back at what made an operand). */
+  private byOutput = new Map<string, Node>();
   private inputs: ValueInfo[] = [];
   private outputs: ValueInfo[] = [];
   private initializers: Initializer[] = [];
@@ -44,8 +46,13 @@ export class OnnxGraph {
   /** Adds one node and returns the name of its (first) output. */
   node(op: string, inputs: readonly string[], attrs: Record<string, OnnxAttr> = {}): string {
     const out = this.fresh();
-    this.nodes.push({ op, inputs, outputs: [out], attrs });
+    this.add({ op, inputs, outputs: [out], attrs });
     return out;
+  }
+
+  private add(n: Node): void {
+    this.nodes.push(n);
+    for (const o of n.outputs) this.byOutput.set(o, n);
   }
 
   /** Reshapes `value` to `shape`, given in full: a 0 in it is an empty dim (allowzero), never "keep the input's". */
@@ -66,20 +73,20 @@ export class OnnxGraph {
   /** Adds one node of a custom operator (registered with the session by the ortc addon). */
   customNode(domain: string, op: string, inputs: readonly string[], attrs: Record<string, OnnxAttr> = {}): string {
     const out = this.fresh();
-    this.nodes.push({ op, domain, inputs, outputs: [out], attrs });
+    this.add({ op, domain, inputs, outputs: [out], attrs });
     return out;
   }
 
   /** Adds one node with several outputs (TopK: values and indices) and returns their names. */
   nodeOutputs(op: string, inputs: readonly string[], count: number, attrs: Record<string, OnnxAttr> = {}): string[] {
     const outputs = Array.from({ length: count }, () => this.fresh());
-    this.nodes.push({ op, inputs, outputs, attrs });
+    this.add({ op, inputs, outputs, attrs });
     return outputs;
   }
 
   /** The node that makes `value` (undefined for graph inputs and constants). */
   producer(value: string): Readonly<Node> | undefined {
-    return this.nodes.find((n) => n.outputs.includes(value));
+    return this.byOutput.get(value);
   }
 
   /** A structural constant (axes, shapes): part of the program's signature, never a user value. */
