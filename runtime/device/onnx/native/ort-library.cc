@@ -4,6 +4,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
 namespace ortc {
 
@@ -43,7 +44,7 @@ Library open(const std::string& path, int threads) {
   Library lib{};
   lib.version = base->GetVersionString();
   lib.api = base->GetApi(kApiVersion);
-  if (!lib.api) throw std::runtime_error("ONNX Runtime " + lib.version + " does not offer API version 15");
+  if (!lib.api) throw std::runtime_error("ONNX Runtime " + lib.version + " does not offer API version " + std::to_string(kApiVersion));
   verifySlots(lib.api);
   lib.buildInfo = fn<GetBuildInfoString>(lib.api)();
   lib.threads = threads;
