@@ -270,6 +270,8 @@ async function drain(): Promise<void> {
     }
   }
   flushProgress();
+  // After the replies: the host is not kept waiting for work done ahead of need.
+  if (!stopReply) backend.idle?.();
   running = false;
   if (stopReply) send({ t: 'reply', reply: stopReply });
 }

@@ -129,6 +129,10 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.buffers--;
   }
 
+  idle(): void {
+    this.pool.refill();
+  }
+
   memoryStats() {
     return {
       bytesInUse: this.bytesInUse,
