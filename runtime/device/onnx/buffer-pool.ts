@@ -74,7 +74,8 @@ export class BufferPool {
     for (const [bytes, count] of taken) {
       if ((this.misses.get(bytes) ?? 0) < RECURRING_MISSES) continue;
       for (let k = this.free.get(bytes)?.length ?? 0; k < count && bytes <= budget && this.pooledBytes + bytes <= MAX_POOLED_BYTES; k++) {
-        const buffer = new ArrayBuffer(bytes);
+        const buffer = allocateOrNull(bytes);
+        if (!buffer) return; // memory is short: outputs will allocate (and fail) on their own
         // The allocator hands out untouched zero pages: writing one byte per page faults it in now.
         const view = new Uint8Array(buffer);
         for (let i = 0; i < bytes; i += 4096) view[i] = 0;
@@ -116,5 +117,14 @@ export class BufferPool {
 
   stats(): PoolStats {
     return { reused: this.reused, fresh: this.fresh, madeAhead: this.madeAhead, pooledBytes: this.pooledBytes };
+  }
+}
+
+/** A new ArrayBuffer, or null when the allocation fails (work ahead of need must not fail the device thread). */
+function allocateOrNull(bytes: number): ArrayBuffer | null {
+  try {
+    return new ArrayBuffer(bytes);
+  } catch {
+    return null;
   }
 }
