@@ -2,7 +2,6 @@
 // libtpu/PJRT backend slots in here without touching tensors, modes or the compiler.
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
-import type { PoolStats } from './onnx/buffer-pool.js';
 
 /** A buffer in device memory, owned by the backend. */
 export interface BackendBuffer {
@@ -17,8 +16,8 @@ export interface BackendMemoryStats {
   readonly generatedLoops?: number;
   /** The onnx backend's binding to ONNX Runtime: 'ortc (ONNX Runtime 1.30.0, global thread pool)', or 'onnxruntime-node (<why not ours>)'. */
   readonly binding?: string;
-  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, made ahead, held free. */
-  readonly pool?: PoolStats;
+  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, held free. */
+  readonly pool?: { readonly reused: number; readonly fresh: number; readonly pooledBytes: number };
 }
 
 export interface Backend<Executable = unknown, Buffer extends BackendBuffer = BackendBuffer> {
@@ -34,8 +33,6 @@ export interface Backend<Executable = unknown, Buffer extends BackendBuffer = Ba
   toHost(buffer: Buffer): StorageArray | Promise<StorageArray>;
   free(buffer: Buffer): void;
   memoryStats(): BackendMemoryStats;
-  /** The device thread has nothing queued: work ahead of need fits here (the CPU executor's pool refill). */
-  idle?(): void;
 }
 
 export interface BackendOptions {

@@ -270,8 +270,6 @@ async function drain(): Promise<void> {
     }
   }
   flushProgress();
-  // After the replies: the host is not kept waiting for work done ahead of need.
-  if (!stopReply) backend.idle?.();
   running = false;
   if (stopReply) send({ t: 'reply', reply: stopReply });
 }

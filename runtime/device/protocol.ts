@@ -3,7 +3,6 @@
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
 import type { MessagePort } from 'node:worker_threads';
-import type { PoolStats } from './onnx/buffer-pool.js';
 
 export type Command =
   | { t: 'compile'; program: number; ir: Program }
@@ -73,8 +72,8 @@ export interface DeviceStats {
   readonly generatedLoops?: number;
   /** The onnx backend's binding to ONNX Runtime: 'ortc (ONNX Runtime 1.30.0, global thread pool)', or 'onnxruntime-node (<why not ours>)'. */
   readonly binding?: string;
-  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, made ahead, held free. */
-  readonly pool?: PoolStats;
+  /** Reuse of freed buffers (onnx/buffer-pool.ts): pooled sizes handed out again, made afresh, held free. */
+  readonly pool?: { readonly reused: number; readonly fresh: number; readonly pooledBytes: number };
 }
 import type { BackendName } from './backend-choice.js';
 

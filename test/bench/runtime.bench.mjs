@@ -29,11 +29,11 @@ const MODES = ['debug', 'strict', 'fused'];
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 60);
 const BLOCK_MAX_STEPS = 50;
 
-/** One step of a variant, timed: { ms, extra, fresh, ahead } (extra: what the step returned; fresh: new device outputs; ahead: buffers made ahead). */
+/** One step of a variant, timed: { ms, extra, fresh } (extra: what the step returned; fresh: new device outputs). */
 async function timeStep(v) {
   if (v.peer) return { ms: await peers.step(v.workload, v.peer, v.threads) };
   const sitesBefore = v.sites === undefined ? undefined : tpu.setCallSites(v.sites);
-  const pool0 = v.mode ? (await tpu.deviceStats()).pool : undefined;
+  const fresh0 = v.mode ? (await tpu.deviceStats()).pool?.fresh : undefined;
   const t0 = performance.now();
   let extra;
   if (!v.mode) extra = await v.run.step();
@@ -42,10 +42,9 @@ async function timeStep(v) {
   const ms = performance.now() - t0;
   if (sitesBefore !== undefined) tpu.setCallSites(sitesBefore);
   if (v.mode) await tpu.sync();
-  // outputs the device allocated afresh (a page fault per 4 KiB) instead of reusing freed memory,
-  // and buffers it made ahead in idle time for sizes that kept being allocated afresh
-  const pool = pool0 && (await tpu.deviceStats()).pool;
-  return { ms, extra, fresh: pool && pool.fresh - pool0.fresh, ahead: pool && pool.madeAhead - pool0.madeAhead };
+  // outputs the device allocated afresh (a page fault per 4 KiB) instead of reusing freed memory
+  const fresh = fresh0 === undefined ? undefined : (await tpu.deviceStats()).pool.fresh - fresh0;
+  return { ms, extra, fresh };
 }
 
 const only = process.argv.slice(2);
@@ -82,17 +81,16 @@ for (const w of workloads) {
     if (peer !== 'numpy' && peers.threads > 1) variants[`${peer}@1`] = { peer, threads: 1, workload: w.id };
   }
   for (const k of Object.keys(variants)) if (!wanted(k) && !(variants[k].peer && wanted(variants[k].peer))) delete variants[k];
-  const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [], fresh: 0, ahead: 0 }]));
+  const timed = Object.fromEntries(Object.keys(variants).map((k) => [k, { ms: [], host: [], fresh: 0 }]));
   const compilesAfterWarmup = {};
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (const [name, v] of Object.entries(variants)) {
       if (round === WARMUP && v.mode) compilesAfterWarmup[name] = -tpu.stats().programsCompiled;
       const blockStart = performance.now();
       for (let i = 0; i < 2 || (i < BLOCK_MAX_STEPS && performance.now() - blockStart < BLOCK_MS); i++) {
-        const { ms, extra, fresh, ahead } = await timeStep(v);
+        const { ms, extra, fresh } = await timeStep(v);
         if (round < WARMUP || i === 0) continue;
         timed[name].fresh += fresh ?? 0;
-        timed[name].ahead += ahead ?? 0;
         timed[name].ms.push(ms);
         if (extra?.hostUsPerOp !== undefined) timed[name].host.push(extra.hostUsPerOp);
       }
@@ -106,7 +104,7 @@ for (const w of workloads) {
   for (const [name, t] of Object.entries(timed)) {
     row[name] = { value: w.value(median(t.ms)), medianMs: median(t.ms) };
     if (t.host.length) row[name].hostUsPerOp = median(t.host);
-    if (variants[name].mode) [row[name].freshPerStep, row[name].aheadPerStep] = [t.fresh / t.ms.length, t.ahead / t.ms.length];
+    if (variants[name].mode) row[name].freshPerStep = t.fresh / t.ms.length;
     if (name in compilesAfterWarmup) row[name].compilesAfterWarmup = compilesAfterWarmup[name];
     if (variants[name].threads) row[name].threads = variants[name].threads;
   }
@@ -148,10 +146,7 @@ for (const r of rows.filter((r) => r.strict && r.strictScoped)) {
   const host = r.strict.hostUsPerOp === undefined ? '' : `; strict host dispatch ${fmt(r.strict.hostUsPerOp)} µs/op`;
   lines.push(`  ${r.id} strict with each step in tpu.scope (disposing): ${fmt(r.strictScoped.value)} ${r.unit} (natural: ${fmt(r.strict.value)})${host}`);
 }
-const perStepLine = (label, key) =>
-  `  ${label} per step (${MODES.join('/')}/scoped): ${rows.map((r) => `${r.id} ${[...MODES, 'strictScoped'].map((m) => r[m]?.[key]?.toFixed(1) ?? '-').join('/')}`).join(', ')}`;
-lines.push(perStepLine('fresh (not pooled) device outputs', 'freshPerStep'));
-lines.push(perStepLine('device buffers made ahead in idle time', 'aheadPerStep'));
+lines.push(`  fresh (not pooled) device outputs per step (${MODES.join('/')}/scoped): ${rows.map((r) => `${r.id} ${[...MODES, 'strictScoped'].map((m) => r[m]?.freshPerStep?.toFixed(1) ?? '-').join('/')}`).join(', ')}`);
 for (const r of rows.filter((r) => r.everySite && r.noSites && r.strict)) {
   lines.push(`  ${r.id} strict host µs/op by call sites: ${fmt(r.strict.hostUsPerOp)} default ('auto'), ${fmt(r.everySite.hostUsPerOp)} every call (tpu.setCallSites(true)), ${fmt(r.noSites.hostUsPerOp)} none`);
 }

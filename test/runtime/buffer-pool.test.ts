@@ -36,33 +36,3 @@ it('keeps the size asked for most recently when room is needed', () => {
   expect(pool.take(half)).toBe(a);
   expect(pool.take(half - MB)).toBe(d);
 });
-
-it('makes ahead, when refilled, the buffers of a size that keeps being taken fresh', () => {
-  const pool = new BufferPool();
-  const size = 64 * 1024;
-  pool.take(size);
-  pool.take(size); // taken fresh twice: a recurring size
-  pool.take(2 * size); // taken fresh once: not made ahead
-  pool.refill();
-  expect(pool.stats()).toMatchObject({ fresh: 3, reused: 0, madeAhead: 2, pooledBytes: 2 * size });
-  const made = [pool.take(size), pool.take(size)];
-  expect(made.map((b) => b.byteLength)).toEqual([size, size]);
-  expect(made.every((b) => new Uint8Array(b).every((v) => v === 0))).toBe(true);
-  expect(pool.stats()).toMatchObject({ fresh: 3, reused: 2, pooledBytes: 0 });
-  pool.refill(); // two taken since the last refill and none free: two more
-  expect(pool.stats()).toMatchObject({ madeAhead: 4, pooledBytes: 2 * size });
-  pool.take(size);
-  pool.give(made[0]!);
-  pool.refill(); // one taken, and two free already
-  expect(pool.stats()).toMatchObject({ madeAhead: 4, pooledBytes: 2 * size });
-  pool.refill(); // nothing taken since
-  expect(pool.stats().madeAhead).toBe(4);
-});
-
-it('a refill makes at most 2 MiB of buffers', () => {
-  const pool = new BufferPool();
-  for (let k = 0; k < 3; k++) pool.take(MB);
-  for (let k = 0; k < 2; k++) pool.take(4 * MB); // larger than a refill makes
-  pool.refill();
-  expect(pool.stats()).toMatchObject({ fresh: 5, madeAhead: 2, pooledBytes: 2 * MB });
-});

@@ -129,10 +129,6 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     this.buffers--;
   }
 
-  idle(): void {
-    this.pool.refill();
-  }
-
   memoryStats() {
     return {
       bytesInUse: this.bytesInUse,
