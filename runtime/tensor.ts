@@ -59,8 +59,10 @@ export interface PendingRegion {
   flush(reason: string, required: readonly Tensor[]): void;
 }
 
+// instanceof, not `'value' in v`: a tensor has no `value`, and an `in` test misses through
+// its prototype's hundreds of methods (a megamorphic lookup in every recorded op's operands).
 export function isScalar(v: Tensor | WeakScalar): v is WeakScalar {
-  return 'value' in v;
+  return !(v instanceof Tensor);
 }
 
 /** What a tensor asks of the machinery that computes and frees values (modes/values.ts). */

@@ -27,18 +27,18 @@ export interface BackwardOptions {
 function topologicalOrder(root: Tensor): Tensor[] {
   const order: Tensor[] = [];
   const seen = new Set<Tensor>([root]);
-  // Iterative DFS: graphs of long loops are deeper than the JS stack.
-  const stack: [Tensor, number][] = [[root, 0]];
+  // Iterative DFS: graphs of long loops are deeper than the JS stack. A frame: the value,
+  // its neighbours (listed once), the next one to visit.
+  const stack: [Tensor, readonly unknown[], number][] = [[root, neighbours(root), 0]];
   while (stack.length) {
     const top = stack[stack.length - 1]!;
-    const [t, i] = top;
-    const operands = neighbours(t);
+    const [t, operands, i] = top;
     if (i < operands.length) {
-      top[1]++;
+      top[2]++;
       const o = operands[i];
       if (o instanceof Tensor && o.requiresGrad && !seen.has(o)) {
         seen.add(o);
-        stack.push([o, 0]);
+        stack.push([o, neighbours(o), 0]);
       }
       continue;
     }
