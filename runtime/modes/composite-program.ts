@@ -3,9 +3,10 @@
 // rule of one op in a backward pass, an optimizer step over all parameters (PyTorch's
 // foreach update). The ops are recorded into a region of their own (fused mode's machinery)
 // and launched when the body returns; the program cache compiles each structure and shapes
-// once. What the body makes besides its result is never materialized, unless autograd
-// recorded it (a result requires grad): a backward pass reads those values, so the same
-// program writes them too (eager mode keeps them as well), except rearrangements of buffers
+// once. What the body makes besides its result is never materialized, unless a result
+// requires grad and a gradient rule of the body's ops reads it (OpDef.gradReads): the
+// backward pass reads those values, so the same program writes them too (eager mode keeps
+// them as well), except rearrangements of buffers
 // (recipes.ts isBufferLayout): a linear layer's transposed weight, written out, cost W6 an
 // [in, out] copy of the weight per step; left as a recipe, the backward program that reads it
 // recomputes it for free. Tensors updated in place and tensors kept (tpu.keep: optimizer
@@ -33,12 +34,13 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
       const forBackward = new Set<Tensor>();
+      const read = saved ? readByRules([...results, ...(made as Tensor[])]) : new Set<Tensor>();
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
         if (isKept(t)) required.push(t);
-        else if (saved && !isBufferLayout(t)) forBackward.add(t);
-        else if (saved) keepForBackward(t);
-        else t.dispose();
+        else if (read !== null && !read.has(t)) t.dispose();
+        else if (!isBufferLayout(t)) forBackward.add(t);
+        else keepForBackward(t);
       }
       required.push(...forBackward);
       region.unreadable = forBackward;
@@ -53,6 +55,25 @@ export function runAsOneProgram<T>(fn: () => T): T {
       throw e;
     }
   });
+}
+
+/**
+ * The values the gradient rules of these graph steps will read (OpDef.gradReads): a linear's
+ * matmul result feeds only its bias add, whose rule reads no value, so it is never written
+ * (W6: one [64, 256] output less per step). A collective's step keeps everything.
+ */
+function readByRules(tensors: readonly Tensor[]): ReadonlySet<Tensor> | null {
+  const read = new Set<Tensor>();
+  for (const t of tensors) {
+    const node = t._gradNode;
+    if (!node?.operands) continue;
+    if (node.group) return null;
+    const reads = node.op.gradReads;
+    if (reads === 'none') continue;
+    if (reads === undefined) read.add(t);
+    for (const v of node.operands) if (v instanceof Tensor) read.add(v);
+  }
+  return read;
 }
 
 function tensorsIn(result: unknown): Tensor[] {
