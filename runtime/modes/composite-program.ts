@@ -9,8 +9,9 @@
 // them as well), except rearrangements of buffers
 // (recipes.ts isBufferLayout): a linear layer's transposed weight, written out, cost W6 an
 // [in, out] copy of the weight per step; left as a recipe, the backward program that reads it
-// recomputes it for free. Tensors updated in place and tensors kept (tpu.keep: optimizer
-// state) are written too.
+// recomputes it for free. The values no rule reads (a linear's matmul result, read by its bias
+// add only) stay recipes as well, until backward frees the graph. Tensors updated in place and
+// tensors kept (tpu.keep: optimizer state) are written too.
 import { Tensor } from '../tensor.js';
 import { collectMade, isKept } from '../scope.js';
 import { FusedMode } from './fused.js';
@@ -34,13 +35,13 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
       const forBackward = new Set<Tensor>();
-      const read = saved ? readByRules([...results, ...(made as Tensor[])]) : new Set<Tensor>();
+      const read = saved ? readByRules([...results, ...(made as Tensor[])]) : null;
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
         if (isKept(t)) required.push(t);
-        else if (read !== null && !read.has(t)) t.dispose();
-        else if (!isBufferLayout(t)) forBackward.add(t);
-        else keepForBackward(t);
+        else if (!saved) t.dispose();
+        else if (isBufferLayout(t) || (read !== null && !read.has(t))) keepForBackward(t);
+        else forBackward.add(t);
       }
       required.push(...forBackward);
       region.unreadable = forBackward;
@@ -59,8 +60,8 @@ export function runAsOneProgram<T>(fn: () => T): T {
 
 /**
  * The values the gradient rules of these graph steps will read (OpDef.gradReads): a linear's
- * matmul result feeds only its bias add, whose rule reads no value, so it is never written
- * (W6: one [64, 256] output less per step). A collective's step keeps everything.
+ * matmul result feeds only its bias add, whose rule reads no value, so it is not written
+ * (W6: one [64, 256] output less per step). Null (all of them) when a step is a collective's.
  */
 function readByRules(tensors: readonly Tensor[]): ReadonlySet<Tensor> | null {
   const read = new Set<Tensor>();
