@@ -10,12 +10,13 @@
 // (recipes.ts isBufferLayout): a linear layer's transposed weight, written out, cost W6 an
 // [in, out] copy of the weight per step; left as a recipe, the backward program that reads it
 // recomputes it for free. The values no rule reads (a linear's matmul result, read by its bias
-// add only) stay recipes as well, until backward frees the graph. Tensors updated in place and
+// add only) stay recipes as well, pinning nothing (recipes.ts readByGraph): W6 strict writes
+// one [64, 256] output less per step. Tensors updated in place and
 // tensors kept (tpu.keep: optimizer state) are written too.
 import { Tensor } from '../tensor.js';
 import { collectMade, isKept } from '../scope.js';
 import { FusedMode } from './fused.js';
-import { isBufferLayout, keepForBackward } from './recipes.js';
+import { isBufferLayout, keepForBackward, readByGraph } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
 import { mayFailOnDevice } from './may-fail.js';
@@ -35,7 +36,7 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
       const forBackward = new Set<Tensor>();
-      const read = saved ? readByRules([...results, ...(made as Tensor[])]) : null;
+      const read = saved ? readByGraph([...results, ...(made as Tensor[])]) : null;
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
         if (isKept(t)) required.push(t);
@@ -56,25 +57,6 @@ export function runAsOneProgram<T>(fn: () => T): T {
       throw e;
     }
   });
-}
-
-/**
- * The values the gradient rules of these graph steps will read (OpDef.gradReads): a linear's
- * matmul result feeds only its bias add, whose rule reads no value, so it is not written
- * (W6: one [64, 256] output less per step). Null (all of them) when a step is a collective's.
- */
-function readByRules(tensors: readonly Tensor[]): ReadonlySet<Tensor> | null {
-  const read = new Set<Tensor>();
-  for (const t of tensors) {
-    const node = t._gradNode;
-    if (!node?.operands) continue;
-    if (node.group) return null;
-    const reads = node.op.gradReads;
-    if (reads === 'none') continue;
-    if (reads === undefined) read.add(t);
-    for (const v of node.operands) if (v instanceof Tensor) read.add(v);
-  }
-  return read;
 }
 
 function tensorsIn(result: unknown): Tensor[] {
