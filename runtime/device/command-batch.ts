@@ -1,22 +1,13 @@
 // Commands to the device thread are batched: numbers in one Float64Array stream (exec, free
 // and restore, the hot commands) plus the rare structured ones, posted when the batch is full or
 // at the end of the current task (a microtask), so a loop of ops costs one message per
-// BATCH_LIMIT commands. An execution writing 64 KiB or more is posted at once when the device
-// thread has run everything it was sent: else a training step's programs waited for the host
-// to dispatch the whole step (W6 strict: ~0.5 ms) before the first one started. Small ones
-// wait: posted each time the device thread caught up, a loop of tiny ops (W1) paid a message
-// every few ops (host dispatch 1.6-2.0 -> 2.2-2.3 µs/op).
+// BATCH_LIMIT commands; and an execution is posted at once when the device thread has run
+// everything it was sent: else a training step's programs waited for the host to dispatch the
+// whole step (W6 strict: ~0.5 ms) before the first one started.
 import { CommandEncoder, type Command, type HostMessage } from './protocol.js';
 import type { DeviceBuffer } from './memory.js';
 
 const BATCH_LIMIT = 256;
-const POST_AT_ONCE_BYTES = 64 * 1024;
-
-function writesAtLeast(outs: readonly DeviceBuffer[], bytes: number): boolean {
-  let total = 0;
-  for (const b of outs) total += b.bytes;
-  return total >= bytes;
-}
 
 export class CommandBatch {
   private encoder = new CommandEncoder();
@@ -31,7 +22,7 @@ export class CommandBatch {
     scalars: readonly number[], reply: number,
   ): void {
     this.encoder.exec(program, launch, ins, outs, scalars, reply);
-    if (writesAtLeast(outs, POST_AT_ONCE_BYTES) && this.deviceIdle()) this.post();
+    if (this.deviceIdle()) this.post();
     else this.added();
   }
 
