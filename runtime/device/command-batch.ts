@@ -1,9 +1,7 @@
 // Commands to the device thread are batched: numbers in one Float64Array stream (exec, free
 // and restore, the hot commands) plus the rare structured ones, posted when the batch is full or
 // at the end of the current task (a microtask), so a loop of ops costs one message per
-// BATCH_LIMIT commands; and an execution is posted at once when the device thread has run
-// everything it was sent: else a training step's programs waited for the host to dispatch the
-// whole step (W6 strict: ~0.5 ms) before the first one started.
+// BATCH_LIMIT commands.
 import { CommandEncoder, type Command, type HostMessage } from './protocol.js';
 import type { DeviceBuffer } from './memory.js';
 
@@ -14,16 +12,15 @@ export class CommandBatch {
   private transfers: ArrayBuffer[] = [];
   private postScheduled = false;
 
-  /** `post` sends the batch (the session calls take() there); `deviceIdle`: whether the device thread waits for work. */
-  constructor(private readonly post: () => void, private readonly deviceIdle: () => boolean) {}
+  /** `post` sends the batch (the session calls take() there). */
+  constructor(private readonly post: () => void) {}
 
   exec(
     program: number, launch: number, ins: readonly DeviceBuffer[], outs: readonly DeviceBuffer[],
     scalars: readonly number[], reply: number,
   ): void {
     this.encoder.exec(program, launch, ins, outs, scalars, reply);
-    if (this.deviceIdle()) this.post();
-    else this.added();
+    this.added();
   }
 
   free(buffer: number): void {

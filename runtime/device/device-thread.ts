@@ -15,10 +15,9 @@ import { compileSegmented, failedOf, PartlyRun, runSegmented, SegmentedExecutabl
 import { Failed } from './ici/links.js';
 import type { Program } from '../program/program.js';
 
-const { threads, backend: backendName, signal, idle, port, chip, ici } = workerData as DeviceThreadData;
+const { threads, backend: backendName, signal, port, chip, ici } = workerData as DeviceThreadData;
 const links = ici ? new IciLinks(chip, ici) : null;
 const counter = new Int32Array(signal);
-const idleWord = new Int32Array(idle);
 type Executable = unknown;
 const backend: Backend<Executable, BackendBuffer> = backendName === 'tpu' ? await openTpu() : new OrtBackend({ threads });
 
@@ -272,8 +271,6 @@ async function drain(): Promise<void> {
   }
   flushProgress();
   running = false;
-  // The host posts its next execution at once (command-batch.ts).
-  Atomics.store(idleWord, 0, 1);
   if (stopReply) send({ t: 'reply', reply: stopReply });
 }
 

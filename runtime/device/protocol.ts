@@ -81,8 +81,6 @@ export interface DeviceThreadData {
   readonly threads: number;
   readonly backend: BackendName;
   readonly signal: SharedArrayBuffer;
-  /** One word: 1 while the thread has run every command it received (command-batch.ts posts at once then). */
-  readonly idle: SharedArrayBuffer;
   readonly port: MessagePort;
   /** Which emulated chip the thread is. */
   readonly chip: number;

@@ -25,9 +25,7 @@ export class DeviceSession {
   private worker: Worker | null = null;
   private port: MessagePort | null = null;
   private readonly counter = new Int32Array(SIGNAL);
-  /** 1 while the device thread has run all it was sent (it sets it; a post clears it). */
-  private readonly idle = new Int32Array(new SharedArrayBuffer(4)).fill(1);
-  private readonly batch = new CommandBatch(() => this.postBatch(), () => Atomics.load(this.idle, 0) === 1);
+  private readonly batch = new CommandBatch(() => this.postBatch());
   /** Programs compiled on this chip's device thread (program ids are shared by all chips). */
   private readonly compiled = new Set<number>();
   private readonly errors: ErrorAttribution;
@@ -308,17 +306,14 @@ export class DeviceSession {
   private postBatch(): void {
     this.registerYoung();
     const batch = this.batch.take();
-    if (batch && !this.closed) {
-      this.start().postMessage(batch.msg, batch.transfers);
-      Atomics.store(this.idle, 0, 0);
-    }
+    if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
     this.memory.collectIfDue();
   }
 
   private start(): Worker {
     if (this.worker) return this.worker;
     const { port1, port2 } = new MessageChannel();
-    const data: DeviceThreadData = { threads: settings.threads(), backend: backendName(), signal: SIGNAL, idle: this.idle.buffer as SharedArrayBuffer, port: port2, chip: this.chip, ici: this.ici };
+    const data: DeviceThreadData = { threads: settings.threads(), backend: backendName(), signal: SIGNAL, port: port2, chip: this.chip, ici: this.ici };
     const transferList: (MessagePort)[] = [port2];
     if (this.ici) for (const p of this.ici.ports) if (p) transferList.push(p);
     Atomics.store(this.counter, SIGNAL_DEAD, 0);
