@@ -3,17 +3,20 @@
 // rule of one op in a backward pass, an optimizer step over all parameters (PyTorch's
 // foreach update). The ops are recorded into a region of their own (fused mode's machinery)
 // and launched when the body returns; the program cache compiles each structure and shapes
-// once. What the body makes besides its result is never materialized, unless autograd
-// recorded it (a result requires grad): a backward pass reads those values, so the same
-// program writes them too (eager mode keeps them as well), except rearrangements of buffers
+// once. What the body makes besides its result is never materialized, unless a result
+// requires grad and a gradient rule of the body's ops reads it (OpDef.gradReads): the
+// backward pass reads those values, so the same program writes them too (eager mode keeps
+// them as well), except rearrangements of buffers
 // (recipes.ts isBufferLayout): a linear layer's transposed weight, written out, cost W6 an
 // [in, out] copy of the weight per step; left as a recipe, the backward program that reads it
-// recomputes it for free. Tensors updated in place and tensors kept (tpu.keep: optimizer
-// state) are written too.
+// recomputes it for free. The values no rule reads (a linear's matmul result, read by its bias
+// add only) stay recipes as well, pinning nothing (recipes.ts readByGraph): W6 strict writes
+// one [64, 256] output less per step. Tensors updated in place and
+// tensors kept (tpu.keep: optimizer state) are written too.
 import { Tensor } from '../tensor.js';
 import { collectMade, isKept } from '../scope.js';
 import { FusedMode } from './fused.js';
-import { isBufferLayout, keepForBackward } from './recipes.js';
+import { isBufferLayout, keepForBackward, readByGraph } from './recipes.js';
 import { Region } from './region.js';
 import { inMode } from './mode.js';
 import { mayFailOnDevice } from './may-fail.js';
@@ -33,12 +36,13 @@ export function runAsOneProgram<T>(fn: () => T): T {
       const saved = results.some((t) => t.requiresGrad);
       const required = [...results];
       const forBackward = new Set<Tensor>();
+      const read = saved ? readByGraph([...results, ...(made as Tensor[])]) : null;
       for (const t of made as Tensor[]) {
         if (results.includes(t)) continue;
         if (isKept(t)) required.push(t);
-        else if (saved && !isBufferLayout(t)) forBackward.add(t);
-        else if (saved) keepForBackward(t);
-        else t.dispose();
+        else if (!saved) t.dispose();
+        else if (isBufferLayout(t) || (read !== null && !read.has(t))) keepForBackward(t);
+        else forBackward.add(t);
       }
       required.push(...forBackward);
       region.unreadable = forBackward;

@@ -92,18 +92,19 @@ export function isBufferLayout(t: Tensor): boolean {
 
 /**
  * The members a gradient rule may still read: the operands of graph steps not freed by a
- * backward pass (layout steps, kept, read none), and those steps' own results (a rule may
- * read its output). Null when any step is a collective's (its rules read across chips: every
- * temporary is kept).
+ * backward pass, and those steps' own results, as each op's rule reads them (OpDef.gradReads:
+ * a layout step's or an add's reads none, a matmul's only its operands). Null when any step
+ * is a collective's (its rules read across chips: every temporary is kept).
  */
-function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
+export function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
   const reads = new Set<Tensor>();
   for (const t of members) {
     const node = t._gradNode;
     if (!node) continue;
     if (node.group) return null;
-    if (!node.operands || readsNoValue(node)) continue;
-    reads.add(t);
+    const what = node.op.gradReads;
+    if (!node.operands || what === 'none') continue;
+    if (what === undefined) reads.add(t);
     for (const v of node.operands) if (v instanceof Tensor) reads.add(v);
   }
   return reads;

@@ -12,12 +12,14 @@ const t = (v: Operand) => v as Tensor;
 
 export const add = binary('add', {
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g)],
+  gradReads: 'none',
 });
 
 export const sub = binary('sub', {
   // as PyTorch: a bool operand is an error, whatever the other one is
   rejects: (a, b) => (a === 'bool' || b === 'bool' ? "subtraction with a bool tensor is not supported (as in PyTorch); use logicalNot()/logicalXor() for masks, or cast first with .to('int64')" : undefined),
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
+  gradReads: 'none',
 });
 
 export const mul = binary('mul', {

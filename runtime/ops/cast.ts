@@ -14,6 +14,7 @@ export const cast = defineOp<{ dtype: DType }>({
     const from = (x as Tensor).dtype;
     return [isFloating(from) && isFloating(g.dtype) ? g.to(from) : null];
   },
+  gradReads: 'none',
 });
 
 declare module '../tensor.js' {

@@ -15,6 +15,7 @@ export interface UnaryOptions {
   /** Dtypes the op refuses, with PyTorch's reason. */
   readonly rejects?: readonly DType[];
   readonly grad: GradRule<NoAttrs> | 'not-differentiable';
+  readonly gradReads?: OpDef['gradReads'];
 }
 
 export function unary(name: string, o: UnaryOptions): OpDef<NoAttrs> {
@@ -25,6 +26,7 @@ export function unary(name: string, o: UnaryOptions): OpDef<NoAttrs> {
       return { shape: x!.shape, dtype: o.promotesToFloat && !isFloating(x!.dtype) ? 'float32' : x!.dtype };
     },
     grad: o.grad,
+    gradReads: o.gradReads,
   });
 }
 
@@ -33,6 +35,7 @@ export interface BinaryOptions {
   readonly result?: (promoted: DType) => DType;
   readonly rejects?: (a: DType, b: DType) => string | undefined;
   readonly grad: GradRule<NoAttrs> | 'not-differentiable';
+  readonly gradReads?: OpDef['gradReads'];
 }
 
 export function binary(name: string, o: BinaryOptions): OpDef<NoAttrs> {
@@ -45,5 +48,6 @@ export function binary(name: string, o: BinaryOptions): OpDef<NoAttrs> {
       return { shape: broadcastShapes(name, a!.shape, b!.shape), dtype: o.result ? o.result(promoted) : promoted };
     },
     grad: o.grad,
+    gradReads: o.gradReads,
   });
 }

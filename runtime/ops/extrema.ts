@@ -18,7 +18,7 @@ function noBool(op: string) {
   };
 }
 
-export const amin = reduction('amin', noBool('amin'), extremumGrad, true);
+export const amin = reduction('amin', noBool('amin'), extremumGrad, { needsElements: true });
 
 export interface ArgAttrs {
   /** null: over the flattened input. */

@@ -11,6 +11,7 @@ export const identity = defineOp({
   name: 'identity',
   infer: ([x]) => ({ shape: x!.shape, dtype: x!.dtype }),
   grad: (g) => [g],
+  gradReads: 'none',
 });
 
 /** Call inside composite(): where ops are recorded into a region, a recipe input is read through one identity node. */

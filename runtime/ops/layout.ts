@@ -10,6 +10,7 @@ export const reshape = defineOp<{ shape: readonly number[] }>({
   name: 'reshape',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
   grad: (g, [x]) => [g.reshape([...(x as Tensor).shape])],
+  gradReads: 'none',
 });
 
 export const permute = defineOp<{ perm: readonly number[] }>({
@@ -20,12 +21,14 @@ export const permute = defineOp<{ perm: readonly number[] }>({
     perm.forEach((p, i) => (inverse[p] = i));
     return [g.permute(...inverse)];
   },
+  gradReads: 'none',
 });
 
 export const expand = defineOp<{ shape: readonly number[] }>({
   name: 'expand',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
   grad: (g, [x]) => [unbroadcast(g, (x as Tensor).shape)],
+  gradReads: 'none',
 });
 
 /** Resolves one -1 and checks the element count. */

@@ -56,6 +56,7 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
     return { shape: matmulShape(a!.shape, b!.shape), dtype: a!.dtype };
   },
   profilesAsMatmul: true,
+  gradReads: 'operands',
   grad(g, [a, b]) {
     const x = a as Tensor;
     const y = b as Tensor;

@@ -36,6 +36,12 @@ export interface OpDef<A = Record<string, never>> extends Primitive<A> {
   readonly infer: (inputs: readonly Abstract[], attrs: A) => Abstract;
   /** Gradient rule, or 'not-differentiable' said explicitly. */
   readonly grad: GradRule<A> | 'not-differentiable';
+  /**
+   * The values its gradient rule reads besides the incoming gradient (shapes and dtypes are
+   * always there): its operands and its output (the default), its operands only, or none (add).
+   * Strict mode's one program of a composed op writes out only the intermediates a rule reads.
+   */
+  readonly gradReads?: 'operands' | 'none';
   /** Dispatch emits the profiler's `matmul` event with its operands (the padding warning reads them). */
   readonly profilesAsMatmul?: boolean;
 }

@@ -37,8 +37,11 @@ export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor 
 
 export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;
 
-/** `needsElements`: reducing an empty dim is an error (max, min), not an identity value. */
-export function reduction(name: string, resultType: (d: DType) => DType, grad: ReduceGrad, needsElements = false): OpDef<ReduceAttrs> {
+/**
+ * `needsElements`: reducing an empty dim is an error (max, min), not an identity value;
+ * `gradReads`: as OpDef's (sum and mean read no value).
+ */
+export function reduction(name: string, resultType: (d: DType) => DType, grad: ReduceGrad, { needsElements = false, gradReads }: { needsElements?: boolean; gradReads?: OpDef['gradReads'] } = {}): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {
@@ -48,6 +51,7 @@ export function reduction(name: string, resultType: (d: DType) => DType, grad: R
       return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
+    gradReads,
     attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.wholeTensor ? 'w' : ''}`,
   });
 }
@@ -58,11 +62,11 @@ const floatOnly = (op: string) => (d: DType) => {
 };
 
 // integer and bool sums are int64, as PyTorch's
-export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int64'), (g) => g);
+export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int64'), (g) => g, { gradReads: 'none' });
 
 export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) =>
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
-);
+{ gradReads: 'none' });
 
 /** The gradient of amax/amin: shared evenly between tied extrema. */
 export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
@@ -80,7 +84,7 @@ export const extremumGrad: ReduceGrad = (g, x, out, attrs) => {
 export const amax = reduction('amax', (d) => {
   if (d === 'bool') throw new TypeError('amax: bool input is not supported');
   return d;
-}, extremumGrad, true);
+}, extremumGrad, { needsElements: true });
 
 export interface ReduceOptions {
   dim?: number | readonly number[];

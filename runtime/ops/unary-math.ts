@@ -9,6 +9,7 @@ import { installMethods } from '../install-methods.js';
 export const neg = unary('neg', {
   rejects: ['bool'],
   grad: (grad) => [grad.neg()],
+  gradReads: 'none',
 });
 
 export const exp = unary('exp', {

@@ -157,6 +157,25 @@ describe('strict mode: one program per user-visible op', () => {
     expect(perStep[9]).toBe(perStep[1]);
   });
 
+  it("linear's program writes its result alone: its matmul result, read by no gradient rule, is no second output", () => {
+    tpu.mode('strict');
+    // shapes no other test here uses: the linear compiles now, so it is stats().lastProgram
+    const xs = seededValues(6, 51).map(Math.fround); // x [2, 3]
+    const ws = seededValues(15, 52).map(Math.fround); // W [5, 3]
+    const bs = seededValues(5, 53).map(Math.fround);
+    const w = tpu.tensor(ws).reshape([5, 3]).detach().requiresGrad_();
+    const b = tpu.tensor(bs, { requiresGrad: true });
+    const y = tpu.nn.functional.linear(tpu.tensor(xs).reshape([2, 3]), w, b);
+    expect(tpu.stats().lastProgram!.program.nodes.map((n) => n.op)).toEqual(['permute', 'matmul', 'add']);
+    expect(tpu.stats().lastProgram!.program.outputs).toHaveLength(1);
+    const outs = [0, 1, 2, 3, 4];
+    const want = [0, 1].flatMap((r) => outs.map((o) => xs.slice(r * 3, r * 3 + 3).reduce((a, v, k) => a + v * ws[o * 3 + k]!, bs[o]!)));
+    expectClose(y.dataSync(), want, 1e-6, 1e-6);
+    y.sum().backward(); // d sum(y) / dW[o][k] = x[0][k] + x[1][k]; d sum(y) / db[o] = 2 rows
+    expectClose(w.grad!.dataSync(), outs.flatMap(() => [0, 1, 2].map((k) => xs[k]! + xs[3 + k]!)), 1e-6, 1e-6);
+    expectClose(b.grad!.dataSync(), [2, 2, 2, 2, 2], 1e-6, 1e-6);
+  });
+
   it('a composed op whose program fails on the device names the line calling it; the session goes on', async () => {
     tpu.mode('strict');
     // row 5 of 3, computed on the device: only the device sees the value

@@ -17,6 +17,8 @@ export const C_OPS: Record<string, (a: string, b: string) => string> = {
   abs: (a) => `__builtin_fabsf(${a})`,
   sqrt: (a) => `__builtin_sqrtf(${a})`,
   square: (a) => `${a} * ${a}`,
+  // NaN and -0 pass through, as PyTorch's and ONNX Runtime's relu
+  relu: (a) => `(${a} < 0.0f ? 0.0f : ${a})`,
   tanh: (a) => `tk_tanh(${a})`,
   erf: (a) => `tk_erf(${a})`,
   identity: (a) => a,
@@ -27,7 +29,13 @@ export const C_OPS: Record<string, (a: string, b: string) => string> = {
  * op (strict mode) runs on ONNX Runtime until its loop is built: only these keep the same
  * bits either way (tanh is an approximation in both, a different one).
  */
-const EXACT_OPS = new Set(['add', 'sub', 'mul', 'div', 'neg', 'abs', 'sqrt', 'square', 'constant']);
+const EXACT_OPS = new Set(['add', 'sub', 'mul', 'div', 'neg', 'abs', 'sqrt', 'square', 'relu', 'constant']);
+
+/**
+ * Comparisons of float32 values: their bool results stay inside the loop, read by a where
+ * (relu's gradient is where(out <= 0, 0, g)). IEEE comparisons, as ONNX Runtime's: false with NaN.
+ */
+const C_COMPARISONS: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '==', ne: '!=' };
 
 /** A one-value finite float32 constant node as a C literal, or undefined. */
 export function constantC(node: ProgramNode): string | undefined {
@@ -58,9 +66,29 @@ export function generateC(program: Program): string | undefined {
     names.push(`sc${i}`);
   });
   const body: string[] = [];
+  /** Nodes with a bool result (comparisons): only a where may read them. */
+  const bools = new Set<number>();
+  const floatOperand = (v: number) => {
+    const value = valueOf(program, v);
+    return value.dtype === 'float32' && (full(value.shape) || numel(value.shape) === 1) ? names[v] : undefined;
+  };
   for (const [k, node] of program.nodes.entries()) {
-    if (node.dtype !== 'float32') return undefined;
     const id = base + k;
+    names[id] = `v${id}`;
+    if (node.dtype === 'bool' && Object.hasOwn(C_COMPARISONS, node.op) && full(node.shape)) {
+      const [a, b] = node.inputs.map(floatOperand);
+      if (a === undefined || b === undefined) return undefined;
+      body.push(`    const int v${id} = ${a} ${C_COMPARISONS[node.op]} ${b};`);
+      bools.add(id);
+      continue;
+    }
+    if (node.dtype !== 'float32') return undefined;
+    if (node.op === 'where' && full(node.shape)) {
+      const [c, a, b] = [node.inputs[0]!, floatOperand(node.inputs[1]!), floatOperand(node.inputs[2]!)];
+      if (!bools.has(c) || a === undefined || b === undefined) return undefined;
+      body.push(`    const float v${id} = v${c} ? ${a} : ${b};`);
+      continue;
+    }
     if (node.op === 'constant') {
       const literal = constantC(node);
       if (literal === undefined) return undefined;
@@ -69,17 +97,13 @@ export function generateC(program: Program): string | undefined {
     }
     const emit = C_OPS[node.op];
     if (!emit || !full(node.shape)) return undefined;
-    const operands = node.inputs.map((v) => {
-      const value = valueOf(program, v);
-      return value.dtype === 'float32' && (full(value.shape) || numel(value.shape) === 1) ? names[v] : undefined;
-    });
+    const operands = node.inputs.map(floatOperand);
     if (operands.some((o) => o === undefined) || operands.length !== emit.length) return undefined;
     body.push(`    const float v${id} = ${emit(operands[0]!, operands[1] ?? '')};`);
-    names[id] = `v${id}`;
   }
   const stores: string[] = [];
   for (const [j, id] of program.outputs.entries()) {
-    if (id < base || !full(valueOf(program, id).shape)) return undefined;
+    if (id < base || bools.has(id) || !full(valueOf(program, id).shape)) return undefined;
     decls.push(`  float* restrict out${j} = out[${j}];`);
     stores.push(`    out${j}[i] = ${names[id]};`);
   }
