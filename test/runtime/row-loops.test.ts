@@ -161,6 +161,23 @@ describe('generated row loops', () => {
     }
     expect(worst).toBeLessThanOrEqual(2);
   });
+
+  it('erf and tanh give NaN for a NaN of any payload (the exponent step of exp is built from bits)', async () => {
+    const v = { shape: [8], dtype: 'float32' as const };
+    const program: Program = {
+      inputs: [v],
+      scalars: [],
+      nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...v }, { op: 'erf', inputs: [1], attrs: {}, ...v }, { op: 'tanh', inputs: [1], attrs: {}, ...v }],
+      outputs: [2, 3],
+    };
+    const kernel = await compileKernel(generateC(program)!);
+    // quiet and signalling NaNs of both signs, low and high payload bits
+    const bits = Uint32Array.of(0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fc00001, 0x7fffffff, 0xffffffff, 0x7fa00000);
+    const [erf, tanh] = [new Float32Array(8), new Float32Array(8)];
+    kernel!.run([new Float32Array(bits.buffer)], new Float32Array(0), [erf, tanh], 8);
+    expect(Array.from(erf).every(Number.isNaN), `erf: ${Array.from(erf)}`).toBe(true);
+    expect(Array.from(tanh).every(Number.isNaN), `tanh: ${Array.from(tanh)}`).toBe(true);
+  });
 });
 
 /** Waits until the device has built more generated loops than `before` (at most 20 s); their count. */
