@@ -10,6 +10,8 @@ import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
 import type { LiveNumber } from './jit/live-number.js';
+import type { GradNode } from './autograd/tape.js';
+import type { ViewOf } from './views/view-tracking.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
 
@@ -108,6 +110,34 @@ export class Tensor {
    * tensor, so that setting it keeps one object shape.
    */
   _strides: readonly number[] | undefined = undefined;
+  // Autograd's, views' and in-place updates' fields, set on some tensors only, are fields of
+  // every tensor too: set later, each order of them made a map of its own, and one unused in a
+  // step died in the next full collection, deoptimizing every function whose code embedded it
+  // (V8 "weak objects": a steady training loop recompiled ~25 hot functions every 1.5 s).
+  /** True for leaves that asked for gradients and for values computed from them. */
+  requiresGrad = false;
+  /** Accumulated gradient of a leaf after backward(); null before. */
+  grad: Tensor | null = null;
+  /** How a non-leaf was computed (null for leaves). */
+  _gradNode: GradNode | null = null;
+  /** Counts in-place writes: backward refuses operands written since they were recorded. */
+  _version = 0;
+  /** Stand-ins for this tensor's values before in-place writes recorded in a graph, by version. */
+  _past: Map<number, Tensor> | undefined = undefined;
+  /** The size of _past at which its freed entries are next dropped. */
+  _pastPruneAt: number | undefined = undefined;
+  /** On a stand-in: the error that reading its value throws. */
+  _stale: (() => Error) | undefined = undefined;
+  /** The tensor whose version counter this one shares (PyTorch's views share their base's). */
+  _versionOf: Tensor | undefined = undefined;
+  /** What this view views and how (views/view-tracking.ts). */
+  _viewOf: ViewOf | undefined = undefined;
+  /** The live views of this base (weak: a dropped view is not kept for recomputation). */
+  _views: WeakRef<Tensor>[] | undefined = undefined;
+  /** The length of _views at which its dropped entries are next removed. */
+  _viewsPruneAt: number | undefined = undefined;
+  /** The tensor whose buffer this one adopted in an in-place update (keeps it alive). */
+  _valueOwner: Tensor | undefined = undefined;
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType, chip = 0) {
     this._node = node;

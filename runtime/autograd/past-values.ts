@@ -9,19 +9,6 @@ import type { Operand } from '../ops/op.js';
 import { identity } from '../ops/identity.js';
 import type { GradNode } from './tape.js';
 
-declare module '../tensor.js' {
-  interface Tensor {
-    /** Stand-ins for this tensor's values before in-place writes recorded in a graph, by version. */
-    _past?: Map<number, Tensor>;
-    /** The size of _past at which its freed entries are next dropped. */
-    _pastPruneAt?: number;
-    /** On a stand-in: the error that reading its value throws. */
-    _stale?: () => Error;
-    /** The tensor whose version counter this one shares (PyTorch's views share their base's). */
-    _versionOf?: Tensor;
-  }
-}
-
 /** The write count of a tensor's version counter (its own, or its base's). */
 export function versionOf(t: Tensor): number {
   return (t._versionOf ?? t)._version;

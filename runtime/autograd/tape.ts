@@ -52,23 +52,6 @@ export function linkCollective(members: CollectiveGroup['members'], rule?: Colle
   }
 }
 
-declare module '../tensor.js' {
-  interface Tensor {
-    /** True for leaves that asked for gradients and for values computed from them. */
-    requiresGrad: boolean;
-    /** Accumulated gradient of a leaf after backward(); null before. */
-    grad: Tensor | null;
-    /** How a non-leaf was computed (null for leaves). */
-    _gradNode: GradNode | null;
-    /** Counts in-place writes: backward refuses operands written since they were recorded. */
-    _version: number;
-  }
-}
-Tensor.prototype.requiresGrad = false;
-Tensor.prototype.grad = null;
-Tensor.prototype._gradNode = null;
-Tensor.prototype._version = 0;
-
 addApplyHook((op, operands, attrs, out) => {
   let needed = false;
   for (const v of operands) {

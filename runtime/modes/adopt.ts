@@ -17,9 +17,3 @@ export function adopt(target: Tensor, source: Tensor): void {
   disposeBuffer(old);
 }
 
-declare module '../tensor.js' {
-  interface Tensor {
-    /** The tensor whose buffer this one adopted in an in-place update (keeps it alive). */
-    _valueOwner?: Tensor;
-  }
-}

@@ -23,7 +23,7 @@ const COLLECT_AT = 64;
 /** Views recorded since the last collection asked for here: one collection serves every base. */
 let recordedSinceCollect = 0;
 
-interface ViewOf {
+export interface ViewOf {
   readonly base: Tensor;
   /** Recomputes the view from (a value of) its base. */
   readonly from: (base: Tensor) => Tensor;
@@ -33,16 +33,6 @@ interface ViewOf {
   readonly differentiable: boolean;
   /** The nearest leaf that requires grad it views (its base, or a view made a leaf by requiresGrad_()). */
   readonly gradLeaf: Tensor | null;
-}
-
-declare module '../tensor.js' {
-  interface Tensor {
-    _viewOf?: ViewOf;
-    /** The live views of this base (weak: a dropped view is not kept for recomputation). */
-    _views?: WeakRef<Tensor>[];
-    /** The length of _views at which its dropped entries are next removed. */
-    _viewsPruneAt?: number;
-  }
 }
 
 // View methods call each other (T -> permute, at -> reshape): only the outermost records.
