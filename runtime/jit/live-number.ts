@@ -6,6 +6,8 @@
 // Used in JS arithmetic instead (lr * 2, lr > 0), a live number gives its current value; while
 // tracing, outside of another live number's reader, that value is frozen into the trace, so
 // its owner is told (tpu.compile then makes that argument part of the signature).
+import { keepShape } from '../keep-shape.js';
+
 export class LiveNumber extends Number {
   constructor(
     private readonly reader: () => number,
@@ -51,6 +53,7 @@ export class LiveNumber extends Number {
     return `LiveNumber(${this.read()})`;
   }
 }
+keepShape(new LiveNumber(() => 0));
 
 /** Readers running now: a live number read by another reader is live, not frozen. */
 let readers = 0;

@@ -11,6 +11,7 @@ import type { Program, ProgramValue } from './program.js';
 import { rewriteTransposedMatmuls } from './transposed-matmul.js';
 import { isScalar, type TraceNode, type WeakScalar } from '../tensor.js';
 import type { DType } from '../dtype.js';
+import { keepShape } from '../keep-shape.js';
 
 export interface BoundProgram {
   readonly signature: string;
@@ -179,6 +180,8 @@ export class SingleOpBinding implements BoundProgram {
     return this.node.site;
   }
 }
+// A binding of no operands, for its class's shape (keep-shape.ts).
+keepShape(new SingleOpBinding({ op: { name: 'shape' }, inputs: [], attrs: null } as unknown as TraceNode, null as unknown as Tensor));
 
 /** Numbers the bindings: a node stamped with the current one was numbered by it (TraceNode.boundBy). */
 let bindings = 0;
@@ -307,3 +310,4 @@ export class RegionBinding implements BoundRegion {
       : `fused program of ${nodes.length} ops (${[...new Set(nodes.map((n) => n.op.name))].join(', ')})`;
   }
 }
+keepShape(new RegionBinding([], [], [], [], [], [], [], [], [], [], null));
