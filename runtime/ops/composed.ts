@@ -1,7 +1,7 @@
 // Composed ops: plain TypeScript over primitives, so gradients and fusion come for free.
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
-import { emptyIntegerPassesThrough, inFloat32 } from './nn/activations.js';
+import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
 import { dimArgument } from './dim-argument.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
@@ -17,7 +17,7 @@ import { rowMajor } from '../views/result-layout.js';
  */
 export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('softmax', x, dim);
-  const empty = emptyIntegerPassesThrough(x);
+  const empty = emptyPassesThrough(x);
   if (empty) return empty;
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
   // row-major whatever x's strides, as PyTorch's softmax kernel allocates it

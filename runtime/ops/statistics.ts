@@ -5,7 +5,7 @@ import { composite } from '../modes/composite.js';
 import { where } from './where.js';
 import { isOptions, readOptions } from '../options.js';
 import { dimArgument } from './dim-argument.js';
-import { emptyIntegerPassesThrough, inFloat32 } from './nn/activations.js';
+import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
 import { isFloating } from '../dtype.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
@@ -163,7 +163,7 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepd
  */
 export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
-  const empty = emptyIntegerPassesThrough(x);
+  const empty = emptyPassesThrough(x);
   if (empty) return empty;
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.

@@ -28,6 +28,7 @@ const cases: TorchCase[] = [
   // empty dims
   { name: 'matmul over an empty inner dim is zeros', inputs: [seq('float32', [2, 0]), seq('float32', [0, 3])], js: (a, b) => a.matmul(b), py: 'x0 @ x1' },
   { name: 'softmax and logSoftmax of an empty batch', inputs: [E], js: (x) => [x.softmax(1), x.logSoftmax(1)], py: '(x0.softmax(1), x0.log_softmax(1))' },
+  { name: 'softmax and logSoftmax over an empty dim', inputs: [seq('float32', [3, 0]), seq('float32', [2, 0, 5])], js: (a, b) => [a.softmax(-1), a.logSoftmax(1), b.softmax(1), b.logSoftmax(1)], py: '(x0.softmax(-1), x0.log_softmax(1), x1.softmax(1), x1.log_softmax(1))' },
   { name: 'cumsum and sort of an empty tensor', inputs: [E], js: (x) => [x.cumsum(0), x.sort(1).values], py: '(x0.cumsum(0), x0.sort(1).values)' },
   { name: 'layerNorm of an empty batch', inputs: [E], js: (x) => F.layerNorm(x, [3]), py: 'F.layer_norm(x0, [3])' },
   { name: 'crossEntropy of an empty batch is NaN', inputs: [E, ids([])], js: (x, t) => tpu.nn.crossEntropy(x, t), py: 'F.cross_entropy(x0, x1)' },

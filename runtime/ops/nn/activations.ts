@@ -25,11 +25,13 @@ export function inFloat32(op: string, x: Tensor, f: (x: Tensor) => Tensor): Tens
 }
 
 /**
- * An empty integer or bool input of softmax or logSoftmax, as PyTorch returns it (a copy): its
- * kernel, which refuses those dtypes, never runs on no elements. Undefined for any other input.
+ * An empty input of softmax or logSoftmax, as PyTorch returns it (a copy), whatever its dtype
+ * and whichever dim is empty: its kernel, which refuses integer dtypes, never runs on no
+ * elements, and a row of no elements has no max to shift by ([3, 0] over dim 1 is [3, 0]).
+ * Undefined for any other input.
  */
-export function emptyIntegerPassesThrough(x: Tensor): Tensor | undefined {
-  return x.numel() === 0 && !isFloating(x.dtype) ? x.clone() : undefined;
+export function emptyPassesThrough(x: Tensor): Tensor | undefined {
+  return x.numel() === 0 ? x.clone() : undefined;
 }
 
 const c = (v: number) => scalarConstant(v, 'float32');
