@@ -7,16 +7,11 @@
 // workers, GC), which other processes on a shared machine do not inflate as they do wall time.
 import { loadavg } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
-import { loadWorkloads } from './runtime/workload-list.mjs';
+import { prepareVariant } from './runtime/workload-list.mjs';
 
 const [id = 'W6', variant = 'strict'] = process.argv.slice(2);
 const steps = Number(process.env.BENCH_STEPS ?? 200);
-const w = (await loadWorkloads()).find((x) => x.id === id);
-if (!w) throw new Error(`unknown workload ${id}`);
-const compiled = variant === 'compiled';
-if (compiled && !w.prepareCompiled) throw new Error(`${id} has no compiled variant`);
-const mode = compiled ? 'strict' : variant;
-const run = await tpu.withMode(mode, () => (compiled ? w.prepareCompiled(tpu) : w.prepare(tpu)));
+const { run, mode } = await prepareVariant(tpu, id, variant);
 for (let i = 0; i < 20; i++) await tpu.withMode(mode, () => run.step());
 const pool0 = (await tpu.deviceStats()).pool;
 const rec = tpu.profiler.record({ title: `${id} ${variant}` });

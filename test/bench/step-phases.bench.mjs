@@ -8,16 +8,12 @@
 import { loadavg } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
 import { subscribe } from '../../dist/runtime/profiler/events.js';
-import { loadWorkloads } from './runtime/workload-list.mjs';
+import { prepareVariant } from './runtime/workload-list.mjs';
 
 const [id = 'W6', variant = 'fused'] = process.argv.slice(2);
 const steps = Number(process.env.BENCH_STEPS ?? 2000);
-const w = (await loadWorkloads()).find((x) => x.id === id);
-if (!w) throw new Error(`unknown workload ${id}`);
-const compiled = variant === 'compiled';
-if (compiled && !w.prepareCompiled) throw new Error(`${id} has no compiled variant`);
-tpu.mode(compiled ? 'strict' : variant);
-const run = await (compiled ? w.prepareCompiled(tpu) : w.prepare(tpu));
+const { run, mode } = await prepareVariant(tpu, id, variant);
+tpu.mode(mode);
 for (let i = 0; i < 500; i++) await run.step();
 
 let cut = 0;

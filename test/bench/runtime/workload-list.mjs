@@ -12,3 +12,18 @@ export async function loadWorkloads(only = []) {
   }
   return workloads.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
 }
+
+/**
+ * One workload prepared in one variant of a single-workload bench: a mode (debug, strict,
+ * fused) or 'compiled' (tpu.compile of its prepareCompiled, run in strict mode). Returns the
+ * prepared run and the mode its steps run in.
+ */
+export async function prepareVariant(tpu, id, variant) {
+  const w = (await loadWorkloads([id]))[0];
+  if (!w) throw new Error(`unknown workload ${id}`);
+  const compiled = variant === 'compiled';
+  if (compiled && !w.prepareCompiled) throw new Error(`${id} has no compiled variant`);
+  const mode = compiled ? 'strict' : variant;
+  const run = await tpu.withMode(mode, () => (compiled ? w.prepareCompiled(tpu) : w.prepare(tpu)));
+  return { run, mode };
+}
