@@ -5,6 +5,17 @@
 // instructions; the program's own ops are never contracted). Error against float64 (libm's
 // double erf, tanh, exp), measured over every 7th float bit pattern: tanh <= 1.52 ulp, exp on
 // [-87, 0] <= 1.02 ulp, erf <= 1.06 ulp (test/runtime/row-loops.test.ts checks 2 ulp).
+
+/**
+ * C lines evaluating a polynomial in `x` by Horner's rule into `float acc`, one fused
+ * multiply-add a step: acc = c[0], then acc = acc * x + c[k]. The coefficients (highest degree
+ * first) are the literals as written, so the compiler rounds each to float32 from its digits.
+ */
+function horner(acc: string, x: string, coefficients: readonly string[]): string {
+  const [first, ...rest] = coefficients;
+  return [`  float ${acc} = ${first}f;`, ...rest.map((c) => `  ${acc} = __builtin_fmaf(${acc}, ${x}, ${c}f);`)].join('\n');
+}
+
 export const VECTOR_MATH_C = String.raw`
 #include <stdint.h>
 #include <string.h>
@@ -21,11 +32,7 @@ static inline float tk_exp_neg(float y) {
   float n = t - shift;
   float r = __builtin_fmaf(-n, 0.693145751953125f, y);
   r = __builtin_fmaf(-n, 1.42860682030941723e-06f, r);
-  float p = 0.0013752965415985037f;
-  p = __builtin_fmaf(p, r, 0.008366139565405932f);
-  p = __builtin_fmaf(p, r, 0.04166920836327109f);
-  p = __builtin_fmaf(p, r, 0.1666654260712765f);
-  p = __builtin_fmaf(p, r, 0.49999991044115466f);
+${horner('p', 'r', ['0.0013752965415985037', '0.008366139565405932', '0.04166920836327109', '0.1666654260712765', '0.49999991044115466'])}
   float e = 1.0f + __builtin_fmaf(r * r, p, r);
   return tk_bits_to_f(tk_f_to_bits(e) + (tk_f_to_bits(t) << 23));
 }
@@ -34,11 +41,7 @@ static inline float tk_exp_neg(float y) {
 static inline float tk_tanh(float x) {
   float a = __builtin_fabsf(x);
   float s = x * x;
-  float q = -0.006287662851752727f;
-  q = __builtin_fmaf(q, s, 0.02108205947613865f);
-  q = __builtin_fmaf(q, s, -0.05385511984901585f);
-  q = __builtin_fmaf(q, s, 0.13332616866543923f);
-  q = __builtin_fmaf(q, s, -0.3333331865208111f);
+${horner('q', 's', ['-0.006287662851752727', '0.02108205947613865', '-0.05385511984901585', '0.13332616866543923', '-0.3333331865208111'])}
   float small = __builtin_copysignf(__builtin_fmaf(a * s, q, a), x);
   float t = tk_exp_neg(-2.0f * a);
   float big = __builtin_copysignf((1.0f - t) / (1.0f + t), x);
@@ -52,31 +55,19 @@ static inline float tk_tanh(float x) {
 static inline float tk_erf(float x) {
   float a = __builtin_fabsf(x);
   float s = x * x;
-  float p = 7.853857823647559e-05f;
-  p = __builtin_fmaf(p, s, -0.0008010192541405559f);
-  p = __builtin_fmaf(p, s, 0.005188327748328447f);
-  p = __builtin_fmaf(p, s, -0.026853810995817184f);
-  p = __builtin_fmaf(p, s, 0.1128358542919159f);
-  p = __builtin_fmaf(p, s, -0.3761262595653534f);
-  p = __builtin_fmaf(p, s, 0.12837916709551257f);
+${horner('p', 's', [
+  '7.853857823647559e-05', '-0.0008010192541405559', '0.005188327748328447', '-0.026853810995817184',
+  '0.1128358542919159', '-0.3761262595653534', '0.12837916709551257',
+])}
   float small = __builtin_fmaf(x, p, x);
   uint32_t ab = tk_f_to_bits(a), cb = tk_f_to_bits(3.95f);
   float c = tk_bits_to_f(ab < cb ? ab : cb) - 2.450000047683716f;
-  float q = -1.0389701401436469e-06f;
-  q = __builtin_fmaf(q, c, 1.1087728779557438e-07f);
-  q = __builtin_fmaf(q, c, 1.6935075109358877e-05f);
-  q = __builtin_fmaf(q, c, -2.7124115149490535e-05f);
-  q = __builtin_fmaf(q, c, -7.187604205682874e-05f);
-  q = __builtin_fmaf(q, c, 0.0003078873851336539f);
-  q = __builtin_fmaf(q, c, -0.0003847409097943455f);
-  q = __builtin_fmaf(q, c, -0.00043073378037661314f);
-  q = __builtin_fmaf(q, c, 0.0029693767428398132f);
-  q = __builtin_fmaf(q, c, -0.006976183969527483f);
-  q = __builtin_fmaf(q, c, 0.01025823038071394f);
-  q = __builtin_fmaf(q, c, -0.01023600623011589f);
-  q = __builtin_fmaf(q, c, 0.006835551466792822f);
-  q = __builtin_fmaf(q, c, -0.002789908554404974f);
-  q = __builtin_fmaf(q, c, 0.0005305784288793802f);
+${horner('q', 'c', [
+  '-1.0389701401436469e-06', '1.1087728779557438e-07', '1.6935075109358877e-05', '-2.7124115149490535e-05',
+  '-7.187604205682874e-05', '0.0003078873851336539', '-0.0003847409097943455', '-0.00043073378037661314',
+  '0.0029693767428398132', '-0.006976183969527483', '0.01025823038071394', '-0.01023600623011589',
+  '0.006835551466792822', '-0.002789908554404974', '0.0005305784288793802',
+])}
   float big = __builtin_copysignf(1.0f - q, x);
   return a >= 1.0f ? big : small;
 }
