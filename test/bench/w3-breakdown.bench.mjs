@@ -29,27 +29,32 @@ tpu.mode('strict');
 const [a, b] = [tpu.rand([1024, 1024]), tpu.rand([1024, 1024])];
 const events = [];
 subscribe((e) => e.kind === 'execute' && events.push({ start: e.start, end: e.end }));
-const parts = [];
+const parts = { dropped: [], disposed: [] };
 const direct = [];
 for (let r = 0; r < ROUNDS + 1; r++) {
-  for (let i = 0; i < STEPS; i++) {
-    const t0 = performance.now();
-    a.matmul(b);
-    const t1 = performance.now();
-    await tpu.sync();
-    const t2 = performance.now();
-    const run = events.find((e) => e.start >= t1 && e.end <= t2);
-    if (r > 0 && run) parts.push({ wall: t2 - t0, record: t1 - t0, toDevice: run.start - t1, run: run.end - run.start, back: t2 - run.end });
+  for (const kind of ['dropped', 'disposed']) {
+    for (let i = 0; i < STEPS; i++) {
+      const t0 = performance.now();
+      const y = a.matmul(b);
+      const t1 = performance.now();
+      await tpu.sync();
+      const t2 = performance.now();
+      if (kind === 'disposed') y.dispose();
+      const run = events.find((e) => e.start >= t1 && e.end <= t2);
+      if (r > 0 && run) parts[kind].push({ wall: t2 - t0, record: t1 - t0, toDevice: run.start - t1, run: run.end - run.start, back: t2 - run.end });
+    }
+    events.length = 0;
   }
-  events.length = 0;
   for (let i = 0; i < STEPS; i++) {
     const t0 = performance.now();
     addon.run(node, host, [out]);
     if (r > 0) direct.push(performance.now() - t0);
   }
 }
-const m = (k) => median(parts.map((p) => p[k])).toFixed(3);
 console.log(`load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}; oneDNN: ${sgemm ? 'yes' : 'no'}`);
-console.log(`strict step (${parts.length} steps): wall ${m('wall')} ms; parts: record ${m('record')}, to the device thread ${m('toDevice')}, program run ${m('run')}, back to the host ${m('back')}`);
+for (const [kind, ps] of Object.entries(parts)) {
+  const m = (k) => median(ps.map((p) => p[k])).toFixed(3);
+  console.log(`strict step, output ${kind} (${ps.length} steps): wall ${m('wall')} ms; parts: record ${m('record')}, to the device thread ${m('toDevice')}, program run ${m('run')}, back to the host ${m('back')}`);
+}
 console.log(`Sgemm node on this thread (${direct.length} runs): ${median(direct).toFixed(3)} ms`);
 process.exit(0);

@@ -89,11 +89,20 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
 
 // The node splits a product over the pool's two threads: by rows in blocks of whole 16-row
 // tiles (40 rows: 32 and 8), by columns when there are fewer rows than two tiles.
-describe.each(['strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
+describe.each(['debug', 'strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
   it('40 rows in two uneven blocks', () => {
     const a = refOf([40, 2048], 16, -1, 1);
     const b = refOf([2048, 1024], 17, -1, 1);
     expectWithin(tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array, product(a, b));
+  });
+
+  it('sizes off the 16-wide tiles: 67 rows, K 1031, N 999 (uneven column panels of B), and the same with A transposed', () => {
+    const a = refOf([67, 1031], 20, -1, 1);
+    const at = refOf([1031, 67], 21, -1, 1);
+    const b = refOf([1031, 999], 22, -1, 1);
+    const [y, yt] = tpu.withMode(mode, () => [t(a).matmul(t(b)), t(at).T.matmul(t(b))]);
+    expectWithin(y!.dataSync() as Float32Array, product(a, b));
+    expectWithin(yt!.dataSync() as Float32Array, product(at, b, true, false));
   });
 
   it('20 rows, split by columns', () => {

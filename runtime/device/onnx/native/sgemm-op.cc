@@ -17,7 +17,7 @@ namespace {
 struct Kernel {
   const void* const* api;
   bool transA;
-  bool packB;
+  int64_t packB;
 };
 
 /** oneDNN's GEMM and the intra-op pool's threads (the caller included), set once by sgemmOp. */
@@ -155,7 +155,7 @@ Status* compute(void* raw, KernelContext* context) {
       return nullptr;
     }
     if (k.packB && packedGemm.pack && batch == 1 && poolThreads > 1 && rows >= 16 * poolThreads) {
-      PackedSplit packed{k.transA, rows, N, K, k.transA ? rows : K, floatData(api, a), floatData(api, b), c, poolThreads, 0, poolThreads, 0, {}};
+      PackedSplit packed{k.transA, rows, N, K, k.transA ? rows : K, floatData(api, a), floatData(api, b), c, poolThreads, 0, poolThreads * k.packB, 0, {}};
       if (runPacked(api, context, packed)) {
         if (packed.status.load() != 0) return fail(api, "oneDNN's packed sgemm returned status " + std::to_string(packed.status.load()));
         return nullptr;
@@ -175,7 +175,7 @@ Status* compute(void* raw, KernelContext* context) {
 }
 
 Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
-  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0, intAttribute(api, info, "packB", 1) != 0};
+  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0, intAttribute(api, info, "packB", 1)};
   return nullptr;
 }
 
