@@ -96,7 +96,7 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode, a product split o
     expectWithin(tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array, product(a, b));
   });
 
-  it('sizes off the 16-wide tiles: 67 rows, K 1031, N 999 (uneven column panels of B), and the same with A transposed', () => {
+  it('sizes off the 16-wide tiles: 67 rows (blocks of 48 and 19), K 1031, N 999, and the same with A transposed', () => {
     const a = refOf([67, 1031], 20, -1, 1);
     const at = refOf([1031, 67], 21, -1, 1);
     const b = refOf([1031, 999], 22, -1, 1);

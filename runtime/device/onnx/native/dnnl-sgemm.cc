@@ -22,51 +22,12 @@ void (*ompSetNumThreads)(int) = nullptr;
  * oneDNN sizes its OpenMP team by the calling thread's setting; at 1 it runs the GEMM inline.
  * The setting is per thread, so each pool thread sets it before its first GEMM.
  */
-void alone() {
-  thread_local bool set = false;
-  if (!set && ompSetNumThreads) ompSetNumThreads(1);
-  set = true;
-}
-
 int onThisThread(char ta, char tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                  const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  alone();
+  thread_local bool alone = false;
+  if (!alone && ompSetNumThreads) ompSetNumThreads(1);
+  alone = true;
   return dnnlSgemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-// oneDNN's packed GEMM: dnnl::impl::cpu::sgemm_pack_get_size, sgemm_pack and sgemm_compute,
-// exported by libdnnl.so.2 (2.x) under their C++ names and declared in no public header.
-// Column-major as BLAS, every size by pointer. A row-major C = op(A) B is the column-major
-// C' = B' op(A)': B is their "A" (identifier "A", packed), op(A) their "B" ('T' when transposed).
-using PackSizeFn = int (*)(const char* which, const char* transa, const char* transb, const int64_t* M, const int64_t* N,
-                           const int64_t* K, const int64_t* lda, const int64_t* ldb, size_t* size, bool* pack);
-using PackFn = int (*)(const char* which, const char* transa, const char* transb, const int64_t* M, const int64_t* N,
-                       const int64_t* K, const int64_t* lda, const int64_t* ldb, const float* src, float* dst);
-using ComputeFn = int (*)(const char* transa, const char* transb, const int64_t* M, const int64_t* N, const int64_t* K,
-                          const float* A, const int64_t* lda, const float* B, const int64_t* ldb, const float* beta, float* C,
-                          const int64_t* ldc);
-PackSizeFn dnnlPackSize = nullptr;
-PackFn dnnlPack = nullptr;
-ComputeFn dnnlCompute = nullptr;
-
-size_t packedBytes(int64_t rows, int64_t n, int64_t K, int64_t ldb, bool transA, int64_t lda) {
-  alone();
-  size_t size = 0;
-  bool pack = true;
-  if (dnnlPackSize("A", "N", transA ? "T" : "N", &n, &rows, &K, &ldb, &lda, &size, &pack) != 0) return 0;
-  return size;
-}
-
-int packB(int64_t rows, int64_t n, int64_t K, const float* b, int64_t ldb, bool transA, int64_t lda, float* packed) {
-  alone();
-  return dnnlPack("A", "N", transA ? "T" : "N", &n, &rows, &K, &ldb, &lda, b, packed);
-}
-
-int multiplyPacked(bool transA, int64_t m, int64_t n, int64_t K, const float* packed, int64_t ldb, const float* a, int64_t lda,
-                   float* c, int64_t ldc) {
-  alone();
-  const float zero = 0.0f;
-  return dnnlCompute("P", transA ? "T" : "N", &n, &m, &K, packed, &ldb, a, &lda, &zero, c, &ldc);
 }
 
 Sgemm open(const std::string& library) {
@@ -90,10 +51,6 @@ Sgemm open(const std::string& library) {
   const DnnlVersion* v = version();
   dnnlSgemm = run;
   gemm.run = onThisThread;
-  dnnlPackSize = reinterpret_cast<PackSizeFn>(dlsym(handle, "_ZN4dnnl4impl3cpu19sgemm_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb"));
-  dnnlPack = reinterpret_cast<PackFn>(dlsym(handle, "_ZN4dnnl4impl3cpu10sgemm_packEPKcS3_S3_PKlS5_S5_S5_S5_PKfPf"));
-  dnnlCompute = reinterpret_cast<ComputeFn>(dlsym(handle, "_ZN4dnnl4impl3cpu13sgemm_computeEPKcS3_PKlS5_S5_PKfS5_S7_S5_S7_PfS5_"));
-  if (dnnlPackSize && dnnlPack && dnnlCompute) gemm.packed = {packedBytes, packB, multiplyPacked};
   gemm.description = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
   return gemm;
 }

@@ -17,29 +17,9 @@ namespace ortc {
 using SgemmFn = int (*)(char transa, char transb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                         int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
-/**
- * oneDNN's packed GEMM over row-major operands, each call on the calling thread alone: B's
- * columns packed once into oneDNN's blocked layout, then read by the products of any block of
- * op(A)'s rows. Returns dnnl_status_t (0 = success).
- */
-struct PackedGemm {
-  /**
-   * Bytes that columns [0, n) of B [K, ldb] take packed, for products with `rows` rows of
-   * op(A) (lda: A's row stride as stored), or 0 when oneDNN says it cannot pack them.
-   */
-  size_t (*bytes)(int64_t rows, int64_t n, int64_t K, int64_t ldb, bool transA, int64_t lda) = nullptr;
-  /** Packs columns [0, n) of `b` into `packed` (bytes() long, 64-byte aligned). */
-  int (*pack)(int64_t rows, int64_t n, int64_t K, const float* b, int64_t ldb, bool transA, int64_t lda, float* packed) = nullptr;
-  /** C [m, n] (row stride ldc) = op(A)'s m rows from `a` times the packed columns. */
-  int (*multiply)(bool transA, int64_t m, int64_t n, int64_t K, const float* packed, int64_t ldb, const float* a, int64_t lda,
-                  float* c, int64_t ldc) = nullptr;
-};
-
 struct Sgemm {
   /** One GEMM on the calling thread alone. */
   SgemmFn run = nullptr;
-  /** Set when the library exports oneDNN's packed GEMM (its pack stays null otherwise). */
-  PackedGemm packed;
   /** "oneDNN 2.6.3", or why there is no GEMM (run stays null). */
   std::string description;
 };

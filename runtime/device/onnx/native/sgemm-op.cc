@@ -1,7 +1,6 @@
 #include "sgemm-op.h"
 
 #include "custom-op-kit.h"
-#include "scratch-memory.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,12 +16,10 @@ namespace {
 struct Kernel {
   const void* const* api;
   bool transA;
-  int64_t packB;
 };
 
 /** oneDNN's GEMM and the intra-op pool's threads (the caller included), set once by sgemmOp. */
 SgemmFn gemmRun = nullptr;
-PackedGemm packedGemm;
 int64_t poolThreads = 1;
 
 Status* fail(const void* const* api, const std::string& message) { return kernelFailure(api, "Sgemm", message); }
@@ -65,62 +62,6 @@ void runBlock(void* raw, size_t i) {
   if (status != 0) s.status.store(status);
 }
 
-/**
- * A product with B packed once and shared: phase 1 packs one panel of B's columns per task,
- * phase 2 multiplies one block of rows per task by every panel. Each thread of a split by rows
- * alone packs all of B for itself (dnnl_sgemm packs as it goes): ~0.45 ms of a 1024³ product's
- * ~5.5 ms per thread here.
- */
-struct PackedSplit {
-  bool transA;
-  int64_t rows, N, K, lda;
-  const float *a, *b;
-  float* c;
-  int64_t panels, panelWidth, blocks, blockRows;
-  std::vector<float*> packed;
-  std::atomic<int> status{0};
-};
-
-void packPanel(void* raw, size_t j) {
-  auto& s = *static_cast<PackedSplit*>(raw);
-  const int64_t begin = static_cast<int64_t>(j) * s.panelWidth, n = std::min(s.N, begin + s.panelWidth) - begin;
-  const int status = packedGemm.pack(s.rows, n, s.K, s.b + begin, s.N, s.transA, s.lda, s.packed[j]);
-  if (status != 0) s.status.store(status);
-}
-
-void multiplyBlock(void* raw, size_t i) {
-  auto& s = *static_cast<PackedSplit*>(raw);
-  const int64_t begin = static_cast<int64_t>(i) * s.blockRows, m = std::min(s.rows, begin + s.blockRows) - begin;
-  const float* a = s.a + (s.transA ? begin : begin * s.K);  // A's rows are its columns when transposed
-  for (int64_t j = 0; j < s.panels; j++) {
-    const int64_t col = j * s.panelWidth, n = std::min(s.N, col + s.panelWidth) - col;
-    const int status = packedGemm.multiply(s.transA, m, n, s.K, s.packed[j], s.N, a, s.lda, s.c + begin * s.N + col, s.N);
-    if (status != 0) s.status.store(status);
-  }
-}
-
-/** Runs the product over packed panels of B; false when oneDNN cannot pack them (nothing done). */
-bool runPacked(const void* const* api, KernelContext* context, PackedSplit& s) {
-  s.panelWidth = blockOf(s.N, s.panels);
-  s.panels = (s.N + s.panelWidth - 1) / s.panelWidth;
-  s.blockRows = blockOf(s.rows, s.blocks);
-  s.blocks = (s.rows + s.blockRows - 1) / s.blockRows;
-  std::vector<size_t> offsets;
-  size_t total = 0;
-  for (int64_t j = 0; j < s.panels; j++) {
-    const int64_t n = std::min(s.N, (j + 1) * s.panelWidth) - j * s.panelWidth;
-    const size_t bytes = packedGemm.bytes(s.rows, n, s.K, s.N, s.transA, s.lda);
-    if (bytes == 0) return false;
-    offsets.push_back(total);
-    total += (bytes + 63) / 64 * 64;
-  }
-  Scratch scratch(total);
-  for (size_t offset : offsets) s.packed.push_back(reinterpret_cast<float*>(scratch.data() + offset));
-  check(api, fn<KernelContext_ParallelFor>(api)(context, packPanel, static_cast<size_t>(s.panels), 0, &s));
-  if (s.status.load() == 0) check(api, fn<KernelContext_ParallelFor>(api)(context, multiplyBlock, static_cast<size_t>(s.blocks), 0, &s));
-  return true;
-}
-
 Status* compute(void* raw, KernelContext* context) {
   const auto& k = *static_cast<Kernel*>(raw);
   const void* const* api = k.api;
@@ -154,13 +95,6 @@ Status* compute(void* raw, KernelContext* context) {
       std::memset(c, 0, sizeof(float) * rows * N * batch);
       return nullptr;
     }
-    if (k.packB && packedGemm.pack && batch == 1 && poolThreads > 1 && rows >= 16 * poolThreads) {
-      PackedSplit packed{k.transA, rows, N, K, k.transA ? rows : K, floatData(api, a), floatData(api, b), c, poolThreads, 0, poolThreads * k.packB, 0, {}};
-      if (runPacked(api, context, packed)) {
-        if (packed.status.load() != 0) return fail(api, "oneDNN's packed sgemm returned status " + std::to_string(packed.status.load()));
-        return nullptr;
-      }
-    }
     Split split{k.transA, rows, N, K, floatData(api, a), floatData(api, b), c, poolThreads, true};
     // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
     split.byRows = rows >= N || rows >= 16 * poolThreads;
@@ -175,7 +109,7 @@ Status* compute(void* raw, KernelContext* context) {
 }
 
 Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
-  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0, intAttribute(api, info, "packB", 1)};
+  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0};
   return nullptr;
 }
 
@@ -184,7 +118,6 @@ Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, 
 const CustomOp* sgemmOp(const Sgemm& gemm, int threads) {
   static KernelOp op;
   gemmRun = gemm.run;
-  packedGemm = gemm.packed;
   poolThreads = threads;
   makeFloatKernelOp(op, "Sgemm", 2, create, compute, [](void* kernel) { delete static_cast<Kernel*>(kernel); });
   return &op.table;
