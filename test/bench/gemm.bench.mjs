@@ -7,13 +7,16 @@
 // alone: the node reads B as stored (with B transposed in place it took 1.04-1.15x MLAS's time).
 // `node test/bench/gemm.bench.mjs`; prints a table and writes test/output/bench/gemm.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { onnxRuntimeLibrary } from '../../dist/runtime/device/onnx/ortc-addon.js';
+import { loadOrtc } from '../../dist/runtime/device/onnx/ortc-addon.js';
 import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
 
-const addon = createRequire(import.meta.url)('../../runtime/device/onnx/native/build/Release/ortc.node');
-const { gemm, sgemm } = addon.init(onnxRuntimeLibrary(), 2, 'libdnnl.so.2');
+const ortc = loadOrtc(2); // as the runtime loads it (oneDNN's OpenMP team when its threads sleep)
+if ('reason' in ortc) {
+  console.log(`no ortc addon: ${ortc.reason}`);
+  process.exit(0);
+}
+const { addon, gemm, sgemm } = ortc;
 if (!sgemm) {
   console.log(`no oneDNN GEMM to measure: ${gemm}`);
   process.exit(0);

@@ -3,10 +3,9 @@
 // the batch's way to the device thread, the program's run there, the reply's way back), beside
 // the same tpu_kernel.Sgemm node run by the ortc addon on this thread (no device thread, no
 // crossings), interleaved round by round; medians. `node test/bench/w3-breakdown.bench.mjs`
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
-import { onnxRuntimeLibrary } from '../../dist/runtime/device/onnx/ortc-addon.js';
+import { loadOrtc } from '../../dist/runtime/device/onnx/ortc-addon.js';
 import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
 import { subscribe } from '../../dist/runtime/profiler/events.js';
 
@@ -15,8 +14,12 @@ const STEPS = 10;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const load0 = loadavg()[0];
 
-const addon = createRequire(import.meta.url)('../../runtime/device/onnx/native/build/Release/ortc.node');
-const { sgemm } = addon.init(onnxRuntimeLibrary(), tpu.device().threads, 'libdnnl.so.2');
+const ortc = loadOrtc(tpu.device().threads); // the process's first load decides, as the device thread's would
+if ('reason' in ortc) {
+  console.log(`no ortc addon: ${ortc.reason}`);
+  process.exit(0);
+}
+const { addon, gemm } = ortc;
 const g = new OnnxGraph();
 const spec = (name) => ({ name, dtype: 'float32', shape: [1024, 1024] });
 const y = g.customNode('tpu_kernel', 'Sgemm', [g.input('a', 'float32', [1024, 1024]), g.input('b', 'float32', [1024, 1024])], { transA: 0 });
@@ -51,7 +54,7 @@ for (let r = 0; r < ROUNDS + 1; r++) {
     if (r > 0) direct.push(performance.now() - t0);
   }
 }
-console.log(`load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}; oneDNN: ${sgemm ? 'yes' : 'no'}`);
+console.log(`load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}; matmul GEMM: ${gemm}`);
 for (const [kind, ps] of Object.entries(parts)) {
   const m = (k) => median(ps.map((p) => p[k])).toFixed(3);
   console.log(`strict step, output ${kind} (${ps.length} steps): wall ${m('wall')} ms; parts: record ${m('record')}, to the device thread ${m('toDevice')}, program run ${m('run')}, back to the host ${m('back')}`);
