@@ -176,8 +176,9 @@ describe('the lowering', () => {
 describe('which GEMM runs', () => {
   it('oneDNN when the system has libdnnl.so.2, on its OpenMP team when OpenMP\'s idle threads sleep, named in deviceStats().binding', async () => {
     const binding = (await tpu.deviceStats()).binding;
-    // The runtime sets OMP_WAIT_POLICY=PASSIVE unless it was set (in the C environment all threads share).
-    const team = /^passive$/i.test(process.env.OMP_WAIT_POLICY ?? '');
+    // The runtime has OpenMP's threads sleep (OMP_WAIT_POLICY=PASSIVE while oneDNN loads) unless a policy was set.
+    const policy = process.env.OMP_WAIT_POLICY;
+    const team = policy === undefined || /^passive$/i.test(policy);
     const threading = team ? 'OpenMP team' : "split over ONNX Runtime's pool";
     if (systemHasOneDnn()) expect(binding).toMatch(new RegExp(`; matmul GEMM: oneDNN \\d+\\.\\d+\\.\\d+, ${threading}\\)$`));
     else expect(binding).toMatch(/; matmul GEMM: not loaded \(.*libdnnl\.so\.2.*\): matmuls run on ONNX Runtime's MLAS\)$/);
@@ -220,6 +221,20 @@ describe('which GEMM runs', () => {
         expectWithin(outs[i]!.slice(j * m * n, (j + 1) * m * n), product(aj, bj));
       }
     });
+  });
+
+  it('without a policy of the user\'s, the team runs and OMP_WAIT_POLICY is not left in the environment (for processes started later)', () => {
+    const script = `
+      const { tpu } = await import('tpu-kernel/runtime');
+      const y = tpu.ones([256, 512]).matmul(tpu.ones([512, 512]));
+      const json = JSON.stringify({ binding: (await tpu.deviceStats()).binding, y: y.dataSync()[0], policy: process.env.OMP_WAIT_POLICY ?? null });
+      process.stdout.write(json + '\\n', () => process.exit(0));`;
+    const env = { ...process.env };
+    delete env.OMP_WAIT_POLICY;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }).trim().split('\n').pop()!);
+    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, OpenMP team\)$/);
+    expect(out.y).toBe(512);
+    expect(out.policy).toBeNull();
   });
 
   it('TPU_KERNEL_DNNL=0 keeps ONNX Runtime\'s own MatMul, with the same answers', () => {
