@@ -1,6 +1,7 @@
 // oneDNN's float32 GEMM, loaded at run time when the system has the library (Debian's libdnnl2).
 // A product runs on oneDNN's own OpenMP team when OpenMP's idle threads sleep
-// (OMP_WAIT_POLICY=passive, which the runtime sets unless the user did): the team shares its
+// (OMP_WAIT_POLICY=passive, which the runtime sets while oneDNN loads unless the user set a
+// policy; docs/runtime.md has the measurements): the team shares its
 // packed operands between the threads, which a split of the product cannot. Otherwise the
 // Sgemm node (sgemm-op.cc) splits it over ONNX Runtime's own pool, each block on one thread
 // alone, so no spinning OpenMP thread takes a core from that pool, the device thread or the
