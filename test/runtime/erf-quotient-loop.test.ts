@@ -26,6 +26,10 @@ describe('erf of a quotient by a constant in generated loops', () => {
     // an output quotient is the division's own correctly rounded value
     expect(erfQuotients(program(true)).size).toBe(0);
     expect(generateC(program(true))).toContain('in0[i] / (float)1.4142135623730951');
+    // no normal float32 reciprocal: the division stays
+    const by = (c: number) => ({ ...program(false), nodes: [{ ...sqrt2, attrs: { ...sqrt2.attrs, values: [c] } }, ...program(false).nodes.slice(1)] });
+    for (const c of [0, 2 ** -140, 3e38]) expect(erfQuotients(by(c)).size, `c = ${c}`).toBe(0);
+    expect(erfQuotients(by(-4)).get(2)).toBe('(float)-0.25000000000000000');
   });
 
   it('within 2 ulp (1.35 measured) of float64 erf(x / √2) over [-10, 10], keeping NaN, +-inf and -0', async () => {
