@@ -28,33 +28,42 @@ export interface BackwardOptions {
 function topologicalOrder(root: Tensor): Tensor[] {
   const order: Tensor[] = [];
   const seen = new Set<Tensor>([root]);
-  // Iterative DFS: graphs of long loops are deeper than the JS stack. A frame: the value,
-  // its neighbours (listed once), the next one to visit.
-  const stack: [Tensor, readonly unknown[], number][] = [[root, neighbours(root), 0]];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    const [t, operands, i] = top;
-    if (i < operands.length) {
-      top[2]++;
-      const o = operands[i];
+  // Iterative DFS: graphs of long loops are deeper than the JS stack. A frame: the value and
+  // the index of its next neighbour, in two stacks (no array per frame or per value's list).
+  const values: Tensor[] = [root];
+  const next: number[] = [0];
+  while (values.length) {
+    const top = values.length - 1;
+    const t = values[top]!;
+    const i = next[top]!;
+    if (i < neighbourCount(t)) {
+      next[top] = i + 1;
+      const o = neighbour(t, i);
       if (o instanceof Tensor && o.requiresGrad && !seen.has(o)) {
         seen.add(o);
-        stack.push([o, neighbours(o), 0]);
+        values.push(o);
+        next.push(0);
       }
       continue;
     }
-    stack.pop();
+    values.pop();
+    next.pop();
     order.push(t);
   }
   return order;
 }
 
 /** What a value's gradient flows to: its operands, and for a collective's output the other chips' outputs of its call. */
-function neighbours(t: Tensor): readonly unknown[] {
+function neighbourCount(t: Tensor): number {
   const node = t._gradNode;
-  if (!node) return [];
-  const operands = (node.operands ?? []).map((o, i) => edgeOf(o, node.versions[i]!));
-  return node.group ? [...operands, ...node.group.members.map((m) => m.out)] : operands;
+  if (!node) return 0;
+  return (node.operands?.length ?? 0) + (node.group?.members.length ?? 0);
+}
+
+function neighbour(t: Tensor, i: number): unknown {
+  const node = t._gradNode!;
+  const operands = node.operands ?? [];
+  return i < operands.length ? edgeOf(operands[i]!, node.versions[i]!) : node.group!.members[i - operands.length]!.out;
 }
 
 /** Where each collective call is processed: at its member met last in the reverse walk (all their consumers are done then). */
