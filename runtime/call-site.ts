@@ -179,14 +179,30 @@ export function regionSite(first: CallSite | null, skip: Function, mayFail = tru
 
 /** Runs fn with the ops it makes attributed to the caller of `skip`. */
 export function withCallSite<T>(skip: Function, fn: () => T): T {
-  if (outerSkip) return fn();
-  outerSkip = skip;
+  const began = beginCallSite(skip);
   try {
     return fn();
   } finally {
-    outerSkip = null;
-    outerSite = null;
+    endCallSite(began);
   }
+}
+
+/**
+ * withCallSite's two halves, for hot callers (a composed op, backward, an optimizer step): a
+ * closure made per call would lose its optimized code at each full collection (docs/runtime.md,
+ * W6). The ops made until endCallSite(the result) are attributed to the caller of `skip`; a
+ * call inside keeps the outer one.
+ */
+export function beginCallSite(skip: Function): boolean {
+  if (outerSkip) return false;
+  outerSkip = skip;
+  return true;
+}
+
+export function endCallSite(began: boolean): void {
+  if (!began) return;
+  outerSkip = null;
+  outerSite = null;
 }
 
 export function formatSite(site: Site | null | undefined): string {

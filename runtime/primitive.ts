@@ -38,6 +38,15 @@ export function sameAttrs<A>(op: Primitive<A>, a: A, b: A, keyOfB?: string): boo
   return a === b || plainEqual(a, b) || attrKeyOf(op, a) === (keyOfB ?? attrKeyOf(op, b));
 }
 
+/**
+ * b's keys while plainEqual compares them with a's, nested objects' above their parent's: one
+ * array for good, not two Object.keys arrays per node and step (5% of what a W6 fused step
+ * allocated).
+ */
+const keyStack: string[] = [];
+/** keyStack's used length (kept apart: shortening an array frees its store, and pushes grow it again). */
+let keyTop = 0;
+
 /** Equal numbers, strings, booleans, arrays and plain objects (same keys in the same order). */
 function plainEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
@@ -49,12 +58,18 @@ function plainEqual(a: unknown, b: unknown): boolean {
   }
   const proto = Object.getPrototypeOf(a);
   if ((proto !== Object.prototype && proto !== null) || Object.getPrototypeOf(b) !== proto) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || !plainEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  // for-in lists own keys only here (the prototype is Object.prototype or null), in Object.keys' order.
+  const start = keyTop;
+  for (const k in b) keyStack[keyTop++] = k;
+  const end = keyTop;
+  let i = start;
+  try {
+    for (const k in a) {
+      if (i === end || k !== keyStack[i] || !plainEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+      i++;
+    }
+    return i === end;
+  } finally {
+    keyTop = start;
   }
-  return true;
 }

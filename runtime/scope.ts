@@ -96,18 +96,27 @@ export function temporaries<T>(fn: () => T): T {
 
 function disposeAllBut(made: Scoped[], kept: unknown): void {
   const keep = new Set<unknown>();
-  const visit = (v: unknown, depth: number) => {
-    if (v === null || typeof v !== 'object' || depth > 2) return;
-    keep.add(v);
-    if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
-    else if (isPlainObject(v)) Object.values(v).forEach((x) => visit(x, depth + 1));
-    // A DTensor returned keeps its pieces.
-    else tensorPartsOf(v)?.tensors.forEach((x) => keep.add(x));
-  };
-  visit(kept, 0);
+  addReturned(keep, kept, 0);
   const outer = stack[stack.length - 1];
   for (const t of made) {
     if (keep.has(t)) outer?.push(t);
     else if (!keptForever.has(t)) t.dispose();
+  }
+}
+
+/**
+ * Adds what a scope returned to `keep`: the value, and what arrays and plain objects hold, two
+ * levels deep. Module level, not a closure per call: V8 keeps a closure's optimized code only
+ * while one of its closures lives (docs/runtime.md, W6).
+ */
+function addReturned(keep: Set<unknown>, v: unknown, depth: number): void {
+  if (v === null || typeof v !== 'object' || depth > 2) return;
+  keep.add(v);
+  if (Array.isArray(v)) for (const x of v) addReturned(keep, x, depth + 1);
+  else if (isPlainObject(v)) for (const x of Object.values(v)) addReturned(keep, x, depth + 1);
+  else {
+    // A DTensor returned keeps its pieces.
+    const parts = tensorPartsOf(v);
+    if (parts) for (const x of parts.tensors) keep.add(x);
   }
 }

@@ -5,9 +5,10 @@ import { isFloating } from '../dtype.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { unbroadcast } from '../ops/grad-helpers.js';
 import { scope } from '../scope.js';
+import { keepShape } from '../keep-shape.js';
 import { Tensor } from '../tensor.js';
 import { onesLike, zerosLike } from '../ops/like.js';
-import type { GradRule } from '../ops/op.js';
+import type { GradRule, Operand } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
 import { checkDebugCollectives } from '../modes/eager.js';
@@ -27,33 +28,42 @@ export interface BackwardOptions {
 function topologicalOrder(root: Tensor): Tensor[] {
   const order: Tensor[] = [];
   const seen = new Set<Tensor>([root]);
-  // Iterative DFS: graphs of long loops are deeper than the JS stack. A frame: the value,
-  // its neighbours (listed once), the next one to visit.
-  const stack: [Tensor, readonly unknown[], number][] = [[root, neighbours(root), 0]];
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    const [t, operands, i] = top;
-    if (i < operands.length) {
-      top[2]++;
-      const o = operands[i];
+  // Iterative DFS: graphs of long loops are deeper than the JS stack. A frame: the value and
+  // the index of its next neighbour, in two stacks (no array per frame or per value's list).
+  const values: Tensor[] = [root];
+  const next: number[] = [0];
+  while (values.length) {
+    const top = values.length - 1;
+    const t = values[top]!;
+    const i = next[top]!;
+    if (i < neighbourCount(t)) {
+      next[top] = i + 1;
+      const o = neighbour(t, i);
       if (o instanceof Tensor && o.requiresGrad && !seen.has(o)) {
         seen.add(o);
-        stack.push([o, neighbours(o), 0]);
+        values.push(o);
+        next.push(0);
       }
       continue;
     }
-    stack.pop();
+    values.pop();
+    next.pop();
     order.push(t);
   }
   return order;
 }
 
 /** What a value's gradient flows to: its operands, and for a collective's output the other chips' outputs of its call. */
-function neighbours(t: Tensor): readonly unknown[] {
+function neighbourCount(t: Tensor): number {
   const node = t._gradNode;
-  if (!node) return [];
-  const operands = (node.operands ?? []).map((o, i) => edgeOf(o, node.versions[i]!));
-  return node.group ? [...operands, ...node.group.members.map((m) => m.out)] : operands;
+  if (!node) return 0;
+  return (node.operands?.length ?? 0) + (node.group?.members.length ?? 0);
+}
+
+function neighbour(t: Tensor, i: number): unknown {
+  const node = t._gradNode!;
+  const operands = node.operands ?? [];
+  return i < operands.length ? edgeOf(operands[i]!, node.versions[i]!) : node.group!.members[i - operands.length]!.out;
 }
 
 /** Where each collective call is processed: at its member met last in the reverse walk (all their consumers are done then). */
@@ -131,20 +141,6 @@ function callRun(order: readonly Tensor[], k: number): { first: number; nodes: T
   return { first, nodes, leaves };
 }
 
-/**
- * Runs `body` (the rules of `nodes`) and returns the gradients it left pending for
- * tensors outside the run: the one program writes those; the gradients flowing between the
- * run's own nodes stay inside it, never materialized.
- */
-function gradientsLeaving(nodes: readonly Tensor[], pending: Map<Tensor, Tensor>, body: () => void): Tensor[] {
-  const before = new Map(pending);
-  body();
-  const inRun = new Set(nodes);
-  const out: Tensor[] = [];
-  for (const [t, g] of pending) if (!inRun.has(t) && before.get(t) !== g) out.push(g);
-  return out;
-}
-
 /** A rule's result fitted to its operand, or null when the operand needs no gradient. */
 function fitTo(o: unknown, gi: Tensor | null | undefined): Tensor | null {
   return o instanceof Tensor && o.requiresGrad && gi ? fit(gi, o) : null;
@@ -167,62 +163,8 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
   const turns = groupTurns(order);
   // Gradients are fresh values, as in PyTorch: the views their rules take (x.mT, reshapes of
   // saved values) are not tracked, else every optimizer step would recompute them all.
-  const leafGrads = noGrad(() => untracked(() =>
-    scope(() => {
-      const pending = new Map<Tensor, Tensor>([[root, start]]);
-      const leaves = new Map<Tensor, Tensor>();
-      // `gi`: a rule's result already fitted to its operand (fitTo).
-      const add = (o: unknown, gi: Tensor | null) => {
-        if (!(o instanceof Tensor) || !o.requiresGrad || !gi) return;
-        const before = pending.get(o);
-        pending.set(o, before ? before.add(gi) : gi);
-      };
-      // One op's gradient, fitted to its operands (no one-op wrapping: the caller's).
-      const step = (t: Tensor) => {
-        const g = pending.get(t);
-        if (!g) return;
-        pending.delete(t);
-        const node = t._gradNode;
-        if (!node) {
-          if (!wanted || wanted.has(t)) leaves.set(t, g);
-          return;
-        }
-        if (!node.operands) {
-          throw new Error(`${who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
-        }
-        const rule = node.op.grad;
-        if (rule === 'not-differentiable') return;
-        // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
-        // error if the rule reads a value changed in place since (past-values.ts).
-        const operands = node.operands;
-        const seen = operands.map((o, i) => valueAt(o, node.versions[i]));
-        const out = valueAt(t, node.outVersion) as Tensor;
-        const ins = rule(g, seen, out, node.attrs).map((gi, i) => fitTo(operands[i], gi));
-        operands.forEach((o, i) => add(edgeOf(o, node.versions[i]!), ins[i]));
-      };
-      for (let k = order.length - 1; k >= 0; k--) {
-        const t = order[k]!;
-        const group = t._gradNode?.group;
-        if (group) {
-          if (turns.get(group) === k) runGroup(group, pending, add, who);
-          continue;
-        }
-        // One op's gradient is one program in strict mode (PyTorch's backward kernel); so are
-        // the rules of the ops one composed op recorded, met in a row.
-        if (!t._gradNode) {
-          step(t);
-          continue;
-        }
-        const { first, nodes, leaves: between } = callRun(order, k);
-        asOneOp(() => gradientsLeaving(nodes, pending, () => nodes.forEach(step)));
-        between.forEach(step);
-        k = first;
-      }
-      // Every chip of each collective's call has run its rule: debug mode checks their results.
-      checkDebugCollectives();
-      return [...leaves];
-    }),
-  ));
+  const walk = new GradientWalk(new Map([[root, start]]), order, turns, who, wanted);
+  const leafGrads = noGrad(() => untracked(() => scope(walk.run.bind(walk))));
   if (!opts.retainGraph) {
     for (const t of order) {
       const node = t._gradNode;
@@ -236,3 +178,96 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
   }
   return new Map(leafGrads);
 }
+
+/**
+ * One backward pass: the gradients pending per value, and the leaves' once complete. A class,
+ * not closures made per pass: V8 keeps a closure's optimized code only while one of its
+ * closures lives, and these were compiled again after each full collection (docs/runtime.md, W6).
+ */
+class GradientWalk {
+  private readonly leaves = new Map<Tensor, Tensor>();
+
+  constructor(
+    private readonly pending: Map<Tensor, Tensor>,
+    private readonly order: readonly Tensor[],
+    private readonly turns: ReadonlyMap<CollectiveGroup, number>,
+    private readonly who: string,
+    private readonly wanted: ReadonlySet<Tensor> | undefined,
+  ) {}
+
+  /** Every rule, in reverse order; the leaves' gradients. */
+  run(): [Tensor, Tensor][] {
+    const { order } = this;
+    for (let k = order.length - 1; k >= 0; k--) {
+      const t = order[k]!;
+      const group = t._gradNode?.group;
+      if (group) {
+        if (this.turns.get(group) === k) runGroup(group, this.pending, this.add.bind(this), this.who);
+        continue;
+      }
+      // One op's gradient is one program in strict mode (PyTorch's backward kernel); so are
+      // the rules of the ops one composed op recorded, met in a row.
+      if (!t._gradNode) {
+        this.step(t);
+        continue;
+      }
+      const { first, nodes, leaves: between } = callRun(order, k);
+      asOneOp(this.stepsLeaving.bind(this, nodes));
+      for (const b of between) this.step(b);
+      k = first;
+    }
+    // Every chip of each collective's call has run its rule: debug mode checks their results.
+    checkDebugCollectives();
+    return [...this.leaves];
+  }
+
+  /** `gi`: a rule's result already fitted to its operand (fitTo). */
+  add(o: unknown, gi: Tensor | null): void {
+    if (!(o instanceof Tensor) || !o.requiresGrad || !gi) return;
+    const before = this.pending.get(o);
+    this.pending.set(o, before ? before.add(gi) : gi);
+  }
+
+  /**
+   * Runs the rules of `nodes` (one composed-op call) and returns the gradients they left
+   * pending for tensors outside the run: the one program writes those; the gradients flowing
+   * between the run's own nodes stay inside it, never materialized.
+   */
+  private stepsLeaving(nodes: readonly Tensor[]): Tensor[] {
+    const before = new Map(this.pending);
+    for (const t of nodes) this.step(t);
+    const inRun = new Set(nodes);
+    const out: Tensor[] = [];
+    for (const [t, g] of this.pending) if (!inRun.has(t) && before.get(t) !== g) out.push(g);
+    return out;
+  }
+
+  /** One op's gradient, fitted to its operands (no one-op wrapping: the caller's). */
+  private step(t: Tensor): void {
+    const g = this.pending.get(t);
+    if (!g) return;
+    this.pending.delete(t);
+    const node = t._gradNode;
+    if (!node) {
+      if (!this.wanted || this.wanted.has(t)) this.leaves.set(t, g);
+      return;
+    }
+    if (!node.operands) {
+      throw new Error(`${this.who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
+    }
+    const rule = node.op.grad;
+    if (rule === 'not-differentiable') return;
+    // Operands and output as recorded: their past node, or a stand-in that throws PyTorch's
+    // error if the rule reads a value changed in place since (past-values.ts).
+    const operands = node.operands;
+    const versions = node.versions;
+    const seen: Operand[] = new Array(operands.length);
+    for (let i = 0; i < operands.length; i++) seen[i] = valueAt(operands[i], versions[i]);
+    const out = valueAt(t, node.outVersion) as Tensor;
+    const ins = rule(g, seen, out, node.attrs);
+    const fitted: (Tensor | null)[] = new Array(ins.length);
+    for (let i = 0; i < ins.length; i++) fitted[i] = fitTo(operands[i], ins[i]);
+    for (let i = 0; i < operands.length; i++) this.add(edgeOf(operands[i]!, versions[i]!), fitted[i]!);
+  }
+}
+keepShape(new GradientWalk(new Map(), [], new Map(), '', undefined));

@@ -5,7 +5,7 @@ import { Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
 import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
-import { withCallSite } from '../call-site.js';
+import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
 
@@ -47,29 +47,38 @@ export function setRequiresGrad(t: Tensor, on: boolean, who: string): Tensor {
   return t;
 }
 
+/** root.backward(): adds d(root)/d(leaf) to each leaf's .grad. */
+function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options: BackwardOptions): void {
+  const grads = gradients(root, gradient, 'backward', options);
+  noGrad(() => runGradReducers(grads));
+  for (const [leaf, g] of grads) {
+    // Like PyTorch: gradients add up across backward calls until zeroGrad().
+    const before = leaf.grad;
+    if (!before || before.disposed) {
+      // the caller's own gradient tensor keeps its strides
+      leaf.grad = keep(g === gradient ? g : gradLayout(leaf, g));
+      continue;
+    }
+    leaf.grad = keep(gradLayout(leaf, noGrad(() => before.add(g))));
+    // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
+    before.dispose();
+    if (g !== gradient) g.dispose();
+  }
+}
+
 installMethods({
   requiresGrad_(on = true) {
     return setRequiresGrad(this, on, 'requiresGrad_');
   },
   // Every op of the backward pass is attributed to the line that called backward().
   backward: function backward(gradient, options = {}) {
-    withCallSite(backward, () => {
-      const grads = gradients(this, gradient, 'backward', options);
-      noGrad(() => runGradReducers(grads));
-      for (const [leaf, g] of grads) {
-        // Like PyTorch: gradients add up across backward calls until zeroGrad().
-        const before = leaf.grad;
-        if (!before || before.disposed) {
-          // the caller's own gradient tensor keeps its strides
-          leaf.grad = keep(g === gradient ? g : gradLayout(leaf, g));
-          continue;
-        }
-        leaf.grad = keep(gradLayout(leaf, noGrad(() => before.add(g))));
-        // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
-        before.dispose();
-        if (g !== gradient) g.dispose();
-      }
-    });
+    // begin/end, not withCallSite's closure per call (call-site.ts)
+    const began = beginCallSite(backward);
+    try {
+      accumulateGradients(this, gradient, options);
+    } finally {
+      endCallSite(began);
+    }
   },
   detach() {
     return noGrad(() => this.reshape([...this.shape]));

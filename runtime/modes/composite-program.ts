@@ -23,40 +23,55 @@ import { mayFailOnDevice } from './may-fail.js';
 
 const region = new Region(Infinity);
 // Sites as strict mode records them: a program that may fail on the device (large outputs).
-region.oneOpMayFail = (outputs) => [...outputs].some((t) => mayFailOnDevice(t._node!.op, t._node!.attrs, t));
+region.oneOpMayFail = (outputs) => {
+  for (const t of outputs) if (mayFailOnDevice(t._node!.op, t._node!.attrs, t)) return true;
+  return false;
+};
 // Its ops count as strict mode's (profiler, tpu.stats): to the user they are strict ops.
 const recording = new FusedMode(region, 'strict');
 
 /** Runs fn as one program; its result (a tensor, or a list of tensors and nulls) is written out. */
 export function runAsOneProgram<T>(fn: () => T): T {
-  return inMode(recording, () => {
-    try {
-      const [result, made] = collectMade(fn);
-      const results = tensorsIn(result);
-      const saved = results.some((t) => t.requiresGrad);
-      const required = [...results];
-      const forBackward = new Set<Tensor>();
-      const read = saved ? readByGraph([...results, ...(made as Tensor[])]) : null;
-      for (const t of made as Tensor[]) {
-        if (results.includes(t)) continue;
-        if (isKept(t)) required.push(t);
-        else if (!saved) t.dispose();
-        else if (isBufferLayout(t) || (read !== null && !read.has(t))) keepForBackward(t);
-        else forBackward.add(t);
-      }
-      required.push(...forBackward);
-      region.unreadable = forBackward;
-      try {
-        region.flush('one op', required.filter((t) => !t._buf && !t.disposed));
-      } finally {
-        region.unreadable = null;
-      }
-      return result;
-    } catch (e) {
-      region.drop();
-      throw e;
+  return inMode(recording, recordOneProgram, fn) as T;
+}
+
+// Module level, not a closure per call: V8 keeps a closure's optimized code only while one of
+// its closures lives, so per-call closures on the hot path were compiled again after each full
+// collection (docs/runtime.md, W6).
+function recordOneProgram(fn: () => unknown): unknown {
+  try {
+    const [result, made] = collectMade(fn);
+    const results = tensorsIn(result);
+    let saved = false;
+    for (const t of results) saved ||= t.requiresGrad;
+    const required = [...results];
+    const forBackward = new Set<Tensor>();
+    const read = saved ? readByGraph([...results, ...(made as Tensor[])]) : null;
+    for (const t of made as Tensor[]) {
+      if (results.includes(t)) continue;
+      if (isKept(t)) required.push(t);
+      else if (!saved) t.dispose();
+      else if (isBufferLayout(t) || (read !== null && !read.has(t))) keepForBackward(t);
+      else forBackward.add(t);
     }
-  });
+    required.push(...forBackward);
+    region.unreadable = forBackward;
+    try {
+      region.flush('one op', unwritten(required));
+    } finally {
+      region.unreadable = null;
+    }
+    return result;
+  } catch (e) {
+    region.drop();
+    throw e;
+  }
+}
+
+function unwritten(tensors: readonly Tensor[]): Tensor[] {
+  const out: Tensor[] = [];
+  for (const t of tensors) if (!t._buf && !t.disposed) out.push(t);
+  return out;
 }
 
 function tensorsIn(result: unknown): Tensor[] {

@@ -5,7 +5,7 @@
 // fused.ts: temporaries of the region).
 import type { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
-import { withCallSite } from '../call-site.js';
+import { beginCallSite, endCallSite } from '../call-site.js';
 
 let call: object | null = null;
 
@@ -20,10 +20,12 @@ export function compositeCall(): object | null {
 export function composite(name: string, fn: () => Tensor): Tensor {
   const outer = call;
   call ??= {};
+  // Its ops are attributed to the line calling the composed op.
+  const began = beginCallSite(composite);
   try {
-    // Its ops are attributed to the line calling the composed op.
-    return withCallSite(composite, () => currentMode().composite(name, fn));
+    return currentMode().composite(name, fn);
   } finally {
+    endCallSite(began);
     call = outer;
   }
 }

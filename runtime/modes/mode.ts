@@ -47,13 +47,16 @@ export function withMode<T>(mode: ModeName, fn: () => T): T {
   return inMode(byName[assertMode(mode, 'tpu.withMode')], fn);
 }
 
-/** Runs fn in `mode` (tpu.compile traces in a fused mode of its own), then switches back. */
-export function inMode<T>(mode: Mode, fn: () => T): T {
+/**
+ * Runs fn(arg) in `mode` (tpu.compile traces in a fused mode of its own), then switches back.
+ * `arg` lets a hot caller pass a module-level fn instead of a closure made per call.
+ */
+export function inMode<T, A = undefined>(mode: Mode, fn: (arg: A) => T, arg?: A): T {
   const before = active;
   enterMode(mode);
   let restoreNow = true;
   try {
-    const result = fn();
+    const result = fn(arg as A);
     if (result instanceof Promise) {
       restoreNow = false;
       return result.finally(() => enterMode(before)) as T;

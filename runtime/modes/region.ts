@@ -209,17 +209,19 @@ export class Region {
   private end(): void {
     this.settle(this.members);
     this.members = [];
-    this.recomputed = new Set();
-    this.updated = new Set();
-    this.derived = new Set();
-    this.originals = new Map();
+    // Empty ones are kept: strict mode ends a region per composed op, and five fresh
+    // collections each time were ~6 KiB of a W6 strict step's allocations.
+    if (this.recomputed.size) this.recomputed = new Set();
+    if (this.updated.size) this.updated = new Set();
+    if (this.derived.size) this.derived = new Set();
+    if (this.originals.size) this.originals = new Map();
     this.start = null;
     this.collectives = false;
     const reads = this.reads;
-    this.reads = new Set();
+    if (reads.size) this.reads = new Set();
     for (const b of reads) unpin(b);
     const displaced = this.displaced;
-    this.displaced = [];
+    if (displaced.length) this.displaced = [];
     for (const b of displaced) disposeBuffer(b);
   }
 

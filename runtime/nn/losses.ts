@@ -70,16 +70,26 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   // Its reshapes are the runtime's own, never views to the user (nor are PyTorch's): tracked,
   // each call listed one more view on the target, which a training loop keeps for good, and
   // every 64 of them cost a full garbage collection.
-  return composite(who, () => untracked(() => crossEntropyOf(input, target, o, classes, eps, ignore, weight)));
+  // Bound, not a closure per call: V8 drops a closure's optimized code at each full collection
+  // once no closure of it lives (docs/runtime.md, W6).
+  return composite(who, untrackedCrossEntropy.bind(null, input, target, o, classes, eps, ignore, weight));
+}
+
+function untrackedCrossEntropy(...args: Parameters<typeof crossEntropyOf>): Tensor {
+  return untracked(crossEntropyOf.bind(null, ...args));
+}
+
+/** Classes on the last dim, one row per sample: [N * d..., C]. */
+function classesLast(t: Tensor, classes: number): Tensor {
+  return (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
 }
 
 function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, classes: number, eps: number, ignore: number, weight: Tensor | null): Tensor {
   const who = 'crossEntropy';
-  const classesLast = (t: Tensor) => (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
   // A view of the target shares its version counter (as PyTorch's): backward refuses a value
   // it saved from the target once the target was written in place.
   const ofTarget = (view: Tensor) => sharingVersion(view, target);
-  const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1));
+  const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1), classes);
   const weighted = weight === null ? logp : logp.mul(weight);
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
   if (isFloating(target.dtype)) {
@@ -88,7 +98,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
       throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
     }
     if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
-    const t = eps === 0 ? ofTarget(classesLast(target)) : ofTarget(classesLast(target)).mul(1 - eps).add(eps / classes);
+    const t = eps === 0 ? ofTarget(classesLast(target, classes)) : ofTarget(classesLast(target, classes)).mul(1 - eps).add(eps / classes);
     const loss = t.mul(weighted).sum(-1).neg();
     return reduce(loss.reshape(batchShape), o.reduction, who);
   }

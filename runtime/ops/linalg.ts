@@ -62,10 +62,14 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor | null): Tensor 
   if (bias !== undefined && bias !== null) tensorArg('linear', 'bias', bias);
   // One composed op: in strict mode the transpose, matmul and bias add are one program, and
   // ONNX Runtime folds the transpose into its matmul (no [out, in] copy of the weight per call).
-  return composite('linear', () => {
-    const y = x.matmul(weight.ndim === 2 ? sharingVersion(untracked(() => weight.T), weight) : weight);
-    return bias === undefined || bias === null ? y : y.add(bias);
-  });
+  // Bound, not a closure per call: V8 drops a closure's optimized code at each full collection
+  // once no closure of it lives (docs/runtime.md, W6).
+  return composite('linear', linearOf.bind(null, x, weight, bias));
+}
+
+function linearOf(x: Tensor, weight: Tensor, bias: Tensor | null | undefined): Tensor {
+  const y = x.matmul(weight.ndim === 2 ? sharingVersion(untracked(() => weight.T), weight) : weight);
+  return bias === undefined || bias === null ? y : y.add(bias);
 }
 
 declare module '../tensor.js' {

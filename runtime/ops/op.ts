@@ -50,8 +50,15 @@ const registry = new Map<string, OpDef<any>>();
 
 export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
   if (registry.has(def.name)) throw new Error(`defineOp: an op named '${def.name}' is already defined`);
-  registry.set(def.name, def);
-  return def;
+  // One shape for every op (its fields first, in one order, then any others): dispatch reads
+  // op.name, op.infer, op.grad ... at every call, and an object literal per kind of op (their
+  // fields in their own order) made those reads megamorphic.
+  const op: OpDef<A> = Object.assign({
+    name: def.name, infer: def.infer, grad: def.grad, attrKey: def.attrKey, gradReads: def.gradReads,
+    profilesAsMatmul: def.profilesAsMatmul, readsDeviceIndices: def.readsDeviceIndices,
+  }, def);
+  registry.set(op.name, op);
+  return op;
 }
 
 /** Every registered op (the gradient check and the lowering coverage test iterate it). */

@@ -110,11 +110,12 @@ export function reduceAttrs(
     keep = o.keepdim ?? keepdim;
   } else dim = dimOrOptions as number | readonly number[] | undefined;
   if (keep !== undefined && typeof keep !== 'boolean') throw new TypeError(`${op}: keepdim must be a boolean; got ${JSON.stringify(keep)}`);
-  const all = Array.from({ length: x.ndim }, (_, i) => i);
   if (dim !== undefined && typeof dim !== 'number' && !Array.isArray(dim)) {
     throw new TypeError(`${op}: dim must be a number or an array of numbers; got ${JSON.stringify(dim)}`);
   }
-  const list = dim === undefined || (Array.isArray(dim) && dim.length === 0) ? all : typeof dim === 'number' ? [dim] : (dim as number[]);
+  // One dim, the common case, without the list, set and sort.
+  if (typeof dim === 'number') return { dims: [normalizeDim(op, dim, x.ndim)], keepdim: keep ?? false };
+  const list = dim === undefined || dim.length === 0 ? Array.from({ length: x.ndim }, (_, i) => i) : (dim as number[]);
   const dims = [...new Set(list.map((d) => normalizeDim(op, d, x.ndim)))].sort((a, b) => a - b);
   return { dims, keepdim: keep ?? false };
 }

@@ -168,11 +168,19 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
   // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
   // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit).
-  const asPyTorch = x.dtype === 'bfloat16' ? (t: Tensor) => t.to('bfloat16').to('float32') : (t: Tensor) => t;
-  return rowMajor(composite('logSoftmax', () => inFloat32('logSoftmax', x, (v) => {
-    const shifted = v.sub(noGrad(() => v.amax(d, true)));
-    return shifted.sub(asPyTorch(asPyTorch(shifted.exp().sum(d, true)).log()));
-  })));
+  // Bound module-level functions, not closures per call: V8 drops a closure's optimized code
+  // at each full collection once no closure of it lives (docs/runtime.md, W6).
+  return rowMajor(composite('logSoftmax', logSoftmaxOf.bind(null, x, d)));
+}
+
+function logSoftmaxOf(x: Tensor, d: number): Tensor {
+  return inFloat32('logSoftmax', x, shiftedLogSoftmax.bind(null, d, x.dtype === 'bfloat16'));
+}
+
+function shiftedLogSoftmax(d: number, bf16: boolean, v: Tensor): Tensor {
+  const asPyTorch = (t: Tensor) => (bf16 ? t.to('bfloat16').to('float32') : t);
+  const shifted = v.sub(noGrad(() => v.amax(d, true)));
+  return shifted.sub(asPyTorch(asPyTorch(shifted.exp().sum(d, true)).log()));
 }
 
 declare module '../tensor.js' {

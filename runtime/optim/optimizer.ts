@@ -15,7 +15,7 @@ import { keep, scope } from '../scope.js';
 import { zeros } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
-import { withCallSite } from '../call-site.js';
+import { beginCallSite, endCallSite } from '../call-site.js';
 import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 
@@ -74,29 +74,45 @@ export abstract class Optimizer {
    * step()); in strict mode one program for all of them, as PyTorch's foreach update.
    */
   step(): void {
-    withCallSite(Optimizer.prototype.step, () => {
+    // begin/end and bound methods, not closures made per step: those lost their optimized code
+    // at each full collection (call-site.ts).
+    const began = beginCallSite(Optimizer.prototype.step);
+    try {
       // A DTensor's .grad may all-reduce its pieces' gradients: collectives, before the one-program update.
       const grads = this.#gradients();
-      asOneOp(() => this.#update(grads));
-    });
+      asOneOp(this.#update.bind(this, grads));
+    } finally {
+      endCallSite(began);
+    }
   }
 
   #update(grads: Map<Tensor, Tensor>): void {
     const stepped = this.params.filter((p) => grads.has(p));
-    const advance = () => {
-      this.stepCount++;
-      for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
-    };
+    const advance = this.#advance.bind(this, stepped);
     advance();
     onEachCall(advance);
     // The update's intermediates (lr * g, ...) are disposed: left to the collector, each would
     // keep its inputs' buffers (the gradients) alive in fused mode until a full collection.
-    const updates = scope(() => noGrad(() => stepped.map((p): [Tensor, Tensor] => {
-      const g = grads.get(p)!;
-      if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-      return [p, this.update(p, g, this.stateOf(p))];
-    })));
+    const updates = scope(this.#newValues.bind(this, stepped, grads));
     if (updates.length) assignAll(updates, `${this.name}.step`);
+  }
+
+  #advance(stepped: readonly Tensor[]): void {
+    this.stepCount++;
+    for (const p of stepped) this.updatesOf.set(p, (this.updatesOf.get(p) ?? 0) + 1);
+  }
+
+  /** Each stepped parameter and its new value, out of autograd. */
+  #newValues(stepped: readonly Tensor[], grads: ReadonlyMap<Tensor, Tensor>): [Tensor, Tensor][] {
+    return noGrad(() => {
+      const out: [Tensor, Tensor][] = [];
+      for (const p of stepped) {
+        const g = grads.get(p)!;
+        if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
+        out.push([p, this.update(p, g, this.stateOf(p))]);
+      }
+      return out;
+    });
   }
 
   /** The parameter's new value; updates its `state` tensors with setState. */

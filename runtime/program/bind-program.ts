@@ -188,67 +188,82 @@ let bindings = 0;
 
 /** The general case: all recipes reachable from `outputs`, down to tensors in device memory; `site`: where they were called. */
 export function bindProgram(outputs: readonly Tensor[], site: Site | null = null): RegionBinding {
-  const binding = ++bindings;
-  const inputs: DeviceBuffer[] = [];
-  const inputValues: ProgramValue[] = [];
-  const inputTensors: Tensor[] = [];
-  const inputIndex = new Map<DeviceBuffer, number>();
-  const scalarTypes: DType[] = [];
-  const scalars: number[] = [];
-  const scalarOperands: WeakScalar[] = [];
-  const nodes: TraceNode[] = [];
-  const refs: number[][] = [];
-  const opSites: { name: string; site: CallSite }[] = [];
+  const b = new Binder();
+  const outIds: number[] = new Array(outputs.length);
+  for (let j = 0; j < outputs.length; j++) outIds[j] = b.visit(outputs[j]!);
+  // Refs become value ids (inputs, then scalars, then nodes), in place.
+  for (const ins of b.refs) for (let j = 0; j < ins.length; j++) ins[j] = b.resolve(ins[j]!);
+  for (let j = 0; j < outIds.length; j++) outIds[j] = b.resolve(outIds[j]!);
+  return new RegionBinding(
+    b.inputs, b.inputValues, b.inputTensors, b.scalarTypes, b.scalars, b.scalarOperands, b.nodes, b.refs, outIds, outputs,
+    withOpSites(site, b.opSites),
+  );
+}
 
-  const visit = (t: Tensor): number => {
+/**
+ * One binding's walk over the recipes. A class, not a closure made per binding: V8 keeps a
+ * closure's optimized code only while one of its closures lives, and this one was compiled
+ * again after each full collection (docs/runtime.md, W6).
+ */
+class Binder {
+  readonly binding = ++bindings;
+  readonly inputs: DeviceBuffer[] = [];
+  readonly inputValues: ProgramValue[] = [];
+  readonly inputTensors: Tensor[] = [];
+  readonly inputIndex = new Map<DeviceBuffer, number>();
+  readonly scalarTypes: DType[] = [];
+  readonly scalars: number[] = [];
+  readonly scalarOperands: WeakScalar[] = [];
+  readonly nodes: TraceNode[] = [];
+  readonly refs: number[][] = [];
+  readonly opSites: { name: string; site: CallSite }[] = [];
+
+  /** t's ref: an input's index, or NODE_REF + its node's. */
+  visit(t: Tensor): number {
     const buf = t._buf;
     if (buf) {
       checkLive(t, buf);
-      let i = inputIndex.get(buf);
+      let i = this.inputIndex.get(buf);
       if (i === undefined) {
-        i = inputs.length;
-        inputIndex.set(buf, i);
-        inputs.push(buf);
-        inputTensors.push(t);
-        inputValues.push({ shape: t.shape, dtype: t.dtype });
+        i = this.inputs.length;
+        this.inputIndex.set(buf, i);
+        this.inputs.push(buf);
+        this.inputTensors.push(t);
+        this.inputValues.push({ shape: t.shape, dtype: t.dtype });
       }
       return i;
     }
     const node = t._node;
     if (!node) throw new Error(`internal: tensor ${t.describe()} has neither a buffer nor a recipe`);
-    if (node.boundBy === binding) return NODE_REF + node.boundAt;
+    if (node.boundBy === this.binding) return NODE_REF + node.boundAt;
     const operands = node.inputs;
     const ins: number[] = new Array(operands.length);
     for (let k = 0; k < operands.length; k++) {
       const v = operands[k]!;
-      if (!isScalar(v)) ins[k] = visit(v);
+      if (!isScalar(v)) ins[k] = this.visit(v);
       else {
-        scalarTypes.push(v.dtype);
-        scalars.push(v.value);
-        scalarOperands.push(v);
-        ins[k] = -scalars.length;
+        this.scalarTypes.push(v.dtype);
+        this.scalars.push(v.value);
+        this.scalarOperands.push(v);
+        ins[k] = -this.scalars.length;
       }
     }
-    const i = nodes.length;
-    node.boundBy = binding;
+    const i = this.nodes.length;
+    node.boundBy = this.binding;
     node.boundAt = i;
-    nodes.push(node);
-    refs.push(ins);
-    if (node.site) opSites.push({ name: node.op.name, site: node.site });
+    this.nodes.push(node);
+    this.refs.push(ins);
+    if (node.site) this.opSites.push({ name: node.op.name, site: node.site });
     return NODE_REF + i;
-  };
-  const outIds = outputs.map(visit);
+  }
 
-  // Refs become value ids (inputs, then scalars, then nodes), in place.
-  const base = inputs.length + scalars.length;
-  const resolve = (r: number): number => (r >= NODE_REF ? base + (r - NODE_REF) : r >= 0 ? r : inputs.length + (-1 - r));
-  for (const ins of refs) for (let j = 0; j < ins.length; j++) ins[j] = resolve(ins[j]!);
-  for (let j = 0; j < outIds.length; j++) outIds[j] = resolve(outIds[j]!);
-  return new RegionBinding(
-    inputs, inputValues, inputTensors, scalarTypes, scalars, scalarOperands, nodes, refs, outIds, outputs,
-    withOpSites(site, opSites),
-  );
+  /** A ref as a value id: inputs, then scalars, then nodes. */
+  resolve(r: number): number {
+    const { inputs, scalars } = this;
+    return r >= NODE_REF ? inputs.length + scalars.length + (r - NODE_REF) : r >= 0 ? r : inputs.length + (-1 - r);
+  }
 }
+keepShape(new Binder());
 
 // A class with a lazy signature: a region of 512 ops is bound at every size-cap cut, and the
 // program cache recognises a region bound before by comparing its structure (region-key.ts),
