@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "custom-op-kit.h"
 
-// gcc if-converts no floating-point select (the floor, the denormal path) while a comparison
+// gcc if-converts no floating-point select (the clamps, the denormal pattern) while a comparison
 // may trap; nothing here reads the FP exception flags.
 #pragma GCC optimize("no-trapping-math")
 
@@ -18,10 +19,24 @@ namespace {
 /** Elements per task, whole rows: ~16K exps (~10 µs) outweigh waking a pool thread. */
 constexpr int64_t kBlock = 1 << 14;
 
-/** exp(d) for d below this is < 2^-150 (float32's 0) even before dividing by a sum >= 1. */
-constexpr double kFloor = -110.0;
-/** Adding it rounds a double below 2^51 to an integer held in the low bits of its pattern. */
-constexpr double kRound = 0x1.8p52;
+/**
+ * A row is narrow when max - min + ln(cols) < 87: then every x - max >= -87, so e^(x - max) >=
+ * e^-87 > 2^-126 (= e^-87.3365) is a normal float32, and as the row sum is in [1, cols] every
+ * quotient is >= e^-87 / cols > 2^-126 too. The 0.33 left over covers the roundings (x - max is
+ * exact here, the exp is within ~1 ulp, the sum and the quotient a few).
+ */
+constexpr double kNarrow = 87.0;
+/** Sum terms below e^-87 are taken as 0: a denormal float32 never enters an FP operation, and
+ * with cols <= 2^31 they weigh < 2^-94 of a row sum, which is >= 1 (the max's term). */
+constexpr float kSumFloor = -87.0f;
+/** Below e^-104 < 2^-150 a quotient (sum >= 1) rounds to float32's 0. */
+constexpr float kZero = -104.0f;
+/** Exp arguments are clamped here (after kZero decides) so that 2^k stays a normal float. */
+constexpr float kClamp = -110.0f;
+/** Adding it rounds a float below 2^22 to an integer held in its low mantissa bits. */
+constexpr float kShift = 0x1.8p23f;
+/** Terms summed in float32 (per vector lane, 256 / lanes each) before the float64 row sum. */
+constexpr int64_t kPart = 1024;
 
 struct Rows {
   const float* x;
@@ -29,78 +44,141 @@ struct Rows {
   int64_t rows, cols, perBlock;
 };
 
-// (a builtin: gcc vectorizes no loop with memcpy's bit casts in it)
-int64_t bitsOf(double v) { return __builtin_bit_cast(int64_t, v); }
-double fromBits(int64_t b) { return __builtin_bit_cast(double, b); }
+uint32_t bitsOf(float v) { return __builtin_bit_cast(uint32_t, v); }
+float fromBits(uint32_t b) { return __builtin_bit_cast(float, b); }
 
-// exp(x - m) for one row into e (float64), returns their sum. d = x - m is in [-inf, 0]; below
-// kFloor the term is 0, above it exp = 2^k · p(r) with r = d - k·ln2, |r| <= ln2/2, a degree-9
-// Taylor polynomial (relative error < 1e-11, float32's 2^-24 is 6e-8), and 2^k >= 2^-159 a normal double made from bits.
-__attribute__((target_clones("avx512f", "avx2", "default")))
-double expRow(const float* x, float m, double* e, int64_t n) {
-  double sum = 0;
-#pragma omp simd reduction(+ : sum)
+/** x - m as hi + lo exactly (Knuth's two-sum), so exp sees no rounding of the difference. */
+struct Difference {
+  float hi, lo;
+};
+inline __attribute__((always_inline)) Difference difference(float x, float m) {
+  const float d = x - m;
+  const float b = d - x;
+  return {d, (x - (d - b)) + (-m - b)};
+}
+
+/**
+ * e^(d + lo) = 2^k · e with e in [0.70, 1.42]. k = round(d / ln2) by the 1.5·2^23 shift (t's
+ * low mantissa bits hold k), r = d - k ln2 + lo (ln2 in two parts, k times the first exact for
+ * |k| < 256), e^r = 1 + r + r²p(r) with loopgen's coefficients (device/loopgen/vector-math.ts,
+ * fitted in float64: <= 1.02 ulp on [-87, 0]). d must be >= kClamp: 2^k >= 2^-160.
+ */
+struct Exp {
+  float e;
+  int32_t k;
+};
+inline __attribute__((always_inline)) Exp expParts(float d, float lo = -0.0f) {
+  const float t = __builtin_fmaf(d, 1.44269504088896341f, kShift);
+  const float k = t - kShift;
+  float r = __builtin_fmaf(-k, 0.693145751953125f, d);
+  r = __builtin_fmaf(-k, 1.42860682030941723e-06f, r) + lo;
+  float p = 0.0013752965415985037f;
+  p = __builtin_fmaf(p, r, 0.008366139565405932f);
+  p = __builtin_fmaf(p, r, 0.04166920836327109f);
+  p = __builtin_fmaf(p, r, 0.1666654260712765f);
+  p = __builtin_fmaf(p, r, 0.49999991044115466f);
+  return {1.0f + __builtin_fmaf(r * r, p, r), static_cast<int32_t>(bitsOf(t) << 23) >> 23};
+}
+
+/** e · 2^k by its exponent field: exact while the result is a normal float. */
+inline __attribute__((always_inline)) float scaled(float e, int32_t k) { return fromBits(bitsOf(e) + (static_cast<uint32_t>(k) << 23)); }
+
+struct Range {
+  float hi, lo;
+  bool nan;
+};
+
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+Range rowRange(const float* x, int64_t n) {
+  float hi = -std::numeric_limits<float>::infinity(), lo = std::numeric_limits<float>::infinity();
+  int nan = 0;
+#pragma omp simd reduction(max : hi) reduction(min : lo) reduction(| : nan)
   for (int64_t j = 0; j < n; j++) {
-    const double d = static_cast<double>(x[j]) - m;
-    const double c = d < kFloor ? kFloor : d;
-    const double t = c * 1.4426950408889634 + kRound;
-    const double k = t - kRound;
-    const double r = (c - k * 0.6931471803691238) - k * 1.9082149292705877e-10;
-    double p = 1.0 / 362880;
-    p = p * r + 1.0 / 40320;
-    p = p * r + 1.0 / 5040;
-    p = p * r + 1.0 / 720;
-    p = p * r + 1.0 / 120;
-    p = p * r + 1.0 / 24;
-    p = p * r + 1.0 / 6;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    const double scale = fromBits(static_cast<int64_t>(static_cast<uint64_t>(bitsOf(t) - bitsOf(kRound) + 1023) << 52));
-    const double v = d < kFloor ? 0.0 : p * scale;
-    e[j] = v;
-    sum += v;
+    hi = x[j] > hi ? x[j] : hi;
+    lo = x[j] < lo ? x[j] : lo;
+    nan |= x[j] != x[j];
+  }
+  return {hi, lo, nan != 0};
+}
+
+// A narrow row: y = e^(x - m), every one normal; returns their sum (float32 over kPart terms,
+// then float64). x - m is rounded to float32 here, as PyTorch's softmax rounds it.
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+double narrowExp(const float* x, float m, float* y, int64_t n) {
+  double sum = 0;
+  for (int64_t begin = 0; begin < n; begin += kPart) {
+    const int64_t end = std::min(n, begin + kPart);
+    float part = 0;
+#pragma omp simd reduction(+ : part)
+    for (int64_t j = begin; j < end; j++) {
+      const Exp p = expParts(x[j] - m);
+      y[j] = scaled(p.e, p.k);
+      part += y[j];
+    }
+    sum += part;
   }
   return sum;
 }
 
-// y = e / sum rounded to float32. At or above 2^-126 the conversion is normal; below, the
-// denormal's pattern is v·2^149 rounded to nearest even as an integer (no FP underflow).
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void divideRow(const double* e, double inverse, float* y, int64_t n) {
-  for (int64_t j = 0; j < n; j++) {
-    const double v = e[j] * inverse;
-    const float normal = static_cast<float>(v < 0x1p-126 ? 0x1p-126 : v);
-    const int32_t tiny = static_cast<int32_t>(bitsOf(v * 0x1p149 + kRound));
-    y[j] = v < 0x1p-126 ? __builtin_bit_cast(float, tiny) : normal;
+// A wide row's sum of e^(x - m), the terms below e^kSumFloor taken at the floor and dropped.
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+double wideSum(const float* x, float m, int64_t n) {
+  double sum = 0;
+  for (int64_t begin = 0; begin < n; begin += kPart) {
+    const int64_t end = std::min(n, begin + kPart);
+    float part = 0;
+#pragma omp simd reduction(+ : part)
+    for (int64_t j = begin; j < end; j++) {
+      const Difference d = difference(x[j], m);
+      const Exp p = expParts(d.hi < kSumFloor ? kSumFloor : d.hi, d.lo);
+      part += d.hi < kSumFloor ? 0.0f : scaled(p.e, p.k);
+    }
+    sum += part;
   }
+  return sum;
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default")))
-float rowMax(const float* x, int64_t n) {
-  float m = -std::numeric_limits<float>::infinity();
-#pragma omp simd reduction(max : m)
-  for (int64_t j = 0; j < n; j++) m = x[j] > m ? x[j] : m;
-  return m;
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+void scaleRow(float* y, float inverse, int64_t n) {
+  for (int64_t j = 0; j < n; j++) y[j] *= inverse;
+}
+
+// A wide row's quotients 2^k · (e · inverse): w = e · inverse is normal (e >= 0.7, inverse >=
+// 1/cols); scaled by its exponent field while the result stays normal, else the denormal's
+// pattern is w·2^(k+149) (< 2^23, a normal float) rounded to nearest even as an integer by
+// adding 2^23. No float operation makes a denormal. (-inf entries, whose two-sum is NaN, and
+// everything below e^kZero give 0.)
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+void wideQuotient(const float* x, float m, float inverse, float* y, int64_t n) {
+  for (int64_t j = 0; j < n; j++) {
+    const Difference d = difference(x[j], m);
+    const Exp p = expParts(d.hi < kClamp ? kClamp : d.hi, d.lo);
+    const float w = p.e * inverse;
+    const int32_t exponent = static_cast<int32_t>(bitsOf(w) >> 23) + p.k;
+    const int32_t up = std::min(p.k + 149, 40);
+    const float grid = w * fromBits(static_cast<uint32_t>(up + 127) << 23) + 0x1p23f;
+    const float tiny = fromBits(bitsOf(grid) - bitsOf(0x1p23f));
+    const float q = exponent >= 1 ? scaled(w, p.k) : tiny;
+    y[j] = d.hi < kZero ? 0.0f : q;
+  }
 }
 
 void runBlock(void* raw, size_t i) {
   const auto& s = *static_cast<const Rows*>(raw);
-  thread_local std::vector<double> e;
-  e.resize(static_cast<size_t>(s.cols));
+  const double logCols = std::log(static_cast<double>(s.cols));
   const int64_t begin = static_cast<int64_t>(i) * s.perBlock, end = std::min(s.rows, begin + s.perBlock);
   for (int64_t r = begin; r < end; r++) {
     const float* x = s.x + r * s.cols;
     float* y = s.y + r * s.cols;
-    const float m = rowMax(x, s.cols);
-    // +inf makes inf - inf and all -inf makes -inf - -inf: NaN, as PyTorch's rows are; a NaN
-    // in the row (the max skips it) makes the sum NaN
-    const double sum = std::isfinite(m) ? expRow(x, m, e.data(), s.cols) : NAN;
-    if (std::isnan(sum)) {
+    const Range g = rowRange(x, s.cols);
+    // a NaN, a +inf max (inf - inf) or an all -inf row (-inf - -inf): NaN, as PyTorch's rows are
+    if (g.nan || !std::isfinite(g.hi)) {
       std::fill(y, y + s.cols, std::numeric_limits<float>::quiet_NaN());
-      continue;
+    } else if (static_cast<double>(g.hi) - g.lo + logCols < kNarrow) {
+      scaleRow(y, static_cast<float>(1.0 / narrowExp(x, g.hi, y, s.cols)), s.cols);
+    } else {
+      wideQuotient(x, g.hi, static_cast<float>(1.0 / wideSum(x, g.hi, s.cols)), y, s.cols);
     }
-    divideRow(e.data(), 1.0 / sum, y, s.cols);
   }
 }
 
