@@ -35,7 +35,7 @@ constexpr float kZero = -104.0f;
 constexpr float kClamp = -110.0f;
 /** Adding it rounds a float below 2^22 to an integer held in its low mantissa bits. */
 constexpr float kShift = 0x1.8p23f;
-/** Terms summed in float32 (per vector lane, 256 / lanes each) before the float64 row sum. */
+/** Columns summed in float32 (64 partial sums) before the float64 row sum. */
 constexpr int64_t kPart = 1024;
 
 struct Rows {
@@ -127,40 +127,47 @@ Range rowRange(const float* x, int64_t n) {
   return r;
 }
 
-// A narrow row: y = e^(x - m), every one normal; returns their sum (float32 over kPart terms,
-// then float64). x - m is rounded to float32 here, as PyTorch's softmax rounds it.
+// A narrow row: y = e^(x - m), every one normal. x - m is rounded to float32 here, as PyTorch's
+// softmax rounds it.
 __attribute__((target_clones("avx512f", "arch=haswell", "default")))
-double narrowExp(const float* x, float m, float* y, int64_t n) {
-  double sum = 0;
-  for (int64_t begin = 0; begin < n; begin += kPart) {
-    const int64_t end = std::min(n, begin + kPart);
-    float part = 0;
-#pragma omp simd reduction(+ : part)
-    for (int64_t j = begin; j < end; j++) {
-      const Exp p = expParts(x[j] - m);
-      y[j] = scaled(p.e, p.k);
-      part += y[j];
-    }
-    sum += part;
+void narrowExp(const float* x, float m, float* y, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; j++) {
+    const Exp p = expParts(x[j] - m);
+    y[j] = scaled(p.e, p.k);
   }
-  return sum;
 }
 
-// A wide row's sum of e^(x - m), the terms below e^kSumFloor taken at the floor and dropped.
+// A wide row's terms for its sum: e^(x - m) from the exact difference, those below
+// e^kSumFloor (which would be denormal) taken at the floor and set to 0.
 __attribute__((target_clones("avx512f", "arch=haswell", "default")))
-double wideSum(const float* x, float m, int64_t n) {
-  double sum = 0;
-  for (int64_t begin = 0; begin < n; begin += kPart) {
-    const int64_t end = std::min(n, begin + kPart);
-    float part = 0;
-#pragma omp simd reduction(+ : part)
-    for (int64_t j = begin; j < end; j++) {
-      const Difference d = difference(x[j], m);
-      const Exp p = expParts(d.hi < kSumFloor ? kSumFloor : d.hi, d.lo);
-      part += d.hi < kSumFloor ? 0.0f : scaled(p.e, p.k);
-    }
-    sum += part;
+void wideExp(const float* x, float m, float* y, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; j++) {
+    const Difference d = difference(x[j], m);
+    const Exp p = expParts(d.hi < kSumFloor ? kSumFloor : d.hi, d.lo);
+    y[j] = d.hi < kSumFloor ? 0.0f : scaled(p.e, p.k);
   }
+}
+
+inline __attribute__((always_inline)) Floats plus(Floats a, Floats b) { return a + b; }
+
+// Σ y: 64 float32 partial sums (four vectors) over each kPart columns, added in float64. (A
+// reduction loop's one vector would be summed lane by lane at the end of every row.) A NaN
+// term makes it NaN.
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+double rowSum(const float* y, int64_t n) {
+  double sum = 0;
+  int64_t j = 0;
+  while (j + 64 <= n) {
+    Floats s0{}, s1{}, s2{}, s3{};
+    for (const int64_t end = std::min(n, j + kPart); j + 64 <= end; j += 64) {
+      const Floats* v = reinterpret_cast<const Floats*>(y + j);
+      s0 += v[0], s1 += v[1], s2 += v[2], s3 += v[3];
+    }
+    sum += across<plus>((s0 + s1) + (s2 + s3));
+  }
+  for (; j < n; j++) sum += y[j];
   return sum;
 }
 
@@ -199,7 +206,8 @@ void runBlock(void* raw, size_t i) {
     const Range g = rowRange(x, s.cols);
     const bool narrow = static_cast<double>(g.hi) - g.lo + logCols < kNarrow;
     // a +inf max (inf - inf), an all -inf row (-inf - -inf) or a NaN (a NaN sum): NaN, as PyTorch's rows are
-    const double sum = !std::isfinite(g.hi) ? NAN : narrow ? narrowExp(x, g.hi, y, s.cols) : wideSum(x, g.hi, s.cols);
+    if (std::isfinite(g.hi)) (narrow ? narrowExp : wideExp)(x, g.hi, y, s.cols);
+    const double sum = std::isfinite(g.hi) ? rowSum(y, s.cols) : NAN;
     if (std::isnan(sum)) {
       std::fill(y, y + s.cols, std::numeric_limits<float>::quiet_NaN());
     } else if (narrow) {
