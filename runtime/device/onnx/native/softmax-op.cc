@@ -17,7 +17,7 @@ namespace ortc {
 namespace {
 
 /** Elements per task, whole rows: ~16K exps (~10 µs) outweigh waking a pool thread. */
-constexpr int64_t kBlock = 1 << 17;
+constexpr int64_t kBlock = 1 << 14;
 
 /**
  * A row is narrow when max - min + ln(cols) < 87: then every x - max >= -87, so e^(x - max) >=
@@ -232,7 +232,11 @@ Status* compute(void* raw, KernelContext* context) {
     const int64_t cols = dx.back();
     if (rows == 0 || cols == 0) return nullptr;
     Rows s{floatData(api, x), floatData(api, y), rows, cols, std::max<int64_t>(1, kBlock / cols)};
-    check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, static_cast<size_t>((rows + s.perBlock - 1) / s.perBlock), 0, &s));
+    // one batch of blocks per pool thread: a task per block (16 for W4's [256, 1024]) waited on
+    // preempted pool threads, 1.2x ONNX's Softmax against 1.05x, at load 6 on 2 cores
+    const auto blocks = static_cast<size_t>((rows + s.perBlock - 1) / s.perBlock);
+    const auto batches = std::min(blocks, static_cast<size_t>(std::max(1, loadedLibrary().threads)));
+    check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, blocks, batches, &s));
     return nullptr;
   } catch (const std::exception& e) {
     return kernelFailure(api, "Softmax", e.what());
