@@ -16,14 +16,14 @@ namespace ortc {
 
 namespace {
 
-/** Elements per task, whole rows: ~16K exps (~10 µs) outweigh waking a pool thread. */
+/** Elements per block, whole rows: ~16K (~5 µs), the pool's batches are made of blocks. */
 constexpr int64_t kBlock = 1 << 14;
 
 /**
- * A row is narrow when max - min + ln(cols) < 87: then every x - max >= -87, so e^(x - max) >=
- * e^-87 > 2^-126 (= e^-87.3365) is a normal float32, and as the row sum is in [1, cols] every
- * quotient is >= e^-87 / cols > 2^-126 too. The 0.33 left over covers the roundings (x - max is
- * exact here, the exp is within ~1 ulp, the sum and the quotient a few).
+ * A row is narrow when max - min + ln(cols) < 87: then every d = x - max > -(87 - ln(cols)) (also
+ * rounded to float32: -87 is a float), so e^d > e^-87 > 2^-126 (= e^-87.3365) is a normal
+ * float32, and as the row sum is in [1, cols] every quotient is > e^d / cols > e^-87 too. The
+ * factor e^0.33 = 1.4 left over covers the exp's, the sum's and the quotient's few ulps.
  */
 constexpr double kNarrow = 87.0;
 /** Sum terms below e^-87 are taken as 0: a denormal float32 never enters an FP operation, and
