@@ -25,7 +25,9 @@ const SPANS: [number, number][] = [
 ];
 // 70 rows of 1024: 5 blocks of 16 rows over the pool, the last one short
 const ROWS = 70;
-const SPECIAL = { nan: 3, inf: 11, someMinusInf: 12, allMinusInf: 40, oneFinite: 41 };
+// rows 3 (narrow), 20 and 31 (wide) hold a NaN, row 31's with a payload (0x7fa00001: the exp's
+// bit arithmetic must keep it NaN)
+const SPECIAL = { nan: 3, wideNan: 20, wideNanPayload: 31, inf: 11, someMinusInf: 12, allMinusInf: 40, oneFinite: 41 };
 
 /** Row r: SPANS[r % 11], its ends placed exactly (so its range is the span), the rest seeded. */
 function rows(): Float32Array {
@@ -39,6 +41,8 @@ function rows(): Float32Array {
   }
   const put = (r: number, c: number, v: number) => void (x[r * COLS + c] = v);
   put(SPECIAL.nan, 5, NaN);
+  put(SPECIAL.wideNan, 900, NaN);
+  new Uint32Array(x.buffer)[SPECIAL.wideNanPayload * COLS + 77] = 0x7fa00001;
   put(SPECIAL.inf, 700, Infinity);
   put(SPECIAL.someMinusInf, 0, -Infinity);
   put(SPECIAL.someMinusInf, 1023, -Infinity);
@@ -108,10 +112,12 @@ it('the rows hold both sides of the bound, float32 denormal results and NaN rows
   const range = (r: number) => Math.max(...x.subarray(r * COLS, (r + 1) * COLS)) - Math.min(...x.subarray(r * COLS, (r + 1) * COLS));
   expect(range(4)).toBeLessThan(NARROW);
   expect(range(6)).toBeGreaterThan(NARROW);
+  for (const r of [SPECIAL.wideNan, SPECIAL.wideNanPayload]) expect(SPANS[r % SPANS.length]![0]).toBeGreaterThan(NARROW);
+  expect(Number.isNaN(x[SPECIAL.wideNanPayload * COLS + 77]!)).toBe(true);
   const tiny = (v: number) => v > 0 && v < 2 ** -126 && Math.fround(v) !== 0;
   expect(want.filter(tiny).length).toBeGreaterThan(1000);
   expect(Array.from({ length: ROWS }, (_, r) => Number.isNaN(want[r * COLS + 7]!))).toEqual(
-    Array.from({ length: ROWS }, (_, r) => r === SPECIAL.nan || r === SPECIAL.inf || r === SPECIAL.allMinusInf),
+    Array.from({ length: ROWS }, (_, r) => [SPECIAL.nan, SPECIAL.wideNan, SPECIAL.wideNanPayload, SPECIAL.inf, SPECIAL.allMinusInf].includes(r)),
   );
 });
 
