@@ -11,6 +11,9 @@
 // gcc if-converts no floating-point select (the clamps, the denormal pattern) while a comparison
 // may trap; nothing here reads the FP exception flags.
 #pragma GCC optimize("no-trapping-math")
+// a * b + c on GCC vectors (the narrow exp) becomes one fused multiply-add where the clone has
+// FMA. The file's other products are exact (by powers of 2) or have no sum to fuse with.
+#pragma GCC optimize("fp-contract=fast")
 
 namespace ortc {
 
@@ -57,6 +60,11 @@ inline __attribute__((always_inline)) Difference difference(float x, float m) {
   return {d, (x - (d - b)) + (-m - b)};
 }
 
+/** 16 floats in GCC's vector extension, loaded from any float address. */
+typedef float Floats __attribute__((vector_size(64), aligned(4), may_alias));
+// (passed only between inlined functions: no ABI to change)
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 /**
  * e^(d + lo) = 2^k · e with e in [0.70, 1.42]. k = round(d / ln2) by the 1.5·2^23 shift (its
  * conversion makes NaN's k 0x80000000, whose shift leaves a NaN e NaN); r = d - k ln2 + lo, ln2
@@ -64,37 +72,45 @@ inline __attribute__((always_inline)) Difference difference(float x, float m) {
  * rule in six fused multiply-adds, the degree-6 coefficients fitted here in float64 (Lawson's
  * weighted least squares on Chebyshev nodes: relative error 2e-9 on |r| <= ln2/2 + 2^-9).
  * Measured against float64 exp over every 7th float in [-87, 0]: <= 1.04 ulp. d must be >=
- * kClamp, so that 2^k >= 2^-160.
+ * kClamp, so that 2^k >= 2^-160. F is float (in loops gcc vectorizes) or Floats.
  */
+template <typename F>
 struct Exp {
-  float e;
-  int32_t k;
+  F e, k;  // k integral
 };
-inline __attribute__((always_inline)) Exp expParts(float d, float lo = -0.0f) {
-  const float t = __builtin_fmaf(d, 1.44269504088896341f, kShift);
-  const float k = t - kShift;
-  float r = __builtin_fmaf(-k, 0.693145751953125f, d);
-  r = __builtin_fmaf(-k, 1.42860682030941723e-06f, r) + lo;
-  float p = 0.0013843123899583932f;
-  p = __builtin_fmaf(p, r, 0.008374610751805714f);
-  p = __builtin_fmaf(p, r, 0.04166803260274008f);
-  p = __builtin_fmaf(p, r, 0.16666426013353106f);
-  p = __builtin_fmaf(p, r, 0.4999999401037976f);
-  p = __builtin_fmaf(p, r, 1.0000000332327648f);
-  return {__builtin_fmaf(p, r, 1.0f), static_cast<int32_t>(k)};
+
+inline __attribute__((always_inline)) float fused(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+inline __attribute__((always_inline)) Floats fused(Floats a, Floats b, Floats c) { return a * b + c; }
+
+template <typename F>
+inline __attribute__((always_inline)) Exp<F> expParts(F d, F lo = -F{}) {
+  const auto c = [](float v) { return F{} + v; };
+  const F t = fused(d, c(1.44269504088896341f), c(kShift));
+  const F k = t - kShift;
+  F r = fused(-k, c(0.693145751953125f), d);
+  r = fused(-k, c(1.42860682030941723e-06f), r) + lo;
+  // written out: a loop over the coefficients, not always unrolled first, kept gcc from
+  // vectorizing the loops this is inlined into
+  F p = c(0.0013843123899583932f);
+  p = fused(p, r, c(0.008374610751805714f));
+  p = fused(p, r, c(0.04166803260274008f));
+  p = fused(p, r, c(0.16666426013353106f));
+  p = fused(p, r, c(0.4999999401037976f));
+  p = fused(p, r, c(1.0000000332327648f));
+  return {fused(p, r, c(1.0f)), k};
 }
 
 /** e · 2^k by its exponent field: exact while the result is a normal float. */
-inline __attribute__((always_inline)) float scaled(float e, int32_t k) { return fromBits(bitsOf(e) + (static_cast<uint32_t>(k) << 23)); }
+inline __attribute__((always_inline)) float scaled(float e, float k) { return fromBits(bitsOf(e) + (static_cast<uint32_t>(static_cast<int32_t>(k)) << 23)); }
+typedef int32_t Ints __attribute__((vector_size(64)));
+inline __attribute__((always_inline)) Floats scaled(Floats e, Floats k) {
+  return reinterpret_cast<Floats>(reinterpret_cast<Ints>(e) + (__builtin_convertvector(k, Ints) << 23));
+}
 
 struct Range {
   float hi, lo;
 };
 
-/** 16 floats in GCC's vector extension, loaded from any float address. */
-typedef float Floats __attribute__((vector_size(64), aligned(4), may_alias));
-// (passed only between inlined functions: no ABI to change)
-#pragma GCC diagnostic ignored "-Wpsabi"
 
 inline __attribute__((always_inline)) Floats larger(Floats a, Floats b) { return a > b ? a : b; }
 inline __attribute__((always_inline)) Floats smaller(Floats a, Floats b) { return a < b ? a : b; }
@@ -127,30 +143,35 @@ Range rowRange(const float* x, int64_t n) {
   return r;
 }
 
-// A narrow row: y = e^(x - m), every one normal. x - m is rounded to float32 here, as PyTorch's
-// softmax rounds it.
-__attribute__((target_clones("avx512f", "arch=haswell", "default")))
-void narrowExp(const float* x, float m, float* y, int64_t n) {
-#pragma omp simd
-  for (int64_t j = 0; j < n; j++) {
-    const Exp p = expParts(x[j] - m);
-    y[j] = scaled(p.e, p.k);
-  }
-}
-
-// A wide row's terms for its sum: e^(x - m) from the exact difference, those below
-// e^kSumFloor (which would be denormal) taken at the floor and set to 0.
-__attribute__((target_clones("avx512f", "arch=haswell", "default")))
-void wideExp(const float* x, float m, float* y, int64_t n) {
-#pragma omp simd
-  for (int64_t j = 0; j < n; j++) {
-    const Difference d = difference(x[j], m);
-    const Exp p = expParts(d.hi < kSumFloor ? kSumFloor : d.hi, d.lo);
-    y[j] = d.hi < kSumFloor ? 0.0f : scaled(p.e, p.k);
-  }
-}
-
 inline __attribute__((always_inline)) Floats plus(Floats a, Floats b) { return a + b; }
+
+// A narrow row: y = e^(x - m), every one normal, and their sum: 32 float32 partial sums (two
+// vectors) over each kPart columns, added in float64. x - m is rounded to float32 here, as
+// PyTorch's softmax rounds it. (GCC vectors: a reduction loop's one accumulator would be
+// summed lane by lane at the end of each row.)
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+double narrowExp(const float* x, float m, float* y, int64_t n) {
+  double sum = 0;
+  int64_t j = 0;
+  while (j + 32 <= n) {
+    Floats s[2] = {};
+    for (const int64_t end = std::min(n, j + kPart); j + 32 <= end; j += 32) {
+      for (int h = 0; h < 2; h++) {
+        const Exp<Floats> p = expParts(reinterpret_cast<const Floats*>(x + j)[h] - m);
+        const Floats e = scaled(p.e, p.k);
+        reinterpret_cast<Floats*>(y + j)[h] = e;
+        s[h] += e;
+      }
+    }
+    sum += across<plus>(s[0] + s[1]);
+  }
+  for (; j < n; j++) {
+    const Exp<float> p = expParts(x[j] - m);
+    y[j] = scaled(p.e, p.k);
+    sum += y[j];
+  }
+  return sum;
+}
 
 // Σ y: 64 float32 partial sums (four vectors) over each kPart columns, added in float64. (A
 // reduction loop's one vector would be summed lane by lane at the end of every row.) A NaN
@@ -171,6 +192,19 @@ double rowSum(const float* y, int64_t n) {
   return sum;
 }
 
+// A wide row's terms for its sum, and the sum: e^(x - m) from the exact difference, those
+// below e^kSumFloor (which would be denormal) taken at the floor and set to 0.
+__attribute__((target_clones("avx512f", "arch=haswell", "default")))
+double wideExp(const float* x, float m, float* y, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; j++) {
+    const Difference d = difference(x[j], m);
+    const Exp<float> p = expParts(d.hi < kSumFloor ? kSumFloor : d.hi, d.lo);
+    y[j] = d.hi < kSumFloor ? 0.0f : scaled(p.e, p.k);
+  }
+  return rowSum(y, n);
+}
+
 __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 void scaleRow(float* y, float inverse, int64_t n) {
   for (int64_t j = 0; j < n; j++) y[j] *= inverse;
@@ -185,10 +219,11 @@ __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 void wideQuotient(const float* x, float m, float inverse, float* y, int64_t n) {
   for (int64_t j = 0; j < n; j++) {
     const Difference d = difference(x[j], m);
-    const Exp p = expParts(d.hi < kClamp ? kClamp : d.hi, d.lo);
+    const Exp<float> p = expParts(d.hi < kClamp ? kClamp : d.hi, d.lo);
     const float w = p.e * inverse;
-    const int32_t exponent = static_cast<int32_t>(bitsOf(w) >> 23) + p.k;
-    const int32_t up = std::min(p.k + 149, 40);
+    const int32_t k = static_cast<int32_t>(p.k);
+    const int32_t exponent = static_cast<int32_t>(bitsOf(w) >> 23) + k;
+    const int32_t up = std::min(k + 149, 40);
     const float grid = w * fromBits(static_cast<uint32_t>(up + 127) << 23) + 0x1p23f;
     const float tiny = fromBits(bitsOf(grid) - bitsOf(0x1p23f));
     const float q = exponent >= 1 ? scaled(w, p.k) : tiny;
@@ -206,8 +241,7 @@ void runBlock(void* raw, size_t i) {
     const Range g = rowRange(x, s.cols);
     const bool narrow = static_cast<double>(g.hi) - g.lo + logCols < kNarrow;
     // a +inf max (inf - inf), an all -inf row (-inf - -inf) or a NaN (a NaN sum): NaN, as PyTorch's rows are
-    if (std::isfinite(g.hi)) (narrow ? narrowExp : wideExp)(x, g.hi, y, s.cols);
-    const double sum = std::isfinite(g.hi) ? rowSum(y, s.cols) : NAN;
+    const double sum = std::isfinite(g.hi) ? (narrow ? narrowExp : wideExp)(x, g.hi, y, s.cols) : NAN;
     if (std::isnan(sum)) {
       std::fill(y, y + s.cols, std::numeric_limits<float>::quiet_NaN());
     } else if (narrow) {
