@@ -4,6 +4,9 @@
 // mode and under tpu.compile, within float32's error bound for a K-term dot product, and IEEE
 // special values propagate as in any float32 GEMM.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tpu, lowerToOnnx, type Tensor } from 'tpu-kernel/runtime';
 import { refOf, type Ref } from '../support/reference.js';
@@ -87,13 +90,24 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   });
 });
 
-// The node splits a product over the pool's two threads: by rows in blocks of whole 16-row
-// tiles (40 rows: 32 and 8), by columns when there are fewer rows than two tiles.
-describe.each(['strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
+// Shapes the node's split over the pool's two threads cuts unevenly (by rows in blocks of whole
+// 16-row tiles, 40 rows: 32 and 8; by columns when there are fewer rows than two tiles), run
+// here by oneDNN's team (OpenMP's threads sleep by default) and through the split in a child
+// process with OMP_WAIT_POLICY=active ('which GEMM runs', below).
+describe.each(['debug', 'strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
   it('40 rows in two uneven blocks', () => {
     const a = refOf([40, 2048], 16, -1, 1);
     const b = refOf([2048, 1024], 17, -1, 1);
     expectWithin(tpu.withMode(mode, () => t(a).matmul(t(b))).dataSync() as Float32Array, product(a, b));
+  });
+
+  it('sizes off the 16-wide tiles: 67 rows (blocks of 48 and 19), K 1031, N 999, and the same with A transposed', () => {
+    const a = refOf([67, 1031], 20, -1, 1);
+    const at = refOf([1031, 67], 21, -1, 1);
+    const b = refOf([1031, 999], 22, -1, 1);
+    const [y, yt] = tpu.withMode(mode, () => [t(a).matmul(t(b)), t(at).T.matmul(t(b))]);
+    expectWithin(y!.dataSync() as Float32Array, product(a, b));
+    expectWithin(yt!.dataSync() as Float32Array, product(at, b, true, false));
   });
 
   it('20 rows, split by columns', () => {
@@ -160,10 +174,67 @@ describe('the lowering', () => {
 });
 
 describe('which GEMM runs', () => {
-  it('oneDNN when the system has libdnnl.so.2, named in deviceStats().binding', async () => {
+  it('oneDNN when the system has libdnnl.so.2, on its OpenMP team when OpenMP\'s idle threads sleep, named in deviceStats().binding', async () => {
     const binding = (await tpu.deviceStats()).binding;
-    if (systemHasOneDnn()) expect(binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+\)$/);
+    // The runtime has OpenMP's threads sleep (OMP_WAIT_POLICY=PASSIVE while oneDNN loads) unless a policy was set.
+    const policy = process.env.OMP_WAIT_POLICY;
+    const team = policy === undefined || /^passive$/i.test(policy);
+    const threading = team ? 'OpenMP team' : "split over ONNX Runtime's pool";
+    if (systemHasOneDnn()) expect(binding).toMatch(new RegExp(`; matmul GEMM: oneDNN \\d+\\.\\d+\\.\\d+, ${threading}\\)$`));
     else expect(binding).toMatch(/; matmul GEMM: not loaded \(.*libdnnl\.so\.2.*\): matmuls run on ONNX Runtime's MLAS\)$/);
+  });
+
+  it('with OMP_WAIT_POLICY=active, products split over ONNX Runtime\'s pool: uneven row blocks, a column split, odd sizes, A transposed, a batch', () => {
+    // [A's shape, B's shape, A transposed (A is stored [K, M])]
+    const cases: [number[], number[], boolean][] = [
+      [[40, 2048], [2048, 1024], false], // rows in blocks of 32 and 8
+      [[20, 1024], [1024, 4096], false], // fewer rows than two tiles: by columns
+      [[67, 1031], [1031, 999], false],
+      [[1031, 67], [1031, 999], true],
+      [[2, 128, 512], [2, 512, 512], false], // a batch of matrices: a block per batch and thread
+    ];
+    const refs = cases.map(([sa, sb], i) => [refOf(sa, 30 + i, -1, 1), refOf(sb, 40 + i, -1, 1)] as const);
+    const dir = mkdtempSync(join(tmpdir(), 'sgemm-split-'));
+    writeFileSync(join(dir, 'in.bin'), Buffer.from(Float32Array.from(refs.flatMap(([a, b]) => [...a.data, ...b.data])).buffer));
+    const script = `
+      const { readFileSync, writeFileSync } = await import('node:fs');
+      const { tpu } = await import('tpu-kernel/runtime');
+      const [dir, cases] = JSON.parse(process.argv[1]);
+      const data = new Float32Array(readFileSync(dir + '/in.bin').buffer.slice(0));
+      let at = 0;
+      const take = (shape) => { const n = shape.reduce((x, y) => x * y, 1); const t = tpu.tensor(data.slice(at, at + n)).reshape(shape); at += n; return t; };
+      const outs = cases.map(([sa, sb, ta]) => { const a = take(sa), b = take(sb); return Array.from((ta ? a.T : a).matmul(b).dataSync()); });
+      writeFileSync(dir + '/out.json', JSON.stringify({ binding: (await tpu.deviceStats()).binding, outs }));
+      process.exit(0);`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([dir, cases])], { env: { ...process.env, OMP_WAIT_POLICY: 'active' } });
+    const { binding, outs } = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { binding: string; outs: number[][] };
+    rmSync(dir, { recursive: true });
+    if (systemHasOneDnn()) expect(binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, split over ONNX Runtime's pool\)$/);
+    cases.forEach(([sa, sb, ta], i) => {
+      const [a, b] = refs[i]!;
+      if (sa.length === 2) return expectWithin(outs[i]!, product(a, b, ta, false));
+      const [g, m, k] = sa as [number, number, number];
+      const n = sb[2]!;
+      for (let j = 0; j < g; j++) {
+        const aj = { shape: [m, k], data: a.data.slice(j * m * k, (j + 1) * m * k) };
+        const bj = { shape: [k, n], data: b.data.slice(j * k * n, (j + 1) * k * n) };
+        expectWithin(outs[i]!.slice(j * m * n, (j + 1) * m * n), product(aj, bj));
+      }
+    });
+  });
+
+  it('without a policy of the user\'s, the team runs and OMP_WAIT_POLICY is not left in the environment (for processes started later)', () => {
+    const script = `
+      const { tpu } = await import('tpu-kernel/runtime');
+      const y = tpu.ones([256, 512]).matmul(tpu.ones([512, 512]));
+      const json = JSON.stringify({ binding: (await tpu.deviceStats()).binding, y: y.dataSync()[0], policy: process.env.OMP_WAIT_POLICY ?? null });
+      process.stdout.write(json + '\\n', () => process.exit(0));`;
+    const env = { ...process.env };
+    delete env.OMP_WAIT_POLICY;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }).trim().split('\n').pop()!);
+    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, OpenMP team\)$/);
+    expect(out.y).toBe(512);
+    expect(out.policy).toBeNull();
   });
 
   it('TPU_KERNEL_DNNL=0 keeps ONNX Runtime\'s own MatMul, with the same answers', () => {

@@ -10,7 +10,7 @@
 // loop. IEEE values flow as they come: a NaN or inf in a row reaches its sum.
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
-import { C_OPS, constantC } from './generate-c.js';
+import { C_OPS, constantC, erfQuotients } from './generate-c.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** How a value is laid out against the program's [rows, cols] view. */
@@ -80,6 +80,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
   });
   const rowBody: string[] = [];
   const stores: string[] = [];
+  const quotients = erfQuotients(program);
   for (const [k, node] of program.nodes.entries()) {
     const id = base + k;
     if (node.dtype !== 'float32') return undefined;
@@ -106,7 +107,9 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     // an operand fits when it broadcasts into the node without a stride
     if (node.inputs.some((v) => !(kinds[v] === 'one' || kinds[v] === kind || kind === 'full'))) return undefined;
     kinds[id] = kind;
-    const line = `const float v${id} = ${emit(names[node.inputs[0]!]!, names[node.inputs[1]!] ?? '')};`;
+    const reciprocal = quotients.get(id);
+    const a = names[node.inputs[0]!]!;
+    const line = `const float v${id} = ${reciprocal ? `${a} * ${reciprocal}` : emit(a, names[node.inputs[1]!] ?? '')};`;
     if (kinds[id] === 'row') rowBody.push(`    ${line}`);
     else {
       inner.add(id);

@@ -1,7 +1,11 @@
 // oneDNN's float32 GEMM, loaded at run time when the system has the library (Debian's libdnnl2).
-// Each call runs on the calling thread alone: the Sgemm node (sgemm-op.cc) splits a product
-// over ONNX Runtime's own pool, so no OpenMP team of oneDNN's competes with that pool for the
-// cores (node test/bench/gemm.bench.mjs measures it against MLAS).
+// A product runs on oneDNN's own OpenMP team when OpenMP's idle threads sleep
+// (OMP_WAIT_POLICY=passive, which the runtime sets while oneDNN loads unless the user set a
+// policy; docs/runtime.md has the measurements): the team shares its
+// packed operands between the threads, which a split of the product cannot. Otherwise the
+// Sgemm node (sgemm-op.cc) splits it over ONNX Runtime's own pool, each block on one thread
+// alone, so no spinning OpenMP thread takes a core from that pool, the device thread or the
+// host (node test/bench/gemm.bench.mjs measures it against MLAS).
 #pragma once
 
 #include <cstdint>
@@ -17,10 +21,16 @@ namespace ortc {
 using SgemmFn = int (*)(char transa, char transb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
                         int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
+/** One GEMM on the calling thread and `threads` - 1 threads of oneDNN's OpenMP team. */
+using TeamSgemmFn = int (*)(int threads, char transa, char transb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                            int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
 struct Sgemm {
   /** One GEMM on the calling thread alone. */
   SgemmFn run = nullptr;
-  /** "oneDNN 2.6.3", or why there is no GEMM (run stays null). */
+  /** Set when OpenMP's idle threads sleep (else a product is split over ONNX Runtime's pool). */
+  TeamSgemmFn team = nullptr;
+  /** "oneDNN 2.6.3, OpenMP team", or why there is no GEMM (run stays null). */
   std::string description;
 };
 

@@ -18,8 +18,9 @@ struct Kernel {
   bool transA;
 };
 
-/** oneDNN's GEMM and the intra-op pool's threads (the caller included), set once by sgemmOp. */
+/** oneDNN's GEMM (alone, and in its team) and the intra-op pool's threads (the caller included), set once by sgemmOp. */
 SgemmFn gemmRun = nullptr;
+TeamSgemmFn gemmTeam = nullptr;
 int64_t poolThreads = 1;
 
 Status* fail(const void* const* api, const std::string& message) { return kernelFailure(api, "Sgemm", message); }
@@ -95,7 +96,16 @@ Status* compute(void* raw, KernelContext* context) {
       std::memset(c, 0, sizeof(float) * rows * N * batch);
       return nullptr;
     }
-    Split split{k.transA, rows, N, K, floatData(api, a), floatData(api, b), c, poolThreads, true};
+    const float *pa = floatData(api, a), *pb = floatData(api, b);
+    if (gemmTeam) {
+      for (int64_t i = 0; i < batch; i++) {
+        const int status = gemmTeam(static_cast<int>(poolThreads), k.transA ? 'T' : 'N', 'N', rows, N, K, 1.0f, pa + i * rows * K,
+                                    k.transA ? rows : K, pb + i * K * N, N, 0.0f, c + i * rows * N, N);
+        if (status != 0) return fail(api, "oneDNN's sgemm returned status " + std::to_string(status));
+      }
+      return nullptr;
+    }
+    Split split{k.transA, rows, N, K, pa, pb, c, poolThreads, true};
     // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
     split.byRows = rows >= N || rows >= 16 * poolThreads;
     const int64_t extent = split.byRows ? rows : N;
@@ -118,6 +128,7 @@ Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, 
 const CustomOp* sgemmOp(const Sgemm& gemm, int threads) {
   static KernelOp op;
   gemmRun = gemm.run;
+  gemmTeam = gemm.team;
   poolThreads = threads;
   makeFloatKernelOp(op, "Sgemm", 2, create, compute, [](void* kernel) { delete static_cast<Kernel*>(kernel); });
   return &op.table;

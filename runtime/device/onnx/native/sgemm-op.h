@@ -10,8 +10,9 @@
 namespace ortc {
 
 /**
- * The Sgemm op over `gemm` (whose run must be set); a product is split into `threads` blocks,
- * one per thread of the intra-op pool. Made once (custom-ops.cc).
+ * The Sgemm op over `gemm` (whose run must be set); a product runs on oneDNN's team of
+ * `threads` when it has one, else it is split into `threads` blocks, one per thread of the
+ * intra-op pool. Made once (custom-ops.cc).
  */
 const CustomOp* sgemmOp(const Sgemm& gemm, int threads);
 
