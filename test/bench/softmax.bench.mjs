@@ -4,7 +4,8 @@
 // process on the shared intra-op pool, on W4's own logits (relu(x @ w1) @ w2 with uniform
 // [0, 1) inputs: a row spans thousands, and ONNX's exp makes float32 denormals, each a
 // microcode assist), on unit-range logits and on logits in [-8, 8) (the node's narrow rows).
-// `node test/bench/softmax.bench.mjs`; prints a table and writes test/output/bench/softmax.json.
+// `node test/bench/softmax.bench.mjs` (BENCH_THREADS=1: the pool at one thread); prints a table and
+// writes test/output/bench/softmax.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -12,7 +13,8 @@ import { onnxRuntimeLibrary } from '../../dist/runtime/device/onnx/ortc-addon.js
 import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
 
 const addon = createRequire(import.meta.url)('../../runtime/device/onnx/native/build/Release/ortc.node');
-addon.init(onnxRuntimeLibrary(), 2, 'libdnnl.so.2');
+const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+addon.init(onnxRuntimeLibrary(), THREADS, 'libdnnl.so.2');
 const [M, N] = [256, 1024];
 const ROUNDS = 31;
 const RUNS = 20;
@@ -73,7 +75,7 @@ const rows = Object.entries(inputs).map(([input, x]) => {
   return { input, onnxUs: median(onnx), tpuUs: median(ours), ratio, underflows: underflows(x) };
 });
 const pad = (s, w) => String(s).padStart(w);
-console.log(`softmax bench [${M}, ${N}] (2 threads; load average ${loadavg()[0].toFixed(1)}; medians of ${ROUNDS} interleaved rounds of ${RUNS} runs; ratio: median of the rounds' ratios)`);
+console.log(`softmax bench [${M}, ${N}] (${THREADS} threads; load average ${loadavg()[0].toFixed(1)}; medians of ${ROUNDS} interleaved rounds of ${RUNS} runs; ratio: median of the rounds' ratios)`);
 console.log(`${'logits'.padEnd(20)}${pad('ONNX µs', 10)}${pad('tpu µs', 10)}${pad('ratio', 8)}${pad('exps < 2^-126', 15)}`);
 for (const r of rows) {
   console.log(`${r.input.padEnd(20)}${pad(r.onnxUs.toFixed(1), 10)}${pad(r.tpuUs.toFixed(1), 10)}${pad(r.ratio.toFixed(2), 8)}${pad(r.underflows, 15)}`);
