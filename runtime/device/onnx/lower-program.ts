@@ -25,6 +25,8 @@ export interface LowerOptions {
   readonly sgemm?: boolean;
   /** tpu_kernel.Axpy: x ± g·s in one pass. */
   readonly axpy?: boolean;
+  /** tpu_kernel.Softmax: a last-axis softmax that makes no float32 denormal on the way. */
+  readonly softmax?: boolean;
 }
 
 function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
@@ -59,7 +61,9 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
       continue;
     }
     if (fused) {
-      names.push(graph.node('Softmax', [names[fused.input]!], { axis: fused.axis }));
+      const x = names[fused.input]!;
+      const last = options.softmax && fused.axis === n.shape.length - 1;
+      names.push(last ? graph.customNode('tpu_kernel', 'Softmax', [x]) : graph.node('Softmax', [x], { axis: fused.axis }));
       continue;
     }
     if (update) {

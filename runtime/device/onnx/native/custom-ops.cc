@@ -4,6 +4,7 @@
 
 #include "axpy-op.h"
 #include "sgemm-op.h"
+#include "softmax-op.h"
 
 namespace ortc {
 
@@ -14,6 +15,7 @@ CustomOpDomain* customOpDomain(const void* const* api, const Sgemm& gemm, int th
     // Made once and never released: every session registered with it may still run.
     check(api, fn<CreateCustomOpDomain>(api)(kCustomDomain, &domain));
     check(api, fn<CustomOpDomain_Add>(api)(domain, axpyOp()));
+    check(api, fn<CustomOpDomain_Add>(api)(domain, softmaxOp()));
     if (gemm.run) check(api, fn<CustomOpDomain_Add>(api)(domain, sgemmOp(gemm, threads)));
   });
   return domain;

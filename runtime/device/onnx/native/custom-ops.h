@@ -1,4 +1,4 @@
-// Our custom ONNX Runtime ops, in the domain tpu_kernel: Axpy always, Sgemm when oneDNN loaded.
+// Our custom ONNX Runtime ops, in the domain tpu_kernel: Axpy and Softmax always, Sgemm when oneDNN loaded.
 #pragma once
 
 #include "dnnl-sgemm.h"
