@@ -1,19 +1,19 @@
 // One float32 matmul as a one-node ONNX Runtime session through the ortc addon: oneDNN's GEMM
-// (the tpu_kernel.Sgemm node, on oneDNN's OpenMP team, or split over the pool's threads with
-// OMP_WAIT_POLICY=active: the table's title says which) against ORT's own MatMul (MLAS,
+// (the tpu_kernel.Sgemm node, split over the pool's threads, or on oneDNN's OpenMP team with
+// OMP_WAIT_POLICY=passive: the table's title says which) against ORT's own MatMul (MLAS,
 // with a transposed operand as ORT fuses it), interleaved A/B in one process, on the shared
 // intra-op pool as the backend runs large programs. The shapes: the runtime bench's W3 and W4
 // products, the smallest product the lowering gives oneDNN (2^26 multiply-adds, K 512, N 512),
 // and those it leaves to MLAS (a short K, a narrow B). A transposed B (x @ W.T) is MLAS's
 // alone: the node reads B as stored (with B transposed in place it took 1.04-1.15x MLAS's time).
 // `node test/bench/gemm.bench.mjs`; prints a table and writes test/output/bench/gemm.json.
-// The team against the split: run it with and without `OMP_WAIT_POLICY=active` in turn.
+// The team against the split: run it with and without `OMP_WAIT_POLICY=passive` in turn.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { loadOrtc } from '../../dist/runtime/device/onnx/ortc-addon.js';
 import { OnnxGraph } from '../../dist/runtime/device/onnx/onnx-graph.js';
 
-const ortc = loadOrtc(2); // as the runtime loads it (oneDNN's OpenMP team when its threads sleep)
+const ortc = loadOrtc(2); // as the runtime loads it (oneDNN's OpenMP team when the user has its threads sleep)
 if ('reason' in ortc) {
   console.log(`no ortc addon: ${ortc.reason}`);
   process.exit(0);

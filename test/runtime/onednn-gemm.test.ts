@@ -92,8 +92,8 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
 
 // Shapes the node's split over the pool's two threads cuts unevenly (by rows in blocks of whole
 // 16-row tiles, 40 rows: 32 and 8; by columns when there are fewer rows than two tiles), run
-// here by oneDNN's team (OpenMP's threads sleep by default) and through the split in a child
-// process with OMP_WAIT_POLICY=active ('which GEMM runs', below).
+// here through the split (the default) and by oneDNN's OpenMP team in a child process with
+// OMP_WAIT_POLICY=passive ('which GEMM runs', below).
 describe.each(['debug', 'strict', 'fused'] as const)('%s mode, a product split over the threads', (mode) => {
   it('40 rows in two uneven blocks', () => {
     const a = refOf([40, 2048], 16, -1, 1);
@@ -174,17 +174,15 @@ describe('the lowering', () => {
 });
 
 describe('which GEMM runs', () => {
-  it('oneDNN when the system has libdnnl.so.2, on its OpenMP team when OpenMP\'s idle threads sleep, named in deviceStats().binding', async () => {
+  it('oneDNN when the system has libdnnl.so.2, on its OpenMP team when the user has OpenMP\'s idle threads sleep, named in deviceStats().binding', async () => {
     const binding = (await tpu.deviceStats()).binding;
-    // The runtime has OpenMP's threads sleep (OMP_WAIT_POLICY=PASSIVE while oneDNN loads) unless a policy was set.
-    const policy = process.env.OMP_WAIT_POLICY;
-    const team = policy === undefined || /^passive$/i.test(policy);
+    const team = /^passive$/i.test(process.env.OMP_WAIT_POLICY ?? '');
     const threading = team ? 'OpenMP team' : "split over ONNX Runtime's pool";
     if (systemHasOneDnn()) expect(binding).toMatch(new RegExp(`; matmul GEMM: oneDNN \\d+\\.\\d+\\.\\d+, ${threading}\\)$`));
     else expect(binding).toMatch(/; matmul GEMM: not loaded \(.*libdnnl\.so\.2.*\): matmuls run on ONNX Runtime's MLAS\)$/);
   });
 
-  it('with OMP_WAIT_POLICY=active, products split over ONNX Runtime\'s pool: uneven row blocks, a column split, odd sizes, A transposed, a batch', () => {
+  it('with OMP_WAIT_POLICY=passive, products run on oneDNN\'s OpenMP team: the split\'s uneven shapes, odd sizes, A transposed, a batch', () => {
     // [A's shape, B's shape, A transposed (A is stored [K, M])]
     const cases: [number[], number[], boolean][] = [
       [[40, 2048], [2048, 1024], false], // rows in blocks of 32 and 8
@@ -206,10 +204,10 @@ describe('which GEMM runs', () => {
       const outs = cases.map(([sa, sb, ta]) => { const a = take(sa), b = take(sb); return Array.from((ta ? a.T : a).matmul(b).dataSync()); });
       writeFileSync(dir + '/out.json', JSON.stringify({ binding: (await tpu.deviceStats()).binding, outs }));
       process.exit(0);`;
-    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([dir, cases])], { env: { ...process.env, OMP_WAIT_POLICY: 'active' } });
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([dir, cases])], { env: { ...process.env, OMP_WAIT_POLICY: 'passive' } });
     const { binding, outs } = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { binding: string; outs: number[][] };
     rmSync(dir, { recursive: true });
-    if (systemHasOneDnn()) expect(binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, split over ONNX Runtime's pool\)$/);
+    if (systemHasOneDnn()) expect(binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, OpenMP team\)$/);
     cases.forEach(([sa, sb, ta], i) => {
       const [a, b] = refs[i]!;
       if (sa.length === 2) return expectWithin(outs[i]!, product(a, b, ta, false));
@@ -223,7 +221,7 @@ describe('which GEMM runs', () => {
     });
   });
 
-  it('without a policy of the user\'s, the team runs and OMP_WAIT_POLICY is not left in the environment (for processes started later)', () => {
+  it('without a policy of the user\'s, products split over ONNX Runtime\'s pool and the runtime sets no OMP_WAIT_POLICY', () => {
     const script = `
       const { tpu } = await import('tpu-kernel/runtime');
       const y = tpu.ones([256, 512]).matmul(tpu.ones([512, 512]));
@@ -232,7 +230,7 @@ describe('which GEMM runs', () => {
     const env = { ...process.env };
     delete env.OMP_WAIT_POLICY;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }).trim().split('\n').pop()!);
-    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, OpenMP team\)$/);
+    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, split over ONNX Runtime's pool\)$/);
     expect(out.y).toBe(512);
     expect(out.policy).toBeNull();
   });

@@ -67,20 +67,11 @@ export function loadOrtc(threads: number): OrtcLoad {
   if (!path) return { reason: 'the ortc addon is not built (npm run build:native needs g++ and Node headers)' };
   const library = onnxRuntimeLibrary();
   if (!library) return { reason: `onnxruntime-node ships no ONNX Runtime library for ${process.platform}/${process.arch}` };
-  // oneDNN runs a product on its own OpenMP team only when the team's idle threads sleep:
-  // spinning ones took the cores ONNX Runtime's pool, the device thread and the host need.
-  // libgomp reads the policy once, as it loads with oneDNN (in init), so it is set for that
-  // moment only, unless the user set one (an active one keeps the split over ORT's pool):
-  // processes started later keep OpenMP's defaults. Through process.env: Node guards it with a lock.
-  const userPolicy = process.env.OMP_WAIT_POLICY;
-  if (userPolicy === undefined) process.env.OMP_WAIT_POLICY = 'PASSIVE';
   try {
     const addon = createRequire(import.meta.url)(path) as OrtcAddon;
     const { version, gemm, sgemm } = addon.init(library, threads, gemmLibrary());
     return { addon, version, gemm, sgemm };
   } catch (e) {
     return { reason: `the ortc addon does not load: ${(e as Error).message}` };
-  } finally {
-    if (userPolicy === undefined) delete process.env.OMP_WAIT_POLICY;
   }
 }
