@@ -6,6 +6,7 @@ import { tpu } from 'tpu-kernel/runtime';
 import { generateC } from '../../dist/runtime/device/loopgen/generate-c.js';
 import { compileKernel } from '../../dist/runtime/device/loopgen/native.js';
 import type { Program } from '../../dist/runtime/program/program.js';
+import { float32Ulp } from '../support/reference.js';
 
 const f32 = Math.fround;
 const N = 1 << 16;
@@ -30,12 +31,6 @@ const chain: Program = {
   ],
   outputs: [11, 5],
 };
-
-function ulpOf(v: number): number {
-  const a = Math.abs(f32(v));
-  if (a < 2 ** -126) return 2 ** -149;
-  return 2 ** (Math.floor(Math.log2(a)) - 23);
-}
 
 function inputs(): Float32Array {
   const x = new Float32Array(N);
@@ -97,7 +92,7 @@ describe('generated elementwise loops', () => {
       const t = tanhOut[i]!;
       if (Number.isNaN(ref)) expect(t).toBeNaN();
       else {
-        worst = Math.max(worst, Math.abs(t - ref) / ulpOf(ref));
+        worst = Math.max(worst, Math.abs(t - ref) / float32Ulp(ref));
         if (ref === 0) expect(Object.is(t, ref)).toBe(true); // -0 stays -0
       }
       // the rest from the kernel's own tanh, each op rounded to float32 once
@@ -166,7 +161,7 @@ describe('generated elementwise loops', () => {
     const fused = await run('fused');
     const strict = await run('strict');
     let worst = 0;
-    for (let i = 0; i < N; i++) worst = Math.max(worst, Math.abs(fused[i]! - strict[i]!) / ulpOf(strict[i]!));
+    for (let i = 0; i < N; i++) worst = Math.max(worst, Math.abs(fused[i]! - strict[i]!) / float32Ulp(strict[i]!));
     // two tanh implementations (each a few ulp from float64), then mul/abs/sqrt/neg
     expect(worst).toBeLessThan(6);
   });

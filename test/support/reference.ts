@@ -168,6 +168,13 @@ export function bmmRef(a: Ref, b: Ref): Ref {
   return { shape: [...batch, m, n], data: out };
 }
 
+/** float32's unit in the last place at v rounded to float32: 2^-149 below the normal range. */
+export function float32Ulp(v: number): number {
+  const a = Math.abs(Math.fround(v));
+  if (a < 2 ** -126) return 2 ** -149;
+  return 2 ** (Math.floor(Math.log2(a)) - 23);
+}
+
 /** erf by its Taylor series (|x| ≤ 4; beyond, ±1 to float64 precision of float32 use). */
 export function erfRef(x: number): number {
   if (Math.abs(x) > 4) return Math.sign(x);
