@@ -2,11 +2,12 @@
 // float32); every bfloat16 node result is rounded to nearest even right where it is made,
 // so a fused program and op-by-op execution round identically.
 import { COMPUTE_TYPE, type DType } from '../../dtype.js';
-import { valueOf, verifyProgram, type Program } from '../../program/program.js';
+import { useCounts, valueOf, verifyProgram, type Program } from '../../program/program.js';
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
 import { matchAxpy } from './match-axpy.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
+import { foldIntoSgemm } from './lowerings/contractions.js';
 
 export interface LoweredModel {
   readonly model: Uint8Array;
@@ -53,6 +54,18 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   names.push(...inputNames, ...scalarNames);
   const softmax = matchSoftmax(program);
   const axpy = options.axpy ? matchAxpy(program) : undefined;
+  const uses = useCounts(program);
+  const base = program.inputs.length + program.scalars.length;
+  // A composed op reads its input through one identity node (ops/identity.ts).
+  const ownInput = (x: number) => {
+    const n = x >= base ? program.nodes[x - base] : undefined;
+    return n?.op === 'identity' && uses.get(n.inputs[0]!) === 1 ? n.inputs[0]! : x;
+  };
+  // A relu or a softmax of a product nothing else reads runs in the product's node, on each
+  // block of it while in cache (tpu_kernel.Sgemm's epilogue): W4's forward is two nodes. The
+  // folded op's value is the node's output (an identity between them is left unread).
+  const folded = (x: number, epilogue: 'relu' | 'softmax', readers: number) =>
+    uses.get(x) === readers && foldIntoSgemm(graph, names[ownInput(x)]!, epilogue) ? names[ownInput(x)]! : undefined;
   for (const [i, n] of program.nodes.entries()) {
     const fused = softmax.at.get(i);
     const update = axpy?.at.get(i);
@@ -63,12 +76,19 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
     if (fused) {
       const x = names[fused.input]!;
       const last = options.softmax && fused.axis === n.shape.length - 1;
-      names.push(last ? graph.customNode('tpu_kernel', 'Softmax', [x]) : graph.node('Softmax', [x], { axis: fused.axis }));
+      // the softmax's input is read by its amax and its sub only
+      const product = last ? folded(fused.input, 'softmax', 2) : undefined;
+      names.push(product ?? (last ? graph.customNode('tpu_kernel', 'Softmax', [x]) : graph.node('Softmax', [x], { axis: fused.axis })));
       continue;
     }
     if (update) {
       const ins = [update.x, update.g, update.s].map((id) => names[id]!);
       names.push(graph.customNode('tpu_kernel', 'Axpy', ins, { subtract: update.subtract ? 1 : 0 }));
+      continue;
+    }
+    const product = n.op === 'relu' && n.dtype === 'float32' ? folded(n.inputs[0]!, 'relu', 1) : undefined;
+    if (product) {
+      names.push(product);
       continue;
     }
     const lower = onnxLowerings.get(n.op);

@@ -84,6 +84,12 @@ export class OnnxGraph {
     return outputs;
   }
 
+  /** Sets an attribute of the node that makes `value` (a peephole folding its consumer into it). */
+  setAttribute(value: string, name: string, attr: OnnxAttr): void {
+    const n = this.byOutput.get(value)!;
+    n.attrs = { ...n.attrs, [name]: attr };
+  }
+
   /** The node that makes `value` (undefined for graph inputs and constants). */
   producer(value: string): Readonly<Node> | undefined {
     return this.byOutput.get(value);

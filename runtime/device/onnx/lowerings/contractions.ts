@@ -51,6 +51,21 @@ function sgemm(g: OnnxGraph, a: string, b: string, rankA: number): string {
   return g.customNode('tpu_kernel', 'Sgemm', [at ?? a, b], { transA: at ? 1 : 0 });
 }
 
+/** What tpu_kernel.Sgemm applies to its product (its epilogue attribute, native/sgemm-op.h). */
+export type SgemmEpilogue = 'relu' | 'softmax';
+const EPILOGUE_CODE: Record<SgemmEpilogue, number> = { relu: 1, softmax: 2 };
+
+/**
+ * Folds a relu or a last-axis softmax into the tpu_kernel.Sgemm node that makes `value`, whose
+ * only consumer it must be: false when `value` is not such a node's own output.
+ */
+export function foldIntoSgemm(g: OnnxGraph, value: string, epilogue: SgemmEpilogue): boolean {
+  const n = g.producer(value);
+  if (n?.domain !== 'tpu_kernel' || n.op !== 'Sgemm' || 'epilogue' in n.attrs) return false;
+  g.setAttribute(value, 'epilogue', EPILOGUE_CODE[epilogue]);
+  return true;
+}
+
 onnxLowerings.register({
   // Precision 'default' reproduces a TPU's single bf16 pass: operands rounded to bfloat16.
   matmul(ctx, [a, b], attrs: { precision: MatmulPrecision }, types) {

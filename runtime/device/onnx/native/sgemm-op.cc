@@ -1,6 +1,7 @@
 #include "sgemm-op.h"
 
 #include "custom-op-kit.h"
+#include "softmax-op.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,9 +14,17 @@ namespace ortc {
 
 namespace {
 
+/**
+ * What the node applies to each block of C right after its product, while the block is in
+ * cache (the lowering folds a matmul's only consumer into it): nothing, relu, or a softmax
+ * over C's rows (blocks of whole rows then).
+ */
+enum Epilogue : int64_t { kNone = 0, kRelu = 1, kSoftmax = 2 };
+
 struct Kernel {
   const void* const* api;
   bool transA;
+  Epilogue epilogue;
 };
 
 /** oneDNN's GEMM (alone, and in its team) and the intra-op pool's threads (the caller included), set once by sgemmOp. */
@@ -33,8 +42,26 @@ struct Split {
   float* c;
   int64_t parts;
   bool byRows;
+  Epilogue epilogue;
   std::atomic<int> status{0};
 };
+
+/** The epilogue on m rows of n columns of C from `c` (rows N apart). */
+void finish(Epilogue epilogue, float* c, int64_t m, int64_t n, int64_t N) {
+  if (epilogue == kRelu) {
+    // max(x, 0) as ONNX Runtime's Relu takes it: a NaN stays NaN, -0 stays -0
+    for (int64_t i = 0; i < m; i++, c += N) {
+      for (int64_t j = 0; j < n; j++) c[j] = c[j] < 0.0f ? 0.0f : c[j];
+    }
+  } else if (epilogue == kSoftmax) {
+    thread_local std::vector<float> row;  // a wide row's softmax reads its input twice
+    row.resize(n);
+    for (int64_t i = 0; i < m; i++, c += N) {
+      std::copy(c, c + n, row.begin());
+      softmaxRows(row.data(), c, 1, n);
+    }
+  }
+}
 
 /** Rows (or columns) per block: an even share, rounded up to a whole register tile of 16. */
 int64_t blockOf(int64_t extent, int64_t parts) { return ((extent + parts - 1) / parts + 15) / 16 * 16; }
@@ -61,6 +88,14 @@ void runBlock(void* raw, size_t i) {
   }
   const int status = gemmRun(s.transA ? 'T' : 'N', 'N', m, n, s.K, 1.0f, a, s.transA ? s.rows : s.K, b, s.N, 0.0f, c, s.N);
   if (status != 0) s.status.store(status);
+  else finish(s.epilogue, c, m, n, s.N);
+}
+
+/** Task i of a product oneDNN's team made: the epilogue on block i of C's rows (batches and rows as one). */
+void finishBlock(void* raw, size_t i) {
+  auto& s = *static_cast<Split*>(raw);
+  const int64_t block = blockOf(s.rows, s.parts), begin = static_cast<int64_t>(i) * block, end = std::min(s.rows, begin + block);
+  if (begin < end) finish(s.epilogue, s.c + begin * s.N, end - begin, s.N, s.N);
 }
 
 Status* compute(void* raw, KernelContext* context) {
@@ -94,6 +129,7 @@ Status* compute(void* raw, KernelContext* context) {
     if (rows == 0 || N == 0 || batch == 0) return nullptr;
     if (K == 0) {
       std::memset(c, 0, sizeof(float) * rows * N * batch);
+      finish(k.epilogue, c, rows * batch, N, N);
       return nullptr;
     }
     const float *pa = floatData(api, a), *pb = floatData(api, b);
@@ -103,11 +139,15 @@ Status* compute(void* raw, KernelContext* context) {
                                     k.transA ? rows : K, pb + i * K * N, N, 0.0f, c + i * rows * N, N);
         if (status != 0) return fail(api, "oneDNN's sgemm returned status " + std::to_string(status));
       }
+      if (k.epilogue == kNone) return nullptr;
+      Split all{k.transA, rows * batch, N, K, pa, pb, c, poolThreads, true, k.epilogue};
+      check(api, fn<KernelContext_ParallelFor>(api)(context, finishBlock, static_cast<size_t>(poolThreads), 0, &all));
       return nullptr;
     }
-    Split split{k.transA, rows, N, K, pa, pb, c, poolThreads, true};
-    // Blocks of rows, unless there are too few rows to give each thread a tile's worth.
-    split.byRows = rows >= N || rows >= 16 * poolThreads;
+    Split split{k.transA, rows, N, K, pa, pb, c, poolThreads, true, k.epilogue};
+    // Blocks of rows, unless there are too few rows to give each thread a tile's worth (a
+    // softmax needs whole rows).
+    split.byRows = rows >= N || rows >= 16 * poolThreads || k.epilogue == kSoftmax;
     const int64_t extent = split.byRows ? rows : N;
     split.parts = std::max<int64_t>(1, std::min<int64_t>(poolThreads, extent / 16));
     check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, static_cast<size_t>(batch * split.parts), 0, &split));
@@ -119,7 +159,9 @@ Status* compute(void* raw, KernelContext* context) {
 }
 
 Status* create(const CustomOp*, const void* const* api, const KernelInfo* info, void** out) {
-  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0};
+  const int64_t epilogue = intAttribute(api, info, "epilogue", kNone);
+  if (epilogue < kNone || epilogue > kSoftmax) return kernelFailure(api, "Sgemm", "unknown epilogue " + std::to_string(epilogue));
+  *out = new Kernel{api, intAttribute(api, info, "transA", 0) != 0, static_cast<Epilogue>(epilogue)};
   return nullptr;
 }
 

@@ -2,6 +2,9 @@
 // domain when oneDNN is loaded. The lowering emits it for large GEMMs, in the shapes it takes:
 //   A [..., M, K] (transA: [K, M]) times B [K, N]                    -> [..., M, N]
 //   A [b..., M, K] times B [b..., K, N] with equal batch dims        -> [b..., M, N]
+// and its attribute epilogue: 0 nothing, 1 relu, 2 softmax over the last axis, applied to each
+// thread's block of the product while it is in cache (the lowering folds a matmul's only
+// consumer into the node: one pass over memory and one wait on the pool less).
 #pragma once
 
 #include "dnnl-sgemm.h"

@@ -233,23 +233,8 @@ void wideQuotient(const float* x, float m, float inverse, float* y, int64_t n) {
 
 void runBlock(void* raw, size_t i) {
   const auto& s = *static_cast<const Rows*>(raw);
-  const double logCols = std::log(static_cast<double>(s.cols));
   const int64_t begin = static_cast<int64_t>(i) * s.perBlock, end = std::min(s.rows, begin + s.perBlock);
-  for (int64_t r = begin; r < end; r++) {
-    const float* x = s.x + r * s.cols;
-    float* y = s.y + r * s.cols;
-    const Range g = rowRange(x, s.cols);
-    const bool narrow = static_cast<double>(g.hi) - g.lo + logCols < kNarrow;
-    // a +inf max (inf - inf), an all -inf row (-inf - -inf) or a NaN (a NaN sum): NaN, as PyTorch's rows are
-    const double sum = std::isfinite(g.hi) ? (narrow ? narrowExp : wideExp)(x, g.hi, y, s.cols) : NAN;
-    if (std::isnan(sum)) {
-      std::fill(y, y + s.cols, std::numeric_limits<float>::quiet_NaN());
-    } else if (narrow) {
-      scaleRow(y, static_cast<float>(1.0 / sum), s.cols);
-    } else {
-      wideQuotient(x, g.hi, static_cast<float>(1.0 / sum), y, s.cols);
-    }
-  }
+  softmaxRows(s.x + begin * s.cols, s.y + begin * s.cols, end - begin, s.cols);
 }
 
 Status* compute(void* raw, KernelContext* context) {
@@ -283,6 +268,23 @@ Status* create(const CustomOp*, const void* const* api, const KernelInfo*, void*
 }
 
 }  // namespace
+
+void softmaxRows(const float* x, float* y, int64_t rows, int64_t cols) {
+  const double logCols = std::log(static_cast<double>(cols));
+  for (int64_t r = 0; r < rows; r++, x += cols, y += cols) {
+    const Range g = rowRange(x, cols);
+    const bool narrow = static_cast<double>(g.hi) - g.lo + logCols < kNarrow;
+    // a +inf max (inf - inf), an all -inf row (-inf - -inf) or a NaN (a NaN sum): NaN, as PyTorch's rows are
+    const double sum = std::isfinite(g.hi) ? (narrow ? narrowExp : wideExp)(x, g.hi, y, cols) : NAN;
+    if (std::isnan(sum)) {
+      std::fill(y, y + cols, std::numeric_limits<float>::quiet_NaN());
+    } else if (narrow) {
+      scaleRow(y, static_cast<float>(1.0 / sum), cols);
+    } else {
+      wideQuotient(x, g.hi, static_cast<float>(1.0 / sum), y, cols);
+    }
+  }
+}
 
 const CustomOp* softmaxOp() {
   static KernelOp op;

@@ -9,11 +9,16 @@
 // A row with a NaN or +inf, or all -inf, is NaN, as PyTorch's.
 #pragma once
 
+#include <cstdint>
+
 #include "ort-library.h"
 
 namespace ortc {
 
 /** The Softmax op; row blocks are split over the intra-op pool, one batch per thread. */
 const CustomOp* softmaxOp();
+
+/** Softmax of `rows` rows of `cols` floats, x into y (distinct memory: a wide row reads x twice). */
+void softmaxRows(const float* x, float* y, int64_t rows, int64_t cols);
 
 }  // namespace ortc
