@@ -119,6 +119,18 @@ describe('values', () => {
     expectSoftmaxOf(fusedAndStrict(() => softmax(t(a).matmul(t(b)))), a, b);
   });
 
+  it('A transposed (x.T @ y, read in place by the node)', () => {
+    const at = refOf([1031, 67], 59, -1, 1);
+    const b = refOf([1031, 999], 60, -1, 1);
+    tpu.withMode('fused', () => softmax(t(at).T.matmul(t(b)))).dataSync(); // compiled here: the last program
+    expect(lastGraph()).toContain('transA=1, epilogue=2');
+    const [r, s] = [relu, softmax].map((f) => fusedAndStrict(() => f(t(at).T.matmul(t(b)))));
+    const p = product(at, b, true, false);
+    expectWithin(r!, { value: p.value.map((v) => (v < 0 ? 0 : v)), bound: p.bound });
+    const a = { shape: [67, 1031], data: Float32Array.from({ length: 67 * 1031 }, (_, i) => at.data[(i % 1031) * 67 + Math.floor(i / 1031)]!) };
+    expectSoftmaxOf(s!, a, b);
+  });
+
   it('a batch of matrices times a batch of matrices', () => {
     const a = refOf([2, 128, 512], 55, -1, 1);
     const b = refOf([2, 512, 512], 56, -1, 1);
