@@ -152,6 +152,14 @@ export class CommandEncoder {
   }
 }
 
+/** The list of numbers at `at`: its length, then its items (a module-level function: no closure per command). */
+function listAt(stream: Float64Array, at: number): number[] {
+  const n = stream[at]!;
+  const xs: number[] = new Array(n);
+  for (let k = 0; k < n; k++) xs[k] = stream[at + 1 + k]!;
+  return xs;
+}
+
 export function decodeBatch(stream: Float64Array, objects: readonly Command[]): Command[] {
   const out: Command[] = [];
   let o = 0;
@@ -167,15 +175,12 @@ export function decodeBatch(stream: Float64Array, objects: readonly Command[]): 
       const program = stream[i++]!;
       const launch = stream[i++]!;
       const reply = stream[i++]!;
-      const read = () => {
-        const n = stream[i++]!;
-        const xs: number[] = new Array(n);
-        for (let k = 0; k < n; k++) xs[k] = stream[i++]!;
-        return xs;
-      };
-      const ins = read();
-      const outs = read();
-      const scalars = read();
+      const ins = listAt(stream, i);
+      i += ins.length + 1;
+      const outs = listAt(stream, i);
+      i += outs.length + 1;
+      const scalars = listAt(stream, i);
+      i += scalars.length + 1;
       const cmd: Command = { t: 'exec', program, launch, ins, outs, scalars };
       if (reply) {
         cmd.reply = reply;
