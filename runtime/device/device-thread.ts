@@ -1,7 +1,7 @@
 // The device thread: owns the backend, device buffers and executables, and runs commands
 // strictly in order. Replies go out on a dedicated port and bump a shared counter so the
 // host can block on them (Atomics.wait + receiveMessageOnPort) at synchronous sync points.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { DType, StorageArray } from '../dtype.js';
 import type { Backend, BackendBuffer } from './backend.js';
@@ -303,7 +303,7 @@ async function drain(): Promise<void> {
   running = true;
   lastTurn = performance.now();
   let sinceProgress = 0;
-  while (head < queue.length) {
+  while (head < queue.length || takeWaiting()) {
     const cmd = queue[head++]!;
     if (head > 1024) {
       queue = queue.slice(head);
@@ -345,7 +345,8 @@ function cancelQueued(): void {
 
 Atomics.store(counter, SIGNAL_READY, 1);
 
-parentPort!.on('message', (msg: HostMessage) => {
+/** A message from the host: a batch of commands is queued; 'cancel' and 'stop' act at once. */
+function received(msg: HostMessage): void {
   if (stopReply) return;
   if (msg.t === 'stop') {
     stopReply = msg.reply;
@@ -359,6 +360,24 @@ parentPort!.on('message', (msg: HostMessage) => {
     return;
   }
   for (const c of decodeBatch(msg.stream, msg.objects)) queue.push(c);
+}
+
+/**
+ * Takes the messages that came while the queue ran, until one adds commands, without a turn of the event loop; false when
+ * none waits. A sync posts its program as soon as it is enqueued and its fence after: the fence
+ * then runs in the same drain, and the host gets one message (progress and reply), not two.
+ */
+function takeWaiting(): boolean {
+  while (head >= queue.length) {
+    const m = receiveMessageOnPort(parentPort!);
+    if (!m) return false;
+    received(m.message as HostMessage);
+  }
+  return true;
+}
+
+parentPort!.on('message', (msg: HostMessage) => {
+  received(msg);
   void drain();
 });
 
