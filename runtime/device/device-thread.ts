@@ -163,7 +163,7 @@ function finished(cmd: ExecCommand, outs: readonly BackendBuffer[], start: numbe
   for (let i = 0; i < outs.length; i++) buffers.set(cmd.outs[i]!, outs[i]!);
   if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
   if (cmd.reply === undefined) return;
-  if (cmd.check) return replyChecked(cmd, outs);
+  if (cmd.check) return replyChecked(cmd, outs).catch((e: unknown) => failed(cmd, e, true));
   reply({ t: 'reply', reply: cmd.reply });
 }
 
