@@ -26,8 +26,12 @@ export interface Backend<Executable = unknown, Buffer extends BackendBuffer = Ba
   compile(program: Program): Promise<Executable>;
   /** Frees an executable the program cache evicted (no execution of it is queued any more). */
   release(exe: Executable): Promise<void>;
-  /** Runs an executable; the promise is its completion event and yields its output buffers. */
-  execute(exe: Executable, inputs: readonly Buffer[], scalars: readonly number[]): Promise<Buffer[]>;
+  /**
+   * Runs an executable; the promise is its completion event and yields its output buffers. A
+   * backend whose work is synchronous (ONNX Runtime on the CPU) returns the buffers themselves:
+   * the device thread then runs the launch without a promise.
+   */
+  execute(exe: Executable, inputs: readonly Buffer[], scalars: readonly number[]): Buffer[] | Promise<Buffer[]>;
   toDevice(dtype: DType, data: StorageArray): Buffer;
   /** The buffer's values (a TPU backend waits for the chip's copy). */
   toHost(buffer: Buffer): StorageArray | Promise<StorageArray>;

@@ -1,7 +1,7 @@
 // The device thread: owns the backend, device buffers and executables, and runs commands
 // strictly in order. Replies go out on a dedicated port and bump a shared counter so the
 // host can block on them (Atomics.wait + receiveMessageOnPort) at synchronous sync points.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { DType, StorageArray } from '../dtype.js';
 import type { Backend, BackendBuffer } from './backend.js';
@@ -19,6 +19,7 @@ const { threads, backend: backendName, signal, port, chip, ici } = workerData as
 const links = ici ? new IciLinks(chip, ici) : null;
 const counter = new Int32Array(signal);
 type Executable = unknown;
+type ExecCommand = Extract<Command, { t: 'exec' }>;
 const backend: Backend<Executable, BackendBuffer> = backendName === 'tpu' ? await openTpu() : new OrtBackend({ threads });
 
 /** The TPU backend, or the one line saying why not, handed to the host, and this thread ends. */
@@ -35,6 +36,8 @@ async function openTpu(): Promise<Backend<Executable, BackendBuffer>> {
 
 const buffers = new Map<number, BackendBuffer | Failure>();
 const programs = new Map<number, Promise<Executable>>();
+/** The programs whose compile finished, by id: a launch of one runs without awaiting it. */
+const compiled = new Map<number, Executable>();
 /** The programs holding collectives: a launch that cannot run them still meets its peers (skipCollectives). */
 const collectivePrograms = new Map<number, Program>();
 let queue: Command[] = [];
@@ -107,14 +110,19 @@ function fail(outs: readonly number[], failure: Failure): void {
   for (const o of outs) buffers.set(o, failure);
 }
 
-async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
+/**
+ * Runs a launch. Synchronous when its executable is compiled and the backend's execute returns
+ * its buffers at once (ONNX Runtime on the CPU): no promise, await frame or microtask per launch,
+ * which were most of this thread's allocations in a strict training loop (~45 KB a step) and
+ * its frequent full collections. Otherwise (compiling, segmented, a TPU) the promise it returns.
+ */
+function exec(cmd: ExecCommand): Promise<void> | undefined {
   const start = profiling ? performance.timeOrigin + performance.now() : 0;
-  const self: FailureRoot = { chip, launch: cmd.launch, program: cmd.program };
-  const collective = collectivePrograms.get(cmd.program);
   const inputs: BackendBuffer[] = [];
   for (const id of cmd.ins) {
     const b = bufferOrFailure(id);
     if (b instanceof Failure) {
+      const collective = collectivePrograms.get(cmd.program);
       if (collective) skipCollectives(collective, new Failed(b.message, b.root), chip, links);
       fail(cmd.outs, b);
       if (cmd.reply !== undefined) send({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
@@ -122,32 +130,66 @@ async function exec(cmd: Extract<Command, { t: 'exec' }>): Promise<void> {
     }
     inputs.push(b);
   }
+  const exe = compiled.get(cmd.program);
+  if (exe === undefined || exe instanceof SegmentedExecutable) return execAsync(cmd, inputs, start);
+  let outs: BackendBuffer[] | Promise<BackendBuffer[]>;
+  try {
+    outs = backend.execute(exe, inputs, cmd.scalars);
+  } catch (e) {
+    failed(cmd, e, true);
+    return;
+  }
+  if (!Array.isArray(outs)) return outs.then((o) => finished(cmd, o, start), (e: unknown) => failed(cmd, e, true));
+  return finished(cmd, outs, start);
+}
+
+/** A launch whose program may still be compiling, or runs in parts between collectives. */
+async function execAsync(cmd: ExecCommand, inputs: BackendBuffer[], start: number): Promise<void> {
   let started = false;
   try {
     const exe = await programs.get(cmd.program)!;
     started = true;
     const outs = exe instanceof SegmentedExecutable
-      ? await runSegmented(exe, backend, inputs, cmd.scalars, self, links, profiling ? collectives : null)
+      ? await runSegmented(exe, backend, inputs, cmd.scalars, rootOf(cmd), links, profiling ? collectives : null)
       : await backend.execute(exe, inputs, cmd.scalars);
-    outs.forEach((b, i) => buffers.set(cmd.outs[i]!, b));
-    if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
-    if (cmd.reply !== undefined) {
-      const nonFinite: number[] | undefined = cmd.check ? [] : undefined;
-      if (nonFinite) for (let i = 0; i < outs.length; i++) if (hasNonFinite(outs[i]!.dtype, await backend.toHost(outs[i]!))) nonFinite.push(i);
-      reply({ t: 'reply', reply: cmd.reply, nonFinite });
-    }
+    await finished(cmd, outs, start);
   } catch (thrown) {
-    const e = thrown instanceof PartlyRun ? thrown.error : thrown;
-    const message = e instanceof Error ? e.message : String(e);
-    const failed = failedOf(e, self);
-    // A program that failed to compile never met its peers: it does now.
-    if (!started && collective) skipCollectives(collective, failed, chip, links);
-    fail(cmd.outs, new Failure(message, failed.root));
-    if (thrown instanceof PartlyRun) thrown.outputs.forEach((b, i) => b && buffers.set(cmd.outs[i]!, b));
-    errors.push({ launch: cmd.launch, program: cmd.program, message, root: failed.root });
-    if (cmd.reply !== undefined) {
-      reply({ t: 'reply', reply: cmd.reply, error: message, root: failed.root }); // with the error's launch, handled first
-    }
+    failed(cmd, thrown, started);
+  }
+}
+
+/** Stores a launch's outputs and answers its reply, if any (after a finite check when asked). */
+function finished(cmd: ExecCommand, outs: readonly BackendBuffer[], start: number): Promise<void> | undefined {
+  for (let i = 0; i < outs.length; i++) buffers.set(cmd.outs[i]!, outs[i]!);
+  if (profiling) timings.push(cmd.launch, cmd.program, start, performance.timeOrigin + performance.now());
+  if (cmd.reply === undefined) return;
+  if (cmd.check) return replyChecked(cmd, outs).catch((e: unknown) => failed(cmd, e, true));
+  reply({ t: 'reply', reply: cmd.reply });
+}
+
+async function replyChecked(cmd: ExecCommand, outs: readonly BackendBuffer[]): Promise<void> {
+  const nonFinite: number[] = [];
+  for (let i = 0; i < outs.length; i++) if (hasNonFinite(outs[i]!.dtype, await backend.toHost(outs[i]!))) nonFinite.push(i);
+  reply({ t: 'reply', reply: cmd.reply!, nonFinite });
+}
+
+function rootOf(cmd: ExecCommand): FailureRoot {
+  return { chip, launch: cmd.launch, program: cmd.program };
+}
+
+/** A launch that threw: its outputs hold the failure; `started`: its program had compiled. */
+function failed(cmd: ExecCommand, thrown: unknown, started: boolean): void {
+  const e = thrown instanceof PartlyRun ? thrown.error : thrown;
+  const message = e instanceof Error ? e.message : String(e);
+  const failure = failedOf(e, rootOf(cmd));
+  const collective = collectivePrograms.get(cmd.program);
+  // A program that failed to compile never met its peers: it does now.
+  if (!started && collective) skipCollectives(collective, failure, chip, links);
+  fail(cmd.outs, new Failure(message, failure.root));
+  if (thrown instanceof PartlyRun) thrown.outputs.forEach((b, i) => b && buffers.set(cmd.outs[i]!, b));
+  errors.push({ launch: cmd.launch, program: cmd.program, message, root: failure.root });
+  if (cmd.reply !== undefined) {
+    reply({ t: 'reply', reply: cmd.reply, error: message, root: failure.root }); // with the error's launch, handled first
   }
 }
 
@@ -164,6 +206,21 @@ async function releaseExecutable(exe: Executable): Promise<void> {
   for (const step of exe.steps) if (step.kind === 'part') await backend.release(step.exe);
 }
 
+async function download(cmd: Extract<Command, { t: 'download' }>): Promise<void> {
+  const b = bufferOrFailure(cmd.buffer);
+  if (b instanceof Failure) reply({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
+  else {
+    const data = (await backend.toHost(b)).slice();
+    reply({ t: 'reply', reply: cmd.reply, data }, [data.buffer as ArrayBuffer]);
+  }
+}
+
+async function check(cmd: Extract<Command, { t: 'check' }>): Promise<void> {
+  const b = bufferOrFailure(cmd.buffer);
+  if (b instanceof Failure) reply({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
+  else reply({ t: 'reply', reply: cmd.reply, nonFinite: hasNonFinite(b.dtype, await backend.toHost(b)) ? [0] : [] });
+}
+
 function hasNonFinite(dtype: DType, d: StorageArray): boolean {
   if (dtype !== 'float32' && dtype !== 'bfloat16') return false;
   if (dtype === 'float32') {
@@ -175,7 +232,8 @@ function hasNonFinite(dtype: DType, d: StorageArray): boolean {
   return false;
 }
 
-async function run(cmd: Command): Promise<void> {
+/** Runs one command; a promise only when it has to wait (a compile, a download, a TPU launch). */
+function run(cmd: Command): Promise<void> | undefined {
   switch (cmd.t) {
     case 'compile': {
       const t0 = performance.now();
@@ -184,42 +242,39 @@ async function run(cmd: Command): Promise<void> {
       const p = segmented ? compileSegmented(cmd.ir, backend) : backend.compile(cmd.ir);
       programs.set(cmd.program, p);
       if (segmented) collectivePrograms.set(cmd.program, cmd.ir);
-      p.then(() => compiles.push(cmd.program, performance.timeOrigin + t0, performance.now() - t0), () => {});
-      await p.catch(() => {}); // the failure surfaces at the executions that use it
-      return;
+      // The failure surfaces at the executions that use it.
+      return p.then((exe) => {
+        compiled.set(cmd.program, exe);
+        compiles.push(cmd.program, performance.timeOrigin + t0, performance.now() - t0);
+      }, () => {});
     }
     case 'release': {
       // Executions of it queued before this command have run: the executable can go.
       const p = programs.get(cmd.program);
       programs.delete(cmd.program);
+      compiled.delete(cmd.program);
       collectivePrograms.delete(cmd.program);
-      await p?.then((exe) => releaseExecutable(exe), () => {});
-      return;
+      return p?.then((exe) => releaseExecutable(exe), () => {});
     }
-    case 'exec':
-      await exec(cmd);
-      doneUpTo = Math.max(doneUpTo, cmd.launch);
-      return;
+    case 'exec': {
+      const p = exec(cmd);
+      if (!p) {
+        doneUpTo = Math.max(doneUpTo, cmd.launch);
+        return;
+      }
+      return p.then(() => {
+        doneUpTo = Math.max(doneUpTo, cmd.launch);
+      });
+    }
     case 'upload':
       buffers.set(cmd.buffer, backend.toDevice(cmd.dtype, cmd.data));
       return;
     case 'restore':
       return restore(cmd);
-    case 'download': {
-      const b = bufferOrFailure(cmd.buffer);
-      if (b instanceof Failure) reply({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
-      else {
-        const data = (await backend.toHost(b)).slice();
-        reply({ t: 'reply', reply: cmd.reply, data }, [data.buffer as ArrayBuffer]);
-      }
-      return;
-    }
-    case 'check': {
-      const b = bufferOrFailure(cmd.buffer);
-      if (b instanceof Failure) reply({ t: 'reply', reply: cmd.reply, error: b.message, root: b.root });
-      else reply({ t: 'reply', reply: cmd.reply, nonFinite: hasNonFinite(b.dtype, await backend.toHost(b)) ? [0] : [] });
-      return;
-    }
+    case 'download':
+      return download(cmd);
+    case 'check':
+      return check(cmd);
     case 'free': {
       const b = buffers.get(cmd.buffer);
       if (b && !(b instanceof Failure)) backend.free(b);
@@ -248,13 +303,14 @@ async function drain(): Promise<void> {
   running = true;
   lastTurn = performance.now();
   let sinceProgress = 0;
-  while (head < queue.length) {
+  while (head < queue.length || takeWaiting()) {
     const cmd = queue[head++]!;
     if (head > 1024) {
       queue = queue.slice(head);
       head = 0;
     }
-    await run(cmd);
+    const pending = run(cmd);
+    if (pending) await pending;
     // Backend calls are synchronous: without a turn of the event loop now and then, a
     // 'cancel' or 'stop' message would wait for the whole queue. The turn is taken before a
     // launch or a compile only: a fence's reply after a long program then leaves at once
@@ -289,7 +345,8 @@ function cancelQueued(): void {
 
 Atomics.store(counter, SIGNAL_READY, 1);
 
-parentPort!.on('message', (msg: HostMessage) => {
+/** A message from the host: a batch of commands is queued; 'cancel' and 'stop' act at once. */
+function received(msg: HostMessage): void {
   if (stopReply) return;
   if (msg.t === 'stop') {
     stopReply = msg.reply;
@@ -303,6 +360,24 @@ parentPort!.on('message', (msg: HostMessage) => {
     return;
   }
   for (const c of decodeBatch(msg.stream, msg.objects)) queue.push(c);
+}
+
+/**
+ * Takes the messages that came while the queue ran, until one adds commands, without a turn of the event loop; false when
+ * none waits. A sync posts its program as soon as it is enqueued and its fence after: the fence
+ * then runs in the same drain, and the host gets one message (progress and reply), not two.
+ */
+function takeWaiting(): boolean {
+  while (head >= queue.length) {
+    const m = receiveMessageOnPort(parentPort!);
+    if (!m) return false;
+    received(m.message as HostMessage);
+  }
+  return true;
+}
+
+parentPort!.on('message', (msg: HostMessage) => {
+  received(msg);
   void drain();
 });
 

@@ -109,7 +109,12 @@ const OBJECT = 3;
 const RESTORE = 4;
 
 export class CommandEncoder {
-  stream: number[] = [];
+  /**
+   * The stream being written, kept from batch to batch: a fresh array grown by push for each
+   * batch was ~4 KiB of a W6 strict step's allocations; a batch copies out only its length.
+   */
+  private stream = new Float64Array(1024);
+  private length = 0;
   objects: Command[] = [];
   count = 0;
 
@@ -117,39 +122,68 @@ export class CommandEncoder {
     program: number, launch: number, ins: readonly { id: number }[], outs: readonly { id: number }[],
     scalars: readonly number[], reply: number,
   ): void {
-    const s = this.stream;
-    s.push(EXEC, program, launch, reply, ins.length);
-    for (const b of ins) s.push(b.id);
-    s.push(outs.length);
-    for (const b of outs) s.push(b.id);
-    s.push(scalars.length);
-    for (const v of scalars) s.push(v);
+    const s = this.room(7 + ins.length + outs.length + scalars.length);
+    let n = this.length;
+    s[n++] = EXEC;
+    s[n++] = program;
+    s[n++] = launch;
+    s[n++] = reply;
+    s[n++] = ins.length;
+    for (let i = 0; i < ins.length; i++) s[n++] = ins[i]!.id;
+    s[n++] = outs.length;
+    for (let i = 0; i < outs.length; i++) s[n++] = outs[i]!.id;
+    s[n++] = scalars.length;
+    for (let i = 0; i < scalars.length; i++) s[n++] = scalars[i]!;
+    this.length = n;
     this.count++;
   }
 
   free(buffer: number): void {
-    this.stream.push(FREE, buffer);
+    const s = this.room(2);
+    s[this.length++] = FREE;
+    s[this.length++] = buffer;
     this.count++;
   }
 
   restore(buffer: number, from: number): void {
-    this.stream.push(RESTORE, buffer, from);
+    const s = this.room(3);
+    s[this.length++] = RESTORE;
+    s[this.length++] = buffer;
+    s[this.length++] = from;
     this.count++;
   }
 
   object(cmd: Command): void {
-    this.stream.push(OBJECT);
+    this.room(1)[this.length++] = OBJECT;
     this.objects.push(cmd);
     this.count++;
   }
 
   take(): HostMessage {
-    const msg: HostMessage = { t: 'batch', stream: Float64Array.from(this.stream), objects: this.objects };
-    this.stream = [];
+    const msg: HostMessage = { t: 'batch', stream: this.stream.slice(0, this.length), objects: this.objects };
+    this.length = 0;
     this.objects = [];
     this.count = 0;
     return msg;
   }
+
+  /** The stream, with room for `n` more numbers. */
+  private room(n: number): Float64Array {
+    if (this.length + n > this.stream.length) {
+      const grown = new Float64Array(Math.max(2 * this.stream.length, this.length + n));
+      grown.set(this.stream.subarray(0, this.length));
+      this.stream = grown;
+    }
+    return this.stream;
+  }
+}
+
+/** The list of numbers at `at`: its length, then its items (a module-level function: no closure per command). */
+function listAt(stream: Float64Array, at: number): number[] {
+  const n = stream[at]!;
+  const xs: number[] = new Array(n);
+  for (let k = 0; k < n; k++) xs[k] = stream[at + 1 + k]!;
+  return xs;
 }
 
 export function decodeBatch(stream: Float64Array, objects: readonly Command[]): Command[] {
@@ -167,15 +201,12 @@ export function decodeBatch(stream: Float64Array, objects: readonly Command[]): 
       const program = stream[i++]!;
       const launch = stream[i++]!;
       const reply = stream[i++]!;
-      const read = () => {
-        const n = stream[i++]!;
-        const xs: number[] = new Array(n);
-        for (let k = 0; k < n; k++) xs[k] = stream[i++]!;
-        return xs;
-      };
-      const ins = read();
-      const outs = read();
-      const scalars = read();
+      const ins = listAt(stream, i);
+      i += ins.length + 1;
+      const outs = listAt(stream, i);
+      i += outs.length + 1;
+      const scalars = listAt(stream, i);
+      i += scalars.length + 1;
       const cmd: Command = { t: 'exec', program, launch, ins, outs, scalars };
       if (reply) {
         cmd.reply = reply;

@@ -304,9 +304,10 @@ export class DeviceSession {
   }
 
   private postBatch(): void {
-    this.registerYoung();
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
+    // After the post: the device thread starts on the batch while the host registers.
+    this.registerYoung();
     this.memory.collectIfDue();
   }
 

@@ -20,6 +20,11 @@ describe.each(MODES)('%s mode: host-side errors', (mode) => {
       'matmul: input [2, 3] and other [2, 3] cannot be multiplied: input dim -1 is 3 but other dim -2 is 2',
     );
     expect(() => a.reshape([4, 2])).toThrow('reshape: shape [4, 2] is invalid for input of shape [2, 3] (6 elements)');
+    expect(() => a.reshape([-1, -1])).toThrow('reshape: only one dimension can be -1; got [-1, -1]');
+    expect(() => a.reshape([-1, 4])).toThrow('reshape: shape [-1, 4] is invalid for input of shape [2, 3] (6 elements)');
+    expect(() => a.reshape([-1, 1.5])).toThrow('reshape: shape must be an array of integers ≥ -1; got [-1,1.5]');
+    expect(() => tpu.ones([0, 3]).reshape([0, -1])).toThrow('reshape: cannot reshape 0 elements into [0, -1]: with another dimension 0, the -1 could be any size');
+    expect(a.reshape([3, -1]).shape).toEqual([3, 2]);
     expect(() => a.sum(2)).toThrow('sum: dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
     expect(() => a.transpose(0, 5)).toThrow(/transpose: dim1 must be an integer in \[-2, 1\]/);
     expect(() => a.add('x' as never)).toThrow('add: other must be a tensor, a number or a boolean; got string "x"');

@@ -79,7 +79,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     exe.session.release();
   }
 
-  async execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): Promise<OrtBuffer[]> {
+  execute(exe: OrtExecutable, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
     const { program } = exe;
     const tiny = tinyKernelOf(program);
     if (tiny) return this.runTiny(tiny, program, inputs, scalars);
