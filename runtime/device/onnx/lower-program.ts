@@ -27,13 +27,16 @@ export interface LowerOptions {
   readonly axpy?: boolean;
   /** tpu_kernel.Softmax: a last-axis softmax that makes no float32 denormal on the way. */
   readonly softmax?: boolean;
+  /** tpu_kernel.Select: a float32 where in one pass, exact to the sign of zero. */
+  readonly select?: boolean;
 }
 
-function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
+function makeContext(graph: OnnxGraph, options: LowerOptions): OnnxLowerContext {
   const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });
   return {
     graph,
-    sgemm,
+    sgemm: options.sgemm ?? false,
+    select: options.select ?? false,
     cast(value: string, from: DType, to: DType): string {
       if (from === to) return value;
       let v = value;
@@ -46,7 +49,7 @@ function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
 export function lowerToOnnx(program: Program, options: LowerOptions = {}): LoweredModel {
   verifyProgram(program);
   const graph = new OnnxGraph();
-  const ctx = makeContext(graph, options.sgemm ?? false);
+  const ctx = makeContext(graph, options);
   const names: string[] = [];
   const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
