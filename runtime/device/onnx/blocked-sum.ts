@@ -31,7 +31,7 @@ export function blockedReduceSum(g: OnnxGraph, x: string, shape: readonly number
   const out = shape.flatMap((d, i) => (!dims.includes(i) ? [d] : keepdim ? [1] : []));
   if (n0 <= BLOCK) {
     const post = adjacent && dims.length ? product(shape.slice(dims[dims.length - 1]! + 1)) : 1;
-    if (post > 1 && n0 > 1) return g.reshape(sumByOnes(g, x, product(shape.slice(0, dims[0])), n0, post), out);
+    if (post > 1 && n0 > 1) return g.reshape(sumByOnes(g, x, shape, product(shape.slice(0, dims[0])), n0, post), out);
     return g.node('ReduceSum', [x, g.int64s(dims)], { keepdims: keepdim ? 1 : 0 });
   }
   const kept = shape.map((_, i) => i).filter((i) => !dims.includes(i));
@@ -55,9 +55,11 @@ export function blockedReduceSum(g: OnnxGraph, x: string, shape: readonly number
  * ONNX Runtime's ReduceSum over a non-last axis took 10.6 µs on a 64x256 bias gradient, MatMul
  * 2.6 µs (node /tmp bench of one-node sessions, issue 16); each sum still adds at most n values.
  */
-function sumByOnes(g: OnnxGraph, x: string, pre: number, n: number, post: number): string {
+function sumByOnes(g: OnnxGraph, x: string, shape: readonly number[], pre: number, n: number, post: number): string {
   const ones = g.constant('float32', [1, n], new Array<number>(n).fill(1));
-  return g.node('MatMul', [ones, g.reshape(x, pre === 1 ? [n, post] : [pre, n, post])]);
+  const view = pre === 1 ? [n, post] : [pre, n, post];
+  const same = view.length === shape.length && view.every((d, i) => d === shape[i]);
+  return g.node('MatMul', [ones, same ? x : g.reshape(x, view)]);
 }
 
 /** CumSum along `dim` of a float32 value of `shape`, accumulated in blocks (flags as ONNX CumSum's). */
