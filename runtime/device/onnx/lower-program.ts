@@ -6,6 +6,7 @@ import { valueOf, verifyProgram, type Program } from '../../program/program.js';
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
 import { matchAxpy } from './match-axpy.js';
+import { matchLinear } from './match-linear.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
 
 export interface LoweredModel {
@@ -56,10 +57,13 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   names.push(...inputNames, ...scalarNames);
   const softmax = matchSoftmax(program);
   const axpy = options.axpy ? matchAxpy(program) : undefined;
+  const taken = new Set([...softmax.at.keys(), ...softmax.skip, ...(axpy?.at.keys() ?? []), ...(axpy?.skip ?? [])]);
+  const linear = matchLinear(program, taken);
   for (const [i, n] of program.nodes.entries()) {
     const fused = softmax.at.get(i);
     const update = axpy?.at.get(i);
-    if (softmax.skip.has(i) || axpy?.skip.has(i)) {
+    const layer = linear.at.get(i);
+    if (softmax.skip.has(i) || axpy?.skip.has(i) || linear.skip.has(i)) {
       names.push(''); // an intermediate of a matched pattern: never referenced
       continue;
     }
@@ -72,6 +76,10 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
     if (update) {
       const ins = [update.x, update.g, update.s].map((id) => names[id]!);
       names.push(graph.customNode('tpu_kernel', 'Axpy', ins, { subtract: update.subtract ? 1 : 0 }));
+      continue;
+    }
+    if (layer) {
+      names.push(graph.node('Gemm', [names[layer.x]!, names[layer.w]!, names[layer.b]!], { transB: 1 }));
       continue;
     }
     const lower = onnxLowerings.get(n.op);
