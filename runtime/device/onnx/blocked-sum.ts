@@ -53,7 +53,7 @@ export function blockedReduceSum(g: OnnxGraph, x: string, shape: readonly number
 /**
  * The sum over the middle axis of [pre, n, post] (post > 1) as a product with a row of ones:
  * ONNX Runtime's ReduceSum over a non-last axis took 10.6 µs on a 64x256 bias gradient, MatMul
- * 2.6 µs (node /tmp bench of one-node sessions, issue 16); each sum still adds at most n values.
+ * 2.6 µs (one-node sessions timed alone, docs/runtime.md); each sum still adds at most n values.
  */
 function sumByOnes(g: OnnxGraph, x: string, shape: readonly number[], pre: number, n: number, post: number): string {
   const ones = g.constant('float32', [1, n], new Array<number>(n).fill(1));
