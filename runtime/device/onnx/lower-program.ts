@@ -6,6 +6,7 @@ import { useCounts, valueOf, verifyProgram, type Program } from '../../program/p
 import { OnnxGraph } from './onnx-graph.js';
 import { matchSoftmax } from './match-softmax.js';
 import { matchAxpy } from './match-axpy.js';
+import { matchLinear } from './match-linear.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
 import { foldIntoSgemm } from './lowerings/contractions.js';
 
@@ -28,13 +29,16 @@ export interface LowerOptions {
   readonly axpy?: boolean;
   /** tpu_kernel.Softmax: a last-axis softmax that makes no float32 denormal on the way. */
   readonly softmax?: boolean;
+  /** tpu_kernel.Select: a float32 where in one pass, exact to the sign of zero. */
+  readonly select?: boolean;
 }
 
-function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
+function makeContext(graph: OnnxGraph, options: LowerOptions): OnnxLowerContext {
   const roundBf16 = (v: string) => graph.node('Cast', [graph.node('Cast', [v], { to: 16 })], { to: 1 });
   return {
     graph,
-    sgemm,
+    sgemm: options.sgemm ?? false,
+    select: options.select ?? false,
     cast(value: string, from: DType, to: DType): string {
       if (from === to) return value;
       let v = value;
@@ -47,7 +51,7 @@ function makeContext(graph: OnnxGraph, sgemm: boolean): OnnxLowerContext {
 export function lowerToOnnx(program: Program, options: LowerOptions = {}): LoweredModel {
   verifyProgram(program);
   const graph = new OnnxGraph();
-  const ctx = makeContext(graph, options.sgemm ?? false);
+  const ctx = makeContext(graph, options);
   const names: string[] = [];
   const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
@@ -66,10 +70,13 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   // folded op's value is the node's output (an identity between them is left unread).
   const folded = (x: number, epilogue: 'relu' | 'softmax', readers: number) =>
     uses.get(x) === readers && foldIntoSgemm(graph, names[ownInput(x)]!, epilogue) ? names[ownInput(x)]! : undefined;
+  const taken = new Set([...softmax.at.keys(), ...softmax.skip, ...(axpy?.at.keys() ?? []), ...(axpy?.skip ?? [])]);
+  const linear = matchLinear(program, taken);
   for (const [i, n] of program.nodes.entries()) {
     const fused = softmax.at.get(i);
     const update = axpy?.at.get(i);
-    if (softmax.skip.has(i) || axpy?.skip.has(i)) {
+    const layer = linear.at.get(i);
+    if (softmax.skip.has(i) || axpy?.skip.has(i) || linear.skip.has(i)) {
       names.push(''); // an intermediate of a matched pattern: never referenced
       continue;
     }
@@ -84,6 +91,10 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
     if (update) {
       const ins = [update.x, update.g, update.s].map((id) => names[id]!);
       names.push(graph.customNode('tpu_kernel', 'Axpy', ins, { subtract: update.subtract ? 1 : 0 }));
+      continue;
+    }
+    if (layer) {
+      names.push(graph.node('Gemm', [names[layer.x]!, names[layer.w]!, names[layer.b]!], { transB: 1 }));
       continue;
     }
     const product = n.op === 'relu' && n.dtype === 'float32' ? folded(n.inputs[0]!, 'relu', 1) : undefined;

@@ -24,6 +24,11 @@ interface OrtExecutable {
   runs: number;
   released?: boolean;
   readonly program: Program;
+  /**
+   * One array per scalar, refilled each run. A fresh one-value array each run lived in V8's
+   * heap, and the addon's pointer to it cost V8 a copy out of the heap (W6 compiled: 12 a run).
+   */
+  readonly scalarFeeds: StorageArray[];
 }
 
 
@@ -55,7 +60,8 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     });
     const session = this.sessions.open(lowered.model, !isSmall(program), inputs, outputs);
     this.executables++;
-    const exe: OrtExecutable = { session, program, runs: 0 };
+    const scalarFeeds = program.scalars.map((dtype) => offHeap(COMPUTE_TYPE[dtype], 1));
+    const exe: OrtExecutable = { session, program, runs: 0, scalarFeeds };
     const source = generateLoop(program);
     if (source !== undefined && outputElements(program) >= LOOP_AT_ONCE_ELEMENTS) this.buildLoop(exe, source);
     else exe.loopSource = source;
@@ -87,11 +93,11 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     if (exe.loopSource !== undefined && ++exe.runs >= HOT_RUNS) this.buildLoop(exe, exe.loopSource);
     // bfloat16 runs as float32 (ORT's CPU kernels have almost no bfloat16).
     const feeds: StorageArray[] = inputs.map((buf) => (buf.dtype === 'bfloat16' ? widenBf16(buf.data as Uint16Array) : buf.data));
-    program.scalars.forEach((dtype, i) => feeds.push(scalarArray(COMPUTE_TYPE[dtype], Number(scalars[i]))));
+    program.scalars.forEach((dtype, i) => feeds.push(setScalar(exe.scalarFeeds[i]!, COMPUTE_TYPE[dtype], Number(scalars[i]))));
     // Pooled outputs: ORT writes the results into them.
     const computed = program.outputs.map((id) => {
       const v = valueOf(program, id);
-      return { dtype: v.dtype, data: this.alloc(COMPUTE_TYPE[v.dtype], numel(v.shape)) };
+      return { dtype: v.dtype, data: this.alloc(COMPUTE_TYPE[v.dtype], numel(v.shape), true) };
     });
     exe.session.run(feeds, computed.map((c) => c.data));
     return computed.map(({ dtype, data }) => {
@@ -104,13 +110,13 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   /** A generated loop: float32 in and out (the generators admit nothing else). */
   private runLoop(loop: NonNullable<OrtExecutable['loop']>, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
-    const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape)) as Float32Array);
+    const outputs = program.outputs.map((id) => this.alloc('float32', numel(valueOf(program, id).shape), true) as Float32Array);
     loop.kernel.run(inputs.map((b) => b.data as Float32Array), Float32Array.from(scalars), outputs, loop.count, this.threads, loop.unit);
     return outputs.map((data) => this.track('float32', data));
   }
 
   private runTiny(tiny: TinyKernel, program: Program, inputs: readonly OrtBuffer[], scalars: readonly number[]): OrtBuffer[] {
-    const out = this.alloc('float32', numel(program.nodes[0]!.shape)) as Float32Array;
+    const out = this.alloc('float32', numel(program.nodes[0]!.shape), false) as Float32Array;
     tiny(inputs.map((b) => b.data as Float32Array), scalars, out);
     return [this.track('float32', out)];
   }
@@ -140,11 +146,14 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     };
   }
 
-  private alloc(dtype: ComputeType, n: number): StorageArray {
+  /** `native`: written by native code (ONNX Runtime, a generated loop), else by a JS loop. */
+  private alloc(dtype: ComputeType, n: number, native: boolean): StorageArray {
     const Type = STORAGE_TYPE[dtype];
-    // A small array of its own: V8 keeps the smallest in its heap, cheap to make and collect.
     const bytes = n * Type.BYTES_PER_ELEMENT;
-    return BufferPool.pools(bytes) ? new Type(this.pool.take(bytes)) : new Type(n);
+    if (BufferPool.pools(bytes)) return new Type(this.pool.take(bytes));
+    // A small array of its own. V8 keeps the smallest (up to 64 bytes) in its heap, cheap for a
+    // JS loop; native code gets a pointer to such an array only after V8 copies it out.
+    return native ? offHeap(dtype, n) : new Type(n);
   }
 
   private recycle(data: StorageArray): void {
@@ -185,8 +194,15 @@ function isSmall(program: Program): boolean {
 
 const STORAGE_TYPE = { float32: Float32Array, int32: Int32Array, int64: BigInt64Array, bool: Uint8Array } as const;
 
-/** A run-time scalar fed to a program (int64 scalars are exact integers within 2^53). */
-function scalarArray(type: ComputeType, v: number): StorageArray {
-  if (type === 'int64') return BigInt64Array.of(BigInt(Math.trunc(v)));
-  return STORAGE_TYPE[type].of(v);
+/** An array of n values outside V8's heap (an ArrayBuffer's memory is). */
+function offHeap(type: ComputeType, n: number): StorageArray {
+  const Type = STORAGE_TYPE[type];
+  return new Type(new ArrayBuffer(n * Type.BYTES_PER_ELEMENT));
+}
+
+/** `feed` holding a run-time scalar (int64 scalars are exact integers within 2^53). */
+function setScalar(feed: StorageArray, type: ComputeType, v: number): StorageArray {
+  if (type === 'int64') (feed as BigInt64Array)[0] = BigInt(Math.trunc(v));
+  else feed[0] = v;
+  return feed;
 }

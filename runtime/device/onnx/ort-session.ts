@@ -37,7 +37,7 @@ function ortcFactory(addon: OrtcAddon, version: string, gemm: string, sgemm: boo
     get binding() {
       return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool; matmul GEMM: ${gemm})`;
     },
-    customOps: { sgemm, axpy: true, softmax: true },
+    customOps: { sgemm, axpy: true, softmax: true, select: true },
     open(model, pooled, inputs, outputs) {
       const session = addon.createSession(model, pooled, inputs, outputs);
       return {

@@ -83,7 +83,7 @@ onnxLowerings.register({
     const d = out === 'bool' ? 'int32' : out;
     const operands = [c!, ctx.cast(x!, types.inputs[1]!.dtype, d), ctx.cast(y!, types.inputs[2]!.dtype, d)];
     const picked = isFloating(d)
-      ? exactWhere(ctx.graph, operands, types.inputs[0]!.shape, types.output.shape)
+      ? exactWhere(ctx.graph, operands, types.inputs.map((v) => v.shape), types.output.shape, ctx.select)
       : ctx.graph.node('Where', operands);
     return ctx.cast(picked, d, out);
   },

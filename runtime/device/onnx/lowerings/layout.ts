@@ -5,6 +5,7 @@ import type { SliceAttrs } from '../../../ops/slice.js';
 import { cropOf, type PadAttrs } from '../../../ops/pad-crop.js';
 import type { TriluAttrs } from '../../../ops/triangular.js';
 import type { NodeTypes } from '../../lowering-table.js';
+import type { OnnxGraph } from '../onnx-graph.js';
 import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
 
 /** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
@@ -62,6 +63,21 @@ function padNode(ctx: OnnxLowerContext, v: string, pads: readonly (readonly numb
   return g.node('Pad', value ? [v, g.int64s(flat), value] : [v, g.int64s(flat)]);
 }
 
+/**
+ * x transposed by perm; a transpose of a Transpose is one Transpose of its input (none when
+ * they cancel). Autograd's matmul gradient transposes a transposed weight back (W6: W2.T.T):
+ * the weight's Transpose then had a second reader and ONNX Runtime kept it as a kernel instead
+ * of folding it into the GEMM.
+ */
+function transpose(g: OnnxGraph, x: string, perm: readonly number[]): string {
+  const inner = g.producer(x);
+  const innerPerm = inner?.op === 'Transpose' && !inner.domain ? inner.attrs['perm'] : undefined;
+  if (Array.isArray(innerPerm) && innerPerm.length === perm.length) {
+    return transpose(g, inner!.inputs[0]!, perm.map((d) => innerPerm[d] as number));
+  }
+  return perm.every((d, i) => d === i) ? x : g.node('Transpose', [x], { perm });
+}
+
 /** A layout op that leaves its operand as it is (autograd makes many: a gradient reshaped to its own shape). */
 const unchanged = (types: NodeTypes) => shapesEqual(types.inputs[0]!.shape, types.output.shape);
 
@@ -70,8 +86,7 @@ onnxLowerings.register({
   // Transpose as a kernel (W6's compiled step: 9 of its 101 nodes).
   // allowzero: a 0 in the shape is a dim of size 0 (an empty tensor), not "copy the input's dim"
   reshape: (ctx, [x], { shape }: { shape: readonly number[] }, types) => (unchanged(types) ? x! : ctx.graph.reshape(x!, shape)),
-  permute: (ctx, [x], { perm }: { perm: readonly number[] }) =>
-    perm.every((d, i) => d === i) ? x! : ctx.graph.node('Transpose', [x!], { perm }),
+  permute: (ctx, [x], { perm }: { perm: readonly number[] }) => transpose(ctx.graph, x!, perm),
   expand: (ctx, [x], { shape }: { shape: readonly number[] }, types) => (unchanged(types) ? x! : ctx.graph.expand(x!, shape)),
   slice,
   embedSlice(ctx, [x], attrs: SliceAttrs & { shape: Shape }, types) {

@@ -15,11 +15,23 @@ const float = (g: OnnxGraph, v: number) => g.constant('float32', [], [v]);
  * value and -inf is that value, NaN included. The negated condition is an Xor: ONNX Runtime
  * rewrites Where(Not(c), a, b) as Where(c, b, a), which would put x back in the X input.
  */
-export function exactWhere(g: OnnxGraph, [c, x, y]: readonly string[], cShape: Shape, out: Shape): string {
-  const cond = shapesEqual(cShape, out) ? c! : g.expand(c!, out);
+export function exactWhere(g: OnnxGraph, [c, x, y]: readonly string[], shapes: readonly Shape[], out: Shape, select: boolean): string {
+  if (select && selectTakes(shapes, out)) return g.customNode('tpu_kernel', 'Select', [c!, x!, y!]);
+  const cond = shapesEqual(shapes[0]!, out) ? c! : g.expand(c!, out);
   const notCond = g.node('Xor', [cond, g.node('Cast', [g.constant('int32', [], [1])], { to: 9 })]);
   const low = float(g, -Infinity);
   return g.node('Max', [g.node('Where', [notCond, low, x!]), g.node('Where', [cond, low, y!])]);
+}
+
+/**
+ * Whether tpu_kernel.Select (native/select-op.h) takes the operands: each of the output's
+ * shape or one value, and one of them of the output's shape (its rank is the output's), and
+ * the output not empty.
+ */
+function selectTakes(shapes: readonly Shape[], out: Shape): boolean {
+  const one = (s: Shape) => s.every((d) => d === 1);
+  if (out.includes(0)) return false;
+  return shapes.every((s) => shapesEqual(s, out) || one(s)) && shapes.some((s) => shapesEqual(s, out));
 }
 
 /**

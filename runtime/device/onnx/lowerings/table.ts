@@ -12,6 +12,8 @@ export interface OnnxLowerContext {
   cast(value: string, from: DType, to: DType): string;
   /** Whether the session runs tpu_kernel.Sgemm nodes (oneDNN's GEMM): float32 matmuls lower to them. */
   readonly sgemm: boolean;
+  /** Whether the session runs tpu_kernel.Select nodes: a float where lowers to one. */
+  readonly select: boolean;
 }
 
 export type OnnxLowering = LoweringRule<OnnxLowerContext, string>;

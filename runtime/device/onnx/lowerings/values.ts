@@ -1,7 +1,7 @@
 // Values made in the program (constant, fill) and passed through (identity, cast).
 import type { DType } from '../../../dtype.js';
 import type { ConstantAttrs } from '../../../ops/constant.js';
-import type { Shape } from '../../../shape.js';
+import { shapesEqual, type Shape } from '../../../shape.js';
 import { onnxLowerings } from './table.js';
 
 onnxLowerings.register({
@@ -10,8 +10,11 @@ onnxLowerings.register({
     if (dtype === 'bool') return ctx.cast(ctx.graph.constant('int32', shape, values.map((v) => (v ? 1 : 0))), 'int32', 'bool');
     return ctx.graph.constant('float32', shape, values);
   },
-  fill: (ctx, [v], { shape, dtype }: { shape: Shape; dtype: DType }, types) =>
-    ctx.graph.expand(ctx.cast(v!, types.inputs[0]!.dtype, dtype), shape),
+  // A fill of the value's own shape (a 0-d fill of a scalar: autograd's seed) is the value.
+  fill(ctx, [v], { shape, dtype }: { shape: Shape; dtype: DType }, types) {
+    const value = ctx.cast(v!, types.inputs[0]!.dtype, dtype);
+    return shapesEqual(types.inputs[0]!.shape, shape) ? value : ctx.graph.expand(value, shape);
+  },
   // ONNX Runtime removes the Identity node.
   identity: (ctx, [x]) => ctx.graph.node('Identity', [x!]),
   cast: (ctx, [x], { dtype }: { dtype: DType }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),

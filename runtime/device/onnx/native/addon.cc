@@ -3,6 +3,7 @@
 // runtime's own buffers and no output is copied. Failures throw JS errors carrying ORT's message.
 #include <node_api.h>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -129,6 +130,8 @@ ortc::Session* createWith(const ortc::Library& lib, const void* model, size_t le
     ortc::check(api, fn<ortc::SetSessionGraphOptimizationLevel>(api)(options, ortc::kGraphOptimizeAll));
     // A failing kernel comes back as an error naming the op; ORT's own log line would repeat it on stderr.
     ortc::check(api, fn<ortc::SetSessionLogSeverityLevel>(api)(options, ortc::kLoggingFatal));
+    // ORT's per-node timings (JSON, written when the session is released): a file per session.
+    if (const char* prefix = std::getenv("TPU_KERNEL_ORT_PROFILE")) ortc::check(api, fn<ortc::EnableProfiling>(api)(options, prefix));
     const ortc::Sgemm& gemm = ortc::loadSgemm("");  // loaded by init()
     ortc::check(api, fn<ortc::AddCustomOpDomain>(api)(options, ortc::customOpDomain(api, gemm, lib.threads)));
     if (threads == Threads::kGlobalPool) {

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "axpy-op.h"
+#include "select-op.h"
 #include "sgemm-op.h"
 #include "softmax-op.h"
 
@@ -16,6 +17,7 @@ CustomOpDomain* customOpDomain(const void* const* api, const Sgemm& gemm, int th
     check(api, fn<CreateCustomOpDomain>(api)(kCustomDomain, &domain));
     check(api, fn<CustomOpDomain_Add>(api)(domain, axpyOp()));
     check(api, fn<CustomOpDomain_Add>(api)(domain, softmaxOp()));
+    check(api, fn<CustomOpDomain_Add>(api)(domain, selectOp()));
     if (gemm.run) check(api, fn<CustomOpDomain_Add>(api)(domain, sgemmOp(gemm, threads)));
   });
   return domain;

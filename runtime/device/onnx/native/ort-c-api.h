@@ -72,6 +72,7 @@ using CreateSessionFromArray =
 using Run = Slot<9, Status* (*)(Session*, const RunOptions*, const char* const* inputNames, const Value* const* inputs,
                                 size_t inputCount, const char* const* outputNames, size_t outputCount, Value** outputs)>;
 using CreateSessionOptions = Slot<10, Status* (*)(SessionOptions** out)>;
+using EnableProfiling = Slot<14, Status* (*)(SessionOptions*, const char* filePrefix)>;
 using SetSessionLogSeverityLevel = Slot<22, Status* (*)(SessionOptions*, int level)>;
 using SetSessionGraphOptimizationLevel = Slot<23, Status* (*)(SessionOptions*, int level)>;
 using SetIntraOpNumThreads = Slot<24, Status* (*)(SessionOptions*, int threads)>;
