@@ -13,8 +13,11 @@ export const FLOOR_BYTES = 256 * 2 ** 20;
 /** Growth of live device bytes per byte of JS heap between two collections. */
 const HEAP_FACTOR = 4;
 
+/** V8's gc function (--expose-gc): a full collection, or a scavenge of the young generation with { type: 'minor' }. */
+type Collect = (options?: { type: 'minor' | 'major' }) => void;
+
 interface Flagged {
-  gc?: () => void;
+  gc?: Collect;
   /** FinalizationRegistry with cleanupSome(): runs the callbacks of collected targets now. */
   Registry?: FinalizationRegistryConstructor;
 }
@@ -25,13 +28,13 @@ function flaggedContext(): Flagged {
     // context (its gc function; its FinalizationRegistry with V8's cleanupSome), then go off.
     setFlagsFromString('--expose-gc');
     setFlagsFromString('--harmony-weak-refs-with-cleanup-some');
-    const [gc, Registry] = runInNewContext('[typeof gc === "function" ? gc : undefined, FinalizationRegistry]') as [(() => void) | undefined, FinalizationRegistryConstructor];
+    const [gc, Registry] = runInNewContext('[typeof gc === "function" ? gc : undefined, FinalizationRegistry]') as [Collect | undefined, FinalizationRegistryConstructor];
     setFlagsFromString('--no-expose-gc');
     setFlagsFromString('--no-harmony-weak-refs-with-cleanup-some');
-    const existing = (globalThis as { gc?: () => void }).gc;
+    const existing = (globalThis as { gc?: Collect }).gc;
     return { gc: existing ?? gc, Registry: 'cleanupSome' in Registry.prototype ? Registry : undefined };
   } catch {
-    return { gc: (globalThis as { gc?: () => void }).gc };
+    return { gc: (globalThis as { gc?: Collect }).gc };
   }
 }
 
@@ -42,6 +45,14 @@ const collect = flagged.gc;
 export function collectGarbage(): boolean {
   collect?.();
   return collect !== undefined;
+}
+
+/** Whether the runtime can ask for collections (collectGarbage, collectYoung). */
+export const canCollect = collect !== undefined;
+
+/** A scavenge of the young generation now (young-tensors.ts), if the runtime can ask for one. */
+export function collectYoung(): void {
+  collect?.({ type: 'minor' });
 }
 
 /**

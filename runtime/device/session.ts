@@ -10,6 +10,7 @@ import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
+import { YoungTensors, youngWeakAddon } from './young-tensors.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
@@ -48,10 +49,9 @@ export class DeviceSession {
   private youngBuffers: DeviceBuffer[] = [];
   // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
-  private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => {
-    if (b.pins > 0) b.disposeRequested = true;
-    else this.free(b);
-  });
+  private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
+  /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
+  private young: YoungTensors | undefined;
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
   queueHigh = 0;
   /** Host<->device traffic in bytes. */
@@ -71,7 +71,13 @@ export class DeviceSession {
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip, () => {
       this.registerYoung();
       this.errors.settleSites();
-      return this.finalizer.reclaimNow();
+      if (!this.finalizer.reclaimNow()) return false;
+      this.young?.sweep(); // after the full collection
+      return true;
+    });
+    void youngWeakAddon().then((addon) => {
+      if (!addon) return;
+      this.young = new YoungTensors(addon, (b) => this.collected(b), (owner, b) => this.finalizer.register(owner, b), () => this.errors.settleSites());
     });
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
@@ -122,9 +128,20 @@ export class DeviceSession {
   private registerYoung(): void {
     const owners = this.youngOwners;
     const buffers = this.youngBuffers;
-    for (let i = 0; i < owners.length; i++) if (!buffers[i]!.freed) this.finalizer.register(owners[i]!, buffers[i]!);
+    for (let i = 0; i < owners.length; i++) {
+      const b = buffers[i]!;
+      if (b.freed) continue;
+      if (this.young && YoungTensors.watches(b)) this.young.watch(owners[i]!, b);
+      else this.finalizer.register(owners[i]!, b);
+    }
     owners.length = 0;
     buffers.length = 0;
+  }
+
+  /** A tensor was garbage-collected: its buffer is freed, now or by its last unpin. */
+  private collected(b: DeviceBuffer): void {
+    if (b.pins > 0) b.disposeRequested = true;
+    else this.free(b);
   }
 
   // ---- programs --------------------------------------------------------------
@@ -307,6 +324,7 @@ export class DeviceSession {
     this.registerYoung();
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
+    this.young?.sweepIfDue();
     this.memory.collectIfDue();
   }
 
