@@ -88,9 +88,9 @@ export class ReclaimingRegistry<T> {
  */
 export class GcPressure {
   private low = 0;
+  private live = 0;
   private allocated = 0;
   private threshold = FLOOR_BYTES;
-  private due = false;
 
   /** `collectNow`: a full collection (none when the runtime cannot ask for one); `heapBytes`: the JS heap in use. */
   constructor(
@@ -101,21 +101,23 @@ export class GcPressure {
   /** `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes) or a release. */
   changed(liveBytes: number, allocated = 0): void {
     this.allocated += allocated;
+    this.live = liveBytes;
     if (liveBytes < this.low) this.low = liveBytes;
-    const growth = liveBytes - this.low;
+  }
+
+  /**
+   * Collects if the garbage grown since the last collection asks for it (after a batch went out).
+   * Judged now, not at the allocation that crossed the line: the young tensors' sweep
+   * (young-tensors.ts) may have freed a chain's temporaries since.
+   */
+  collectIfDue(): void {
+    const growth = this.live - this.low;
     // Mostly disposed, partly dropped (a training loop): its garbage grows slowly, yet the pool
     // needs it back, else outputs are fresh allocations: every `threshold` allocated then.
     if (!this.collectNow || (growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
-    this.due = true;
-    this.low = liveBytes;
+    this.low = this.live;
     this.allocated = 0;
-  }
-
-  /** Collects if the garbage grown since the last collection asks for it (after a batch went out). */
-  collectIfDue(): void {
-    if (!this.due) return;
-    this.due = false;
-    this.collectNow!();
+    this.collectNow();
     this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * this.heapBytes());
   }
 }

@@ -55,7 +55,18 @@ export class YoungTensors {
     private readonly settle: () => void,
   ) {
     this.list = addon.list();
+    this.canaries.register({}, undefined);
   }
+
+  /**
+   * Sweeps after each full collection too (V8's own, or a test's gc()), in the task where the
+   * finalization registry's callbacks run: a dead canary says one happened. A scavenge keeps
+   * the canary (registry targets survive those), so it costs nothing per minor collection.
+   */
+  private readonly canaries = new FinalizationRegistry<undefined>(() => {
+    this.sweep();
+    this.canaries.register({}, undefined);
+  });
 
   /** Whether `buffer` is one to watch here: the pool recycles it (smaller ones are cheap to leave to the finalizer). */
   static watches(buffer: DeviceBuffer): boolean {
