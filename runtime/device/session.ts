@@ -77,10 +77,7 @@ export class DeviceSession {
     });
     void youngWeakAddon().then((addon) => {
       if (!addon) return;
-      this.young = new YoungTensors(addon, (b) => this.collected(b), (owner, b) => this.finalizer.register(owner, b), () => {
-        if (this.port) this.drainPort(); // progress forgets the sites of launches done
-        this.errors.settleSites();
-      });
+      this.young = new YoungTensors(addon, (b) => this.collected(b), (owner, b) => this.finalizer.register(owner, b), () => this.errors.settleSites());
     });
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
