@@ -50,6 +50,8 @@ export class DeviceSession {
   // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
   private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
+  /** Buffers the young tensors' sweep frees while a batch is about to go out (non-null then). */
+  private sweptFrees: number[] | null = null;
   /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
   private young: YoungTensors | undefined;
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
@@ -112,7 +114,8 @@ export class DeviceSession {
 
   free(buffer: DeviceBuffer): void {
     if (!this.memory.release(buffer)) return;
-    this.batch.free(buffer.id);
+    if (this.sweptFrees) this.sweptFrees.push(buffer.id);
+    else this.batch.free(buffer.id);
   }
 
   /**
@@ -322,10 +325,27 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.registerYoung();
+    this.sweepYoung();
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
-    this.young?.sweepIfDue();
     this.memory.collectIfDue();
+  }
+
+  /**
+   * The young tensors' sweep, if due, before the batch goes out: what it finds dead was last
+   * used in this batch (a chain's temporaries), so each is freed right after its last use in
+   * it and the device reuses the buffer within the batch, while warm.
+   */
+  private sweepYoung(): void {
+    if (!this.young) return;
+    this.sweptFrees = [];
+    try {
+      this.young.sweepIfDue();
+    } finally {
+      const freed = this.sweptFrees;
+      this.sweptFrees = null;
+      this.batch.freeAfterLastUse(freed);
+    }
   }
 
   private start(): Worker {
