@@ -5,8 +5,11 @@
 // had left the CPU's cache, and each op ran up to 2x slower than on recycled warm buffers.
 // Tensors with a poolable buffer are watched here by weak N-API references instead
 // (young-weak-source.ts): a scavenge clears those of unreachable young objects, so a minor
-// collection after each 32 MiB of such tensors finds the temporaries, and their buffers go
-// back to the pool while still in cache. Unreachable only: a tensor anything still
+// collection, as a batch is about to go out after 32 MiB of such tensors, finds the
+// temporaries, and the session frees each right after its last use in that batch
+// (protocol.ts, freeAfterLastUse): the device reuses them while in cache. Not inside a step:
+// the running function's interpreter registers keep some temporaries until it returns, and
+// V8 promotes what survives two scavenges. Unreachable only: a tensor anything still
 // references keeps its reference set. Tensors alive at AGE_OUT sweeps have left the young
 // generation (or will): they go to the finalization registry, the old path.
 import { buildAddon } from './loopgen/native.js';
@@ -40,8 +43,6 @@ export class YoungTensors {
   private buffers: DeviceBuffer[] = [];
   private ages: number[] = [];
   private bytes = 0;
-  /** Tensors whose buffer a sweep freed (for tests and the profiler's curiosity). */
-  reclaimed = 0;
 
   /**
    * `collected`: frees the buffer of a tensor found unreachable; `old`: hands a tensor still
@@ -108,10 +109,7 @@ export class YoungTensors {
       } else if (codes[i] === 1) {
         const owner = kept[k++];
         if (owner && !b.freed) this.old(owner, b);
-      } else if (!b.freed) {
-        this.reclaimed++;
-        this.collected(b);
-      }
+      } else if (!b.freed) this.collected(b);
     }
     this.buffers = buffers;
     this.ages = ages;
