@@ -28,6 +28,11 @@ export class CommandBatch {
     this.added();
   }
 
+  /** Frees in this batch right after each buffer's last use in it (CommandEncoder.freeAfterLastUse); the batch is about to go out. */
+  freeAfterLastUse(buffers: readonly number[]): void {
+    this.encoder.freeAfterLastUse(buffers);
+  }
+
   restore(buffer: number, from: number): void {
     this.encoder.restore(buffer, from);
     this.added();

@@ -13,8 +13,11 @@ export const FLOOR_BYTES = 256 * 2 ** 20;
 /** Growth of live device bytes per byte of JS heap between two collections. */
 const HEAP_FACTOR = 4;
 
+/** V8's gc function (--expose-gc): a full collection, or a scavenge of the young generation with { type: 'minor' }. */
+type Collect = (options?: { type: 'minor' | 'major' }) => void;
+
 interface Flagged {
-  gc?: () => void;
+  gc?: Collect;
   /** FinalizationRegistry with cleanupSome(): runs the callbacks of collected targets now. */
   Registry?: FinalizationRegistryConstructor;
 }
@@ -25,13 +28,13 @@ function flaggedContext(): Flagged {
     // context (its gc function; its FinalizationRegistry with V8's cleanupSome), then go off.
     setFlagsFromString('--expose-gc');
     setFlagsFromString('--harmony-weak-refs-with-cleanup-some');
-    const [gc, Registry] = runInNewContext('[typeof gc === "function" ? gc : undefined, FinalizationRegistry]') as [(() => void) | undefined, FinalizationRegistryConstructor];
+    const [gc, Registry] = runInNewContext('[typeof gc === "function" ? gc : undefined, FinalizationRegistry]') as [Collect | undefined, FinalizationRegistryConstructor];
     setFlagsFromString('--no-expose-gc');
     setFlagsFromString('--no-harmony-weak-refs-with-cleanup-some');
-    const existing = (globalThis as { gc?: () => void }).gc;
+    const existing = (globalThis as { gc?: Collect }).gc;
     return { gc: existing ?? gc, Registry: 'cleanupSome' in Registry.prototype ? Registry : undefined };
   } catch {
-    return { gc: (globalThis as { gc?: () => void }).gc };
+    return { gc: (globalThis as { gc?: Collect }).gc };
   }
 }
 
@@ -42,6 +45,14 @@ const collect = flagged.gc;
 export function collectGarbage(): boolean {
   collect?.();
   return collect !== undefined;
+}
+
+/** Whether the runtime can ask for collections (collectGarbage, collectYoung). */
+export const canCollect = collect !== undefined;
+
+/** A scavenge of the young generation now (young-tensors.ts), if the runtime can ask for one. */
+export function collectYoung(): void {
+  collect?.({ type: 'minor' });
 }
 
 /**
@@ -77,9 +88,9 @@ export class ReclaimingRegistry<T> {
  */
 export class GcPressure {
   private low = 0;
+  private live = 0;
   private allocated = 0;
   private threshold = FLOOR_BYTES;
-  private due = false;
 
   /** `collectNow`: a full collection (none when the runtime cannot ask for one); `heapBytes`: the JS heap in use. */
   constructor(
@@ -90,21 +101,23 @@ export class GcPressure {
   /** `liveBytes`: the account's live bytes after an allocation (of `allocated` bytes) or a release. */
   changed(liveBytes: number, allocated = 0): void {
     this.allocated += allocated;
+    this.live = liveBytes;
     if (liveBytes < this.low) this.low = liveBytes;
-    const growth = liveBytes - this.low;
+  }
+
+  /**
+   * Collects if the garbage grown since the last collection asks for it (after a batch went out).
+   * Judged now, not at the allocation that crossed the line: the young tensors' sweep
+   * (young-tensors.ts) may have freed a chain's temporaries since.
+   */
+  collectIfDue(): void {
+    const growth = this.live - this.low;
     // Mostly disposed, partly dropped (a training loop): its garbage grows slowly, yet the pool
     // needs it back, else outputs are fresh allocations: every `threshold` allocated then.
     if (!this.collectNow || (growth < this.threshold && (growth < this.threshold / 2 || this.allocated < this.threshold))) return;
-    this.due = true;
-    this.low = liveBytes;
+    this.low = this.live;
     this.allocated = 0;
-  }
-
-  /** Collects if the garbage grown since the last collection asks for it (after a batch went out). */
-  collectIfDue(): void {
-    if (!this.due) return;
-    this.due = false;
-    this.collectNow!();
+    this.collectNow();
     this.threshold = Math.max(FLOOR_BYTES, HEAP_FACTOR * this.heapBytes());
   }
 }

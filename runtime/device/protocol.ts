@@ -145,6 +145,58 @@ export class CommandEncoder {
     this.count++;
   }
 
+  /**
+   * Frees each buffer right after the last command of this batch that names it (or at the
+   * batch's start), instead of at its end: the device's pool then hands it to the next
+   * launches of this very batch while it is still in cache, as PyTorch's reference counts free
+   * a temporary after its last reader. For buffers nothing can launch with any more (their
+   * tensors were collected).
+   */
+  freeAfterLastUse(buffers: readonly number[]): void {
+    if (buffers.length === 0) return;
+    const s = this.stream;
+    const wanted = new Set(buffers);
+    const after = new Map<number, number>(); // buffer -> the stream offset its free goes to
+    const use = (id: number, end: number) => {
+      if (wanted.has(id)) after.set(id, end);
+    };
+    const length = this.length;
+    let o = 0;
+    for (let i = 0; i < length; ) {
+      const code = s[i++];
+      if (code === FREE) i++;
+      else if (code === OBJECT) {
+        const cmd = this.objects[o++]!;
+        if ('buffer' in cmd) use(cmd.buffer, i); // upload, download, check
+      } else if (code === RESTORE) {
+        i += 2;
+        use(s[i - 2]!, i);
+        use(s[i - 1]!, i);
+      } else {
+        const ids: number[] = [];
+        i += 3; // program, launch, reply
+        for (let list = 0; list < 2; list++) for (let n = s[i++]!; n > 0; n--) ids.push(s[i++]!); // inputs, outputs
+        i += s[i]! + 1; // scalars
+        for (const id of ids) use(id, i);
+      }
+    }
+    const at = buffers.map((b) => [after.get(b) ?? 0, b] as const).sort((x, y) => x[0] - y[0]);
+    const out = new Float64Array(Math.max(s.length, length + 2 * at.length));
+    let n = 0;
+    let from = 0;
+    for (const [offset, b] of at) {
+      out.set(s.subarray(from, offset), n);
+      n += offset - from;
+      from = offset;
+      out[n++] = FREE;
+      out[n++] = b;
+    }
+    out.set(s.subarray(from, length), n);
+    this.stream = out;
+    this.length = n + length - from;
+    this.count += buffers.length;
+  }
+
   restore(buffer: number, from: number): void {
     const s = this.room(3);
     s[this.length++] = RESTORE;

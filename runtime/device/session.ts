@@ -10,6 +10,7 @@ import type { Program } from '../program/program.js';
 import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
+import { YoungTensors, youngWeakAddon } from './young-tensors.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
@@ -48,10 +49,11 @@ export class DeviceSession {
   private youngBuffers: DeviceBuffer[] = [];
   // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
-  private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => {
-    if (b.pins > 0) b.disposeRequested = true;
-    else this.free(b);
-  });
+  private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
+  /** Buffers the young tensors' sweep frees while a batch is about to go out (non-null then). */
+  private sweptFrees: number[] | null = null;
+  /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
+  private young: YoungTensors | undefined;
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
   queueHigh = 0;
   /** Host<->device traffic in bytes. */
@@ -71,7 +73,13 @@ export class DeviceSession {
     this.memory = new MemoryAccount(settings.capacityBytes(), settings.capacityLabel, chip, () => {
       this.registerYoung();
       this.errors.settleSites();
-      return this.finalizer.reclaimNow();
+      if (!this.finalizer.reclaimNow()) return false;
+      this.young?.sweep(); // after the full collection
+      return true;
+    });
+    void youngWeakAddon().then((addon) => {
+      if (!addon) return;
+      this.young = new YoungTensors(addon, (b) => this.collected(b), (owner, b) => this.finalizer.register(owner, b), () => this.errors.settleSites());
     });
     onProfilingToggle((on) => this.batch.object({ t: 'profile', on }));
     if (profiling.on) this.batch.object({ t: 'profile', on: true });
@@ -106,7 +114,8 @@ export class DeviceSession {
 
   free(buffer: DeviceBuffer): void {
     if (!this.memory.release(buffer)) return;
-    this.batch.free(buffer.id);
+    if (this.sweptFrees) this.sweptFrees.push(buffer.id);
+    else this.batch.free(buffer.id);
   }
 
   /**
@@ -122,9 +131,20 @@ export class DeviceSession {
   private registerYoung(): void {
     const owners = this.youngOwners;
     const buffers = this.youngBuffers;
-    for (let i = 0; i < owners.length; i++) if (!buffers[i]!.freed) this.finalizer.register(owners[i]!, buffers[i]!);
+    for (let i = 0; i < owners.length; i++) {
+      const b = buffers[i]!;
+      if (b.freed) continue;
+      if (this.young && YoungTensors.watches(b)) this.young.watch(owners[i]!, b);
+      else this.finalizer.register(owners[i]!, b);
+    }
     owners.length = 0;
     buffers.length = 0;
+  }
+
+  /** A tensor was garbage-collected: its buffer is freed, now or by its last unpin. */
+  private collected(b: DeviceBuffer): void {
+    if (b.pins > 0) b.disposeRequested = true;
+    else this.free(b);
   }
 
   // ---- programs --------------------------------------------------------------
@@ -304,11 +324,28 @@ export class DeviceSession {
   }
 
   private postBatch(): void {
+    this.registerYoung();
+    this.sweepYoung();
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
-    // After the post: the device thread starts on the batch while the host registers.
-    this.registerYoung();
     this.memory.collectIfDue();
+  }
+
+  /**
+   * The young tensors' sweep, if due, before the batch goes out: what it finds dead was last
+   * used in this batch (a chain's temporaries), so each is freed right after its last use in
+   * it and the device reuses the buffer within the batch, while warm.
+   */
+  private sweepYoung(): void {
+    if (!this.young) return;
+    this.sweptFrees = [];
+    try {
+      this.young.sweepIfDue();
+    } finally {
+      const freed = this.sweptFrees;
+      this.sweptFrees = null;
+      this.batch.freeAfterLastUse(freed);
+    }
   }
 
   private start(): Worker {

@@ -23,7 +23,8 @@ export function addApplyHook(hook: ApplyHook): () => void {
 }
 
 /** Reused for every op: the profiler's per-op path allocates nothing (events.ts). */
-const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: [], mode: '' };
+const NO_OPERANDS: readonly Abstract[] = [];
+const dispatchEvent: Extract<ProfileEvent, { kind: 'dispatch' }> = { kind: 'dispatch', op: '', operands: NO_OPERANDS, mode: '' };
 
 /** The chip of ops without tensor operands (constants, fills) while applyOnChip runs (-1: none given). */
 let chipOfConstants = -1;
@@ -112,6 +113,8 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       dispatchEvent.operands = abstracts;
       dispatchEvent.mode = mode.name;
       emitPerOp(dispatchEvent);
+      // not kept past the listeners: the operands would stay reachable (young-tensors.ts)
+      dispatchEvent.operands = NO_OPERANDS;
     }
     if (--profiling.untilSample <= 0) {
       profiling.untilSample = SAMPLE_EVERY;

@@ -67,20 +67,40 @@ async function compileTo(out: string, source: string, extra: string[]): Promise<
   return out;
 }
 
-async function loadAddon(): Promise<{ addon: Addon; dir: string } | undefined> {
-  if (process.env.TPU_KERNEL_LOOPGEN === '0') return undefined;
+/** The cache directory of this machine's builds (compiler, CPU, Node), or undefined with no compiler. */
+async function machineDir(): Promise<string | undefined> {
   try {
     const { stdout } = await run(COMPILER, ['--version']);
     const machine = createHash('sha256').update(`${stdout.split('\n')[0]} ${cpus()[0]?.model} ${process.version}`).digest('hex').slice(0, 12);
     const dir = join(process.env.TPU_KERNEL_CACHE_DIR ?? tmpdir(), `tpu-kernel-loopgen-${process.getuid?.() ?? 0}`, machine);
     mkdirSync(dir, { recursive: true });
-    const include = join(process.execPath, '..', '..', 'include', 'node');
-    // Node loads native addons by their .node extension only.
-    const path = await build(dir, ADDON_C, [`-I${include}`, '-I/usr/include/node', '-ldl', '-pthread'], '.node');
-    return { addon: createRequire(import.meta.url)(path) as Addon, dir };
+    return dir;
   } catch {
     return undefined;
   }
+}
+
+let dirOnce: Promise<string | undefined> | undefined;
+
+/** An N-API addon built from C `source` (once per machine, kept on disk), or undefined when it cannot be built here. */
+export async function buildAddon<T>(source: string, extra: string[] = []): Promise<T | undefined> {
+  const dir = await (dirOnce ??= machineDir());
+  if (!dir) return undefined;
+  try {
+    const include = join(process.execPath, '..', '..', 'include', 'node');
+    // Node loads native addons by their .node extension only.
+    const path = await build(dir, source, [`-I${include}`, '-I/usr/include/node', ...extra], '.node');
+    return createRequire(import.meta.url)(path) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+async function loadAddon(): Promise<{ addon: Addon; dir: string } | undefined> {
+  if (process.env.TPU_KERNEL_LOOPGEN === '0') return undefined;
+  const addon = await buildAddon<Addon>(ADDON_C, ['-ldl', '-pthread']);
+  const dir = await dirOnce;
+  return addon && dir ? { addon, dir } : undefined;
 }
 
 let addon: ReturnType<typeof loadAddon> | undefined;

@@ -1,0 +1,68 @@
+// A buffer the young tensors' sweep finds dead is freed right after the last command of the
+// batch that names it (device/protocol.ts, freeAfterLastUse), so the device reuses it within
+// the batch. The device frees in queue order: a free placed before a command that reads,
+// writes, uploads, downloads, checks or restores that buffer would hand it out too soon.
+// These tests decode the batch and check each free's place against the commands around it.
+import { describe, expect, it } from 'vitest';
+import { CommandEncoder, decodeBatch, type Command } from '../../dist/runtime/device/protocol.js';
+
+const b = (id: number) => ({ id });
+
+function decoded(e: CommandEncoder): string[] {
+  const msg = e.take();
+  if (msg.t !== 'batch') throw new Error('a batch');
+  return decodeBatch(msg.stream, msg.objects).map((c: Command) => {
+    if (c.t === 'exec') return `exec ${c.ins.join(',')}->${c.outs.join(',')}${c.scalars.length ? ` [${c.scalars.join(',')}]` : ''}`;
+    if (c.t === 'free') return `free ${c.buffer}`;
+    if (c.t === 'restore') return `restore ${c.buffer}<-${c.from}`;
+    if ('buffer' in c) return `${c.t} ${c.buffer}`;
+    return c.t;
+  });
+}
+
+describe('CommandEncoder.freeAfterLastUse', () => {
+  it("places each free after the last exec reading or writing it: a chain's temporaries", () => {
+    const e = new CommandEncoder();
+    e.exec(1, 1, [b(1)], [b(10)], [1.5], 0);
+    e.exec(2, 2, [b(10)], [b(11)], [0.5], 0);
+    e.exec(3, 3, [b(11), b(1)], [b(12)], [], 0);
+    e.exec(4, 4, [b(12)], [b(13)], [], 0);
+    e.object({ t: 'fence', reply: 7 });
+    e.freeAfterLastUse([13, 11, 10, 12]);
+    expect(e.count).toBe(9);
+    // frees at one place keep the order given
+    expect(decoded(e)).toEqual([
+      'exec 1->10 [1.5]', 'exec 10->11 [0.5]', 'free 10', 'exec 11,1->12', 'free 11', 'exec 12->13', 'free 13', 'free 12', 'fence',
+    ]);
+  });
+
+  it('keeps a free after uploads, downloads, checks and restores of its buffer, and after frees already queued', () => {
+    const e = new CommandEncoder();
+    e.object({ t: 'upload', buffer: 20, dtype: 'float32', data: new Float32Array(1) });
+    e.exec(1, 1, [b(20)], [b(21)], [], 0);
+    e.object({ t: 'check', buffer: 21, reply: 1 });
+    e.free(5);
+    e.restore(22, 21);
+    e.object({ t: 'download', buffer: 20, reply: 2 });
+    e.object({ t: 'stats', reply: 3 });
+    e.freeAfterLastUse([21, 20, 22]);
+    expect(decoded(e)).toEqual([
+      'upload 20', 'exec 20->21', 'check 21', 'free 5', 'restore 22<-21', 'free 21', 'free 22', 'download 20', 'free 20', 'stats',
+    ]);
+  });
+
+  it('frees a buffer this batch never names at its start (its last use went out in an earlier batch)', () => {
+    const e = new CommandEncoder();
+    e.exec(1, 1, [b(1)], [b(2)], [], 0);
+    e.freeAfterLastUse([9]);
+    expect(decoded(e)).toEqual(['free 9', 'exec 1->2']);
+  });
+
+  it('does nothing with no buffers', () => {
+    const e = new CommandEncoder();
+    e.exec(1, 1, [b(1)], [b(2)], [], 0);
+    e.freeAfterLastUse([]);
+    expect(e.count).toBe(1);
+    expect(decoded(e)).toEqual(['exec 1->2']);
+  });
+});
