@@ -58,6 +58,17 @@ describe('CommandEncoder.freeAfterLastUse', () => {
     expect(decoded(e)).toEqual(['free 9', 'exec 1->2']);
   });
 
+  it('reads only the current batch of the stream the encoder keeps from batch to batch', () => {
+    const e = new CommandEncoder();
+    for (let k = 0; k < 300; k++) e.exec(1, k, [b(1)], [b(2)], [k], 0); // grows the stream past its first capacity
+    decoded(e);
+    e.exec(2, 1, [b(3)], [b(4)], [], 0);
+    e.exec(2, 2, [b(4)], [b(5)], [], 0);
+    e.freeAfterLastUse([4, 2]);
+    e.free(6);
+    expect(decoded(e)).toEqual(['free 2', 'exec 3->4', 'exec 4->5', 'free 4', 'free 6']);
+  });
+
   it('does nothing with no buffers', () => {
     const e = new CommandEncoder();
     e.exec(1, 1, [b(1)], [b(2)], [], 0);
