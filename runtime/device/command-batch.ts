@@ -23,11 +23,6 @@ export class CommandBatch {
     this.added();
   }
 
-  free(buffer: number): void {
-    this.encoder.free(buffer);
-    this.added();
-  }
-
   /** Frees in this batch right after each buffer's last use in it (CommandEncoder.freeAfterLastUse); the batch is about to go out. */
   freeAfterLastUse(buffers: readonly number[]): void {
     this.encoder.freeAfterLastUse(buffers);
@@ -58,9 +53,13 @@ export class CommandBatch {
 
   private added(): void {
     if (this.encoder.count >= BATCH_LIMIT) this.post();
-    else if (!this.postScheduled) {
-      this.postScheduled = true;
-      queueMicrotask(() => this.post());
-    }
+    else this.postSoon();
+  }
+
+  /** Posts at the end of the current task, if no post is scheduled yet. */
+  postSoon(): void {
+    if (this.postScheduled) return;
+    this.postScheduled = true;
+    queueMicrotask(() => this.post());
   }
 }

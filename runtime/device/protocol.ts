@@ -138,19 +138,12 @@ export class CommandEncoder {
     this.count++;
   }
 
-  free(buffer: number): void {
-    const s = this.room(2);
-    s[this.length++] = FREE;
-    s[this.length++] = buffer;
-    this.count++;
-  }
-
   /**
    * Frees each buffer right after the last command of this batch that names it (or at the
    * batch's start), instead of at its end: the device's pool then hands it to the next
    * launches of this very batch while it is still in cache, as PyTorch's reference counts free
    * a temporary after its last reader. For buffers nothing can launch with any more (their
-   * tensors were collected).
+   * tensors were disposed or collected).
    */
   freeAfterLastUse(buffers: readonly number[]): void {
     if (buffers.length === 0) return;

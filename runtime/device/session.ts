@@ -51,7 +51,8 @@ export class DeviceSession {
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
   private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
   /** Buffers the young tensors' sweep frees while a batch is about to go out (non-null then). */
-  private sweptFrees: number[] | null = null;
+  /** Buffers freed since the batch's last post (free). */
+  private pendingFrees: number[] = [];
   /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
   private young: YoungTensors | undefined;
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
@@ -112,10 +113,18 @@ export class DeviceSession {
     this.batch.restore(buffer.id, old.id);
   }
 
+  /**
+   * Frees `buffer` on the device. Its free waits for the batch to go out, where it is placed
+   * right after the last command of the batch naming the buffer: a chain's temporaries, disposed
+   * by `tpu.scope` or `dispose()` or found dead by the young tensors' sweep, come back to the
+   * device's pool within the batch, while in cache, as PyTorch's reference counts free a
+   * temporary after its last reader (W2 in a scope: the frees at the step's end cycled the
+   * device through a step's worth of cold buffers).
+   */
   free(buffer: DeviceBuffer): void {
     if (!this.memory.release(buffer)) return;
-    if (this.sweptFrees) this.sweptFrees.push(buffer.id);
-    else this.batch.free(buffer.id);
+    this.pendingFrees.push(buffer.id);
+    this.batch.postSoon();
   }
 
   /**
@@ -325,27 +334,14 @@ export class DeviceSession {
 
   private postBatch(): void {
     this.registerYoung();
-    this.sweepYoung();
+    this.young?.sweepIfDue();
+    if (this.pendingFrees.length) {
+      this.batch.freeAfterLastUse(this.pendingFrees);
+      this.pendingFrees = [];
+    }
     const batch = this.batch.take();
     if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
     this.memory.collectIfDue();
-  }
-
-  /**
-   * The young tensors' sweep, if due, before the batch goes out: what it finds dead was last
-   * used in this batch (a chain's temporaries), so each is freed right after its last use in
-   * it and the device reuses the buffer within the batch, while warm.
-   */
-  private sweepYoung(): void {
-    if (!this.young) return;
-    this.sweptFrees = [];
-    try {
-      this.young.sweepIfDue();
-    } finally {
-      const freed = this.sweptFrees;
-      this.sweptFrees = null;
-      this.batch.freeAfterLastUse(freed);
-    }
   }
 
   private start(): Worker {
