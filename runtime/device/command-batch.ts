@@ -23,6 +23,11 @@ export class CommandBatch {
     this.added();
   }
 
+  free(buffer: number): void {
+    this.encoder.free(buffer);
+    this.added();
+  }
+
   /** Frees in this batch right after each buffer's last use in it (CommandEncoder.freeAfterLastUse); the batch is about to go out. */
   freeAfterLastUse(buffers: readonly number[]): void {
     this.encoder.freeAfterLastUse(buffers);

@@ -138,6 +138,13 @@ export class CommandEncoder {
     this.count++;
   }
 
+  free(buffer: number): void {
+    const s = this.room(2);
+    s[this.length++] = FREE;
+    s[this.length++] = buffer;
+    this.count++;
+  }
+
   /**
    * Frees each buffer right after the last command of this batch that names it (or at the
    * batch's start), instead of at its end: the device's pool then hands it to the next

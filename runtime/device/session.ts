@@ -11,6 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
 import { YoungTensors, youngWeakAddon } from './young-tensors.js';
+import { BufferPool } from './onnx/buffer-pool.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
@@ -51,7 +52,7 @@ export class DeviceSession {
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
   private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
   /** Buffers the young tensors' sweep frees while a batch is about to go out (non-null then). */
-  /** Buffers freed since the batch's last post (free). */
+  /** Pooled-size buffers freed since the batch's last post (free). */
   private pendingFrees: number[] = [];
   /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
   private young: YoungTensors | undefined;
@@ -114,17 +115,22 @@ export class DeviceSession {
   }
 
   /**
-   * Frees `buffer` on the device. Its free waits for the batch to go out, where it is placed
-   * right after the last command of the batch naming the buffer: a chain's temporaries, disposed
-   * by `tpu.scope` or `dispose()` or found dead by the young tensors' sweep, come back to the
-   * device's pool within the batch, while in cache, as PyTorch's reference counts free a
-   * temporary after its last reader (W2 in a scope: the frees at the step's end cycled the
-   * device through a step's worth of cold buffers).
+   * Frees `buffer` on the device. A pooled size's free waits for the batch to go out, where it
+   * is placed right after the last command of the batch naming the buffer: a chain's
+   * temporaries, disposed by `tpu.scope` or `dispose()` or found dead by the young tensors'
+   * sweep, come back to the device's pool within the batch, while in cache, as PyTorch's
+   * reference counts free a temporary after its last reader (W2 in a scope: the frees at the
+   * step's end cycled the device through a step's worth of cold buffers). Smaller buffers, which
+   * the pool leaves to V8, are freed in place: placing the thousands a loop of tiny ops drops
+   * cost more than their reuse could give.
    */
   free(buffer: DeviceBuffer): void {
     if (!this.memory.release(buffer)) return;
-    this.pendingFrees.push(buffer.id);
-    this.batch.postSoon();
+    if (!BufferPool.pools(buffer.bytes)) this.batch.free(buffer.id);
+    else {
+      this.pendingFrees.push(buffer.id);
+      this.batch.postSoon();
+    }
   }
 
   /**

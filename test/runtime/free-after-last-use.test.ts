@@ -37,17 +37,18 @@ describe('CommandEncoder.freeAfterLastUse', () => {
     ]);
   });
 
-  it('keeps a free after uploads, downloads, checks and restores of its buffer', () => {
+  it('keeps a free after uploads, downloads, checks and restores of its buffer, and after frees already queued', () => {
     const e = new CommandEncoder();
     e.object({ t: 'upload', buffer: 20, dtype: 'float32', data: new Float32Array(1) });
     e.exec(1, 1, [b(20)], [b(21)], [], 0);
     e.object({ t: 'check', buffer: 21, reply: 1 });
+    e.free(5);
     e.restore(22, 21);
     e.object({ t: 'download', buffer: 20, reply: 2 });
     e.object({ t: 'stats', reply: 3 });
     e.freeAfterLastUse([21, 20, 22]);
     expect(decoded(e)).toEqual([
-      'upload 20', 'exec 20->21', 'check 21', 'restore 22<-21', 'free 21', 'free 22', 'download 20', 'free 20', 'stats',
+      'upload 20', 'exec 20->21', 'check 21', 'free 5', 'restore 22<-21', 'free 21', 'free 22', 'download 20', 'free 20', 'stats',
     ]);
   });
 
