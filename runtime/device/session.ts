@@ -11,7 +11,7 @@ import { emit, onProfilingToggle, profiling } from '../profiler/events.js';
 import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
 import { YoungTensors, youngWeakAddon } from './young-tensors.js';
-import { BufferPool } from './onnx/buffer-pool.js';
+import { isPooledSize } from './pooled-size.js';
 import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
@@ -126,7 +126,7 @@ export class DeviceSession {
    */
   free(buffer: DeviceBuffer): void {
     if (!this.memory.release(buffer)) return;
-    if (!BufferPool.pools(buffer.bytes)) this.batch.free(buffer.id);
+    if (!isPooledSize(buffer.bytes)) this.batch.free(buffer.id);
     else {
       this.pendingFrees.push(buffer.id);
       this.batch.postSoon();

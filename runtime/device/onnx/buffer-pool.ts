@@ -4,8 +4,9 @@
 // room by dropping the sizes asked for least recently: filled once with one workload's sizes
 // (a training loop's dropped tensors, freed in a lump by a collection), it refused every
 // buffer of the next workload, whose every output was then a fresh allocation.
+import { isPooledSize } from '../pooled-size.js';
+
 export const MAX_POOLED_BYTES = 512 * 2 ** 20;
-const MIN_POOLED_BYTES = 64 * 1024;
 
 export class BufferPool {
   private readonly free = new Map<number, ArrayBuffer[]>();
@@ -31,14 +32,9 @@ export class BufferPool {
     return new ArrayBuffer(bytes);
   }
 
-  /** Whether buffers of this size are pooled (smaller ones are left to the garbage collector). */
-  static pools(bytes: number): boolean {
-    return bytes >= MIN_POOLED_BYTES;
-  }
-
   give(buffer: ArrayBuffer): void {
     const bytes = buffer.byteLength;
-    if (bytes < MIN_POOLED_BYTES || bytes > MAX_POOLED_BYTES) return;
+    if (!isPooledSize(bytes) || bytes > MAX_POOLED_BYTES) return;
     this.makeRoom(bytes);
     if (this.pooledBytes + bytes > MAX_POOLED_BYTES) return; // full of this very size
     let list = this.free.get(bytes);

@@ -5,6 +5,7 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { isPooledSize } from '../pooled-size.js';
 import { sessionFactory, type OrtSession, type OrtSessionFactory } from './ort-session.js';
 import type { TensorSpec } from './ortc-addon.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
@@ -150,7 +151,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private alloc(dtype: ComputeType, n: number, native: boolean): StorageArray {
     const Type = STORAGE_TYPE[dtype];
     const bytes = n * Type.BYTES_PER_ELEMENT;
-    if (BufferPool.pools(bytes)) return new Type(this.pool.take(bytes));
+    if (isPooledSize(bytes)) return new Type(this.pool.take(bytes));
     // A small array of its own. V8 keeps the smallest (up to 64 bytes) in its heap, cheap for a
     // JS loop; native code gets a pointer to such an array only after V8 copies it out.
     return native ? offHeap(dtype, n) : new Type(n);
@@ -158,7 +159,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   private recycle(data: StorageArray): void {
     // Reading .buffer would move a small on-heap array off the heap: only pooled sizes give it back.
-    if (BufferPool.pools(data.byteLength)) this.pool.give(data.buffer as ArrayBuffer);
+    if (isPooledSize(data.byteLength)) this.pool.give(data.buffer as ArrayBuffer);
   }
 
   private track(dtype: DType, data: StorageArray): OrtBuffer {
