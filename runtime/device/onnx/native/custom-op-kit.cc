@@ -74,4 +74,12 @@ void makeFloatKernelOp(KernelOp& op, const char* name, size_t inputs,
   t.KernelComputeV2 = compute;
 }
 
+void makeStatelessFloatKernelOp(KernelOp& op, const char* name, size_t inputs, Status* (*compute)(void* api, KernelContext*)) {
+  const auto keepApi = [](const CustomOp*, const void* const* api, const KernelInfo*, void** out) -> Status* {
+    *out = const_cast<void**>(api);
+    return nullptr;
+  };
+  makeFloatKernelOp(op, name, inputs, keepApi, compute, [](void*) {});
+}
+
 }  // namespace ortc

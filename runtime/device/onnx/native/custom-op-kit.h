@@ -38,4 +38,7 @@ void makeFloatKernelOp(KernelOp& op, const char* name, size_t inputs,
                        Status* (*create)(const CustomOp*, const void* const* api, const KernelInfo*, void** kernel),
                        Status* (*compute)(void* kernel, KernelContext*), void (*destroy)(void* kernel));
 
+/** The same, for a kernel without attributes or state: `compute` gets the API table as its kernel. */
+void makeStatelessFloatKernelOp(KernelOp& op, const char* name, size_t inputs, Status* (*compute)(void* api, KernelContext*));
+
 }  // namespace ortc

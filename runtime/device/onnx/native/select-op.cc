@@ -94,16 +94,11 @@ Status* compute(void* raw, KernelContext* context) {
   }
 }
 
-Status* create(const CustomOp*, const void* const* api, const KernelInfo*, void** out) {
-  *out = const_cast<void**>(api);
-  return nullptr;
-}
-
 }  // namespace
 
 const CustomOp* selectOp() {
   static KernelOp op;
-  makeFloatKernelOp(op, "Select", 3, create, compute, [](void*) {});
+  makeStatelessFloatKernelOp(op, "Select", 3, compute);
   // The condition is bool; x, y and the output float32.
   op.table.GetInputType = [](const CustomOp*, size_t i) { return i == 0 ? kElementBool : kElementFloat; };
   return &op.table;

@@ -262,11 +262,6 @@ Status* compute(void* raw, KernelContext* context) {
   }
 }
 
-Status* create(const CustomOp*, const void* const* api, const KernelInfo*, void** out) {
-  *out = const_cast<void**>(api);
-  return nullptr;
-}
-
 }  // namespace
 
 void softmaxRows(const float* x, float* y, int64_t rows, int64_t cols) {
@@ -288,7 +283,7 @@ void softmaxRows(const float* x, float* y, int64_t rows, int64_t cols) {
 
 const CustomOp* softmaxOp() {
   static KernelOp op;
-  makeFloatKernelOp(op, "Softmax", 1, create, compute, [](void*) {});
+  makeStatelessFloatKernelOp(op, "Softmax", 1, compute);
   return &op.table;
 }
 
