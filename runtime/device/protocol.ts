@@ -173,11 +173,13 @@ export class CommandEncoder {
         use(s[i - 2]!, i);
         use(s[i - 1]!, i);
       } else {
-        const ids: number[] = [];
-        i += 3; // program, launch, reply
-        for (let list = 0; list < 2; list++) for (let n = s[i++]!; n > 0; n--) ids.push(s[i++]!); // inputs, outputs
-        i += s[i]! + 1; // scalars
-        for (const id of ids) use(id, i);
+        // program, launch, reply, then three counted lists: inputs, outputs, scalars
+        const ins = i + 3;
+        const outs = ins + 1 + s[ins]!;
+        const scalars = outs + 1 + s[outs]!;
+        const end = scalars + 1 + s[scalars]!;
+        for (let k = ins + 1; k < scalars; k++) if (k !== outs) use(s[k]!, end);
+        i = end;
       }
     }
     const at = buffers.map((b) => [after.get(b) ?? 0, b] as const).sort((x, y) => x[0] - y[0]);

@@ -51,7 +51,6 @@ export class DeviceSession {
   // A collected tensor's buffer may still be read by a recipe or a pending region (they pin
   // it, modes/recipes.ts): it is then freed by the last unpin, as a dispose() would be.
   private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
-  /** Buffers the young tensors' sweep frees while a batch is about to go out (non-null then). */
   /** Pooled-size buffers freed since the batch's last post (free). */
   private pendingFrees: number[] = [];
   /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
@@ -149,7 +148,7 @@ export class DeviceSession {
     for (let i = 0; i < owners.length; i++) {
       const b = buffers[i]!;
       if (b.freed) continue;
-      if (this.young && YoungTensors.watches(b)) this.young.watch(owners[i]!, b);
+      if (this.young && isPooledSize(b.bytes)) this.young.watch(owners[i]!, b);
       else this.finalizer.register(owners[i]!, b);
     }
     owners.length = 0;

@@ -16,7 +16,6 @@ import { buildAddon } from './loopgen/native.js';
 import { YOUNG_WEAK_C } from './young-weak-source.js';
 import type { DeviceBuffer } from './memory.js';
 import { canCollect, collectYoung } from './gc-pressure.js';
-import { isPooledSize } from './pooled-size.js';
 
 /** Bytes of newly watched tensors that ask for a sweep (the W2 chain: 2 outputs of 16 MiB). */
 export const SWEEP_BYTES = 32 * 2 ** 20;
@@ -68,11 +67,6 @@ export class YoungTensors {
     this.sweep();
     this.canaries.register({}, undefined);
   });
-
-  /** Whether `buffer` is one to watch here: the pool recycles it (smaller ones are cheap to leave to the finalizer). */
-  static watches(buffer: DeviceBuffer): boolean {
-    return isPooledSize(buffer.bytes);
-  }
 
   watch(owner: object, buffer: DeviceBuffer): void {
     this.addon.watch(this.list, owner);

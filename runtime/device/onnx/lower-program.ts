@@ -68,8 +68,10 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   // A relu or a softmax of a product nothing else reads runs in the product's node, on each
   // block of it while in cache (tpu_kernel.Sgemm's epilogue): W4's forward is two nodes. The
   // folded op's value is the node's output (an identity between them is left unread).
-  const folded = (x: number, epilogue: 'relu' | 'softmax', readers: number) =>
-    uses.get(x) === readers && foldIntoSgemm(graph, names[ownInput(x)]!, epilogue) ? names[ownInput(x)]! : undefined;
+  const folded = (x: number, epilogue: 'relu' | 'softmax', readers: number) => {
+    const product = names[ownInput(x)]!;
+    return uses.get(x) === readers && foldIntoSgemm(graph, product, epilogue) ? product : undefined;
+  };
   const taken = new Set([...softmax.at.keys(), ...softmax.skip, ...(axpy?.at.keys() ?? []), ...(axpy?.skip ?? [])]);
   const linear = matchLinear(program, taken);
   for (const [i, n] of program.nodes.entries()) {
