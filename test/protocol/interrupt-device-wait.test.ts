@@ -17,15 +17,16 @@ afterAll(async () => {
 });
 
 
-// 1000 strict matmuls of 512 x 512 (268 MFLOP each): many seconds of device work here,
-// queued at once, then a blocking read of the last one.
+// 4000 strict matmuls of 512 x 512 (268 MFLOP each, ~1 TFLOP): seconds of device work here
+// even at oneDNN's ~350 GFLOP/s (1000 took under the 1 s the test waits before interrupting,
+// so the cell could finish first), queued at once, then a blocking read of the last one.
 const longDeviceWait = [
   '%mode strict',
   'async function chain() {',
   '  const a = tpu.ones([512, 512]).mul(1 / 512);',
   '  await tpu.sync();',
   '  let y = a;',
-  '  for (let i = 0; i < 1000; i++) y = y.matmul(a);',
+  '  for (let i = 0; i < 4000; i++) y = y.matmul(a);',
   '  globalThis.reached = true;',
   '  y.dataSync();',
   "  globalThis.finished = 'the wait ran to its end';",
