@@ -57,6 +57,9 @@ export class ErrorAttribution {
   /** Evicted programs, forgotten once the launches queued before the eviction are done: [program, launch] pairs. */
   private releasing: number[] = [];
   private errors: { text: string; root: string }[] = [];
+  /** Launches after `doneUpTo` up to `lastLaunch` are in flight: only their sites need settling. */
+  private lastLaunch = 0;
+  private doneUpTo = 0;
 
   /** `chip`: named in errors when the session has `several` chips. */
   constructor(private readonly chip = 0, private readonly several = false) {}
@@ -68,11 +71,13 @@ export class ErrorAttribution {
 
   launched(launch: number, site: Site | null): void {
     this.launchSites[launch % SITE_RING] = site;
+    if (launch > this.lastLaunch) this.lastLaunch = launch;
   }
 
-  /** Sites of launches in flight as text from now on (see Site.settle). */
+  /** Sites of launches in flight as text from now on (see Site.settle): only those, not the whole ring. */
   settleSites(): void {
-    for (const site of this.launchSites) site?.settle();
+    const from = Math.max(this.doneUpTo + 1, this.lastLaunch - SITE_RING + 1);
+    for (let l = from; l <= this.lastLaunch; l++) this.launchSites[l % SITE_RING]?.settle();
   }
 
   /** `program` was released after launch `lastLaunch`: forgotten once that launch is done. */
@@ -95,6 +100,7 @@ export class ErrorAttribution {
       this.errors.push({ text, root: rootKey(e.root) });
     }
     for (let l = doneBefore + 1; l <= msg.upTo; l++) this.launchSites[l % SITE_RING] = null;
+    if (msg.upTo > this.doneUpTo) this.doneUpTo = msg.upTo;
     this.forgetReleased(Math.max(doneBefore, msg.upTo));
   }
 
