@@ -79,8 +79,9 @@ function untrackedCrossEntropy(...args: Parameters<typeof crossEntropyOf>): Tens
   return untracked(crossEntropyOf.bind(null, ...args));
 }
 
-/** Classes on the last dim, one row per sample: [N * d..., C]. */
+/** Classes on the last dim, one row per sample: [N * d..., C] (logits [N, C] as they are: no ops). */
 function classesLast(t: Tensor, classes: number): Tensor {
+  if (t.ndim === 2) return t;
   return (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
 }
 
@@ -88,7 +89,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const who = 'crossEntropy';
   // A view of the target shares its version counter (as PyTorch's): backward refuses a value
   // it saved from the target once the target was written in place.
-  const ofTarget = (view: Tensor) => sharingVersion(view, target);
+  const ofTarget = (view: Tensor) => (view === target ? view : sharingVersion(view, target));
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1), classes);
   const weighted = weight === null ? logp : logp.mul(weight);
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
@@ -108,7 +109,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   }
   // Checked here, the labels cannot fail the gather on the device (ignored ones read class 0).
   const inRange = checkHostIndices(who, 'target', target, classes, false, ignore);
-  const t = ofTarget(target.reshape([-1]));
+  const t = ofTarget(target.ndim === 1 ? target : target.reshape([-1]));
   const r = o.reduction ?? 'mean';
   // Labels known on the host, none of them ignored (a training batch): every sample counts,
   // so the selections by `keep` and the count are left out. The same bits (each left-out op
