@@ -43,3 +43,15 @@ export function checkHostIndices(op: string, what: string, index: Tensor, size: 
   }
   return recheckOnReplay(index, (t) => checkHostIndices(op, what, t, size, negativesWrap, skip));
 }
+
+/**
+ * Whether the index's values are known on the host and none equals `value` (crossEntropy's
+ * ignoreIndex: then every sample counts); while tpu.compile traces, only if each replay can
+ * check its own tensor first (a replay whose labels hold it traces anew).
+ */
+export function hostIndicesWithout(index: Tensor, value: number): boolean {
+  const values = hostValues(index);
+  if (!values) return false;
+  for (let i = 0; i < values.length; i++) if (Number(values[i]!) === value) return false;
+  return recheckOnReplay(index, (t) => hostIndicesWithout(t, value));
+}

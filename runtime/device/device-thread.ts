@@ -193,12 +193,20 @@ function failed(cmd: ExecCommand, thrown: unknown, started: boolean): void {
   }
 }
 
-/** An in-place update whose new value failed keeps the old one (the user's tensor is not lost). */
-async function restore(cmd: Extract<Command, { t: 'restore' }>): Promise<void> {
+/**
+ * An in-place update whose new value failed keeps the old one (the user's tensor is not lost).
+ * Synchronous when the update ran (every training step's weights): no promise and no await in
+ * drain between the step's program and its fence's reply.
+ */
+function restore(cmd: Extract<Command, { t: 'restore' }>): Promise<void> | undefined {
   const now = buffers.get(cmd.buffer);
   const old = buffers.get(cmd.from);
   if (!(now instanceof Failure) || old === undefined || old instanceof Failure) return;
-  buffers.set(cmd.buffer, backend.toDevice(old.dtype, (await backend.toHost(old)).slice()));
+  return restoreFrom(cmd.buffer, old);
+}
+
+async function restoreFrom(buffer: number, old: BackendBuffer): Promise<void> {
+  buffers.set(buffer, backend.toDevice(old.dtype, (await backend.toHost(old)).slice()));
 }
 
 async function releaseExecutable(exe: Executable): Promise<void> {

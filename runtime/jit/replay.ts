@@ -33,7 +33,7 @@ export function staleReason(plan: Plan, args: readonly Tensor[]): string | null 
   }
   for (const { source, check } of plan.indexChecks) {
     const t = 'arg' in source ? args[source.arg]! : 'held' in source ? source.held : null;
-    if (t === null || !check(t)) return 'an index tensor checked on the host when traced holds device data now';
+    if (t === null || !check(t)) return 'an index tensor checked on the host when traced holds device data now, or a value the trace relied on its not holding (crossEntropy\'s ignoreIndex)';
   }
   return null;
 }

@@ -6,7 +6,7 @@ import { formatShape, shapesEqual } from '../shape.js';
 import { isFloating, isInteger } from '../dtype.js';
 import { readOptions } from '../options.js';
 import { where } from '../ops/where.js';
-import { checkHostIndices } from '../host-known-indices.js';
+import { checkHostIndices, hostIndicesWithout } from '../host-known-indices.js';
 import { Tensor } from '../tensor.js';
 import { gatherChecked, INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 import { composite } from '../modes/composite.js';
@@ -79,8 +79,9 @@ function untrackedCrossEntropy(...args: Parameters<typeof crossEntropyOf>): Tens
   return untracked(crossEntropyOf.bind(null, ...args));
 }
 
-/** Classes on the last dim, one row per sample: [N * d..., C]. */
+/** Classes on the last dim, one row per sample: [N * d..., C] (logits [N, C] as they are: no ops). */
 function classesLast(t: Tensor, classes: number): Tensor {
+  if (t.ndim === 2) return t;
   return (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
 }
 
@@ -88,7 +89,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const who = 'crossEntropy';
   // A view of the target shares its version counter (as PyTorch's): backward refuses a value
   // it saved from the target once the target was written in place.
-  const ofTarget = (view: Tensor) => sharingVersion(view, target);
+  const ofTarget = (view: Tensor) => (view === target ? view : sharingVersion(view, target));
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1), classes);
   const weighted = weight === null ? logp : logp.mul(weight);
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
@@ -108,7 +109,16 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   }
   // Checked here, the labels cannot fail the gather on the device (ignored ones read class 0).
   const inRange = checkHostIndices(who, 'target', target, classes, false, ignore);
-  const t = ofTarget(target.reshape([-1]));
+  const t = ofTarget(target.ndim === 1 ? target : target.reshape([-1]));
+  const r = o.reduction ?? 'mean';
+  // Labels known on the host, none of them ignored (a training batch): every sample counts,
+  // so the selections by `keep` and the count are left out. The same bits (each left-out op
+  // multiplied by 1, selected the value or divided by the sample count), ~10 fewer ops
+  // recorded, differentiated and run a step (W6 fused: 78 -> 68 ops).
+  if (inRange && weight === null && eps === 0 && (r === 'mean' || r === 'sum' || r === 'none') && hostIndicesWithout(target, ignore)) {
+    const nll = gatherChecked(logp, 1, t.unsqueeze(1), true).squeeze(1).neg();
+    return r === 'none' ? nll.reshape(batchShape) : r === 'sum' ? nll.sum() : nll.sum().div(t.shape[0]!);
+  }
   const keep = t.ne(ignore);
   // an ignored target may be any value: it reads class 0 and is multiplied by 0
   const safe = where(keep, t, 0);
@@ -118,7 +128,6 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const nll = where(keep, gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1).mul(sampleWeight).neg(), 0);
   const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
-  const r = o.reduction ?? 'mean';
   if (r === 'none') return combine(nll, smooth).reshape(batchShape);
   if (r === 'sum') return combine(nll.sum(), smooth?.sum() ?? null);
   if (r === 'mean') {

@@ -12,7 +12,15 @@ export function unbroadcast(grad: Tensor, shape: Shape): Tensor {
     if (i < lead || (shape[i - lead] === 1 && grad.shape[i] !== 1)) dims.push(i);
   }
   const summed = dims.length ? grad.sum({ dim: dims, keepdim: true }) : grad;
-  return summed.reshape([...shape]);
+  return inShape(summed, shape);
+}
+
+/**
+ * `t` in `shape`: itself when it has that shape already (a rule's reshape to the same shape
+ * would be one more op to record, differentiate and run; W6's matmul, sum and sub rules made five).
+ */
+export function inShape(t: Tensor, shape: Shape): Tensor {
+  return shapesEqual(t.shape, shape) ? t : t.reshape([...shape]);
 }
 
 /**

@@ -3,13 +3,13 @@ import { formatShape, normalizeDim, numel, checkShape, type Shape } from '../sha
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
-import { unbroadcast } from './grad-helpers.js';
+import { inShape, unbroadcast } from './grad-helpers.js';
 import { installGetters, installMethods } from '../install-methods.js';
 
 export const reshape = defineOp<{ shape: readonly number[] }>({
   name: 'reshape',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
-  grad: (g, [x]) => [g.reshape([...(x as Tensor).shape])],
+  grad: (g, [x]) => [inShape(g, (x as Tensor).shape)],
   gradReads: 'none',
 });
 
