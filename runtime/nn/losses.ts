@@ -125,7 +125,9 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const kept = keep.to(logp.dtype);
   const sampleWeight = weight === null ? kept : weight.indexSelect(0, safe).mul(kept);
   // an ignored sample's terms are 0 by selection: times 0, a -inf log-probability would be NaN
-  const nll = where(keep, gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1).mul(sampleWeight).neg(), 0);
+  // (so without class weights, a kept sample's weight 1 needs no product)
+  const picked = gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1);
+  const nll = where(keep, (weight === null ? picked : picked.mul(sampleWeight)).neg(), 0);
   const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
   if (r === 'none') return combine(nll, smooth).reshape(batchShape);
