@@ -6,7 +6,8 @@ import type { Router } from 'zeromq';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { RunningRequest } from './io/running-request.js';
-import type { SessionFactory } from './language-session.js';
+import { SigintWatchdogHold } from './io/sigint-watchdog-hold.js';
+import type { SessionFactory, SigintGate } from './language-session.js';
 import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
@@ -34,6 +35,13 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
+  // SIGINT while no cell code runs: the kernel interrupts (once it exists; before, nothing runs).
+  let onSigint = () => undefined as void;
+  const sigintListener = () => onSigint();
+  const watchdogHold = SigintWatchdogHold.start(runningRequest.buffer, sigintListener, () => process.on('SIGINT', sigintListener));
+  const sigintGate: SigintGate = watchdogHold
+    ? { before: () => (watchdogHold.beforeRun(), runningRequest.before()), during: (body) => runningRequest.during(body), after: () => runningRequest.after() }
+    : runningRequest;
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
@@ -65,7 +73,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     cwd: process.cwd(),
     log,
     requestTracker: runningRequest,
-    sigintGate: runningRequest,
+    sigintGate,
     // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
     shareInterruptWake: (wake) => void ioStarting.then((started) => started.setInterruptWake(wake)),
   });
@@ -79,7 +87,9 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     runningRequest.interruptSeen(request);
     if (runningRequest.running() === request) kernel.interrupt();
   });
-  process.on('SIGINT', () => kernel.interrupt());
+  onSigint = () => kernel.interrupt();
+  // With the watchdog hold, a SIGINT listener would take SIGINT from Node's watchdog thread.
+  if (!watchdogHold) process.on('SIGINT', sigintListener);
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 
