@@ -20,6 +20,8 @@ export interface KernelOptions {
 
 const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const EXIT_FALLBACK_MS = 2000;
+/** When the SIGINT watchdog hold starts (io/sigint-watchdog-hold.ts), after the kernel's start. */
+const WATCHDOG_HOLD_AFTER_MS = 1000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
 function zmqChannel(socket: Router): DuplexChannel {
@@ -35,13 +37,12 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
-  // SIGINT while no cell code runs: the kernel interrupts (once it exists; before, nothing runs).
-  let onSigint = () => undefined as void;
-  const sigintListener = () => onSigint();
-  const watchdogHold = SigintWatchdogHold.start(runningRequest.buffer, sigintListener, () => process.on('SIGINT', sigintListener));
-  const sigintGate: SigintGate = watchdogHold
-    ? { before: () => (watchdogHold.beforeRun(), runningRequest.before()), during: (body) => runningRequest.during(body), after: () => runningRequest.after() }
-    : runningRequest;
+  let watchdogHold: SigintWatchdogHold | undefined;
+  const sigintGate: SigintGate = {
+    before: () => (watchdogHold?.beforeRun(), runningRequest.before()),
+    during: (body) => runningRequest.during(body),
+    after: () => runningRequest.after(),
+  };
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
@@ -87,9 +88,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     runningRequest.interruptSeen(request);
     if (runningRequest.running() === request) kernel.interrupt();
   });
-  onSigint = () => kernel.interrupt();
-  // With the watchdog hold, a SIGINT listener would take SIGINT from Node's watchdog thread.
-  if (!watchdogHold) process.on('SIGINT', sigintListener);
+  const sigintListener = () => kernel.interrupt();
+  process.on('SIGINT', sigintListener);
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 
@@ -113,5 +113,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
   // first request, so wait (a little) for an iopub subscriber before answering.
   await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS).unref())]);
+  // Two more threads: not on the way to the first replies.
+  setTimeout(() => (watchdogHold = SigintWatchdogHold.start(runningRequest.buffer, sigintListener)), WATCHDOG_HOLD_AFTER_MS).unref();
   await kernel.serve();
 }

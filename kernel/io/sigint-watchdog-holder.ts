@@ -1,9 +1,10 @@
 // A watchdog holder (sigint-watchdog-hold.ts): sits in a breakOnSigint run until released.
 // A SIGINT that reaches it (no cell code ran) is passed to the main thread, and it enters again.
+
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { RunningRequest } from './running-request.js';
-import { IN_RUN, RELEASED } from './sigint-watchdog-hold.js';
+import { IN_RUN, OPEN, READY, RELEASED, SIGINT } from './sigint-watchdog-hold.js';
 
 const { runningRequest, words } = workerData as { runningRequest: SharedArrayBuffer; words: Int32Array };
 const running = new RunningRequest(runningRequest);
@@ -18,6 +19,9 @@ let counted = false;
 };
 const hold = new vm.Script('__tpu_hold()', { filename: 'tpu-kernel-sigint-hold' });
 
+// Booted: the main thread opens the way once both holders are here (sigint-watchdog-hold.ts).
+parentPort!.postMessage(READY);
+Atomics.wait(words, OPEN, 0);
 while (Atomics.load(words, RELEASED) === 0) {
   running.holderBefore();
   let interrupted = false;
@@ -28,5 +32,5 @@ while (Atomics.load(words, RELEASED) === 0) {
   }
   running.holderAfter();
   if (counted) (counted = false), Atomics.sub(words, IN_RUN, 1), Atomics.notify(words, IN_RUN);
-  if (interrupted) parentPort!.postMessage('sigint');
+  if (interrupted) parentPort!.postMessage(SIGINT);
 }
