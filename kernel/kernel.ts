@@ -6,7 +6,8 @@ import type { Router } from 'zeromq';
 import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { RunningRequest } from './io/running-request.js';
-import type { SessionFactory } from './language-session.js';
+import { SigintWatchdogHold } from './io/sigint-watchdog-hold.js';
+import type { SessionFactory, SigintGate } from './language-session.js';
 import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
@@ -19,6 +20,8 @@ export interface KernelOptions {
 
 const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
 const EXIT_FALLBACK_MS = 2000;
+/** When the SIGINT watchdog hold starts (io/sigint-watchdog-hold.ts), after the kernel's start. */
+const WATCHDOG_HOLD_AFTER_MS = 1000;
 const log = (text: string) => process.stderr.write(`[tpu-kernel] ${text}\n`);
 
 function zmqChannel(socket: Router): DuplexChannel {
@@ -34,6 +37,12 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const sessionId = randomUUID();
   // The IO worker boots on its own thread while this one loads the language session.
   const runningRequest = new RunningRequest();
+  let watchdogHold: SigintWatchdogHold | undefined;
+  const sigintGate: SigintGate = {
+    before: () => (watchdogHold?.beforeRun(), runningRequest.before()),
+    during: (body) => runningRequest.during(body),
+    after: () => runningRequest.after(),
+  };
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
@@ -65,7 +74,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     cwd: process.cwd(),
     log,
     requestTracker: runningRequest,
-    sigintGate: runningRequest,
+    sigintGate,
     // Before the IO worker is up, a cell cannot run yet: no interrupt to miss.
     shareInterruptWake: (wake) => void ioStarting.then((started) => started.setInterruptWake(wake)),
   });
@@ -79,7 +88,8 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     runningRequest.interruptSeen(request);
     if (runningRequest.running() === request) kernel.interrupt();
   });
-  process.on('SIGINT', () => kernel.interrupt());
+  const sigintListener = () => kernel.interrupt();
+  process.on('SIGINT', sigintListener);
   process.on('unhandledRejection', (reason) => log(`unhandled rejection in a cell: ${(reason as Error)?.stack ?? reason}`));
   process.on('uncaughtException', (error) => log(`uncaught exception in a cell: ${error.stack ?? error}`));
 
@@ -103,5 +113,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // ZeroMQ's slow joiner: a client that asks at once would miss the outputs of its
   // first request, so wait (a little) for an iopub subscriber before answering.
   await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS).unref())]);
+  // Two more threads: not on the way to the first replies.
+  setTimeout(() => (watchdogHold = SigintWatchdogHold.start(runningRequest.buffer, sigintListener)), WATCHDOG_HOLD_AFTER_MS).unref();
   await kernel.serve();
 }

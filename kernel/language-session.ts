@@ -124,9 +124,11 @@ export interface CommRegistry {
  * Lets the kernel stop a synchronous loop of cell code with SIGINT without racing Node's vm
  * (entering and leaving a breakOnSigint run, SIGINT briefly ends the process). A session
  * runs each synchronous stretch of cell code as `during(body)` from inside its
- * breakOnSigint vm run, and calls `after()` once that run has returned or thrown.
+ * breakOnSigint vm run, calls `before()` just before entering that run and `after()` once it
+ * has returned or thrown.
  */
 export interface SigintGate {
+  before(): void;
   during<T>(body: () => T): T;
   after(): void;
 }

@@ -18,10 +18,15 @@ const RUN_STATE = 1; // OUTSIDE, IN_RUN or SIGNALLING
 const INTERRUPT_SEEN = 2; // id of the last request whose interrupt message the main thread handled
 const WAKE = 3; // never written: the slot a claimed run waits on
 const CODE_RAN = 4; // id of the last request whose cell code started running
+const WATCHDOG_TURN = 5; // FREE, MAIN or HOLDER: who is registering a SIGINT watchdog (sigint-watchdog-hold.ts)
 
 const OUTSIDE = 0;
 const IN_RUN = 1;
 const SIGNALLING = 2;
+
+const FREE = 0;
+const MAIN = 1;
+const HOLDER = 2;
 /** A claimed run is terminated within microseconds; past this, something is wrong: go on. */
 const CLAIMED_RUN_LIMIT_MS = 5000;
 
@@ -29,7 +34,7 @@ export class RunningRequest implements SigintGate {
   private lastId = 0;
   private readonly slots: Int32Array;
 
-  constructor(readonly buffer = new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT)) {
+  constructor(readonly buffer = new SharedArrayBuffer(6 * Int32Array.BYTES_PER_ELEMENT)) {
     this.slots = new Int32Array(buffer);
   }
 
@@ -49,6 +54,25 @@ export class RunningRequest implements SigintGate {
     return Atomics.load(this.slots, RUNNING);
   }
 
+  /**
+   * Main thread, before a breakOnSigint run: waits while a watchdog holder re-enters its own run
+   * (microseconds), so the main thread's watchdog is registered after the holders' and Node's
+   * watchdog thread hands it a SIGINT first.
+   */
+  before(): void {
+    while (Atomics.compareExchange(this.slots, WATCHDOG_TURN, FREE, MAIN) !== FREE) Atomics.wait(this.slots, WATCHDOG_TURN, HOLDER, 1);
+  }
+
+  /** A watchdog holder, before it enters its run: waits until no main thread run is in progress. */
+  holderBefore(): void {
+    for (let turn; (turn = Atomics.compareExchange(this.slots, WATCHDOG_TURN, FREE, HOLDER)) !== FREE;) Atomics.wait(this.slots, WATCHDOG_TURN, turn);
+  }
+
+  /** A watchdog holder, once its watchdog is registered (inside its run) or its run has failed. */
+  holderAfter(): void {
+    if (Atomics.compareExchange(this.slots, WATCHDOG_TURN, HOLDER, FREE) === HOLDER) Atomics.notify(this.slots, WATCHDOG_TURN);
+  }
+
   /** Main thread, inside a breakOnSigint run: cell code runs; the IO worker may signal meanwhile. */
   during<T>(body: () => T): T {
     Atomics.store(this.slots, CODE_RAN, this.lastId);
@@ -63,6 +87,8 @@ export class RunningRequest implements SigintGate {
   /** Main thread, once a breakOnSigint run has returned or thrown (a terminated run skips `during`'s finally). */
   after(): void {
     Atomics.store(this.slots, RUN_STATE, OUTSIDE);
+    Atomics.store(this.slots, WATCHDOG_TURN, FREE);
+    Atomics.notify(this.slots, WATCHDOG_TURN);
   }
 
   /** Leaves the run unless the IO worker claimed it: then stays until the watchdog terminates it. */

@@ -7,7 +7,7 @@
 // round trip. TPU_KERNEL_BASELINE=path/to/other/dist/kernel/cli.js adds that build as a row of the
 // same run (before/after figures of a change). Prints a table, writes JSON.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnKernel } from '../support/kernel-client.mjs';
 
@@ -106,6 +106,16 @@ async function interleaved(kernels, running, count, send) {
   return samples.map(summary);
 }
 
+/** CPU time (user + system, all threads) a process has used, in ms; undefined off Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
 async function executeCell(kernel, { name, cell }, i) {
   const msgId = kernel.send('shell', 'execute_request', { code: cell(i), silent: false, store_history: true, user_expressions: {}, allow_stdin: false });
   const reply = await kernel.reply(msgId, 30_000);
@@ -125,7 +135,10 @@ const { starts, running } = await start(kernels);
 let results;
 try {
   for (const [k, { warm }] of kernels.entries()) await warm?.(running[k]);
+  // CPU per cell beside the round trip: on a busy machine it varies less than wall time.
+  const cpuBefore = running.map((kernel) => cpuMs(kernel.child.pid));
   const executes = await interleaved(kernels, running, EXECUTES, executeCell);
+  running.forEach((kernel, k) => (executes[k].cpuMsPerCell = (cpuMs(kernel.child.pid) - cpuBefore[k]) / (WARMUP + EXECUTES)));
   const completes = await interleaved(kernels, running, COMPLETES, completeRequest);
   results = kernels.map(({ name }, k) => ({ name, startToKernelInfoMs: summary(starts[k]), executeRoundTripMs: executes[k], completeRoundTripMs: completes[k] }));
 } finally {
@@ -133,10 +146,10 @@ try {
 }
 
 const ms = (x) => x.toFixed(2).padStart(8);
-console.log(`\n${'kernel'.padEnd(12)} ${'start ms'.padStart(9)} ${'exec med'.padStart(9)} ${'exec p99'.padStart(9)} ${'compl med'.padStart(9)} ${'compl p99'.padStart(9)}`);
+console.log(`\n${'kernel'.padEnd(12)} ${'start ms'.padStart(9)} ${'exec med'.padStart(9)} ${'exec p99'.padStart(9)} ${'compl med'.padStart(9)} ${'compl p99'.padStart(9)} ${'exec cpu'.padStart(9)}`);
 for (const r of results) {
   console.log(
-    `${r.name.padEnd(12)} ${ms(r.startToKernelInfoMs.median)}  ${ms(r.executeRoundTripMs.median)}  ${ms(r.executeRoundTripMs.p99)}  ${ms(r.completeRoundTripMs.median)}  ${ms(r.completeRoundTripMs.p99)}`,
+    `${r.name.padEnd(12)} ${ms(r.startToKernelInfoMs.median)}  ${ms(r.executeRoundTripMs.median)}  ${ms(r.executeRoundTripMs.p99)}  ${ms(r.completeRoundTripMs.median)}  ${ms(r.completeRoundTripMs.p99)}  ${ms(r.executeRoundTripMs.cpuMsPerCell)}`,
   );
 }
 const tpu = results.find((r) => r.name === 'tpu-kernel');

@@ -25,7 +25,7 @@ export interface CodePlace {
 const STEP_FUNCTION = '__tpu_step';
 const runOptions = { breakOnSigint: true };
 /** Without the kernel's gate (the headless runner), only a SIGINT from outside stops a loop. */
-const openGate: SigintGate = { during: (body) => body(), after: () => undefined };
+const openGate: SigintGate = { before: () => undefined, during: (body) => body(), after: () => undefined };
 
 /** A piece padded to its line and column, as it is compiled. */
 export function placedSource(code: string, line: number, column: number): string {
@@ -87,6 +87,7 @@ export class CellRunner {
   /** Runs `resume` inside the breakOnSigint scope and the gate. */
   private step<T>(resume: () => T): T {
     this.resume = resume;
+    this.gate.before();
     try {
       return this.stepScript.runInContext(this.context, runOptions) as T;
     } finally {

@@ -15,26 +15,50 @@ interface HistoryDeclaration {
 
 export class CellHistory {
   private readonly cells: HistoryDeclaration[][] = [];
-  private cachedTexts: string[] | undefined = [];
+  /** What each cell contributes, kept up to date as cells come (not rebuilt: a long notebook has hundreds). */
+  private readonly cellTexts: string[] = [];
+  /** The last cell that declares each name. */
+  private readonly lastDeclarer = new Map<string, number>();
+  private changed = new Set<number>();
 
   add(source: string): void {
     const ts = typescript();
     const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
-    this.cells.push(file.statements.flatMap((statement) => declarationsOf(statement, file)));
-    this.cachedTexts = undefined;
+    const declarations = file.statements.flatMap((statement) => declarationsOf(statement, file));
+    const index = this.cells.length;
+    this.cells.push(declarations);
+    // Only the cells that last declared one of the new cell's names may lose a declaration.
+    const redeclared = new Set<number>();
+    for (const d of declarations) {
+      for (const name of d.names) {
+        const before = this.lastDeclarer.get(name);
+        if (before !== undefined && before !== index) redeclared.add(before);
+        this.lastDeclarer.set(name, index);
+      }
+    }
+    this.cellTexts.push(this.textOf(index));
+    this.changed.add(index);
+    for (const i of redeclared) {
+      const text = this.textOf(i);
+      if (text !== this.cellTexts[i]) (this.cellTexts[i] = text), this.changed.add(i);
+    }
   }
 
   /** The declarations each earlier cell still contributes, one text per cell in order. */
   get texts(): readonly string[] {
-    if (this.cachedTexts !== undefined) return this.cachedTexts;
-    const redeclaredLater = new Set<string>();
-    const texts: string[] = new Array(this.cells.length);
-    for (let i = this.cells.length - 1; i >= 0; i--) {
-      const cell = this.cells[i];
-      texts[i] = cell.filter((d) => d.names.some((n) => !redeclaredLater.has(n))).map((d) => d.text).join('\n');
-      for (const d of cell) for (const n of d.names) redeclaredLater.add(n);
-    }
-    return (this.cachedTexts = texts);
+    return this.cellTexts;
+  }
+
+  /** Which cells' texts changed (or came) since the last call. */
+  takeChanged(): number[] {
+    const changed = [...this.changed];
+    this.changed.clear();
+    return changed;
+  }
+
+  /** Cell i's declarations that no later cell declares again (the later cell wins, as at run time). */
+  private textOf(i: number): string {
+    return this.cells[i]!.filter((d) => d.names.some((n) => this.lastDeclarer.get(n) === i)).map((d) => d.text).join('\n');
   }
 }
 

@@ -127,14 +127,17 @@ export class CellLanguageService {
    * The declarations of earlier cells, one text per cell, in history files of consecutive
    * cells: a new cell changes only the last file (its text is re-parsed, not the whole history),
    * and a new file starts when that one is full (a new list of files makes the service resolve
-   * every import and type reference again, so not one file per cell).
+   * every import and type reference again, so not one file per cell). `changed`: the cells whose
+   * texts changed since the last call (only their files are joined again); all when omitted.
    */
-  setHistory(texts: readonly string[]): void {
+  setHistory(texts: readonly string[], changed?: readonly number[]): void {
     const last = this.historyChunks.at(-1);
     if (!last || (last.end < texts.length && this.chunkText(last, last.end, texts).length > HISTORY_FILE_CHARS)) {
       this.historyChunks.push({ file: path.join(this.cwd, `__tpu_kernel_history_${this.historyChunks.length + 1}.ts`), start: last?.end ?? 0, end: texts.length });
     } else last.end = texts.length;
-    for (const chunk of this.historyChunks) this.setFile(chunk.file, this.chunkText(chunk, chunk.end, texts));
+    for (const chunk of this.historyChunks) {
+      if (!changed || changed.some((i) => i >= chunk.start && i < chunk.end)) this.setFile(chunk.file, this.chunkText(chunk, chunk.end, texts));
+    }
   }
 
   private chunkText(chunk: HistoryChunk, end: number, texts: readonly string[]): string {

@@ -43,7 +43,8 @@ export class LazyLanguageService {
   /** An executed cell (magics masked) becomes part of the history the next cells see. */
   recordCell(source: string): void {
     this.history.add(source);
-    this.built?.setHistory(this.history.texts);
+    const changed = this.history.takeChanged();
+    this.built?.setHistory(this.history.texts, changed);
     this.lastCellAt = performance.now();
     if (!this.built && !this.warmUp) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
