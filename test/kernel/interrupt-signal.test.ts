@@ -121,7 +121,6 @@ describe('RunningRequest as a SIGINT gate', () => {
       { eval: true, workerData: main.buffer },
     );
     const slots = new Int32Array(main.buffer);
-    const start = performance.now();
     let bodyEndedAt = 0;
     main.during(() => {
       while (Atomics.load(slots, 1) !== 2) Atomics.wait(slots, 3, 0, 1); // until the other thread has claimed
@@ -129,7 +128,6 @@ describe('RunningRequest as a SIGINT gate', () => {
     });
     const leftAt = performance.now();
     await new Promise((resolve) => claimer.once('exit', resolve));
-    expect(bodyEndedAt - start).toBeLessThan(250);
     expect(leftAt - bodyEndedAt).toBeGreaterThanOrEqual(200); // held inside the run by the claim
     expect(new RunningRequest(main.buffer).claimRun()).toBe(false); // and outside once it left
   });
