@@ -114,7 +114,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   // Labels known on the host, none of them ignored (a training batch): every sample counts,
   // so the selections by `keep` and the count are left out. The same bits (each left-out op
   // multiplied by 1, selected the value or divided by the sample count), ~10 fewer ops
-  // recorded, differentiated and run a step (W6 fused: 78 -> 68 ops).
+  // recorded, differentiated and run a step (W6 fused: its program 73 -> 63 nodes).
   if (inRange && weight === null && eps === 0 && (r === 'mean' || r === 'sum' || r === 'none') && hostIndicesWithout(target, ignore)) {
     const nll = gatherChecked(logp, 1, t.unsqueeze(1), true).squeeze(1).neg();
     return r === 'none' ? nll.reshape(batchShape) : r === 'sum' ? nll.sum() : nll.sum().div(t.shape[0]!);
