@@ -47,7 +47,7 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   });
 });
 
-// Shapes the node's split over the pool's two threads cuts unevenly (by rows in blocks of whole
+// Shapes the node's split over two threads (the caller and its crew's helper) cuts unevenly (by rows in blocks of whole
 // 16-row tiles, 40 rows: 32 and 8; by columns when there are fewer rows than two tiles), run
 // here through the split (the default) and by oneDNN's OpenMP team in a child process with
 // OMP_WAIT_POLICY=passive ('which GEMM runs', below).
@@ -134,7 +134,7 @@ describe('which GEMM runs', () => {
   it('oneDNN when the system has libdnnl.so.2, on its OpenMP team when the user has OpenMP\'s idle threads sleep, named in deviceStats().binding', async () => {
     const binding = (await tpu.deviceStats()).binding;
     const team = /^passive$/i.test(process.env.OMP_WAIT_POLICY ?? '');
-    const threading = team ? 'OpenMP team' : "split over ONNX Runtime's pool";
+    const threading = team ? 'OpenMP team' : "split over the node's threads";
     if (systemHasOneDnn()) expect(binding).toMatch(new RegExp(`; matmul GEMM: oneDNN \\d+\\.\\d+\\.\\d+, ${threading}\\)$`));
     else expect(binding).toMatch(/; matmul GEMM: not loaded \(.*libdnnl\.so\.2.*\): matmuls run on ONNX Runtime's MLAS\)$/);
   });
@@ -178,7 +178,7 @@ describe('which GEMM runs', () => {
     });
   });
 
-  it('without a policy of the user\'s, products split over ONNX Runtime\'s pool and the runtime sets no OMP_WAIT_POLICY', () => {
+  it('without a policy of the user\'s, products split over the node\'s threads and the runtime sets no OMP_WAIT_POLICY', () => {
     const script = `
       const { tpu } = await import('tpu-kernel/runtime');
       const y = tpu.ones([256, 512]).matmul(tpu.ones([512, 512]));
@@ -187,9 +187,35 @@ describe('which GEMM runs', () => {
     const env = { ...process.env };
     delete env.OMP_WAIT_POLICY;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }).trim().split('\n').pop()!);
-    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, split over ONNX Runtime's pool\)$/);
+    if (systemHasOneDnn()) expect(out.binding).toMatch(/; matmul GEMM: oneDNN \d+\.\d+\.\d+, split over the node's threads\)$/);
     expect(out.y).toBe(512);
     expect(out.policy).toBeNull();
+  });
+
+  it('two chips multiplying at once (the node\'s crew takes one product at a time, another goes over ONNX Runtime\'s pool): every product right', () => {
+    const a = refOf([96, 1024], 50, -1, 1); // 2^26.6 multiply-adds: two blocks of 48 rows
+    const b = refOf([1024, 1024], 51, -1, 1);
+    const script = `
+      const { tpu } = await import('tpu-kernel/runtime');
+      const chunks = [];
+      for await (const c of process.stdin) chunks.push(c);
+      const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
+      const on = [0, 1].map((chip) => [tpu.tensor(Float32Array.from(a), { chip }).reshape([96, 1024]), tpu.tensor(Float32Array.from(b), { chip }).reshape([1024, 1024])]);
+      const ys = [];
+      for (let i = 0; i < 8; i++) for (const [x, w] of on) ys.push(x.matmul(w));
+      const outs = await Promise.all(ys.map(async (y) => Array.from(await y.data())));
+      process.stdout.write(JSON.stringify(outs) + '\\n', () => process.exit(0));`;
+    const outs = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        input: JSON.stringify({ a: a.data, b: b.data }),
+        env: { ...process.env, TPU_KERNEL_CHIPS: '2' },
+        maxBuffer: 256 << 20,
+      }).trim().split('\n').pop()!,
+    ) as number[][];
+    const want = product(a, b);
+    expect(outs).toHaveLength(16);
+    for (const y of outs) expectWithin(y, want);
   });
 
   it('TPU_KERNEL_DNNL=0 keeps ONNX Runtime\'s own MatMul, with the same answers', () => {

@@ -78,7 +78,7 @@ Sgemm open(const std::string& library) {
   gemm.run = onThisThread;
   if (sleeping && ompSetNumThreads) gemm.team = inTeam;
   gemm.description = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
-                     (gemm.team ? ", OpenMP team" : ", split over ONNX Runtime's pool");
+                     (gemm.team ? ", OpenMP team" : ", split over the node's threads");
   return gemm;
 }
 

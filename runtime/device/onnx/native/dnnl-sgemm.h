@@ -28,7 +28,7 @@ using TeamSgemmFn = int (*)(int threads, char transa, char transb, int64_t M, in
 struct Sgemm {
   /** One GEMM on the calling thread alone. */
   SgemmFn run = nullptr;
-  /** Set when OpenMP's idle threads sleep (else a product is split over ONNX Runtime's pool). */
+  /** Set when OpenMP's idle threads sleep (else the node splits a product over its own threads). */
   TeamSgemmFn team = nullptr;
   /** "oneDNN 2.6.3, OpenMP team", or why there is no GEMM (run stays null). */
   std::string description;

@@ -1,6 +1,7 @@
 #include "sgemm-op.h"
 
 #include "custom-op-kit.h"
+#include "gemm-crew.h"
 #include "softmax-op.h"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ struct Kernel {
   Epilogue epilogue;
 };
 
-/** oneDNN's GEMM (alone, and in its team) and the intra-op pool's threads (the caller included), set once by sgemmOp. */
+/** oneDNN's GEMM (alone, and in its team) and the threads a product is split over (the caller included), set once by sgemmOp. */
 SgemmFn gemmRun = nullptr;
 TeamSgemmFn gemmTeam = nullptr;
 int64_t poolThreads = 1;
@@ -150,7 +151,11 @@ Status* compute(void* raw, KernelContext* context) {
     split.byRows = rows >= N || rows >= 16 * poolThreads || k.epilogue == kSoftmax;
     const int64_t extent = split.byRows ? rows : N;
     split.parts = std::max<int64_t>(1, std::min<int64_t>(poolThreads, extent / 16));
-    check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, static_cast<size_t>(batch * split.parts), 0, &split));
+    const size_t blocks = static_cast<size_t>(batch * split.parts);
+    // On the node's crew; over ORT's pool while the crew is on another chip's product.
+    if (!crewRun(static_cast<int>(poolThreads) - 1, runBlock, &split, blocks)) {
+      check(api, fn<KernelContext_ParallelFor>(api)(context, runBlock, blocks, 0, &split));
+    }
     if (split.status.load() != 0) return fail(api, "oneDNN's sgemm returned status " + std::to_string(split.status.load()));
     return nullptr;
   } catch (const std::exception& e) {

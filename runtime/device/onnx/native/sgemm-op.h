@@ -4,7 +4,7 @@
 //   A [b..., M, K] times B [b..., K, N] with equal batch dims        -> [b..., M, N]
 // and its attribute epilogue: 0 nothing, 1 relu, 2 softmax over the last axis, applied to each
 // thread's block of the product while it is in cache (the lowering folds a matmul's only
-// consumer into the node: one pass over memory and one wait on the pool less).
+// consumer into the node: one pass over memory and one wait on the threads less).
 #pragma once
 
 #include "dnnl-sgemm.h"
@@ -14,8 +14,8 @@ namespace ortc {
 
 /**
  * The Sgemm op over `gemm` (whose run must be set); a product runs on oneDNN's team of
- * `threads` when it has one, else it is split into `threads` blocks, one per thread of the
- * intra-op pool. Made once (custom-ops.cc).
+ * `threads` when it has one, else it is split into `threads` blocks, run by the node's crew of
+ * helper threads (gemm-crew.h) and the caller. Made once (custom-ops.cc).
  */
 const CustomOp* sgemmOp(const Sgemm& gemm, int threads);
 
