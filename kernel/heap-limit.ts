@@ -8,21 +8,13 @@ import { constants } from 'node:os';
 
 const HEAP_SHARE = 0.5;
 const MIN_HEAP_MIB = 256;
-/** Node's default semi-space (MiB); the young generation is three of them. */
-const DEFAULT_SEMI_SPACE_MIB = 16;
 
-/**
- * `--max-old-space-size=N` for MEM_LIMIT, unless unset, invalid, or a heap size is already chosen.
- * A young generation larger than Node's default (the kernelspec's `--max-semi-space-size`) is
- * taken from the old space, so the heap stays at its share.
- */
+/** `--max-old-space-size=N` for MEM_LIMIT, unless unset, invalid, or a heap size is already chosen. */
 export function heapLimitFlag(env: NodeJS.ProcessEnv, execArgv: readonly string[]): string | undefined {
   const limit = Number(env.MEM_LIMIT);
   if (!env.MEM_LIMIT || !Number.isFinite(limit) || limit <= 0) return undefined;
   if ([...execArgv, env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('--max-old-space-size'))) return undefined;
-  const semiSpace = Number(/^--max-semi-space-size=(\d+)$/.exec(execArgv.findLast((arg) => arg.startsWith('--max-semi-space-size=')) ?? '')?.[1] ?? DEFAULT_SEMI_SPACE_MIB);
-  const extraYoung = 3 * Math.max(0, semiSpace - DEFAULT_SEMI_SPACE_MIB);
-  return `--max-old-space-size=${Math.max(MIN_HEAP_MIB, Math.floor((limit * HEAP_SHARE) / 2 ** 20) - extraYoung)}`;
+  return `--max-old-space-size=${Math.max(MIN_HEAP_MIB, Math.floor((limit * HEAP_SHARE) / 2 ** 20))}`;
 }
 
 /**

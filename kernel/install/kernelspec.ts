@@ -9,14 +9,6 @@ import { logoPng } from './png.js';
 
 export const KERNEL_NAME = 'tpu-ts';
 
-/**
- * Node flags of the kernel process. A young generation of 64 MiB semi-spaces (Node's default
- * is 16): each executed cell makes a TypeScript program and checker (a few MB) that live until
- * the next cell's; with small semi-spaces every few cells' scavenge copied them and promoted
- * them to the old generation, which then needed mark-compacts (see docs/kernel.md, Speed).
- */
-export const KERNEL_NODE_FLAGS = ['--max-semi-space-size=64'];
-
 export type InstallTarget = { kind: 'user' } | { kind: 'sys-prefix' } | { kind: 'prefix'; dir: string };
 
 export interface InstallOptions {
@@ -28,7 +20,7 @@ export interface InstallOptions {
 export function kernelSpec(env: Record<string, string> = {}) {
   const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
   return {
-    argv: [process.execPath, ...KERNEL_NODE_FLAGS, cli, '--connection-file', '{connection_file}'],
+    argv: [process.execPath, cli, '--connection-file', '{connection_file}'],
     display_name: 'TypeScript (TPU)',
     language: 'typescript',
     interrupt_mode: 'message',

@@ -60,7 +60,7 @@ export class RunningRequest implements SigintGate {
    * watchdog thread hands it a SIGINT first.
    */
   before(): void {
-    while (Atomics.compareExchange(this.slots, WATCHDOG_TURN, FREE, MAIN) !== FREE) Atomics.wait(this.slots, WATCHDOG_TURN, HOLDER, 1);
+    for (let turn; (turn = Atomics.compareExchange(this.slots, WATCHDOG_TURN, FREE, MAIN)) === HOLDER;) Atomics.wait(this.slots, WATCHDOG_TURN, HOLDER, 1);
   }
 
   /** A watchdog holder, before it enters its run: waits until no main thread run is in progress. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
-import { KERNEL_CLI, KERNEL_NODE_FLAGS } from '../support/kernel-client.mjs';
+import { KERNEL_CLI } from '../support/kernel-client.mjs';
 
 const prefix = mkdtempSync(join(tmpdir(), 'tpu-kernel-cli-'));
 afterAll(() => rmSync(prefix, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ it('installs the tpu-ts kernelspec with logos and env settings', () => {
   expect(run.stdout).toContain(dir);
   const spec = JSON.parse(readFileSync(join(dir, 'kernel.json'), 'utf8'));
   expect(spec).toEqual({
-    argv: [process.execPath, ...KERNEL_NODE_FLAGS, KERNEL_CLI, '--connection-file', '{connection_file}'],
+    argv: [process.execPath, KERNEL_CLI, '--connection-file', '{connection_file}'],
     display_name: 'TypeScript (TPU)',
     language: 'typescript',
     interrupt_mode: 'message',

@@ -19,8 +19,6 @@ describe('heap from MEM_LIMIT', () => {
     expect(heapLimitFlag({ MEM_LIMIT: String(4 * GiB) }, [])).toBe('--max-old-space-size=2048');
     expect(heapLimitFlag({ MEM_LIMIT: String(3 * 10 ** 9) }, [])).toBe(`--max-old-space-size=${Math.floor(1.5e9 / 2 ** 20)}`); // 1430
     expect(heapLimitFlag({ MEM_LIMIT: String(100 * 2 ** 20) }, [])).toBe('--max-old-space-size=256');
-    // 64 MiB semi-spaces: a young generation 3 * 48 MiB over Node's default, taken from the old space.
-    expect(heapLimitFlag({ MEM_LIMIT: String(4 * GiB) }, ['--max-semi-space-size=64'])).toBe('--max-old-space-size=1904');
     expect(heapLimitFlag({}, [])).toBeUndefined();
     expect(heapLimitFlag({ MEM_LIMIT: '2G' }, [])).toBeUndefined();
     expect(heapLimitFlag({ MEM_LIMIT: String(GiB) }, ['--max-old-space-size=900'])).toBeUndefined();
@@ -31,8 +29,7 @@ describe('heap from MEM_LIMIT', () => {
     const kernel = await spawnKernel({ env: { MEM_LIMIT: String(GiB) } });
     kernels.push(kernel);
     const limit = Number(lastText((await kernel.execute('(await import("node:v8")).getHeapStatistics().heap_size_limit')).outputs));
-    // Half the limit: old space plus V8's young generation (the kernelspec's 64 MiB semi-spaces: the
-    // old space gives up their excess over Node's default), plus a few tens of MiB.
+    // Old space 512 MiB plus V8's young generation (a few tens of MiB).
     expect(limit).toBeGreaterThanOrEqual(512 * 2 ** 20);
     expect(limit).toBeLessThan(600 * 2 ** 20);
     const loop = kernel.startExecute('while (true) {}');

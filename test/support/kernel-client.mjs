@@ -9,14 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zmq from 'zeromq';
-import { KERNEL_NODE_FLAGS } from '../../dist/kernel/install/kernelspec.js';
 import { createMessage, decodeMessage, encodeMessage } from '../../dist/kernel/wire/message.js';
 import { createSigner, ReplayGuard } from '../../dist/kernel/wire/signature.js';
 import { freePorts } from './free-ports.mjs';
 
 export const KERNEL_CLI = fileURLToPath(new URL('../../dist/kernel/cli.js', import.meta.url));
-/** The kernel is launched as its kernelspec launches it (with its Node flags). */
-export { KERNEL_NODE_FLAGS };
 
 /**
  * Writes a connection file and spawns `argv` with it (default: this package's
@@ -45,7 +42,7 @@ async function spawnKernelOnce(options) {
   const connection = { transport, ip, key, signature_scheme: 'hmac-sha256', ...ports };
   const file = join(dir, 'kernel.json');
   writeFileSync(file, JSON.stringify(connection));
-  const argv = options.argv ? options.argv(file) : [process.execPath, ...KERNEL_NODE_FLAGS, KERNEL_CLI, '--connection-file', file];
+  const argv = options.argv ? options.argv(file) : [process.execPath, KERNEL_CLI, '--connection-file', file];
   const startedAt = performance.now();
   const child = spawn(argv[0], argv.slice(1), {
     cwd: options.cwd ?? dir,
