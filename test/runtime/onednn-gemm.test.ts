@@ -19,6 +19,23 @@ const A = refOf([256, 512], 11, -1, 1);
 const B = refOf([512, 512], 12, -1, 1);
 const W = refOf([512, 512], 13, -1, 1); // a Linear weight: x @ W.T
 
+/** Runs `body` in a child Node (own environment `env`) with the operands' values as `a` and `b`; its last stdout line, parsed. */
+function runWithOperands(body: string, a: Ref, b: Ref, env: Record<string, string>): unknown {
+  const script = `
+    const { tpu } = await import('tpu-kernel/runtime');
+    const chunks = [];
+    for await (const c of process.stdin) chunks.push(c);
+    const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
+    ${body}`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    input: JSON.stringify({ a: a.data, b: b.data }),
+    env: { ...process.env, ...env },
+    maxBuffer: 256 << 20,
+  });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
 describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   it('matrix times matrix', () => {
     const y = tpu.withMode(mode, () => t(A).matmul(t(B)));
@@ -195,23 +212,13 @@ describe('which GEMM runs', () => {
   it('two chips multiplying at once (the node\'s crew takes one product at a time, another goes over ONNX Runtime\'s pool): every product right', () => {
     const a = refOf([96, 1024], 50, -1, 1); // 2^26.6 multiply-adds: two blocks of 48 rows
     const b = refOf([1024, 1024], 51, -1, 1);
-    const script = `
-      const { tpu } = await import('tpu-kernel/runtime');
-      const chunks = [];
-      for await (const c of process.stdin) chunks.push(c);
-      const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
-      const on = [0, 1].map((chip) => [tpu.tensor(Float32Array.from(a), { chip }).reshape([96, 1024]), tpu.tensor(Float32Array.from(b), { chip }).reshape([1024, 1024])]);
+    const outs = runWithOperands(
+      `const on = [0, 1].map((chip) => [tpu.tensor(Float32Array.from(a), { chip }).reshape([96, 1024]), tpu.tensor(Float32Array.from(b), { chip }).reshape([1024, 1024])]);
       const ys = [];
       for (let i = 0; i < 8; i++) for (const [x, w] of on) ys.push(x.matmul(w));
       const outs = await Promise.all(ys.map(async (y) => Array.from(await y.data())));
-      process.stdout.write(JSON.stringify(outs) + '\\n', () => process.exit(0));`;
-    const outs = JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        input: JSON.stringify({ a: a.data, b: b.data }),
-        env: { ...process.env, TPU_KERNEL_CHIPS: '2' },
-        maxBuffer: 256 << 20,
-      }).trim().split('\n').pop()!,
+      process.stdout.write(JSON.stringify(outs) + '\\n', () => process.exit(0));`,
+      a, b, { TPU_KERNEL_CHIPS: '2' },
     ) as number[][];
     const want = product(a, b);
     expect(outs).toHaveLength(16);
@@ -219,22 +226,12 @@ describe('which GEMM runs', () => {
   });
 
   it('TPU_KERNEL_DNNL=0 keeps ONNX Runtime\'s own MatMul, with the same answers', () => {
-    const script = `
-      const { tpu } = await import('tpu-kernel/runtime');
-      const chunks = [];
-      for await (const c of process.stdin) chunks.push(c);
-      const { a, b } = JSON.parse(Buffer.concat(chunks).toString());
-      const y = tpu.tensor(a).reshape([256, 512]).matmul(tpu.tensor(b).reshape([512, 512]));
+    const out = runWithOperands(
+      `const y = tpu.tensor(a).reshape([256, 512]).matmul(tpu.tensor(b).reshape([512, 512]));
       const json = JSON.stringify({ binding: (await tpu.deviceStats()).binding, y: Array.from(y.dataSync()) });
-      process.stdout.write(json + '\\n', () => process.exit(0));`;
-    const out = JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        input: JSON.stringify({ a: A.data, b: B.data }),
-        env: { ...process.env, TPU_KERNEL_DNNL: '0' },
-        maxBuffer: 64 << 20,
-      }).trim().split('\n').pop()!,
-    );
+      process.stdout.write(json + '\\n', () => process.exit(0));`,
+      A, B, { TPU_KERNEL_DNNL: '0' },
+    ) as { binding: string; y: number[] };
     expect(out.binding).toMatch(/; matmul GEMM: turned off \(TPU_KERNEL_DNNL=0\)\)$/);
     expectWithin(out.y, product(A, B));
   });
