@@ -76,7 +76,12 @@ function groupTurns(order: readonly Tensor[]): Map<CollectiveGroup, number> {
   return turns;
 }
 
-function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor {
+/**
+ * The seed gradient, or null for ones made by the root's own rule: in strict mode they are
+ * then a node of that rule's program, not a program of their own (one launch less a step).
+ * A collective's root gets its ones at once (every chip's rule reads its seed).
+ */
+function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor | null {
   if (!root.requiresGrad) {
     throw new Error(`${who}: the tensor ${root.describe()} does not require grad: no input of its computation has requiresGrad (create one with { requiresGrad: true } or call .requiresGrad_())`);
   }
@@ -84,7 +89,7 @@ function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor 
     if (root.size !== 1) {
       throw new RangeError(`${who}: a gradient can be created implicitly only for a one-element output; got shape ${formatShape(root.shape)}. Reduce it first (e.g. .sum()) or pass a gradient of that shape`);
     }
-    return onesLike(root);
+    return root._gradNode && !root._gradNode.group ? null : onesLike(root);
   }
   if (!(seed instanceof Tensor)) throw new TypeError(`${who}: gradient must be a tensor; got ${typeof seed}`);
   if (!shapesEqual(seed.shape, root.shape)) {
@@ -163,7 +168,7 @@ export function gradients(root: Tensor, seed: Tensor | undefined, who: string, o
   const turns = groupTurns(order);
   // Gradients are fresh values, as in PyTorch: the views their rules take (x.mT, reshapes of
   // saved values) are not tracked, else every optimizer step would recompute them all.
-  const walk = new GradientWalk(new Map([[root, start]]), order, turns, who, wanted);
+  const walk = new GradientWalk(new Map(start ? [[root, start]] : []), start ? null : root, order, turns, who, wanted);
   const leafGrads = noGrad(() => untracked(() => scope(walk.run.bind(walk))));
   if (!opts.retainGraph) {
     for (const t of order) {
@@ -189,6 +194,8 @@ class GradientWalk {
 
   constructor(
     private readonly pending: Map<Tensor, Tensor>,
+    /** The root whose seed is ones, made by its rule's step (checkSeed). */
+    private onesRoot: Tensor | null,
     private readonly order: readonly Tensor[],
     private readonly turns: ReadonlyMap<CollectiveGroup, number>,
     private readonly who: string,
@@ -244,7 +251,11 @@ class GradientWalk {
 
   /** One op's gradient, fitted to its operands (no one-op wrapping: the caller's). */
   private step(t: Tensor): void {
-    const g = this.pending.get(t);
+    let g = this.pending.get(t);
+    if (t === this.onesRoot) {
+      this.onesRoot = null;
+      g = onesLike(t);
+    }
     if (!g) return;
     this.pending.delete(t);
     const node = t._gradNode;
@@ -270,4 +281,4 @@ class GradientWalk {
     for (let i = 0; i < operands.length; i++) this.add(edgeOf(operands[i]!, versions[i]!), fitted[i]!);
   }
 }
-keepShape(new GradientWalk(new Map(), [], new Map(), '', undefined));
+keepShape(new GradientWalk(new Map(), null, [], new Map(), '', undefined));

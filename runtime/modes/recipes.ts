@@ -93,7 +93,8 @@ export function isBufferLayout(t: Tensor): boolean {
 /**
  * The members a gradient rule may still read: the operands of graph steps not freed by a
  * backward pass, and those steps' own results, as each op's rule reads them (OpDef.gradReads:
- * a layout step's or an add's reads none, a matmul's only its operands). Null when any step
+ * a layout step's or an add's reads none, a matmul's only its operands, an exp's only its
+ * result, a where's only its condition). Null when any step
  * is a collective's (its rules read across chips: every temporary is kept).
  */
 export function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | null {
@@ -103,9 +104,15 @@ export function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | n
     if (!node) continue;
     if (node.group) return null;
     const what = node.op.gradReads;
-    if (!node.operands || what === 'none') continue;
-    if (what === undefined) reads.add(t);
-    for (const v of node.operands) if (v instanceof Tensor) reads.add(v);
+    const operands = node.operands;
+    if (!operands || what === 'none') continue;
+    if (what === undefined || what === 'output') reads.add(t);
+    if (what === 'output') continue;
+    if (typeof what === 'function') {
+      for (const i of what(operands)) if (operands[i] instanceof Tensor) reads.add(operands[i]);
+      continue;
+    }
+    for (const v of operands) if (v instanceof Tensor) reads.add(v);
   }
   return reads;
 }

@@ -79,8 +79,12 @@ function untrackedCrossEntropy(...args: Parameters<typeof crossEntropyOf>): Tens
   return untracked(crossEntropyOf.bind(null, ...args));
 }
 
-/** Classes on the last dim, one row per sample: [N * d..., C]. */
+/**
+ * Classes on the last dim, one row per sample: [N * d..., C]; [N, C] as it is (each op
+ * recorded is host work and a node of the program, and its rule one more in backward's).
+ */
 function classesLast(t: Tensor, classes: number): Tensor {
+  if (t.ndim === 2) return t;
   return (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
 }
 
@@ -88,7 +92,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   const who = 'crossEntropy';
   // A view of the target shares its version counter (as PyTorch's): backward refuses a value
   // it saved from the target once the target was written in place.
-  const ofTarget = (view: Tensor) => sharingVersion(view, target);
+  const ofTarget = (view: Tensor) => (view === target ? target : sharingVersion(view, target));
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1), classes);
   const weighted = weight === null ? logp : logp.mul(weight);
   const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
@@ -108,14 +112,16 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   }
   // Checked here, the labels cannot fail the gather on the device (ignored ones read class 0).
   const inRange = checkHostIndices(who, 'target', target, classes, false, ignore);
-  const t = ofTarget(target.reshape([-1]));
+  const t = target.ndim === 1 ? target : ofTarget(target.reshape([-1]));
   const keep = t.ne(ignore);
   // an ignored target may be any value: it reads class 0 and is multiplied by 0
   const safe = where(keep, t, 0);
   const kept = keep.to(logp.dtype);
   const sampleWeight = weight === null ? kept : weight.indexSelect(0, safe).mul(kept);
   // an ignored sample's terms are 0 by selection: times 0, a -inf log-probability would be NaN
-  const nll = where(keep, gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1).mul(sampleWeight).neg(), 0);
+  // (so without class weights, a kept sample's weight 1 needs no product)
+  const picked = gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1);
+  const nll = where(keep, (weight === null ? picked : picked.mul(sampleWeight)).neg(), 0);
   const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
   const r = o.reduction ?? 'mean';

@@ -9,6 +9,9 @@ import { divide, type DivOptions } from './division.js';
 import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
+// gradFor's test: a rule computes no gradient for an operand that does not require grad
+const needsGrad = (v: Operand) => v instanceof Tensor && v.requiresGrad;
+const BOTH = [0, 1], FIRST = [0], SECOND = [1], NEITHER: number[] = [];
 
 export const add = binary('add', {
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g)],
@@ -24,6 +27,8 @@ export const sub = binary('sub', {
 
 export const mul = binary('mul', {
   grad: (g, [a, b]) => [gradFor(a!, () => g.mul(b!)), gradFor(b!, () => g.mul(a!))],
+  // each operand is read for the other's gradient only
+  gradReads: ([a, b]) => (needsGrad(a!) ? (needsGrad(b!) ? BOTH : SECOND) : needsGrad(b!) ? FIRST : NEITHER),
 });
 
 /** True division: integer operands give float32, as in PyTorch. */
@@ -33,6 +38,7 @@ export const div = binary('div', {
     gradFor(a!, () => g.div(b!)),
     gradFor(b!, () => g.neg().mul(a!).div(t(b!).mul(b!))),
   ],
+  gradReads: ([, b]) => (needsGrad(b!) ? BOTH : SECOND),
 });
 
 declare module '../tensor.js' {

@@ -50,6 +50,7 @@ export const indexSelectOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
     const spread = idx.reshape(unit).expand([...g2.shape]);
     return [apply(scatterAddOp, [zeros(x as Tensor, g), spread, g2], attrs), null];
   },
+  gradReads: () => INDEX,
 });
 
 export const gatherOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
@@ -66,6 +67,7 @@ export const gatherOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
     return { shape: index!.shape, dtype: x!.dtype };
   },
   grad: (g, [x, index], _out, attrs) => [apply(scatterAddOp, [zeros(x as Tensor, g), index!, g], attrs), null],
+  gradReads: () => INDEX,
 });
 
 export const scatterAddOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
@@ -86,6 +88,9 @@ export const scatterAddOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   },
   grad: (g, [_x, index], _out, attrs) => [g, null, apply(gatherOp, [g, index!], attrs)],
 });
+
+/** indexSelect's and gather's rules read the index only (the input's shape and dtype). */
+const INDEX = [1];
 
 function zeros(like: Tensor, g: Tensor): Tensor {
   return zerosLike(like, { dtype: g.dtype });

@@ -12,7 +12,15 @@ export function unbroadcast(grad: Tensor, shape: Shape): Tensor {
     if (i < lead || (shape[i - lead] === 1 && grad.shape[i] !== 1)) dims.push(i);
   }
   const summed = dims.length ? grad.sum({ dim: dims, keepdim: true }) : grad;
-  return summed.reshape([...shape]);
+  return shapedAs(summed, shape);
+}
+
+/**
+ * t in `shape`, without a reshape when it has it already: in a backward pass each reshape is
+ * an op recorded and a node of the program its rule runs in (W6 strict: four a step).
+ */
+export function shapedAs(t: Tensor, shape: Shape): Tensor {
+  return shapesEqual(t.shape, shape) ? t : t.reshape([...shape]);
 }
 
 /**

@@ -5,7 +5,7 @@ import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
-import { unbroadcast } from './grad-helpers.js';
+import { shapedAs, unbroadcast } from './grad-helpers.js';
 import { installMethods } from '../install-methods.js';
 
 export type MatmulPrecision = 'highest' | 'default';
@@ -63,10 +63,10 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
     // Work with matrices: 1-D operands become a row (left) or a column (right).
     const x2 = x.ndim === 1 ? x.reshape([1, x.shape[0]!]) : x;
     const y2 = y.ndim === 1 ? y.reshape([y.shape[0]!, 1]) : y;
-    const g2 = g.reshape(matmulShape(x2.shape, y2.shape));
+    const g2 = shapedAs(g, matmulShape(x2.shape, y2.shape));
     // Only for operands that require grad (a data batch does not: no wasted matmul).
-    const gx = x.requiresGrad ? unbroadcast(g2.matmul(y2.mT), x2.shape).reshape([...x.shape]) : null;
-    const gy = y.requiresGrad ? unbroadcast(x2.mT.matmul(g2), y2.shape).reshape([...y.shape]) : null;
+    const gx = x.requiresGrad ? shapedAs(unbroadcast(g2.matmul(y2.mT), x2.shape), x.shape) : null;
+    const gy = y.requiresGrad ? shapedAs(unbroadcast(x2.mT.matmul(g2), y2.shape), y.shape) : null;
     return [gx, gy];
   },
 });

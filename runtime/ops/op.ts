@@ -31,6 +31,9 @@ export type GradRule<A> = (
   attrs: A,
 ) => readonly (Tensor | null)[];
 
+/** The indices of the operands a gradient rule reads, given the operands it was recorded with. */
+export type GradReadsOperands = (operands: readonly Operand[]) => readonly number[];
+
 export interface OpDef<A = Record<string, never>> extends Primitive<A> {
   /** Host-side rule: output shape and dtype; throws naming the op, the argument and the shapes. */
   readonly infer: (inputs: readonly Abstract[], attrs: A) => Abstract;
@@ -38,10 +41,13 @@ export interface OpDef<A = Record<string, never>> extends Primitive<A> {
   readonly grad: GradRule<A> | 'not-differentiable';
   /**
    * The values its gradient rule reads besides the incoming gradient (shapes and dtypes are
-   * always there): its operands and its output (the default), its operands only, or none (add).
-   * Strict mode's one program of a composed op writes out only the intermediates a rule reads.
+   * always there): its operands and its output (the default), its operands only, its output
+   * only (exp), none (add), or the indices of the operands it reads given the recorded
+   * operands (mul reads b only when a requires grad). Strict mode's one program of a composed
+   * op writes out only the intermediates a rule reads: each is an output, a buffer and a
+   * handle per call (W6's crossEntropy wrote 15 where its backward read 6).
    */
-  readonly gradReads?: 'operands' | 'none';
+  readonly gradReads?: 'operands' | 'none' | 'output' | GradReadsOperands;
   /** Dispatch emits the profiler's `matmul` event with its operands (the padding warning reads them). */
   readonly profilesAsMatmul?: boolean;
 }

@@ -7,6 +7,7 @@ import { defineOp, type OpDef } from './op.js';
 import { isOptions, readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { where } from './where.js';
+import { shapedAs } from './grad-helpers.js';
 
 export interface ReduceAttrs {
   /** Normalized, sorted, unique dims. */
@@ -32,7 +33,7 @@ export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): numb
 /** The gradient of a reduction, broadcast back over the reduced dims. */
 export function spread(grad: Tensor, input: Tensor, attrs: ReduceAttrs): Tensor {
   const kept = input.shape.map((d, i) => (attrs.dims.includes(i) ? 1 : d));
-  return grad.reshape(kept).expand([...input.shape]);
+  return shapedAs(grad, kept).expand([...input.shape]);
 }
 
 export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs: ReduceAttrs) => Tensor;

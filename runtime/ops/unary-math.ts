@@ -15,11 +15,13 @@ export const neg = unary('neg', {
 export const exp = unary('exp', {
   promotesToFloat: true,
   grad: (grad, _x, out) => [grad.mul(out)],
+  gradReads: 'output',
 });
 
 export const log = unary('log', {
   promotesToFloat: true,
   grad: (grad, [x]) => [grad.div(x!)],
+  gradReads: 'operands',
 });
 
 export const tanh = unary('tanh', {

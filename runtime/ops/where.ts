@@ -20,7 +20,9 @@ export const whereOp = defineOp({
     const zero = zerosLike(g);
     return [null, gradFor(x!, () => where(c as Tensor, g, zero)), gradFor(y!, () => where(c as Tensor, zero, g))];
   },
+  gradReads: () => CONDITION,
 });
+const CONDITION = [0];
 
 /**
  * Elements of input where condition is true, else of other (numbers allowed for both).

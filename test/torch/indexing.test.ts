@@ -50,6 +50,13 @@ const cases: TorchCase[] = [
     py: '(lambda x: (F.cross_entropy(x, x1, weight=x2, ignore_index=1, label_smoothing=0.3).backward(), x.grad)[1])(x0.clone().requires_grad_())',
   },
   {
+    // without class weights no product by the kept mask: the where alone zeroes an ignored sample
+    name: 'crossEntropy gradient with ignored targets and no weight',
+    inputs: [LOGITS, ids([3, -100, 0, 3])],
+    js: (x, t) => { x.requiresGrad_(); tpu.nn.crossEntropy(x, t).backward(); return x.grad!; },
+    py: '(lambda x: (F.cross_entropy(x, x1).backward(), x.grad)[1])(x0.clone().requires_grad_())',
+  },
+  {
     name: 'indexSelect and gather gradients accumulate repeated indices',
     inputs: [X, ids([2, 0, 2])],
     js: (x, i) => { x.requiresGrad_(); x.indexSelect(0, i).mul(x.indexSelect(0, i)).sum().backward(); return x.grad!; },
