@@ -5,7 +5,6 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
-import { zerosLike } from './like.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
 
@@ -16,10 +15,8 @@ export const whereOp = defineOp({
     const shape = broadcastShapes('where', broadcastShapes('where', c!.shape, x!.shape), y!.shape);
     return { shape, dtype: promoteOperands(x!, y!) };
   },
-  grad: (g, [c, x, y]) => {
-    const zero = zerosLike(g);
-    return [null, gradFor(x!, () => where(c as Tensor, g, zero)), gradFor(y!, () => where(c as Tensor, zero, g))];
-  },
+  // zeros as a scalar operand, not a zeros tensor: one op less in each backward program
+  grad: (g, [c, x, y]) => [null, gradFor(x!, () => where(c as Tensor, g, 0)), gradFor(y!, () => where(c as Tensor, 0, g))],
   gradReads: () => CONDITION,
 });
 const CONDITION = [0];
