@@ -106,8 +106,11 @@ export function readByGraph(members: readonly Tensor[]): ReadonlySet<Tensor> | n
     const what = node.op.gradReads;
     const operands = node.operands;
     if (!operands || what === 'none') continue;
-    if (what === undefined || what === 'output') reads.add(t);
-    if (what === 'output') continue;
+    if (what === 'output') {
+      reads.add(t);
+      continue;
+    }
+    if (what === undefined) reads.add(t);
     if (typeof what === 'function') {
       for (const i of what(operands)) if (operands[i] instanceof Tensor) reads.add(operands[i]);
       continue;

@@ -3,14 +3,12 @@ import { isFloating } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { binary } from './elementwise.js';
-import { gradFor } from './grad-helpers.js';
+import { gradFor, needsGrad } from './grad-helpers.js';
 import type { Operand } from './op.js';
 import { divide, type DivOptions } from './division.js';
 import { installMethods } from '../install-methods.js';
 
 const t = (v: Operand) => v as Tensor;
-// gradFor's test: a rule computes no gradient for an operand that does not require grad
-const needsGrad = (v: Operand) => v instanceof Tensor && v.requiresGrad;
 const BOTH = [0, 1], FIRST = [0], SECOND = [1], NEITHER: number[] = [];
 
 export const add = binary('add', {

@@ -23,12 +23,17 @@ export function inShape(t: Tensor, shape: Shape): Tensor {
   return shapesEqual(t.shape, shape) ? t : t.reshape([...shape]);
 }
 
+/** Whether a rule computes a gradient for this operand (gradFor's test). */
+export function needsGrad(operand: Operand): operand is Tensor {
+  return operand instanceof Tensor && operand.requiresGrad;
+}
+
 /**
  * The gradient for an operand: null for JS scalars and for tensors that do not require grad
  * (nobody reads it: skipping it saves work, and a debug-mode NaN check on a discarded
  * value, e.g. log(base) for pow's constant exponent), else unbroadcast to its shape.
  */
 export function gradFor(operand: Operand, grad: () => Tensor): Tensor | null {
-  if (!(operand instanceof Tensor) || !operand.requiresGrad) return null;
+  if (!needsGrad(operand)) return null;
   return unbroadcast(grad(), operand.shape);
 }
