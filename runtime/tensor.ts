@@ -116,6 +116,8 @@ export class Tensor {
   // (V8 "weak objects": a steady training loop recompiled ~25 hot functions every 1.5 s).
   /** True for leaves that asked for gradients and for values computed from them. */
   requiresGrad = false;
+  /** When it last started requiring grad (autograd/grad-clock.ts; 0: from its creation). */
+  _gradSince = 0;
   /** Accumulated gradient of a leaf after backward(); null before. */
   grad: Tensor | null = null;
   /** How a non-leaf was computed (null for leaves). */

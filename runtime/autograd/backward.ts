@@ -15,7 +15,8 @@ import { checkDebugCollectives } from '../modes/eager.js';
 import { untracked } from '../views/view-tracking.js';
 import { asOneOp } from '../modes/composite.js';
 import { holdingCuts } from '../modes/region.js';
-import { edgeOf, valueAt } from './past-values.js';
+import { edgeOf, valueAt, withoutGrad } from './past-values.js';
+import { requiredGradAt } from './grad-clock.js';
 import { makeCollectiveRoom } from '../device/collective-room.js';
 import { readsNoValue, releaseFreedLayouts } from '../modes/recipes.js';
 
@@ -63,7 +64,8 @@ function neighbourCount(t: Tensor): number {
 function neighbour(t: Tensor, i: number): unknown {
   const node = t._gradNode!;
   const operands = node.operands ?? [];
-  return i < operands.length ? edgeOf(operands[i]!, node.versions[i]!) : node.group!.members[i - operands.length]!.out;
+  if (i >= operands.length) return node.group!.members[i - operands.length]!.out;
+  return requiredGradAt(operands[i], node.recordedAt) ? edgeOf(operands[i]!, node.versions[i]!) : null;
 }
 
 /** Where each collective call is processed: at its member met last in the reverse walk (all their consumers are done then). */
@@ -122,7 +124,7 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
     if (group.rule) return group.rule(seeds).map((g) => [g]);
     return group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs));
   });
-  group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i]))));
+  group.members.forEach((m, j) => m.operands.forEach((o, i) => requiredGradAt(o, m.out._gradNode!.recordedAt) && add(o, fitTo(o, grads[j]![i]))));
 }
 
 /**
@@ -273,11 +275,15 @@ class GradientWalk {
     const operands = node.operands;
     const versions = node.versions;
     const seen: Operand[] = new Array(operands.length);
-    for (let i = 0; i < operands.length; i++) seen[i] = valueAt(operands[i], versions[i]);
+    for (let i = 0; i < operands.length; i++) {
+      const o = operands[i]!;
+      const value = valueAt(o, versions[i]);
+      seen[i] = o instanceof Tensor && o.requiresGrad && !requiredGradAt(o, node.recordedAt) ? withoutGrad(value as Tensor) : value;
+    }
     const out = valueAt(t, node.outVersion) as Tensor;
     const ins = rule(g, seen, out, node.attrs);
     const fitted: (Tensor | null)[] = new Array(ins.length);
-    for (let i = 0; i < ins.length; i++) fitted[i] = fitTo(operands[i], ins[i]);
+    for (let i = 0; i < ins.length; i++) fitted[i] = requiredGradAt(operands[i], node.recordedAt) ? fitTo(operands[i], ins[i]) : null;
     for (let i = 0; i < operands.length; i++) this.add(edgeOf(operands[i]!, versions[i]!), fitted[i]!);
   }
 }

@@ -8,6 +8,7 @@ import { Tensor } from '../tensor.js';
 import type { Operand } from '../ops/op.js';
 import { identity } from '../ops/identity.js';
 import type { GradNode } from './tape.js';
+import { recordTime, startsRequiringGrad } from './grad-clock.js';
 
 /** The write count of a tensor's version counter (its own, or its base's). */
 export function versionOf(t: Tensor): number {
@@ -22,6 +23,19 @@ export function versionOf(t: Tensor): number {
 export function sharingVersion(view: Tensor, base: Tensor): Tensor {
   view._versionOf = base._versionOf ?? base;
   return view;
+}
+
+/**
+ * `o` as an operand whose gradient the rule must not compute (it started requiring grad after
+ * the op was recorded: grad-clock.ts): the value cut from the graph, or a stand-in that does
+ * not require grad.
+ */
+export function withoutGrad(o: Tensor): Tensor {
+  if (!o._stale) return o.detach();
+  const s = new Tensor(null, o.shape, o.dtype, o.chip);
+  s.disposed = true;
+  s._stale = o._stale;
+  return s;
 }
 
 /** PyTorch's error for a saved value changed in place, naming the versions. */
@@ -49,10 +63,12 @@ export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNo
     const past = (target._past ??= new Map());
     past.set(old, standIn(target, old, true, target._gradNode));
     pruneFreed(target);
+  } else {
+    startsRequiringGrad(target);
   }
   target.requiresGrad = true;
   // A value that needs no gradient (fill_ of a non-leaf): the old value gets none, as in PyTorch.
-  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [versionOf(source)] };
+  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [versionOf(source)], recordedAt: recordTime() };
   target._gradNode = { ...node, outVersion: target._version };
 }
 

@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { gradEnabled } from './grad-mode.js';
 import { versionOf } from './past-values.js';
 import { compositeCall } from '../modes/composite.js';
+import { recordTime } from './grad-clock.js';
 
 export interface GradNode {
   readonly op: OpDef<any>;
@@ -17,6 +18,8 @@ export interface GradNode {
   readonly versions: readonly number[];
   /** The output's write count when recorded (a rule reading it after an in-place write throws). */
   readonly outVersion?: number;
+  /** The grad clock when recorded: operands that started requiring grad later get no gradient (grad-clock.ts). */
+  readonly recordedAt: number;
   /** A collective's outputs on every chip of the call: backward runs their rules together. */
   group?: CollectiveGroup;
   /** The composed op (one call of it) that recorded this op: backward runs its rules as one op. */
@@ -47,7 +50,7 @@ export function linkCollective(members: CollectiveGroup['members'], rule?: Colle
   const group: CollectiveGroup = { members, rule };
   for (const m of members) {
     m.out.requiresGrad = true;
-    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)) };
+    m.out._gradNode ??= { op: m.op, operands: [...m.operands], attrs: m.attrs, versions: m.operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), recordedAt: recordTime() };
     m.out._gradNode.group = group;
   }
 }
@@ -61,5 +64,5 @@ addApplyHook((op, operands, attrs, out) => {
   out.requiresGrad = true;
   // A copy: a fused region rewires its recipes' inputs (to the buffers they read, or to the
   // value before an in-place write); gradients still belong to the tensors the user passed.
-  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), outVersion: out._version, call: compositeCall() };
+  out._gradNode = { op, operands: [...operands], attrs, versions: operands.map((v) => (v instanceof Tensor ? versionOf(v) : 0)), outVersion: out._version, call: compositeCall(), recordedAt: recordTime() };
 });

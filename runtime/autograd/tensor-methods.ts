@@ -5,6 +5,7 @@ import { Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
 import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
+import { startsRequiringGrad } from './grad-clock.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
@@ -43,6 +44,7 @@ export function setRequiresGrad(t: Tensor, on: boolean, who: string): Tensor {
   if (!on && t._gradNode) {
     throw new Error(`${who}: requiresGrad can be turned off only on a leaf; this tensor was computed from tensors requiring grad (use .detach())`);
   }
+  if (on && !t.requiresGrad) startsRequiringGrad(t);
   t.requiresGrad = on;
   return t;
 }

@@ -11,6 +11,7 @@ import type { Tensor } from '../tensor.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { linkCollective } from '../autograd/tape.js';
 import { versionOf } from '../autograd/past-values.js';
+import { recordTime } from '../autograd/grad-clock.js';
 import type { OpDef } from '../ops/op.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { Partial, Replicate, type Placement } from './placement.js';
@@ -39,7 +40,7 @@ export function fromLocalPieces(locals: readonly Tensor[], mesh: DeviceMesh, pla
   if (!gradEnabled() || !locals.some((t) => t.requiresGrad)) return [...locals];
   const pieces = locals.map((t) => {
     const piece = t.detach();
-    piece._gradNode = { op: fromLocalOp, operands: [t], attrs: null, versions: [versionOf(t)] };
+    piece._gradNode = { op: fromLocalOp, operands: [t], attrs: null, versions: [versionOf(t)], recordedAt: recordTime() };
     return piece;
   });
   const seedLayout = placements.map(seedPlacement);

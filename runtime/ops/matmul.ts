@@ -5,7 +5,7 @@ import { broadcastShapes, formatShape, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
-import { inShape, unbroadcast } from './grad-helpers.js';
+import { inShape, needsGrad, unbroadcast } from './grad-helpers.js';
 import { installMethods } from '../install-methods.js';
 
 export type MatmulPrecision = 'highest' | 'default';
@@ -65,8 +65,8 @@ export const matmul = defineOp<{ precision: MatmulPrecision }>({
     const y2 = y.ndim === 1 ? y.reshape([y.shape[0]!, 1]) : y;
     const g2 = inShape(g, matmulShape(x2.shape, y2.shape));
     // Only for operands that require grad (a data batch does not: no wasted matmul).
-    const gx = x.requiresGrad ? inShape(unbroadcast(g2.matmul(y2.mT), x2.shape), x.shape) : null;
-    const gy = y.requiresGrad ? inShape(unbroadcast(x2.mT.matmul(g2), y2.shape), y.shape) : null;
+    const gx = needsGrad(x) ? inShape(unbroadcast(g2.matmul(y2.mT), x2.shape), x.shape) : null;
+    const gy = needsGrad(y) ? inShape(unbroadcast(x2.mT.matmul(g2), y2.shape), y.shape) : null;
     return [gx, gy];
   },
 });
