@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -10,13 +11,18 @@ namespace ortc {
 
 namespace {
 
-/** One product's blocks: claimed through `next`; `inside` counts the helpers still at them. */
+/**
+ * One product's blocks: claimed through `next`; `inside` counts the helpers still at them. A
+ * block that throws (out of memory) ends the claiming; its exception reaches the caller.
+ */
 struct Job {
   void (*task)(void*, size_t);
   void* context;
   size_t n;
   std::atomic<size_t> next{0};
   std::atomic<int> inside{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // written by the first failing block only
 };
 
 /**
@@ -35,7 +41,15 @@ struct Crew {
 };
 
 void work(Job& job) {
-  for (size_t i; (i = job.next.fetch_add(1)) < job.n;) job.task(job.context, i);
+  for (size_t i; (i = job.next.fetch_add(1)) < job.n;) {
+    try {
+      job.task(job.context, i);
+    } catch (...) {
+      // An exception leaving a helper thread would end the process.
+      if (!job.failed.exchange(true)) job.error = std::current_exception();
+      job.next.store(job.n);
+    }
+  }
 }
 
 void helper(Crew* crew) {
@@ -90,6 +104,7 @@ bool crewRun(int helpers, void (*task)(void*, size_t), void* context, size_t n) 
   std::unique_lock<std::mutex> hold(crew->lock);
   crew->job = nullptr;  // no helper joins from here on
   crew->left.wait(hold, [&] { return job.inside.load() == 0; });
+  if (job.error) std::rethrow_exception(job.error);
   return true;
 }
 

@@ -12,7 +12,8 @@ namespace ortc {
 /**
  * Runs task(context, i) for every i in [0, n) on the calling thread and the crew's `helpers`
  * threads (started at the first call), and returns when all are done; false (nothing run) if
- * the crew is on another caller's product, or it has no helpers.
+ * the crew is on another caller's product, or it has no helpers. A task's exception is thrown
+ * here, once every thread has left the product (the others claim no further block).
  */
 bool crewRun(int helpers, void (*task)(void*, size_t), void* context, size_t n);
 
