@@ -53,7 +53,7 @@ export class DeviceSession {
   private readonly finalizer = new ReclaimingRegistry<DeviceBuffer>((b) => this.collected(b));
   /** Pooled-size buffers freed since the batch's last post (free). */
   private pendingFrees: number[] = [];
-  /** Watches large young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
+  /** Watches young tensors, to free a chain's temporaries after a scavenge (undefined until its addon is built, or without one). */
   private young: YoungTensors | undefined;
   /** The most launches queued or running at once since a recording last reset it (the profiler's max queue depth). */
   queueHigh = 0;
@@ -148,7 +148,7 @@ export class DeviceSession {
     for (let i = 0; i < owners.length; i++) {
       const b = buffers[i]!;
       if (b.freed) continue;
-      if (this.young && isPooledSize(b.bytes)) this.young.watch(owners[i]!, b);
+      if (this.young) this.young.watch(owners[i]!, b);
       else this.finalizer.register(owners[i]!, b);
     }
     owners.length = 0;

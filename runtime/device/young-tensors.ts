@@ -3,11 +3,11 @@
 // FinalizationRegistry hears of it only after a full collection (gc-pressure.ts: one per
 // 256 MiB of garbage, ~5-11 ms each), so the device cycled through 256 MiB+ of buffers that
 // had left the CPU's cache, and each op ran up to 2x slower than on recycled warm buffers.
-// Tensors with a poolable buffer are watched here by weak N-API references instead
-// (young-weak-source.ts): a scavenge clears those of unreachable young objects, so a minor
-// collection, as a batch is about to go out after 32 MiB of such tensors, finds the
-// temporaries, and the session frees each right after its last use in that batch
-// (protocol.ts, freeAfterLastUse): the device reuses them while in cache. Not inside a step:
+// Tensors are watched here by weak N-API references instead (young-weak-source.ts): a
+// scavenge clears those of unreachable young objects, so a minor collection, as a batch is
+// about to go out after 32 MiB or 8,192 tensors, finds the temporaries, and the session frees
+// each (a pooled size right after its last use in that batch
+// (protocol.ts, freeAfterLastUse)): the device reuses them while in cache. Not inside a step:
 // the running function's interpreter registers keep some temporaries until it returns, and
 // V8 promotes what survives two scavenges. Unreachable only: a tensor anything still
 // references keeps its reference set. Tensors alive at AGE_OUT sweeps have left the young
@@ -19,6 +19,12 @@ import { canCollect, collectYoung } from './gc-pressure.js';
 
 /** Bytes of newly watched tensors that ask for a sweep (the W2 chain: 2 outputs of 16 MiB). */
 export const SWEEP_BYTES = 32 * 2 ** 20;
+/**
+ * Newly watched tensors that ask for a sweep whatever their bytes: a loop of tiny ops (W1's
+ * 10,000 adds of 8 floats) makes thousands a step, and each one left to the finalization
+ * registry cost about 1 µs to register and survived scavenges until a full collection.
+ */
+export const SWEEP_COUNT = 8192;
 /** Sweeps a tensor survives before it goes to the finalization registry (V8 promotes after two scavenges). */
 const AGE_OUT = 2;
 
@@ -42,6 +48,7 @@ export class YoungTensors {
   private buffers: DeviceBuffer[] = [];
   private ages: number[] = [];
   private bytes = 0;
+  private count = 0;
 
   /**
    * `collected`: frees the buffer of a tensor found unreachable; `old`: hands a tensor still
@@ -73,11 +80,12 @@ export class YoungTensors {
     this.buffers.push(buffer);
     this.ages.push(0);
     this.bytes += buffer.bytes;
+    this.count++;
   }
 
-  /** A minor collection and a sweep, once SWEEP_BYTES of tensors were watched since the last. */
+  /** A minor collection and a sweep, once SWEEP_BYTES or SWEEP_COUNT of tensors were watched since the last. */
   sweepIfDue(): void {
-    if (this.bytes < SWEEP_BYTES) return;
+    if (this.bytes < SWEEP_BYTES && this.count < SWEEP_COUNT) return;
     this.settle();
     collectYoung();
     this.sweep();
@@ -86,6 +94,7 @@ export class YoungTensors {
   /** Frees the buffers of watched tensors found collected (by the last collection, minor or full). */
   sweep(): void {
     this.bytes = 0;
+    this.count = 0;
     const n = this.buffers.length;
     if (n === 0) return;
     const codes = new Uint8Array(n);

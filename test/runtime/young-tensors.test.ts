@@ -6,7 +6,8 @@
 // still holds keep their values (float64 references).
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
-import { SWEEP_BYTES, YoungTensors, youngWeakAddon } from '../../dist/runtime/device/young-tensors.js';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { SWEEP_BYTES, SWEEP_COUNT, YoungTensors, youngWeakAddon } from '../../dist/runtime/device/young-tensors.js';
 import type { DeviceBuffer } from '../../dist/runtime/device/memory.js';
 
 const MB = 2 ** 20;
@@ -72,6 +73,20 @@ describe('YoungTensors sweep', () => {
     expect(held.id).toBe(2);
   });
 
+  it('sweeps after SWEEP_COUNT tiny tensors too, whatever their bytes', async () => {
+    const collected: number[] = [];
+    const young = new YoungTensors(await addon(), (b) => collected.push(b.id), () => {}, () => {});
+    const watchTiny = (from: number, n: number) => {
+      for (let id = from; id < from + n; id++) young.watch({ id }, buffer(id, 32));
+    };
+    watchTiny(0, SWEEP_COUNT - 1);
+    young.sweepIfDue(); // 8,191 tensors of 32 bytes: not due
+    expect(collected.length).toBe(0);
+    watchTiny(SWEEP_COUNT - 1, 1);
+    young.sweepIfDue();
+    expect(collected.length).toBe(SWEEP_COUNT);
+  });
+
   it('runs what keeps dropped tensors reachable (call sites) before the collection', async () => {
     const order: string[] = [];
     const young = new YoungTensors(await addon(), () => order.push('collected'), () => {}, () => order.push('settle'));
@@ -83,6 +98,39 @@ describe('YoungTensors sweep', () => {
 });
 
 describe('natural strict code', () => {
+  it("frees a loop of tiny ops' dropped tensors with no full collection (W1's adds of 8 floats)", async () => {
+    const sites = tpu.setCallSites(false); // as in the case below
+    onTestFinished(() => void tpu.setCallSites(sites));
+    await tpu.withMode('strict', async () => {
+      const x = tpu.ones([8]);
+      await tpu.sync();
+      await addon();
+      const tensorsBefore = tpu.memory().liveTensors;
+      let majors = 0;
+      const gcs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if ((e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+      });
+      gcs.observe({ entryTypes: ['gc'] });
+      let y = x;
+      let most = 0;
+      for (let round = 0; round < 6; round++) {
+        const chain = () => {
+          for (let i = 0; i < 5000; i++) y = y.add(x);
+        };
+        chain();
+        await tpu.sync();
+        most = Math.max(most, tpu.memory().liveTensors - tensorsBefore);
+      }
+      await new Promise((r) => setImmediate(r)); // the observer's last entries
+      gcs.disconnect();
+      // 30,000 tensors made; a sweep per 8,192 watched, and the ones alive at a sweep age out after two
+      expect(majors, 'full collections during the loop (the bound below would then not show the sweep)').toBe(0);
+      expect(most).toBeLessThan(3 * SWEEP_COUNT);
+      expect(Array.from((await y.data()) as Float32Array)).toEqual(new Array(8).fill(30_001));
+    });
+  });
+
+
   const N = 1 << 20; // 4 MiB of float32
   const f32 = Math.fround;
   const host = Float32Array.from({ length: N }, (_, i) => Math.sin(i * 0.11) * 3);
