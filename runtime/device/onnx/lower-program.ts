@@ -56,9 +56,10 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   const inputNames = program.inputs.map((v, i) => graph.input(`in${i}`, COMPUTE_TYPE[v.dtype], v.shape));
   const scalarNames = program.scalars.map((d, i) => graph.input(`s${i}`, COMPUTE_TYPE[d], []));
   names.push(...inputNames, ...scalarNames);
-  const softmax = matchSoftmax(program);
-  const axpy = options.axpy ? matchAxpy(program) : undefined;
+  // How many nodes and outputs read each value, for every matcher and fold below.
   const uses = useCounts(program);
+  const softmax = matchSoftmax(program, uses);
+  const axpy = options.axpy ? matchAxpy(program, uses) : undefined;
   const base = program.inputs.length + program.scalars.length;
   // A composed op reads its input through one identity node (ops/identity.ts).
   const ownInput = (x: number) => {
@@ -73,7 +74,7 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
     return uses.get(x) === readers && foldIntoSgemm(graph, product, epilogue) ? product : undefined;
   };
   const taken = new Set([...softmax.at.keys(), ...softmax.skip, ...(axpy?.at.keys() ?? []), ...(axpy?.skip ?? [])]);
-  const linear = matchLinear(program, taken);
+  const linear = matchLinear(program, uses, taken);
   for (const [i, n] of program.nodes.entries()) {
     const fused = softmax.at.get(i);
     const update = axpy?.at.get(i);

@@ -2,7 +2,7 @@
 // and the learning rate) become one tpu_kernel.Axpy node, one pass over memory instead of
 // ONNX's Mul then Sub. float32 of one shape, s one value, and the product read by nothing
 // else: the node rounds the product, then the sum, as the two ONNX ops do.
-import { useCounts, valueOf, type Program } from '../../program/program.js';
+import { valueOf, type Program } from '../../program/program.js';
 import { shapesEqual } from '../../shape.js';
 
 export interface AxpyMatch {
@@ -12,9 +12,8 @@ export interface AxpyMatch {
   readonly skip: Set<number>;
 }
 
-export function matchAxpy(p: Program): AxpyMatch {
+export function matchAxpy(p: Program, uses: ReadonlyMap<number, number>): AxpyMatch {
   const base = p.inputs.length + p.scalars.length;
-  const uses = useCounts(p);
   const at: AxpyMatch['at'] = new Map();
   const skip = new Set<number>();
   const float32 = (id: number) => valueOf(p, id).dtype === 'float32';

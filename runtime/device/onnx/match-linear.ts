@@ -4,7 +4,7 @@
 // single reader (GemmTransposeFusion): a layer whose output is read twice (W6's logits, or any
 // layer in fused mode, which writes its result out) ran the Transpose as a kernel each step.
 // float32 throughout, the product read by nothing else; Gemm adds b as the fused pair did.
-import { useCounts, valueOf, type Program } from '../../program/program.js';
+import { valueOf, type Program } from '../../program/program.js';
 
 export interface LinearMatch {
   /** Node index of the add -> x, W (the permute's operand) and b (value ids). */
@@ -14,9 +14,8 @@ export interface LinearMatch {
 }
 
 /** `taken`: node indices another peephole lowers (an add that is an Axpy, say). */
-export function matchLinear(p: Program, taken: ReadonlySet<number>): LinearMatch {
+export function matchLinear(p: Program, uses: ReadonlyMap<number, number>, taken: ReadonlySet<number>): LinearMatch {
   const base = p.inputs.length + p.scalars.length;
-  const uses = useCounts(p);
   const at: LinearMatch['at'] = new Map();
   const skip = new Set<number>();
   const nodeOf = (id: number) => (id >= base ? p.nodes[id - base] : undefined);

@@ -1,7 +1,7 @@
 // A lowering peephole: the composed softmax (amax, sub, exp, sum, div over one dim) becomes
 // ONNX Softmax when none of its intermediates leaves the program. float32 only: bfloat16
 // must round after each op, as op-by-op execution does.
-import { useCounts, type Program } from '../../program/program.js';
+import type { Program } from '../../program/program.js';
 import { shapesEqual } from '../../shape.js';
 
 export interface SoftmaxMatch {
@@ -16,9 +16,8 @@ interface ReduceAttrs {
   keepdim: boolean;
 }
 
-export function matchSoftmax(p: Program): SoftmaxMatch {
+export function matchSoftmax(p: Program, uses: ReadonlyMap<number, number>): SoftmaxMatch {
   const base = p.inputs.length + p.scalars.length;
-  const uses = useCounts(p);
   const nodeOf = (v: number) => (v >= base ? p.nodes[v - base] : undefined);
   const at = new Map<number, { input: number; axis: number }>();
   const skip = new Set<number>();
