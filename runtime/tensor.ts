@@ -48,11 +48,11 @@ export interface TraceNode {
 
 /**
  * Device buffers kept alive for the recipes one region left unmaterialized (modes/recipes.ts):
- * shared by those values, released when the last of them is materialized or collected.
+ * shared by those values, released when the last of them is materialized, disposed or collected.
  */
 export interface PinGroup {
   readonly buffers: readonly DeviceBuffer[];
-  /** Values holding it that were not materialized yet (collected ones still count). */
+  /** Live values holding it, not yet materialized or disposed (collected ones still count). */
   holders: number;
 }
 
@@ -75,6 +75,8 @@ export interface ValueKeeper {
   materialize(t: Tensor, reason: string): void;
   /** t's value got a buffer: its recipe no longer needs the buffers it reads. */
   materialized(t: Tensor): void;
+  /** t, a recipe holding pins, was disposed: no one can read it now. */
+  disposedRecipe(t: Tensor): void;
   /** Frees the buffer now, or once nothing that reads it (a kept recipe, the pending region) is left. */
   disposeBuffer(b: DeviceBuffer): void;
 }
@@ -82,7 +84,7 @@ export interface ValueKeeper {
 const unwired = (): never => {
   throw new Error('tensor values need the runtime: import tpu-kernel/runtime (runtime/index.ts)');
 };
-let keeper: ValueKeeper = { checkRead: unwired, materialize: unwired, materialized: unwired, disposeBuffer: unwired };
+let keeper: ValueKeeper = { checkRead: unwired, materialize: unwired, materialized: unwired, disposedRecipe: unwired, disposeBuffer: unwired };
 
 export function setValueKeeper(k: ValueKeeper): void {
   keeper = k;
@@ -253,7 +255,10 @@ export class Tensor {
     if (this.disposed) return;
     this.disposed = true;
     const b = this._buf;
-    if (!b) return;
+    if (!b) {
+      if (this._pins) keeper.disposedRecipe(this);
+      return;
+    }
     // No unregister from the finalizer (it costs more than the op): freeing is idempotent.
     keeper.disposeBuffer(b);
   }

@@ -18,7 +18,11 @@ const registry = new FinalizationRegistry<readonly DeviceBuffer[]>((buffers) => 
  * value nothing reads keeps no pin (in a loop, most values are disposed at once), nor does a
  * composed op's temporary once backward freed the graph steps that read it (no one else can
  * reach it). The pins form one group, shared by those values: each buffer is pinned once,
- * until the last of them is materialized (dropRecipe) or collected.
+ * until the last live value reaching it is materialized (dropRecipe), disposed
+ * (releaseDisposed) or collected. The recipes only live values need (a gradient rule's mask
+ * read by a weight's gradient) hold nothing themselves: once the values needing them are
+ * gone, nothing can read them (W6 fused: the weights' gradients, disposed by the next step's
+ * zeroGrad, held its ReLU output until a full collection, a fresh buffer every step).
  */
 export function keepRecipes(members: readonly Tensor[]): void {
   // Members come in recording order and a recipe reads only earlier values: walking back,
@@ -26,7 +30,8 @@ export function keepRecipes(members: readonly Tensor[]): void {
   let needed: Set<Tensor> | null = null;
   /** Each pinned buffer and the hidden tensor recipes read it through. */
   let aliases: Map<DeviceBuffer, Tensor> | null = null;
-  let group: PinGroup | null = null;
+  /** The recipes kept, last recorded first. */
+  const kept: Tensor[] = [];
   let graphReads: ReadonlySet<Tensor> | null | undefined;
   const unreachable = (t: Tensor) => {
     if (t.disposed) return true;
@@ -38,7 +43,7 @@ export function keepRecipes(members: readonly Tensor[]): void {
     const t = members[m]!;
     if (t._buf || !t._node || t._pins) continue;
     if (unreachable(t) && !needed?.has(t)) continue;
-    let pinning = false;
+    kept.push(t);
     const inputs = t._node.inputs as (Tensor | WeakScalar)[];
     for (let k = 0; k < inputs.length; k++) {
       const v = inputs[k]!;
@@ -55,17 +60,30 @@ export function keepRecipes(members: readonly Tensor[]): void {
         aliases.set(b, (alias = frozen(v)));
       }
       inputs[k] = alias;
-      pinning = true;
-    }
-    if (pinning) {
-      group ??= { buffers: [], holders: 0 };
-      group.holders++;
-      t._pins = group;
     }
   }
-  if (!group) return;
-  (group.buffers as DeviceBuffer[]).push(...aliases!.keys());
+  if (!aliases) return;
+  const group: PinGroup = { buffers: [...aliases.keys()], holders: 0 };
+  // In recording order: a value reaches a pinned buffer through an input that reads one or
+  // that reaches one itself; the live ones among those hold the group.
+  const reaching = new Set<Tensor>();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const t = kept[i]!;
+    if (!readsPinned(t._node!.inputs, aliases, reaching)) continue;
+    reaching.add(t);
+    if (unreachable(t)) continue;
+    group.holders++;
+    t._pins = group;
+  }
   registry.register(group, group.buffers, group);
+}
+
+function readsPinned(inputs: readonly (Tensor | WeakScalar)[], aliases: ReadonlyMap<DeviceBuffer, Tensor>, reaching: ReadonlySet<Tensor>): boolean {
+  for (const v of inputs) {
+    if (isScalar(v)) continue;
+    if (v._buf ? aliases.get(v._buf) === v : reaching.has(v)) return true;
+  }
+  return false;
 }
 
 // Ops that only rearrange values: recomputed inside the program that reads them, they cost a
@@ -159,6 +177,23 @@ export function dropRecipe(t: Tensor): void {
   if (--group.holders > 0) return;
   registry.unregister(group);
   group.buffers.forEach(unpin);
+}
+
+/** Kept recipes that ops recorded after their region's cut read: their pins stay until collected. */
+const readAfterCut = new WeakSet<Tensor>();
+
+/**
+ * t, a recipe of a region already cut, is read by an op recorded since (a later region
+ * recomputes it): disposing t no longer lets its pins go, since that op's value may still
+ * need them (a recipe of the later region reads t's).
+ */
+export function holdUntilCollected(t: Tensor): void {
+  if (t._pins) readAfterCut.add(t);
+}
+
+/** dispose() of a recipe: it can no longer be read, so it stops holding its pins (unless read since, see holdUntilCollected). */
+export function releaseDisposed(t: Tensor): void {
+  if (!readAfterCut.has(t)) dropRecipe(t);
 }
 
 export function pin(b: DeviceBuffer): void {

@@ -19,7 +19,7 @@ import { iterationCut } from '../program/loop-period.js';
 import { readsUncheckedIndices, sameAttrs } from '../primitive.js';
 import { numel, shapesEqual } from '../shape.js';
 import { ITEMSIZE } from '../dtype.js';
-import { disposeBuffer, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
+import { disposeBuffer, holdUntilCollected, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession, postAllChips } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
@@ -104,6 +104,7 @@ export class Region {
       else {
         checkRecomputable(v, node.op.name);
         this.recomputed.add(v);
+        holdUntilCollected(v);
       }
     }
     node.region = this;
