@@ -1,5 +1,6 @@
-// Primitives a backend lowers as a composition of its own rules for other primitives: the
-// values are those of the composed ops, node for node (ops/log-softmax.ts).
+// Primitives a backend may lower as a composition of its own rules for other primitives, node
+// for node the values of the composed ops (ops/log-softmax.ts: StableHLO's logSoftmax, ONNX's of
+// a 0-d value).
 import type { LogSoftmaxAttrs } from '../ops/log-softmax.js';
 import type { ReduceAttrs } from '../ops/reduce.js';
 import type { LoweringRule, LoweringTable } from './lowering-table.js';

@@ -1,8 +1,7 @@
 // logSoftmax of float32 as one primitive, as PyTorch's log_softmax: its gradient reads its
 // result, g - exp(out)·Σg. Composed of amax, sub, exp, sum, log and sub, it recorded six ops
-// forward and seven backward in every step of a classifier's loss (W6's crossEntropy); the
-// backends lower it as that composition (device/composed-lowerings.ts), so its values keep
-// their bits.
+// forward and seven backward in every step of a classifier's loss (W6's crossEntropy). ONNX
+// lowers it to its LogSoftmax node, StableHLO as that composition (device/composed-lowerings.ts).
 import { formatShape } from '../shape.js';
 import { defineOp } from './op.js';
 

@@ -7,8 +7,5 @@ import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
 import './division.js';
-import { onnxLowerings } from './table.js';
-import { logSoftmaxByParts } from '../../composed-lowerings.js';
-
-onnxLowerings.register({ logSoftmax: logSoftmaxByParts(onnxLowerings) });
+import './log-softmax.js';
 export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';
