@@ -31,6 +31,7 @@ export * from './sort.js';
 export * from './triangular.js';
 export * from './indexing.js';
 export * from './statistics.js';
+export * from './log-softmax.js';
 export * from './linalg.js';
 export * from './einsum.js';
 export * from './nn/activations.js';

@@ -1,4 +1,5 @@
-// var std logsumexp norm logSoftmax: composed over primitives (gradients come for free).
+// var std logsumexp norm logSoftmax: composed over primitives (gradients come for free); float32
+// logSoftmax is its own primitive (log-softmax.ts), as PyTorch's, its gradient reading its result.
 import { Tensor } from '../tensor.js';
 import { reduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
@@ -11,6 +12,8 @@ import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { rowMajor } from '../views/result-layout.js';
+import { apply } from '../modes/dispatch.js';
+import { logSoftmaxOp } from './log-softmax.js';
 
 type DimArg = number | readonly number[];
 
@@ -165,11 +168,13 @@ export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
   const d = dimArgument('logSoftmax', x, dim);
   const empty = emptyPassesThrough(x);
   if (empty) return empty;
-  // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there. The
-  // shift changes no gradient (it cancels): out of autograd, the backward is g - softmax·Σg.
-  // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit).
-  // Bound module-level functions, not closures per call: V8 drops a closure's optimized code
-  // at each full collection once no closure of it lives (docs/runtime.md, W6).
+  // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there.
+  // float32: one primitive (ops/log-softmax.ts), whose gradient reads its result as PyTorch's.
+  if (x.dtype === 'float32') return rowMajor(apply(logSoftmaxOp, [x], { dim: d }));
+  // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit);
+  // the shift changes no gradient (it cancels). Bound module-level functions, not closures per
+  // call: V8 drops a closure's optimized code at each full collection once no closure of it
+  // lives (docs/runtime.md, W6).
   return rowMajor(composite('logSoftmax', logSoftmaxOf.bind(null, x, d)));
 }
 

@@ -226,6 +226,9 @@ function reduceCases(): PrimitiveCase[] {
   // ReduceMax/ReduceMin skip it (3 and 1 here).
   const withNan = (op: string, values: number[], pytorch: number[]) =>
     ({ ...one(`${op} float32 with NaN`, op, [T([2, 3], 'float32', { values })], { dims: [1], keepdim: false }, EXACT), pytorch });
+  // logSoftmax, lowered as its composition on both backends
+  cases.push(one('logSoftmax float32 dim 1', 'logSoftmax', [T([3, 5, 4], 'float32', { finite: true })], { dim: 1 }, REDUCTION));
+  cases.push(one('logSoftmax float32 last dim', 'logSoftmax', [T([6, 10], 'float32', { finite: true })], { dim: 1 }, REDUCTION));
   cases.push(withNan('amax', [1, NaN, 3, -1, -2, -3], [NaN, -1]));
   cases.push(withNan('amin', [1, 2, NaN, -1, -2, -3], [NaN, -3]));
   // The sign of a zero result, as PyTorch gives it (compared sign included; checked with torch 2.13).

@@ -65,6 +65,10 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
     { label: 'dim 1 (distinct values)', inputs: [{ shape: [2, 3], values: [0.3, -1.2, 1.9, 0.7, 1.4, -0.6] }], call: (a) => a.amax(1) },
     { label: 'all, keepdim', inputs: [m(2, 3)], call: (a) => a.amax({ keepdim: true }) },
   ],
+  logSoftmax: [
+    { label: 'dim 1', inputs: [m(3, 4)], call: (a) => a.logSoftmax(1) },
+    { label: 'dim 0 of 3-d', inputs: [m(3, 2, 2)], call: (a) => a.logSoftmax(0) },
+  ],
   matmul: [
     { label: 'matrices', inputs: [m(2, 3), m(3, 4)], call: (a, b) => a.matmul(b) },
     { label: 'batched, broadcast batch', inputs: [m(2, 2, 3), m(3, 2)], call: (a, b) => a.matmul(b) },

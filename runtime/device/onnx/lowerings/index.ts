@@ -7,4 +7,5 @@ import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
 import './division.js';
+import './log-softmax.js';
 export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';

@@ -6,5 +6,9 @@ import './layout.js';
 import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
-export { stablehloLowerings, type StableHloLowerContext, type StableHloLowering } from './table.js';
 import './collectives.js';
+import { stablehloLowerings } from './table.js';
+import { logSoftmaxByParts } from '../../composed-lowerings.js';
+
+stablehloLowerings.register({ logSoftmax: logSoftmaxByParts(stablehloLowerings) });
+export { stablehloLowerings, type StableHloLowerContext, type StableHloLowering } from './table.js';
