@@ -124,7 +124,7 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
     if (group.rule) return group.rule(seeds).map((g) => [g]);
     return group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs));
   });
-  group.members.forEach((m, j) => m.operands.forEach((o, i) => requiredGradAt(o, m.out._gradNode!.recordedAt) && add(o, fitTo(o, grads[j]![i]))));
+  group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i], m.out._gradNode!.recordedAt))));
 }
 
 /**
@@ -148,9 +148,9 @@ function callRun(order: readonly Tensor[], k: number): { first: number; nodes: T
   return { first, nodes, leaves };
 }
 
-/** A rule's result fitted to its operand, or null when the operand needs no gradient. */
-function fitTo(o: unknown, gi: Tensor | null | undefined): Tensor | null {
-  return o instanceof Tensor && o.requiresGrad && gi ? fit(gi, o) : null;
+/** A rule's result fitted to its operand, or null when the operand needs no gradient (or did not when its node was recorded at `recordedAt`). */
+function fitTo(o: Operand, gi: Tensor | null | undefined, recordedAt: number): Tensor | null {
+  return gi && requiredGradAt(o, recordedAt) ? fit(gi, o) : null;
 }
 
 /** Fits a rule's result to its operand: sums broadcast dims, matches a floating dtype. */
@@ -283,7 +283,7 @@ class GradientWalk {
     const out = valueAt(t, node.outVersion) as Tensor;
     const ins = rule(g, seen, out, node.attrs);
     const fitted: (Tensor | null)[] = new Array(ins.length);
-    for (let i = 0; i < ins.length; i++) fitted[i] = requiredGradAt(operands[i], node.recordedAt) ? fitTo(operands[i], ins[i]) : null;
+    for (let i = 0; i < ins.length; i++) fitted[i] = fitTo(operands[i], ins[i], node.recordedAt);
     for (let i = 0; i < operands.length; i++) this.add(edgeOf(operands[i]!, versions[i]!), fitted[i]!);
   }
 }
