@@ -11,6 +11,8 @@ export class CommandBatch {
   private encoder = new CommandEncoder();
   private transfers: ArrayBuffer[] = [];
   private postScheduled = false;
+  /** Launches in this batch. */
+  launches = 0;
 
   /** `post` sends the batch (the session calls take() there). */
   constructor(private readonly post: () => void) {}
@@ -20,6 +22,7 @@ export class CommandBatch {
     scalars: readonly number[], reply: number,
   ): void {
     this.encoder.exec(program, launch, ins, outs, scalars, reply);
+    this.launches++;
     this.added();
   }
 
@@ -48,6 +51,7 @@ export class CommandBatch {
   /** The batch as one message and the buffers it transfers (null when empty); the next batch starts. */
   take(): { msg: HostMessage; transfers: ArrayBuffer[] } | null {
     this.postScheduled = false;
+    this.launches = 0;
     if (this.encoder.count === 0) return null;
     const msg = this.encoder.take();
     const transfers = this.transfers;

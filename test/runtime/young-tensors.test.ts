@@ -1,9 +1,10 @@
 // Dropped large tensors found by a scavenge (device/young-tensors.ts): weak N-API references
 // that a minor collection clears for unreachable young objects. First the sweep alone, on
 // stand-in owners and buffers: exactly the dropped ones are freed, the reachable ones never,
-// and survivors go to the finalization registry. Then natural strict code: a chain's
+// and survivors go to the finalization registry. Then natural code: a strict chain's
 // temporaries come back within a step or two, with no full collection, and tensors the code
-// still holds keep their values (float64 references).
+// still holds keep their values (float64 references); a fused step's dropped output, swept
+// after its launch went out, comes back too.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
@@ -97,7 +98,7 @@ describe('YoungTensors sweep', () => {
   });
 });
 
-describe('natural strict code', () => {
+describe('natural code', () => {
   it("frees a loop of tiny ops' dropped tensors with no full collection (W1's adds of 8 floats)", async () => {
     const sites = tpu.setCallSites(false); // as in the case below
     onTestFinished(() => void tpu.setCallSites(sites));
@@ -167,6 +168,35 @@ describe('natural strict code', () => {
         const v = (await t.data()) as Float32Array;
         for (let i = 0; i < N; i += 1009) expect(v[i], `held step ${step} [${i}]`).toBe(f32(f32(host[i]! * 1.5) + 0.5));
       }
+    });
+  });
+
+  it("recycles a fused step's dropped output, swept after the step's lone launch went out", async () => {
+    const sites = tpu.setCallSites(false); // as in the case above
+    onTestFinished(() => void tpu.setCallSites(sites));
+    await tpu.withMode('fused', async () => {
+      const x = tpu.tensor(host);
+      await tpu.sync();
+      await addon();
+      let last = x;
+      const step = async () => {
+        last = x.mul(1.5).add(0.5).tanh().mul(x).sub(0.25).abs().sqrt();
+        await tpu.sync();
+      };
+      for (let i = 0; i < 20; i++) await step();
+      const liveBefore = tpu.memory().liveBytes;
+      const freshBefore = (await tpu.deviceStats()).pool.fresh;
+      let highest = 0;
+      // 40 steps of one 4 MiB output each: a sweep per 32 MiB (8 steps) finds the dropped ones,
+      // and their frees, made after the launch went out, reach the device in a batch of their own.
+      for (let i = 0; i < 40; i++) {
+        await step();
+        highest = Math.max(highest, tpu.memory().liveBytes - liveBefore);
+      }
+      expect(highest).toBeLessThanOrEqual(SWEEP_BYTES + 4 * MB);
+      expect((await tpu.deviceStats()).pool.fresh - freshBefore, 'outputs made afresh instead of recycled').toBe(0);
+      const got = (await last.data()) as Float32Array;
+      for (let i = 0; i < N; i += 997) expect(Math.abs(got[i]! - chain(host[i]!))).toBeLessThan(1e-5);
     });
   });
 });
