@@ -31,10 +31,14 @@ export function sharingVersion(view: Tensor, base: Tensor): Tensor {
  * not require grad.
  */
 export function withoutGrad(o: Tensor): Tensor {
-  if (!o._stale) return o.detach();
-  const s = new Tensor(null, o.shape, o.dtype, o.chip);
+  return o._stale ? valueless(o, o._stale) : o.detach();
+}
+
+/** A tensor shaped like `of` with no value: reading it throws `stale()`'s error. */
+function valueless(of: Tensor, stale: () => Error): Tensor {
+  const s = new Tensor(null, of.shape, of.dtype, of.chip);
   s.disposed = true;
-  s._stale = o._stale;
+  s._stale = stale;
   return s;
 }
 
@@ -45,11 +49,9 @@ function modifiedError(t: Tensor, expected: number): Error {
 }
 
 function standIn(of: Tensor, version: number, requiresGrad: boolean, node: GradNode | null): Tensor {
-  const s = new Tensor(null, of.shape, of.dtype, of.chip);
-  s.disposed = true;
+  const s = valueless(of, () => modifiedError(of, version));
   s.requiresGrad = requiresGrad;
   s._gradNode = node;
-  s._stale = () => modifiedError(of, version);
   return s;
 }
 
