@@ -3,6 +3,7 @@
 // reference to a young object is cleared by a scavenge, a minor collection of well under a
 // millisecond: young-tensors.ts finds a chain's dropped temporaries with one, without a full
 // collection. Built by the system compiler like the generated loops (loopgen/native.ts).
+import { napiModuleInit } from './loopgen/napi-module.js';
 export const YOUNG_WEAK_C = String.raw`
 #include <node_api.h>
 #include <stdint.h>
@@ -68,14 +69,4 @@ static napi_value tk_sweep(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-NAPI_MODULE_INIT() {
-  napi_value f;
-  napi_create_function(env, "list", NAPI_AUTO_LENGTH, tk_create, NULL, &f);
-  napi_set_named_property(env, exports, "list", f);
-  napi_create_function(env, "watch", NAPI_AUTO_LENGTH, tk_watch, NULL, &f);
-  napi_set_named_property(env, exports, "watch", f);
-  napi_create_function(env, "sweep", NAPI_AUTO_LENGTH, tk_sweep, NULL, &f);
-  napi_set_named_property(env, exports, "sweep", f);
-  return exports;
-}
-`;
+${napiModuleInit([['list', 'tk_create'], ['watch', 'tk_watch'], ['sweep', 'tk_sweep']])}`;

@@ -3,6 +3,7 @@
 // memory), so the cores take chunks of it in turn. Its workers sleep on a condition variable
 // between runs (no spinning: the cores are shared with ONNX Runtime and the host). Compiled
 // once per machine by the system compiler, like the kernels.
+import { napiModuleInit } from './napi-module.js';
 export const ADDON_C = String.raw`
 #include <dlfcn.h>
 #include <node_api.h>
@@ -131,12 +132,4 @@ static napi_value tk_run(napi_env env, napi_callback_info info) {
   tk_parallel(job, threads);
   return NULL;
 }
-NAPI_MODULE_INIT() {
-  napi_value f;
-  napi_create_function(env, "load", NAPI_AUTO_LENGTH, tk_load, NULL, &f);
-  napi_set_named_property(env, exports, "load", f);
-  napi_create_function(env, "run", NAPI_AUTO_LENGTH, tk_run, NULL, &f);
-  napi_set_named_property(env, exports, "run", f);
-  return exports;
-}
-`;
+${napiModuleInit([['load', 'tk_load'], ['run', 'tk_run']])}`;
