@@ -9,12 +9,13 @@
 // slows them alike; each figure is a median. Prints the figures, the time ratios to PyTorch eager and
 // the goals; writes test/output/bench/runtime.json. `node test/bench/runtime.bench.mjs W2 W3`
 // runs only those; BENCH_ROUNDS sets the rounds, BENCH_BLOCK_MS a block's length, BENCH_PEERS=0 leaves the peers out,
-// BENCH_VARIANTS=fused,torch.compile times only those columns (quick iteration on one mode).
+// BENCH_VARIANTS=fused,torch.compile times only those columns (quick iteration on one mode),
+// BENCH_PEER_MALLOC=default runs the peers with glibc's own allocation (peers.mjs: why not by default).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadavg, cpus } from 'node:os';
 import { tpu } from 'tpu-kernel/runtime';
-import { startPeers, noPeers, PEERS } from './runtime/peers.mjs';
+import { startPeers, noPeers, PEERS, PEER_MALLOC } from './runtime/peers.mjs';
 import { goals } from './runtime/goals.mjs';
 import { loadWorkloads } from './runtime/workload-list.mjs';
 
@@ -129,7 +130,7 @@ const table = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(10) : c.padStar
 const lines = [
   `runtime bench (${tpu.device().backend}, ${threads} threads; PyTorch ${peers.threads ?? '-'} threads; ${cpus().length} cores; ` +
     `load average ${loadavg()[0].toFixed(1)}; median of the timed steps of ${ROUNDS} interleaved rounds, each variant a block of ≥ ${BLOCK_MS} ms per round, its first step untimed; natural code: no dispose, no sync in loops)`,
-  `peers: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none found'}${peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''}`,
+  `peers: ${Object.entries(peers.found).map(([p, v]) => `${p} ${v}`).join(', ') || 'none found'}${peers.missing.length ? `; missing: ${peers.missing.join(', ')}` : ''}; ${PEER_MALLOC}`,
   `PyTorch columns: the faster of ${peers.threads} threads (its default) and 1 thread in this run; threads used: ` +
     rows.map((r) => `${r.id} ${['torch', 'torch.compile'].map((p) => r[p]?.threads ?? '-').join('/')}`).join(', '),
   '',
@@ -158,5 +159,5 @@ const out = fileURLToPath(new URL('../output/bench/', import.meta.url));
 mkdirSync(out, { recursive: true });
 writeFileSync(
   `${out}runtime.json`,
-  JSON.stringify({ date: new Date().toISOString(), threads, torchThreads: peers.threads, peers: peers.found, cores: cpus().length, loadAverage: loadavg(), rounds: ROUNDS, rows, goals: goals(rows) }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), threads, torchThreads: peers.threads, peers: peers.found, peerMalloc: PEER_MALLOC, cores: cpus().length, loadAverage: loadavg(), rounds: ROUNDS, rows, goals: goals(rows) }, null, 2),
 );

@@ -9,6 +9,17 @@ import { fileURLToPath } from 'node:url';
 export const PEERS = ['numpy', 'torch', 'torch.compile'];
 const PYTHON = process.env.BENCH_PYTHON ?? 'python3';
 
+// glibc serves a block above its mmap threshold with a fresh mapping, and moves that threshold
+// with the process's history: in one peer process running W6, W4, W5, W2 in turn, PyTorch's
+// W5 took 340 to 8,160 page faults a step (two fresh 16 MiB results) run to run, and its W5
+// time 1.8 to 7.3 ms. A fixed threshold above the workloads' sizes gives 0 faults a step in
+// every workload (as PyTorch deployments get from jemalloc or tcmalloc): the peers' steady
+// best, not a lucky or unlucky history. BENCH_PEER_MALLOC=default runs them with glibc's own.
+const FIXED_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(128 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(256 * 2 ** 20) };
+export const PEER_MALLOC = process.env.BENCH_PEER_MALLOC === 'default'
+  ? "glibc's default allocation"
+  : "glibc's mmap threshold fixed at 128 MiB (no page fault per step)";
+
 /** No peers (python3 missing, or left out on purpose). */
 export function noPeers() {
   return { found: {}, missing: PEERS, threads: undefined, prepare: async () => ({ skip: 'no peers' }), step: async () => NaN, drop: async () => {}, close() {} };
@@ -23,7 +34,11 @@ export async function startPeers() {
     // of CPU in the 50 ms after a 1024³ matmul), taking it from whatever variant runs next; a
     // timeout of 2^4 cycles puts them to sleep at once and costs its matmul nothing (326 vs
     // 332 GFLOP/s). PyTorch's OpenMP threads spin ~0.1 ms: left as they are.
-    const env = { ...process.env, OPENBLAS_THREAD_TIMEOUT: process.env.OPENBLAS_THREAD_TIMEOUT ?? '4' };
+    const env = {
+      ...(process.env.BENCH_PEER_MALLOC === 'default' ? {} : FIXED_MALLOC),
+      ...process.env,
+      OPENBLAS_THREAD_TIMEOUT: process.env.OPENBLAS_THREAD_TIMEOUT ?? '4',
+    };
     child = spawn(PYTHON, [fileURLToPath(new URL('./peers.py', import.meta.url))], { stdio: ['pipe', 'pipe', 'pipe'], env });
   } catch {
     return none;
