@@ -2,6 +2,7 @@
 // libtpu/PJRT backend slots in here without touching tensors, modes or the compiler.
 import type { DType, StorageArray } from '../dtype.js';
 import type { Program } from '../program/program.js';
+import type { ProgramDescription } from './protocol.js';
 
 /** A buffer in device memory, owned by the backend. */
 export interface BackendBuffer {
@@ -37,6 +38,8 @@ export interface Backend<Executable = unknown, Buffer extends BackendBuffer = Ba
   toHost(buffer: Buffer): StorageArray | Promise<StorageArray>;
   free(buffer: Buffer): void;
   memoryStats(): BackendMemoryStats;
+  /** How it runs a compiled program, as it runs it now (%program); undefined: the host's own lowering says it. */
+  describe?(exe: Executable): ProgramDescription;
 }
 
 export interface BackendOptions {

@@ -295,6 +295,11 @@ function run(cmd: Command): Promise<void> | undefined {
     case 'stats':
       reply({ t: 'reply', reply: cmd.reply, stats: { programs: programs.size, ...backend.memoryStats() } });
       return;
+    case 'describe': {
+      const exe = compiled.get(cmd.program);
+      reply({ t: 'reply', reply: cmd.reply, description: exe === undefined ? undefined : backend.describe?.(exe) });
+      return;
+    }
     case 'profile':
       profiling = cmd.on;
       return;

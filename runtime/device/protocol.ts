@@ -18,6 +18,8 @@ export type Command =
   | { t: 'free'; buffer: number }
   | { t: 'fence'; reply: number }
   | { t: 'stats'; reply: number }
+  /** Replies how the backend runs the compiled program (%program). */
+  | { t: 'describe'; program: number; reply: number }
   | { t: 'profile'; on: boolean };
 
 export type HostMessage =
@@ -30,7 +32,13 @@ export type HostMessage =
 /** Progress: every launch ≤ upTo has finished; timings only while profiling; compiles as (program, start, ms) triples. */
 export type Progress = { t: 'progress'; upTo: number; timings?: number[]; compiles?: number[]; errors?: DeviceError[]; collectives?: CollectiveTiming[] };
 /** The answer to a command that asked for one, with the progress not sent before it (handled first). */
-export type Reply = { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; root?: FailureRoot; stats?: DeviceStats; progress?: Progress };
+export type Reply = { t: 'reply'; reply: number; data?: StorageArray; nonFinite?: number[]; error?: string; root?: FailureRoot; stats?: DeviceStats; description?: ProgramDescription; progress?: Progress };
+
+/** How a backend runs one compiled program: a title and its text (an ONNX graph, a generated loop's C). */
+export interface ProgramDescription {
+  readonly title: string;
+  readonly text: string;
+}
 
 export type DeviceMessage =
   | Reply

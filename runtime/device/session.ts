@@ -12,7 +12,7 @@ import { DeviceBuffer, MemoryAccount } from './memory.js';
 import { ReclaimingRegistry } from './gc-pressure.js';
 import { YoungTensors, youngWeakAddon } from './young-tensors.js';
 import { isPooledSize } from './pooled-size.js';
-import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, Progress, Reply } from './protocol.js';
+import type { Command, DeviceMessage, DeviceStats, DeviceThreadData, HostMessage, IciEnd, ProgramDescription, Progress, Reply } from './protocol.js';
 import { settings } from './settings.js';
 import { userFrameLater, type Site } from '../call-site.js';
 import { CommandBatch } from './command-batch.js';
@@ -296,7 +296,14 @@ export class DeviceSession {
     throw new DeviceError(r.root ? failureText(r.root, r.error, this.chip) : r.error);
   }
 
-  private request(cmd: Extract<Command, { t: 'download' | 'check' | 'fence' | 'stats' }>): number {
+  /** How the device thread runs compiled program `id` now, once the work queued so far ran (undefined: not compiled on this chip, or the backend does not say). */
+  describeProgram(id: number): ProgramDescription | undefined {
+    const r = this.waits.sync(this.request({ t: 'describe', program: id, reply: 0 }), 'tpu.profiler.lastProgram');
+    this.check(r);
+    return r.description;
+  }
+
+  private request(cmd: Extract<Command, { t: 'download' | 'check' | 'fence' | 'stats' | 'describe' }>): number {
     cmd.reply = this.nextReply++;
     this.batch.object(cmd);
     this.postBatch();

@@ -6,6 +6,7 @@ import { chromeTrace } from './chrome-trace.js';
 import type { Profile } from './profile.js';
 import { ProgramListing } from './program-listing.js';
 import { syncDevice } from '../modes/sync.js';
+import { currentSession } from '../device/current.js';
 import { lastProfileRecorded, ProfileRecording, type RecordOptions } from './recorder.js';
 
 /**
@@ -61,11 +62,12 @@ export const profiler = {
   },
 
   /**
-   * The last compiled program: its ops and the backend graph (%program).
+   * The last compiled program: its ops and how the backend runs it (%program); waits for the
+   * device's queued work, as the device thread answers it.
    * @example tpu.profiler.lastProgram()?.ops
    */
   lastProgram(): ProgramListing | undefined {
     const entry = programCache().last;
-    return entry && new ProgramListing(entry);
+    return entry && new ProgramListing(entry, currentSession().describeProgram(entry.id));
   },
 };

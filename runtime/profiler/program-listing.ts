@@ -1,25 +1,30 @@
-// %program: the last compiled program as readable text — its ops (the program IR) and
-// the ONNX graph the embedded backend runs for it (the same lowering the device thread
-// does, redone here on the host), and beside them the optimized TPU HLO XLA:TPU made of it
-// for the session's chip, once the background compile has it.
+// %program: the last compiled program as readable text — its ops (the program IR) and how
+// the embedded backend runs it, as the device thread says (the ONNX graph with the session's
+// own custom nodes, or the generated C loop that replaced it), and beside them the optimized
+// TPU HLO XLA:TPU made of it for the session's chip, once the background compile has it.
 import { formatShape } from '../shape.js';
 import { valueOf, type Program } from '../program/program.js';
 import type { CompiledEntry } from '../program/program-cache.js';
 import { lowerToOnnx } from '../device/onnx/lower-program.js';
+import type { ProgramDescription } from '../device/protocol.js';
 import { escapeXml } from './format.js';
 import { tpuInLoop, tpuCompileSwitchedOff } from '../device/tpu-loop/tpu-in-loop.js';
 
 export class ProgramListing {
   readonly ops: string;
+  /** What the backend runs (an ONNX graph, a generated loop's C) and its heading. */
   readonly backendGraph: string;
+  readonly backendHeading: string;
   /** XLA:TPU's optimized HLO of the program, when its background compile has finished. */
   readonly tpuHlo: string | undefined;
   /** 'optimized HLO by XLA:TPU for v5e:1x1', or why there is none (yet). */
   readonly tpuHeading: string;
 
-  constructor(readonly entry: CompiledEntry) {
+  /** `ran`: the device thread's description (undefined: the host's own ONNX lowering, without the device's custom nodes). */
+  constructor(readonly entry: CompiledEntry, ran?: ProgramDescription) {
     this.ops = programText(entry);
-    this.backendGraph = lowerToOnnx(entry.program).text;
+    this.backendGraph = ran?.text ?? lowerToOnnx(entry.program).text;
+    this.backendHeading = ran?.title ?? 'ONNX graph of the program (as the host lowers it, without the backend\'s custom nodes)';
     const xla = tpuInLoop.result(entry.id);
     this.tpuHlo = xla?.hloText;
     this.tpuHeading = xla
@@ -33,13 +38,13 @@ export class ProgramListing {
 
   toString(): string {
     const tpu = this.tpuHlo === undefined ? this.tpuHeading : `${this.tpuHeading}:\n${this.tpuHlo}`;
-    return `${this.ops}\n\nONNX graph run by the backend (onnxruntime-cpu):\n${this.backendGraph}\n\n${tpu}`;
+    return `${this.ops}\n\n${this.backendHeading}:\n${this.backendGraph}\n\n${tpu}`;
   }
 
   [Symbol.for('Jupyter.display')](): Record<string, unknown> {
     return {
       'text/plain': this.toString(),
-      'text/html': `<pre>${escapeXml(this.ops)}</pre><details><summary>ONNX graph run by the backend (onnxruntime-cpu)</summary><pre>${escapeXml(this.backendGraph)}</pre></details>` +
+      'text/html': `<pre>${escapeXml(this.ops)}</pre><details><summary>${escapeXml(this.backendHeading)}</summary><pre>${escapeXml(this.backendGraph)}</pre></details>` +
         (this.tpuHlo === undefined
           ? `<p>${escapeXml(this.tpuHeading)}</p>`
           : `<details><summary>${escapeXml(this.tpuHeading)}</summary><pre>${escapeXml(this.tpuHlo)}</pre></details>`),

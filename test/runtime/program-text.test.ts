@@ -43,3 +43,35 @@ it('lowers gelu to the subgraph ONNX Runtime fuses into one Gelu kernel', () => 
   const [, mul] = text.match(new RegExp(`(v\\d+) = Mul\\(${add}, in0\\)`)) ?? [];
   expect(text).toMatch(new RegExp(`v\\d+ = Mul\\(${mul}, ${half}\\)`));
 });
+
+// %program shows what the device thread runs, not the host's own lowering: the session's
+// custom nodes (ortc's tpu_kernel.Axpy for x - g·s), or the generated C loop that replaced
+// the graph once compiled.
+it('describes the program as the device runs it: custom nodes, then the generated loop', async () => {
+  tpu.mode('fused');
+  try {
+    const a = tpu.tensor([[1, 2], [3, 4]]);
+    const g = tpu.tensor([[10, 20], [30, 40]]);
+    expect(Array.from(a.sub(g.mul(0.5)).dataSync())).toEqual([-4, -8, -12, -16]);
+    const listing = tpu.profiler.lastProgram()!;
+    const host = lowerToOnnx(listing.entry.program).text;
+    expect(host).toMatch(/= Sub\(in0, v\d+\)/); // the host lowers it without custom nodes
+    expect(listing.backendHeading).toBe('ONNX graph run by the backend (onnxruntime-cpu)');
+    const ortc = (await tpu.deviceStats()).binding!.startsWith('ortc');
+    // onnxruntime-node (no ortc addon) runs no custom node: the graph is then the host's
+    expect(listing.backendGraph).toBe(ortc ? 'inputs: in0: float32[2,2], in1: float32[2,2], s0: float32[]\nv0 = tpu_kernel.Axpy(in0, in1, s0, subtract=1)\noutputs: v0: float32[2,2]' : host);
+
+    // 64K floats: its loop compiles in the background at once (TPU_KERNEL_LOOPGEN)
+    const x = tpu.tensor(Float32Array.from({ length: 1 << 16 }, (_, i) => (i % 7) - 3));
+    let listed = '';
+    for (let i = 0; i < 200 && !listed.startsWith('a generated C loop'); i++) {
+      expect(x.mul(2).abs().dataSync()[1]).toBe(4);
+      listed = tpu.profiler.lastProgram()!.backendHeading;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(listed).toMatch(/^a generated C loop run by the backend on \d+ threads \(device\/loopgen\)$/);
+    expect(tpu.profiler.lastProgram()!.backendGraph).toMatch(/const float v\d+ = in0\[i\] \* sc0;\n\s+const float v\d+ = __builtin_fabsf\(v\d+\);/);
+  } finally {
+    tpu.mode('strict');
+  }
+});

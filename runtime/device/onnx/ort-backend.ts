@@ -3,6 +3,7 @@ import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type ComputeType, type
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
+import type { ProgramDescription } from '../protocol.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
 import { isPooledSize } from '../pooled-size.js';
@@ -11,6 +12,7 @@ import type { TensorSpec } from './ortc-addon.js';
 import { tinyKernelOf, type TinyKernel } from './tiny-elementwise.js';
 import { generateLoop, type GeneratedLoop } from '../loopgen/generate-loop.js';
 import { compileKernel, type LoadedKernel } from '../loopgen/native.js';
+import { VECTOR_MATH_C } from '../loopgen/vector-math.js';
 
 export interface OrtBuffer extends BackendBuffer {
   readonly data: StorageArray;
@@ -18,8 +20,8 @@ export interface OrtBuffer extends BackendBuffer {
 
 interface OrtExecutable {
   readonly session: OrtSession;
-  /** A generated loop for the program (elementwise or per-row), used instead of the session once compiled. */
-  loop?: { kernel: LoadedKernel; count: number; unit: number };
+  /** A generated loop for the program (elementwise or per-row), used instead of the session once compiled; `source`: its C, for %program. */
+  loop?: { kernel: LoadedKernel; count: number; unit: number; source: string };
   /** Its C source, while the program waits to be run often enough to be worth a compile. */
   loopSource?: GeneratedLoop;
   runs: number;
@@ -74,7 +76,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     exe.loopSource = undefined;
     void compileKernel(source).then((kernel) => {
       if (!kernel || exe.released) return;
-      exe.loop = { kernel, count, unit };
+      exe.loop = { kernel, count, unit, source };
       this.generatedLoops++;
     });
   }
@@ -120,6 +122,17 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const out = this.alloc('float32', numel(program.nodes[0]!.shape), false) as Float32Array;
     tiny(inputs.map((b) => b.data as Float32Array), scalars, out);
     return [this.track('float32', out)];
+  }
+
+  describe(exe: OrtExecutable): ProgramDescription {
+    const { program } = exe;
+    const tiny = program.nodes[0]!;
+    if (tinyKernelOf(program)) return { title: 'run by a JS loop on the device thread (a tiny elementwise op: no ONNX Runtime call)', text: `${tiny.op} of ${numel(tiny.shape)} elements` };
+    if (exe.loop) {
+      const text = exe.loop.source.replace(VECTOR_MATH_C, '/* the vector math of device/loopgen/vector-math.ts (tk_tanh, tk_erf, tk_exp_neg) */');
+      return { title: `a generated C loop run by the backend on ${this.threads} threads (device/loopgen)`, text };
+    }
+    return { title: `ONNX graph run by the backend (${this.name})`, text: lowerToOnnx(program, this.sessions.customOps).text };
   }
 
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
