@@ -9,17 +9,28 @@ import { recheckOnReplay } from './jit/trace-record.js';
 /** Larger uploads are not remembered (the copy would cost more than it saves). */
 export const HOST_KNOWN_MAX = 4096;
 
-const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: HostIndices }>();
+// Kept as numbers (a copy): each read of an int64 element would make a BigInt, and every
+// training step checks its labels (W6: 64 int64 labels read three times, ~4.6 KiB a step).
+// Number() is exact within any valid range, as the checks compared before.
+const known = new WeakMap<Tensor, { buf: DeviceBuffer; values: Float64Array }>();
 
 /** int32 or int64 values. */
 export type HostIndices = Int32Array | BigInt64Array;
 
-export function noteHostValues(t: Tensor, values: HostIndices): void {
+/** The copy of uploaded values that noteHostValues keeps (made before the upload transfers them). */
+export function hostNumbers(values: HostIndices): Float64Array {
+  const numbers = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) numbers[i] = Number(values[i]!);
+  return numbers;
+}
+
+/** Remembers the values (hostNumbers) uploaded to t's buffer. */
+export function noteHostValues(t: Tensor, values: Float64Array): void {
   if (t._buf) known.set(t, { buf: t._buf, values });
 }
 
 /** The values, while the tensor still holds the buffer they were uploaded to (no in-place update since). */
-function hostValues(t: Tensor): HostIndices | undefined {
+function hostValues(t: Tensor): Float64Array | undefined {
   const k = known.get(t);
   return k && t._buf === k.buf && t._node === null && !t.disposed ? k.values : undefined;
 }
@@ -36,7 +47,7 @@ export function checkHostIndices(op: string, what: string, index: Tensor, size: 
   if (!values) return false;
   const low = negativesWrap ? -size : 0;
   for (let i = 0; i < values.length; i++) {
-    const v = Number(values[i]!); // exact within any valid range
+    const v = values[i]!;
     if ((v >= low && v < size) || v === skip) continue;
     const why = v < 0 && !negativesWrap && v >= -size ? ' (negative indices are errors here, as in PyTorch)' : '';
     throw new RangeError(`${op}: ${what} ${v} at position ${i} is out of range [${low}, ${size - 1}]${why}`);
@@ -52,6 +63,6 @@ export function checkHostIndices(op: string, what: string, index: Tensor, size: 
 export function hostIndicesWithout(index: Tensor, value: number): boolean {
   const values = hostValues(index);
   if (!values) return false;
-  for (let i = 0; i < values.length; i++) if (Number(values[i]!) === value) return false;
+  for (let i = 0; i < values.length; i++) if (values[i] === value) return false;
   return recheckOnReplay(index, (t) => hostIndicesWithout(t, value));
 }

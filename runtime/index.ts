@@ -1,4 +1,6 @@
 // tpu-kernel/runtime: eager TPU tensors on a persistent session (see runtime/README.md).
+// First: V8's tier-up budget applies to the functions the runtime loads after it.
+import './v8-tiering.js';
 import './ops/index.js';
 // Tensor's autograd methods (backward, detach, requiresGrad_, grad): their declarations reach cells too.
 import './autograd/index.js';

@@ -26,5 +26,10 @@ describe('environment variables', () => {
     expect(() => runWithEnv({ TPU_KERNEL_CHIP: 'v3' }, PROBE)).toThrow(/TPU_KERNEL_CHIP: chip must be one of v4, v5e, v5p, v6e; got "v3"/);
     expect(() => runWithEnv({ TPU_KERNEL_MODE: 'lazy' }, PROBE)).toThrow(/TPU_KERNEL_MODE: mode must be one of debug, strict, fused; got "lazy"/);
     expect(() => runWithEnv({ TPU_KERNEL_THREADS: '0' }, PROBE)).toThrow(/TPU_KERNEL_THREADS must be a positive integer; got "0"/);
+    expect(() => runWithEnv({ TPU_KERNEL_INTERRUPT_BUDGET: 'fast' }, PROBE)).toThrow(/TPU_KERNEL_INTERRUPT_BUDGET must be a whole number of bytecode units \(0: V8's default\); got "fast"/);
+  });
+
+  it("TPU_KERNEL_INTERRUPT_BUDGET: V8's tier-up budget (0: V8's default), results unchanged", () => {
+    for (const budget of ['0', '16384']) expect(JSON.parse(runWithEnv({ TPU_KERNEL_INTERRUPT_BUDGET: budget }, PROBE))).toMatchObject({ v: 4 });
   });
 });

@@ -40,6 +40,25 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(Number.isFinite(tpu.nn.crossEntropy(x(), ints([0, -100, 2])).item())).toBe(true);
   });
 
+  it('host-known int64 indices are checked as int32 ones, values beyond 2^53 too', () => {
+    tpu.mode(mode);
+    const longs = (v: bigint[]) => tpu.tensor(BigInt64Array.from(v), { dtype: 'int64' });
+    expect(() => x().indexSelect(0, longs([0n, 2n ** 60n + 1n]))).toThrow('indexSelect: index 1152921504606847000 at position 1 is out of range [0, 2]');
+    expect(() => x().indexSelect(0, longs([-(2n ** 60n)]))).toThrow('indexSelect: index -1152921504606847000 at position 0 is out of range [0, 2]');
+    expect(() => tpu.nn.crossEntropy(x(), longs([0n, 4n, 1n]))).toThrow('crossEntropy: target 4 at position 1 is out of range [0, 3]');
+    expect(x().indexSelect(0, longs([2n, 0n])).array()).toEqual([[8, 9, 10, 11], [0, 1, 2, 3]]);
+    // float64 reference: mean over the kept rows of logsumexp(row) - row[target]
+    const nll = (labels: number[]) => {
+      const kept = labels.map((c, r) => [c, r]).filter(([c]) => c !== -100);
+      return kept.reduce((s, [c, r]) => {
+        const row = [0, 1, 2, 3].map((j) => 4 * r! + j);
+        return s + Math.log(row.reduce((a, v) => a + Math.exp(v), 0)) - row[c!]!;
+      }, 0) / kept.length;
+    };
+    expect(tpu.nn.crossEntropy(x(), longs([3n, 0n, 1n])).item()).toBeCloseTo(nll([3, 0, 1]), 5);
+    expect(tpu.nn.crossEntropy(x(), longs([0n, -100n, 1n])).item()).toBeCloseTo(nll([0, -100, 1]), 5);
+  });
+
   it('computed bad indices fail on the device; unrelated tensors stay usable', async () => {
     tpu.mode(mode);
     const kept = tpu.tensor([1, 2, 3]).mul(2);
