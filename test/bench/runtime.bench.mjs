@@ -98,7 +98,7 @@ for (const w of workloads) {
       const blockMs = warming ? WARMUP_MS / WARMUP : BLOCK_MS;
       for (let i = 0; i < 2 || ((warming || i < BLOCK_MAX_STEPS) && performance.now() - blockStart < blockMs); i++) {
         const { ms, extra, fresh } = await timeStep(v);
-        if (round < WARMUP || i === 0) continue;
+        if (warming || i === 0) continue;
         timed[name].fresh += fresh ?? 0;
         timed[name].ms.push(ms);
         if (extra?.hostUsPerOp !== undefined) timed[name].host.push(extra.hostUsPerOp);

@@ -126,8 +126,10 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
 
   describe(exe: OrtExecutable): ProgramDescription {
     const { program } = exe;
-    const tiny = program.nodes[0]!;
-    if (tinyKernelOf(program)) return { title: 'run by a JS loop on the device thread (a tiny elementwise op: no ONNX Runtime call)', text: `${tiny.op} of ${numel(tiny.shape)} elements` };
+    if (tinyKernelOf(program)) {
+      const { op, shape } = program.nodes[0]!;
+      return { title: 'run by a JS loop on the device thread (a tiny elementwise op: no ONNX Runtime call)', text: `${op} of ${numel(shape)} elements` };
+    }
     if (exe.loop) {
       const text = exe.loop.source.replace(VECTOR_MATH_C, '/* the vector math of device/loopgen/vector-math.ts (tk_tanh, tk_erf, tk_exp_neg) */');
       return { title: `a generated C loop run by the backend on ${this.threads} threads (device/loopgen)`, text };

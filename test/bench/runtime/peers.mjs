@@ -15,10 +15,12 @@ const PYTHON = process.env.BENCH_PYTHON ?? 'python3';
 // time 1.8 to 7.3 ms. A fixed threshold above the workloads' sizes gives 0 faults a step in
 // every workload (as PyTorch deployments get from jemalloc or tcmalloc): the peers' steady
 // best, not a lucky or unlucky history. BENCH_PEER_MALLOC=default runs them with glibc's own.
-const FIXED_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(128 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(256 * 2 ** 20) };
-export const PEER_MALLOC = process.env.BENCH_PEER_MALLOC === 'default'
-  ? "glibc's default allocation"
-  : "glibc's mmap threshold fixed at 128 MiB (no page fault per step)";
+const FIXED_MALLOC = process.env.BENCH_PEER_MALLOC === 'default'
+  ? {}
+  : { MALLOC_MMAP_THRESHOLD_: String(128 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(256 * 2 ** 20) };
+export const PEER_MALLOC = 'MALLOC_MMAP_THRESHOLD_' in FIXED_MALLOC
+  ? "glibc's mmap threshold fixed at 128 MiB (no page fault per step)"
+  : "glibc's default allocation";
 
 /** No peers (python3 missing, or left out on purpose). */
 export function noPeers() {
@@ -35,7 +37,7 @@ export async function startPeers() {
     // timeout of 2^4 cycles puts them to sleep at once and costs its matmul nothing (326 vs
     // 332 GFLOP/s). PyTorch's OpenMP threads spin ~0.1 ms: left as they are.
     const env = {
-      ...(process.env.BENCH_PEER_MALLOC === 'default' ? {} : FIXED_MALLOC),
+      ...FIXED_MALLOC,
       ...process.env,
       OPENBLAS_THREAD_TIMEOUT: process.env.OPENBLAS_THREAD_TIMEOUT ?? '4',
     };
