@@ -85,6 +85,31 @@ describe('generated row loops', () => {
     expect(generateRowsC({ ...p, inputs: [{ shape: [8, 16], dtype: 'int32' }, ...p.inputs.slice(1)] })).toBeUndefined();
   });
 
+  it('divide by a row\'s square root as a product with its reciprocal, taken once a row (PyTorch\'s rstd); other row divisors keep the division', async () => {
+    const p = layerNormProgram(4, 8);
+    const source = generateRowsC(p)!.source;
+    expect(source).toContain('const float r9 = 1.0f / v9;');
+    expect(source).toContain('const float v10 = v4 * r9;');
+    expect(source).not.toContain('v4 / v9');
+    // a quotient by the variance itself (no root) stays a division
+    const byVariance = { ...p, nodes: p.nodes.map((n, k) => (k === 7 ? { ...n, inputs: [4, 8] } : n)) };
+    expect(generateRowsC(byVariance)!.source).toContain('const float v10 = v4 / v8;');
+    // eps 0 and a constant row: the root is 0, so 0 * (1/0) is NaN as 0 / 0 (PyTorch: NaN too); the other rows finite
+    const noEps = { ...p, nodes: p.nodes.map((n, k) => (k === 4 ? { ...n, attrs: { ...n.attrs, values: [0] } } : n)) };
+    const kernel = await compileKernel(generateRowsC(noEps)!.source);
+    const x = Float32Array.from(seededValues(32, 8));
+    x.fill(2.5, 8, 16);
+    const y = new Float32Array(32);
+    kernel!.run([x, new Float32Array(8).fill(1), new Float32Array(8)], new Float32Array(0), [y, new Float32Array(4)], 4, 1, 8);
+    expect(Array.from(y.subarray(8, 16)).every(Number.isNaN)).toBe(true);
+    for (const r of [0, 2, 3]) {
+      const row = Array.from(x.subarray(r * 8, r * 8 + 8));
+      const m = row.reduce((a, b) => a + b) / 8;
+      const s = Math.sqrt(row.reduce((a, b) => a + (b - m) ** 2, 0) / 8);
+      row.forEach((v, j) => expect(Math.abs(y[r * 8 + j]! - (v - m) / s), `row ${r} col ${j}`).toBeLessThan(1e-5));
+    }
+  });
+
   it.each([[300, 2], [300, 7], [40, 1025], [1, 4097], [2, 1_000_000]])('layerNorm of [%d, %d] within float32 accuracy of float64, the mean within 4e-6', async (rows, cols) => {
     const kernel = await compileKernel(generateRowsC(layerNormProgram(rows, cols))!.source);
     expect(kernel, 'gcc is on this machine, so the kernel must build').toBeDefined();
