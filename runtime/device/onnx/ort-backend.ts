@@ -6,6 +6,7 @@ import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import type { ProgramDescription } from '../protocol.js';
 import { lowerToOnnx } from './lower-program.js';
 import { BufferPool } from './buffer-pool.js';
+import { AlignedArrays } from './aligned-arrays.js';
 import { isPooledSize } from '../pooled-size.js';
 import { sessionFactory, type OrtSession, type OrtSessionFactory } from './ort-session.js';
 import type { TensorSpec } from './ortc-addon.js';
@@ -43,11 +44,13 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   private executables = 0;
   private generatedLoops = 0;
   private readonly sessions: OrtSessionFactory;
+  private readonly arrays: AlignedArrays;
   private readonly threads: number;
 
   constructor(options: BackendOptions) {
     this.threads = options.threads;
     this.sessions = sessionFactory(options.threads);
+    this.arrays = new AlignedArrays(this.pool, this.sessions.lineOffset);
   }
 
   async compile(program: Program): Promise<OrtExecutable> {
@@ -106,7 +109,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);
-      this.recycle(data);
+      this.arrays.recycle(data);
       return this.track(dtype, bits);
     });
   }
@@ -138,7 +141,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   toDevice(dtype: DType, data: StorageArray): OrtBuffer {
-    return this.track(dtype, data);
+    return this.track(dtype, this.arrays.placed(data));
   }
 
   toHost(buffer: OrtBuffer): StorageArray {
@@ -146,7 +149,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   }
 
   free(buffer: OrtBuffer): void {
-    this.recycle(buffer.data);
+    this.arrays.recycle(buffer.data);
     this.bytesInUse -= buffer.length * ITEMSIZE[buffer.dtype];
     this.buffers--;
   }
@@ -165,16 +168,10 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
   /** `native`: written by native code (ONNX Runtime, a generated loop), else by a JS loop. */
   private alloc(dtype: ComputeType, n: number, native: boolean): StorageArray {
     const Type = STORAGE_TYPE[dtype];
-    const bytes = n * Type.BYTES_PER_ELEMENT;
-    if (isPooledSize(bytes)) return new Type(this.pool.take(bytes));
+    if (native || isPooledSize(n * Type.BYTES_PER_ELEMENT)) return this.arrays.make(Type, n);
     // A small array of its own. V8 keeps the smallest (up to 64 bytes) in its heap, cheap for a
     // JS loop; native code gets a pointer to such an array only after V8 copies it out.
-    return native ? offHeap(dtype, n) : new Type(n);
-  }
-
-  private recycle(data: StorageArray): void {
-    // Reading .buffer would move a small on-heap array off the heap: only pooled sizes give it back.
-    if (isPooledSize(data.byteLength)) this.pool.give(data.buffer as ArrayBuffer);
+    return new Type(n);
   }
 
   private track(dtype: DType, data: StorageArray): OrtBuffer {

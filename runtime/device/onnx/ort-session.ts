@@ -22,6 +22,8 @@ export interface OrtSessionFactory {
   readonly customOps: LowerOptions;
   /** `pooled`: the session may use the intra-op pool (large programs); otherwise one thread. */
   open(model: Uint8Array, pooled: boolean, inputs: readonly TensorSpec[], outputs: readonly TensorSpec[]): OrtSession;
+  /** Where a buffer's data starts past a 64-byte cache line, when the binding can tell (ortc). */
+  readonly lineOffset?: (buffer: ArrayBuffer) => number;
 }
 
 export function sessionFactory(threads: number): OrtSessionFactory {
@@ -38,6 +40,7 @@ function ortcFactory(addon: OrtcAddon, version: string, gemm: string, sgemm: boo
       return `ortc (ONNX Runtime ${version}, ${addon.threadPools()} thread pool; matmul GEMM: ${gemm})`;
     },
     customOps: { sgemm, axpy: true, softmax: true, select: true },
+    lineOffset: (buffer) => addon.lineOffset(buffer),
     open(model, pooled, inputs, outputs) {
       const session = addon.createSession(model, pooled, inputs, outputs);
       return {

@@ -34,6 +34,8 @@ export interface OrtcAddon {
   releaseSession(session: OrtcSession): void;
   /** 'per session' once an ORT environment made before ours (without the global pool) was found. */
   threadPools(): 'global' | 'per session';
+  /** Where the buffer's data starts past a 64-byte cache line (its address mod 64). */
+  lineOffset(buffer: ArrayBuffer): number;
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));

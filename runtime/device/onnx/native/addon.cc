@@ -313,6 +313,19 @@ napi_value ReleaseSession(napi_env env, napi_callback_info info) {
   });
 }
 
+/** lineOffset(arrayBuffer) -> where its data starts past a 64-byte cache line (its address mod 64). */
+napi_value LineOffset(napi_env env, napi_callback_info info) {
+  return guard(env, [&] {
+    auto a = args(env, info, 1);
+    void* data = nullptr;
+    size_t length = 0;
+    ok(env, napi_get_arraybuffer_info(env, a[0], &data, &length), "the array buffer");
+    napi_value out;
+    napi_create_uint32(env, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(data) % 64), &out);
+    return out;
+  });
+}
+
 napi_value exportAll(napi_env env, napi_value exports) {
   const napi_property_descriptor functions[] = {
       {"init", nullptr, Init, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
@@ -320,6 +333,7 @@ napi_value exportAll(napi_env env, napi_value exports) {
       {"run", nullptr, RunSession, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"threadPools", nullptr, ThreadPools, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"releaseSession", nullptr, ReleaseSession, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"lineOffset", nullptr, LineOffset, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof(functions) / sizeof(functions[0]), functions);
   return exports;
