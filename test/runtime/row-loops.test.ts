@@ -10,7 +10,7 @@ import { generateC } from '../../dist/runtime/device/loopgen/generate-c.js';
 import { compileKernel } from '../../dist/runtime/device/loopgen/native.js';
 import type { Program } from '../../dist/runtime/program/program.js';
 import { erfRef, seededValues } from '../support/reference.js';
-import { erfLoopWorstUlps } from '../support/erf-loop.js';
+import { elementwise, erfLoopWorstUlps } from '../support/erf-loop.js';
 
 const EPS = 1e-5;
 afterEach(() => tpu.mode('strict'));
@@ -167,15 +167,72 @@ describe('generated row loops', () => {
     }
   });
 
-  it('erf within 2 ulp of float64, keeping NaN, +-inf and -0', async () => {
-    const n = 1 << 16;
+  /** Values over [-6, 6] (every interval of the block erf, and the clamp) with tiny, subnormal and interval-edge ones. */
+  const erfSweep = (n: number) => {
+    const x = Float32Array.from({ length: n }, (_, i) => (i / n) * 12 - 6);
+    x.set([1e-30, -1e-38, 2 ** -149, 0.99999994, 1, -0.25, 0.24999999, 3.75, 3.9499998, 3.95, -4, 5e37], 5);
+    return x;
+  };
+
+  it('elementwise erf a block at a time, within 2 ulp of float64 (0.69 measured), keeping NaN, +-inf and -0; threads bitwise as one', async () => {
+    const n = (1 << 16) + 21; // blocks of 1024 and a ragged end
     const v = { shape: [n], dtype: 'float32' as const };
     const program: Program = { inputs: [v], scalars: [], nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...v }, { op: 'erf', inputs: [1], attrs: {}, ...v }], outputs: [2] };
-    const kernel = await compileKernel(generateC(program)!);
-    const x = Float32Array.from({ length: n }, (_, i) => (i / n) * 12 - 6); // both branches and the clamp
-    x.set([1e-30, -1e-38, 0.99999994, 1], 5);
-    const worst = erfLoopWorstUlps(kernel!, x);
-    expect(worst).toBeLessThanOrEqual(2);
+    const source = generateC(program)!;
+    expect(source).toContain('tk_erf_block(e2, i1 - i0);');
+    const kernel = await compileKernel(source);
+    const x = erfSweep(n);
+    expect(erfLoopWorstUlps(elementwise(kernel!), x)).toBeLessThanOrEqual(2);
+    const one = elementwise(kernel!)(x);
+    expect(elementwise(kernel!, 3)(x).every((v, i) => Object.is(v, one[i]))).toBe(true);
+  });
+
+  /** erf(x) and the row means of x over [rows, cols]; with `summed`, the means are of erf(x). */
+  const erfRowsProgram = (rows: number, cols: number, summed: boolean): Program => {
+    const full = { shape: [rows, cols], dtype: 'float32' as const };
+    const row = { shape: [rows, 1], dtype: 'float32' as const };
+    return {
+      inputs: [full],
+      scalars: [],
+      nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...full }, { op: 'erf', inputs: [1], attrs: {}, ...full }, { op: 'mean', inputs: [summed ? 2 : 0], attrs: { dims: [1], keepdim: true }, ...row }],
+      outputs: [2, 3],
+    };
+  };
+  /** The row loop of `program` as a function of its input: its erf output, the rows split over `threads`. */
+  const rowsErf = async (program: Program, rows: number, cols: number, threads = 1) => {
+    const kernel = await compileKernel(generateRowsC(program)!.source);
+    return (x: Float32Array) => {
+      const out = [new Float32Array(rows * cols), new Float32Array(rows)];
+      kernel!.run([x], new Float32Array(0), out, rows, threads, cols);
+      return out[0]!;
+    };
+  };
+
+  it('a row loop\'s output pass takes erf a block at a time: within 2 ulp of float64, keeping NaN, +-inf and -0; threads bitwise as one', async () => {
+    const [rows, cols] = [40, 1041]; // a block of 1024 and one of 17 (a ragged vector) a row
+    const program = erfRowsProgram(rows, cols, false);
+    expect(generateRowsC(program)!.source).toContain('tk_erf_block(e2, j1 - j0);');
+    const x = erfSweep(rows * cols);
+    expect(erfLoopWorstUlps(await rowsErf(program, rows, cols), x)).toBeLessThanOrEqual(2);
+    const one = (await rowsErf(program, rows, cols))(x);
+    const three = (await rowsErf(program, rows, cols, 3))(x);
+    expect(three.every((v, i) => Object.is(v, one[i]))).toBe(true);
+  });
+
+  it('an erf a reduction reads stays the scalar tk_erf in every pass (within 2 ulp): the mean agrees with the values output', async () => {
+    const [rows, cols] = [64, 1000];
+    const program = erfRowsProgram(rows, cols, true);
+    expect(generateRowsC(program)!.source).not.toContain('tk_erf_block(e');
+    const x = erfSweep(rows * cols);
+    expect(erfLoopWorstUlps(await rowsErf(program, rows, cols), x)).toBeLessThanOrEqual(2);
+    const kernel = await compileKernel(generateRowsC(program)!.source);
+    const [y, means] = [new Float32Array(rows * cols), new Float32Array(rows)];
+    x[0] = 0.5; // no NaN row
+    kernel!.run([x], new Float32Array(0), [y, means], rows, 1, cols);
+    for (let r = 0; r < rows; r++) {
+      const want = y.subarray(r * cols, (r + 1) * cols).reduce((a, b) => a + b, 0) / cols;
+      expect(Math.abs(means[r]! - want), `row ${r}`).toBeLessThan(1e-6);
+    }
   });
 
   it('erf and tanh give NaN for a NaN of any payload (the exponent step of exp is built from bits)', async () => {

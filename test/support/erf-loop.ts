@@ -7,15 +7,21 @@ import { erfRef, float32Ulp } from './reference.js';
 /** The first inputs of every sweep: erf gives NaN, 1, -1, 0 and -0 for them. */
 const SPECIALS = [NaN, Infinity, -Infinity, 0, -0];
 
-/**
- * Runs `kernel` (one input, one output) over `x` with SPECIALS written over its first values,
- * checks their results, and returns the worst error of the rest in float32 ulps against float64
- * erf(arg(x)).
- */
-export function erfLoopWorstUlps(kernel: LoadedKernel, x: Float32Array, arg: (x: number) => number = (v) => v): number {
-  x.set(SPECIALS);
+/** An elementwise kernel of one input and one output as a function of its input, over `threads` threads. */
+export const elementwise = (kernel: LoadedKernel, threads = 1) => (x: Float32Array) => {
   const out = new Float32Array(x.length);
-  kernel.run([x], new Float32Array(0), [out], x.length);
+  kernel.run([x], new Float32Array(0), [out], x.length, threads);
+  return out;
+};
+
+/**
+ * Runs `erf` (the generated loop as a function of its input) over `x` with SPECIALS written
+ * over its first values, checks their results, and returns the worst error of the rest in
+ * float32 ulps against float64 erf(arg(x)).
+ */
+export function erfLoopWorstUlps(erf: (x: Float32Array) => Float32Array, x: Float32Array, arg: (x: number) => number = (v) => v): number {
+  x.set(SPECIALS);
+  const out = erf(x);
   expect(Array.from(out.subarray(0, SPECIALS.length))).toEqual([NaN, 1, -1, 0, -0]);
   expect(Object.is(out[4], -0)).toBe(true);
   let worst = 0;

@@ -11,6 +11,7 @@
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { C_OPS, constantC, erfQuotients } from './generate-c.js';
+import { blockErfRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** How a value is laid out against the program's [rows, cols] view. */
@@ -89,6 +90,9 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
    * A root is at least 2^-74.5 or 0, so the reciprocal is finite or, for 0, inf as the quotient.
    */
   const rowRoots = new Set<number>();
+  /** The output pass's full-shape erfs, a block at a time; one a reduction reads stays tk_erf in every pass, so both read the same bits. */
+  const erfs: BlockErf[] = [];
+  const reduced = readByReductions();
   const rootReciprocals = new Set<number>();
   for (const [k, node] of program.nodes.entries()) {
     const id = base + k;
@@ -124,7 +128,10 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
       rootReciprocals.add(divisor);
       reciprocal = `r${divisor}`;
     }
-    const line = `const float v${id} = ${reciprocal ? `${a} * ${reciprocal}` : emit(a, names[divisor] ?? '')};`;
+    const blockErf = node.op === 'erf' && kind === 'full' && !reduced.has(id);
+    if (blockErf) erfs.push({ id, operand: node.inputs[0]!, arg: a });
+    const value = blockErf ? blockErfRead(id, 'j', 'j0') : reciprocal ? `${a} * ${reciprocal}` : emit(a, names[divisor] ?? '');
+    const line = `const float v${id} = ${value};`;
     if (node.op === 'sqrt' && kind === 'row') rowRoots.add(id);
     if (kinds[id] === 'row') rowBody.push(`    ${line}`);
     else {
@@ -140,7 +147,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     const kind = kinds[id];
     if (kind === 'full') {
       fullOutputs.push(id);
-      stores.push(`      out${j}[o + j] = ${names[id]};`);
+      stores.push(`out${j}[o + j] = ${names[id]};`);
     } else if (kind === 'row' && (rows === 1 || kindOf(valueOf(program, id).shape) !== 'one')) outerStores.push(`    out${j}[r] = ${names[id]};`);
     else return undefined;
   }
@@ -156,10 +163,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     ...rowBody,
     ...outerStores,
     ...prefetchNextRow(),
-    '    for (int64_t j = 0; j < TK_COLS; j++) {',
-    ...elementLines(fullOutputs, '      '),
-    ...stores,
-    '    }',
+    ...outputPass(),
     '  }',
     '}',
     '',
@@ -181,13 +185,37 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     ];
   }
 
-  /** The element-scope nodes `targets` read (themselves included), in program order. */
+  /** The loop over a row's columns computing the full-shape outputs, in blocks when it has block erfs. */
+  function outputPass(): string[] {
+    const body = (indent: string) => [...elementLines(fullOutputs, indent), ...stores.map((s) => indent + s)];
+    if (!erfs.length) return ['    for (int64_t j = 0; j < TK_COLS; j++) {', ...body('      '), '    }'];
+    return [
+      '    for (int64_t j0 = 0; j0 < TK_COLS; j0 += TK_ERF_BLOCK) {',
+      '      const int64_t j1 = j0 + TK_ERF_BLOCK < TK_COLS ? j0 + TK_ERF_BLOCK : TK_COLS;',
+      ...erfBlockLoops(erfs, 'j', 'j0', 'j1', (targets) => elementLines(targets, '        '), body('        '), '      '),
+      '    }',
+    ];
+  }
+
+  /** Value ids the reductions read, directly or through other nodes. */
+  function readByReductions(): Set<number> {
+    const read = new Set<number>();
+    const visit = (id: number) => {
+      if (id < base || read.has(id)) return;
+      read.add(id);
+      program.nodes[id - base]!.inputs.forEach(visit);
+    };
+    for (const r of reductions) visit(r.inputs[0]!);
+    return read;
+  }
+
+  /** The element-scope nodes `targets` read (themselves included; a block erf's inputs not), in program order. */
   function elementLines(targets: readonly number[], indent: string): string[] {
     const needed = new Set<number>();
     const visit = (id: number) => {
       if (!inner.has(id) || needed.has(id)) return;
       needed.add(id);
-      for (const v of program.nodes[id - base]!.inputs) visit(v);
+      if (!erfs.some((e) => e.id === id)) program.nodes[id - base]!.inputs.forEach(visit);
     };
     targets.forEach(visit);
     return [...needed].sort((a, b) => a - b).map((id) => `${indent}${lines[id]}`);

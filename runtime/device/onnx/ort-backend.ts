@@ -134,7 +134,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       return { title: 'run by a JS loop on the device thread (a tiny elementwise op: no ONNX Runtime call)', text: `${op} of ${numel(shape)} elements` };
     }
     if (exe.loop) {
-      const text = exe.loop.source.replace(VECTOR_MATH_C, '/* the vector math of device/loopgen/vector-math.ts (tk_tanh, tk_erf, tk_exp_neg) */');
+      const text = exe.loop.source.replace(VECTOR_MATH_C, '/* the vector math of device/loopgen/vector-math.ts (tk_tanh, tk_erf, tk_erf_block, tk_exp_neg) */');
       return { title: `a generated C loop run by the backend on ${this.threads} threads (device/loopgen)`, text };
     }
     return { title: `ONNX graph run by the backend (${this.name})`, text: lowerToOnnx(program, this.sessions.customOps).text };
