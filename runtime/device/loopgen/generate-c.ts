@@ -5,7 +5,7 @@
 // worth its compile is the backend's call (ort-backend.ts).
 import { useCounts, valueOf, type Program, type ProgramNode } from '../../program/program.js';
 import { numel } from '../../shape.js';
-import { blockErfRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
+import { blockRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** Each supported elementwise op as a C expression of its operands (also used by generate-rows-c.ts). */
@@ -133,7 +133,7 @@ export function generateC(program: Program): string | undefined {
     if (operands.some((o) => o === undefined) || operands.length !== emit.length) return undefined;
     const reciprocal = quotients.get(id);
     if (node.op === 'erf') erfs.push({ id, operand: node.inputs[0]!, arg: operands[0]! });
-    const value = node.op === 'erf' ? blockErfRead(id, 'i', 'i0') : reciprocal ? `${operands[0]} * ${reciprocal}` : emit(operands[0]!, operands[1] ?? '');
+    const value = node.op === 'erf' ? blockRead(id, 'i', 'i0') : reciprocal ? `${operands[0]} * ${reciprocal}` : emit(operands[0]!, operands[1] ?? '');
     lines[id] = `const float v${id} = ${value};`;
   }
   const stores: string[] = [];
@@ -142,27 +142,26 @@ export function generateC(program: Program): string | undefined {
     decls.push(`  float* restrict out${j} = out[${j}];`);
     stores.push(`out${j}[i] = ${names[id]};`);
   }
-  const indented = (indent: string, xs: string[]) => xs.map((x) => indent + x);
-  const outputLines = (indent: string) => indented(indent, [...linesFor(program.outputs), ...stores]);
+  const nodes = { closure, line: (id: number) => lines[id]!, isFloat: (id: number) => !bools.has(id) };
   const loop = erfs.length
     ? [
         '  for (int64_t i0 = begin; i0 < end; i0 += TK_ERF_BLOCK) {',
         '    const int64_t i1 = i0 + TK_ERF_BLOCK < end ? i0 + TK_ERF_BLOCK : end;',
-        ...erfBlockLoops(erfs, 'i', 'i0', 'i1', (targets) => indented('      ', linesFor(targets)), outputLines('      '), '    '),
+        ...erfBlockLoops(erfs, nodes, program.outputs, stores, 'i', 'i0', 'i1', '    '),
         '  }',
       ]
-    : ['  for (int64_t i = begin; i < end; i++) {', ...outputLines('    '), '  }'];
+    : ['  for (int64_t i = begin; i < end; i++) {', ...[...closure(program.outputs, new Set()).map(nodes.line), ...stores].map((l) => `    ${l}`), '  }'];
   return [VECTOR_MATH_C, 'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {', ...decls, ...loop, '}', ''].join('\n');
 
-  /** The lines computing `targets` and what they read, in program order; a block erf's line reads its buffer. */
-  function linesFor(targets: readonly number[]): string[] {
+  /** The nodes computing `targets`, in program order: those in `stop` included, not what they read. */
+  function closure(targets: readonly number[], stop: ReadonlySet<number>): number[] {
     const needed = new Set<number>();
     const visit = (id: number) => {
       if (lines[id] === undefined || needed.has(id)) return;
       needed.add(id);
-      if (!erfs.some((e) => e.id === id)) program.nodes[id - base]!.inputs.forEach(visit);
+      if (!stop.has(id)) program.nodes[id - base]!.inputs.forEach(visit);
     };
     targets.forEach(visit);
-    return [...needed].sort((a, b) => a - b).map((id) => lines[id]!);
+    return [...needed].sort((a, b) => a - b);
   }
 }

@@ -11,7 +11,7 @@
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { C_OPS, constantC, erfQuotients } from './generate-c.js';
-import { blockErfRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
+import { blockRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** How a value is laid out against the program's [rows, cols] view. */
@@ -130,7 +130,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     }
     const blockErf = node.op === 'erf' && kind === 'full' && !reduced.has(id);
     if (blockErf) erfs.push({ id, operand: node.inputs[0]!, arg: a });
-    const value = blockErf ? blockErfRead(id, 'j', 'j0') : reciprocal ? `${a} * ${reciprocal}` : emit(a, names[divisor] ?? '');
+    const value = blockErf ? blockRead(id, 'j', 'j0') : reciprocal ? `${a} * ${reciprocal}` : emit(a, names[divisor] ?? '');
     const line = `const float v${id} = ${value};`;
     if (node.op === 'sqrt' && kind === 'row') rowRoots.add(id);
     if (kinds[id] === 'row') rowBody.push(`    ${line}`);
@@ -187,12 +187,12 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
 
   /** The loop over a row's columns computing the full-shape outputs, in blocks when it has block erfs. */
   function outputPass(): string[] {
-    const body = (indent: string) => [...elementLines(fullOutputs, indent), ...stores.map((s) => indent + s)];
-    if (!erfs.length) return ['    for (int64_t j = 0; j < TK_COLS; j++) {', ...body('      '), '    }'];
+    if (!erfs.length) return ['    for (int64_t j = 0; j < TK_COLS; j++) {', ...elementLines(fullOutputs, '      '), ...stores.map((s) => `      ${s}`), '    }'];
+    const nodes = { closure: elementIds, line: (id: number) => lines[id]!, isFloat: () => true };
     return [
       '    for (int64_t j0 = 0; j0 < TK_COLS; j0 += TK_ERF_BLOCK) {',
       '      const int64_t j1 = j0 + TK_ERF_BLOCK < TK_COLS ? j0 + TK_ERF_BLOCK : TK_COLS;',
-      ...erfBlockLoops(erfs, 'j', 'j0', 'j1', (targets) => elementLines(targets, '        '), body('        '), '      '),
+      ...erfBlockLoops(erfs, nodes, fullOutputs, stores, 'j', 'j0', 'j1', '      '),
       '    }',
     ];
   }
@@ -209,16 +209,21 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
     return read;
   }
 
-  /** The element-scope nodes `targets` read (themselves included; a block erf's inputs not), in program order. */
+  /** The element-scope nodes `targets` read (themselves included), in program order. */
   function elementLines(targets: readonly number[], indent: string): string[] {
+    return elementIds(targets, new Set()).map((id) => `${indent}${lines[id]}`);
+  }
+
+  /** The element-scope nodes computing `targets`, in program order: those in `stop` included, not what they read. */
+  function elementIds(targets: readonly number[], stop: ReadonlySet<number>): number[] {
     const needed = new Set<number>();
     const visit = (id: number) => {
       if (!inner.has(id) || needed.has(id)) return;
       needed.add(id);
-      if (!erfs.some((e) => e.id === id)) program.nodes[id - base]!.inputs.forEach(visit);
+      if (!stop.has(id)) program.nodes[id - base]!.inputs.forEach(visit);
     };
     targets.forEach(visit);
-    return [...needed].sort((a, b) => a - b).map((id) => `${indent}${lines[id]}`);
+    return [...needed].sort((a, b) => a - b);
   }
 
   /** One pass over the row summing `operand`: 64 float32 lanes per block, block totals in float64. */
