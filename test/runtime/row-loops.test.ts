@@ -174,38 +174,17 @@ describe('generated row loops', () => {
     return x;
   };
 
-  it('elementwise erf a block at a time, within 2 ulp of float64 (0.69 measured), keeping NaN, +-inf and -0; threads bitwise as one', async () => {
-    const n = (1 << 16) + 21; // blocks of 1024 and a ragged end
+  it('elementwise erf (the scalar tk_erf) within 2 ulp of float64, keeping NaN, +-inf and -0; threads bitwise as one', async () => {
+    const n = (1 << 16) + 21;
     const v = { shape: [n], dtype: 'float32' as const };
     const program: Program = { inputs: [v], scalars: [], nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...v }, { op: 'erf', inputs: [1], attrs: {}, ...v }], outputs: [2] };
     const source = generateC(program)!;
-    expect(source).toContain('tk_erf_block(b2, i1 - i0);');
+    expect(source).toContain('const float v2 = tk_erf(v1);');
     const kernel = await compileKernel(source);
     const x = erfSweep(n);
     expect(erfLoopWorstUlps(elementwise(kernel!), x)).toBeLessThanOrEqual(2);
     const one = elementwise(kernel!)(x);
     expect(elementwise(kernel!, 3)(x).every((v, i) => Object.is(v, one[i]))).toBe(true);
-  });
-
-  it('an erf of an erf, and values both loops read, go through block buffers: against float64', async () => {
-    const n = 5000;
-    const v = { shape: [n], dtype: 'float32' as const };
-    const node = (op: string, inputs: number[]) => ({ op, inputs, attrs: {}, ...v });
-    // y = erf(erf(s) + s) * (erf(s) + s), s = x + x
-    const program: Program = { inputs: [v], scalars: [], nodes: [node('add', [0, 0]), node('erf', [1]), node('add', [2, 1]), node('erf', [3]), node('mul', [4, 3])], outputs: [5] };
-    const source = generateC(program)!;
-    expect(source).toContain('tk_erf_block(b2, i1 - i0);');
-    expect(source).toContain('tk_erf_block(b4, i1 - i0);');
-    expect(source).toContain('const float v3 = b3[i - i0];'); // computed once, in the second erf's loop
-    const x = erfSweep(n).map((t) => t / 4);
-    x.set([NaN, Infinity, -Infinity, 0, -0]);
-    const y = elementwise((await compileKernel(source))!)(x);
-    expect(Array.from(y.subarray(0, 5))).toEqual([NaN, Infinity, Infinity, 0, 0]);
-    for (let i = 5; i < n; i++) {
-      const s = 2 * x[i]!;
-      const t = erfRef(s) + s;
-      expect(Math.abs(y[i]! - erfRef(t) * t), `x = ${x[i]}`).toBeLessThanOrEqual(4e-7 * Math.max(1, Math.abs(t)));
-    }
   });
 
   /** erf(x) and the row means of x over [rows, cols]; with `summed`, the means are of erf(x). */
@@ -228,6 +207,32 @@ describe('generated row loops', () => {
       return out[0]!;
     };
   };
+
+  it('an erf of an erf, and values both loops read, go through block buffers in a row loop: against float64', async () => {
+    const [rows, cols] = [5, 1000];
+    const full = { shape: [rows, cols], dtype: 'float32' as const };
+    const node = (op: string, inputs: number[]) => ({ op, inputs, attrs: {}, ...full });
+    // y = erf(erf(s) + s) * (erf(s) + s), s = x + x; and the row means of x
+    const program: Program = {
+      inputs: [full],
+      scalars: [],
+      nodes: [node('add', [0, 0]), node('erf', [1]), node('add', [2, 1]), node('erf', [3]), node('mul', [4, 3]), { op: 'mean', inputs: [0], attrs: { dims: [1], keepdim: true }, shape: [rows, 1], dtype: 'float32' }],
+      outputs: [5, 6],
+    };
+    const source = generateRowsC(program)!.source;
+    expect(source).toContain('tk_erf_block(b2, j1 - j0);');
+    expect(source).toContain('tk_erf_block(b4, j1 - j0);');
+    expect(source).toContain('const float v3 = b3[j - j0];'); // computed once, in the second erf's loop
+    const x = erfSweep(rows * cols).map((t) => t / 4);
+    x.set([NaN, Infinity, -Infinity, 0, -0]);
+    const y = (await rowsErf(program, rows, cols))(x);
+    expect(Array.from(y.subarray(0, 5))).toEqual([NaN, Infinity, Infinity, 0, 0]);
+    for (let i = 5; i < x.length; i++) {
+      const s = 2 * x[i]!;
+      const t = erfRef(s) + s;
+      expect(Math.abs(y[i]! - erfRef(t) * t), `x = ${x[i]}`).toBeLessThanOrEqual(4e-7 * Math.max(1, Math.abs(t)));
+    }
+  });
 
   it('a row loop\'s output pass takes erf a block at a time: within 2 ulp of float64, keeping NaN, +-inf and -0; threads bitwise as one', async () => {
     const [rows, cols] = [40, 1041]; // a block of 1024 and one of 17 (a ragged vector) a row

@@ -1,12 +1,12 @@
-// A generated loop's erfs a block at a time: an erf written as intrinsics (tk_erf_block in
+// A row loop's erfs a block at a time: an erf written as intrinsics (tk_erf_block in
 // vector-math.ts) cannot sit inside the scalar C loops gcc vectorizes, so a loop over a block of
-// indices first writes each erf's arguments to a buffer on the stack (4 KB: stays in L1), the
+// a row first writes each erf's arguments to a buffer on the stack (4 KB: stays in L1), the
 // block erf rewrites it in place, and the loop that computes the outputs reads it. The values
 // that loop needs from the first (gelu's x) are buffered too rather than recomputed: node's
 // arrays start 16 bytes past a cache line, and a second pass of split 64-byte loads over the
-// inputs cost W5's loop more than its erf saved. W5's fused row loop (layerNorm -> gelu,
-// [4096, 1024]) in docs/runtime.md. Each element's erf is its own: the bits do not depend on
-// where a block or a thread's range begins.
+// inputs cost W5's loop more than its erf saved. Figures in docs/runtime.md (the erf paragraph;
+// elementwise loops keep tk_erf: there the blocks were slower on such arrays). Each element's
+// erf is its own: the bits do not depend on where a block or a thread's range begins.
 
 /** An erf computed a block at a time: its node id, its operand's value id and C expression. */
 export interface BlockErf {
@@ -27,8 +27,6 @@ export interface BlockNodes {
   closure(targets: readonly number[], stop: ReadonlySet<number>): number[];
   /** A node's C line (a block erf's reads its buffer). */
   line(id: number): string;
-  /** Whether a node's value is a float (may go through a buffer). */
-  isFloat(id: number): boolean;
 }
 
 /**
@@ -39,7 +37,7 @@ export interface BlockNodes {
 export function erfBlockLoops(erfs: readonly BlockErf[], nodes: BlockNodes, targets: readonly number[], stores: readonly string[], i: string, lo: string, hi: string, indent: string): string[] {
   const erfIds = new Set(erfs.map((e) => e.id));
   const stages = erfs.map((e) => nodes.closure([e.operand], erfIds));
-  const staged = new Set(stages.flat().filter((id) => !erfIds.has(id) && nodes.isFloat(id)));
+  const staged = new Set(stages.flat().filter((id) => !erfIds.has(id)));
   let last = nodes.closure(targets, new Set([...erfIds, ...staged]));
   let kept = new Set(last.filter((id) => staged.has(id)));
   if (kept.size + erfs.length > MAX_BUFFERS) {

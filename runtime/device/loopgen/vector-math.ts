@@ -5,7 +5,7 @@
 // instructions; the program's own ops are never contracted). Error against float64 (libm's
 // double erf, tanh, exp), measured over every 7th float bit pattern: tanh <= 1.52 ulp, exp on
 // [-87, 0] <= 1.02 ulp, erf <= 1.06 ulp (test/runtime/row-loops.test.ts checks 2 ulp); the
-// AVX-512 block erf (tk_erf_block) <= 0.69 ulp.
+// AVX-512 block erf (tk_erf_block) <= 0.69 ulp over every float32.
 
 /**
  * C lines evaluating a polynomial in `x` by Horner's rule into `float acc`, one fused
@@ -87,16 +87,16 @@ ${horner('q', 'c', [
   float big = __builtin_copysignf(1.0f - q, x);
   return a >= 1.0f ? big : small;
 }
-/* indices per buffer of the generated loops' block erfs (erf-blocks.ts): 4 KB, in L1 */
+/* indices per buffer of the row loops' block erfs: 4 KB, in L1 */
 #define TK_ERF_BLOCK 1024
-/* erf of n floats in place (the generated loops gather an erf's arguments a block at a time),
+/* erf of n floats in place (row loops gather an erf's arguments a block at a time, erf-blocks.ts),
    with AVX-512: a = min(|x|, 3.95) (vminps gives its second operand for a NaN: NaN stays), its
    interval k = floor(4a) (a rounded-down fma onto 1.5 * 2^23: k is the low bits, the permutes'
    index), u = a - k/4 exact, P a degree-5 polynomial in u whose 6 coefficients are permutes of
    16-entry register tables, erf = A + A P with A = min(a, 1): erf(a)/a - 1 below 1 keeps the
    relative accuracy near 0, -erfc(a) above it the absolute accuracy near 1. About 19 vector
    instructions against the two-branch tk_erf's ~31; <= 0.69 ulp against double erf over every
-   7th float32 bit pattern. The sign bit of x is or-ed back: -0 stays -0, +-inf give +-1.
+   float32 (0.693 over every 7th bit pattern). The sign bit of x is or-ed back: -0 stays -0, +-inf give +-1.
    Without AVX-512: tk_erf on each. */
 #ifdef __AVX512F__
 #include <immintrin.h>
