@@ -1,12 +1,13 @@
-// A row loop's erfs a block at a time: an erf written as intrinsics (tk_erf_block in
+// A generated loop's erfs a block at a time: an erf written as intrinsics (tk_erf_block in
 // vector-math.ts) cannot sit inside the scalar C loops gcc vectorizes, so a loop over a block of
-// a row first writes each erf's arguments to a buffer on the stack (4 KB: stays in L1), the
+// indices first writes each erf's arguments to a buffer on the stack (4 KB: stays in L1), the
 // block erf rewrites it in place, and the loop that computes the outputs reads it. The values
-// that loop needs from the first (gelu's x) are buffered too rather than recomputed: node's
-// arrays start 16 bytes past a cache line, and a second pass of split 64-byte loads over the
-// inputs cost W5's loop more than its erf saved. Figures in docs/runtime.md (the erf paragraph;
-// elementwise loops keep tk_erf: there the blocks were slower on such arrays). Each element's
-// erf is its own: the bits do not depend on where a block or a thread's range begins.
+// that loop needs from the first (gelu's x) are buffered too rather than recomputed (a second
+// pass over the inputs cost more than the erf saved on arrays off a cache line). The blocks
+// pay on arrays that start on 64-byte lines, as the ONNX backend's do (aligned-arrays.ts): on
+// arrays 16 bytes past a line, every vector access splits and the elementwise gelu loop was
+// slower than with tk_erf (docs/runtime.md, the erf paragraph). Each element's erf is its own:
+// the bits do not depend on where a block or a thread's range begins.
 
 /** An erf computed a block at a time: its node id, its operand's value id and C expression. */
 export interface BlockErf {
@@ -27,6 +28,8 @@ export interface BlockNodes {
   closure(targets: readonly number[], stop: ReadonlySet<number>): number[];
   /** A node's C line (a block erf's reads its buffer). */
   line(id: number): string;
+  /** Whether a node's value is a float (a comparison's is not): only those go through buffers. */
+  isFloat(id: number): boolean;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface BlockNodes {
 export function erfBlockLoops(erfs: readonly BlockErf[], nodes: BlockNodes, targets: readonly number[], stores: readonly string[], i: string, lo: string, hi: string, indent: string): string[] {
   const erfIds = new Set(erfs.map((e) => e.id));
   const stages = erfs.map((e) => nodes.closure([e.operand], erfIds));
-  const staged = new Set(stages.flat().filter((id) => !erfIds.has(id)));
+  const staged = new Set(stages.flat().filter((id) => !erfIds.has(id) && nodes.isFloat(id)));
   let last = nodes.closure(targets, new Set([...erfIds, ...staged]));
   let kept = new Set(last.filter((id) => staged.has(id)));
   if (kept.size + erfs.length > MAX_BUFFERS) {

@@ -5,6 +5,7 @@
 // worth its compile is the backend's call (ort-backend.ts).
 import { useCounts, valueOf, type Program, type ProgramNode } from '../../program/program.js';
 import { numel } from '../../shape.js';
+import { blockRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** Each supported elementwise op as a C expression of its operands (also used by generate-rows-c.ts). */
@@ -93,7 +94,9 @@ export function generateC(program: Program): string | undefined {
     decls.push(`  const float sc${i} = sc[${i}];`);
     names.push(`sc${i}`);
   });
-  const body: string[] = [];
+  /** Each node's C line by value id (undeclared: inputs, scalars, constants). */
+  const lines: string[] = [];
+  const erfs: BlockErf[] = [];
   const quotients = erfQuotients(program);
   /** Nodes with a bool result (comparisons): only a where may read them. */
   const bools = new Set<number>();
@@ -107,7 +110,7 @@ export function generateC(program: Program): string | undefined {
     if (node.dtype === 'bool' && Object.hasOwn(C_COMPARISONS, node.op) && full(node.shape)) {
       const [a, b] = node.inputs.map(floatOperand);
       if (a === undefined || b === undefined) return undefined;
-      body.push(`    const int v${id} = ${a} ${C_COMPARISONS[node.op]} ${b};`);
+      lines[id] = `const int v${id} = ${a} ${C_COMPARISONS[node.op]} ${b};`;
       bools.add(id);
       continue;
     }
@@ -115,7 +118,7 @@ export function generateC(program: Program): string | undefined {
     if (node.op === 'where' && full(node.shape)) {
       const [c, a, b] = [node.inputs[0]!, floatOperand(node.inputs[1]!), floatOperand(node.inputs[2]!)];
       if (!bools.has(c) || a === undefined || b === undefined) return undefined;
-      body.push(`    const float v${id} = v${c} ? ${a} : ${b};`);
+      lines[id] = `const float v${id} = v${c} ? ${a} : ${b};`;
       continue;
     }
     if (node.op === 'constant') {
@@ -129,23 +132,36 @@ export function generateC(program: Program): string | undefined {
     const operands = node.inputs.map(floatOperand);
     if (operands.some((o) => o === undefined) || operands.length !== emit.length) return undefined;
     const reciprocal = quotients.get(id);
-    body.push(`    const float v${id} = ${reciprocal ? `${operands[0]} * ${reciprocal}` : emit(operands[0]!, operands[1] ?? '')};`);
+    if (node.op === 'erf') erfs.push({ id, operand: node.inputs[0]!, arg: operands[0]! });
+    const value = node.op === 'erf' ? blockRead(id, 'i', 'i0') : reciprocal ? `${operands[0]} * ${reciprocal}` : emit(operands[0]!, operands[1] ?? '');
+    lines[id] = `const float v${id} = ${value};`;
   }
   const stores: string[] = [];
   for (const [j, id] of program.outputs.entries()) {
     if (id < base || bools.has(id) || !full(valueOf(program, id).shape)) return undefined;
     decls.push(`  float* restrict out${j} = out[${j}];`);
-    stores.push(`    out${j}[i] = ${names[id]};`);
+    stores.push(`out${j}[i] = ${names[id]};`);
   }
-  return [
-    VECTOR_MATH_C,
-    'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {',
-    ...decls,
-    '  for (int64_t i = begin; i < end; i++) {',
-    ...body,
-    ...stores,
-    '  }',
-    '}',
-    '',
-  ].join('\n');
+  const nodes = { closure, line: (id: number) => lines[id]!, isFloat: (id: number) => !bools.has(id) };
+  const loop = erfs.length
+    ? [
+        '  for (int64_t i0 = begin; i0 < end; i0 += TK_ERF_BLOCK) {',
+        '    const int64_t i1 = i0 + TK_ERF_BLOCK < end ? i0 + TK_ERF_BLOCK : end;',
+        ...erfBlockLoops(erfs, nodes, program.outputs, stores, 'i', 'i0', 'i1', '    '),
+        '  }',
+      ]
+    : ['  for (int64_t i = begin; i < end; i++) {', ...[...closure(program.outputs, new Set()).map(nodes.line), ...stores].map((l) => `    ${l}`), '  }'];
+  return [VECTOR_MATH_C, 'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {', ...decls, ...loop, '}', ''].join('\n');
+
+  /** The nodes computing `targets`, in program order: those in `stop` included, not what they read. */
+  function closure(targets: readonly number[], stop: ReadonlySet<number>): number[] {
+    const needed = new Set<number>();
+    const visit = (id: number) => {
+      if (lines[id] === undefined || needed.has(id)) return;
+      needed.add(id);
+      if (!stop.has(id)) program.nodes[id - base]!.inputs.forEach(visit);
+    };
+    targets.forEach(visit);
+    return [...needed].sort((a, b) => a - b);
+  }
 }

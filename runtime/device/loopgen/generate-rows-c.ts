@@ -188,7 +188,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
   /** The loop over a row's columns computing the full-shape outputs, in blocks when it has block erfs. */
   function outputPass(): string[] {
     if (!erfs.length) return ['    for (int64_t j = 0; j < TK_COLS; j++) {', ...elementLines(fullOutputs, '      '), ...stores.map((s) => `      ${s}`), '    }'];
-    const nodes = { closure: elementIds, line: (id: number) => lines[id]! };
+    const nodes = { closure: elementIds, line: (id: number) => lines[id]!, isFloat: () => true };
     return [
       '    for (int64_t j0 = 0; j0 < TK_COLS; j0 += TK_ERF_BLOCK) {',
       '      const int64_t j1 = j0 + TK_ERF_BLOCK < TK_COLS ? j0 + TK_ERF_BLOCK : TK_COLS;',

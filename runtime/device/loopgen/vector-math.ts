@@ -87,9 +87,9 @@ ${horner('q', 'c', [
   float big = __builtin_copysignf(1.0f - q, x);
   return a >= 1.0f ? big : small;
 }
-/* indices per buffer of the row loops' block erfs: 4 KB, in L1 */
+/* indices per buffer of the generated loops' block erfs: 4 KB, in L1 */
 #define TK_ERF_BLOCK 1024
-/* erf of n floats in place (row loops gather an erf's arguments a block at a time, erf-blocks.ts),
+/* erf of n floats in place (generated loops gather an erf's arguments a block at a time, erf-blocks.ts),
    with AVX-512: a = min(|x|, 3.95) (vminps gives its second operand for a NaN: NaN stays), its
    interval k = floor(4a) (a rounded-down fma onto 1.5 * 2^23: k is the low bits, the permutes'
    index), u = a - k/4 exact, P a degree-5 polynomial in u whose 6 coefficients are permutes of
