@@ -187,6 +187,20 @@ describe('generated row loops', () => {
     expect(elementwise(kernel!, 3)(x).every((v, i) => Object.is(v, one[i]))).toBe(true);
   });
 
+  it('without AVX-512 the block is the scalar tk_erf: the same loop built with AVX-512 off, within 2 ulp, other bits than the register tables', async () => {
+    const n = (1 << 16) + 21;
+    const v = { shape: [n], dtype: 'float32' as const };
+    const program: Program = { inputs: [v], scalars: [], nodes: [{ op: 'identity', inputs: [0], attrs: {}, ...v }, { op: 'erf', inputs: [1], attrs: {}, ...v }], outputs: [2] };
+    const source = generateC(program)!;
+    // as gcc -march=native builds it on a CPU without AVX-512: the pragma undefines __AVX512F__
+    const portable = await compileKernel(`#pragma GCC target("no-avx512f")\n${source}`);
+    const x = erfSweep(n);
+    expect(erfLoopWorstUlps(elementwise(portable!), x)).toBeLessThanOrEqual(2);
+    const tables = elementwise((await compileKernel(source))!)(x);
+    const scalar = elementwise(portable!)(x);
+    expect(scalar.some((v, i) => !Object.is(v, tables[i])), 'the fallback is another polynomial: some bits differ').toBe(true);
+  });
+
   /** erf(x) and the row means of x over [rows, cols]; with `summed`, the means are of erf(x). */
   const erfRowsProgram = (rows: number, cols: number, summed: boolean): Program => {
     const full = { shape: [rows, cols], dtype: 'float32' as const };
