@@ -6,6 +6,7 @@
 import { useCounts, valueOf, type Program, type ProgramNode } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { blockRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
+import { nodeClosure } from './node-closure.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** Each supported elementwise op as a C expression of its operands (also used by generate-rows-c.ts). */
@@ -142,6 +143,7 @@ export function generateC(program: Program): string | undefined {
     decls.push(`  float* restrict out${j} = out[${j}];`);
     stores.push(`out${j}[i] = ${names[id]};`);
   }
+  const closure = (targets: readonly number[], stop: ReadonlySet<number>) => nodeClosure(program, targets, (id) => lines[id] !== undefined, stop);
   const nodes = { closure, line: (id: number) => lines[id]!, isFloat: (id: number) => !bools.has(id) };
   const loop = erfs.length
     ? [
@@ -152,16 +154,4 @@ export function generateC(program: Program): string | undefined {
       ]
     : ['  for (int64_t i = begin; i < end; i++) {', ...[...closure(program.outputs, new Set()).map(nodes.line), ...stores].map((l) => `    ${l}`), '  }'];
   return [VECTOR_MATH_C, 'void tk_kernel(const float* const* in, const float* sc, float* const* out, int64_t begin, int64_t end) {', ...decls, ...loop, '}', ''].join('\n');
-
-  /** The nodes computing `targets`, in program order: those in `stop` included, not what they read. */
-  function closure(targets: readonly number[], stop: ReadonlySet<number>): number[] {
-    const needed = new Set<number>();
-    const visit = (id: number) => {
-      if (lines[id] === undefined || needed.has(id)) return;
-      needed.add(id);
-      if (!stop.has(id)) program.nodes[id - base]!.inputs.forEach(visit);
-    };
-    targets.forEach(visit);
-    return [...needed].sort((a, b) => a - b);
-  }
 }

@@ -12,6 +12,7 @@ import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import { C_OPS, constantC, erfQuotients } from './generate-c.js';
 import { blockRead, erfBlockLoops, type BlockErf } from './erf-blocks.js';
+import { nodeClosure } from './node-closure.js';
 import { VECTOR_MATH_C } from './vector-math.js';
 
 /** How a value is laid out against the program's [rows, cols] view. */
@@ -199,14 +200,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
 
   /** Value ids the reductions read, directly or through other nodes. */
   function readByReductions(): Set<number> {
-    const read = new Set<number>();
-    const visit = (id: number) => {
-      if (id < base || read.has(id)) return;
-      read.add(id);
-      program.nodes[id - base]!.inputs.forEach(visit);
-    };
-    for (const r of reductions) visit(r.inputs[0]!);
-    return read;
+    return new Set(nodeClosure(program, reductions.map((r) => r.inputs[0]!), (id) => id >= base));
   }
 
   /** The element-scope nodes `targets` read (themselves included), in program order. */
@@ -216,14 +210,7 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
 
   /** The element-scope nodes computing `targets`, in program order: those in `stop` included, not what they read. */
   function elementIds(targets: readonly number[], stop: ReadonlySet<number>): number[] {
-    const needed = new Set<number>();
-    const visit = (id: number) => {
-      if (!inner.has(id) || needed.has(id)) return;
-      needed.add(id);
-      if (!stop.has(id)) program.nodes[id - base]!.inputs.forEach(visit);
-    };
-    targets.forEach(visit);
-    return [...needed].sort((a, b) => a - b);
+    return nodeClosure(program, targets, (id) => inner.has(id), stop);
   }
 
   /** One pass over the row summing `operand`: 64 float32 lanes per block, block totals in float64. */
