@@ -91,10 +91,11 @@ export function generateRowsC(program: Program): RowsLoop | undefined {
    * A root is at least 2^-74.5 or 0, so the reciprocal is finite or, for 0, inf as the quotient.
    */
   const rowRoots = new Set<number>();
+  /** The roots whose reciprocal the row body computes already. */
+  const rootReciprocals = new Set<number>();
   /** The output pass's full-shape erfs, a block at a time; one a reduction reads stays tk_erf in every pass, so both read the same bits. */
   const erfs: BlockErf[] = [];
   const reduced = readByReductions();
-  const rootReciprocals = new Set<number>();
   for (const [k, node] of program.nodes.entries()) {
     const id = base + k;
     if (node.dtype !== 'float32') return undefined;
