@@ -162,11 +162,13 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
-      this.prefetchCompile(code);
-      const rewrite = this.languageService.rewriteOperators(code, this.magics, this.settings.typecheck !== 'off');
+      // The transpile thread pays while this thread builds a program; without one, compiling here is sooner than its answer.
+      const typed = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
+      if (typed) this.prefetchCompile(code);
+      const rewrite = typed ? this.languageService.rewriteOperators(code, this.magics) : undefined;
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
-      this.transpiler?.takeAnswers(rewrite?.changed ? 0 : TRANSPILE_WAIT_MS);
+      this.transpiler?.takeAnswers(typed && !rewrite?.changed ? TRANSPILE_WAIT_MS : 0);
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -188,12 +190,9 @@ export class TypeScriptSession implements LanguageSession {
     }
   }
 
-  /**
-   * Once the language service is built (each cell then waits for its program), the transpile
-   * thread compiles the cell's code pieces meanwhile; started on first use, null where it cannot run.
-   */
+  /** The transpile thread compiles the cell's code pieces while this thread builds the cell's program; started on first use, null where it cannot run. */
   private prefetchCompile(code: string): void {
-    if (!this.languageService.ready || this.transpiler === null) return;
+    if (this.transpiler === null) return;
     this.transpiler ??= TranspileThread.start() ?? null;
     this.transpiler?.prefetch(splitCell(code, this.magics).flatMap((s) => (s.kind === 'code' ? [placedSource(s.code, s.line, s.column)] : [])));
   }

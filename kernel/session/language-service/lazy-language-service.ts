@@ -60,15 +60,17 @@ export class LazyLanguageService {
   }
 
   /**
-   * The cell with tensor operators rewritten (operator-rewrite.ts); undefined while the service is
-   * not built. Unless a type check of the cell follows (it makes the program anyway), a cell
-   * without operator syntax is answered from a parse, without a program.
+   * Whether the cell needs the service's program before it runs: for the type check that
+   * follows, or for its operators' types (a parse tells whether it has any); never before the
+   * service is built (cells then run unrewritten).
    */
-  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean): RewriteResult | undefined {
-    if (!this.built) return undefined;
-    const masked = maskMagics(cell, magics);
-    if (!checkFollows && !hasOperatorSyntax(masked, typescript())) return { code: cell, changed: false };
-    const ls = this.load(masked);
+  needsProgram(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean): boolean {
+    return this.built !== undefined && (checkFollows || hasOperatorSyntax(maskMagics(cell, magics), typescript()));
+  }
+
+  /** The cell with tensor operators rewritten (operator-rewrite.ts), for a cell that needsProgram. */
+  rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
+    const ls = this.load(maskMagics(cell, magics));
     const program = ls.service.getProgram();
     return program && rewriteOperators(program, ls.cellFile, cell, typescript());
   }
