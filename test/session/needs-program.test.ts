@@ -21,8 +21,9 @@ describe('needsProgram', () => {
     expect(service.needsProgram('const a = 2;\na', magics, false)).toBe(false);
     expect(service.needsProgram('console.log(String(2))', magics, false)).toBe(false);
     for (const cell of ['a * 3', 'a[0]', '-a', 'a += 1', 'a == b']) expect(service.needsProgram(cell, magics, false), cell).toBe(true);
-    // a magic line's arguments are masked: `%time` alone has no operator, its code line has one
+    // a magic's name is masked, the code it runs (its arguments, the lines after it) is not
     expect(service.needsProgram('%time\nconst b = 1;', magics, false)).toBe(false);
     expect(service.needsProgram('%time\nconst b = 1 + 1;', magics, false)).toBe(true);
+    expect(service.needsProgram('%time const b = 1 + 1;', magics, false)).toBe(true);
   });
 });
