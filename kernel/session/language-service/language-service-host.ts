@@ -16,11 +16,17 @@ import { TextSnapshot } from './text-snapshot.js';
 const CELL_SUFFIX = '\nexport {};\n';
 /**
  * A history file takes the next cell while it is shorter than this. Each executed cell
- * re-parses and re-binds the last file (smaller is cheaper); a new file makes one program
- * resolve everything again, and each file costs every later program a little (fewer is
- * cheaper). Over a few hundred short cells 1,000 to 4,000 were alike and 16,000 slower.
+ * re-parses and re-binds the last file (smaller is cheaper); each file costs every later
+ * program a little (fewer is cheaper). Over a few hundred short cells 1,000 to 4,000 were
+ * alike and 16,000 slower.
  */
 const HISTORY_FILE_CHARS = 4_000;
+/**
+ * History files are named in the program's list this many at a time, the unused ones empty:
+ * a file added to the list makes the next program resolve every file and type reference
+ * again (about 30 ms), a file whose text changes does not.
+ */
+const HISTORY_FILES_LISTED = 64;
 
 /** Cells start..end-1 of the history, in one file. */
 interface HistoryChunk {
@@ -36,6 +42,8 @@ export class CellLanguageService {
   private readonly globalsFile: string;
   private readonly lib: LibBundle | undefined;
   private readonly historyChunks: HistoryChunk[] = [];
+  /** History files in the program's list: the chunks' files, then empty ones for the next chunks. */
+  private readonly historyFiles: string[] = [];
   private readonly diskSnapshots = new Map<string, ts.IScriptSnapshot | undefined>();
   /**
    * Disk lookups of module and type resolution (file and folder exists, package.json reads):
@@ -80,7 +88,7 @@ export class CellLanguageService {
           literal.text, containingFile, compilerOptions, host, this.resolutions, redirectedReference,
           ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
         )),
-      getScriptFileNames: () => [...(this.lib ? [this.lib.fileName] : []), this.globalsFile, ...this.historyChunks.map((chunk) => chunk.file), this.cellFile],
+      getScriptFileNames: () => [...(this.lib ? [this.lib.fileName] : []), this.globalsFile, ...this.historyFiles, this.cellFile],
       getScriptVersion: (file) => String(this.files.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const virtual = this.files.get(file);
@@ -133,10 +141,19 @@ export class CellLanguageService {
   setHistory(texts: readonly string[], changed?: readonly number[]): void {
     const last = this.historyChunks.at(-1);
     if (!last || (last.end < texts.length && this.chunkText(last, last.end, texts).length > HISTORY_FILE_CHARS)) {
-      this.historyChunks.push({ file: path.join(this.cwd, `__tpu_kernel_history_${this.historyChunks.length + 1}.ts`), start: last?.end ?? 0, end: texts.length });
+      if (this.historyChunks.length === this.historyFiles.length) this.listHistoryFiles();
+      this.historyChunks.push({ file: this.historyFiles[this.historyChunks.length]!, start: last?.end ?? 0, end: texts.length });
     } else last.end = texts.length;
     for (const chunk of this.historyChunks) {
       if (!changed || changed.some((i) => i >= chunk.start && i < chunk.end)) this.setFile(chunk.file, this.chunkText(chunk, chunk.end, texts));
+    }
+  }
+
+  private listHistoryFiles(): void {
+    for (let i = 0; i < HISTORY_FILES_LISTED; i++) {
+      const file = path.join(this.cwd, `__tpu_kernel_history_${this.historyFiles.length + 1}.ts`);
+      this.historyFiles.push(file);
+      this.setFile(file, '');
     }
   }
 
