@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { heapLimitFlag, relaunchWith } from './heap-limit.js';
 import { installKernelspec } from './install/kernelspec.js';
+import { setKernelJitFlags } from './jit-flags.js';
 import type { InstallTarget } from './install/kernelspec.js';
 import { startKernel } from './kernel.js';
 
@@ -41,13 +42,14 @@ async function launch(args: string[]): Promise<void> {
   if (args.length !== 1) throw new UsageError('expected --connection-file FILE');
   const heapFlag = heapLimitFlag(process.env, process.execArgv);
   if (heapFlag) process.exit(await relaunchWith(heapFlag));
+  setKernelJitFlags();
   await startKernel({ connectionFile: args[0]! });
 }
 
 const commands: Record<string, Command> = {
   install: { usage: 'install [--user | --sys-prefix | --prefix DIR] [--env KEY=VALUE ...]', run: install },
   '--connection-file': { usage: '--connection-file FILE', run: launch },
-  run: { usage: 'run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]', run: async (args) => process.exit(await (await import('./notebook/index.js')).runCommand(args)) },
+  run: { usage: 'run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]', run: async (args) => (setKernelJitFlags(), process.exit(await (await import('./notebook/index.js')).runCommand(args))) },
 };
 
 function usage(): string {

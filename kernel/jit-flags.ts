@@ -1,0 +1,17 @@
+// V8 flags the kernel sets for itself at start (process-wide, worker threads included).
+//
+// TurboFan's escape analysis: off. The kernel builds a TypeScript program and checker for every
+// type-checked cell, and over a session's first few hundred cells V8 keeps optimizing
+// TypeScript's large functions (about a thousand, each once, a few per cell); escape analysis
+// of them alone took a background thread about 7 ms of CPU per cell (`perf record` on the
+// kernel: TurboFan's VariableTracker and PersistentMap), the same cores the main thread and
+// the transpile thread need. Without it the optimizing threads' CPU per cell halved and the
+// round trip of typed cells fell to about 0.8x (docs/kernel.md, Speed), with the tensor
+// runtime's host dispatch unchanged within noise. A flag given on Node's command line wins.
+import v8 from 'node:v8';
+
+const ESCAPE_FLAGS = ['--turbo-escape', '--no-turbo-escape'];
+
+export function setKernelJitFlags(execArgv: readonly string[] = process.execArgv): void {
+  if (!execArgv.some((arg) => ESCAPE_FLAGS.includes(arg))) v8.setFlagsFromString('--no-turbo-escape');
+}

@@ -1,0 +1,46 @@
+// The kernel turns off TurboFan's escape analysis for itself (kernel/jit-flags.ts), unless
+// Node's command line chooses. Observed the way it matters: an optimized loop whose temporary
+// object escape analysis would remove allocates it on every turn without it, so the young
+// generation fills and is collected over and over.
+import { describe, expect, it } from 'vitest';
+import { contentOf, KERNEL_CLI, spawnKernel } from '../support/kernel-client.mjs';
+
+/** Garbage collections during 3e7 turns of a loop that makes a two-field object per turn. */
+const COUNT_COLLECTIONS = `
+import { PerformanceObserver } from 'node:perf_hooks';
+let collections = 0;
+const observer = new PerformanceObserver((list) => (collections += list.getEntries().length));
+observer.observe({ entryTypes: ['gc'] });
+const loop = () => {
+  const pair = (x: number) => { const p = { a: x, b: x + 1 }; return p.a * p.b; };
+  let sum = 0;
+  for (let i = 0; i < 3e7; i++) sum += pair(i);
+  return sum;
+};
+loop();
+await new Promise((resolve) => setTimeout(resolve, 100));
+observer.disconnect();
+collections`;
+
+async function collectionsIn(argv?: (file: string) => string[]): Promise<number> {
+  const kernel = await spawnKernel(argv ? { argv } : {});
+  try {
+    const { reply, outputs } = await kernel.execute(COUNT_COLLECTIONS, {}, 60_000);
+    expect(reply.content.status).toBe('ok');
+    const result = contentOf(outputs).find(([type]) => type === 'execute_result');
+    return Number((result![1] as { data: Record<string, string> }).data['text/plain']);
+  } finally {
+    await kernel.close();
+  }
+}
+
+describe('JIT flags', () => {
+  it('runs without escape analysis, and with it when Node is started with --turbo-escape', async () => {
+    const without = await collectionsIn();
+    const withEscapeAnalysis = await collectionsIn((file) => [process.execPath, '--turbo-escape', KERNEL_CLI, '--connection-file', file]);
+    // 3e7 objects of about 32 bytes, about 1 GB, through young-generation spaces of at most
+    // 16 MiB: dozens of collections (76 here) when each is allocated, a few (3) when none is
+    expect(without).toBeGreaterThan(40);
+    expect(withEscapeAnalysis).toBeLessThan(15);
+  }, 120_000);
+});
