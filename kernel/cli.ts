@@ -46,10 +46,15 @@ async function launch(args: string[]): Promise<void> {
   await startKernel({ connectionFile: args[0]! });
 }
 
+async function runNotebook(args: string[]): Promise<void> {
+  setKernelJitFlags();
+  process.exit(await (await import('./notebook/index.js')).runCommand(args));
+}
+
 const commands: Record<string, Command> = {
   install: { usage: 'install [--user | --sys-prefix | --prefix DIR] [--env KEY=VALUE ...]', run: install },
   '--connection-file': { usage: '--connection-file FILE', run: launch },
-  run: { usage: 'run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]', run: async (args) => (setKernelJitFlags(), process.exit(await (await import('./notebook/index.js')).runCommand(args))) },
+  run: { usage: 'run NOTEBOOK.ipynb [--output OUT.ipynb] [--mode debug|strict|fused]', run: runNotebook },
 };
 
 function usage(): string {

@@ -2,6 +2,10 @@
 // Node's command line chooses. Observed the way it matters: an optimized loop whose temporary
 // object escape analysis would remove allocates it on every turn without it, so the young
 // generation fills and is collected over and over.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentOf, KERNEL_CLI, spawnKernel } from '../support/kernel-client.mjs';
 
@@ -42,5 +46,16 @@ describe('JIT flags', () => {
     // 16 MiB: dozens of collections (76 here) when each is allocated, a few (3) when none is
     expect(without).toBeGreaterThan(40);
     expect(withEscapeAnalysis).toBeLessThan(15);
+  }, 120_000);
+
+  it('runs `tpu-kernel run` without escape analysis too', () => {
+    const notebook = join(mkdtempSync(join(tmpdir(), 'jit-flags-')), 'nb.ipynb');
+    writeFileSync(notebook, JSON.stringify({
+      nbformat: 4, nbformat_minor: 5, metadata: {},
+      cells: [{ cell_type: 'code', id: 'c0', source: COUNT_COLLECTIONS, metadata: {}, execution_count: null, outputs: [] }],
+    }));
+    const run = spawnSync(process.execPath, [KERNEL_CLI, 'run', notebook], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(Number(/^Out\[1\]: (\d+)$/m.exec(run.stdout)?.[1])).toBeGreaterThan(40);
   }, 120_000);
 });
