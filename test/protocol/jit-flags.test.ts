@@ -43,9 +43,10 @@ describe('JIT flags', () => {
     const without = await collectionsIn();
     const withEscapeAnalysis = await collectionsIn((file) => [process.execPath, '--turbo-escape', KERNEL_CLI, '--connection-file', file]);
     // 3e7 objects of about 32 bytes, about 1 GB, through young-generation spaces of at most
-    // 16 MiB: dozens of collections (76 here) when each is allocated, a few (3) when none is
+    // 16 MiB: dozens of collections (76 here) when each is allocated; with escape analysis only
+    // those before the loop's optimized code is in (3 here; more on a machine slow to compile it)
     expect(without).toBeGreaterThan(40);
-    expect(withEscapeAnalysis).toBeLessThan(15);
+    expect(withEscapeAnalysis).toBeLessThan(without / 3);
   }, 120_000);
 
   it('runs `tpu-kernel run` without escape analysis too', () => {
