@@ -12,6 +12,6 @@ import v8 from 'node:v8';
 
 const ESCAPE_FLAGS = ['--turbo-escape', '--no-turbo-escape'];
 
-export function setKernelJitFlags(execArgv: readonly string[] = process.execArgv): void {
-  if (!execArgv.some((arg) => ESCAPE_FLAGS.includes(arg))) v8.setFlagsFromString('--no-turbo-escape');
+export function setKernelJitFlags(): void {
+  if (!process.execArgv.some((arg) => ESCAPE_FLAGS.includes(arg))) v8.setFlagsFromString('--no-turbo-escape');
 }

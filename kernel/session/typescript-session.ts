@@ -163,12 +163,12 @@ export class TypeScriptSession implements LanguageSession {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       // The transpile thread pays while this thread builds a program; without one, compiling here is sooner than its answer.
-      const typed = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
-      if (typed) this.prefetchCompile(code);
-      const rewrite = typed ? this.languageService.rewriteOperators(code, this.magics) : undefined;
+      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
+      if (needsProgram) this.prefetchCompile(code);
+      const rewrite = needsProgram ? this.languageService.rewriteOperators(code, this.magics) : undefined;
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
-      this.transpiler?.takeAnswers(typed && !rewrite?.changed ? TRANSPILE_WAIT_MS : 0);
+      this.transpiler?.takeAnswers(needsProgram && !rewrite?.changed ? TRANSPILE_WAIT_MS : 0);
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
