@@ -11,8 +11,7 @@ import type {
 } from '../language-session.js';
 import { createCellContext } from './cells/cell-context.js';
 import { CellCompileError, interruptedErrorInfo, isCancelledDeviceWait, isInterrupt, runtimeErrorInfo, sourceErrorInfo, UsageError } from './cells/cell-errors.js';
-import { CellRunner, placedSource, type CodePlace } from './cells/cell-runner.js';
-import { TranspileThread } from './cells/transpile-thread.js';
+import { CellRunner, type CodePlace } from './cells/cell-runner.js';
 import { CellSourceMaps } from './cells/cell-source-maps.js';
 import { CellTimers } from './cells/cell-timers.js';
 import { createDisplay, DisplayHandle, mimeBundleOf } from './outputs/display.js';
@@ -33,9 +32,6 @@ import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
-
-/** How long a cell the rewrite left unchanged may wait for the transpile thread's compile (a main-thread compile takes a few ms). */
-const TRANSPILE_WAIT_MS = 3;
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
@@ -76,7 +72,6 @@ export class TypeScriptSession implements LanguageSession {
   private readonly context: vm.Context;
   private readonly runner: CellRunner;
   private readonly languageService: LazyLanguageService;
-  private transpiler: TranspileThread | null | undefined;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
@@ -162,13 +157,10 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
-      // The transpile thread pays while this thread builds a program; without one, compiling here is sooner than its answer.
       const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
-      if (needsProgram) this.prefetchCompile(code);
       const rewrite = needsProgram ? this.languageService.rewriteOperators(code, this.magics) : undefined;
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
-      this.transpiler?.takeAnswers(needsProgram && !rewrite?.changed ? TRANSPILE_WAIT_MS : 0);
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       const typeErrors = this.typecheck(code, place.displayName);
@@ -188,13 +180,6 @@ export class TypeScriptSession implements LanguageSession {
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
       return { status: 'error', ...runtimeErrorInfo(error, this.maps) };
     }
-  }
-
-  /** The transpile thread compiles the cell's code pieces while this thread builds the cell's program; started on first use, null where it cannot run. */
-  private prefetchCompile(code: string): void {
-    if (this.transpiler === null) return;
-    this.transpiler ??= TranspileThread.start() ?? null;
-    this.transpiler?.prefetch(splitCell(code, this.magics).flatMap((s) => (s.kind === 'code' ? [placedSource(s.code, s.line, s.column)] : [])));
   }
 
   /** Runs the cell hooks of every magic; a failing hook is reported on stderr. */
@@ -371,7 +356,6 @@ export class TypeScriptSession implements LanguageSession {
     this.timers.cancelAll();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
-    this.transpiler?.stop();
     if (this.runtimeUsed) await this.runtime?.reset();
   }
 

@@ -28,7 +28,7 @@ const runOptions = { breakOnSigint: true };
 const openGate: SigintGate = { before: () => undefined, during: (body) => body(), after: () => undefined };
 
 /** A piece padded to its line and column, as it is compiled. */
-export function placedSource(code: string, line: number, column: number): string {
+function placedSource(code: string, line: number, column: number): string {
   return '\n'.repeat(line - 1) + ' '.repeat(column - 1) + code;
 }
 

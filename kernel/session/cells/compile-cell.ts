@@ -4,6 +4,7 @@
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
+import { transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
 
 export interface CompiledCell {
   javascript: string;
@@ -21,7 +22,7 @@ export interface CellSyntaxError {
   column: number;
 }
 
-const compilerOptions = (): ts.CompilerOptions => ({
+export const cellCompilerOptions = (): ts.CompilerOptions => ({
   target: typescript().ScriptTarget.ES2022,
   module: typescript().ModuleKind.ESNext,
   sourceMap: true,
@@ -54,7 +55,31 @@ export function rememberCompile(source: string, result: CompileResult): void {
 
 export function transpileCell(source: string): CompileResult {
   const ts = typescript();
-  const names: TopLevelNames = { declared: new Set(), resetOnVar: new Set() };
+  let names = newNames();
+  let output: ts.TranspileOutput | TranspileOutput;
+  try {
+    output = transpileWithoutProgram(source, cellCompilerOptions(), cellTransformers(names))
+      ?? ts.transpileModule(source, { compilerOptions: cellCompilerOptions(), fileName: 'cell.ts', reportDiagnostics: true, transformers: cellTransformers((names = newNames())) });
+  } catch (error) {
+    // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
+    if (!(error instanceof RangeError)) throw error;
+    return { syntaxErrors: [{ message: `the cell is nested too deeply to compile (${error.message})`, line: 1, column: 1 }] };
+  }
+  const errors = ('diagnostics' in output ? output.diagnostics ?? [] : []).filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
+  return {
+    javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
+    sourceMap: output.sourceMapText ?? '',
+    declaredNames: [...names.declared],
+    steppable: names.steppable ?? false,
+  };
+}
+
+export const newNames = (): TopLevelNames => ({ declared: new Set(), resetOnVar: new Set() });
+
+/** Enum and namespace names are collected before TypeScript lowers them; the top-level rewrite runs on the JavaScript. */
+export function cellTransformers(names: TopLevelNames): ts.CustomTransformers {
+  const ts = typescript();
   const collectEnumNames: ts.TransformerFactory<ts.SourceFile> = () => (file) => {
     for (const statement of file.statements) {
       if (!ts.isEnumDeclaration(statement) && !ts.isModuleDeclaration(statement)) continue;
@@ -65,27 +90,7 @@ export function transpileCell(source: string): CompileResult {
     }
     return file;
   };
-  let output: ts.TranspileOutput;
-  try {
-    output = ts.transpileModule(source, {
-      compilerOptions: compilerOptions(),
-      fileName: 'cell.ts',
-      reportDiagnostics: true,
-      transformers: { before: [collectEnumNames], after: [topLevelRewriter(names)] },
-    });
-  } catch (error) {
-    // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
-    if (!(error instanceof RangeError)) throw error;
-    return { syntaxErrors: [{ message: `the cell is nested too deeply to compile (${error.message})`, line: 1, column: 1 }] };
-  }
-  const errors = (output.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
-  return {
-    javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
-    sourceMap: output.sourceMapText ?? '',
-    declaredNames: [...names.declared],
-    steppable: names.steppable ?? false,
-  };
+  return { before: [collectEnumNames], after: [topLevelRewriter(names)] };
 }
 
 function syntaxErrorOf(diagnostic: ts.Diagnostic, source: string): CellSyntaxError {
