@@ -15,6 +15,7 @@ const STARTS = 3;
 const EXECUTES = Number(process.env.BENCH_EXECUTES ?? 200);
 const COMPLETES = Number(process.env.BENCH_EXECUTES ?? 200);
 const WARMUP = 20;
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 20);
 
 /** Each call a new cell: a fresh name and value, typed where the language has types. */
 const tsCell = (i) => `const v${i}: number = ${i} * 2;\nv${i} + 1`;
@@ -93,14 +94,21 @@ async function start(kernels) {
   return { starts, running };
 }
 
-/** Times `send(kernel, spec, i)` count times per kernel, kernels in turn each round. */
+/**
+ * Times `send(kernel, spec, i)` count times per kernel, in blocks of BLOCK requests per kernel,
+ * kernels in turn: a kernel's background work after a reply (collection, JIT) lands in its own
+ * next request, not in another kernel's, while alternating blocks still spreads the machine's
+ * changing load over all kernels.
+ */
 async function interleaved(kernels, running, count, send) {
   const samples = kernels.map(() => []);
-  for (let i = 0; i < WARMUP + count; i++) {
+  for (let first = 0; first < WARMUP + count; first += BLOCK) {
     for (const [k, spec] of kernels.entries()) {
-      const t0 = performance.now();
-      await send(running[k], spec, i);
-      if (i >= WARMUP) samples[k].push(performance.now() - t0);
+      for (let i = first; i < Math.min(first + BLOCK, WARMUP + count); i++) {
+        const t0 = performance.now();
+        await send(running[k], spec, i);
+        if (i >= WARMUP) samples[k].push(performance.now() - t0);
+      }
     }
   }
   return samples.map(summary);
