@@ -4,14 +4,15 @@
 // type-checked cell, and over a session's first few hundred cells V8 keeps optimizing
 // TypeScript's large functions (about a thousand, each once, a few per cell); escape analysis
 // of them alone took a background thread about 7 ms of CPU per cell (`perf record` on the
-// kernel: TurboFan's VariableTracker and PersistentMap), the same cores the main thread and
-// the transpile thread need. Without it the optimizing threads' CPU per cell halved and the
-// round trip of typed cells fell to about 0.8x (docs/kernel.md, Speed), with the tensor
-// runtime's host dispatch unchanged within noise. A flag given on Node's command line wins.
+// kernel: TurboFan's VariableTracker and PersistentMap), on the cores the main thread needs.
+// Without it the optimizing threads' CPU per cell halved and the round trip of typed cells
+// fell to about 0.8x (docs/kernel.md, Speed), with the tensor runtime's host dispatch unchanged
+// within noise. A flag given on Node's command line wins.
 import v8 from 'node:v8';
 
 const ESCAPE_FLAGS = ['--turbo-escape', '--no-turbo-escape'];
 
 export function setKernelJitFlags(): void {
-  if (!process.execArgv.some((arg) => ESCAPE_FLAGS.includes(arg))) v8.setFlagsFromString('--no-turbo-escape');
+  // V8 reads `_` and `-` in flag names alike.
+  if (!process.execArgv.some((arg) => ESCAPE_FLAGS.includes(arg.replaceAll('_', '-')))) v8.setFlagsFromString('--no-turbo-escape');
 }
