@@ -152,6 +152,9 @@ export class TypeScriptSession implements LanguageSession {
     this.running = true;
     try {
       const outcome = await this.runAndReport(code, place, signal, request);
+      // Node reports a rejection nobody handled only once this macrotask ends: waiting for it puts
+      // the report on this cell's stderr (frontends drop outputs that come after the cell's idle).
+      await setImmediatePromise();
       await this.runHooks('afterCell', request, place.displayName, outcome.status === 'ok' ? 'ok' : outcome.interrupted ? 'interrupted' : 'error');
       return outcome;
     } finally {
