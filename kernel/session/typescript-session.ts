@@ -166,7 +166,7 @@ export class TypeScriptSession implements LanguageSession {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
       // The transpile thread pays while this thread builds a program; without one, compiling here is sooner than its answer.
-      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
+      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off', this.mayMeetTensors(code));
       if (needsProgram) this.prefetchCompile(code);
       const rewrite = needsProgram ? this.languageService.rewriteOperators(code, this.magics) : undefined;
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
@@ -289,6 +289,15 @@ export class TypeScriptSession implements LanguageSession {
     while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
     await this.outputs.settled();
     await this.syncDevice();
+  }
+
+  /**
+   * Whether the cell's operators may have tensor operands, so its rewrite must not wait for the
+   * service's warm-up: once `tpu` was used, or the cell names it; `%typecheck error` builds the
+   * service for the check anyway, and the check must see the rewritten code.
+   */
+  private mayMeetTensors(code: string): boolean {
+    return this.runtimeUsed || this.settings.typecheck === 'error' || /\btpu\b/.test(code);
   }
 
   private touchRuntime(): TensorRuntime | undefined {
