@@ -1,6 +1,6 @@
 // execute_request: execution count, execute_input, history, the session's
 // outcome as execute_result / exactly one error output, user_expressions, and
-// stop_on_error (queued requests after a failure are aborted by dispatch).
+// stop_on_error (queued requests after a non-silent failure are aborted by dispatch).
 import { errorFields, type Handler } from '../dispatch.js';
 import type { HistoryStore } from '../history/history-store.js';
 import type { ExecuteOutcome, LanguageSession } from '../language-session.js';
@@ -41,8 +41,9 @@ export function executeHandler(
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });
-      // decided before the reply goes out, so a client answering the reply is never aborted
-      if (stopOnError && queued()) state.aborting = true;
+      // decided before the reply goes out, so a client answering the reply is never aborted; a
+      // silent request (a frontend's own probe) aborts nothing, as in ipykernel
+      if (stopOnError && !silent && queued()) state.aborting = true;
       return { status: 'error', execution_count: executionCount, ename, evalue, traceback };
     }
     if (outcome.result && !silent) {

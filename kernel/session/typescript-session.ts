@@ -147,6 +147,9 @@ export class TypeScriptSession implements LanguageSession {
     this.running = true;
     try {
       const outcome = await this.runAndReport(code, place, signal, request);
+      // Node reports a rejection nobody handled only once this macrotask ends: waiting for it puts
+      // the report on this cell's stderr (frontends drop outputs that come after the cell's idle).
+      await setImmediatePromise();
       await this.runHooks('afterCell', request, place.displayName, outcome.status === 'ok' ? 'ok' : outcome.interrupted ? 'interrupted' : 'error');
       return outcome;
     } finally {
@@ -157,7 +160,7 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
-      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off');
+      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off', this.mayMeetTensors(code));
       const rewrite = needsProgram ? this.languageService.rewriteOperators(code, this.magics) : undefined;
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
@@ -271,6 +274,15 @@ export class TypeScriptSession implements LanguageSession {
     while (this.pendingDisplays.length) await Promise.all(this.pendingDisplays.splice(0));
     await this.outputs.settled();
     await this.syncDevice();
+  }
+
+  /**
+   * Whether the cell's operators may have tensor operands, so its rewrite must not wait for the
+   * service's warm-up: once `tpu` was used, or the cell names it; `%typecheck error` builds the
+   * service for the check anyway, and the check must see the rewritten code.
+   */
+  private mayMeetTensors(code: string): boolean {
+    return this.runtimeUsed || this.settings.typecheck === 'error' || /\btpu\b/.test(code);
   }
 
   private touchRuntime(): TensorRuntime | undefined {

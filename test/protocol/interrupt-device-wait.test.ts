@@ -38,6 +38,9 @@ describe('an interrupt during a blocking device wait', () => {
   it('wakes the wait: the cell stops within 2 s; the kernel, the session and earlier tensors stay', async () => {
     const before = await kernel.execute('const kept = tpu.tensor([1, 2, 3]).mul(2);\nawait kept.data()', {}, 20_000);
     expect(before.reply.content.status).toBe('ok');
+    // The language service is built now, not by the cell below (its `1 / 512` after a tensor
+    // cell would build it, seconds here): that cell must be waiting on the device after 1 s.
+    await kernel.request('shell', 'complete_request', { code: 'kep', cursor_pos: 3 }, 30_000);
 
     const cell = kernel.startExecute(longDeviceWait);
     await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === cell));

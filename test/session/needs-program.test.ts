@@ -11,19 +11,21 @@ const service = new LazyLanguageService(mkdtempSync(path.join(tmpdir(), 'needs-p
 afterAll(() => service.dispose());
 
 describe('needsProgram', () => {
-  it('is false before the service is built, even for a checked cell with operators', () => {
-    expect(service.needsProgram('const a = 2;\na * 3', magics, true)).toBe(false);
+  it('before the service is built: only for operators that may meet a tensor', () => {
+    expect(service.needsProgram('const a = 2;\na * 3', magics, true, false)).toBe(false);
+    expect(service.needsProgram('const a = tpu.ones([2]);\na * 3', magics, true, true)).toBe(true);
+    expect(service.needsProgram('const a = tpu.ones([2]);\na', magics, true, true)).toBe(false);
   });
 
   it('once built: every checked cell; an unchecked cell only when it has operator syntax', () => {
     service.diagnostics(''); // builds the service
-    expect(service.needsProgram('const a = 2;\na', magics, true)).toBe(true);
-    expect(service.needsProgram('const a = 2;\na', magics, false)).toBe(false);
-    expect(service.needsProgram('console.log(String(2))', magics, false)).toBe(false);
+    expect(service.needsProgram('const a = 2;\na', magics, true, true)).toBe(true);
+    expect(service.needsProgram('const a = 2;\na', magics, false, true)).toBe(false);
+    expect(service.needsProgram('console.log(String(2))', magics, false, true)).toBe(false);
     for (const cell of ['a * 3', 'a[0]', '-a', 'a += 1', 'a == b']) expect(service.needsProgram(cell, magics, false), cell).toBe(true);
     // a magic's name is masked, the code it runs (its arguments, the lines after it) is not
-    expect(service.needsProgram('%time\nconst b = 1;', magics, false)).toBe(false);
-    expect(service.needsProgram('%time\nconst b = 1 + 1;', magics, false)).toBe(true);
-    expect(service.needsProgram('%time const b = 1 + 1;', magics, false)).toBe(true);
+    expect(service.needsProgram('%time\nconst b = 1;', magics, false, true)).toBe(false);
+    expect(service.needsProgram('%time\nconst b = 1 + 1;', magics, false, true)).toBe(true);
+    expect(service.needsProgram('%time const b = 1 + 1;', magics, false, true)).toBe(true);
   });
 });

@@ -5,10 +5,11 @@ import { Console } from 'node:console';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { cellProcess } from './cell-process.js';
 import { IMPORT_FUNCTION } from './top-level-rewrite.js';
 
 const SHARED_HOST_GLOBALS = [
-  'process', 'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
+  'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
   'EventTarget', 'Event', 'fetch', 'Headers', 'Request', 'Response', 'FormData', 'Blob', 'performance', 'crypto',
   'atob', 'btoa', 'structuredClone', 'queueMicrotask', 'MessageChannel', 'BroadcastChannel',
   'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Atomics', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray',
@@ -36,6 +37,7 @@ export function createCellContext(globals: CellGlobals): vm.Context {
   const stream = (name: 'stdout' | 'stderr') =>
     ({ write: (text: string) => (globals.write(name, String(text)), true) }) as unknown as NodeJS.WritableStream;
   sandbox.console = new Console({ stdout: stream('stdout'), stderr: stream('stderr'), ignoreErrors: false, colorMode: false });
+  sandbox.process = cellProcess(globals.write);
   sandbox.require = createRequire(path.join(globals.cwd, 'notebook.js'));
   Object.assign(sandbox, globals.timers, globals.api);
   Object.defineProperty(sandbox, IMPORT_FUNCTION, { value: globals.importModule, enumerable: false });

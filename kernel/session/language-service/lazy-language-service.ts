@@ -61,11 +61,14 @@ export class LazyLanguageService {
 
   /**
    * Whether the cell needs the service's program before it runs: for the type check that
-   * follows, or for its operators' types (a parse tells whether it has any); never before the
-   * service is built (cells then run unrewritten).
+   * follows, or for its operators' types (a parse tells whether it has any). Before the service
+   * is built, only a cell with operators that may meet a tensor (`mayMeetTensors`) builds it:
+   * run unrewritten, its `a + 1` would fail, and whether it did would hang on the cells' pace
+   * (under nbconvert, back to back, the background warm-up never came).
    */
-  needsProgram(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean): boolean {
-    return this.built !== undefined && (checkFollows || hasOperatorSyntax(maskMagics(cell, magics), typescript()));
+  needsProgram(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean, mayMeetTensors: boolean): boolean {
+    if (this.built === undefined && !mayMeetTensors) return false;
+    return (this.built !== undefined && checkFollows) || hasOperatorSyntax(maskMagics(cell, magics), typescript());
   }
 
   /** The cell with tensor operators rewritten (operator-rewrite.ts), for a cell that needsProgram. */

@@ -3,8 +3,8 @@
 // `x % 3` -> `x.remainder(3)`: Python's % on torch tensors, the sign of the divisor,
 // `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y = y.mul(2)`).
 // What has no method, or cannot be rewritten without changing what runs, is an error naming
-// the method to use. Cells run before the service is warm are not rewritten: there the
-// tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
+// the method to use. A tensor the service cannot type (any, plain .ts files) is not
+// rewritten: there the tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
 import type ts from 'typescript';
 
 const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };

@@ -51,13 +51,15 @@ export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): C
 
 /**
  * The cell as the language service sees it: magic lines blanked with spaces
- * (offsets unchanged), except the args of magics whose args are code.
+ * (offsets unchanged), except the code in the args of magics whose args are code.
  */
 export function maskMagics(source: string, magics: ReadonlyMap<string, Magic>): string {
   return source.split('\n').map((line) => {
     const magic = parseMagicLine(line);
     if (!magic) return line;
-    const keep = magics.get(magic.name)?.argsAreCode ? magic.argsColumn - 1 : line.length;
+    const known = magics.get(magic.name);
+    // Options (`%timeit -n 3`) are not code: checked as TypeScript they were errors.
+    const keep = known?.argsAreCode ? magic.argsColumn - 1 + (known.codeOffset?.(magic.args) ?? 0) : line.length;
     return ' '.repeat(keep) + line.slice(keep);
   }).join('\n');
 }

@@ -52,6 +52,8 @@ export interface Magic {
   help: string;
   /** The args are TypeScript code: the language service completes and checks them in place. */
   argsAreCode?: boolean;
+  /** With argsAreCode: where the code starts in the args, after the magic's own options (0 when omitted). */
+  codeOffset?(args: string): number;
   /** With no args on its line, the magic takes the rest of the cell as its args (like IPython's %%time). */
   takesCellBody?: boolean;
   /**

@@ -18,6 +18,7 @@ export const timeit: Magic = {
     'the device work it queued (tpu.sync()). Prints mean ± std. dev. per loop.',
   ].join('\n'),
   argsAreCode: true,
+  codeOffset: (args) => leadingOptions(args).length,
   takesCellBody: true,
   async run(context) {
     const { loops, runs, code } = parseOptions(context.args);
@@ -47,11 +48,20 @@ export const timeit: Magic = {
   },
 };
 
+const OPTION = /^\s*-([nr])\s+(\S+)\s*/;
+
+/** The `-n N -r R` text the args start with (unchecked). */
+function leadingOptions(args: string): string {
+  let length = 0;
+  for (let match; (match = OPTION.exec(args.slice(length))); ) length += match[0].length;
+  return args.slice(0, length);
+}
+
 function parseOptions(args: string): { loops?: number; runs: number; code: string } {
   let rest = args;
   let loops: number | undefined;
   let runs = DEFAULT_RUNS;
-  for (let match; (match = /^\s*-([nr])\s+(\S+)\s*/.exec(rest)); rest = rest.slice(match[0].length)) {
+  for (let match; (match = OPTION.exec(rest)); rest = rest.slice(match[0].length)) {
     const value = Number(match[2]);
     if (!Number.isInteger(value) || value < 1) throw new UsageError(`%timeit: -${match[1]} must be a positive integer, got '${match[2]}'`);
     if (match[1] === 'n') loops = value;

@@ -1,0 +1,42 @@
+// Tensor operators work from the first cells on, whatever the pace of the cells: before,
+// the cells run before the language service was built (500 ms of quiet after a cell) ran
+// unrewritten, so `a + 1` failed under `jupyter nbconvert --execute` (cells back to back)
+// and passed when typed by hand. With `%typecheck error` such a cell was even checked
+// unrewritten ("Operator '+' cannot be applied to types Tensor and Tensor").
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SessionFactory } from '../../kernel/language-session.js';
+import { SessionDriver } from './recording-publisher.js';
+
+const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
+const fresh = () => new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-first-operators-')), built.createSession);
+const drivers: SessionDriver[] = [];
+afterAll(async () => {
+  for (const driver of drivers) {
+    await driver.value('await tpu.reset()');
+    await driver.shutdown();
+  }
+});
+const serviceBuilt = (driver: SessionDriver) => (driver.session as unknown as { languageService: { ready: boolean } }).languageService.ready;
+
+describe('tensor operators in the first cells of a session', () => {
+  it('rewrites them in the cells right after the start (no quiet time for the warm-up)', async () => {
+    const driver = fresh();
+    drivers.push(driver);
+    expect(await driver.value('1 + 1')).toBe('2');
+    expect(serviceBuilt(driver)).toBe(false); // a first cell without tensors stays off the service
+    await driver.value('const a = tpu.tensor([1, 2, 3])');
+    expect(await driver.value('a + 1')).toContain('tensor([2., 3., 4.]');
+    expect(await driver.value('const b = a * 2; b - a')).toContain('tensor([1., 2., 3.]');
+    expect(await driver.value('(a ** 2).sum()')).toContain('tensor(14.');
+  });
+
+  it('rewrites them before the check under %typecheck error', async () => {
+    const driver = fresh();
+    drivers.push(driver);
+    await driver.value('%typecheck error');
+    expect(await driver.value('const t = tpu.ones([2]); t + t')).toContain('tensor([2., 2.]');
+  });
+});
