@@ -90,7 +90,9 @@ describe('tpu-kernel run', () => {
         expect(r.stderr).toContain('cell 1 failed');
       }
     }
-  });
+    // Six runs, each building the language service for the `i < 50` cell after a tensor cell
+    // (its operators may meet a tensor): 16-19 s a run at load 11, against 8-10 before.
+  }, 180_000);
 
   it('writes to --output and leaves the input untouched', () => {
     const path = notebookFile(["console.log('x')"]);
