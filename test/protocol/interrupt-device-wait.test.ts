@@ -18,8 +18,7 @@ afterAll(async () => {
 
 
 // 4000 strict matmuls of 512 x 512 (268 MFLOP each, ~1 TFLOP): seconds of device work here
-// even at oneDNN's ~350 GFLOP/s (1000 took under the 1 s the test waits before interrupting,
-// so the cell could finish first), queued at once, then a blocking read of the last one.
+// even at oneDNN's ~350 GFLOP/s, queued at once, then a blocking read of the last one.
 const longDeviceWait = [
   '%mode strict',
   'async function chain() {',
@@ -28,6 +27,7 @@ const longDeviceWait = [
   '  let y = a;',
   '  for (let i = 0; i < 4000; i++) y = y.matmul(a);',
   '  globalThis.reached = true;',
+  "  console.log('waiting on the device');",
   '  y.dataSync();',
   "  globalThis.finished = 'the wait ran to its end';",
   '}',
@@ -43,8 +43,9 @@ describe('an interrupt during a blocking device wait', () => {
     await kernel.request('shell', 'complete_request', { code: 'kep', cursor_pos: 3 }, 30_000);
 
     const cell = kernel.startExecute(longDeviceWait);
-    await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'execute_input' && m.parent_header.msg_id === cell));
-    await new Promise((r) => setTimeout(r, 1000)); // compiled, dispatched, now waiting
+    // The line before the wait is printed (the stream leaves through the IO thread), then the main thread blocks.
+    await kernel.waitFor(() => kernel.iopub.some((m) => m.header.msg_type === 'stream' && m.parent_header.msg_id === cell && String(m.content.text).includes('waiting on the device')), 20_000);
+    await new Promise((r) => setTimeout(r, 200));
     const interruptedAt = Date.now();
     const interrupt = await kernel.request('control', 'interrupt_request', {}, 2000);
     expect(interrupt.reply.content.status).toBe('ok');
