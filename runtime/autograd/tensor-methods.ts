@@ -83,7 +83,11 @@ installMethods({
     }
   },
   detach() {
-    return noGrad(() => this.reshape([...this.shape]));
+    const out = noGrad(() => this.reshape([...this.shape]));
+    // It shares storage but is no view of the leaf to autograd, as PyTorch's detach():
+    // `w.detach().add_(1)` writes w without the leaf's in-place error.
+    if (out._viewOf) out._viewOf = { ...out._viewOf, gradLeaf: null };
+    return out;
   },
 });
 
