@@ -57,13 +57,14 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
     // Like PyTorch: gradients add up across backward calls until zeroGrad().
     const before = leaf.grad;
     if (!before || before.disposed) {
-      // the caller's own gradient tensor keeps its strides
-      leaf.grad = keep(g === gradient ? g : gradLayout(leaf, g));
+      // a copy of the caller's own gradient tensor (with its strides), as PyTorch's: the
+      // next backward adds into .grad in place and must not change the caller's tensor
+      leaf.grad = keep(g === gradient ? noGrad(() => g.clone()) : gradLayout(leaf, g));
       continue;
     }
-    leaf.grad = keep(gradLayout(leaf, noGrad(() => before.add(g))));
-    // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
-    before.dispose();
+    // In place, as PyTorch's AccumulateGrad: `const g = p.grad` held across backward calls
+    // sees the sum (zeroGrad() sets .grad to null and disposes it).
+    noGrad(() => before.add_(g));
     if (g !== gradient) g.dispose();
   }
 }
