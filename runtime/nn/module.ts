@@ -61,8 +61,17 @@ export abstract class Module {
     return this.namedValues(prefix).filter((e): e is [string, Tensor] => e[1] instanceof Tensor);
   }
 
+  /**
+   * Each parameter once, under its first name, as PyTorch's named_parameters(): a module used
+   * twice or a tied weight (`b.weight = a.weight`) would otherwise be stepped twice per step.
+   */
   namedParameters(): [string, Parameter][] {
-    return this.namedValues().filter(([, t]) => t.requiresGrad);
+    const seen = new Set<Parameter>();
+    return this.namedValues().filter(([, t]) => {
+      if (!t.requiresGrad || seen.has(t)) return false;
+      seen.add(t);
+      return true;
+    });
   }
 
   parameters(): Parameter[] {
