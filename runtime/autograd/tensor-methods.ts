@@ -9,6 +9,7 @@ import { startsRequiringGrad } from './grad-clock.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
+import { noteFreshGrad } from '../jit/trace-record.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -60,6 +61,7 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
       // a copy of the caller's own gradient tensor (with its strides), as PyTorch's: the
       // next backward adds into .grad in place and must not change the caller's tensor
       leaf.grad = keep(g === gradient ? noGrad(() => g.clone()) : gradLayout(leaf, g));
+      noteFreshGrad(leaf);
       continue;
     }
     // In place, as PyTorch's AccumulateGrad: `const g = p.grad` held across backward calls
