@@ -113,6 +113,16 @@ declare module '../tensor.js' {
      */
     div_(other: Operand): Tensor;
     /**
+     * In place: Python's % (torch.remainder: the sign of the divisor); returns this (`y %= 3` in cells).
+     * @example tpu.tensor([-7, 5]).remainder_(3) // [2, 2]
+     */
+    remainder_(other: Operand): Tensor;
+    /**
+     * In place: this ** exponent; returns this (`y **= 2` in cells).
+     * @example tpu.tensor([2, 3]).pow_(2) // [4, 9]
+     */
+    pow_(exponent: Operand): Tensor;
+    /**
      * In place: clamps to [min, max] (either may be null); returns this.
      * @example tpu.tensor([-1, 0.5, 2]).clamp_(0, 1) // [0, 0.5, 1]
      */
@@ -152,6 +162,9 @@ installMethods({
   sub_(other) { return arithmeticInPlace('sub_', this, (self) => self.sub(other)); },
   mul_(other) { return arithmeticInPlace('mul_', this, (self) => self.mul(other), [other]); },
   div_(other) { return arithmeticInPlace('div_', this, (self) => self.div(other), [other]); },
+  // remainder's gradient reads its operands only for the divisor's; pow's reads the base for either
+  remainder_(other) { return arithmeticInPlace('remainder_', this, (self) => self.remainder(other), [other]); },
+  pow_(exponent) { return arithmeticInPlace('pow_', this, (self) => self.pow(exponent), [this, exponent]); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
   zero_() { return fillInPlace('zero_', this, 0, null); },
   fill_(value) { return fillInPlace('fill_', this, value, null); },
