@@ -45,9 +45,14 @@ export abstract class Module {
     return out;
   }
 
-  /** Own tensors and DTensors: [name, value] in declaration order. */
+  /**
+   * Own tensors and DTensors: [name, value] in declaration order. A tensor computed from
+   * parameters (an activation kept by forward, `this.hidden = h`) is neither a parameter nor
+   * a buffer, as in PyTorch, where only registered ones are.
+   */
   private ownValues(): [string, Parameter][] {
-    return Object.entries(this).filter((e): e is [string, Parameter] => e[1] instanceof Tensor || e[1] instanceof DTensor);
+    return Object.entries(this).filter((e): e is [string, Parameter] =>
+      e[1] instanceof DTensor || (e[1] instanceof Tensor && e[1]._gradNode === null));
   }
 
   /** Every tensor and DTensor of this module and its submodules with its dotted name. */
