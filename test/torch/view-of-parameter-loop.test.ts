@@ -1,8 +1,8 @@
 // A training loop written as notebooks write it: x @ w.T (a view of the parameter) and an
-// optimizer step, 120 steps with no sync point, against PyTorch 2.13. In fused mode every
-// step's recipes chain through the parameter's views (each in-place update recomputes every
-// live view of w, and the dead views of earlier steps are not collected yet), until flushing
-// a region recurses past the stack after ~80 steps: a known failure (known-failures.ts).
+// optimizer step, 120 steps with no sync point, against PyTorch 2.13. Each step's w.T stays
+// alive to the end of the JS job (WeakRef.deref keeps it, and every update of w derefs and
+// recomputes all of w's views), so in fused mode the recipes chain until flushing a region
+// recurses past the stack after ~80 steps: a known failure (known-failures.ts).
 import { tpu } from 'tpu-kernel/runtime';
 import { f32, torchTier, type TorchCase } from './torch-tier.js';
 
