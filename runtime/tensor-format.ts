@@ -20,7 +20,9 @@ function numberFormatter(values: HostArray, dtype: DType): (v: number | bigint) 
     if (!Number.isInteger(v)) integral = false;
   }
   const special = (v: number) => (Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf');
-  const float = (f: (v: number) => string) => (v: number | bigint) => (Number.isFinite(v) ? f(v as number) : special(v as number));
+  // JS formats -0 as 0; PyTorch prints its sign (-0.0000, -0.)
+  const float = (f: (v: number) => string) => (v: number | bigint) =>
+    (Object.is(v, -0) ? `-${f(0)}` : Number.isFinite(v) ? f(v as number) : special(v as number));
   if (integral && maxAbs < 1e8) return float((v) => `${v}.`);
   const sci = maxAbs >= 1e8 || minAbs < 1e-4 || maxAbs / minAbs > 1000;
   if (sci) return float((v) => v.toExponential(4).replace(/e([+-])(\d)$/, 'e$10$2'));
@@ -40,8 +42,10 @@ export function formatTensorText(values: HostArray, shape: Shape, dtype: DType, 
   const prefix = 'tensor(';
   const render = (dim: number, offset: number, indent: number): string => {
     if (dim === shape.length) {
-      const s = fmt(values[offset]!);
-      width = Math.max(width, s.length);
+      const v = values[offset]!;
+      const s = fmt(v);
+      // PyTorch measures the column over nonzero values: a -0 is not padded for its sign
+      if (!Object.is(v, -0)) width = Math.max(width, s.length);
       return s.padStart(width);
     }
     const stride = numel(shape.slice(dim + 1));

@@ -10,6 +10,7 @@ import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
 import type { LiveNumber } from './jit/live-number.js';
+import { noteGradCleared } from './jit/trace-record.js';
 import type { GradNode } from './autograd/tape.js';
 import type { ViewOf } from './views/view-tracking.js';
 import { noteCreated } from './scope.js';
@@ -120,8 +121,8 @@ export class Tensor {
   requiresGrad = false;
   /** When it last started requiring grad (autograd/grad-clock.ts; 0: from its creation). */
   _gradSince = 0;
-  /** Accumulated gradient of a leaf after backward(); null before. */
-  grad: Tensor | null = null;
+  /** The gradient behind `grad`. */
+  _grad: Tensor | null = null;
   /** How a non-leaf was computed (null for leaves). */
   _gradNode: GradNode | null = null;
   /** Counts in-place writes: backward refuses operands written since they were recorded. */
@@ -142,6 +143,16 @@ export class Tensor {
   _viewsPruneAt: number | undefined = undefined;
   /** The tensor whose buffer this one adopted in an in-place update (keeps it alive). */
   _valueOwner: Tensor | undefined = undefined;
+
+  /** Accumulated gradient of a leaf after backward(); null before. */
+  get grad(): Tensor | null {
+    return this._grad;
+  }
+  set grad(g: Tensor | null) {
+    // emptied inside a function tpu.compile traces (zeroGrad): its replays replace, not add to, this gradient
+    if (g === null) noteGradCleared(this);
+    this._grad = g;
+  }
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType, chip = 0) {
     this._node = node;

@@ -1,7 +1,8 @@
 // The functional forms of the op catalog on `tpu` (tpu.where, tpu.concat, tpu.einsum,
 // tpu.exp(x), ...) and `tpu.nn.functional` (softmax, layerNorm, conv2d, ...). Each is the
 // op's one definition in runtime/ops/, reached another way.
-import type { Tensor } from './tensor.js';
+import { Tensor } from './tensor.js';
+import { addScaled, type AlphaOptions } from './ops/scaled-add.js';
 import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
@@ -12,6 +13,12 @@ const method = <K extends keyof Tensor>(name: K) =>
 
 /** tpu.pow(2, x): either operand may be a JS scalar. */
 const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
+/** tpu.add(x, y, { alpha }): x + alpha·y, as torch.add. */
+const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, options?: AlphaOptions): Tensor => {
+  if (options === undefined) return apply(op, [a, b], {});
+  if (!(a instanceof Tensor)) throw new TypeError(`tpu.${name}: with options ({ alpha }), the first operand must be a tensor; got ${typeof a}`);
+  return addScaled(name, a, b, options);
+};
 
 export const functional = {
   linspace, eye, randint,
@@ -19,7 +26,7 @@ export const functional = {
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
   matmul: (a: Tensor, b: Tensor) => a.matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
-  add: binary(ops.add), sub: binary(ops.sub), mul: binary(ops.mul),
+  add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),
   div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(a as Tensor, b, options)),
   fmod: binary(ops.fmodOp), remainder: ops.remainder,
   pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, lerp: ops.lerp,

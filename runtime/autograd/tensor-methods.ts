@@ -9,6 +9,7 @@ import { startsRequiringGrad } from './grad-clock.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
+import { noteFreshGrad } from '../jit/trace-record.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -57,13 +58,15 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
     // Like PyTorch: gradients add up across backward calls until zeroGrad().
     const before = leaf.grad;
     if (!before || before.disposed) {
-      // the caller's own gradient tensor keeps its strides
-      leaf.grad = keep(g === gradient ? g : gradLayout(leaf, g));
+      // a copy of the caller's own gradient tensor (with its strides), as PyTorch's: the
+      // next backward adds into .grad in place and must not change the caller's tensor
+      leaf.grad = keep(g === gradient ? noGrad(() => g.clone()) : gradLayout(leaf, g));
+      noteFreshGrad(leaf);
       continue;
     }
-    leaf.grad = keep(gradLayout(leaf, noGrad(() => before.add(g))));
-    // The old tensors are replaced, not updated (zeroGrad() disposes the last one).
-    before.dispose();
+    // In place, as PyTorch's AccumulateGrad: `const g = p.grad` held across backward calls
+    // sees the sum (zeroGrad() sets .grad to null and disposes it).
+    noGrad(() => before.add_(g));
     if (g !== gradient) g.dispose();
   }
 }
@@ -83,7 +86,11 @@ installMethods({
     }
   },
   detach() {
-    return noGrad(() => this.reshape([...this.shape]));
+    const out = noGrad(() => this.reshape([...this.shape]));
+    // It shares storage but is no view of the leaf to autograd, as PyTorch's detach():
+    // `w.detach().add_(1)` writes w without the leaf's in-place error.
+    if (out._viewOf) out._viewOf = { ...out._viewOf, gradLeaf: null };
+    return out;
   },
 });
 

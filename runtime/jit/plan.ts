@@ -25,8 +25,11 @@ export type Source = { readonly arg: number } | { readonly held: Tensor } | { re
  */
 export type Target = Source | { readonly gradOf: Tensor };
 
+/** A leaf's gradient slot; `add`: the program's value is added to the gradient the leaf has then (the body's backward() found none and emptied none). */
+export type GradTarget = { readonly gradOf: Tensor; readonly add: boolean };
+
 /** Where a program output goes; `discard`: a collective the body disposed ran for its peers, its value is dropped. */
-export type OutputTarget = Target | { readonly discard: true };
+export type OutputTarget = Source | GradTarget | { readonly discard: true };
 
 /** A tensor in the returned value: program output `out`, else `source`. */
 export class ResultLeaf {
@@ -137,7 +140,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
       const fresh = resultTensors.has(t) && !updates.has(t) && !isKept(t) && !args.includes(t);
       const leaf = gradOf.get(t);
       // A collective disposed in the body ran for its peers: its value is dropped.
-      const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf } : t.disposed ? { discard: true } : sourceOf(t);
+      const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf, add: record.freshGrads.get(leaf) === true }
+        : t.disposed ? { discard: true } : sourceOf(t);
       outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into, strides: into ? undefined : t._strides });
     });
   }

@@ -16,6 +16,7 @@ import { keep } from '../scope.js';
 import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
+import { noGrad } from '../autograd/grad-mode.js';
 
 /**
  * Why the plan cannot be replayed now on the call's tensor arguments `args` (then the call
@@ -89,13 +90,21 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   return result;
 }
 
-/** An output to its target: in place, or as the leaf's new gradient if it has none. */
+/**
+ * An output to its target: in place, or as the leaf's gradient: the new one if it has none,
+ * else added to it when the body's backward() added to none (eager accumulation).
+ */
 function write(into: OutputTarget, out: Tensor, tensorOf: (s: Source) => Tensor): void {
   if ('discard' in into) return out.dispose();
   if (!('gradOf' in into)) return adopt(tensorOf(into), out);
   const leaf = into.gradOf;
-  if (leaf.grad && !leaf.grad.disposed) adopt(leaf.grad, out);
-  else leaf.grad = keep(gradLayout(leaf, out));
+  const had = leaf.grad && !leaf.grad.disposed ? leaf.grad : null;
+  if (!had) leaf.grad = keep(gradLayout(leaf, out));
+  else if (!into.add) adopt(had, out);
+  else {
+    noGrad(() => had.add_(out));
+    out.dispose();
+  }
 }
 
 function scalarValue(s: WeakScalar, values: ReadonlyMap<WeakScalar, number>, name: string): number {

@@ -34,6 +34,14 @@ export interface TraceRecord {
   /** Tensors the body made from host values, and how to make each again. */
   readonly uploads: Map<Tensor, () => Tensor>;
   readonly indexChecks: IndexCheck[];
+  /**
+   * Leaves whose gradient the body's backward() made anew, and whether a replay adds it to
+   * the leaf's gradient then (none was emptied in the body first: eager backward() without
+   * zeroGrad() accumulates) or replaces it (the body's zeroGrad() ran first).
+   */
+  readonly freshGrads: Map<Tensor, boolean>;
+  /** Leaves whose gradient the body emptied (zeroGrad(), `p.grad = null`). */
+  readonly clearedGrads: Set<Tensor>;
 }
 
 let current: TraceRecord | null = null;
@@ -41,7 +49,7 @@ let current: TraceRecord | null = null;
 /** Runs fn while recording; returns its result and the record (null on a throw). */
 export function recordTrace<T>(fn: () => T): [T, TraceRecord] {
   const outer = current;
-  const record: TraceRecord = { actions: [], guards: [], uploads: new Map(), indexChecks: [] };
+  const record: TraceRecord = { actions: [], guards: [], uploads: new Map(), indexChecks: [], freshGrads: new Map(), clearedGrads: new Set() };
   current = record;
   try {
     return [fn(), record];
@@ -68,6 +76,15 @@ export function guard<T>(what: string, read: () => T): T {
 
 export function noteLiveRead(scalar: WeakScalar): void {
   current?.actions.push({ read: scalar });
+}
+
+export function noteGradCleared(leaf: Tensor): void {
+  current?.clearedGrads.add(leaf);
+}
+
+/** backward() gave `leaf` a gradient where it had none. */
+export function noteFreshGrad(leaf: Tensor): void {
+  current?.freshGrads.set(leaf, !current.clearedGrads.has(leaf));
 }
 
 export function noteUpload(made: Tensor, remake: () => Tensor): void {

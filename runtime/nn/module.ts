@@ -45,9 +45,14 @@ export abstract class Module {
     return out;
   }
 
-  /** Own tensors and DTensors: [name, value] in declaration order. */
+  /**
+   * Own tensors and DTensors: [name, value] in declaration order. A tensor computed from
+   * parameters (an activation kept by forward, `this.hidden = h`) is neither a parameter nor
+   * a buffer, as in PyTorch, where only registered ones are.
+   */
   private ownValues(): [string, Parameter][] {
-    return Object.entries(this).filter((e): e is [string, Parameter] => e[1] instanceof Tensor || e[1] instanceof DTensor);
+    return Object.entries(this).filter((e): e is [string, Parameter] =>
+      e[1] instanceof DTensor || (e[1] instanceof Tensor && e[1]._gradNode === null));
   }
 
   /** Every tensor and DTensor of this module and its submodules with its dotted name. */
@@ -61,8 +66,17 @@ export abstract class Module {
     return this.namedValues(prefix).filter((e): e is [string, Tensor] => e[1] instanceof Tensor);
   }
 
+  /**
+   * Each parameter once, under its first name, as PyTorch's named_parameters(): a module used
+   * twice or a tied weight (`b.weight = a.weight`) would otherwise be stepped twice per step.
+   */
   namedParameters(): [string, Parameter][] {
-    return this.namedValues().filter(([, t]) => t.requiresGrad);
+    const seen = new Set<Parameter>();
+    return this.namedValues().filter(([, t]) => {
+      if (!t.requiresGrad || seen.has(t)) return false;
+      seen.add(t);
+      return true;
+    });
   }
 
   parameters(): Parameter[] {

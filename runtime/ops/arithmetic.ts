@@ -7,6 +7,7 @@ import { gradFor, needsGrad } from './grad-helpers.js';
 import type { Operand } from './op.js';
 import { divide, type DivOptions } from './division.js';
 import { installMethods } from '../install-methods.js';
+import { addScaled, type AlphaOptions } from './scaled-add.js';
 
 const t = (v: Operand) => v as Tensor;
 const BOTH = [0, 1], FIRST = [0], SECOND = [1], NEITHER: number[] = [];
@@ -42,15 +43,16 @@ export const div = binary('div', {
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * x + other with broadcasting; other may be a JS number (cells rewrite `+` to this).
+     * x + other with broadcasting; other may be a JS number (cells rewrite `+` to this);
+     * `{ alpha }` scales other (torch.add's alpha).
      * @example x.add(1)
      */
-    add(other: Operand): Tensor;
+    add(other: Operand, options?: AlphaOptions): Tensor;
     /**
-     * x - other with broadcasting (cells rewrite `-` to this).
-     * @example x.sub(y)
+     * x - other with broadcasting (cells rewrite `-` to this); `{ alpha }` scales other.
+     * @example x.sub(y, { alpha: 0.5 })
      */
-    sub(other: Operand): Tensor;
+    sub(other: Operand, options?: AlphaOptions): Tensor;
     /**
      * x * other with broadcasting (cells rewrite `*` to this).
      * @example x.mul(2)
@@ -64,8 +66,8 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  add(other) { return apply(add, [this, other], {}); },
-  sub(other) { return apply(sub, [this, other], {}); },
+  add(other, options) { return options === undefined ? apply(add, [this, other], {}) : addScaled('add', this, other, options); },
+  sub(other, options) { return options === undefined ? apply(sub, [this, other], {}) : addScaled('sub', this, other, options); },
   mul(other) { return apply(mul, [this, other], {}); },
   div(other, options) {
     return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);

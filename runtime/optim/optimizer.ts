@@ -44,6 +44,8 @@ export abstract class Optimizer {
     given.forEach((p, i) => {
       if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${name}: params[${i}] must be a tensor or a DTensor; got ${typeof p}`);
       if (!p.requiresGrad) throw new Error(`${name}: params[${i}] ${p instanceof Tensor ? p.describe() : p} does not require grad`);
+      // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
+      if (given.indexOf(p) !== i) throw new Error(`${name}: params[${i}] is params[${given.indexOf(p)}] again: each parameter may be given once`);
     });
     this.#dtensors = given.filter((p) => p instanceof DTensor);
     this.params = given.flatMap((p) => (p instanceof DTensor ? p.localTensors() : [p]));

@@ -2,6 +2,8 @@
 // the new value; through a view the write reaches the base and every other view of it.
 import { Tensor } from '../tensor.js';
 import type { Operand } from '../ops/op.js';
+import type { AlphaOptions } from '../ops/scaled-add.js';
+import type { DivOptions } from '../ops/division.js';
 import { assignAll } from '../modes/assign.js';
 import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
@@ -96,22 +98,32 @@ declare module '../tensor.js' {
      * In place: this + other, broadcast to this shape; returns this (torch.Tensor.add_).
      * @example tpu.zeros([2]).add_(1) // [1, 1]
      */
-    add_(other: Operand): Tensor;
+    add_(other: Operand, options?: AlphaOptions): Tensor;
     /**
      * In place: this − other; returns this.
      * @example tpu.ones([2]).sub_(3) // [-2, -2]
      */
-    sub_(other: Operand): Tensor;
+    sub_(other: Operand, options?: AlphaOptions): Tensor;
     /**
      * In place: this · other; returns this.
      * @example tpu.full([2], 3).mul_(2) // [6, 6]
      */
     mul_(other: Operand): Tensor;
     /**
-     * In place: this / other; returns this.
+     * In place: this / other (rounded with { roundingMode }, as div); returns this.
      * @example tpu.full([2], 3).div_(2) // [1.5, 1.5]
      */
-    div_(other: Operand): Tensor;
+    div_(other: Operand, options?: DivOptions): Tensor;
+    /**
+     * In place: Python's % (torch.remainder: the sign of the divisor); returns this (`y %= 3` in cells).
+     * @example tpu.tensor([-7, 5]).remainder_(3) // [2, 2]
+     */
+    remainder_(other: Operand): Tensor;
+    /**
+     * In place: this ** exponent; returns this (`y **= 2` in cells).
+     * @example tpu.tensor([2, 3]).pow_(2) // [4, 9]
+     */
+    pow_(exponent: Operand): Tensor;
     /**
      * In place: clamps to [min, max] (either may be null); returns this.
      * @example tpu.tensor([-1, 0.5, 2]).clamp_(0, 1) // [0, 0.5, 1]
@@ -148,10 +160,14 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  add_(other) { return arithmeticInPlace('add_', this, (self) => self.add(other)); },
-  sub_(other) { return arithmeticInPlace('sub_', this, (self) => self.sub(other)); },
+  // options reach the op: x.div_(2, { roundingMode: 'floor' }) and x.add_(y, { alpha }) as PyTorch's
+  add_(other, options) { return arithmeticInPlace('add_', this, (self) => self.add(other, options)); },
+  sub_(other, options) { return arithmeticInPlace('sub_', this, (self) => self.sub(other, options)); },
   mul_(other) { return arithmeticInPlace('mul_', this, (self) => self.mul(other), [other]); },
-  div_(other) { return arithmeticInPlace('div_', this, (self) => self.div(other), [other]); },
+  div_(other, options) { return arithmeticInPlace('div_', this, (self) => self.div(other, options), [other]); },
+  // remainder's gradient reads its operands only for the divisor's; pow's reads the base for either
+  remainder_(other) { return arithmeticInPlace('remainder_', this, (self) => self.remainder(other), [other]); },
+  pow_(exponent) { return arithmeticInPlace('pow_', this, (self) => self.pow(exponent), [this, exponent]); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
   zero_() { return fillInPlace('zero_', this, 0, null); },
   fill_(value) { return fillInPlace('fill_', this, value, null); },

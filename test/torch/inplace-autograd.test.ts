@@ -18,6 +18,8 @@ const cases: TorchCase[] = [
   { name: 'add_ on a non-leaf', inputs: [X], js: gradOf((x) => x.mul(2).add_(1)), py: pyGrad('y = x.mul(2)\ny.add_(1)\nloss = y') },
   { name: 'a chain of in-place ops on a non-leaf', inputs: [X], js: gradOf((x) => { const y = x.mul(x); y.mul_(3); y.sub_(x); return y.div_(2); }), py: pyGrad('y = x.mul(x)\ny.mul_(3)\ny.sub_(x)\ny.div_(2)\nloss = y') },
   { name: 'clamp_ of a non-leaf uses its old value', inputs: [X], js: gradOf((x) => x.mul(1).clamp_(0, 1)), py: pyGrad('y = x.mul(1)\ny.clamp_(0, 1)\nloss = y') },
+  { name: 'pow_ of a non-leaf reads its old value', inputs: [X], js: gradOf((x) => x.mul(2).pow_(3)), py: pyGrad('y = x.mul(2)\ny.pow_(3)\nloss = y') },
+  { name: 'remainder_ of a non-leaf by a number', inputs: [X], js: gradOf((x) => x.mul(3).remainder_(2).mul(x)), py: pyGrad('y = x.mul(3)\ny.remainder_(2)\nloss = y * x') },
   { name: 'div_ by the leaf itself', inputs: [X], js: gradOf((x) => x.add(1).div_(x)), py: pyGrad('y = x.add(1)\ny.div_(x)\nloss = y') },
   {
     name: 'mul_ and div_ by another leaf',

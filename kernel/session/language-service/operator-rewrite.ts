@@ -1,7 +1,7 @@
 // PyTorch habits in cells: operators on expressions the language service types as Tensor
 // become tensor methods before the cell compiles (`x + 1` -> `x.add(1)`, `-x` -> `x.neg()`,
 // `x % 3` -> `x.remainder(3)`: Python's % on torch tensors, the sign of the divisor,
-// `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y = y.mul(2)`).
+// `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y.mul_(2)`, in place as in Python).
 // What has no method, or cannot be rewritten without changing what runs, is an error naming
 // the method to use. A tensor the service cannot type (any, plain .ts files) is not
 // rewritten: there the tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
@@ -89,6 +89,29 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
     return out + source.slice(pos, node.end);
   };
 
+  /** The items of `x[i, ':']` (a comma expression in JS). */
+  const indexItems = (node: ts.ElementAccessExpression): ts.Expression[] => {
+    const items: ts.Expression[] = [];
+    const flatten = (e: ts.Expression): void => {
+      if (tsApi.isBinaryExpression(e) && e.operatorToken.kind === K.CommaToken) (flatten(e.left), flatten(e.right));
+      else items.push(e);
+    };
+    flatten(node.argumentExpression);
+    return items;
+  };
+  /** Index types that make x[...] a view: numbers, slice strings, null (a new dim). */
+  const VIEW_INDEX = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.StringLike | tsApi.TypeFlags.Null | tsApi.TypeFlags.Undefined;
+  const viewIndex = (t: ts.Type): boolean => (t.isUnion() ? t.types.every(viewIndex) : (t.flags & VIEW_INDEX) !== 0);
+  /** In a chain of subscripts ending at `node`, the first index that makes a copy (a tensor, a list), or null. */
+  const indexedCopy = (node: ts.Expression): ts.Expression | null => {
+    for (let e = node; ; e = e.expression) {
+      while (tsApi.isParenthesizedExpression(e)) e = e.expression;
+      if (!tsApi.isElementAccessExpression(e)) return null;
+      const copying = indexItems(e).find((item) => !viewIndex(checker.getTypeAtLocation(item)));
+      if (copying) return copying;
+    }
+  };
+
   const tensorCall = (node: ts.Node, text: string): string => {
     madeTensors.add(node);
     changed = true;
@@ -109,9 +132,14 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
       const opText = tsApi.tokenToString(op) ?? '';
       const compound = COMPOUND.exec(opText);
       if (compound && leftTensor) {
+        // In place, as Python's `y += 1` on a torch tensor (iadd): views of y, and other names
+        // for it (a module's weight, a list's element), see the new value; `x[0] += 1` and
+        // `m.w -= g` write x and m.w. The dtype and shape stay y's (int y /= 2 is PyTorch's error).
         const method = METHODS[compound[1]!]!; // every compound operator has one
-        if (!tsApi.isIdentifier(node.left)) fail(node, `${node.left.getText(file)} ${opText} ... : write ${node.left.getText(file)} = ${node.left.getText(file)}.${method}(...)`);
-        return tensorCall(node, `${left} = ${left}.${method}(${right})`);
+        const copied = indexedCopy(node.left);
+        // Python writes x[idx] += v back with index_put_; at(idx) of a tensor or list is a copy
+        if (copied) fail(node, `${node.left.getText(file)} ${opText} ... indexes with ${copied.getText(file)}, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)`);
+        return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
         fail(node, `tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`);
@@ -138,12 +166,7 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
     if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) {
       const target = emit(node.expression);
       if (!isTensor(node.expression)) return emitChildren(node);
-      const items: ts.Expression[] = [];
-      const flatten = (e: ts.Expression): void => {
-        if (tsApi.isBinaryExpression(e) && e.operatorToken.kind === K.CommaToken) (flatten(e.left), flatten(e.right));
-        else items.push(e);
-      };
-      flatten(node.argumentExpression);
+      const items = indexItems(node);
       if (items.length === 1 && tsApi.isStringLiteral(items[0]!) && !/^[-\d:\s.]*$/.test(items[0].text)) return emitChildren(node); // x['shape']
       return tensorCall(node, `${operand(target, node.expression)}.at(${items.map(emit).join(', ')})`);
     }

@@ -1,0 +1,24 @@
+// x.add(y, { alpha }) and x.sub(y, { alpha }): torch.add's alpha scales the other operand.
+// Without it an options object would be ignored and x.add(y, { alpha: 3 }) give x + y.
+import { isFloating, promoteOperands, promoteWithScalar, scalarKind } from '../dtype.js';
+import { readOptions } from '../options.js';
+import { Tensor } from '../tensor.js';
+import type { Operand } from './op.js';
+
+export interface AlphaOptions {
+  /** The multiplier of the other operand (default 1). */
+  alpha?: number;
+}
+
+/** x + alpha·other (or x − alpha·other), checked as PyTorch checks alpha. */
+export function addScaled(op: 'add' | 'sub', x: Tensor, other: Operand, options: AlphaOptions): Tensor {
+  const { alpha = 1 } = readOptions<AlphaOptions>(op, options, ['alpha']);
+  if (typeof alpha !== 'number' || Number.isNaN(alpha)) throw new TypeError(`${op}: alpha must be a number; got ${JSON.stringify(alpha)}`);
+  if (!(other instanceof Tensor)) return x[op](typeof other === 'number' ? other * alpha : other);
+  const dtype = promoteOperands(x, other);
+  if (!isFloating(dtype) && promoteWithScalar(dtype, scalarKind(alpha)) !== dtype) {
+    throw new TypeError(`${op}: for integral input tensors, argument alpha must not be a floating point number (as in PyTorch); got alpha ${alpha} for ${dtype}`);
+  }
+  // other in the result's dtype first: a bool other times 3 would be int64 next to an int32 x
+  return x[op](other.to(dtype).mul(alpha));
+}
