@@ -21,6 +21,29 @@ class Tied extends nn.Module {
   forward(x: Tensor) { return this.b.forward(this.a.forward(x).tanh()); }
 }
 
+/** Three steps of mean squared error on (x0, x1), the losses stacked, in PyTorch (`m`, `opt` defined before). */
+const PY_THREE_STEPS = `losses = []
+for _ in range(3):
+    opt.zero_grad()
+    loss = F.mse_loss(m(x0), x1)
+    loss.backward()
+    opt.step()
+    losses.append(loss.detach())
+losses = torch.stack(losses)`;
+
+/** The same three steps here, the losses stacked. */
+function threeSteps(m: { forward(x: Tensor): Tensor }, opt: { zeroGrad(): void; step(): void }, x: Tensor, y: Tensor): Tensor {
+  const losses: Tensor[] = [];
+  for (let i = 0; i < 3; i++) {
+    opt.zeroGrad();
+    const loss = nn.mseLoss(m.forward(x), y);
+    loss.backward();
+    opt.step();
+    losses.push(loss.detach());
+  }
+  return tpu.stack(losses);
+}
+
 const PY_TIED = `
 class Tied(torch.nn.Module):
     def __init__(self):
@@ -34,14 +57,8 @@ m = Tied()
 with torch.no_grad():
     m.a.weight.copy_(x2); m.a.bias.copy_(x3); m.b.bias.copy_(-x3)
 opt = torch.optim.Adam(m.parameters(), lr=0.1)
-losses = []
-for _ in range(3):
-    opt.zero_grad()
-    loss = F.mse_loss(m(x0), x1)
-    loss.backward()
-    opt.step()
-    losses.append(loss.detach())
-result = (torch.stack(losses), m.a.weight.detach(), m.b.bias.detach(), torch.tensor([len(list(m.parameters()))]))`;
+${PY_THREE_STEPS}
+result = (losses, m.a.weight.detach(), m.b.bias.detach(), torch.tensor([len(list(m.parameters()))]))`;
 
 const PY_SHARED = `
 l = torch.nn.Linear(2, 2)
@@ -49,14 +66,8 @@ with torch.no_grad():
     l.weight.copy_(x2); l.bias.copy_(x3)
 m = torch.nn.Sequential(l, torch.nn.Tanh(), l)
 opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
-losses = []
-for _ in range(3):
-    opt.zero_grad()
-    loss = F.mse_loss(m(x0), x1)
-    loss.backward()
-    opt.step()
-    losses.append(loss.detach())
-result = (torch.stack(losses), l.weight.detach(), l.bias.detach(), torch.tensor([len(list(m.parameters()))]))`;
+${PY_THREE_STEPS}
+result = (losses, l.weight.detach(), l.bias.detach(), torch.tensor([len(list(m.parameters()))]))`;
 
 const cases: TorchCase[] = [
   {
@@ -67,15 +78,8 @@ const cases: TorchCase[] = [
       set(m.a, w, b);
       tpu.noGrad(() => m.b.bias.copy_(b.neg()));
       const opt = new optim.Adam(m.parameters(), { lr: 0.1 });
-      const losses = [];
-      for (let i = 0; i < 3; i++) {
-        opt.zeroGrad();
-        const loss = nn.mseLoss(m.forward(x), y);
-        loss.backward();
-        opt.step();
-        losses.push(loss.detach());
-      }
-      return [tpu.stack(losses), m.a.weight.detach(), m.b.bias.detach(), tpu.tensor([m.parameters().length], { dtype: 'int64' })];
+      const losses = threeSteps(m, opt, x, y);
+      return [losses, m.a.weight.detach(), m.b.bias.detach(), tpu.tensor([m.parameters().length], { dtype: 'int64' })];
     },
     py: PY_TIED,
     rtol: 1e-4,
@@ -88,15 +92,8 @@ const cases: TorchCase[] = [
       set(l, w, b);
       const m = new nn.Sequential(l, new nn.Tanh(), l);
       const opt = new optim.SGD(m.parameters(), { lr: 0.1, momentum: 0.9 });
-      const losses = [];
-      for (let i = 0; i < 3; i++) {
-        opt.zeroGrad();
-        const loss = nn.mseLoss(m.forward(x), y);
-        loss.backward();
-        opt.step();
-        losses.push(loss.detach());
-      }
-      return [tpu.stack(losses), l.weight.detach(), l.bias.detach(), tpu.tensor([m.parameters().length], { dtype: 'int64' })];
+      const losses = threeSteps(m, opt, x, y);
+      return [losses, l.weight.detach(), l.bias.detach(), tpu.tensor([m.parameters().length], { dtype: 'int64' })];
     },
     py: PY_SHARED,
     rtol: 1e-4,
