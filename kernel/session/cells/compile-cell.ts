@@ -22,7 +22,10 @@ export interface CellSyntaxError {
   column: number;
 }
 
-export const cellCompilerOptions = (): ts.CompilerOptions => ({
+let options: ts.CompilerOptions | undefined;
+
+/** One object for every cell (made once TypeScript is loaded): the emit without a program keeps what it learns from it. */
+export const cellCompilerOptions = (): ts.CompilerOptions => (options ??= {
   target: typescript().ScriptTarget.ES2022,
   module: typescript().ModuleKind.ESNext,
   sourceMap: true,

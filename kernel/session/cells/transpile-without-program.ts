@@ -46,17 +46,16 @@ type PrinterInternals = ts.Printer & { writeFile(file: ts.SourceFile, writer: Te
 const INPUT = 'cell.ts';
 const OUTPUT = 'cell.js';
 
-/** The options transpileModule compiles with (it adds its own: isolatedModules, noLib...), by the options it was given. */
-const emitOptions = new Map<string, ts.CompilerOptions | undefined>();
+/** The options transpileModule compiles with (it adds its own: isolatedModules, noLib...), by the options object it was given. */
+const emitOptions = new WeakMap<ts.CompilerOptions, ts.CompilerOptions | undefined>();
 
 /** transpileModule's output for a cell that parses and asks its emit no type checker question; else undefined. */
 export function transpileWithoutProgram(source: string, options: ts.CompilerOptions, transformers: ts.CustomTransformers): TranspileOutput | undefined {
   const ts = typescript();
   const internals = ts as unknown as Partial<EmitInternals>;
   if (!hasEmitInternals(internals)) return undefined;
-  const key = JSON.stringify(options);
-  if (!emitOptions.has(key)) emitOptions.set(key, optionsOfTranspileModule(options));
-  const compiled = emitOptions.get(key);
+  if (!emitOptions.has(options)) emitOptions.set(options, optionsOfTranspileModule(options));
+  const compiled = emitOptions.get(options);
   if (!compiled) return undefined;
   const file = ts.createSourceFile(INPUT, source, {
     languageVersion: compiled.target ?? ts.ScriptTarget.ES2022,
