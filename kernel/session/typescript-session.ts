@@ -25,6 +25,7 @@ import { cellSiteMapper } from './outputs/cell-profile.js';
 import { defaultProfileMode } from './outputs/profile-mode.js';
 import { isComplete } from './language-service/is-complete.js';
 import { LazyLanguageService } from './language-service/lazy-language-service.js';
+import { CellOperators } from './operators/cell-operators.js';
 import { OrderedOutputs } from './outputs/ordered-outputs.js';
 import { maskMagics, splitCell } from './magics/magic-lines.js';
 import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
@@ -72,6 +73,7 @@ export class TypeScriptSession implements LanguageSession {
   private readonly context: vm.Context;
   private readonly runner: CellRunner;
   private readonly languageService: LazyLanguageService;
+  private readonly operators: CellOperators;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
@@ -104,6 +106,7 @@ export class TypeScriptSession implements LanguageSession {
         return undefined;
       });
     this.languageService = new LazyLanguageService(options.cwd, () => this.running);
+    this.operators = new CellOperators(this.languageService, magics);
     const api: Record<string, unknown> = {
       display: this.display,
       clearOutput: (opts?: { wait?: boolean }) => this.outputs.emit((publisher) => publisher.clearOutput(Boolean(opts?.wait))),
@@ -121,6 +124,7 @@ export class TypeScriptSession implements LanguageSession {
       write: (name, text) => this.write(name, text),
       timers: this.timers.globals(),
       importModule: createModuleImporter(options.cwd),
+      operators: this.operators.dispatch.ops,
       api,
     });
     // `tpu` is the runtime's object; a cell that declares its own `tpu` replaces the global, not the runtime.
@@ -160,8 +164,7 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
-      const needsProgram = this.languageService.needsProgram(code, this.magics, this.settings.typecheck !== 'off', this.mayMeetTensors(code));
-      const rewrite = needsProgram ? this.languageService.rewriteOperators(code, this.magics) : undefined;
+      const rewrite = await this.operators.rewrite(code, this.settings.typecheck, this.mayMeetTensors(code));
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
       // A syntax error is the cell's only error: the type check runs on code that parses.
@@ -276,13 +279,9 @@ export class TypeScriptSession implements LanguageSession {
     await this.syncDevice();
   }
 
-  /**
-   * Whether the cell's operators may have tensor operands, so its rewrite must not wait for the
-   * service's warm-up: once `tpu` was used, or the cell names it; `%typecheck error` builds the
-   * service for the check anyway, and the check must see the rewritten code.
-   */
+  /** Whether the cell's operators may have tensor operands: once `tpu` was used, or the cell names it. */
   private mayMeetTensors(code: string): boolean {
-    return this.runtimeUsed || this.settings.typecheck === 'error' || /\btpu\b/.test(code);
+    return this.runtimeUsed || /\btpu\b/.test(code);
   }
 
   private touchRuntime(): TensorRuntime | undefined {

@@ -1,6 +1,7 @@
-// PyTorch habits in cells: operators on tensors become tensor methods once the language
-// service knows the types; what has no method is an error naming the method to use; where
-// the service cannot type it (any, plain .ts files), the tensor's own coercion says the same.
+// PyTorch habits in cells: operators on tensors become tensor methods, from the language
+// service's types where the cell is type-checked, dispatched at run time under `%typecheck off`
+// and before the service is built; both give the same values and errors. What has no method
+// is an error naming the method to use.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,24 +10,52 @@ import type { SessionFactory } from '../../kernel/language-session.js';
 import { SessionDriver } from './recording-publisher.js';
 
 const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-operators-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
-
 const HINT = 'JavaScript has no operator overloading';
 
-describe('tensor operators in cells', () => {
-  it('a tensor the service cannot type (any) in an operator throws the hint instead of making a string', async () => {
+describe('a tensor the service types as any', () => {
+  const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-operators-')), built.createSession);
+  afterAll(() => driver.shutdown());
+
+  it('is dispatched before the service is built; once typed as any, it throws the hint instead of making a string', async () => {
     await driver.value('const x = tpu.tensor([1, 2, 3], { dtype: "float32" });');
+    expect(await driver.value('((x as any) + 1).array()')).toBe('[ 2, 3, 4 ]');
+    await driver.session.complete('x.', 2); // builds the language service
     const { outcome } = await driver.run('(x as any) + 1');
     expect(outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: expect.stringContaining(`${HINT}: use the tensor methods, e.g. x.add(1) for x + 1`) });
     expect(await driver.value('`${x}`')).toContain('tensor([1., 2., 3.]');
   });
 
-  it('rewrites arithmetic, comparisons, unary minus, compound assignment and subscripts', async () => {
+  it('names a dispatched cell defined keep their types for the cells checked after it', async () => {
+    const fresh = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-operators-')), built.createSession);
+    try {
+      await fresh.value('const x = tpu.tensor([1, 2]);\nconst y = x * 2;\nconst n = 3 * 4;\nconst s = "a" + n;\nconst e = [n][0];\nconst t = x[0];');
+      await fresh.session.complete('x.', 2); // builds the language service: the first cell was dispatched
+      const clean = await fresh.run('const m: number = n + e;\nconst z: string = s;\n[y.sum().item(), t.item(), m]');
+      expect(clean.publisher.text('stderr')).toBe('');
+      const wrong = await fresh.run('const q: string = y;\nconst r: string = n;');
+      expect(wrong.publisher.text('stderr')).toMatch(/TS2322: Type 'Tensor' is not assignable to type 'string'[\s\S]*TS2322: Type 'number' is not assignable to type 'string'/);
+    } finally {
+      await fresh.shutdown();
+    }
+  });
+});
+
+/** `typed`: the service's types rewrite the cell; `dispatched`: %typecheck off, the cell calls __tpuOps. */
+for (const rewrite of ['typed', 'dispatched'] as const) {
+describe(`tensor operators in cells (${rewrite})`, () => {
+  const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-operators-')), built.createSession);
+  afterAll(async () => {
+    await driver.value('await tpu.reset()');
+    await driver.shutdown();
+  });
+
+  it('rewrite set-up', async () => {
+    await driver.value('const x = tpu.tensor([1, 2, 3], { dtype: "float32" });');
     await driver.session.complete('x.', 2); // builds the language service
+    if (rewrite === 'dispatched') await driver.value('%typecheck off');
+  });
+
+  it('rewrites arithmetic, comparisons, unary minus, compound assignment and subscripts', async () => {
     const cases: [string, string][] = [
       ['(x + 1).array()', '[ 2, 3, 4 ]'],
       ['(x * 2 - 1).array()', '[ 1, 3, 5 ]'],
@@ -59,33 +88,28 @@ describe('tensor operators in cells', () => {
 
   it('what has no method is an error at its place, naming what to do', async () => {
     const mod = await driver.run('const r = 1;\nconst z = 2 % x;');
-    expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${HINT}: % with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).remainder(x) (cell-${driver.count}.ts:2:11)` });
+    const message = `${HINT}: % with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).remainder(x)`;
+    if (rewrite === 'typed') {
+      expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${message} (cell-${driver.count}.ts:2:11)` });
+      expect(await driver.value('typeof r')).toBe("'undefined'"); // the failing cell ran nothing
+    } else {
+      expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: message });
+      expect(mod.outcome.status === 'error' && mod.outcome.traceback.join('\n')).toContain(`cell-${driver.count}.ts:2:`);
+    }
     const assign = await driver.run('m[0] = 1;');
     expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: tensors are not assigned by index`) });
     const unaryPlus = await driver.run('+x');
     expect(unaryPlus.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('unary + makes a number of a tensor: use x.item()') });
-    expect(await driver.value('typeof r')).toBe("'undefined'"); // the failing cells ran nothing
-  });
-});
-
-describe('which cells need types for the rewrite', () => {
-  it('finds every operator the rewrite handles, nested anywhere, and nothing in cells without one', async () => {
-    const ts = (await import('typescript')).default;
-    const { hasOperatorSyntax } = await import(path.resolve('dist/kernel/session/language-service/operator-rewrite.js')) as typeof import('../../kernel/session/language-service/operator-rewrite.js');
-    const needing = ['a + 1', 'f(() => { return a ** 2; })', 'y -= 1', 'y **= 2', 'a[0]', 'a[0] = v', '-a', '+a', 'a == b', 'a != b', 'a % 3', 'a >= b', 'const o = { k: [p < q] };'];
-    const plain = ['const v = f(x);', 'console.log("a + b")', 'x.add(1).mul(y)', 'a === b', 'a && !b', 'o?.[0]', 'y = 2', '// a + b', 'class C { m(): void {} }'];
-    expect(needing.filter((cell) => !hasOperatorSyntax(cell, ts))).toEqual([]);
-    expect(plain.filter((cell) => hasOperatorSyntax(cell, ts))).toEqual([]);
+    const loose = await driver.run('x == 1');
+    expect(loose.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('use x.eq(y) / x.ne(y) for element-wise comparison') });
+    const copying = await driver.run('const idx = tpu.tensor([0]);\nm[idx] += 1;');
+    expect(copying.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('which copies: write the result back with x.scatter') });
+    expect(await driver.value('m.array()')).toBe('[ [ 1, 2 ], [ 3, 4 ] ]'); // nothing was written
   });
 
-  it('with %typecheck off, rewrites operators on tensors and leaves cells without operators as they are', async () => {
-    await driver.session.complete('x.', 2);
-    await driver.value('%typecheck off');
-    try {
-      expect(await driver.value('const t = tpu.tensor([1, 2], { dtype: "float32" });\nawait (t * 3).data()')).toBe('Float32Array(2) [ 3, 6 ]');
-      expect(await driver.value('const s: string = 5;\nString(s).length')).toBe('1');
-    } finally {
-      await driver.value('%typecheck warn');
-    }
+  it('in place, as Python: a view of y and another name for it see the update; plain numbers stay JavaScript', async () => {
+    const cell = 'const w = tpu.tensor([1, 2, 3, 4]);\nconst alias = w;\nconst row = w.view([2, 2]);\nw[1] += 10;\nconst o = { p: w };\no.p *= 2;\nlet n = 3;\nn += 2;\nn **= 2;\n[await w.array(), await row.array(), alias === w, o.p === w, n]';
+    expect(await driver.value(cell)).toBe('[ [ 2, 24, 6, 8 ], [ [ 2, 24 ], [ 6, 8 ] ], true, true, 25 ]');
   });
 });
+}

@@ -1,8 +1,8 @@
-// Tensor operators work from the first cells on, whatever the pace of the cells: before,
-// the cells run before the language service was built (500 ms of quiet after a cell) ran
-// unrewritten, so `a + 1` failed under `jupyter nbconvert --execute` (cells back to back)
-// and passed when typed by hand. With `%typecheck error` such a cell was even checked
-// unrewritten ("Operator '+' cannot be applied to types Tensor and Tensor").
+// Tensor operators work from the first cells on, whatever the pace of the cells: the cells run
+// before the language service is built (500 ms of quiet after a cell) dispatch their operators
+// at run time, with no build on their path (under `jupyter nbconvert --execute` the cells come
+// back to back). With `%typecheck error` the cell is rewritten from types before its check
+// (unrewritten: "Operator '+' cannot be applied to types Tensor and Tensor").
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ describe('tensor operators in the first cells of a session', () => {
     expect(await driver.value('a + 1')).toContain('tensor([2., 3., 4.]');
     expect(await driver.value('const b = a * 2; b - a')).toContain('tensor([1., 2., 3.]');
     expect(await driver.value('(a ** 2).sum()')).toContain('tensor(14.');
+    expect(serviceBuilt(driver)).toBe(false); // dispatched: no build on the cells' path
   });
 
   it('rewrites them before the check under %typecheck error', async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { cellProcess } from './cell-process.js';
 import { IMPORT_FUNCTION } from './top-level-rewrite.js';
+import { OPERATOR_DISPATCH } from '../operators/operator-dispatch.js';
 
 const SHARED_HOST_GLOBALS = [
   'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
@@ -21,6 +22,8 @@ export interface CellGlobals {
   write(name: 'stdout' | 'stderr', text: string): void;
   timers: Record<string, unknown>;
   importModule: (specifier: unknown) => Promise<unknown>;
+  /** The functions a dispatched operator rewrite calls (operators/operator-dispatch.ts). */
+  operators: Record<string, unknown>;
   /** display, clearOutput, input, comms, tpu, ...: the cell API. */
   api: Record<string, unknown>;
 }
@@ -41,6 +44,7 @@ export function createCellContext(globals: CellGlobals): vm.Context {
   sandbox.require = createRequire(path.join(globals.cwd, 'notebook.js'));
   Object.assign(sandbox, globals.timers, globals.api);
   Object.defineProperty(sandbox, IMPORT_FUNCTION, { value: globals.importModule, enumerable: false });
+  Object.defineProperty(sandbox, OPERATOR_DISPATCH, { value: globals.operators, enumerable: false });
   const context = vm.createContext(sandbox, { name: 'tpu-kernel cells' });
   sandbox.global = vm.runInContext('globalThis', context);
   return context;

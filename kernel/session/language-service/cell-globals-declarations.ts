@@ -3,6 +3,7 @@
 // runtime's built declarations (dist/runtime) when they exist.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { dispatchDeclarations } from '../operators/dispatch-declarations.js';
 import { plotDeclarations } from '../plots/plot-declarations.js';
 import { progressDeclarations } from '../progress/progress-declarations.js';
 import { widgetDeclarations } from '../widgets/widget-declarations.js';
@@ -11,6 +12,7 @@ export function cellGlobalsDeclarations(packageRoot: string): string {
   const runtimeTypes = path.join(packageRoot, 'dist', 'runtime', 'index.d.ts');
   const contractTypes = path.join(packageRoot, 'dist', 'kernel', 'language-session.d.ts');
   const tpu = existsSync(runtimeTypes) ? `typeof import(${JSON.stringify(runtimeTypes)}).tpu` : 'any';
+  const tensor = existsSync(runtimeTypes) ? `import(${JSON.stringify(runtimeTypes)}).Tensor` : 'never';
   const comms = existsSync(contractTypes) ? `import(${JSON.stringify(contractTypes)}).CommRegistry` : 'any';
   return `
 /** An output shown by display(); update() replaces it in place. */
@@ -45,5 +47,5 @@ declare function input(prompt?: string, options?: { password?: boolean }): Promi
 declare const comms: ${comms};
 /** The TPU session: tensors, modes, memory, profiling. */
 declare const tpu: ${tpu};
-${plotDeclarations}${progressDeclarations}${widgetDeclarations}`;
+${plotDeclarations}${progressDeclarations}${widgetDeclarations}${dispatchDeclarations(tensor)}`;
 }

@@ -10,7 +10,7 @@ import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
-import { hasOperatorSyntax, rewriteOperators, type RewriteResult } from './operator-rewrite.js';
+import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
 import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 
@@ -59,19 +59,7 @@ export class LazyLanguageService {
     this.warmUp.unref();
   }
 
-  /**
-   * Whether the cell needs the service's program before it runs: for the type check that
-   * follows, or for its operators' types (a parse tells whether it has any). Before the service
-   * is built, only a cell with operators that may meet a tensor (`mayMeetTensors`) builds it:
-   * run unrewritten, its `a + 1` would fail, and whether it did would hang on the cells' pace
-   * (under nbconvert, back to back, the background warm-up never came).
-   */
-  needsProgram(cell: string, magics: ReadonlyMap<string, Magic>, checkFollows: boolean, mayMeetTensors: boolean): boolean {
-    if (this.built === undefined && !mayMeetTensors) return false;
-    return (this.built !== undefined && checkFollows) || hasOperatorSyntax(maskMagics(cell, magics), typescript());
-  }
-
-  /** The cell with tensor operators rewritten (operator-rewrite.ts), for a cell that needsProgram. */
+  /** The cell with its tensor operators rewritten from their types (operators/typed-operator-rewrite.ts). */
   rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
     const ls = this.load(maskMagics(cell, magics));
     const program = ls.service.getProgram();

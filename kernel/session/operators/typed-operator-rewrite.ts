@@ -6,13 +6,8 @@
 // the method to use. A tensor the service cannot type (any, plain .ts files) is not
 // rewritten: there the tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
 import type ts from 'typescript';
-
-const METHODS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
-/** `a OP x` with only x a tensor: the method on x that computes it. */
-const MIRRORED: Record<string, string> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
-const HINT = 'JavaScript has no operator overloading';
-/** `x OP= y` with a tensor method for OP. */
-const COMPOUND = /^([-+*/%]|\*\*)=$/;
+import { indexItems, spliceChildren } from './source-splice.js';
+import { COMPOUND, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 
 export interface RewriteError {
   offset: number;
@@ -25,26 +20,6 @@ class CannotRewrite extends Error {
   constructor(readonly offset: number, message: string) {
     super(message);
   }
-}
-
-/**
- * Whether `cell` has syntax the rewrite looks at (an operator with a method, compound or
- * indexed assignment, unary + or -, `==`/`!=`, indexing). A cell without any needs no types:
- * with `%typecheck off` it then makes no program at all (parsing alone costs far less).
- */
-export function hasOperatorSyntax(cell: string, tsApi: typeof ts): boolean {
-  const K = tsApi.SyntaxKind;
-  const file = tsApi.createSourceFile('cell.ts', cell, tsApi.ScriptTarget.Latest, false, tsApi.ScriptKind.TS);
-  const found = (node: ts.Node): boolean => {
-    if (tsApi.isBinaryExpression(node)) {
-      const op = tsApi.tokenToString(node.operatorToken.kind) ?? '';
-      if (METHODS[op] || COMPOUND.test(op) || op === '==' || op === '!=' || (op === '=' && tsApi.isElementAccessExpression(node.left))) return true;
-    }
-    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) return true;
-    if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) return true;
-    return tsApi.forEachChild(node, found) ?? false;
-  };
-  return found(file);
 }
 
 /**
@@ -74,31 +49,12 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
     tsApi.isIdentifier(node) || tsApi.isPropertyAccessExpression(node) || tsApi.isCallExpression(node) || tsApi.isElementAccessExpression(node) || tsApi.isParenthesizedExpression(node) || madeTensors.has(node)
       ? text : `(${text})`;
   const fail = (node: ts.Node, message: string): never => {
-    throw new CannotRewrite(node.getStart(file), `${HINT}: ${message}`);
+    throw new CannotRewrite(node.getStart(file), message);
   };
 
-  /** The node's text with its children's rewrites spliced in. */
-  const emitChildren = (node: ts.Node): string => {
-    let out = '';
-    let pos = node.getStart(file);
-    tsApi.forEachChild(node, (child) => {
-      const start = child.getStart(file);
-      out += source.slice(pos, start) + emit(child);
-      pos = child.end;
-    });
-    return out + source.slice(pos, node.end);
-  };
+  const emitChildren = (node: ts.Node): string => spliceChildren(node, file, source, emit, tsApi);
 
-  /** The items of `x[i, ':']` (a comma expression in JS). */
-  const indexItems = (node: ts.ElementAccessExpression): ts.Expression[] => {
-    const items: ts.Expression[] = [];
-    const flatten = (e: ts.Expression): void => {
-      if (tsApi.isBinaryExpression(e) && e.operatorToken.kind === K.CommaToken) (flatten(e.left), flatten(e.right));
-      else items.push(e);
-    };
-    flatten(node.argumentExpression);
-    return items;
-  };
+
   /** Index types that make x[...] a view: numbers, slice strings, null (a new dim). */
   const VIEW_INDEX = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.StringLike | tsApi.TypeFlags.Null | tsApi.TypeFlags.Undefined;
   const viewIndex = (t: ts.Type): boolean => (t.isUnion() ? t.types.every(viewIndex) : (t.flags & VIEW_INDEX) !== 0);
@@ -107,7 +63,7 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
     for (let e = node; ; e = e.expression) {
       while (tsApi.isParenthesizedExpression(e)) e = e.expression;
       if (!tsApi.isElementAccessExpression(e)) return null;
-      const copying = indexItems(e).find((item) => !viewIndex(checker.getTypeAtLocation(item)));
+      const copying = indexItems(e, tsApi).find((item) => !viewIndex(checker.getTypeAtLocation(item)));
       if (copying) return copying;
     }
   };
@@ -138,15 +94,15 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
         const method = METHODS[compound[1]!]!; // every compound operator has one
         const copied = indexedCopy(node.left);
         // Python writes x[idx] += v back with index_put_; at(idx) of a tensor or list is a copy
-        if (copied) fail(node, `${node.left.getText(file)} ${opText} ... indexes with ${copied.getText(file)}, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)`);
+        if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
-        fail(node, `tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`);
+        fail(node, operatorMessages.indexAssignment());
       }
       if (!(leftTensor || rightTensor)) return emitChildren(node);
       if (opText === '==' || opText === '!=' || opText === '===' || opText === '!==') {
-        if (opText.length === 2) fail(node, `use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`);
+        if (opText.length === 2) fail(node, operatorMessages.looseEquality());
         return emitChildren(node);
       }
       const method = METHODS[opText];
@@ -154,20 +110,20 @@ export function rewriteOperators(program: ts.Program, fileName: string, cell: st
       if (leftTensor) return tensorCall(node, `${operand(left, node.left)}.${method}(${right})`);
       if (opText === '-') return tensorCall(node, `${operand(right, node.right)}.neg().add(${left})`);
       const mirrored = MIRRORED[opText];
-      if (!mirrored) fail(node, `${opText} with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, ${node.left.getText(file)}).${method}(x)`);
+      if (!mirrored) fail(node, operatorMessages.numberOnLeft(opText, node.left.getText(file)));
       return tensorCall(node, `${operand(right, node.right)}.${mirrored}(${left})`);
     }
     if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
       const inner = emit(node.operand);
       if (!isTensor(node.operand)) return emitChildren(node);
-      if (node.operator === K.PlusToken) fail(node, 'unary + makes a number of a tensor: use x.item()');
+      if (node.operator === K.PlusToken) fail(node, operatorMessages.unaryPlus());
       return tensorCall(node, `${operand(inner, node.operand)}.neg()`);
     }
     if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) {
       const target = emit(node.expression);
       if (!isTensor(node.expression)) return emitChildren(node);
-      const items = indexItems(node);
-      if (items.length === 1 && tsApi.isStringLiteral(items[0]!) && !/^[-\d:\s.]*$/.test(items[0].text)) return emitChildren(node); // x['shape']
+      const items = indexItems(node, tsApi);
+      if (items.length === 1 && tsApi.isStringLiteral(items[0]!) && !SLICE_STRING.test(items[0].text)) return emitChildren(node); // x['shape']
       return tensorCall(node, `${operand(target, node.expression)}.at(${items.map(emit).join(', ')})`);
     }
     return emitChildren(node);

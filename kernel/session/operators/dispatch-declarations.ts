@@ -1,0 +1,36 @@
+// The type of the cells' `__tpuOps` (operator-dispatch.ts) for the language service: a cell run
+// with dispatched operators enters the history the next cells are checked against, so
+// `const y = __tpuOps.mul(x, 2)` must type y as `x * 2` would (a Tensor for a tensor x, a number
+// for numbers; `any` stays any). The types follow JavaScript's operators and the table's methods.
+
+/** Declarations for cells, `tensor` being the Tensor type's expression. */
+export function dispatchDeclarations(tensor: string): string {
+  return `
+type __TpuIsAny<X> = 0 extends 1 & X ? true : false;
+type __TpuTensorOr<A, B, Else> = true extends __TpuIsAny<A> | __TpuIsAny<B> ? any : [A] extends [${tensor}] ? ${tensor} : [B] extends [${tensor}] ? ${tensor} : Else;
+type __TpuArith<A, B> = __TpuTensorOr<A, B, [A | B] extends [bigint] ? bigint : number>;
+interface __TpuOperators {
+  isTensor(value: unknown): value is ${tensor};
+  add<A, B>(a: A, b: B): __TpuTensorOr<A, B, [A] extends [string] ? string : [B] extends [string] ? string : [A | B] extends [bigint] ? bigint : number>;
+  sub<A, B>(a: A, b: B): __TpuArith<A, B>;
+  mul<A, B>(a: A, b: B): __TpuArith<A, B>;
+  div<A, B>(a: A, b: B): __TpuArith<A, B>;
+  remainder<A, B>(a: A, b: B): __TpuArith<A, B>;
+  pow<A, B>(a: A, b: B): __TpuArith<A, B>;
+  lt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  le<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  looseEq(a: unknown, b: unknown): boolean;
+  looseNe(a: unknown, b: unknown): boolean;
+  neg<A>(a: A): __TpuArith<A, A>;
+  plus(a: unknown): number;
+  at<X, K>(x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;
+  atItems<X>(x: X, ...keys: unknown[]): __TpuTensorOr<X, X, any>;
+  viewAt<X, K>(op: string, x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;
+  setAt<V>(x: unknown, key: unknown, value: V): V;
+}
+/** Tensor operators in cells run without types (%typecheck off, the first cells): kernel internals. */
+declare const __tpuOps: __TpuOperators;
+`;
+}

@@ -1,0 +1,102 @@
+// The run-time half of the dispatched operator rewrite (dispatch-rewrite.ts): a cell's
+// `a + b` becomes `__tpuOps.add(a, b)`, which is the tensor method when an operand is a tensor
+// (the table's answer, as the typed rewrite gives) and JavaScript's own operator otherwise.
+// Each function spells its operator out, so V8 inlines a plain `a + b` where the cell has it.
+import { METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
+
+/** The cells' global that holds the dispatch functions (not enumerable: cells do not list it). */
+export const OPERATOR_DISPATCH = '__tpuOps';
+
+/** Operands are whatever a cell computes: the tensor branch calls the methods by name. */
+type Any = any;
+
+export interface OperatorDispatch {
+  /** The functions cells call. */
+  readonly ops: Record<string, (...args: Any[]) => unknown>;
+  /** The runtime's Tensor class, once loaded: before, no value of a cell is a tensor. */
+  recognize(tensorClass: abstract new (...args: never[]) => unknown): void;
+}
+
+/** Plain JavaScript of each compound operator, for a target that holds no tensor. */
+const COMPOUND_PLAIN: Readonly<Record<string, (a: Any, b: Any) => unknown>> = {
+  '+=': (a, b) => a + b, '-=': (a, b) => a - b, '*=': (a, b) => a * b, '/=': (a, b) => a / b, '%=': (a, b) => a % b, '**=': (a, b) => a ** b,
+};
+
+/**
+ * The target of `o[k] OP= v`, read before v is evaluated as JavaScript does: a tensor there is
+ * updated in place (`add_`), and the property keeps that tensor (Python's iadd); any other value
+ * gets the plain operator and the property is written.
+ */
+class CompoundRef {
+  private readonly current: unknown;
+  private readonly key: PropertyKey;
+  constructor(private readonly op: string, private readonly object: Any, key: unknown, private readonly isTensor: (v: unknown) => boolean) {
+    this.key = typeof key === 'symbol' ? key : String(key); // converted once, as JavaScript does
+    this.current = object[this.key];
+  }
+
+  apply(value: unknown): unknown {
+    const current = this.current as Any;
+    if (this.isTensor(current)) return current[`${METHODS[this.op.slice(0, -1)]}_`](value);
+    return (this.object[this.key] = COMPOUND_PLAIN[this.op]!(current, value));
+  }
+}
+
+export function createOperatorDispatch(): OperatorDispatch {
+  let tensorClass: (abstract new (...args: never[]) => unknown) | undefined;
+  const isTensor = (v: unknown): boolean => typeof v === 'object' && v !== null && tensorClass !== undefined && v instanceof tensorClass;
+
+  /** `a OP b` where a or b is a tensor. */
+  const tensorBinary = (op: string, a: Any, b: Any): unknown => {
+    if (isTensor(a)) return a[METHODS[op]!](b);
+    if (op === '-') return b.neg().add(a);
+    const mirrored = MIRRORED[op];
+    if (!mirrored) throw new TypeError(operatorMessages.numberOnLeft(op, String(a)));
+    return b[mirrored](a);
+  };
+  const rejectLoose = (a: unknown, b: unknown): void => {
+    if (isTensor(a) || isTensor(b)) throw new TypeError(operatorMessages.looseEquality());
+  };
+  /** A key of `x[key]` on a tensor that names a property, not a slice: `x['shape']`, symbols. */
+  const propertyKey = (k: unknown): boolean => typeof k === 'symbol' || (typeof k === 'string' && !SLICE_STRING.test(k));
+  /** `x[k] OP= v` writes into x through a view: an index that copies (a tensor, a list) cannot. */
+  const viewKey = (k: unknown): boolean => k === null || k === undefined || typeof k === 'number' || typeof k === 'string';
+
+  const ops: Record<string, (...args: Any[]) => unknown> = {
+    isTensor,
+    add: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('+', a, b) : a + b),
+    sub: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('-', a, b) : a - b),
+    mul: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('*', a, b) : a * b),
+    div: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('/', a, b) : a / b),
+    remainder: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('%', a, b) : a % b),
+    pow: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('**', a, b) : a ** b),
+    lt: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('<', a, b) : a < b),
+    le: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('<=', a, b) : a <= b),
+    gt: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>', a, b) : a > b),
+    ge: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>=', a, b) : a >= b),
+    looseEq: (a, b) => (rejectLoose(a, b), a == b),
+    looseNe: (a, b) => (rejectLoose(a, b), a != b),
+    neg: (a) => (isTensor(a) ? a.neg() : -a),
+    plus: (a) => {
+      if (isTensor(a)) throw new TypeError(operatorMessages.unaryPlus());
+      return +a;
+    },
+    at: (x, k) => (isTensor(x) && !propertyKey(k) ? x.at(k) : x[k]),
+    /** `x[i, j]`: JavaScript's comma keeps the last item; on a tensor, each is a dimension's index. */
+    atItems: (x, ...keys) => (isTensor(x) ? x.at(...keys) : x[keys[keys.length - 1]]),
+    /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k), which an index that copies cannot give. */
+    refAt: (op: string, x, ...keys) => {
+      if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor);
+      const copying = keys.find((k) => !viewKey(k));
+      if (copying !== undefined) throw new TypeError(operatorMessages.copyingIndex('x[...]', op, isTensor(copying) ? 'a tensor' : Array.isArray(copying) ? 'a list' : `a ${typeof copying}`));
+      return new CompoundRef(op, { view: x.at(...keys) }, 'view', isTensor);
+    },
+    /** `o.p OP= v`. */
+    refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor),
+    setAt: (x, k, v) => {
+      if (isTensor(x)) throw new TypeError(operatorMessages.indexAssignment());
+      return (x[k] = v);
+    },
+  };
+  return { ops, recognize: (cls) => void (tensorClass = cls) };
+}

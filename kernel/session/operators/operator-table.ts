@@ -1,0 +1,25 @@
+// What each JavaScript operator means on a tensor, as PyTorch's Python operators do, and what
+// a cell is told where it has none. Both rewrites use it: the typed one (the language service
+// knows a tensor operand before the cell runs) and the dispatched one (a tensor is found at run
+// time), so both give one answer and one message.
+
+/** `x OP y` with x a tensor: the method on x that computes it. */
+export const METHODS: Readonly<Record<string, string>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+/** `a OP x` with only x a tensor: the method on x that computes it. */
+export const MIRRORED: Readonly<Record<string, string>> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
+/** `x OP= y` with a tensor method for OP (in place: `add_`). */
+export const COMPOUND = /^([-+*/%]|\*\*)=$/;
+/** A string index that selects a slice or element of a tensor (`x['1:3']`); other strings name a property (`x['shape']`). */
+export const SLICE_STRING = /^[-\d:\s.]*$/;
+
+const HINT = 'JavaScript has no operator overloading';
+
+export const operatorMessages = {
+  numberOnLeft: (op: string, left: string) =>
+    `${HINT}: ${op} with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, ${left}).${METHODS[op]}(x)`,
+  looseEquality: () => `${HINT}: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`,
+  unaryPlus: () => `${HINT}: unary + makes a number of a tensor: use x.item()`,
+  indexAssignment: () => `${HINT}: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`,
+  copyingIndex: (target: string, op: string, index: string) =>
+    `${HINT}: ${target} ${op} ... indexes with ${index}, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)`,
+};

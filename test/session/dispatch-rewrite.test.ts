@@ -1,0 +1,162 @@
+// The dispatched operator rewrite must leave JavaScript's meaning alone where no tensor is in
+// play: each snippet runs as written and rewritten (with the kernel's __tpuOps), and both must
+// return the same value, throw the same error and make the same side effects in the same order.
+// Then tensors: a stand-in class with the tensor methods the table names, recognized as the
+// runtime's Tensor, shows which method each operator reaches.
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import ts from 'typescript';
+
+const { dispatchOperators } = (await import(path.resolve('dist/kernel/session/operators/dispatch-rewrite.js'))) as typeof import('../../kernel/session/operators/dispatch-rewrite.js');
+const { createOperatorDispatch, OPERATOR_DISPATCH } = (await import(path.resolve('dist/kernel/session/operators/operator-dispatch.js'))) as typeof import('../../kernel/session/operators/operator-dispatch.js');
+
+/** Runs a snippet (a function body; `log` records effects) and says what happened. */
+function outcome(body: string, ops: unknown): string {
+  const log: unknown[] = [];
+  try {
+    const value = new Function(OPERATOR_DISPATCH, 'log', `'use strict';\n${body}`)(ops, log);
+    return JSON.stringify({ value: typeof value === 'bigint' ? `${value}n` : value === undefined ? 'undefined' : Number.isNaN(value) ? 'NaN' : value, log });
+  } catch (error) {
+    return JSON.stringify({ error: `${(error as Error).name}`, log });
+  }
+}
+
+const effects = `const v = (name, x) => { log.push(name); return x; };
+const obj = (name, x) => ({ valueOf() { log.push(name); return x; }, toString() { log.push(name + '$'); return String(x); } });`;
+
+/** Snippets with operators the rewrite takes. */
+const REWRITTEN = [
+  'return 1 + 2 * 3 - 4 / 2 % 3 ** 2;',
+  'return [1 + "a", "a" + 1, 1 + null, undefined + 1, true + true, [] + {}, 2n ** 10n, 7n % 3n, -5n];',
+  `${effects} return v('a', 1) + v('b', 2) * v('c', 3);`,
+  `${effects} return obj('a', 2) * obj('b', 3) + obj('c', 1) < obj('d', 10);`,
+  `${effects} return [obj('a', 2) == 2, obj('b', 3) != 3, null == undefined, 0 == '', NaN != NaN];`,
+  `${effects} return [-obj('a', 2), +obj('b', '4'), -'3', +[], -null, +true];`,
+  `${effects} const a = [10, 20, 30]; let i = 0; a[v('i', i++)] += v('r', 5); a[i++] -= 1; return [a, i];`,
+  `${effects} const o = { _p: 1, get p() { log.push('get'); return this._p; }, set p(x) { log.push('set'); this._p = x; } }; o.p += 2; o.p **= 2; return o._p;`,
+  `${effects} let s = 'x'; s += 1; s += v('s', 'y'); let n = 3; n *= n; n %= 5; n **= 3; n /= 4; n -= 0.5; return [s, n];`,
+  'const c = 1; try { c += 1; } catch (e) { return [e.name, c]; }',
+  `${effects} const m = [[1, 2], [3, 4]]; m[1][0] += 10; m[0][v('k', 1)] *= 7; return m;`,
+  `${effects} const f = () => { log.push('f'); return { q: 1 }; }; f().q += 1; return log.length;`,
+  'const s = "hello"; const t = new Map([[1, 2]]); return [s[1], s.length - 1, [..."ab"][1], t.get(1) + 1];',
+  'const a = [1, 2, 3]; return a[1, 2];',
+  'const x = {}; x[Symbol.iterator] = 1; return typeof x[Symbol.iterator];',
+  'class A { get k() { return 2; } } class B extends A { get j() { return super["k"] * 3; } } return new B().j;',
+  'function f() { return arguments[0] + arguments.length; } return f(4, 5);',
+  'let acc = 0; for (let i = 0; i < 10; i++) { if (i % 2 == 0) acc += i * i; else acc -= i; } return acc;',
+  'const a = [3, 1, 2]; a[a.length] = 4; a[0] = a[1] = 9; return a;',
+  'const r = []; r["x"] = 1; return [r.x, Object.keys(r)];',
+  `${effects} const a = [1]; a[v('k', 0)] = v('val', 2); return a;`,
+  'let y = 1; y = y + y * -y; return y;',
+  'return [1 < 2 < 3, 3 > 2 > 1, "b" > "a", null >= 0, undefined < 1];',
+  'const t = tagged`a${1 + 1}b`; function tagged(s, ...v) { return s.raw.join("|") + v[0]; } return t;',
+  'const g = { h: [1, 2] }; const { h: [, second] } = g; return second * 2;',
+];
+/** Snippets whose operators stay as written: literals, assignment targets, method calls, delete, ++, optional chains. */
+const LEFT_ALONE = [
+  'try { return +1n; } catch (e) { return e.name; }',
+  'const a = [1, 2, 3]; const b = {}; [a[0], b.x, ...a[3]] = [7, 8, 9, 10]; return [a, b];',
+  'const a = [1, 2]; [a[0] = 5, a[1] = 6] = [undefined, 0]; return a;',
+  'const a = [0, 0]; ({ k: a[0], j: a[1] = 4 } = { k: 3 }); return a;',
+  'const a = [0]; for (a[0] of [1, 2, 3]); const o = {}; for (o["k"] in { p: 1, q: 2 }); return [a, o];',
+  'const o = { n: 2, m() { return this.n; } }; const k = "m"; return [o[k](), o["m"](), `${o[k]()}`];',
+  'const o = { a: 1 }; delete o["a"]; const c = [5]; c[0]++; ++c[0]; c[0]--; return [o, c];',
+  'const o = null; const p = { q: [1] }; return [o?.[0], o?.q[0], p?.q[0], p.q?.[0]];',
+  'enum_like: { const E = { A: 1 << 2, B: 1 + 2 }; return E; }',
+  'const fns = [() => 1]; return fns[0]();',
+];
+
+describe('dispatched operators keep JavaScript where no tensor is in play', () => {
+  const { ops } = createOperatorDispatch();
+  it.each([...REWRITTEN, ...LEFT_ALONE])('%s', (body) => {
+    const { code } = dispatchOperators(body, body, ts);
+    expect(outcome(code, ops)).toBe(outcome(body, ops));
+  });
+
+  it('takes what it should and leaves the rest as written', () => {
+    expect(REWRITTEN.filter((body) => !dispatchOperators(body, body, ts).changed)).toEqual([]);
+    expect(LEFT_ALONE.filter((body) => dispatchOperators(body, body, ts).changed)).toEqual([]);
+  });
+
+  it('leaves types, enums and declarations as written', () => {
+    const cell = 'type T = A[0];\nenum E { A = 1 + 2, B = A * 2 }\ndeclare const d: number;\nlet u: T[1] = 1;';
+    expect(dispatchOperators(cell, cell, ts)).toEqual({ code: cell, changed: false });
+  });
+});
+
+/** Records which method an operator reached: `a.add(b)` -> 'add(a,b)'. */
+class FakeTensor {
+  constructor(readonly name: string) {}
+}
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_']) {
+  (FakeTensor.prototype as unknown as Record<string, unknown>)[method] = function (this: FakeTensor, ...args: unknown[]) {
+    return new FakeTensor(`${this.name}.${method}(${args.map((a) => (a instanceof FakeTensor ? a.name : JSON.stringify(a))).join(',')})`);
+  };
+}
+(FakeTensor.prototype as unknown as Record<string, unknown>).neg = function (this: FakeTensor) {
+  return new FakeTensor(`${this.name}.neg()`);
+};
+
+describe('dispatched operators on tensors reach the methods of the table', () => {
+  const dispatch = createOperatorDispatch();
+  dispatch.recognize(FakeTensor);
+  const run = (body: string): string => {
+    const code = dispatchOperators(body, body, ts).code;
+    try {
+      const result = new Function(OPERATOR_DISPATCH, 'x', 'y', 'T', `'use strict';\n${code}`)(dispatch.ops, new FakeTensor('x'), new FakeTensor('y'), FakeTensor);
+      return result instanceof FakeTensor ? result.name : String(result);
+    } catch (error) {
+      return `${(error as Error).name}: ${(error as Error).message}`;
+    }
+  };
+  const cases: [string, string][] = [
+    ['return x + 1;', 'x.add(1)'],
+    ['return 1 + x;', 'x.add(1)'],
+    ['return 1 - x;', 'x.neg().add(1)'],
+    ['return 2 * x ** 2;', 'x.pow(2).mul(2)'],
+    ['return x / y % 3;', 'x.div(y).remainder(3)'],
+    ['return 2 < x;', 'x.gt(2)'],
+    ['return 2 >= x;', 'x.le(2)'],
+    ['return x <= y;', 'x.le(y)'],
+    ['return -x;', 'x.neg()'],
+    ['return x[0][1];', 'x.at(0).at(1)'],
+    ['return x[0, ":"];', 'x.at(0,":")'],
+    ['return x["1:2"];', 'x.at("1:2")'],
+    ['return x["name"];', 'x'],
+    ['let z = x; return (z += 1);', 'x.add_(1)'],
+    ['const z = x; z **= y; return z;', 'x'],
+    ['const z = x; return (z **= y);', 'x.pow_(y)'],
+    ['return (x[0] -= 2);', 'x.at(0).sub_(2)'],
+    ['const o = { w: x }; return (o.w /= y);', 'x.div_(y)'],
+    ['x[0] -= 2; return x;', 'x'],
+    ['const o = { w: x }; o.w *= 3; return o.w;', 'x'],
+    ['return 2 / x;', 'TypeError: JavaScript has no operator overloading: / with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).div(x)'],
+    ['return x == 1;', 'TypeError: JavaScript has no operator overloading: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)'],
+    ['return +x;', 'TypeError: JavaScript has no operator overloading: unary + makes a number of a tensor: use x.item()'],
+    ['x[0] = 1;', 'TypeError: JavaScript has no operator overloading: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)'],
+    ['x[y] += 1;', 'TypeError: JavaScript has no operator overloading: x[...] += ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
+    ['x[[0, 1]] *= 2;', 'TypeError: JavaScript has no operator overloading: x[...] *= ... indexes with a list, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
+    ['return x === x;', 'true'],
+  ];
+  it.each(cases)('%s -> %s', (body, expected) => expect(run(body)).toBe(expected));
+
+  it('an in-place compound writes through the view and keeps the name bound to the same tensor', () => {
+    const log: string[] = [];
+    class Logged extends FakeTensor {
+      at(k: unknown) {
+        log.push(`at(${k})`);
+        return new Logged(`${this.name}[${k}]`);
+      }
+      add_(v: unknown) {
+        log.push(`${this.name}.add_(${v})`);
+        return this;
+      }
+    }
+    const d = createOperatorDispatch();
+    d.recognize(Logged);
+    const body = 'x[1] += 5; let z = x; z += 2; return z === x;';
+    const code = dispatchOperators(body, body, ts).code;
+    expect(new Function(OPERATOR_DISPATCH, 'x', `'use strict';\n${code}`)(d.ops, new Logged('x'))).toBe(true);
+    expect(log).toEqual(['at(1)', 'x[1].add_(5)', 'x.add_(2)']);
+  });
+});
