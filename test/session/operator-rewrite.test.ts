@@ -107,6 +107,14 @@ describe(`tensor operators in cells (${rewrite})`, () => {
     expect(await driver.value('m.array()')).toBe('[ [ 1, 2 ], [ 3, 4 ] ]'); // nothing was written
   });
 
+  it('a function a cell defines keeps its operators when later cells call it (typed: only where it types a Tensor)', async () => {
+    await driver.value('function scaled(v: any, k: number) { return v * k + 1; }\nconst plainCall = scaled(3, 2);');
+    const call = '[(await scaled(tpu.tensor([1, 2]), 3).array()), plainCall, scaled(4, 0.5)]';
+    if (rewrite === 'dispatched') expect(await driver.value(call)).toBe('[ [ 4, 7 ], 7, 3 ]');
+    else expect((await driver.run(call)).outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: use the tensor methods`) });
+    expect(await driver.value('[plainCall, scaled(4, 0.5)]')).toBe('[ 7, 3 ]');
+  });
+
   it('in place, as Python: a view of y and another name for it see the update; plain numbers stay JavaScript', async () => {
     const cell = 'const w = tpu.tensor([1, 2, 3, 4]);\nconst alias = w;\nconst row = w.view([2, 2]);\nw[1] += 10;\nconst o = { p: w };\no.p *= 2;\nlet n = 3;\nn += 2;\nn **= 2;\n[await w.array(), await row.array(), alias === w, o.p === w, n]';
     expect(await driver.value(cell)).toBe('[ [ 2, 24, 6, 8 ], [ [ 2, 24 ], [ 6, 8 ] ], true, true, 25 ]');
