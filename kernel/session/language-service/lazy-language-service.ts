@@ -13,6 +13,7 @@ import { optionDetails, withoutImportPaths } from './option-details.js';
 import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
+import { duringOwnWork } from '../own-work.js';
 
 /** A cell that may import: module resolution looks at the disk again (a package may have been installed since). */
 const IMPORTS = /\b(import|require)\b/;
@@ -54,7 +55,7 @@ export class LazyLanguageService {
     this.warmUp = setTimeout(() => {
       const quietFor = performance.now() - this.lastCellAt;
       if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
-      else this.diagnostics('');
+      else duringOwnWork(() => this.diagnostics(''));
     }, delay);
     this.warmUp.unref();
   }
