@@ -1,5 +1,5 @@
 // amin, argmax, argmin, and max/min in PyTorch's three forms:
-// x.max() (a value), x.max(dim) ({ values, indices }), x.max(other) (elementwise maximum).
+// x.max() (a value), x.max(dim) ((values, indices), values-indices.ts), x.max(other) (elementwise maximum).
 import { INDEX_DTYPE, type DType } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -8,6 +8,7 @@ import { defineOp } from './op.js';
 import { isOptions, readOptions } from '../options.js';
 import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
+import { ValuesIndices } from './values-indices.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -54,17 +55,12 @@ export interface ArgOptions {
   keepdim?: boolean;
 }
 
-export interface ValuesIndices {
-  values: Tensor;
-  indices: Tensor;
-}
-
 function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
   if (x.dtype === 'bool') {
     // PyTorch orders bools (False < True); the reductions order numbers: int32 there, bool back
     const r = extremum(op, x.to('int32'), arg, keepdim);
-    return r instanceof Tensor ? r.to('bool') : { values: r.values.to('bool'), indices: r.indices };
+    return r instanceof Tensor ? r.to('bool') : new ValuesIndices(r.values.to('bool'), r.indices);
   }
   const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
@@ -74,7 +70,7 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });
   // values picked at the indices: the gradient goes to that element only, as in PyTorch
   const values = x.ndim === 0 ? x.mul(1) : x.gather(dim, kept);
-  return attrs.keepdim ? { values, indices: kept } : { values: values.squeeze(dim), indices: kept.squeeze(dim) };
+  return attrs.keepdim ? new ValuesIndices(values, kept) : new ValuesIndices(values.squeeze(dim), kept.squeeze(dim));
 }
 
 declare module '../tensor.js' {
@@ -95,14 +91,15 @@ declare module '../tensor.js' {
      */
     argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
     /**
-     * The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)).
-     * @example tpu.tensor([[1, 5], [7, 2]]).max(1).indices // [1, 0]
+     * The largest value (x.max()), per dim with indices (x.max(1): PyTorch's (values, indices)
+     * named tuple), or elementwise (x.max(other)).
+     * @example const [values, indices] = x.max(1); tpu.tensor([[1, 5], [7, 2]]).max(1).indices // [1, 0]
      */
     max(): Tensor;
     max(other: Tensor): Tensor;
     max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
     /**
-     * Minimum of all elements, or { values, indices } along dim (torch.min).
+     * Minimum of all elements, or (values, indices) along dim (torch.min), or elementwise.
      * @example x.min(); x.min(1).indices
      */
     min(): Tensor;
