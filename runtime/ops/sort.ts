@@ -2,7 +2,7 @@
 // node; ops have one output, so values and indices are two primitives lowering the same
 // node, which ONNX Runtime's common-subexpression pass merges inside a fused program.
 import { INDEX_DTYPE } from '../dtype.js';
-import { readOptions } from '../options.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -50,12 +50,16 @@ export interface TopkOptions {
   sorted?: boolean;
 }
 
+const TOPK_KEYS: readonly (keyof TopkOptions)[] = ['dim', 'largest', 'sorted'];
+
 /**
- * topk(k), topk(k, dim, largest?) as PyTorch's positional form, or topk(k, { dim, largest }).
+ * topk(k), topk(k, dim, largest?) as PyTorch's positional form, topk(k, { dim, largest }) or
+ * topk(k, dim, { largest }).
  * @example tpu.topk(tpu.tensor([1, 5, 3]), 2).values // [5, 3]
  */
-export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}, largest?: boolean): ValuesIndices {
-  const o = typeof opts === 'number' ? { dim: opts, largest } : readOptions<TopkOptions>('topk', opts, ['dim', 'largest', 'sorted']);
+export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}, largest?: boolean | Omit<TopkOptions, 'dim'>): ValuesIndices {
+  const o: TopkOptions = typeof opts !== 'number' ? readOptions<TopkOptions>('topk', opts, TOPK_KEYS)
+    : isOptions(largest) ? withPositional('topk', 'dim', opts, largest, TOPK_KEYS) : { dim: opts, largest };
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
   if (o.largest !== undefined && typeof o.largest !== 'boolean') throw new TypeError(`topk: largest must be a boolean; got ${JSON.stringify(o.largest)}`);
   const attrs = { dim: normalizeDim('topk', o.dim ?? -1, x.ndim), k, largest: o.largest ?? true };
@@ -68,13 +72,17 @@ export interface SortOptions {
   stable?: boolean;
 }
 
+const SORT_KEYS: readonly (keyof SortOptions)[] = ['dim', 'descending', 'stable'];
+
 /**
  * Sorted values and their original indices; equal values keep their order. sort(),
- * sort(dim, descending?) as PyTorch's positional form, or sort({ dim, descending }).
-  * @example tpu.sort(tpu.tensor([3, 1, 2])).indices // [1, 2, 0]
+ * sort(dim, descending?) as PyTorch's positional form, sort({ dim, descending }) or
+ * sort(dim, { descending }).
+ * @example tpu.sort(tpu.tensor([3, 1, 2])).indices // [1, 2, 0]
  */
-export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): ValuesIndices {
-  const o = typeof opts === 'number' ? { dim: opts, descending } : readOptions<SortOptions>('sort', opts, ['dim', 'descending', 'stable']);
+export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean | Omit<SortOptions, 'dim'>): ValuesIndices {
+  const o: SortOptions = typeof opts !== 'number' ? readOptions<SortOptions>('sort', opts, SORT_KEYS)
+    : isOptions(descending) ? withPositional('sort', 'dim', opts, descending, SORT_KEYS) : { dim: opts, descending };
   if (o.descending !== undefined && typeof o.descending !== 'boolean') throw new TypeError(`sort: descending must be a boolean; got ${JSON.stringify(o.descending)}`);
   const dim = normalizeDim('sort', o.dim ?? -1, x.ndim);
   if (x.dtype === 'bool') {
@@ -91,7 +99,7 @@ export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: bo
  * Indices that sort x along dim (torch.argsort).
  * @example tpu.argsort(x, { dim: -1, descending: true })
  */
-export function argsort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean): Tensor {
+export function argsort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean | Omit<SortOptions, 'dim'>): Tensor {
   return sort(x, opts, descending).indices;
 }
 
@@ -99,19 +107,19 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * The k largest values and their indices along dim (torch.topk).
-     * @example const [values, indices] = x.topk(2)
+     * @example const [values, indices] = x.topk(2); x.topk(2, 0, { largest: false }).values
      */
-    topk(k: number, opts?: TopkOptions | number, largest?: boolean): ValuesIndices;
+    topk(k: number, opts?: TopkOptions | number, largest?: boolean | Omit<TopkOptions, 'dim'>): ValuesIndices;
     /**
      * Sorted values and their indices along dim (torch.sort).
-     * @example const [values, indices] = x.sort(-1, true)
+     * @example const [values, indices] = x.sort(-1, true); x.sort({ dim: 0, descending: true })
      */
-    sort(opts?: SortOptions | number, descending?: boolean): ValuesIndices;
+    sort(opts?: SortOptions | number, descending?: boolean | Omit<SortOptions, 'dim'>): ValuesIndices;
     /**
      * Indices that sort x along dim (torch.argsort).
      * @example x.argsort({ descending: true })
      */
-    argsort(opts?: SortOptions | number, descending?: boolean): Tensor;
+    argsort(opts?: SortOptions | number, descending?: boolean | Omit<SortOptions, 'dim'>): Tensor;
   }
 }
 installMethods({

@@ -1,10 +1,10 @@
 // var std logsumexp norm logSoftmax: composed over primitives (gradients come for free); float32
 // logSoftmax is its own primitive (log-softmax.ts), as PyTorch's, its gradient reading its result.
 import { Tensor } from '../tensor.js';
-import { reduceAttrs, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, type KeepdimOptions, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
 import { where } from './where.js';
-import { isOptions, readOptions } from '../options.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
 import { dimArgument } from './dim-argument.js';
 import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
 import { isFloating } from '../dtype.js';
@@ -124,7 +124,7 @@ function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()):
  * log Σ exp(x), shifted by the max for stability.
  * @example tpu.logsumexp(tpu.tensor([0, 0]), 0) // 0.693147
  */
-export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
+export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite('logsumexp', () => {
     // integers and bools: in float32, as PyTorch's (whose result is its default float)
@@ -142,12 +142,16 @@ export interface NormOptions extends ReduceOptions {
   p?: number;
 }
 
+const NORM_KEYS: readonly (keyof NormOptions)[] = ['p', 'dim', 'keepdim'];
+
 /**
  * Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm.
  * @example tpu.norm(tpu.tensor([3, 4])) // 5
  */
-export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
-  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
+export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor {
+  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, NORM_KEYS)
+    : isOptions(dim) ? withPositional('norm', 'p', p, dim, NORM_KEYS)
+      : isOptions(keepdim) ? { p, ...withPositional('norm', 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
   const ord = o.p ?? 2;
   if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
@@ -204,12 +208,12 @@ declare module '../tensor.js' {
      * log(sum(exp(x))) along dim, computed stably (torch.logsumexp).
      * @example x.logsumexp(-1)
      */
-    logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor;
+    logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * Vector norm (2 by default) over all elements or along dim (torch.linalg.vector_norm).
      * @example x.norm()
      */
-    norm(p?: number | NormOptions, dim?: DimArg, keepdim?: boolean): Tensor;
+    norm(p?: number | NormOptions, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * log(softmax(x)) along dim, computed stably (torch.log_softmax).
      * @example logits.logSoftmax(-1)
