@@ -50,9 +50,15 @@ declare module '../tensor.js' {
      * @example tpu.tensor([0, 2]).bool() // [false, true]
      */
     bool(): Tensor;
-    /** float16 is not a dtype here: throws, naming the dtypes there are (bfloat16 is the TPU's 16-bit float). */
+    /**
+     * float16 is not a dtype here: throws, naming the dtypes there are (bfloat16 is the TPU's 16-bit float).
+     * @example try { x.half(); } catch (e) { console.log((e as Error).message); }
+     */
     half(): never;
-    /** float64 is not a dtype here: throws, naming the dtypes there are (TPUs compute in float32). */
+    /**
+     * float64 is not a dtype here: throws, naming the dtypes there are (TPUs compute in float32).
+     * @example try { x.double(); } catch (e) { console.log((e as Error).message); }
+     */
     double(): never;
   }
 }
