@@ -25,7 +25,8 @@ export function readOptions<T extends object>(op: string, value: unknown, accept
   }
   for (const key of Object.keys(value)) {
     if ((accepted as readonly string[]).includes(key)) continue;
-    const hint = ALIASES[key] ?? camel(key);
+    // keepDim for keepdim: the accepted key in another case
+    const hint = ALIASES[key] ?? accepted.find((k) => k.toLowerCase() === key.toLowerCase()) ?? camel(key);
     const suggestion = hint !== key && (accepted as readonly string[]).includes(hint) ? ` (did you mean '${hint}'?)` : '';
     throw new TypeError(`${op}: unknown option '${key}'${suggestion}; ${op} accepts ${listKeys(accepted)}`);
   }
@@ -34,4 +35,14 @@ export function readOptions<T extends object>(op: string, value: unknown, accept
 
 function listKeys(keys: readonly string[]): string {
   return keys.length === 0 ? 'no options' : keys.map((k) => `'${k}'`).join(', ');
+}
+
+/**
+ * PyTorch's `x.sum(1, keepdim=True)` written `x.sum(1, { keepdim: true })`: the options that
+ * follow a positional argument, checked against `accepted`, joined with that argument under
+ * its name (giving it in both places is an error).
+ */
+export function withPositional(op: string, name: string, value: unknown, options: Record<string, unknown>, accepted: readonly string[]): Record<string, unknown> {
+  if (name in options) throw new TypeError(`${op}: ${name} is given twice: positionally (${JSON.stringify(value)}) and in the options (${JSON.stringify(options[name])})`);
+  return { ...readOptions(op, options, accepted.filter((k) => k !== name)), [name]: value };
 }

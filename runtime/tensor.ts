@@ -11,6 +11,7 @@ import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
 import type { LiveNumber } from './jit/live-number.js';
 import { noteGradCleared } from './jit/trace-record.js';
+import { noteGradHandedOut } from './autograd/release-grad.js';
 import type { GradNode } from './autograd/tape.js';
 import type { ViewOf } from './views/view-tracking.js';
 import { noteCreated } from './scope.js';
@@ -146,6 +147,8 @@ export class Tensor {
 
   /** Accumulated gradient of a leaf after backward(); null before. */
   get grad(): Tensor | null {
+    // handed out: zeroGrad leaves it to the user (autograd/release-grad.ts)
+    if (this._grad) noteGradHandedOut(this._grad);
     return this._grad;
   }
   set grad(g: Tensor | null) {

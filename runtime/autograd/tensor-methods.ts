@@ -56,7 +56,7 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
   noGrad(() => runGradReducers(grads));
   for (const [leaf, g] of grads) {
     // Like PyTorch: gradients add up across backward calls until zeroGrad().
-    const before = leaf.grad;
+    const before = leaf._grad;
     if (!before || before.disposed) {
       // a copy of the caller's own gradient tensor (with its strides), as PyTorch's: the
       // next backward adds into .grad in place and must not change the caller's tensor
@@ -65,7 +65,7 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
       continue;
     }
     // In place, as PyTorch's AccumulateGrad: `const g = p.grad` held across backward calls
-    // sees the sum (zeroGrad() sets .grad to null and disposes it).
+    // sees the sum (zeroGrad() sets .grad to null: autograd/release-grad.ts).
     noGrad(() => before.add_(g));
     if (g !== gradient) g.dispose();
   }

@@ -23,7 +23,7 @@ export function noLeafGradReason(placements: readonly Placement[]): string | nul
 
 /** The leaf's gradient pieces (each kept: it outlives scopes, as a tensor's .grad), or null before any backward reached the leaf. */
 export function leafGradPieces(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[]): Tensor[] | null {
-  const grads = locals.map((t) => (t.grad && !t.grad.disposed ? t.grad : null));
+  const grads = locals.map((t) => (t._grad && !t._grad.disposed ? t._grad : null));
   if (grads.every((g) => g === null)) return null;
   const pieces = noGrad(() => scope(() => {
     let xs = grads.map((g, k) => g ?? zerosLike(locals[k]!));

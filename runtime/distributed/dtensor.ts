@@ -130,7 +130,7 @@ export class DTensor {
   set grad(value: DTensor | null) {
     if (value !== null) throw new TypeError(`DTensor.grad: only null can be assigned (to drop the gradients); got ${describeValue(value)}`);
     // The .grad built from the pieces' gradients (all-reduced along Replicate dims) goes with them, as a tensor's zeroGrad disposes its .grad.
-    const own = this.#locals.map((t) => t.grad);
+    const own = this.#locals.map((t) => t._grad);
     const cached = this.#gradCache ? this.#gradCache.grad.#locals : [];
     cached.forEach((g, k) => g === own[k] || g.dispose());
     this.#locals.forEach((t) => (t.grad = null));
@@ -237,7 +237,7 @@ export class DTensor {
 
 /** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
 function gradStamps(locals: readonly Tensor[]): unknown[] {
-  return locals.flatMap((t) => (t.grad ? [t.grad, t.grad._version, t.grad._buf, t.grad._node] : [null]));
+  return locals.flatMap((t) => (t._grad ? [t._grad, t._grad._version, t._grad._buf, t._grad._node] : [null]));
 }
 
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {

@@ -107,6 +107,6 @@ export function lowerFunction(fn: (...args: never[]) => unknown, name: string, c
   });
   // Gradients the body's backward() left on captured leaves are values of a program that never
   // runs: the leaves are left without a gradient, as after zeroGrad().
-  for (const input of inputs) if (input.captured?.grad && made.has(input.captured.grad)) input.captured.grad = null;
+  for (const input of inputs) if (input.captured?._grad && made.has(input.captured._grad)) input.captured.grad = null;
   return new Lowered(program, lowerToStableHlo(program), inputs, bound.scalars);
 }

@@ -134,7 +134,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
       inputs.push(s);
     }
     const gradOf = new Map<Tensor, Tensor>();
-    for (const leaf of [...held, ...updates.keys()]) if (leaf.grad) gradOf.set(leaf.grad, leaf);
+    for (const leaf of [...held, ...updates.keys()]) if (leaf._grad) gradOf.set(leaf._grad, leaf);
     bp.outputs.forEach((t, i) => {
       outIndex.set(t, i);
       const fresh = resultTensors.has(t) && !updates.has(t) && !isKept(t) && !args.includes(t);

@@ -49,7 +49,7 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   }
   const remade = plan.remakes.map((make) => make());
   const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
-  const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf.grad! : tensorOf(s));
+  const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf._grad! : tensorOf(s));
   const outs = plan.outputs.map((o) => {
     const t = new Tensor(null, o.shape, o.dtype, o.chip);
     if (o.strides) t._strides = o.strides;
@@ -98,7 +98,7 @@ function write(into: OutputTarget, out: Tensor, tensorOf: (s: Source) => Tensor)
   if ('discard' in into) return out.dispose();
   if (!('gradOf' in into)) return adopt(tensorOf(into), out);
   const leaf = into.gradOf;
-  const had = leaf.grad && !leaf.grad.disposed ? leaf.grad : null;
+  const had = leaf._grad && !leaf._grad.disposed ? leaf._grad : null;
   if (!had) leaf.grad = keep(gradLayout(leaf, out));
   else if (!into.add) adopt(had, out);
   else {

@@ -7,6 +7,7 @@ import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { releaseGrad } from '../autograd/release-grad.js';
 import { scope } from '../scope.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
@@ -94,11 +95,11 @@ export abstract class Module {
     return this.train(false);
   }
 
-  /** Sets every parameter's .grad to null (disposing the old gradients). */
+  /** Sets every parameter's .grad to null, as PyTorch's zero_grad() (autograd/release-grad.ts). */
   zeroGrad(): void {
     for (const p of this.parameters()) {
-      if (p instanceof Tensor) p.grad?.dispose();
-      p.grad = null;
+      if (p instanceof Tensor) releaseGrad(p);
+      else p.grad = null;
     }
   }
 

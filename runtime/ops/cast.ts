@@ -1,7 +1,8 @@
 // .to(dtype): float -> int truncates toward zero, to bfloat16 rounds to nearest even,
-// anything -> bool is "non-zero".
+// anything -> bool is "non-zero". PyTorch's cast methods (x.float(), x.long(), ...) are .to;
+// those whose dtype this runtime (TPU dtypes) lacks, x.half() and x.double(), are errors.
 import { isOptions, readOptions } from '../options.js';
-import { assertDType, isFloating, type DType } from '../dtype.js';
+import { assertDType, DTYPES, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
@@ -24,6 +25,41 @@ declare module '../tensor.js' {
      * @example x.to('bfloat16')
      */
     to(dtype: DType | { dtype: DType }): Tensor;
+    /**
+     * x.to('float32') (torch.Tensor.float).
+     * @example tpu.tensor(new Int32Array([1, 2])).float().dtype // 'float32'
+     */
+    float(): Tensor;
+    /**
+     * x.to('bfloat16') (torch.Tensor.bfloat16).
+     * @example x.bfloat16()
+     */
+    bfloat16(): Tensor;
+    /**
+     * x.to('int32'), truncating toward zero (torch.Tensor.int).
+     * @example tpu.tensor([1.7, -1.7]).int() // [1, -1]
+     */
+    int(): Tensor;
+    /**
+     * x.to('int64'), truncating toward zero (torch.Tensor.long).
+     * @example tpu.tensor([2.5]).long().dtype // 'int64'
+     */
+    long(): Tensor;
+    /**
+     * x.to('bool'): true where non-zero (torch.Tensor.bool).
+     * @example tpu.tensor([0, 2]).bool() // [false, true]
+     */
+    bool(): Tensor;
+    /**
+     * float16 is not a dtype here: throws, naming the dtypes there are (bfloat16 is the TPU's 16-bit float).
+     * @example try { x.half(); } catch (e) { console.log((e as Error).message); }
+     */
+    half(): never;
+    /**
+     * float64 is not a dtype here: throws, naming the dtypes there are (TPUs compute in float32).
+     * @example try { x.double(); } catch (e) { console.log((e as Error).message); }
+     */
+    double(): never;
   }
 }
 installMethods({
@@ -31,4 +67,15 @@ installMethods({
     const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
     return dtype === this.dtype ? this : apply(cast, [this], { dtype });
   },
+  float() { return this.to('float32'); },
+  bfloat16() { return this.to('bfloat16'); },
+  int() { return this.to('int32'); },
+  long() { return this.to('int64'); },
+  bool() { return this.to('bool'); },
+  half() { return missingDType('half', 'float16', "x.bfloat16() (the TPU's 16-bit float)"); },
+  double() { return missingDType('double', 'float64', "x.float() (TPUs compute in float32)"); },
 });
+
+function missingDType(method: string, dtype: string, instead: string): never {
+  throw new TypeError(`${method}: ${dtype} is not a dtype of this runtime (it has ${DTYPES.join(', ')}); use ${instead}`);
+}

@@ -1,13 +1,14 @@
 // amin, argmax, argmin, and max/min in PyTorch's three forms:
-// x.max() (a value), x.max(dim) ({ values, indices }), x.max(other) (elementwise maximum).
+// x.max() (a value), x.max(dim) ((values, indices), values-indices.ts), x.max(other) (elementwise maximum).
 import { INDEX_DTYPE, type DType } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
-import { isOptions, readOptions } from '../options.js';
-import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type ReduceOptions } from './reduce.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
+import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
+import { ValuesIndices } from './values-indices.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -42,10 +43,11 @@ function argReduction(name: string) {
 export const argmaxOp = argReduction('argmax');
 export const argminOp = argReduction('argmin');
 
-function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean): ArgAttrs {
-  const o = isOptions(dim) ? readOptions<ArgOptions>(op, dim, ['dim', 'keepdim']) : { dim: dim as number | undefined, keepdim };
+function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): ArgAttrs {
+  const o: ArgOptions = isOptions(dim) ? readOptions<ArgOptions>(op, dim, ['dim', 'keepdim'])
+    : isOptions(keepdim) ? withPositional(op, 'dim', dim, keepdim, ['dim', 'keepdim']) : { dim: dim as number | undefined, keepdim: keepdim as boolean | undefined };
   if (o.dim === undefined || o.dim === null) return { dim: null, keepdim: o.keepdim ?? false };
-  const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? keepdim);
+  const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? (typeof keepdim === 'boolean' ? keepdim : undefined));
   return { dim: dims[0]!, keepdim: k };
 }
 
@@ -54,17 +56,12 @@ export interface ArgOptions {
   keepdim?: boolean;
 }
 
-export interface ValuesIndices {
-  values: Tensor;
-  indices: Tensor;
-}
-
-function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean): Tensor | ValuesIndices {
+function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean | KeepdimOptions): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
   if (x.dtype === 'bool') {
     // PyTorch orders bools (False < True); the reductions order numbers: int32 there, bool back
     const r = extremum(op, x.to('int32'), arg, keepdim);
-    return r instanceof Tensor ? r.to('bool') : { values: r.values.to('bool'), indices: r.indices };
+    return r instanceof Tensor ? r.to('bool') : new ValuesIndices(r.values.to('bool'), r.indices);
   }
   const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
@@ -74,7 +71,7 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });
   // values picked at the indices: the gradient goes to that element only, as in PyTorch
   const values = x.ndim === 0 ? x.mul(1) : x.gather(dim, kept);
-  return attrs.keepdim ? { values, indices: kept } : { values: values.squeeze(dim), indices: kept.squeeze(dim) };
+  return attrs.keepdim ? new ValuesIndices(values, kept) : new ValuesIndices(values.squeeze(dim), kept.squeeze(dim));
 }
 
 declare module '../tensor.js' {
@@ -83,31 +80,32 @@ declare module '../tensor.js' {
      * Minimum over all dims or the given dim(s) (torch.amin; values only).
      * @example x.amin(1)
      */
-    amin(dim?: DimArg, keepdim?: boolean): Tensor;
+    amin(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * Index of the maximum, of the flattened tensor or along dim (int32).
      * @example logits.argmax(-1)
      */
-    argmax(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
+    argmax(dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * Index of the minimum, of the flattened tensor or along dim (int32).
      * @example x.argmin(0)
      */
-    argmin(dim?: number | ArgOptions, keepdim?: boolean): Tensor;
+    argmin(dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
-     * The largest value (x.max()), per dim with indices (x.max(1)), or elementwise (x.max(other)).
-     * @example tpu.tensor([[1, 5], [7, 2]]).max(1).indices // [1, 0]
+     * The largest value (x.max()), per dim with indices (x.max(1): PyTorch's (values, indices)
+     * named tuple), or elementwise (x.max(other)).
+     * @example const [values, indices] = x.max(1); tpu.tensor([[1, 5], [7, 2]]).max(1).indices // [1, 0]
      */
     max(): Tensor;
     max(other: Tensor): Tensor;
-    max(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+    max(dim: number | ReduceOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
     /**
-     * Minimum of all elements, or { values, indices } along dim (torch.min).
+     * Minimum of all elements, or (values, indices) along dim (torch.min), or elementwise.
      * @example x.min(); x.min(1).indices
      */
     min(): Tensor;
     min(other: Tensor): Tensor;
-    min(dim: number | ReduceOptions, keepdim?: boolean): ValuesIndices;
+    min(dim: number | ReduceOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
   }
 }
 
@@ -120,6 +118,6 @@ installMethods({
   argmax(dim, keepdim) { return apply(argmaxOp, [this], argAttrs('argmax', this, dim, keepdim)); },
   argmin(dim, keepdim) { return apply(argminOp, [this], argAttrs('argmin', this, dim, keepdim)); },
   // Overloaded (three forms each): one body serves them all.
-  max: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('max', this, arg, keepdim); } as Tensor['max'],
-  min: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean) { return extremum('min', this, arg, keepdim); } as Tensor['min'],
+  max: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions) { return extremum('max', this, arg, keepdim); } as Tensor['max'],
+  min: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions) { return extremum('min', this, arg, keepdim); } as Tensor['min'],
 });

@@ -28,6 +28,7 @@ export * from './shape-ops.js';
 export * from './scan.js';
 export * from './gather-scatter.js';
 export * from './sort.js';
+export * from './values-indices.js';
 export * from './triangular.js';
 export * from './indexing.js';
 export * from './statistics.js';

@@ -4,7 +4,7 @@ import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
-import { reduceAttrs, reducedShape, reduction, spread, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, reducedShape, reduction, spread, type KeepdimOptions, type ReduceAttrs, type ReduceOptions } from './reduce.js';
 import { where } from './where.js';
 import { installMethods } from '../install-methods.js';
 
@@ -58,17 +58,17 @@ declare module '../tensor.js' {
      * Product of elements, over all dims or the given dim(s).
      * @example x.prod(0)
      */
-    prod(dim?: DimArg, keepdim?: boolean): Tensor;
+    prod(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * True if any element (over all dims or along dim) is nonzero.
      * @example x.isnan().any()
      */
-    any(dim?: DimArg, keepdim?: boolean): Tensor;
+    any(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * True if every element (over all dims or along dim) is nonzero.
      * @example x.gt(0).all()
      */
-    all(dim?: DimArg, keepdim?: boolean): Tensor;
+    all(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
   }
 }
 

@@ -4,7 +4,7 @@ import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
-import { isOptions, readOptions } from '../options.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { where } from './where.js';
 import { inShape } from './grad-helpers.js';
@@ -92,20 +92,29 @@ export interface ReduceOptions {
   keepdim?: boolean;
 }
 export const REDUCE_KEYS: readonly (keyof ReduceOptions)[] = ['dim', 'keepdim'];
+/** The options after a positional dim: `x.sum(1, { keepdim: true })`. */
+export type KeepdimOptions = Omit<ReduceOptions, 'dim'>;
 
 export interface SumOptions extends ReduceOptions {
   /** The input is cast to this dtype before summing (PyTorch's sum(dtype=...)). */
   dtype?: DType;
 }
 
-/** Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }). */
+/**
+ * Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }) and
+ * x.sum(1, { keepdim: true }).
+ */
 export function reduceAttrs(
-  op: string, x: { readonly ndim: number }, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean,
+  op: string, x: { readonly ndim: number }, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions,
   accepted: readonly string[] = REDUCE_KEYS,
 ): ReduceAttrs {
   let dim: number | readonly number[] | undefined;
-  let keep = keepdim;
-  if (isOptions(dimOrOptions)) {
+  let keep: unknown = keepdim;
+  if (isOptions(keepdim)) {
+    const o = withPositional(op, 'dim', dimOrOptions, keepdim, accepted) as ReduceOptions;
+    dim = o.dim;
+    keep = o.keepdim;
+  } else if (isOptions(dimOrOptions)) {
     const o = readOptions<ReduceOptions>(op, dimOrOptions, accepted as (keyof ReduceOptions)[]);
     dim = o.dim;
     keep = o.keepdim ?? keepdim;
@@ -115,35 +124,36 @@ export function reduceAttrs(
     throw new TypeError(`${op}: dim must be a number or an array of numbers; got ${JSON.stringify(dim)}`);
   }
   // One dim, the common case, without the list, set and sort.
-  if (typeof dim === 'number') return { dims: [normalizeDim(op, dim, x.ndim)], keepdim: keep ?? false };
+  if (typeof dim === 'number') return { dims: [normalizeDim(op, dim, x.ndim)], keepdim: (keep as boolean | undefined) ?? false };
   const list = dim === undefined || dim.length === 0 ? Array.from({ length: x.ndim }, (_, i) => i) : (dim as number[]);
   const dims = [...new Set(list.map((d) => normalizeDim(op, d, x.ndim)))].sort((a, b) => a - b);
-  return { dims, keepdim: keep ?? false };
+  return { dims, keepdim: (keep as boolean | undefined) ?? false };
 }
 
 declare module '../tensor.js' {
   interface Tensor {
     /**
      * Sum of elements, over all dims or the given dim(s); keepdim keeps them as size 1.
-     * @example x.sum(); x.sum(1); x.sum({ dim: [0, 1], keepdim: true })
+     * @example x.sum(); x.sum(1); x.sum(1, { keepdim: true }); x.sum({ dim: [0, 1], keepdim: true })
      */
-    sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean): Tensor;
+    sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor;
     /**
      * Mean of elements, over all dims or the given dim(s).
      * @example x.mean(-1, true)
      */
-    mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * Maximum over all dims or the given dim(s) (torch.amax; values only).
      * @example x.amax(1)
      */
-    amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): Tensor;
+    amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor;
   }
 }
 installMethods({
   sum(dim, keepdim) {
     const attrs = reduceAttrs('sum', this, dim, keepdim, ['dim', 'keepdim', 'dtype']);
-    const dtype = isOptions(dim) ? (dim as SumOptions).dtype : undefined;
+    const options = isOptions(keepdim) ? keepdim : isOptions(dim) ? dim : undefined;
+    const dtype = (options as SumOptions | undefined)?.dtype;
     return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
   },
   mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },

@@ -1,10 +1,10 @@
 // var std logsumexp norm logSoftmax: composed over primitives (gradients come for free); float32
 // logSoftmax is its own primitive (log-softmax.ts), as PyTorch's, its gradient reading its result.
 import { Tensor } from '../tensor.js';
-import { reduceAttrs, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, type KeepdimOptions, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
 import { where } from './where.js';
-import { isOptions, readOptions } from '../options.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
 import { dimArgument } from './dim-argument.js';
 import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
 import { isFloating } from '../dtype.js';
@@ -24,9 +24,26 @@ export interface VarOptions extends ReduceOptions {
   unbiased?: boolean;
 }
 
-function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean) {
-  const o: VarOptions = isOptions(dim) ? readOptions<VarOptions>(op, dim, ['dim', 'keepdim', 'correction', 'unbiased']) : { dim: dim as DimArg, keepdim };
-  const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim ?? keepdim });
+const VAR_KEYS: readonly (keyof VarOptions)[] = ['dim', 'keepdim', 'correction', 'unbiased'];
+/** The options after a positional dim: `x.std(0, { correction: 0 })`. */
+export type VarRestOptions = Omit<VarOptions, 'dim'>;
+
+/**
+ * PyTorch's forms: var(), var(unbiased), var(dim, unbiased = true, keepdim = false),
+ * var(dim, { correction, keepdim }), var({ dim, correction, keepdim }).
+ */
+function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean) {
+  let o: VarOptions;
+  if (isOptions(dim) || typeof dim === 'boolean') {
+    if (unbiased !== undefined || keepdim !== undefined) throw new TypeError(`${op}: no argument may follow ${typeof dim === 'boolean' ? 'unbiased' : 'the options'}; got ${JSON.stringify(unbiased ?? keepdim)}`);
+    o = typeof dim === 'boolean' ? { unbiased: dim } : readOptions<VarOptions>(op, dim, VAR_KEYS);
+  } else if (isOptions(unbiased)) {
+    if (keepdim !== undefined) throw new TypeError(`${op}: no argument may follow the options; got ${JSON.stringify(keepdim)}`);
+    o = withPositional(op, 'dim', dim, unbiased, VAR_KEYS) as VarOptions;
+  } else o = { dim: dim as DimArg | undefined, unbiased, keepdim };
+  if (o.unbiased !== undefined && typeof o.unbiased !== 'boolean') throw new TypeError(`${op}: unbiased must be a boolean; got ${JSON.stringify(o.unbiased)}`);
+  if (o.unbiased !== undefined && o.correction !== undefined) throw new TypeError(`${op}: give unbiased or correction, not both (unbiased ${o.unbiased}, correction ${o.correction})`);
+  const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim });
   const correction = o.correction ?? (o.unbiased === false ? 0 : 1);
   if (typeof correction !== 'number' || correction < 0) throw new RangeError(`${op}: correction must be a non-negative number; got ${JSON.stringify(correction)}`);
   return { ...attrs, correction };
@@ -76,8 +93,8 @@ function spread(x: Tensor, dims: readonly number[], correction: number): { scale
  */
 const SHIFT = 2 ** -80;
 
-export function variance(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  const { dims, keepdim: keep, correction } = varOptions('var', x, dim, keepdim);
+export function variance(x: Tensor, dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): Tensor {
+  const { dims, keepdim: keep, correction } = varOptions('var', x, dim, unbiased, keepdim);
   const divisor = Math.max(dims.reduce((p, d) => p * x.shape[d]!, 1) - correction, 0);
   // bfloat16 in float32, rounded once at the end, as PyTorch's kernel accumulates
   return composite('var', () => inFloat32('var', x, (v) => {
@@ -103,8 +120,8 @@ function kept(t: Tensor, x: Tensor, dims: readonly number[], keep: boolean): Ten
  * Standard deviation (torch.std), unbiased by default.
  * @example x.std({ dim: 0 })
  */
-export function std(x: Tensor, dim?: DimArg | VarOptions, keepdim?: boolean): Tensor {
-  const { dims, keepdim: keep, correction } = varOptions('std', x, dim, keepdim);
+export function std(x: Tensor, dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): Tensor {
+  const { dims, keepdim: keep, correction } = varOptions('std', x, dim, unbiased, keepdim);
   return composite('std', () => inFloat32('std', x, (v) => {
     const { scale, s } = spread(v, dims, correction);
     return kept(sqrtZeroGrad(s).mul(scale), x, dims, keep);
@@ -124,7 +141,7 @@ function sqrtZeroGrad(s: Tensor, root: (t: Tensor) => Tensor = (t) => t.sqrt()):
  * log Σ exp(x), shifted by the max for stability.
  * @example tpu.logsumexp(tpu.tensor([0, 0]), 0) // 0.693147
  */
-export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor {
+export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor {
   const { dims, keepdim: keep } = reduceAttrs('logsumexp', x, dim, keepdim);
   return composite('logsumexp', () => {
     // integers and bools: in float32, as PyTorch's (whose result is its default float)
@@ -142,12 +159,16 @@ export interface NormOptions extends ReduceOptions {
   p?: number;
 }
 
+const NORM_KEYS: readonly (keyof NormOptions)[] = ['p', 'dim', 'keepdim'];
+
 /**
  * Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm.
  * @example tpu.norm(tpu.tensor([3, 4])) // 5
  */
-export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg, keepdim?: boolean): Tensor {
-  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, ['p', 'dim', 'keepdim']) : { p: p as number, dim, keepdim };
+export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor {
+  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, NORM_KEYS)
+    : isOptions(dim) ? withPositional('norm', 'p', p, dim, NORM_KEYS)
+      : isOptions(keepdim) ? { p, ...withPositional('norm', 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
   const ord = o.p ?? 2;
   if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
   const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
@@ -191,25 +212,27 @@ function shiftedLogSoftmax(d: number, bf16: boolean, v: Tensor): Tensor {
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * Variance (torch.var), unbiased unless { correction: 0 }.
-     * @example x.var({ dim: 0 })
+     * Variance (torch.var), unbiased unless { correction: 0 } or unbiased false; PyTorch's
+     * positional form var(dim, unbiased = true, keepdim = false).
+     * @example x.var(0); x.var(0, false); x.var(0, { keepdim: true })
      */
-    var(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    var(dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): Tensor;
     /**
-     * Standard deviation (torch.std), unbiased unless { correction: 0 }.
-     * @example x.std(0)
+     * Standard deviation (torch.std), unbiased unless { correction: 0 } or unbiased false;
+     * PyTorch's positional form std(dim, unbiased = true, keepdim = false).
+     * @example x.std(0); x.std(0, { correction: 0 }); x.std(1, true, true)
      */
-    std(dim?: DimArg | VarOptions, keepdim?: boolean): Tensor;
+    std(dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): Tensor;
     /**
      * log(sum(exp(x))) along dim, computed stably (torch.logsumexp).
      * @example x.logsumexp(-1)
      */
-    logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean): Tensor;
+    logsumexp(dim: DimArg | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * Vector norm (2 by default) over all elements or along dim (torch.linalg.vector_norm).
      * @example x.norm()
      */
-    norm(p?: number | NormOptions, dim?: DimArg, keepdim?: boolean): Tensor;
+    norm(p?: number | NormOptions, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * log(softmax(x)) along dim, computed stably (torch.log_softmax).
      * @example logits.logSoftmax(-1)
@@ -218,8 +241,8 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  var(dim, keepdim) { return variance(this, dim, keepdim); },
-  std(dim, keepdim) { return std(this, dim, keepdim); },
+  var(dim, unbiased, keepdim) { return variance(this, dim, unbiased, keepdim); },
+  std(dim, unbiased, keepdim) { return std(this, dim, unbiased, keepdim); },
   logsumexp(dim, keepdim) { return logsumexp(this, dim, keepdim); },
   norm(p, dim, keepdim) { return norm(this, p, dim, keepdim); },
   logSoftmax(dim) { return logSoftmax(this, dim); },

@@ -10,6 +10,7 @@
 // replicas stay equal.
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { releaseGrad } from '../autograd/release-grad.js';
 import { assignAll } from '../modes/assign.js';
 import { keep, scope } from '../scope.js';
 import { zeros } from '../creation.js';
@@ -54,8 +55,7 @@ export abstract class Optimizer {
   /** Sets every gradient to null (disposing the old ones), like PyTorch's set_to_none. */
   zeroGrad(): void {
     for (const p of this.params) {
-      p.grad?.dispose();
-      p.grad = null;
+      releaseGrad(p);
     }
     for (const d of this.#dtensors) d.grad = null;
   }
@@ -63,7 +63,7 @@ export abstract class Optimizer {
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
   #gradients(): Map<Tensor, Tensor> {
     const grads = new Map<Tensor, Tensor>();
-    for (const p of this.params) if (p.grad) grads.set(p, p.grad);
+    for (const p of this.params) if (p._grad) grads.set(p, p._grad);
     for (const d of this.#dtensors) {
       const pieces = d.localTensors();
       d.grad?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));

@@ -9,7 +9,7 @@ const IMG = seq('float32', [1, 2, 5, 5], 0.1, -20);
 
 const cases: TorchCase[] = [
   { name: 'var unbiased false over dim 0', inputs: [A], js: (x) => x.var({ dim: 0, unbiased: false }), py: 'torch.var(x0, 0, unbiased=False)' },
-  { name: 'std over all dims keepdim', inputs: [A], js: (x) => x.std([0, 1], true), py: 'torch.std(x0, [0, 1], keepdim=True)' },
+  { name: 'std over all dims keepdim', inputs: [A], js: (x) => x.std([0, 1], { keepdim: true }), py: 'torch.std(x0, [0, 1], keepdim=True)' },
   { name: 'logsumexp over two dims keepdim', inputs: [A], js: (x) => x.logsumexp({ dim: [0, 1], keepdim: true }), py: 'torch.logsumexp(x0, [0, 1], keepdim=True)' },
   { name: 'norm p=1 over dim 1 keepdim', inputs: [A], js: (x) => x.norm({ p: 1, dim: [1], keepdim: true }), py: 'torch.linalg.vector_norm(x0, 1, [1], keepdim=True)' },
   { name: 'norm p=-inf', inputs: [A], js: (x) => x.norm(-Infinity, 1), py: 'torch.linalg.vector_norm(x0, -math.inf, 1)' },
@@ -74,7 +74,7 @@ const cases: TorchCase[] = [
   { name: 'flip and repeat of bf16', inputs: [bf16([[1.5, -2], [3.25, 0.125]])], js: (x) => [x.flip(0), x.repeat(1, 2)], py: '(x0.flip(0), x0.repeat(1, 2))' },
   { name: 'linspace in bf16 and with one step', inputs: [], js: () => [tpu.linspace(-1, 1, 5, { dtype: 'bfloat16' }), tpu.linspace(3, 7, 1)], py: '(torch.linspace(-1, 1, 5, dtype=torch.bfloat16), torch.linspace(3, 7, 1))' },
   { name: 'arange with a negative step', inputs: [], js: () => [tpu.arange(5, 0, -2), tpu.arange(1, -1, -0.5)], py: '(torch.arange(5, 0, -2), torch.arange(1, -1, -0.5))' },
-  { name: 'std and var of bf16 over a dim', inputs: [bf16([[1.5, 2.25, 3], [7.5, 0.125, -1]])], js: (x) => [x.std(1), x.var(0, true)], py: '(x0.std(1), x0.var(0, keepdim=True))' },
+  { name: 'std and var of bf16 over a dim', inputs: [bf16([[1.5, 2.25, 3], [7.5, 0.125, -1]])], js: (x) => [x.std(1), x.var(0, { keepdim: true })], py: '(x0.std(1), x0.var(0, keepdim=True))' },
   { name: 'logsumexp of bf16', inputs: [bf16([[1.5, 2.25, 3], [7.5, 0.125, -1]])], js: (x) => x.logsumexp(1), py: 'torch.logsumexp(x0, 1)' },
   { name: 'norm of bf16', inputs: [bf16([[1.5, 2.25, 3], [7.5, 0.125, -1]])], js: (x) => x.norm({ dim: 1 }), py: 'torch.linalg.vector_norm(x0, dim=1)' },
   { name: 'cumsum and cumprod of bf16', inputs: [bf16([1.5, 2.25, 3, 0.5, -1])], js: (x) => [x.cumsum(0), x.cumprod(0)], py: '(x0.cumsum(0), x0.cumprod(0))' },

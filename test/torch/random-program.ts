@@ -49,9 +49,9 @@ function method(name: string, rank: number): Step {
   return { js: (t) => methodOf(t, name).call(t), py: `t = t.${name}()`, rank };
 }
 
-/** t.name(dim, keepdim), spelled the same in both. */
+/** t.name(dim, keepdim=...), spelled the same in both (keepdim a keyword: var/std's second positional is unbiased). */
 function along(name: string, dim: number, keep: boolean, rank: number): Step {
-  return { js: (t) => methodOf(t, name).call(t, dim, keep), py: `t = t.${name}(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 };
+  return { js: (t) => methodOf(t, name).call(t, dim, { keepdim: keep }), py: `t = t.${name}(${dim}, keepdim=${keep ? 'True' : 'False'})`, rank: keep ? rank : rank - 1 };
 }
 const litText = (v: number) => String(v);
 
