@@ -7,6 +7,7 @@ import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { RunningRequest } from './io/running-request.js';
 import { SigintWatchdogHold } from './io/sigint-watchdog-hold.js';
+import { ownWorkBuffer } from './session/own-work.js';
 import type { SessionFactory, SigintGate } from './language-session.js';
 import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
@@ -43,7 +44,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     during: (body) => runningRequest.during(body),
     after: () => runningRequest.after(),
   };
-  const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer });
+  const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer, ownWork: ownWorkBuffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Buffer[][] = [];

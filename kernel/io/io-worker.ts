@@ -14,6 +14,7 @@ import { SOCKET_LINGER_MS } from '../wire/linger.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
 import { copiedTextFrames } from './copied-frames.js';
 import { interruptSignaller } from './interrupt-signal.js';
+import { ownWorkRunning } from '../session/own-work.js';
 import { RunningRequest } from './running-request.js';
 import { terminateStuckCellCode } from './terminate-cell-code.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
@@ -25,8 +26,10 @@ const PARENT_POLL_MS = 1000;
  * the process is ended anyway; under jupyter_client's 5 s wait before it kills a kernel.
  */
 const SHUTDOWN_GRACE_MS = 4000;
+/** How often the grace looks again while the main thread is in the kernel's own work. */
+const OWN_WORK_POLL_MS = 100;
 
-const { connection, session, runningRequest } = workerData as IoWorkerData;
+const { connection, session, runningRequest, ownWork } = workerData as IoWorkerData;
 const running = new RunningRequest(runningRequest);
 /** Wakes the session's blocking waits (the tensor runtime's device waits), once the session has handed them. */
 let wakeDeviceWaits = () => undefined as void;
@@ -113,14 +116,27 @@ async function serveControl() {
     if (shutdown) {
       post({ type: 'shutdown', restart: shutdown.restart });
       interrupt(); // a cell that blocks the main thread stops, so the shutdown runs there cleanly
-      // If the main thread still cannot answer (a loop nothing stops): end the process from here.
-      setTimeout(async () => {
-        await iopub.flushed();
-        process.kill(process.pid, 'SIGKILL');
-      }, SHUTDOWN_GRACE_MS).unref();
+      endIfStuck(SHUTDOWN_GRACE_MS);
       return;
     }
   }
+}
+
+/**
+ * If the main thread still has not ended the process after the grace (a loop nothing stops),
+ * ends it from here. The grace counts from the end of the kernel's own work (own-work.ts): at
+ * load 12-17 the language service's background build, started after a cell, outlasted the
+ * grace and a shutdown sent just then ended in SIGKILL (iopub had long been sent).
+ */
+function endIfStuck(graceMs: number): void {
+  setTimeout(async () => {
+    if (ownWorkRunning(ownWork)) {
+      while (ownWorkRunning(ownWork)) await new Promise((resolve) => setTimeout(resolve, OWN_WORK_POLL_MS).unref());
+      return endIfStuck(SHUTDOWN_GRACE_MS);
+    }
+    await iopub.flushed();
+    process.kill(process.pid, 'SIGKILL');
+  }, graceMs).unref();
 }
 
 // An orphaned kernel (its launcher died without shutting it down) ends itself, as ipykernel does.

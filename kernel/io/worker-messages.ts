@@ -8,6 +8,8 @@ export interface IoWorkerData {
   session: string;
   /** RunningRequest's buffer: which shell request runs on the main thread. */
   runningRequest: SharedArrayBuffer;
+  /** own-work.ts's flag: the main thread is in the kernel's own finite work. */
+  ownWork: SharedArrayBuffer;
 }
 
 export type ToWorker =

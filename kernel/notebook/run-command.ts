@@ -54,7 +54,9 @@ function describeFailure(path: string, failure: CellFailure): string {
   const what = failure.interrupted ? 'was interrupted' : 'failed';
   // Tracebacks may carry ANSI colors for frontends; keep them for terminals.
   return [
-    `\ntpu-kernel run: ${path}: cell ${failure.cellIndex} ${what}:`,
+    // Numbered as a user sees the cell: its place in the notebook from 1 (markdown cells count)
+    // and its prompt In [n], which tracebacks name cell-n.ts (nbconvert shows the traceback's In [n]).
+    `\ntpu-kernel run: ${path}: cell ${failure.cellIndex + 1} (In [${failure.executionCount}]) ${what}:`,
     excerpt(failure.source),
     failure.traceback.length ? failure.traceback.join('\n') : `${failure.ename}: ${failure.evalue}`,
     '',

@@ -25,8 +25,10 @@ export interface RunOptions {
 }
 
 export interface CellFailure extends ErrorInfo {
-  /** Index of the cell in notebook.cells (markdown cells included). */
+  /** Index of the cell in notebook.cells (markdown cells included), from 0. */
   cellIndex: number;
+  /** Its execution count: In [n] in the notebook, cell-n.ts in tracebacks. */
+  executionCount: number;
   source: string;
   interrupted: boolean;
 }
@@ -72,7 +74,7 @@ export async function runNotebook(notebook: Notebook, options: RunOptions): Prom
       cell.outputs.push({ output_type: 'error', ename, evalue, traceback });
       options.observer?.cellFinished?.(index, cell);
       if (!hasTag(cell, RAISES_EXCEPTION_TAG) || outcome.interrupted) {
-        return { executedCells: executionCount, failure: { cellIndex: index, source, ename, evalue, traceback, interrupted: outcome.interrupted ?? false } };
+        return { executedCells: executionCount, failure: { cellIndex: index, executionCount, source, ename, evalue, traceback, interrupted: outcome.interrupted ?? false } };
       }
     }
     return { executedCells: executionCount };

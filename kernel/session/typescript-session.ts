@@ -28,7 +28,8 @@ import { LazyLanguageService } from './language-service/lazy-language-service.js
 import { CellOperators } from './operators/cell-operators.js';
 import { OrderedOutputs } from './outputs/ordered-outputs.js';
 import { maskMagics, splitCell } from './magics/magic-lines.js';
-import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings } from './magics/index.js';
+import { magics as builtinMagics, type CellHookContext, type Magic, type MagicContext, type SessionSettings, type TypecheckMode } from './magics/index.js';
+import { cellTypecheckMode } from './magics/typecheck.js';
 import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
@@ -164,12 +165,15 @@ export class TypeScriptSession implements LanguageSession {
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
     try {
       await CellInterrupter.race(this.runtimeReady, signal);
-      const rewrite = await this.operators.rewrite(code, this.settings.typecheck, this.mayMeetTensors(code));
+      const typecheckMode = cellTypecheckMode(code, this.magics, this.settings.typecheck);
+      const rewrite = await this.operators.rewrite(code, typecheckMode, this.mayMeetTensors(code));
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
-      const typeErrors = this.typecheck(code, place.displayName);
+      // Leading `%typecheck` lines took effect before the check: they stand if it fails the cell.
+      this.settings.typecheck = typecheckMode;
+      const typeErrors = this.typecheck(code, place.displayName, typecheckMode);
       if (typeErrors) return { status: 'error', ...typeErrors };
       const value = await CellInterrupter.race(this.runSteps(steps, signal, request, place.displayName), signal);
       await CellInterrupter.race(this.finishCell(), signal);
@@ -298,8 +302,7 @@ export class TypeScriptSession implements LanguageSession {
   }
 
   /** Type errors of a cell against earlier cells, per %typecheck; an error outcome in 'error' mode. */
-  private typecheck(code: string, displayName: string) {
-    const mode = this.settings.typecheck;
+  private typecheck(code: string, displayName: string, mode: TypecheckMode) {
     // In warn mode the check never delays the first cells while the service warms up.
     if (mode === 'off' || (mode === 'warn' && !this.languageService.ready)) return undefined;
     const problems = this.languageService.diagnostics(maskMagics(code, this.magics));

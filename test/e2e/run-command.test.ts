@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../support/kernelspec.js';
 
-function notebookFile(cells: string[], dir = mkdtempSync(join(tmpdir(), 'tpu-run-'))): string {
+/** Code cells, and markdown cells given as `{ markdown }`. */
+function notebookFile(cells: (string | { markdown: string })[], dir = mkdtempSync(join(tmpdir(), 'tpu-run-'))): string {
   const path = join(dir, 'nb.ipynb');
   writeFileSync(path, JSON.stringify({
     nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'tpu-ts', display_name: 'TypeScript (TPU)', language: 'typescript' } },
-    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, source, metadata: {}, execution_count: null, outputs: [] })),
+    cells: cells.map((source, i) => typeof source === 'string'
+      ? { cell_type: 'code', id: `c${i}`, source, metadata: {}, execution_count: null, outputs: [] }
+      : { cell_type: 'markdown', id: `c${i}`, source: source.markdown, metadata: {} }),
   }));
   return path;
 }
@@ -64,18 +67,20 @@ describe('tpu-kernel run', () => {
     }
   });
 
-  it('stops at the failing cell: exit 1, cell index, source and error on stderr', () => {
-    const path = notebookFile(["console.log('ran')", "throw new TypeError('no such tensor: w')", "console.log('never')"]);
+  it('stops at the failing cell: exit 1, the cell numbered as the user sees it, source and error on stderr', () => {
+    const path = notebookFile([{ markdown: '# intro' }, "console.log('ran')", "throw new TypeError('no such tensor: w')", "console.log('never')"]);
     const run = runCli(path);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('ran\n');
-    expect(run.stderr).toContain('cell 1 failed');
+    // The third cell of the notebook, the second code cell run: In [2], whose frames say cell-2.ts.
+    expect(run.stderr).toContain(`tpu-kernel run: ${path}: cell 3 (In [2]) failed:\n    throw new TypeError('no such tensor: w')\n`);
+    expect(run.stderr).toContain('cell-2.ts:1:7');
     expect(run.stderr).toContain("throw new TypeError('no such tensor: w')");
     expect(run.stderr).toContain('TypeError');
     expect(run.stderr).toContain('no such tensor: w');
     const cells = read(path).cells;
-    expect(cells[1].outputs.at(-1)).toMatchObject({ output_type: 'error', ename: 'TypeError', evalue: 'no such tensor: w' });
-    expect(cells[2]).toMatchObject({ execution_count: null, outputs: [] });
+    expect(cells[2].outputs.at(-1)).toMatchObject({ output_type: 'error', ename: 'TypeError', evalue: 'no such tensor: w' });
+    expect(cells[3]).toMatchObject({ execution_count: null, outputs: [] });
   });
 
   it('exits 1, never aborting, when the failing cell leaves device work queued (every mode)', () => {
@@ -87,7 +92,7 @@ describe('tpu-kernel run', () => {
         ]));
         expect(r.status, `${mode}: ${r.stderr}`).toBe(1);
         expect(r.stdout).toBe(`${64 * 64 * 64}\n`); // every entry of ones·ones is 64
-        expect(r.stderr).toContain('cell 1 failed');
+        expect(r.stderr).toContain('cell 2 (In [2]) failed');
       }
     }
     // Six runs, each building the language service for the `i < 50` cell after a tensor cell
@@ -123,7 +128,7 @@ describe('tpu-kernel run', () => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code, stderr).toBe(130);
     expect(stdout).toBe('spinning\n');
-    expect(stderr).toContain('cell 0 was interrupted');
+    expect(stderr).toContain('cell 1 (In [1]) was interrupted');
     const cells = read(path).cells;
     expect(cells[0].outputs.map((o: { output_type: string }) => o.output_type)).toEqual(['stream', 'error']);
     expect(cells[1]).toMatchObject({ execution_count: null, outputs: [] });

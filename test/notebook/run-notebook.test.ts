@@ -114,7 +114,7 @@ describe('runNotebook', () => {
       }, log),
     });
     expect(result.executedCells).toBe(2);
-    expect(result.failure).toEqual({ cellIndex: 1, source: 'boom', ename: 'RangeError', evalue: 'bad shape', traceback: ['RangeError: bad shape', '    at cell 2'], interrupted: false });
+    expect(result.failure).toEqual({ cellIndex: 1, executionCount: 2, source: 'boom', ename: 'RangeError', evalue: 'bad shape', traceback: ['RangeError: bad shape', '    at cell 2'], interrupted: false });
     const [, boom, never] = nb.cells as Extract<Cell, { cell_type: 'code' }>[];
     expect(boom.outputs).toEqual([
       { output_type: 'stream', name: 'stdout', text: 'before\n' },
@@ -135,7 +135,7 @@ describe('runNotebook', () => {
         never: () => { throw new Error('must not run'); },
       }),
     });
-    expect(result.failure).toMatchObject({ cellIndex: 2, interrupted: true });
+    expect(result.failure).toMatchObject({ cellIndex: 2, executionCount: 3, interrupted: true });
     expect(result.executedCells).toBe(3);
   });
 

@@ -74,6 +74,21 @@ describe('display and streams', () => {
     expect(shown).toEqual(["display 'a'", 'b\n', 'display c', 'update d', 'e\n', 'display slow', 'f\n', 'clear(true)', 'display g', 'update h']);
   });
 
+  it('display(a, b, ...) shows each value in turn, also under %typecheck error; a trailing { metadata } is options', async () => {
+    await driver.run('%typecheck error');
+    try {
+      const { outcome, publisher } = await driver.run('const last = display(1, "two", { x: 3 }, [4]);\nconst meta = display("m", { metadata: { isolated: true } });\nlast.update(5);');
+      expect(outcome).toEqual({ status: 'ok' });
+      const shown = publisher.outputs.map((o) => (o.kind === 'display' || o.kind === 'update' ? `${o.kind} ${o.data['text/plain']}` : o.kind));
+      expect(shown).toEqual(['display 1', "display 'two'", 'display { x: 3 }', 'display [ 4 ]', "display 'm'", 'update 5']);
+      const ids = publisher.outputs.map((o) => (o.kind === 'display' || o.kind === 'update' ? o.displayId : undefined));
+      expect(new Set(ids.slice(0, 5)).size).toBe(5); // one output each
+      expect(ids[5]).toBe(ids[3]); // the handle is the last value's
+    } finally {
+      await driver.run('%typecheck warn');
+    }
+  });
+
   it('rejects bad display input at the calling line', async () => {
     const { outcome } = await driver.run('\ndisplay.html(42 as any)');
     expect(outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: 'display: text/html content must be a string, got number' });

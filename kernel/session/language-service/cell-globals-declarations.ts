@@ -24,6 +24,8 @@ interface DisplayHandle {
 interface DisplayFunction {
   /** Shows a value as a cell output: through its [Symbol.for('Jupyter.display')]() mime bundle, else as text. */
   (value: unknown, options?: { metadata?: Record<string, unknown> }): DisplayHandle;
+  /** Shows each value as its own output, in turn (IPython's display(*objs)); the handle is the last value's. */
+  (value: unknown, ...more: unknown[]): DisplayHandle;
   /** Shows an HTML fragment. */
   html(html: string): DisplayHandle;
   /** Shows Markdown text. */

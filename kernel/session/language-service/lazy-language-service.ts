@@ -11,8 +11,9 @@ import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
 import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
-import { maskMagics, parseMagicLine } from '../magics/magic-lines.js';
+import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
+import { duringOwnWork } from '../own-work.js';
 
 /** A cell that may import: module resolution looks at the disk again (a package may have been installed since). */
 const IMPORTS = /\b(import|require)\b/;
@@ -54,7 +55,7 @@ export class LazyLanguageService {
     this.warmUp = setTimeout(() => {
       const quietFor = performance.now() - this.lastCellAt;
       if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
-      else this.diagnostics('');
+      else duringOwnWork(() => this.diagnostics(''));
     }, delay);
     this.warmUp.unref();
   }
@@ -106,8 +107,7 @@ export class LazyLanguageService {
     const ts = typescript();
     const offset = codePointsToUtf16(code, cursorPos);
     const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
-    const lineEnd = code.indexOf('\n', offset);
-    const magicLine = parseMagicLine(code.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+    const magicLine = magicLines(code)[code.slice(0, lineStart).split('\n').length - 1];
     const magic = magicLine && offset - lineStart <= magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
     if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
     const ls = this.load(maskMagics(code, magics));

@@ -2,6 +2,7 @@
 // each piece's line and column in the cell so errors and the language service
 // stay in cell coordinates.
 import type { Magic } from './magic.js';
+import { magicLineStarts } from './magic-line-starts.js';
 
 // `%%name` (IPython's cell-magic spelling) is read as `%name`: alone on its line, a magic
 // that takes the cell body times / runs the rest of the cell.
@@ -21,8 +22,14 @@ export function parseMagicLine(text: string): { name: string; args: string; colu
   return { name, args, column: indent.length + 1, argsColumn: indent.length + percent.length + name.length + gap.length + 1 };
 }
 
+/** Each line's magic, for lines that are magic lines: at a line start outside strings, template literals and comments. */
+export function magicLines(source: string) {
+  return magicLineStarts(source, parseMagicLine);
+}
+
 export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): CellSegment[] {
   const lines = source.split('\n');
+  const lineMagics = magicLines(source);
   const segments: CellSegment[] = [];
   let code: string[] = [];
   let codeStart = 1;
@@ -31,7 +38,7 @@ export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): C
     code = [];
   };
   for (let i = 0; i < lines.length; i++) {
-    const magic = parseMagicLine(lines[i]);
+    const magic = lineMagics[i];
     if (!magic) {
       if (!code.length) codeStart = i + 1;
       code.push(lines[i]);
@@ -54,8 +61,9 @@ export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): C
  * (offsets unchanged), except the code in the args of magics whose args are code.
  */
 export function maskMagics(source: string, magics: ReadonlyMap<string, Magic>): string {
-  return source.split('\n').map((line) => {
-    const magic = parseMagicLine(line);
+  const lineMagics = magicLines(source);
+  return source.split('\n').map((line, i) => {
+    const magic = lineMagics[i];
     if (!magic) return line;
     const known = magics.get(magic.name);
     // Options (`%timeit -n 3`) are not code: checked as TypeScript they were errors.

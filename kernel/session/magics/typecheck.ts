@@ -1,7 +1,22 @@
 import { UsageError } from '../cells/cell-errors.js';
 import type { Magic, TypecheckMode } from './magic.js';
+import { splitCell } from './magic-lines.js';
 
 const MODES: readonly TypecheckMode[] = ['off', 'warn', 'error'];
+
+/**
+ * The mode a cell is checked under: a `%typecheck mode` line before its first code sets it
+ * for the cell itself (the check of the whole cell runs before any line of it), as IPython's
+ * line magics take effect at once. The line still runs in order and sets the session's mode.
+ */
+export function cellTypecheckMode(cell: string, magics: ReadonlyMap<string, Magic>, current: TypecheckMode): TypecheckMode {
+  let mode = current;
+  for (const segment of splitCell(cell, magics)) {
+    if (segment.kind === 'code') break;
+    if (segment.name === 'typecheck' && MODES.includes(segment.args as TypecheckMode)) mode = segment.args as TypecheckMode;
+  }
+  return mode;
+}
 
 export const typecheck: Magic = {
   name: 'typecheck',

@@ -64,8 +64,21 @@ const renderers = {
   json: (value: unknown): MimeBundle => ({ 'application/json': JSON.parse(JSON.stringify(value ?? null)), 'text/plain': plainText(value) }),
 } satisfies Record<string, Renderer>;
 
-export type DisplayFunction = ((value: unknown, options?: { metadata?: Record<string, unknown> }) => DisplayHandle)
+type DisplayOptions = { metadata?: Record<string, unknown> };
+
+export type DisplayFunction = ((...values: unknown[]) => DisplayHandle)
   & { [K in keyof typeof renderers]: (value: unknown) => DisplayHandle };
+
+/**
+ * Whether display's last argument is its options rather than a value to show: a plain object
+ * with no key but `metadata` (what the declared `display(value, options?)` overload accepts).
+ */
+function isDisplayOptions(value: unknown): value is DisplayOptions {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  // A cell's objects have the cell context's Object.prototype: any realm's one is plain.
+  return (proto === null || Object.getPrototypeOf(proto) === null) && Object.keys(value).every((key) => key === 'metadata');
+}
 
 /**
  * Displays go out through `outputs`, in call order with the cell's other
@@ -87,7 +100,12 @@ export function createDisplay(outputs: OrderedOutputs, track: (work: Promise<unk
     publish(value, false);
     return new DisplayHandle(displayId, (next: unknown) => publish(next, true));
   };
-  const display = ((value: unknown, options?: { metadata?: Record<string, unknown> }) => show(mimeBundleOf, value, options?.metadata)) as DisplayFunction;
+  // display(a, b, ...) shows each value in turn (IPython's display(*objs)); the handle is the last one's.
+  const display = ((...args: unknown[]) => {
+    const options = args.length > 1 && isDisplayOptions(args.at(-1)) ? (args.pop() as DisplayOptions) : undefined;
+    if (!args.length) args.push(undefined);
+    return args.map((value) => show(mimeBundleOf, value, options?.metadata)).at(-1)!;
+  }) as DisplayFunction;
   for (const [kind, render] of Object.entries(renderers)) {
     (display as unknown as Record<string, unknown>)[kind] = (value: unknown) => show(render, value);
   }
