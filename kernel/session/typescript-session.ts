@@ -142,7 +142,7 @@ export class TypeScriptSession implements LanguageSession {
   async execute(code: string, request: ExecuteContext): Promise<ExecuteOutcome> {
     const helpName = helpRequest(code);
     if (helpName) return this.help(helpName);
-    const exit = exitRequest(code, (name) => Object.prototype.hasOwnProperty.call(this.context, name));
+    const exit = exitRequest(code, (name) => this.runner.bindings.has(name) || Object.prototype.hasOwnProperty.call(this.context, name));
     if (exit) return { status: 'ok', payload: exit };
     this.publisher = request.publisher;
     this.pendingDisplays = [];

@@ -7,6 +7,7 @@
 import vm from 'node:vm';
 import { CellCompileError, sourceErrorInfo } from './cell-errors.js';
 import type { CellSourceMaps } from './cell-source-maps.js';
+import { CellBindings } from './cell-bindings.js';
 import { compileCell } from './compile-cell.js';
 import type { CompiledCode } from '../magics/magic.js';
 import type { SigintGate } from '../../language-session.js';
@@ -35,6 +36,8 @@ function placedSource(code: string, line: number, column: number): string {
 export class CellRunner {
   private readonly stepScript = new vm.Script(`${STEP_FUNCTION}()`, { filename: 'tpu-kernel-step' });
   private resume: (() => unknown) | undefined;
+  /** The names cells declared: script-scope bindings of the context. */
+  readonly bindings: CellBindings;
 
   /** `signal()` is the running cell's interrupt signal: an interrupted cell takes no further step. */
   constructor(
@@ -44,6 +47,7 @@ export class CellRunner {
     private readonly gate: SigintGate = openGate,
   ) {
     Object.defineProperty(context, STEP_FUNCTION, { value: () => gate.during(this.resume!), enumerable: false });
+    this.bindings = new CellBindings(context);
   }
 
   /** Compiles a piece; throws CellCompileError (a SyntaxError outcome) when it does not parse. */
@@ -57,8 +61,8 @@ export class CellRunner {
     this.maps.register(fileName, compiled.sourceMap, place.cellSource);
     const script = new vm.Script(compiled.javascript, { filename: fileName });
     return async () => {
-      // Declared names become global properties first, so strict-mode assignments find them.
-      for (const name of compiled.declaredNames) if (!(name in this.context)) this.context[name] = undefined;
+      // Declared names are bound first, so the cell's strict-mode assignments find them.
+      this.bindings.declare(compiled.declaredNames);
       if (!compiled.steppable) return this.step(() => script.runInContext(this.context) as unknown);
       // Evaluating a steppable script only makes the generator function (no cell code runs), so it
       // needs no breakOnSigint run: each of those starts and joins a watchdog thread.
