@@ -92,6 +92,22 @@ export function setValueKeeper(k: ValueKeeper): void {
   keeper = k;
 }
 
+/** Recomputes a view from its base (views/stale-views.ts registers it; tensor.ts knows no ops). */
+let refreshView: (view: Tensor) => void = () => {};
+export function setViewRefresher(f: (view: Tensor) => void): void {
+  refreshView = f;
+}
+
+/**
+ * Brings a view up to date before its value is read: its base was written in place since it
+ * was computed. Views are recomputed when read, not when the base is written, so views
+ * dropped but not yet collected (a loop's w.T of each step) cost nothing.
+ */
+export function freshen(t: Tensor): void {
+  const v = t._viewOf;
+  if (v !== undefined && v.seen !== v.base._version) refreshView(t);
+}
+
 export class Tensor {
   readonly shape: Shape;
   readonly dtype: DType;
@@ -128,6 +144,8 @@ export class Tensor {
   _gradNode: GradNode | null = null;
   /** Counts in-place writes: backward refuses operands written since they were recorded. */
   _version = 0;
+  /** The _version of its last in-place write made with gradients on (its views then rejoin the graph when read). */
+  _gradWriteVersion = 0;
   /** Stand-ins for this tensor's values before in-place writes recorded in a graph, by version. */
   _past: Map<number, Tensor> | undefined = undefined;
   /** The size of _past at which its freed entries are next dropped. */
@@ -138,10 +156,6 @@ export class Tensor {
   _versionOf: Tensor | undefined = undefined;
   /** What this view views and how (views/view-tracking.ts). */
   _viewOf: ViewOf | undefined = undefined;
-  /** The live views of this base (weak: a dropped view is not kept for recomputation). */
-  _views: WeakRef<Tensor>[] | undefined = undefined;
-  /** The length of _views at which its dropped entries are next removed. */
-  _viewsPruneAt: number | undefined = undefined;
   /** The tensor whose buffer this one adopted in an in-place update (keeps it alive). */
   _valueOwner: Tensor | undefined = undefined;
 
@@ -218,6 +232,7 @@ export class Tensor {
     keeper.checkRead(what);
     if (this.disposed) throw new ReferenceError(`${what}: the tensor ${this.describe()} was disposed`);
     if (this._buf?.lostWithSession) throw new ReferenceError(`${what}: the tensor ${this.describe()} was freed by tpu.reset()`);
+    freshen(this);
     keeper.materialize(this, what);
     return this._buf!;
   }

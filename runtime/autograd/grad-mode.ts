@@ -24,3 +24,14 @@ export function noGrad<T>(fn: () => T): T {
     if (sync) disabled--;
   }
 }
+
+/** Runs fn (synchronous) recording gradients even inside noGrad: torch.enable_grad, for the runtime's own use. */
+export function enableGrad<T>(fn: () => T): T {
+  const outer = disabled;
+  disabled = 0;
+  try {
+    return fn();
+  } finally {
+    disabled = outer;
+  }
+}

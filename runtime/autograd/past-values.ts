@@ -10,9 +10,15 @@ import { identity } from '../ops/identity.js';
 import type { GradNode } from './tape.js';
 import { recordTime, startsRequiringGrad } from './grad-clock.js';
 
-/** The write count of a tensor's version counter (its own, or its base's). */
+/**
+ * The write count of a tensor's version counter (its own, or its base's). A view whose base
+ * was written since it was computed counts the recomputation its next read makes (stale-views.ts):
+ * a value saved for backward is found changed before anything reads the view again.
+ */
 export function versionOf(t: Tensor): number {
-  return (t._versionOf ?? t)._version;
+  const owner = t._versionOf ?? t;
+  const v = owner._viewOf;
+  return owner._version + (v !== undefined && v.seen !== v.base._version ? 1 : 0);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The autograd surface of Tensor: requiresGrad_(), backward(), detach(), isLeaf.
 import { isFloating } from '../dtype.js';
 import { keep } from '../scope.js';
-import { Tensor } from '../tensor.js';
+import { freshen, Tensor } from '../tensor.js';
 import { gradients, type BackwardOptions } from './backward.js';
 import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
@@ -80,6 +80,7 @@ installMethods({
     // begin/end, not withCallSite's closure per call (call-site.ts)
     const began = beginCallSite(backward);
     try {
+      freshen(this); // a view whose base was written since: its graph node is the new value's
       accumulateGradients(this, gradient, options);
     } finally {
       endCallSite(began);

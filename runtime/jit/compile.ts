@@ -17,7 +17,7 @@
 // argument was used in JS arithmetic (then its value is part of the signature, with a
 // warning once). A mode switch in the body, or a refused value read the
 // body caught, is an error at trace time: the trace would not be what eager execution does.
-import { Tensor } from '../tensor.js';
+import { freshen, Tensor } from '../tensor.js';
 import { currentMode, inMode } from '../modes/mode.js';
 import { FusedMode } from '../modes/fused.js';
 import { Region } from '../modes/region.js';
@@ -149,6 +149,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     currentMode().leave('tpu.compile'); // earlier work is not part of this program
     flat.tensors.forEach((t, j) => {
       if (t.disposed) throw new ReferenceError(`tpu.compile(${name}): tensor argument #${j} ${t.describe()} was disposed`);
+      freshen(t); // a view whose base was written since: its program reads the buffer as it is
       materialize(t, 'tpu.compile');
     });
     numbers = flat.numbers;

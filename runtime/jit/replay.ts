@@ -11,7 +11,7 @@ import { emit, profiling } from '../profiler/events.js';
 import { adopt } from '../modes/adopt.js';
 import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
-import { Tensor } from '../tensor.js';
+import { freshen, Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
 import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
@@ -41,7 +41,10 @@ export function staleReason(plan: Plan, args: readonly Tensor[]): string | null 
 
 /** `site`: the call of the compiled function, named by device errors of its program. */
 export function replay(plan: Plan, args: readonly Tensor[], name: string, site: Site | null): unknown {
-  for (const t of plan.held) if (!t._buf) materialize(t, 'tpu.compile');
+  for (const t of plan.held) {
+    freshen(t); // a captured view whose base was written since the trace
+    if (!t._buf) materialize(t, 'tpu.compile');
+  }
   const values = new Map<WeakScalar, number>();
   for (const a of plan.record.actions) {
     if ('effect' in a) a.effect();
@@ -96,7 +99,12 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
  */
 function write(into: OutputTarget, out: Tensor, tensorOf: (s: Source) => Tensor): void {
   if ('discard' in into) return out.dispose();
-  if (!('gradOf' in into)) return adopt(tensorOf(into), out);
+  if (!('gradOf' in into)) {
+    const target = tensorOf(into);
+    adopt(target, out);
+    target._version++; // an in-place write, as the traced call's: views of it recompute when read
+    return;
+  }
   const leaf = into.gradOf;
   const had = leaf._grad && !leaf._grad.disposed ? leaf._grad : null;
   if (!had) leaf.grad = keep(gradLayout(leaf, out));

@@ -6,8 +6,6 @@
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { currentMode } from './mode.js';
-import { holdingCuts } from './region.js';
-import { recomputedViews } from '../views/view-tracking.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { recordInPlace } from '../autograd/past-values.js';
 import '../autograd/tape.js';
@@ -15,16 +13,13 @@ import '../autograd/tape.js';
 /** Gives each target the value of its source; sources are consumed (disposed). */
 export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
-  for (const [target, source] of checked) {
-    write(target, source);
-    // A base's live views see its new value (PyTorch's aliasing); no size-cap cut between a
-    // view's value and its update (the update needs its value in the pending region).
-    if (target._views?.length) {
-      holdingCuts(() => {
-        for (const [view, value] of recomputedViews(target)) write(view, value, true);
-      });
-    }
-  }
+  // A base's views see its new value (PyTorch's aliasing) when next read: views/stale-views.ts.
+  for (const [target, source] of checked) write(target, source);
+}
+
+/** A view takes its value recomputed from its written base (views/stale-views.ts). */
+export function assignDerived(view: Tensor, value: Tensor): void {
+  write(view, value, true);
 }
 
 /** One in-place update; with gradients on, it is a step of the graph too (autograd/past-values). */
@@ -36,6 +31,7 @@ function write(target: Tensor, source: Tensor, derived = false): void {
   const node = source._gradNode;
   currentMode().assign(target, source, derived);
   target._version++;
+  if (gradEnabled()) target._gradWriteVersion = target._version;
   if (graphed) recordInPlace(target, source, node);
 }
 

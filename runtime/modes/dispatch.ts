@@ -4,7 +4,7 @@
 import { checkInt64Support } from '../ops/int64-support.js';
 import { promoteTypes, promoteWithScalar, scalarKind, toInt64, type DType } from '../dtype.js';
 import type { Abstract, OpDef, Operand } from '../ops/op.js';
-import { Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
+import { freshen, Tensor, type TraceNode, type WeakScalar } from '../tensor.js';
 import { emit, emitPerOp, profiling, SAMPLE_EVERY, type ProfileEvent } from '../profiler/events.js';
 import { currentMode } from './mode.js';
 import { opsDispatched } from './stats.js';
@@ -50,6 +50,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
     const v = operands[i];
     if (v instanceof Tensor) {
       if (v.disposed) throw v._stale?.() ?? new ReferenceError(`${op.name}: ${argName(i)} is a disposed tensor ${v.describe()}`);
+      if (v._viewOf !== undefined) freshen(v);
       if (v._buf?.lostWithSession) throw new ReferenceError(`${op.name}: ${argName(i)} ${v.describe()} was freed by tpu.reset()`);
       if (v.chip !== chip) {
         if (v._remake !== null) {

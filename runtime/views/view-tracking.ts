@@ -1,7 +1,8 @@
 // Views alias their base, as in PyTorch, by functionalization (PyTorch/XLA's model): a view
 // remembers its base and how to recompute itself from it; a write through a view becomes a
 // functional update of the base (scatter of the new values at the positions the view reads),
-// the base takes it in place (modes/assign) and every live view of the base is recomputed.
+// the base takes it in place (modes/assign), and each view of it is recomputed when next read
+// (stale-views.ts).
 // Which results are views, and of what layout, follows PyTorch's strides (views/layout.ts):
 // a reshape that no strides can express is a copy, and view() refuses it.
 import { Tensor } from '../tensor.js';
@@ -9,19 +10,9 @@ import { filled } from '../ops/constant.js';
 import { where } from '../ops/where.js';
 import { addApplyHook } from '../modes/dispatch.js';
 import { formatShape } from '../shape.js';
-import { gradEnabled, noGrad } from '../autograd/grad-mode.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
 import { contiguousStrides, hasInternalOverlap, layoutAfter, type Layout } from './layout.js';
-import { collectGarbage } from '../device/gc-pressure.js';
-
-/**
- * Views of one base listed before a collection is asked for. A dropped view leaves the list
- * only once collected, and until then every in-place update of the base recomputes it: a
- * training loop makes views of each weight every step (w.T) and few device bytes, so
- * collections paced by device memory came too seldom and each step recorded more ops.
- */
-const COLLECT_AT = 64;
-/** Views recorded since the last collection asked for here: one collection serves every base. */
-let recordedSinceCollect = 0;
+import './stale-views.js';
 
 export interface ViewOf {
   readonly base: Tensor;
@@ -33,6 +24,8 @@ export interface ViewOf {
   readonly differentiable: boolean;
   /** The nearest leaf that requires grad it views (its base, or a view made a leaf by requiresGrad_()). */
   readonly gradLeaf: Tensor | null;
+  /** The base's version its value was computed at: behind the base's, it is recomputed when read. */
+  seen: number;
 }
 
 // View methods call each other (T -> permute, at -> reshape): only the outermost records.
@@ -77,20 +70,9 @@ function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, layout:
   const base = parent ? parent.base : input;
   const from = parent ? (b: Tensor) => step(parent.from(b)) : step;
   const gradLeaf = input.requiresGrad && input._gradNode === null ? input : parent?.gradLeaf ?? null;
-  out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf };
-  const views = (base._views ??= []);
-  views.push(new WeakRef(out));
-  recordedSinceCollect++;
-  // Views made in a loop and dropped: bounded by twice the live ones (and COLLECT_AT).
-  if (views.length >= (base._viewsPruneAt ?? 16)) {
-    // before any deref: a deref keeps its target to the end of the job
-    if (views.length >= COLLECT_AT && recordedSinceCollect >= COLLECT_AT) {
-      recordedSinceCollect = 0;
-      collectGarbage();
-    }
-    base._views = views.filter((r) => r.deref() !== undefined);
-    base._viewsPruneAt = Math.max(COLLECT_AT, 2 * base._views.length + 16);
-  }
+  // The base lists no views: a list would have to be read through WeakRef.deref, which keeps
+  // every view of a synchronous loop alive to the end of the job (V8's KeepDuringJob).
+  out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf, seen: base._version };
 }
 
 /** PyTorch's refusal of a view() that no strides express. */
@@ -171,11 +153,4 @@ export function fillThrough(view: Tensor, value: Tensor, mask: Tensor | null): {
     const written = writeCounts(at, n, picked);
     return { base, newBase: where(written.gt(0), value.to(base.dtype), base.reshape([n])).reshape([...base.shape]) };
   });
-}
-
-/** The live views of `base`, each with its value recomputed from the base's current value. */
-export function recomputedViews(base: Tensor): [Tensor, Tensor][] {
-  const live = (base._views ?? []).map((r) => r.deref()).filter((t): t is Tensor => t !== undefined && !t.disposed);
-  base._views = live.map((t) => new WeakRef(t));
-  return untracked(() => live.map((t) => [t, t._viewOf!.differentiable ? t._viewOf!.from(base) : noGrad(() => t._viewOf!.from(base))]));
 }
