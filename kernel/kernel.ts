@@ -7,7 +7,7 @@ import { startIoThread } from './io/io-thread.js';
 import type { IoThread } from './io/io-thread.js';
 import { RunningRequest } from './io/running-request.js';
 import { SigintWatchdogHold } from './io/sigint-watchdog-hold.js';
-import { ownWorkBuffer } from './session/own-work.js';
+import { ownWorkBuffer } from './io/own-work.js';
 import type { SessionFactory, SigintGate } from './language-session.js';
 import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';

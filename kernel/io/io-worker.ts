@@ -14,7 +14,7 @@ import { SOCKET_LINGER_MS } from '../wire/linger.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
 import { copiedTextFrames } from './copied-frames.js';
 import { interruptSignaller } from './interrupt-signal.js';
-import { ownWorkRunning } from '../session/own-work.js';
+import { ownWorkRunning } from './own-work.js';
 import { RunningRequest } from './running-request.js';
 import { terminateStuckCellCode } from './terminate-cell-code.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';

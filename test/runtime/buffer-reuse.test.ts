@@ -63,13 +63,17 @@ describe('freed device buffers are reused only when nothing can read them', () =
       const base = seed.add(0);
       const rows = base.reshape([2, N / 2]);
       const tail = base.narrow(0, N / 2, N / 2);
-      base.add_(1); // a write through the base: every live view is recomputed
+      const unread = base.narrow(0, 0, 4);
+      base.add_(1); // a write through the base: each view is recomputed when it is next read
       const old = rows; // the view from before stays a view of the written base
+      const [oldNow, tailNow] = [old.reshape([N]), tail.add(0)]; // read before the base goes
       base.dispose();
       churn(seed, 6);
       await tpu.sync();
-      await expectValues(old.reshape([N]), expected((v) => f32(v + 1)), 'rows');
-      await expectValues(tail, expected((v, i) => f32(host[(i % (N / 2)) + N / 2]! + 1)).subarray(0, N / 2), 'tail');
+      await expectValues(oldNow, expected((v) => f32(v + 1)), 'rows');
+      await expectValues(tailNow, expected((v, i) => f32(host[(i % (N / 2)) + N / 2]! + 1)).subarray(0, N / 2), 'tail');
+      // not read before its written base was disposed: its new value is gone, and reading it says so
+      expect(() => unread.add(0)).toThrow(/was written in place and then disposed: the view's new value is gone/);
     });
     expect(await reusedSoFar()).toBeGreaterThan(before);
   });

@@ -13,7 +13,7 @@ import { optionDetails, withoutImportPaths } from './option-details.js';
 import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
-import { duringOwnWork } from '../own-work.js';
+import { duringOwnWork } from '../../io/own-work.js';
 
 /** A cell that may import: module resolution looks at the disk again (a package may have been installed since). */
 const IMPORTS = /\b(import|require)\b/;
