@@ -19,18 +19,26 @@ export class CellBindings {
     return this.declared.has(name);
   }
 
-  /** Declares the names not yet declared; one the script scope refuses stays a global property. */
+  /** Declares the names not yet declared, in one script; one the script scope refuses stays a global property. */
   declare(names: Iterable<string>): void {
-    for (const name of names) {
-      if (this.declared.has(name)) continue;
-      try {
-        if (!IDENTIFIER.test(name)) throw new SyntaxError(`not an identifier: ${name}`);
-        new vm.Script(`let ${name};`, { filename: 'tpu-kernel-bindings' }).runInContext(this.context);
-        this.declared.add(name);
-      } catch {
-        // A non-configurable global (e.g. `undefined`, `NaN`) cannot be shadowed by a `let`.
-        if (!(name in this.context)) this.context[name] = undefined;
-      }
+    const fresh = [...new Set(names)].filter((name) => !this.declared.has(name));
+    if (!fresh.length) return;
+    // A refused name fails the whole script before it binds anything: then each goes alone.
+    if (fresh.length === 1 || !this.bind(fresh)) for (const name of fresh) this.bind([name]);
+  }
+
+  /** Runs `let a, b;`; false when the script scope refuses it. */
+  private bind(names: string[]): boolean {
+    try {
+      const bad = names.find((name) => !IDENTIFIER.test(name));
+      if (bad !== undefined) throw new SyntaxError(`not an identifier: ${bad}`);
+      new vm.Script(`let ${names.join(', ')};`, { filename: 'tpu-kernel-bindings' }).runInContext(this.context);
+      for (const name of names) this.declared.add(name);
+      return true;
+    } catch {
+      // A non-configurable global (e.g. `undefined`, `NaN`) cannot be shadowed by a `let`.
+      if (names.length === 1 && !(names[0]! in this.context)) this.context[names[0]!] = undefined;
+      return false;
     }
   }
 }
