@@ -48,6 +48,10 @@ export class CommandBatch {
     this.added();
   }
 
+  get empty(): boolean {
+    return this.encoder.count === 0;
+  }
+
   /** The batch as one message and the buffers it transfers (null when empty); the next batch starts. */
   take(): { msg: HostMessage; transfers: ArrayBuffer[] } | null {
     this.postScheduled = false;

@@ -45,6 +45,9 @@ export class DeviceSession {
   private nextLaunch = 1;
   private nextReply = 1;
   private doneUpTo = 0;
+  /** Batches posted to the device thread, and how many of them the last fence that came back covered. */
+  private batchesPosted = 0;
+  private batchesFenced = 0;
   /** Tensors given a buffer since the last batch: registered with the finalizer then, unless already disposed. */
   private youngOwners: object[] = [];
   private youngBuffers: DeviceBuffer[] = [];
@@ -231,11 +234,28 @@ export class DeviceSession {
 
   /** `profiled` false: no wait event (chips after the first of a sync over all chips). */
   fenceSync(reason: string, profiled = true): void {
-    this.check(this.waits.sync(this.request({ t: 'fence', reply: 0 }), reason, profiled));
+    if (this.fenced()) return this.throwPendingErrors();
+    const reply = this.request({ t: 'fence', reply: 0 });
+    const covers = this.batchesPosted;
+    this.check(this.waits.sync(reply, reason, profiled));
+    this.batchesFenced = Math.max(this.batchesFenced, covers);
   }
 
   async fence(reason: string, profiled = true): Promise<void> {
-    this.check(await this.waits.async(this.request({ t: 'fence', reply: 0 }), reason, profiled));
+    if (this.fenced()) return this.throwPendingErrors();
+    const reply = this.request({ t: 'fence', reply: 0 });
+    const covers = this.batchesPosted;
+    this.check(await this.waits.async(reply, reason, profiled));
+    this.batchesFenced = Math.max(this.batchesFenced, covers);
+  }
+
+  /**
+   * Nothing was queued since a fence came back: a new one would find the device idle. Every
+   * cell ends with a sync, and a cell without tensor work would otherwise wake the device thread
+   * and wait for its answer.
+   */
+  private fenced(): boolean {
+    return this.batchesFenced === this.batchesPosted && this.batch.empty && this.pendingFrees.length === 0;
   }
 
   /** Keeps a checked execution's reply until waitChecked asks for it (a collective waited for after its peers' launch). */
@@ -357,7 +377,10 @@ export class DeviceSession {
       this.pendingFrees = [];
     }
     const batch = this.batch.take();
-    if (batch && !this.closed) this.start().postMessage(batch.msg, batch.transfers);
+    if (batch && !this.closed) {
+      this.start().postMessage(batch.msg, batch.transfers);
+      this.batchesPosted++;
+    }
     if (!sweepFirst) this.young?.sweepIfDue();
     this.memory.collectIfDue();
   }
