@@ -10,7 +10,7 @@ function registerCell(maps: CellSourceMaps, displayName: string, source: string,
   const compiled = compileCell(source);
   if ('syntaxErrors' in compiled) throw new Error(`does not parse: ${source}`);
   const fileName = maps.nextFileName(displayName);
-  maps.register(fileName, compiled.sourceMap, source);
+  maps.register(fileName, compiled.positions, source);
   const before = compiled.javascript.slice(0, compiled.javascript.indexOf(needle)).split('\n');
   return { fileName, line: before.length, column: before.at(-1)!.length + 1 };
 }

@@ -58,7 +58,7 @@ export class CellRunner {
     if ('syntaxErrors' in compiled) {
       throw new CellCompileError(sourceErrorInfo('SyntaxError', place.displayName, place.cellSource, compiled.syntaxErrors));
     }
-    this.maps.register(fileName, compiled.sourceMap, place.cellSource);
+    this.maps.register(fileName, compiled.positions, place.cellSource);
     const script = new vm.Script(compiled.javascript, { filename: fileName });
     return async () => {
       // Declared names are bound first, so the cell's strict-mode assignments find them.

@@ -7,10 +7,27 @@
 // line and column.
 import { SourceMap } from 'node:module';
 
+/** Where a generated 1-based line and column of a piece came from in its (padded) source. */
+export interface PiecePositions {
+  locate(line: number, column: number): { line: number; column: number } | undefined;
+}
+
+/** A source map's positions, parsed on first use: most pieces never appear in a stack trace. */
+export class SourceMapPositions implements PiecePositions {
+  private map: SourceMap | undefined;
+
+  constructor(private readonly mapText: string) {}
+
+  locate(line: number, column: number): { line: number; column: number } | undefined {
+    this.map ??= new SourceMap(JSON.parse(this.mapText));
+    const entry = this.map.findEntry(line - 1, column - 1) as { originalLine?: number; originalColumn?: number } | undefined;
+    if (entry?.originalLine === undefined || entry.originalColumn === undefined) return undefined;
+    return { line: entry.originalLine + 1, column: entry.originalColumn + 1 };
+  }
+}
+
 interface CompiledPiece {
-  /** Parsed on first use: most pieces never appear in a stack trace. */
-  mapText: string;
-  map?: SourceMap;
+  positions: PiecePositions;
   displayName: string;
   source: string;
 }
@@ -42,10 +59,10 @@ export class CellSourceMaps {
   }
 
   /** `source` is the whole cell, for code frames. */
-  register(fileName: string, sourceMapText: string, source: string): void {
+  register(fileName: string, positions: PiecePositions, source: string): void {
     const displayName = fileName.replace(/#\d+$/, '');
     const [pieces, limit] = MAY_DEFINE_FUNCTIONS.test(source) ? [this.withFunctions, KEPT_WITH_FUNCTIONS] : [this.others, KEPT_OTHERS];
-    pieces.set(fileName, { mapText: sourceMapText, displayName, source });
+    pieces.set(fileName, { positions, displayName, source });
     if (pieces.size > limit) pieces.delete(pieces.keys().next().value!);
   }
 
@@ -57,11 +74,8 @@ export class CellSourceMaps {
   /** Maps a generated 1-based line/column of a piece to the cell's own. */
   locate(fileName: string, line: number, column: number): CellLocation | undefined {
     const piece = this.withFunctions.get(fileName) ?? this.others.get(fileName);
-    if (!piece) return undefined;
-    piece.map ??= new SourceMap(JSON.parse(piece.mapText));
-    const entry = piece.map.findEntry(line - 1, column - 1) as { originalLine?: number; originalColumn?: number } | undefined;
-    if (entry?.originalLine === undefined || entry.originalColumn === undefined) return undefined;
-    return { displayName: piece.displayName, line: entry.originalLine + 1, column: entry.originalColumn + 1, source: piece.source };
+    const place = piece?.positions.locate(line, column);
+    return place && { displayName: piece!.displayName, ...place, source: piece!.source };
   }
 
   /** Rewrites every cell location in a V8 stack string; returns it and the first cell location. */

@@ -1,14 +1,18 @@
-// TypeScript cell -> JavaScript the persistent context can run, with a source
-// map back to the cell. TypeScript's own transpiler does the type erasure; the
-// top-level rewrite (top-level-rewrite.ts) makes declarations persistent.
+// TypeScript cell -> JavaScript the persistent context can run, with its
+// positions back to the cell. Most cells only need their types erased: that is
+// done on their text (splice-emit.ts); the others go through TypeScript's own
+// emit, with the top-level rewrite (top-level-rewrite.ts) making declarations
+// persistent, and its source map.
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
+import { SourceMapPositions, type PiecePositions } from './cell-source-maps.js';
+import { emitBySplicing } from './splice-emit.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
-import { transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
+import { parseCell, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
 
 export interface CompiledCell {
   javascript: string;
-  sourceMap: string;
+  positions: PiecePositions;
   /** Names the cell assigns on the global object. */
   declaredNames: string[];
   /** The script evaluates to a generator function to drive step by step (see top-level-rewrite.ts), else to a promise. */
@@ -57,22 +61,26 @@ export function rememberCompile(source: string, result: CompileResult): void {
 }
 
 export function transpileCell(source: string): CompileResult {
-  const ts = typescript();
-  let names = newNames();
-  let output: ts.TranspileOutput | TranspileOutput;
   try {
-    output = transpileWithoutProgram(source, cellCompilerOptions(), cellTransformers(names))
-      ?? ts.transpileModule(source, { compilerOptions: cellCompilerOptions(), fileName: 'cell.ts', reportDiagnostics: true, transformers: cellTransformers((names = newNames())) });
+    return emitBySplicing(source, (text) => parseCell(text, cellCompilerOptions())) ?? emitCell(source);
   } catch (error) {
     // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
     if (!(error instanceof RangeError)) throw error;
     return { syntaxErrors: [{ message: `the cell is nested too deeply to compile (${error.message})`, line: 1, column: 1 }] };
   }
+}
+
+/** TypeScript's emit of the cell, the top-level rewrite among its transformers. */
+export function emitCell(source: string): CompileResult {
+  const ts = typescript();
+  let names = newNames();
+  const output: ts.TranspileOutput | TranspileOutput = transpileWithoutProgram(source, cellCompilerOptions(), cellTransformers(names))
+    ?? ts.transpileModule(source, { compilerOptions: cellCompilerOptions(), fileName: 'cell.ts', reportDiagnostics: true, transformers: cellTransformers((names = newNames())) });
   const errors = ('diagnostics' in output ? output.diagnostics ?? [] : []).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
   return {
     javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
-    sourceMap: output.sourceMapText ?? '',
+    positions: new SourceMapPositions(output.sourceMapText ?? ''),
     declaredNames: [...names.declared],
     steppable: names.steppable ?? false,
   };

@@ -35,7 +35,7 @@ export interface TopLevelNames {
 }
 
 /** Does the top level of the file (outside functions and classes) contain a `for await`? */
-function hasTopLevelForAwait(node: ts.Node): boolean {
+export function hasTopLevelForAwait(node: ts.Node): boolean {
   const ts = typescript();
   if (ts.isFunctionLike(node) || ts.isClassLike(node)) return false;
   if (ts.isForOfStatement(node) && node.awaitModifier) return true;

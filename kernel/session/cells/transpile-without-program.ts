@@ -53,15 +53,10 @@ const emitOptions = new WeakMap<ts.CompilerOptions, ts.CompilerOptions | undefin
 export function transpileWithoutProgram(source: string, options: ts.CompilerOptions, transformers: ts.CustomTransformers): TranspileOutput | undefined {
   const ts = typescript();
   const internals = ts as unknown as Partial<EmitInternals>;
-  if (!hasEmitInternals(internals)) return undefined;
-  if (!emitOptions.has(options)) emitOptions.set(options, optionsOfTranspileModule(options));
-  const compiled = emitOptions.get(options);
-  if (!compiled) return undefined;
-  const file = ts.createSourceFile(INPUT, source, {
-    languageVersion: compiled.target ?? ts.ScriptTarget.ES2022,
-    setExternalModuleIndicator: internals.getSetExternalModuleIndicator(compiled),
-  }, /* setParentNodes: the transformers' emit nodes find their file through parents (the checker's binder sets them in transpileModule) */ true);
-  if ((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length !== 0) return undefined;
+  const compiled = hasEmitInternals(internals) ? compiledOptions(options) : undefined;
+  // setParentNodes: the transformers' emit nodes find their file through parents (the checker's binder sets them in transpileModule)
+  const file = compiled && parseCell(source, options, true);
+  if (!file || !compiled || !hasEmitInternals(internals)) return undefined;
   // What the module transformer asks its emit host; any other question means a path this was not written for.
   const host = strictHost({ getEmitModuleFormatOfFile: () => compiled.module, getCompilerOptions: () => compiled });
   let result: ts.TransformationResult<ts.SourceFile> | undefined;
@@ -85,6 +80,27 @@ export function transpileWithoutProgram(source: string, options: ts.CompilerOpti
   } finally {
     result?.dispose();
   }
+}
+
+/**
+ * The cell parsed as transpileModule parses it (a module: `await` at its top level is an await);
+ * undefined when it has a syntax error (transpileModule words it) or TypeScript lacks the internals.
+ */
+export function parseCell(source: string, options: ts.CompilerOptions, setParentNodes = false): ts.SourceFile | undefined {
+  const ts = typescript();
+  const internals = ts as unknown as Partial<EmitInternals>;
+  const compiled = hasEmitInternals(internals) ? compiledOptions(options) : undefined;
+  if (!compiled || !hasEmitInternals(internals)) return undefined;
+  const file = ts.createSourceFile(INPUT, source, {
+    languageVersion: compiled.target ?? ts.ScriptTarget.ES2022,
+    setExternalModuleIndicator: internals.getSetExternalModuleIndicator(compiled),
+  }, setParentNodes);
+  return (file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length === 0 ? file : undefined;
+}
+
+function compiledOptions(options: ts.CompilerOptions): ts.CompilerOptions | undefined {
+  if (!emitOptions.has(options)) emitOptions.set(options, optionsOfTranspileModule(options));
+  return emitOptions.get(options);
 }
 
 function hasEmitInternals(internals: Partial<EmitInternals>): internals is EmitInternals {
