@@ -12,7 +12,7 @@ import { typescript } from '../typescript.js';
 import type { CompiledCell } from './compile-cell.js';
 import { SplicedText } from './spliced-text.js';
 import { hasTopLevelForAwait, IMPORT_FUNCTION } from './top-level-rewrite.js';
-import { NotErasable, TypeErasure } from './type-erasure.js';
+import { hasModifier, NotErasable, TypeErasure } from './type-erasure.js';
 
 /** The cell parsed as the emit parses it; undefined when it does not parse (the emit words the error). */
 export type CellParser = (source: string) => ts.SourceFile | undefined;
@@ -41,18 +41,20 @@ class TopLevel {
   private readonly declared = new Set<string>();
   private readonly steppable: boolean;
 
+  private readonly erasure: TypeErasure;
+
   constructor(private readonly file: ts.SourceFile) {
     this.steppable = !hasTopLevelForAwait(file);
+    this.erasure = new TypeErasure(file, this.steppable);
   }
 
   emit(): CompiledCell {
     const ts = this.ts;
-    const erasure = new TypeErasure(this.file, this.steppable);
     const pieces = this.file.statements.map((statement) => {
-      erasure.visit(statement, true);
+      this.erasure.visit(statement, true);
       return this.piece(statement);
     });
-    const edits = erasure.edits.sort((a, b) => a.start - b.start || a.end - b.end);
+    const edits = this.erasure.edits.sort((a, b) => a.start - b.start || a.end - b.end);
     for (let i = 1; i < edits.length; i++) if (edits[i]!.start < edits[i - 1]!.end) throw new NotErasable('overlapping edits');
     const out = new SplicedText(this.file.text, edits);
     const dispatch = this.file.text.includes(OPERATOR_DISPATCH);
@@ -92,7 +94,7 @@ class TopLevel {
 
   private piece(statement: ts.Statement): Piece {
     const ts = this.ts;
-    if (this.isErased(statement)) return { kind: 'erased', statement };
+    if (this.erasure.erased.has(statement)) return { kind: 'erased', statement };
     if (ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression) && statement.expression.text === 'use strict') return { kind: 'erased', statement };
     if (ts.isImportDeclaration(statement)) return this.importPiece(statement);
     if (ts.isExportDeclaration(statement)) return { kind: 'erased', statement };
@@ -118,13 +120,6 @@ class TopLevel {
       };
     }
     return { kind: 'copy', statement };
-  }
-
-  /** What TypeScript's emit leaves out: type-only statements (blanked by the erasure). */
-  private isErased(statement: ts.Statement): boolean {
-    const ts = this.ts;
-    return ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || hasModifier(ts, statement, ts.SyntaxKind.DeclareKeyword)
-      || (ts.isFunctionDeclaration(statement) && !statement.body) || (ts.isImportDeclaration(statement) && Boolean(statement.importClause?.isTypeOnly));
   }
 
   /** `import d, { a, b as c } from 'm'` -> `({ default: d, a, b: c } = (yield __tpu_import('m')));`, as top-level-rewrite.ts's rewriteImport. */
@@ -195,10 +190,6 @@ class TopLevel {
     if (this.ts.isIdentifier(name)) this.declared.add(name.text);
     else for (const element of name.elements) if (!this.ts.isOmittedExpression(element)) this.collectNames(element.name);
   }
-}
-
-function hasModifier(ts: typeof import('typescript'), node: ts.Node, kind: ts.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (node.modifiers?.some((m) => m.kind === kind) ?? false);
 }
 
 /** Where `function` starts in a declaration after its modifiers (`export`). */

@@ -27,6 +27,8 @@ const CONTINUES_AFTER_TYPE = /^[([`]/;
 
 export class TypeErasure {
   readonly edits: Edit[] = [];
+  /** Statements and members erased whole (what TypeScript's emit leaves out). */
+  readonly erased = new Set<ts.Node>();
   /** Where the expression statements visited so far start. */
   private readonly statementStarts = new Set<number>();
   private readonly ts = typescript();
@@ -114,6 +116,7 @@ export class TypeErasure {
       || ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node)) && !node.body)
       || ((ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) || (ts.isExportDeclaration(node) && node.isTypeOnly));
     if (!typeOnly) return false;
+    this.erased.add(node);
     const start = node.getStart(this.file);
     this.edits.push({ start, end: node.end, text: `;${blank(this.file.text.slice(start + 1, node.end))}` });
     return true;
@@ -206,7 +209,7 @@ export class TypeErasure {
   }
 }
 
-function hasModifier(ts: typeof import('typescript'), node: ts.Node, kind: ts.SyntaxKind): boolean {
+export function hasModifier(ts: typeof import('typescript'), node: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (node.modifiers?.some((m) => m.kind === kind) ?? false);
 }
 
