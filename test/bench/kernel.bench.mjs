@@ -113,12 +113,16 @@ async function start(kernels) {
  * Times `send(kernel, spec, i)` count times per kernel, in blocks of BLOCK requests per kernel,
  * kernels in turn: a kernel's background work after a reply (collection, JIT) lands in its own
  * next request, not in another kernel's, while alternating blocks still spreads the machine's
- * changing load over all kernels.
+ * changing load over all kernels. The turn's order rotates every round, so each kernel's block
+ * follows every other kernel's equally often: what a block leaves running (a type-checking
+ * kernel's collection and JIT) does not always land on the same neighbour.
  */
 async function interleaved(kernels, running, count, send) {
   const samples = kernels.map(() => []);
-  for (let first = 0; first < WARMUP + count; first += BLOCK) {
-    for (const [k, spec] of kernels.entries()) {
+  for (let first = 0, round = 0; first < WARMUP + count; first += BLOCK, round++) {
+    for (let j = 0; j < kernels.length; j++) {
+      const k = (j + round) % kernels.length;
+      const spec = kernels[k];
       for (let i = first; i < Math.min(first + BLOCK, WARMUP + count); i++) {
         const t0 = performance.now();
         await send(running[k], spec, i);
