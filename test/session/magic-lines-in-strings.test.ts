@@ -1,5 +1,6 @@
 // A `%name` line is a magic only where a line of code starts: inside a multi-line template
-// literal, a block comment or after a regex holding a backtick it is text (it ran as a magic).
+// literal, a block comment, a string a `\` continues onto the line, or after a regex holding a
+// backtick it is text (it ran as a magic).
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionDriver } from './recording-publisher.js';
 
@@ -23,6 +24,13 @@ describe('magic lines', () => {
     const { outcome, publisher } = await driver.run("const r = /`/;\nconst q = '`';\n%typecheck\nconsole.log(r.test(q), 10 / 2 / 5);");
     expect(outcome).toEqual({ status: 'ok' });
     expect(publisher.text('stdout')).toBe('typecheck: warn\ntrue 1\n');
+  });
+
+  it('a % line a string continues onto (a \\ at the end of the line before) is text', async () => {
+    const { outcome, publisher } = await driver.run("const s = 'a\\\n%time not a magic', d = \"b\\\\\";\n%typecheck\nconsole.log(s, d);");
+    expect(outcome).toEqual({ status: 'ok' });
+    // the string is 'a%time not a magic' (a line continuation adds nothing); the escaped backslash ends "b\\"
+    expect(publisher.text('stdout')).toBe('typecheck: warn\na%time not a magic b\\\n');
   });
 
   it('the type check sees the template text (no magic masked out of it)', async () => {

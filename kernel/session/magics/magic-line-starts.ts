@@ -16,13 +16,21 @@ export function magicLineStarts<T>(source: string, isMagic: (line: string) => T 
   // Open template literals: the count of `{` open in each one's current `${ }` (-1: in its text).
   const templates: number[] = [];
   let inBlockComment = false;
+  /** The quote of a string that a `\` at the end of the line before continues onto this one. */
+  let openString: string | undefined;
   let last = ''; // the last significant token of code, to tell a regex from a division
   for (const line of lines) {
-    const inCode = !inBlockComment && (templates.length === 0 || templates.at(-1)! >= 0);
+    const inCode = !inBlockComment && !openString && (templates.length === 0 || templates.at(-1)! >= 0);
     const magic = inCode ? isMagic(line) : undefined;
     result.push(magic);
     if (magic !== undefined) continue;
     let i = 0;
+    if (openString) {
+      i = endOfString(line, 0, openString);
+      if (i < 0) continue;
+      openString = undefined;
+      last = 'string';
+    }
     while (i < line.length) {
       const c = line[i];
       if (inBlockComment) {
@@ -51,8 +59,12 @@ export function magicLineStarts<T>(source: string, isMagic: (line: string) => T 
         i = endOfRegex(line, i);
         last = 'regex';
       } else if (c === '"' || c === "'") {
-        i = endOfString(line, i, c);
+        i = endOfString(line, i + 1, c);
         last = 'string';
+        if (i < 0) {
+          openString = c;
+          break;
+        }
       } else if (c === '`') {
         templates.push(-1);
         i++;
@@ -78,11 +90,13 @@ function regexMayStart(last: string): boolean {
   return !/^[\w$]/.test(last) && ![')', ']', '}', 'string', 'regex', '`'].includes(last);
 }
 
-/** Past the closing quote, or the line's end (a `\` continues the string on the next line: rare, not followed). */
-function endOfString(line: string, start: number, quote: string): number {
-  for (let i = start + 1; i < line.length; i++) {
-    if (line[i] === '\\') i++;
-    else if (line[i] === quote) return i + 1;
+/** Past the closing quote, from `from` inside the string; -1 when a `\` at the line's end continues it on the next line; the line's end if it is left open (a syntax error). */
+function endOfString(line: string, from: number, quote: string): number {
+  for (let i = from; i < line.length; i++) {
+    if (line[i] === '\\') {
+      if (i === line.length - 1 || (i === line.length - 2 && line[i + 1] === '\r')) return -1;
+      i++;
+    } else if (line[i] === quote) return i + 1;
   }
   return line.length;
 }
