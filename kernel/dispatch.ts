@@ -25,6 +25,11 @@ export type Handler = (context: RequestContext) => Promise<Content | undefined> 
 export interface Route {
   channel: RequestChannel;
   handler: Handler;
+  /**
+   * The handler publishes before it first waits, and runs no cell code until then
+   * (execute_request: execute_input): busy and those messages go to iopub in one hand-off.
+   */
+  publishesAtOnce?: boolean;
 }
 
 export type DispatchTable = Record<string, Route>;
@@ -34,7 +39,7 @@ export interface DispatcherOptions {
   signer: Signer;
   replays: ReplayGuard;
   table: DispatchTable;
-  iopub: FrameSink;
+  iopub: FrameSink & { hold?(): () => void };
   replies: Record<RequestChannel, FrameSink>;
   /** While true, shell requests are answered 'aborted' unhandled (stop_on_error). */
   aborting?: () => boolean;
@@ -91,6 +96,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const replyType = msgType.endsWith('_request') ? msgType.replace(/_request$/, '_reply') : undefined;
     if (route && route.channel !== channel) log(`${msgType} arrived on ${channel}, expected on ${route.channel}; answering anyway`);
     options.tracker?.begin();
+    const release = route?.publishesAtOnce && !badContent ? iopub.hold?.() : undefined;
     publish('status', { execution_state: 'busy' }, request);
     try {
       let content: Content | undefined;
@@ -109,17 +115,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         content = { status: 'aborted' };
       } else {
         try {
-          content = await route.handler({ request, publish: (type, body, extras) => publish(type, body, request, extras) });
+          let handled: ReturnType<Handler>;
+          try {
+            handled = route.handler({ request, publish: (type, body, extras) => publish(type, body, request, extras) });
+          } finally {
+            release?.();
+          }
+          content = await handled;
         } catch (e) {
           log(`${msgType} handler failed: ${(e as Error).stack ?? e}`);
           content = errorContent(e);
         }
       }
+      release?.(); // answered without its handler: busy goes before the reply
       if (content && replyType) {
         const reply = createMessage(session, replyType, content, request, { metadata: { status: content.status } });
         await replies[channel].send(encodeMessage(reply, signer));
       }
     } finally {
+      release?.();
       publish('status', { execution_state: 'idle' }, request);
       options.tracker?.end();
     }

@@ -65,7 +65,10 @@ export async function startKernel(options: KernelOptions): Promise<void> {
     transport: {
       shell: zmqChannel(shell),
       stdin: zmqChannel(stdin),
-      iopub: { send: async (frames) => void (io ? io.iopub.send(frames) : early.push(frames)) },
+      iopub: {
+        send: async (frames) => void (io ? io.iopub.send(frames) : early.push(frames)),
+        hold: () => (io ? io.iopub.hold() : () => undefined),
+      },
     },
     sessionFactory,
     sessionId,

@@ -61,7 +61,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   const history = new HistoryStore(options.historyPath, log);
   const routes: DispatchTable = {
     kernel_info_request: { channel: 'shell', handler: () => kernelInfoContent(session.kernelInfo) },
-    execute_request: { channel: 'shell', handler: executeHandler(session, state, history, stdin, () => transport.shell.hasPending()) },
+    execute_request: { channel: 'shell', handler: executeHandler(session, state, history, stdin, () => transport.shell.hasPending()), publishesAtOnce: true },
     ...languageRoutes(session),
     ...historyRoutes(history),
     ...commRoutes(comms, session, stdin),

@@ -1,6 +1,6 @@
 // What the shell side of the kernel needs from its sockets, so it runs over
 // ZeroMQ in production and over an in-memory twin in handler tests.
-import type { FrameSink } from './wire/send-queue.js';
+import type { FrameSink, HoldableSink } from './wire/send-queue.js';
 
 export interface DuplexChannel extends FrameSink {
   /** Incoming frame sets, in arrival order; ends when the channel closes. */
@@ -12,5 +12,5 @@ export interface DuplexChannel extends FrameSink {
 export interface ShellTransport {
   shell: DuplexChannel;
   stdin: DuplexChannel;
-  iopub: FrameSink;
+  iopub: HoldableSink;
 }

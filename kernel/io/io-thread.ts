@@ -4,11 +4,12 @@
 import { Worker } from 'node:worker_threads';
 import type { InterruptWake } from '../language-session.js';
 import type { Content } from '../wire/message.js';
-import type { FrameSink } from '../wire/send-queue.js';
+import type { HoldableSink } from '../wire/send-queue.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
 export interface IoThread {
-  iopub: FrameSink;
+  /** Each send (or each release of a hold) is one message to the worker, which wakes for it. */
+  iopub: HoldableSink;
   /** Control answers kernel_info_request once this has been given. */
   setKernelInfo(content: Content): void;
   /** The session's blocking waits, once it has them: interrupt_request also wakes them. */
@@ -41,11 +42,23 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
     worker.once('error', reject);
     void exited.then(() => reject(new Error('IO worker exited before binding its sockets')));
   });
+  let holds = 0;
+  const held: Buffer[][] = [];
   return {
     subscribed,
     iopub: {
       async send(frames) {
-        post({ type: 'iopub', frames });
+        if (holds) held.push(frames);
+        else post({ type: 'iopub', messages: [frames] });
+      },
+      hold() {
+        holds++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          if (--holds === 0 && held.length) post({ type: 'iopub', messages: held.splice(0) });
+        };
       },
     },
     setKernelInfo(content) {

@@ -149,7 +149,9 @@ setInterval(() => {
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'kernel-info') setKernelInfo(message.content);
-  else if (message.type === 'iopub') void iopub.send(message.frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+  else if (message.type === 'iopub') {
+    for (const frames of message.messages) void iopub.send(frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+  }
   else if (message.type === 'close') void closeAndExit();
   else if (message.type === 'interrupt-wake') {
     const wake = message.wake;

@@ -4,6 +4,12 @@ export interface FrameSink {
   send(frames: Buffer[]): Promise<void>;
 }
 
+/** Iopub as the main thread sees it: sends may be held, then handed on together. */
+export interface HoldableSink extends FrameSink {
+  /** Until the returned release is called, sends wait; the release hands them on at once, in order. */
+  hold(): () => void;
+}
+
 export interface QueuedSender extends FrameSink {
   /** Resolves when every frame queued so far has been handed to the socket. */
   flushed(): Promise<void>;

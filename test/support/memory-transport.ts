@@ -1,6 +1,7 @@
 // In-memory twin of the kernel's ShellTransport (like xeus's mock server):
 // handler tests push frames in and read what the kernel sent, no sockets.
 import type { DuplexChannel, ShellTransport } from '../../kernel/transport.js';
+import type { HoldableSink } from '../../kernel/wire/send-queue.js';
 
 export class MemoryChannel implements DuplexChannel {
   /** Everything the kernel sent on this channel. */
@@ -45,6 +46,34 @@ export class MemoryChannel implements DuplexChannel {
   }
 }
 
-export function memoryTransport(): ShellTransport & { shell: MemoryChannel; stdin: MemoryChannel; iopub: MemoryChannel } {
-  return { shell: new MemoryChannel(), stdin: new MemoryChannel(), iopub: new MemoryChannel() };
+/** Iopub: what a hold keeps back goes out in one hand-off at its release, as the IO thread posts it. */
+export class MemoryIopub extends MemoryChannel implements HoldableSink {
+  /** The messages of each hand-off, in order. */
+  readonly handOffs: Buffer[][][] = [];
+  private holds = 0;
+  private held: Buffer[][] = [];
+
+  override async send(frames: Buffer[]): Promise<void> {
+    if (this.holds) this.held.push(frames);
+    else this.handOff([frames]);
+  }
+
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0 && this.held.length) this.handOff(this.held.splice(0));
+    };
+  }
+
+  private handOff(messages: Buffer[][]): void {
+    this.handOffs.push(messages);
+    for (const frames of messages) void super.send(frames);
+  }
+}
+
+export function memoryTransport(): ShellTransport & { shell: MemoryChannel; stdin: MemoryChannel; iopub: MemoryIopub } {
+  return { shell: new MemoryChannel(), stdin: new MemoryChannel(), iopub: new MemoryIopub() };
 }
