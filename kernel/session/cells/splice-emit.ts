@@ -40,7 +40,6 @@ class TopLevel {
   private readonly ts = typescript();
   private readonly declared = new Set<string>();
   private readonly steppable: boolean;
-
   private readonly erasure: TypeErasure;
 
   constructor(private readonly file: ts.SourceFile) {
@@ -77,8 +76,7 @@ class TopLevel {
         // an empty statement in its place: what came before must not join what comes after (`f()⏎type T = 1⏎(x)`)
         out.insert(';', start);
         out.skip(start, statement.end);
-      }
-      else if (piece.kind === 'generated') piece.emit(out);
+      } else if (piece.kind === 'generated') piece.emit(out);
       else if (piece === last && ts.isExpressionStatement(statement)) {
         out.insert('return (', start);
         out.copy(start, statement.expression.end);
