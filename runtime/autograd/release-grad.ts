@@ -7,14 +7,19 @@ import type { Tensor } from '../tensor.js';
 
 const handedOut = new WeakSet<Tensor>();
 
-/** Called by the public `.grad` getter. */
+/** Called by the public `.grad` getters (a tensor's, and a DTensor's for each of its pieces). */
 export function noteGradHandedOut(g: Tensor): void {
   handedOut.add(g);
+}
+
+/** Disposes a gradient the runtime dropped, unless the user was handed it (a DTensor's .grad pieces too). */
+export function disposeUnlessHandedOut(g: Tensor): void {
+  if (!handedOut.has(g)) g.dispose();
 }
 
 /** Sets p.grad to null; disposes the old gradient unless the user was handed it. */
 export function releaseGrad(p: Tensor): void {
   const g = p._grad;
   p.grad = null;
-  if (g && !handedOut.has(g)) g.dispose();
+  if (g) disposeUnlessHandedOut(g);
 }

@@ -10,6 +10,7 @@ import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placemen
 import { localBox } from './shard-layout.js';
 import { describeValue } from './describe-value.js';
 import { noGrad } from '../autograd/grad-mode.js';
+import { disposeUnlessHandedOut, noteGradHandedOut, releaseGrad } from '../autograd/release-grad.js';
 import { redistributeLocals } from './redistribute.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
 import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
@@ -115,10 +116,17 @@ export class DTensor {
 
   /**
    * The gradient of a leaf after backward(), a DTensor with the leaf's placements (PyTorch's); null before.
-   * Only null can be assigned (zeroing: the pieces' gradients are dropped, and the .grad built from them disposed).
+   * Only null can be assigned (zeroing, as PyTorch's set_to_none: a .grad the user holds keeps its values; the rest is disposed).
    * @example w.grad?.placements // the placements of w
    */
   get grad(): DTensor | null {
+    const g = this._gradValue();
+    if (g) g.#locals.forEach(noteGradHandedOut);
+    return g;
+  }
+
+  /** The .grad, for runtime code (the optimizer's step): not handed out, so zeroing disposes it at once. */
+  _gradValue(): DTensor | null {
     const from = gradStamps(this.#locals);
     const cached = this.#gradCache;
     if (cached && cached.from.every((g, k) => g === from[k]) && !cached.grad.#locals.some((t) => t.disposed)) return cached.grad;
@@ -129,11 +137,12 @@ export class DTensor {
 
   set grad(value: DTensor | null) {
     if (value !== null) throw new TypeError(`DTensor.grad: only null can be assigned (to drop the gradients); got ${describeValue(value)}`);
-    // The .grad built from the pieces' gradients (all-reduced along Replicate dims) goes with them, as a tensor's zeroGrad disposes its .grad.
+    // The .grad built from the pieces' gradients (all-reduced along Replicate dims) goes with them, as a tensor's zeroGrad
+    // disposes its .grad: unless the user was handed it (the .grad getter), which keeps its values (autograd/release-grad.ts).
     const own = this.#locals.map((t) => t._grad);
     const cached = this.#gradCache ? this.#gradCache.grad.#locals : [];
-    cached.forEach((g, k) => g === own[k] || g.dispose());
-    this.#locals.forEach((t) => (t.grad = null));
+    cached.forEach((g, k) => g === own[k] || g.disposed || disposeUnlessHandedOut(g));
+    this.#locals.forEach(releaseGrad);
     this.#gradCache = null;
   }
 

@@ -6,7 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
-import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type ReduceOptions } from './reduce.js';
+import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type OneDimOptions, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
 import { ValuesIndices } from './values-indices.js';
 
@@ -47,7 +47,8 @@ function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: bo
   const o: ArgOptions = isOptions(dim) ? readOptions<ArgOptions>(op, dim, ['dim', 'keepdim'])
     : isOptions(keepdim) ? withPositional(op, 'dim', dim, keepdim, ['dim', 'keepdim']) : { dim: dim as number | undefined, keepdim: keepdim as boolean | undefined };
   if (o.dim === undefined || o.dim === null) return { dim: null, keepdim: o.keepdim ?? false };
-  const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? (typeof keepdim === 'boolean' ? keepdim : undefined));
+  const { dims, keepdim: k } = reduceAttrs(op, x, o.dim, o.keepdim ?? (typeof keepdim === 'boolean' ? keepdim : undefined), undefined,
+    `For the index over several dims, flatten them first: x.flatten(start, end).${op}(start).`);
   return { dim: dims[0]!, keepdim: k };
 }
 
@@ -63,10 +64,9 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
     const r = extremum(op, x.to('int32'), arg, keepdim);
     return r instanceof Tensor ? r.to('bool') : new ValuesIndices(r.values.to('bool'), r.indices);
   }
-  const withDim = typeof arg === 'number' || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
-  const attrs = reduceAttrs(op, x, arg as DimArg, keepdim);
+  const withDim = typeof arg === 'number' || Array.isArray(arg) || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
+  const attrs = reduceAttrs(op, x, arg as DimArg, keepdim, undefined, `For the ${op}imum over several dims, x.a${op}(dims) takes a list (values only).`);
   if (!withDim) return apply(op === 'max' ? amax : amin, [x], { ...attrs, wholeTensor: true });
-  if (attrs.dims.length !== 1) throw new TypeError(`${op}: dim must be a single dimension when indices are returned; got ${formatShape(attrs.dims)}`);
   const dim = attrs.dims[0]!;
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });
   // values picked at the indices: the gradient goes to that element only, as in PyTorch
@@ -98,14 +98,14 @@ declare module '../tensor.js' {
      */
     max(): Tensor;
     max(other: Tensor): Tensor;
-    max(dim: number | ReduceOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
+    max(dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
     /**
      * Minimum of all elements, or (values, indices) along dim (torch.min), or elementwise.
      * @example x.min(); x.min(1).indices
      */
     min(): Tensor;
     min(other: Tensor): Tensor;
-    min(dim: number | ReduceOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
+    min(dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
   }
 }
 

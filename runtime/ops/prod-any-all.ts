@@ -4,7 +4,7 @@ import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
-import { reduceAttrs, reducedShape, reduction, spread, type KeepdimOptions, type ReduceAttrs, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, reducedShape, reduction, spread, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type ReduceOptions } from './reduce.js';
 import { where } from './where.js';
 import { installMethods } from '../install-methods.js';
 
@@ -55,10 +55,10 @@ export const allOp = truthReduction('all');
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * Product of elements, over all dims or the given dim(s).
+     * Product of elements, over all dims or along one dim (an int, as PyTorch's).
      * @example x.prod(0)
      */
-    prod(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
+    prod(dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * True if any element (over all dims or along dim) is nonzero.
      * @example x.isnan().any()
@@ -74,7 +74,7 @@ declare module '../tensor.js' {
 
 installMethods({
   prod(dim, keepdim) {
-    const attrs = reduceAttrs('prod', this, dim, keepdim);
+    const attrs = reduceAttrs('prod', this, dim, keepdim, undefined, 'For the product over several dims, take one dim at a time: x.prod(1).prod(0).');
     return apply(prod, [this], dim === undefined ? { ...attrs, wholeTensor: true } : attrs);
   },
   any(dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); },

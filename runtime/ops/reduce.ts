@@ -92,6 +92,10 @@ export interface ReduceOptions {
   keepdim?: boolean;
 }
 export const REDUCE_KEYS: readonly (keyof ReduceOptions)[] = ['dim', 'keepdim'];
+/** The options of a reduction whose PyTorch dim is one int (max, min, prod). */
+export interface OneDimOptions extends ReduceOptions {
+  dim?: number;
+}
 /** The options after a positional dim: `x.sum(1, { keepdim: true })`. */
 export type KeepdimOptions = Omit<ReduceOptions, 'dim'>;
 
@@ -102,11 +106,13 @@ export interface SumOptions extends ReduceOptions {
 
 /**
  * Accepts x.sum(), x.sum(1), x.sum([0, 1], true), x.sum({ dim: 1, keepdim: true }) and
- * x.sum(1, { keepdim: true }).
+ * x.sum(1, { keepdim: true }). `oneDim`: the op's PyTorch dim is one int (max, min, argmax,
+ * argmin, prod), so a list is an error rather than a reduction over several dims; the string
+ * says what does reduce over several.
  */
 export function reduceAttrs(
   op: string, x: { readonly ndim: number }, dimOrOptions?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions,
-  accepted: readonly string[] = REDUCE_KEYS,
+  accepted: readonly string[] = REDUCE_KEYS, oneDim?: string,
 ): ReduceAttrs {
   let dim: number | readonly number[] | undefined;
   let keep: unknown = keepdim;
@@ -122,6 +128,9 @@ export function reduceAttrs(
   if (keep !== undefined && typeof keep !== 'boolean') throw new TypeError(`${op}: keepdim must be a boolean; got ${JSON.stringify(keep)}`);
   if (dim !== undefined && typeof dim !== 'number' && !Array.isArray(dim)) {
     throw new TypeError(`${op}: dim must be a number or an array of numbers; got ${JSON.stringify(dim)}`);
+  }
+  if (oneDim !== undefined && Array.isArray(dim)) {
+    throw new TypeError(`${op}: dim must be one integer, as in PyTorch's ${op}; got the array ${JSON.stringify(dim)}. ${oneDim}`);
   }
   // One dim, the common case, without the list, set and sort.
   if (typeof dim === 'number') return { dims: [normalizeDim(op, dim, x.ndim)], keepdim: (keep as boolean | undefined) ?? false };

@@ -1,12 +1,13 @@
 // cumsum (primitive: ONNX CumSum) and cumprod (composed: log-step scan of products, so
 // zeros and negatives need no special gradient).
-import { isFloating } from '../dtype.js';
+import { assertDType, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
 import { dimArgument } from './dim-argument.js';
+import { isOptions, readOptions, withPositional } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
 
@@ -23,12 +24,31 @@ export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
 });
 
 
+export interface ScanOptions {
+  /** The input is cast to this dtype first, and the result has it (PyTorch's cumsum(dtype=...)). */
+  dtype?: DType;
+}
+
+/** The dim, the input cast to `dtype`, and the dtype asked for: x.cumsum(1), x.cumsum({ dim: 1, dtype }), x.cumsum(1, { dtype }). */
+function scanArgs(op: string, x: Tensor, dim: unknown, options: unknown): { d: number; v: Tensor; dtype: DType | undefined } {
+  if (options !== undefined && !isOptions(options)) throw new TypeError(`${op}: the argument after dim must be an options object such as { dtype: 'float32' }; got ${JSON.stringify(options)}`);
+  const o = (isOptions(options) ? withPositional(op, 'dim', dim, options, ['dim', 'dtype']) : isOptions(dim) ? readOptions(op, dim, ['dim', 'dtype']) : { dim }) as ScanOptions & { dim?: unknown };
+  const d = dimArgument(op, x, o.dim);
+  if (o.dtype === undefined) return { d, v: x, dtype: undefined };
+  const dtype = assertDType(o.dtype, op);
+  if (dtype === 'bool') throw new TypeError(`${op}: dtype bool is not supported, as in PyTorch; give a numeric dtype`);
+  return { d, v: x.to(dtype), dtype };
+}
+
 /**
- * Running sum along dim (torch.cumsum).
- * @example tpu.cumsum(x, 0)
+ * Running sum along dim (torch.cumsum); `{ dtype }` casts the input first, as PyTorch's.
+ * @example tpu.cumsum(x, 0); tpu.cumsum(x, 1, { dtype: 'float32' })
  */
-export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
-  return apply(cumsumOp, [x], { dim: dimArgument('cumsum', x, dim), reverse: false, exclusive: false });
+export function cumsum(x: Tensor, dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor {
+  const { d, v, dtype } = scanArgs('cumsum', x, dim, options);
+  const r = apply(cumsumOp, [v], { dim: d, reverse: false, exclusive: false });
+  // int32 asked for: summed in int64 and wrapped, the same bits as an int32 sum
+  return dtype === undefined || r.dtype === dtype ? r : r.to(dtype);
 }
 
 /**
@@ -36,8 +56,10 @@ export function cumsum(x: Tensor, dim: number | { dim: number }): Tensor {
  * wrapping on overflow as PyTorch's.
  * @example tpu.cumprod(tpu.tensor([1, 2, 3]), 0) // [1, 2, 6]
  */
-export function cumprod(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = dimArgument('cumprod', x, dim);
+export function cumprod(x: Tensor, dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor {
+  const { d, v: cast, dtype } = scanArgs('cumprod', x, dim, options);
+  if (dtype !== undefined && !isFloating(dtype)) return cumprod(cast, d).to(dtype); // int32: int64 products, wrapped
+  x = cast;
   const v = isFloating(x.dtype) ? x : x.to('int64');
   if (x.ndim === 0) return v.mul(1);
   // bfloat16: products in float32, rounded once (PyTorch accumulates in float32 too)
@@ -69,17 +91,17 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * Running sum along dim (torch.cumsum).
-     * @example x.cumsum(0)
+     * @example x.cumsum(0); x.cumsum(1, { dtype: 'float32' })
      */
-    cumsum(dim: number | { dim: number }): Tensor;
+    cumsum(dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor;
     /**
      * Running product along dim (torch.cumprod).
      * @example x.cumprod(0)
      */
-    cumprod(dim: number | { dim: number }): Tensor;
+    cumprod(dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor;
   }
 }
 installMethods({
-  cumsum(dim) { return cumsum(this, dim); },
-  cumprod(dim) { return cumprod(this, dim); },
+  cumsum(dim, options) { return cumsum(this, dim, options); },
+  cumprod(dim, options) { return cumprod(this, dim, options); },
 });

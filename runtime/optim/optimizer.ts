@@ -66,7 +66,7 @@ export abstract class Optimizer {
     for (const p of this.params) if (p._grad) grads.set(p, p._grad);
     for (const d of this.#dtensors) {
       const pieces = d.localTensors();
-      d.grad?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));
+      d._gradValue()?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));
     }
     return grads;
   }
