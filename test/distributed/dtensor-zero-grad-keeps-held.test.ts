@@ -5,6 +5,7 @@
 // the global tensor's).
 import { tpu, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
 import { f32, torchTier, type TorchCase } from '../torch/torch-tier.js';
+import { HELD_GRAD_PYTORCH } from '../torch/held-grad-reference.js';
 
 tpu.setDevice({ chips: 4 });
 const mesh = tpu.initDeviceMesh([4], { names: ['dp'] });
@@ -40,18 +41,7 @@ function held(name: string, m: typeof mesh, placements: Placement[], zeroGrad: Z
       zeroGrad(w, opt);
       return [first.fullTensor(), second.fullTensor(), w.fullTensor().detach(), tpu.tensor([w.grad === null ? 1 : 0])] as Tensor[];
     },
-    py: [
-      'p = x0.clone().requires_grad_()',
-      'opt = torch.optim.SGD([p], lr=0.1)',
-      '(p * p).sum().backward()',
-      'first = p.grad',
-      'opt.zero_grad()',
-      '(p * 3).sum().backward()',
-      'second = p.grad',
-      'opt.step()',
-      'opt.zero_grad()',
-      'result = (first, second, p.detach(), torch.tensor([1. if p.grad is None else 0.]))',
-    ].join('\n'),
+    py: HELD_GRAD_PYTORCH,
   };
 }
 

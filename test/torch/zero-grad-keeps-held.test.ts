@@ -2,6 +2,7 @@
 // user holds keeps its values through zeroGrad, the next backward and step, in every mode.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, torchTier, type TorchCase } from './torch-tier.js';
+import { HELD_GRAD_PYTORCH } from './held-grad-reference.js';
 
 const P = f32([1.5, -2, 0.25, 3]);
 
@@ -32,18 +33,7 @@ function held(name: string, zeroGrad: (p: Tensor, opt: InstanceType<typeof tpu.o
       zeroGrad(p, opt);
       return [first, second, p.detach(), tpu.tensor([p.grad === null ? 1 : 0])];
     },
-    py: [
-      'p = x0.clone().requires_grad_()',
-      'opt = torch.optim.SGD([p], lr=0.1)',
-      '(p ** 2).sum().backward()',
-      'first = p.grad',
-      'opt.zero_grad()',
-      '(p * 3).sum().backward()',
-      'second = p.grad',
-      'opt.step()',
-      'opt.zero_grad()',
-      'result = (first, second, p.detach(), torch.tensor([1. if p.grad is None else 0.]))',
-    ].join('\n'),
+    py: HELD_GRAD_PYTORCH,
   };
 }
 
