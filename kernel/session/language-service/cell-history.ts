@@ -5,8 +5,13 @@
 // so redefinitions never clash. Imports become global declarations
 // (`declare const a: typeof import('m').a; type a = import('m').a;`) because an
 // import statement would make the script a module and hide its names.
+// A cell that declares only fresh names (no earlier declaration mentions them) changes the
+// type of no earlier declaration: later cells may be checked without a new program (cell-chain.ts).
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
+
+/** Identifier-like words (in strings and comments too: a word too many only costs a new program). */
+const WORDS = /[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/gu;
 
 interface HistoryDeclaration {
   names: string[];
@@ -20,8 +25,11 @@ export class CellHistory {
   /** The last cell that declares each name. */
   private readonly lastDeclarer = new Map<string, number>();
   private changed = new Set<number>();
+  /** Every word of the declarations kept so far: a later declaration of one may change their types. */
+  private readonly mentioned = new Set<string>();
 
-  add(source: string): void {
+  /** Adds an executed cell; true when it declares only names no earlier declaration mentions. */
+  add(source: string): boolean {
     const ts = typescript();
     const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
     const declarations = file.statements.flatMap((statement) => declarationsOf(statement, file));
@@ -29,6 +37,8 @@ export class CellHistory {
     this.cells.push(declarations);
     // Only the cells that last declared one of the new cell's names may lose a declaration.
     const redeclared = new Set<number>();
+    const fresh = declarations.every((d) => d.names.every((name) => !this.mentioned.has(name)));
+    for (const d of declarations) for (const word of d.text.match(WORDS) ?? []) this.mentioned.add(word);
     for (const d of declarations) {
       for (const name of d.names) {
         const before = this.lastDeclarer.get(name);
@@ -42,6 +52,7 @@ export class CellHistory {
       const text = this.textOf(i);
       if (text !== this.cellTexts[i]) (this.cellTexts[i] = text), this.changed.add(i);
     }
+    return fresh;
   }
 
   /** The declarations each earlier cell still contributes, one text per cell in order. */

@@ -13,7 +13,7 @@ import { libBundle, libFileAt, type LibBundle } from './lib-bundle.js';
 import { packageRoot } from '../package-root.js';
 import { TextSnapshot } from './text-snapshot.js';
 
-const CELL_SUFFIX = '\nexport {};\n';
+export const CELL_SUFFIX = '\nexport {};\n';
 /**
  * A history file takes the next cell while it is shorter than this. Each executed cell
  * re-parses and re-binds the last file (smaller is cheaper); each file costs every later

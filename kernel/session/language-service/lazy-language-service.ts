@@ -6,9 +6,10 @@
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import type { CompleteResult, InspectResult } from '../../language-session.js';
+import { CellChain, type CheckedCell } from './cell-chain.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
-import { CellLanguageService } from './language-service-host.js';
+import { CELL_SUFFIX, CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
 import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
@@ -31,11 +32,14 @@ export interface TypeProblem {
 export class LazyLanguageService {
   private built: CellLanguageService | undefined;
   private readonly history = new CellHistory();
+  private readonly chain: CellChain;
   private warmUp: ReturnType<typeof setTimeout> | undefined;
   private lastCellAt = 0;
 
   /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
-  constructor(private readonly cwd: string, private readonly busy: () => boolean) {}
+  constructor(private readonly cwd: string, private readonly busy: () => boolean) {
+    this.chain = new CellChain(cwd, CELL_SUFFIX);
+  }
 
   get ready(): boolean {
     return this.built !== undefined;
@@ -43,9 +47,10 @@ export class LazyLanguageService {
 
   /** An executed cell (magics masked) becomes part of the history the next cells see. */
   recordCell(source: string): void {
-    this.history.add(source);
+    const fresh = this.history.add(source);
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
+    this.chain.record(source, fresh);
     this.lastCellAt = performance.now();
     if (!this.built && !this.warmUp) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
@@ -62,15 +67,13 @@ export class LazyLanguageService {
 
   /** The cell with its tensor operators rewritten from their types (operators/typed-operator-rewrite.ts). */
   rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
-    const ls = this.load(maskMagics(cell, magics));
-    const program = ls.service.getProgram();
-    return program && rewriteOperators(program, ls.cellFile, cell, typescript());
+    const checked = this.checked(maskMagics(cell, magics));
+    return checked && rewriteOperators(checked, cell, typescript());
   }
 
   diagnostics(cell: string): TypeProblem[] {
     const ts = typescript();
-    const ls = this.load(cell);
-    const diagnostics = [...ls.service.getSyntacticDiagnostics(ls.cellFile), ...ls.service.getSemanticDiagnostics(ls.cellFile)];
+    const diagnostics = this.checked(cell)?.diagnostics() ?? [];
     return diagnostics.filter((d) => d.start !== undefined && d.start < cell.length).map((d) => {
       const before = cell.slice(0, d.start).split('\n');
       return { message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), code: d.code, line: before.length, column: before.at(-1)!.length + 1 };
@@ -126,12 +129,31 @@ export class LazyLanguageService {
 
   dispose(): void {
     clearTimeout(this.warmUp);
+    this.chain.drop();
     this.built?.service.dispose();
     this.built = undefined;
   }
 
+  /** The cell on the last program's checker when it can be (cell-chain.ts), else on a new program. */
+  private checked(cell: string): CheckedCell | undefined {
+    const chained = this.built && this.chain.check(cell);
+    if (chained) return chained;
+    const ls = this.load(cell);
+    const program = ls.service.getProgram();
+    const file = program?.getSourceFile(ls.cellFile);
+    if (!program || !file) return undefined;
+    this.chain.rebase(program);
+    return {
+      file,
+      checker: program.getTypeChecker(),
+      diagnostics: () => [...ls.service.getSyntacticDiagnostics(ls.cellFile), ...ls.service.getSemanticDiagnostics(ls.cellFile)],
+    };
+  }
+
   private load(cell: string): CellLanguageService {
     clearTimeout(this.warmUp);
+    // The service's next program re-parses changed files in place, under the chain's checker.
+    this.chain.drop();
     if (!this.built) {
       this.built = new CellLanguageService(this.cwd);
       this.built.setHistory(this.history.texts);

@@ -23,13 +23,10 @@ class CannotRewrite extends Error {
 }
 
 /**
- * `cell` with its tensor operators rewritten, or the first operator that cannot be. The
- * service's file holds the cell at the same offsets (magic lines blanked, then a suffix).
+ * `cell` with its tensor operators rewritten, or the first operator that cannot be. `file`
+ * holds the cell at the same offsets (magic lines blanked, then a suffix).
  */
-export function rewriteOperators(program: ts.Program, fileName: string, cell: string, tsApi: typeof ts): RewriteResult {
-  const file = program.getSourceFile(fileName);
-  if (!file) return { code: cell, changed: false };
-  const checker = program.getTypeChecker();
+export function rewriteOperators({ file, checker }: { file: ts.SourceFile; checker: ts.TypeChecker }, cell: string, tsApi: typeof ts): RewriteResult {
   const source = cell;
   const cellLength = cell.length;
   const emitted = new Map<ts.Node, string>();

@@ -1,0 +1,145 @@
+// Cells type-checked on the last program's checker instead of a new program each. A new
+// program and checker for every executed cell cost about 4 ms (reusing the old program's
+// structure over some 250 files, then the checker's start), Deno's whole round trip; parsing,
+// binding and checking the cell alone on the last checker costs a tenth of that.
+//
+// The cell is parsed and bound as a module of its own, and the top-level names of the cells
+// executed since that program are added to its scope: TypeScript finds them there before the
+// globals (the program's history files), as a later cell's names shadow an earlier one's at run
+// time. A new program answers where that could differ (`chainable`, `record`): a cell that
+// imports, augments modules or has `@ts-` directives, or a cell whose names an earlier
+// declaration mentions or a global holds (the types of those declarations would change).
+//
+// TypeScript internals used (typescript.js 6.0; checked for at run time, else every cell takes a
+// program): `bindSourceFile`, `getSetExternalModuleIndicator`, `getEmitScriptTarget`, a source
+// file's `locals`, `path`, `resolvedPath`, `originalFileName`, `parseDiagnostics`,
+// `bindDiagnostics`, `commentDirectives`, `checkJsDirective` and the checker's `getDiagnostics(file)` and `resolveName`.
+import path from 'node:path';
+import type ts from 'typescript';
+import { typescript } from '../typescript.js';
+
+/** A cell's syntax tree and the checker that types it. */
+export interface CheckedCell {
+  readonly file: ts.SourceFile;
+  readonly checker: ts.TypeChecker;
+  /** Syntax, then binding and type problems, as the language service lists them. */
+  diagnostics(): readonly ts.Diagnostic[];
+}
+
+interface ChainInternals {
+  bindSourceFile(file: ts.SourceFile, options: ts.CompilerOptions): void;
+  getSetExternalModuleIndicator(options: ts.CompilerOptions): (file: ts.SourceFile) => void;
+  getEmitScriptTarget(options: ts.CompilerOptions): ts.ScriptTarget;
+}
+
+interface BoundFile extends ts.SourceFile {
+  locals: Map<string, ts.Symbol>;
+  path: string;
+  resolvedPath: string;
+  originalFileName: string;
+  parseDiagnostics: ts.DiagnosticWithLocation[];
+  bindDiagnostics: ts.DiagnosticWithLocation[];
+  commentDirectives?: readonly unknown[];
+  checkJsDirective?: unknown;
+}
+
+interface CheckerInternals extends ts.TypeChecker {
+  getDiagnostics(file: ts.SourceFile): ts.Diagnostic[];
+  resolveName(name: string, location: ts.Node | undefined, meaning: ts.SymbolFlags, excludeGlobals: boolean): ts.Symbol | undefined;
+}
+
+interface ChainedCell extends CheckedCell {
+  readonly file: BoundFile;
+  readonly checker: CheckerInternals;
+  /** The top-level names the cell itself declares (escaped as in `locals`). */
+  readonly ownNames: readonly string[];
+}
+
+/** Module resolution needs the program: a cell that imports (or names `import(...)`) takes one. */
+const IMPORTS = /\b(import|require)\b/;
+/** The checker keeps what it learnt of every chained cell: a new program every so many frees it. */
+const CHAIN_LIMIT = 200;
+
+export class CellChain {
+  private base: { checker: CheckerInternals; options: ts.CompilerOptions } | undefined;
+  /** Top-level names of the cells executed since the base, the latest declaration of each. */
+  private names = new Map<string, ts.Symbol>();
+  private links = 0;
+  private files = 0;
+  private last: { text: string; cell: ChainedCell } | undefined;
+  private readonly internals = typescript() as unknown as Partial<ChainInternals>;
+
+  /** `suffix`: what the service appends to a cell (it makes the cell a module). */
+  constructor(private readonly cwd: string, private readonly suffix: string) {}
+
+  /** A program holding every executed cell in its history: later cells are checked on its checker. */
+  rebase(program: ts.Program): void {
+    this.drop();
+    if (!hasChainInternals(this.internals)) return;
+    const checker = program.getTypeChecker() as CheckerInternals;
+    if (typeof checker.getDiagnostics !== 'function' || typeof checker.resolveName !== 'function') return;
+    this.base = { checker, options: program.getCompilerOptions() };
+  }
+
+  /** Forgets the base: the service is making a new program, which re-parses the base's changed files in place. */
+  drop(): void {
+    this.base = undefined;
+    this.names = new Map();
+    this.links = 0;
+    this.last = undefined;
+  }
+
+  /** The cell checked on the chain; undefined where a new program must answer. */
+  check(cell: string): CheckedCell | undefined {
+    if (this.last?.text === cell) return this.last.cell;
+    const checked = this.bind(cell);
+    if (checked) this.last = { text: cell, cell: checked };
+    return checked;
+  }
+
+  /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
+  record(cell: string, declaresFreshNames: boolean): void {
+    const bound = this.last?.text === cell ? this.last.cell : this.bind(cell);
+    this.last = undefined;
+    if (!bound || !declaresFreshNames || ++this.links > CHAIN_LIMIT) return this.drop();
+    const ts = typescript();
+    const shadowsGlobal = bound.ownNames.some((name) => bound.checker.resolveName(ts.unescapeLeadingUnderscores(name as ts.__String), undefined, ts.SymbolFlags.All, false));
+    if (shadowsGlobal) return this.drop();
+    this.names = bound.file.locals;
+  }
+
+  private bind(cell: string): ChainedCell | undefined {
+    const base = this.base;
+    const internals = this.internals;
+    if (!base || !hasChainInternals(internals) || IMPORTS.test(cell)) return undefined;
+    const ts = typescript();
+    const fileName = path.join(this.cwd, `__tpu_kernel_chained_${++this.files}.ts`);
+    const file = ts.createSourceFile(fileName, cell + this.suffix, {
+      languageVersion: internals.getEmitScriptTarget(base.options),
+      setExternalModuleIndicator: internals.getSetExternalModuleIndicator(base.options),
+    }, true) as BoundFile;
+    file.path = file.resolvedPath = file.originalFileName = fileName;
+    if (!chainable(file)) return undefined;
+    internals.bindSourceFile(file, base.options);
+    const ownNames = [...file.locals.keys()];
+    for (const [name, symbol] of this.names) if (!file.locals.has(name)) file.locals.set(name, symbol);
+    const checker = base.checker;
+    return { file, checker, ownNames, diagnostics: () => [...file.parseDiagnostics, ...file.bindDiagnostics, ...checker.getDiagnostics(file)] };
+  }
+}
+
+function hasChainInternals(internals: Partial<ChainInternals>): internals is ChainInternals {
+  return typeof internals.bindSourceFile === 'function' && typeof internals.getSetExternalModuleIndicator === 'function'
+    && typeof internals.getEmitScriptTarget === 'function';
+}
+
+/**
+ * What a program treats apart from the checker: directives filter its diagnostics, references
+ * add files, and `declare global`/`declare module 'm'` merge into other scopes when it starts.
+ */
+function chainable(file: BoundFile): boolean {
+  const ts = typescript();
+  const augments = file.statements.some((s) => ts.isModuleDeclaration(s) && (ts.isStringLiteral(s.name) || (s.flags & ts.NodeFlags.GlobalAugmentation) !== 0));
+  return !augments && !file.commentDirectives?.length && file.checkJsDirective === undefined
+    && !file.referencedFiles.length && !file.typeReferenceDirectives.length && !file.libReferenceDirectives.length;
+}

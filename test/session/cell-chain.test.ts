@@ -1,0 +1,165 @@
+// Cells checked on the last program's checker (cell-chain.ts) must get what a new program with
+// every earlier cell in its history gets: the same diagnostics and the same operator rewrite.
+// The reference here makes that program for every cell (the service host and cell history
+// alone, no chain). Messages are compared where they name no union: a long-lived checker made
+// the union's member types in another order, and prints them in that order (TypeScript orders a
+// union by type identity), so `A | B` may read `B | A`. Where the chain could be stale (a name declared again, a declaration that
+// mentioned a name before it existed, a global's name, imports, augmentations, directives), the
+// session takes a new program: the cases below name the error TypeScript gives there.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type ts from 'typescript';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CellChain } from '../../kernel/session/language-service/cell-chain.js';
+import { CellHistory } from '../../kernel/session/language-service/cell-history.js';
+import { CellLanguageService } from '../../kernel/session/language-service/language-service-host.js';
+import { LazyLanguageService } from '../../kernel/session/language-service/lazy-language-service.js';
+import { rewriteOperators } from '../../kernel/session/operators/typed-operator-rewrite.js';
+import { typescript } from '../../kernel/session/typescript.js';
+import { CHECKER, docBlocks, notebookCells, PLAIN } from './cell-catalogue.js';
+
+const noMagics = new Map();
+const tmp = (name: string) => mkdtempSync(path.join(tmpdir(), `cell-chain-${name}-`));
+
+/** Every cell on a new program, its history holding every earlier cell. */
+class EveryCellAProgram {
+  private readonly ls: CellLanguageService;
+  private readonly history = new CellHistory();
+  constructor(cwd: string) {
+    this.ls = new CellLanguageService(cwd);
+  }
+
+  check(cell: string) {
+    const ts = typescript();
+    this.ls.setCell(cell);
+    const program = this.ls.service.getProgram()!;
+    const rewrite = rewriteOperators({ file: program.getSourceFile(this.ls.cellFile)!, checker: program.getTypeChecker() }, cell, ts);
+    const diagnostics = [...this.ls.service.getSyntacticDiagnostics(this.ls.cellFile), ...this.ls.service.getSemanticDiagnostics(this.ls.cellFile)]
+      .filter((d) => d.start! < cell.length)
+      .map((d) => comparable(d.code, d.start!, ts.flattenDiagnosticMessageText(d.messageText, '\n')));
+    return { rewrite, diagnostics };
+  }
+
+  record(cell: string): void {
+    this.history.add(cell);
+    this.ls.setHistory(this.history.texts, this.history.takeChanged());
+  }
+}
+
+/** The session's service on `cells` in turn, beside the reference; how many cells the chain checked. */
+function compareOn(cells: readonly string[], name: string) {
+  const chained = vi.spyOn(CellChain.prototype, 'check');
+  const session = new LazyLanguageService(tmp(name), () => false);
+  const reference = new EveryCellAProgram(tmp(`${name}-reference`));
+  try {
+    for (const [i, cell] of cells.entries()) {
+      const expected = reference.check(cell);
+      const rewrite = session.rewriteOperators(cell, noMagics);
+      const diagnostics = session.diagnostics(cell).map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message));
+      expect({ i, cell, rewrite, diagnostics }).toEqual({ i, cell, ...expected });
+      session.recordCell(cell);
+      reference.record(cell);
+    }
+    return chained.mock.results.filter((r) => r.value !== undefined).length;
+  } finally {
+    chained.mockRestore();
+    session.dispose();
+  }
+}
+
+function comparable(code: number, start: number, message: string): string {
+  return `${code} at ${start}${message.includes(' | ') ? '' : `: ${message}`}`;
+}
+
+function offsetOf(cell: string, line: number, column: number): number {
+  return cell.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('cells checked on the last checker', () => {
+  it('give a new program\'s diagnostics and rewrite on every notebook cell, in order', () => {
+    const cells = notebookCells();
+    const onChain = compareOn(cells, 'notebooks');
+    // Most cells declare new names: the chain must be what checks them (each cell is checked twice, rewrite and diagnostics).
+    expect(onChain).toBeGreaterThan(cells.length);
+  }, 120_000);
+
+  it('give a new program\'s answers on the docs\' blocks and the syntax catalogues, one after another', () => {
+    compareOn([...docBlocks(), ...PLAIN, ...CHECKER], 'docs');
+  }, 120_000);
+
+  it('check fresh cells without a new program: types flow from chained cell to chained cell', () => {
+    const cells = [
+      'const a = tpu.ones([2, 3]);',
+      'function twice(t: typeof a) { return t + t; }',
+      'const b = twice(a);',
+      'const s: string = b.sum().item();',
+      'const c = b * 2;\nc',
+    ];
+    // The first cell's rewrite makes the program; its diagnostics and every later check are chained.
+    expect(compareOn(cells, 'fresh')).toBe(2 * cells.length - 1);
+  });
+});
+
+describe('where the chain could be stale, a new program answers', () => {
+  const run = (cells: string[], cwd = tmp('stale')) => {
+    const session = new LazyLanguageService(cwd, () => false);
+    try {
+      return cells.map((cell) => {
+        const codes = session.diagnostics(cell).map((p) => p.code);
+        session.recordCell(cell);
+        return codes;
+      });
+    } finally {
+      session.dispose();
+    }
+  };
+
+  it('a name declared again: an earlier function returns the new type', () => {
+    expect(run(['const x = 1;', 'function g() { return x; }', 'const x = "a";', 'const n: number = g();']))
+      .toEqual([[], [], [], [2322]]);
+  });
+
+  it('a name an earlier declaration used before it existed', () => {
+    expect(run(['function f() { return y; }', 'const y = "a";', 'const n: number = f();']))
+      .toEqual([[2304], [], [2322]]);
+  });
+
+  it('a global\'s name: an interface merges with the lib\'s, as in the history script', () => {
+    expect(run(['interface Array<T> { mine(): T }', 'const m: number = [1].mine();\nconst k: string = [1].mine();']))
+      .toEqual([[], [2322]]);
+  });
+
+  it('imports: of a file beside the notebook, of a module declared ambient', () => {
+    const cwd = tmp('imports');
+    writeFileSync(path.join(cwd, 'answer.ts'), 'export const answer = "a";\n');
+    expect(run(['import { answer } from "./answer.ts";', 'const n: number = answer;'], cwd)).toEqual([[], [2322]]);
+    expect(run(['import { sep } from "node:path";', 'const n: number = sep;'])).toEqual([[], [2322]]);
+  });
+
+  it('augmentations and references, as a new program has them', () => {
+    compareOn([
+      'declare global { var gg: string }', 'const k: number = gg;',
+      'declare module "node:path" { const extra: number }', 'const e: string = (await import("node:path")).extra;',
+      '/// <reference types="node" />\nconst r: string = process.pid;',
+    ], 'augmentations');
+  });
+
+  it('directives filter the cell\'s own diagnostics', () => {
+    expect(run(['const a = 1;', '// @ts-expect-error\nconst b: string = a;', '// @ts-expect-error\nconst c: number = a;']))
+      .toEqual([[], [], [2578]]);
+  });
+});
+
+describe('TypeScript\'s internals the chain uses', () => {
+  it('are there (else every cell would take a new program, correct and slow)', () => {
+    const ts = typescript() as unknown as Record<string, unknown>;
+    for (const name of ['bindSourceFile', 'getSetExternalModuleIndicator', 'getEmitScriptTarget']) expect(typeof ts[name], name).toBe('function');
+    const program = typescript().createProgram({ rootNames: [], options: {} });
+    const checker = program.getTypeChecker() as ts.TypeChecker & Record<string, unknown>;
+    expect(typeof checker.getDiagnostics).toBe('function');
+    expect(typeof checker.resolveName).toBe('function');
+  });
+});
