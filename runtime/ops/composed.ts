@@ -2,7 +2,7 @@
 import { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
 import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
-import { dimArgument } from './dim-argument.js';
+import { dimAndDType, type DTypeOption } from './dim-argument.js';
 import { ownInput } from './identity.js';
 import { installMethods } from '../install-methods.js';
 import { noGrad } from '../autograd/grad-mode.js';
@@ -12,11 +12,11 @@ import { rowMajor } from '../views/result-layout.js';
 // not return is never kept as a fused region's output (e.g. exp, used twice inside
 // softmax), and is freed at once in debug/strict mode unless autograd needs it.
 /**
- * exp(x) / sum(exp(x)) along dim (torch.softmax).
- * @example tpu.softmax(logits, -1)
+ * exp(x) / sum(exp(x)) along dim (torch.softmax); `{ dtype }` casts the input first, as PyTorch's.
+ * @example tpu.softmax(logits, -1); tpu.softmax(ids, 1, { dtype: 'float32' })
  */
-export function softmax(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = dimArgument('softmax', x, dim);
+export function softmax(input: Tensor, dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor {
+  const { d, v: x } = dimAndDType('softmax', input, dim, options, 'floating-point');
   const empty = emptyPassesThrough(x);
   if (empty) return empty;
   // bfloat16 is computed in float32 and rounded once, as PyTorch does
@@ -34,11 +34,11 @@ declare module '../tensor.js' {
   interface Tensor {
     /**
      * exp(x) / sum(exp(x)) along dim (torch.softmax).
-     * @example logits.softmax(-1)
+     * @example logits.softmax(-1); ids.softmax(1, { dtype: 'float32' })
      */
-    softmax(dim: number | { dim: number }): Tensor;
+    softmax(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor;
   }
 }
 installMethods({
-  softmax(dim) { return softmax(this, dim); },
+  softmax(dim, options) { return softmax(this, dim, options); },
 });

@@ -2,6 +2,7 @@
 export { defineOp, registeredOps, type OpDef, type Abstract, type Operand, type GradRule } from './op.js';
 export { unary, binary } from './elementwise.js';
 export { unbroadcast } from './grad-helpers.js';
+export type { DTypeOption } from './dim-argument.js';
 export * from './arithmetic.js';
 export * from './division.js';
 export * from './unary-math.js';

@@ -1,13 +1,12 @@
 // cumsum (primitive: ONNX CumSum) and cumprod (composed: log-step scan of products, so
 // zeros and negatives need no special gradient).
-import { assertDType, isFloating, type DType } from '../dtype.js';
+import { isFloating } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { concat } from './concat.js';
 import { filled } from './constant.js';
-import { dimArgument } from './dim-argument.js';
-import { isOptions, readOptions, withPositional } from '../options.js';
+import { dimAndDType, type DTypeOption } from './dim-argument.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
 
@@ -24,28 +23,12 @@ export const cumsumOp: OpDef<ScanAttrs> = defineOp<ScanAttrs>({
 });
 
 
-export interface ScanOptions {
-  /** The input is cast to this dtype first, and the result has it (PyTorch's cumsum(dtype=...)). */
-  dtype?: DType;
-}
-
-/** The dim, the input cast to `dtype`, and the dtype asked for: x.cumsum(1), x.cumsum({ dim: 1, dtype }), x.cumsum(1, { dtype }). */
-function scanArgs(op: string, x: Tensor, dim: unknown, options: unknown): { d: number; v: Tensor; dtype: DType | undefined } {
-  if (options !== undefined && !isOptions(options)) throw new TypeError(`${op}: the argument after dim must be an options object such as { dtype: 'float32' }; got ${JSON.stringify(options)}`);
-  const o = (isOptions(options) ? withPositional(op, 'dim', dim, options, ['dim', 'dtype']) : isOptions(dim) ? readOptions(op, dim, ['dim', 'dtype']) : { dim }) as ScanOptions & { dim?: unknown };
-  const d = dimArgument(op, x, o.dim);
-  if (o.dtype === undefined) return { d, v: x, dtype: undefined };
-  const dtype = assertDType(o.dtype, op);
-  if (dtype === 'bool') throw new TypeError(`${op}: dtype bool is not supported, as in PyTorch; give a numeric dtype`);
-  return { d, v: x.to(dtype), dtype };
-}
-
 /**
  * Running sum along dim (torch.cumsum); `{ dtype }` casts the input first, as PyTorch's.
  * @example tpu.cumsum(x, 0); tpu.cumsum(x, 1, { dtype: 'float32' })
  */
-export function cumsum(x: Tensor, dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor {
-  const { d, v, dtype } = scanArgs('cumsum', x, dim, options);
+export function cumsum(x: Tensor, dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor {
+  const { d, v, dtype } = dimAndDType('cumsum', x, dim, options, 'numeric');
   const r = apply(cumsumOp, [v], { dim: d, reverse: false, exclusive: false });
   // int32 asked for: summed in int64 and wrapped, the same bits as an int32 sum
   return dtype === undefined || r.dtype === dtype ? r : r.to(dtype);
@@ -56,8 +39,8 @@ export function cumsum(x: Tensor, dim: number | ({ dim: number } & ScanOptions),
  * wrapping on overflow as PyTorch's.
  * @example tpu.cumprod(tpu.tensor([1, 2, 3]), 0) // [1, 2, 6]
  */
-export function cumprod(x: Tensor, dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor {
-  const { d, v: cast, dtype } = scanArgs('cumprod', x, dim, options);
+export function cumprod(x: Tensor, dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor {
+  const { d, v: cast, dtype } = dimAndDType('cumprod', x, dim, options, 'numeric');
   if (dtype !== undefined && !isFloating(dtype)) return cumprod(cast, d).to(dtype); // int32: int64 products, wrapped
   x = cast;
   const v = isFloating(x.dtype) ? x : x.to('int64');
@@ -93,12 +76,12 @@ declare module '../tensor.js' {
      * Running sum along dim (torch.cumsum).
      * @example x.cumsum(0); x.cumsum(1, { dtype: 'float32' })
      */
-    cumsum(dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor;
+    cumsum(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor;
     /**
      * Running product along dim (torch.cumprod).
      * @example x.cumprod(0)
      */
-    cumprod(dim: number | ({ dim: number } & ScanOptions), options?: ScanOptions): Tensor;
+    cumprod(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor;
   }
 }
 installMethods({

@@ -5,7 +5,7 @@ import { reduceAttrs, type KeepdimOptions, type ReduceOptions } from './reduce.j
 import { composite } from '../modes/composite.js';
 import { where } from './where.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
-import { dimArgument } from './dim-argument.js';
+import { dimAndDType, type DTypeOption } from './dim-argument.js';
 import { emptyPassesThrough, inFloat32 } from './nn/activations.js';
 import { isFloating } from '../dtype.js';
 import { ownInput } from './identity.js';
@@ -182,29 +182,31 @@ export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg | Omit
 }
 
 /**
- * log(softmax(x)) along dim, computed stably (torch.log_softmax).
- * @example tpu.logSoftmax(logits, -1)
+ * log(softmax(x)) along dim, computed stably (torch.log_softmax); `{ dtype }` casts the input
+ * first, as PyTorch's.
+ * @example tpu.logSoftmax(logits, -1); tpu.logSoftmax(ids, 1, { dtype: 'float32' })
  */
-export function logSoftmax(x: Tensor, dim: number | { dim: number }): Tensor {
-  const d = dimArgument('logSoftmax', x, dim);
+export function logSoftmax(input: Tensor, dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor {
+  const { d, v: x } = dimAndDType('logSoftmax', input, dim, options, 'floating-point');
   const empty = emptyPassesThrough(x);
   if (empty) return empty;
   // PyTorch's form, x - max - log Σ exp(x - max): a row holding +inf is all NaN, as there.
   // float32: one primitive (ops/log-softmax.ts), whose gradient reads its result as PyTorch's.
   if (x.dtype === 'float32') return rowMajor(apply(logSoftmaxOp, [x], { dim: d }));
-  // bfloat16: PyTorch's CPU kernel rounds Σ exp and its log to bfloat16 (matched bit for bit);
-  // the shift changes no gradient (it cancels). Bound module-level functions, not closures per
-  // call: V8 drops a closure's optimized code at each full collection once no closure of it
-  // lives (docs/runtime.md, W6).
+  // bfloat16: PyTorch's CPU kernel for the last dim rounds Σ exp and its log to bfloat16
+  // (matched bit for bit); its kernel for any other dim keeps them in float32. The shift
+  // changes no gradient (it cancels). Bound module-level functions, not closures per call: V8
+  // drops a closure's optimized code at each full collection once no closure of it lives
+  // (docs/runtime.md, W6).
   return rowMajor(composite('logSoftmax', logSoftmaxOf.bind(null, x, d)));
 }
 
 function logSoftmaxOf(x: Tensor, d: number): Tensor {
-  return inFloat32('logSoftmax', x, shiftedLogSoftmax.bind(null, d, x.dtype === 'bfloat16'));
+  return inFloat32('logSoftmax', x, shiftedLogSoftmax.bind(null, d, x.dtype === 'bfloat16' && d === x.ndim - 1));
 }
 
-function shiftedLogSoftmax(d: number, bf16: boolean, v: Tensor): Tensor {
-  const asPyTorch = (t: Tensor) => (bf16 ? t.to('bfloat16').to('float32') : t);
+function shiftedLogSoftmax(d: number, bf16LastDim: boolean, v: Tensor): Tensor {
+  const asPyTorch = (t: Tensor) => (bf16LastDim ? t.to('bfloat16').to('float32') : t);
   const shifted = v.sub(noGrad(() => v.amax(d, true)));
   return shifted.sub(asPyTorch(asPyTorch(shifted.exp().sum(d, true)).log()));
 }
@@ -235,9 +237,9 @@ declare module '../tensor.js' {
     norm(p?: number | NormOptions, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * log(softmax(x)) along dim, computed stably (torch.log_softmax).
-     * @example logits.logSoftmax(-1)
+     * @example logits.logSoftmax(-1); ids.logSoftmax(1, { dtype: 'float32' })
      */
-    logSoftmax(dim: number | { dim: number }): Tensor;
+    logSoftmax(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): Tensor;
   }
 }
 installMethods({
@@ -245,5 +247,5 @@ installMethods({
   std(dim, unbiased, keepdim) { return std(this, dim, unbiased, keepdim); },
   logsumexp(dim, keepdim) { return logsumexp(this, dim, keepdim); },
   norm(p, dim, keepdim) { return norm(this, p, dim, keepdim); },
-  logSoftmax(dim) { return logSoftmax(this, dim); },
+  logSoftmax(dim, options) { return logSoftmax(this, dim, options); },
 });
