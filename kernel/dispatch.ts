@@ -17,11 +17,6 @@ export interface RequestContext {
   request: Message;
   /** Publish on iopub with this request as parent. */
   publish(msgType: string, content: Content, extras?: PublishExtras): void;
-  /**
-   * What the handler publishes from now on goes to iopub with its idle, in one hand-off: for
-   * its outcome, once no cell code will run (each hand-off wakes the IO worker).
-   */
-  holdUntilIdle(): void;
 }
 
 /** Returns the reply content, or undefined for messages without a reply (comm_*). */
@@ -102,7 +97,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (route && route.channel !== channel) log(`${msgType} arrived on ${channel}, expected on ${route.channel}; answering anyway`);
     options.tracker?.begin();
     const release = route?.publishesAtOnce && !badContent ? iopub.hold?.() : undefined;
-    let releaseAtIdle: (() => void) | undefined;
     publish('status', { execution_state: 'busy' }, request);
     try {
       let content: Content | undefined;
@@ -123,11 +117,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         try {
           let handled: ReturnType<Handler>;
           try {
-            handled = route.handler({
-              request,
-              publish: (type, body, extras) => publish(type, body, request, extras),
-              holdUntilIdle: () => void (releaseAtIdle ??= iopub.hold?.()),
-            });
+            handled = route.handler({ request, publish: (type, body, extras) => publish(type, body, request, extras) });
           } finally {
             release?.();
           }
@@ -145,7 +135,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } finally {
       release?.();
       publish('status', { execution_state: 'idle' }, request);
-      releaseAtIdle?.();
       options.tracker?.end();
     }
   }

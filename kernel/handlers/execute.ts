@@ -38,10 +38,6 @@ export function executeHandler(
     // A session that fails instead of returning an outcome still gets the cell its error output and reply.
     const outcome = await session.execute(code, { executionCount, silent, storeHistory, allowStdin, publisher })
       .catch((error: unknown): ExecuteOutcome => ({ status: 'error', ...errorFields(error) }));
-    const expressions = content.user_expressions;
-    const hasExpressions = Boolean(expressions && typeof expressions === 'object' && Object.keys(expressions).length > 0);
-    // user_expressions run code (which may take long): the outcome waits for idle only without them.
-    if (!hasExpressions) context.holdUntilIdle();
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });
@@ -53,7 +49,11 @@ export function executeHandler(
     if (outcome.result && !silent) {
       context.publish('execute_result', { execution_count: executionCount, data: outcome.result.data, metadata: outcome.result.metadata ?? {} });
     }
-    const userExpressions = hasExpressions ? await session.evaluateExpressions(expressions as Record<string, string>) : {};
+    const expressions = content.user_expressions;
+    const userExpressions =
+      expressions && typeof expressions === 'object' && Object.keys(expressions).length > 0
+        ? await session.evaluateExpressions(expressions as Record<string, string>)
+        : {};
     return { status: 'ok', execution_count: executionCount, user_expressions: userExpressions, payload: outcome.payload ?? [] };
   };
 }

@@ -83,20 +83,6 @@ it('hands busy and execute_input to iopub together (the IO worker wakes once for
   expect(transport.iopub.handOffs.slice(3).map(types)).toEqual([['status busy'], ['status idle']]);
 });
 
-it('hands the outcome (execute_result or error) to iopub with idle, unless user_expressions still run code', async () => {
-  start();
-  const types = (messages: Buffer[][]) => messages.map(decode).map((m) => m.header.msg_type === 'status' ? `status ${m.content.execution_state}` : m.header.msg_type);
-  const [, result] = await roundTrip('execute_request', { code: "console.log('hi'); 6 * 7" });
-  expect(result.find((m) => m.header.msg_type === 'execute_result')!.content.data).toEqual({ 'text/plain': '42' });
-  expect(transport.iopub.handOffs.map(types)).toEqual([['status busy', 'execute_input'], ['stream'], ['execute_result', 'status idle']]);
-  const [reply] = await roundTrip('execute_request', { code: "throw new Error('no')" });
-  expect(reply.content.evalue).toBe('no');
-  expect(transport.iopub.handOffs.slice(3).map(types)).toEqual([['status busy', 'execute_input'], ['error', 'status idle']]);
-  const [withExpressions] = await roundTrip('execute_request', { code: '1 + 1', user_expressions: { two: '1 + 1' } });
-  expect(withExpressions.content.user_expressions.two.data).toEqual({ 'text/plain': '2' });
-  expect(transport.iopub.handOffs.slice(5).map(types)).toEqual([['status busy', 'execute_input'], ['execute_result'], ['status idle']]);
-});
-
 it('turns a failing handler into an error reply naming the argument', async () => {
   start();
   const [reply] = await roundTrip('history_request', { hist_access_type: 'sideways' });
