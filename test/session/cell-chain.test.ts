@@ -103,6 +103,25 @@ describe('cells checked on the last checker', () => {
   });
 });
 
+describe('complete and inspect between cells', () => {
+  it('leave the next cells on the chain, with what every earlier cell declared', async () => {
+    const chained = vi.spyOn(CellChain.prototype, 'check');
+    const session = new LazyLanguageService(tmp('complete'), () => false);
+    try {
+      for (const cell of ['const a = 1;', 'const b = "x";']) session.diagnostics(cell), session.recordCell(cell);
+      expect((await session.complete('a.toF', 5, noMagics)).matches).toEqual(['toFixed']);
+      chained.mockClear();
+      expect(session.diagnostics('const n: number = b;').map((p) => p.code)).toEqual([2322]);
+      session.recordCell('const c = a + 1;');
+      expect((await session.inspect('c', 1, 0, noMagics)).data['text/plain']).toMatch(/const c: number/);
+      expect(session.diagnostics('const s: string = c;').map((p) => p.code)).toEqual([2322]);
+      expect(chained.mock.results.map((r) => r.value !== undefined)).toEqual([true, true]);
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
 describe('where the chain could be stale, a new program answers', () => {
   const run = (cells: string[], cwd = tmp('stale')) => {
     const session = new LazyLanguageService(cwd, () => false);

@@ -92,6 +92,7 @@ export class LazyLanguageService {
     const wordStart = offset - (/[\w$]*$/.exec(code.slice(0, offset))?.[0].length ?? 0);
     const prefix = code.slice(wordStart, offset);
     const entries = ls.service.getCompletionsAtPosition(ls.cellFile, offset, {})?.entries ?? [];
+    this.chainOn(ls);
     const lower = prefix.toLowerCase();
     const rank = (e: ts.CompletionEntry) => (e.name.startsWith(prefix) ? 0 : 1);
     const chosen = entries
@@ -115,6 +116,7 @@ export class LazyLanguageService {
     if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
     const ls = this.load(maskMagics(code, magics));
     const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
+    this.chainOn(ls);
     if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
     const signature = withoutImportPaths(ts.displayPartsToString(info.displayParts));
     const documentation = ts.displayPartsToString(info.documentation);
@@ -139,15 +141,21 @@ export class LazyLanguageService {
     const chained = this.built && this.chain.check(cell);
     if (chained) return chained;
     const ls = this.load(cell);
-    const program = ls.service.getProgram();
+    const program = this.chainOn(ls);
     const file = program?.getSourceFile(ls.cellFile);
     if (!program || !file) return undefined;
-    this.chain.rebase(program);
     return {
       file,
       checker: program.getTypeChecker(),
       diagnostics: () => [...ls.service.getSyntacticDiagnostics(ls.cellFile), ...ls.service.getSemanticDiagnostics(ls.cellFile)],
     };
+  }
+
+  /** The service's program holds every executed cell: the next cells are checked on its checker. */
+  private chainOn(ls: CellLanguageService): ts.Program | undefined {
+    const program = ls.service.getProgram();
+    if (program) this.chain.rebase(program);
+    return program;
   }
 
   private load(cell: string): CellLanguageService {
