@@ -158,8 +158,9 @@ describe('where the chain could be stale, a new program answers', () => {
     expect(run(['import { sep } from "node:path";', 'const n: number = sep;'])).toEqual([[], [2322]]);
   });
 
-  it('augmentations and references, as a new program has them', () => {
+  it('exports, augmentations and references, as a new program has them', () => {
     compareOn([
+      'export const e1 = 1;\nexport function e2(): string { return "a"; }', 'const n: string = e1;\nconst m: number = e2();',
       'declare global { var gg: string }', 'const k: number = gg;',
       'declare module "node:path" { const extra: number }', 'const e: string = (await import("node:path")).extra;',
       '/// <reference types="node" />\nconst r: string = process.pid;',
