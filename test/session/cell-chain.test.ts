@@ -13,7 +13,7 @@ import type ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CellChain } from '../../kernel/session/language-service/cell-chain.js';
 import { CellHistory } from '../../kernel/session/language-service/cell-history.js';
-import { CellLanguageService } from '../../kernel/session/language-service/language-service-host.js';
+import { CELL_SUFFIX, CellLanguageService } from '../../kernel/session/language-service/language-service-host.js';
 import { LazyLanguageService } from '../../kernel/session/language-service/lazy-language-service.js';
 import { rewriteOperators } from '../../kernel/session/operators/typed-operator-rewrite.js';
 import { typescript } from '../../kernel/session/typescript.js';
@@ -100,6 +100,22 @@ describe('cells checked on the last checker', () => {
     ];
     // The first cell's rewrite makes the program; its diagnostics and every later check are chained.
     expect(compareOn(cells, 'fresh')).toBe(2 * cells.length - 1);
+  });
+});
+
+describe('the history', () => {
+  // `function g() {` runs on into the suffix: that cell is parsed alone.
+  it('takes the same declarations from the chain\'s syntax tree (the cell and its suffix) as from the cell alone', () => {
+    const ts = typescript();
+    const cells = ['/** doc */\nexport const a = 1;\nfunction f() {}\nf()', 'interface I { x: number }\ntype T = I', 'const b =', 'function g() {', 'let [c, , d] = [1, 2, 3] // end'];
+    const alone = new CellHistory();
+    const shared = new CellHistory();
+    for (const cell of cells) {
+      const parsed = ts.createSourceFile('chained.ts', cell + CELL_SUFFIX, ts.ScriptTarget.ES2022, true);
+      expect(shared.add(cell, parsed)).toBe(alone.add(cell));
+    }
+    expect(shared.texts).toEqual(alone.texts);
+    expect(alone.texts).toEqual(['/** doc */\nconst a = 1;\nfunction f() {}', 'interface I { x: number }\ntype T = I', 'const b =', 'function g() {', 'let [c, , d] = [1, 2, 3]']);
   });
 });
 

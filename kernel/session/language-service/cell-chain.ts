@@ -97,6 +97,11 @@ export class CellChain {
     return checked;
   }
 
+  /** The syntax tree of `cell` checked last (the suffix after it), if that is the cell. */
+  parsed(cell: string): ts.SourceFile | undefined {
+    return this.last?.text === cell ? this.last.cell.file : undefined;
+  }
+
   /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
   record(cell: string, declaresFreshNames: boolean): void {
     const bound = this.last?.text === cell ? this.last.cell : this.bind(cell);

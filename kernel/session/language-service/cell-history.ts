@@ -28,11 +28,16 @@ export class CellHistory {
   /** Every word of the declarations kept so far: a later declaration of one may change their types. */
   private readonly mentioned = new Set<string>();
 
-  /** Adds an executed cell; true when it declares only names no earlier declaration mentions. */
-  add(source: string): boolean {
+  /**
+   * Adds an executed cell; true when it declares only names no earlier declaration mentions.
+   * `parsed`: the cell's syntax tree with parents set, when one was made (text after the cell is ignored).
+   */
+  add(source: string, parsed?: ts.SourceFile): boolean {
     const ts = typescript();
-    const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
-    const declarations = file.statements.flatMap((statement) => declarationsOf(statement, file));
+    // A statement that runs on into the text after the cell (the cell ends mid-statement) needs the cell alone.
+    const reusable = parsed?.statements.every((s) => s.end <= source.length || s.pos >= source.length);
+    const file = reusable ? parsed! : ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, true);
+    const declarations = file.statements.filter((s) => s.end <= source.length).flatMap((statement) => declarationsOf(statement, file));
     const index = this.cells.length;
     this.cells.push(declarations);
     // Only the cells that last declared one of the new cell's names may lose a declaration.

@@ -47,7 +47,7 @@ export class LazyLanguageService {
 
   /** An executed cell (magics masked) becomes part of the history the next cells see. */
   recordCell(source: string): void {
-    const fresh = this.history.add(source);
+    const fresh = this.history.add(source, this.chain.parsed(source));
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh);
