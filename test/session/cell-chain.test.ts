@@ -138,6 +138,22 @@ describe('complete and inspect between cells', () => {
   });
 });
 
+describe('a quiet spell after the chain ended', () => {
+  it('makes the new program then, so the next cell is checked on the chain', async () => {
+    const chained = vi.spyOn(CellChain.prototype, 'check');
+    const session = new LazyLanguageService(tmp('quiet'), () => false);
+    try {
+      for (const cell of ['const a = 1;', 'const a = "x";']) session.diagnostics(cell), session.recordCell(cell);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
+      chained.mockClear();
+      expect(session.diagnostics('const n: number = a;').map((p) => p.code)).toEqual([2322]);
+      expect(chained.mock.results.map((r) => r.value !== undefined)).toEqual([true]);
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
 describe('where the chain could be stale, a new program answers', () => {
   const run = (cells: string[], cwd = tmp('stale')) => {
     const session = new LazyLanguageService(cwd, () => false);

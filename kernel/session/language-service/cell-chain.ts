@@ -57,7 +57,10 @@ interface ChainedCell extends CheckedCell {
 
 /** Module resolution needs the program: a cell that imports (or names `import(...)`) takes one. */
 const IMPORTS = /\b(import|require)\b/;
-/** The checker keeps what it learnt of every chained cell: a new program every so many frees it. */
+/**
+ * A new program every so many chained cells: the checker keeps what it learnt of each, and each
+ * cell's scope holds the names of the cells before it (memory grows with the square of the chain).
+ */
 const CHAIN_LIMIT = 200;
 
 export class CellChain {
@@ -71,6 +74,11 @@ export class CellChain {
 
   /** `suffix`: what the service appends to a cell (it makes the cell a module). */
   constructor(private readonly cwd: string, private readonly suffix: string) {}
+
+  /** Whether cells can be checked on the chain (a base program is set). */
+  get based(): boolean {
+    return this.base !== undefined;
+  }
 
   /** A program holding every executed cell in its history: later cells are checked on its checker. */
   rebase(program: ts.Program): void {

@@ -52,15 +52,20 @@ export class LazyLanguageService {
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh);
     this.lastCellAt = performance.now();
-    if (!this.built && !this.warmUp) this.scheduleWarmUp(WARM_UP_QUIET_MS);
+    // In a quiet spell: the service's first build, or a new program for the chain once it ended
+    // (a cell declared a name again), so the next cell does not wait for one.
+    if (!this.warmUp && !(this.built && this.chain.based)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
 
-  /** The warm-up blocks the thread for about a second: only after a quiet spell, so it delays no request of a busy client. */
+  /**
+   * The warm-up blocks the thread (about a second for the first build, milliseconds for a new
+   * program): only after a quiet spell, so it delays no request of a busy client.
+   */
   private scheduleWarmUp(delay: number): void {
     this.warmUp = setTimeout(() => {
       const quietFor = performance.now() - this.lastCellAt;
       if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
-      else duringOwnWork(() => this.diagnostics(''));
+      else (this.warmUp = undefined), duringOwnWork(() => this.diagnostics(''));
     }, delay);
     this.warmUp.unref();
   }
@@ -160,6 +165,7 @@ export class LazyLanguageService {
 
   private load(cell: string): CellLanguageService {
     clearTimeout(this.warmUp);
+    this.warmUp = undefined;
     // The service's next program re-parses changed files in place, under the chain's checker.
     this.chain.drop();
     if (!this.built) {
