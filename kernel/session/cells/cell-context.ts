@@ -7,7 +7,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { cellProcess } from './cell-process.js';
 import { IMPORT_FUNCTION } from './top-level-rewrite.js';
-import { OPERATOR_DISPATCH } from '../operators/operator-dispatch.js';
+import { installInContextDispatch } from '../operators/in-context-dispatch.js';
 
 const SHARED_HOST_GLOBALS = [
   'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
@@ -44,8 +44,8 @@ export function createCellContext(globals: CellGlobals): vm.Context {
   sandbox.require = createRequire(path.join(globals.cwd, 'notebook.js'));
   Object.assign(sandbox, globals.timers, globals.api);
   Object.defineProperty(sandbox, IMPORT_FUNCTION, { value: globals.importModule, enumerable: false });
-  Object.defineProperty(sandbox, OPERATOR_DISPATCH, { value: globals.operators, enumerable: false });
   const context = vm.createContext(sandbox, { name: 'tpu-kernel cells' });
+  installInContextDispatch(context, globals.operators);
   sandbox.global = vm.runInContext('globalThis', context);
   return context;
 }

@@ -1,7 +1,7 @@
 // The run-time half of the dispatched operator rewrite (dispatch-rewrite.ts): a cell's
 // `a + b` becomes `__tpuOps.add(a, b)`, which is the tensor method when an operand is a tensor
 // (the table's answer, as the typed rewrite gives) and JavaScript's own operator otherwise.
-// Each function spells its operator out, so V8 inlines a plain `a + b` where the cell has it.
+// Cells call them through in-context-dispatch.ts, which answers the operands no tensor can be.
 import { METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 
 /** The cells' global that holds the dispatch functions (not enumerable: cells do not list it). */

@@ -1,0 +1,35 @@
+// The dispatch functions as cells call them: made inside the cells' vm context, around the
+// kernel's (operator-dispatch.ts). V8 does not inline a call into a function of another
+// context, so a loop of numbers in a cell's function paid a call per operator and ran 10-20x
+// slower than plain JavaScript. Made here, an operator with no object operand (no tensor can be
+// one) is JavaScript's own, inline; any other goes to the kernel's function, which holds every
+// rule.
+import vm from 'node:vm';
+import { OPERATOR_DISPATCH } from './operator-dispatch.js';
+
+/** The dispatch functions of binary operators, each with its own operator spelled out (one call site each). */
+const BINARY: Readonly<Record<string, string>> = {
+  add: '+', sub: '-', mul: '*', div: '/', remainder: '%', pow: '**', lt: '<', le: '<=', gt: '>', ge: '>=',
+};
+
+/** Sets the context's `__tpuOps` to functions made in it, falling back on the kernel's `ops`. */
+export function installInContextDispatch(context: vm.Context, ops: Record<string, unknown>): void {
+  const binary = Object.entries(BINARY)
+    .map(([name, op]) => `${name}: (a, b) => (typeof a !== 'object' && typeof b !== 'object' ? a ${op} b : kernel.${name}(a, b)),`)
+    .join('\n');
+  // Arrays and typed arrays index as JavaScript does; only another object may be a tensor.
+  const make = vm.runInContext(`(kernel) => {
+    const isArray = Array.isArray;
+    const isView = ArrayBuffer.isView;
+    const indexable = (x) => typeof x !== 'object' || x === null || isArray(x) || isView(x);
+    return Object.freeze({
+      ...kernel,
+      ${binary}
+      neg: (a) => (typeof a !== 'object' ? -a : kernel.neg(a)),
+      isTensor: (v) => typeof v === 'object' && v !== null && kernel.isTensor(v),
+      at: (x, k) => (indexable(x) ? x[k] : kernel.at(x, k)),
+      setAt: (x, k, v) => (indexable(x) ? (x[k] = v) : kernel.setAt(x, k, v)),
+    });
+  }`, context) as (kernel: Record<string, unknown>) => Record<string, unknown>;
+  Object.defineProperty(context, OPERATOR_DISPATCH, { value: make(ops), enumerable: false });
+}
