@@ -19,6 +19,10 @@ import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
 import { readOptions } from '../options.js';
 import * as rules from './sharding-rules.js';
 import type { GeluOptions } from '../ops/nn/activations.js';
+import type { AlphaOptions } from '../ops/scaled-add.js';
+import type { DivOptions } from '../ops/division.js';
+import type { KeepdimOptions, ReduceOptions, SumOptions } from '../ops/reduce.js';
+import type { DTypeOption } from '../ops/dim-argument.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
 
@@ -187,14 +191,14 @@ export class DTensor {
     return locals[0]!;
   }
 
-  /** @example dt.add(1); dt.add(other) */
-  add(other: DTensor | number): DTensor { return rules.binary('add', this, other); }
-  /** @example dt.sub(other) */
-  sub(other: DTensor | number): DTensor { return rules.binary('sub', this, other); }
+  /** `{ alpha }` scales other (torch.add's alpha). @example dt.add(1); dt.add(other, { alpha: 2 }) */
+  add(other: DTensor | number, options?: AlphaOptions): DTensor { return rules.binary('add', this, other, options); }
+  /** @example dt.sub(other); dt.sub(other, { alpha: 0.5 }) */
+  sub(other: DTensor | number, options?: AlphaOptions): DTensor { return rules.binary('sub', this, other, options); }
   /** @example dt.mul(2) */
   mul(other: DTensor | number): DTensor { return rules.binary('mul', this, other); }
-  /** @example dt.div(2) */
-  div(other: DTensor | number): DTensor { return rules.binary('div', this, other); }
+  /** True division, or rounded with { roundingMode: 'trunc' | 'floor' } (then Partial is reduced first). @example dt.div(2); dt.div(2, { roundingMode: 'floor' }) */
+  div(other: DTensor | number, options?: DivOptions): DTensor { return rules.binary('div', this, other, options); }
   /** @example dt.neg() */
   neg(): DTensor { return rules.unary('neg', this); }
   /** @example dt.relu() */
@@ -207,14 +211,20 @@ export class DTensor {
   gelu(options?: GeluOptions): DTensor { return rules.unary('gelu', this, options); }
   /** @example a.matmul(b) // [Shard(0)] x [Replicate()] -> [Shard(0)] */
   matmul(other: DTensor): DTensor { return rules.matmul(this, other); }
-  /** @example dt.sum(0) // over a sharded dim: Partial('sum') */
-  sum(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('sum', this, dim, keepdim); }
+  /** @example dt.sum(0) // over a sharded dim: Partial('sum'); dt.sum(0, { dtype: 'bfloat16' }) casts first */
+  sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor { return rules.reduce('sum', this, dim, keepdim); }
   /** @example dt.mean(0) // divides by the global size */
-  mean(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('mean', this, dim, keepdim); }
+  mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('mean', this, dim, keepdim); }
   /** @example dt.amax(0) // over a sharded dim: Partial('max') */
-  amax(dim?: number | readonly number[] | rules.DReduceOptions, keepdim?: boolean): DTensor { return rules.reduce('amax', this, dim, keepdim); }
-  /** @example dt.softmax(-1) */
-  softmax(dim: number | { dim: number }): DTensor { return rules.softmax(this, dim); }
+  amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amax', this, dim, keepdim); }
+  /** `{ dtype }` casts the input first, as Tensor.softmax. @example dt.softmax(-1); dt.softmax(1, { dtype: 'bfloat16' }) */
+  softmax(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('softmax', this, dim, options); }
+  /** @example dt.logSoftmax(-1); dt.logSoftmax(1, { dtype: 'float32' }) */
+  logSoftmax(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('logSoftmax', this, dim, options); }
+  /** Running sum (over a sharded dim: gathered to Replicate()). @example dt.cumsum(1); dt.cumsum(1, { dtype: 'float32' }) */
+  cumsum(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('cumsum', this, dim, options); }
+  /** Running product (over a sharded dim: gathered to Replicate()). @example dt.cumprod(1) */
+  cumprod(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('cumprod', this, dim, options); }
   /** @example dt.transpose(0, 1) // Shard(0) becomes Shard(1) */
   transpose(dim0: number, dim1: number): DTensor { return rules.transpose(this, dim0, dim1); }
   /** All dims reversed. @example dt.T */

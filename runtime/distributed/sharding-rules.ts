@@ -2,18 +2,22 @@
 // placements (redistributing them when they do not fit), runs the op on each chip's pieces and
 // says the output's placements:
 //   elementwise: shardings kept (operands agree or get redistributed; broadcast dims are Replicate);
-//     Partial kept only where the op is linear (neg; add/sub of two Partials; mul/div by a Replicate)
+//     Partial kept only where the op is linear (neg; add/sub of two Partials, with or without alpha;
+//     mul/div by a Replicate, but not a div with a roundingMode)
 //   matmul: [Shard(0)] x [Replicate()] -> Shard(0); [Replicate()] x [Shard(1)] -> Shard(1);
 //     contraction dim sharded on both -> Partial('sum')
 //   sum/mean/amax over a sharded dim -> Partial('sum') ('max' for amax); mean divides by the
-//     global size; over other dims the shard stays
-//   softmax over an unsharded dim, transpose/T/permute: the shard dim follows
+//     global size; over other dims the shard stays; sum's dtype casts each piece first
+//   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
+//     transpose/T/permute: the shard dim follows
 // What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
 import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
-import { INT32_MIN, isFloating } from '../dtype.js';
-import { dimArgument } from '../ops/dim-argument.js';
-import { reduceAttrs, type ReduceOptions } from '../ops/reduce.js';
+import { INT32_MIN, isFloating, type DType } from '../dtype.js';
+import { readDimAndDType } from '../ops/dim-argument.js';
+import { reduceAttrs, sumArgs, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { readAlpha } from '../ops/scaled-add.js';
+import { readRoundingMode } from '../ops/division.js';
 import { full } from '../creation.js';
 import type { GeluOptions } from '../ops/nn/activations.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
@@ -23,7 +27,6 @@ import { describeValue } from './describe-value.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
 
-export type DReduceOptions = ReduceOptions;
 export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
 
@@ -70,13 +73,22 @@ export function unary(op: UnaryOp, x: DTensor, geluOptions?: GeluOptions): DTens
   return perChip(() => [laidOut(x, ps)], ([t]) => (op === 'gelu' ? t!.gelu(geluOptions) : t![op]()), ps, x.shape);
 }
 
-export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTensor {
+/**
+ * `options`: add/sub's { alpha } (other scaled: still linear) and div's { roundingMode } (a rounded
+ * quotient of parts is not the parts of the quotient: Partial is reduced first, as PyTorch's
+ * div.Tensor_mode, no linear op, does).
+ */
+export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, options?: unknown): DTensor {
   const who = `DTensor.${op}`;
+  const alpha = op === 'add' || op === 'sub' ? readAlpha(who, options) : 1;
+  const roundingMode = op === 'div' ? readRoundingMode(who, options) : null;
+  const run = (x: Tensor, y: Tensor | number) => (roundingMode !== null ? x.div(y, { roundingMode }) : alpha !== 1 ? x[op as 'add' | 'sub'](y, { alpha }) : x[op](y));
+  const linear = (p: Placement) => isLinearPartial(p) && roundingMode === null;
   if (typeof other === 'number') {
     // A scalar added to every part changes a sum n times; scaling is linear for sum and mean.
-    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' : isLinearPartial(p));
+    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' : linear(p));
     const ps = a.placements.map((p) => (keeps(p) ? p : Replicate()));
-    return perChip(() => [laidOut(a, ps)], ([t]) => t![op](other), ps, a.shape);
+    return perChip(() => [laidOut(a, ps)], ([t]) => run(t!, other), ps, a.shape);
   }
   if (!(other instanceof DTensor)) {
     throw new TypeError(`${who}: other must be a DTensor on the same mesh or a number; got ${describeValue(other)} (make one with tpu.distributeTensor(t, mesh, placements), e.g. all tpu.Replicate())`);
@@ -91,7 +103,7 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTens
     if (pa.kind === 'shard' && outDim(a, pa.dim) >= 0) return Shard(outDim(a, pa.dim));
     if (pb.kind === 'shard' && outDim(other, pb.dim) >= 0) return Shard(outDim(other, pb.dim));
     if (op === 'add' || op === 'sub') return isLinearPartial(pa) && samePlacement(pa, pb) ? pa : Replicate();
-    if (isLinearPartial(pa) && pb.kind !== 'partial') return pa;
+    if (linear(pa) && pb.kind !== 'partial') return pa;
     if (op === 'mul' && isLinearPartial(pb) && pa.kind !== 'partial') return pb;
     return Replicate();
   });
@@ -102,7 +114,7 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number): DTens
     }
     return p.kind === 'partial' && x.placements[i]!.kind === 'partial' ? p : Replicate();
   }));
-  return perChip(() => [operand(a), operand(other)], ([x, y]) => x![op](y!), ps, out);
+  return perChip(() => [operand(a), operand(other)], ([x, y]) => run(x!, y!), ps, out);
 }
 
 export function matmul(a: DTensor, b: DTensor): DTensor {
@@ -126,9 +138,11 @@ export function matmul(a: DTensor, b: DTensor): DTensor {
   return perChip(operands, ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
 }
 
-export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean): DTensor {
+export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor {
   const who = `DTensor.${op}`;
-  const { dims, keepdim: keep } = reduceAttrs(who, x, dim, keepdim);
+  // sum's dtype casts each piece (or part) first, as PyTorch casts the DTensor, keeping its placements.
+  const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' ? sumArgs(who, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
+  const { dims, keepdim: keep } = attrs;
   if (op === 'mean' && !isFloating(x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (cast the pieces first)`);
   // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max.
   const keepsPartial = (p: Placement) => (op === 'amax' ? p.kind === 'partial' && p.reduceOp === 'max' : isLinearPartial(p));
@@ -143,7 +157,7 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
   const overShards = x.placements.some((p) => p.kind === 'shard' && reduced(p.dim));
   const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
   return perChip(() => [laidOut(x, inPs)], ([t]) => {
-    if (op === 'sum') return t!.sum(dims, keep);
+    if (op === 'sum') return (dtype === undefined ? t! : t!.to(dtype)).sum(dims, keep);
     // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
     if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
     if (dims.some((d) => t!.shape[d] === 0)) {
@@ -156,14 +170,20 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
   }, ps, shape);
 }
 
-export function softmax(x: DTensor, dim: number | { dim: number }): DTensor {
-  const who = 'DTensor.softmax';
-  const d = dimArgument(who, x, dim);
+export type AlongDimOp = 'softmax' | 'logSoftmax' | 'cumsum' | 'cumprod';
+/** The dtypes each op's options.dtype may be, as the Tensor ops (and PyTorch) allow. */
+const DTYPE_KINDS = { softmax: 'floating-point', logSoftmax: 'floating-point', cumsum: 'numeric', cumprod: 'numeric' } as const;
+
+/** Ops whose every output element reads the whole dim: dim and { dtype } read as the Tensor ops read them. */
+export function alongDim(op: AlongDimOp, x: DTensor, dim: unknown, options: unknown): DTensor {
+  const who = `DTensor.${op}`;
+  const { d, dtype } = readDimAndDType(who, x, dim, options, DTYPE_KINDS[op]);
+  const run = ([t]: Tensor[]) => t![op](d, dtype === undefined ? undefined : { dtype });
   if (x.placements.some((p) => p.kind === 'shard' && p.dim === d)) {
-    return replicatedFallback(who, `over dim ${d}, which is sharded (${formatPlacements(x.placements)})`, [x], ([t]) => t!.softmax(d));
+    return replicatedFallback(who, `over dim ${d}, which is sharded (${formatPlacements(x.placements)})`, [x], run);
   }
   const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
-  return perChip(() => [laidOut(x, ps)], ([t]) => t!.softmax(d), ps, x.shape);
+  return perChip(() => [laidOut(x, ps)], run, ps, x.shape);
 }
 
 /** Dims reordered: dim perm[i] of x becomes dim i, and a Shard follows its dim. */

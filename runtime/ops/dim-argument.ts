@@ -24,16 +24,24 @@ const KINDS = {
 } as const;
 
 /**
- * The dim and the input cast to `dtype` (undefined when none is asked for): x.op(1),
- * x.op({ dim: 1, dtype }), x.op(1, { dtype }). The cast comes first, as in PyTorch, so an int
- * input with a float dtype works and autograd runs through the cast.
+ * The dim and the dtype asked for (undefined when none is): x.op(1), x.op({ dim: 1, dtype }),
+ * x.op(1, { dtype }). Read without the input's values, so a DTensor's op reads them alike.
  */
-export function dimAndDType(op: string, x: Tensor, dim: unknown, options: unknown, kind: keyof typeof KINDS): { d: number; v: Tensor; dtype: DType | undefined } {
+export function readDimAndDType(op: string, x: { readonly shape: readonly number[] }, dim: unknown, options: unknown, kind: keyof typeof KINDS): { d: number; dtype: DType | undefined } {
   if (options !== undefined && !isOptions(options)) throw new TypeError(`${op}: the argument after dim must be an options object such as { dtype: 'float32' }; got ${JSON.stringify(options)}`);
   const o = (isOptions(options) ? withPositional(op, 'dim', dim, options, ['dim', 'dtype']) : isOptions(dim) ? readOptions(op, dim, ['dim', 'dtype']) : { dim }) as DTypeOption & { dim?: unknown };
   const d = dimArgument(op, x, o.dim);
-  if (o.dtype === undefined) return { d, v: x, dtype: undefined };
+  if (o.dtype === undefined) return { d, dtype: undefined };
   const dtype = assertDType(o.dtype, op);
   if (!KINDS[kind](dtype)) throw new TypeError(`${op}: dtype ${dtype} is not supported, as in PyTorch; give a ${kind} dtype`);
-  return { d, v: x.to(dtype), dtype };
+  return { d, dtype };
+}
+
+/**
+ * The dim and the input cast to `dtype` (readDimAndDType's). The cast comes first, as in
+ * PyTorch, so an int input with a float dtype works and autograd runs through the cast.
+ */
+export function dimAndDType(op: string, x: Tensor, dim: unknown, options: unknown, kind: keyof typeof KINDS): { d: number; v: Tensor; dtype: DType | undefined } {
+  const { d, dtype } = readDimAndDType(op, x, dim, options, kind);
+  return { d, v: dtype === undefined ? x : x.to(dtype), dtype };
 }

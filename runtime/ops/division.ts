@@ -92,12 +92,17 @@ export interface DivOptions {
   roundingMode?: RoundingMode | null;
 }
 
+/** The roundingMode of `{ roundingMode }`: null (absent) is true division. */
+export function readRoundingMode(op: string, options: unknown): RoundingMode | null {
+  const mode = readOptions<DivOptions>(op, options, ['roundingMode']).roundingMode ?? null;
+  if (mode !== null && mode !== 'trunc' && mode !== 'floor') throw new TypeError(`${op}: roundingMode must be 'trunc', 'floor' or null; got ${JSON.stringify(mode)}`);
+  return mode;
+}
+
 /** x.div(y) (true division) or x.div(y, { roundingMode: 'trunc' | 'floor' }). */
 export function divide(a: Tensor, b: Operand, options?: DivOptions): Tensor {
-  const mode = readOptions<DivOptions>('div', options, ['roundingMode']).roundingMode ?? null;
-  if (mode === null) return a.div(b);
-  if (mode !== 'trunc' && mode !== 'floor') throw new TypeError(`div: roundingMode must be 'trunc', 'floor' or null; got ${JSON.stringify(mode)}`);
-  return divRounded(a, b, mode);
+  const mode = readRoundingMode('div', options);
+  return mode === null ? a.div(b) : divRounded(a, b, mode);
 }
 
 declare module '../tensor.js' {

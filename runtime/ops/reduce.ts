@@ -139,6 +139,14 @@ export function reduceAttrs(
   return { dims, keepdim: (keep as boolean | undefined) ?? false };
 }
 
+/** sum's arguments: reduceAttrs' and the dtype the input is cast to first (undefined when none is asked for). */
+export function sumArgs(op: string, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
+  const attrs = reduceAttrs(op, x, dim, keepdim, ['dim', 'keepdim', 'dtype']);
+  const options = isOptions(keepdim) ? keepdim : isOptions(dim) ? dim : undefined;
+  const dtype = (options as SumOptions | undefined)?.dtype;
+  return { attrs, dtype: dtype === undefined ? undefined : assertDType(dtype, op) };
+}
+
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -160,10 +168,8 @@ declare module '../tensor.js' {
 }
 installMethods({
   sum(dim, keepdim) {
-    const attrs = reduceAttrs('sum', this, dim, keepdim, ['dim', 'keepdim', 'dtype']);
-    const options = isOptions(keepdim) ? keepdim : isOptions(dim) ? dim : undefined;
-    const dtype = (options as SumOptions | undefined)?.dtype;
-    return apply(sum, [dtype === undefined ? this : this.to(assertDType(dtype, 'sum'))], attrs);
+    const { attrs, dtype } = sumArgs('sum', this, dim, keepdim);
+    return apply(sum, [dtype === undefined ? this : this.to(dtype)], attrs);
   },
   mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
   amax(dim, keepdim) {

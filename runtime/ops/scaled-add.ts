@@ -10,10 +10,16 @@ export interface AlphaOptions {
   alpha?: number;
 }
 
-/** x + alpha·other (or x − alpha·other), checked as PyTorch checks alpha. */
-export function addScaled(op: 'add' | 'sub', x: Tensor, other: Operand, options: AlphaOptions): Tensor {
+/** The alpha of `{ alpha }` (1 when absent). */
+export function readAlpha(op: string, options: unknown): number {
   const { alpha = 1 } = readOptions<AlphaOptions>(op, options, ['alpha']);
   if (typeof alpha !== 'number' || Number.isNaN(alpha)) throw new TypeError(`${op}: alpha must be a number; got ${JSON.stringify(alpha)}`);
+  return alpha;
+}
+
+/** x + alpha·other (or x − alpha·other), checked as PyTorch checks alpha. */
+export function addScaled(op: 'add' | 'sub', x: Tensor, other: Operand, options: AlphaOptions): Tensor {
+  const alpha = readAlpha(op, options);
   if (!(other instanceof Tensor)) return x[op](typeof other === 'number' ? other * alpha : other);
   const dtype = promoteOperands(x, other);
   if (!isFloating(dtype) && promoteWithScalar(dtype, scalarKind(alpha)) !== dtype) {

@@ -103,7 +103,8 @@ export function pieceOf(h: Host, meshShape: number[], placements: readonly Place
   return placements.reduce((p, pl, i) => (pl.kind === 'shard' ? chunk(p, pl.dim, meshShape[i]!, c[i]!) : p), h);
 }
 
-export const host = (t: Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>);
+/** The values as numbers (int64's bigints too). */
+export const host = (t: Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number | bigint>, Number);
 
 export function expectClose(got: number[], want: number[], tol = 1e-5): void {
   expect(got.length).toBe(want.length);
