@@ -47,12 +47,29 @@ class EveryCellAProgram {
   }
 }
 
-/** The session's service on `cells` in turn, beside the reference; how many cells the chain checked. */
-function compareOn(cells: readonly string[], name: string) {
-  const chained = vi.spyOn(CellChain.prototype, 'check');
-  const session = new LazyLanguageService(tmp(name), () => false);
-  const reference = new EveryCellAProgram(tmp(`${name}-reference`));
+/** A session's service in a new folder; `chained()`: whether each check so far was answered on the chain. */
+async function withService<T>(cwd: string, body: (session: LazyLanguageService, chained: () => boolean[]) => T | Promise<T>): Promise<T> {
+  const checks = vi.spyOn(CellChain.prototype, 'check');
+  const session = new LazyLanguageService(cwd, () => false);
   try {
+    return await body(session, () => checks.mock.results.map((r) => r.value !== undefined));
+  } finally {
+    checks.mockRestore();
+    session.dispose();
+  }
+}
+
+/** A cell checked as the session checks it before running it, then recorded as run: its problems' codes. */
+function checkAndRecord(session: LazyLanguageService, cell: string): number[] {
+  const codes = session.diagnostics(cell).map((p) => p.code);
+  session.recordCell(cell);
+  return codes;
+}
+
+/** The session's service on `cells` in turn, beside the reference; how many checks the chain answered. */
+function compareOn(cells: readonly string[], name: string): Promise<number> {
+  const reference = new EveryCellAProgram(tmp(`${name}-reference`));
+  return withService(tmp(name), (session, chained) => {
     for (const [i, cell] of cells.entries()) {
       const expected = reference.check(cell);
       const rewrite = session.rewriteOperators(cell, noMagics);
@@ -61,11 +78,8 @@ function compareOn(cells: readonly string[], name: string) {
       session.recordCell(cell);
       reference.record(cell);
     }
-    return chained.mock.results.filter((r) => r.value !== undefined).length;
-  } finally {
-    chained.mockRestore();
-    session.dispose();
-  }
+    return chained().filter(Boolean).length;
+  });
 }
 
 function comparable(code: number, start: number, message: string): string {
@@ -79,18 +93,18 @@ function offsetOf(cell: string, line: number, column: number): number {
 afterEach(() => vi.restoreAllMocks());
 
 describe('cells checked on the last checker', () => {
-  it('give a new program\'s diagnostics and rewrite on every notebook cell, in order', () => {
+  it('give a new program\'s diagnostics and rewrite on every notebook cell, in order', async () => {
     const cells = notebookCells();
-    const onChain = compareOn(cells, 'notebooks');
+    const onChain = await compareOn(cells, 'notebooks');
     // Most cells declare new names: the chain must be what checks them (each cell is checked twice, rewrite and diagnostics).
     expect(onChain).toBeGreaterThan(cells.length);
   }, 120_000);
 
-  it('give a new program\'s answers on the docs\' blocks and the syntax catalogues, one after another', () => {
-    compareOn([...docBlocks(), ...PLAIN, ...CHECKER], 'docs');
+  it('give a new program\'s answers on the docs\' blocks and the syntax catalogues, one after another', async () => {
+    await compareOn([...docBlocks(), ...PLAIN, ...CHECKER], 'docs');
   }, 120_000);
 
-  it('check fresh cells without a new program: types flow from chained cell to chained cell', () => {
+  it('check fresh cells without a new program: types flow from chained cell to chained cell', async () => {
     const cells = [
       'const a = tpu.ones([2, 3]);',
       'function twice(t: typeof a) { return t + t; }',
@@ -99,7 +113,7 @@ describe('cells checked on the last checker', () => {
       'const c = b * 2;\nc',
     ];
     // The first cell's rewrite makes the program; its diagnostics and every later check are chained.
-    expect(compareOn(cells, 'fresh')).toBe(2 * cells.length - 1);
+    expect(await compareOn(cells, 'fresh')).toBe(2 * cells.length - 1);
   });
 });
 
@@ -120,78 +134,55 @@ describe('the history', () => {
 });
 
 describe('complete and inspect between cells', () => {
-  it('leave the next cells on the chain, with what every earlier cell declared', async () => {
-    const chained = vi.spyOn(CellChain.prototype, 'check');
-    const session = new LazyLanguageService(tmp('complete'), () => false);
-    try {
-      for (const cell of ['const a = 1;', 'const b = "x";']) session.diagnostics(cell), session.recordCell(cell);
-      expect((await session.complete('a.toF', 5, noMagics)).matches).toEqual(['toFixed']);
-      chained.mockClear();
-      expect(session.diagnostics('const n: number = b;').map((p) => p.code)).toEqual([2322]);
-      session.recordCell('const c = a + 1;');
-      expect((await session.inspect('c', 1, 0, noMagics)).data['text/plain']).toMatch(/const c: number/);
-      expect(session.diagnostics('const s: string = c;').map((p) => p.code)).toEqual([2322]);
-      expect(chained.mock.results.map((r) => r.value !== undefined)).toEqual([true, true]);
-    } finally {
-      session.dispose();
-    }
-  });
+  it('leave the next cells on the chain, with what every earlier cell declared', () => withService(tmp('complete'), async (session, chained) => {
+    for (const cell of ['const a = 1;', 'const b = "x";']) checkAndRecord(session, cell);
+    expect((await session.complete('a.toF', 5, noMagics)).matches).toEqual(['toFixed']);
+    const before = chained().length;
+    expect(session.diagnostics('const n: number = b;').map((p) => p.code)).toEqual([2322]);
+    session.recordCell('const c = a + 1;');
+    expect((await session.inspect('c', 1, 0, noMagics)).data['text/plain']).toMatch(/const c: number/);
+    expect(session.diagnostics('const s: string = c;').map((p) => p.code)).toEqual([2322]);
+    expect(chained().slice(before)).toEqual([true, true]);
+  }));
 });
 
 describe('a quiet spell after the chain ended', () => {
-  it('makes the new program then, so the next cell is checked on the chain', async () => {
-    const chained = vi.spyOn(CellChain.prototype, 'check');
-    const session = new LazyLanguageService(tmp('quiet'), () => false);
-    try {
-      for (const cell of ['const a = 1;', 'const a = "x";']) session.diagnostics(cell), session.recordCell(cell);
-      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
-      chained.mockClear();
-      expect(session.diagnostics('const n: number = a;').map((p) => p.code)).toEqual([2322]);
-      expect(chained.mock.results.map((r) => r.value !== undefined)).toEqual([true]);
-    } finally {
-      session.dispose();
-    }
-  });
+  it('makes the new program then, so the next cell is checked on the chain', () => withService(tmp('quiet'), async (session, chained) => {
+    for (const cell of ['const a = 1;', 'const a = "x";']) checkAndRecord(session, cell);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
+    const before = chained().length;
+    expect(session.diagnostics('const n: number = a;').map((p) => p.code)).toEqual([2322]);
+    expect(chained().slice(before)).toEqual([true]);
+  }));
 });
 
 describe('where the chain could be stale, a new program answers', () => {
-  const run = (cells: string[], cwd = tmp('stale')) => {
-    const session = new LazyLanguageService(cwd, () => false);
-    try {
-      return cells.map((cell) => {
-        const codes = session.diagnostics(cell).map((p) => p.code);
-        session.recordCell(cell);
-        return codes;
-      });
-    } finally {
-      session.dispose();
-    }
-  };
+  const run = (cells: string[], cwd = tmp('stale')) => withService(cwd, (session) => cells.map((cell) => checkAndRecord(session, cell)));
 
-  it('a name declared again: an earlier function returns the new type', () => {
-    expect(run(['const x = 1;', 'function g() { return x; }', 'const x = "a";', 'const n: number = g();']))
+  it('a name declared again: an earlier function returns the new type', async () => {
+    expect(await run(['const x = 1;', 'function g() { return x; }', 'const x = "a";', 'const n: number = g();']))
       .toEqual([[], [], [], [2322]]);
   });
 
-  it('a name an earlier declaration used before it existed', () => {
-    expect(run(['function f() { return y; }', 'const y = "a";', 'const n: number = f();']))
+  it('a name an earlier declaration used before it existed', async () => {
+    expect(await run(['function f() { return y; }', 'const y = "a";', 'const n: number = f();']))
       .toEqual([[2304], [], [2322]]);
   });
 
-  it('a global\'s name: an interface merges with the lib\'s, as in the history script', () => {
-    expect(run(['interface Array<T> { mine(): T }', 'const m: number = [1].mine();\nconst k: string = [1].mine();']))
+  it('a global\'s name: an interface merges with the lib\'s, as in the history script', async () => {
+    expect(await run(['interface Array<T> { mine(): T }', 'const m: number = [1].mine();\nconst k: string = [1].mine();']))
       .toEqual([[], [2322]]);
   });
 
-  it('imports: of a file beside the notebook, of a module declared ambient', () => {
+  it('imports: of a file beside the notebook, of a module declared ambient', async () => {
     const cwd = tmp('imports');
     writeFileSync(path.join(cwd, 'answer.ts'), 'export const answer = "a";\n');
-    expect(run(['import { answer } from "./answer.ts";', 'const n: number = answer;'], cwd)).toEqual([[], [2322]]);
-    expect(run(['import { sep } from "node:path";', 'const n: number = sep;'])).toEqual([[], [2322]]);
+    expect(await run(['import { answer } from "./answer.ts";', 'const n: number = answer;'], cwd)).toEqual([[], [2322]]);
+    expect(await run(['import { sep } from "node:path";', 'const n: number = sep;'])).toEqual([[], [2322]]);
   });
 
-  it('exports, augmentations and references, as a new program has them', () => {
-    compareOn([
+  it('exports, augmentations and references, as a new program has them', async () => {
+    await compareOn([
       'export const e1 = 1;\nexport function e2(): string { return "a"; }', 'const n: string = e1;\nconst m: number = e2();',
       'declare global { var gg: string }', 'const k: number = gg;',
       'declare module "node:path" { const extra: number }', 'const e: string = (await import("node:path")).extra;',
@@ -199,8 +190,8 @@ describe('where the chain could be stale, a new program answers', () => {
     ], 'augmentations');
   });
 
-  it('directives filter the cell\'s own diagnostics', () => {
-    expect(run(['const a = 1;', '// @ts-expect-error\nconst b: string = a;', '// @ts-expect-error\nconst c: number = a;']))
+  it('directives filter the cell\'s own diagnostics', async () => {
+    expect(await run(['const a = 1;', '// @ts-expect-error\nconst b: string = a;', '// @ts-expect-error\nconst c: number = a;']))
       .toEqual([[], [], [2578]]);
   });
 });

@@ -55,8 +55,8 @@ interface ChainedCell extends CheckedCell {
   readonly ownNames: readonly string[];
 }
 
-/** Module resolution needs the program: a cell that imports (or names `import(...)`) takes one. */
-const IMPORTS = /\b(import|require)\b/;
+/** A cell that may import (or name `import(...)`): module resolution needs a program, which a chained cell has not. */
+export const MAY_IMPORT = /\b(import|require)\b/;
 /**
  * A new program every so many chained cells: the checker keeps what it learnt of each, and each
  * cell's scope holds the names of the cells before it (memory grows with the square of the chain).
@@ -64,13 +64,12 @@ const IMPORTS = /\b(import|require)\b/;
 const CHAIN_LIMIT = 200;
 
 export class CellChain {
-  private base: { checker: CheckerInternals; options: ts.CompilerOptions } | undefined;
+  private base: { checker: CheckerInternals; options: ts.CompilerOptions; internals: ChainInternals } | undefined;
   /** Top-level names of the cells executed since the base, the latest declaration of each. */
   private names = new Map<string, ts.Symbol>();
   private links = 0;
   private files = 0;
   private last: { text: string; cell: ChainedCell } | undefined;
-  private readonly internals = typescript() as unknown as Partial<ChainInternals>;
 
   /** `suffix`: what the service appends to a cell (it makes the cell a module). */
   constructor(private readonly cwd: string, private readonly suffix: string) {}
@@ -83,10 +82,10 @@ export class CellChain {
   /** A program holding every executed cell in its history: later cells are checked on its checker. */
   rebase(program: ts.Program): void {
     this.drop();
-    if (!hasChainInternals(this.internals)) return;
+    const internals = typescript() as unknown as Partial<ChainInternals>;
     const checker = program.getTypeChecker() as CheckerInternals;
-    if (typeof checker.getDiagnostics !== 'function' || typeof checker.resolveName !== 'function') return;
-    this.base = { checker, options: program.getCompilerOptions() };
+    if (!hasChainInternals(internals) || typeof checker.getDiagnostics !== 'function' || typeof checker.resolveName !== 'function') return;
+    this.base = { checker, options: program.getCompilerOptions(), internals };
   }
 
   /** Forgets the base: the service is making a new program, which re-parses the base's changed files in place. */
@@ -99,7 +98,8 @@ export class CellChain {
 
   /** The cell checked on the chain; undefined where a new program must answer. */
   check(cell: string): CheckedCell | undefined {
-    if (this.last?.text === cell) return this.last.cell;
+    const last = this.checkedLast(cell);
+    if (last) return last;
     const checked = this.bind(cell);
     if (checked) this.last = { text: cell, cell: checked };
     return checked;
@@ -107,12 +107,12 @@ export class CellChain {
 
   /** The syntax tree of `cell` checked last (the suffix after it), if that is the cell. */
   parsed(cell: string): ts.SourceFile | undefined {
-    return this.last?.text === cell ? this.last.cell.file : undefined;
+    return this.checkedLast(cell)?.file;
   }
 
   /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
   record(cell: string, declaresFreshNames: boolean): void {
-    const bound = this.last?.text === cell ? this.last.cell : this.bind(cell);
+    const bound = this.checkedLast(cell) ?? this.bind(cell);
     this.last = undefined;
     if (!bound || !declaresFreshNames || ++this.links > CHAIN_LIMIT) return this.drop();
     const ts = typescript();
@@ -121,10 +121,14 @@ export class CellChain {
     this.names = bound.file.locals;
   }
 
+  private checkedLast(cell: string): ChainedCell | undefined {
+    return this.last?.text === cell ? this.last.cell : undefined;
+  }
+
   private bind(cell: string): ChainedCell | undefined {
     const base = this.base;
-    const internals = this.internals;
-    if (!base || !hasChainInternals(internals) || IMPORTS.test(cell)) return undefined;
+    if (!base || MAY_IMPORT.test(cell)) return undefined;
+    const { internals } = base;
     const ts = typescript();
     const fileName = path.join(this.cwd, `__tpu_kernel_chained_${++this.files}.ts`);
     const file = ts.createSourceFile(fileName, cell + this.suffix, {

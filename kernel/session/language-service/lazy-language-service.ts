@@ -6,7 +6,7 @@
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
 import type { CompleteResult, InspectResult } from '../../language-session.js';
-import { CellChain, type CheckedCell } from './cell-chain.js';
+import { CellChain, MAY_IMPORT, type CheckedCell } from './cell-chain.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
 import { CELL_SUFFIX, CellLanguageService } from './language-service-host.js';
@@ -15,9 +15,6 @@ import { rewriteOperators, type RewriteResult } from '../operators/typed-operato
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 import { duringOwnWork } from '../../io/own-work.js';
-
-/** A cell that may import: module resolution looks at the disk again (a package may have been installed since). */
-const IMPORTS = /\b(import|require)\b/;
 
 /** Quiet time (no cell running, none finished) before warming up in the background. */
 const WARM_UP_QUIET_MS = 500;
@@ -172,7 +169,8 @@ export class LazyLanguageService {
       this.built = new CellLanguageService(this.cwd);
       this.built.setHistory(this.history.texts);
     }
-    if (IMPORTS.test(cell)) this.built.forgetDiskLookups();
+    // module resolution looks at the disk again: a package may have been installed since
+    if (MAY_IMPORT.test(cell)) this.built.forgetDiskLookups();
     this.built.setCell(cell);
     return this.built;
   }
