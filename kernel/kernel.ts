@@ -11,6 +11,7 @@ import { ownWorkBuffer } from './io/own-work.js';
 import type { SessionFactory, SigintGate } from './language-session.js';
 import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
+import type { Frame } from './wire/message.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
 
 export interface KernelOptions {
@@ -47,7 +48,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   const ioStarting = startIoThread({ connection, session: sessionId, runningRequest: runningRequest.buffer, ownWork: ownWorkBuffer });
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
-  const early: Buffer[][] = [];
+  const early: Frame[][] = [];
   // loaded after the worker was started, so both threads load their modules at the same time
   const [zmq, { createShellKernel }, { kernelInfoContent }, { defaultHistoryPath }, { createSigner, ReplayGuard }, sessionFactory] = await Promise.all([
     import('zeromq'),

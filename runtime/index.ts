@@ -15,6 +15,7 @@ export type { MemoryInfo } from './device/memory.js';
 export { OutOfMemoryError, formatBytes } from './device/memory.js';
 export { DeviceError, CancelledError } from './device/device-errors.js';
 export { interruptWaits } from './device/signal.js';
+export { runtimeInterruptBudget } from './v8-tiering.js';
 export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';
 export { composite } from './modes/composite.js';

@@ -6,7 +6,9 @@
 // recording, the cut, and the device thread's JS around each program; docs/runtime.md, W6).
 // Like gc-pressure.ts's flags, it is set for the whole process, before the device thread starts;
 // a budget given on the command line (node --interrupt-budget=N) or TPU_KERNEL_INTERRUPT_BUDGET
-// (a number; 0 leaves V8's default) is kept.
+// (a number; 0 leaves V8's default) is kept. The kernel sets it only while a cell's code runs
+// (kernel/session/cells/cell-tiering.ts): its own code runs once a cell, and optimizing it sooner costs more
+// compiling than it saves.
 import { setFlagsFromString } from 'node:v8';
 
 /** Bytecode units a function runs before V8 considers optimizing it (V8's default: 67,584). */
@@ -22,5 +24,6 @@ function chosenBudget(): number | null {
   return n === 0 ? null : n;
 }
 
-const budget = chosenBudget();
-if (budget !== null) setFlagsFromString(`--interrupt-budget=${budget}`);
+/** The budget set for the runtime's code; null where the command line or TPU_KERNEL_INTERRUPT_BUDGET=0 leaves it alone. */
+export const runtimeInterruptBudget = chosenBudget();
+if (runtimeInterruptBudget !== null) setFlagsFromString(`--interrupt-budget=${runtimeInterruptBudget}`);

@@ -3,7 +3,7 @@
 // closes its own zeromq sockets; worker.terminate() with open sockets aborts).
 import { Worker } from 'node:worker_threads';
 import type { InterruptWake } from '../language-session.js';
-import type { Content } from '../wire/message.js';
+import type { Content, Frame } from '../wire/message.js';
 import type { HoldableSink } from '../wire/send-queue.js';
 import type { FromWorker, IoWorkerData, ToWorker } from './worker-messages.js';
 
@@ -43,7 +43,7 @@ export async function startIoThread(data: IoWorkerData): Promise<IoThread> {
     void exited.then(() => reject(new Error('IO worker exited before binding its sockets')));
   });
   let holds = 0;
-  const held: Buffer[][] = [];
+  const held: Frame[][] = [];
   return {
     subscribed,
     iopub: {

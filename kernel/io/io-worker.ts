@@ -12,7 +12,6 @@ import { endpoint } from '../wire/connection-file.js';
 import { queuedSender } from '../wire/send-queue.js';
 import { SOCKET_LINGER_MS } from '../wire/linger.js';
 import { createSigner, ReplayGuard } from '../wire/signature.js';
-import { copiedTextFrames } from './copied-frames.js';
 import { interruptSignaller } from './interrupt-signal.js';
 import { ownWorkRunning } from './own-work.js';
 import { RunningRequest } from './running-request.js';
@@ -50,9 +49,8 @@ const control = new zmq.Router({ linger: SOCKET_LINGER_MS });
 // Every subscription, also a repeated one, is seen: each subscriber gets its iopub_welcome.
 const iopubSocket = new zmq.XPublisher({ verbosity: 'allSubs', linger: SOCKET_LINGER_MS });
 const sockets = [heartbeat, control, iopubSocket];
-const copying = (socket: zmq.Writable) => ({ send: (frames: Buffer[]) => socket.send(copiedTextFrames(frames)) });
-const iopub = queuedSender(copying(iopubSocket), (e) => log(`iopub send failed: ${e}`));
-const controlReplies = queuedSender(copying(control), (e) => log(`control send failed: ${e}`));
+const iopub = queuedSender(iopubSocket, (e) => log(`iopub send failed: ${e}`));
+const controlReplies = queuedSender(control, (e) => log(`control send failed: ${e}`));
 
 let shutdown: { restart: boolean } | undefined;
 const table: DispatchTable = {
@@ -150,7 +148,7 @@ setInterval(() => {
 port.on('message', (message: ToWorker) => {
   if (message.type === 'kernel-info') setKernelInfo(message.content);
   else if (message.type === 'iopub') {
-    for (const frames of message.messages) void iopub.send(frames.map((f) => Buffer.from(f.buffer, f.byteOffset, f.byteLength)));
+    for (const frames of message.messages) void iopub.send(frames.map((f) => (typeof f === 'string' ? f : Buffer.from(f.buffer, f.byteOffset, f.byteLength))));
   }
   else if (message.type === 'close') void closeAndExit();
   else if (message.type === 'interrupt-wake') {

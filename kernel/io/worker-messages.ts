@@ -13,8 +13,8 @@ export interface IoWorkerData {
 }
 
 export type ToWorker =
-  /** Signed iopub messages to send in order, each as its frames. */
-  | { type: 'iopub'; messages: Uint8Array[][] }
+  /** Signed iopub messages to send in order, each as its frames (a Buffer arrives as a Uint8Array). */
+  | { type: 'iopub'; messages: (Uint8Array | string)[][] }
   /** kernel_info_reply content, once the language session exists (control waits for it). */
   | { type: 'kernel-info'; content: Content }
   /** Close the worker's sockets and exit (after every queued iopub frame is sent). */

@@ -4,6 +4,7 @@
 // does not wait for it; a cell waits for it only before it first runs.
 
 import type { Tpu } from '../../runtime/index.js';
+import { runtimeLoaded } from './cells/cell-tiering.js';
 
 /**
  * The runtime's `tpu` object. The session itself calls only `sync()` (the end
@@ -17,5 +18,7 @@ export function runtimeModule(): Promise<typeof import('../../runtime/index.js')
 }
 
 export async function loadTensorRuntime(): Promise<TensorRuntime> {
-  return (await runtimeModule()).tpu;
+  const { tpu, runtimeInterruptBudget } = await runtimeModule();
+  runtimeLoaded(runtimeInterruptBudget);
+  return tpu;
 }

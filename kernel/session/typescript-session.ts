@@ -34,6 +34,7 @@ import { createModuleImporter } from './cells/module-import.js';
 import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
+import { withRuntimeTiering } from './cells/cell-tiering.js';
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
@@ -175,8 +176,11 @@ export class TypeScriptSession implements LanguageSession {
       this.settings.typecheck = typecheckMode;
       const typeErrors = this.typecheck(code, place.displayName, typecheckMode);
       if (typeErrors) return { status: 'error', ...typeErrors };
-      const value = await CellInterrupter.race(this.runSteps(steps, signal, request, place.displayName), signal);
-      await CellInterrupter.race(this.finishCell(), signal);
+      const value = await withRuntimeTiering(async () => {
+        const value = await CellInterrupter.race(this.runSteps(steps, signal, request, place.displayName), signal);
+        await CellInterrupter.race(this.finishCell(), signal);
+        return value;
+      });
       this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };

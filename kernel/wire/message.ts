@@ -4,9 +4,19 @@ import { v4 as uuid } from 'uuid';
 import type { Signer, ReplayGuard } from './signature.js';
 
 export const PROTOCOL_VERSION = '5.4';
-const DELIMITER = Buffer.from('<IDS|MSG>');
-/** The signature and the four JSON parts follow the delimiter. */
-const TEXT_FRAMES = 5;
+const DELIMITER = '<IDS|MSG>';
+
+/**
+ * An outgoing frame. Text (the delimiter, signature, JSON parts, an iopub topic) is a string,
+ * binary data (identities, buffers) a Buffer. Strings are what the sockets and threads handle
+ * best: ZeroMQ copies a string and frees the copy itself, where a Buffer over 128 bytes is sent
+ * without a copy and handed back to the sending thread's module state when ZeroMQ is done; the
+ * IO worker's state is freed at its end, before ZeroMQ's last frames (that release then wrote
+ * into freed memory: SIGABRT at exit). And `postMessage` to the IO worker copies a Buffer's
+ * whole backing store: a small Buffer is a slice of Node's 8 KB pool, so each iopub message
+ * copied tens of KB on each thread for a few hundred bytes of text.
+ */
+export type Frame = Buffer | string;
 
 export interface MessageHeader {
   msg_id: string;
@@ -21,7 +31,7 @@ export interface MessageHeader {
 export type Content = Record<string, unknown>;
 
 export interface Message {
-  identities: Buffer[];
+  identities: Frame[];
   header: MessageHeader;
   parent_header: Partial<MessageHeader>;
   metadata: Record<string, unknown>;
@@ -42,31 +52,26 @@ export class ContentError extends WireError {
   }
 }
 
-export function encodeMessage(message: Message, signer: Signer): Buffer[] {
-  const parts = [message.header, message.parent_header, message.metadata, message.content].map((part) =>
-    Buffer.from(JSON.stringify(part)),
-  );
-  return [...message.identities, DELIMITER, Buffer.from(signer.sign(parts)), ...parts, ...message.buffers];
+export function encodeMessage(message: Message, signer: Signer): Frame[] {
+  const parts = [JSON.stringify(message.header), JSON.stringify(message.parent_header), JSON.stringify(message.metadata), JSON.stringify(message.content)];
+  return [...message.identities, DELIMITER, signer.sign(parts), ...parts, ...message.buffers];
 }
 
-/** Where the frames after the identities begin (-1: no delimiter). */
-export const delimiterIndex = (frames: Buffer[]) => frames.findIndex((frame) => frame.equals(DELIMITER));
-
-/** Whether frame `i` is the signature or a JSON part (UTF-8 text), given the delimiter's index. */
-export const isTextFrame = (i: number, delimiter: number) => delimiter >= 0 && i > delimiter && i <= delimiter + TEXT_FRAMES;
+const DELIMITER_BYTES = Buffer.from(DELIMITER);
+const isDelimiter = (frame: Frame) => (typeof frame === 'string' ? frame === DELIMITER : frame.equals(DELIMITER_BYTES));
 
 /** Verifies, rejects replays and parses; throws WireError naming what is wrong. */
-export function decodeMessage(frames: Buffer[], signer: Signer, replays: ReplayGuard): Message {
-  const split = delimiterIndex(frames);
+export function decodeMessage(frames: readonly Frame[], signer: Signer, replays: ReplayGuard): Message {
+  const split = frames.findIndex(isDelimiter);
   if (split < 0) throw new WireError(`no <IDS|MSG> delimiter among ${frames.length} frames`);
   if (frames.length < split + 6) throw new WireError(`expected at least 5 frames after the delimiter, got ${frames.length - split - 1}`);
   const signature = frames[split + 1]!.toString('latin1');
-  const parts = frames.slice(split + 2, split + 6);
+  const parts = frames.slice(split + 2, split + 6).map((part) => part.toString('utf8'));
   if (!signer.verify(signature, parts)) throw new WireError(signature === '' ? 'unsigned message' : 'bad signature');
   if (!replays.accept(signature)) throw new WireError('replayed message (signature seen before)');
   const [header, parent_header, metadata, content] = parts.map((part, i) => {
     try {
-      return JSON.parse(part.toString('utf8')) as unknown;
+      return JSON.parse(part) as unknown;
     } catch (e) {
       throw new WireError(`frame ${i} after the signature is not JSON: ${(e as Error).message}`);
     }
@@ -82,11 +87,13 @@ export function decodeMessage(frames: Buffer[], signer: Signer, replays: ReplayG
     parent_header: parent_header as Partial<MessageHeader>,
     metadata: metadata as Content,
     content: isObject(content) ? content : {},
-    buffers: frames.slice(split + 6),
+    buffers: frames.slice(split + 6).map(asBuffer),
   };
   if (!isObject(content)) throw new ContentError(message, content);
   return message;
 }
+
+const asBuffer = (frame: Frame) => (typeof frame === 'string' ? Buffer.from(frame) : frame);
 
 /** A new message from this kernel; replies reuse the parent's identities to route back. */
 export function createMessage(
@@ -94,7 +101,7 @@ export function createMessage(
   msgType: string,
   content: Content,
   parent?: Message,
-  options: { identities?: Buffer[]; metadata?: Record<string, unknown>; buffers?: Buffer[] } = {},
+  options: { identities?: Frame[]; metadata?: Record<string, unknown>; buffers?: Buffer[] } = {},
 ): Message {
   return {
     identities: options.identities ?? parent?.identities ?? [],
@@ -114,6 +121,6 @@ export function createMessage(
 }
 
 /** Iopub messages carry the topic as their only identity. */
-export function iopubTopic(msgType: string): Buffer[] {
-  return [Buffer.from(`kernel.${msgType}`)];
+export function iopubTopic(msgType: string): Frame[] {
+  return [`kernel.${msgType}`];
 }

@@ -1,7 +1,9 @@
 // zeromq v6 rejects a send while another is in flight on the same socket
 // ("socket is busy"): every outgoing message goes through one queue per socket.
+import type { Frame } from './message.js';
+
 export interface FrameSink {
-  send(frames: Buffer[]): Promise<void>;
+  send(frames: Frame[]): Promise<void>;
 }
 
 /** Iopub as the main thread sees it: sends may be held, then handed on together. */
@@ -15,7 +17,7 @@ export interface QueuedSender extends FrameSink {
   flushed(): Promise<void>;
 }
 
-export function queuedSender(socket: { send(frames: Buffer[]): Promise<void> }, onError: (e: unknown) => void): QueuedSender {
+export function queuedSender(socket: { send(frames: Frame[]): Promise<void> }, onError: (e: unknown) => void): QueuedSender {
   let tail: Promise<void> = Promise.resolve();
   return {
     send(frames) {

@@ -3,10 +3,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface Signer {
-  /** Hex digest over header, parent_header, metadata, content; '' when the key is empty. */
-  sign(parts: Buffer[]): string;
+  /** Hex digest over header, parent_header, metadata, content (as UTF-8); '' when the key is empty. */
+  sign(parts: readonly string[]): string;
   /** True when the signature matches (always true when signing is off). */
-  verify(signature: string, parts: Buffer[]): boolean;
+  verify(signature: string, parts: readonly string[]): boolean;
 }
 
 export function createSigner(scheme: string, key: string): Signer {
@@ -14,7 +14,7 @@ export function createSigner(scheme: string, key: string): Signer {
   const match = /^hmac-(.+)$/.exec(scheme);
   if (!match) throw new Error(`signature_scheme must look like "hmac-sha256", got ${JSON.stringify(scheme)}`);
   const algorithm = match[1]!;
-  const sign = (parts: Buffer[]) => {
+  const sign = (parts: readonly string[]) => {
     const hmac = createHmac(algorithm, key);
     for (const part of parts) hmac.update(part);
     return hmac.digest('hex');

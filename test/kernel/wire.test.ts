@@ -16,6 +16,29 @@ it('signs header, parent, metadata and content with hmac-sha256 of the key', () 
   expect(JSON.parse(frames[2]!.toString()).msg_type).toBe('kernel_info_request');
 });
 
+// Text frames are strings: ZeroMQ copies a string (a Buffer over 128 bytes it sends without a copy
+// and hands back to the sending thread, which the IO worker may no longer have at exit), and
+// postMessage copies a Buffer's whole backing store (Node's 8 KB pool for a small one).
+it('encodes the delimiter, signature and JSON parts as strings, identities and buffers as the same Buffers', () => {
+  const identity = Buffer.from([0, 0x80, 0xff, 7]);
+  const binary = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37) % 256));
+  const message = createMessage('s', 'stream', { name: 'stdout', text: 'π ≈ 3.14159 — ✓ 𝔼\n'.repeat(20) }, undefined, { identities: [identity], buffers: [binary] });
+  const frames = encodeMessage(message, createSigner('hmac-sha256', 'k'));
+  expect(frames.map((frame) => typeof frame)).toEqual(['object', 'string', 'string', 'string', 'string', 'string', 'string', 'object']);
+  expect(frames[0]).toBe(identity);
+  expect(frames[7]).toBe(binary);
+  // ZeroMQ sends a string as its UTF-8 bytes: the signature is over those bytes
+  const hmac = createHmac('sha256', 'k');
+  for (const part of frames.slice(3, 7)) hmac.update(Buffer.from(part as string, 'utf8'));
+  expect(frames[2]).toBe(hmac.digest('hex'));
+  expect(JSON.parse(frames[6] as string).text).toBe(message.content.text);
+  // as they arrive from a socket (Buffers) they decode to the same message
+  const decoded = decodeMessage(frames.map((frame) => Buffer.from(frame)), createSigner('hmac-sha256', 'k'), new ReplayGuard());
+  expect(decoded.content).toEqual(message.content);
+  expect(decoded.identities).toEqual([identity]);
+  expect(decoded.buffers).toEqual([binary]);
+});
+
 it('rejects bad signatures, replays and malformed frames with a reason', () => {
   const signer = createSigner('hmac-sha256', 'k');
   const frames = encodeMessage(createMessage('s', 'execute_request', { code: '1' }), signer);
