@@ -196,6 +196,59 @@ describe('where the chain could be stale, a new program answers', () => {
   });
 });
 
+describe('cells run without a check (`%typecheck off`)', () => {
+  /**
+   * The session's service on `cells` in turn, some only recorded (run without a check), beside the
+   * reference; per cell, the chain's binds so far, and whether each check was answered on the chain.
+   */
+  async function compareWithUnchecked(cells: [string, 'checked' | 'unchecked'][], name: string) {
+    const reference = new EveryCellAProgram(tmp(`${name}-reference`));
+    const bind = vi.spyOn(CellChain.prototype as unknown as { bind(cell: string): unknown }, 'bind');
+    const binds: number[] = [];
+    const problems: (number[] | undefined)[] = [];
+    const onChain = await withService(tmp(name), (session, chained) => {
+      for (const [i, [cell, how]] of cells.entries()) {
+        if (how === 'checked') {
+          const expected = reference.check(cell);
+          const rewrite = session.rewriteOperators(cell, noMagics);
+          const diagnostics = session.diagnostics(cell);
+          expect({ i, rewrite, diagnostics: diagnostics.map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message)) }).toEqual({ i, ...expected });
+          problems.push(diagnostics.map((p) => p.code));
+        } else problems.push(undefined);
+        session.recordCell(cell);
+        reference.record(cell);
+        binds.push(bind.mock.calls.length);
+      }
+      return chained();
+    });
+    return { binds, onChain, problems };
+  }
+
+  it('are bound only when a cell is next checked, with a new program\'s answers and on the chain', async () => {
+    const { binds, onChain, problems } = await compareWithUnchecked([
+      ['const a = tpu.ones([2, 3]);', 'checked'], ['const b = a.sum();', 'unchecked'], ['function f(t: typeof b) { return `${t.item()}`; }', 'unchecked'],
+      ['const n: number = f(b);\nconst c = a.mul(2);', 'checked'], ['let d = c.shape;', 'unchecked'], ['const e: string = d;\nconst g: number = d[0];', 'checked'],
+    ], 'unchecked');
+    // the first cell's rewrite made the program (no chain check); its diagnostics and every later check were chained
+    expect(onChain).toEqual([true, true, true, true, true]);
+    // cells 2 and 3 were bound by cell 4's first check, cell 5 by cell 6's (and each checked cell once)
+    expect(binds).toEqual([1, 1, 1, 4, 4, 6]);
+    expect(problems).toEqual([[], undefined, undefined, [2322], undefined, [2322]]);
+  });
+
+  it('where the chain could be stale, still have a new program answer the next checked cell', async () => {
+    const cases: [string, 'checked' | 'unchecked'][][] = [
+      [['const x = 1;', 'checked'], ['function g() { return x; }', 'unchecked'], ['const x = "a";', 'unchecked'], ['const n: number = g();', 'checked']],
+      [['const a = 1;', 'checked'], ['interface Array<T> { mine(): T }', 'unchecked'], ['const k: string = [1].mine();', 'checked']],
+      [['const a = 1;', 'checked'], ['declare global { var gg: string }', 'unchecked'], ['const k: number = gg;', 'checked']],
+      [['const a = 1;', 'checked'], ['import { sep } from "node:path";', 'unchecked'], ['const n: number = sep;', 'checked']],
+    ];
+    const problems = [];
+    for (const [i, cells] of cases.entries()) problems.push((await compareWithUnchecked(cells, `unchecked-stale-${i}`)).problems.at(-1));
+    expect(problems.slice(0, 2)).toEqual([[2322], [2322]]);
+  });
+});
+
 describe('TypeScript\'s internals the chain uses', () => {
   it('are there (else every cell would take a new program, correct and slow)', () => {
     const ts = typescript() as unknown as Record<string, unknown>;

@@ -9,6 +9,7 @@
 // time. A new program answers where that could differ (`chainable`, `record`): a cell that
 // imports, augments modules or has `@ts-` directives, or a cell whose names an earlier
 // declaration mentions or a global holds (the types of those declarations would change).
+// A cell run without a check (`%typecheck off`) is bound only when a later cell is checked.
 //
 // TypeScript internals used (typescript.js 6.0; checked for at run time, else every cell takes a
 // program): `bindSourceFile`, `getSetExternalModuleIndicator`, `getEmitScriptTarget`, a source
@@ -70,6 +71,11 @@ export class CellChain {
   private links = 0;
   private files = 0;
   private last: { text: string; cell: ChainedCell } | undefined;
+  /**
+   * Executed cells not checked (`%typecheck off`), bound when a cell is next checked: a session
+   * that checks no cell never pays for binding them.
+   */
+  private pending: string[] = [];
 
   /** `suffix`: what the service appends to a cell (it makes the cell a module). */
   constructor(private readonly cwd: string, private readonly suffix: string) {}
@@ -94,12 +100,14 @@ export class CellChain {
     this.names = new Map();
     this.links = 0;
     this.last = undefined;
+    this.pending = [];
   }
 
   /** The cell checked on the chain; undefined where a new program must answer. */
   check(cell: string): CheckedCell | undefined {
     const last = this.checkedLast(cell);
     if (last) return last;
+    this.linkPending();
     const checked = this.bind(cell);
     if (checked) this.last = { text: cell, cell: checked };
     return checked;
@@ -112,13 +120,31 @@ export class CellChain {
 
   /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
   record(cell: string, declaresFreshNames: boolean): void {
-    const bound = this.checkedLast(cell) ?? this.bind(cell);
+    const checked = this.checkedLast(cell);
     this.last = undefined;
-    if (!bound || !declaresFreshNames || ++this.links > CHAIN_LIMIT) return this.drop();
+    if (!this.base) return;
+    if (!declaresFreshNames || MAY_IMPORT.test(cell) || this.links + this.pending.length >= CHAIN_LIMIT) return this.drop();
+    // A checked cell was bound after every pending one (check links them first).
+    if (checked) this.link(checked);
+    else this.pending.push(cell);
+  }
+
+  /** The cell's names join the chain, unless one is a global's (the program's history script holds globals). */
+  private link(bound: ChainedCell): void {
+    this.links++;
     const ts = typescript();
     const shadowsGlobal = bound.ownNames.some((name) => bound.checker.resolveName(ts.unescapeLeadingUnderscores(name as ts.__String), undefined, ts.SymbolFlags.All, false));
     if (shadowsGlobal) return this.drop();
     this.names = bound.file.locals;
+  }
+
+  private linkPending(): void {
+    for (const cell of this.pending.splice(0)) {
+      const bound = this.bind(cell);
+      if (!bound) return this.drop();
+      this.link(bound);
+      if (!this.base) return;
+    }
   }
 
   private checkedLast(cell: string): ChainedCell | undefined {

@@ -42,9 +42,9 @@ export class LazyLanguageService {
     return this.built !== undefined;
   }
 
-  /** An executed cell (magics masked) becomes part of the history the next cells see. */
-  recordCell(source: string): void {
-    const fresh = this.history.add(source, this.chain.parsed(source));
+  /** An executed cell (magics masked) becomes part of the history the next cells see; `parsed`: its syntax tree, if one was made. */
+  recordCell(source: string, parsed?: ts.SourceFile): void {
+    const fresh = this.history.add(source, parsed ?? this.chain.parsed(source));
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh);

@@ -8,11 +8,12 @@ import type ts from 'typescript';
 import { indexItems, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
+import type { RewriteResult } from './typed-operator-rewrite.js';
 
 const OPS = OPERATOR_DISPATCH;
 
 /** `cell` with its operators dispatched; `masked` is the cell with magic lines blanked (same offsets). */
-export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts): { code: string; changed: boolean } {
+export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts): RewriteResult {
   const K = tsApi.SyntaxKind;
   const file = tsApi.createSourceFile('cell.ts', masked, tsApi.ScriptTarget.Latest, true, tsApi.ScriptKind.TS);
   let changed = false;
@@ -125,5 +126,5 @@ export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts
     pos = statement.end;
   }
   code += cell.slice(pos);
-  return { code, changed };
+  return { code, changed, parsed: changed ? undefined : file };
 }

@@ -14,7 +14,8 @@ export interface RewriteError {
   message: string;
 }
 
-export type RewriteResult = { code: string; changed: boolean } | { error: RewriteError };
+/** `parsed`: the cell's syntax tree (magic lines masked, parents set), when the rewrite made one and left the code as it was. */
+export type RewriteResult = { code: string; changed: boolean; parsed?: ts.SourceFile } | { error: RewriteError };
 
 class CannotRewrite extends Error {
   constructor(readonly offset: number, message: string) {
