@@ -16,6 +16,8 @@ import { CellHistory } from '../../kernel/session/language-service/cell-history.
 import { CELL_SUFFIX, CellLanguageService } from '../../kernel/session/language-service/language-service-host.js';
 import { LazyLanguageService } from '../../kernel/session/language-service/lazy-language-service.js';
 import { rewriteOperators } from '../../kernel/session/operators/typed-operator-rewrite.js';
+import { cellCompilerOptions } from '../../kernel/session/cells/compile-cell.js';
+import { parseCell } from '../../kernel/session/cells/transpile-without-program.js';
 import { typescript } from '../../kernel/session/typescript.js';
 import { CHECKER, docBlocks, notebookCells, PLAIN } from './cell-catalogue.js';
 
@@ -130,6 +132,20 @@ describe('the history', () => {
     }
     expect(shared.texts).toEqual(alone.texts);
     expect(alone.texts).toEqual(['/** doc */\nconst a = 1;\nfunction f() {}', 'interface I { x: number }\ntype T = I', 'const b =', 'function g() {', 'let [c, , d] = [1, 2, 3]']);
+  });
+
+  it('takes the same declarations from the emit\'s syntax tree (a module, no parent pointers) as from the cell alone', () => {
+    const cells = ['/** doc */\nexport const a = 1;\nfunction f() {}\nf()', 'import { sep as s, join } from "node:path";\nimport * as p from "node:path";', 'const w = await Promise.resolve(2);\nclass K {}'];
+    const alone = new CellHistory();
+    const shared = new CellHistory();
+    for (const cell of cells) {
+      const parsed = parseCell(cell, cellCompilerOptions());
+      expect(parsed?.statements[0]?.parent).toBeUndefined();
+      expect(shared.add(cell, parsed)).toBe(alone.add(cell));
+    }
+    expect(shared.texts).toEqual(alone.texts);
+    expect(alone.texts[1]).toBe('declare const s: typeof import("node:path").sep; type s = import("node:path").sep;\n'
+      + 'declare const join: typeof import("node:path").join; type join = import("node:path").join;\ndeclare const p: typeof import("node:path");');
   });
 });
 

@@ -60,9 +60,22 @@ export function rememberCompile(source: string, result: CompileResult): void {
   if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
 }
 
+/** The emit's last syntax tree: the cell history reads the same cell's declarations from it. */
+let lastParse: { text: string; file: ts.SourceFile } | undefined;
+
+/** The syntax tree the emit made of `text` last, if it was the last text it parsed (no parent pointers). */
+export function emittedParse(text: string): ts.SourceFile | undefined {
+  return lastParse?.text === text ? lastParse.file : undefined;
+}
+
 export function transpileCell(source: string): CompileResult {
+  const parse = (text: string) => {
+    const file = parseCell(text, cellCompilerOptions());
+    lastParse = file && { text, file };
+    return file;
+  };
   try {
-    return emitBySplicing(source, (text) => parseCell(text, cellCompilerOptions())) ?? emitCell(source);
+    return emitBySplicing(source, parse) ?? emitCell(source);
   } catch (error) {
     // TypeScript's parser recurses per nesting level: code nested thousands deep overflows its stack.
     if (!(error instanceof RangeError)) throw error;

@@ -30,7 +30,7 @@ export class CellHistory {
 
   /**
    * Adds an executed cell; true when it declares only names no earlier declaration mentions.
-   * `parsed`: the cell's syntax tree with parents set, when one was made (text after the cell is ignored).
+   * `parsed`: the cell's syntax tree, when one was made (text after the cell is ignored).
    */
   add(source: string, parsed?: ts.SourceFile): boolean {
     const ts = typescript();
@@ -90,11 +90,11 @@ function declarationsOf(statement: ts.Statement, file: ts.SourceFile): HistoryDe
     || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement)) {
     return statement.name && ts.isIdentifier(statement.name) ? [{ names: [statement.name.text], text }] : [];
   }
-  if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) return importDeclarations(statement);
+  if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) return importDeclarations(statement, file);
   return [];
 }
 
-function importDeclarations(statement: ts.ImportDeclaration): HistoryDeclaration[] {
+function importDeclarations(statement: ts.ImportDeclaration, file: ts.SourceFile): HistoryDeclaration[] {
   const ts = typescript();
   const module = JSON.stringify((statement.moduleSpecifier as ts.StringLiteral).text);
   const clause = statement.importClause;
@@ -110,7 +110,7 @@ function importDeclarations(statement: ts.ImportDeclaration): HistoryDeclaration
     result.push({ names: [named.name.text], text: `declare const ${named.name.text}: typeof import(${module});` });
   } else if (named) {
     for (const element of named.elements) {
-      result.push(binding(element.name.text, (element.propertyName ?? element.name).getText(), clause.isTypeOnly || element.isTypeOnly));
+      result.push(binding(element.name.text, (element.propertyName ?? element.name).getText(file), clause.isTypeOnly || element.isTypeOnly));
     }
   }
   return result;

@@ -15,6 +15,7 @@ import { rewriteOperators, type RewriteResult } from '../operators/typed-operato
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 import { duringOwnWork } from '../../io/own-work.js';
+import { emittedParse } from '../cells/compile-cell.js';
 
 /** Quiet time (no cell running, none finished) before warming up in the background. */
 const WARM_UP_QUIET_MS = 500;
@@ -44,7 +45,7 @@ export class LazyLanguageService {
 
   /** An executed cell (magics masked) becomes part of the history the next cells see; `parsed`: its syntax tree, if one was made. */
   recordCell(source: string, parsed?: ts.SourceFile): void {
-    const fresh = this.history.add(source, parsed ?? this.chain.parsed(source));
+    const fresh = this.history.add(source, parsed ?? this.chain.parsed(source) ?? emittedParse(source));
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh);
