@@ -52,8 +52,15 @@ export class ContentError extends WireError {
   }
 }
 
+/** A request's messages (busy, outputs, reply, idle) share its header as their parent: stringified once. */
+let lastParent: { header: object; json: string } | undefined;
+function parentJson(header: Partial<MessageHeader>): string {
+  if (lastParent?.header !== header) lastParent = { header, json: JSON.stringify(header) };
+  return lastParent.json;
+}
+
 export function encodeMessage(message: Message, signer: Signer): Frame[] {
-  const parts = [JSON.stringify(message.header), JSON.stringify(message.parent_header), JSON.stringify(message.metadata), JSON.stringify(message.content)];
+  const parts = [JSON.stringify(message.header), parentJson(message.parent_header), JSON.stringify(message.metadata), JSON.stringify(message.content)];
   return [...message.identities, DELIMITER, signer.sign(parts), ...parts, ...message.buffers];
 }
 

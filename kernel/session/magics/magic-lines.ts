@@ -22,8 +22,12 @@ export function parseMagicLine(text: string): { name: string; args: string; colu
   return { name, args, column: indent.length + 1, argsColumn: indent.length + percent.length + name.length + gap.length + 1 };
 }
 
+/** A line that could be a magic line: `%` first after blanks (most cells have none, and need no lexing). */
+const MAY_HAVE_MAGIC = /^[ \t]*%/m;
+
 /** Each line's magic, for lines that are magic lines: at a line start outside strings, template literals and comments. */
-export function magicLines(source: string) {
+export function magicLines(source: string): (ReturnType<typeof parseMagicLine>)[] {
+  if (!MAY_HAVE_MAGIC.test(source)) return new Array<undefined>(source.split('\n').length).fill(undefined);
   return magicLineStarts(source, parseMagicLine);
 }
 
