@@ -21,7 +21,10 @@ import * as rules from './sharding-rules.js';
 import type { GeluOptions } from '../ops/nn/activations.js';
 import type { AlphaOptions } from '../ops/scaled-add.js';
 import type { DivOptions } from '../ops/division.js';
-import type { KeepdimOptions, ReduceOptions, SumOptions } from '../ops/reduce.js';
+import type { KeepdimOptions, OneDimOptions, ReduceOptions, SumOptions } from '../ops/reduce.js';
+import type { ArgOptions } from '../ops/extrema.js';
+import type { VarOptions, VarRestOptions } from '../ops/statistics.js';
+import type { ValuesIndices } from '../ops/values-indices.js';
 import type { DTypeOption } from '../ops/dim-argument.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import './to-chip.js';
@@ -217,6 +220,28 @@ export class DTensor {
   mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('mean', this, dim, keepdim); }
   /** @example dt.amax(0) // over a sharded dim: Partial('max') */
   amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amax', this, dim, keepdim); }
+  /** @example dt.amin(0) // over a sharded dim: Partial('min') */
+  amin(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amin', this, dim, keepdim); }
+  /**
+   * The largest value (over sharded dims: Partial('max')), or (values, indices) along dim, as
+   * Tensor.max (a sharded dim is gathered first, as PyTorch's DTensor does).
+   * @example dt.max(); const { values, indices } = dt.max(1, { keepdim: true })
+   */
+  max(): DTensor;
+  max(dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices<DTensor>;
+  max(dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): DTensor | ValuesIndices<DTensor> { return rules.extremum('max', this, dim, keepdim); }
+  /** The smallest value (Partial('min') over sharded dims), or (values, indices) along dim. @example dt.min(); dt.min(0).indices */
+  min(): DTensor;
+  min(dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices<DTensor>;
+  min(dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): DTensor | ValuesIndices<DTensor> { return rules.extremum('min', this, dim, keepdim); }
+  /** Index of the maximum (int64), flattened or along dim (a sharded dim is gathered first). @example dt.argmax(1) */
+  argmax(dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.argExtremum('argmax', this, dim, keepdim); }
+  /** Index of the minimum. @example dt.argmin(0, true) */
+  argmin(dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.argExtremum('argmin', this, dim, keepdim); }
+  /** Variance, unbiased unless { correction: 0 } or unbiased false, as Tensor.var (a sharded dim is gathered first). @example dt.var(1, { correction: 0 }) */
+  var(dim?: number | readonly number[] | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): DTensor { return rules.spread('var', this, dim, unbiased, keepdim); }
+  /** Standard deviation, as Tensor.std. @example dt.std(); dt.std(0, false, true) */
+  std(dim?: number | readonly number[] | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): DTensor { return rules.spread('std', this, dim, unbiased, keepdim); }
   /** `{ dtype }` casts the input first, as Tensor.softmax. @example dt.softmax(-1); dt.softmax(1, { dtype: 'bfloat16' }) */
   softmax(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('softmax', this, dim, options); }
   /** @example dt.logSoftmax(-1); dt.logSoftmax(1, { dtype: 'float32' }) */

@@ -6,16 +6,22 @@
 //     mul/div by a Replicate, but not a div with a roundingMode)
 //   matmul: [Shard(0)] x [Replicate()] -> Shard(0); [Replicate()] x [Shard(1)] -> Shard(1);
 //     contraction dim sharded on both -> Partial('sum')
-//   sum/mean/amax over a sharded dim -> Partial('sum') ('max' for amax); mean divides by the
-//     global size; over other dims the shard stays; sum's dtype casts each piece first
+//   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
+//     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
+//     dtype casts each piece first
+//   max/min with a dim, argmax/argmin, std/var: a sharded reduced dim (and Partial) is gathered to
+//     Replicate() first, as PyTorch's rules ask; other shards stay
 //   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
 //     transpose/T/permute: the shard dim follows
 // What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
 import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
-import { INT32_MIN, isFloating, type DType } from '../dtype.js';
+import { INT32_MAX, INT32_MIN, isFloating, type DType } from '../dtype.js';
 import { readDimAndDType } from '../ops/dim-argument.js';
-import { reduceAttrs, sumArgs, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { argAttrs, extremumArgs, type ArgOptions } from '../ops/extrema.js';
+import { varOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
+import { ValuesIndices } from '../ops/values-indices.js';
 import { readAlpha } from '../ops/scaled-add.js';
 import { readRoundingMode } from '../ops/division.js';
 import { full } from '../creation.js';
@@ -36,14 +42,27 @@ export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
  * shape (default: the first chip's output's, for an all-Replicate output).
  */
 function perChip(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape?: readonly number[]): DTensor {
+  return perChipOutputs(inputs, (xs) => [fn(xs)], placements, shape)[0]!;
+}
+
+/** perChip for an op with several outputs of one shape and layout (max(dim)'s values and indices). */
+function perChipOutputs(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor[], placements: readonly Placement[], shape?: readonly number[]): DTensor[] {
   let mesh: DeviceMesh | undefined;
-  const locals = freeUnlessTracked(() => {
+  let outputs = 1;
+  const flat = freeUnlessTracked(() => {
     const ins = inputs();
     mesh = ins[0]!.mesh;
     const pieces = ins.map((d) => d.localTensors());
-    return mesh.chips.map((_, k) => fn(pieces.map((l) => l[k]!)));
+    return mesh.chips.flatMap((_, k) => {
+      const outs = fn(pieces.map((l) => l[k]!));
+      outputs = outs.length;
+      return outs;
+    });
   });
-  return new DTensor(locals, mesh!, placements, shape ?? locals[0]!.shape);
+  return Array.from({ length: outputs }, (_, j) => {
+    const locals = flat.filter((_, i) => i % outputs === j);
+    return new DTensor(locals, mesh!, placements, shape ?? locals[0]!.shape);
+  });
 }
 
 /** `x` laid out as `placements` (x itself when it already is). */
@@ -138,19 +157,31 @@ export function matmul(a: DTensor, b: DTensor): DTensor {
   return perChip(operands, ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
 }
 
-export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor {
+export type ReduceOp = 'sum' | 'mean' | 'amax' | 'amin';
+/** amax/amin: the Partial their parts make, and an empty piece's part (the identity: -inf / +inf, or int32's ends). */
+const EXTREMA = { amax: { partial: 'max', empty: [-Infinity, INT32_MIN] }, amin: { partial: 'min', empty: [Infinity, INT32_MAX] } } as const;
+
+export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor {
   const who = `DTensor.${op}`;
   // sum's dtype casts each piece (or part) first, as PyTorch casts the DTensor, keeping its placements.
   const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' ? sumArgs(who, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
-  const { dims, keepdim: keep } = attrs;
   if (op === 'mean' && !isFloating(x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (cast the pieces first)`);
-  // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max.
-  const keepsPartial = (p: Placement) => (op === 'amax' ? p.kind === 'partial' && p.reduceOp === 'max' : isLinearPartial(p));
-  const inPs = x.placements.map((p) => (p.kind === 'partial' && !keepsPartial(p) ? Replicate() : p));
+  return reduceOver(op, x, attrs, dtype);
+}
+
+function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAttrs, dtype?: DType): DTensor {
+  const extremum = op === 'amax' || op === 'amin' ? EXTREMA[op] : null;
   const reduced = (d: number) => dims.includes(d);
+  // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max
+  // (min alike). Another Partial under max/min: PyTorch gathers the reduced dims too (Replicate()).
+  const otherPartial = extremum !== null && x.placements.some((p) => p.kind === 'partial' && p.reduceOp !== extremum.partial);
+  const inPs = x.placements.map((p) => {
+    if (p.kind === 'partial') return (extremum ? !otherPartial : isLinearPartial(p)) ? p : Replicate();
+    return otherPartial && p.kind === 'shard' && reduced(p.dim) ? Replicate() : p;
+  });
   const ps = inPs.map((p): Placement => {
     if (p.kind !== 'shard') return p;
-    if (reduced(p.dim)) return Partial(op === 'amax' ? 'max' : 'sum');
+    if (reduced(p.dim)) return Partial(extremum ? extremum.partial : 'sum');
     return Shard(keep ? p.dim : p.dim - dims.filter((r) => r < p.dim).length);
   });
   const shape = keep ? x.shape.map((s, d) => (reduced(d) ? 1 : s)) : x.shape.filter((_, d) => !reduced(d));
@@ -161,13 +192,54 @@ export function reduce(op: 'sum' | 'mean' | 'amax', x: DTensor, dim?: number | r
     // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
     if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
     if (dims.some((d) => t!.shape[d] === 0)) {
-      // An empty piece (torch.chunk leaves some) holds max's identity, -inf: uploaded, as debug
+      // An empty piece (torch.chunk leaves some) holds the identity, ±inf: uploaded, as debug
       // mode checks every op's result for Inf.
       const local = keep ? t!.shape.map((s, d) => (reduced(d) ? 1 : s)) : t!.shape.filter((_, d) => !reduced(d));
-      return full(local, isFloating(t!.dtype) ? -Infinity : INT32_MIN, { dtype: t!.dtype, chip: t!.chip });
+      return full(local, extremum!.empty[isFloating(t!.dtype) ? 0 : 1], { dtype: t!.dtype, chip: t!.chip });
     }
-    return t!.amax(dims, keep);
+    return t![op as 'amax' | 'amin'](dims, keep);
   }, ps, shape);
+}
+
+/**
+ * Reductions that read each reduced dim whole (max/min with indices, argmax/argmin, std/var). As
+ * PyTorch's rules ask, a Shard of a reduced dim, and any Partial, are redistributed to
+ * Replicate() first; the other shards stay, renumbered. `fn` gives each chip's outputs.
+ */
+function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) => Tensor[]): DTensor[] {
+  const { dims, keepdim } = attrs;
+  const inPs = x.placements.map((p) => (p.kind === 'partial' || (p.kind === 'shard' && dims.includes(p.dim)) ? Replicate() : p));
+  const ps = inPs.map((p) => (p.kind === 'shard' && !keepdim ? Shard(p.dim - dims.filter((r) => r < p.dim).length) : p));
+  return perChipOutputs(() => [laidOut(x, inPs)], ([t]) => fn(t!), ps, reducedShape(x.shape, attrs));
+}
+
+/**
+ * max()/min(): Partial('max'/'min') over sharded dims, as amax/amin. max(dim)/min(dim): values and
+ * indices, the dim gathered when sharded (PyTorch gives Replicate(): an index needs the whole dim).
+ */
+export function extremum(op: 'max' | 'min', x: DTensor, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): DTensor | ValuesIndices<DTensor> {
+  const who = `DTensor.${op}`;
+  if (dim instanceof DTensor) throw new TypeError(`${who}(other), the elementwise ${op}imum, has no DTensor rule here; take it on the full tensors or use ${op}(dim)`);
+  const { withDim, attrs } = extremumArgs(who, op, x, dim, keepdim);
+  if (!withDim) return reduceOver(op === 'max' ? 'amax' : 'amin', x, attrs);
+  const d = attrs.dims[0]!;
+  // keepdim by unsqueeze: in fused mode, Tensor.max(d, true)'s indices read after the gathered
+  // input was freed fail to compute ("its input ... was disposed"), a runtime issue left open
+  const [values, indices] = overWholeDims(x, attrs, (t) => [...t[op](d)].map((r) => (attrs.keepdim ? r.unsqueeze(d) : r)));
+  return new ValuesIndices(values!, indices!);
+}
+
+/** argmax/argmin: over the flattened tensor (no dim) every shard is gathered; PyTorch's Replicate(). */
+export function argExtremum(op: 'argmax' | 'argmin', x: DTensor, dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): DTensor {
+  const { dim: d, keepdim: keep } = argAttrs(`DTensor.${op}`, x, dim, keepdim);
+  const dims = d === null ? x.shape.map((_, i) => i) : [d];
+  return overWholeDims(x, { dims, keepdim: keep }, (t) => [d === null ? t[op](undefined, keep) : t[op](d, keep)])[0]!;
+}
+
+/** std/var: over a sharded dim gathered first (PyTorch redistributes to Replicate() too). */
+export function spread(op: 'std' | 'var', x: DTensor, dim?: number | readonly number[] | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean): DTensor {
+  const { dims, keepdim: keep, correction } = varOptions(`DTensor.${op}`, x, dim, unbiased, keepdim);
+  return overWholeDims(x, { dims, keepdim: keep }, (t) => [t[op]({ dim: dims, keepdim: keep, correction })])[0]!;
 }
 
 export type AlongDimOp = 'softmax' | 'logSoftmax' | 'cumsum' | 'cumprod';

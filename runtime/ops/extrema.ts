@@ -6,7 +6,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
-import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type OneDimOptions, type ReduceOptions } from './reduce.js';
+import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type ReduceAttrs, type OneDimOptions, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
 import { ValuesIndices } from './values-indices.js';
 
@@ -43,7 +43,7 @@ function argReduction(name: string) {
 export const argmaxOp = argReduction('argmax');
 export const argminOp = argReduction('argmin');
 
-function argAttrs(op: string, x: Tensor, dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): ArgAttrs {
+export function argAttrs(op: string, x: { readonly ndim: number }, dim?: number | ArgOptions, keepdim?: boolean | KeepdimOptions): ArgAttrs {
   const o: ArgOptions = isOptions(dim) ? readOptions<ArgOptions>(op, dim, ['dim', 'keepdim'])
     : isOptions(keepdim) ? withPositional(op, 'dim', dim, keepdim, ['dim', 'keepdim']) : { dim: dim as number | undefined, keepdim: keepdim as boolean | undefined };
   if (o.dim === undefined || o.dim === null) return { dim: null, keepdim: o.keepdim ?? false };
@@ -57,6 +57,12 @@ export interface ArgOptions {
   keepdim?: boolean;
 }
 
+/** max/min's dim forms: `withDim` when a dim is given (then (values, indices)), else all dims (a value). */
+export function extremumArgs(who: string, op: 'max' | 'min', x: { readonly ndim: number }, arg?: DimArg, keepdim?: boolean | KeepdimOptions): { withDim: boolean; attrs: ReduceAttrs } {
+  const withDim = typeof arg === 'number' || Array.isArray(arg) || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
+  return { withDim, attrs: reduceAttrs(who, x, arg, keepdim, undefined, `For the ${op}imum over several dims, x.a${op}(dims) takes a list (values only).`) };
+}
+
 function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOptions | readonly number[], keepdim?: boolean | KeepdimOptions): Tensor | ValuesIndices {
   if (arg instanceof Tensor) return op === 'max' ? x.maximum(arg) : x.minimum(arg);
   if (x.dtype === 'bool') {
@@ -64,8 +70,7 @@ function extremum(op: 'max' | 'min', x: Tensor, arg?: Tensor | number | ReduceOp
     const r = extremum(op, x.to('int32'), arg, keepdim);
     return r instanceof Tensor ? r.to('bool') : new ValuesIndices(r.values.to('bool'), r.indices);
   }
-  const withDim = typeof arg === 'number' || Array.isArray(arg) || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
-  const attrs = reduceAttrs(op, x, arg as DimArg, keepdim, undefined, `For the ${op}imum over several dims, x.a${op}(dims) takes a list (values only).`);
+  const { withDim, attrs } = extremumArgs(op, op, x, arg as DimArg, keepdim);
   if (!withDim) return apply(op === 'max' ? amax : amin, [x], { ...attrs, wholeTensor: true });
   const dim = attrs.dims[0]!;
   const kept = apply(op === 'max' ? argmaxOp : argminOp, [x], { dim, keepdim: true });

@@ -32,7 +32,7 @@ export type VarRestOptions = Omit<VarOptions, 'dim'>;
  * PyTorch's forms: var(), var(unbiased), var(dim, unbiased = true, keepdim = false),
  * var(dim, { correction, keepdim }), var({ dim, correction, keepdim }).
  */
-function varOptions(op: string, x: Tensor, dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean) {
+export function varOptions(op: string, x: { readonly ndim: number }, dim?: DimArg | VarOptions | boolean, unbiased?: boolean | VarRestOptions, keepdim?: boolean) {
   let o: VarOptions;
   if (isOptions(dim) || typeof dim === 'boolean') {
     if (unbiased !== undefined || keepdim !== undefined) throw new TypeError(`${op}: no argument may follow ${typeof dim === 'boolean' ? 'unbiased' : 'the options'}; got ${JSON.stringify(unbiased ?? keepdim)}`);

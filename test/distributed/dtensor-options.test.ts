@@ -5,23 +5,13 @@
 // DTensor on 4 simulated ranks (dtensor_torch_reference.py): the result's placements, dtype,
 // shape, each chip's piece against that rank's local tensor, and fullTensor(). Bad options are
 // errors naming the method, the option, what was expected and what came.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tpu, type DTensor, type Placement } from 'tpu-kernel/runtime';
-import { expectClose, host, map, values, type Host } from './dtensor-reference.js';
-import { mesh, mesh2d, S0, S1, R } from '../support/meshes.js';
-
-type DType = 'float32' | 'bfloat16' | 'int32';
-interface Input { h: Host; dtype: DType; ps: Placement[] }
-interface Case { name: string; inputs: Input[]; js: (...d: DTensor[]) => DTensor; py: string }
-interface Described { shape: number[]; dtype: string; values: (number | string)[] }
-interface Answer { placements?: string; full?: Described; locals?: Described[]; error?: string }
+import { describe, expect, it } from 'vitest';
+import { tpu } from 'tpu-kernel/runtime';
+import { map, values } from './dtensor-reference.js';
+import { bf16, compareWithTorch, f32, i32, torchAnswers, wire, type Case } from './dtensor-torch.js';
+import { mesh, S0, S1, R } from '../support/meshes.js';
 
 const P = tpu.Partial('sum');
-const f32 = (h: Host, ps: Placement[]): Input => ({ h, dtype: 'float32', ps });
-const bf16 = (h: Host, ps: Placement[]): Input => ({ h, dtype: 'bfloat16', ps });
-const i32 = (h: Host, ps: Placement[]): Input => ({ h: map(h, Math.round), dtype: 'int32', ps });
 
 const x = values([10, 6]);
 const y = values([10, 6], 5);
@@ -63,51 +53,7 @@ const cases: Case[] = [
   { name: 'div with trunc rounding on a 2-d mesh', inputs: [f32(x, [R, S0]), f32(divisor, [S1, S0])], js: (a, b) => a.div(b!, { roundingMode: 'trunc' }), py: "d0.div(d1, rounding_mode='trunc')" },
 ];
 
-interface Wire { mesh: number[]; py: string; inputs: { values: number[]; shape: number[]; dtype: DType; placements: string[] }[] }
-const wire = (py: string, inputs: readonly Input[]): Wire => ({
-  mesh: inputs[0]!.ps.length === 2 ? [2, 2] : [4],
-  py,
-  inputs: inputs.map(({ h, dtype, ps }) => ({ values: h.data, shape: h.shape, dtype, placements: ps.map(String) })),
-});
-
-/** PyTorch DTensor's answers, from one Python process. */
-function torchAnswers(payload: readonly Wire[]): Answer[] {
-  const helper = fileURLToPath(new URL('./dtensor_torch_reference.py', import.meta.url));
-  const run = spawnSync('python3', [helper], { input: JSON.stringify(payload), maxBuffer: 1 << 26, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`dtensor_torch_reference.py failed (status ${run.status}; python3 -m pip install torch==2.13.0+cpu): ${run.stderr}`);
-  return JSON.parse(run.stdout) as Answer[];
-}
-
-const dist = ({ h, dtype, ps }: Input): DTensor => tpu.distributeTensor(tpu.tensor(h.data, { dtype }).reshape(h.shape), ps.length === 2 ? mesh2d : mesh, ps);
-/** bfloat16: within two ulps (PyTorch's all-reduce of bfloat16 parts rounds at each addition). */
-const tolerance = (dtype: string) => (dtype === 'bfloat16' ? 2 ** -7 : 1e-5);
-
-for (const mode of ['debug', 'strict', 'fused'] as const) {
-  describe(`DTensor options vs PyTorch DTensor in ${mode} mode`, () => {
-    let answers: Answer[] = [];
-    beforeAll(() => {
-      answers = torchAnswers(cases.map((c) => wire(c.py, c.inputs)));
-    });
-    cases.forEach((c, i) => {
-      it(`${c.name} (PyTorch: ${c.py})`, () => {
-        const want = answers[i]!;
-        expect(want.error, 'PyTorch raised').toBeUndefined();
-        const got = tpu.withMode(mode, () => c.js(...c.inputs.map(dist)));
-        expect(`[${got.placements.map(String).join(', ')}]`).toBe(want.placements);
-        expect(got.dtype).toBe(want.full!.dtype);
-        expect(got.shape).toEqual(want.full!.shape);
-        const tol = tolerance(got.dtype);
-        got.localTensors().forEach((t, k) => {
-          const piece = want.locals![k]!;
-          expect(t.dtype).toBe(piece.dtype);
-          expect(t.shape).toEqual(piece.shape);
-          expectClose(host(t), piece.values.map(Number), tol);
-        });
-        expectClose(host(got.fullTensor()), want.full!.values.map(Number), tol);
-      });
-    });
-  });
-}
+compareWithTorch('DTensor options vs PyTorch DTensor', cases);
 
 describe('DTensor options are checked as the Tensor methods check them', () => {
   const d = () => tpu.distributeTensor(tpu.tensor(x.data).reshape(x.shape), mesh, [S0]);
