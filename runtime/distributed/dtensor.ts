@@ -217,7 +217,7 @@ export class DTensor {
   /** @example dt.sum(0) // over a sharded dim: Partial('sum'); dt.sum(0, { dtype: 'bfloat16' }) casts first */
   sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor { return rules.reduce('sum', this, dim, keepdim); }
   /** @example dt.mean(0) // divides by the global size */
-  mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('mean', this, dim, keepdim); }
+  mean(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor { return rules.reduce('mean', this, dim, keepdim); }
   /** @example dt.amax(0) // over a sharded dim: Partial('max') */
   amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amax', this, dim, keepdim); }
   /** @example dt.amin(0) // over a sharded dim: Partial('min') */

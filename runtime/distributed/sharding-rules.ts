@@ -8,7 +8,7 @@
 //     contraction dim sharded on both -> Partial('sum')
 //   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
 //     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
-//     dtype casts each piece first
+//     and mean's dtype casts each piece first
 //   max/min with a dim, argmax/argmin, std/var: a sharded reduced dim (and Partial) is gathered to
 //     Replicate() first, as PyTorch's rules ask; other shards stay
 //   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
@@ -18,7 +18,7 @@ import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
 import { INT32_MAX, INT32_MIN, isFloating, type DType } from '../dtype.js';
 import { readDimAndDType } from '../ops/dim-argument.js';
-import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { meanCasts, reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
 import { argAttrs, extremumArgs, type ArgOptions } from '../ops/extrema.js';
 import { varOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
 import { ValuesIndices } from '../ops/values-indices.js';
@@ -164,8 +164,8 @@ const EXTREMA = { amax: { partial: 'max', empty: [-Infinity, INT32_MIN] }, amin:
 export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): DTensor {
   const who = `DTensor.${op}`;
   // sum's dtype casts each piece (or part) first, as PyTorch casts the DTensor, keeping its placements.
-  const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' ? sumArgs(who, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
-  if (op === 'mean' && !isFloating(x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (cast the pieces first)`);
+  const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' || op === 'mean' ? sumArgs(`DTensor.${op}`, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
+  if (op === 'mean' && !isFloating(dtype ?? x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (give { dtype: 'float32' }, as PyTorch's dtype=)`);
   return reduceOver(op, x, attrs, dtype);
 }
 
@@ -189,8 +189,13 @@ function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAtt
   const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
   return perChip(() => [laidOut(x, inPs)], ([t]) => {
     if (op === 'sum') return (dtype === undefined ? t! : t!.to(dtype)).sum(dims, keep);
-    // mean over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean.
-    if (op === 'mean') return overShards ? t!.sum(dims, keep).div(count) : t!.mean(dims, keep);
+    if (op === 'mean') {
+      const { before, after } = meanCasts(t!.dtype, dtype);
+      const cast = before === undefined ? t! : t!.to(before);
+      // over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean
+      const part = overShards ? cast.sum(dims, keep).div(count) : cast.mean(dims, keep);
+      return after === undefined ? part : part.to(after);
+    }
     if (dims.some((d) => t!.shape[d] === 0)) {
       // An empty piece (torch.chunk leaves some) holds the identity, ±inf: uploaded, as debug
       // mode checks every op's result for Inf.

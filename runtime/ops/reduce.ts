@@ -58,7 +58,7 @@ export function reduction(name: string, resultType: (d: DType) => DType, grad: R
 }
 
 const floatOnly = (op: string) => (d: DType) => {
-  if (!isFloating(d)) throw new TypeError(`${op}: input dtype must be floating point (float32 or bfloat16); got ${d}. Use x.to('float32').${op}()`);
+  if (!isFloating(d)) throw new TypeError(`${op}: input dtype must be floating point (float32 or bfloat16); got ${d}. Give x.${op}({ dtype: 'float32' }) (PyTorch's dtype=) or x.to('float32').${op}()`);
   return d;
 };
 
@@ -99,8 +99,9 @@ export interface OneDimOptions extends ReduceOptions {
 /** The options after a positional dim: `x.sum(1, { keepdim: true })`. */
 export type KeepdimOptions = Omit<ReduceOptions, 'dim'>;
 
+/** The options of sum and mean. */
 export interface SumOptions extends ReduceOptions {
-  /** The input is cast to this dtype before summing (PyTorch's sum(dtype=...)). */
+  /** The input is cast to this dtype first (PyTorch's sum(dtype=...), mean(dtype=...)). */
   dtype?: DType;
 }
 
@@ -139,12 +140,28 @@ export function reduceAttrs(
   return { dims, keepdim: (keep as boolean | undefined) ?? false };
 }
 
-/** sum's arguments: reduceAttrs' and the dtype the input is cast to first (undefined when none is asked for). */
-export function sumArgs(op: string, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
+/**
+ * sum's and mean's arguments: reduceAttrs' and the dtype the input is cast to first (undefined
+ * when none is asked for). mean's must be floating point: PyTorch's mean(dtype=torch.long) raises.
+ */
+export function sumArgs(op: 'sum' | 'mean' | `DTensor.${'sum' | 'mean'}`, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
   const attrs = reduceAttrs(op, x, dim, keepdim, ['dim', 'keepdim', 'dtype']);
   const options = isOptions(keepdim) ? keepdim : isOptions(dim) ? dim : undefined;
-  const dtype = (options as SumOptions | undefined)?.dtype;
-  return { attrs, dtype: dtype === undefined ? undefined : assertDType(dtype, op) };
+  const given = (options as SumOptions | undefined)?.dtype;
+  const dtype = given === undefined ? undefined : assertDType(given, op);
+  if (dtype !== undefined && op.endsWith('mean') && !isFloating(dtype)) throw new TypeError(`${op}: dtype must be floating point, as PyTorch's mean(dtype=...); got ${dtype}`);
+  return { attrs, dtype };
+}
+
+/**
+ * The casts around a mean with `{ dtype }`. PyTorch's CPU mean makes a bfloat16 result of a
+ * wider input in float32 from the input as it is, rounded once at the end (measured: a float32
+ * row [1.3, -0.7, 2.9] with dtype=bfloat16 gives 1.1640625, not the 1.171875 of casting first);
+ * any other dtype casts the input first.
+ */
+export function meanCasts(input: DType, dtype: DType | undefined): { before?: DType; after?: DType } {
+  if (dtype === 'bfloat16' && input !== 'bfloat16') return { before: input === 'float32' ? undefined : 'float32', after: 'bfloat16' };
+  return { before: dtype };
 }
 
 declare module '../tensor.js' {
@@ -155,10 +172,10 @@ declare module '../tensor.js' {
      */
     sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor;
     /**
-     * Mean of elements, over all dims or the given dim(s).
-     * @example x.mean(-1, true)
+     * Mean of elements, over all dims or the given dim(s); `{ dtype }` casts the input first.
+     * @example x.mean(-1, true); x.mean(0, { dtype: 'float32' }) // of an int tensor
      */
-    mean(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): Tensor;
+    mean(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor;
     /**
      * Maximum over all dims or the given dim(s) (torch.amax; values only).
      * @example x.amax(1)
@@ -171,7 +188,12 @@ installMethods({
     const { attrs, dtype } = sumArgs('sum', this, dim, keepdim);
     return apply(sum, [dtype === undefined ? this : this.to(dtype)], attrs);
   },
-  mean(dim, keepdim) { return apply(mean, [this], reduceAttrs('mean', this, dim, keepdim)); },
+  mean(dim, keepdim) {
+    const { attrs, dtype } = sumArgs('mean', this, dim, keepdim);
+    const { before, after } = meanCasts(this.dtype, dtype);
+    const result = apply(mean, [before === undefined ? this : this.to(before)], attrs);
+    return after === undefined ? result : result.to(after);
+  },
   amax(dim, keepdim) {
     // PyTorch orders bools (False < True); the reduction orders numbers: int32 there, bool back
     if (this.dtype === 'bool') return this.to('int32').amax(dim, keepdim).to('bool');

@@ -1,6 +1,6 @@
 // DTensor methods take the options their Tensor namesakes take (they were dropped: dt.softmax(1,
 // { dtype: 'bfloat16' }) gave float32, dt.add(y, { alpha: 2 }) gave x + y): softmax, logSoftmax,
-// cumsum, cumprod with { dtype }, sum with { dtype }, add/sub with { alpha }, div with
+// cumsum, cumprod with { dtype }, sum and mean with { dtype }, add/sub with { alpha }, div with
 // { roundingMode }. Each case runs in debug, strict and fused mode against PyTorch 2.13's own
 // DTensor on 4 simulated ranks (dtensor_torch_reference.py): the result's placements, dtype,
 // shape, each chip's piece against that rank's local tensor, and fullTensor(). Bad options are
@@ -39,6 +39,9 @@ const cases: Case[] = [
   { name: 'sum of int32 with dim, keepdim and float32 dtype in one options object', inputs: [i32(x, [S0])], js: (d) => d.sum({ dim: 1, keepdim: true, dtype: 'float32' }), py: 'd0.sum(1, keepdim=True, dtype=torch.float32)' },
   { name: 'sum of a bfloat16 [Shard(0), Partial] with float32 dtype', inputs: [bf16(x, [S0, P])], js: (d) => d.sum(1, { dtype: 'float32' }), py: 'd0.sum(1, dtype=torch.float32)' },
   { name: 'sum of everything of int32 with float32 dtype', inputs: [i32(x, [S1])], js: (d) => d.sum({ dtype: 'float32' }), py: 'd0.sum(dtype=torch.float32)' },
+  { name: 'mean of int32 with float32 dtype over an unsharded dim keeps Shard(0)', inputs: [i32(x, [S0])], js: (d) => d.mean(1, { dtype: 'float32' }), py: 'd0.mean(1, dtype=torch.float32)' },
+  { name: 'mean of bfloat16 with dim, keepdim and float32 dtype in one options object on a 2-d mesh', inputs: [bf16(x, [S0, R])], js: (d) => d.mean({ dim: 1, keepdim: true, dtype: 'float32' }), py: 'd0.mean(1, keepdim=True, dtype=torch.float32)' },
+  { name: 'mean of float32 with bfloat16 dtype of a Replicate', inputs: [f32(x, [R])], js: (d) => d.mean({ dtype: 'bfloat16' }), py: 'd0.mean(dtype=torch.bfloat16)' },
   { name: 'add with alpha of two Shard(0)', inputs: [f32(x, [S0]), f32(y, [S0])], js: (a, b) => a.add(b!, { alpha: 2 }), py: 'd0.add(d1, alpha=2)' },
   { name: 'add with alpha of two Partials stays Partial', inputs: [f32(x, [P]), f32(y, [P])], js: (a, b) => a.add(b!, { alpha: -0.5 }), py: 'd0.add(d1, alpha=-0.5)' },
   { name: 'add of a number with alpha', inputs: [f32(x, [S0])], js: (d) => d.add(2.5, { alpha: 2 }), py: 'd0.add(2.5, alpha=2)' },
@@ -66,6 +69,8 @@ describe('DTensor options are checked as the Tensor methods check them', () => {
     ['cumsum with a bool dtype', () => d().cumsum(1, { dtype: 'bool' }), 'DTensor.cumsum: dtype bool is not supported, as in PyTorch; give a numeric dtype'],
     ['cumprod with a string after dim', () => d().cumprod(1, bad('float32')), "DTensor.cumprod: the argument after dim must be an options object such as { dtype: 'float32' }; got \"float32\""],
     ['sum with an unknown dtype', () => d().sum(0, { dtype: bad('float16') }), 'DTensor.sum: dtype must be one of float32, bfloat16, int32, int64, bool; got "float16"'],
+    ['mean with an int dtype', () => d().mean(1, { dtype: 'int32' }), "DTensor.mean: dtype must be floating point, as PyTorch's mean(dtype=...); got int32"],
+    ['mean of int32 without dtype', () => di().mean(1), "DTensor.mean: mean needs a floating dtype; got int32 (give { dtype: 'float32' }, as PyTorch's dtype=)"],
     ['add with a string alpha', () => d().add(d(), { alpha: bad('2') }), 'DTensor.add: alpha must be a number; got "2"'],
     ['sub with a misspelt option', () => d().sub(1, bad({ alfa: 2 })), "DTensor.sub: unknown option 'alfa'; DTensor.sub accepts 'alpha'"],
     ['add of int32 with a float alpha', () => di().add(di(), { alpha: 0.5 }), 'add: for integral input tensors, argument alpha must not be a floating point number (as in PyTorch); got alpha 0.5 for int32'],
@@ -75,7 +80,7 @@ describe('DTensor options are checked as the Tensor methods check them', () => {
   });
 
   it('PyTorch rejects the same dtypes, alpha and roundingMode', () => {
-    const pyCases = ['d0.softmax(1, dtype=torch.int32)', 'd0.cumsum(1, dtype=torch.bool)', 'd0.add(d1, alpha=0.5)', "d0.div(2, rounding_mode='round')"];
+    const pyCases = ['d0.softmax(1, dtype=torch.int32)', 'd0.cumsum(1, dtype=torch.bool)', 'd0.mean(1, dtype=torch.int32)', 'd0.mean(1)', 'd0.add(d1, alpha=0.5)', "d0.div(2, rounding_mode='round')"];
     const ints = i32(x, [S0]);
     torchAnswers(pyCases.map((py) => wire(py, [ints, ints]))).forEach((a, k) => expect(a.error, pyCases[k]).toBeDefined());
   });
