@@ -170,7 +170,6 @@ export class TypeScriptSession implements LanguageSession {
       const rewrite = await this.operators.rewrite(code, typecheckMode, this.mayMeetTensors(code));
       if (rewrite && 'error' in rewrite) return { status: 'error', ...operatorErrorInfo(code, place.displayName, rewrite.error) };
       if (rewrite?.changed) (code = rewrite.code), (place = { ...place, cellSource: code });
-      const parsed = rewrite?.parsed;
       // A syntax error is the cell's only error: the type check runs on code that parses.
       const steps = this.compileCell(code, place, signal);
       // Leading `%typecheck` lines took effect before the check: they stand if it fails the cell.
@@ -182,7 +181,7 @@ export class TypeScriptSession implements LanguageSession {
         await CellInterrupter.race(this.finishCell(), signal);
         return value;
       });
-      this.languageService.recordCell(maskMagics(code, this.magics), parsed);
+      this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };
     } catch (error) {

@@ -106,6 +106,10 @@ describe('cells checked on the last checker', () => {
     await compareOn([...docBlocks(), ...PLAIN, ...CHECKER], 'docs');
   }, 120_000);
 
+  it('give a new program\'s answers on cells that end in a comment, blank lines or an expression (the chain parses the cell alone, the service the cell and a suffix)', async () => {
+    await compareOn(['const a1 = 1 // end', 'const b1: string = a1 /* open */', 'a1\n\n\n', '/** doc */\nfunction f1(): number { return a1 }\n// last', 'const c1 = a1 +\n  2', 'const d1: string = c1 as any as number'], 'cell-ends');
+  });
+
   it('check fresh cells without a new program: types flow from chained cell to chained cell', async () => {
     const cells = [
       'const a = tpu.ones([2, 3]);',

@@ -80,9 +80,7 @@ describe('dispatched operators keep JavaScript where no tensor is in play', () =
 
   it('leaves types, enums and declarations as written', () => {
     const cell = 'type T = A[0];\nenum E { A = 1 + 2, B = A * 2 }\ndeclare const d: number;\nlet u: T[1] = 1;';
-    const { parsed, ...rewrite } = dispatchOperators(cell, cell, ts) as { code: string; changed: boolean; parsed?: { text: string } };
-    expect(rewrite).toEqual({ code: cell, changed: false });
-    expect(parsed?.text).toBe(cell); // the history takes this syntax tree
+    expect(dispatchOperators(cell, cell, ts)).toEqual({ code: cell, changed: false });
   });
 });
 

@@ -141,6 +141,25 @@ describe('a cell emitted by splicing its text', () => {
     expect(taken / cells.length).toBeGreaterThan(0.9);
   });
 
+  it('is the same from the type check\'s tree of the cell (parents set, bound: recent-parse.ts)', () => {
+    const internals = ts as unknown as { bindSourceFile(file: ts.SourceFile, options: ts.CompilerOptions): void; getSetExternalModuleIndicator(o: ts.CompilerOptions): (f: ts.SourceFile) => void };
+    const options = { ...cellCompilerOptions(), moduleDetection: ts.ModuleDetectionKind.Force };
+    let compared = 0;
+    for (const source of [...PLAIN, ...SPLICED, ...CHECKER, ...notebookCells(), ...docBlocks()]) {
+      const own = spliced(source);
+      const checked = ts.createSourceFile('chained.ts', source, { languageVersion: ts.ScriptTarget.ES2022, setExternalModuleIndicator: internals.getSetExternalModuleIndicator(options) }, true);
+      internals.bindSourceFile(checked, options);
+      const fromChecked = emitBySplicing(source, () => checked);
+      if (!own) continue;
+      compared++;
+      expect({ javascript: fromChecked?.javascript, declaredNames: fromChecked?.declaredNames, steppable: fromChecked?.steppable }, source)
+        .toEqual({ javascript: own.javascript, declaredNames: own.declaredNames, steppable: own.steppable });
+      const lines = own.javascript.split('\n');
+      for (let line = 1; line <= lines.length; line++) expect(fromChecked!.positions.locate(line, 1), source).toEqual(own.positions.locate(line, 1));
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
   it('maps a position inside a moved function back to the cell', () => {
     const source = 'const a = 1;\nfunction helper(x: number) {\n  return missing(x);\n}';
     const cell = spliced(source)!;

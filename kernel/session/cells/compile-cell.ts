@@ -9,6 +9,7 @@ import { SourceMapPositions, type PiecePositions } from './cell-source-maps.js';
 import { emitBySplicing } from './splice-emit.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 import { parseCell, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
+import { recentParse, rememberParse } from './recent-parse.js';
 
 export interface CompiledCell {
   javascript: string;
@@ -60,18 +61,13 @@ export function rememberCompile(source: string, result: CompileResult): void {
   if (recentCompiles.size > RECENT_COMPILES) recentCompiles.delete(recentCompiles.keys().next().value!);
 }
 
-/** The emit's last syntax tree: the cell history reads the same cell's declarations from it. */
-let lastParse: { text: string; file: ts.SourceFile } | undefined;
-
-/** The syntax tree the emit made of `text` last, if it was the last text it parsed (no parent pointers). */
-export function emittedParse(text: string): ts.SourceFile | undefined {
-  return lastParse?.text === text ? lastParse.file : undefined;
-}
-
 export function transpileCell(source: string): CompileResult {
+  // The type check's tree of the same text is parsed as the emit parses (a module of the same target).
   const parse = (text: string) => {
+    const checked = recentParse(text, cellCompilerOptions().target);
+    if (checked) return (checked as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length === 0 ? checked : undefined;
     const file = parseCell(text, cellCompilerOptions());
-    lastParse = file && { text, file };
+    if (file) rememberParse(file);
     return file;
   };
   try {

@@ -3,10 +3,11 @@
 // structure over some 250 files, then the checker's start), Deno's whole round trip; parsing,
 // binding and checking the cell alone on the last checker costs a tenth of that.
 //
-// The cell is parsed and bound as a module of its own, and the top-level names of the cells
-// executed since that program are added to its scope: TypeScript finds them there before the
-// globals (the program's history files), as a later cell's names shadow an earlier one's at run
-// time. A new program answers where that could differ (`chainable`, `record`): a cell that
+// The cell is parsed and bound alone as a module (the service appends `export {}` to make it one;
+// this parse is told instead, so the emit and the history take the same tree: recent-parse.ts),
+// and the top-level names of the cells executed since that program are added to its scope:
+// TypeScript finds them there before the globals (the program's history files), as a later cell's
+// names shadow an earlier one's at run time. A new program answers where that could differ (`chainable`, `record`): a cell that
 // imports, augments modules or has `@ts-` directives, or a cell whose names an earlier
 // declaration mentions or a global holds (the types of those declarations would change).
 // A cell run without a check (`%typecheck off`) is bound only when a later cell is checked.
@@ -18,6 +19,7 @@
 import path from 'node:path';
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
+import { rememberParse } from '../cells/recent-parse.js';
 
 /** A cell's syntax tree and the checker that types it. */
 export interface CheckedCell {
@@ -65,7 +67,7 @@ export const MAY_IMPORT = /\b(import|require)\b/;
 const CHAIN_LIMIT = 200;
 
 export class CellChain {
-  private base: { checker: CheckerInternals; options: ts.CompilerOptions; internals: ChainInternals } | undefined;
+  private base: { checker: CheckerInternals; options: ts.CompilerOptions; internals: ChainInternals; parseOptions: ts.CreateSourceFileOptions } | undefined;
   /** Top-level names of the cells executed since the base, the latest declaration of each. */
   private names = new Map<string, ts.Symbol>();
   private links = 0;
@@ -77,8 +79,7 @@ export class CellChain {
    */
   private pending: string[] = [];
 
-  /** `suffix`: what the service appends to a cell (it makes the cell a module). */
-  constructor(private readonly cwd: string, private readonly suffix: string) {}
+  constructor(private readonly cwd: string) {}
 
   /** Whether cells can be checked on the chain (a base program is set). */
   get based(): boolean {
@@ -91,7 +92,12 @@ export class CellChain {
     const internals = typescript() as unknown as Partial<ChainInternals>;
     const checker = program.getTypeChecker() as CheckerInternals;
     if (!hasChainInternals(internals) || typeof checker.getDiagnostics !== 'function' || typeof checker.resolveName !== 'function') return;
-    this.base = { checker, options: program.getCompilerOptions(), internals };
+    const options = program.getCompilerOptions();
+    const parseOptions = {
+      languageVersion: internals.getEmitScriptTarget(options),
+      setExternalModuleIndicator: internals.getSetExternalModuleIndicator({ ...options, moduleDetection: typescript().ModuleDetectionKind.Force }),
+    };
+    this.base = { checker, options, internals, parseOptions };
   }
 
   /** Forgets the base: the service is making a new program, which re-parses the base's changed files in place. */
@@ -111,11 +117,6 @@ export class CellChain {
     const checked = this.bind(cell);
     if (checked) this.last = { text: cell, cell: checked };
     return checked;
-  }
-
-  /** The syntax tree of `cell` checked last (the suffix after it), if that is the cell. */
-  parsed(cell: string): ts.SourceFile | undefined {
-    return this.checkedLast(cell)?.file;
   }
 
   /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
@@ -157,11 +158,9 @@ export class CellChain {
     const { internals } = base;
     const ts = typescript();
     const fileName = path.join(this.cwd, `__tpu_kernel_chained_${++this.files}.ts`);
-    const file = ts.createSourceFile(fileName, cell + this.suffix, {
-      languageVersion: internals.getEmitScriptTarget(base.options),
-      setExternalModuleIndicator: internals.getSetExternalModuleIndicator(base.options),
-    }, true) as BoundFile;
+    const file = ts.createSourceFile(fileName, cell, base.parseOptions, true) as BoundFile;
     file.path = file.resolvedPath = file.originalFileName = fileName;
+    rememberParse(file);
     if (!chainable(file)) return undefined;
     internals.bindSourceFile(file, base.options);
     const ownNames = [...file.locals.keys()];

@@ -9,13 +9,13 @@ import type { CompleteResult, InspectResult } from '../../language-session.js';
 import { CellChain, MAY_IMPORT, type CheckedCell } from './cell-chain.js';
 import { CellHistory } from './cell-history.js';
 import { codePointsToUtf16, utf16ToCodePoints } from './code-points.js';
-import { CELL_SUFFIX, CellLanguageService } from './language-service-host.js';
+import { CellLanguageService } from './language-service-host.js';
 import { optionDetails, withoutImportPaths } from './option-details.js';
 import { rewriteOperators, type RewriteResult } from '../operators/typed-operator-rewrite.js';
 import { magicLines, maskMagics } from '../magics/magic-lines.js';
 import type { Magic } from '../magics/magic.js';
 import { duringOwnWork } from '../../io/own-work.js';
-import { emittedParse } from '../cells/compile-cell.js';
+import { recentParse } from '../cells/recent-parse.js';
 
 /** Quiet time (no cell running, none finished) before warming up in the background. */
 const WARM_UP_QUIET_MS = 500;
@@ -36,16 +36,16 @@ export class LazyLanguageService {
 
   /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
   constructor(private readonly cwd: string, private readonly busy: () => boolean) {
-    this.chain = new CellChain(cwd, CELL_SUFFIX);
+    this.chain = new CellChain(cwd);
   }
 
   get ready(): boolean {
     return this.built !== undefined;
   }
 
-  /** An executed cell (magics masked) becomes part of the history the next cells see; `parsed`: its syntax tree, if one was made. */
-  recordCell(source: string, parsed?: ts.SourceFile): void {
-    const fresh = this.history.add(source, parsed ?? this.chain.parsed(source) ?? emittedParse(source));
+  /** An executed cell (magics masked) becomes part of the history the next cells see. */
+  recordCell(source: string): void {
+    const fresh = this.history.add(source, recentParse(source));
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh);

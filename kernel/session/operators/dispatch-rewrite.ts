@@ -9,6 +9,7 @@ import { indexItems, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 import type { RewriteResult } from './typed-operator-rewrite.js';
+import { rememberParse } from '../cells/recent-parse.js';
 
 const OPS = OPERATOR_DISPATCH;
 
@@ -16,6 +17,7 @@ const OPS = OPERATOR_DISPATCH;
 export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts): RewriteResult {
   const K = tsApi.SyntaxKind;
   const file = tsApi.createSourceFile('cell.ts', masked, tsApi.ScriptTarget.Latest, true, tsApi.ScriptKind.TS);
+  rememberParse(file);
   let changed = false;
   const call = (name: string, args: string[]): string => ((changed = true), `${OPS}.${name}(${args.join(', ')})`);
 
@@ -126,5 +128,5 @@ export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts
     pos = statement.end;
   }
   code += cell.slice(pos);
-  return { code, changed, parsed: changed ? undefined : file };
+  return { code, changed };
 }

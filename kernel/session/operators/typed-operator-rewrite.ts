@@ -14,8 +14,7 @@ export interface RewriteError {
   message: string;
 }
 
-/** `parsed`: the cell's syntax tree (magic lines masked, parents set), when the rewrite made one and left the code as it was. */
-export type RewriteResult = { code: string; changed: boolean; parsed?: ts.SourceFile } | { error: RewriteError };
+export type RewriteResult = { code: string; changed: boolean } | { error: RewriteError };
 
 class CannotRewrite extends Error {
   constructor(readonly offset: number, message: string) {
