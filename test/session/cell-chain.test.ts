@@ -176,6 +176,16 @@ describe('a quiet spell after the chain ended', () => {
   }));
 });
 
+describe('a checked cell the chain cannot take (a directive)', () => {
+  it('ends the chain when it runs, so the quiet spell makes the next program', () => withService(tmp('directive'), async (session, chained) => {
+    for (const cell of ['const a = 1;', '// @ts-expect-error\nconst b: string = a;']) checkAndRecord(session, cell);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
+    const before = chained().length;
+    expect(session.diagnostics('const n: string = a;').map((p) => p.code)).toEqual([2322]);
+    expect(chained().slice(before)).toEqual([true]);
+  }));
+});
+
 describe('where the chain could be stale, a new program answers', () => {
   const run = (cells: string[], cwd = tmp('stale')) => withService(cwd, (session) => cells.map((cell) => checkAndRecord(session, cell)));
 

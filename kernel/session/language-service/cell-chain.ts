@@ -119,15 +119,21 @@ export class CellChain {
     return checked;
   }
 
-  /** An executed cell: its names join the chain, or the chain ends where later types could differ. */
-  record(cell: string, declaresFreshNames: boolean): void {
-    const checked = this.checkedLast(cell);
+  /**
+   * An executed cell: its names join the chain, or the chain ends where later types could differ.
+   * `wasChecked`: the cell was type-checked before it ran; it is bound now (a cell the chain cannot
+   * take ends it at once, and the next program is made in a quiet spell). An unchecked one waits.
+   */
+  record(cell: string, declaresFreshNames: boolean, wasChecked: boolean): void {
+    const onChain = this.checkedLast(cell);
     this.last = undefined;
     if (!this.base) return;
     if (!declaresFreshNames || MAY_IMPORT.test(cell) || this.links + this.pending.length >= CHAIN_LIMIT) return this.drop();
-    // A checked cell was bound after every pending one (check links them first).
-    if (checked) this.link(checked);
-    else this.pending.push(cell);
+    if (!wasChecked) return void this.pending.push(cell);
+    this.linkPending();
+    const bound = this.base && (onChain ?? this.bind(cell));
+    if (!bound) return this.drop();
+    this.link(bound);
   }
 
   /** The cell's names join the chain, unless one is a global's (the program's history script holds globals). */

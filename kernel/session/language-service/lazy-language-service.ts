@@ -33,6 +33,8 @@ export class LazyLanguageService {
   private readonly chain: CellChain;
   private warmUp: ReturnType<typeof setTimeout> | undefined;
   private lastCellAt = 0;
+  /** The cell about to be recorded was type-checked (`%typecheck off` cells are not). */
+  private checkedSinceRecord = false;
 
   /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
   constructor(private readonly cwd: string, private readonly busy: () => boolean) {
@@ -48,7 +50,8 @@ export class LazyLanguageService {
     const fresh = this.history.add(source, recentParse(source));
     const changed = this.history.takeChanged();
     this.built?.setHistory(this.history.texts, changed);
-    this.chain.record(source, fresh);
+    this.chain.record(source, fresh, this.checkedSinceRecord);
+    this.checkedSinceRecord = false;
     this.lastCellAt = performance.now();
     // In a quiet spell: the service's first build, or a new program for the chain once it ended
     // (a cell declared a name again), so the next cell does not wait for one.
@@ -141,6 +144,7 @@ export class LazyLanguageService {
 
   /** The cell on the last program's checker when it can be (cell-chain.ts), else on a new program. */
   private checked(cell: string): CheckedCell | undefined {
+    this.checkedSinceRecord = true;
     const chained = this.built && this.chain.check(cell);
     if (chained) return chained;
     const ls = this.load(cell);
