@@ -8,7 +8,8 @@
 //     contraction dim sharded on both -> Partial('sum')
 //   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
 //     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
-//     and mean's dtype casts each piece first
+//     and mean's dtype casts each piece first, but a bfloat16 mean of a wider input is rounded
+//     once from its float32 mean, a Partial one reduced first (Replicate())
 //   max/min with a dim, argmax/argmin, std/var: a sharded reduced dim (and Partial) is gathered to
 //     Replicate() first, as PyTorch's rules ask; other shards stay
 //   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
@@ -166,7 +167,24 @@ export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[
   // sum's dtype casts each piece (or part) first, as PyTorch casts the DTensor, keeping its placements.
   const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' || op === 'mean' ? sumArgs(`DTensor.${op}`, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
   if (op === 'mean' && !isFloating(dtype ?? x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (give { dtype: 'float32' }, as PyTorch's dtype=)`);
+  if (op === 'mean' && meanCasts(x.dtype, dtype).after !== undefined) return roundedMean(x, attrs);
   return reduceOver(op, x, attrs, dtype);
+}
+
+/**
+ * A bfloat16 mean of a wider input, rounded once from its float32 mean as PyTorch's CPU mean
+ * does (meanCasts). Partial parts rounded apart would round twice (1-2 bfloat16 ulps off), so a
+ * Partial float32 mean is reduced first: Replicate(), as PyTorch's DTensor gives over an unevenly
+ * sharded dim.
+ */
+function roundedMean(x: DTensor, attrs: ReduceAttrs): DTensor {
+  let ps: Placement[] = [];
+  const locals = freeUnlessTracked(() => {
+    const wide = reduceOver('mean', x, attrs, 'float32');
+    ps = wide.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
+    return laidOut(wide, ps).localTensors().map((t) => t.to('bfloat16'));
+  });
+  return new DTensor(locals, x.mesh, ps, reducedShape(x.shape, attrs));
 }
 
 function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAttrs, dtype?: DType): DTensor {
@@ -190,11 +208,9 @@ function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAtt
   return perChip(() => [laidOut(x, inPs)], ([t]) => {
     if (op === 'sum') return (dtype === undefined ? t! : t!.to(dtype)).sum(dims, keep);
     if (op === 'mean') {
-      const { before, after } = meanCasts(t!.dtype, dtype);
-      const cast = before === undefined ? t! : t!.to(before);
+      const cast = dtype === undefined ? t! : t!.to(dtype);
       // over a sharded dim: each chip's sum over the GLOBAL count, so the parts add up to the mean
-      const part = overShards ? cast.sum(dims, keep).div(count) : cast.mean(dims, keep);
-      return after === undefined ? part : part.to(after);
+      return overShards ? cast.sum(dims, keep).div(count) : cast.mean(dims, keep);
     }
     if (dims.some((d) => t!.shape[d] === 0)) {
       // An empty piece (torch.chunk leaves some) holds the identity, ±inf: uploaded, as debug

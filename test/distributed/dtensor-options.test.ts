@@ -5,10 +5,10 @@
 // DTensor on 4 simulated ranks (dtensor_torch_reference.py): the result's placements, dtype,
 // shape, each chip's piece against that rank's local tensor, and fullTensor(). Bad options are
 // errors naming the method, the option, what was expected and what came.
-import { describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
-import { map, values } from './dtensor-reference.js';
-import { bf16, compareWithTorch, f32, i32, torchAnswers, wire, type Case } from './dtensor-torch.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tpu, type DTensor } from 'tpu-kernel/runtime';
+import { host, map, values } from './dtensor-reference.js';
+import { bf16, compareWithTorch, dist, f32, i32, torchAnswers, wire, type Answer, type Case, type Input } from './dtensor-torch.js';
 import { mesh, S0, S1, R } from '../support/meshes.js';
 
 const P = tpu.Partial('sum');
@@ -42,6 +42,8 @@ const cases: Case[] = [
   { name: 'mean of int32 with float32 dtype over an unsharded dim keeps Shard(0)', inputs: [i32(x, [S0])], js: (d) => d.mean(1, { dtype: 'float32' }), py: 'd0.mean(1, dtype=torch.float32)' },
   { name: 'mean of bfloat16 with dim, keepdim and float32 dtype in one options object on a 2-d mesh', inputs: [bf16(x, [S0, R])], js: (d) => d.mean({ dim: 1, keepdim: true, dtype: 'float32' }), py: 'd0.mean(1, keepdim=True, dtype=torch.float32)' },
   { name: 'mean of float32 with bfloat16 dtype of a Replicate', inputs: [f32(x, [R])], js: (d) => d.mean({ dtype: 'bfloat16' }), py: 'd0.mean(dtype=torch.bfloat16)' },
+  { name: 'mean with bfloat16 dtype over the unevenly sharded dim gives Replicate()', inputs: [f32(x, [S0])], js: (d) => d.mean(0, { dtype: 'bfloat16' }), py: 'd0.mean(0, dtype=torch.bfloat16)' },
+  { name: 'mean of a float32 Partial with bfloat16 dtype gives Replicate()', inputs: [f32(x, [P])], js: (d) => d.mean(1, { dtype: 'bfloat16' }), py: 'd0.mean(1, dtype=torch.bfloat16)' },
   { name: 'add with alpha of two Shard(0)', inputs: [f32(x, [S0]), f32(y, [S0])], js: (a, b) => a.add(b!, { alpha: 2 }), py: 'd0.add(d1, alpha=2)' },
   { name: 'add with alpha of two Partials stays Partial', inputs: [f32(x, [P]), f32(y, [P])], js: (a, b) => a.add(b!, { alpha: -0.5 }), py: 'd0.add(d1, alpha=-0.5)' },
   { name: 'add of a number with alpha', inputs: [f32(x, [S0])], js: (d) => d.add(2.5, { alpha: 2 }), py: 'd0.add(2.5, alpha=2)' },
@@ -57,6 +59,34 @@ const cases: Case[] = [
 ];
 
 compareWithTorch('DTensor options vs PyTorch DTensor', cases);
+
+// A bfloat16 mean of a wider input is its float32 mean rounded once, as PyTorch's CPU mean: equal to
+// PyTorch's mean of the gathered tensor, bit for bit (the tolerance above would pass a second
+// rounding of Partial parts). PyTorch's own DTensor gives Partial('avg') over evenly sharded dims,
+// each rank's mean rounded before averaging, so only the gathered mean is the reference here.
+describe('DTensor mean with bfloat16 dtype is rounded once, as the gathered tensor\'s mean', () => {
+  const gathered = (args: string) => `d0.redistribute(d0.device_mesh, [torch.distributed.tensor.Replicate()] * d0.device_mesh.ndim).mean(${args})`;
+  const exact: { name: string; input: Input; js: (d: DTensor) => DTensor; args: string }[] = [
+    { name: 'float32 over the unevenly sharded dim', input: f32(x, [S0]), js: (d) => d.mean(0, { dtype: 'bfloat16' }), args: '0, dtype=torch.bfloat16' },
+    { name: 'float32 over the evenly sharded dim', input: f32(values([8, 6]), [S0]), js: (d) => d.mean(0, { dtype: 'bfloat16' }), args: '0, dtype=torch.bfloat16' },
+    { name: 'int32 of everything on a 2-d mesh', input: i32(x, [S0, S1]), js: (d) => d.mean({ dtype: 'bfloat16' }), args: 'dtype=torch.bfloat16' },
+    { name: 'a float32 Partial over an unsharded dim, keepdim', input: f32(x, [P]), js: (d) => d.mean(1, { keepdim: true, dtype: 'bfloat16' }), args: '1, keepdim=True, dtype=torch.bfloat16' },
+  ];
+  let answers: Answer[] = [];
+  beforeAll(() => {
+    answers = torchAnswers(exact.map((c) => wire(gathered(c.args), [c.input])));
+  });
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
+    exact.forEach((c, i) => {
+      it(`${mode}: ${c.name}`, () => {
+        const got = tpu.withMode(mode, () => c.js(dist(c.input)));
+        expect(got.placements.every((p) => p.kind === 'replicate'), String(got.placements)).toBe(true);
+        expect(got.dtype).toBe('bfloat16');
+        expect(host(got.fullTensor())).toEqual(answers[i]!.full!.values.map(Number));
+      });
+    });
+  }
+});
 
 describe('DTensor options are checked as the Tensor methods check them', () => {
   const d = () => tpu.distributeTensor(tpu.tensor(x.data).reshape(x.shape), mesh, [S0]);
