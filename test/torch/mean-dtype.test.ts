@@ -4,7 +4,7 @@
 // PyTorch. Against PyTorch 2.13 in every mode; bfloat16 within the tier's bfloat16 tolerance.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, i64, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, i32, i64, torchTier, weightedGrad, type InputSpec, type TorchCase } from './torch-tier.js';
 
 const N = i64([[1, 5, -3], [7, 2, 4]]);
 const I = i32([[0, -2, 3, 1], [4, 4, -1, 2], [9, -7, 5, 6]]);
@@ -13,14 +13,7 @@ const F = f32([[1.3, -0.7, 2.9], [0.1, 3.3, -1.7]]);
 const B = bf16([[1.5, -2.75, 3.25], [0.5, 4, -1.5]]);
 
 /** The gradient of Σ w·mean(x) with respect to x, through the cast that dtype asks for. */
-function grad(name: string, input: TorchCase['inputs'][number], js: (x: Tensor) => Tensor, py: string): TorchCase {
-  return {
-    name,
-    inputs: [input],
-    js: (x) => { x.requiresGrad_(); js(x).mul(tpu.tensor([2, -1, 3])).sum().backward(); return x.grad!; },
-    py: `x = x0.requires_grad_()\n((${py}) * torch.tensor([2., -1, 3])).sum().backward()\nresult = x.grad`,
-  };
-}
+const grad = (name: string, input: InputSpec, js: (x: Tensor) => Tensor, py: string) => weightedGrad(name, input, js, py, [2, -1, 3]);
 
 const cases: TorchCase[] = [
   { name: 'int64 mean with float32 dtype: of everything, over a dim, keeping it', inputs: [N], js: (x) => [x.mean({ dtype: 'float32' }), x.mean(1, { dtype: 'float32' }), x.mean(0, { keepdim: true, dtype: 'float32' })], py: '(x0.mean(dtype=torch.float32), x0.mean(1, dtype=torch.float32), x0.mean(0, keepdim=True, dtype=torch.float32))' },

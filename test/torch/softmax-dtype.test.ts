@@ -5,7 +5,7 @@
 // within the tier's bfloat16 tolerance (1e-3 absolute + 1e-3 relative); float32 within 1e-6 + 1e-5.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, i64, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, f32, i32, i64, torchTier, weightedGrad, type InputSpec, type TorchCase } from './torch-tier.js';
 
 const N = i64([[1, 5, -3], [7, 2, 4]]);
 const I = i32([[0, -2, 3, 1], [4, 4, -1, 2]]);
@@ -13,18 +13,11 @@ const I = i32([[0, -2, 3, 1], [4, 4, -1, 2]]);
 const F = f32([[1.3, -0.7, 2.9], [0.1, 3.3, -1.7]]);
 const B = bf16([[1.5, -2.75, 3.25], [0.5, 4, -1.5]]);
 const B3 = bf16([[[0.5, -1.25, 2, 3.5], [1.75, 0.25, -2.5, 1], [-0.75, 2.25, 1.5, -3]], [[2.5, 1, -1.5, 0.75], [-2, 3.25, 0.5, 1.25], [1, -0.5, 2.75, -1]]]);
-const W = 'torch.tensor([[1., 2, 3], [4, 5, 6]])';
+const W = [[1, 2, 3], [4, 5, 6]];
 
 /** The gradient of Σ w·f(x) with respect to x, through the cast that dtype asks for. */
-function grad(name: string, input: TorchCase['inputs'][number], js: (x: Tensor) => Tensor, py: string, tolerance: { rtol?: number; atol?: number } = {}): TorchCase {
-  return {
-    name,
-    inputs: [input],
-    js: (x) => { x.requiresGrad_(); js(x).mul(tpu.tensor([[1, 2, 3], [4, 5, 6]])).sum().backward(); return x.grad!; },
-    py: `x = x0.requires_grad_()\n((${py}) * ${W}).sum().backward()\nresult = x.grad`,
-    ...tolerance,
-  };
-}
+const grad = (name: string, input: InputSpec, js: (x: Tensor) => Tensor, py: string, tolerance?: { rtol?: number; atol?: number }) =>
+  weightedGrad(name, input, js, py, W, tolerance);
 
 const cases: TorchCase[] = [
   { name: 'int64 softmax with float32 dtype', inputs: [N], js: (x) => x.softmax(1, { dtype: 'float32' }), py: 'x0.softmax(1, dtype=torch.float32)' },

@@ -53,6 +53,20 @@ export const i64 = (data: Nested) => spec('int64', data);
 export const bool = (data: Nested) => spec('bool', data);
 /** Indices: int64, as PyTorch's (one_hot and cross_entropy take Long only). */
 export const ids = (data: Nested): InputSpec => spec('int64', data);
+/**
+ * The gradient of Σ w·f(x) with respect to x on both sides, `weights` w a float32 tensor
+ * broadcast against f(x) (weights that differ per element catch a gradient spread wrongly).
+ */
+export function weightedGrad(name: string, input: InputSpec, js: (x: Tensor) => Tensor, py: string, weights: number[] | number[][], tolerance: { rtol?: number; atol?: number } = {}): TorchCase {
+  return {
+    name,
+    inputs: [input],
+    js: (x) => { x.requiresGrad_(); js(x).mul(tpu.tensor(weights)).sum().backward(); return x.grad!; },
+    py: `x = x0.requires_grad_()\n((${py}) * torch.tensor(${JSON.stringify(weights)}, dtype=torch.float32)).sum().backward()\nresult = x.grad`,
+    ...tolerance,
+  };
+}
+
 /** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */
 export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {
   const n = shape.reduce((a, b) => a * b, 1);
