@@ -8,7 +8,7 @@ import { typescript } from '../typescript.js';
 import { SourceMapPositions, type PiecePositions } from './cell-source-maps.js';
 import { emitBySplicing } from './splice-emit.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
-import { parseCell, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
+import { parseCell, parsedCleanly, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
 import { recentParse, rememberParse } from './recent-parse.js';
 
 export interface CompiledCell {
@@ -65,7 +65,7 @@ export function transpileCell(source: string): CompileResult {
   // The type check's tree of the same text is parsed as the emit parses (a module of the same target).
   const parse = (text: string) => {
     const checked = recentParse(text, cellCompilerOptions().target);
-    if (checked) return (checked as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length === 0 ? checked : undefined;
+    if (checked) return parsedCleanly(checked);
     const file = parseCell(text, cellCompilerOptions());
     if (file) rememberParse(file);
     return file;

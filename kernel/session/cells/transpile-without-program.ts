@@ -95,6 +95,11 @@ export function parseCell(source: string, options: ts.CompilerOptions, setParent
     languageVersion: compiled.target ?? ts.ScriptTarget.ES2022,
     setExternalModuleIndicator: internals.getSetExternalModuleIndicator(compiled),
   }, setParentNodes);
+  return parsedCleanly(file);
+}
+
+/** `file`, when it has no syntax error (else the emit goes to transpileModule, which words it). */
+export function parsedCleanly(file: ts.SourceFile): ts.SourceFile | undefined {
   return (file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length === 0 ? file : undefined;
 }
 

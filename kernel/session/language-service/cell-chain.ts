@@ -7,9 +7,10 @@
 // this parse is told instead, so the emit and the history take the same tree: recent-parse.ts),
 // and the top-level names of the cells executed since that program are added to its scope:
 // TypeScript finds them there before the globals (the program's history files), as a later cell's
-// names shadow an earlier one's at run time. A new program answers where that could differ (`chainable`, `record`): a cell that
-// imports, augments modules or has `@ts-` directives, or a cell whose names an earlier
-// declaration mentions or a global holds (the types of those declarations would change).
+// names shadow an earlier one's at run time. A new program answers where that could differ
+// (`chainable`, `record`): a cell that imports, augments modules or has `@ts-` directives, or a
+// cell whose names an earlier declaration mentions or a global holds (the types of those
+// declarations would change).
 // A cell run without a check (`%typecheck off`) is bound only when a later cell is checked.
 //
 // TypeScript internals used (typescript.js 6.0; checked for at run time, else every cell takes a

@@ -8,13 +8,12 @@ import type ts from 'typescript';
 import { indexItems, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
-import type { RewriteResult } from './typed-operator-rewrite.js';
 import { rememberParse } from '../cells/recent-parse.js';
 
 const OPS = OPERATOR_DISPATCH;
 
 /** `cell` with its operators dispatched; `masked` is the cell with magic lines blanked (same offsets). */
-export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts): RewriteResult {
+export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts): { code: string; changed: boolean } {
   const K = tsApi.SyntaxKind;
   const file = tsApi.createSourceFile('cell.ts', masked, tsApi.ScriptTarget.Latest, true, tsApi.ScriptKind.TS);
   rememberParse(file);
