@@ -187,7 +187,8 @@ function roundedMean(x: DTensor, attrs: ReduceAttrs): DTensor {
   return new DTensor(locals, x.mesh, ps, reducedShape(x.shape, attrs));
 }
 
-function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAttrs, dtype?: DType): DTensor {
+function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType): DTensor {
+  const { dims, keepdim: keep } = attrs;
   const extremum = op === 'amax' || op === 'amin' ? EXTREMA[op] : null;
   const reduced = (d: number) => dims.includes(d);
   // sum and mean are linear (Partial sum/mean parts stay parts); max of parts' maxima is the max
@@ -202,7 +203,6 @@ function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAtt
     if (reduced(p.dim)) return Partial(extremum ? extremum.partial : 'sum');
     return Shard(keep ? p.dim : p.dim - dims.filter((r) => r < p.dim).length);
   });
-  const shape = keep ? x.shape.map((s, d) => (reduced(d) ? 1 : s)) : x.shape.filter((_, d) => !reduced(d));
   const overShards = x.placements.some((p) => p.kind === 'shard' && reduced(p.dim));
   const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
   return perChip(() => [laidOut(x, inPs)], ([t]) => {
@@ -215,11 +215,10 @@ function reduceOver(op: ReduceOp, x: DTensor, { dims, keepdim: keep }: ReduceAtt
     if (dims.some((d) => t!.shape[d] === 0)) {
       // An empty piece (torch.chunk leaves some) holds the identity, ±inf: uploaded, as debug
       // mode checks every op's result for Inf.
-      const local = keep ? t!.shape.map((s, d) => (reduced(d) ? 1 : s)) : t!.shape.filter((_, d) => !reduced(d));
-      return full(local, extremum!.empty[isFloating(t!.dtype) ? 0 : 1], { dtype: t!.dtype, chip: t!.chip });
+      return full(reducedShape(t!.shape, attrs), extremum!.empty[isFloating(t!.dtype) ? 0 : 1], { dtype: t!.dtype, chip: t!.chip });
     }
     return t![op as 'amax' | 'amin'](dims, keep);
-  }, ps, shape);
+  }, ps, reducedShape(x.shape, attrs));
 }
 
 /**
