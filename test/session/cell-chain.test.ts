@@ -68,20 +68,40 @@ function checkAndRecord(session: LazyLanguageService, cell: string): number[] {
   return codes;
 }
 
-/** The session's service on `cells` in turn, beside the reference; how many checks the chain answered. */
-function compareOn(cells: readonly string[], name: string): Promise<number> {
+type Run = 'checked' | 'unchecked';
+
+/**
+ * The session's service on `cells` in turn beside the reference: a checked cell's rewrite and
+ * diagnostics must be the reference's; an unchecked one is only recorded (run without a check).
+ * Per cell, the chain's binds so far and its problems' codes; whether each check was answered on the chain.
+ */
+async function compareRuns(cells: readonly (readonly [string, Run])[], name: string) {
   const reference = new EveryCellAProgram(tmp(`${name}-reference`));
-  return withService(tmp(name), (session, chained) => {
-    for (const [i, cell] of cells.entries()) {
-      const expected = reference.check(cell);
-      const rewrite = session.rewriteOperators(cell, noMagics);
-      const diagnostics = session.diagnostics(cell).map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message));
-      expect({ i, cell, rewrite, diagnostics }).toEqual({ i, cell, ...expected });
+  const bind = vi.spyOn(CellChain.prototype as unknown as { bind(cell: string): unknown }, 'bind');
+  const binds: number[] = [];
+  const problems: (number[] | undefined)[] = [];
+  const onChain = await withService(tmp(name), (session, chained) => {
+    for (const [i, [cell, how]] of cells.entries()) {
+      if (how === 'checked') {
+        const expected = reference.check(cell);
+        const rewrite = session.rewriteOperators(cell, noMagics);
+        const diagnostics = session.diagnostics(cell);
+        expect({ i, cell, rewrite, diagnostics: diagnostics.map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message)) }).toEqual({ i, cell, ...expected });
+        problems.push(diagnostics.map((p) => p.code));
+      } else problems.push(undefined);
       session.recordCell(cell);
       reference.record(cell);
+      binds.push(bind.mock.calls.length);
     }
-    return chained().filter(Boolean).length;
+    return chained();
   });
+  return { binds, onChain, problems };
+}
+
+/** Every cell checked, then run: how many checks the chain answered. */
+async function compareOn(cells: readonly string[], name: string): Promise<number> {
+  const { onChain } = await compareRuns(cells.map((cell) => [cell, 'checked'] as const), name);
+  return onChain.filter(Boolean).length;
 }
 
 function comparable(code: number, start: number, message: string): string {
@@ -167,21 +187,15 @@ describe('complete and inspect between cells', () => {
 });
 
 describe('a quiet spell after the chain ended', () => {
-  it('makes the new program then, so the next cell is checked on the chain', () => withService(tmp('quiet'), async (session, chained) => {
-    for (const cell of ['const a = 1;', 'const a = "x";']) checkAndRecord(session, cell);
+  // a name declared again ends the chain; so does a checked cell it cannot take (a directive), when it runs
+  it.each([
+    ['a name declared again', ['const a = 1;', 'const a = "x";'], 'const n: number = a;'],
+    ['a checked cell with a directive', ['const a = 1;', '// @ts-expect-error\nconst b: string = a;'], 'const n: string = a;'],
+  ])('after %s, makes the new program then, so the next cell is checked on the chain', (_, cells, next) => withService(tmp('quiet'), async (session, chained) => {
+    for (const cell of cells) checkAndRecord(session, cell);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
     const before = chained().length;
-    expect(session.diagnostics('const n: number = a;').map((p) => p.code)).toEqual([2322]);
-    expect(chained().slice(before)).toEqual([true]);
-  }));
-});
-
-describe('a checked cell the chain cannot take (a directive)', () => {
-  it('ends the chain when it runs, so the quiet spell makes the next program', () => withService(tmp('directive'), async (session, chained) => {
-    for (const cell of ['const a = 1;', '// @ts-expect-error\nconst b: string = a;']) checkAndRecord(session, cell);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
-    const before = chained().length;
-    expect(session.diagnostics('const n: string = a;').map((p) => p.code)).toEqual([2322]);
+    expect(session.diagnostics(next).map((p) => p.code)).toEqual([2322]);
     expect(chained().slice(before)).toEqual([true]);
   }));
 });
@@ -227,35 +241,8 @@ describe('where the chain could be stale, a new program answers', () => {
 });
 
 describe('cells run without a check (`%typecheck off`)', () => {
-  /**
-   * The session's service on `cells` in turn, some only recorded (run without a check), beside the
-   * reference; per cell, the chain's binds so far, and whether each check was answered on the chain.
-   */
-  async function compareWithUnchecked(cells: [string, 'checked' | 'unchecked'][], name: string) {
-    const reference = new EveryCellAProgram(tmp(`${name}-reference`));
-    const bind = vi.spyOn(CellChain.prototype as unknown as { bind(cell: string): unknown }, 'bind');
-    const binds: number[] = [];
-    const problems: (number[] | undefined)[] = [];
-    const onChain = await withService(tmp(name), (session, chained) => {
-      for (const [i, [cell, how]] of cells.entries()) {
-        if (how === 'checked') {
-          const expected = reference.check(cell);
-          const rewrite = session.rewriteOperators(cell, noMagics);
-          const diagnostics = session.diagnostics(cell);
-          expect({ i, rewrite, diagnostics: diagnostics.map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message)) }).toEqual({ i, ...expected });
-          problems.push(diagnostics.map((p) => p.code));
-        } else problems.push(undefined);
-        session.recordCell(cell);
-        reference.record(cell);
-        binds.push(bind.mock.calls.length);
-      }
-      return chained();
-    });
-    return { binds, onChain, problems };
-  }
-
   it('are bound only when a cell is next checked, with a new program\'s answers and on the chain', async () => {
-    const { binds, onChain, problems } = await compareWithUnchecked([
+    const { binds, onChain, problems } = await compareRuns([
       ['const a = tpu.ones([2, 3]);', 'checked'], ['const b = a.sum();', 'unchecked'], ['function f(t: typeof b) { return `${t.item()}`; }', 'unchecked'],
       ['const n: number = f(b);\nconst c = a.mul(2);', 'checked'], ['let d = c.shape;', 'unchecked'], ['const e: string = d;\nconst g: number = d[0];', 'checked'],
     ], 'unchecked');
@@ -267,14 +254,14 @@ describe('cells run without a check (`%typecheck off`)', () => {
   });
 
   it('where the chain could be stale, still have a new program answer the next checked cell', async () => {
-    const cases: [string, 'checked' | 'unchecked'][][] = [
+    const cases: [string, Run][][] = [
       [['const x = 1;', 'checked'], ['function g() { return x; }', 'unchecked'], ['const x = "a";', 'unchecked'], ['const n: number = g();', 'checked']],
       [['const a = 1;', 'checked'], ['interface Array<T> { mine(): T }', 'unchecked'], ['const k: string = [1].mine();', 'checked']],
       [['const a = 1;', 'checked'], ['declare global { var gg: string }', 'unchecked'], ['const k: number = gg;', 'checked']],
       [['const a = 1;', 'checked'], ['import { sep } from "node:path";', 'unchecked'], ['const n: number = sep;', 'checked']],
     ];
     const problems = [];
-    for (const [i, cells] of cases.entries()) problems.push((await compareWithUnchecked(cells, `unchecked-stale-${i}`)).problems.at(-1));
+    for (const [i, cells] of cases.entries()) problems.push((await compareRuns(cells, `unchecked-stale-${i}`)).problems.at(-1));
     expect(problems.slice(0, 2)).toEqual([[2322], [2322]]);
   });
 });
