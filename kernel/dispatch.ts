@@ -43,6 +43,8 @@ export interface DispatcherOptions {
   replies: Record<RequestChannel, FrameSink>;
   /** While true, shell requests are answered 'aborted' unhandled (stop_on_error). */
   aborting?: () => boolean;
+  /** Told when a request is answered, before its idle: a client may send its next request once it sees that. */
+  beforeIdle?: (channel: RequestChannel) => void;
   log?: (text: string) => void;
   /** Told when each request starts (before its busy) and ends (after its idle). */
   tracker?: RequestTracker;
@@ -134,6 +136,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
     } finally {
       release?.();
+      options.beforeIdle?.(channel);
       publish('status', { execution_state: 'idle' }, request);
       options.tracker?.end();
     }

@@ -77,6 +77,11 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
     iopub: transport.iopub,
     replies: { shell: shellReplies, control: shellReplies },
     aborting: () => state.aborting,
+    // stop_on_error aborts what was already queued when the failure happened, nothing sent after
+    // the last aborted request's idle
+    beforeIdle: (channel) => {
+      if (channel === 'shell' && state.aborting && !transport.shell.hasPending()) state.aborting = false;
+    },
     log,
     tracker: options.requestTracker,
   });
@@ -93,8 +98,6 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
       void serveStdin().catch((e) => log(`stdin stopped: ${e}`));
       for await (const frames of transport.shell.receive()) {
         await (inFlight = dispatcher.dispatch('shell', frames).catch((e) => log(`shell dispatch failed: ${(e as Error).stack ?? e}`)));
-        // stop_on_error aborts what was already queued when the failure happened, nothing later
-        if (state.aborting && !transport.shell.hasPending()) state.aborting = false;
       }
     },
     interrupt() {

@@ -226,3 +226,26 @@ it('turns a session that throws instead of returning an outcome into an error ou
   expect(reply.content).toMatchObject({ status: 'error', execution_count: 1, ename: 'RangeError', evalue: 'session broke' });
   expect(iopub.filter((m) => m.header.msg_type === 'error').map((m) => m.content.evalue)).toEqual(['session broke']);
 });
+
+it('stop_on_error aborts the requests queued at the failure, not one a client sends on seeing the last idle', async () => {
+  start();
+  const requests = ["throw new Error('first')", 'globalThis.queued = 1', 'typeof queued'].map((code) =>
+    createMessage('client', 'execute_request', { code, stop_on_error: true }, undefined, { identities: [Buffer.from('peer')] }));
+  const [failing, queued, next] = requests.map((r) => r.header.msg_id);
+  const idleOf = (id: string) => transport.iopub.sent.map(decode).some((m) => m.content.execution_state === 'idle' && m.parent_header.msg_id === id);
+  // The client answers the queued request's idle at once: before the kernel's loop goes on to read.
+  const answerIdle = async () => {
+    while (!idleOf(queued!)) await transport.iopub.nextSend();
+    transport.shell.push(encodeMessage(requests[2]!, signer));
+  };
+  const answered = answerIdle();
+  transport.shell.push(encodeMessage(requests[0]!, signer));
+  transport.shell.push(encodeMessage(requests[1]!, signer));
+  await answered;
+  while (!idleOf(next!)) await transport.iopub.nextSend();
+  const replies = transport.shell.sent.map(decode);
+  const status = (id: string) => replies.find((m) => m.parent_header.msg_id === id)?.content.status;
+  expect([status(failing!), status(queued!), status(next!)]).toEqual(['error', 'aborted', 'ok']);
+  const result = transport.iopub.sent.map(decode).find((m) => m.header.msg_type === 'execute_result' && m.parent_header.msg_id === next);
+  expect(result?.content.data).toEqual({ 'text/plain': "'undefined'" });
+});
