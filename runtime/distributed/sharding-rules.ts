@@ -243,9 +243,7 @@ export function extremum(op: 'max' | 'min', x: DTensor, dim?: number | OneDimOpt
   const { withDim, attrs } = extremumArgs(who, op, x, dim, keepdim);
   if (!withDim) return reduceOver(op === 'max' ? 'amax' : 'amin', x, attrs);
   const d = attrs.dims[0]!;
-  // keepdim by unsqueeze: in fused mode, Tensor.max(d, true)'s indices read after the gathered
-  // input was freed fail to compute ("its input ... was disposed"), a runtime issue left open
-  const [values, indices] = overWholeDims(x, attrs, (t) => [...t[op](d)].map((r) => (attrs.keepdim ? r.unsqueeze(d) : r)));
+  const [values, indices] = overWholeDims(x, attrs, (t) => [...t[op](d, attrs.keepdim)]);
   return new ValuesIndices(values!, indices!);
 }
 

@@ -274,7 +274,6 @@ export class Region {
           const programs = [safe, fallible].filter((ts) => ts.length).map((ts) => bindPerChip(new Set(ts), site, this.members));
           beforeLaunch?.(combineBindings(programs[0]!), this.originals);
           for (const parts of programs) launchAll(parts);
-          for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
         } else if (beforeLaunch) {
           const bp = bindProgram([...outputs], site);
           beforeLaunch(bp, this.originals);
@@ -296,6 +295,10 @@ export class Region {
     } finally {
       this.end();
     }
+    // Disposed values written out anyway (a collective's results) are freed only now: end()
+    // first pins what the recipes it keeps read, and one may read such a value (x.max(d, true)'s
+    // indices, read once in the region, left a recipe over a disposed all_gather result).
+    for (const t of outputs) if (t.disposed && t._buf) disposeBuffer(t._buf);
   }
 
   /** What a cut writes out: `required` first, then every value that may be read later. */
