@@ -160,6 +160,9 @@ export class TypeScriptSession implements LanguageSession {
       return outcome;
     } finally {
       this.running = false;
+      // The cell's reply and idle are sent in the microtasks after this: the history is brought up
+      // to date once they are on their way, before the next request is read.
+      setImmediate(() => this.languageService.recordPending());
     }
   }
 

@@ -61,10 +61,16 @@ async function withService<T>(cwd: string, body: (session: LazyLanguageService, 
   }
 }
 
+/** A cell recorded as the session records a cell it ran: then, and after its reply. */
+function recordRun(session: LazyLanguageService, cell: string): void {
+  session.recordCell(cell);
+  session.recordPending();
+}
+
 /** A cell checked as the session checks it before running it, then recorded as run: its problems' codes. */
 function checkAndRecord(session: LazyLanguageService, cell: string): number[] {
   const codes = session.diagnostics(cell).map((p) => p.code);
-  session.recordCell(cell);
+  recordRun(session, cell);
   return codes;
 }
 
@@ -89,7 +95,7 @@ async function compareRuns(cells: readonly (readonly [string, Run])[], name: str
         expect({ i, cell, rewrite, diagnostics: diagnostics.map((p) => comparable(p.code, offsetOf(cell, p.line, p.column), p.message)) }).toEqual({ i, cell, ...expected });
         problems.push(diagnostics.map((p) => p.code));
       } else problems.push(undefined);
-      session.recordCell(cell);
+      recordRun(session, cell);
       reference.record(cell);
       binds.push(bind.mock.calls.length);
     }
@@ -179,7 +185,7 @@ describe('complete and inspect between cells', () => {
     expect((await session.complete('a.toF', 5, noMagics)).matches).toEqual(['toFixed']);
     const before = chained().length;
     expect(session.diagnostics('const n: number = b;').map((p) => p.code)).toEqual([2322]);
-    session.recordCell('const c = a + 1;');
+    recordRun(session, 'const c = a + 1;');
     expect((await session.inspect('c', 1, 0, noMagics)).data['text/plain']).toMatch(/const c: number/);
     expect(session.diagnostics('const s: string = c;').map((p) => p.code)).toEqual([2322]);
     expect(chained().slice(before)).toEqual([true, true]);

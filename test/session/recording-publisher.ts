@@ -63,9 +63,12 @@ export class SessionDriver {
     return { outcome, publisher };
   }
 
+  /** Returns once the session's work after a reply is done too (the history), as before a kernel reads its next request. */
   async run(code: string, answers: string[] = []): Promise<CellRun> {
     const { outcome, publisher } = this.start(code, answers);
-    return { outcome: await outcome, publisher };
+    const run = { outcome: await outcome, publisher };
+    await new Promise((resolve) => setImmediate(resolve));
+    return run;
   }
 
   /** Runs a cell that must succeed; returns its text/plain result (undefined when none). */

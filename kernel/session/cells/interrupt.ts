@@ -20,10 +20,19 @@ export class CellInterrupter {
   /** Settles like `work`, or rejects with the interrupt as soon as `signal` aborts. */
   static race<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return Promise.race([work, interruption(signal)]);
   }
+}
+
+/** Per signal, one listener for all its races (a cell races each wait: Node's listeners are not cheap). */
+const interruptions = new WeakMap<AbortSignal, Promise<never>>();
+
+function interruption(signal: AbortSignal): Promise<never> {
+  let interrupted = interruptions.get(signal);
+  if (!interrupted) {
+    interrupted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    interrupted.catch(() => {}); // an interrupt after the cell's last race is no unhandled rejection
+    interruptions.set(signal, interrupted);
+  }
+  return interrupted;
 }

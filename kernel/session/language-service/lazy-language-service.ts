@@ -35,6 +35,8 @@ export class LazyLanguageService {
   private lastCellAt = 0;
   /** The cell about to be recorded was type-checked (`%typecheck off` cells are not). */
   private checkedSinceRecord = false;
+  /** An executed cell not yet in the history (`recordCell`). */
+  private pending: { source: string; tree: ts.SourceFile | undefined; checked: boolean } | undefined;
 
   /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
   constructor(private readonly cwd: string, private readonly busy: () => boolean) {
@@ -45,14 +47,27 @@ export class LazyLanguageService {
     return this.built !== undefined;
   }
 
-  /** An executed cell (magics masked) becomes part of the history the next cells see. */
+  /**
+   * An executed cell (magics masked) becomes part of the history the next cells see. Its parse is
+   * taken now; the recording waits for `recordPending` (after the cell's reply), or for the next
+   * use of the history, whichever comes first.
+   */
   recordCell(source: string): void {
-    const fresh = this.history.add(source, recentParse(source));
-    const changed = this.history.takeChanged();
-    this.built?.setHistory(this.history.texts, changed);
-    this.chain.record(source, fresh, this.checkedSinceRecord);
+    this.recordPending();
+    this.pending = { source, tree: recentParse(source), checked: this.checkedSinceRecord };
     this.checkedSinceRecord = false;
     this.lastCellAt = performance.now();
+  }
+
+  /** Records the cell `recordCell` left waiting, if any. */
+  recordPending(): void {
+    if (!this.pending) return;
+    const { source, tree, checked } = this.pending;
+    this.pending = undefined;
+    const fresh = this.history.add(source, tree);
+    const changed = this.history.takeChanged();
+    this.built?.setHistory(this.history.texts, changed);
+    this.chain.record(source, fresh, checked);
     // In a quiet spell: the service's first build, or a new program for the chain once it ended
     // (a cell declared a name again), so the next cell does not wait for one.
     if (!this.warmUp && !(this.built && this.chain.based)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
@@ -136,6 +151,7 @@ export class LazyLanguageService {
   }
 
   dispose(): void {
+    this.pending = undefined;
     clearTimeout(this.warmUp);
     this.chain.drop();
     this.built?.service.dispose();
@@ -144,6 +160,7 @@ export class LazyLanguageService {
 
   /** The cell on the last program's checker when it can be (cell-chain.ts), else on a new program. */
   private checked(cell: string): CheckedCell | undefined {
+    this.recordPending();
     this.checkedSinceRecord = true;
     const chained = this.built && this.chain.check(cell);
     if (chained) return chained;
@@ -166,6 +183,7 @@ export class LazyLanguageService {
   }
 
   private load(cell: string): CellLanguageService {
+    this.recordPending();
     clearTimeout(this.warmUp);
     this.warmUp = undefined;
     // The service's next program re-parses changed files in place, under the chain's checker.
