@@ -290,9 +290,14 @@ export class TypeScriptSession implements LanguageSession {
     await this.syncDevice();
   }
 
-  /** Whether the cell's operators may have tensor operands: once `tpu` was used, or the cell names it. */
+  /**
+   * Whether the cell's operators may have tensor operands: once the runtime was used. A cell that
+   * names `tpu` or imports a module counts as using it (a module may make tensors over
+   * 'tpu-kernel/runtime' with no `tpu` in any cell): its operators are dispatched, its end syncs.
+   */
   private mayMeetTensors(code: string): boolean {
-    return this.runtimeUsed || /\btpu\b/.test(code);
+    if (!this.runtimeUsed && /\b(?:tpu|import|require)\b/.test(code)) this.touchRuntime();
+    return this.runtimeUsed;
   }
 
   private touchRuntime(): TensorRuntime | undefined {

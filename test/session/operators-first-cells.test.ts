@@ -4,9 +4,10 @@
 // back to back). With `%typecheck error` the cell is rewritten from types before its check
 // (unrewritten: "Operator '+' cannot be applied to types Tensor and Tensor").
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SessionFactory } from '../../kernel/language-session.js';
 import { SessionDriver } from './recording-publisher.js';
 
@@ -32,6 +33,20 @@ describe('tensor operators in the first cells of a session', () => {
     expect(await driver.value('const b = a * 2; b - a')).toContain('tensor([1., 2., 3.]');
     expect(await driver.value('(a ** 2).sum()')).toContain('tensor(14.');
     expect(serviceBuilt(driver)).toBe(false); // dispatched: no build on the cells' path
+  });
+
+  // a helper module over the runtime (the built one, as the session's): no cell names `tpu`
+  it.each(['', '%typecheck off\n'])('rewrites them on tensors a module made, in cells that never name tpu (%s)', async (magic) => {
+    const driver = fresh();
+    drivers.push(driver);
+    const runtime = pathToFileURL(path.resolve('dist/runtime/index.js')).href;
+    writeFileSync(path.join(driver.cwd, 'make.ts'), `import { tpu } from ${JSON.stringify(runtime)};\nexport const make = () => tpu.tensor([[1, 2], [3, 4]]);\n`);
+    await driver.value(`${magic}import { make } from './make.ts';`);
+    await driver.value('const m = make();');
+    expect(await driver.value('m[1]')).toContain('tensor([3., 4.]');
+    expect(await driver.value('m * 2')).toMatch(/tensor\(\[\[2\., 4\.\],\s+\[6\., 8\.\]\]/);
+    expect(await driver.value('(1 - m).sum().item()')).toBe('-6');
+    expect(serviceBuilt(driver)).toBe(false);
   });
 
   it('rewrites them before the check under %typecheck error', async () => {
