@@ -17,11 +17,6 @@ export interface RequestContext {
   request: Message;
   /** Publish on iopub with this request as parent. */
   publish(msgType: string, content: Content, extras?: PublishExtras): void;
-  /**
-   * From now on the request's messages wait for its idle and go to iopub with it, in one hand-off
-   * (a hand-off wakes the IO thread): for what a handler publishes once its waiting is over.
-   */
-  holdUntilIdle(): void;
 }
 
 /** Returns the reply content, or undefined for messages without a reply (comm_*). */
@@ -104,7 +99,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (route && route.channel !== channel) log(`${msgType} arrived on ${channel}, expected on ${route.channel}; answering anyway`);
     options.tracker?.begin();
     const release = route?.publishesAtOnce && !badContent ? iopub.hold?.() : undefined;
-    let releaseAtIdle: (() => void) | undefined;
     publish('status', { execution_state: 'busy' }, request);
     try {
       let content: Content | undefined;
@@ -125,11 +119,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         try {
           let handled: ReturnType<Handler>;
           try {
-            handled = route.handler({
-              request,
-              publish: (type, body, extras) => publish(type, body, request, extras),
-              holdUntilIdle: () => void (releaseAtIdle ??= iopub.hold?.()),
-            });
+            handled = route.handler({ request, publish: (type, body, extras) => publish(type, body, request, extras) });
           } finally {
             release?.();
           }
@@ -148,7 +138,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       release?.();
       options.beforeIdle?.(channel);
       publish('status', { execution_state: 'idle' }, request);
-      releaseAtIdle?.();
       options.tracker?.end();
     }
   }

@@ -38,8 +38,6 @@ export function executeHandler(
     // A session that fails instead of returning an outcome still gets the cell its error output and reply.
     const outcome = await session.execute(code, { executionCount, silent, storeHistory, allowStdin, publisher })
       .catch((error: unknown): ExecuteOutcome => ({ status: 'error', ...errorFields(error) }));
-    // The cell is over: its result or error goes out with the idle.
-    context.holdUntilIdle();
     if (outcome.status === 'error') {
       const { ename, evalue, traceback } = outcome;
       context.publish('error', { ename, evalue, traceback });
