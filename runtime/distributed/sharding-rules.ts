@@ -8,10 +8,10 @@
 //     contraction dim sharded on both -> Partial('sum')
 //   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
 //     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
-//     and mean's dtype casts each piece first, but a bfloat16 mean of a wider input is rounded
-//     once from its float32 mean, a Partial one reduced first (Replicate())
-//   max/min with a dim, argmax/argmin, std/var: a sharded reduced dim (and Partial) is gathered to
-//     Replicate() first, as PyTorch's rules ask; other shards stay
+//     and mean's dtype casts each piece first
+//   max/min with a dim, argmax/argmin, std/var, and a bfloat16 mean of a wider input (rounded
+//     once): a sharded reduced dim (and Partial) is gathered to Replicate() first, as PyTorch's
+//     rules ask; other shards stay
 //   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
 //     transpose/T/permute: the shard dim follows
 // What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
@@ -19,7 +19,7 @@ import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
 import { INT32_MAX, INT32_MIN, isFloating, type DType } from '../dtype.js';
 import { readDimAndDType } from '../ops/dim-argument.js';
-import { meanCasts, reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
 import { argAttrs, extremumArgs, type ArgOptions } from '../ops/extrema.js';
 import { varOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
 import { ValuesIndices } from '../ops/values-indices.js';
@@ -167,24 +167,14 @@ export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[
   // sum's dtype casts each piece (or part) first, as PyTorch casts the DTensor, keeping its placements.
   const { attrs, dtype }: { attrs: ReduceAttrs; dtype?: DType } = op === 'sum' || op === 'mean' ? sumArgs(`DTensor.${op}`, x, dim, keepdim) : { attrs: reduceAttrs(who, x, dim, keepdim) };
   if (op === 'mean' && !isFloating(dtype ?? x.dtype)) throw new TypeError(`${who}: mean needs a floating dtype; got ${x.dtype} (give { dtype: 'float32' }, as PyTorch's dtype=)`);
-  if (op === 'mean' && meanCasts(x.dtype, dtype).after !== undefined) return roundedMean(x, attrs);
+  // A bfloat16 mean of a wider input is its float32 mean rounded once, and its gradient is divided
+  // in bfloat16 (the mean primitive's dtype). Parts rounded apart would round twice (1-2 bfloat16
+  // ulps off), and float32 parts added up would divide the gradient in float32: the reduced dims
+  // are read whole, as PyTorch's DTensor reads them over an unevenly sharded dim.
+  if (op === 'mean' && dtype === 'bfloat16' && x.dtype !== 'bfloat16') {
+    return overWholeDims(x, attrs, (t) => [t.mean(attrs.dims, { keepdim: attrs.keepdim, dtype })])[0]!;
+  }
   return reduceOver(op, x, attrs, dtype);
-}
-
-/**
- * A bfloat16 mean of a wider input, rounded once from its float32 mean as PyTorch's CPU mean
- * does (meanCasts). Partial parts rounded apart would round twice (1-2 bfloat16 ulps off), so a
- * Partial float32 mean is reduced first: Replicate(), as PyTorch's DTensor gives over an unevenly
- * sharded dim.
- */
-function roundedMean(x: DTensor, attrs: ReduceAttrs): DTensor {
-  let ps: Placement[] = [];
-  const locals = freeUnlessTracked(() => {
-    const wide = reduceOver('mean', x, attrs, 'float32');
-    ps = wide.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
-    return laidOut(wide, ps).localTensors().map((t) => t.to('bfloat16'));
-  });
-  return new DTensor(locals, x.mesh, ps, reducedShape(x.shape, attrs));
 }
 
 function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType): DTensor {
@@ -222,9 +212,10 @@ function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType)
 }
 
 /**
- * Reductions that read each reduced dim whole (max/min with indices, argmax/argmin, std/var). As
- * PyTorch's rules ask, a Shard of a reduced dim, and any Partial, are redistributed to
- * Replicate() first; the other shards stay, renumbered. `fn` gives each chip's outputs.
+ * Reductions that read each reduced dim whole (max/min with indices, argmax/argmin, std/var, a
+ * bfloat16 mean of a wider input). As PyTorch's rules ask, a Shard of a reduced dim, and any
+ * Partial, are redistributed to Replicate() first; the other shards stay, renumbered. `fn` gives
+ * each chip's outputs.
  */
 function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) => Tensor[]): DTensor[] {
   const { dims, keepdim } = attrs;

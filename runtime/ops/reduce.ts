@@ -19,6 +19,13 @@ export interface ReduceAttrs {
    * evenly_distribute_backward; amax/amin's is NaN), prod() gives zeros for two or more zeros.
    */
   readonly wholeTensor?: boolean;
+  /**
+   * mean's result dtype where it is not its floating input's (PyTorch's mean(dtype=...)): the
+   * input reduced in float32 as it is and rounded once, as PyTorch's CPU mean (measured: a float32
+   * row [1.3, -0.7, 2.9] with dtype=bfloat16 gives 1.1640625, not the 1.171875 of casting first).
+   * The gradient is divided in this dtype and then cast to the input's, as PyTorch's.
+   */
+  readonly dtype?: DType;
 }
 
 export function reducedShape(shape: Shape, { dims, keepdim }: ReduceAttrs): number[] {
@@ -42,18 +49,18 @@ export type ReduceGrad = (spreadGrad: Tensor, input: Tensor, out: Tensor, attrs:
  * `needsElements`: reducing an empty dim is an error (max, min), not an identity value;
  * `gradReads`: as OpDef's (sum and mean read no value).
  */
-export function reduction(name: string, resultType: (d: DType) => DType, grad: ReduceGrad, { needsElements = false, gradReads }: { needsElements?: boolean; gradReads?: OpDef['gradReads'] } = {}): OpDef<ReduceAttrs> {
+export function reduction(name: string, resultType: (d: DType, attrs: ReduceAttrs) => DType, grad: ReduceGrad, { needsElements = false, gradReads }: { needsElements?: boolean; gradReads?: OpDef['gradReads'] } = {}): OpDef<ReduceAttrs> {
   return defineOp<ReduceAttrs>({
     name,
     infer([x], attrs) {
       if (needsElements && attrs.dims.some((d) => x!.shape[d] === 0)) {
         throw new RangeError(`${name}: cannot reduce over an empty dimension (input ${formatShape(x!.shape)}, dims ${formatShape(attrs.dims)})`);
       }
-      return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype) };
+      return { shape: reducedShape(x!.shape, attrs), dtype: resultType(x!.dtype, attrs) };
     },
     grad: (g, [x], out, attrs) => [grad(spread(g, x as Tensor, attrs), x as Tensor, out, attrs)],
     gradReads,
-    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.wholeTensor ? 'w' : ''}`,
+    attrKey: (a) => `${a.dims.join(',')}${a.keepdim ? 'k' : ''}${a.wholeTensor ? 'w' : ''}${a.dtype ?? ''}`,
   });
 }
 
@@ -65,7 +72,11 @@ const floatOnly = (op: string) => (d: DType) => {
 // integer and bool sums are int64, as PyTorch's
 export const sum = reduction('sum', (d) => (isFloating(d) ? d : 'int64'), (g) => g, { gradReads: 'none' });
 
-export const mean = reduction('mean', floatOnly('mean'), (g, x, _out, { dims }) =>
+// g has the result's dtype, so the division rounds as PyTorch's; backward casts it to the input's
+export const mean = reduction('mean', (d, { dtype }) => {
+  const input = floatOnly('mean')(d);
+  return dtype ?? input;
+}, (g, x, _out, { dims }) =>
   g.div(dims.reduce((n, d) => n * x.shape[d]!, 1)),
 { gradReads: 'none' });
 
@@ -101,7 +112,7 @@ export type KeepdimOptions = Omit<ReduceOptions, 'dim'>;
 
 /** The options of sum and mean. */
 export interface SumOptions extends ReduceOptions {
-  /** The input is cast to this dtype first (PyTorch's sum(dtype=...), mean(dtype=...)). */
+  /** The result's dtype (PyTorch's sum(dtype=...), mean(dtype=...)): sum casts the input to it first. */
   dtype?: DType;
 }
 
@@ -141,8 +152,8 @@ export function reduceAttrs(
 }
 
 /**
- * sum's and mean's arguments: reduceAttrs' and the dtype the input is cast to first (undefined
- * when none is asked for). mean's must be floating point: PyTorch's mean(dtype=torch.long) raises.
+ * sum's and mean's arguments: reduceAttrs' and the result's dtype (undefined when none is
+ * asked for). mean's must be floating point: PyTorch's mean(dtype=torch.long) raises.
  */
 export function sumArgs(op: 'sum' | 'mean' | `DTensor.${'sum' | 'mean'}`, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
   const attrs = reduceAttrs(op, x, dim, keepdim, ['dim', 'keepdim', 'dtype']);
@@ -153,17 +164,6 @@ export function sumArgs(op: 'sum' | 'mean' | `DTensor.${'sum' | 'mean'}`, x: { r
   return { attrs, dtype };
 }
 
-/**
- * The casts around a mean with `{ dtype }`. PyTorch's CPU mean makes a bfloat16 result of a
- * wider input in float32 from the input as it is, rounded once at the end (measured: a float32
- * row [1.3, -0.7, 2.9] with dtype=bfloat16 gives 1.1640625, not the 1.171875 of casting first);
- * any other dtype casts the input first.
- */
-export function meanCasts(input: DType, dtype: DType | undefined): { before?: DType; after?: DType } {
-  if (dtype === 'bfloat16' && input !== 'bfloat16') return { before: input === 'float32' ? undefined : 'float32', after: 'bfloat16' };
-  return { before: dtype };
-}
-
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -172,7 +172,7 @@ declare module '../tensor.js' {
      */
     sum(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor;
     /**
-     * Mean of elements, over all dims or the given dim(s); `{ dtype }` casts the input first.
+     * Mean of elements, over all dims or the given dim(s); `{ dtype }` is the result's (an int input needs it).
      * @example x.mean(-1, true); x.mean(0, { dtype: 'float32' }) // of an int tensor
      */
     mean(dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor;
@@ -190,9 +190,9 @@ installMethods({
   },
   mean(dim, keepdim) {
     const { attrs, dtype } = sumArgs('mean', this, dim, keepdim);
-    const { before, after } = meanCasts(this.dtype, dtype);
-    const result = apply(mean, [before === undefined ? this : this.to(before)], attrs);
-    return after === undefined ? result : result.to(after);
+    // the primitive reduces floats: an int input goes in as float32
+    const x = dtype === undefined || isFloating(this.dtype) ? this : this.to('float32');
+    return apply(mean, [x], dtype === undefined || dtype === x.dtype ? attrs : { ...attrs, dtype });
   },
   amax(dim, keepdim) {
     // PyTorch orders bools (False < True); the reduction orders numbers: int32 there, bool back

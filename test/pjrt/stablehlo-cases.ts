@@ -214,6 +214,9 @@ function reduceCases(): PrimitiveCase[] {
       cases.push(one(`amin ${d} ${what}`, 'amin', [T([3, 5, 4], d, finite)], attrs, EXACT));
       if (d !== 'int32') cases.push(one(`mean ${d} ${what}`, 'mean', [T([3, 5, 4], d, finite)], attrs, REDUCTION));
     }
+    // a result dtype of its own: the float32 mean rounded once to bfloat16, a bfloat16 one widened
+    cases.push(one(`mean float32 with bfloat16 dtype ${what}`, 'mean', [T([3, 5, 4], 'float32', { finite: true })], { ...attrs, dtype: 'bfloat16' }, REDUCTION));
+    cases.push(one(`mean bfloat16 with float32 dtype ${what}`, 'mean', [T([3, 5, 4], 'bfloat16', { finite: true })], { ...attrs, dtype: 'float32' }, REDUCTION));
   }
   // Empty reduced dims give the init values: 0 (sum), 1 (prod), false (any), true (all).
   for (const op of ['sum', 'prod', 'any', 'all']) {

@@ -62,9 +62,14 @@ export function weightedGrad(name: string, input: InputSpec, js: (x: Tensor) => 
     name,
     inputs: [input],
     js: (x) => { x.requiresGrad_(); js(x).mul(tpu.tensor(weights)).sum().backward(); return x.grad!; },
-    py: `x = x0.requires_grad_()\n((${py}) * torch.tensor(${JSON.stringify(weights)}, dtype=torch.float32)).sum().backward()\nresult = x.grad`,
+    py: weightedGradPy(py, weights),
     ...tolerance,
   };
+}
+
+/** PyTorch's side of weightedGrad: the gradient of Σ w·f(x0) with respect to x0, f the expression `py` over x. */
+export function weightedGradPy(py: string, weights: number[] | number[][]): string {
+  return `x = x0.requires_grad_()\n((${py}) * torch.tensor(${JSON.stringify(weights)}, dtype=torch.float32)).sum().backward()\nresult = x.grad`;
 }
 
 /** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */

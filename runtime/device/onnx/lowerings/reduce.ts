@@ -35,7 +35,8 @@ function sumLike(mean: boolean): OnnxLowering {
     }
     if (COMPUTE_TYPE[types.output.dtype] !== 'float32') return plain(ctx, inputs, attrs, types);
     if (input.shape.length === 0) return fromPlusZero(ctx.graph, plain(ctx, inputs, attrs, types));
-    const v = ctx.cast(inputs[0]!, input.dtype, types.output.dtype);
+    // summed in float32 from the input as it is: a bfloat16 result is rounded once, at the end
+    const v = ctx.cast(inputs[0]!, input.dtype, 'float32');
     const sum = fromPlusZero(ctx.graph, blockedReduceSum(ctx.graph, v, input.shape, attrs.dims, attrs.keepdim));
     if (!mean) return sum;
     const n = attrs.dims.reduce((p, d) => p * input.shape[d]!, 1);
