@@ -1,7 +1,8 @@
-// Whether the main thread is busy with the kernel's own finite work between requests (the
-// language service's background build: a few seconds at load), not with cell code. Shared
-// with the IO worker: its shutdown grace ends a main thread stuck in a cell's loop, but lets
-// this work finish (killing the kernel for it turned a clean shutdown into a SIGKILL).
+// Whether the main thread is busy with the kernel's own finite work, not with cell code: the
+// language service's builds and checks (a first build takes a few seconds at load, in the
+// background or for a complete request). Shared with the IO worker: its shutdown grace ends a
+// main thread stuck in a cell's loop, but lets this work finish (killing the kernel for it
+// turned a clean shutdown into a SIGKILL).
 const busy = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 
 /** The flag's memory, for the IO worker (`ownWorkRunning`). */

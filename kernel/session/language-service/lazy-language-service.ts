@@ -81,20 +81,22 @@ export class LazyLanguageService {
     this.warmUp = setTimeout(() => {
       const quietFor = performance.now() - this.lastCellAt;
       if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
-      else (this.warmUp = undefined), duringOwnWork(() => this.diagnostics(''));
+      else (this.warmUp = undefined), this.diagnostics('');
     }, delay);
     this.warmUp.unref();
   }
 
   /** The cell with its tensor operators rewritten from their types (operators/typed-operator-rewrite.ts). */
   rewriteOperators(cell: string, magics: ReadonlyMap<string, Magic>): RewriteResult | undefined {
-    const checked = this.checked(maskMagics(cell, magics));
-    return checked && rewriteOperators(checked, cell, typescript());
+    return duringOwnWork(() => {
+      const checked = this.checked(maskMagics(cell, magics));
+      return checked && rewriteOperators(checked, cell, typescript());
+    });
   }
 
   diagnostics(cell: string): TypeProblem[] {
     const ts = typescript();
-    const diagnostics = this.checked(cell)?.diagnostics() ?? [];
+    const diagnostics = duringOwnWork(() => this.checked(cell)?.diagnostics() ?? []);
     return diagnostics.filter((d) => d.start !== undefined && d.start < cell.length).map((d) => {
       const before = cell.slice(0, d.start).split('\n');
       return { message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), code: d.code, line: before.length, column: before.at(-1)!.length + 1 };
@@ -109,11 +111,14 @@ export class LazyLanguageService {
       const matches = [...magics.keys()].filter((n) => n.startsWith(magic[1])).sort().map((n) => `%${n}`);
       return { matches, cursorStart: cursorPos - magic[1].length - 1, cursorEnd: cursorPos };
     }
-    const ls = this.load(maskMagics(code, magics));
+    const entries = duringOwnWork(() => {
+      const ls = this.load(maskMagics(code, magics));
+      const found = ls.service.getCompletionsAtPosition(ls.cellFile, offset, {})?.entries ?? [];
+      this.chainOn(ls);
+      return found;
+    });
     const wordStart = offset - (/[\w$]*$/.exec(code.slice(0, offset))?.[0].length ?? 0);
     const prefix = code.slice(wordStart, offset);
-    const entries = ls.service.getCompletionsAtPosition(ls.cellFile, offset, {})?.entries ?? [];
-    this.chainOn(ls);
     const lower = prefix.toLowerCase();
     const rank = (e: ts.CompletionEntry) => (e.name.startsWith(prefix) ? 0 : 1);
     const chosen = entries
@@ -129,13 +134,18 @@ export class LazyLanguageService {
   }
 
   async inspect(code: string, cursorPos: number, detailLevel: 0 | 1, magics: ReadonlyMap<string, Magic>): Promise<InspectResult> {
-    const ts = typescript();
     const offset = codePointsToUtf16(code, cursorPos);
     const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
     const magicLine = magicLines(code)[code.slice(0, lineStart).split('\n').length - 1];
     const magic = magicLine && offset - lineStart <= magicLine.argsColumn - 1 ? magics.get(magicLine.name) : undefined;
     if (magic) return { found: true, data: { 'text/plain': magic.help, 'text/markdown': '```\n' + magic.help + '\n```' } };
-    const ls = this.load(maskMagics(code, magics));
+    return duringOwnWork(() => this.quickInfo(maskMagics(code, magics), offset, detailLevel));
+  }
+
+  /** Inspect's text from the service: the signature, its documentation and tags, the options, where it is defined. */
+  private quickInfo(code: string, offset: number, detailLevel: 0 | 1): InspectResult {
+    const ts = typescript();
+    const ls = this.load(code);
     const info = ls.service.getQuickInfoAtPosition(ls.cellFile, offset) ?? (offset > 0 ? ls.service.getQuickInfoAtPosition(ls.cellFile, offset - 1) : undefined);
     this.chainOn(ls);
     if (!info || info.kind === ts.ScriptElementKind.unknown) return { found: false, data: {} }; // unknown: an unresolved name
