@@ -64,6 +64,19 @@ describe('cell errors', () => {
     await driver.value('%typecheck warn');
   });
 
+  it("names matmul for PyTorch's a @ b, not for an @ in a string or a decorator", async () => {
+    const hint = 'JavaScript has no @ operator: a.matmul(b) multiplies matrices.';
+    for (const [code, message] of [
+      ['const w = [[1]];\nw @ w', `Unexpected keyword or identifier. ${hint}`],
+      ['const y = (w @ w) + 1;', `')' expected. ${hint}`],
+      ["const mail = 'a@b.c' +;", 'Expression expected.'],
+      ['@sealed class A {}\nconst z = 1 +;', 'Expression expected.'],
+    ] as const) {
+      const error = await failure(code);
+      expect({ code, first: error.traceback[0] }).toEqual({ code, first: `SyntaxError: ${message}` });
+    }
+  });
+
   it('reports thrown non-errors', async () => {
     const error = await failure('throw { code: 7 }');
     expect(error.evalue).toBe('Uncaught { code: 7 }');

@@ -10,6 +10,7 @@ import { emitBySplicing } from './splice-emit.js';
 import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 import { parseCell, parsedCleanly, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
 import { recentParse, rememberParse } from './recent-parse.js';
+import { withOperatorHints } from './syntax-hints.js';
 
 export interface CompiledCell {
   javascript: string;
@@ -86,7 +87,7 @@ export function emitCell(source: string): CompileResult {
   const output: ts.TranspileOutput | TranspileOutput = transpileWithoutProgram(source, cellCompilerOptions(), cellTransformers(names))
     ?? ts.transpileModule(source, { compilerOptions: cellCompilerOptions(), fileName: 'cell.ts', reportDiagnostics: true, transformers: cellTransformers((names = newNames())) });
   const errors = ('diagnostics' in output ? output.diagnostics ?? [] : []).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length) return { syntaxErrors: errors.map((d) => syntaxErrorOf(d, source)) };
+  if (errors.length) return { syntaxErrors: withOperatorHints(source, errors.map((d) => syntaxErrorOf(d, source))) };
   return {
     javascript: output.outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
     positions: new SourceMapPositions(output.sourceMapText ?? ''),
