@@ -114,7 +114,8 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
   };
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
-  & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>;
+  & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
+  & Pick<typeof nnModules, 'crossEntropy' | 'mseLoss' | 'binaryCrossEntropy' | 'binaryCrossEntropyWithLogits'>;
 type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
   & Pick<typeof specs, 'spec'>
   & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {

@@ -10,6 +10,8 @@ import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 
+const { crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
+
 export const training = {
   ...withRequiresGrad(creation),
   keep,
@@ -19,8 +21,8 @@ export const training = {
   compile,
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
-  /** Modules and losses, plus torch.nn.functional's forms as tpu.nn.functional. */
-  nn: { ...nnModules, functional: nnFunctional },
+  /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional. */
+  nn: { ...nnModules, functional: { ...nnFunctional, crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } },
   optim,
   save,
   load,

@@ -44,6 +44,13 @@ const cases: TorchCase[] = [
   { name: 'crossEntropy labelSmoothing with -inf', inputs: [f32([[0, -INF, 1], [2, 0, 1]]), ids([0, 1])], js: (x, t) => tpu.nn.crossEntropy(x, t, { labelSmoothing: 0.1, reduction: 'none' }), py: "F.cross_entropy(x0, x1, label_smoothing=0.1, reduction='none')" },
   { name: 'bce with logits of inf', inputs: [f32([INF, -INF, 100, -100]), f32([1, 0, 1, 0])], js: (x, t) => tpu.nn.binaryCrossEntropyWithLogits(x, t, { reduction: 'none' }), py: "F.binary_cross_entropy_with_logits(x0, x1, reduction='none')" },
   { name: 'mseLoss with inf', inputs: [f32([INF, 1]), f32([INF, 1])], js: (x, t) => tpu.nn.mseLoss(x, t, { reduction: 'none' }), py: "F.mse_loss(x0, x1, reduction='none')" },
+  // torch.nn.functional's losses as F.* (PyTorch's F.cross_entropy habit), not only tpu.nn.*
+  {
+    name: 'losses through tpu.nn.functional',
+    inputs: [f32([[0.5, -1, 2], [1, 0, -0.5]]), ids([2, 0]), f32([[0.2, 0.9, 0.4], [0.7, 0.1, 0.5]]), f32([[1, 0, 1], [0, 0, 1]])],
+    js: (x, t, p, y) => [F.crossEntropy(x, t), F.mseLoss(x, y), F.binaryCrossEntropy(p, y, { reduction: 'sum' }), F.binaryCrossEntropyWithLogits(x, y)],
+    py: "(F.cross_entropy(x0, x1), F.mse_loss(x0, x3), F.binary_cross_entropy(x2, x3, reduction='sum'), F.binary_cross_entropy_with_logits(x0, x3))",
+  },
   { name: 'clamp of -0 keeps it', inputs: [f32([-0, 0, -1, 2, NaN])], js: (x) => [x.clamp(0, 1), x.clamp({ max: 1 })], py: '(torch.clamp(x0, 0, 1), torch.clamp(x0, max=1.))' },
   { name: 'maxPool2d with padding of negative inputs', inputs: [seq('float32', [1, 1, 4, 4], -1, 1)], js: (x) => F.maxPool2d(x, 2, { padding: 1 }), py: 'F.max_pool2d(x0, 2, padding=1)' },
   { name: 'maxPool2d propagates NaN', inputs: [f32([[[[1, NaN, 2, 3], [4, 5, 6, 7], [8, 9, NaN, 1], [0, 0, 0, 0]]]])], js: (x) => F.maxPool2d(x, 2), py: 'F.max_pool2d(x0, 2)' },
