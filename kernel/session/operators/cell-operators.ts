@@ -21,10 +21,12 @@ export class CellOperators {
 
   /** The cell with its operators rewritten; undefined when it needs none (`mayMeetTensors`: no tensor can exist yet). */
   async rewrite(cell: string, mode: TypecheckMode, mayMeetTensors: boolean): Promise<RewriteResult | undefined> {
-    if (mode === 'error' || (mode === 'warn' && this.languageService.ready)) return this.languageService.rewriteOperators(cell, this.magics);
-    if (!mayMeetTensors) return undefined;
-    // The class tensors are recognized by; the runtime failing to load means no tensor exists.
+    const typed = mode === 'error' || (mode === 'warn' && this.languageService.ready);
+    if (!typed && !mayMeetTensors) return undefined;
+    // The class tensors are recognized by (a typed cell's conditions on tensors are dispatched
+    // too); the runtime failing to load means no tensor exists.
     await (this.tensorClassKnown ??= runtimeModule().then((m) => this.dispatch.recognize(m.Tensor), () => undefined));
+    if (typed) return this.languageService.rewriteOperators(cell, this.magics);
     return dispatchOperators(cell, maskMagics(cell, this.magics), typescript());
   }
 }

@@ -21,6 +21,8 @@ interface __TpuOperators {
   le<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
   gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
   ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  truth<V>(value: V): [V] extends [${tensor}] ? boolean : V;
+  logical<V>(value: V): V;
   looseEq(a: unknown, b: unknown): boolean;
   looseNe(a: unknown, b: unknown): boolean;
   neg<A>(a: A): __TpuArith<A, A>;

@@ -9,6 +9,7 @@ import { indexItems, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 import { rememberParse } from '../cells/recent-parse.js';
+import { conditionOf, logicalLeft, surelyNotTensor, truthOf } from './conditions.js';
 
 const OPS = OPERATOR_DISPATCH;
 
@@ -94,6 +95,15 @@ export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts
     // Enum members must stay constant expressions; types and ambient declarations do not run.
     if (tsApi.isEnumDeclaration(node) || tsApi.isTypeNode(node) || tsApi.isInterfaceDeclaration(node) || tsApi.isTypeAliasDeclaration(node)) return original(node);
     if (tsApi.canHaveModifiers(node) && tsApi.getModifiers(node)?.some((m) => m.kind === K.DeclareKeyword)) return original(node);
+    const condition = conditionOf(node, tsApi);
+    if (condition) {
+      const mayBeTensor = (e: ts.Expression) => !surelyNotTensor(e, tsApi) && (changed = true);
+      return spliceChildren(node, file, cell, (child) => (child === condition ? truthOf(condition, file, cell, emit, mayBeTensor, tsApi) : emit(child)), tsApi);
+    }
+    const left = logicalLeft(node, tsApi);
+    if (left && !surelyNotTensor(left, tsApi)) {
+      return spliceChildren(node, file, cell, (child) => (child === left ? call('logical', [emit(left)]) : emit(child)), tsApi);
+    }
     if (tsApi.isBinaryExpression(node)) {
       const opText = tsApi.tokenToString(node.operatorToken.kind) ?? '';
       const compoundOp = COMPOUND.exec(opText);

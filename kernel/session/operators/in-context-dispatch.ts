@@ -27,6 +27,8 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
       ${binary}
       neg: (a) => (typeof a !== 'object' ? -a : kernel.neg(a)),
       isTensor: (v) => typeof v === 'object' && v !== null && kernel.isTensor(v),
+      truth: (v) => (typeof v !== 'object' || v === null ? v : kernel.truth(v)),
+      logical: (v) => (typeof v !== 'object' || v === null ? v : kernel.logical(v)),
       at: (x, k) => (indexable(x) ? x[k] : kernel.at(x, k)),
       setAt: (x, k, v) => (indexable(x) ? (x[k] = v) : kernel.setAt(x, k, v)),
     });

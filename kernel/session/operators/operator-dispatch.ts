@@ -62,6 +62,13 @@ export function createOperatorDispatch(): OperatorDispatch {
   /** `x[k] OP= v` writes into x through a view: an index that copies (a tensor, a list) cannot. */
   const viewKey = (k: unknown): boolean => k === null || k === undefined || typeof k === 'number' || typeof k === 'string';
 
+  /** A tensor's truth as Python's bool(t): its one value's (NaN is true, as nonzero). */
+  const tensorTruth = (t: Any): boolean => {
+    if (t.numel() !== 1) throw new TypeError(operatorMessages.ambiguousTruth(t.shape));
+    const value = t.item();
+    return typeof value === 'boolean' ? value : value !== 0;
+  };
+
   const ops: Record<string, (...args: Any[]) => unknown> = {
     isTensor,
     add: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('+', a, b) : a + b),
@@ -93,6 +100,10 @@ export function createOperatorDispatch(): OperatorDispatch {
     },
     /** `o.p OP= v`. */
     refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor),
+    /** A condition's value (if, while, ?:, !, && and || there): a tensor is its truth, anything else is left to JavaScript. */
+    truth: (v) => (isTensor(v) ? tensorTruth(v) : v),
+    /** The left of `a && b` / `a || b` used as a value: a tensor stays itself when true, false when not. */
+    logical: (v) => (isTensor(v) && !tensorTruth(v) ? false : v),
     setAt: (x, k, v) => {
       if (isTensor(x)) throw new TypeError(operatorMessages.indexAssignment());
       return (x[k] = v);

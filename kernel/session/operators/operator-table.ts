@@ -20,6 +20,11 @@ export const operatorMessages = {
   looseEquality: () => `${HINT}: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`,
   unaryPlus: () => `${HINT}: unary + makes a number of a tensor: use x.item()`,
   indexAssignment: () => `${HINT}: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`,
+  ambiguousTruth: (shape: readonly number[]) => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    return `a tensor in a condition (if, while, ?:, !, && or ||) stands for its one value, as PyTorch's bool(t); `
+      + `this one has ${n === 0 ? 'no values' : `${n} values`} (shape [${shape.join(', ')}]): use t.any() or t.all(), or t !== null to test that it is there`;
+  },
   copyingIndex: (target: string, op: string, index: string) =>
     `${HINT}: ${target} ${op} ... indexes with ${index}, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)`,
 };

@@ -8,6 +8,8 @@
 import type ts from 'typescript';
 import { indexItems, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
+import { conditionOf, logicalLeft, truthOf } from './conditions.js';
+import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
 export interface RewriteError {
   offset: number;
@@ -42,6 +44,7 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
     const type = checker.getTypeAtLocation(node);
     return type.getSymbol()?.name === 'Tensor' || type.aliasSymbol?.name === 'Tensor';
   };
+  const orTensor = (type: ts.Type): boolean => type.isUnion() && type.types.some((t) => t.getSymbol()?.name === 'Tensor' || t.aliasSymbol?.name === 'Tensor');
   const operand = (text: string, node: ts.Node) =>
     tsApi.isIdentifier(node) || tsApi.isPropertyAccessExpression(node) || tsApi.isCallExpression(node) || tsApi.isElementAccessExpression(node) || tsApi.isParenthesizedExpression(node) || madeTensors.has(node)
       ? text : `(${text})`;
@@ -78,6 +81,20 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   }
 
   function emitOnce(node: ts.Node): string {
+    const condition = conditionOf(node, tsApi);
+    if (condition) {
+      // a tensor or nothing (`p.grad`: Tensor | null) too: null stays false, a tensor is its value
+      const mayBeTensor = (e: ts.Expression) => (isTensor(e) || orTensor(checker.getTypeAtLocation(e))) && (changed = true);
+      return spliceChildren(node, file, source, (child) => (child === condition ? truthOf(condition, file, source, emit, mayBeTensor, tsApi) : emit(child)), tsApi);
+    }
+    const left = logicalLeft(node, tsApi);
+    if (left) {
+      const text = emit(left);
+      if (isTensor(left) || orTensor(checker.getTypeAtLocation(left))) {
+        changed = true;
+        return spliceChildren(node, file, source, (child) => (child === left ? `${OPERATOR_DISPATCH}.logical(${text})` : emit(child)), tsApi);
+      }
+    }
     if (tsApi.isBinaryExpression(node)) {
       const op = node.operatorToken.kind;
       const left = emit(node.left), right = emit(node.right);
