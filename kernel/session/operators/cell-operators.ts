@@ -1,6 +1,7 @@
 // Which rewrite a cell's tensor operators get. Where the cell is type-checked (`%typecheck
 // error`, or `warn` once the language service is built), its program knows the tensor operands:
-// the typed rewrite, exact and free at run time. Elsewhere (`%typecheck off`, and the first cells
+// the typed rewrite, exact and free at run time (an operand typed any or unknown is dispatched
+// at run time). Elsewhere (`%typecheck off`, and the first cells
 // of `warn`, before the service is built), no program is made for them: operators are
 // dispatched at run time, so the cell still gets PyTorch's answer without a build on its path.
 import { maskMagics } from '../magics/magic-lines.js';
@@ -23,8 +24,8 @@ export class CellOperators {
   async rewrite(cell: string, mode: TypecheckMode, mayMeetTensors: boolean): Promise<RewriteResult | undefined> {
     const typed = mode === 'error' || (mode === 'warn' && this.languageService.ready);
     if (!typed && !mayMeetTensors) return undefined;
-    // The class tensors are recognized by (a typed cell's conditions on tensors are dispatched
-    // too); the runtime failing to load means no tensor exists.
+    // The class tensors are recognized by (a typed cell's conditions on tensors, and its operators
+    // on untyped operands, are dispatched too); the runtime failing to load means no tensor exists.
     await (this.tensorClassKnown ??= runtimeModule().then((m) => this.dispatch.recognize(m.Tensor), () => undefined));
     if (typed) return this.languageService.rewriteOperators(cell, this.magics);
     return dispatchOperators(cell, maskMagics(cell, this.magics), typescript());

@@ -1,13 +1,14 @@
 // The type of the cells' `__tpuOps` (operator-dispatch.ts) for the language service: a cell run
-// with dispatched operators enters the history the next cells are checked against, so
-// `const y = __tpuOps.mul(x, 2)` must type y as `x * 2` would (a Tensor for a tensor x, a number
-// for numbers; `any` stays any). The types follow JavaScript's operators and the table's methods.
+// with dispatched operators enters the history the next cells are checked against, and a typed
+// cell is checked with the calls its untyped operands got. `const y = __tpuOps.mul(x, 2)` types y
+// as `x * 2` would for a tensor x (a Tensor) or numbers (a number); an operand typed any or
+// unknown may be a tensor, and gives any. The types follow JavaScript's operators and the table's methods.
 
 /** Declarations for cells, `tensor` being the Tensor type's expression. */
 export function dispatchDeclarations(tensor: string): string {
   return `
-type __TpuIsAny<X> = 0 extends 1 & X ? true : false;
-type __TpuTensorOr<A, B, Else> = true extends __TpuIsAny<A> | __TpuIsAny<B> ? any : [A] extends [${tensor}] ? ${tensor} : [B] extends [${tensor}] ? ${tensor} : Else;
+type __TpuUntyped<X> = unknown extends X ? true : false;
+type __TpuTensorOr<A, B, Else> = true extends __TpuUntyped<A> | __TpuUntyped<B> ? any : [A] extends [${tensor}] ? ${tensor} : [B] extends [${tensor}] ? ${tensor} : Else;
 type __TpuArith<A, B> = __TpuTensorOr<A, B, [A | B] extends [bigint] ? bigint : number>;
 interface __TpuOperators {
   isTensor(value: unknown): value is ${tensor};
@@ -29,7 +30,8 @@ interface __TpuOperators {
   plus(a: unknown): number;
   at<X, K>(x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;
   atItems<X>(x: X, ...keys: unknown[]): __TpuTensorOr<X, X, any>;
-  viewAt<X, K>(op: string, x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;
+  refAt(op: string, x: unknown, ...keys: unknown[]): { apply(value: unknown): any };
+  refProp(op: string, o: unknown, name: string): { apply(value: unknown): any };
   setAt<V>(x: unknown, key: unknown, value: V): V;
 }
 /** Tensor operators in cells run without types (%typecheck off, the first cells): kernel internals. */

@@ -23,3 +23,13 @@ export function indexItems(node: ts.ElementAccessExpression, tsApi: typeof ts): 
   flatten(node.argumentExpression);
   return items;
 }
+
+/**
+ * Whether `file` parsed without error. A cell that does not is left as written: it runs nothing,
+ * and its syntax error is reported where it was typed (`1 + ;` as `__tpuOps.add(1, )`, or `x[]`
+ * as `x.at()`, would parse).
+ */
+export function parses(file: ts.SourceFile, tsApi: typeof ts): boolean {
+  const hasError = (node: ts.Node): boolean => (node.flags & tsApi.NodeFlags.ThisNodeHasError) !== 0 || tsApi.forEachChild(node, hasError) === true;
+  return !hasError(file);
+}

@@ -3,13 +3,17 @@
 // `x % 3` -> `x.remainder(3)`: Python's % on torch tensors, the sign of the divisor,
 // `x[0][1]` -> `x.at(0).at(1)`, `x[i, ':']` -> `x.at(i, ':')`, `y *= 2` -> `y.mul_(2)`, in place as in Python).
 // What has no method, or cannot be rewritten without changing what runs, is an error naming
-// the method to use. A tensor the service cannot type (any, plain .ts files) is not
-// rewritten: there the tensor's own coercion error says the same (Tensor[Symbol.toPrimitive]).
+// the method to use. An operand typed any or unknown (an untyped parameter or module, `as any`)
+// may hold a tensor the types cannot show: its operator is dispatched at run time, as the
+// dispatched rewrite writes it (dispatch-emitter.ts), and a condition on it reads a tensor's
+// truth. Operands of other types keep JavaScript's operators, with no run-time cost.
 import type ts from 'typescript';
-import { indexItems, spliceChildren } from './source-splice.js';
+import { indexItems, parses, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 import { conditionOf, logicalLeft, truthOf } from './conditions.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
+import { createDispatchEmitter } from './dispatch-emitter.js';
+import { untypedOperands } from './untyped-operand.js';
 
 export interface RewriteError {
   offset: number;
@@ -53,7 +57,10 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   };
 
   const emitChildren = (node: ts.Node): string => spliceChildren(node, file, source, emit, tsApi);
-
+  const dispatcher = createDispatchEmitter(file, source, tsApi, emit);
+  const isUntyped = untypedOperands(file, checker, tsApi, dispatcher.isCall);
+  /** `node` dispatched at run time where an operand that decides it is untyped, else as written (its children rewritten). */
+  const dispatchedOrChildren = (node: ts.Node): string => dispatcher.emit(node, isUntyped) ?? emitChildren(node);
 
   /** Index types that make x[...] a view: numbers, slice strings, null (a new dim). */
   const VIEW_INDEX = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.StringLike | tsApi.TypeFlags.Null | tsApi.TypeFlags.Undefined;
@@ -80,17 +87,20 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
     return text;
   }
 
+  /** A value whose truth is read (a condition, the left of `&&`): a tensor, a tensor or nothing (`p.grad`: Tensor | null), or untyped. */
+  const mayBeTensor = (e: ts.Expression): boolean => isTensor(e) || orTensor(checker.getTypeAtLocation(e)) || isUntyped(e);
+
   function emitOnce(node: ts.Node): string {
     const condition = conditionOf(node, tsApi);
     if (condition) {
-      // a tensor or nothing (`p.grad`: Tensor | null) too: null stays false, a tensor is its value
-      const mayBeTensor = (e: ts.Expression) => (isTensor(e) || orTensor(checker.getTypeAtLocation(e))) && (changed = true);
-      return spliceChildren(node, file, source, (child) => (child === condition ? truthOf(condition, file, source, emit, mayBeTensor, tsApi) : emit(child)), tsApi);
+      // null stays false, a tensor is its value
+      const truthRead = (e: ts.Expression) => mayBeTensor(e) && (changed = true);
+      return spliceChildren(node, file, source, (child) => (child === condition ? truthOf(condition, file, source, emit, truthRead, tsApi) : emit(child)), tsApi);
     }
     const left = logicalLeft(node, tsApi);
     if (left) {
       const text = emit(left);
-      if (isTensor(left) || orTensor(checker.getTypeAtLocation(left))) {
+      if (mayBeTensor(left)) {
         changed = true;
         return spliceChildren(node, file, source, (child) => (child === left ? `${OPERATOR_DISPATCH}.logical(${text})` : emit(child)), tsApi);
       }
@@ -114,35 +124,39 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
         fail(node, operatorMessages.indexAssignment());
       }
-      if (!(leftTensor || rightTensor)) return emitChildren(node);
-      if (opText === '==' || opText === '!=' || opText === '===' || opText === '!==') {
+      const method = METHODS[opText];
+      const equality = opText === '==' || opText === '!=' || opText === '===' || opText === '!==';
+      // No Tensor operand, or an operator no tensor method answers (`acc += x` with acc no Tensor, `t[0] = x`): dispatched where untyped
+      if (!(leftTensor || rightTensor) || !(method || equality)) return dispatchedOrChildren(node);
+      if (equality) {
         if (opText.length === 2) fail(node, operatorMessages.looseEquality());
         return emitChildren(node);
       }
-      const method = METHODS[opText];
-      if (!method) return emitChildren(node);
       if (leftTensor) return tensorCall(node, `${operand(left, node.left)}.${method}(${right})`);
       if (opText === '-') return tensorCall(node, `${operand(right, node.right)}.neg().add(${left})`);
       const mirrored = MIRRORED[opText];
-      if (!mirrored) fail(node, operatorMessages.numberOnLeft(opText, node.left.getText(file)));
-      return tensorCall(node, `${operand(right, node.right)}.${mirrored}(${left})`);
+      if (mirrored) return tensorCall(node, `${operand(right, node.right)}.${mirrored}(${left})`);
+      // `a / x`: the left may be a tensor when its type cannot tell; the run time finds out
+      if (isUntyped(node.left)) return dispatchedOrChildren(node);
+      return fail(node, operatorMessages.numberOnLeft(opText, node.left.getText(file)));
     }
     if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
       const inner = emit(node.operand);
-      if (!isTensor(node.operand)) return emitChildren(node);
+      if (!isTensor(node.operand)) return dispatchedOrChildren(node);
       if (node.operator === K.PlusToken) fail(node, operatorMessages.unaryPlus());
       return tensorCall(node, `${operand(inner, node.operand)}.neg()`);
     }
     if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) {
       const target = emit(node.expression);
-      if (!isTensor(node.expression)) return emitChildren(node);
+      if (!isTensor(node.expression)) return dispatchedOrChildren(node);
       const items = indexItems(node, tsApi);
       if (items.length === 1 && tsApi.isStringLiteral(items[0]!) && !SLICE_STRING.test(items[0].text)) return emitChildren(node); // x['shape']
       return tensorCall(node, `${operand(target, node.expression)}.at(${items.map(emit).join(', ')})`);
     }
-    return emitChildren(node);
+    return dispatchedOrChildren(node);
   }
 
+  if (!parses(file, tsApi)) return { code: cell, changed: false };
   try {
     const statements = file.statements.filter((s) => s.getStart(file) < cellLength);
     let code = '';
@@ -153,7 +167,7 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       pos = statement.end;
     }
     code += source.slice(pos, cellLength);
-    return { code, changed };
+    return { code, changed: changed || dispatcher.called };
   } catch (error) {
     if (error instanceof CannotRewrite) return { error: { offset: error.offset, message: error.message } };
     throw error;
