@@ -2,7 +2,8 @@
 import { assertDType, checkInt32, INDEX_DTYPE, toInt64, type DType } from './dtype.js';
 import { isOptions } from './options.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
-import { checkShape, numel, type Shape } from './shape.js';
+import { checkShape, numel } from './shape.js';
+import { intArgsWithOptions } from './shape-args.js';
 import { normal, uniform } from './random.js';
 import { Tensor } from './tensor.js';
 import { upload } from './upload.js';
@@ -87,23 +88,49 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
 }
 
 /**
- * A tensor of zeros (float32 unless opts.dtype), as torch.zeros.
- * @example tpu.zeros([2, 3])
+ * A tensor of zeros (float32 unless opts.dtype), as torch.zeros: the shape as integers or one
+ * array, then options.
+ * @example tpu.zeros(2, 3).shape // [2, 3]
+ * @example tpu.zeros([2, 3], { dtype: 'int32' }).dtype // 'int32'
  */
-export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor {
-  const s = checkShape('tpu.zeros', shape);
-  const o = creationOptions('tpu.zeros', opts);
-  return upload('zeros', () => new Float64Array(numel(s)), s, o.dtype ?? 'float32', o.chip);
+export function zeros(...size: number[] | [...number[], CreationOptions]): Tensor;
+export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function zeros(...args: unknown[]): Tensor {
+  return filledWith('zeros', args, 0);
 }
 
 /**
- * A tensor of ones (float32 unless opts.dtype), as torch.ones.
+ * A tensor of ones (float32 unless opts.dtype), as torch.ones: the shape as integers or one
+ * array, then options.
+ * @example tpu.ones(3).shape // [3]
  * @example tpu.ones([2, 3], { dtype: "int32" })
  */
-export function ones(shape: readonly number[], opts?: CreationOptions): Tensor {
-  const s = checkShape('tpu.ones', shape);
-  const o = creationOptions('tpu.ones', opts);
-  return upload('ones', () => new Float64Array(numel(s)).fill(1), s, o.dtype ?? 'float32', o.chip);
+export function ones(...size: number[] | [...number[], CreationOptions]): Tensor;
+export function ones(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function ones(...args: unknown[]): Tensor {
+  return filledWith('ones', args, 1);
+}
+
+/**
+ * A tensor whose values are not to be read before they are written, as torch.empty (here
+ * zeros: an upload like any other): the shape as integers or one array, then options.
+ * @example tpu.empty(2, 3).fill_(1).shape // [2, 3]
+ */
+export function empty(...size: number[] | [...number[], CreationOptions]): Tensor;
+export function empty(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function empty(...args: unknown[]): Tensor {
+  return filledWith('empty', args, 0);
+}
+
+function filledWith(op: 'zeros' | 'ones' | 'empty', args: readonly unknown[], value: number): Tensor {
+  const { shape, o } = sizeAndOptions(`tpu.${op}`, args);
+  return upload(op, () => new Float64Array(numel(shape)).fill(value), shape, o.dtype ?? 'float32', o.chip);
+}
+
+/** The shape of torch.zeros(*size, **options) (copied: the caller may reuse its array) and the options, checked. */
+function sizeAndOptions(op: string, args: readonly unknown[]): { shape: number[]; o: CreationOptions } {
+  const { ints, options } = intArgsWithOptions(op, args, 'shape', 0);
+  return { shape: [...ints], o: creationOptions(op, options) };
 }
 
 /**
@@ -139,29 +166,33 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   return upload('arange', () => Float64Array.from({ length: n }, (_, i) => start! + i * step!), [n], dtype, opts.chip);
 }
 
-function floatOptions(op: string, opts?: CreationOptions): { dtype: DType; chip?: number } {
-  const o = creationOptions(op, opts);
+function floatDType(op: string, o: CreationOptions): DType {
   const dtype = o.dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'bfloat16') throw new TypeError(`${op}: dtype must be float32 or bfloat16; got ${dtype}`);
-  return { dtype, chip: o.chip };
+  return dtype;
 }
 
 /**
- * Uniform in [0, 1), from the tpu.manualSeed generator.
- * @example tpu.rand([2, 3]).shape // [2, 3]
+ * Uniform in [0, 1), from the tpu.manualSeed generator (torch.rand): the shape as integers or
+ * one array, then options.
+ * @example tpu.rand(2, 3).shape // [2, 3]
  */
-export function rand(shape: readonly number[], opts?: CreationOptions): Tensor {
-  const s = checkShape('tpu.rand', shape);
-  const o = floatOptions('tpu.rand', opts);
-  return upload('rand', () => uniform(numel(s)), s, o.dtype, o.chip);
+export function rand(...size: number[] | [...number[], CreationOptions]): Tensor;
+export function rand(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function rand(...args: unknown[]): Tensor {
+  const { shape, o } = sizeAndOptions('tpu.rand', args);
+  return upload('rand', () => uniform(numel(shape)), shape, floatDType('tpu.rand', o), o.chip);
 }
 
 /**
- * Standard normal, from the tpu.manualSeed generator (torch.randn, with the shape as an array).
+ * Standard normal, from the tpu.manualSeed generator (torch.randn): the shape as integers or
+ * one array, then options.
+ * @example tpu.randn(2, 3).shape // [2, 3]
  * @example tpu.randn([2, 3])
  */
-export function randn(shape: readonly number[], opts?: CreationOptions): Tensor {
-  const s = checkShape('tpu.randn', shape);
-  const o = floatOptions('tpu.randn', opts);
-  return upload('randn', () => normal(numel(s)), s, o.dtype, o.chip);
+export function randn(...size: number[] | [...number[], CreationOptions]): Tensor;
+export function randn(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function randn(...args: unknown[]): Tensor {
+  const { shape, o } = sizeAndOptions('tpu.randn', args);
+  return upload('randn', () => normal(numel(shape)), shape, floatDType('tpu.randn', o), o.chip);
 }

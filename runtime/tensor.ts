@@ -4,7 +4,7 @@
 // (ValueKeeper) so this file needs nothing above it. Op methods (add, matmul, ...) are
 // attached by the op definition files in runtime/ops/, one file per op family.
 import { storageToHost, type DType, type HostArray } from './dtype.js';
-import { formatShape, numel, type Shape } from './shape.js';
+import { formatShape, normalizeDim, numel, type Shape } from './shape.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
@@ -200,8 +200,31 @@ export class Tensor {
   get ndim(): number {
     return this.shape.length;
   }
-  get size(): number {
-    return numel(this.shape);
+  /**
+   * The shape (torch.Tensor.size()), or the size of one dim, negative counting from the end.
+   * @example tpu.zeros([2, 3]).size() // [2, 3]
+   * @example tpu.zeros([2, 3]).size(-1) // 3
+   */
+  size(): number[];
+  size(dim: number): number;
+  size(dim?: number): number[] | number {
+    if (dim === undefined) return [...this.shape];
+    if (this.ndim === 0) throw new RangeError(`size: dim ${dim} is out of range: the tensor is 0-d (shape []), it has no dims`);
+    return this.shape[normalizeDim('size', dim, this.ndim)]!;
+  }
+  /**
+   * The number of dims (torch.Tensor.dim; also x.ndim).
+   * @example tpu.zeros([2, 3]).dim() // 2
+   */
+  dim(): number {
+    return this.shape.length;
+  }
+  /**
+   * The number of dims (torch.Tensor.ndimension, the same as dim()).
+   * @example tpu.zeros([2, 3]).ndimension() // 2
+   */
+  ndimension(): number {
+    return this.shape.length;
   }
   /**
    * Number of elements (torch.numel).
@@ -260,8 +283,8 @@ export class Tensor {
    * @example tpu.tensor([[7]]).item() // 7
    */
   item(): number | boolean {
-    if (this.size !== 1) {
-      throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.size} elements)`);
+    if (this.numel() !== 1) {
+      throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.numel()} elements)`);
     }
     const v = this.dataSync()[0]!;
     return this.dtype === 'bool' ? v !== 0 : typeof v === 'bigint' ? exactNumber('item', v, 0) : v;
@@ -272,7 +295,16 @@ export class Tensor {
    * @example tpu.eye(2).array() // [[1, 0], [0, 1]]
    */
   array(): NestedArray {
-    return nest(this.dataSync(), this.shape, this.dtype === 'bool');
+    return nest(this.dataSync(), this.shape, this.dtype === 'bool', 'array');
+  }
+
+  /**
+   * Sync point: the values as nested JS arrays, a number or boolean for a 0-d tensor
+   * (torch.Tensor.tolist; the same as array()).
+   * @example tpu.tensor([[1, 2], [3, 4]]).tolist() // [[1, 2], [3, 4]]
+   */
+  tolist(): NestedArray {
+    return nest(this.dataSync(), this.shape, this.dtype === 'bool', 'tolist');
   }
 
 
@@ -336,10 +368,10 @@ function exactNumber(who: string, v: bigint, i: number): number {
   throw new RangeError(`${who}: int64 value ${v} (element ${i}) is beyond 2^53, where JS numbers are not exact; read it with data() (a BigInt64Array of exact values)`);
 }
 
-function nest(values: HostArray, shape: Shape, bool: boolean): NestedArray {
+function nest(values: HostArray, shape: Shape, bool: boolean, who: string): NestedArray {
   const at = (i: number): number | boolean => {
     const v = values[i]!;
-    return bool ? v !== 0 : typeof v === 'bigint' ? exactNumber('array', v, i) : v;
+    return bool ? v !== 0 : typeof v === 'bigint' ? exactNumber(who, v, i) : v;
   };
   if (shape.length === 0) return at(0);
   const build = (dim: number, offset: number): NestedArray[] => {

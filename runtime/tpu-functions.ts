@@ -7,9 +7,13 @@ import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
 import { linspace, eye, randint } from './creation-computed.js';
+import { intArray } from './shape-args.js';
 
 const method = <K extends keyof Tensor>(name: K) =>
   ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+
+/** torch.reshape(x, shape) takes the shape as one list only (unlike x.reshape(2, 3)). */
+const reshape = (x: Tensor, shape: readonly number[]): Tensor => x.reshape(intArray('tpu.reshape', shape, 'shape', -1));
 
 /** tpu.pow(2, x): either operand may be a JS scalar. */
 const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
@@ -42,7 +46,7 @@ export const functional = {
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
   maskedFill: ops.maskedFill, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
-  movedim: ops.movedim, reshape: method('reshape'), permute: method('permute'), transpose: method('transpose'),
+  movedim: ops.movedim, reshape, permute: method('permute'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,
 };
 

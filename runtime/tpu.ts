@@ -81,7 +81,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
-  | 'all' | 'reshape' | 'permute' | 'transpose';
+  | 'all' | 'permute' | 'transpose';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
@@ -111,6 +111,8 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
     cat: typeof ops.concat;
     /** Variance (torch.var), unbiased by default. @example tpu.var(x, { dim: 0 }) */
     var: typeof ops.variance;
+    /** The same elements in a new shape, one array as torch.reshape (x.reshape also takes integers). @example tpu.reshape(tpu.zeros([2, 3]), [3, -1]).shape // [3, 2] */
+    reshape: F['reshape'];
   };
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>

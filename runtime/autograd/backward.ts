@@ -88,7 +88,7 @@ function checkSeed(root: Tensor, seed: Tensor | undefined, who: string): Tensor 
     throw new Error(`${who}: the tensor ${root.describe()} does not require grad: no input of its computation has requiresGrad (create one with { requiresGrad: true } or call .requiresGrad_())`);
   }
   if (seed === undefined) {
-    if (root.size !== 1) {
+    if (root.numel() !== 1) {
       throw new RangeError(`${who}: a gradient can be created implicitly only for a one-element output; got shape ${formatShape(root.shape)}. Reduce it first (e.g. .sum()) or pass a gradient of that shape`);
     }
     return root._gradNode && !root._gradNode.group ? null : onesLike(root);

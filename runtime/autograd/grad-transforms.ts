@@ -53,7 +53,7 @@ function makeValueAndGrad<A extends unknown[]>(fn: (...args: A) => Tensor, opts:
       }
       const value = fn(...(inputs as A));
       if (!(value instanceof Tensor)) throw new TypeError(`${who}: fn must return a tensor; got ${typeof value}`);
-      if (value.size !== 1) throw new RangeError(`${who}: fn must return a one-element tensor (a loss); got shape [${value.shape.join(', ')}]`);
+      if (value.numel() !== 1) throw new RangeError(`${who}: fn must return a one-element tensor (a loss); got shape [${value.shape.join(', ')}]`);
       const grads = value.requiresGrad ? gradients(value, undefined, who, {}, new Set(leaves)) : new Map<Tensor, Tensor>();
       // A leaf the value does not depend on gets a zero gradient, as in JAX.
       const gradOf = (leaf: Tensor) => grads.get(leaf) ?? noGrad(() => leaf.mul(0));

@@ -43,7 +43,7 @@ export const indexSelectOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
     const { dim } = attrs;
     const xs = (x as Tensor).shape;
     const idx = index as Tensor;
-    const m = idx.size;
+    const m = idx.numel();
     // back to one index dim, then an index tensor as large as the gradient for scatterAdd
     const g2 = g.reshape([...xs.slice(0, dim), m, ...xs.slice(dim + 1)]);
     const unit = xs.map((_, d) => (d === dim ? m : 1));

@@ -1,5 +1,6 @@
 // reshape, permute (transpose, T, mT) and expand: static shapes resolved on the host.
-import { formatShape, normalizeDim, numel, checkShape, type Shape } from '../shape.js';
+import { formatShape, normalizeDim, numel, type Shape } from '../shape.js';
+import { intArgs, type IntArgs } from '../shape-args.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
@@ -32,14 +33,11 @@ export const expand = defineOp<{ shape: readonly number[] }>({
 });
 
 /**
- * Resolves one -1 and checks the element count. Plain loops: reshape runs ~16 times in a
- * W6 training step, and the array methods' closures and copies were ~7 KiB of its allocations.
+ * Resolves one -1 and checks the element count of integers ≥ -1 (shape-args.ts checks them).
+ * Plain loops: reshape runs ~16 times in a W6 training step, and the array methods' closures
+ * and copies were ~7 KiB of its allocations.
  */
 export function resolveReshape(op: string, from: Shape, to: readonly number[]): number[] {
-  if (!Array.isArray(to)) throw new TypeError(`${op}: shape must be an array of integers ≥ -1; got ${JSON.stringify(to)}`);
-  for (const d of to) {
-    if (!Number.isInteger(d) || d < -1) throw new TypeError(`${op}: shape must be an array of integers ≥ -1; got ${JSON.stringify(to)}`);
-  }
   let unknownAt = -1;
   let known = 1;
   for (let i = 0; i < to.length; i++) {
@@ -59,13 +57,13 @@ export function resolveReshape(op: string, from: Shape, to: readonly number[]): 
   return out;
 }
 
+/** Sizes for expand: integers ≥ -1 (shape-args.ts checks them), -1 keeping the input's size. */
 function resolveExpand(from: Shape, to: readonly number[]): number[] {
-  const target = checkShapeAllowingMinusOne(to);
-  if (target.length < from.length) {
+  if (to.length < from.length) {
     throw new RangeError(`expand: shape ${formatShape(to)} has fewer dimensions than the input ${formatShape(from)}`);
   }
-  const lead = target.length - from.length;
-  return target.map((d, i) => {
+  const lead = to.length - from.length;
+  return to.map((d, i) => {
     const src = i < lead ? undefined : from[i - lead]!;
     const size = d === -1 ? src : d;
     if (size === undefined) throw new RangeError(`expand: -1 is not allowed for the new leading dimension ${i}`);
@@ -76,37 +74,38 @@ function resolveExpand(from: Shape, to: readonly number[]): number[] {
   });
 }
 
-function checkShapeAllowingMinusOne(to: readonly number[]): number[] {
-  return checkShape('expand', to.map((d) => (d === -1 ? 0 : d))).map((d, i) => (to[i] === -1 ? -1 : d));
-}
-
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * The same elements in a new shape; one size may be -1 (torch.reshape/view).
+     * The same elements in a new shape, as integers or one array; one size may be -1 (torch.reshape).
+     * @example tpu.zeros(2, 6).reshape(3, -1).shape // [3, 4]
      * @example x.reshape([2, -1])
      */
-    reshape(shape: readonly number[]): Tensor;
+    reshape(...shape: IntArgs): Tensor;
     /**
-     * The same elements in a new shape, -1 inferred (torch.view).
+     * The same elements in a new shape, as integers or one array, -1 inferred; a view of this
+     * tensor, or PyTorch's error when no strides express it (torch.view).
+     * @example tpu.zeros(2, 6).view(-1).shape // [12]
      * @example x.view([4, -1])
      */
-    view(shape: readonly number[]): Tensor;
+    view(...shape: IntArgs): Tensor;
     /**
-     * Reorders the dims (torch.permute).
+     * Reorders the dims, as integers or one array (torch.permute).
      * @example images.permute(0, 2, 3, 1)
      */
-    permute(...dims: number[]): Tensor;
+    permute(...dims: IntArgs): Tensor;
     /**
      * Swaps two dims (torch.transpose; x.T for 2-D).
      * @example x.transpose(0, 1)
      */
     transpose(dim0: number, dim1: number): Tensor;
     /**
-     * Broadcasts size-1 dims to a larger shape without copying (torch.expand).
-     * @example x.expand([3, 4])
+     * Broadcasts size-1 dims to a larger shape without copying, as integers or one array; -1
+     * keeps a dim's size (torch.expand).
+     * @example tpu.zeros(3, 1).expand(3, 4).shape // [3, 4]
+     * @example x.expand([2, -1, -1])
      */
-    expand(shape: readonly number[]): Tensor;
+    expand(...shape: IntArgs): Tensor;
     /** All dims reversed (the transpose of a matrix). */
     readonly T: Tensor;
     /** The last two dims swapped. */
@@ -115,14 +114,14 @@ declare module '../tensor.js' {
 }
 
 installMethods({
-  reshape(shape) {
-    return apply(reshape, [this], { shape: resolveReshape('reshape', this.shape, shape) });
+  reshape(...shape) {
+    return apply(reshape, [this], { shape: resolveReshape('reshape', this.shape, intArgs('reshape', shape, 'shape', -1)) });
   },
-  view(shape) {
-    return this.reshape(shape);
+  view(...shape) {
+    return apply(reshape, [this], { shape: resolveReshape('view', this.shape, intArgs('view', shape, 'shape', -1)) });
   },
   permute(...dims) {
-    const perm = (dims.length === 1 && Array.isArray(dims[0]) ? dims[0] : dims) as number[];
+    const perm = intArgs('permute', dims, 'dims');
     if (perm.length !== this.ndim) {
       throw new RangeError(`permute: dims ${formatShape(perm)} must list each of the ${this.ndim} dims of the input ${formatShape(this.shape)} once`);
     }
@@ -136,8 +135,8 @@ installMethods({
     const perm = Array.from({ length: this.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
     return apply(permute, [this], { perm });
   },
-  expand(shape) {
-    return apply(expand, [this], { shape: resolveExpand(this.shape, shape) });
+  expand(...shape) {
+    return apply(expand, [this], { shape: resolveExpand(this.shape, intArgs('expand', shape, 'shape', -1)) });
   },
 });
 installGetters({

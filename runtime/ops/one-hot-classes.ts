@@ -9,7 +9,7 @@ export function inferNumClasses(index: Tensor): number {
   if (tracing()) {
     throw new RangeError('oneHot: numClasses -1 (inferred from the largest index) needs the index values, which tpu.compile does not have while tracing: pass numClasses (the output shape must be static)');
   }
-  if (index.size === 0) throw new RangeError(`oneHot: numClasses -1 cannot be inferred from an empty index (shape [${index.shape.join(', ')}]): pass numClasses`);
+  if (index.numel() === 0) throw new RangeError(`oneHot: numClasses -1 cannot be inferred from an empty index (shape [${index.shape.join(', ')}]): pass numClasses`);
   const [lo, hi] = Array.from(stack([index.amin(), index.amax()]).dataSync() as Int32Array | BigInt64Array, Number);
   if (lo! < 0) throw new RangeError(`oneHot: class values must be non-negative; got ${lo}`);
   return hi! + 1;

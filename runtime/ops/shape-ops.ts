@@ -3,6 +3,7 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { resolveReshape } from './layout.js';
+import { intArgs, intArray, type IntArgs } from '../shape-args.js';
 import { reshapeKeepingDims } from '../views/layout.js';
 
 /**
@@ -46,8 +47,8 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
  */
 export function unflatten(x: Tensor, dim: number, sizes: readonly number[]): Tensor {
   const d = normalizeDim('unflatten', dim, x.ndim);
-  if (!Array.isArray(sizes) || sizes.length === 0) throw new TypeError(`unflatten: sizes must be a non-empty array of integers; got ${JSON.stringify(sizes)}`);
-  const split = resolveReshape('unflatten', [x.shape[d]!], sizes);
+  if (Array.isArray(sizes) && sizes.length === 0) throw new TypeError('unflatten: sizes must be a non-empty array of integers; got []');
+  const split = resolveReshape('unflatten', [x.shape[d]!], intArray('unflatten', sizes, 'sizes', -1));
   return x.reshape([...x.shape.slice(0, d), ...split, ...x.shape.slice(d + 1)]);
 }
 
@@ -66,11 +67,8 @@ export function movedim(x: Tensor, source: number | readonly number[], destinati
   return x.permute(...perm);
 }
 
-/** Tiles the tensor `sizes[i]` times along dim i (leading sizes add dims), as torch.Tensor.repeat. */
+/** Tiles the tensor `sizes[i]` times along dim i (leading sizes add dims), as torch.Tensor.repeat; sizes checked by shape-args.ts. */
 export function repeat(x: Tensor, sizes: readonly number[]): Tensor {
-  if (!Array.isArray(sizes) || !sizes.every((s) => Number.isInteger(s) && s >= 0)) {
-    throw new TypeError(`repeat: sizes must be non-negative integers; got ${JSON.stringify(sizes)}`);
-  }
   if (sizes.length < x.ndim) throw new RangeError(`repeat: ${sizes.length} sizes given for an input of ${x.ndim} dims ${formatShape(x.shape)}`);
   const shape = [...new Array(sizes.length - x.ndim).fill(1), ...x.shape];
   // [a, b] -> [1, a, 1, b] -> expand [r0, a, r1, b] -> [r0·a, r1·b]
@@ -81,17 +79,17 @@ export function repeat(x: Tensor, sizes: readonly number[]): Tensor {
 
 /** torch.tile: like repeat, but fewer reps than dims pads the reps with leading 1s. */
 export function tile(x: Tensor, reps: readonly number[]): Tensor {
-  if (!Array.isArray(reps)) throw new TypeError(`tile: reps must be an array of integers; got ${JSON.stringify(reps)}`);
   return repeat(x, [...new Array(Math.max(x.ndim - reps.length, 0)).fill(1), ...reps]);
 }
 
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * Removes size-1 dims (all, or the given one) (torch.squeeze).
+     * Removes size-1 dims: all, or the given ones, as integers or one array (torch.squeeze).
      * @example x.squeeze(0)
+     * @example tpu.zeros(1, 2, 1).squeeze(0, 2).shape // [2]
      */
-    squeeze(dim?: number | readonly number[]): Tensor;
+    squeeze(...dims: IntArgs): Tensor;
     /**
      * Inserts a size-1 dim at dim (torch.unsqueeze).
      * @example x.unsqueeze(0)
@@ -113,15 +111,16 @@ declare module '../tensor.js' {
      */
     movedim(source: number | readonly number[], destination: number | readonly number[]): Tensor;
     /**
-     * Tiles the tensor, repeats[i] times along dim i (torch.Tensor.repeat).
+     * Tiles the tensor, repeats[i] times along dim i, as integers or one array (torch.Tensor.repeat).
      * @example x.repeat([2, 1])
      */
-    repeat(...sizes: number[] | [readonly number[]]): Tensor;
+    repeat(...sizes: IntArgs): Tensor;
     /**
-     * Like repeat, padding the repeats with 1 on the left (torch.tile).
+     * Like repeat, padding the repeats with 1 on the left, as integers or one array (torch.tile).
      * @example x.tile([2])
+     * @example tpu.zeros(2, 3).tile(2, 1).shape // [4, 3]
      */
-    tile(reps: readonly number[]): Tensor;
+    tile(...reps: IntArgs): Tensor;
     /**
      * expand to the shape of other (torch.expand_as).
      * @example tpu.tensor([[1], [2]]).expandAs(tpu.zeros([2, 3])) // [[1, 1, 1], [2, 2, 2]]
@@ -135,15 +134,13 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  squeeze(dim) { return squeeze(this, dim); },
+  squeeze(...dims) { return squeeze(this, dims.length === 0 ? undefined : intArgs('squeeze', dims, 'dims')); },
   unsqueeze(dim) { return unsqueeze(this, dim); },
   flatten(startDim, endDim) { return flatten(this, startDim, endDim); },
   unflatten(dim, sizes) { return unflatten(this, dim, sizes); },
   movedim(source, destination) { return movedim(this, source, destination); },
-  repeat(...sizes) {
-    return repeat(this, (sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes) as number[]);
-  },
-  tile(reps) { return tile(this, reps); },
+  repeat(...sizes) { return repeat(this, intArgs('repeat', sizes, 'sizes', 0)); },
+  tile(...reps) { return tile(this, intArgs('tile', reps, 'reps', 0)); },
   expandAs(other) { return this.expand([...other.shape]); },
   reshapeAs(other) { return this.reshape([...other.shape]); },
 });

@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { preserveLayout } from '../views/result-layout.js';
+import { intArgs, type IntArgs } from '../shape-args.js';
 
 export interface SliceAttrs {
   readonly begin: readonly number[];
@@ -90,7 +91,7 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
     attrs.step[d] = -1;
   }
   // a new tensor in x's layout, as PyTorch's flip (also when there is nothing to reverse)
-  return preserveLayout(x, x.ndim === 0 || x.size === 0 ? x : apply(slice, [x], attrs));
+  return preserveLayout(x, x.ndim === 0 || x.numel() === 0 ? x : apply(slice, [x], attrs));
 }
 
 declare module '../tensor.js' {
@@ -106,14 +107,15 @@ declare module '../tensor.js' {
      */
     narrow(dim: number, start: number, length: number): Tensor;
     /**
-     * Reverses the order along dims (torch.flip).
+     * Reverses the order along dims, as integers or one array (torch.flip).
      * @example x.flip([0])
+     * @example tpu.tensor([[1, 2], [3, 4]]).flip(0, 1) // [[4, 3], [2, 1]]
      */
-    flip(dims: number | readonly number[]): Tensor;
+    flip(...dims: IntArgs): Tensor;
   }
 }
 installMethods({
   slice(dim, start, end, step) { return sliceDim(this, dim, start, end, step); },
   narrow(dim, start, length) { return narrow(this, dim, start, length); },
-  flip(dims) { return flip(this, dims); },
+  flip(...dims) { return flip(this, intArgs('flip', dims, 'dims')); },
 });

@@ -92,7 +92,7 @@ export function trackViews(methods: readonly string[], getters: readonly string[
     const { out, layout } = traced(this, () => call(this, args));
     if (layout === null && mustView.includes(name)) {
       out.dispose();
-      throw notAView(this, args[0]);
+      throw notAView(this, args.length === 1 ? args[0] : args); // view([2, 3]) or view(2, 3)
     }
     if (layout) record(this, out, (t) => call(t, args), layout);
     return out;
@@ -115,7 +115,7 @@ function readPositions(view: Tensor): Tensor {
   const { base, from } = view._viewOf!;
   // The view applied to the base's positions (a running count of ones: an iota computed on
   // the device, not a constant of n values).
-  const positions = filled('view', [base.size], 1, 'int32').cumsum(0).sub(1).reshape([...base.shape]);
+  const positions = filled('view', [base.numel()], 1, 'int32').cumsum(0).sub(1).reshape([...base.shape]);
   return from(positions).reshape([-1]);
 }
 
@@ -131,10 +131,10 @@ export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBa
     throw new Error('unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation. ' +
       `(the target ${view.describe()} is expanded: strides ${formatShape(layout.strides)})`);
   }
-  const n = base.size;
+  const n = base.numel();
   return untracked(() => {
     const at = readPositions(view);
-    const written = writeCounts(at, n, filled('view', [at.size], 1, 'int32'));
+    const written = writeCounts(at, n, filled('view', [at.numel()], 1, 'int32'));
     const values = filled('view', [n], 0, base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
     return { base, newBase: where(written.gt(0), values, base.reshape([n])).reshape([...base.shape]) };
   });
@@ -146,10 +146,10 @@ export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBa
  */
 export function fillThrough(view: Tensor, value: Tensor, mask: Tensor | null): { base: Tensor; newBase: Tensor } {
   const { base } = view._viewOf!;
-  const n = base.size;
+  const n = base.numel();
   return untracked(() => {
     const at = readPositions(view);
-    const picked = mask ? mask.expand([...view.shape]).to('int32').reshape([-1]) : filled('view', [at.size], 1, 'int32');
+    const picked = mask ? mask.expand([...view.shape]).to('int32').reshape([-1]) : filled('view', [at.numel()], 1, 'int32');
     const written = writeCounts(at, n, picked);
     return { base, newBase: where(written.gt(0), value.to(base.dtype), base.reshape([n])).reshape([...base.shape]) };
   });

@@ -42,7 +42,7 @@ for (const chips of [1, 2, 4]) {
   for (const kind of chips === 4 ? ['DDP', 'FSDP', 'HSDP'] : ['DDP', 'FSDP']) {
     tpu.manualSeed(0);
     const model = new nn.Sequential(new nn.Linear(2, 256), new nn.Tanh(), new nn.Linear(256, 256), new nn.Tanh(), new nn.Linear(256, 2));
-    const paramBytes = model.parameters().reduce((a, p) => a + p.size * 4, 0);
+    const paramBytes = model.parameters().reduce((a, p) => a + p.numel() * 4, 0);
     const m = kind === 'DDP' ? new nn.DistributedDataParallel(model, { mesh })
       : kind === 'FSDP' ? nn.fullyShard(model, { mesh })
       : nn.fullyShard(model, { mesh: tpu.initDeviceMesh([2, 2], { names: ['replicate', 'shard'] }) });
@@ -62,7 +62,7 @@ for (const chips of [1, 2, 4]) {
     const ms = (performance.now() - start) / STEPS;
     const p = rec.stop().toJSON();
     const collectives = p.chips?.collectives ?? { count: 0, bytes: 0, byOp: {} };
-    const kept = mesh.chips.map((c) => m.parameters().filter((q) => q.chip === c).reduce((a, q) => a + 3 * q.size * 4, 0));
+    const kept = mesh.chips.map((c) => m.parameters().filter((q) => q.chip === c).reduce((a, q) => a + 3 * q.numel() * 4, 0));
     rows.push({
       kind, chips, msPerStep: ms, collectivesPerStep: collectives.count / STEPS, bytesMovedPerStep: collectives.bytes / STEPS,
       byOp: collectives.byOp, paramBytes, keptBytesPerChip: kept, lastLoss: loss,

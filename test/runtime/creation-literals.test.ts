@@ -74,7 +74,7 @@ describe('the caller\'s arrays are copied', () => {
     s.push(4);
     for (const t of [z, o, f]) {
       expect(t.shape).toEqual([2, 3]);
-      expect(t.size).toBe(6);
+      expect(t.numel()).toBe(6);
       expect((t.array() as number[][]).length).toBe(2);
     }
   });

@@ -22,7 +22,7 @@ describe.each(MODES)('%s mode: host-side errors', (mode) => {
     expect(() => a.reshape([4, 2])).toThrow('reshape: shape [4, 2] is invalid for input of shape [2, 3] (6 elements)');
     expect(() => a.reshape([-1, -1])).toThrow('reshape: only one dimension can be -1; got [-1, -1]');
     expect(() => a.reshape([-1, 4])).toThrow('reshape: shape [-1, 4] is invalid for input of shape [2, 3] (6 elements)');
-    expect(() => a.reshape([-1, 1.5])).toThrow('reshape: shape must be an array of integers ≥ -1; got [-1,1.5]');
+    expect(() => a.reshape([-1, 1.5])).toThrow('reshape: shape[1] must be an integer ≥ -1 (one -1 is inferred from the others); got 1.5 in reshape([-1, 1.5])');
     expect(() => tpu.ones([0, 3]).reshape([0, -1])).toThrow('reshape: cannot reshape 0 elements into [0, -1]: with another dimension 0, the -1 could be any size');
     expect(a.reshape([3, -1]).shape).toEqual([3, 2]);
     expect(() => a.sum(2)).toThrow('sum: dim must be an integer in [-2, 1] for a tensor of rank 2; got 2');
@@ -30,7 +30,7 @@ describe.each(MODES)('%s mode: host-side errors', (mode) => {
     expect(() => a.add('x' as never)).toThrow('add: other must be a tensor, a number or a boolean; got string "x"');
     expect(() => a.add([1, 2] as never)).toThrow(/add: other must be .* an array \(wrap it with tpu.tensor/);
     expect(() => a.to('float64' as never)).toThrow('to: dtype must be one of float32, bfloat16, int32, int64, bool; got "float64"');
-    expect(() => tpu.zeros([2, -1])).toThrow('tpu.zeros: shape must be an array of non-negative integers; got [2,-1]');
+    expect(() => tpu.zeros([2, -1])).toThrow('tpu.zeros: shape[1] must be a non-negative integer; got -1 in tpu.zeros([2, -1])');
     expect(() => tpu.tensor([[1, 2], [3]])).toThrow('tpu.tensor: ragged nested array: data[1] has length 1, expected 2');
     expect(() => tpu.tensor([true]).sub(tpu.tensor([false]))).toThrow(/sub: subtraction with a bool tensor is not supported \(as in PyTorch\)/);
     expect(() => a.item()).toThrow('item: the tensor must have exactly one element; got shape [2, 3] (6 elements)');

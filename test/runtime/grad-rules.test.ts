@@ -48,7 +48,7 @@ describe.each(['strict', 'fused'] as const)('gradient rules (%s)', (mode) => {
     // Rules compute gradients only for operands that require grad (ops/grad-helpers.ts gradFor).
     const inputs = data.map((d, k) => tpu.tensor(d, { dtype: 'float32' }).reshape(c.shapes[k]!).requiresGrad_());
     const out: Tensor = apply(c.op, inputs, c.attrs as never);
-    const nOut = out.size;
+    const nOut = out.numel();
     const w = seededValues(nOut, 77).map(Math.fround);
     const g = tpu.tensor(w, { dtype: 'float32' }).reshape([...out.shape]);
     const grads = (c.op.grad as ops.GradRule<any>)(g, inputs, out, c.attrs);

@@ -120,7 +120,7 @@ describe.each(['strict', 'fused'] as const)('gradient rules of the catalog (%s)'
       : c.op === ops.padOp ? [inputs[0]!, 0]
       : [...inputs, ...extra];
     const out: Tensor = apply(c.op, operands, c.attrs as never);
-    const w = seededValues(out.size, 77).map(Math.fround);
+    const w = seededValues(out.numel(), 77).map(Math.fround);
     const g = tpu.tensor(w, { dtype: 'float32' }).reshape([...out.shape]);
     const grads = (c.op.grad as ops.GradRule<any>)(g, operands, out, c.attrs);
     const gradOf = (k: number) => (c.op === ops.whereOp ? grads[k + 1] : grads[k]);

@@ -16,7 +16,7 @@ function grad(name: string, x: Parameters<typeof seq>, js: (x: Tensor) => Tensor
     js: (v) => {
       const p = v.detach().requiresGrad_();
       const out = js(p);
-      out.mul(tpu.arange(out.size, { dtype: 'float32' }).add(1).reshape([...out.shape])).sum().backward();
+      out.mul(tpu.arange(out.numel(), { dtype: 'float32' }).add(1).reshape([...out.shape])).sum().backward();
       return p.grad!;
     },
     py: `(lambda x: ((lambda o: (o * torch.arange(1., o.numel() + 1).reshape(o.shape)).sum())(${pyExpr}).backward(), x.grad)[1])(x0.clone().requires_grad_())`,

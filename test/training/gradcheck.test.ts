@@ -32,7 +32,7 @@ const weighted = (y: ArrayLike<number>, w: readonly number[]) => w.reduce((s, wk
 function check(opName: string, c: GradCase, seed: number): void {
   const values = c.inputs.map((s, i) => inputValues(s, seed + 17 * i));
   const probe = tpu.scope(() => c.call(...c.inputs.map((s, i) => makeInput(s, values[i]!))));
-  const w = seededValues(probe.size, seed + 99, -1, 1).map(Math.fround);
+  const w = seededValues(probe.numel(), seed + 99, -1, 1).map(Math.fround);
   const outShape = [...probe.shape];
   probe.dispose();
 
