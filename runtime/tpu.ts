@@ -117,7 +117,16 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
-  & Pick<typeof nnModules, 'crossEntropy' | 'mseLoss' | 'binaryCrossEntropy' | 'binaryCrossEntropyWithLogits'>;
+  & {
+    /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example F.crossEntropy(logits, y) */
+    crossEntropy: typeof nnModules.crossEntropy;
+    /** Mean squared error (F.mse_loss; tpu.nn.mseLoss). @example F.mseLoss(x, y) */
+    mseLoss: typeof nnModules.mseLoss;
+    /** Binary cross entropy of probabilities (F.binary_cross_entropy; tpu.nn.binaryCrossEntropy). @example F.binaryCrossEntropy(p, y) */
+    binaryCrossEntropy: typeof nnModules.binaryCrossEntropy;
+    /** Binary cross entropy of logits (F.binary_cross_entropy_with_logits; tpu.nn.binaryCrossEntropyWithLogits). @example F.binaryCrossEntropyWithLogits(x, y) */
+    binaryCrossEntropyWithLogits: typeof nnModules.binaryCrossEntropyWithLogits;
+  };
 type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
   & Pick<typeof specs, 'spec'>
   & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
