@@ -7,6 +7,9 @@ import { indexItems } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
+/** Equality operators: `==` on a tensor is an error (no element-wise ==), `===` of a tensor and a number too (always false). */
+const EQUALITY: Readonly<Record<string, string>> = { '==': 'looseEq', '!=': 'looseNe', '===': 'strictEq', '!==': 'strictNe' };
+
 export interface DispatchEmitter {
   /**
    * `node` as a dispatch call when it is an operator the dispatch takes and `mayHoldTensor`
@@ -98,12 +101,14 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
       return call(node, 'setAt', [emitChild(target.expression), emitChild(target.argumentExpression), emitChild(node.right)]);
     }
     const method = METHODS[opText];
-    const loose = opText === '==' ? 'looseEq' : opText === '!=' ? 'looseNe' : undefined;
-    if (!(method || loose) || (isLiteral(node.left) && isLiteral(node.right))) return undefined;
+    const equality = EQUALITY[opText];
+    if (!(method || equality) || (isLiteral(node.left) && isLiteral(node.right))) return undefined;
+    // `x === null`, `x !== undefined`: identity, whatever x holds
+    if (equality && [node.left, node.right].some((e) => e.kind === K.NullKeyword || (tsApi.isIdentifier(e) && e.text === 'undefined'))) return undefined;
     // String building is never tensor arithmetic; a tensor there still fails (its coercion error).
     if (opText === '+' && (isStringy(node.left) || isStringy(node.right))) return undefined;
     if (!mayHoldTensor(node.left) && !mayHoldTensor(node.right)) return undefined;
-    return call(node, method ?? loose!, [emitChild(node.left), emitChild(node.right)]);
+    return call(node, method ?? equality!, [emitChild(node.left), emitChild(node.right)]);
   };
 
   function emit(node: ts.Node, mayHoldTensor: (operand: ts.Expression) => boolean): string | undefined {

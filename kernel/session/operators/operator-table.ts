@@ -18,6 +18,7 @@ export const operatorMessages = {
   numberOnLeft: (op: string, left: string) =>
     `${HINT}: ${op} with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, ${left}).${METHODS[op]}(x)`,
   looseEquality: () => `${HINT}: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`,
+  strictEquality: () => `${HINT}: === of a tensor and a number is always false: use x.eq(y) / x.ne(y) for element-wise comparison, or x.item() === y for its one value`,
   unaryPlus: () => `${HINT}: unary + makes a number of a tensor: use x.item()`,
   indexAssignment: () => `${HINT}: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`,
   ambiguousTruth: (shape: readonly number[]) => {

@@ -62,6 +62,8 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   /** `node` dispatched at run time where an operand that decides it is untyped, else as written (its children rewritten). */
   const dispatchedOrChildren = (node: ts.Node): string => dispatcher.emit(node, isUntyped) ?? emitChildren(node);
 
+  /** What `x === v` of a tensor x can never equal. */
+  const PRIMITIVE_VALUE = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.BooleanLike | tsApi.TypeFlags.BigIntLike;
   /** Index types that make x[...] a view: numbers, slice strings, null (a new dim). */
   const VIEW_INDEX = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.StringLike | tsApi.TypeFlags.Null | tsApi.TypeFlags.Undefined;
   const viewIndex = (t: ts.Type): boolean => (t.isUnion() ? t.types.every(viewIndex) : (t.flags & VIEW_INDEX) !== 0);
@@ -129,7 +131,11 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       // No Tensor operand, or an operator no tensor method answers (`acc += x` with acc no Tensor, `t[0] = x`): dispatched where untyped
       if (!(leftTensor || rightTensor) || !(method || equality)) return dispatchedOrChildren(node);
       if (equality) {
+        const nullish = (e: ts.Expression) => e.kind === K.NullKeyword || (tsApi.isIdentifier(e) && e.text === 'undefined');
+        if (nullish(node.left) || nullish(node.right)) return emitChildren(node); // identity, as the dispatched rewrite leaves it
         if (opText.length === 2) fail(node, operatorMessages.looseEquality());
+        const primitive = (e: ts.Expression) => (checker.getTypeAtLocation(e).flags & PRIMITIVE_VALUE) !== 0;
+        if ((leftTensor && primitive(node.right)) || (rightTensor && primitive(node.left))) fail(node, operatorMessages.strictEquality());
         return emitChildren(node);
       }
       if (leftTensor) return tensorCall(node, `${operand(left, node.left)}.${method}(${right})`);

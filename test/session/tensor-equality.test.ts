@@ -1,0 +1,47 @@
+// `===` of a tensor and a number is always false in JavaScript (an object is never a number),
+// where PyTorch's `t == 3` compares the values: a cell that writes it is told what to use, as
+// `t == 3` already was (no element-wise == in JavaScript). Identity stays JavaScript's: a
+// tensor against another, against null or undefined (`p.grad === null`, `x == null`).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SessionFactory } from '../../kernel/language-session.js';
+import { SessionDriver } from './recording-publisher.js';
+
+const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
+const drivers: SessionDriver[] = [];
+afterAll(async () => {
+  for (const driver of drivers) {
+    await driver.value('await tpu.reset()');
+    await driver.shutdown();
+  }
+});
+
+const STRICT = /^JavaScript has no operator overloading: === of a tensor and a number is always false: use x\.eq\(y\) \/ x\.ne\(y\) for element-wise comparison, or x\.item\(\) === y for its one value/;
+const LOOSE = /^JavaScript has no operator overloading: use x\.eq\(y\) \/ x\.ne\(y\) for element-wise comparison/;
+
+describe.each([
+  ['dispatched, before the language service is built', ''],
+  ['dispatched, %typecheck off', '%typecheck off'],
+  ['typed, %typecheck error', '%typecheck error'],
+])('equality with tensors: %s', (_, magic) => {
+  const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-equality-')), built.createSession);
+  drivers.push(driver);
+
+  it('a tensor against a number is an error naming eq and item; == is too', async () => {
+    await driver.value(`${magic}\nconst s = tpu.tensor([1, 2]).sum();`);
+    for (const [code, message] of [['s === 3', STRICT], ['3 !== s', STRICT], ['s === true', STRICT], ['s == 3', LOOSE]] as const) {
+      const { outcome } = await driver.run(code);
+      expect({ code, error: outcome.status === 'error' ? outcome.evalue : 'ran' }).toEqual({ code, error: expect.stringMatching(message) });
+    }
+  });
+
+  it('identity and numbers stay JavaScript\'s', async () => {
+    await driver.value('const u = tpu.ones([1]); const n = 3;');
+    for (const [code, value] of [
+      ['s === s', 'true'], ['s === u', 'false'], ['s !== u', 'true'], ['s === null', 'false'], ['s !== undefined', 'true'],
+      ['s == null', 'false'], ['s.item() === 3', 'true'], ['n === 3', 'true'], ['n !== 3', 'false'], ['"3" === "3"', 'true'],
+    ]) expect({ code, value: await driver.value(code!) }).toEqual({ code, value });
+  });
+});
