@@ -93,8 +93,8 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
  * @example tpu.zeros(2, 3).shape // [2, 3]
  * @example tpu.zeros([2, 3], { dtype: 'int32' }).dtype // 'int32'
  */
-export function zeros(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function zeros(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function zeros(...args: unknown[]): Tensor {
   return filledWith('zeros', args, 0);
 }
@@ -105,8 +105,8 @@ export function zeros(...args: unknown[]): Tensor {
  * @example tpu.ones(3).shape // [3]
  * @example tpu.ones([2, 3], { dtype: "int32" })
  */
-export function ones(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function ones(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function ones(...args: unknown[]): Tensor {
   return filledWith('ones', args, 1);
 }
@@ -116,8 +116,8 @@ export function ones(...args: unknown[]): Tensor {
  * zeros: an upload like any other): the shape as integers or one array, then options.
  * @example tpu.empty(2, 3).fill_(1).shape // [2, 3]
  */
-export function empty(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function empty(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function empty(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function empty(...args: unknown[]): Tensor {
   return filledWith('empty', args, 0);
 }
@@ -177,8 +177,8 @@ function floatDType(op: string, o: CreationOptions): DType {
  * one array, then options.
  * @example tpu.rand(2, 3).shape // [2, 3]
  */
-export function rand(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function rand(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function rand(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function rand(...args: unknown[]): Tensor {
   const { shape, o } = sizeAndOptions('tpu.rand', args);
   return upload('rand', () => uniform(numel(shape)), shape, floatDType('tpu.rand', o), o.chip);
@@ -190,8 +190,8 @@ export function rand(...args: unknown[]): Tensor {
  * @example tpu.randn(2, 3).shape // [2, 3]
  * @example tpu.randn([2, 3])
  */
-export function randn(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function randn(shape: readonly number[], opts?: CreationOptions): Tensor;
+export function randn(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function randn(...args: unknown[]): Tensor {
   const { shape, o } = sizeAndOptions('tpu.randn', args);
   return upload('randn', () => normal(numel(shape)), shape, floatDType('tpu.randn', o), o.chip);

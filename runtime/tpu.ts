@@ -118,13 +118,13 @@ type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' 
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {
-    /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example F.crossEntropy(logits, y) */
+    /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example tpu.nn.functional.crossEntropy(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294 */
     crossEntropy: typeof nnModules.crossEntropy;
-    /** Mean squared error (F.mse_loss; tpu.nn.mseLoss). @example F.mseLoss(x, y) */
+    /** Mean squared error (F.mse_loss; tpu.nn.mseLoss). @example tpu.nn.functional.mseLoss(tpu.tensor([1, 2]), tpu.tensor([1, 4])) // 2 */
     mseLoss: typeof nnModules.mseLoss;
-    /** Binary cross entropy of probabilities (F.binary_cross_entropy; tpu.nn.binaryCrossEntropy). @example F.binaryCrossEntropy(p, y) */
+    /** Binary cross entropy of probabilities (F.binary_cross_entropy; tpu.nn.binaryCrossEntropy). @example tpu.nn.functional.binaryCrossEntropy(tpu.tensor([0.5]), tpu.tensor([1])) // 0.6931 */
     binaryCrossEntropy: typeof nnModules.binaryCrossEntropy;
-    /** Binary cross entropy of logits (F.binary_cross_entropy_with_logits; tpu.nn.binaryCrossEntropyWithLogits). @example F.binaryCrossEntropyWithLogits(x, y) */
+    /** Binary cross entropy of logits (F.binary_cross_entropy_with_logits; tpu.nn.binaryCrossEntropyWithLogits). @example tpu.nn.functional.binaryCrossEntropyWithLogits(tpu.tensor([0]), tpu.tensor([1])) // 0.693147 */
     binaryCrossEntropyWithLogits: typeof nnModules.binaryCrossEntropyWithLogits;
   };
 type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>

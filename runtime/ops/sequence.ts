@@ -1,7 +1,8 @@
-// A tensor as a sequence of its first dim's slices, as Python's len(x) and `for row in x` on a
-// torch tensor: `x.length`, `for (const row of x)`, `const [a, b] = x`. Without them `x.length`
-// was undefined, so `for (let i = 0; i < x.length; i++)` ran no step at all.
-import { Tensor } from '../tensor.js';
+// A tensor's length is its first dim, as Python's len(x) on a torch tensor: without it `x.length`
+// was undefined, so `for (let i = 0; i < x.length; i++)` ran no step at all. Tensors are not
+// iterable: generic code (test frameworks' deep equality, Array.from) walks iterables down to
+// 0-d tensors, which have no rows (PyTorch's TypeError); `for (const row of x)` is JavaScript's
+// "x is not iterable", and x.at(i) gives row i.
 import { installGetters } from '../install-methods.js';
 
 declare module '../tensor.js' {
@@ -11,11 +12,6 @@ declare module '../tensor.js' {
      * @example for (let i = 0; i < x.length; i++) x.at(i)
      */
     readonly length: number;
-    /**
-     * The first dim's slices in order, views of x (`for row in x`).
-     * @example for (const row of x) row.sum()
-     */
-    [Symbol.iterator](): Iterator<Tensor>;
   }
 }
 
@@ -24,13 +20,4 @@ installGetters({
     if (this.ndim === 0) throw new TypeError(`length of a 0-d tensor: it has no first dim (PyTorch: len() of a 0-d tensor); x.item() reads its value`);
     return this.shape[0]!;
   },
-});
-
-Object.defineProperty(Tensor.prototype, Symbol.iterator, {
-  value: function* rows(this: Tensor): Iterator<Tensor> {
-    if (this.ndim === 0) throw new TypeError('iteration over a 0-d tensor: it has no first dim (as in PyTorch); x.item() reads its value');
-    for (let i = 0; i < this.shape[0]!; i++) yield this.at(i);
-  },
-  configurable: true,
-  writable: true,
 });

@@ -37,11 +37,10 @@ export abstract class Optimizer {
   protected readonly updatesOf = new Map<Tensor, number>();
 
   constructor(params: Iterable<Tensor | DTensor>, readonly name: string) {
+    if (params instanceof Tensor || params instanceof DTensor) throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got one ${params instanceof Tensor ? 'tensor' : 'DTensor'}: give [w]`);
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params)) {
       throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got ${params === null ? 'null' : typeof params}`);
     }
-    // a tensor is iterable too (its rows), but PyTorch's optimizers take a list of them
-    if (params instanceof Tensor || params instanceof DTensor) throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got one ${params instanceof Tensor ? 'tensor' : 'DTensor'}: give [w]`);
     const given = [...params];
     if (given.length === 0) throw new RangeError(`${name}: params is empty`);
     given.forEach((p, i) => {

@@ -12,7 +12,7 @@ describe('inspect: option objects and type names', () => {
     await driver.run('1');
     const text = await driver.inspectText('tpu.randn');
     expect(text).not.toContain('import(');
-    expect(text.split('\n')[0]).toBe('function randn(shape: readonly number[], opts?: CreationOptions): Tensor');
+    expect(text.split('\n')[0]).toBe('function randn(shape: readonly number[], opts?: CreationOptions): Tensor (+1 overload)'); // and randn(2, 3)
     // TypeScript prints a union's members in the order it made their types: which declaration it read first decides
     const dtypes = /opts: \{\n  dtype\?: ((?:"\w+"(?: \| )?)+)\n  requiresGrad\?: boolean  \/\/ Record operations on this tensor for backward/.exec(text);
     expect(dtypes?.[1]?.split(' | ').sort()).toEqual(['"bfloat16"', '"bool"', '"float32"', '"int32"', '"int64"']);

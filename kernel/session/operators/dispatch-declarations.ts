@@ -26,8 +26,6 @@ interface __TpuOperators {
   logical<V>(value: V): V;
   looseEq(a: unknown, b: unknown): boolean;
   looseNe(a: unknown, b: unknown): boolean;
-  strictEq(a: unknown, b: unknown): boolean;
-  strictNe(a: unknown, b: unknown): boolean;
   neg<A>(a: A): __TpuArith<A, A>;
   plus(a: unknown): number;
   at<X, K>(x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;

@@ -7,8 +7,11 @@ import { indexItems } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
-/** Equality operators: `==` on a tensor is an error (no element-wise ==), `===` of a tensor and a number too (always false). */
-const EQUALITY: Readonly<Record<string, string>> = { '==': 'looseEq', '!=': 'looseNe', '===': 'strictEq', '!==': 'strictNe' };
+/**
+ * `==` on a tensor is an error (no element-wise == in JavaScript). `===` stays JavaScript's: a
+ * call there would move every comparison's column in a trace (typed cells reject `t === 3`).
+ */
+const EQUALITY: Readonly<Record<string, string>> = { '==': 'looseEq', '!=': 'looseNe' };
 
 export interface DispatchEmitter {
   /**
@@ -103,7 +106,7 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
     const method = METHODS[opText];
     const equality = EQUALITY[opText];
     if (!(method || equality) || (isLiteral(node.left) && isLiteral(node.right))) return undefined;
-    // `x === null`, `x !== undefined`: identity, whatever x holds
+    // `x == null`: a test for null or undefined, whatever x holds
     if (equality && [node.left, node.right].some((e) => e.kind === K.NullKeyword || (tsApi.isIdentifier(e) && e.text === 'undefined'))) return undefined;
     // String building is never tensor arithmetic; a tensor there still fails (its coercion error).
     if (opText === '+' && (isStringy(node.left) || isStringy(node.right))) return undefined;

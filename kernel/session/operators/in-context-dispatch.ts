@@ -26,8 +26,6 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
       ...kernel,
       ${binary}
       neg: (a) => (typeof a !== 'object' ? -a : kernel.neg(a)),
-      strictEq: (a, b) => (typeof a !== 'object' && typeof b !== 'object' ? a === b : kernel.strictEq(a, b)),
-      strictNe: (a, b) => (typeof a !== 'object' && typeof b !== 'object' ? a !== b : kernel.strictNe(a, b)),
       isTensor: (v) => typeof v === 'object' && v !== null && kernel.isTensor(v),
       truth: (v) => (typeof v !== 'object' || v === null ? v : kernel.truth(v)),
       logical: (v) => (typeof v !== 'object' || v === null ? v : kernel.logical(v)),

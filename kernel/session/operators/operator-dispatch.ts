@@ -57,11 +57,6 @@ export function createOperatorDispatch(): OperatorDispatch {
   const rejectLoose = (a: unknown, b: unknown): void => {
     if (isTensor(a) || isTensor(b)) throw new TypeError(operatorMessages.looseEquality());
   };
-  /** `x === 3` of a tensor and a number, boolean or bigint: always false, never what was meant. */
-  const rejectStrict = (a: unknown, b: unknown): void => {
-    const primitive = (v: unknown) => typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
-    if ((isTensor(a) && primitive(b)) || (isTensor(b) && primitive(a))) throw new TypeError(operatorMessages.strictEquality());
-  };
   /** A key of `x[key]` on a tensor that names a property, not a slice: `x['shape']`, symbols. */
   const propertyKey = (k: unknown): boolean => typeof k === 'symbol' || (typeof k === 'string' && !SLICE_STRING.test(k));
   /** `x[k] OP= v` writes into x through a view: an index that copies (a tensor, a list) cannot. */
@@ -88,8 +83,6 @@ export function createOperatorDispatch(): OperatorDispatch {
     ge: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>=', a, b) : a >= b),
     looseEq: (a, b) => (rejectLoose(a, b), a == b),
     looseNe: (a, b) => (rejectLoose(a, b), a != b),
-    strictEq: (a, b) => (rejectStrict(a, b), a === b),
-    strictNe: (a, b) => (rejectStrict(a, b), a !== b),
     neg: (a) => (isTensor(a) ? a.neg() : -a),
     plus: (a) => {
       if (isTensor(a)) throw new TypeError(operatorMessages.unaryPlus());
