@@ -33,6 +33,7 @@ import type * as gradTransforms from './autograd/grad-transforms.js';
 import type * as jit from './jit/compile.js';
 import type * as specs from './jit/spec.js';
 import type * as nnModules from './nn/index.js';
+import type * as nnUtils from './nn/utils/index.js';
 import type * as optim from './optim/index.js';
 import type * as saveLoad from './serialize/save-load.js';
 import type * as random from './random.js';
@@ -134,6 +135,8 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
     nn: typeof nnModules & {
       /** torch.nn.functional's names in camelCase. @example tpu.nn.functional.gelu(x) */
       functional: NnFunctional;
+      /** torch.nn.utils' gradient clipping: clipGradNorm_ and clipGradValue_. @example tpu.nn.utils.clipGradNorm_(model.parameters(), 1.0) */
+      utils: typeof nnUtils;
     };
     /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;

@@ -6,6 +6,7 @@ import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.j
 import { compile } from './jit/compile.js';
 import { spec } from './jit/spec.js';
 import * as nnModules from './nn/index.js';
+import * as nnUtils from './nn/utils/index.js';
 import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
@@ -21,8 +22,8 @@ export const training = {
   compile,
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
-  /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional. */
-  nn: { ...nnModules, functional: { ...nnFunctional, crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } },
+  /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, and torch.nn.utils' gradient clipping as tpu.nn.utils. */
+  nn: { ...nnModules, functional: { ...nnFunctional, crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits }, utils: nnUtils },
   optim,
   save,
   load,

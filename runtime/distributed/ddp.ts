@@ -14,6 +14,7 @@ import { scope } from '../scope.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
+import { registerGradientCopies } from './gradient-copies.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
 
 export interface DDPOptions {
@@ -56,6 +57,8 @@ export class DistributedDataParallel extends Module {
     // The other chips start from chip 0's values (PyTorch broadcasts rank 0's at construction).
     this.#copies = this.mesh.chips.map((chip) => new Map(tensors.map((t) => [t, chip === first ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)])));
     const params = plainParameters(who, module).map(([, p]) => p);
+    // Every replica holds the global gradient after backward: a norm of the gradients counts one.
+    params.forEach((p) => registerGradientCopies(this.#copies.map((m) => m.get(p)!)));
     this.buckets = bucketsOf(params, cap * 2 ** 20);
     const leaves = this.#copies.map((m) => params.map((p) => m.get(p)!));
     // The sum over a group is the global gradient: the loss is the global batch's.

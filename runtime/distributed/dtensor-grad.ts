@@ -6,7 +6,7 @@
 //   Replicate (every piece is the value) and Partial('mean') (the value moves with every part):
 //     the pieces' gradients add up: allReduce('sum') along that axis
 //   Partial('sum') (the value is the parts' sum): each part's gradient / n, parts of their mean
-// Partial('max'/'min') have no such rule: such leaves cannot require grad.
+// Partial('max'/'min') and _NormPartial have no such rule: such leaves cannot require grad.
 import type { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { zerosLike } from '../ops/like.js';
@@ -17,7 +17,7 @@ import type { Placement } from './placement.js';
 
 /** Why a DTensor with these placements cannot be a leaf that requires grad, or null. */
 export function noLeafGradReason(placements: readonly Placement[]): string | null {
-  const p = placements.find((q) => q.kind === 'partial' && (q.reduceOp === 'max' || q.reduceOp === 'min'));
+  const p = placements.find((q) => q.kind === 'partial' && (q.reduceOp === 'max' || q.reduceOp === 'min' || q.reduceOp === 'norm'));
   return p ? `its placements hold ${p}, whose gradient is not defined by its value; redistribute it to tpu.Replicate() first` : null;
 }
 
@@ -34,4 +34,17 @@ export function leafGradPieces(locals: readonly Tensor[], mesh: DeviceMesh, plac
     return xs;
   }));
   return pieces.map((t) => keep(t));
+}
+
+/**
+ * Gradient parts whose leaf gradient (leafGradPieces) is `pieces`, for writing a changed .grad
+ * back to the pieces' own gradients: along a Replicate or Partial('mean') mesh dim the parts add
+ * up, so each is the piece / n; along Partial('sum') the piece is the part / n.
+ */
+export function gradPartsOf(pieces: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[]): Tensor[] {
+  const scale = placements.reduce((w, p, i) => {
+    if (p.kind === 'replicate' || (p.kind === 'partial' && p.reduceOp === 'mean')) return w / mesh.shape[i]!;
+    return p.kind === 'partial' && p.reduceOp === 'sum' ? w * mesh.shape[i]! : w;
+  }, 1);
+  return scale === 1 ? [...pieces] : pieces.map((t) => t.mul(scale));
 }

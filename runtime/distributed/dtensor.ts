@@ -6,14 +6,15 @@ import { Tensor } from '../tensor.js';
 import { formatShape, normalizeDim, shapesEqual } from '../shape.js';
 import { isFloating, type DType } from '../dtype.js';
 import { DeviceMesh } from './device-mesh.js';
-import { formatPlacements, isPlacement, Replicate, ShardPlacement, type Placement } from './placement.js';
+import { formatPlacements, isPlacement, partitionDivisor, Replicate, ShardPlacement, type Placement } from './placement.js';
 import { localBox } from './shard-layout.js';
 import { describeValue } from './describe-value.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { disposeUnlessHandedOut, noteGradHandedOut, releaseGrad } from '../autograd/release-grad.js';
 import { redistributeLocals } from './redistribute.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
-import { leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
+import { gradPartsOf, leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
+import { keep, scope } from '../scope.js';
 import { checkGradLayout, checkPieces, checkReplicas, globalShape, type FromLocalOptions } from './from-local.js';
 import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
 import { readOptions } from '../options.js';
@@ -23,7 +24,7 @@ import type { AlphaOptions } from '../ops/scaled-add.js';
 import type { DivOptions } from '../ops/division.js';
 import type { KeepdimOptions, OneDimOptions, ReduceOptions, SumOptions } from '../ops/reduce.js';
 import type { ArgOptions } from '../ops/extrema.js';
-import type { VarOptions, VarRestOptions } from '../ops/statistics.js';
+import type { NormOptions, VarOptions, VarRestOptions } from '../ops/statistics.js';
 import type { ValuesIndices } from '../ops/values-indices.js';
 import type { DTypeOption } from '../ops/dim-argument.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
@@ -92,7 +93,7 @@ export class DTensor {
     const ps = checkPlacements(who, mesh, placements, pieces[0]!.ndim);
     const shape = globalShape(who, pieces, mesh, ps, o.shape);
     const gradPs = o.gradPlacements === undefined ? defaultGradPlacements(ps) : checkPlacements(who, mesh, o.gradPlacements, pieces[0]!.ndim, 'options.gradPlacements');
-    const bad = gradPs.findIndex((p) => p.kind === 'partial' && (p.reduceOp === 'max' || p.reduceOp === 'min'));
+    const bad = gradPs.findIndex((p) => p.kind === 'partial' && p.reduceOp !== 'sum' && p.reduceOp !== 'mean');
     if (bad >= 0) throw new TypeError(`${who}: options.gradPlacements[${bad}] is ${gradPs[bad]}, which no gradient has; give tpu.Shard(dim), tpu.Replicate() or tpu.Partial('sum')`);
     checkGradLayout(who, pieces, mesh, shape, gradPs);
     if (o.runCheck !== undefined && typeof o.runCheck !== 'boolean') throw new TypeError(`${who}: options.runCheck must be a boolean; got ${describeValue(o.runCheck)}`);
@@ -140,6 +141,26 @@ export class DTensor {
     const pieces = leafGradPieces(this.#locals, this.mesh, this.placements);
     this.#gradCache = pieces && { from, grad: new DTensor(pieces, this.mesh, this.placements, this.shape) };
     return this.#gradCache?.grad ?? null;
+  }
+
+  /**
+   * Changes the gradient in place, chip by chip (tpu.nn.utils' clipping): `update` writes each piece of .grad (what a
+   * held .grad sees); each chip's own gradient part is then rewritten to match, so a later backward adds to the new values.
+   */
+  _updateGrad_(update: (piece: Tensor, k: number) => void): void {
+    const grad = this._gradValue();
+    if (grad === null) return;
+    noGrad(() => {
+      grad.#locals.forEach(update);
+      scope(() => gradPartsOf(grad.#locals, this.mesh, this.placements).forEach((part, k) => {
+        const leaf = this.#locals[k]!;
+        if (leaf._grad === part) return;
+        if (leaf._grad) leaf._grad.copy_(part);
+        else leaf._grad = keep(part);
+      }));
+    });
+    // The parts now give the updated .grad: keep it rather than all-reduce them again.
+    this.#gradCache = { from: gradStamps(this.#locals), grad };
   }
 
   set grad(value: DTensor | null) {
@@ -222,6 +243,12 @@ export class DTensor {
   amax(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amax', this, dim, keepdim); }
   /** @example dt.amin(0) // over a sharded dim: Partial('min') */
   amin(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amin', this, dim, keepdim); }
+  /**
+   * Vector p-norm (2 by default) over all dims or along dim, as Tensor.norm; over a sharded dim each chip's norm is a part of
+   * _NormPartial(p) (PyTorch's; Partial('max') for Infinity), reduced when read.
+   * @example dt.norm(); dt.norm(1, 0); dt.norm(2, { dim: 1, keepdim: true })
+   */
+  norm(p?: number | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor { return rules.norm(this, p, dim, keepdim); }
   /**
    * The largest value (over sharded dims: Partial('max')), or (values, indices) along dim, as
    * Tensor.max (a sharded dim is gathered first, as PyTorch's DTensor does).
@@ -324,12 +351,12 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
   if (x.requiresGrad && !x.isLeaf) throw new TypeError(`${who}: x must be a leaf tensor (as in PyTorch): it was computed from tensors that require grad; distribute the leaf, or x.detach()`);
   const why = x.requiresGrad ? noLeafGradReason(ps) : null;
   if (why) throw new TypeError(`${who}: x requires grad, but ${why.replace('its placements hold', 'placements hold')}`);
-  const sumParts = ps.reduce((n, p, i) => (p.kind === 'partial' && p.reduceOp === 'sum' ? n * mesh.shape[i]! : n), 1);
-  if (sumParts > 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
+  const sumParts = ps.reduce((n, p, i) => n * partitionDivisor(p, mesh.shape[i]!), 1);
+  if (sumParts !== 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
   // The slices copied to other chips (and x / n) are freed at once: only the pieces stay. As in
   // PyTorch, the pieces of a tensor that requires grad are the leaves of a new DTensor.
   const locals = noGrad(() => freeUnlessTracked(() => {
-    const whole = sumParts > 1 ? x.div(sumParts) : x;
+    const whole = sumParts !== 1 ? x.div(sumParts) : x;
     return mesh.chips.map((chip, k) => {
       const { start, size } = localBox(x.shape, mesh, ps, k);
       const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);

@@ -18,6 +18,7 @@ import { registerGradReducer } from '../autograd/grad-reducers.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
+import { registerGradientCopies } from './gradient-copies.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
 
 export interface FullyShardOptions {
@@ -68,6 +69,9 @@ export class FullyShardedModule extends Module {
       const starts = ranks.map((r) => sizes.slice(0, r).reduce((a, b) => a + b, 0));
       this.#starts.set(t, starts);
       const shards = this.mesh.chips.map((chip, k) => copyRows(t, starts[k]!, sizes[ranks[k]!]!, chip));
+      // Chips of one rank along shardAxis hold the same rows, whose gradients end equal (HSDP's
+      // reducer, or a sub-mesh's repeated batch piece): a norm of the gradients counts one.
+      new Set(ranks).forEach((r) => registerGradientCopies(shards.filter((_, k) => ranks[k] === r)));
       // The full parameter is no longer kept (as fully_shard frees the unsharded one): its rows live in the shards.
       t.dispose();
       return [t, shards];

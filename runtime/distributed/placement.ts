@@ -1,7 +1,8 @@
 // Placements (PyTorch DTensor's vocabulary): how a tensor lies along one mesh dimension.
 // Shard(dim): split along tensor dim `dim` as torch.chunk, chip of coordinate c keeps chunk c;
 // Replicate(): every chip holds it all; Partial(op): every chip holds a part, and the value is
-// the reduction (op) of the parts over that mesh dimension.
+// the reduction (op) of the parts over that mesh dimension. DTensor.norm over a sharded dim
+// makes PyTorch's _NormPartial(p): each chip holds its piece's p-norm, the value is (Σ parts^p)^(1/p).
 import type { CollectiveReduce } from '../ops/collectives.js';
 
 export type PartialReduce = CollectiveReduce;
@@ -30,7 +31,17 @@ export class PartialPlacement {
   }
 }
 
-export type Placement = ShardPlacement | ReplicatePlacement | PartialPlacement;
+/** PyTorch's _NormPartial(p) (made by DTensor.norm, not by tpu.Partial): the parts are p-norms; the value is (Σ parts^p)^(1/p). */
+export class NormPartialPlacement {
+  readonly kind = 'partial';
+  readonly reduceOp = 'norm';
+  constructor(readonly normType: number) {}
+  toString(): string {
+    return `_NormPartial(${this.normType})`;
+  }
+}
+
+export type Placement = ShardPlacement | ReplicatePlacement | PartialPlacement | NormPartialPlacement;
 
 /**
  * Split along tensor dim `dim` over one mesh dimension (torch.chunk sizes: 10 rows on 4 chips are 3, 3, 3, 1).
@@ -60,12 +71,23 @@ export function Partial(reduceOp: PartialReduce = 'sum'): PartialPlacement {
 
 export function samePlacement(a: Placement, b: Placement): boolean {
   if (a.kind === 'shard') return b.kind === 'shard' && a.dim === b.dim;
-  if (a.kind === 'partial') return b.kind === 'partial' && a.reduceOp === b.reduceOp;
+  if (a.kind === 'partial') return b.kind === 'partial' && a.reduceOp === b.reduceOp && normTypeOf(a) === normTypeOf(b);
   return b.kind === 'replicate';
 }
 
+const normTypeOf = (p: PartialPlacement | NormPartialPlacement) => (p.reduceOp === 'norm' ? p.normType : null);
+
+/**
+ * What a value is divided by to give n parts of it along a Partial mesh dim (PyTorch's
+ * _partition_value): n for a sum, n^(1/p) for a p-norm; max, min and mean parts are the value.
+ */
+export function partitionDivisor(p: Placement, n: number): number {
+  if (p.kind !== 'partial') return 1;
+  return p.reduceOp === 'sum' ? n : p.reduceOp === 'norm' ? n ** (1 / p.normType) : 1;
+}
+
 export function isPlacement(p: unknown): p is Placement {
-  return p instanceof ShardPlacement || p instanceof ReplicatePlacement || p instanceof PartialPlacement;
+  return p instanceof ShardPlacement || p instanceof ReplicatePlacement || p instanceof PartialPlacement || p instanceof NormPartialPlacement;
 }
 
 export function formatPlacements(ps: readonly Placement[]): string {

@@ -3,7 +3,8 @@
 //   Shard(d) -> Replicate: allGather on d        Partial -> Replicate: allReduce
 //   Replicate -> Shard(e): each chip's slice      Partial -> Shard(e): reduceScatter on e
 //   Shard(d) -> Shard(e): allToAll (even pieces, no other mesh dim on d or e), else gather + slice
-//   Replicate -> Partial: 'sum' parts are x / n, other parts are x
+//   Replicate -> Partial: 'sum' parts are x / n, _NormPartial(p) parts x / n^(1/p), other parts are x
+//   _NormPartial(p) is reduced as PyTorch's: parts^p, then the sum's collective, then ^(1/p)
 // A Shard on a later mesh dimension splits what the earlier ones left, so a chunk is only
 // meaningful inside the earlier ones' chunks: first every Shard that changes, or whose dim an
 // earlier mesh dimension re-splits, is gathered (last mesh dimension first); then the targets
@@ -12,7 +13,7 @@ import type { Tensor } from '../tensor.js';
 import { isFloating } from '../dtype.js';
 import type { DeviceMesh } from './device-mesh.js';
 import { allGather, allReduce, allToAll, reduceScatter } from './functional-collectives.js';
-import { Replicate, samePlacement, type Placement } from './placement.js';
+import { partitionDivisor, Replicate, samePlacement, type Placement } from './placement.js';
 import { chunkOf, meshCoordinate } from './shard-layout.js';
 
 export function redistributeLocals(locals: readonly Tensor[], mesh: DeviceMesh, from: readonly Placement[], to: readonly Placement[]): Tensor[] {
@@ -44,20 +45,24 @@ export function redistributeLocals(locals: readonly Tensor[], mesh: DeviceMesh, 
     if (samePlacement(p, t)) continue;
     const axis = mesh.names[i]!;
     const n = mesh.shape[i]!;
-    if (p.kind === 'partial' && t.kind === 'shard') {
-      xs = reduceScatter(xs, { op: p.reduceOp, dim: t.dim, mesh, axis });
-      continue;
+    if (p.kind === 'partial') {
+      const norm = p.reduceOp === 'norm' ? p.normType : null;
+      const op = p.reduceOp === 'norm' ? 'sum' : p.reduceOp;
+      if (norm !== null) xs = xs.map((x) => x.pow(norm));
+      xs = t.kind === 'shard' ? reduceScatter(xs, { op, dim: t.dim, mesh, axis }) : allReduce(xs, { op, mesh, axis });
+      if (norm !== null) xs = xs.map((x) => x.pow(1 / norm));
+      if (t.kind === 'shard') continue;
     }
-    if (p.kind === 'partial') xs = allReduce(xs, { op: p.reduceOp, mesh, axis });
     if (t.kind === 'shard') {
       xs = xs.map((x, k) => {
         const c = chunkOf(x.shape[t.dim]!, n, meshCoordinate(mesh, k)[i]!);
         return x.narrow(t.dim, c.start, c.length);
       });
     }
-    if (t.kind === 'partial' && t.reduceOp === 'sum') {
-      if (!isFloating(xs[0]!.dtype)) throw new TypeError(`DTensor.redistribute: Partial('sum') parts of a ${xs[0]!.dtype} tensor would be x / ${n}; give a floating tensor`);
-      xs = xs.map((x) => x.div(n));
+    const divisor = partitionDivisor(t, n);
+    if (divisor !== 1) {
+      if (!isFloating(xs[0]!.dtype)) throw new TypeError(`DTensor.redistribute: ${t} parts of a ${xs[0]!.dtype} tensor would be x / ${divisor}; give a floating tensor`);
+      xs = xs.map((x) => x.div(divisor));
     }
   }
   return xs;

@@ -9,6 +9,7 @@
 //   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
 //     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
 //     and mean's dtype casts each piece first
+//   norm over a sharded dim -> _NormPartial(p) (Partial('max') for ∞, 'min' for -∞, 'sum' for 0)
 //   max/min with a dim, argmax/argmin, std/var, and a bfloat16 mean of a wider input (rounded
 //     once): a sharded reduced dim (and Partial) is gathered to Replicate() first, as PyTorch's
 //     rules ask; other shards stay
@@ -21,7 +22,7 @@ import { INT32_MAX, INT32_MIN, isFloating, type DType } from '../dtype.js';
 import { readDimAndDType } from '../ops/dim-argument.js';
 import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
 import { argAttrs, extremumArgs, type ArgOptions } from '../ops/extrema.js';
-import { varOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
+import { normArgs, varOptions, type NormOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
 import { ValuesIndices } from '../ops/values-indices.js';
 import { readAlpha } from '../ops/scaled-add.js';
 import { readRoundingMode } from '../ops/division.js';
@@ -32,7 +33,7 @@ import { emit, profiling } from '../profiler/events.js';
 import { checkSameMesh, DTensor } from './dtensor.js';
 import { describeValue } from './describe-value.js';
 import type { DeviceMesh } from './device-mesh.js';
-import { formatPlacements, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
+import { formatPlacements, NormPartialPlacement, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
 
 export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
@@ -84,10 +85,11 @@ export function replicatedFallback(who: string, reason: string, inputs: readonly
 
 export function unary(op: UnaryOp, x: DTensor, geluOptions?: GeluOptions): DTensor {
   if (op === 'neg') {
-    // -sum(parts) = sum(-parts); negation swaps max and min.
+    // -sum(parts) = sum(-parts); negation swaps max and min. A norm's parts are reduced first (a norm is never negative).
     const flip = { max: 'min', min: 'max', sum: 'sum', mean: 'mean' } as const;
-    const ps = x.placements.map((p) => (p.kind === 'partial' ? Partial(flip[p.reduceOp]) : p));
-    return perChip(() => [x], ([t]) => t!.neg(), ps, x.shape);
+    const inPs = x.placements.map((p) => (p.kind === 'partial' && p.reduceOp === 'norm' ? Replicate() : p));
+    const ps = inPs.map((p) => (p.kind === 'partial' ? Partial(flip[p.reduceOp]) : p));
+    return perChip(() => [laidOut(x, inPs)], ([t]) => t!.neg(), ps, x.shape);
   }
   const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
   return perChip(() => [laidOut(x, ps)], ([t]) => (op === 'gelu' ? t!.gelu(geluOptions) : t![op]()), ps, x.shape);
@@ -105,8 +107,8 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, option
   const run = (x: Tensor, y: Tensor | number) => (roundingMode !== null ? x.div(y, { roundingMode }) : alpha !== 1 ? x[op as 'add' | 'sub'](y, { alpha }) : x[op](y));
   const linear = (p: Placement) => isLinearPartial(p) && roundingMode === null;
   if (typeof other === 'number') {
-    // A scalar added to every part changes a sum n times; scaling is linear for sum and mean.
-    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' : linear(p));
+    // A scalar added to every part changes a sum (or a norm) n times; scaling is linear for sum and mean.
+    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' && p.reduceOp !== 'norm' : linear(p));
     const ps = a.placements.map((p) => (keeps(p) ? p : Replicate()));
     return perChip(() => [laidOut(a, ps)], ([t]) => run(t!, other), ps, a.shape);
   }
@@ -177,6 +179,11 @@ export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[
   return reduceOver(op, x, attrs, dtype);
 }
 
+/** A Shard of a dim a reduction keeps: renumbered past the reduced dims unless keepdim. */
+function keptShard(dim: number, { dims, keepdim }: ReduceAttrs): Placement {
+  return Shard(keepdim ? dim : dim - dims.filter((r) => r < dim).length);
+}
+
 function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType): DTensor {
   const { dims, keepdim: keep } = attrs;
   const extremum = op === 'amax' || op === 'amin' ? EXTREMA[op] : null;
@@ -190,8 +197,7 @@ function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType)
   });
   const ps = inPs.map((p): Placement => {
     if (p.kind !== 'shard') return p;
-    if (reduced(p.dim)) return Partial(extremum ? extremum.partial : 'sum');
-    return Shard(keep ? p.dim : p.dim - dims.filter((r) => r < p.dim).length);
+    return reduced(p.dim) ? Partial(extremum ? extremum.partial : 'sum') : keptShard(p.dim, attrs);
   });
   const overShards = x.placements.some((p) => p.kind === 'shard' && reduced(p.dim));
   const count = dims.reduce((m, d) => m * x.shape[d]!, 1);
@@ -218,10 +224,30 @@ function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType)
  * each chip's outputs.
  */
 function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) => Tensor[]): DTensor[] {
-  const { dims, keepdim } = attrs;
+  const { dims } = attrs;
   const inPs = x.placements.map((p) => (p.kind === 'partial' || (p.kind === 'shard' && dims.includes(p.dim)) ? Replicate() : p));
-  const ps = inPs.map((p) => (p.kind === 'shard' && !keepdim ? Shard(p.dim - dims.filter((r) => r < p.dim).length) : p));
+  const ps = inPs.map((p) => (p.kind === 'shard' ? keptShard(p.dim, attrs) : p));
   return perChipOutputs(() => [laidOut(x, inPs)], ([t]) => fn(t!), ps, reducedShape(x.shape, attrs));
+}
+
+/**
+ * Vector p-norm. Over a sharded dim each chip's norm of its piece is a part of PyTorch's
+ * _NormPartial(p), reduced as (Σ parts^p)^(1/p) when read; the ∞-norm's parts are Partial('max'),
+ * -∞'s Partial('min'), 0's (counts) Partial('sum'). Other shards stay. A Partial input is reduced
+ * first (PyTorch keeps a max Partial under the ∞-norm, but |max of parts| is not max |parts|).
+ */
+export function norm(x: DTensor, p?: number | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor {
+  const { ord, attrs } = normArgs('DTensor.norm', x, p, dim, keepdim);
+  const part = ord === Infinity ? Partial('max') : ord === -Infinity ? Partial('min') : ord === 0 ? Partial('sum') : new NormPartialPlacement(ord);
+  const inPs = x.placements.map((q) => (q.kind === 'partial' ? Replicate() : q));
+  const ps = inPs.map((q) => (q.kind !== 'shard' ? q : attrs.dims.includes(q.dim) ? part : keptShard(q.dim, attrs)));
+  return perChip(() => [laidOut(x, inPs)], ([t]) => {
+    // An empty piece's ±∞-norm (no identity for PyTorch) is the identity of its Partial: 0 for max |x|, +∞ for min |x|.
+    if (Math.abs(ord) === Infinity && attrs.dims.some((d) => t!.shape[d] === 0)) {
+      return full(reducedShape(t!.shape, attrs), ord > 0 ? 0 : Infinity, { dtype: isFloating(t!.dtype) ? t!.dtype : 'float32', chip: t!.chip });
+    }
+    return t!.norm(ord, attrs.dims, attrs.keepdim);
+  }, ps, reducedShape(x.shape, attrs));
 }
 
 /**

@@ -1,7 +1,7 @@
 // var std logsumexp norm logSoftmax: composed over primitives (gradients come for free); float32
 // logSoftmax is its own primitive (log-softmax.ts), as PyTorch's, its gradient reading its result.
 import { Tensor } from '../tensor.js';
-import { reduceAttrs, type KeepdimOptions, type ReduceOptions } from './reduce.js';
+import { reduceAttrs, type KeepdimOptions, type ReduceAttrs, type ReduceOptions } from './reduce.js';
 import { composite } from '../modes/composite.js';
 import { where } from './where.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
@@ -161,17 +161,22 @@ export interface NormOptions extends ReduceOptions {
 
 const NORM_KEYS: readonly (keyof NormOptions)[] = ['p', 'dim', 'keepdim'];
 
+/** norm's arguments (positional or options) as Tensor.norm and DTensor.norm read them: the order p (2 by default) and the reduced dims. */
+export function normArgs(who: string, x: { readonly ndim: number }, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): { ord: number; attrs: ReduceAttrs } {
+  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>(who, p, NORM_KEYS)
+    : isOptions(dim) ? withPositional(who, 'p', p, dim, NORM_KEYS)
+      : isOptions(keepdim) ? { p, ...withPositional(who, 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
+  const ord = o.p ?? 2;
+  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`${who}: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
+  return { ord, attrs: reduceAttrs(who, x, { dim: o.dim, keepdim: o.keepdim }) };
+}
+
 /**
  * Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm.
  * @example tpu.norm(tpu.tensor([3, 4])) // 5
  */
 export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor {
-  const o: NormOptions = isOptions(p) ? readOptions<NormOptions>('norm', p, NORM_KEYS)
-    : isOptions(dim) ? withPositional('norm', 'p', p, dim, NORM_KEYS)
-      : isOptions(keepdim) ? { p, ...withPositional('norm', 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
-  const ord = o.p ?? 2;
-  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`norm: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
-  const attrs = reduceAttrs('norm', x, { dim: o.dim, keepdim: o.keepdim });
+  const { ord, attrs } = normArgs('norm', x, p, dim, keepdim);
   const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
   if (ord === 0) return a.ne(0).to(a.dtype).sum(attrs.dims, attrs.keepdim); // the count of non-zeros
   if (ord === Infinity) return a.amax(attrs.dims, attrs.keepdim);

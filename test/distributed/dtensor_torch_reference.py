@@ -17,6 +17,7 @@ import torch
 import torch.distributed as dist
 from torch.distributed.tensor import DTensor, Partial, Replicate, Shard, distribute_tensor, init_device_mesh
 from torch.distributed._local_tensor import LocalTensor, LocalTensorMode
+from torch.distributed.tensor._ops._math_ops import _NormPartial
 from torch.testing._internal.distributed.fake_pg import FakeStore
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
@@ -27,7 +28,9 @@ PLACEMENTS = {"Shard": Shard, "Replicate": Replicate, "Partial": Partial}
 
 
 def placement_name(p):
-    """The runtime's spelling: Shard(0), Replicate(), Partial('sum')."""
+    """The runtime's spelling: Shard(0), Replicate(), Partial('sum'), _NormPartial(2)."""
+    if isinstance(p, _NormPartial):
+        return f"_NormPartial({p.norm_type:g})"
     if p.is_shard():
         return f"Shard({p.dim})"
     if p.is_partial():
