@@ -62,6 +62,13 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   /** `node` dispatched at run time where an operand that decides it is untyped, else as written (its children rewritten). */
   const dispatchedOrChildren = (node: ts.Node): string => dispatcher.emit(node, isUntyped) ?? emitChildren(node);
 
+  /** A callee that JavaScript cannot call but PyTorch would: a module (its type has forward() and no call signature). */
+  const isModuleCall = (callee: ts.Expression): boolean => {
+    const type = checker.getTypeAtLocation(callee);
+    if (type.flags & (tsApi.TypeFlags.Any | tsApi.TypeFlags.Unknown) || type.getCallSignatures().length > 0) return false;
+    const forward = type.getProperty('forward');
+    return forward !== undefined && checker.getTypeOfSymbolAtLocation(forward, callee).getCallSignatures().length > 0;
+  };
   /** What `x === v` of a tensor x can never equal. */
   const PRIMITIVE_VALUE = tsApi.TypeFlags.NumberLike | tsApi.TypeFlags.BooleanLike | tsApi.TypeFlags.BigIntLike;
   /** Index types that make x[...] a view: numbers, slice strings, null (a new dim). */
@@ -145,6 +152,12 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       // `a / x`: the left may be a tensor when its type cannot tell; the run time finds out
       if (isUntyped(node.left)) return dispatchedOrChildren(node);
       return fail(node, operatorMessages.numberOnLeft(opText, node.left.getText(file)));
+    }
+    // `model(x)`, PyTorch's call of a module: an object with forward() and no call signature
+    if (tsApi.isCallExpression(node) && !node.questionDotToken && isModuleCall(node.expression)) {
+      const callee = node.expression;
+      changed = true;
+      return spliceChildren(node, file, source, (child) => (child === callee ? `${operand(emit(callee), callee)}.forward` : emit(child)), tsApi);
     }
     if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
       const inner = emit(node.operand);

@@ -1,5 +1,6 @@
-// PyTorch runs a module by calling it (`model(x)`); JavaScript cannot call an object, and V8's
-// "model is not a function" does not say what to write: the cell's error does (module-call-hint.ts).
+// PyTorch runs a module by calling it (`model(x)`); JavaScript cannot call an object. Where the
+// cell is type-checked, the call becomes model.forward(x) (typed-operator-rewrite.ts); elsewhere
+// V8's "model is not a function" does not say what to write: the cell's error does (module-call-hint.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,7 @@ async function failure(code: string) {
   return outcome;
 }
 
-it('says how to run a module a cell calls, and only a module', async () => {
+it('dispatched: says how to run a module a cell calls, and only a module', async () => {
   await driver.value('const net = { enc: new tpu.nn.Linear(2, 1) }; const plain = { enc: {} };');
   const hint = (callee: string) => `${callee} is not a function (a module runs with ${callee}.forward(...): JavaScript cannot call an object)`;
   expect((await failure('net.enc(tpu.ones([2]))')).evalue).toBe(hint('net.enc'));
@@ -29,4 +30,19 @@ it('says how to run a module a cell calls, and only a module', async () => {
   expect((await failure('plain.enc(1)')).evalue).toBe('plain.enc is not a function');
   expect((await failure('undefinedName.forward')).evalue).toBe('undefinedName is not defined');
   expect(await driver.value('model.forward(tpu.tensor([-1, 2])).sum().item()')).toBe('2');
+});
+
+it('type-checked: a module called as PyTorch calls it runs its forward', async () => {
+  const typed = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-module-call-typed-')), built.createSession);
+  try {
+    await typed.value('%typecheck error\nconst relu = new tpu.nn.Sequential(new tpu.nn.ReLU()); const net = { enc: relu };');
+    expect(await typed.value('relu(tpu.tensor([-1, 2, 3])).sum().item()')).toBe('5');
+    expect(await typed.value('net.enc(tpu.tensor([[-4, 1]])).sum().item()')).toBe('1');
+    expect(await typed.value('const twice = (x: number) => 2 * x; twice(4)')).toBe('8'); // a function stays a call
+    const { outcome } = await typed.run('const none = [relu].find(() => false); none?.(tpu.ones([1]))'); // optional: left as written
+    expect(outcome).toMatchObject({ status: 'error', evalue: expect.stringMatching(/This expression is not callable/) });
+  } finally {
+    await typed.value('await tpu.reset()');
+    await typed.shutdown();
+  }
 });
