@@ -35,7 +35,7 @@ import { loadTensorRuntime, type TensorRuntime } from './tensor-runtime.js';
 import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
 import { withRuntimeTiering } from './cells/cell-tiering.js';
-import { withModuleCallHint } from './cells/module-call-hint.js';
+import { withPythonHabitHints } from './cells/python-habit-hints.js';
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
@@ -196,7 +196,7 @@ export class TypeScriptSession implements LanguageSession {
       // interrupt(), which may then find the request over: drop the queued device work now.
       if (isCancelledDeviceWait(error) && !signal.aborted) this.interrupt();
       if (isInterrupt(error)) return { status: 'error', ...interruptedErrorInfo() };
-      return { status: 'error', ...runtimeErrorInfo(withModuleCallHint(error, this.context), this.maps) };
+      return { status: 'error', ...runtimeErrorInfo(withPythonHabitHints(error, code, this.context), this.maps) };
     }
   }
 

@@ -1,6 +1,8 @@
-// PyTorch runs a module by calling it (`model(x)`); JavaScript cannot call an object. Where the
-// cell is type-checked, the call becomes model.forward(x) (typed-operator-rewrite.ts); elsewhere
-// V8's "model is not a function" does not say what to write: the cell's error does (module-call-hint.ts).
+// PyTorch habits JavaScript answers with an unhelpful error. A module is called (`model(x)`);
+// JavaScript cannot call an object: where the cell is type-checked the call becomes
+// model.forward(x) (typed-operator-rewrite.ts), elsewhere V8's "model is not a function" gets a
+// hint (python-habit-hints.ts). A keyword argument (`x.sum(dim=1)`) is an assignment in
+// JavaScript: "dim is not defined" gets a hint to pass options.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +32,16 @@ it('dispatched: says how to run a module a cell calls, and only a module', async
   expect((await failure('plain.enc(1)')).evalue).toBe('plain.enc is not a function');
   expect((await failure('undefinedName.forward')).evalue).toBe('undefinedName is not defined');
   expect(await driver.value('model.forward(tpu.tensor([-1, 2])).sum().item()')).toBe('2');
+});
+
+it('a Python keyword argument is told to pass options, and only there', async () => {
+  await driver.value('const t = tpu.tensor([[1, 2], [3, 4]]);');
+  const hint = (name: string) => `${name} is not defined (a Python keyword argument? JavaScript assigns there: pass options, e.g. x.sum({ ${name}: ... }))`;
+  expect((await failure('t.sum(dim=1)')).evalue).toBe(hint('dim'));
+  expect((await failure('t.sum(1, keepdim = true)')).evalue).toBe(hint('keepdim'));
+  expect((await failure('notDeclared + 1')).evalue).toBe('notDeclared is not defined');
+  expect((await failure('[1].map((v) => v === other)')).evalue).toBe('other is not defined');
+  expect(await driver.value('t.sum({ dim: 1 }).tolist()')).toBe('[ 3, 7 ]');
 });
 
 it('type-checked: a module called as PyTorch calls it runs its forward', async () => {

@@ -1,0 +1,40 @@
+// Two PyTorch habits JavaScript answers with an error that does not say what to write:
+// - calling a module (`model(x)`): V8 says "model is not a function"; where the callee, a name or
+//   a path of names, holds an object with a `forward` method, the error says how to run it;
+// - a keyword argument (`x.sum(dim=1)`): JavaScript assigns there, so in a cell (strict code) an
+//   undeclared name is "dim is not defined"; where the cell writes `dim=` in an argument list,
+//   the error says to pass options.
+import vm from 'node:vm';
+
+const CALLEE = /^([\w$]+(?:\.[\w$]+)*) is not a function$/;
+const UNDEFINED_NAME = /^([\w$]+) is not defined$/;
+
+/** `error` with a hint added to its message and stack, where it is one of those habits. */
+export function withPythonHabitHints(error: unknown, code: string, context: vm.Context): unknown {
+  // the cell's errors are its context's: no instanceof
+  if (typeof error !== 'object' || error === null) return error;
+  const e = error as Error;
+  const callee = e.name === 'TypeError' ? CALLEE.exec(e.message)?.[1] : undefined;
+  if (callee && hasForward(callee, context)) return hinted(e, `a module runs with ${callee}.forward(...): JavaScript cannot call an object`);
+  const name = e.name === 'ReferenceError' ? UNDEFINED_NAME.exec(e.message)?.[1] : undefined;
+  if (name && new RegExp(`[(,]\\s*${name.replace(/\$/g, '\\$')}\\s*=(?![=>])`).test(code)) {
+    return hinted(e, `a Python keyword argument? JavaScript assigns there: pass options, e.g. x.sum({ ${name}: ... })`);
+  }
+  return error;
+}
+
+function hinted(e: Error, hint: string): Error {
+  const message = `${e.message} (${hint})`;
+  e.stack = e.stack?.replace(e.message, message);
+  e.message = message;
+  return e;
+}
+
+function hasForward(callee: string, context: vm.Context): boolean {
+  try {
+    const value = vm.runInContext(callee, context) as { forward?: unknown } | null | undefined;
+    return typeof value?.forward === 'function';
+  } catch {
+    return false; // not a name the cells can see
+  }
+}
