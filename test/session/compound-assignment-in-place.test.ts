@@ -63,3 +63,22 @@ describe.each(['debug', 'strict', 'fused'])('compound assignment on tensors (%s)
     await driver.value('%mode strict');
   });
 });
+
+// Python's `acc = 0; acc += t` rebinds acc to 0 + t, a tensor: a number accumulator (a variable,
+// a property, an element) meeting a tensor becomes one, where the target is untyped (dispatched
+// cells, or `any` in typed ones). Numbers and strings keep JavaScript's operators.
+describe.each([['dispatched', '%typecheck off'], ['typed, any targets', '%typecheck error']])('a number accumulator meeting a tensor (%s)', (_, magic) => {
+  it('becomes the tensor sum, as in PyTorch', async () => {
+    const fresh = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-accumulate-')), built.createSession);
+    try {
+      await fresh.value(`${magic}\nlet total: any = 0;\nfor (const v of [1, 2, 3]) total += tpu.tensor([v, 10 * v]);`);
+      expect(await fresh.value(json('total'))).toBe("'[6,60]'");
+      await fresh.value('const o: any = { t: 0 };\no.t -= tpu.tensor([2]);\nconst arr: any[] = [1];\narr[0] *= tpu.tensor([4]);');
+      expect(await fresh.value(`${json('o.t')} + ${json('arr[0]')}`)).toBe("'[-2][4]'");
+      expect(await fresh.value("let s: any = 'a';\ns += 'b';\nlet n: any = 1;\nn *= 3;\ns + n")).toBe("'ab3'");
+    } finally {
+      await fresh.value('await tpu.reset()');
+      await fresh.shutdown();
+    }
+  });
+});

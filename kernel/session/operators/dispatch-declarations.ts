@@ -11,7 +11,8 @@ type __TpuUntyped<X> = unknown extends X ? true : false;
 type __TpuTensorOr<A, B, Else> = true extends __TpuUntyped<A> | __TpuUntyped<B> ? any : [A] extends [${tensor}] ? ${tensor} : [B] extends [${tensor}] ? ${tensor} : Else;
 type __TpuArith<A, B> = __TpuTensorOr<A, B, [A | B] extends [bigint] ? bigint : number>;
 interface __TpuOperators {
-  isTensor(value: unknown): value is ${tensor};
+  /** No type guard: \`y += 'b'\` on an any y would check y.add_('b') against Tensor's operands. */
+  isTensor(value: unknown): boolean;
   add<A, B>(a: A, b: B): __TpuTensorOr<A, B, [A] extends [string] ? string : [B] extends [string] ? string : [A | B] extends [bigint] ? bigint : number>;
   sub<A, B>(a: A, b: B): __TpuArith<A, B>;
   mul<A, B>(a: A, b: B): __TpuArith<A, B>;

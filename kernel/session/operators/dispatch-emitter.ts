@@ -87,7 +87,8 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
     const target = skipParens(node.left);
     const value = emitChild(node.right);
     const opText = JSON.stringify(op);
-    if (tsApi.isIdentifier(target)) return `${call(node, 'isTensor', [target.text])} ? ${target.text}.${method}_(${value}) : (${target.text} ${op} ${value})`;
+    // not a tensor: y = y OP v through the dispatch, so a number y meeting a tensor v becomes one (Python's `acc += t`)
+    if (tsApi.isIdentifier(target)) return `${call(node, 'isTensor', [target.text])} ? ${target.text}.${method}_(${value}) : (${target.text} = ${OPERATOR_DISPATCH}.${method}(${target.text}, ${value}))`;
     if (plainAccess(target)) return `${call(node, 'refAt', [opText, emitChild(target.expression), ...indexItems(target, tsApi).map(emitChild)])}.apply(${value})`;
     const named = tsApi.isPropertyAccessExpression(target) && tsApi.isIdentifier(target.name) && !(target.flags & tsApi.NodeFlags.OptionalChain) && target.expression.kind !== K.SuperKeyword;
     if (named) return `${call(node, 'refProp', [opText, emitChild(target.expression), JSON.stringify(target.name.text)])}.apply(${value})`;

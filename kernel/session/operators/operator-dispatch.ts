@@ -30,7 +30,11 @@ const COMPOUND_PLAIN: Readonly<Record<string, (a: Any, b: Any) => unknown>> = {
 class CompoundRef {
   private readonly current: unknown;
   private readonly key: PropertyKey;
-  constructor(private readonly op: string, private readonly object: Any, key: unknown, private readonly isTensor: (v: unknown) => boolean) {
+  /** `plain(op, a, b)`: a OP b for a target that holds no tensor (a tensor b makes a new one). */
+  constructor(
+    private readonly op: string, private readonly object: Any, key: unknown,
+    private readonly isTensor: (v: unknown) => boolean, private readonly plain: (op: string, a: Any, b: Any) => unknown,
+  ) {
     this.key = typeof key === 'symbol' ? key : String(key); // converted once, as JavaScript does
     this.current = object[this.key];
   }
@@ -38,7 +42,7 @@ class CompoundRef {
   apply(value: unknown): unknown {
     const current = this.current as Any;
     if (this.isTensor(current)) return current[`${METHODS[this.op.slice(0, -1)]}_`](value);
-    return (this.object[this.key] = COMPOUND_PLAIN[this.op]!(current, value));
+    return (this.object[this.key] = this.plain(this.op, current, value));
   }
 }
 
@@ -54,6 +58,8 @@ export function createOperatorDispatch(): OperatorDispatch {
     if (!mirrored) throw new TypeError(operatorMessages.numberOnLeft(op, String(a)));
     return b[mirrored](a);
   };
+  /** `o.p OP= v` where o.p holds no tensor: a tensor v makes a new one (Python's `acc += t`), else JavaScript's. */
+  const plainCompound = (op: string, a: Any, b: Any): unknown => (isTensor(b) ? tensorBinary(op.slice(0, -1), a, b) : COMPOUND_PLAIN[op]!(a, b));
   const rejectLoose = (a: unknown, b: unknown): void => {
     if (isTensor(a) || isTensor(b)) throw new TypeError(operatorMessages.looseEquality());
   };
@@ -93,13 +99,13 @@ export function createOperatorDispatch(): OperatorDispatch {
     atItems: (x, ...keys) => (isTensor(x) ? x.at(...keys) : x[keys[keys.length - 1]]),
     /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k), which an index that copies cannot give. */
     refAt: (op: string, x, ...keys) => {
-      if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor);
+      if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor, plainCompound);
       const copying = keys.find((k) => !viewKey(k));
       if (copying !== undefined) throw new TypeError(operatorMessages.copyingIndex('x[...]', op, isTensor(copying) ? 'a tensor' : Array.isArray(copying) ? 'a list' : `a ${typeof copying}`));
-      return new CompoundRef(op, { view: x.at(...keys) }, 'view', isTensor);
+      return new CompoundRef(op, { view: x.at(...keys) }, 'view', isTensor, plainCompound);
     },
     /** `o.p OP= v`. */
-    refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor),
+    refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor, plainCompound),
     /** A condition's value (if, while, ?:, !, && and || there): a tensor is its truth, anything else is left to JavaScript. */
     truth: (v) => (isTensor(v) ? tensorTruth(v) : v),
     /** The left of `a && b` / `a || b` used as a value: a tensor stays itself when true, false when not. */
