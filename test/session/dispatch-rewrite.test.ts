@@ -88,7 +88,7 @@ describe('dispatched operators keep JavaScript where no tensor is in play', () =
 class FakeTensor {
   constructor(readonly name: string) {}
 }
-for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_']) {
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
   (FakeTensor.prototype as unknown as Record<string, unknown>)[method] = function (this: FakeTensor, ...args: unknown[]) {
     return new FakeTensor(`${this.name}.${method}(${args.map((a) => (a instanceof FakeTensor ? a.name : JSON.stringify(a))).join(',')})`);
   };
@@ -133,7 +133,8 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['return 2 / x;', 'TypeError: JavaScript has no operator overloading: / with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).div(x)'],
     ['return x == 1;', 'TypeError: JavaScript has no operator overloading: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)'],
     ['return +x;', 'TypeError: JavaScript has no operator overloading: unary + makes a number of a tensor: use x.item()'],
-    ['x[0] = 1;', 'TypeError: JavaScript has no operator overloading: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)'],
+    ['return (x[0] = 1);', '1'], // written into x.at(0) (fill_): the assignment's value is 1
+    ['x[y] = 1;', 'TypeError: JavaScript has no operator overloading: x[...] = ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
     ['x[y] += 1;', 'TypeError: JavaScript has no operator overloading: x[...] += ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
     ['x[[0, 1]] *= 2;', 'TypeError: JavaScript has no operator overloading: x[...] *= ... indexes with a list, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
     ['return x === x;', 'true'],

@@ -72,6 +72,14 @@ describe(`tensor operators in cells (${rewrite})`, () => {
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });
 
+  it('x[k] = v writes into the view, as PyTorch\'s: a number fills, a tensor is copied in (broadcast)', async () => {
+    // PyTorch: a = torch.zeros(2, 3); a[0] = 5; a[1, 1:] = torch.tensor([7., 8.]); a[:, 0] = torch.tensor(-1.); a[1][2] = 9
+    await driver.value('const a = tpu.zeros([2, 3]);\na[0] = 5;\na[1, "1:"] = tpu.tensor([7, 8]);\na[":", 0] = tpu.tensor(-1);\na[1][2] = 9;');
+    expect(await driver.value('a.array()')).toBe('[ [ -1, 5, 5 ], [ -1, 7, 9 ] ]');
+    expect(await driver.value('const v = (a[0, 0] = 3); v')).toBe('3'); // the assignment's value is v
+    expect(await driver.value('a.at(0, 0).item()')).toBe('3');
+  });
+
   it('% is torch.remainder, as Python % on tensors: the sign of the divisor', async () => {
     // Python: -7 % 3 == 2, -3.5 % 3 == 2.5, -7 % -3 == -1, 7.5 % -3 == -1.5 (fmod would keep the dividend's sign)
     await driver.value('const d = tpu.tensor([-7, -3.5, 5, 7.5]);');
@@ -95,8 +103,10 @@ describe(`tensor operators in cells (${rewrite})`, () => {
       expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: message });
       expect(mod.outcome.status === 'error' && mod.outcome.traceback.join('\n')).toContain(`cell-${driver.count}.ts:2:`);
     }
-    const assign = await driver.run('m[0] = 1;');
-    expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: tensors are not assigned by index`) });
+    const assign = await driver.run('m[[0, 1]] = 1;'); // Python's index_put_: a list index copies, so nothing takes the write
+    // typed: found before the cell runs, in its own words; dispatched: when it runs
+    const copies = rewrite === 'typed' ? 'm[[0, 1]] = ... indexes with [0, 1], which copies' : 'x[...] = ... indexes with a list, which copies';
+    expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: ${copies}`) });
     const unaryPlus = await driver.run('+x');
     expect(unaryPlus.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('unary + makes a number of a tensor: use x.item()') });
     const loose = await driver.run('x == 1');

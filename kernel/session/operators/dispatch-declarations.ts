@@ -34,6 +34,7 @@ interface __TpuOperators {
   refAt(op: string, x: unknown, ...keys: unknown[]): { apply(value: unknown): any };
   refProp(op: string, o: unknown, name: string): { apply(value: unknown): any };
   setAt<V>(x: unknown, key: unknown, value: V): V;
+  setAtItems(x: unknown, ...keysThenValue: unknown[]): any;
 }
 /** Tensor operators in cells run without types (%typecheck off, the first cells): kernel internals. */
 declare const __tpuOps: __TpuOperators;

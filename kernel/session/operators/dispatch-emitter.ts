@@ -102,7 +102,9 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
     if (node.operatorToken.kind === K.EqualsToken && plainAccess(skipParens(node.left)) && !isPatternTarget(node)) {
       const target = skipParens(node.left) as ts.ElementAccessExpression;
       if (!mayHoldTensor(target.expression)) return undefined;
-      return call(node, 'setAt', [emitChild(target.expression), emitChild(target.argumentExpression), emitChild(node.right)]);
+      const items = indexItems(target, tsApi);
+      if (items.length === 1) return call(node, 'setAt', [emitChild(target.expression), emitChild(items[0]!), emitChild(node.right)]);
+      return call(node, 'setAtItems', [emitChild(target.expression), ...items.map(emitChild), emitChild(node.right)]);
     }
     const method = METHODS[opText];
     const equality = EQUALITY[opText];

@@ -75,6 +75,21 @@ export function createOperatorDispatch(): OperatorDispatch {
     return typeof value === 'boolean' ? value : value !== 0;
   };
 
+  /** The view `x[...keys]` that `x[...] OP v` writes into: an index that copies (a tensor, a list) cannot be one. */
+  const viewAt = (x: Any, keys: unknown[], op: string): Any => {
+    const copying = keys.find((k) => !viewKey(k));
+    if (copying !== undefined) throw new TypeError(operatorMessages.copyingIndex('x[...]', op, isTensor(copying) ? 'a tensor' : Array.isArray(copying) ? 'a list' : `a ${typeof copying}`));
+    return x.at(...keys);
+  };
+  /** `x[...] = v`: a tensor v is copied in (broadcast and cast), a number or boolean fills; the assignment's value is v. */
+  const assignInto = (x: Any, keys: unknown[], v: unknown): unknown => {
+    const view = viewAt(x, keys, '=');
+    if (isTensor(v)) view.copy_(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') view.fill_(Number(v));
+    else throw new TypeError(`x[...] = v: v must be a tensor, a number or a boolean, as a tensor's element takes; got ${v === null ? 'null' : Array.isArray(v) ? 'an array (wrap it with tpu.tensor(...))' : typeof v}`);
+    return v;
+  };
+
   const ops: Record<string, (...args: Any[]) => unknown> = {
     isTensor,
     add: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('+', a, b) : a + b),
@@ -100,9 +115,7 @@ export function createOperatorDispatch(): OperatorDispatch {
     /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k), which an index that copies cannot give. */
     refAt: (op: string, x, ...keys) => {
       if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor, plainCompound);
-      const copying = keys.find((k) => !viewKey(k));
-      if (copying !== undefined) throw new TypeError(operatorMessages.copyingIndex('x[...]', op, isTensor(copying) ? 'a tensor' : Array.isArray(copying) ? 'a list' : `a ${typeof copying}`));
-      return new CompoundRef(op, { view: x.at(...keys) }, 'view', isTensor, plainCompound);
+      return new CompoundRef(op, { view: viewAt(x, keys, op) }, 'view', isTensor, plainCompound);
     },
     /** `o.p OP= v`. */
     refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor, plainCompound),
@@ -110,9 +123,12 @@ export function createOperatorDispatch(): OperatorDispatch {
     truth: (v) => (isTensor(v) ? tensorTruth(v) : v),
     /** The left of `a && b` / `a || b` used as a value: a tensor stays itself when true, false when not. */
     logical: (v) => (isTensor(v) && !tensorTruth(v) ? false : v),
-    setAt: (x, k, v) => {
-      if (isTensor(x)) throw new TypeError(operatorMessages.indexAssignment());
-      return (x[k] = v);
+    /** `x[k] = v`: on a tensor x, v written into the view x.at(k), as PyTorch's x[k] = v. */
+    setAt: (x, k, v) => (isTensor(x) && !propertyKey(k) ? assignInto(x, [k], v) : (x[k] = v)),
+    /** `x[i, j] = v` (the keys, then v): JavaScript's comma keeps the last key; on a tensor, each is a dimension's index. */
+    setAtItems: (x, ...keysThenValue) => {
+      const v = keysThenValue.pop();
+      return isTensor(x) ? assignInto(x, keysThenValue, v) : (x[keysThenValue[keysThenValue.length - 1]] = v);
     },
   };
   return { ops, recognize: (cls) => void (tensorClass = cls) };

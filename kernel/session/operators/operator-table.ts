@@ -20,7 +20,6 @@ export const operatorMessages = {
   looseEquality: () => `${HINT}: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`,
   strictEquality: () => `${HINT}: === of a tensor and a number is always false: use x.eq(y) / x.ne(y) for element-wise comparison, or x.item() === y for its one value`,
   unaryPlus: () => `${HINT}: unary + makes a number of a tensor: use x.item()`,
-  indexAssignment: () => `${HINT}: tensors are not assigned by index: build a new tensor (x.where(mask, value), tpu.stack / tpu.cat)`,
   ambiguousTruth: (shape: readonly number[]) => {
     const n = shape.reduce((a, b) => a * b, 1);
     return `a tensor in a condition (if, while, ?:, !, && or ||) stands for its one value, as PyTorch's bool(t); `

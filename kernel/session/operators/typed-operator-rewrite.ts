@@ -130,8 +130,13 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
+      // `x[0] = v`: written into the view at run time (__tpuOps.setAt), as PyTorch's x[0] = v
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
-        fail(node, operatorMessages.indexAssignment());
+        const copied = indexedCopy(node.left);
+        if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
+        const items = indexItems(node.left, tsApi).map(emit);
+        changed = true;
+        return `${OPERATOR_DISPATCH}.${items.length === 1 ? 'setAt' : 'setAtItems'}(${emit(node.left.expression)}, ${items.join(', ')}, ${right})`;
       }
       const method = METHODS[opText];
       const equality = opText === '==' || opText === '!=' || opText === '===' || opText === '!==';
