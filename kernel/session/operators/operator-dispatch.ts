@@ -83,10 +83,24 @@ export function createOperatorDispatch(): OperatorDispatch {
   };
   /** `x[...] = v`: a tensor v is copied in (broadcast and cast), a number or boolean fills; the assignment's value is v. */
   const assignInto = (x: Any, keys: unknown[], v: unknown): unknown => {
+    if (keys.length === 1 && isTensor(keys[0]) && (keys[0] as Any).dtype === 'bool') return assignMasked(x, keys[0], v);
     const view = viewAt(x, keys, '=');
     if (isTensor(v)) view.copy_(v);
     else if (typeof v === 'number' || typeof v === 'boolean') view.fill_(Number(v));
     else throw new TypeError(`x[...] = v: v must be a tensor, a number or a boolean, as a tensor's element takes; got ${v === null ? 'null' : Array.isArray(v) ? 'an array (wrap it with tpu.tensor(...))' : typeof v}`);
+    return v;
+  };
+
+  /**
+   * `x[mask] = v` with a bool mask over x's leading dims (`x[x < 0] = 0`): PyTorch's masked write,
+   * as maskedFill_ with the mask's dims first. A value per selected element (index_put_) is not.
+   */
+  const assignMasked = (x: Any, mask: Any, v: unknown): unknown => {
+    const leading = mask.ndim <= x.ndim && mask.shape.every((n: number, i: number) => n === x.shape[i]);
+    if (!leading) throw new RangeError(`x[mask] = v: the mask's shape [${mask.shape.join(', ')}] must be x's leading dims (x is [${x.shape.join(', ')}])`);
+    const value = isTensor(v) && (v as Any).ndim === 0 ? v : typeof v === 'number' || typeof v === 'boolean' ? Number(v) : undefined;
+    if (value === undefined) throw new TypeError('x[mask] = v: v must be a number or a 0-d tensor (a value for each selected element, Python\'s index_put_, is not supported)');
+    x.maskedFill_(mask.reshape([...mask.shape, ...Array(x.ndim - mask.ndim).fill(1)]), value);
     return v;
   };
 

@@ -132,8 +132,7 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       }
       // `x[0] = v`: written into the view at run time (__tpuOps.setAt), as PyTorch's x[0] = v
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
-        const copied = indexedCopy(node.left);
-        if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
+        // an index that copies is found when it runs: a tensor index may be a bool mask (`x[x < 0] = 0`)
         const items = indexItems(node.left, tsApi).map(emit);
         changed = true;
         return `${OPERATOR_DISPATCH}.${items.length === 1 ? 'setAt' : 'setAtItems'}(${emit(node.left.expression)}, ${items.join(', ')}, ${right})`;
