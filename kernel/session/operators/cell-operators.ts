@@ -1,9 +1,9 @@
 // Which rewrite a cell's tensor operators get. Where the cell is type-checked (`%typecheck
 // error`, or `warn` once the language service is built), its program knows the tensor operands:
 // the typed rewrite, exact and free at run time (an operand typed any or unknown is dispatched
-// at run time). Elsewhere (`%typecheck off`, and the first cells
-// of `warn`, before the service is built), no program is made for them: operators are
-// dispatched at run time, so the cell still gets PyTorch's answer without a build on its path.
+// at run time). Elsewhere (`%typecheck off`, and the first cells of `warn`, before the service is
+// built), no program is made for them: operators are dispatched at run time, so the cell still
+// gets PyTorch's answer without a build on its path.
 import { maskMagics } from '../magics/magic-lines.js';
 import type { Magic, TypecheckMode } from '../magics/magic.js';
 import type { LazyLanguageService } from '../language-service/lazy-language-service.js';
