@@ -2,19 +2,11 @@
 // and other names for it see the new value (it used to rebind y to a new tensor, so a row of
 // a matrix, a model's weight or a manual SGD step under noGrad silently kept the old value).
 // Expected values are PyTorch 2.13's for the same code, worked by hand; errors are PyTorch's.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { describe, expect, it } from 'vitest';
+import { builtSessions } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-compound-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const fresh = builtSessions('tpu-compound-');
+const driver = fresh();
 
 const json = (expr: string) => `JSON.stringify(await (${expr}).array())`;
 
@@ -69,16 +61,11 @@ describe.each(['debug', 'strict', 'fused'])('compound assignment on tensors (%s)
 // cells, or `any` in typed ones). Numbers and strings keep JavaScript's operators.
 describe.each([['dispatched', '%typecheck off'], ['typed, any targets', '%typecheck error']])('a number accumulator meeting a tensor (%s)', (_, magic) => {
   it('becomes the tensor sum, as in PyTorch', async () => {
-    const fresh = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-accumulate-')), built.createSession);
-    try {
-      await fresh.value(`${magic}\nlet total: any = 0;\nfor (const v of [1, 2, 3]) total += tpu.tensor([v, 10 * v]);`);
-      expect(await fresh.value(json('total'))).toBe("'[6,60]'");
-      await fresh.value('const o: any = { t: 0 };\no.t -= tpu.tensor([2]);\nconst arr: any[] = [1];\narr[0] *= tpu.tensor([4]);');
-      expect(await fresh.value(`${json('o.t')} + ${json('arr[0]')}`)).toBe("'[-2][4]'");
-      expect(await fresh.value("let s: any = 'a';\ns += 'b';\nlet n: any = 1;\nn *= 3;\ns + n")).toBe("'ab3'");
-    } finally {
-      await fresh.value('await tpu.reset()');
-      await fresh.shutdown();
-    }
+    const accumulating = fresh();
+    await accumulating.value(`${magic}\nlet total: any = 0;\nfor (const v of [1, 2, 3]) total += tpu.tensor([v, 10 * v]);`);
+    expect(await accumulating.value(json('total'))).toBe("'[6,60]'");
+    await accumulating.value('const o: any = { t: 0 };\no.t -= tpu.tensor([2]);\nconst arr: any[] = [1];\narr[0] *= tpu.tensor([4]);');
+    expect(await accumulating.value(`${json('o.t')} + ${json('arr[0]')}`)).toBe("'[-2][4]'");
+    expect(await accumulating.value("let s: any = 'a';\ns += 'b';\nlet n: any = 1;\nn *= 3;\ns + n")).toBe("'ab3'");
   });
 });

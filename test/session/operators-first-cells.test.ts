@@ -3,29 +3,19 @@
 // at run time, with no build on their path (under `jupyter nbconvert --execute` the cells come
 // back to back). With `%typecheck error` the cell is rewritten from types before its check
 // (unrewritten: "Operator '+' cannot be applied to types Tensor and Tensor").
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import type { SessionDriver } from './recording-publisher.js';
+import { builtSessions } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const fresh = () => new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-first-operators-')), built.createSession);
-const drivers: SessionDriver[] = [];
-afterAll(async () => {
-  for (const driver of drivers) {
-    await driver.value('await tpu.reset()');
-    await driver.shutdown();
-  }
-});
+const fresh = builtSessions('tpu-first-operators-');
 const serviceBuilt = (driver: SessionDriver) => (driver.session as unknown as { languageService: { ready: boolean } }).languageService.ready;
 
 describe('tensor operators in the first cells of a session', () => {
   it('rewrites them in the cells right after the start (no quiet time for the warm-up)', async () => {
     const driver = fresh();
-    drivers.push(driver);
     expect(await driver.value('1 + 1')).toBe('2');
     expect(serviceBuilt(driver)).toBe(false); // a first cell without tensors stays off the service
     await driver.value('const a = tpu.tensor([1, 2, 3])');
@@ -38,7 +28,6 @@ describe('tensor operators in the first cells of a session', () => {
   // a helper module over the runtime (the built one, as the session's): no cell names `tpu`
   it.each(['', '%typecheck off\n'])('rewrites them on tensors a module made, in cells that never name tpu (%s)', async (magic) => {
     const driver = fresh();
-    drivers.push(driver);
     const runtime = pathToFileURL(path.resolve('dist/runtime/index.js')).href;
     writeFileSync(path.join(driver.cwd, 'make.ts'), `import { tpu } from ${JSON.stringify(runtime)};\nexport const make = () => tpu.tensor([[1, 2], [3, 4]]);\n`);
     await driver.value(`${magic}import { make } from './make.ts';`);
@@ -51,7 +40,6 @@ describe('tensor operators in the first cells of a session', () => {
 
   it('rewrites them before the check under %typecheck error', async () => {
     const driver = fresh();
-    drivers.push(driver);
     await driver.value('%typecheck error');
     expect(await driver.value('const t = tpu.ones([2]); t + t')).toContain('tensor([2., 2.]');
   });

@@ -3,20 +3,11 @@
 // model.forward(x) (typed-operator-rewrite.ts), elsewhere V8's "model is not a function" gets a
 // hint (python-habit-hints.ts). A keyword argument (`x.sum(dim=1)`) is an assignment in
 // JavaScript: "dim is not defined" gets a hint to pass options.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { expect, it } from 'vitest';
+import { builtSessions } from './built-sessions.js';
 
-// the built session: its tensors need the device thread
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-module-call-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const fresh = builtSessions('tpu-python-habits-');
+const driver = fresh();
 
 async function failure(code: string) {
   const { outcome } = await driver.run(code);
@@ -45,16 +36,11 @@ it('a Python keyword argument is told to pass options, and only there', async ()
 });
 
 it('type-checked: a module called as PyTorch calls it runs its forward', async () => {
-  const typed = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-module-call-typed-')), built.createSession);
-  try {
-    await typed.value('%typecheck error\nconst relu = new tpu.nn.Sequential(new tpu.nn.ReLU()); const net = { enc: relu };');
-    expect(await typed.value('relu(tpu.tensor([-1, 2, 3])).sum().item()')).toBe('5');
-    expect(await typed.value('net.enc(tpu.tensor([[-4, 1]])).sum().item()')).toBe('1');
-    expect(await typed.value('const twice = (x: number) => 2 * x; twice(4)')).toBe('8'); // a function stays a call
-    const { outcome } = await typed.run('const none = [relu].find(() => false); none?.(tpu.ones([1]))'); // optional: left as written
-    expect(outcome).toMatchObject({ status: 'error', evalue: expect.stringMatching(/This expression is not callable/) });
-  } finally {
-    await typed.value('await tpu.reset()');
-    await typed.shutdown();
-  }
+  const typed = fresh();
+  await typed.value('%typecheck error\nconst relu = new tpu.nn.Sequential(new tpu.nn.ReLU()); const net = { enc: relu };');
+  expect(await typed.value('relu(tpu.tensor([-1, 2, 3])).sum().item()')).toBe('5');
+  expect(await typed.value('net.enc(tpu.tensor([[-4, 1]])).sum().item()')).toBe('1');
+  expect(await typed.value('const twice = (x: number) => 2 * x; twice(4)')).toBe('8'); // a function stays a call
+  const { outcome } = await typed.run('const none = [relu].find(() => false); none?.(tpu.ones([1]))'); // optional: left as written
+  expect(outcome).toMatchObject({ status: 'error', evalue: expect.stringMatching(/This expression is not callable/) });
 });

@@ -5,21 +5,10 @@
 // False, a tensor of 3 or of no values raises "Boolean value of Tensor with more than one value /
 // with no values is ambiguous". `(s > 100) && 'yes'` gives false where Python's `and` gives the
 // tensor itself (tensor(False)): no object is false in JavaScript.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { describe, expect, it } from 'vitest';
+import { builtSessions, REWRITE_MODES } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const drivers: SessionDriver[] = [];
-afterAll(async () => {
-  for (const driver of drivers) {
-    await driver.value('await tpu.reset()');
-    await driver.shutdown();
-  }
-});
+const fresh = builtSessions('tpu-conditions-');
 
 /** s is 3. */
 const CASES: [code: string, value: string][] = [
@@ -40,13 +29,8 @@ const CASES: [code: string, value: string][] = [
   ['const o = {}; (o ? 1 : 2) + (0 || 5)', '6'],
 ];
 
-describe.each([
-  ['dispatched, before the language service is built', ''],
-  ['dispatched, %typecheck off', '%typecheck off'],
-  ['typed, %typecheck error', '%typecheck error'],
-])('tensors in conditions: %s', (_, magic) => {
-  const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-conditions-')), built.createSession);
-  drivers.push(driver);
+describe.each(REWRITE_MODES)('tensors in conditions: %s', (_, magic) => {
+  const driver = fresh();
 
   it('take the branch of their value, as PyTorch', async () => {
     await driver.value(`${magic}\nconst s = tpu.tensor([1, 2]).sum();`);

@@ -3,32 +3,16 @@
 // to use, as `t == 3` is in every cell (no element-wise == in JavaScript). Dispatched cells leave
 // `===` as written (a call there would move every comparison's column in a trace). Identity
 // stays JavaScript's: a tensor against another, against null or undefined (`x == null`).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { describe, expect, it } from 'vitest';
+import { builtSessions, REWRITE_MODES } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const drivers: SessionDriver[] = [];
-afterAll(async () => {
-  for (const driver of drivers) {
-    await driver.value('await tpu.reset()');
-    await driver.shutdown();
-  }
-});
+const fresh = builtSessions('tpu-equality-');
 
 const STRICT = /^JavaScript has no operator overloading: === of a tensor and a number is always false: use x\.eq\(y\) \/ x\.ne\(y\) for element-wise comparison, or x\.item\(\) === y for its one value/;
 const LOOSE = /^JavaScript has no operator overloading: use x\.eq\(y\) \/ x\.ne\(y\) for element-wise comparison/;
 
-describe.each([
-  ['dispatched, before the language service is built', ''],
-  ['dispatched, %typecheck off', '%typecheck off'],
-  ['typed, %typecheck error', '%typecheck error'],
-])('equality with tensors: %s', (_, magic) => {
-  const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-equality-')), built.createSession);
-  drivers.push(driver);
+describe.each(REWRITE_MODES)('equality with tensors: %s', (_, magic) => {
+  const driver = fresh();
 
   it('a tensor against a number is an error naming eq and item (=== where the cell is typed)', async () => {
     await driver.value(`${magic}\nconst s = tpu.tensor([1, 2]).sum();`);

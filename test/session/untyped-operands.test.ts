@@ -8,13 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
-import type { SessionFactory } from '../../kernel/language-session.js';
 import { LazyLanguageService } from '../../kernel/session/language-service/lazy-language-service.js';
 import { dispatchOperators } from '../../kernel/session/operators/dispatch-rewrite.js';
-import { SessionDriver } from './recording-publisher.js';
+import { builtSessions } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const fresh = () => new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-untyped-operands-')), built.createSession);
 const HINT = 'JavaScript has no operator overloading';
 
 describe('the typed rewrite of operators on untyped operands', () => {
@@ -59,19 +56,12 @@ describe('the typed rewrite of operators on untyped operands', () => {
 });
 
 describe('untyped operands in a type-checked session', () => {
-  const drivers: SessionDriver[] = [];
-  afterAll(async () => {
-    for (const driver of drivers) {
-      await driver.value('await tpu.reset()');
-      await driver.shutdown();
-    }
-  });
+  const fresh = builtSessions('tpu-untyped-operands-');
 
   // warn: once the service is built (before, the cell is dispatched anyway); error: from the first cell
   for (const mode of ['warn', 'error'] as const) {
     describe(`%typecheck ${mode}`, () => {
       const driver = fresh();
-      drivers.push(driver);
       // %typecheck error rejects implicit any (strict): there the helpers say `any`
       const param = (name: string) => (mode === 'error' ? `${name}: any` : name);
 
@@ -152,7 +142,6 @@ describe('untyped operands in a type-checked session', () => {
 
   it('recognizes tensors in a function a checked cell defined before any tensor existed', async () => {
     const driver = fresh();
-    drivers.push(driver);
     await driver.value('%typecheck error');
     await driver.value('function head(x: any) { return x[0]; }');
     expect(await driver.value('head(tpu.tensor([[1, 2], [3, 4]]))')).toContain('tensor([1., 2.]');

@@ -1,20 +1,10 @@
 // PyTorch's shape forms type-check in a cell (the declarations a cell's language service
 // reads, dist/runtime): sizes as integers or one array, a trailing options object, size(),
 // dim(), tolist(). Forms PyTorch refuses stay type errors.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { describe, expect, it } from 'vitest';
+import { builtSessions } from './built-sessions.js';
 
-// The runtime starts a device thread (a real .js worker file): the built session and runtime.
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-varargs-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const driver = builtSessions('tpu-varargs-')();
 
 describe('varargs shapes under %typecheck error', () => {
   it('run: creation, view, reshape, expand, flip, tile, squeeze, size, dim, tolist', async () => {
