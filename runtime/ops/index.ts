@@ -32,7 +32,7 @@ export * from './sort.js';
 export * from './values-indices.js';
 export * from './triangular.js';
 export * from './indexing.js';
-export * from './sequence.js';
+export * from './length.js';
 export * from './statistics.js';
 export * from './log-softmax.js';
 export * from './linalg.js';

@@ -41,14 +41,14 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   const madeTensors = new Set<ts.Node>();
   let changed = false;
 
+  const isTensorType = (type: ts.Type): boolean => type.getSymbol()?.name === 'Tensor' || type.aliasSymbol?.name === 'Tensor';
   const isTensor = (node: ts.Node): boolean => {
     if (madeTensors.has(node)) return true;
     const inner = tsApi.isParenthesizedExpression(node) ? node.expression : node;
     if (inner !== node && madeTensors.has(inner)) return true;
-    const type = checker.getTypeAtLocation(node);
-    return type.getSymbol()?.name === 'Tensor' || type.aliasSymbol?.name === 'Tensor';
+    return isTensorType(checker.getTypeAtLocation(node));
   };
-  const orTensor = (type: ts.Type): boolean => type.isUnion() && type.types.some((t) => t.getSymbol()?.name === 'Tensor' || t.aliasSymbol?.name === 'Tensor');
+  const orTensor = (type: ts.Type): boolean => type.isUnion() && type.types.some(isTensorType);
   const operand = (text: string, node: ts.Node) =>
     tsApi.isIdentifier(node) || tsApi.isPropertyAccessExpression(node) || tsApi.isCallExpression(node) || tsApi.isElementAccessExpression(node) || tsApi.isParenthesizedExpression(node) || madeTensors.has(node)
       ? text : `(${text})`;
@@ -130,12 +130,10 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
-      // `x[0] = v`: written into the view at run time (__tpuOps.setAt), as PyTorch's x[0] = v
+      // `x[0] = v`: written into the view at run time, as the dispatched rewrite writes it (an index
+      // that copies is found when it runs: a tensor index may be a bool mask, `x[x < 0] = 0`)
       if (op === K.EqualsToken && tsApi.isElementAccessExpression(node.left) && isTensor(node.left.expression)) {
-        // an index that copies is found when it runs: a tensor index may be a bool mask (`x[x < 0] = 0`)
-        const items = indexItems(node.left, tsApi).map(emit);
-        changed = true;
-        return `${OPERATOR_DISPATCH}.${items.length === 1 ? 'setAt' : 'setAtItems'}(${emit(node.left.expression)}, ${items.join(', ')}, ${right})`;
+        return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
       }
       const method = METHODS[opText];
       const equality = opText === '==' || opText === '!=' || opText === '===' || opText === '!==';
