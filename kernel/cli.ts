@@ -2,7 +2,6 @@
 // tpu-kernel's command line: one table of subcommands, each in its own module.
 import { resolve } from 'node:path';
 import { heapLimitFlag, relaunchWith } from './heap-limit.js';
-import { installKernelspec } from './install/kernelspec.js';
 import { setKernelJitFlags } from './jit-flags.js';
 import type { InstallTarget } from './install/kernelspec.js';
 import { startKernel } from './kernel.js';
@@ -20,7 +19,7 @@ function takeValue(args: string[], i: number, flag: string): string {
 
 class UsageError extends Error {}
 
-function install(args: string[]): void {
+async function install(args: string[]): Promise<void> {
   let target: InstallTarget = { kind: 'user' };
   const env: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
@@ -35,6 +34,8 @@ function install(args: string[]): void {
       env[pair.slice(0, eq)] = pair.slice(eq + 1);
     } else throw new UsageError(`install: unknown option ${JSON.stringify(arg)}`);
   }
+  // loaded here: the kernel's own start does not need it
+  const { installKernelspec } = await import('./install/kernelspec.js');
   console.log(`Installed kernelspec tpu-ts in ${installKernelspec({ target, env })}`);
 }
 

@@ -49,18 +49,20 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // iopub frames must be posted synchronously: a cell may block this thread right after publishing.
   let io: IoThread | undefined;
   const early: Frame[][] = [];
-  // loaded after the worker was started, so both threads load their modules at the same time
-  const [zmq, { createShellKernel }, { kernelInfoContent }, { defaultHistoryPath }, { createSigner, ReplayGuard }, sessionFactory] = await Promise.all([
-    import('zeromq'),
+  // Loaded after the worker was started, so both threads load their modules at the same time.
+  // Shell and stdin are bound before the rest loads, as the worker binds its sockets first
+  // (io-worker.ts): the client's first reconnect finds them; requests wait in their queues.
+  const zmq = await import('zeromq');
+  const shell = new zmq.Router({ linger: SOCKET_LINGER_MS });
+  const stdin = new zmq.Router({ linger: SOCKET_LINGER_MS });
+  await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
+  const [{ createShellKernel }, { kernelInfoContent }, { defaultHistoryPath }, { createSigner, ReplayGuard }, sessionFactory] = await Promise.all([
     import('./shell-kernel.js'),
     import('./handlers/kernel-info.js'),
     import('./history/history-store.js'),
     import('./wire/signature.js'),
     options.sessionFactory ?? import('./session/index.js').then((session) => session.createSession),
   ]);
-  const shell = new zmq.Router({ linger: SOCKET_LINGER_MS });
-  const stdin = new zmq.Router({ linger: SOCKET_LINGER_MS });
-  await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
 
   const kernel = createShellKernel({
     transport: {

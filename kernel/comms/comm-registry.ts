@@ -1,7 +1,7 @@
 // The comm registry (both directions): frontends open comms to registered
 // targets, cells open comms to frontend targets; comm_open to an unknown
 // target is answered with comm_close, as ipykernel does.
-import { v4 as uuid } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import type { Comm, CommRegistry } from '../language-session.js';
 import type { PublishExtras } from '../dispatch.js';
 import type { Content } from '../wire/message.js';
@@ -68,7 +68,7 @@ export class Comms implements CommRegistry {
   }
 
   open(targetName: string, data?: unknown, metadata?: Record<string, unknown>): Comm {
-    const comm = this.create(uuid(), targetName);
+    const comm = this.create(randomUUID(), targetName);
     this.publish('comm_open', { comm_id: comm.commId, target_name: targetName, data: data ?? {} }, { metadata });
     return comm;
   }

@@ -1,6 +1,6 @@
 // Jupyter wire format: [identities..., '<IDS|MSG>', signature, header,
 // parent_header, metadata, content, buffers...], and message construction.
-import { v4 as uuid } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import type { Signer, ReplayGuard } from './signature.js';
 
 export const PROTOCOL_VERSION = '5.4';
@@ -113,7 +113,7 @@ export function createMessage(
   return {
     identities: options.identities ?? parent?.identities ?? [],
     header: {
-      msg_id: uuid(),
+      msg_id: randomUUID(),
       msg_type: msgType,
       session,
       username: parent?.header.username ?? 'kernel',
