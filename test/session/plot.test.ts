@@ -1,21 +1,14 @@
 // The `plot` cell global: Vega-Lite specs with the data it was given (tensors read from
 // the device), an SVG fallback drawn by Vega, heatmap PNGs, live curves updated in place.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { decode } from 'fast-png';
-import type { MimeBundle, SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver, type Recorded } from './recording-publisher.js';
+import type { MimeBundle } from '../../kernel/language-session.js';
+import { builtSessions } from './built-sessions.js';
+import type { Recorded } from './recording-publisher.js';
 
 const VL = 'application/vnd.vegalite.v5+json';
 // Tensors come from the runtime's device thread (a real .js worker file): use the built session.
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-plot-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const driver = builtSessions('tpu-plot-')();
 
 type Spec = { data: { values: Record<string, unknown>[] }; mark: { type: string }; encoding: Record<string, { field?: string; type?: string; scale?: unknown }>; title?: string };
 const bundles = (outputs: Recorded[]) => outputs.flatMap((o) => (o.kind === 'display' || o.kind === 'update' ? [o.data] : []));

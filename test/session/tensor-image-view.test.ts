@@ -1,19 +1,10 @@
 // A 2-D float tensor's display offers an image view: a grayscale PNG of its values
 // in a collapsed <details> after the table; other tensors display as before.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { decode } from 'fast-png';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { builtSessions } from './built-sessions.js';
 
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-image-view-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const driver = builtSessions('tpu-image-view-')();
 
 async function html(code: string): Promise<string> {
   const { outcome } = await driver.run(code);

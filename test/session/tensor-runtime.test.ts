@@ -1,20 +1,11 @@
 // Cells with the real tensor runtime: `tpu` is the runtime's object, tensors
 // render through Symbol.for('Jupyter.display'), survive cell errors, and the
 // language service knows the tensor API.
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { SessionFactory } from '../../kernel/language-session.js';
-import { SessionDriver } from './recording-publisher.js';
+import { describe, expect, it } from 'vitest';
+import { builtSessions } from './built-sessions.js';
 
 // The runtime starts a device thread (a real .js worker file): use the built session and runtime.
-const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
-const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-session-')), built.createSession);
-afterAll(async () => {
-  await driver.value('await tpu.reset()');
-  await driver.shutdown();
-});
+const driver = builtSessions('tpu-session-')();
 
 describe('cells with tensors', () => {
   it('computes on the TPU session and keeps tensors across cells and errors', async () => {
