@@ -69,6 +69,16 @@ export function promoteWithScalar(t: DType, s: ScalarKind): DType {
   return SCALAR_CATEGORY[s] > CATEGORY[t] ? SCALAR_DEFAULT[s] : t;
 }
 
+/**
+ * PyTorch CPU's mul and div with a bfloat16 result read a second operand of one value (a JS
+ * number, a 0-d tensor) unrounded, in float32, and round only the result: x * 0.1 multiplies
+ * by 0.1f where x + 0.1 adds 0.1 rounded to bfloat16. Whether that differs from computing in
+ * bfloat16 for these operand and result types (their lowerings then compute in float32).
+ */
+export function readsSecondWhole(second: { readonly shape: readonly number[]; readonly dtype: DType }, result: DType): boolean {
+  return result === 'bfloat16' && second.dtype !== 'bfloat16' && second.shape.every((n) => n === 1);
+}
+
 // float32 -> bfloat16 with round-to-nearest-even, NaN kept quiet.
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -77,6 +87,12 @@ export function bf16Bits(x: number): number {
   const bits = u32[0]!;
   if ((bits & 0x7f800000) === 0x7f800000 && (bits & 0x7fffff) !== 0) return (bits >>> 16) | 0x40;
   return ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+/** A number rounded to the nearest bfloat16 (ties to even), the value a bfloat16 holds. */
+export function roundToBf16(x: number): number {
+  u32[0] = bf16Bits(x) << 16;
+  return f32[0]!;
 }
 
 /** Widens raw bfloat16 patterns to float32 values (exact). */

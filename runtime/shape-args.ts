@@ -56,7 +56,8 @@ function expected(min: number | undefined): string {
 
 const forms = (op: string, arg: string) => `give ${arg} as integers, ${op}(2, 3), or as one array, ${op}([2, 3])`;
 
-function describe(v: unknown): string {
+/** What came, for an error: the string "3", the array [2, 3], an object of type Tensor, 1.5. */
+export function describe(v: unknown): string {
   if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `the array ${format(v)}`;
   if (typeof v === 'bigint') return `the BigInt ${v}n (sizes are numbers)`;

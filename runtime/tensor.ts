@@ -5,6 +5,8 @@
 // attached by the op definition files in runtime/ops/, one file per op family.
 import { storageToHost, type DType, type HostArray } from './dtype.js';
 import { formatShape, normalizeDim, numel, type Shape } from './shape.js';
+import { isOptions, readOptions } from './options.js';
+import { describe } from './shape-args.js';
 import type { DeviceBuffer } from './device/memory.js';
 import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
@@ -201,14 +203,18 @@ export class Tensor {
     return this.shape.length;
   }
   /**
-   * The shape (torch.Tensor.size()), or the size of one dim, negative counting from the end.
+   * The shape (torch.Tensor.size()), or the size of one dim, negative counting from the end,
+   * positionally or in the options as every dim is (PyTorch's x.size(dim=1)).
    * @example tpu.zeros([2, 3]).size() // [2, 3]
    * @example tpu.zeros([2, 3]).size(-1) // 3
+   * @example tpu.zeros([2, 3]).size({ dim: 1 }) // 3
    */
   size(): number[];
-  size(dim: number): number;
-  size(dim?: number): number[] | number {
+  size(dim: number | { dim: number }): number;
+  size(dimOrOptions?: number | { dim?: number }): number[] | number {
+    const dim: unknown = isOptions(dimOrOptions) ? readOptions<{ dim: number }>('size', dimOrOptions, ['dim']).dim : dimOrOptions;
     if (dim === undefined) return [...this.shape];
+    if (typeof dim !== 'number') throw new TypeError(`size: dim must be an integer; got ${describe(dim)}`);
     if (this.ndim === 0) throw new RangeError(`size: dim ${dim} is out of range: the tensor is 0-d (shape []), it has no dims`);
     return this.shape[normalizeDim('size', dim, this.ndim)]!;
   }

@@ -12,8 +12,18 @@ import { intArray } from './shape-args.js';
 const method = <K extends keyof Tensor>(name: K) =>
   ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 
-/** torch.reshape(x, shape) takes the shape as one list only (unlike x.reshape(2, 3)). */
-const reshape = (x: Tensor, shape: readonly number[]): Tensor => x.reshape(intArray('tpu.reshape', shape, 'shape', -1));
+/**
+ * torch.reshape(x, shape) and torch.permute(x, dims) take their list as one list only: the
+ * integers form, x.reshape(2, 3), is the method's. `min` as intArray's.
+ */
+const listForm = (name: 'reshape' | 'permute', arg: string, min?: number) => ((x: Tensor, list: readonly number[], ...rest: unknown[]): Tensor => {
+  const op = `tpu.${name}`;
+  if (rest.length > 0) {
+    const given = [list, ...rest].map((v) => (typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ');
+    throw new TypeError(`${op}: ${arg} must be one array of integers, as torch.${name} takes it: ${op}(x, [${given}]) (x.${name} also takes integers); got ${rest.length + 1} arguments after x: ${given}`);
+  }
+  return x[name](intArray(op, list, arg, min));
+}) as (x: Tensor, list: readonly number[]) => Tensor;
 
 /** tpu.pow(2, x): either operand may be a JS scalar. */
 const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
@@ -46,7 +56,7 @@ export const functional = {
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
   maskedFill: ops.maskedFill, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
-  movedim: ops.movedim, reshape, permute: method('permute'), transpose: method('transpose'),
+  movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,
 };
 

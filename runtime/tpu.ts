@@ -82,7 +82,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
-  | 'all' | 'permute' | 'transpose';
+  | 'all' | 'transpose';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
@@ -114,6 +114,8 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
     var: typeof ops.variance;
     /** The same elements in a new shape, one array as torch.reshape (x.reshape also takes integers). @example tpu.reshape(tpu.zeros([2, 3]), [3, -1]).shape // [3, 2] */
     reshape: F['reshape'];
+    /** The dims reordered, one array as torch.permute (x.permute also takes integers). @example tpu.permute(tpu.zeros([2, 3]), [1, 0]).shape // [3, 2] */
+    permute: F['permute'];
   };
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>

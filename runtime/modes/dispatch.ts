@@ -86,7 +86,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
         const value = v.read();
         const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(value));
         a[i] = { shape: [], dtype };
-        const scalar = { value, dtype, live: v };
+        const scalar = { value, dtype: fedType(op, i, dtype), live: v };
         noteLiveRead(scalar);
         ins[i] = scalar;
       } else {
@@ -94,7 +94,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
         // int64 storage would wrap a number beyond its range silently (PyTorch refuses it)
         if (dtype === 'int64') toInt64(op.name, argName(i), Number(v));
         a[i] = { shape: [], dtype };
-        ins[i] = { value: Number(v), dtype };
+        ins[i] = { value: Number(v), dtype: fedType(op, i, dtype) };
       }
     }
     abstracts = a;
@@ -129,6 +129,14 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
+}
+
+/**
+ * The dtype a JS scalar operand is fed to the program in: its promoted dtype, but float32 for
+ * the second operand of mul and div beside bfloat16 ones, which read it unrounded.
+ */
+function fedType(op: OpDef<any>, i: number, promoted: DType): DType {
+  return promoted === 'bfloat16' && i === 1 && op.readsSecondWhole === true ? 'float32' : promoted;
 }
 
 /** The operands with each constant made on another chip made again on `chip`. */

@@ -25,6 +25,7 @@ export const sub = binary('sub', {
 });
 
 export const mul = binary('mul', {
+  readsSecondWhole: true,
   grad: (g, [a, b]) => [gradFor(a!, () => g.mul(b!)), gradFor(b!, () => g.mul(a!))],
   // each operand is read for the other's gradient only
   gradReads: ([a, b]) => (needsGrad(a!) ? (needsGrad(b!) ? BOTH : SECOND) : needsGrad(b!) ? FIRST : NEITHER),
@@ -33,6 +34,7 @@ export const mul = binary('mul', {
 /** True division: integer operands give float32, as in PyTorch. */
 export const div = binary('div', {
   result: (p) => (isFloating(p) ? p : 'float32'),
+  readsSecondWhole: true,
   grad: (g, [a, b]) => [
     gradFor(a!, () => g.div(b!)),
     gradFor(b!, () => g.neg().mul(a!).div(t(b!).mul(b!))),

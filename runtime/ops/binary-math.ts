@@ -88,12 +88,13 @@ export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Oper
 
 /**
  * start + weight·(end − start), or end − (1 − weight)·(end − start) for weight ≥ 0.5 (PyTorch's
- * form: exact at both ends). bfloat16 is computed in float32 and rounded once, as PyTorch does.
+ * form: exact at both ends). bfloat16 is computed in float32 and rounded once, as PyTorch does;
+ * there a weight tensor (a 0-d float32 one too) is rounded to bfloat16 first and a JS number is not.
   * @example tpu.lerp(tpu.tensor([0, 10]), 20, 0.5) // [10, 15]
  */
 export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
   if (start.dtype !== 'bfloat16') return lerpIn(start, end, weight);
-  const up = (v: Operand) => (v instanceof Tensor ? v.to('float32') : v);
+  const up = (v: Operand) => (v instanceof Tensor ? v.to('bfloat16').to('float32') : v);
   return composite('lerp', () => lerpIn(start.to('float32'), up(end), up(weight)).to('bfloat16'));
 }
 

@@ -2,7 +2,7 @@
 // x.fmod(y) (the sign of x) and x.remainder(y) (the sign of y). Integer division by zero is
 // an error on the device (PyTorch raises ZeroDivisionError), never a made-up number (the
 // ONNX lowering: device/onnx/lowerings/division.ts).
-import { isFloating, promoteOperands, promoteWithScalar, scalarKind } from '../dtype.js';
+import { isFloating, promoteOperands, promoteWithScalar, readsSecondWhole, scalarKind } from '../dtype.js';
 import { broadcastShapes } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -48,6 +48,9 @@ export type RoundingMode = 'trunc' | 'floor';
 /** torch.div(a, b, rounding_mode): integers stay integers; floats are rounded quotients. */
 function divRounded(a0: Tensor, b0: Operand, mode: RoundingMode): Tensor {
   const out = infer('div', [a0, operandAbstract(a0, b0)]).dtype;
+  // a divisor of one value (a JS number: float32 or wider) is read unrounded beside bfloat16,
+  // as true division reads it: the quotient in float32, rounded to bfloat16 once
+  if (readsSecondWhole(b0 instanceof Tensor ? b0 : { shape: [], dtype: 'float32' }, out)) return divRounded(a0.to('float32'), b0, mode).to(out);
   // a bool operand counts as 0/1 of the result's dtype (the float steps below subtract it)
   const a = a0.dtype === 'bool' ? a0.to(out) : a0;
   const b = b0 instanceof Tensor && b0.dtype === 'bool' ? b0.to(out) : b0;

@@ -36,6 +36,7 @@ export interface BinaryOptions {
   readonly rejects?: (a: DType, b: DType) => string | undefined;
   readonly grad: GradRule<NoAttrs> | 'not-differentiable';
   readonly gradReads?: OpDef['gradReads'];
+  readonly readsSecondWhole?: boolean;
 }
 
 export function binary(name: string, o: BinaryOptions): OpDef<NoAttrs> {
@@ -49,5 +50,6 @@ export function binary(name: string, o: BinaryOptions): OpDef<NoAttrs> {
     },
     grad: o.grad,
     gradReads: o.gradReads,
+    readsSecondWhole: o.readsSecondWhole,
   });
 }

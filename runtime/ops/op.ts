@@ -50,6 +50,11 @@ export interface OpDef<A = Record<string, never>> extends Primitive<A> {
   readonly gradReads?: 'operands' | 'none' | 'output' | GradReadsOperands;
   /** Dispatch emits the profiler's `matmul` event with its operands (the padding warning reads them). */
   readonly profilesAsMatmul?: boolean;
+  /**
+   * mul and div: a bfloat16 result reads a second operand of one value unrounded (dtype.ts
+   * readsSecondWhole), so a JS number there is fed in float32, not rounded to bfloat16.
+   */
+  readonly readsSecondWhole?: boolean;
 }
 
 const registry = new Map<string, OpDef<any>>();
@@ -61,7 +66,7 @@ export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
   // fields in their own order) made those reads megamorphic.
   const op: OpDef<A> = Object.assign({
     name: def.name, infer: def.infer, grad: def.grad, attrKey: def.attrKey, gradReads: def.gradReads,
-    profilesAsMatmul: def.profilesAsMatmul, readsDeviceIndices: def.readsDeviceIndices,
+    profilesAsMatmul: def.profilesAsMatmul, readsDeviceIndices: def.readsDeviceIndices, readsSecondWhole: def.readsSecondWhole,
   }, def);
   registry.set(op.name, op);
   return op;

@@ -135,7 +135,8 @@ export function writeThrough(view: Tensor, value: Tensor): { base: Tensor; newBa
   return untracked(() => {
     const at = readPositions(view);
     const written = writeCounts(at, n, filled('view', [at.numel()], 1, 'int32'));
-    const values = filled('view', [n], 0, base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
+    // added onto -0, each written value keeps its sign of zero (0 + -0 would be +0, as PyTorch's copy is not)
+    const values = filled('view', [n], -0, base.dtype).scatterAdd(0, at, value.to(base.dtype).reshape([-1]));
     return { base, newBase: where(written.gt(0), values, base.reshape([n])).reshape([...base.shape]) };
   });
 }

@@ -164,6 +164,9 @@ function binaryCases(): PrimitiveCase[] {
     cases.push(one(`${op} int64[3,4] with int32[4]`, op, [T([3, 4], 'int64'), T([4], 'int32')], noAttrs, tolerance));
     cases.push(one(`${op} int64 with a scalar`, op, [T([2, 5], 'int64'), S('int64', op === 'div' ? -3 : 2 ** 40)], noAttrs, tolerance));
   }
+  // a float32 scalar beside bfloat16 (0.1 is no bfloat16 value): mul and div read it whole, in
+  // float32; add and the comparisons round it to bfloat16 first (PyTorch CPU's rules)
+  for (const op of ['add', 'mul', 'div', 'lt', 'eq']) cases.push(one(`${op} bfloat16 with a float32 scalar`, op, [T([2, 5], 'bfloat16'), S('float32', 0.1)], noAttrs, EXACT));
   // fmod and integer division toward zero, divisors away from 0 (ONNX fails there, XLA defines a value)
   for (const d of NUMERIC) cases.push(one(`fmod ${d}`, 'fmod', [T([3, 4], d), T([3, 4], d, d === 'int32' ? { ints: [1, 6] } : { finite: true })], noAttrs, ARITHMETIC));
   // PyTorch's integer pow by a negative exponent: 1 for 1, ±1 for -1, else 0

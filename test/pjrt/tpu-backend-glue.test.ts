@@ -51,7 +51,7 @@ const bytesOf = (v: ArrayBufferView) => Array.from(new Uint8Array(v.buffer, v.by
 
 describe('the TPU backend over its PJRT client', () => {
   it('uploads a bf16 scalar as its bit pattern and a bool tensor one byte per value, with the program\'s dims', async () => {
-    const lowered = tpu.compile((x: Tensor, m: Tensor, s: number) => x.mul(s).where(m, 0)).lower(
+    const lowered = tpu.compile((x: Tensor, m: Tensor, s: number) => x.add(s).where(m, 0)).lower(
       tpu.spec([2, 2], 'bfloat16'), tpu.spec([2, 2], 'bool'), 1.5);
     const client = new StandInClient();
     const backend = backendOver(client);
@@ -64,7 +64,7 @@ describe('the TPU backend over its PJRT client', () => {
     expect(client.uploads.map((u) => [u.dtype, u.dims, bytesOf(u.data)])).toEqual([
       ['bfloat16', [2, 2], [0x80, 0x3f, 0x00, 0x40, 0x40, 0x40, 0x80, 0x40]], // little-endian 16-bit patterns
       ['bool', [2, 2], [1, 0, 0, 1]],
-      ['bfloat16', [], [0xc0, 0x3f]], // 1.5 = 0x3fc0 in bf16
+      ['bfloat16', [], [0xc0, 0x3f]], // 1.5 = 0x3fc0 in bf16 (add reads a scalar in bf16; mul would read it in f32)
     ]);
     // The scalar's buffer is freed once the execution is done; the inputs stay.
     expect(client.freed).toEqual(['buf3']);

@@ -1,6 +1,7 @@
 // The sign of zero through where, maskedFill, maximum, minimum, clamp and the ops built on
-// them, against PyTorch in every mode and under tpu.compile: -0 picked from either operand,
-// ties of -0 and 0 in both orders, broadcasting, 0-d operands, NaN and inf.
+// them, and through in-place ops on views (the write reaching the base), against PyTorch in
+// every mode and under tpu.compile: -0 picked from either operand, ties of -0 and 0 in both
+// orders, broadcasting, 0-d operands, NaN and inf.
 // Tensors stay under 16 elements: PyTorch's own maximum/minimum return the second operand of
 // a tie in their vectorized loop (16 float32 lanes and more here), the first in the scalar
 // loop that shorter tensors take; the runtime gives the first at every length.
@@ -16,6 +17,8 @@ const B = f32([0, -0, -0, 0, N, 2, -1, -0, 1, N, INF, -INF, -INF]);
 const C = bool([T, F, T, F, T, F, T, F]);
 const X = f32([-0, 1, 0, 2, N, N, INF, -0]);
 const Y = f32([5, -0, 5, 0, 1, N, 0, -INF]);
+const Z = f32([[-0, 0], [-0, 5]]);
+const W = f32([[1, 2], [3, 4]]);
 const EXTREMA = '(torch.maximum(x0, x1), torch.minimum(x0, x1), torch.maximum(x1, x0), torch.minimum(x1, x0))';
 
 const cases: TorchCase[] = [
@@ -51,6 +54,10 @@ const cases: TorchCase[] = [
   // ops built on where
   { name: 'floor division and remainder of zeros', inputs: [f32([-0, 0, -0, 0, -1, 1, 5, -5]), f32([1, 1, -1, -1, 3, -3, INF, INF])], js: (a, b) => [a.div(b, { roundingMode: 'floor' }), a.remainder(b)], py: "(torch.div(x0, x1, rounding_mode='floor'), torch.remainder(x0, x1))" },
   { name: 'lerp of -0 with a tensor weight', inputs: [f32([-0, -0, 1, -0]), f32([-0, 0, 1, -0]), f32([0.25, 0.75, 0.5, 1])], js: (s, e, w) => s.lerp(e, w), py: 'torch.lerp(x0, x1, x2)' },
+  // in-place ops through a view: the written values reach the base with their signs of zero
+  { name: 'clamp_ through reshape and view keeps -0 in the base', inputs: [Z, Z], js: (a, b) => { a.reshape([4]).clamp_(-0, 0); b.view(4).clamp_(0, 0); return [a, b]; }, py: 'x0.reshape([4]).clamp_(-0., 0.)\nx1.view(4).clamp_(0., 0.)\nresult = (x0, x1)' },
+  { name: 'mul_ add_ and fill_ through transpose, narrow, a row and reshape keep -0', inputs: [Z, Z, W, W, W], js: (a, b, c, d, e) => { a.T.mul_(1); b.at(0).add_(-0); c.T.mul_(-0); d.narrow(1, 0, 1).mul_(-0); e.reshape([4]).fill_(-0); return [a, b, c, d, e]; }, py: 'x0.T.mul_(1)\nx1[0].add_(-0.)\nx2.T.mul_(-0.)\nx3.narrow(1, 0, 1).mul_(-0.)\nx4.reshape([4]).fill_(-0.)\nresult = (x0, x1, x2, x3, x4)' },
+  { name: 'copy_ of -0 through a view, and a bf16 clamp_ through reshape', inputs: [W, bf16([[-0, 2], [0, -3]])], js: (a, h) => { a.reshape([4]).copy_(tpu.tensor([-0, 0, -0, 1])); h.reshape([4]).clamp_(-0, 0); return [a, h]; }, py: 'x0.reshape([4]).copy_(torch.tensor([-0., 0., -0., 1.]))\nx1.reshape([4]).clamp_(-0., 0.)\nresult = (x0, x1)' },
 ];
 
-torchTier('the sign of zero through where, maximum, minimum and clamp follows PyTorch', cases, { compile: true });
+torchTier('the sign of zero through where, maximum, minimum, clamp and writes through views follows PyTorch', cases, { compile: true });

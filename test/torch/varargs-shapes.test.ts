@@ -1,8 +1,9 @@
 // PyTorch's everyday shape forms: sizes as integers (torch.zeros(2, 3), x.view(-1),
 // x.reshape(1, 4), x.expand(2, 2, 4), x.flip(0, 1)) as well as one list, with a trailing
-// options object where PyTorch takes keywords (torch.zeros(2, 3, dtype=...)); x.size(),
-// x.size(d), x.dim() and x.tolist(). Against PyTorch in every mode (size() and tolist() as
-// tensors made from what they return), then the words of the errors.
+// options object where PyTorch takes keywords (torch.zeros(2, 3, dtype=...)); the functions
+// that take one list only (torch.reshape(x, shape), torch.permute(x, dims)); x.size(),
+// x.size(d), x.size({ dim }), x.dim() and x.tolist(). Against PyTorch in every mode (size()
+// and tolist() as tensors made from what they return), then the words of the errors.
 import { describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { bf16, bool, f32, i64, seq, torchTier, weightedGrad, type TorchCase } from './torch-tier.js';
@@ -58,6 +59,24 @@ const cases: TorchCase[] = [
     py: '(torch.tensor(x0.size()), torch.tensor([x0.size(0), x0.size(-1), x0.size(-3), x0.dim(), x0.ndimension(), x0.sum().dim()]))',
   },
   {
+    // PyTorch's x.size(dim=1): a dim in the options, as every op that takes a dim has it
+    name: 'size({ dim }) and size({})',
+    inputs: [X],
+    js: (x) => [tpu.tensor([x.size({ dim: 1 }), x.size({ dim: -3 })], { dtype: 'int64' }), tpu.tensor(x.size({} as never), { dtype: 'int64' })],
+    py: '(torch.tensor([x0.size(dim=1), x0.size(dim=-3)]), torch.tensor(x0.size(dim=None)))',
+  },
+  {
+    name: 'tpu.permute(x, dims) with one array, negative dims too, as torch.permute',
+    inputs: [X],
+    js: (x) => [tpu.permute(x, [2, 0, 1]), tpu.permute(x, [-1, -3, 1]), tpu.permute(x.sum(), [])],
+    py: '(torch.permute(x0, (2, 0, 1)), torch.permute(x0, [-1, -3, 1]), torch.permute(x0.sum(), ()))',
+  },
+  // PyTorch raises on each: the function takes one list, and every dim once
+  { name: 'tpu.permute(x, 2, 0, 1) with integers', inputs: [X], js: (x) => tpu.permute(x, ...([2, 0, 1] as never as [number[]])), py: 'torch.permute(x0, 2, 0, 1)' },
+  { name: 'tpu.permute(x, [1, 0]) with too few dims', inputs: [X], js: (x) => tpu.permute(x, [1, 0]), py: 'torch.permute(x0, (1, 0))' },
+  { name: 'tpu.permute(x, [0, 0, 1]) with a repeated dim', inputs: [X], js: (x) => tpu.permute(x, [0, 0, 1]), py: 'torch.permute(x0, (0, 0, 1))' },
+  { name: 'x.permute(0, -3, 1) with a dim repeated by its negative', inputs: [X], js: (x) => x.permute(0, -3, 1), py: 'x0.permute(0, -3, 1)' },
+  {
     // tpu.tensor infers float32 from numbers and bool from booleans, as torch.tensor does
     name: 'tolist of float32, bfloat16, bool, 0-d and empty tensors',
     inputs: [M, bf16([[0.1, -2.5], [1e3, 3]]), bool([[true, false, true]])],
@@ -97,7 +116,12 @@ describe('a shape given wrongly: the error names the function, the argument, wha
     ['tpu.empty({ dtype: "int32" })', () => tpu.empty({ dtype: 'int32' }), 'tpu.empty: shape is missing; give shape as integers, tpu.empty(2, 3), or as one array, tpu.empty([2, 3])'],
     ['tpu.rand(2, { dimm: 0 })', () => tpu.rand(2, { dimm: 0 } as never), "tpu.rand: unknown option 'dimm'; tpu.rand accepts 'dtype', 'requiresGrad', 'chip'"],
     // torch.reshape(x, shape) and torch.full(size, value) take the shape as one list only
-    ['tpu.reshape(x, 3, 2)', () => tpu.reshape(x(), ...([3, 2] as never as [number[]])), 'tpu.reshape: shape must be an array of integers; got 3'],
+    ['tpu.reshape(x, 3, 2)', () => tpu.reshape(x(), ...([3, 2] as never as [number[]])), 'tpu.reshape: shape must be one array of integers, as torch.reshape takes it: tpu.reshape(x, [3, 2]) (x.reshape also takes integers); got 2 arguments after x: 3, 2'],
+    ['tpu.permute(x, 1, 0)', () => tpu.permute(x(), ...([1, 0] as never as [number[]])), 'tpu.permute: dims must be one array of integers, as torch.permute takes it: tpu.permute(x, [1, 0]) (x.permute also takes integers); got 2 arguments after x: 1, 0'],
+    ['tpu.permute(x, 1)', () => tpu.permute(x(), 1 as never), 'tpu.permute: dims must be an array of integers; got 1'],
+    ['tpu.permute(x, [1, 0, 2])', () => tpu.permute(x(), [1, 0, 2]), 'permute: dims [1, 0, 2] must list each of the 2 dims of the input [2, 3] once'],
+    ['x.size("1")', () => x().size('1' as never), 'size: dim must be an integer; got the string "1"'],
+    ['x.size({ dim: 1, keepdim: true })', () => x().size({ dim: 1, keepdim: true } as never), "size: unknown option 'keepdim'; size accepts 'dim'"],
     ['x.size(2)', () => x().size(2), 'size: dim must be an integer in [-2, 1] for a tensor of rank 2; got 2'],
     ['x.sum().size(0)', () => x().sum().size(0), 'size: dim 0 is out of range: the tensor is 0-d (shape []), it has no dims'],
   ])('%s', (_, call, message) => {

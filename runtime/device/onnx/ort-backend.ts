@@ -1,5 +1,5 @@
 // The embedded default backend: programs lowered to ONNX, run by ONNX Runtime on the CPU.
-import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, widenBf16, type ComputeType, type DType, type StorageArray } from '../../dtype.js';
+import { COMPUTE_TYPE, ITEMSIZE, narrowToBf16, roundToBf16, widenBf16, type ComputeType, type DType, type StorageArray } from '../../dtype.js';
 import { valueOf, type Program } from '../../program/program.js';
 import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
@@ -99,7 +99,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     if (exe.loopSource !== undefined && ++exe.runs >= HOT_RUNS) this.buildLoop(exe, exe.loopSource);
     // bfloat16 runs as float32 (ORT's CPU kernels have almost no bfloat16).
     const feeds: StorageArray[] = inputs.map((buf) => (buf.dtype === 'bfloat16' ? widenBf16(buf.data as Uint16Array) : buf.data));
-    program.scalars.forEach((dtype, i) => feeds.push(setScalar(exe.scalarFeeds[i]!, COMPUTE_TYPE[dtype], Number(scalars[i]))));
+    program.scalars.forEach((dtype, i) => feeds.push(setScalar(exe.scalarFeeds[i]!, dtype, Number(scalars[i]))));
     // Pooled outputs: ORT writes the results into them.
     const computed = program.outputs.map((id) => {
       const v = valueOf(program, id);
@@ -213,9 +213,12 @@ function offHeap(type: ComputeType, n: number): StorageArray {
   return new Type(new ArrayBuffer(n * Type.BYTES_PER_ELEMENT));
 }
 
-/** `feed` holding a run-time scalar (int64 scalars are exact integers within 2^53). */
-function setScalar(feed: StorageArray, type: ComputeType, v: number): StorageArray {
-  if (type === 'int64') (feed as BigInt64Array)[0] = BigInt(Math.trunc(v));
-  else feed[0] = v;
+/**
+ * `feed` holding a run-time scalar of `dtype` (int64 scalars are exact integers within 2^53;
+ * a bfloat16 one rounded, as every bfloat16 value a program reads is).
+ */
+function setScalar(feed: StorageArray, dtype: DType, v: number): StorageArray {
+  if (dtype === 'int64') (feed as BigInt64Array)[0] = BigInt(Math.trunc(v));
+  else feed[0] = dtype === 'bfloat16' ? roundToBf16(v) : v;
   return feed;
 }

@@ -1,6 +1,7 @@
 // Elementwise primitives of two operands, and where: both operands cast to one compute
 // dtype, one ONNX op (float where/maximum/minimum: a few, see signed-zeros.ts), the result cast back.
-import { isFloating, promoteTypes, type DType } from '../../../dtype.js';
+import { isFloating, type DType } from '../../../dtype.js';
+import { inCommon, inResult, secondWhole, type ComputeDType } from '../../binary-compute-dtype.js';
 import type { OnnxGraph } from '../onnx-graph.js';
 import { exactExtremum, exactWhere } from './signed-zeros.js';
 import { onnxLowerings, type OnnxLowering } from './table.js';
@@ -8,17 +9,13 @@ import { onnxLowerings, type OnnxLowering } from './table.js';
 /** The ONNX node(s) of a binary op on operands already in the compute dtype. */
 type Combine = (g: OnnxGraph, a: string, b: string, dtype: DType) => string;
 
-/**
- * `compute`: the dtype both operands are cast to, from their promoted dtype and the
- * result's (default: the result; bool computes as int32).
- */
-function binaryLowering(onnx: string | Combine, compute?: (promoted: DType, result: DType) => DType): OnnxLowering {
+/** `compute`: the dtype both operands are cast to, from their types and the result's. */
+function binaryLowering(onnx: string | Combine, compute: ComputeDType = inResult): OnnxLowering {
   const combine: Combine = typeof onnx === 'string' ? (g, a, b) => g.node(onnx, [a, b]) : onnx;
   return (ctx, [a, b], _attrs, types) => {
     const [ta, tb] = types.inputs;
-    const promoted = promoteTypes(ta!.dtype, tb!.dtype);
     const result = types.output.dtype;
-    const dtype = compute ? compute(promoted, result) : result === 'bool' ? 'int32' : result;
+    const dtype = compute(types.inputs, result);
     const out = combine(ctx.graph, ctx.cast(a!, ta!.dtype, dtype), ctx.cast(b!, tb!.dtype, dtype), dtype);
     return ctx.cast(out, dtype, result);
   };
@@ -27,8 +24,11 @@ function binaryLowering(onnx: string | Combine, compute?: (promoted: DType, resu
 /** ONNX Max/Min propagate NaN, as PyTorch's maximum/minimum; floats also need its tie rule. */
 const extremum = (op: 'Max' | 'Min'): Combine => (g, a, b, dtype) => (isFloating(dtype) ? exactExtremum(g, op, a, b) : g.node(op, [a, b]));
 
-/** Comparisons: operands compared in their promoted dtype. */
-const inPromoted = (promoted: DType): DType => (promoted === 'bool' ? 'int32' : promoted);
+/** Comparisons: operands compared in their common dtype, bools as int32. */
+const inPromoted: ComputeDType = (inputs, result) => {
+  const common = inCommon(inputs, result);
+  return common === 'bool' ? 'int32' : common;
+};
 /** Logical ops read operands as truth values (non-zero is true). */
 const asTruthValues = (): DType => 'bool';
 
@@ -64,8 +64,8 @@ const pow: OnnxLowering = (ctx, inputs, attrs, types) => {
 onnxLowerings.register({
   add: binaryLowering('Add'),
   sub: binaryLowering('Sub'),
-  mul: binaryLowering('Mul'),
-  div: binaryLowering('Div'),
+  mul: binaryLowering('Mul', secondWhole),
+  div: binaryLowering('Div', secondWhole),
   pow,
   maximum: binaryLowering(extremum('Max')),
   minimum: binaryLowering(extremum('Min')),

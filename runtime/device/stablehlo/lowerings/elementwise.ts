@@ -1,20 +1,17 @@
 // Elementwise primitives of two operands, and where: both operands converted to one
 // dtype and broadcast to the result's shape, one StableHLO op, the result converted back.
-import { promoteTypes, type DType } from '../../../dtype.js';
+import type { DType } from '../../../dtype.js';
+import { inCommon, inResult, secondWhole, type ComputeDType } from '../../binary-compute-dtype.js';
 import { broadcastTo, compare, convert, select, type Direction } from './hlo.js';
 import { stablehloLowerings, type StableHloLowering } from './table.js';
 
 type Combine = (fn: Parameters<StableHloLowering>[0]['fn'], a: string, b: string) => string;
 
-/**
- * `compute`: the dtype both operands are converted to, from their promoted dtype and the
- * result's (default: the result; bool arithmetic computes in int32, as the ONNX backend does).
- */
-function binaryLowering(combine: Combine, compute?: (promoted: DType, result: DType) => DType): StableHloLowering {
+/** `compute`: the dtype both operands are converted to, from their types and the result's. */
+function binaryLowering(combine: Combine, compute: ComputeDType = inResult): StableHloLowering {
   return ({ fn }, [a, b], _attrs, types) => {
-    const [ta, tb] = types.inputs;
     const result = types.output.dtype;
-    const dtype = compute ? compute(promoteTypes(ta!.dtype, tb!.dtype), result) : result === 'bool' ? 'int32' : result;
+    const dtype = compute(types.inputs, result);
     const shape = types.output.shape;
     const out = combine(fn, broadcastTo(fn, convert(fn, a!, dtype), shape), broadcastTo(fn, convert(fn, b!, dtype), shape));
     return convert(fn, out, result);
@@ -29,16 +26,14 @@ const comparison = (direction: Direction): Combine => (fn, a, b) => compare(fn, 
  */
 const extremum = (name: 'maximum' | 'minimum'): Combine => (fn, a, b) => select(fn, compare(fn, a, b, 'EQ'), a, op(name)(fn, a, b));
 
-/** Comparisons: operands compared in their promoted dtype. */
-const inPromoted = (promoted: DType): DType => promoted;
 /** Logical ops read operands as truth values (non-zero is true). */
 const asTruthValues = (): DType => 'bool';
 
 stablehloLowerings.register({
   add: binaryLowering(op('add')),
   sub: binaryLowering(op('subtract')),
-  mul: binaryLowering(op('multiply')),
-  div: binaryLowering(op('divide')),
+  mul: binaryLowering(op('multiply'), secondWhole),
+  div: binaryLowering(op('divide'), secondWhole),
   pow: binaryLowering(op('power')),
   // C's remainder (the dividend's sign) and integer division toward zero. XLA defines x / 0
   // (-1) and x % 0 (x) instead of failing, as the ONNX backend does.
@@ -46,11 +41,11 @@ stablehloLowerings.register({
   divTruncInt: binaryLowering(op('divide')),
   maximum: binaryLowering(extremum('maximum')),
   minimum: binaryLowering(extremum('minimum')),
-  gt: binaryLowering(comparison('GT'), inPromoted),
-  lt: binaryLowering(comparison('LT'), inPromoted),
-  eq: binaryLowering(comparison('EQ'), inPromoted),
-  ge: binaryLowering(comparison('GE'), inPromoted),
-  le: binaryLowering(comparison('LE'), inPromoted),
+  gt: binaryLowering(comparison('GT'), inCommon),
+  lt: binaryLowering(comparison('LT'), inCommon),
+  eq: binaryLowering(comparison('EQ'), inCommon),
+  ge: binaryLowering(comparison('GE'), inCommon),
+  le: binaryLowering(comparison('LE'), inCommon),
   logicalAnd: binaryLowering(op('and'), asTruthValues),
   logicalOr: binaryLowering(op('or'), asTruthValues),
   logicalXor: binaryLowering(op('xor'), asTruthValues),
