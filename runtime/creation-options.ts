@@ -11,6 +11,16 @@ export interface CreationOptions {
   chip?: number;
 }
 
+/** Options that make a tensor of numbers: the overloads listed first, so signature help shows them. */
+export interface NumberCreationOptions extends CreationOptions {
+  dtype?: Exclude<DType, 'bool'>;
+}
+
+/** Options that make a bool tensor (a BoolTensor, whose item() is a boolean). */
+export interface BoolCreationOptions extends CreationOptions {
+  dtype: 'bool';
+}
+
 /** requiresGrad is applied by autograd/creation.ts around every creation function. */
 const CREATION_KEYS = ['dtype', 'requiresGrad', 'chip'] as const;
 

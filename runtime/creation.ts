@@ -1,16 +1,21 @@
 // Creating tensors: values made on the host, uploaded once (a counted transfer).
 import { assertDType, checkInt32, INDEX_DTYPE, toInt64, type DType } from './dtype.js';
 import { isOptions } from './options.js';
-import { creationOptions, type CreationOptions } from './creation-options.js';
+import { creationOptions, type BoolCreationOptions, type CreationOptions, type NumberCreationOptions } from './creation-options.js';
 import { checkShape, numel } from './shape.js';
 import { intArgsWithOptions } from './shape-args.js';
 import { normal, uniform } from './random.js';
 import { Tensor } from './tensor.js';
+import type { BoolTensor } from './bool-tensor.js';
 import { upload } from './upload.js';
 
 /** Nested arrays as tpu.tensor takes them: BigInt elements (int64) besides numbers and booleans. */
 type NestedInput = number | boolean | bigint | NestedInput[];
 type TensorData = NestedInput | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
+/** Nested numbers alone (`[]` too): a tensor of numbers. */
+type NestedNumbers = number | bigint | NestedNumbers[];
+/** Nested booleans alone: tpu.tensor makes a bool tensor of them (of `[]` alone, float32). */
+type NestedBooleans = boolean | NestedBooleans[];
 
 /**
  * tpu.tensor(data): nested arrays, a typed array or a scalar. Numbers are float32 (JS cannot
@@ -19,7 +24,12 @@ type TensorData = NestedInput | Float32Array | Float64Array | Int32Array | BigIn
   * @example
   * tpu.tensor([[1, 2], [3, 4]]).dtype // 'float32'
   * tpu.tensor(new Int32Array([1, 2])).dtype // 'int32'
+  * tpu.tensor([true, false]).dtype // 'bool'
  */
+export function tensor(data: NestedNumbers | Float32Array | Float64Array | Int32Array | BigInt64Array, opts?: NumberCreationOptions): Tensor;
+export function tensor(data: TensorData, opts: BoolCreationOptions): BoolTensor;
+export function tensor(data: NestedBooleans | Uint8Array, opts?: CreationOptions & { dtype?: 'bool' }): BoolTensor;
+export function tensor(data: TensorData, opts?: CreationOptions): Tensor;
 export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
@@ -76,7 +86,12 @@ function flatten(data: NestedInput): { shape: number[]; flat: (number | bigint)[
 /**
  * tpu.full(shape, value): float32 for a number (JS cannot tell 1.0 from 1), bool for a boolean.
  * @example tpu.full([2], 7) // [7, 7]
+ * @example tpu.full([2], true).dtype // 'bool'
  */
+export function full(shape: readonly number[], value: number, opts?: NumberCreationOptions): Tensor;
+export function full(shape: readonly number[], value: number | boolean, opts: BoolCreationOptions): BoolTensor;
+export function full(shape: readonly number[], value: boolean, opts?: CreationOptions & { dtype?: 'bool' }): BoolTensor;
+export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor;
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.full', shape);
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
@@ -93,6 +108,10 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
  * @example tpu.zeros(2, 3).shape // [2, 3]
  * @example tpu.zeros([2, 3], { dtype: 'int32' }).dtype // 'int32'
  */
+export function zeros(shape: readonly number[], opts?: NumberCreationOptions): Tensor;
+export function zeros(...size: number[] | [...number[], NumberCreationOptions]): Tensor;
+export function zeros(shape: readonly number[], opts: BoolCreationOptions): BoolTensor;
+export function zeros(...size: [...number[], BoolCreationOptions]): BoolTensor;
 export function zeros(shape: readonly number[], opts?: CreationOptions): Tensor;
 export function zeros(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function zeros(...args: unknown[]): Tensor {
@@ -105,6 +124,10 @@ export function zeros(...args: unknown[]): Tensor {
  * @example tpu.ones(3).shape // [3]
  * @example tpu.ones([2, 3], { dtype: "int32" })
  */
+export function ones(shape: readonly number[], opts?: NumberCreationOptions): Tensor;
+export function ones(...size: number[] | [...number[], NumberCreationOptions]): Tensor;
+export function ones(shape: readonly number[], opts: BoolCreationOptions): BoolTensor;
+export function ones(...size: [...number[], BoolCreationOptions]): BoolTensor;
 export function ones(shape: readonly number[], opts?: CreationOptions): Tensor;
 export function ones(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function ones(...args: unknown[]): Tensor {
@@ -116,6 +139,10 @@ export function ones(...args: unknown[]): Tensor {
  * zeros: an upload like any other): the shape as integers or one array, then options.
  * @example tpu.empty(2, 3).fill_(1).shape // [2, 3]
  */
+export function empty(shape: readonly number[], opts?: NumberCreationOptions): Tensor;
+export function empty(...size: number[] | [...number[], NumberCreationOptions]): Tensor;
+export function empty(shape: readonly number[], opts: BoolCreationOptions): BoolTensor;
+export function empty(...size: [...number[], BoolCreationOptions]): BoolTensor;
 export function empty(shape: readonly number[], opts?: CreationOptions): Tensor;
 export function empty(...size: number[] | [...number[], CreationOptions]): Tensor;
 export function empty(...args: unknown[]): Tensor {

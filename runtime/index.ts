@@ -7,6 +7,7 @@ import './autograd/index.js';
 
 export { tpu, type Tpu, type DeviceInfo } from './tpu.js';
 export { Tensor, type NestedArray } from './tensor.js';
+export type { BoolTensor } from './bool-tensor.js';
 export type { DType, HostArray } from './dtype.js';
 export type { Shape } from './shape.js';
 export type { DeviceOptions } from './device/settings.js';

@@ -18,8 +18,10 @@ import type { GradNode } from './autograd/tape.js';
 import type { ViewOf } from './views/view-tracking.js';
 import { noteCreated } from './scope.js';
 import { formatTensorHtml, formatTensorText } from './tensor-format.js';
+import type { BoolTensor } from './bool-tensor.js';
 
-export type NestedArray = number | boolean | NestedArray[];
+/** A tensor's values as nested JS arrays (array(), tolist()): numbers, or booleans of a bool tensor. */
+export type NestedArray<T extends number | boolean = number | boolean> = T | NestedArray<T>[];
 
 /** A JS scalar operand, fed to the program by value at each run (never a baked constant). */
 export interface WeakScalar {
@@ -285,9 +287,17 @@ export class Tensor {
   }
 
   /**
-   * Sync point: the one value of a one-element tensor.
+   * Sync point: the one value of a one-element tensor: a number, or true/false for a bool
+   * tensor (PyTorch's item() gives a Python bool there). Typed boolean on a BoolTensor (what
+   * comparisons, logical ops, isnan, any, all, to('bool') return), else number. A bool tensor
+   * the types cannot tell (an op that keeps its input's dtype: mask.at(0), mask.reshape(-1); a
+   * dtype variable) is typed number and still gives true/false: arithmetic reads them as 1
+   * and 0, as Python does (true + 1 is 2), but `=== 1` is false.
    * @example tpu.tensor([[7]]).item() // 7
+   * @example tpu.tensor([1, 2]).gt(1).any().item() // true
    */
+  item(this: BoolTensor): boolean;
+  item(): number;
   item(): number | boolean {
     if (this.numel() !== 1) {
       throw new RangeError(`item: the tensor must have exactly one element; got shape ${formatShape(this.shape)} (${this.numel()} elements)`);
@@ -297,9 +307,11 @@ export class Tensor {
   }
 
   /**
-   * Sync point: the values as nested JS arrays.
+   * Sync point: the values as nested JS arrays (booleans for a bool tensor, typed as item() is).
    * @example tpu.eye(2).array() // [[1, 0], [0, 1]]
    */
+  array(this: BoolTensor): NestedArray<boolean>;
+  array(): NestedArray<number>;
   array(): NestedArray {
     return nest(this.dataSync(), this.shape, this.dtype === 'bool', 'array');
   }
@@ -309,10 +321,11 @@ export class Tensor {
    * (torch.Tensor.tolist; the same as array()).
    * @example tpu.tensor([[1, 2], [3, 4]]).tolist() // [[1, 2], [3, 4]]
    */
+  tolist(this: BoolTensor): NestedArray<boolean>;
+  tolist(): NestedArray<number>;
   tolist(): NestedArray {
     return nest(this.dataSync(), this.shape, this.dtype === 'bool', 'tolist');
   }
-
 
   /**
    * Frees the device memory now (idempotent).

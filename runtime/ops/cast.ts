@@ -5,6 +5,7 @@ import { isOptions, readOptions } from '../options.js';
 import { assertDType, DTYPES, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
+import type { BoolTensor } from '../bool-tensor.js';
 import { defineOp } from './op.js';
 import { installMethods } from '../install-methods.js';
 
@@ -24,6 +25,7 @@ declare module '../tensor.js' {
      * A copy in another dtype (torch.Tensor.to(dtype)).
      * @example x.to('bfloat16')
      */
+    to(dtype: 'bool' | { dtype: 'bool' }): BoolTensor;
     to(dtype: DType | { dtype: DType }): Tensor;
     /**
      * x.to('float32') (torch.Tensor.float).
@@ -49,7 +51,7 @@ declare module '../tensor.js' {
      * x.to('bool'): true where non-zero (torch.Tensor.bool).
      * @example tpu.tensor([0, 2]).bool() // [false, true]
      */
-    bool(): Tensor;
+    bool(): BoolTensor;
     /**
      * float16 is not a dtype here: throws, naming the dtypes there are (bfloat16 is the TPU's 16-bit float).
      * @example try { x.half(); } catch (e) { console.log((e as Error).message); }
@@ -63,10 +65,10 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  to(target) {
+  to: function (this: Tensor, target: DType | { dtype: DType }) {
     const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
     return dtype === this.dtype ? this : apply(cast, [this], { dtype });
-  },
+  } as Tensor['to'],
   float() { return this.to('float32'); },
   bfloat16() { return this.to('bfloat16'); },
   int() { return this.to('int32'); },

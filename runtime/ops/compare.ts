@@ -1,6 +1,7 @@
 // Comparisons: bool results.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
+import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { binary, boolValued } from './elementwise.js';
 import type { Operand } from './op.js';
 import { installMethods } from '../install-methods.js';
@@ -15,21 +16,21 @@ declare module '../tensor.js' {
      * x > other, elementwise, as a bool tensor (cells rewrite `>`).
      * @example x.gt(0)
      */
-    gt(other: Operand): Tensor;
+    gt(other: Operand): BoolTensor;
     /**
      * x < other, elementwise, as a bool tensor (cells rewrite `<`).
      * @example x.lt(0)
      */
-    lt(other: Operand): Tensor;
+    lt(other: Operand): BoolTensor;
     /**
      * x == other, elementwise, as a bool tensor (torch.eq).
      * @example x.eq(y)
      */
-    eq(other: Operand): Tensor;
+    eq(other: Operand): BoolTensor;
   }
 }
 installMethods({
-  gt(other) { return apply(gt, [this, other], {}); },
-  lt(other) { return apply(lt, [this, other], {}); },
-  eq(other) { return apply(eq, [this, other], {}); },
+  gt(other) { return asBoolTensor(apply(gt, [this, other], {})); },
+  lt(other) { return asBoolTensor(apply(lt, [this, other], {})); },
+  eq(other) { return asBoolTensor(apply(eq, [this, other], {})); },
 });

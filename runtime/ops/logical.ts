@@ -1,6 +1,7 @@
 // ne ge le, logical and/or/xor/not, isnan isinf isfinite: bool results, never differentiable.
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
+import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { binary, boolValued } from './elementwise.js';
 import { defineOp, type Operand } from './op.js';
 import { installMethods } from '../install-methods.js';
@@ -28,7 +29,7 @@ export const isinf = predicate('isinf');
 export const isfinite = predicate('isfinite');
 
 /** a != b, NaN != NaN included. */
-export function ne(a: Tensor, b: Operand): Tensor {
+export function ne(a: Tensor, b: Operand): BoolTensor {
   return a.eq(b).logicalNot();
 }
 
@@ -38,56 +39,56 @@ declare module '../tensor.js' {
      * x != other, elementwise, as a bool tensor (torch.ne).
      * @example x.ne(0)
      */
-    ne(other: Operand): Tensor;
+    ne(other: Operand): BoolTensor;
     /**
      * x >= other, elementwise, as a bool tensor (cells rewrite `>=`).
      * @example x.ge(0)
      */
-    ge(other: Operand): Tensor;
+    ge(other: Operand): BoolTensor;
     /**
      * x <= other, elementwise, as a bool tensor (cells rewrite `<=`).
      * @example x.le(1)
      */
-    le(other: Operand): Tensor;
+    le(other: Operand): BoolTensor;
     /**
      * Elementwise AND of truth values (torch.logical_and).
      * @example a.logicalAnd(b)
      */
-    logicalAnd(other: Operand): Tensor;
+    logicalAnd(other: Operand): BoolTensor;
     /**
      * Elementwise OR of truth values (torch.logical_or).
      * @example a.logicalOr(b)
      */
-    logicalOr(other: Operand): Tensor;
+    logicalOr(other: Operand): BoolTensor;
     /**
      * Elementwise XOR of truth values (torch.logical_xor).
      * @example a.logicalXor(b)
      */
-    logicalXor(other: Operand): Tensor;
+    logicalXor(other: Operand): BoolTensor;
     /**
      * Elementwise NOT of truth values (torch.logical_not).
      * @example mask.logicalNot()
      */
-    logicalNot(): Tensor;
+    logicalNot(): BoolTensor;
     /**
      * A bool tensor: true where the element is NaN.
      * @example x.isnan().any()
      */
-    isnan(): Tensor;
+    isnan(): BoolTensor;
     /**
      * A bool tensor: true where the element is +-Infinity.
      * @example x.isinf()
      */
-    isinf(): Tensor;
+    isinf(): BoolTensor;
     /**
      * A bool tensor: true where the element is neither NaN nor infinite.
      * @example x.isfinite().all()
      */
-    isfinite(): Tensor;
+    isfinite(): BoolTensor;
   }
 }
 installMethods({
   ne(other) { return ne(this, other); },
-  ...Object.fromEntries([ge, le, logicalAnd, logicalOr, logicalXor].map((op) => [op.name, function (this: Tensor, other: Operand) { return apply(op, [this, other], {}); }])),
-  ...Object.fromEntries([logicalNot, isnan, isinf, isfinite].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])),
+  ...Object.fromEntries([ge, le, logicalAnd, logicalOr, logicalXor].map((op) => [op.name, function (this: Tensor, other: Operand) { return asBoolTensor(apply(op, [this, other], {})); }])),
+  ...Object.fromEntries([logicalNot, isnan, isinf, isfinite].map((op) => [op.name, function (this: Tensor) { return asBoolTensor(apply(op, [this], {})); }])),
 });

@@ -2,6 +2,7 @@
 import { isFloating } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
+import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { defineOp } from './op.js';
 import { exclusiveCumprod } from './scan.js';
 import { reduceAttrs, reducedShape, reduction, spread, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type ReduceOptions } from './reduce.js';
@@ -63,12 +64,12 @@ declare module '../tensor.js' {
      * True if any element (over all dims or along dim) is nonzero.
      * @example x.isnan().any()
      */
-    any(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
+    any(dim?: DimArg, keepdim?: boolean | KeepdimOptions): BoolTensor;
     /**
      * True if every element (over all dims or along dim) is nonzero.
      * @example x.gt(0).all()
      */
-    all(dim?: DimArg, keepdim?: boolean | KeepdimOptions): Tensor;
+    all(dim?: DimArg, keepdim?: boolean | KeepdimOptions): BoolTensor;
   }
 }
 
@@ -77,6 +78,6 @@ installMethods({
     const attrs = reduceAttrs('prod', this, dim, keepdim, undefined, 'For the product over several dims, take one dim at a time: x.prod(1).prod(0).');
     return apply(prod, [this], dim === undefined ? { ...attrs, wholeTensor: true } : attrs);
   },
-  any(dim, keepdim) { return apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim)); },
-  all(dim, keepdim) { return apply(allOp, [this], reduceAttrs('all', this, dim, keepdim)); },
+  any(dim, keepdim) { return asBoolTensor(apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim))); },
+  all(dim, keepdim) { return asBoolTensor(apply(allOp, [this], reduceAttrs('all', this, dim, keepdim))); },
 });

@@ -52,7 +52,7 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
           const grads = tpu.distributed.allReduce(ps.map((p) => p.grad!), { mesh, op: 'mean' });
           ps.forEach((p, c) => void (p.grad = grads[c]!));
           opts.forEach((o) => o.step());
-          return tpu.distributed.allReduce(losses.map((l) => l.detach()), { mesh, op: 'mean' })[0]!.item() as number;
+          return tpu.distributed.allReduce(losses.map((l) => l.detach()), { mesh, op: 'mean' })[0]!.item();
         };
 
         // Chip 1 reads rows 10, 12, 14 of 5: its forward fails on the device (twice, to see that

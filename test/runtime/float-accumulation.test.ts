@@ -27,8 +27,8 @@ describe.each(MODES)('%s mode', (mode) => {
   it('tpu.full([1e6], 0.1).sum() is 100000 to float32 precision', () => {
     tpu.mode(mode);
     const want = Math.fround(0.1) * 1e6;
-    expect(relErr(tpu.full([1e6], 0.1).sum().item() as number, want)).toBeLessThan(2e-6);
-    expect(relErr(tpu.full([1e6], 0.1).mean().item() as number, Math.fround(0.1))).toBeLessThan(2e-6);
+    expect(relErr(tpu.full([1e6], 0.1).sum().item(), want)).toBeLessThan(2e-6);
+    expect(relErr(tpu.full([1e6], 0.1).mean().item(), Math.fround(0.1))).toBeLessThan(2e-6);
   });
 
   it.each(SIZES)('sum, mean, var, std, norm, logsumexp and cumsum of %d elements against float64', (n) => {
@@ -40,16 +40,16 @@ describe.each(MODES)('%s mode', (mode) => {
     for (let i = 0; i < n; i++) centered += (values[i]! - mean) ** 2;
     const variance = centered / (n - 1);
     const tol = 4e-6;
-    expect(relErr(x.sum().item() as number, sum)).toBeLessThan(tol);
-    expect(relErr(x.mean().item() as number, mean)).toBeLessThan(tol);
-    expect(relErr(x.var().item() as number, variance)).toBeLessThan(tol);
-    expect(relErr(x.std().item() as number, Math.sqrt(variance))).toBeLessThan(tol);
-    expect(relErr(x.norm().item() as number, Math.sqrt(sumSquares))).toBeLessThan(tol);
+    expect(relErr(x.sum().item(), sum)).toBeLessThan(tol);
+    expect(relErr(x.mean().item(), mean)).toBeLessThan(tol);
+    expect(relErr(x.var().item(), variance)).toBeLessThan(tol);
+    expect(relErr(x.std().item(), Math.sqrt(variance))).toBeLessThan(tol);
+    expect(relErr(x.norm().item(), Math.sqrt(sumSquares))).toBeLessThan(tol);
     // logsumexp of log(v) is log Σ v
-    expect(relErr(x.log().logsumexp(0).item() as number, Math.log(sum))).toBeLessThan(tol);
+    expect(relErr(x.log().logsumexp(0).item(), Math.log(sum))).toBeLessThan(tol);
     const c = x.cumsum(0);
-    expect(relErr(c.at(-1).item() as number, sum)).toBeLessThan(tol);
-    expect(relErr(c.at(Math.floor(n / 2) - 1).item() as number, values.subarray(0, Math.floor(n / 2)).reduce((a, b) => a + b, 0))).toBeLessThan(tol);
+    expect(relErr(c.at(-1).item(), sum)).toBeLessThan(tol);
+    expect(relErr(c.at(Math.floor(n / 2) - 1).item(), values.subarray(0, Math.floor(n / 2)).reduce((a, b) => a + b, 0))).toBeLessThan(tol);
   });
 
   it('sums over a kept dim and over several dims are blocked too', () => {

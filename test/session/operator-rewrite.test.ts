@@ -63,6 +63,9 @@ describe(`tensor operators in cells (${rewrite})`, () => {
       ['(x ** 2 / 2).array()', '[ 0.5, 2, 4.5 ]'],
       ['(x > 1).array()', '[ false, true, true ]'],
       ['(2 >= x).array()', '[ true, true, false ]'],
+      // a comparison's result is a BoolTensor: a tensor to the rewrite too, as (x > 1) * 2 in PyTorch
+      ['const pos = x.gt(1);\n(pos * 2).array()', '[ 0, 2, 2 ]'],
+      ['pos[0].item()', 'false'],
       ['(-x).array()', '[ -1, -2, -3 ]'],
       ['const m = tpu.tensor([[1, 2], [3, 4]]);\nm[1][0].item()', '3'],
       ['m[0, ":"].array()', '[ 1, 2 ]'],

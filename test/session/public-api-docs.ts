@@ -2,9 +2,9 @@
 // namespaces nn, nn.functional, optim, profiler) and the public methods of Tensor, each with
 // the doc comment and the @example texts of its declaration in the built declarations
 // (dist/runtime, what the language service of a cell reads).
-import path from 'node:path';
 import ts from 'typescript';
 import { Tensor, tpu } from '../../runtime/index.js';
+import { BUILT_RUNTIME, probeProgram } from '../support/built-declarations.js';
 
 export interface ApiMember {
   /** Dotted name: `tpu.nn.functional.gelu`, `Tensor.add`. */
@@ -17,18 +17,9 @@ export interface ApiMember {
 }
 
 function declarationsChecker() {
-  const runtime = path.resolve('dist/runtime/index.d.ts');
-  const probe = path.resolve('dist/runtime/doc-coverage-probe.ts');
-  const source = `import { tpu, Tensor } from ${JSON.stringify(runtime.replace(/\.d\.ts$/, '.js'))};\nexport const t = tpu;\nexport declare const x: Tensor;\n`;
-  const options = { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true };
-  const host = ts.createCompilerHost(options);
-  const readFile = host.readFile.bind(host);
-  host.readFile = (f) => (path.resolve(f) === probe ? source : readFile(f));
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (f) => path.resolve(f) === probe || fileExists(f);
-  const program = ts.createProgram([probe], options, host);
-  const checker = program.getTypeChecker();
-  const [, tpuDecl, tensorDecl] = program.getSourceFile(probe)!.statements as unknown as ts.VariableStatement[];
+  const source = `import { tpu, Tensor } from ${JSON.stringify(BUILT_RUNTIME)};\nexport const t = tpu;\nexport declare const x: Tensor;\n`;
+  const { checker, file } = probeProgram(source);
+  const [, tpuDecl, tensorDecl] = file.statements as unknown as ts.VariableStatement[];
   const typeOf = (s: ts.VariableStatement) => checker.getTypeAtLocation(s.declarationList.declarations[0]!.name);
   return { checker, tpuType: typeOf(tpuDecl!), tensorType: typeOf(tensorDecl!) };
 }

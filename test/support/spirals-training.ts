@@ -50,7 +50,7 @@ export function trainSpirals(X: Tensor, Y: Tensor, wrap: (m: Module) => Module, 
     };
     const run = compiled ? tpu.compile(step) : step;
     const losses: number[] = [];
-    for (let i = 0; i < STEPS; i++) losses.push(tpu.scope(() => run(X, Y).item()) as number);
+    for (let i = 0; i < STEPS; i++) losses.push(tpu.scope(() => run(X, Y).item()));
     return { m, losses, bodyRuns };
   });
 }

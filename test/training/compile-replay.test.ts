@@ -51,14 +51,14 @@ describe('tpu.compile: trace once, replay', () => {
         const eagerLosses: number[] = [];
         for (let k = 0; k < STEPS; k++) {
           eager.opt.lr = lrAt(k);
-          eagerLosses.push(eager.step(eager.x, eager.y).item() as number);
+          eagerLosses.push(eager.step(eager.x, eager.y).item());
         }
         const comp = setup(11, make);
         const step = tpu.compile(comp.step);
         const losses: number[] = [];
         for (let k = 0; k < STEPS; k++) {
           comp.opt.lr = lrAt(k); // set outside the body: read again on every replay
-          losses.push(step(comp.x, comp.y).item() as number);
+          losses.push(step(comp.x, comp.y).item());
         }
         expect(comp.counter.bodyRuns).toBe(1);
         expect(step.stats().traces).toBe(1);
@@ -84,7 +84,7 @@ describe('tpu.compile: trace once, replay', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     for (let k = 0; k < STEPS; k++) {
       eager.opt.lr = lrAt(k);
-      const expected = eager.step(eager.x, eager.y).item() as number;
+      const expected = eager.step(eager.x, eager.y).item();
       expect(step(comp.x, comp.y, lrAt(k)).item()).toBeCloseTo(expected, 5);
     }
     expect(comp.counter.bodyRuns).toBe(1);
@@ -206,7 +206,7 @@ describe('tpu.compile: trace once, replay', () => {
     const comp = setup(9, make);
     const step = tpu.compile(comp.step);
     const both = () => {
-      const a = eager.step(eager.x, eager.y).item() as number;
+      const a = eager.step(eager.x, eager.y).item();
       expect(step(comp.x, comp.y).item()).toBeCloseTo(a, 5);
     };
     both();

@@ -28,10 +28,10 @@ const programsRun = () => tpu.stats().cacheHits + tpu.stats().cacheMisses;
 describe('tpu.compile', () => {
   it('a compiled training step returns the same losses and parameters as eager strict mode', () => {
     const eager = setup(7);
-    const eagerLosses = [0, 1, 2, 3, 4].map((k) => eager.step(eager.x, eager.y, 0.1 / (k + 1)).item() as number);
+    const eagerLosses = [0, 1, 2, 3, 4].map((k) => eager.step(eager.x, eager.y, 0.1 / (k + 1)).item());
     const comp = setup(7);
     const step = tpu.compile(comp.step);
-    const losses = [0, 1, 2, 3, 4].map((k) => step(comp.x, comp.y, 0.1 / (k + 1)).item() as number);
+    const losses = [0, 1, 2, 3, 4].map((k) => step(comp.x, comp.y, 0.1 / (k + 1)).item());
     losses.forEach((l, k) => expect(l).toBeCloseTo(eagerLosses[k]!, 5));
     const a = eager.model.parameters().map((p) => Array.from(p.dataSync()));
     const b = comp.model.parameters().map((p) => Array.from(p.dataSync()));
@@ -86,7 +86,7 @@ describe('tpu.compile', () => {
     const x = tpu.tensor([1.5, -2]);
     const f = tpu.compile(function branchy(t: Tensor) {
       const s = t.sum();
-      return (s.item() as number) > 0 ? t : t.neg();
+      return s.item() > 0 ? t : t.neg();
     });
     expect(() => f(x)).toThrow(/dataSync: tpu\.compile\(branchy\) is tracing: reading a tensor value is not possible.*x\.where\(cond, other\).*outside the compiled function/s);
     expect(x.array()).toEqual([1.5, -2]);
@@ -122,7 +122,7 @@ describe('tpu.compile', () => {
       opt.step();
       return loss;
     });
-    const first = step(x, y).item() as number;
+    const first = step(x, y).item();
     const wrongOrder = tpu.compile((xb: Tensor, yb: Tensor) => {
       const loss = nn.crossEntropy(model.forward(xb), yb);
       opt.step(); // changes the second layer's weight, which its backward reads
@@ -130,7 +130,7 @@ describe('tpu.compile', () => {
       return loss;
     });
     expect(() => wrongOrder(x, y)).toThrow(/modified by an inplace operation/);
-    const losses = [0, 1, 2].map(() => step(x, y).item() as number);
+    const losses = [0, 1, 2].map(() => step(x, y).item());
     expect(losses[2]).toBeLessThan(first);
   });
 
@@ -148,7 +148,7 @@ describe('tpu.compile', () => {
     const f = tpu.compile(function guarded(t: Tensor) {
       let scale = 1;
       try {
-        scale = t.sum().item() as number; // refused while tracing
+        scale = t.sum().item(); // refused while tracing
       } catch {
         scale = 1;
       }

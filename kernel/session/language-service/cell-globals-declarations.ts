@@ -12,7 +12,7 @@ export function cellGlobalsDeclarations(packageRoot: string): string {
   const runtimeTypes = path.join(packageRoot, 'dist', 'runtime', 'index.d.ts');
   const contractTypes = path.join(packageRoot, 'dist', 'kernel', 'language-session.d.ts');
   const tpu = existsSync(runtimeTypes) ? `typeof import(${JSON.stringify(runtimeTypes)}).tpu` : 'any';
-  const tensor = existsSync(runtimeTypes) ? `import(${JSON.stringify(runtimeTypes)}).Tensor` : 'never';
+  const runtimeType = (name: string) => (existsSync(runtimeTypes) ? `import(${JSON.stringify(runtimeTypes)}).${name}` : 'never');
   const comms = existsSync(contractTypes) ? `import(${JSON.stringify(contractTypes)}).CommRegistry` : 'any';
   return `
 /** An output shown by display(); update() replaces it in place. */
@@ -49,5 +49,5 @@ declare function input(prompt?: string, options?: { password?: boolean }): Promi
 declare const comms: ${comms};
 /** The TPU session: tensors, modes, memory, profiling. */
 declare const tpu: ${tpu};
-${plotDeclarations}${progressDeclarations}${widgetDeclarations}${dispatchDeclarations(tensor)}`;
+${plotDeclarations}${progressDeclarations}${widgetDeclarations}${dispatchDeclarations(runtimeType('Tensor'), runtimeType('BoolTensor'))}`;
 }

@@ -2,13 +2,14 @@
 // with dispatched operators enters the history the next cells are checked against, and a typed
 // cell is checked with the calls its untyped operands got. `const y = __tpuOps.mul(x, 2)` types y
 // as `x * 2` would for a tensor x (a Tensor) or numbers (a number); an operand typed any or
-// unknown may be a tensor, and gives any. The types follow JavaScript's operators and the table's methods.
+// unknown may be a tensor, and gives any. The types follow JavaScript's operators and the table's
+// methods: a comparison of tensors is a BoolTensor, as x.gt(y) is.
 
-/** Declarations for cells, `tensor` being the Tensor type's expression. */
-export function dispatchDeclarations(tensor: string): string {
+/** Declarations for cells, `tensor` and `boolTensor` being the expressions of the Tensor and BoolTensor types. */
+export function dispatchDeclarations(tensor: string, boolTensor: string): string {
   return `
 type __TpuUntyped<X> = unknown extends X ? true : false;
-type __TpuTensorOr<A, B, Else> = true extends __TpuUntyped<A> | __TpuUntyped<B> ? any : [A] extends [${tensor}] ? ${tensor} : [B] extends [${tensor}] ? ${tensor} : Else;
+type __TpuTensorOr<A, B, Else, Result = ${tensor}> = true extends __TpuUntyped<A> | __TpuUntyped<B> ? any : [A] extends [${tensor}] ? Result : [B] extends [${tensor}] ? Result : Else;
 type __TpuArith<A, B> = __TpuTensorOr<A, B, [A | B] extends [bigint] ? bigint : number>;
 interface __TpuOperators {
   /** No type guard: \`y += 'b'\` on an any y would check y.add_('b') against Tensor's operands. */
@@ -19,10 +20,10 @@ interface __TpuOperators {
   div<A, B>(a: A, b: B): __TpuArith<A, B>;
   remainder<A, B>(a: A, b: B): __TpuArith<A, B>;
   pow<A, B>(a: A, b: B): __TpuArith<A, B>;
-  lt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
-  le<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
-  gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
-  ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
+  lt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
+  le<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
+  gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
+  ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
   truth<V>(value: V): [V] extends [${tensor}] ? boolean : V;
   logical<V>(value: V): V;
   looseEq(a: unknown, b: unknown): boolean;

@@ -22,6 +22,9 @@ export interface RewriteError {
 
 export type RewriteResult = { code: string; changed: boolean } | { error: RewriteError };
 
+/** The runtime's tensor types: Tensor, and BoolTensor (what comparisons and logical ops return). */
+const TENSOR_TYPES: ReadonlySet<string> = new Set(['Tensor', 'BoolTensor']);
+
 class CannotRewrite extends Error {
   constructor(readonly offset: number, message: string) {
     super(message);
@@ -41,7 +44,7 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   const madeTensors = new Set<ts.Node>();
   let changed = false;
 
-  const isTensorType = (type: ts.Type): boolean => type.getSymbol()?.name === 'Tensor' || type.aliasSymbol?.name === 'Tensor';
+  const isTensorType = (type: ts.Type): boolean => TENSOR_TYPES.has(type.getSymbol()?.name ?? '') || TENSOR_TYPES.has(type.aliasSymbol?.name ?? '');
   const isTensor = (node: ts.Node): boolean => {
     if (madeTensors.has(node)) return true;
     const inner = tsApi.isParenthesizedExpression(node) ? node.expression : node;

@@ -50,7 +50,7 @@ export function clipGradNorm_(
   const params = parametersWithGrads(WHO, parameters);
   return noGrad(() => scope(() => {
     const total = totalNorm(withoutCopies(params).map((p) => gradOf(p)!), o.ord);
-    if (o.errorIfNonfinite && !Number.isFinite(total.item() as number)) {
+    if (o.errorIfNonfinite && !Number.isFinite(total.item())) {
       throw new RangeError(`${WHO}: the total norm of order ${o.ord} for gradients from parameters is non-finite (${total.item()}), so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set { errorIfNonfinite: false }`);
     }
     // PyTorch's max_norm / (total + 1e-6) is total's reciprocal times max_norm, in total's dtype.
