@@ -10,6 +10,15 @@ if (!status.available) console.warn(`SKIPPED (compile) test/distributed/spmd-com
 
 const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'tp'] });
 const specs = (shape: number[]) => [0, 1, 2, 3].map((chip) => tpu.spec(shape, 'float32', { chip }));
+/** A product over all chips, an or of flags along 'tp' and an and along 'dp'. */
+const productAndFlags = tpu.compile((...xs: Tensor[]) => {
+  const flags = xs.map((x) => x.gt(0));
+  return [
+    ...tpu.distributed.allReduce(xs, { mesh, op: 'product' }),
+    ...tpu.distributed.allReduce(flags, { mesh, axis: 'tp' }),
+    ...tpu.distributed.allReduce(flags, { mesh, axis: 'dp', op: 'product' }),
+  ];
+});
 
 describe('collectives in StableHLO', () => {
   it("lowers chip 0's program: every collective with its replica groups and its own channel", () => {
@@ -27,6 +36,15 @@ describe('collectives in StableHLO', () => {
     expect(text).toContain('source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>');
     // 12 rows gathered on 2 chips, scattered back: torch.chunk gives 6 each, chip 0 of [0, 2] keeps rows 0..5.
     expect(text).toMatch(/"stablehlo.reduce_scatter"[\s\S]*?: \(tensor<12x4xf32>\) -> tensor<6x4xf32>/);
+  });
+
+  it("a product all-reduce's region multiplies; a bool's 'sum' is or, its 'product' and", () => {
+    const text = productAndFlags.lower(...specs([8, 128])).stablehlo;
+    const region = (input: string, op: string, element: string) =>
+      new RegExp(`"stablehlo.all_reduce"\\(${input}\\) \\(\\{\\s*\\^bb0\\([^)]*\\):\\s*%\\d+ = "stablehlo.${op}"\\(%\\d+, %\\d+\\) : \\(tensor<${element}>, tensor<${element}>\\)`);
+    expect(text).toMatch(region('%arg0', 'multiply', 'f32'));
+    expect(text).toMatch(region('%\\d+', 'or', 'i1'));
+    expect(text).toMatch(region('%\\d+', 'and', 'i1'));
   });
 
   it('uneven shards are padded to the largest around all_gather and cut back', () => {
@@ -49,5 +67,13 @@ describe.skipIf(!status.available)('SPMD compile for v5e:2x2 (libtpu)', () => {
     // Each chip: a 256×512 by 512×256 matmul (2·256·256·512 flops) and a 256×256 tanh.
     expect(cost.flops).toBeGreaterThanOrEqual(2 * 256 * 256 * 512);
     expect(cost.transcendentals).toBe(256 * 256);
+  }, 120_000);
+
+  it('compiles the product, or and and all-reduces', async () => {
+    const hlo = (await productAndFlags.lower(...specs([8, 128])).compile({ topology: 'v5e:2x2', numPartitions: 4 })).asText();
+    expect(hlo.match(/ all-reduce\(/g)).toHaveLength(3);
+    expect(hlo).toMatch(/ multiply\(/);
+    expect(hlo).toMatch(/pred\[\][^=]* or\(/);
+    expect(hlo).toMatch(/pred\[\][^=]* and\(/);
   }, 120_000);
 });

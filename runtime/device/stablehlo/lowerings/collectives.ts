@@ -1,7 +1,8 @@
 // Collectives as StableHLO's own ops, for the per-chip program compiled SPMD (one partition per
 // chip, partition ids = chip ids): replica_groups list every group's chips, channel handles are
 // distinct per collective and device ids global. Uneven shards (torch.chunk sizes) are padded
-// to the largest around the op and cut back after. bf16 sums accumulate in f32, rounded once.
+// to the largest around the op and cut back after. bf16 sums and products accumulate in f32,
+// rounded once.
 import type {
   AllGatherAttrs, AllReduceAttrs, AllToAllAttrs, BroadcastAttrs, CollectiveReduce, GroupAttrs, PermuteAttrs, ReduceScatterAttrs,
 } from '../../../ops/collectives.js';
@@ -20,10 +21,11 @@ function groupsAttr({ groups }: GroupAttrs): string {
   return `replica_groups = dense<[${groups.map((g) => `[${g.join(', ')}]`).join(', ')}]> : tensor<${groups.length}x${groups[0]!.length}xi64>`;
 }
 
-/** The combining region of a reduction over 0-d values of `element`. */
+/** The combining region of a reduction over 0-d values of `element`; a bool's max is or, its min and. */
 function combiner(fn: MlirFunction, element: TensorType['element'], reduce: CollectiveReduce): string {
   const scalar: TensorType = { shape: [], element };
-  const name = reduce === 'max' ? 'maximum' : reduce === 'min' ? 'minimum' : 'add';
+  const bool = element === 'i1';
+  const name = { sum: 'add', mean: 'add', product: 'multiply', max: bool ? 'or' : 'maximum', min: bool ? 'and' : 'minimum' }[reduce];
   return fn.region([scalar, scalar], ([a, b]) => [fn.op(`stablehlo.${name}`, [a!, b!], scalar)]);
 }
 
