@@ -388,8 +388,11 @@ function contractionCases(): PrimitiveCase[] {
 function collectiveCases(): PrimitiveCase[] {
   const one_ = { groups: [[0]], rank: 0 };
   return [
-    // products (their combining region multiplies) and bool's or (max) and and (min)
+    // products (their combining region multiplies), bool's or (max) and and (min), and int64's
+    // reductions other than a sum (gathered, then reduced on the chip: XLA:TPU has no such all-reduce)
     ...(['int32', 'int64'] as const).map((d) => one(`all_reduce ${d} product`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'product' }, EXACT)),
+    one('all_reduce int64 max', 'all_reduce', [T([3, 4], 'int64')], { ...one_, reduce: 'max' }, EXACT),
+    one('reduce_scatter int64 product', 'reduce_scatter', [T([4, 3], 'int64')], { ...one_, reduce: 'product', dim: 0, sizes: [4] }, EXACT),
     ...(['max', 'min'] as const).map((r) => one(`all_reduce bool ${r}`, 'all_reduce', [T([3, 4], 'bool')], { ...one_, reduce: r }, EXACT)),
     ...FLOATS.flatMap((d) => [
       one(`all_reduce ${d} sum`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'sum' }, EXACT),
