@@ -11,7 +11,7 @@ import { onesLike, zerosLike } from '../ops/like.js';
 import type { GradRule, Operand } from '../ops/op.js';
 import type { CollectiveGroup } from './tape.js';
 import { noGrad } from './grad-mode.js';
-import { checkDebugCollectives } from '../modes/eager.js';
+import { checkDebugCollectives, deferChecks } from '../modes/eager.js';
 import { untracked } from '../views/view-tracking.js';
 import { asOneOp } from '../modes/composite.js';
 import { holdingCuts } from '../modes/region.js';
@@ -112,7 +112,8 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
     }
   }
   // Every chip's rule is dispatched before any gradient is summed: in debug mode a sum waits
-  // for its chip, whose collective would wait for the peers not dispatched yet. And no cut of
+  // for its chip, whose collective would wait for the peers not dispatched yet (so would an op
+  // of the rule itself reading its collective's result: they wait at the end, deferChecks). And no cut of
   // fused mode's region at its size cap falls between them: a chip's part run alone would wait
   // for peers still pending on the host, and a read of its result would wait for it.
   // Strict mode enqueues each chip's rule as it is called: every chip's seed is made and every
@@ -122,7 +123,7 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   makeCollectiveRoom(group.members.map((m) => m.operands[0] as Tensor), `the backward of ${group.members[0]!.op.name}`);
   const grads = holdingCuts(() => {
     if (group.rule) return group.rule(seeds).map((g) => [g]);
-    return group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs));
+    return deferChecks(() => group.members.map((m, j) => (m.op.grad as GradRule<unknown>)(seeds[j]!, m.operands, m.out, m.attrs)));
   });
   group.members.forEach((m, j) => m.operands.forEach((o, i) => add(o, fitTo(o, grads[j]![i], m.out._gradNode!.recordedAt))));
 }

@@ -6,7 +6,7 @@
 //   Replicate (every piece is the value) and Partial('mean') (the value moves with every part):
 //     the pieces' gradients add up: allReduce('sum') along that axis
 //   Partial('sum') (the value is the parts' sum): each part's gradient / n, parts of their mean
-// Partial('max'/'min') and _NormPartial have no such rule: such leaves cannot require grad.
+// Partial('max'/'min'/'product') and _NormPartial have no such rule: such leaves cannot require grad.
 import type { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { zerosLike } from '../ops/like.js';
@@ -17,7 +17,7 @@ import type { Placement } from './placement.js';
 
 /** Why a DTensor with these placements cannot be a leaf that requires grad, or null. */
 export function noLeafGradReason(placements: readonly Placement[]): string | null {
-  const p = placements.find((q) => q.kind === 'partial' && (q.reduceOp === 'max' || q.reduceOp === 'min' || q.reduceOp === 'norm'));
+  const p = placements.find((q) => q.kind === 'partial' && q.reduceOp !== 'sum' && q.reduceOp !== 'mean');
   return p ? `its placements hold ${p}, whose gradient is not defined by its value; redistribute it to tpu.Replicate() first` : null;
 }
 

@@ -244,6 +244,24 @@ export class DTensor {
   /** @example dt.amin(0) // over a sharded dim: Partial('min') */
   amin(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.reduce('amin', this, dim, keepdim); }
   /**
+   * Product, over all dims or along one dim, as Tensor.prod (integer and bool products are int64); over a sharded dim
+   * each chip's product is a part of Partial('product').
+   * @example dt.prod(); dt.prod(0, true); dt.prod({ dim: 1 })
+   */
+  prod(dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.productOrTruth('prod', this, dim, keepdim); }
+  /**
+   * True where every element is nonzero (bool), over all dims or along dim, as Tensor.all; over a sharded dim each
+   * chip's answer is a part of Partial('product'), for bools a logical and.
+   * @example dt.all(); dt.all(1, true)
+   */
+  all(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.productOrTruth('all', this, dim, keepdim); }
+  /**
+   * True where any element is nonzero (bool), as Tensor.any; over a sharded dim each chip's answer is a part of
+   * Partial('sum'), for bools a logical or.
+   * @example dt.any(); dt.any([0, 1], true)
+   */
+  any(dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor { return rules.productOrTruth('any', this, dim, keepdim); }
+  /**
    * Vector p-norm (2 by default) over all dims or along dim, as Tensor.norm; over a sharded dim each chip's norm is a part of
    * _NormPartial(p) (PyTorch's; Partial('max') for Infinity), reduced when read.
    * @example dt.norm(); dt.norm(1, 0); dt.norm(2, { dim: 1, keepdim: true })
@@ -351,7 +369,7 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
   if (x.requiresGrad && !x.isLeaf) throw new TypeError(`${who}: x must be a leaf tensor (as in PyTorch): it was computed from tensors that require grad; distribute the leaf, or x.detach()`);
   const why = x.requiresGrad ? noLeafGradReason(ps) : null;
   if (why) throw new TypeError(`${who}: x requires grad, but ${why.replace('its placements hold', 'placements hold')}`);
-  const sumParts = ps.reduce((n, p, i) => n * partitionDivisor(p, mesh.shape[i]!), 1);
+  const sumParts = ps.reduce((n, p, i) => n * partitionDivisor(who, p, mesh.shape[i]!), 1);
   if (sumParts !== 1 && !isFloating(x.dtype)) throw new TypeError(`${who}: Partial('sum') parts of a ${x.dtype} tensor would be x / n; give a floating tensor`);
   // The slices copied to other chips (and x / n) are freed at once: only the pieces stay. As in
   // PyTorch, the pieces of a tensor that requires grad are the leaves of a new DTensor.

@@ -5,7 +5,8 @@
 //   Replicate: parts whose sum is G                 -> Partial('sum')
 //   Partial('sum'): each part moves the value as G  -> Replicate
 //   Partial('mean' | 'max' | 'min'): parts summing to G (G / n each, or G where the extreme is) -> Partial('sum')
-//   _NormPartial(p): none (the seeds are G · (part / value)^(p-1)): an error
+//   _NormPartial(p), Partial('product'): none (the seeds are G · (part / value)^(p-1), G · the
+//     other parts' product): an error
 // They are redistributed to the gradient placements asked for; PyTorch's default keeps Shard
 // and gives Replicate for Replicate and Partial (every replica's local gets the whole G).
 import type { Tensor } from '../tensor.js';
@@ -26,8 +27,10 @@ export function defaultGradPlacements(placements: readonly Placement[]): Placeme
 /** How the seeds reaching the pieces lay out the global gradient (see the table above). */
 function seedPlacement(p: Placement): Placement {
   if (p.kind === 'shard') return p;
-  // d(value)/d(part) of a norm is part^(p-1) / value^(p-1): no layout of the global gradient
-  if (p.kind === 'partial' && p.reduceOp === 'norm') throw new TypeError(`tpu.DTensor.fromLocal: placements hold ${p}, whose parts have no gradient layout; give locals that do not require grad, or the norm's value (redistribute to tpu.Replicate())`);
+  // d(value)/d(part) of a norm is part^(p-1) / value^(p-1), of a product the other parts': no layout of the global gradient
+  if (p.kind === 'partial' && (p.reduceOp === 'norm' || p.reduceOp === 'product')) {
+    throw new TypeError(`tpu.DTensor.fromLocal: placements hold ${p}, whose parts have no gradient layout; give locals that do not require grad, or the value (redistribute to tpu.Replicate())`);
+  }
   return p.kind === 'partial' && p.reduceOp === 'sum' ? Replicate() : Partial('sum');
 }
 

@@ -36,7 +36,7 @@ export interface AllToAllOptions extends CollectiveOptions { splitDim?: number; 
 export interface BroadcastOptions extends CollectiveOptions { src?: number }
 export interface PermuteOptions extends CollectiveOptions { shift?: number }
 
-const REDUCE_OPS: readonly CollectiveReduce[] = ['sum', 'mean', 'max', 'min'];
+const REDUCE_OPS: readonly CollectiveReduce[] = ['sum', 'mean', 'max', 'min', 'product'];
 
 interface Call {
   readonly who: string;
@@ -83,12 +83,13 @@ function sameShapes(call: Call, except?: number): void {
   }
 }
 
+/** The reduction `op` names; bool tensors' 'sum' and 'max' are a logical or, 'product' and 'min' a logical and (as NCCL's). */
 function reduceOp(call: Call, op: unknown): CollectiveReduce {
   const r = op ?? 'sum';
   if (!REDUCE_OPS.includes(r as CollectiveReduce)) throw new RangeError(`${call.who}: op must be one of ${REDUCE_OPS.map((x) => `'${x}'`).join(', ')}; got ${JSON.stringify(op)}`);
   const dtype = call.locals[0]!.dtype;
-  if (dtype === 'bool') throw new TypeError(`${call.who}: cannot reduce bool tensors; cast them with .to('int32')`);
   if (r === 'mean' && !isFloating(dtype)) throw new TypeError(`${call.who}: op 'mean' needs a floating dtype; got ${dtype}`);
+  if (dtype === 'bool') return r === 'sum' || r === 'max' ? 'max' : 'min';
   return r as CollectiveReduce;
 }
 
@@ -131,7 +132,8 @@ function run<A>(call: Call, op: OpDef<A>, attrsOf: (index: number) => Omit<A, 'g
 }
 
 /**
- * Every chip gets the reduction of all chips' tensors (torch.distributed all_reduce).
+ * Every chip gets the reduction of all chips' tensors (torch.distributed all_reduce): op 'sum' (default), 'mean',
+ * 'max', 'min' or 'product'; of bool tensors, 'sum'/'max' is a logical or, 'product'/'min' a logical and.
  * @example
  * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
  * const grads = mesh.chips.map((chip) => tpu.full([2], chip + 1, { chip }));

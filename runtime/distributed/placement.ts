@@ -3,10 +3,11 @@
 // Replicate(): every chip holds it all; Partial(op): every chip holds a part, and the value is
 // the reduction (op) of the parts over that mesh dimension. DTensor.norm over a sharded dim
 // makes PyTorch's _NormPartial(p): each chip holds its piece's p-norm, the value is (Σ parts^p)^(1/p).
+// Of a bool DTensor (all, any), Partial('sum') is a logical or, Partial('product') a logical and.
 import type { CollectiveReduce } from '../ops/collectives.js';
 
 export type PartialReduce = CollectiveReduce;
-const PARTIAL_OPS: readonly PartialReduce[] = ['sum', 'mean', 'max', 'min'];
+const PARTIAL_OPS: readonly PartialReduce[] = ['sum', 'mean', 'max', 'min', 'product'];
 
 export class ShardPlacement {
   readonly kind = 'shard';
@@ -61,7 +62,7 @@ export function Replicate(): ReplicatePlacement {
 }
 
 /**
- * A part on every chip of one mesh dimension; the value is their reduction ('sum' by default, 'mean', 'max', 'min').
+ * A part on every chip of one mesh dimension; the value is their reduction ('sum' by default, 'mean', 'max', 'min', 'product').
  * @example tpu.Partial('sum').toString() // "Partial('sum')"
  */
 export function Partial(reduceOp: PartialReduce = 'sum'): PartialPlacement {
@@ -80,9 +81,13 @@ const normTypeOf = (p: PartialPlacement | NormPartialPlacement) => (p.reduceOp =
 /**
  * What a value is divided by to give n parts of it along a Partial mesh dim (PyTorch's
  * _partition_value): n for a sum, n^(1/p) for a p-norm; max, min and mean parts are the value.
+ * No division gives a product's parts (PyTorch refuses them too).
  */
-export function partitionDivisor(p: Placement, n: number): number {
+export function partitionDivisor(who: string, p: Placement, n: number): number {
   if (p.kind !== 'partial') return 1;
+  if (p.reduceOp === 'product') {
+    throw new RangeError(`${who}: a whole value cannot be split into ${p} parts (as in PyTorch: no n-th root gives them exactly); make the parts yourself with tpu.DTensor.fromLocal`);
+  }
   return p.reduceOp === 'sum' ? n : p.reduceOp === 'norm' ? n ** (1 / p.normType) : 1;
 }
 

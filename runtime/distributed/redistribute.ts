@@ -3,7 +3,8 @@
 //   Shard(d) -> Replicate: allGather on d        Partial -> Replicate: allReduce
 //   Replicate -> Shard(e): each chip's slice      Partial -> Shard(e): reduceScatter on e
 //   Shard(d) -> Shard(e): allToAll (even pieces, no other mesh dim on d or e), else gather + slice
-//   Replicate -> Partial: 'sum' parts are x / n, _NormPartial(p) parts x / n^(1/p), other parts are x
+//   Replicate -> Partial: 'sum' parts are x / n, _NormPartial(p) parts x / n^(1/p), 'product' an
+//     error (no exact parts, as in PyTorch), other parts are x
 //   _NormPartial(p) is reduced as PyTorch's: parts^p, then the sum's collective, then ^(1/p)
 // A Shard on a later mesh dimension splits what the earlier ones left, so a chunk is only
 // meaningful inside the earlier ones' chunks: first every Shard that changes, or whose dim an
@@ -59,7 +60,7 @@ export function redistributeLocals(locals: readonly Tensor[], mesh: DeviceMesh, 
         return x.narrow(t.dim, c.start, c.length);
       });
     }
-    const divisor = partitionDivisor(t, n);
+    const divisor = partitionDivisor('DTensor.redistribute', t, n);
     if (divisor !== 1) {
       if (!isFloating(xs[0]!.dtype)) throw new TypeError(`DTensor.redistribute: ${t} parts of a ${xs[0]!.dtype} tensor would be x / ${divisor}; give a floating tensor`);
       xs = xs.map((x) => x.div(divisor));

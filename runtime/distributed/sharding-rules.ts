@@ -3,13 +3,16 @@
 // says the output's placements:
 //   elementwise: shardings kept (operands agree or get redistributed; broadcast dims are Replicate);
 //     Partial kept only where the op is linear (neg; add/sub of two Partials, with or without alpha;
-//     mul/div by a Replicate, but not a div with a roundingMode)
+//     mul/div by a Replicate, but not a div with a roundingMode); a bool DTensor's Partial (an or,
+//     an and) and Partial('product') are linear for none: reduced first
 //   matmul: [Shard(0)] x [Replicate()] -> Shard(0); [Replicate()] x [Shard(1)] -> Shard(1);
 //     contraction dim sharded on both -> Partial('sum')
 //   sum/mean/amax/amin over a sharded dim -> Partial('sum') ('max' for amax and max(), 'min' for
 //     amin and min()); mean divides by the global size; over other dims the shard stays; sum's
 //     and mean's dtype casts each piece first
 //   norm over a sharded dim -> _NormPartial(p) (Partial('max') for ∞, 'min' for -∞, 'sum' for 0)
+//   prod and all over a sharded dim -> Partial('product') (of bools: an and), any -> Partial('sum')
+//     (of bools: an or), as PyTorch's
 //   max/min with a dim, argmax/argmin, std/var, and a bfloat16 mean of a wider input (rounded
 //     once): a sharded reduced dim (and Partial) is gathered to Replicate() first, as PyTorch's
 //     rules ask; other shards stay
@@ -20,7 +23,7 @@ import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';
 import { INT32_MAX, INT32_MIN, isFloating, type DType } from '../dtype.js';
 import { readDimAndDType } from '../ops/dim-argument.js';
-import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type SumOptions } from '../ops/reduce.js';
+import { reduceAttrs, reducedShape, sumArgs, type KeepdimOptions, type OneDimOptions, type ReduceAttrs, type ReduceOptions, type SumOptions } from '../ops/reduce.js';
 import { argAttrs, extremumArgs, type ArgOptions } from '../ops/extrema.js';
 import { normArgs, varOptions, type NormOptions, type VarOptions, type VarRestOptions } from '../ops/statistics.js';
 import { ValuesIndices } from '../ops/values-indices.js';
@@ -33,7 +36,9 @@ import { emit, profiling } from '../profiler/events.js';
 import { checkSameMesh, DTensor } from './dtensor.js';
 import { describeValue } from './describe-value.js';
 import type { DeviceMesh } from './device-mesh.js';
-import { formatPlacements, NormPartialPlacement, Partial, Replicate, samePlacement, Shard, type Placement } from './placement.js';
+import { formatPlacements, NormPartialPlacement, Partial, PartialPlacement, Replicate, samePlacement, Shard, type Placement } from './placement.js';
+import { allOp, anyOp, prod, prodAttrs } from '../ops/prod-any-all.js';
+import { apply } from '../modes/dispatch.js';
 
 export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
@@ -72,7 +77,11 @@ function laidOut(x: DTensor, placements: readonly Placement[]): DTensor {
   return placements.every((p, i) => samePlacement(p, x.placements[i]!)) ? x : x.redistribute(x.mesh, placements);
 }
 
-const isLinearPartial = (p: Placement) => p.kind === 'partial' && (p.reduceOp === 'sum' || p.reduceOp === 'mean');
+/**
+ * Whether the op on every part gives the parts of the op's result: for a sum or mean of numbers (a
+ * bool's Partial('sum') is an or: the sum of doubled parts is not the doubled or).
+ */
+const isLinearPartial = (p: Placement, dtype: DType) => p.kind === 'partial' && (p.reduceOp === 'sum' || p.reduceOp === 'mean') && dtype !== 'bool';
 
 /** Runs `fn` on every chip's whole inputs (an op with no sharding rule), recording a profile warning. */
 export function replicatedFallback(who: string, reason: string, inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor): DTensor {
@@ -85,10 +94,12 @@ export function replicatedFallback(who: string, reason: string, inputs: readonly
 
 export function unary(op: UnaryOp, x: DTensor, geluOptions?: GeluOptions): DTensor {
   if (op === 'neg') {
-    // -sum(parts) = sum(-parts); negation swaps max and min. A norm's parts are reduced first (a norm is never negative).
+    // -sum(parts) = sum(-parts); negation swaps max and min. A norm's parts are reduced first (a
+    // norm is never negative), and a product's (-(a·b) is not (-a)·(-b)).
     const flip = { max: 'min', min: 'max', sum: 'sum', mean: 'mean' } as const;
-    const inPs = x.placements.map((p) => (p.kind === 'partial' && p.reduceOp === 'norm' ? Replicate() : p));
-    const ps = inPs.map((p) => (p.kind === 'partial' ? Partial(flip[p.reduceOp]) : p));
+    const flips = (p: Placement): p is PartialPlacement => p.kind === 'partial' && p.reduceOp in flip;
+    const inPs = x.placements.map((p) => (p.kind === 'partial' && !flips(p) ? Replicate() : p));
+    const ps = inPs.map((p) => (flips(p) ? Partial(flip[p.reduceOp as keyof typeof flip]) : p));
     return perChip(() => [laidOut(x, inPs)], ([t]) => t!.neg(), ps, x.shape);
   }
   const ps = x.placements.map((p) => (p.kind === 'partial' ? Replicate() : p));
@@ -105,10 +116,12 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, option
   const alpha = op === 'add' || op === 'sub' ? readAlpha(who, options) : 1;
   const roundingMode = op === 'div' ? readRoundingMode(who, options) : null;
   const run = (x: Tensor, y: Tensor | number) => (roundingMode !== null ? x.div(y, { roundingMode }) : alpha !== 1 ? x[op as 'add' | 'sub'](y, { alpha }) : x[op](y));
-  const linear = (p: Placement) => isLinearPartial(p) && roundingMode === null;
+  const linear = (p: Placement) => isLinearPartial(p, a.dtype) && roundingMode === null;
   if (typeof other === 'number') {
-    // A scalar added to every part changes a sum (or a norm) n times; scaling is linear for sum and mean.
-    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? p.reduceOp !== 'sum' && p.reduceOp !== 'norm' : linear(p));
+    // A scalar added to every part moves a max, min or mean as much (a sum, norm or product
+    // otherwise); scaling is linear for sum and mean.
+    const shifts = (p: Placement) => p.kind === 'partial' && (p.reduceOp === 'max' || p.reduceOp === 'min' || p.reduceOp === 'mean');
+    const keeps = (p: Placement) => p.kind !== 'partial' || ((op === 'add' || op === 'sub') ? shifts(p) : linear(p));
     const ps = a.placements.map((p) => (keeps(p) ? p : Replicate()));
     return perChip(() => [laidOut(a, ps)], ([t]) => run(t!, other), ps, a.shape);
   }
@@ -124,9 +137,9 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, option
     const pb = other.placements[i]!;
     if (pa.kind === 'shard' && outDim(a, pa.dim) >= 0) return Shard(outDim(a, pa.dim));
     if (pb.kind === 'shard' && outDim(other, pb.dim) >= 0) return Shard(outDim(other, pb.dim));
-    if (op === 'add' || op === 'sub') return isLinearPartial(pa) && samePlacement(pa, pb) ? pa : Replicate();
+    if (op === 'add' || op === 'sub') return linear(pa) && isLinearPartial(pb, other.dtype) && samePlacement(pa, pb) ? pa : Replicate();
     if (linear(pa) && pb.kind !== 'partial') return pa;
-    if (op === 'mul' && isLinearPartial(pb) && pa.kind !== 'partial') return pb;
+    if (op === 'mul' && isLinearPartial(pb, other.dtype) && pa.kind !== 'partial') return pb;
     return Replicate();
   });
   const operand = (x: DTensor) => laidOut(x, ps.map((p, i): Placement => {
@@ -152,8 +165,8 @@ export function matmul(a: DTensor, b: DTensor): DTensor {
     if (pa.kind === 'shard' && pa.dim === 0) return [S0, Replicate(), S0];
     if (pb.kind === 'shard' && pb.dim === 1) return [Replicate(), S1, S1];
     if (pa.kind === 'shard' || pb.kind === 'shard') return [S1, S0, Partial('sum')]; // the contraction dim
-    if (isLinearPartial(pa) && pb.kind !== 'partial') return [pa, Replicate(), pa];
-    if (isLinearPartial(pb) && pa.kind !== 'partial') return [Replicate(), pb, pb];
+    if (isLinearPartial(pa, a.dtype) && pb.kind !== 'partial') return [pa, Replicate(), pa];
+    if (isLinearPartial(pb, b.dtype) && pa.kind !== 'partial') return [Replicate(), pb, pb];
     return [Replicate(), Replicate(), Replicate()];
   });
   const operands = () => [laidOut(a, plans.map((p) => p[0])), laidOut(b, plans.map((p) => p[1]))];
@@ -192,7 +205,7 @@ function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType)
   // (min alike). Another Partial under max/min: PyTorch gathers the reduced dims too (Replicate()).
   const otherPartial = extremum !== null && x.placements.some((p) => p.kind === 'partial' && p.reduceOp !== extremum.partial);
   const inPs = x.placements.map((p) => {
-    if (p.kind === 'partial') return (extremum ? !otherPartial : isLinearPartial(p)) ? p : Replicate();
+    if (p.kind === 'partial') return (extremum ? !otherPartial : isLinearPartial(p, x.dtype)) ? p : Replicate();
     return otherPartial && p.kind === 'shard' && reduced(p.dim) ? Replicate() : p;
   });
   const ps = inPs.map((p): Placement => {
@@ -248,6 +261,32 @@ export function norm(x: DTensor, p?: number | NormOptions, dim?: number | readon
     }
     return t!.norm(ord, attrs.dims, attrs.keepdim);
   }, ps, reducedShape(x.shape, attrs));
+}
+
+/** The Partial each op's parts make (PyTorch's): a product's, a logical and's, a logical or's. */
+const PARTS_OF = { prod: 'product', all: 'product', any: 'sum' } as const;
+const PRIMITIVE_OF = { prod, all: allOp, any: anyOp } as const;
+
+/**
+ * prod, all, any. Over a sharded dim each chip's result is a part of Partial('product') (prod;
+ * all: a logical and of bools) or Partial('sum') (any: a logical or of bools), as PyTorch's; other
+ * shards stay. An input Partial is kept where the parts compose exactly: products of a product's
+ * parts (not int32's, whose parts' product wraps at 32 bits, while prod's int64 ones would not),
+ * ands of a bool and, ors of a bool or. Any other Partial is reduced first, and then the reduced
+ * dims' shards are gathered too (PyTorch's rule when a Partial does not fit). PyTorch also keeps
+ * any's Partial('sum') of numbers (any(1 + -1) is not any(1) or any(-1)) and all's numeric
+ * Partial('product') (a product of nonzero parts can underflow to 0).
+ */
+export function productOrTruth(op: 'prod' | 'all' | 'any', x: DTensor, dim?: number | readonly number[] | ReduceOptions, keepdim?: boolean | KeepdimOptions): DTensor {
+  const who = `DTensor.${op}`;
+  const attrs = op === 'prod' ? prodAttrs(who, x, dim as number | OneDimOptions | undefined, keepdim) : reduceAttrs(who, x, dim, keepdim);
+  const part = PARTS_OF[op];
+  const composes = op === 'prod' ? x.dtype !== 'int32' : x.dtype === 'bool';
+  const fits = x.placements.every((p) => p.kind !== 'partial' || (p.reduceOp === part && composes));
+  const gathered = (p: Placement) => p.kind === 'partial' || (p.kind === 'shard' && attrs.dims.includes(p.dim));
+  const inPs = fits ? x.placements : x.placements.map((p) => (gathered(p) ? Replicate() : p));
+  const ps = inPs.map((p) => (p.kind !== 'shard' ? p : attrs.dims.includes(p.dim) ? Partial(part) : keptShard(p.dim, attrs)));
+  return perChip(() => [laidOut(x, inPs)], ([t]) => apply(PRIMITIVE_OF[op], [t!], attrs), ps, reducedShape(x.shape, attrs));
 }
 
 /**

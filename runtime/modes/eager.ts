@@ -1,7 +1,8 @@
 // debug and strict: each op is its own (cached) program. strict enqueues it and returns;
 // debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
 // A collective finishes only with its peers, dispatched after it: debug checks it once they
-// are (checkDebugCollectives, at the sync that ends a collective call or a backward pass).
+// are (checkDebugCollectives, at the sync that ends a collective call or a backward pass), and
+// so the ops of the chips' gradient rules of a collective, which read its results (deferChecks).
 // A composed op (composite.ts) is one op to the user: debug mode checks its result, not the ops
 // inside (softmax over a -inf entry makes an infinite intermediate; its result is finite).
 import { formatShape } from '../shape.js';
@@ -23,8 +24,25 @@ export class NonFiniteError extends Error {
   override name = 'NonFiniteError';
 }
 
-/** Debug mode's collectives launched and not yet checked. */
+/** Debug mode's collectives (and deferred ops) launched and not yet checked. */
 const uncheckedCollectives: { out: Tensor; node: TraceNode; reply: number }[] = [];
+
+/** How many deferChecks runs are under way. */
+let deferring = 0;
+
+/**
+ * Runs fn with debug mode's waits for its ops deferred to checkDebugCollectives: the chips'
+ * gradient rules of one collective are all dispatched before any is waited for (chip 0's rule
+ * multiplying its all_reduce's result would wait for peers whose rules were not dispatched yet).
+ */
+export function deferChecks<T>(fn: () => T): T {
+  deferring++;
+  try {
+    return fn();
+  } finally {
+    deferring--;
+  }
+}
 
 /** An interrupt dropped the queued work: its collectives are no longer waited for. */
 export function forgetDebugCollectives(): void {
@@ -32,8 +50,8 @@ export function forgetDebugCollectives(): void {
 }
 
 /**
- * Waits for debug mode's pending collectives and throws if one produced NaN or Inf, naming the
- * collective, the chips and its calling line. Call once every chip of the call was launched.
+ * Waits for debug mode's pending collectives (and deferred ops) and throws if one produced NaN
+ * or Inf, naming the op, the chips and its calling line. Call once every chip of the call was launched.
  */
 export function checkDebugCollectives(): void {
   const calls = uncheckedCollectives.splice(0);
@@ -64,7 +82,7 @@ class EagerMode implements Mode {
     const out = new Tensor(node);
     const debug = this.name === 'debug' && this.compositeDepth === 0;
     const reply = launch(bindSingle(node, out), debug);
-    if (debug && COLLECTIVE_PRIMITIVES.has(node.op.name)) {
+    if (debug && (deferring > 0 || COLLECTIVE_PRIMITIVES.has(node.op.name))) {
       chipSession(out.chip).holdReply(reply!);
       uncheckedCollectives.push({ out, node, reply: reply! });
     } else if (debug && chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`).length) {

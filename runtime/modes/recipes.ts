@@ -53,6 +53,12 @@ export function keepRecipes(members: readonly Tensor[]): void {
         (needed ??= new Set()).add(v);
         continue;
       }
+      // Never met by a live value, and never a wrong number: a region pins each buffer its ops
+      // read from their recording (Region.read) until this ran, its outputs are fresh buffers, and
+      // the disposed ones it writes anyway (collectives') are freed only after this (Region.flush);
+      // tpu.reset() drops the pending region before it frees anything. A buffer freed regardless
+      // belongs to a disposed tensor, which nothing gives a new value: a recompute of this recipe
+      // throws at that input (bind-program.ts checkLive) rather than read another value.
       if (b.freed) continue;
       let alias = (aliases ??= new Map()).get(b);
       if (!alias) {

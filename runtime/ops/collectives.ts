@@ -4,12 +4,14 @@
 // (StableHLO's replica_groups, the same on every chip); `rank` is this chip's place in its
 // group. Gradient rules are per chip and are themselves collectives: the backward pass runs
 // them on every chip of the call together (autograd/backward.ts, collective groups).
+// Reductions: 'sum', 'mean', 'max', 'min', 'product'; a bool tensor is reduced by 'max'
+// (logical or) or 'min' (logical and).
 import { formatShape, type Shape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { apply } from '../modes/dispatch.js';
 import { defineOp, type OpDef } from './op.js';
 
-export type CollectiveReduce = 'sum' | 'mean' | 'max' | 'min';
+export type CollectiveReduce = 'sum' | 'mean' | 'max' | 'min' | 'product';
 
 export interface GroupAttrs {
   /** Chip ids of each group, in rank order. */
@@ -29,13 +31,24 @@ export interface BroadcastAttrs extends GroupAttrs { readonly src: number }
 const withDim = (shape: Shape, dim: number, n: number): Shape => shape.map((m, i) => (i === dim ? n : m));
 const groupSize = (a: GroupAttrs) => a.groups[0]!.length;
 
+/**
+ * The product of the other ranks' x, elementwise: d(x_0 · … · x_n-1)/dx_rank. Multiplied out
+ * from every rank's x (gathered), not divided out of the product: exact where some x is 0.
+ */
+function othersProduct(x: Tensor, a: GroupAttrs): Tensor {
+  const n = groupSize(a);
+  const all = apply(allGatherPrimitive, [x.unsqueeze(0)], { groups: a.groups, rank: a.rank, dim: 0, sizes: new Array<number>(n).fill(1) });
+  return all.narrow(0, 0, a.rank).prod(0).mul(all.narrow(0, a.rank + 1, n - a.rank - 1).prod(0));
+}
+
 export const allReducePrimitive: OpDef<AllReduceAttrs> = defineOp<AllReduceAttrs>({
   name: 'all_reduce',
   infer: ([x]) => ({ shape: x!.shape, dtype: x!.dtype }),
   grad: (g, [x], out, a) => {
     if (a.reduce === 'sum' || a.reduce === 'mean') return [apply(allReducePrimitive, [g], a)];
-    // max/min: the gradient of every chip's result flows to the chips holding the extreme.
     const summed = apply(allReducePrimitive, [g], { ...a, reduce: 'sum' });
+    if (a.reduce === 'product') return [summed.mul(othersProduct(x as Tensor, a))];
+    // max/min: the gradient of every chip's result flows to the chips holding the extreme.
     return [summed.mul((x as Tensor).eq(out).to(g.dtype))];
   },
 });
@@ -60,6 +73,7 @@ export const reduceScatterPrimitive: OpDef<ReduceScatterAttrs> = defineOp<Reduce
     const gather = (t: Tensor): Tensor => apply(allGatherPrimitive, [t], { groups: a.groups, rank: a.rank, dim: a.dim, sizes: a.sizes });
     if (a.reduce === 'sum') return [gather(g)];
     if (a.reduce === 'mean') return [gather(g).div(groupSize(a))];
+    if (a.reduce === 'product') return [gather(g).mul(othersProduct(x as Tensor, a))];
     return [gather(g).mul((x as Tensor).eq(gather(out)).to(g.dtype))];
   },
 });

@@ -73,11 +73,14 @@ declare module '../tensor.js' {
   }
 }
 
+/** prod's arguments, as PyTorch's: one dim (an int), or none: the whole tensor, whose gradient rule differs. */
+export function prodAttrs(who: string, x: { readonly ndim: number }, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ReduceAttrs {
+  const attrs = reduceAttrs(who, x, dim, keepdim, undefined, 'For the product over several dims, take one dim at a time: x.prod(1).prod(0).');
+  return dim === undefined ? { ...attrs, wholeTensor: true } : attrs;
+}
+
 installMethods({
-  prod(dim, keepdim) {
-    const attrs = reduceAttrs('prod', this, dim, keepdim, undefined, 'For the product over several dims, take one dim at a time: x.prod(1).prod(0).');
-    return apply(prod, [this], dim === undefined ? { ...attrs, wholeTensor: true } : attrs);
-  },
+  prod(dim, keepdim) { return apply(prod, [this], prodAttrs('prod', this, dim, keepdim)); },
   any(dim, keepdim) { return asBoolTensor(apply(anyOp, [this], reduceAttrs('any', this, dim, keepdim))); },
   all(dim, keepdim) { return asBoolTensor(apply(allOp, [this], reduceAttrs('all', this, dim, keepdim))); },
 });

@@ -68,7 +68,8 @@ const NODE_REF = 2 ** 31;
 
 function checkLive(t: Tensor, buf: DeviceBuffer): void {
   if (buf.freed) {
-    throw new ReferenceError(`cannot compute this value: its input ${t.describe()} was disposed before it was computed`);
+    const how = buf.lostWithSession ? 'was freed by tpu.reset()' : 'was disposed before it was computed';
+    throw new ReferenceError(`cannot compute this value: its input ${t.describe()} ${how}`);
   }
 }
 

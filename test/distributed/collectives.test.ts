@@ -50,6 +50,36 @@ for (const [mode, run] of Object.entries(MODES)) {
       }
     });
 
+    it('allReduce and reduceScatter product; int32 products wrap', () => {
+      const xs = [0, 1, 2, 3].map((c) => local(c, [8, 2]));
+      const v = [0, 1, 2, 3].map((c) => values(c, 16));
+      const product = v[0]!.map((_, i) => v.reduce((p, x) => p * x[i]!, 1));
+      for (const t of run((...a) => tpu.distributed.allReduce(a, { op: 'product', mesh }), xs)) expectClose(host(t), product);
+      run((...a) => tpu.distributed.reduceScatter(a, { op: 'product', dim: 0, mesh }), xs).forEach((t, r) => {
+        expect(t.shape).toEqual([2, 2]);
+        expectClose(host(t), rows(product, 2, 2 * r, 2 * r + 2));
+      });
+      // 2^16 on every chip: 2^64 wraps to 0; 1·2·3·4 = 24
+      const xi = [0, 1, 2, 3].map((c) => tpu.tensor(new Int32Array([2 ** 16, c + 1]), { chip: c }));
+      expect(Array.from(run((...a) => tpu.distributed.allReduce(a, { op: 'product', mesh }), xi)[2]!.dataSync(), Number)).toEqual([0, 24]);
+    });
+
+    it("bool tensors: 'sum' and 'max' are a logical or, 'product' and 'min' a logical and", () => {
+      // per element: true on every chip; false on chip 2 only; true on chip 1 only; false everywhere
+      const xs = [0, 1, 2, 3].map((c) => tpu.tensor([1, c === 2 ? 0 : 1, c === 1 ? 1 : 0, 0], { chip: c, dtype: 'bool' }));
+      const or = [1, 1, 1, 0];
+      const and = [1, 0, 0, 0];
+      for (const [op, want] of [['sum', or], ['max', or], ['product', and], ['min', and]] as const) {
+        const out = run((...a) => tpu.distributed.allReduce(a, { op, mesh }), xs);
+        for (const t of out) {
+          expect(t.dtype).toBe('bool');
+          expect(Array.from(t.dataSync(), Number)).toEqual(want);
+        }
+      }
+      const scattered = run((...a) => tpu.distributed.reduceScatter(a, { dim: 0, mesh }), xs);
+      expect(scattered.map((t) => Array.from(t.dataSync(), Number))).toEqual(or.map((v) => [v]));
+    });
+
     it('allGather of uneven shards (10 rows on 4 chips as torch.chunk)', () => {
       const sizes = chunkSizes(10, 4); // 3, 3, 3, 1
       const xs = sizes.map((n, c) => local(c, [n, 2]));
@@ -102,11 +132,15 @@ for (const [mode, run] of Object.entries(MODES)) {
       [[0, 2], [1, 3], [0, 2], [1, 3]].forEach(([a, b], c) => expectClose(host(dp[c]!), [...values(a!, 5), ...values(b!, 5)]));
     });
 
-    it('bfloat16 sums round once, int32 sums are exact', () => {
+    it('bfloat16 sums and products round once, int32 sums are exact', () => {
       const xb = [0, 1, 2, 3].map((c) => tpu.tensor([1 / 3, 100 + c], { chip: c, dtype: 'bfloat16' }));
       const b = run((...a) => tpu.distributed.allReduce(a, { mesh }), xb);
       // float32 sum of the bf16 inputs, rounded to bf16 once: 4 × 0.333984375 = 1.3359375; 406 (exact in bf16).
       expect(host(b[3]!)).toEqual([1.3359375, 406]);
+      // 0.333984375^4 = 0.01244… rounds to 0.012451171875 (rounded at each step: 0.01239013671875);
+      // 100·101·102·103 = 106110600 (exact in float32) rounds to 105906176
+      const p = run((...a) => tpu.distributed.allReduce(a, { mesh, op: 'product' }), xb);
+      expect(host(p[1]!)).toEqual([0.012451171875, 105906176]);
       const xi = [0, 1, 2, 3].map((c) => tpu.tensor(new Int32Array([2 ** 30, c]), { chip: c }));
       const i = run((...a) => tpu.distributed.allReduce(a, { mesh, op: 'max' }), xi);
       expect(Array.from(i[0]!.dataSync())).toEqual([2 ** 30, 3]);
@@ -221,6 +255,31 @@ describe('gradients of collectives (hand-computed)', () => {
         const want = [0, 1, 2].map((i) => [0, 1, 2, 3].reduce((s, c) => s + values(c + 10, 3)[i]!, 0));
         xs.forEach((x) => expectClose(host(x.grad!), want));
         expect(xs.map((x) => x.grad!.chip)).toEqual([0, 1, 2, 3]);
+      });
+    });
+  }
+
+  for (const mode of ['debug', 'strict', 'fused'] as const) {
+    it(`allReduce product: x_j gets Σ_c w_c · the other chips' product, exact at zeros (${mode})`, () => {
+      tpu.withMode(mode, () => {
+        // element 0: no zero; element 1: a zero on chip 2; element 2: zeros on chips 0 and 3
+        const v = [[1.5, 2, 0], [-2, 0.5, 3], [0.5, 0, 2], [3, 4, 0]];
+        const xs = v.map((row, c) => tpu.tensor(row, { chip: c, requiresGrad: true }));
+        const ws = coeffs([3]);
+        total(tpu.distributed.allReduce(xs, { mesh, op: 'product' }), ws).backward();
+        const wsum = [0, 1, 2].map((i) => [0, 1, 2, 3].reduce((s, c) => s + values(c + 10, 3)[i]!, 0));
+        xs.forEach((x, j) => {
+          const others = [0, 1, 2].map((i) => v.reduce((p, row, c) => (c === j ? p : p * row[i]!), 1));
+          expectClose(host(x.grad!), others.map((o, i) => wsum[i]! * o));
+        });
+        // reduceScatter product: the chunk's weight times the other chips' product
+        const full = leaves([4]);
+        const parts = coeffs([4]).map((w, c) => w.narrow(0, c, 1));
+        total(tpu.distributed.reduceScatter(full, { mesh, dim: 0, op: 'product' }), parts).backward();
+        full.forEach((x, j) => {
+          const others = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].reduce((p, c) => (c === j ? p : p * values(c, 4)[i]!), 1));
+          expectClose(host(x.grad!), others.map((o, i) => values(i + 10, 4)[i]! * o));
+        });
       });
     });
   }

@@ -34,7 +34,7 @@ describe('DTensor bad input', () => {
 
   it('placements check their arguments', () => {
     expect(() => tpu.Shard(bad(1.5))).toThrow('tpu.Shard: dim must be an integer; got 1.5');
-    expect(() => tpu.Partial(bad('prod'))).toThrow("tpu.Partial: reduceOp must be one of 'sum', 'mean', 'max', 'min'; got \"prod\"");
+    expect(() => tpu.Partial(bad('prod'))).toThrow("tpu.Partial: reduceOp must be one of 'sum', 'mean', 'max', 'min', 'product'; got \"prod\"");
   });
 
   it('ops and redistribute name the other operand and the mesh', () => {

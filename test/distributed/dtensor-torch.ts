@@ -8,7 +8,7 @@ import { tpu, type DTensor, type Placement } from 'tpu-kernel/runtime';
 import { expectClose, host, map, type Host } from './dtensor-reference.js';
 import { mesh, mesh2d } from '../support/meshes.js';
 
-export type DType = 'float32' | 'bfloat16' | 'int32';
+export type DType = 'float32' | 'bfloat16' | 'int32' | 'bool';
 export interface Input { h: Host; dtype: DType; ps: Placement[] }
 /** `py`: an expression over d0, d1, ... (PyTorch DTensors) and torch giving one DTensor. */
 export interface Case { name: string; inputs: Input[]; js: (...d: DTensor[]) => DTensor; py: string }
@@ -18,6 +18,8 @@ export interface Answer { placements?: string; full?: Described; locals?: Descri
 export const f32 = (h: Host, ps: Placement[]): Input => ({ h, dtype: 'float32', ps });
 export const bf16 = (h: Host, ps: Placement[]): Input => ({ h, dtype: 'bfloat16', ps });
 export const i32 = (h: Host, ps: Placement[]): Input => ({ h: map(h, Math.round), dtype: 'int32', ps });
+/** Nonzero is true. */
+export const bool = (h: Host, ps: Placement[]): Input => ({ h: map(h, (v) => (v !== 0 ? 1 : 0)), dtype: 'bool', ps });
 
 interface Wire { mesh: number[]; py: string; inputs: { values: number[]; shape: number[]; dtype: DType; placements: string[] }[] }
 export const wire = (py: string, inputs: readonly Input[]): Wire => ({

@@ -128,13 +128,14 @@ describe('bad collective input is named', () => {
     wrongShape[1] = tpu.zeros([4, 3], { chip: 1 });
     expect(() => d.allReduce(wrongShape, { mesh })).toThrow('tpu.distributed.allReduce: locals[1] has shape [4, 3], but locals[0] has [4, 2]');
     expect(() => d.allGather(wrongShape, { mesh, dim: 0 })).toThrow('(they may differ only along dim 0)');
-    expect(() => d.allReduce(xs(), { mesh, op: 'avg' as never })).toThrow("tpu.distributed.allReduce: op must be one of 'sum', 'mean', 'max', 'min'; got \"avg\"");
+    expect(() => d.allReduce(xs(), { mesh, op: 'avg' as never })).toThrow("tpu.distributed.allReduce: op must be one of 'sum', 'mean', 'max', 'min', 'product'; got \"avg\"");
     expect(() => d.reduceScatter(xs(), { mesh, dim: 2 })).toThrow('tpu.distributed.reduceScatter: dim must be an integer in [-2, 2) for 2-d tensors; got 2');
     expect(() => d.allReduce(xs(), { mesh: [4] as never })).toThrow('tpu.distributed.allReduce: options.mesh must be a DeviceMesh (tpu.initDeviceMesh); got an object of type Array');
     expect(() => d.allReduce(xs(), { mesh, axis: 'tp' })).toThrow('tpu.distributed.allReduce: the mesh has no axis "tp"; its axes are "dp"');
     expect(() => d.allToAll(xs(), { mesh, splitDim: 1, concatDim: 0 })).toThrow('tpu.distributed.allToAll: splitDim 1 has size 2, which must be divisible by the group size 4');
     expect(() => d.broadcast(xs(), { mesh, src: 4 })).toThrow('tpu.distributed.broadcast: src must be a rank in [0, 4) of each group; got 4');
     expect(() => d.allReduce(xs().map((x) => x.to('int32')), { mesh, op: 'mean' })).toThrow("tpu.distributed.allReduce: op 'mean' needs a floating dtype; got int32");
+    expect(() => d.reduceScatter(xs().map((x) => x.gt(0)), { mesh, op: 'mean' })).toThrow("tpu.distributed.reduceScatter: op 'mean' needs a floating dtype; got bool");
     expect(() => d.permute(xs(), { mesh, shfit: 1 } as never)).toThrow("tpu.distributed.permute: unknown option 'shfit'; tpu.distributed.permute accepts 'mesh', 'axis', 'shift'");
   });
 });

@@ -390,15 +390,25 @@ function contractionCases(): PrimitiveCase[] {
  */
 function collectiveCases(): PrimitiveCase[] {
   const one_ = { groups: [[0]], rank: 0 };
-  return FLOATS.flatMap((d) => [
-    one(`all_reduce ${d} sum`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'sum' }, EXACT),
-    one(`all_reduce ${d} max`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'max' }, EXACT),
-    one(`all_gather ${d}`, 'all_gather', [T([3, 4], d)], { ...one_, dim: 1, sizes: [4] }, EXACT),
-    one(`reduce_scatter ${d} mean`, 'reduce_scatter', [T([3, 4], d, { finite: true })], { ...one_, reduce: 'mean', dim: 0, sizes: [3] }, EXACT),
-    one(`all_to_all ${d}`, 'all_to_all', [T([2, 3], d)], { ...one_, splitDim: 0, concatDim: 1 }, EXACT),
-    one(`collective_permute ${d}`, 'collective_permute', [T([5], d)], { ...one_, pairs: [[0, 0]] }, EXACT),
-    one(`collective_broadcast ${d}`, 'collective_broadcast', [T([5], d)], { ...one_, src: 0 }, EXACT),
-  ]);
+  return [
+    // products (their combining region multiplies), bool's or (max) and and (min), and int64's
+    // reductions other than a sum (gathered, then reduced on the chip: XLA:TPU has no such all-reduce)
+    ...(['int32', 'int64'] as const).map((d) => one(`all_reduce ${d} product`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'product' }, EXACT)),
+    one('all_reduce int64 max', 'all_reduce', [T([3, 4], 'int64')], { ...one_, reduce: 'max' }, EXACT),
+    one('reduce_scatter int64 product', 'reduce_scatter', [T([4, 3], 'int64')], { ...one_, reduce: 'product', dim: 0, sizes: [4] }, EXACT),
+    ...(['max', 'min'] as const).map((r) => one(`all_reduce bool ${r}`, 'all_reduce', [T([3, 4], 'bool')], { ...one_, reduce: r }, EXACT)),
+    ...FLOATS.flatMap((d) => [
+      one(`all_reduce ${d} sum`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'sum' }, EXACT),
+      one(`all_reduce ${d} max`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'max' }, EXACT),
+      one(`all_reduce ${d} product`, 'all_reduce', [T([3, 4], d)], { ...one_, reduce: 'product' }, EXACT),
+      one(`reduce_scatter ${d} product`, 'reduce_scatter', [T([4, 3], d)], { ...one_, reduce: 'product', dim: 0, sizes: [4] }, EXACT),
+      one(`all_gather ${d}`, 'all_gather', [T([3, 4], d)], { ...one_, dim: 1, sizes: [4] }, EXACT),
+      one(`reduce_scatter ${d} mean`, 'reduce_scatter', [T([3, 4], d, { finite: true })], { ...one_, reduce: 'mean', dim: 0, sizes: [3] }, EXACT),
+      one(`all_to_all ${d}`, 'all_to_all', [T([2, 3], d)], { ...one_, splitDim: 0, concatDim: 1 }, EXACT),
+      one(`collective_permute ${d}`, 'collective_permute', [T([5], d)], { ...one_, pairs: [[0, 0]] }, EXACT),
+      one(`collective_broadcast ${d}`, 'collective_broadcast', [T([5], d)], { ...one_, src: 0 }, EXACT),
+    ]),
+  ];
 }
 
 function valueCases(): PrimitiveCase[] {

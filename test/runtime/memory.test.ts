@@ -130,6 +130,15 @@ describe('tpu.reset', () => {
     expect(() => old.dataSync()).toThrow('dataSync: the tensor [100] float32 was freed by tpu.reset()');
     expect(tpu.ones([3]).add(1).array()).toEqual([2, 2, 2]);
   });
+
+  it('names the reset where a fused recipe would read a buffer it freed', async () => {
+    tpu.mode('fused');
+    const w = tpu.tensor([1, 2, 3]);
+    const doubled = w.mul(2); // read once in its region: a recipe over w's buffer
+    expect(doubled.add(1).array()).toEqual([3, 5, 7]);
+    await tpu.reset();
+    expect(() => doubled.dataSync()).toThrow('cannot compute this value: its input [3] float32 was freed by tpu.reset()');
+  });
 });
 
 describe('tpu.reset with work queued', () => {

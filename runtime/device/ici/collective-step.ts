@@ -1,15 +1,16 @@
 // One collective of a chip's program, run by its device thread on the values' host copies:
 // the chips of the group exchange over the interconnect (links.ts) and each computes its own
 // result. Reductions combine the ranks in rank order on every chip, so all chips get the same
-// bits; float32 sums accumulate in float32, bfloat16 in float32 rounded once (as the TPU does).
+// bits; float32 sums and products accumulate in float32, bfloat16 in float32 rounded once (as
+// the TPU does); int32 and int64 wrap. A bool tensor comes as 'max' (or) or 'min' (and).
 import { allocStorage, narrowToBf16, widenBf16, type DType, type StorageArray } from '../../dtype.js';
 import { numel, type Shape } from '../../shape.js';
 import type { ProgramNode } from '../../program/program.js';
 import { Failed, type IciLinks, type Payload } from './links.js';
 import type { FailureRoot } from '../protocol.js';
+import type { CollectiveReduce } from '../../ops/collectives.js';
 
 interface Group { readonly groups: readonly (readonly number[])[]; readonly rank: number }
-type Reduce = 'sum' | 'mean' | 'max' | 'min';
 
 /** The chip ids of this chip's group. */
 function groupOf(a: Group, chip: number): readonly number[] {
@@ -26,13 +27,18 @@ const toCompute = (dtype: DType, s: StorageArray): Computed =>
 const toStorage = (dtype: DType, c: Computed): StorageArray =>
   dtype === 'bfloat16' ? narrowToBf16(c as Float32Array) : c;
 
-function reduceInto(acc: Computed, x: Computed, reduce: Reduce): void {
+function reduceInto(acc: Computed, x: Computed, reduce: CollectiveReduce): void {
   const n = acc.length;
   if (reduce === 'sum' || reduce === 'mean') {
     if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = (acc[i]! + (x[i] as number)) | 0;
-    // a BigInt64Array stores each sum modulo 2^64: int64's wraparound
+    // a BigInt64Array stores each sum (and product) modulo 2^64: int64's wraparound
     else if (acc instanceof BigInt64Array) for (let i = 0; i < n; i++) acc[i] = acc[i]! + (x[i] as bigint);
     else for (let i = 0; i < n; i++) acc[i] = (acc[i] as number) + (x[i] as number);
+  } else if (reduce === 'product') {
+    if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = Math.imul(acc[i]!, x[i] as number);
+    else if (acc instanceof BigInt64Array) for (let i = 0; i < n; i++) acc[i] = acc[i]! * (x[i] as bigint);
+    // a Float32Array (float32, widened bfloat16) rounds each product to float32
+    else for (let i = 0; i < n; i++) acc[i] = (acc[i] as number) * (x[i] as number);
   } else if (reduce === 'max') {
     // NaN propagates, as torch.max.
     for (let i = 0; i < n; i++) if (x[i]! > acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
@@ -42,7 +48,7 @@ function reduceInto(acc: Computed, x: Computed, reduce: Reduce): void {
 }
 
 /** The parts in rank order combined; `mean` divides by their count. */
-function combine(dtype: DType, parts: readonly StorageArray[], reduce: Reduce): StorageArray {
+function combine(dtype: DType, parts: readonly StorageArray[], reduce: CollectiveReduce): StorageArray {
   const acc = toCompute(dtype, parts[0]!).slice();
   for (let k = 1; k < parts.length; k++) reduceInto(acc, toCompute(dtype, parts[k]!), reduce);
   if (reduce === 'mean') {

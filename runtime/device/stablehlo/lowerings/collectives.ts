@@ -1,12 +1,16 @@
 // Collectives as StableHLO's own ops, for the per-chip program compiled SPMD (one partition per
 // chip, partition ids = chip ids): replica_groups list every group's chips, channel handles are
 // distinct per collective and device ids global. Uneven shards (torch.chunk sizes) are padded
-// to the largest around the op and cut back after. bf16 sums accumulate in f32, rounded once.
+// to the largest around the op and cut back after. bf16 sums and products accumulate in f32,
+// rounded once. XLA:TPU all-reduces 64-bit integers only by a sum ("Supported lowering only of
+// Sum all reduce"): an int64 product, max or min gathers every rank's value instead and reduces
+// it on each chip, in rank order.
 import type {
   AllGatherAttrs, AllReduceAttrs, AllToAllAttrs, BroadcastAttrs, CollectiveReduce, GroupAttrs, PermuteAttrs, ReduceScatterAttrs,
 } from '../../../ops/collectives.js';
 import type { MlirFunction, TensorType } from '../mlir-function.js';
-import { convert, same, splat } from './hlo.js';
+import { convert, reduce as reduceDims, reshape, same, splat } from './hlo.js';
+import { extremeOf } from './reduce.js';
 import { stablehloLowerings } from './table.js';
 
 const channels = new WeakMap<MlirFunction, number>();
@@ -20,11 +24,32 @@ function groupsAttr({ groups }: GroupAttrs): string {
   return `replica_groups = dense<[${groups.map((g) => `[${g.join(', ')}]`).join(', ')}]> : tensor<${groups.length}x${groups[0]!.length}xi64>`;
 }
 
+/** The op combining two values of `element` (a bool's max is or, its min and). */
+function combining(element: TensorType['element'], reduce: CollectiveReduce): string {
+  const bool = element === 'i1';
+  return { sum: 'add', mean: 'add', product: 'multiply', max: bool ? 'or' : 'maximum', min: bool ? 'and' : 'minimum' }[reduce];
+}
+
 /** The combining region of a reduction over 0-d values of `element`. */
 function combiner(fn: MlirFunction, element: TensorType['element'], reduce: CollectiveReduce): string {
   const scalar: TensorType = { shape: [], element };
-  const name = reduce === 'max' ? 'maximum' : reduce === 'min' ? 'minimum' : 'add';
-  return fn.region([scalar, scalar], ([a, b]) => [fn.op(`stablehlo.${name}`, [a!, b!], scalar)]);
+  return fn.region([scalar, scalar], ([a, b]) => [fn.op(`stablehlo.${combining(element, reduce)}`, [a!, b!], scalar)]);
+}
+
+/** Whether XLA:TPU has no all-reduce for it: an int64 reduction other than a sum. */
+function gathersInstead(element: TensorType['element'], reduce: CollectiveReduce): reduce is 'product' | 'max' | 'min' {
+  return element === 'i64' && reduce !== 'sum' && reduce !== 'mean';
+}
+
+/** Every rank's v gathered along a new leading dim, then reduced over it on this chip. */
+function gatheredReduction(fn: MlirFunction, v: string, a: GroupAttrs, reduce: 'product' | 'max' | 'min'): string {
+  const t = fn.typeOf(v);
+  const n = a.groups[0]!.length;
+  const all = fn.op('stablehlo.all_gather', [reshape(fn, v, [1, ...t.shape])], { shape: [n, ...t.shape], element: t.element }, [
+    'all_gather_dim = 0 : i64', groupsAttr(a), channel(fn), 'use_global_device_ids',
+  ]);
+  const identity = reduce === 'product' ? 1 : extremeOf(reduce === 'max' ? 'maximum' : 'minimum', 'int64');
+  return reduceDims(fn, [all], [splat(fn, identity, [], t.element)], [0], ([acc], [x]) => [same(fn, combining(t.element, reduce), acc!, x!)])[0]!;
 }
 
 /** Runs `body` on v in the type a reduction accumulates in (f32 for bf16), back to v's type after. */
@@ -61,6 +86,7 @@ function concatDim(fn: MlirFunction, parts: readonly string[], dim: number): str
 }
 
 function allReduce(fn: MlirFunction, x: string, a: GroupAttrs, reduce: CollectiveReduce): string {
+  if (gathersInstead(fn.typeOf(x).element, reduce)) return gatheredReduction(fn, x, a, reduce);
   return accumulating(fn, x, (v) => {
     const t = fn.typeOf(v);
     const sum = fn.op('stablehlo.all_reduce', [v], t, [groupsAttr(a), channel(fn), 'use_global_device_ids'], [combiner(fn, t.element, reduce)]);
@@ -84,6 +110,11 @@ stablehloLowerings.register({
   reduce_scatter({ fn }, [x], a: ReduceScatterAttrs) {
     const most = Math.max(...a.sizes);
     const n = a.sizes.length;
+    const reduce = a.reduce;
+    if (gathersInstead(fn.typeOf(x!).element, reduce)) {
+      const start = a.sizes.slice(0, a.rank).reduce((s, m) => s + m, 0);
+      return sliceDim(fn, gatheredReduction(fn, x!, a, reduce), a.dim, start, a.sizes[a.rank]!);
+    }
     return accumulating(fn, x!, (v) => {
       // Each rank's chunk padded to the largest, so the op's even split gives every rank its chunk.
       const t = fn.typeOf(v);

@@ -94,7 +94,7 @@ const cumsum: StableHloLowering = ({ fn }, [x], { dim, reverse, exclusive }: Sca
 const truthReduction = (op: 'or' | 'and') => reduction(op, () => (op === 'and' ? 1 : 0), () => 'bool');
 
 /** The identity of max/min: ±inf for floats, the integer dtype's extremes (int64's saturate in elementText). */
-function extremeOf(op: 'maximum' | 'minimum', dtype: DType): number {
+export function extremeOf(op: 'maximum' | 'minimum', dtype: DType): number {
   if (dtype === 'int64') return op === 'maximum' ? -INT64_LIMIT : INT64_LIMIT;
   if (dtype === 'int32') return op === 'maximum' ? INT32_MIN : INT32_MAX;
   return op === 'maximum' ? -Infinity : Infinity;
