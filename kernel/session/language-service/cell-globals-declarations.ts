@@ -1,6 +1,6 @@
-// The types of the globals every cell has, for the language service: the cell
-// API (display, clearOutput, input, comms) and `tpu`, typed by the tensor
-// runtime's built declarations (dist/runtime) when they exist.
+// The types of the globals every cell has, for the language service: the cell API (display,
+// clearOutput, input, comms), `tpu` and the type names Tensor, BoolTensor and DType, typed by
+// the tensor runtime's built declarations (dist/runtime) when they exist.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { dispatchDeclarations } from '../operators/dispatch-declarations.js';
@@ -12,7 +12,7 @@ export function cellGlobalsDeclarations(packageRoot: string): string {
   const runtimeTypes = path.join(packageRoot, 'dist', 'runtime', 'index.d.ts');
   const contractTypes = path.join(packageRoot, 'dist', 'kernel', 'language-session.d.ts');
   const tpu = existsSync(runtimeTypes) ? `typeof import(${JSON.stringify(runtimeTypes)}).tpu` : 'any';
-  const runtimeType = (name: string) => (existsSync(runtimeTypes) ? `import(${JSON.stringify(runtimeTypes)}).${name}` : 'never');
+  const runtimeType = (name: string, absent = 'never') => (existsSync(runtimeTypes) ? `import(${JSON.stringify(runtimeTypes)}).${name}` : absent);
   const comms = existsSync(contractTypes) ? `import(${JSON.stringify(contractTypes)}).CommRegistry` : 'any';
   return `
 /** An output shown by display(); update() replaces it in place. */
@@ -49,5 +49,11 @@ declare function input(prompt?: string, options?: { password?: boolean }): Promi
 declare const comms: ${comms};
 /** The TPU session: tensors, modes, memory, profiling. */
 declare const tpu: ${tpu};
+/** A tensor, for annotations (\`(x: Tensor) => ...\`); values come from \`tpu\`. */
+type Tensor = ${runtimeType('Tensor', 'any')};
+/** A tensor of dtype bool (comparisons, masks): its item() is a boolean. */
+type BoolTensor = ${runtimeType('BoolTensor', 'any')};
+/** A tensor's dtype: 'float32', 'bfloat16', 'int32', 'int64' or 'bool'. */
+type DType = ${runtimeType('DType', 'string')};
 ${plotDeclarations}${progressDeclarations}${widgetDeclarations}${dispatchDeclarations(runtimeType('Tensor'), runtimeType('BoolTensor'))}`;
 }
