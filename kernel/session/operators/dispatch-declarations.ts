@@ -24,7 +24,10 @@ interface __TpuOperators {
   gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
   ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean>;
   truth<V>(value: V): [V] extends [${tensor}] ? boolean : V;
-  logical<V>(value: V): V;
+  orLeft<V>(value: V): V;
+  /** Narrows a in b, as \`a && b\` does; the value of \`and(...)\` may be a (a false tensor): any. */
+  andLeft<V>(value: V): value is Exclude<V, null | undefined | false | 0 | '' | 0n>;
+  and(value: unknown): any;
   looseEq(a: unknown, b: unknown): boolean;
   looseNe(a: unknown, b: unknown): boolean;
   neg<A>(a: A): __TpuArith<A, A>;
