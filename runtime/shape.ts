@@ -18,8 +18,8 @@ export function shapesEqual(a: Shape, b: Shape): boolean {
   return true;
 }
 
-/** NumPy broadcasting of two shapes. */
-export function broadcastShapes(op: string, a: Shape, b: Shape): Shape {
+/** NumPy broadcasting of two shapes; `names` name the operands in the error. */
+export function broadcastShapes(op: string, a: Shape, b: Shape, names: readonly [string, string] = ['input', 'other']): Shape {
   if (shapesEqual(a, b)) return a;
   const n = Math.max(a.length, b.length);
   const out = new Array<number>(n);
@@ -28,7 +28,7 @@ export function broadcastShapes(op: string, a: Shape, b: Shape): Shape {
     const db = b[b.length - n + i] ?? 1;
     if (da !== db && da !== 1 && db !== 1) {
       throw new RangeError(
-        `${op}: shapes ${formatShape(a)} (input) and ${formatShape(b)} (other) cannot be broadcast: ` +
+        `${op}: shapes ${formatShape(a)} (${names[0]}) and ${formatShape(b)} (${names[1]}) cannot be broadcast: ` +
           `dimension ${i - n} is ${da} vs ${db}`,
       );
     }

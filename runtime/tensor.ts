@@ -282,8 +282,13 @@ export class Tensor {
    * @example tpu.tensor([1, 2]).dataSync() // [1, 2]
    */
   dataSync(): HostArray {
-    const buf = this.readable('dataSync');
-    return storageToHost(this.dtype, chipSession(buf.chip).downloadSync(buf, 'dataSync'));
+    return this._readSync('dataSync');
+  }
+
+  /** dataSync for the runtime's own reads: `reason` names the read where a profile reports its sync. */
+  _readSync(reason: string): HostArray {
+    const buf = this.readable(reason);
+    return storageToHost(this.dtype, chipSession(buf.chip).downloadSync(buf, reason));
   }
 
   /**

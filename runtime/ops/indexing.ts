@@ -4,12 +4,14 @@
 //   '...'         as many ':' as needed;  null: a new dim of size 1
 //   int tensor    picks elements along that dim (at most one tensor or list per call)
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
+//   bool tensor   a mask over the leading dims, the only index: x[mask] (masked-select.ts)
 // A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
 import { isInteger } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
+import { maskedIndex } from './masked-select.js';
 import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
@@ -40,6 +42,11 @@ function parseSubscript(spec: string): IndexItem[] {
 }
 
 export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
+  const mask = items.find((it): it is Tensor => it instanceof Tensor && it.dtype === 'bool');
+  if (mask) {
+    if (items.length > 1) throw new TypeError(`at: a bool mask must be the only index (x[mask]); got ${items.length} indices: chain .at() calls, e.g. x.at(mask).at(':', 0) for x[mask, 0]`);
+    return maskedIndex(x, mask);
+  }
   const list = items.length === 1 && typeof items[0] === 'string' && (items[0].includes(',') || !items[0].includes(':') && items[0] !== '...') ? parseSubscript(items[0]) : [...items];
   const consumes = (it: IndexItem) => it !== null && it !== '...';
   const used = list.filter(consumes).length;
@@ -86,7 +93,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       }
       const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
       if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
-      if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64 (bool masks have data-dependent shapes); got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
+      if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64, or a bool mask; got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       tensorIndex = { index, outDim: outShape.length };
       outShape.push(n);
     } else {
@@ -107,7 +114,8 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::2'), x.at('...', idx).
+     * NumPy-style subscript: x.at(0), x.at(1, -1), x.at(':', '::2'), x.at('0, :, ::2'), x.at('...', idx);
+     * x.at(mask) with a bool mask over the leading dims is PyTorch's x[mask] (a sync: its count sizes the result).
      * @example tpu.tensor([[1, 2], [3, 4]]).at(1, -1) // 4
      */
     at(...items: IndexItem[]): Tensor;

@@ -51,6 +51,8 @@ const REWRITTEN = [
   'return [1 < 2 < 3, 3 > 2 > 1, "b" > "a", null >= 0, undefined < 1];',
   'const t = tagged`a${1 + 1}b`; function tagged(s, ...v) { return s.raw.join("|") + v[0]; } return t;',
   'const g = { h: [1, 2] }; const { h: [, second] } = g; return second * 2;',
+  `${effects} return [v('a', 0) && v('b', 1), v('c', 2) && v('d', 0), v('e', '') || v('f', null), v('g', 3) || v('h', 4), v('i', 1) && v('j', 2) && v('k', NaN) && v('l', 5), (v('m', 0) || v('n', 1)) && v('o', undefined)];`,
+  `${effects} const f = () => 1\nlet g = f\nv('a', 1) && (g = 2)\nv('b', 0) || (g += 3)\nreturn g;`,
 ];
 /** Snippets whose operators stay as written: literals, assignment targets, method calls, delete, ++, optional chains. */
 const LEFT_ALONE = [
@@ -96,6 +98,8 @@ for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le'
 (FakeTensor.prototype as unknown as Record<string, unknown>).neg = function (this: FakeTensor) {
   return new FakeTensor(`${this.name}.neg()`);
 };
+/** A one-value stand-in whose value is 0 (false) unless its name says `true`. */
+Object.assign(FakeTensor.prototype, { numel: () => 1, item(this: FakeTensor) { return this.name.includes('true') ? 1 : 0; } });
 
 describe('dispatched operators on tensors reach the methods of the table', () => {
   const dispatch = createOperatorDispatch();
@@ -138,6 +142,11 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['x[y] += 1;', 'TypeError: JavaScript has no operator overloading: x[...] += ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
     ['x[[0, 1]] *= 2;', 'TypeError: JavaScript has no operator overloading: x[...] *= ... indexes with a list, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
     ['return x === x;', 'true'],
+    // Python's and/or: a false tensor is the value of `x && b` (b not evaluated), b that of `x || b`
+    ['let b = 0; const r = x && (b = 1); return r === x && b === 0;', 'true'],
+    ['return x || y;', 'y'],
+    ['const t = new T("true"); return [t && y, t || (() => { throw new Error("evaluated"); })()].map((v) => v.name).join();', 'y,true'],
+    ['return (x && y) || 2;', '2'],
   ];
   it.each(cases)('%s -> %s', (body, expected) => expect(run(body)).toBe(expected));
 

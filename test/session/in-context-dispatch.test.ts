@@ -13,6 +13,9 @@ class FakeTensor {
 for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'neg', 'at', 'rsub', 'rdiv', 'rpow', 'rremainder']) {
   Object.defineProperty(FakeTensor.prototype, method, { value(this: FakeTensor, ...args: unknown[]) { return `${this.name}.${method}(${args.map(String).join(', ')})`; } });
 }
+// one value, 0 (a false tensor) unless its name says `true`
+Object.defineProperty(FakeTensor.prototype, 'numel', { value: () => 1 });
+Object.defineProperty(FakeTensor.prototype, 'item', { value(this: FakeTensor) { return this.name === 'true' ? 1 : 0; } });
 
 function contextWithDispatch() {
   const dispatch = createOperatorDispatch();
@@ -34,7 +37,7 @@ const outcome = (f: () => unknown) => {
 describe('the dispatch functions in the cells\' context', () => {
   const { kernel, cells, context } = contextWithDispatch();
   const tensor = new FakeTensor('t');
-  const operands: unknown[] = [0, -0, 1.5, -3, NaN, Infinity, 2n, 'ab', '', true, undefined, null, [1, 2], new Float32Array([4, 5]), { p: 1 }, () => 1, tensor, [tensor]];
+  const operands: unknown[] = [0, -0, 1.5, -3, NaN, Infinity, 2n, 'ab', '', true, undefined, null, [1, 2], new Float32Array([4, 5]), { p: 1 }, () => 1, tensor, new FakeTensor('true'), [tensor]];
 
   it('are made in that context (V8 does not inline a call into another context)', () => {
     expect(vm.runInContext(`Object.values(${OPERATOR_DISPATCH}).filter((f) => f instanceof Function).length`, context)).toBeGreaterThanOrEqual(14);
@@ -49,6 +52,12 @@ describe('the dispatch functions in the cells\' context', () => {
     }
     for (const a of operands) {
       expect(outcome(() => cells.neg!(a)), `neg(${String(a)})`).toEqual(outcome(() => kernel.neg!(a)));
+      for (const [name, ops] of [['cells', cells], ['kernel', kernel]] as const) {
+        // Python's `a and 'b'` / `a or 'b'`: JavaScript's own for all but a tensor, which is its truth
+        const truth = a instanceof FakeTensor ? a.name === 'true' : Boolean(a);
+        expect(outcome(() => ops.and!(ops.andLeft!(a) && 'b')), `${name}: and(${String(a)})`).toEqual(outcome(() => (truth ? 'b' : a)));
+        expect(outcome(() => ops.orLeft!(a) || 'b'), `${name}: or(${String(a)})`).toEqual(outcome(() => (truth ? a : 'b')));
+      }
       expect(cells.isTensor!(a), `isTensor(${String(a)})`).toBe(kernel.isTensor!(a));
       for (const k of [0, 1, 'length', ':', null]) {
         expect(outcome(() => cells.at!(a, k)), `at(${String(a)}, ${String(k)})`).toEqual(outcome(() => kernel.at!(a, k)));

@@ -71,6 +71,7 @@ describe(`tensor operators in cells (${rewrite})`, () => {
       ['m[0, ":"].array()', '[ 1, 2 ]'],
       ['let y = tpu.tensor([1, 2]);\ny += 1;\ny *= x.sum().item();\ny.array()', '[ 12, 18 ]'],
       ['const plain = [1, 2, 3];\nplain[1] + 2 * plain[2] - -1', '9'],
+      ['const twice = x * 2;\nconst neg = -x;\n(twice * 3 + neg).array()', '[ 5, 10, 15 ]'], // names of rewritten values, in the same cell
     ];
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });

@@ -3,8 +3,9 @@
 // An object is always true in JavaScript, so these cells took their true branch before. Expected
 // values are PyTorch's, checked with torch 2.13: bool(tensor(nan)) is True, bool(tensor(-0.)) is
 // False, a tensor of 3 or of no values raises "Boolean value of Tensor with more than one value /
-// with no values is ambiguous". `(s > 100) && 'yes'` gives false where Python's `and` gives the
-// tensor itself (tensor(False)): no object is false in JavaScript.
+// with no values is ambiguous". `&&` and `||` used as values are Python's `and` and `or`:
+// `(s > 100) and 'yes'` is the false tensor itself, `(s > 2) or d` the true one, and the right
+// operand is evaluated only where the left's truth asks for it.
 import { describe, expect, it } from 'vitest';
 import { builtSessions, REWRITE_MODES } from './built-sessions.js';
 
@@ -18,9 +19,18 @@ const CASES: [code: string, value: string][] = [
   ['let d = 0; do { d++; } while (s > 100); d', '1'],
   ['let f = 0; for (let i = 0; s > i; i++) f++; f', '3'],
   ['!(s > 100)', 'true'],
+  ['const done = s > 100;\ndone ? "stop" : "go"', "'go'"], // typed: TypeScript types done boolean, the rewrite makes it a tensor
   ['(s > 100) || "fallback"', "'fallback'"],
   ['(s > 2) && "yes"', "'yes'"],
-  ['(s > 100) && "yes"', 'false'],
+  ['(s > 100) && "yes"', "tensor(False, shape=[], dtype=bool, device='tpu:0')"],
+  ['const no = s > 100; const yes = s > 2;\n[(no && "yes") === no, (yes || "d") === yes, ((yes && no && "z") === no), (no || yes) === yes]', '[ true, true, true, true ]'],
+  ['const lt0 = s.lt(0);\n[((lt0 && 1) && 2) === lt0, ((lt0 || 1) && 2)]', '[ true, 2 ]'],
+  ['[(s.lt(0) && 1) || 2, s.lt(0) && 1 || 2, (s.gt(0) && 0) || 5, s.gt(0) && "b" || "c"]', "[ 2, 2, 5, 'b' ]"], // Python's a and b or c
+  ['let calls = 0; const f = () => (calls++, "b");\nconst skipped = [(s > 100) && f(), (s > 2) || f()];\nconst taken = [(s > 2) && f(), (s > 100) || f()];\n[calls, skipped.length, taken]', "[ 2, 2, [ 'b', 'b' ] ]"],
+  ['const z = 0 as number, e = "" as string, a1 = "a" as string, found = (v: boolean) => (v ? { p: 1 } : null);\nconst nn = found(false), np = found(true);\n[[z && "x", e || "d", nn && nn.p], [np && np.p, NaN && 1, z || e, a1 && "b"]]', "[ [ 0, 'd', null ], [ 1, NaN, '', 'b' ] ]"],
+  ['const anys: any[] = [0, "", null, { p: 2 }];\n[anys[0] && "x", anys[1] || "d", anys[2] && anys[2].p, anys[3] && anys[3].p]', "[ 0, 'd', null, 2 ]"],
+  ['let k = 0\nconst g = () => 1\nlet h = g\ns > 2 && (k = 5);\n[k, h === g]', '[ 5, true ]'], // no line joined to the one before
+  ['const w = tpu.ones([1], { requiresGrad: true }); w.sum().backward();\nconst gs = w.grad && w.grad.sum();\ngs.item()', '1'], // w.grad narrowed in the right operand, as TypeScript narrows a && b
   ['tpu.tensor(NaN) ? "t" : "f"', "'t'"],
   ['tpu.tensor(-0) ? "t" : "f"', "'f'"],
   ['let best = tpu.tensor(10); let better = 0;\nfor (const v of [5, 7, 3]) { const l = tpu.tensor(v); if (l < best) { best = l; better++; } }\n[better, best.item()]', '[ 2, 3 ]'],

@@ -23,10 +23,8 @@ export function truthOf(
   condition: ts.Expression, file: ts.SourceFile, source: string, emit: (node: ts.Node) => string,
   mayBeTensor: (node: ts.Expression) => boolean, tsApi: typeof ts,
 ): string {
-  const K = tsApi.SyntaxKind;
   const visit = (e: ts.Expression): string => {
-    const logical = tsApi.isBinaryExpression(e) && (e.operatorToken.kind === K.AmpersandAmpersandToken || e.operatorToken.kind === K.BarBarToken);
-    if (logical || tsApi.isParenthesizedExpression(e)) {
+    if (logicalExpression(e, tsApi) || tsApi.isParenthesizedExpression(e)) {
       return spliceChildren(e, file, source, (child) => (tsApi.isExpression(child) ? visit(child) : emit(child)), tsApi);
     }
     const text = emit(e);
@@ -35,15 +33,38 @@ export function truthOf(
   return visit(condition);
 }
 
-/**
- * The left operand of `a && b` or `a || b` whose value is used (not a condition's): it decides by
- * its truth and may be the result (`__tpuOps.logical`: a false tensor gives false, as no object
- * is false in JavaScript).
- */
-export function logicalLeft(node: ts.Node, tsApi: typeof ts): ts.Expression | undefined {
+/** `node` when it is `a && b` or `a || b` (whose value is used where it is not a condition's). */
+export function logicalExpression(node: ts.Node, tsApi: typeof ts): ts.BinaryExpression | undefined {
   if (!tsApi.isBinaryExpression(node)) return undefined;
   const op = node.operatorToken.kind;
-  return op === tsApi.SyntaxKind.AmpersandAmpersandToken || op === tsApi.SyntaxKind.BarBarToken ? node.left : undefined;
+  return op === tsApi.SyntaxKind.AmpersandAmpersandToken || op === tsApi.SyntaxKind.BarBarToken ? node : undefined;
+}
+
+/**
+ * `a && b` / `a || b` (`node`) as Python's `and` / `or` on a tensor:
+ * a decides by its truth, and is the value where it decides (`t && b` is t itself when t is a
+ * false tensor, and no object is false in JavaScript). b is evaluated only where JavaScript
+ * evaluates it. `a || b` -> `__tpuOps.orLeft(a) || b` (a false tensor is false there, a true
+ * one itself); `a && b` -> `__tpuOps.and(__tpuOps.andLeft(a) && b)` (andLeft keeps an a that
+ * stops it for `and`, which gives it back): a call, not a parenthesized ?:, so that a statement
+ * starting with it cannot continue the line before (`f()\n(s > 0) && g()`). Where only the truth
+ * of `a && b` is read, as the left of `||` (`a && b || c`, Python's `a and b or c`), a false
+ * tensor may be false there: `__tpuOps.orLeft(a) && b`, one call less.
+ */
+export function logicalValue(node: ts.BinaryExpression, leftText: string, file: ts.SourceFile, source: string, emit: (node: ts.Node) => string, tsApi: typeof ts): string {
+  const and = node.operatorToken.kind === tsApi.SyntaxKind.AmpersandAmpersandToken;
+  const kept = and && !leftOfOr(node, tsApi);
+  const left = `${OPERATOR_DISPATCH}.${kept ? 'andLeft' : 'orLeft'}(${leftText})`;
+  const text = spliceChildren(node, file, source, (child) => (child === node.left ? left : emit(child)), tsApi);
+  return kept ? `${OPERATOR_DISPATCH}.and(${text})` : text;
+}
+
+/** Whether `node` (through parentheses) is the left operand of `||`. */
+function leftOfOr(node: ts.Node, tsApi: typeof ts): boolean {
+  let child = node;
+  while (tsApi.isParenthesizedExpression(child.parent)) child = child.parent;
+  const parent = child.parent;
+  return tsApi.isBinaryExpression(parent) && parent.operatorToken.kind === tsApi.SyntaxKind.BarBarToken && parent.left === child;
 }
 
 /** Whether `e` is a JavaScript boolean or primitive whatever its operands (no tensor's truth to read). */

@@ -25,7 +25,10 @@ interface __TpuOperators {
   gt<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
   ge<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
   truth<V>(value: V): [V] extends [${tensor}] ? boolean : V;
-  logical<V>(value: V): V;
+  orLeft<V>(value: V): V;
+  /** Narrows a in b, as \`a && b\` does; the value of \`and(...)\` may be a (a false tensor): any. */
+  andLeft<V>(value: V): value is Exclude<V, null | undefined | false | 0 | '' | 0n>;
+  and(value: unknown): any;
   looseEq(a: unknown, b: unknown): boolean;
   looseNe(a: unknown, b: unknown): boolean;
   neg<A>(a: A): __TpuArith<A, A>;

@@ -3,7 +3,7 @@
 // `y += v` -> in place when y is a tensor. Both rewrites use it: the dispatched one for every
 // operator, the typed one where an operand's type (any, unknown) cannot tell whether it is a tensor.
 import type ts from 'typescript';
-import { indexItems } from './source-splice.js';
+import { indexItems, skipParentheses } from './source-splice.js';
 import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
@@ -38,7 +38,7 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
     tsApi.isNumericLiteral(e) || tsApi.isBigIntLiteral(e) || tsApi.isStringLiteral(e) || tsApi.isNoSubstitutionTemplateLiteral(e) || tsApi.isTemplateExpression(e)
     || e.kind === K.TrueKeyword || e.kind === K.FalseKeyword || e.kind === K.NullKeyword;
   const isStringy = (e: ts.Expression): boolean => tsApi.isStringLiteral(e) || tsApi.isNoSubstitutionTemplateLiteral(e) || tsApi.isTemplateExpression(e);
-  const skipParens = (e: ts.Expression): ts.Expression => (tsApi.isParenthesizedExpression(e) ? skipParens(e.expression) : e);
+  const skipParens = (e: ts.Expression): ts.Expression => skipParentheses(e, tsApi);
 
   /** An element access a call may replace: not `x?.[k]`, `a?.b[k]` (the chain short-circuits) or `super[k]`. */
   const plainAccess = (e: ts.Node): e is ts.ElementAccessExpression =>

@@ -7,9 +7,8 @@
 import type ts from 'typescript';
 import { parses, spliceChildren } from './source-splice.js';
 import { createDispatchEmitter } from './dispatch-emitter.js';
-import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 import { rememberParse } from '../cells/recent-parse.js';
-import { conditionOf, logicalLeft, surelyNotTensor, truthOf } from './conditions.js';
+import { conditionOf, logicalExpression, logicalValue, surelyNotTensor, truthOf } from './conditions.js';
 
 /** Without types, any operand may be a tensor. */
 const anyOperand = (): boolean => true;
@@ -35,10 +34,10 @@ export function dispatchOperators(cell: string, masked: string, tsApi: typeof ts
       const mayBeTensor = (e: ts.Expression) => !surelyNotTensor(e, tsApi) && (changed = true);
       return spliceChildren(node, file, cell, (child) => (child === condition ? truthOf(condition, file, cell, emit, mayBeTensor, tsApi) : emit(child)), tsApi);
     }
-    const left = logicalLeft(node, tsApi);
-    if (left && !surelyNotTensor(left, tsApi)) {
+    const logical = logicalExpression(node, tsApi);
+    if (logical && !surelyNotTensor(logical.left, tsApi)) {
       changed = true;
-      return spliceChildren(node, file, cell, (child) => (child === left ? `${OPERATOR_DISPATCH}.logical(${emit(left)})` : emit(child)), tsApi);
+      return logicalValue(logical, emit(logical.left), file, cell, emit, tsApi);
     }
     return dispatcher.emit(node, anyOperand) ?? spliceChildren(node, file, cell, emit, tsApi);
   }

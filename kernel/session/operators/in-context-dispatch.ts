@@ -22,13 +22,32 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
     const isArray = Array.isArray;
     const isView = ArrayBuffer.isView;
     const indexable = (x) => typeof x !== 'object' || x === null || isArray(x) || isView(x);
+    // the kernel's andLeft/and slot, kept here: the false tensor that stopped a cell's \`a && b\`
+    // (an object's fields: a reassigned \`let\` cost a loop of \`&&\` values 2-3x). The object
+    // cases are functions apart, so that the inlined primitive cases stay small.
+    const stopped = { held: false, tensor: undefined };
+    const objectAndLeft = (v) => {
+      const truth = kernel.truth(v);
+      if (truth) return truth;
+      stopped.held = true;
+      stopped.tensor = v;
+      return false;
+    };
+    const takeStopped = () => {
+      const tensor = stopped.tensor;
+      stopped.held = false;
+      stopped.tensor = undefined;
+      return tensor;
+    };
     return Object.freeze({
       ...kernel,
       ${binary}
       neg: (a) => (typeof a !== 'object' ? -a : kernel.neg(a)),
       isTensor: (v) => typeof v === 'object' && v !== null && kernel.isTensor(v),
       truth: (v) => (typeof v !== 'object' || v === null ? v : kernel.truth(v)),
-      logical: (v) => (typeof v !== 'object' || v === null ? v : kernel.logical(v)),
+      orLeft: (v) => (typeof v !== 'object' || v === null ? v : kernel.orLeft(v)),
+      andLeft: (v) => (typeof v !== 'object' || v === null ? v : objectAndLeft(v)),
+      and: (r) => (stopped.held ? takeStopped() : r),
       at: (x, k) => (indexable(x) ? x[k] : kernel.at(x, k)),
       setAt: (x, k, v) => (indexable(x) ? (x[k] = v) : kernel.setAt(x, k, v)),
     });

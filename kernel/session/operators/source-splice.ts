@@ -13,6 +13,11 @@ export function spliceChildren(node: ts.Node, file: ts.SourceFile, source: strin
   return out + source.slice(pos, node.end);
 }
 
+/** `e` inside any parentheses around it. */
+export function skipParentheses(e: ts.Expression, tsApi: typeof ts): ts.Expression {
+  return tsApi.isParenthesizedExpression(e) ? skipParentheses(e.expression, tsApi) : e;
+}
+
 /** The items of `x[i, ':']` (a comma expression in JS): one per dimension on a tensor. */
 export function indexItems(node: ts.ElementAccessExpression, tsApi: typeof ts): ts.Expression[] {
   const items: ts.Expression[] = [];

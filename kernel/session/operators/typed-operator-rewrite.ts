@@ -8,10 +8,9 @@
 // dispatched rewrite writes it (dispatch-emitter.ts), and a condition on it reads a tensor's
 // truth. Operands of other types keep JavaScript's operators, with no run-time cost.
 import type ts from 'typescript';
-import { indexItems, parses, spliceChildren } from './source-splice.js';
+import { indexItems, parses, skipParentheses, spliceChildren } from './source-splice.js';
 import { COMPOUND, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
-import { conditionOf, logicalLeft, truthOf } from './conditions.js';
-import { OPERATOR_DISPATCH } from './operator-dispatch.js';
+import { conditionOf, logicalExpression, logicalValue, truthOf } from './conditions.js';
 import { createDispatchEmitter } from './dispatch-emitter.js';
 import { untypedOperands } from './untyped-operand.js';
 
@@ -61,7 +60,8 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
 
   const emitChildren = (node: ts.Node): string => spliceChildren(node, file, source, emit, tsApi);
   const dispatcher = createDispatchEmitter(file, source, tsApi, emit);
-  const isUntyped = untypedOperands(file, checker, tsApi, dispatcher.isCall);
+  // a value the cell's rewrite makes a tensor (`const done = loss < tol`) is typed from JavaScript's operator too
+  const isUntyped = untypedOperands(file, checker, tsApi, (node) => dispatcher.isCall(node) || madeTensors.has(node));
   /** `node` dispatched at run time where an operand that decides it is untyped, else as written (its children rewritten). */
   const dispatchedOrChildren = (node: ts.Node): string => dispatcher.emit(node, isUntyped) ?? emitChildren(node);
 
@@ -99,8 +99,15 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
     return text;
   }
 
-  /** A value whose truth is read (a condition, the left of `&&`): a tensor, a tensor or nothing (`p.grad`: Tensor | null), or untyped. */
-  const mayBeTensor = (e: ts.Expression): boolean => isTensor(e) || orTensor(checker.getTypeAtLocation(e)) || isUntyped(e);
+  /**
+   * A value whose truth is read (a condition, the left of `&&`): a tensor, a tensor or nothing
+   * (`p.grad`: Tensor | null), untyped, or `a && b` / `a || b` of such an operand (either may be the value).
+   */
+  const mayBeTensor = (e: ts.Expression): boolean => {
+    const logical = logicalExpression(skipParentheses(e, tsApi), tsApi);
+    if (logical) return mayBeTensor(logical.left) || mayBeTensor(logical.right);
+    return isTensor(e) || orTensor(checker.getTypeAtLocation(e)) || isUntyped(e);
+  };
 
   function emitOnce(node: ts.Node): string {
     const condition = conditionOf(node, tsApi);
@@ -109,12 +116,12 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       const truthRead = (e: ts.Expression) => mayBeTensor(e) && (changed = true);
       return spliceChildren(node, file, source, (child) => (child === condition ? truthOf(condition, file, source, emit, truthRead, tsApi) : emit(child)), tsApi);
     }
-    const left = logicalLeft(node, tsApi);
-    if (left) {
-      const text = emit(left);
-      if (mayBeTensor(left)) {
+    const logical = logicalExpression(node, tsApi);
+    if (logical) {
+      const text = emit(logical.left); // first: a tensor it makes is known to mayBeTensor
+      if (mayBeTensor(logical.left)) {
         changed = true;
-        return spliceChildren(node, file, source, (child) => (child === left ? `${OPERATOR_DISPATCH}.logical(${text})` : emit(child)), tsApi);
+        return logicalValue(logical, text, file, source, emit, tsApi);
       }
     }
     if (tsApi.isBinaryExpression(node)) {
@@ -146,7 +153,8 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         const nullish = (e: ts.Expression) => e.kind === K.NullKeyword || (tsApi.isIdentifier(e) && e.text === 'undefined');
         if (nullish(node.left) || nullish(node.right)) return emitChildren(node); // identity, as the dispatched rewrite leaves it
         if (opText.length === 2) fail(node, operatorMessages.looseEquality());
-        const primitive = (e: ts.Expression) => (checker.getTypeAtLocation(e).flags & PRIMITIVE_VALUE) !== 0;
+        // typed a number, and no tensor's: `(t && 1) === t` may be true (t a false tensor)
+        const primitive = (e: ts.Expression) => (checker.getTypeAtLocation(e).flags & PRIMITIVE_VALUE) !== 0 && !mayBeTensor(e);
         if ((leftTensor && primitive(node.right)) || (rightTensor && primitive(node.left))) fail(node, operatorMessages.strictEquality());
         return emitChildren(node);
       }
