@@ -8,9 +8,12 @@ import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
 import { linspace, eye, randint } from './creation-computed.js';
 import { intArray } from './shape-args.js';
+import { wrapNumber } from './ops/wrapped-number.js';
+import { tensorArg } from './ops/tensor-arg.js';
+import { rejectBoolSubtrahend } from './ops/bool-subtraction.js';
 
 const method = <K extends keyof Tensor>(name: K) =>
-  ((x: Tensor, ...args: unknown[]) => (x[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
+  ((x: Tensor, ...args: unknown[]) => (tensorArg(`tpu.${String(name)}`, 'input', x)[name] as (...a: unknown[]) => unknown).apply(x, args)) as Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 
 /**
  * torch.reshape(x, shape) and torch.permute(x, dims) take their list as one list only: the
@@ -27,11 +30,13 @@ const listForm = (name: 'reshape' | 'permute', arg: string, min?: number) => ((x
 
 /** tpu.pow(2, x): either operand may be a JS scalar. */
 const binary = (op: OpDef) => (a: Operand, b: Operand): Tensor => apply(op, [a, b], {});
-/** tpu.add(x, y, { alpha }): x + alpha·y, as torch.add. */
+/** tpu.add(x, y, { alpha }): x + alpha·y, as torch.add (a JS number x wrapped as PyTorch wraps it). */
 const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, options?: AlphaOptions): Tensor => {
-  if (options === undefined) return apply(op, [a, b], {});
-  if (!(a instanceof Tensor)) throw new TypeError(`tpu.${name}: with options ({ alpha }), the first operand must be a tensor; got ${typeof a}`);
-  return addScaled(name, a, b, options);
+  if (name === 'sub') {
+    rejectBoolSubtrahend('tpu.sub', a, 'input');
+    rejectBoolSubtrahend('tpu.sub', b);
+  }
+  return options === undefined ? apply(op, [a, b], {}) : addScaled(name, wrapNumber(`tpu.${name}`, a, b), b, options);
 };
 
 export const functional = {
@@ -39,10 +44,10 @@ export const functional = {
   zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike,
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
-  matmul: (a: Tensor, b: Tensor) => a.matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
+  matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),
-  div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(a as Tensor, b, options)),
-  fmod: binary(ops.fmodOp), remainder: ops.remainder,
+  div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(wrapNumber('tpu.div', a, b), b, options)),
+  fmod: binary(ops.fmodOp), remainder: (a: Operand, b: Operand): Tensor => ops.remainder(wrapNumber('tpu.remainder', a, b), b),
   pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, lerp: ops.lerp,
   exp: method('exp'), log: method('log'), log1p: method('log1p'), expm1: method('expm1'), sqrt: method('sqrt'),
   rsqrt: method('rsqrt'), square: method('square'), abs: method('abs'), sign: method('sign'), neg: method('neg'),

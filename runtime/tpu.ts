@@ -76,7 +76,7 @@ export interface DeviceInfo {
 // declaration, so Shift+Tab shows its doc comment); a spread object's inferred type would be
 // inlined into the emitted declarations without any doc.
 type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
-  | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'remainder' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
+  | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
   | 'maskedFill' | 'maskedSelect' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
@@ -98,10 +98,12 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
     sub: F['sub'];
     /** a * b with broadcasting; either may be a JS number (torch.mul). @example tpu.mul(x, 2) */
     mul: F['mul'];
-    /** a / b; `{ roundingMode: 'floor' | 'trunc' }` as torch.div. @example tpu.div(x, 2) */
+    /** a / b; `{ roundingMode: 'floor' | 'trunc' }` as torch.div; either may be a JS number. @example tpu.div(7, tpu.tensor([2, -3]), { roundingMode: 'floor' }) // [3, -3] */
     div: F['div'];
     /** Remainder with the sign of a (torch.fmod). @example tpu.fmod(x, 3) */
     fmod: F['fmod'];
+    /** Remainder with the sign of b, as Python % (torch.remainder); either may be a JS number. @example tpu.remainder(7, tpu.tensor([2, -3])) // [1, -2] */
+    remainder: F['remainder'];
     /** a ** b; either may be a JS number (torch.pow). @example tpu.pow(2, x) */
     pow: F['pow'];
     /** Elementwise maximum of two tensors (torch.maximum). @example tpu.maximum(x, 0) */

@@ -8,6 +8,7 @@ import type { Operand } from './op.js';
 import { divide, type DivOptions } from './division.js';
 import { installMethods } from '../install-methods.js';
 import { addScaled, type AlphaOptions } from './scaled-add.js';
+import { BOOL_SUBTRACTION, rejectBoolSubtrahend } from './bool-subtraction.js';
 
 const t = (v: Operand) => v as Tensor;
 const BOTH = [0, 1], FIRST = [0], SECOND = [1], NEITHER: number[] = [];
@@ -19,7 +20,7 @@ export const add = binary('add', {
 
 export const sub = binary('sub', {
   // as PyTorch: a bool operand is an error, whatever the other one is
-  rejects: (a, b) => (a === 'bool' || b === 'bool' ? "subtraction with a bool tensor is not supported (as in PyTorch); use logicalNot()/logicalXor() for masks, or cast first with .to('int64')" : undefined),
+  rejects: (a, b) => (a === 'bool' || b === 'bool' ? BOOL_SUBTRACTION : undefined),
   grad: (g, [a, b]) => [gradFor(a!, () => g), gradFor(b!, () => g.neg())],
   gradReads: 'none',
 });
@@ -69,7 +70,11 @@ declare module '../tensor.js' {
 }
 installMethods({
   add(other, options) { return options === undefined ? apply(add, [this, other], {}) : addScaled('add', this, other, options); },
-  sub(other, options) { return options === undefined ? apply(sub, [this, other], {}) : addScaled('sub', this, other, options); },
+  sub(other, options) {
+    if (options !== undefined) return addScaled('sub', this, other, options);
+    rejectBoolSubtrahend('sub', other);
+    return apply(sub, [this, other], {});
+  },
   mul(other) { return apply(mul, [this, other], {}); },
   div(other, options) {
     return options === undefined ? apply(div, [this, other], {}) : divide(this, other, options);

@@ -11,6 +11,7 @@ import { where } from './where.js';
 import { composite } from '../modes/composite.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { installMethods } from '../install-methods.js';
+import { tensorArg } from './tensor-arg.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -63,6 +64,7 @@ export interface ClampOptions {
  * @example tpu.clamp(tpu.tensor([-2, 0.5, 3]), 0, 1) // [0, 0.5, 1]
  */
 export function clamp(x: Tensor, min?: Operand | null | ClampOptions, max?: Operand | null): Tensor {
+  tensorArg('clamp', 'input', x);
   let lo = min as Operand | null | undefined;
   let hi = max;
   if (isOptions(min)) ({ min: lo, max: hi } = readOptions<ClampOptions>('clamp', min, ['min', 'max']));

@@ -14,6 +14,7 @@ import { inferNumClasses } from './one-hot-classes.js';
 import { installMethods } from '../install-methods.js';
 import { indexLayout } from '../views/result-layout.js';
 import type { IndicesChecked } from '../primitive.js';
+import { tensorArg } from './tensor-arg.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -110,6 +111,7 @@ function indexTensor(op: string, index: unknown): Tensor {
  * @example tpu.indexSelect(tpu.tensor([10, 20, 30]), 0, tpu.tensor(new Int32Array([2, 0]))) // [30, 10]
  */
 export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
+  tensorArg('indexSelect', 'input', x);
   const idx = indexTensor('indexSelect', index);
   if (idx.ndim !== 1) throw new RangeError(`indexSelect: index must be 1-D; got shape ${formatShape(idx.shape)}`);
   const d = normalizeDim('indexSelect', dim, x.ndim);
@@ -141,6 +143,7 @@ export function rowsAt(table: Tensor, index: Tensor): Tensor {
  * @example tpu.gather(x, 1, index)
  */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
+  tensorArg('gather', 'input', x);
   return gatherChecked(x, dim, index, false);
 }
 
@@ -159,6 +162,7 @@ export function gatherChecked(x: Tensor, dim: number, index: Tensor, checked: bo
  * @example tpu.scatterAdd(tpu.zeros([3]), 0, tpu.tensor(new Int32Array([0, 2, 0])), tpu.ones([3])) // [2, 0, 1]
  */
 export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  tensorArg('scatterAdd', 'input', x);
   const idx = indexTensor('scatterAdd', index);
   if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
   const d = normalizeDim('scatterAdd', dim, x.ndim);

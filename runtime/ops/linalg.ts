@@ -5,17 +5,14 @@ import { installMethods } from '../install-methods.js';
 import { untracked } from '../views/view-tracking.js';
 import { composite } from '../modes/composite.js';
 import { sharingVersion } from '../autograd/past-values.js';
-
-function tensorArg(op: string, name: string, v: unknown): Tensor {
-  if (!(v instanceof Tensor)) throw new TypeError(`${op}: ${name} must be a tensor; got ${typeof v}`);
-  return v;
-}
+import { tensorArg } from './tensor-arg.js';
 
 /**
  * Inner product of two 1-D tensors (torch.dot).
  * @example tpu.dot(tpu.tensor([1, 2]), tpu.tensor([3, 4])) // 11
  */
 export function dot(a: Tensor, b: Tensor): Tensor {
+  tensorArg('dot', 'input', a);
   tensorArg('dot', 'other', b);
   if (a.ndim !== 1 || b.ndim !== 1 || a.shape[0] !== b.shape[0]) {
     throw new RangeError(`dot: both operands must be 1-D of the same length; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
@@ -28,6 +25,7 @@ export function dot(a: Tensor, b: Tensor): Tensor {
  * @example tpu.outer(tpu.tensor([1, 2]), tpu.tensor([3, 4])) // [[3, 4], [6, 8]]
  */
 export function outer(a: Tensor, b: Tensor): Tensor {
+  tensorArg('outer', 'input', a);
   tensorArg('outer', 'other', b);
   if (a.ndim !== 1 || b.ndim !== 1) throw new RangeError(`outer: both operands must be 1-D; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
   return a.reshape([a.shape[0]!, 1]).mul(b.reshape([1, b.shape[0]!]));
@@ -38,6 +36,7 @@ export function outer(a: Tensor, b: Tensor): Tensor {
  * @example tpu.bmm(tpu.ones([2, 1, 3]), tpu.ones([2, 3, 4])).shape // [2, 1, 4]
  */
 export function bmm(a: Tensor, b: Tensor): Tensor {
+  tensorArg('bmm', 'input', a);
   tensorArg('bmm', 'other', b);
   if (a.ndim !== 3 || b.ndim !== 3 || a.shape[0] !== b.shape[0]) {
     throw new RangeError(`bmm: both operands must be 3-D with the same batch size; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);

@@ -7,6 +7,7 @@ import { defineOp, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
+import { tensorArg } from './tensor-arg.js';
 
 export const whereOp = defineOp({
   name: 'where',
@@ -35,6 +36,7 @@ export function where(condition: Tensor, input: Operand, other: Operand): Tensor
  * @example tpu.maskedFill(tpu.tensor([1, 2]), tpu.tensor([false, true]), 0) // [1, 0]
  */
 export function maskedFill(x: Tensor, mask: Tensor, value: Operand): Tensor {
+  tensorArg('maskedFill', 'input', x);
   if (!(mask instanceof Tensor) || mask.dtype !== 'bool') {
     throw new TypeError(`maskedFill: mask must be a bool tensor; got ${mask instanceof Tensor ? mask.dtype : typeof mask}`);
   }

@@ -149,6 +149,14 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => x.gelu({ approximate: 'fast' as never })).toThrow(`gelu: approximate must be 'none' or 'tanh'; got "fast"`);
     expect(() => tpu.tensor([2], { dtype: 'int32' }).pow(-1)).toThrow("pow: integers to negative integer powers are not allowed (input int32, exponent -1); use x.to('float32')");
     expect(() => x.maximum('1' as never)).toThrow('maximum: other must be a tensor, a number or a boolean; got string "1"');
+    // number-first functional forms: wrapped where PyTorch wraps them, else named
+    expect(() => tpu.div('7' as never, x, { roundingMode: 'floor' })).toThrow('tpu.div: input must be a tensor or a number; got string "7"');
+    expect(() => tpu.remainder(7, 2)).toThrow('tpu.remainder: input or other must be a tensor; got two scalars, number 7 and number 2');
+    expect(() => tpu.dot(2 as never, x)).toThrow('dot: input must be a tensor; got number 2 (make one with tpu.tensor(2))');
+    expect(() => tpu.logicalAnd(1 as never, x)).toThrow('tpu.logicalAnd: input must be a tensor; got number 1');
+    expect(() => tpu.sub(true, x)).toThrow('tpu.sub: subtraction with a bool tensor is not supported (as in PyTorch)');
+    expect(() => x.sub(false, { alpha: 2 })).toThrow(/^sub: subtraction with a bool tensor is not supported .*; got other false$/);
+    expect(() => tpu.tensor([true]).add(true, { alpha: 0.5 })).toThrow('add: for integral input tensors, argument alpha must not be a floating point number (as in PyTorch); got alpha 0.5 for bool');
     expect(x.add(1).sum().item()).toBe(12);
   });
 });

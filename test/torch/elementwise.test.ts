@@ -1,6 +1,6 @@
 // Elementwise ops against PyTorch: NaN, ±inf, -0, int32 extremes, bf16, 0-d operands, options.
 import { tpu } from 'tpu-kernel/runtime';
-import { bf16, f32, i32, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, i32, i64, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -53,6 +53,18 @@ const cases: TorchCase[] = [
   { name: "div roundingMode 'floor' of int32 by zero is an error", inputs: [i32([7, 1]), i32([0, 1])], js: (x, y) => x.div(y, { roundingMode: 'floor' }), py: "torch.div(x0, x1, rounding_mode='floor')" },
   { name: 'int32 INT_MIN divided by -1 wraps', inputs: [i32([INT_MIN, INT_MIN]), i32([-1, 1])], js: (x, y) => [x.div(y, { roundingMode: 'trunc' }), x.fmod(y)], py: "(torch.div(x0.long(), x1.long(), rounding_mode='trunc').to(torch.int32), torch.fmod(x0, x1))" }, // PyTorch's own int32 kernel dies of SIGFPE here
   { name: 'div roundingMode with a JS scalar', inputs: [f32([7, -7, 7.5]), i32([7, -7, 8])], js: (x, i) => [x.div(2, { roundingMode: 'floor' }), i.div(-2, { roundingMode: 'trunc' }), i.div(2.5, { roundingMode: 'floor' })], py: "(torch.div(x0, 2, rounding_mode='floor'), torch.div(x1, -2, rounding_mode='trunc'), torch.div(x1, 2.5, rounding_mode='floor'))" },
+  // a JS number first: wrapped as PyTorch wraps it (the dtype it takes beside the tensor)
+  { name: 'div roundingMode of a JS number by int32', inputs: [i32([2, -3, 4, -7, 1])], js: (t) => [tpu.div(7, t, { roundingMode: 'floor' }), tpu.div(7, t, { roundingMode: 'trunc' }), tpu.div(-7, t, { roundingMode: 'floor' }), tpu.div(7.5, t, { roundingMode: 'floor' }), tpu.div(true, t, { roundingMode: 'floor' })], py: "(torch.div(7, x0, rounding_mode='floor'), torch.div(7, x0, rounding_mode='trunc'), torch.div(-7, x0, rounding_mode='floor'), torch.div(7.5, x0, rounding_mode='floor'), torch.div(True, x0, rounding_mode='floor'))" },
+  { name: 'div roundingMode of a JS number by int64 and bool', inputs: [i64([2, -3, 4]), bool([true, true])], js: (n, b) => [tpu.div(-9, n, { roundingMode: 'floor' }), tpu.div(-9, n, { roundingMode: 'trunc' }), tpu.div(7, b, { roundingMode: 'floor' })], py: "(torch.div(-9, x0, rounding_mode='floor'), torch.div(-9, x0, rounding_mode='trunc'), torch.div(7, x1, rounding_mode='floor'))" },
+  { name: 'div roundingMode of a JS number by float32 (zeros signed)', inputs: [f32([2, -3, 0.5, INF, -INF, 0, -0, N])], js: (t) => [tpu.div(7, t, { roundingMode: 'floor' }), tpu.div(-7.5, t, { roundingMode: 'trunc' }), tpu.div(0, t, { roundingMode: 'floor' }), tpu.div(-0, t, { roundingMode: 'trunc' })], py: "(torch.div(7, x0, rounding_mode='floor'), torch.div(-7.5, x0, rounding_mode='trunc'), torch.div(0, x0, rounding_mode='floor'), torch.div(-0.0, x0, rounding_mode='trunc'))" },
+  { name: 'div roundingMode of a JS number by bfloat16', inputs: [bf16([2, -3, 0.5, 0.3, -7])], js: (t) => [tpu.div(7.3, t, { roundingMode: 'floor' }), tpu.div(7.3, t, { roundingMode: 'trunc' })], py: "(torch.div(7.3, x0, rounding_mode='floor'), torch.div(7.3, x0, rounding_mode='trunc'))" },
+  { name: 'div roundingMode of a JS number by an int32 zero is an error', inputs: [i32([2, 0])], js: (t) => tpu.div(7, t, { roundingMode: 'floor' }), py: "torch.div(7, x0, rounding_mode='floor')" },
+  { name: 'remainder of a JS number', inputs: [i32([2, -3, 4, -7]), f32([2, -3, 0.5, -0.75])], js: (t, f) => [tpu.remainder(7, t), tpu.remainder(-7, t), tpu.remainder(7.5, t), tpu.remainder(7, f), tpu.remainder(-0, f)], py: '(torch.remainder(7, x0), torch.remainder(-7, x0), torch.remainder(7.5, x0), torch.remainder(7, x1), torch.remainder(-0.0, x1))' },
+  { name: 'sub mul pow div of a JS number first', inputs: [i32([2, -3, 4]), f32([2, -3, 0.5])], js: (t, f) => [tpu.sub(1, t), tpu.sub(1.5, t), tpu.mul(2, t), tpu.pow(2, t), tpu.pow(2, f), tpu.pow(-8, f), tpu.div(7, t), tpu.add(1, f)], py: '(torch.sub(1, x0), torch.sub(1.5, x0), torch.mul(2, x0), torch.pow(2, x0), torch.pow(2, x1), torch.pow(-8, x1), torch.div(7, x0), torch.add(1, x1))' },
+  // PyTorch takes tensors only here: a clear error naming the argument
+  { name: 'dot of a JS number is an error', inputs: [f32([1, 2])], js: (t) => tpu.dot(2 as never, t), py: 'torch.dot(2, x0)' },
+  { name: 'clamp of a JS number is an error', inputs: [f32([1, 2])], js: (t) => tpu.clamp(2 as never, t), py: 'torch.clamp(2, x0)' },
+  { name: 'logicalAnd of a JS number first is an error', inputs: [f32([1, 0])], js: (t) => tpu.logicalAnd(1 as never, t), py: 'torch.logical_and(1, x0)' },
   { name: 'fmod and remainder signs', inputs: [f32([5.5, -5.5, 5.5, -5.5, 3, N]), f32([2, 2, -2, -2, 0, 1])], js: (x, y) => [x.fmod(y), x.remainder(y)], py: '(torch.fmod(x0, x1), torch.remainder(x0, x1))' },
   { name: 'int32 fmod and remainder', inputs: [i32([7, -7, 7, -7]), i32([3, 3, -3, -3])], js: (x, y) => [x.fmod(y), x.remainder(y)], py: '(torch.fmod(x0, x1), torch.remainder(x0, x1))' },
   { name: 'int32 fmod by zero is an error', inputs: [i32([7, -7]), i32([3, 0])], js: (x, y) => x.fmod(y), py: 'torch.fmod(x0, x1)' },
