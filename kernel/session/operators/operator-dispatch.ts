@@ -3,6 +3,7 @@
 // (the table's answer, as the typed rewrite gives) and JavaScript's own operator otherwise.
 // Cells call them through in-context-dispatch.ts, which answers the operands no tensor can be.
 import { METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
+import { assignMasked, compoundMasked, notAValue } from './masked-write.js';
 
 /** The cells' global that holds the dispatch functions (not enumerable: cells do not list it). */
 export const OPERATOR_DISPATCH = '__tpuOps';
@@ -81,6 +82,8 @@ export function createOperatorDispatch(): OperatorDispatch {
     return typeof value === 'boolean' ? value : value !== 0;
   };
 
+  /** `x[mask]`'s keys: one bool tensor (PyTorch's masked index, masked-write.ts writes through it). */
+  const isMask = (keys: unknown[]): boolean => keys.length === 1 && isTensor(keys[0]) && (keys[0] as Any).dtype === 'bool';
   /** The view `x[...keys]` that `x[...] OP v` writes into: an index that copies (a tensor, a list) cannot be one. */
   const viewAt = (x: Any, keys: unknown[], op: string): Any => {
     const copying = keys.find((k) => !viewKey(k));
@@ -89,24 +92,14 @@ export function createOperatorDispatch(): OperatorDispatch {
   };
   /** `x[...] = v`: a tensor v is copied in (broadcast and cast), a number or boolean fills; the assignment's value is v. */
   const assignInto = (x: Any, keys: unknown[], v: unknown): unknown => {
-    if (keys.length === 1 && isTensor(keys[0]) && (keys[0] as Any).dtype === 'bool') return assignMasked(x, keys[0], v);
+    if (isMask(keys)) {
+      assignMasked(x, keys[0], v, isTensor);
+      return v;
+    }
     const view = viewAt(x, keys, '=');
     if (isTensor(v)) view.copy_(v);
     else if (typeof v === 'number' || typeof v === 'boolean') view.fill_(Number(v));
-    else throw new TypeError(`x[...] = v: v must be a tensor, a number or a boolean, as a tensor's element takes; got ${v === null ? 'null' : Array.isArray(v) ? 'an array (wrap it with tpu.tensor(...))' : typeof v}`);
-    return v;
-  };
-
-  /**
-   * `x[mask] = v` with a bool mask over x's leading dims (`x[x < 0] = 0`): PyTorch's masked write,
-   * as maskedFill_ with the mask's dims first. A value per selected element (index_put_) is not.
-   */
-  const assignMasked = (x: Any, mask: Any, v: unknown): unknown => {
-    const leading = mask.ndim <= x.ndim && mask.shape.every((n: number, i: number) => n === x.shape[i]);
-    if (!leading) throw new RangeError(`x[mask] = v: the mask's shape [${mask.shape.join(', ')}] must be x's leading dims (x is [${x.shape.join(', ')}])`);
-    const value = isTensor(v) && (v as Any).ndim === 0 ? v : typeof v === 'number' || typeof v === 'boolean' ? Number(v) : undefined;
-    if (value === undefined) throw new TypeError('x[mask] = v: v must be a number or a 0-d tensor (a value for each selected element, Python\'s index_put_, is not supported)');
-    x.maskedFill_(mask.reshape([...mask.shape, ...Array(x.ndim - mask.ndim).fill(1)]), value);
+    else throw notAValue('x[...] = v', v);
     return v;
   };
 
@@ -132,9 +125,11 @@ export function createOperatorDispatch(): OperatorDispatch {
     at: (x, k) => (isTensor(x) && !propertyKey(k) ? x.at(k) : x[k]),
     /** `x[i, j]`: JavaScript's comma keeps the last item; on a tensor, each is a dimension's index. */
     atItems: (x, ...keys) => (isTensor(x) ? x.at(...keys) : x[keys[keys.length - 1]]),
-    /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k), which an index that copies cannot give. */
+    /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k) (an index that copies cannot give one), or through a bool mask. */
     refAt: (op: string, x, ...keys) => {
       if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor, plainCompound);
+      // the value of `x[mask] += v` is x (the selection it wrote has a size only a sync would give)
+      if (isMask(keys)) return { apply: (v: unknown) => (compoundMasked(op, x, keys[0], v, isTensor), x) };
       return new CompoundRef(op, { view: viewAt(x, keys, op) }, 'view', isTensor, plainCompound);
     },
     /** `o.p OP= v`. */

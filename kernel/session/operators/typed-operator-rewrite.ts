@@ -136,6 +136,11 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         // `m.w -= g` write x and m.w. The dtype and shape stay y's (int y /= 2 is PyTorch's error).
         const method = METHODS[compound[1]!]!; // every compound operator has one
         const copied = indexedCopy(node.left);
+        // x[t] OP= v with one tensor index: t may be a bool mask, written through at run time (masked-write.ts)
+        const target = skipParentheses(node.left, tsApi);
+        if (copied && isTensor(copied) && tsApi.isElementAccessExpression(target) && target.argumentExpression === copied) {
+          return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
+        }
         // Python writes x[idx] += v back with index_put_; at(idx) of a tensor or list is a copy
         if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
