@@ -27,6 +27,8 @@ const CASES: [code: string, value: string][] = [
   ['x[x > 9] += 1;', '[[1,-2,3],[-4,5,-6]]'],
   // a view of x sees the write
   ['const row = x.at(1);\nx[x > 0] -= 1;\nx = row;', '[-4,4,-6]'],
+  // x a view: the write reaches its base
+  ['const first = x.at(0);\nfirst[first > 0] = tpu.tensor([7, 9]);\nfirst[first < 0] *= 4;', '[[7,-8,9],[-4,5,-6]]'],
 ];
 
 /** Gradients through the write (torch 2.13's for the same code): w = [1, -2, 3], y = w * 1 written through y > 0. */
