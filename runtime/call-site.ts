@@ -9,8 +9,19 @@ import { fileURLToPath } from 'node:url';
 // file:// URL; both contain the directory.
 const builtDir = fileURLToPath(new URL('.', import.meta.url));
 const sourceDir = fileURLToPath(new URL('../../runtime/', import.meta.url));
+
+// Directories of code that calls the runtime on the user's behalf (the kernel's operator
+// dispatch: a cell's `a + b` runs `__tpuOps.add(a, b)`): their frames are not the user's either.
+const callerDirs: string[] = [];
+
+/** Skips the frames of files under `dir` (a path) as the runtime's own when naming the user's call site. */
+export function skipCallerFrames(dir: string): void {
+  if (!callerDirs.includes(dir)) callerDirs.push(dir);
+}
+
 const insideRuntime = (where: string) =>
-  where.includes(builtDir) || where.includes(sourceDir) || where.includes('node:internal') || where.startsWith('node:');
+  where.includes(builtDir) || where.includes(sourceDir) || where.includes('node:internal') || where.startsWith('node:') ||
+  callerDirs.some((dir) => where.includes(dir));
 
 // Device errors of strict and fused work surface at a later sync point; a recorded call site
 // lets them name the exact call. V8 keeps a capture unformatted until `stack` is read, but

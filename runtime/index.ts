@@ -16,6 +16,7 @@ export type { MemoryInfo } from './device/memory.js';
 export { OutOfMemoryError, formatBytes } from './device/memory.js';
 export { DeviceError, CancelledError } from './device/device-errors.js';
 export { interruptWaits } from './device/signal.js';
+export { skipCallerFrames } from './call-site.js';
 export { runtimeInterruptBudget } from './v8-tiering.js';
 export { NonFiniteError } from './modes/eager.js';
 export { apply, addApplyHook, type ApplyHook } from './modes/dispatch.js';

@@ -15,16 +15,18 @@ import { tensorArg } from './tensor-arg.js';
 
 const t = (v: Operand) => v as Tensor;
 
+// The gradients below select past values that may be infinite where they are not taken
+// (0^-1, log 0): each is a composed op, so debug mode checks the gradient, not those.
 export const pow = binary('pow', {
   rejects: (a, b) => (a === 'bool' && b === 'bool' ? 'both operands are bool' : undefined),
   grad: (g, [a, b], out) => [
     gradFor(a!, () => {
       if (typeof b === 'number') return b === 0 ? zerosLike(g) : g.mul(t(a!).pow(b - 1).mul(b));
       // 0 where the exponent is 0 (PyTorch's convention: not 0·a^-1, NaN at a = 0)
-      return where(t(b!).eq(0), 0, g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1)))));
+      return composite('pow backward', () => where(t(b!).eq(0), 0, g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1))))));
     }),
     // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch's convention).
-    gradFor(b!, () => where(t(a!).eq(0).logicalAnd(t(b!).ge(0)), 0, g.mul(out).mul(t(a!).log()))),
+    gradFor(b!, () => composite('pow backward', () => where(t(a!).eq(0).logicalAnd(t(b!).ge(0)), 0, g.mul(out).mul(t(a!).log())))),
   ],
 });
 

@@ -5,6 +5,7 @@
 import { isFloating, promoteOperands, promoteWithScalar, readsSecondWhole, scalarKind } from '../dtype.js';
 import { broadcastShapes } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
+import { composite } from '../modes/composite.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract, type Operand } from './op.js';
 import { gradFor } from './grad-helpers.js';
@@ -86,9 +87,12 @@ function lessThanZero(b: Operand): Tensor | boolean {
  */
 export function remainder(a: Tensor, b: Operand): Tensor {
   infer('remainder', [a, operandAbstract(a, b)]); // its dtype errors name remainder, not the fmod it runs
-  const r = apply(fmodOp, [a, b], {});
-  const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
-  return where(fix, r.add(b), r);
+  // One op to the user: debug mode checks its result, not r + b where it is not taken (7 % inf is 7).
+  return composite('remainder', () => {
+    const r = apply(fmodOp, [a, b], {});
+    const fix = r.ne(0).logicalAnd(r.lt(0).logicalXor(lessThanZero(b)));
+    return where(fix, r.add(b), r);
+  });
 }
 
 export interface DivOptions {

@@ -90,6 +90,25 @@ describe('profile warnings', () => {
       '(4% padding; an estimate with 8 x 128 tiles: XLA:TPU\'s layout of it is not known)');
   });
 
+  it('an operator dispatched at run time (%typecheck off) is reported at the cell line, not the kernel\'s dispatch', async () => {
+    const { warnings: ws } = await warnings([
+      '%typecheck off',
+      'const p = tpu.ones([8, 128]);',
+      'const q = tpu.ones([16, 128]);',
+      'p + 1;',
+      'q + 1;',
+    ].join('\n'));
+    // (The shown text is the rewritten line, `__tpuOps.add(q, 1);`: the rewrite keeps lines, not columns.)
+    expect(ws.map((w) => [w.kind, w.site.where, w.site.line, w.count])).toEqual([['recompile', 'line 5', 5, 1]]);
+  });
+
+  it('a dispatched operator inside a function from an earlier cell names that cell', async () => {
+    await driver.value('%typecheck off\nfunction grow(t) {\n  return t * 2;\n}');
+    const defined = driver.count;
+    const { warnings: ws } = await warnings('%typecheck off\ngrow(tpu.ones([8, 128]));\ngrow(tpu.ones([24, 128]));');
+    expect(ws.map((w) => [w.kind, w.site.where.replace(/:\d+$/, ''), w.site.line, w.count])).toEqual([['recompile', `cell-${defined}.ts:3`, 3, 1]]);
+  });
+
   it('a warning raised inside a function from an earlier cell names that cell', async () => {
     await driver.value('function readAll(t: any) {\n  return t.dataSync();\n}');
     const defined = driver.count;

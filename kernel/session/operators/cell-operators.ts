@@ -10,7 +10,7 @@ import type { LazyLanguageService } from '../language-service/lazy-language-serv
 import { runtimeModule } from '../tensor-runtime.js';
 import { typescript } from '../typescript.js';
 import { dispatchOperators } from './dispatch-rewrite.js';
-import { createOperatorDispatch } from './operator-dispatch.js';
+import { DISPATCH_DIR, createOperatorDispatch } from './operator-dispatch.js';
 import type { RewriteResult } from './typed-operator-rewrite.js';
 
 export class CellOperators {
@@ -26,7 +26,10 @@ export class CellOperators {
     if (!typed && !mayMeetTensors) return undefined;
     // The class tensors are recognized by (a typed cell's conditions on tensors, and its operators
     // on untyped operands, are dispatched too); the runtime failing to load means no tensor exists.
-    await (this.tensorClassKnown ??= runtimeModule().then((m) => this.dispatch.recognize(m.Tensor), () => undefined));
+    await (this.tensorClassKnown ??= runtimeModule().then((m) => {
+      m.skipCallerFrames(DISPATCH_DIR);
+      this.dispatch.recognize(m.Tensor);
+    }, () => undefined));
     if (typed) return this.languageService.rewriteOperators(cell, this.magics);
     return dispatchOperators(cell, maskMagics(cell, this.magics), typescript());
   }

@@ -5,6 +5,7 @@
 // one) is JavaScript's own, inline; any other goes to the kernel's function, which holds every
 // rule.
 import vm from 'node:vm';
+import { fileURLToPath } from 'node:url';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
 /** The dispatch functions of binary operators, each with its own operator spelled out (one call site each). */
@@ -51,6 +52,6 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
       at: (x, k) => (indexable(x) ? x[k] : kernel.at(x, k)),
       setAt: (x, k, v) => (indexable(x) ? (x[k] = v) : kernel.setAt(x, k, v)),
     });
-  }`, context) as (kernel: Record<string, unknown>) => Record<string, unknown>;
+  }`, context, { filename: fileURLToPath(import.meta.url) }) as (kernel: Record<string, unknown>) => Record<string, unknown>;
   Object.defineProperty(context, OPERATOR_DISPATCH, { value: make(ops), enumerable: false });
 }

@@ -2,8 +2,15 @@
 // `a + b` becomes `__tpuOps.add(a, b)`, which is the tensor method when an operand is a tensor
 // (the table's answer, as the typed rewrite gives) and JavaScript's own operator otherwise.
 // Cells call them through in-context-dispatch.ts, which answers the operands no tensor can be.
+import { fileURLToPath } from 'node:url';
 import { METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 import { assignMasked, compoundMasked, notAValue } from './masked-write.js';
+
+/**
+ * This directory: the runtime skips its frames (and those of the in-context functions, named
+ * as files here) so that an op a dispatched operator makes is shown at the cell's line.
+ */
+export const DISPATCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** The cells' global that holds the dispatch functions (not enumerable: cells do not list it). */
 export const OPERATOR_DISPATCH = '__tpuOps';
