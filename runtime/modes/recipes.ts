@@ -2,9 +2,7 @@
 // if read later. A recipe must still find its inputs then: device buffers it reads stay
 // pinned (a dispose() of their tensor is deferred) until the recipe is materialized or
 // garbage-collected. A recipe reads the buffers themselves, not the tensors that held them:
-// a tensor updated in place later (an optimizer step) must not change what it computes. A
-// live value read through its recipe is read through a hidden tensor holding that recipe, for
-// the same reason.
+// a tensor updated in place later (an optimizer step) must not change what it computes.
 // A pending region pins the buffers it reads the same way, until it ran.
 import type { DeviceBuffer } from '../device/memory.js';
 import { chipSession } from '../device/current.js';
@@ -32,9 +30,6 @@ export function keepRecipes(members: readonly Tensor[]): void {
   let needed: Set<Tensor> | null = null;
   /** Each pinned buffer and the hidden tensor recipes read it through. */
   let aliases: Map<DeviceBuffer, Tensor> | null = null;
-  /** The hidden tensor recipes read each live recipe through (see below), and the live one of each hidden. */
-  let hiddenOf: Map<Tensor, Tensor> | null = null;
-  let liveOf: Map<Tensor, Tensor> | null = null;
   /** The recipes kept, last recorded first. */
   const kept: Tensor[] = [];
   let graphReads: ReadonlySet<Tensor> | null | undefined;
@@ -56,16 +51,6 @@ export function keepRecipes(members: readonly Tensor[]): void {
       const b = v._buf;
       if (!b) {
         (needed ??= new Set()).add(v);
-        // A live value can be updated in place later (assign gives it another recipe): read
-        // through a hidden tensor holding its recipe now, as buffers are read through frozen ones.
-        if (!unreachable(v)) {
-          let hidden = (hiddenOf ??= new Map()).get(v);
-          if (!hidden) {
-            hiddenOf.set(v, (hidden = withRecipeOf(v)));
-            (liveOf ??= new Map()).set(hidden, v);
-          }
-          inputs[k] = hidden;
-        }
         continue;
       }
       // Never met by a live value, and never a wrong number: a region pins each buffer its ops
@@ -90,7 +75,7 @@ export function keepRecipes(members: readonly Tensor[]): void {
   const reaching = new Set<Tensor>();
   for (let i = kept.length - 1; i >= 0; i--) {
     const t = kept[i]!;
-    if (!readsPinned(t._node!.inputs, aliases, reaching, liveOf)) continue;
+    if (!readsPinned(t._node!.inputs, aliases, reaching)) continue;
     reaching.add(t);
     if (unreachable(t)) continue;
     group.holders++;
@@ -99,10 +84,10 @@ export function keepRecipes(members: readonly Tensor[]): void {
   registry.register(group, group.buffers, group);
 }
 
-function readsPinned(inputs: readonly (Tensor | WeakScalar)[], aliases: ReadonlyMap<DeviceBuffer, Tensor>, reaching: ReadonlySet<Tensor>, liveOf: ReadonlyMap<Tensor, Tensor> | null): boolean {
+function readsPinned(inputs: readonly (Tensor | WeakScalar)[], aliases: ReadonlyMap<DeviceBuffer, Tensor>, reaching: ReadonlySet<Tensor>): boolean {
   for (const v of inputs) {
     if (isScalar(v)) continue;
-    if (v._buf ? aliases.get(v._buf) === v : reaching.has(liveOf?.get(v) ?? v)) return true;
+    if (v._buf ? aliases.get(v._buf) === v : reaching.has(v)) return true;
   }
   return false;
 }
@@ -183,14 +168,6 @@ export function releaseFreedLayouts(operands: readonly unknown[]): void {
 }
 
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */
-/** A hidden tensor with v's recipe (never an output by itself: a recipe reading it recomputes it). */
-function withRecipeOf(v: Tensor): Tensor {
-  const hidden = new Tensor(null, v.shape, v.dtype, v.chip);
-  hidden._node = v._node;
-  hidden.disposed = true;
-  return hidden;
-}
-
 function frozen(v: Tensor): Tensor {
   const alias = new Tensor(null, v.shape, v.dtype, v.chip);
   alias._buf = v._buf;
