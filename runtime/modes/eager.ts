@@ -1,5 +1,6 @@
 // debug and strict: each op is its own (cached) program. strict enqueues it and returns;
-// debug runs it before returning, checks outputs for NaN/Inf and throws at the caller's line.
+// debug runs it before returning, checks outputs for NaN/Inf made from finite inputs and throws
+// at the caller's line.
 // A collective finishes only with its peers, dispatched after it: debug checks it once they
 // are (checkDebugCollectives, at the sync that ends a collective call or a backward pass), and
 // so the ops of the chips' gradient rules of a collective, which read its results (deferChecks).
@@ -69,6 +70,8 @@ class EagerMode implements Mode {
 
   /** How many composed ops are running: inside one, debug mode checks only its result. */
   private compositeDepth = 0;
+  /** Debug mode: the tensors the ops of the outermost composed op running read. */
+  private compositeReads: Set<Tensor> | null = null;
 
   constructor(readonly name: 'debug' | 'strict') {}
 
@@ -79,13 +82,14 @@ class EagerMode implements Mode {
 
   apply(node: TraceNode): Tensor {
     for (const v of node.inputs) if (!isScalar(v) && !v._buf) materialize(v, 'input of an eager op');
+    if (this.compositeReads) for (const v of node.inputs) if (!isScalar(v)) this.compositeReads.add(v);
     const out = new Tensor(node);
     const debug = this.name === 'debug' && this.compositeDepth === 0;
     const reply = launch(bindSingle(node, out), debug);
     if (debug && (deferring > 0 || COLLECTIVE_PRIMITIVES.has(node.op.name))) {
       chipSession(out.chip).holdReply(reply!);
       uncheckedCollectives.push({ out, node, reply: reply! });
-    } else if (debug && chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`).length) {
+    } else if (debug && chipSession(out.chip).waitChecked(reply!, `debug: ${node.op.name}`).length && inputsFinite(node)) {
       throwNonFinite(node.op.name, out, node.site);
     }
     return out;
@@ -96,6 +100,8 @@ class EagerMode implements Mode {
   // recorded the op (its result requires grad): a backward pass reads them.
   composite(name: string, fn: () => Tensor): Tensor {
     if (this.name === 'strict') return runAsOneProgram(fn);
+    const outermost = this.compositeDepth === 0;
+    const reads = outermost && this.name === 'debug' ? (this.compositeReads = new Set()) : null;
     this.compositeDepth++;
     let out: Tensor;
     let made: readonly Scoped[];
@@ -103,11 +109,12 @@ class EagerMode implements Mode {
       [out, made] = collectMade(fn);
     } finally {
       this.compositeDepth--;
+      if (outermost) this.compositeReads = null;
     }
     if (!out.requiresGrad) for (const t of made) if (t !== out) t.dispose();
     // An input returned as it came (no work done) is the caller's value, not this op's result.
-    const check = this.name === 'debug' && this.compositeDepth === 0 && made.includes(out);
-    if (check && chipSession(out.chip).hasNonFiniteSync(out._buf!, `debug: ${name}`)) {
+    const check = reads !== null && made.includes(out);
+    if (check && chipSession(out.chip).hasNonFiniteSync(out._buf!, `debug: ${name}`) && tensorsFinite(without(reads, made), name)) {
       throwNonFinite(name, out, captureSite(EagerMode.prototype.composite, true, false)); // composite.ts: the composed op's caller
     }
     return out;
@@ -123,6 +130,26 @@ class EagerMode implements Mode {
   }
 
   leave(): void {}
+}
+
+/**
+ * Whether every input of an op is finite. A NaN or Inf the op passes on is its input's (a
+ * `-Infinity` fill of an attention mask, NaN data): debug mode reports the op that made one.
+ */
+function inputsFinite(node: TraceNode): boolean {
+  return node.inputs.every((v) => !isScalar(v) || Number.isFinite(v.value)) && tensorsFinite(node.inputs.filter((v): v is Tensor => !isScalar(v)), node.op.name);
+}
+
+/** A composed op's scalars are its own constants (a -inf start of a max): only the tensors it reads count. */
+function tensorsFinite(tensors: Iterable<Tensor>, op: string): boolean {
+  for (const t of tensors) if (chipSession(t.chip).hasNonFiniteSync(t._buf!, `debug: ${op}'s inputs`)) return false;
+  return true;
+}
+
+/** The tensors a composed op read that it did not make: its inputs. */
+function without(reads: ReadonlySet<Tensor>, made: readonly Scoped[]): Tensor[] {
+  const inside = new Set<unknown>(made);
+  return [...reads].filter((t) => !inside.has(t));
 }
 
 function throwNonFinite(name: string, out: Tensor, site: CallSite | null): never {

@@ -130,10 +130,9 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
   });
 
   it('tpu.softmax with NaN, +inf and -inf rows, over several pool blocks', () => {
-    // debug mode refuses the NaN made here: the two other modes only
-    if (mode === 'debug') return void expect(() => tpu.withMode(mode, () => tpu.softmax(tpu.tensor(x).reshape([ROWS, COLS]), -1).dataSync())).toThrow(/NaN|inf/i);
+    // the NaN and inf here are the input's: debug mode passes them on too
     const y = tpu.withMode(mode, () => tpu.softmax(tpu.tensor(x).reshape([ROWS, COLS]), -1));
-    expect(misses(y.dataSync() as Float32Array, want, nodeAllowance(x, COLS))).toEqual([]);
+    expect(misses(y.dataSync() as Float32Array, want, allowed(x, COLS))).toEqual([]);
     // the row with one finite entry: [1, 0, 0, ...], as PyTorch's
     expect(Array.from(y.dataSync().subarray(SPECIAL.oneFinite * COLS, SPECIAL.oneFinite * COLS + 3))).toEqual([1, 0, 0]);
   });
