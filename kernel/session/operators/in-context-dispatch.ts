@@ -3,7 +3,7 @@
 // context, so a loop of numbers in a cell's function paid a call per operator and ran 10-20x
 // slower than plain JavaScript. Made here, an operator with no object operand (no tensor can be
 // one) is JavaScript's own, inline; any other goes to the kernel's function, which holds every
-// rule.
+// rule but the `a && b` slot (below).
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
@@ -23,9 +23,11 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
     const isArray = Array.isArray;
     const isView = ArrayBuffer.isView;
     const indexable = (x) => typeof x !== 'object' || x === null || isArray(x) || isView(x);
-    // the kernel's andLeft/and slot, kept here: the false tensor that stopped a cell's \`a && b\`
-    // (an object's fields: a reassigned \`let\` cost a loop of \`&&\` values 2-3x). The object
-    // cases are functions apart, so that the inlined primitive cases stay small.
+    // \`a && b\` as a value is \`and(andLeft(a) && b)\`: andLeft keeps the false tensor that
+    // stopped it here until \`and\` gives it back. Nothing runs between them (b is not evaluated),
+    // so one slot serves every nesting. It lives in this context, as an object's fields (a
+    // reassigned \`let\` cost a loop of \`&&\` values 2-3x); the object cases are functions apart,
+    // so that the inlined primitive cases stay small.
     const stopped = { held: false, tensor: undefined };
     const objectAndLeft = (v) => {
       const truth = kernel.truth(v);

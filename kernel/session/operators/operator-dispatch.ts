@@ -76,12 +76,6 @@ export function createOperatorDispatch(): OperatorDispatch {
   /** `x[k] OP= v` writes into x through a view: an index that copies (a tensor, a list) cannot. */
   const viewKey = (k: unknown): boolean => k === null || k === undefined || typeof k === 'number' || typeof k === 'string';
 
-  /**
-   * The false tensor that stopped an `a && b` (andLeft), until `and` gives it back: nothing runs
-   * between them (`andLeft(a) && b` does not evaluate b), so one slot serves every nesting.
-   */
-  const stopped: { held: boolean; tensor: unknown } = { held: false, tensor: undefined };
-
   /** A tensor's truth as Python's bool(t): its one value's (NaN is true, as nonzero). */
   const tensorTruth = (t: Any): boolean => {
     if (t.numel() !== 1) throw new TypeError(operatorMessages.ambiguousTruth(t.shape));
@@ -145,25 +139,6 @@ export function createOperatorDispatch(): OperatorDispatch {
     truth: (v) => (isTensor(v) ? tensorTruth(v) : v),
     /** The left of `a || b` used as a value: a tensor stays itself when true (the value), is false when not (b is). */
     orLeft: (v) => (isTensor(v) && !tensorTruth(v) ? false : v),
-    /**
-     * The left of `a && b` used as a value: any other value than a tensor stays itself (JavaScript's
-     * `a && b` then decides, and is the value); a true tensor is true, a false one is kept for `and` and is false.
-     */
-    andLeft: (v) => {
-      if (!isTensor(v)) return v;
-      if (tensorTruth(v)) return true;
-      stopped.held = true;
-      stopped.tensor = v;
-      return false;
-    },
-    /** `a && b`'s value from `andLeft(a) && b`: the false tensor that stopped it, else JavaScript's. */
-    and: (r) => {
-      if (!stopped.held) return r;
-      const tensor = stopped.tensor;
-      stopped.held = false;
-      stopped.tensor = undefined;
-      return tensor;
-    },
     /** `x[k] = v`: on a tensor x, v written into the view x.at(k), as PyTorch's x[k] = v. */
     setAt: (x, k, v) => (isTensor(x) && !propertyKey(k) ? assignInto(x, [k], v) : (x[k] = v)),
     /** `x[i, j] = v` (the keys, then v): JavaScript's comma keeps the last key; on a tensor, each is a dimension's index. */
