@@ -1,14 +1,25 @@
 // The dispatched operator rewrite must leave JavaScript's meaning alone where no tensor is in
-// play: each snippet runs as written and rewritten (with the kernel's __tpuOps), and both must
+// play: each snippet runs as written and rewritten (with the __tpuOps cells get), and both must
 // return the same value, throw the same error and make the same side effects in the same order.
 // Then tensors: a stand-in class with the tensor methods the table names, recognized as the
 // runtime's Tensor, shows which method each operator reaches.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import vm from 'node:vm';
 import ts from 'typescript';
 
 const { dispatchOperators } = (await import(path.resolve('dist/kernel/session/operators/dispatch-rewrite.js'))) as typeof import('../../kernel/session/operators/dispatch-rewrite.js');
 const { createOperatorDispatch, OPERATOR_DISPATCH } = (await import(path.resolve('dist/kernel/session/operators/operator-dispatch.js'))) as typeof import('../../kernel/session/operators/operator-dispatch.js');
+const { installInContextDispatch } = (await import(path.resolve('dist/kernel/session/operators/in-context-dispatch.js'))) as typeof import('../../kernel/session/operators/in-context-dispatch.js');
+
+/** The __tpuOps of cells: made in a cells' context around the kernel's dispatch, tensors of `tensorClass` recognized. */
+function cellOps(tensorClass?: abstract new (...args: never[]) => unknown): unknown {
+  const dispatch = createOperatorDispatch();
+  if (tensorClass) dispatch.recognize(tensorClass);
+  const context = vm.createContext({});
+  installInContextDispatch(context, dispatch.ops);
+  return (context as Record<string, unknown>)[OPERATOR_DISPATCH];
+}
 
 /** Runs a snippet (a function body; `log` records effects) and says what happened. */
 function outcome(body: string, ops: unknown): string {
@@ -69,7 +80,7 @@ const LEFT_ALONE = [
 ];
 
 describe('dispatched operators keep JavaScript where no tensor is in play', () => {
-  const { ops } = createOperatorDispatch();
+  const ops = cellOps();
   it.each([...REWRITTEN, ...LEFT_ALONE])('%s', (body) => {
     const { code } = dispatchOperators(body, body, ts);
     expect(outcome(code, ops)).toBe(outcome(body, ops));
@@ -102,12 +113,11 @@ for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le'
 Object.assign(FakeTensor.prototype, { numel: () => 1, item(this: FakeTensor) { return this.name.includes('true') ? 1 : 0; } });
 
 describe('dispatched operators on tensors reach the methods of the table', () => {
-  const dispatch = createOperatorDispatch();
-  dispatch.recognize(FakeTensor);
+  const ops = cellOps(FakeTensor);
   const run = (body: string): string => {
     const code = dispatchOperators(body, body, ts).code;
     try {
-      const result = new Function(OPERATOR_DISPATCH, 'x', 'y', 'T', `'use strict';\n${code}`)(dispatch.ops, new FakeTensor('x'), new FakeTensor('y'), FakeTensor);
+      const result = new Function(OPERATOR_DISPATCH, 'x', 'y', 'T', `'use strict';\n${code}`)(ops, new FakeTensor('x'), new FakeTensor('y'), FakeTensor);
       return result instanceof FakeTensor ? result.name : String(result);
     } catch (error) {
       return `${(error as Error).name}: ${(error as Error).message}`;
@@ -162,11 +172,9 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
         return this;
       }
     }
-    const d = createOperatorDispatch();
-    d.recognize(Logged);
     const body = 'x[1] += 5; let z = x; z += 2; return z === x;';
     const code = dispatchOperators(body, body, ts).code;
-    expect(new Function(OPERATOR_DISPATCH, 'x', `'use strict';\n${code}`)(d.ops, new Logged('x'))).toBe(true);
+    expect(new Function(OPERATOR_DISPATCH, 'x', `'use strict';\n${code}`)(cellOps(Logged), new Logged('x'))).toBe(true);
     expect(log).toEqual(['at(1)', 'x[1].add_(5)', 'x.add_(2)']);
   });
 });
