@@ -333,6 +333,15 @@ export class Tensor {
   }
 
   /**
+   * Sync point: what JSON.stringify writes for a tensor, its values as tolist() gives them (a
+   * tensor's own fields are device handles, which JSON cannot hold).
+   * @example JSON.stringify({ loss: tpu.tensor(0.5) }) // '{"loss":0.5}'
+   */
+  toJSON(): NestedArray {
+    return this.tolist();
+  }
+
+  /**
    * Frees the device memory now (idempotent).
    * @example const t = tpu.ones([1024]); t.dispose()
    */
