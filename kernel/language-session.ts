@@ -170,6 +170,12 @@ export interface SessionOptions {
   shareInterruptWake?: (wake: InterruptWake) => void;
   /** Optional: without it, interrupts reach a synchronous loop only by a SIGINT from outside. */
   sigintGate?: SigintGate;
+  /**
+   * Optional, true by default: the language service is built (and a new program made once a
+   * chain of checked cells ended) in the background, in the first quiet spell after a cell.
+   * false: only when a request needs it (a completion, an inspection, a checked cell).
+   */
+  backgroundWarmUp?: boolean;
 }
 
 export interface LanguageSession {

@@ -60,7 +60,7 @@ export const functional = {
   var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
-  maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
+  maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
   movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,
 };

@@ -108,7 +108,7 @@ export class TypeScriptSession implements LanguageSession {
         this.write('stderr', `tpu-kernel: the tensor runtime failed to load; \`tpu\` is unavailable:\n${String(error)}\n`);
         return undefined;
       });
-    this.languageService = new LazyLanguageService(options.cwd, () => this.running);
+    this.languageService = new LazyLanguageService(options.cwd, () => this.running, options.backgroundWarmUp ?? true);
     this.operators = new CellOperators(this.languageService, magics);
     const api: Record<string, unknown> = {
       display: this.display,

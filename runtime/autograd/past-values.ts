@@ -5,8 +5,9 @@
 // gradient rule that reads it (a value saved for backward, changed since) throws PyTorch's
 // "modified by an inplace operation"; a rule that needs no value (add) works, as in PyTorch.
 import { Tensor } from '../tensor.js';
-import type { Operand } from '../ops/op.js';
+import type { OpDef, Operand } from '../ops/op.js';
 import { identity } from '../ops/identity.js';
+import { zerosLike } from '../ops/like.js';
 import type { GradNode } from './tape.js';
 import { recordTime, startsRequiringGrad } from './grad-clock.js';
 
@@ -61,13 +62,21 @@ function standIn(of: Tensor, version: number, requiresGrad: boolean, node: GradN
   return s;
 }
 
+// The step of a write whose new value does not read the old one (copy_, fill_, zero_): the old
+// value gets a zero gradient, not none, as PyTorch's CopyBackwards and FillBackward give it, so
+// what it was computed from ends with zeros (w.grad of y = w.mul(1); y.copy_(v)), and the new
+// value gets the whole gradient. A recorded step only, never run forward: not a primitive.
+const overwrite: OpDef = { name: 'overwrite', infer: ([, value]) => value!, grad: (g) => [zerosLike(g), g], gradReads: 'none' };
+
 /**
  * `target` just took `source`'s value in place (its version already counted): it takes
- * source's graph node, and its old node stays reachable at its old version.
+ * source's graph node, and its old node stays reachable at its old version. `overwrites`: the
+ * new value does not read the old one (copy_, fill_): the old value gets zeros through it.
  */
-export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNode | null): void {
+export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNode | null, overwrites = false): void {
   const old = target._version - 1;
-  if (target.requiresGrad) {
+  const inGraph = target.requiresGrad;
+  if (inGraph) {
     const past = (target._past ??= new Map());
     past.set(old, standIn(target, old, true, target._gradNode));
     pruneFreed(target);
@@ -75,8 +84,10 @@ export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNo
     startsRequiringGrad(target);
   }
   target.requiresGrad = true;
-  // A value that needs no gradient (fill_ of a non-leaf): the old value gets none, as in PyTorch.
-  const node = sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [versionOf(source)], recordedAt: recordTime() };
+  // A value that needs no gradient (a fill of a number) reads no old value either.
+  const node = inGraph && (overwrites || !sourceNode)
+    ? { op: overwrite, operands: [target, source], attrs: {}, versions: [old, versionOf(source)], recordedAt: recordTime() }
+    : sourceNode ?? { op: identity, operands: [source], attrs: {}, versions: [versionOf(source)], recordedAt: recordTime() };
   target._gradNode = { ...node, outVersion: target._version };
 }
 

@@ -10,11 +10,14 @@ import { gradEnabled } from '../autograd/grad-mode.js';
 import { recordInPlace } from '../autograd/past-values.js';
 import '../autograd/tape.js';
 
-/** Gives each target the value of its source; sources are consumed (disposed). */
-export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign'): void {
+/**
+ * Gives each target the value of its source; sources are consumed (disposed). `overwrites`: the
+ * sources do not read the targets' old values (copy_, fill_), which autograd gives zeros.
+ */
+export function assignAll(pairs: readonly (readonly [Tensor, Tensor])[], op = 'assign', overwrites = false): void {
   const checked = pairs.map(([target, source]) => [target, checkSource(op, target, source)] as const);
   // A base's views see its new value (PyTorch's aliasing) when next read: views/stale-views.ts.
-  for (const [target, source] of checked) write(target, source);
+  for (const [target, source] of checked) write(target, source, false, overwrites);
 }
 
 /** A view takes its value recomputed from its written base (views/stale-views.ts). */
@@ -23,7 +26,7 @@ export function assignDerived(view: Tensor, value: Tensor): void {
 }
 
 /** One in-place update; with gradients on, it is a step of the graph too (autograd/past-values). */
-function write(target: Tensor, source: Tensor, derived = false): void {
+function write(target: Tensor, source: Tensor, derived = false, overwrites = false): void {
   // A leaf that requires grad is written by optimizers and loaders, never by a graph step
   // (the user's in-place ops on one are refused first, views/inplace-ops.ts).
   const leaf = target.requiresGrad && target._gradNode === null;
@@ -32,7 +35,7 @@ function write(target: Tensor, source: Tensor, derived = false): void {
   currentMode().assign(target, source, derived);
   target._version++;
   if (gradEnabled()) target._gradWriteVersion = target._version;
-  if (graphed) recordInPlace(target, source, node);
+  if (graphed) recordInPlace(target, source, node, overwrites);
 }
 
 function checkSource(op: string, target: Tensor, source: Tensor): Tensor {

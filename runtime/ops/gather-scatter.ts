@@ -120,8 +120,8 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
 }
 
 /**
- * x.index(idx): x[idx] for an int32 tensor of any shape (first dim). As in PyTorch's advanced
- * indexing, negative values count from the end; below -n or from n on is an error.
+ * x[idx] for an int32 or int64 tensor of any shape (along dim, the first by default: x.index(idx)).
+ * As in PyTorch's advanced indexing, negative values count from the end; below -n or from n on is an error.
  */
 export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly number[]): Tensor {
   const idx = indexTensor('index', index);
@@ -211,11 +211,6 @@ declare module '../tensor.js' {
      */
     indexSelect(dim: number, index: Tensor): Tensor;
     /**
-     * Elements picked by an index tensor along dim 0 (x[idx] in PyTorch).
-     * @example x.index(idx)
-     */
-    index(index: Tensor): Tensor;
-    /**
      * Values at index along dim (torch.gather).
      * @example x.gather(1, index)
      */
@@ -229,7 +224,6 @@ declare module '../tensor.js' {
 }
 installMethods({
   indexSelect(dim, index) { return indexSelect(this, dim, index); },
-  index(index) { return indexWith(this, index); },
   gather(dim, index) { return gather(this, dim, index); },
   scatterAdd(dim, index, src) { return scatterAdd(this, dim, index, src); },
 });

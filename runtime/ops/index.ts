@@ -33,6 +33,7 @@ export * from './values-indices.js';
 export * from './triangular.js';
 export * from './indexing.js';
 export * from './masked-select.js';
+export * from './nonzero.js';
 export * from './length.js';
 export * from './statistics.js';
 export * from './log-softmax.js';

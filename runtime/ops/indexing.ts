@@ -6,6 +6,7 @@
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
 //   bool tensor   a mask over the leading dims, the only index: x[mask] (masked-select.ts)
 // A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
+// x.index(idx) is x[idx] with one tensor: an int tensor along dim 0, or a bool mask.
 import { isInteger } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
@@ -119,8 +120,16 @@ declare module '../tensor.js' {
      * @example tpu.tensor([[1, 2], [3, 4]]).at(1, -1) // 4
      */
     at(...items: IndexItem[]): Tensor;
+    /**
+     * x[idx] in PyTorch: an int32 or int64 index picks along dim 0 (negatives count from the end);
+     * a bool index is a mask over the leading dims, as x.at(mask) (a sync: its count sizes the result).
+     * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([2, -3], { dtype: 'int32' })) // [30, 10]
+     * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([true, false, true])) // [10, 30]
+     */
+    index(index: Tensor): Tensor;
   }
 }
 installMethods({
   at(...items) { return at(this, items); },
+  index(index) { return index instanceof Tensor && index.dtype === 'bool' ? maskedIndex(this, index, 'index(mask)') : indexWith(this, index); },
 });

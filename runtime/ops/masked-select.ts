@@ -1,30 +1,29 @@
 // Reading with a bool mask: PyTorch's x[mask] and torch.masked_select. The result's length is
-// the mask's count of true values, which only the device knows: eager modes read the mask (one
-// sync, as PyTorch's nonzero on an accelerator; in fused mode the pending region runs first),
-// then pick the elements with indexSelect at the positions found, so the gradient is
-// indexSelect's (scattered back into zeros of x's shape). tpu.compile, whose programs have
-// static shapes, has no mask values while it traces: there it is an error naming what to use.
+// the mask's count of true values, read from the device (true-positions.ts), then the elements
+// are picked with indexSelect at the positions found, so the gradient is indexSelect's
+// (scattered back into zeros of x's shape).
 import { broadcastShapes, formatShape, numel } from '../shape.js';
 import { Tensor } from '../tensor.js';
-import { tracing } from '../jit/trace-record.js';
 import { upload } from '../upload.js';
 import { indexSelect } from './gather-scatter.js';
+import { truePositions } from './true-positions.js';
 import { installMethods } from '../install-methods.js';
 
 /**
  * x[mask] (PyTorch's indexing with a bool tensor): mask's shape is x's leading dims, the result
- * is [count of true, ...x.shape[mask.ndim:]], the picked rows in row-major order.
+ * is [count of true, ...x.shape[mask.ndim:]], the picked rows in row-major order. `op` names
+ * the spelling in errors: 'x[mask]' (x.at(mask)) or 'index(mask)' (x.index(mask)).
  */
-export function maskedIndex(x: Tensor, mask: Tensor): Tensor {
+export function maskedIndex(x: Tensor, mask: Tensor, op = 'x[mask]'): Tensor {
   if (mask.ndim > x.ndim) {
-    throw new RangeError(`x[mask]: too many indices: the mask ${formatShape(mask.shape)} has ${mask.ndim} dims, the indexed tensor ${formatShape(x.shape)} has ${x.ndim}`);
+    throw new RangeError(`${op}: too many indices: the mask ${formatShape(mask.shape)} has ${mask.ndim} dims, the indexed tensor ${formatShape(x.shape)} has ${x.ndim}`);
   }
   const d = mask.shape.findIndex((n, i) => n !== x.shape[i]);
   if (d >= 0) {
-    throw new RangeError(`x[mask]: the shape of the mask ${formatShape(mask.shape)} at index ${d} does not match the shape of the indexed tensor ${formatShape(x.shape)} at index ${d}`);
+    throw new RangeError(`${op}: the shape of the mask ${formatShape(mask.shape)} at index ${d} does not match the shape of the indexed tensor ${formatShape(x.shape)} at index ${d}`);
   }
   const rest = x.shape.slice(mask.ndim);
-  return pickRows('x[mask]', x.reshape([numel(mask.shape), ...rest]), mask);
+  return pickRows(op, x.reshape([numel(mask.shape), ...rest]), mask);
 }
 
 /**
@@ -43,17 +42,11 @@ export function maskedSelect(x: Tensor, mask: Tensor): Tensor {
 
 /** The rows of `rows` (a 1-D or more tensor) at the true values of `mask` (of as many values as rows has rows). */
 function pickRows(op: string, rows: Tensor, mask: Tensor): Tensor {
-  if (tracing()) {
-    throw new RangeError(`${op}: the result's length is the mask's count of true values, which tpu.compile does not have while tracing ` +
-      '(a compiled function is one program of static shapes): keep the shape with x.where(mask, 0) or x.maskedFill(mask.logicalNot(), 0), ' +
-      'or select after the call, outside the compiled function');
-  }
-  const values = mask._readSync(`the mask read of ${op}`);
-  let count = 0;
-  for (let i = 0; i < values.length; i++) if (values[i]) count++;
-  const positions = new Int32Array(count);
-  for (let i = 0, k = 0; k < count; i++) if (values[i]) positions[k++] = i;
-  return indexSelect(rows, 0, upload(op, () => positions, [count], 'int32', rows.chip));
+  const positions = truePositions(op, mask, {
+    count: "the mask's count of true values",
+    instead: 'keep the shape with x.where(mask, 0) or x.maskedFill(mask.logicalNot(), 0), or select after the call, outside the compiled function',
+  });
+  return indexSelect(rows, 0, upload(op, () => positions, [positions.length], 'int32', rows.chip));
 }
 
 declare module '../tensor.js' {

@@ -8,6 +8,7 @@ import { gradFor } from './grad-helpers.js';
 import { installMethods } from '../install-methods.js';
 import { rowMajor } from '../views/result-layout.js';
 import { tensorArg } from './tensor-arg.js';
+import { nonzeroColumns } from './nonzero.js';
 
 export const whereOp = defineOp({
   name: 'where',
@@ -23,11 +24,20 @@ export const whereOp = defineOp({
 const CONDITION = [0];
 
 /**
- * Elements of input where condition is true, else of other (numbers allowed for both).
+ * Elements of input where condition is true, else of other (numbers allowed for both). With
+ * the condition alone, torch.where(condition): the indices of its nonzero values, one 1-D int64
+ * tensor per dim (nonzero(condition, { asTuple: true }): a sync).
  * @example tpu.where(tpu.tensor([true, false]), 1, -1) // [1, -1]
+ * @example tpu.where(tpu.tensor([0, 2, 3])) // [[1, 2]]
  */
-export function where(condition: Tensor, input: Operand, other: Operand): Tensor {
+export function where(condition: Tensor): Tensor[];
+export function where(condition: Tensor, input: Operand, other: Operand): Tensor;
+export function where(condition: Tensor, input?: Operand, other?: Operand): Tensor | Tensor[] {
+  if (input === undefined && other === undefined) return nonzeroColumns(tensorArg('where', 'condition', condition));
   if (!(condition instanceof Tensor)) throw new TypeError(`where: condition must be a bool tensor; got ${typeof condition}`);
+  if (input === undefined || other === undefined) {
+    throw new TypeError(`where: expected where(condition, input, other), or where(condition) for the indices of its nonzero values; got no ${input === undefined ? 'input' : 'other'}`);
+  }
   return apply(whereOp, [condition, input, other], {});
 }
 

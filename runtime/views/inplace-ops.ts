@@ -49,8 +49,11 @@ function arithmeticInPlace(op: string, target: Tensor, compute: (self: Tensor) =
   return writeInPlace(op, target, value);
 }
 
-/** `target` takes `value` in place (a fresh tensor this call consumes). */
-export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor {
+/**
+ * `target` takes `value` in place (a fresh tensor this call consumes). `overwrites`: value does
+ * not read target's old value (copy_, fill_), which autograd then gives zeros, as PyTorch.
+ */
+export function writeInPlace(op: string, target: Tensor, value: Tensor, overwrites = false): Tensor {
   let write: { base: Tensor; newBase: Tensor };
   try {
     checkAutograd(op, target);
@@ -59,7 +62,8 @@ export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor 
     value.dispose();
     throw e;
   }
-  assignAll([[write.base, write.newBase]], op);
+  // through a view the new base reads the old one (its other elements)
+  assignAll([[write.base, write.newBase]], op, overwrites && !target._viewOf);
   return target;
 }
 
@@ -69,7 +73,7 @@ export function writeInPlace(op: string, target: Tensor, value: Tensor): Tensor 
  */
 function fillInPlace(op: string, target: Tensor, value: Operand, mask: Tensor | null): Tensor {
   const overlapped = target._viewOf && hasInternalOverlap(target.shape, layoutOf(target).strides);
-  if (!overlapped) return writeInPlace(op, target, mask ? target.maskedFill(mask, value) : filledLike(op, target, value));
+  if (!overlapped) return writeInPlace(op, target, mask ? target.maskedFill(mask, value) : filledLike(op, target, value), !mask);
   checkAutograd(op, target);
   const v = value instanceof Tensor ? value : filled(op, [], value as number, target.dtype);
   const { base, newBase } = fillThrough(target, v, mask);
@@ -174,7 +178,7 @@ installMethods({
   maskedFill_(mask, value) { return fillInPlace('maskedFill_', this, value, mask); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);
-    return writeInPlace('copy_', this, fresh(source, this.shape, this.dtype));
+    return writeInPlace('copy_', this, fresh(source, this.shape, this.dtype), true);
   },
   set(value) {
     if (!this._viewOf) throw new TypeError('set: the target must be a view of a tensor, such as x.at(0) or x.at(":", 1)');

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import type { SessionFactory } from '../../kernel/language-session.js';
+import type { SessionFactory, SessionOptions } from '../../kernel/language-session.js';
 import { SessionDriver } from './recording-publisher.js';
 
 const built = (await import(path.resolve('dist/kernel/session/index.js'))) as { createSession: SessionFactory };
@@ -17,8 +17,8 @@ export const REWRITE_MODES = [
   ['typed, %typecheck error', '%typecheck error'],
 ] as const;
 
-/** A maker of fresh built sessions named `prefix...`; call it where afterAll may be registered. */
-export function builtSessions(prefix: string): () => SessionDriver {
+/** A maker of fresh built sessions named `prefix...` (with `options`); call it where afterAll may be registered. */
+export function builtSessions(prefix: string, options: Pick<SessionOptions, 'backgroundWarmUp'> = {}): () => SessionDriver {
   const drivers: SessionDriver[] = [];
   afterAll(async () => {
     for (const driver of drivers) {
@@ -27,7 +27,7 @@ export function builtSessions(prefix: string): () => SessionDriver {
     }
   });
   return () => {
-    const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), prefix)), built.createSession);
+    const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), prefix)), built.createSession, options);
     drivers.push(driver);
     return driver;
   };

@@ -183,6 +183,20 @@ describe('type diagnostics', () => {
     }
   });
 
+  it('with backgroundWarmUp: false, builds the service only for a request that needs it', async () => {
+    const fresh = new SessionDriver(undefined, undefined, { backgroundWarmUp: false });
+    try {
+      await fresh.run('const early: string = 1;');
+      const service = (fresh.session as unknown as { languageService: { ready: boolean } }).languageService;
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // three quiet spells
+      expect(service.ready).toBe(false);
+      expect((await fresh.session.complete('ear', 3)).matches).toContain('early');
+      expect(service.ready).toBe(true);
+    } finally {
+      await fresh.shutdown();
+    }
+  });
+
   it('honours a tsconfig.json in the notebook folder', async () => {
     const strictDriver = new SessionDriver();
     const looseDriver = new SessionDriver();

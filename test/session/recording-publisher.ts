@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ExecuteOutcome, LanguageSession, MimeBundle, Publisher, SessionFactory } from '../../kernel/language-session.js';
+import type { ExecuteOutcome, LanguageSession, MimeBundle, Publisher, SessionFactory, SessionOptions } from '../../kernel/language-session.js';
 import { createSession } from '../../kernel/session/index.js';
 
 export type Recorded =
@@ -50,9 +50,12 @@ export class SessionDriver {
   readonly session: LanguageSession;
   count = 0;
 
-  /** `factory`: the session from source by default; tests that start the device thread pass the built one. */
-  constructor(readonly cwd = mkdtempSync(path.join(tmpdir(), 'tpu-session-')), factory: SessionFactory = createSession) {
-    this.session = factory({ cwd, comms: { registerTarget() {}, open() { throw new Error('no comms in tests'); } } });
+  /**
+   * `factory`: the session from source by default; tests that start the device thread pass the
+   * built one. `options`: the session's optional settings (backgroundWarmUp).
+   */
+  constructor(readonly cwd = mkdtempSync(path.join(tmpdir(), 'tpu-session-')), factory: SessionFactory = createSession, options: Pick<SessionOptions, 'backgroundWarmUp'> = {}) {
+    this.session = factory({ cwd, comms: { registerTarget() {}, open() { throw new Error('no comms in tests'); } }, ...options });
   }
 
   /** Starts a cell; its publisher records while it runs. */

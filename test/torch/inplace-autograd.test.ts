@@ -40,6 +40,28 @@ const cases: TorchCase[] = [
     js: (x) => { x.requiresGrad_(); const y = x.mul(2); y.fill_(3); y.mul(x).sum().backward(); return [x.grad!, tpu.tensor([y.requiresGrad, !y.isLeaf])]; },
     py: 'x = x0.requires_grad_()\ny = x.mul(2)\ny.fill_(3)\n(y * x).sum().backward()\nresult = (x.grad, torch.tensor([y.requires_grad, y.grad_fn is not None]))',
   },
+  // a write that does not read the old value: what the old value came from gets zeros, not none
+  { name: 'copy_ of a constant over a non-leaf gives its leaf zeros', inputs: [W], js: gradOf((w) => { const y = w.mul(1); y.copy_(tpu.tensor([5, 6, 7])); return y; }), py: pyGrad('y = x.mul(1)\ny.copy_(torch.tensor([5., 6, 7]))\nloss = y') },
+  {
+    name: 'copy_ of a value that requires grad: the old value gets zeros, the source the gradient',
+    inputs: [X, W],
+    js: (x, s) => { x.requiresGrad_(); s.requiresGrad_(); const y = x.mul(2); y.copy_(s.mul(3)); y.mul(tpu.tensor([1, 2, 3])).sum().backward(); return [x.grad!, s.grad!]; },
+    py: 'x = x0.requires_grad_()\ns = x1.requires_grad_()\ny = x.mul(2)\ny.copy_(s * 3)\n(y * torch.tensor([1., 2, 3])).sum().backward()\nresult = (x.grad, s.grad)',
+  },
+  { name: 'copy_ of a broadcast int source casts it', inputs: [X], js: gradOf((x) => { const y = x.mul(2); y.copy_(tpu.tensor(4, { dtype: 'int32' })); return y.mul(x); }), py: pyGrad('y = x.mul(2)\ny.copy_(torch.tensor(4, dtype=torch.int32))\nloss = y * x') },
+  { name: 'copy_ of a value computed from the old one', inputs: [X], js: gradOf((x) => { const y = x.mul(2); y.copy_(y.mul(3)); return y.mul(tpu.tensor([1, 2, 3])); }), py: pyGrad('y = x.mul(2)\ny.copy_(y * 3)\nloss = y * torch.tensor([1., 2, 3])') },
+  { name: 'fill_ and zero_ of a whole non-leaf give its leaf zeros', inputs: [X, W],
+    js: (x, w) => { x.requiresGrad_(); w.requiresGrad_(); const y = x.mul(2); y.fill_(3); const z = w.mul(3); z.zero_(); y.add(z).sum().backward(); return [x.grad!, w.grad!]; },
+    py: 'x = x0.requires_grad_()\nw = x1.requires_grad_()\ny = x.mul(2)\ny.fill_(3)\nz = w.mul(3)\nz.zero_()\n(y + z).sum().backward()\nresult = (x.grad, w.grad)' },
+  { name: 'zero_ of a value exp saved: backward reaches the old value, PyTorch\'s error', inputs: [W],
+    js: (w) => { w.requiresGrad_(); const z = w.exp(); z.zero_(); z.sum().backward(); return z; }, py: 'w = x0.requires_grad_()\nz = w.exp()\nz.zero_()\nz.sum().backward()\nresult = z' },
+  {
+    name: 'fill_ with a 0-d value that requires grad',
+    inputs: [X, f32(3)],
+    js: (x, v) => { x.requiresGrad_(); v.requiresGrad_(); const y = x.mul(2); y.fill_(v as never); y.mul(tpu.tensor([1, 2, 3])).sum().backward(); return [x.grad!, v.grad!]; },
+    py: 'x = x0.requires_grad_()\nv = x1.requires_grad_()\ny = x.mul(2)\ny.fill_(v)\n(y * torch.tensor([1., 2, 3])).sum().backward()\nresult = (x.grad, v.grad)',
+  },
+  { name: 'copy_ through a transposed view of the whole non-leaf', inputs: [f32([[1, 2], [3, 4]])], js: gradOf((x) => { const y = x.mul(2); y.T.copy_(tpu.tensor([[9, 9], [1, 1]])); return y; }), py: pyGrad('y = x.mul(2)\ny.T.copy_(torch.tensor([[9., 9], [1, 1]]))\nloss = y') },
   { name: 'maskedFill_ and zero_ of views of a non-leaf', inputs: [X], js: gradOf((x) => { const y = x.mul(x); y.maskedFill_(tpu.tensor([true, false, false]), 0); y.at('2:').zero_(); return y; }), py: pyGrad('y = x.mul(x)\ny.masked_fill_(torch.tensor([True, False, False]), 0)\ny[2:].zero_()\nloss = y') },
   {
     name: 'copy_ into a view of a tensor without grad',

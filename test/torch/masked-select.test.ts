@@ -1,5 +1,5 @@
 // Reading with a bool mask against PyTorch, in debug, strict and fused mode: x[mask] (a mask of
-// x's shape or of its leading dims) and masked_select (mask and x broadcast), their shapes,
+// x's shape or of its leading dims; x.at(mask) and x.index(mask)) and masked_select (mask and x broadcast), their shapes,
 // dtypes, errors and gradients. The count of true values is read from the device: in fused
 // mode the pending region runs first, and the ops recorded around the read keep their values.
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,13 @@ const cases: TorchCase[] = [
   { name: 'x[mask] with a mask of another length is an error', inputs: [X, bool([true, false])], js: (x, m) => x.at(m), py: 'x0[x1]' },
   { name: 'x[mask] with a mask of more dims is an error', inputs: [f32([1, 2]), bool([[true], [false]])], js: (x, m) => x.at(m), py: 'x0[x1]' },
   { name: 'x[mask] with a mask of the wrong trailing size is an error', inputs: [X, bool([[true, false, true], [true, false, true], [true, false, true]])], js: (x, m) => x.at(m), py: 'x0[x1]' },
+  { name: 'x.index(mask) is x[mask]: a mask of x\'s shape, over the leading dim, 0-d', inputs: [X, ROWS, bool(false)],
+    js: (x, m, z) => [x.index(x.gt(0)), x.index(m), x.index(z)], py: '(x0[x0 > 0], x0[x1], x0[x2])' },
+  { name: 'x.index(mask) with a mask of another length is an error', inputs: [X, bool([true, false])], js: (x, m) => x.index(m), py: 'x0[x1]' },
+  { name: 'x.index(mask) with a mask of more dims is an error', inputs: [f32([1, 2]), bool([[true], [false]])], js: (x, m) => x.index(m), py: 'x0[x1]' },
+  { name: 'gradient of x.index(mask) over the leading dim', inputs: [X, ROWS],
+    js: (x, m) => { x.requiresGrad_(); x.index(m).mul(tpu.tensor([[1, 2, 3, 4], [5, 6, 7, 8]])).sum().backward(); return x.grad!; },
+    py: 'x = x0.requires_grad_()\n(x[x1] * torch.tensor([[1., 2, 3, 4], [5, 6, 7, 8]])).sum().backward()\nresult = x.grad' },
   { name: 'maskedSelect broadcasts the mask', inputs: [X, bool([true, false, false, true])], js: (x, m) => x.maskedSelect(m), py: 'x0.masked_select(x1)' },
   { name: 'maskedSelect broadcasts the input', inputs: [f32([1, 2]), bool([[true, false], [true, true]])], js: (x, m) => tpu.maskedSelect(x, m), py: 'torch.masked_select(x0, x1)' },
   { name: 'maskedSelect of shapes that do not broadcast is an error', inputs: [X, bool([[true, false, true, true], [false, false, true, true]])], js: (x, m) => x.maskedSelect(m), py: 'x0.masked_select(x1)' },
@@ -49,10 +56,13 @@ describe('reading with a bool mask: messages', () => {
     expect(() => x.maskedSelect(tpu.ones([2, 4]).gt(0))).toThrow('maskedSelect: shapes [3, 4] (input) and [2, 4] (mask) cannot be broadcast: dimension -2 is 3 vs 2');
     expect(() => x.maskedSelect(tpu.ones([4]))).toThrow('maskedSelect: mask must be a bool tensor; got float32');
     expect(() => x.at(tpu.tensor([true, false, true]), 0)).toThrow('at: a bool mask must be the only index (x[mask])');
+    expect(() => x.index(tpu.tensor([true, false]))).toThrow('index(mask): the shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0');
+    expect(() => x.index(tpu.ones([3, 4, 1]).gt(0))).toThrow('index(mask): too many indices: the mask [3, 4, 1] has 3 dims, the indexed tensor [3, 4] has 2');
   });
 
   it('under tpu.compile, which has no mask values while it traces, names what to use', () => {
     const f = tpu.compile((t: typeof x) => t.at(t.gt(3)));
     expect(() => f(x)).toThrow(/x\[mask\]: the result's length is the mask's count of true values, which tpu\.compile does not have while tracing.*x\.where\(mask, 0\)/);
+    expect(() => tpu.compile((t: typeof x) => t.index(t.gt(3)))(x)).toThrow(/index\(mask\): the result's length is the mask's count of true values/);
   });
 });

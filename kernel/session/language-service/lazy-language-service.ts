@@ -38,8 +38,11 @@ export class LazyLanguageService {
   /** An executed cell not yet in the history (`recordCell`). */
   private pending: { source: string; tree: ts.SourceFile | undefined; checked: boolean } | undefined;
 
-  /** `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell (or its timing). */
-  constructor(private readonly cwd: string, private readonly busy: () => boolean) {
+  /**
+   * `busy()` tells whether a cell is running: the warm-up waits for idle so it never stalls a cell
+   * (or its timing). `warmsUp`: false builds only for a request that needs the service.
+   */
+  constructor(private readonly cwd: string, private readonly busy: () => boolean, private readonly warmsUp = true) {
     this.chain = new CellChain(cwd);
   }
 
@@ -70,7 +73,7 @@ export class LazyLanguageService {
     this.chain.record(source, fresh, checked);
     // In a quiet spell: the service's first build, or a new program for the chain once it ended
     // (a cell declared a name again), so the next cell does not wait for one.
-    if (!this.warmUp && !(this.built && this.chain.based)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
+    if (this.warmsUp && !this.warmUp && !(this.built && this.chain.based)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
 
   /**
