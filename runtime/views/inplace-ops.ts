@@ -1,6 +1,7 @@
 // In-place ops (add_, copy_, x.at(...).set(v), ...): the target keeps its identity and takes
 // the new value; through a view the write reaches the base and every other view of it.
 import { Tensor } from '../tensor.js';
+import { formatShape } from '../shape.js';
 import type { Operand } from '../ops/op.js';
 import type { AlphaOptions } from '../ops/scaled-add.js';
 import type { DivOptions } from '../ops/division.js';
@@ -139,10 +140,10 @@ declare module '../tensor.js' {
      */
     zero_(): Tensor;
     /**
-     * In place: every element becomes value; returns this.
+     * In place: every element becomes value (a number, a boolean or a 0-d tensor); returns this.
      * @example tpu.zeros([2]).fill_(7) // [7, 7]
      */
-    fill_(value: number): Tensor;
+    fill_(value: number | boolean | Tensor): Tensor;
     /**
      * In place: value where mask is true; returns this.
      * @example tpu.ones([2]).maskedFill_(tpu.tensor([true, false]), 0) // [0, 1]
@@ -174,7 +175,10 @@ installMethods({
   pow_(exponent) { return arithmeticInPlace('pow_', this, (self) => self.pow(exponent), [this, exponent]); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
   zero_() { return fillInPlace('zero_', this, 0, null); },
-  fill_(value) { return fillInPlace('fill_', this, value, null); },
+  fill_(value) {
+    if (value instanceof Tensor && value.ndim !== 0) throw new TypeError(`fill_: value must be a number, a boolean or a 0-d tensor (as PyTorch's fill_); got a tensor of shape ${formatShape(value.shape)}`);
+    return fillInPlace('fill_', this, value, null);
+  },
   maskedFill_(mask, value) { return fillInPlace('maskedFill_', this, value, mask); },
   copy_(source) {
     if (!(source instanceof Tensor)) throw new TypeError(`copy_: source must be a tensor; got ${typeof source}`);

@@ -18,6 +18,8 @@ const cases: { name: string; run: () => Tensor[]; want: number[][] }[] = [
   { name: 'set on an index', run: () => { const b = f32([[1, 2], [3, 4]]); b.at(1, 0).set(9); b.at(0).set(f32([7])); return [b]; }, want: [[7, 7, 9, 4]] },
   { name: 'add_ sub_ mul_ div_ clamp_', run: () => { const b = f32([1, 2, 3, 4]); b.add_(1).mul_(f32([1, 2, 3, 4])).sub_(2).div_(2).clamp_(0, 6); return [b]; }, want: [[0, 2, 5, 6]] },
   { name: 'zero_ fill_ maskedFill_', run: () => { const a = f32([1, 2, 3]); const b = f32([1, 2, 3]); a.zero_(); b.maskedFill_(tpu.tensor([true, false, true]), -1); const c = f32([5]); c.fill_(7); return [a, b, c]; }, want: [[0, 0, 0], [-1, 2, -1], [7]] },
+  // PyTorch's fill_ takes a boolean and a 0-d tensor too
+  { name: 'fill_ with a boolean and with a 0-d tensor', run: () => [f32([5, 6]).fill_(true), f32([5, 6]).fill_(tpu.tensor(2.5))], want: [[1, 1], [2.5, 2.5]] },
 ];
 
 const modes = ['debug', 'strict', 'fused'] as const;
@@ -54,6 +56,12 @@ describe('views and in-place ops', () => {
     expect(() => t.view([4])).toThrow("view size is not compatible with input tensor's size and stride");
     expect(tpu.memory().liveTensors).toBe(live);
     expect(b.array()).toEqual([1, 2]);
+  });
+
+  it('fill_ of a tensor with dims is PyTorch\'s error, naming the shape', () => {
+    const a = f32([1, 2]);
+    expect(() => a.fill_(tpu.tensor([3, 4]))).toThrow('fill_: value must be a number, a boolean or a 0-d tensor (as PyTorch\'s fill_); got a tensor of shape [2]');
+    expect(a.array()).toEqual([1, 2]);
   });
 
   it('in-place on a leaf that requires grad is an error, except under noGrad', () => {

@@ -58,7 +58,7 @@ const cases: TorchCase[] = [
   {
     name: 'fill_ with a 0-d value that requires grad',
     inputs: [X, f32(3)],
-    js: (x, v) => { x.requiresGrad_(); v.requiresGrad_(); const y = x.mul(2); y.fill_(v as never); y.mul(tpu.tensor([1, 2, 3])).sum().backward(); return [x.grad!, v.grad!]; },
+    js: (x, v) => { x.requiresGrad_(); v.requiresGrad_(); const y = x.mul(2); y.fill_(v); y.mul(tpu.tensor([1, 2, 3])).sum().backward(); return [x.grad!, v.grad!]; },
     py: 'x = x0.requires_grad_()\nv = x1.requires_grad_()\ny = x.mul(2)\ny.fill_(v)\n(y * torch.tensor([1., 2, 3])).sum().backward()\nresult = (x.grad, v.grad)',
   },
   { name: 'copy_ through a transposed view of the whole non-leaf', inputs: [f32([[1, 2], [3, 4]])], js: gradOf((x) => { const y = x.mul(2); y.T.copy_(tpu.tensor([[9, 9], [1, 1]])); return y; }), py: pyGrad('y = x.mul(2)\ny.T.copy_(torch.tensor([[9., 9], [1, 1]]))\nloss = y') },
