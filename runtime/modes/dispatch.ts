@@ -125,7 +125,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   }
   opsDispatched[mode.name]++;
   const result = mode.apply(node);
-  if (constantsOnly && settings.chips() > 1 && !COLLECTIVE_PRIMITIVES.has(op.name)) result._remake = (c) => applyOnChip(c, op, operands, attrs);
+  if (constantsOnly && settings.chips() > 1 && !COLLECTIVE_PRIMITIVES.has(op.name)) result._remake = remaking(op, operands, attrs);
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
@@ -137,6 +137,16 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
  */
 function fedType(op: OpDef<any>, i: number, promoted: DType): DType {
   return promoted === 'bfloat16' && i === 1 && op.readsSecondWhole === true ? 'float32' : promoted;
+}
+
+/**
+ * Makes the constant again on another chip from its own copy of the operands: node.inputs may
+ * be the same array, and recipes rewrite theirs to read values through hidden tensors
+ * (modes/recipes.ts, Region.assign), which cannot be made again.
+ */
+function remaking<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): (chip: number) => Tensor {
+  const own = operands.slice();
+  return (chip) => applyOnChip(chip, op, own, attrs);
 }
 
 /** The operands with each constant made on another chip made again on `chip`. */
