@@ -79,7 +79,7 @@ export interface ValueKeeper {
   checkRead(what: string): void;
   /** Brings t's value into device memory (runs its recipe: a sync point). */
   materialize(t: Tensor, reason: string): void;
-  /** t's value got a buffer: its recipe no longer needs the buffers it reads. */
+  /** t's value is getting a buffer (its recipe still set): the recipe no longer needs the buffers it reads. */
   materialized(t: Tensor): void;
   /** t, a recipe holding pins, was disposed: no one can read it now. */
   disposedRecipe(t: Tensor): void;
@@ -162,6 +162,8 @@ export class Tensor {
   _viewOf: ViewOf | undefined = undefined;
   /** The tensor whose buffer this one adopted in an in-place update (keeps it alive). */
   _valueOwner: Tensor | undefined = undefined;
+  /** Recipes kept by its region that read this recipe (modes/recipes.ts: they keep it when it goes). */
+  _keptReaders: Tensor | Tensor[] | undefined = undefined;
 
   /** Accumulated gradient of a leaf after backward(); null before. */
   get grad(): Tensor | null {
@@ -192,9 +194,9 @@ export class Tensor {
 
   /** Called when the tensor's value gets a device buffer. */
   _materialized(buffer: DeviceBuffer): void {
+    keeper.materialized(this); // sees the recipe that goes
     this._buf = buffer;
     this._node = null;
-    keeper.materialized(this);
     chipSession(buffer.chip).track(this, buffer);
   }
 

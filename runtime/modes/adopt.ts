@@ -1,12 +1,13 @@
 // An in-place update done at once: the target takes the source's device buffer, or, should
 // the launch computing it fail, its old value back (the device keeps it: session.keepOnFailure).
 import type { Tensor } from '../tensor.js';
-import { disposeBuffer } from './recipes.js';
+import { disposeBuffer, keepReaders } from './recipes.js';
 import { chipSession } from '../device/current.js';
 
 // The source stays reachable from the target so its finalizer (which would free that
 // buffer) cannot run while the target uses it.
 export function adopt(target: Tensor, source: Tensor): void {
+  keepReaders(target); // recipes kept reading target's recipe keep it
   const old = target._buf;
   target._buf = source._buf;
   target._node = null;

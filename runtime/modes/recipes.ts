@@ -1,12 +1,14 @@
 // Values a fused region did not materialize keep their recipe, so they can be recomputed
 // if read later. A recipe must still find its inputs then: device buffers it reads stay
 // pinned (a dispose() of their tensor is deferred) until the recipe is materialized or
-// garbage-collected. A recipe reads the buffers themselves, not the tensors that held them:
-// a tensor updated in place later (an optimizer step) must not change what it computes.
-// A pending region pins the buffers it reads the same way, until it ran.
+// garbage-collected. A recipe computes the value it had when made, as in PyTorch: a tensor it
+// read, updated in place later (an optimizer step, copy_) or materialized and disposed, must
+// not change what it computes. So it reads buffers through hidden tensors on them, and a
+// live recipe through a hidden tensor holding that recipe once the recipe stops being the
+// tensor's value (keepReaders). A pending region pins the buffers it reads the same way, until it ran.
 import type { DeviceBuffer } from '../device/memory.js';
 import { chipSession } from '../device/current.js';
-import { isScalar, Tensor, type PinGroup, type WeakScalar } from '../tensor.js';
+import { isScalar, Tensor, type PinGroup, type TraceNode, type WeakScalar } from '../tensor.js';
 
 // One registration per region, not per value: registering cost more than recording the op
 // (10,000 tiny adds in a loop: most of their time went to it and to the collector).
@@ -25,49 +27,17 @@ const registry = new FinalizationRegistry<readonly DeviceBuffer[]>((buffers) => 
  * zeroGrad, held its ReLU output until a full collection, a fresh buffer every step).
  */
 export function keepRecipes(members: readonly Tensor[]): void {
+  const keeping = new Keeping(members);
   // Members come in recording order and a recipe reads only earlier values: walking back,
   // a value is known to be needed before its turn comes.
-  let needed: Set<Tensor> | null = null;
-  /** Each pinned buffer and the hidden tensor recipes read it through. */
-  let aliases: Map<DeviceBuffer, Tensor> | null = null;
-  /** The recipes kept, last recorded first. */
-  const kept: Tensor[] = [];
-  let graphReads: ReadonlySet<Tensor> | null | undefined;
-  const unreachable = (t: Tensor) => {
-    if (t.disposed) return true;
-    if (!t._temporary) return false;
-    graphReads ??= readByGraph(members);
-    return graphReads !== null && !graphReads.has(t);
-  };
   for (let m = members.length - 1; m >= 0; m--) {
     const t = members[m]!;
     if (t._buf || !t._node || t._pins) continue;
-    if (unreachable(t) && !needed?.has(t)) continue;
-    kept.push(t);
-    const inputs = t._node.inputs as (Tensor | WeakScalar)[];
-    for (let k = 0; k < inputs.length; k++) {
-      const v = inputs[k]!;
-      if (isScalar(v)) continue;
-      const b = v._buf;
-      if (!b) {
-        (needed ??= new Set()).add(v);
-        continue;
-      }
-      // Never met by a live value, and never a wrong number: a region pins each buffer its ops
-      // read from their recording (Region.read) until this ran, its outputs are fresh buffers, and
-      // the disposed ones it writes anyway (collectives') are freed only after this (Region.flush);
-      // tpu.reset() drops the pending region before it frees anything. A buffer freed regardless
-      // belongs to a disposed tensor, which nothing gives a new value: a recompute of this recipe
-      // throws at that input (bind-program.ts checkLive) rather than read another value.
-      if (b.freed) continue;
-      let alias = (aliases ??= new Map()).get(b);
-      if (!alias) {
-        pin(b);
-        aliases.set(b, (alias = frozen(v)));
-      }
-      inputs[k] = alias;
-    }
+    if (keeping.unreachable(t) && !keeping.needed?.has(t)) continue;
+    keeping.kept.push(t);
+    keeping.readValues(t);
   }
+  const { aliases, kept } = keeping;
   if (!aliases) return;
   const group: PinGroup = { buffers: [...aliases.keys()], holders: 0 };
   // In recording order: a value reaches a pinned buffer through an input that reads one or
@@ -77,11 +47,84 @@ export function keepRecipes(members: readonly Tensor[]): void {
     const t = kept[i]!;
     if (!readsPinned(t._node!.inputs, aliases, reaching)) continue;
     reaching.add(t);
-    if (unreachable(t)) continue;
+    if (keeping.unreachable(t)) continue;
     group.holders++;
     t._pins = group;
   }
   registry.register(group, group.buffers, group);
+}
+
+/**
+ * One keepRecipes walk. A class, not closures made per call: V8 keeps a closure's optimized
+ * code only while one of its closures lives (bind-program.ts Binder).
+ */
+class Keeping {
+  /** Values the recipes kept so far read (so kept themselves, though disposed). */
+  needed: Set<Tensor> | null = null;
+  /** Each pinned buffer and the hidden tensor recipes read it through. */
+  aliases: Map<DeviceBuffer, Tensor> | null = null;
+  /** The copies recipes read recipes of earlier regions through (copyOf). */
+  private copies: Map<Tensor, Tensor> | null = null;
+  /** The recipes kept, last recorded first. */
+  readonly kept: Tensor[] = [];
+  private graphReads: ReadonlySet<Tensor> | null | undefined = undefined;
+
+  constructor(private readonly members: readonly Tensor[]) {}
+
+  unreachable(t: Tensor): boolean {
+    if (t.disposed) return true;
+    if (!t._temporary) return false;
+    this.graphReads ??= readByGraph(this.members);
+    return this.graphReads !== null && !this.graphReads.has(t);
+  }
+
+  /** Makes the recipe of `reader`, kept, read values rather than tensors that may change. */
+  readValues(reader: Tensor): void {
+    const inputs = reader._node!.inputs as (Tensor | WeakScalar)[];
+    for (let k = 0; k < inputs.length; k++) {
+      const v = inputs[k]!;
+      if (isScalar(v)) continue;
+      const b = v._buf;
+      if (!b) {
+        (this.needed ??= new Set()).add(v);
+        // A live recipe may still be updated in place, or materialized and disposed: one of this
+        // region is told its reader (keepReaders), one of an earlier region is read through a copy.
+        if (this.unreachable(v)) continue;
+        if (v._node!.region !== null) noteReader(v, reader);
+        else inputs[k] = this.copyOf(v);
+        continue;
+      }
+      // Never met by a live value, and never a wrong number: a region pins each buffer its ops
+      // read from their recording (Region.read) until this ran, its outputs are fresh buffers, and
+      // the disposed ones it writes anyway (collectives') are freed only after this (Region.flush);
+      // tpu.reset() drops the pending region before it frees anything. A buffer freed regardless
+      // belongs to a disposed tensor, which nothing gives a new value: a recompute of this recipe
+      // throws at that input (bind-program.ts checkLive) rather than read another value.
+      if (b.freed) continue;
+      let alias = (this.aliases ??= new Map()).get(b);
+      if (!alias) {
+        pin(b);
+        this.aliases.set(b, (alias = frozen(v)));
+      }
+      inputs[k] = alias;
+    }
+  }
+
+  /**
+   * A hidden copy of v, a live recipe of an earlier region (a transposed weight, recomputed
+   * where read), whose buffers this region pins: v's own pins go with v. In kept, it reaches
+   * them for the values reading it; disposed, it holds none.
+   */
+  private copyOf(v: Tensor): Tensor {
+    let copy = (this.copies ??= new Map()).get(v);
+    if (copy) return copy;
+    const node = v._node!;
+    copy = hiddenRecipe(v, { ...node, inputs: node.inputs.slice(), consumers: 0, boundBy: 0, boundAt: 0 });
+    this.copies.set(v, copy);
+    this.kept.push(copy);
+    this.readValues(copy);
+    return copy;
+  }
 }
 
 function readsPinned(inputs: readonly (Tensor | WeakScalar)[], aliases: ReadonlyMap<DeviceBuffer, Tensor>, reaching: ReadonlySet<Tensor>): boolean {
@@ -165,6 +208,50 @@ export function releaseFreedLayouts(operands: readonly unknown[]): void {
     o.dispose();
     dropRecipe(o);
   }
+}
+
+/** Notes that `reader`, a recipe kept by v's region, reads v's recipe through v. */
+function noteReader(v: Tensor, reader: Tensor): void {
+  const readers = v._keptReaders;
+  if (readers === undefined) v._keptReaders = reader;
+  else if (readers instanceof Tensor) {
+    if (readers !== reader) v._keptReaders = [readers, reader];
+  } else if (readers[readers.length - 1] !== reader) readers.push(reader);
+}
+
+/**
+ * v's recipe stops being its value (v is updated in place, or materialized and may then be
+ * disposed or updated): the kept recipes reading v read `old`, a hidden tensor holding that
+ * recipe (by default a new one), from now on. Their region's pins (keepRecipes) cover what it
+ * reads: a value reaching them through v holds them itself.
+ */
+export function keepReaders(v: Tensor, old: Tensor | null = null): void {
+  const readers = v._keptReaders;
+  if (readers === undefined) return;
+  v._keptReaders = undefined;
+  const to = old ?? hiddenRecipe(v, v._node!);
+  if (readers instanceof Tensor) replaceInput(readers, v, to);
+  else for (const r of readers) replaceInput(r, v, to);
+}
+
+function replaceInput(reader: Tensor, v: Tensor, by: Tensor): void {
+  const inputs = reader._node?.inputs as (Tensor | WeakScalar)[] | undefined;
+  if (!inputs) return; // materialized since
+  for (let k = 0; k < inputs.length; k++) if (inputs[k] === v) inputs[k] = by;
+}
+
+/** t is getting a buffer: the kept recipes reading its recipe keep it, and it no longer needs its pins. */
+export function recipeMaterialized(t: Tensor): void {
+  if (t._keptReaders !== undefined) keepReaders(t);
+  dropRecipe(t);
+}
+
+/** A hidden tensor shaped like v computing `node` (never an output: a recipe reading it recomputes it). */
+function hiddenRecipe(v: Tensor, node: TraceNode): Tensor {
+  const hidden = new Tensor(null, v.shape, v.dtype, v.chip);
+  hidden._node = node;
+  hidden.disposed = true;
+  return hidden;
 }
 
 /** A hidden tensor on v's current buffer (never disposed by anyone: the pin frees it). */

@@ -19,7 +19,7 @@ import { iterationCut } from '../program/loop-period.js';
 import { readsUncheckedIndices, sameAttrs } from '../primitive.js';
 import { numel, shapesEqual } from '../shape.js';
 import { ITEMSIZE } from '../dtype.js';
-import { disposeBuffer, holdUntilCollected, isBufferLayout, keepRecipes, pin, unpin } from './recipes.js';
+import { disposeBuffer, holdUntilCollected, isBufferLayout, keepReaders, keepRecipes, pin, unpin } from './recipes.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import { chipSession, postAllChips } from '../device/current.js';
 import { checkRecomputable } from './materialize.js';
@@ -121,14 +121,14 @@ export class Region {
   }
 
   /**
-   * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far keep
-   * reading the old value, which moves to a hidden tensor; from now on `target` is the
-   * source's recipe, so later ops read the new value and the program writes it out. A
-   * `derived` update (a view recomputed from its updated base) is not written out unless
-   * used: the views of a parameter left by earlier steps (`w.T`), dead but not yet collected,
-   * would otherwise each add an output, and a new program, to every step. Read later, such a
-   * view is recomputed from the base's buffer its recipe keeps. Returns false when `source`
-   * is not a recipe of this region (the caller updates eagerly then).
+   * An in-place update (optimizer step, copy_) recorded in the region: ops recorded so far,
+   * and recipes kept reading target, keep reading the old value, which moves to a hidden
+   * tensor; from now on `target` is the source's recipe, so later ops read the new value and
+   * the program writes it out. A `derived` update (a view recomputed from its updated base)
+   * is not written out unless used: the views of a parameter left by earlier steps (`w.T`),
+   * dead but not yet collected, would otherwise each add an output, and a new program, to
+   * every step. Read later, such a view is recomputed from the base's buffer its recipe keeps.
+   * Returns false when `source` is not a recipe of this region (the caller updates eagerly then).
    */
   assign(target: Tensor, source: Tensor, derived = false): boolean {
     if (source._node?.region !== this || source.disposed) return false;
@@ -136,8 +136,9 @@ export class Region {
     old._buf = target._buf;
     old._node = target._node;
     old._pins = target._pins;
-    old.disposed = true; // never an output: the region reads it, nothing after it does
+    old.disposed = true; // never an output: the region and the recipes kept reading target read it
     target._pins = null;
+    keepReaders(target, old);
     if (target._buf) this.displaced.push(target._buf);
     const members = this.members;
     for (let i = 0; i < members.length; i++) {

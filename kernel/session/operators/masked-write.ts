@@ -25,11 +25,7 @@ const maskOverX = (x: Any, mask: Any): Any => mask.reshape([...mask.shape, ...Ar
 export const notAValue = (what: string, v: unknown): TypeError =>
   new TypeError(`${what}: v must be a tensor, a number or a boolean; got ${v === null ? 'null' : Array.isArray(v) ? 'an array (wrap it with tpu.tensor(...))' : typeof v}`);
 
-/**
- * The number of selected rows: the length of the mask's own selection (reads the mask: a sync,
- * as x[mask]). Not `mask.to('int32').sum().item()`: in fused mode that leaves the mask a recipe
- * reading x, which x's in-place write below then changes (the kernel's note of 2026-11-29).
- */
+/** The number of selected rows: the length of the mask's own selection (reads the mask: a sync, as x[mask]). */
 const countOf = (mask: Any): number => mask.maskedSelect(mask).shape[0];
 
 /**
