@@ -65,6 +65,8 @@ export const functional = {
   sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'),
   argmax: method('argmax'), argmin: method('argmin'), any: method('any'), all: method('all'),
   var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
+  nansum: ops.nansum, nanmean: ops.nanmean, median: ops.median, cummax: ops.cummax, cummin: ops.cummin, logcumsumexp: ops.logcumsumexp,
+  diff: ops.diff, isclose: ops.isclose, allclose: ops.allclose, equal: ops.equal,
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
   maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,

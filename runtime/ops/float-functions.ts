@@ -81,13 +81,14 @@ export function hypot(x: Operand, other: Operand): Tensor {
  */
 export function logaddexp(x: Operand, other: Operand): Tensor {
   const dtype = floatOnlyDType('logaddexp', ['input', 'other'], [x, other]);
-  return composite('logaddexp', () => inFloat32Of(dtype, [x, other], ([a, b]) => {
-    const tx = wrapNumber('logaddexp', a!, b!);
-    const ty = wrapNumber('logaddexp', b!, a!);
-    const same = tx.isinf().logicalAnd(tx.eq(ty));
-    const gap = where(same, 0, tx.sub(ty)).abs();
-    return where(same, tx, tx.maximum(ty).add(gap.neg().exp().log1p()));
-  }));
+  return composite('logaddexp', () => inFloat32Of(dtype, [x, other], ([a, b]) => logAddExpOf(wrapNumber('logaddexp', a!, b!), wrapNumber('logaddexp', b!, a!))));
+}
+
+/** logaddexp of two float32 tensors (logcumsumexp's step too). */
+export function logAddExpOf(x: Tensor, y: Tensor): Tensor {
+  const same = x.isinf().logicalAnd(x.eq(y));
+  const gap = where(same, 0, x.sub(y)).abs();
+  return where(same, x, x.maximum(y).add(gap.neg().exp().log1p()));
 }
 
 /** True where v's sign bit is set: v < 0, or v is −0 (1/v is −inf). */
