@@ -6,7 +6,8 @@ import { addScaled, type AlphaOptions } from './ops/scaled-add.js';
 import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
-import { linspace, eye, randint } from './creation-computed.js';
+import { linspace, logspace, eye, randint, randperm } from './creation-computed.js';
+import { withRequiresGrad } from './autograd/creation.js';
 import { intArray } from './shape-args.js';
 import { wrapNumber } from './ops/wrapped-number.js';
 import { tensorArg } from './ops/tensor-arg.js';
@@ -40,9 +41,10 @@ const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, o
 };
 
 export const functional = {
-  linspace, eye, randint,
+  // their options' requiresGrad applied, as the creation functions' (creation.ts)
+  ...withRequiresGrad({ linspace, logspace, eye, randint, randperm }), normal: ops.normal,
   zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike,
-  where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
+  where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, hstack: ops.hstack, vstack: ops.vstack, meshgrid: ops.meshgrid, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
   mm: ops.mm, mv: ops.mv, addmm: ops.addmm, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,

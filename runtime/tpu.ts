@@ -81,7 +81,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'maskedFill' | 'maskedSelect' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
-  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal';
+  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
@@ -92,7 +92,7 @@ type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 };
 type F = typeof functionalObject;
-type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
   & {
     /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
     matmul: F['matmul'];
