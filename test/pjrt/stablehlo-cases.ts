@@ -333,6 +333,8 @@ function indexCases(): PrimitiveCase[] {
   for (const d of WITH_INT64) {
     // duplicate indices: several sources add into one element
     cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+    // no index repeated in a row: of repeated ones, XLA keeps any update and ONNX Runtime the last
+    cases.push(one(`scatter ${d}`, 'scatter', [T([4, 5], d), T([4, 2], 'int64', { values: [4, 0, 1, 3, 0, 2, 3, 1] }), T([4, 2], d)], { dim: 1 }, EXACT));
   }
   const topkInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],

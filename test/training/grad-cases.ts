@@ -150,6 +150,9 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   ],
   indexSelect: [{ label: 'repeated index', inputs: [m(3, 2)], call: (a) => a.indexSelect(0, ids([2, 0, 2])) }],
   gather: [{ inputs: [m(2, 3)], call: (a) => a.gather(1, ids([[2, 0], [1, 1]])) }],
+  scatter: [
+    { label: 'into x, from src', inputs: [m(2, 4), m(2, 3)], call: (x, src) => x.scatter(1, ids([[3, 0, 1], [2, 1, 0]]), src) },
+  ],
   scatterAdd: [
     { label: 'into x, from src', inputs: [m(3), m(4)], call: (x, src) => x.scatterAdd(0, ids([0, 2, 2, 1]), src) },
   ],
