@@ -38,7 +38,7 @@ export function take(x: Tensor, index: Tensor): Tensor {
  * (torch.take_along_dim: the indices argsort or topk give), negative indices counting from the
  * end; without dim, of the flattened x at the flattened indices, negative ones errors (both as
  * PyTorch's; an index past the end is an error, where PyTorch's dim form reads it modulo the size).
- * @example tpu.takeAlongDim(tpu.tensor([[10, 30, 20]]), tpu.tensor([[0, 2, 1]]), 1) // [[10, 20, 30]]
+ * @example tpu.takeAlongDim(tpu.tensor([[10, 30, 20]]), tpu.tensor([[0, 2, 1]], { dtype: 'int32' }), 1) // [[10, 20, 30]]
  */
 export function takeAlongDim(x: Tensor, indices: Tensor, dim?: number | { dim?: number | null } | null): Tensor {
   tensorArg('takeAlongDim', 'input', x);
