@@ -1,6 +1,7 @@
-// The dtype and the float32 arithmetic of composed float functions (logit, hypot, xlogy,
-// logaddexp, copysign, logcumsumexp): PyTorch's result dtype is the operands' promoted one,
-// integers and bools as float32, and its bfloat16 kernels compute in float32 and round once.
+// The dtype and the float32 arithmetic of composed float functions of two operands, either
+// a JS number (hypot, logaddexp, copysign; xlogy's check): PyTorch's result dtype is the
+// operands' promoted one, integers and bools as float32, and its bfloat16 kernels compute in
+// float32 and round once.
 import { isFloating, promoteOperands, promoteWithScalar, roundToBf16, scalarKind, type DType } from '../dtype.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { LiveNumber } from '../jit/live-number.js';

@@ -41,8 +41,8 @@ export function logit(x: Tensor, eps?: number | null | LogitOptions): Tensor {
   tensorArg('logit', 'input', x);
   const e = isOptions(eps) ? readOptions<LogitOptions>('logit', eps, ['eps']).eps : eps;
   if (e !== undefined && e !== null && (typeof e !== 'number' || Number.isNaN(e))) throw new TypeError(`logit: eps must be a number or null; got ${JSON.stringify(e)}`);
-  const v = isFloating(x.dtype) ? x : x.to('float32');
   return composite('logit', () => {
+    const v = isFloating(x.dtype) ? x : x.to('float32');
     // clamped as PyTorch (its gradient is 0 outside [eps, 1 − eps]); a NaN passes with its gradient
     const z = e === undefined || e === null ? v : where(v.isnan(), v, v.clamp(e, 1 - e));
     if (v.dtype === 'bfloat16') return z.div(z.neg().add(1)).log();
