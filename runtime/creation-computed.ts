@@ -1,9 +1,10 @@
-// linspace eye randint: values computed on the host from a few numbers, uploaded once like
+// linspace logspace eye randint randperm: values computed on the host from a few numbers, uploaded once like
 // the rest of creation.ts.
-import { checkInt32, INDEX_DTYPE, type DType } from './dtype.js';
+import { checkInt32, INDEX_DTYPE, isFloating, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
 import { upload } from './upload.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
+import { readOptions } from './options.js';
 import { uniform } from './random.js';
 import type { Tensor } from './tensor.js';
 
@@ -30,6 +31,35 @@ export function linspace(start: number, end: number, steps: number, opts?: Creat
   // PyTorch fills the second half from the end, so the last value is exactly `end`.
   const values = Array.from({ length: steps }, (_, i) => (i < steps / 2 ? start + i * step : end - (steps - 1 - i) * step));
   return fromValues('linspace', values, [steps], optionsOf('tpu.linspace', opts, 'float32'));
+}
+
+export interface LogspaceOptions extends CreationOptions {
+  /** The base of the powers (10 by default). */
+  base?: number;
+}
+
+/**
+ * `steps` powers base^e for e evenly spaced from start to end inclusive (torch.logspace); the base
+ * (10 by default) positionally or in the options. Integer dtypes take start and end truncated,
+ * and each power truncated, as PyTorch's.
+ * @example tpu.logspace(0, 3, 4) // [1, 10, 100, 1000]
+ * @example tpu.logspace(0, 3, 4, 2) // [1, 2, 4, 8]
+ */
+export function logspace(start: number, end: number, steps: number, base?: number | LogspaceOptions, opts?: LogspaceOptions): Tensor {
+  const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', 'dtype', 'requiresGrad', 'chip']) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, ['dtype', 'requiresGrad', 'chip']), base };
+  for (const [name, v] of [['start', start], ['end', end], ['base', b]] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.logspace: ${name} must be a finite number; got ${JSON.stringify(v)}`);
+  }
+  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`tpu.logspace: steps must be a non-negative integer; got ${JSON.stringify(steps)}`);
+  const o = optionsOf('tpu.logspace', rest, 'float32');
+  if (o.dtype === 'bool') throw new TypeError('tpu.logspace: dtype bool is not supported, as in PyTorch');
+  const integral = !isFloating(o.dtype);
+  const [first, last] = integral ? [Math.trunc(start), Math.trunc(end)] : [start, end];
+  const step = steps > 1 ? (last - first) / (steps - 1) : 0;
+  // the second half counted back from the end, as PyTorch's (and linspace's) kernel
+  const exponents = Array.from({ length: steps }, (_, i) => (steps === 1 ? start : i < Math.floor(steps / 2) ? first + i * step : last - (steps - 1 - i) * step));
+  const base32 = integral ? Math.fround(b) : b;
+  return fromValues('logspace', exponents.map((e) => (integral ? Math.trunc(base32 ** e) : base32 ** e)), [steps], o);
 }
 
 /**
@@ -65,4 +95,26 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
   if (high - low > 2 ** 32) throw new RangeError(`tpu.randint: high - low must be at most 2^32 (one 32-bit random draw per value); got low=${low}, high=${high}`);
   const u = uniform(numel(s));
   return fromValues('randint', u.map((v) => low + Math.floor(v * (high - low))), s, o);
+}
+
+/**
+ * A random permutation of 0 .. n-1, from the tpu.manualSeed generator (torch.randperm); int64 as
+ * PyTorch's, or the dtype asked for.
+ * @example tpu.randperm(4).sort().values // [0, 1, 2, 3]
+ */
+export function randperm(n: number, opts?: CreationOptions): Tensor {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`tpu.randperm: n must be a non-negative integer; got ${JSON.stringify(n)}`);
+  const o = optionsOf('tpu.randperm', opts, INDEX_DTYPE);
+  if (o.dtype === 'bool') throw new TypeError('tpu.randperm: dtype bool is not supported, as in PyTorch');
+  if (o.dtype === 'int32') checkInt32('tpu.randperm', 'n - 1', n - 1);
+  const limit = o.dtype === 'bfloat16' ? 2 ** 8 : o.dtype === 'float32' ? 2 ** 24 : Infinity;
+  if (n > limit) throw new RangeError(`tpu.randperm: n must be at most ${limit} for dtype ${o.dtype} (larger integers are not exact there); got ${n}`);
+  // Fisher–Yates, one draw per position
+  const u = uniform(n);
+  const perm = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(u[i]! * (i + 1));
+    [perm[i], perm[j]] = [perm[j]!, perm[i]!];
+  }
+  return fromValues('randperm', perm, [n], o);
 }

@@ -6,7 +6,8 @@ import { addScaled, type AlphaOptions } from './ops/scaled-add.js';
 import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
-import { linspace, eye, randint } from './creation-computed.js';
+import { linspace, logspace, eye, randint, randperm } from './creation-computed.js';
+import { withRequiresGrad } from './autograd/creation.js';
 import { intArray } from './shape-args.js';
 import { wrapNumber } from './ops/wrapped-number.js';
 import { tensorArg } from './ops/tensor-arg.js';
@@ -40,15 +41,23 @@ const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, o
 };
 
 export const functional = {
-  linspace, eye, randint,
+  // their options' requiresGrad applied, as the creation functions' (creation.ts)
+  ...withRequiresGrad({ linspace, logspace, eye, randint, randperm }), normal: ops.normal,
   zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike,
-  where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, einsum: ops.einsum,
+  where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, hstack: ops.hstack, vstack: ops.vstack, meshgrid: ops.meshgrid, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
+  mm: ops.mm, mv: ops.mv, addmm: ops.addmm, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
+  t: method('t'), swapaxes: method('swapaxes'), swapdims: method('swapdims'), select: ops.select, unbind: method('unbind'),
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),
   div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(wrapNumber('tpu.div', a, b), b, options)),
   fmod: binary(ops.fmodOp), remainder: (a: Operand, b: Operand): Tensor => ops.remainder(wrapNumber('tpu.remainder', a, b), b),
-  pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, lerp: ops.lerp,
+  pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, clip: ops.clamp, lerp: ops.lerp,
+  fmax: ops.fmax, fmin: ops.fmin, atan2: (a: Tensor, b: Operand) => tensorArg('tpu.atan2', 'input', a).atan2(b),
+  hypot: ops.hypot, xlogy: ops.xlogy, logaddexp: ops.logaddexp, copysign: ops.copysign, exp2: ops.exp2, logit: ops.logit,
+  signbit: ops.signbit, isposinf: ops.isposinf, isneginf: ops.isneginf, nanToNum: ops.nanToNum,
+  tan: method('tan'), asin: method('asin'), acos: method('acos'), atan: method('atan'), sinh: method('sinh'), cosh: method('cosh'),
+  log2: method('log2'), log10: method('log10'), frac: method('frac'), absolute: method('absolute'), sgn: method('sgn'),
   exp: method('exp'), log: method('log'), log1p: method('log1p'), expm1: method('expm1'), sqrt: method('sqrt'),
   rsqrt: method('rsqrt'), square: method('square'), abs: method('abs'), sign: method('sign'), neg: method('neg'),
   sin: method('sin'), cos: method('cos'), tanh: method('tanh'), sigmoid: method('sigmoid'), erf: method('erf'),
@@ -58,8 +67,11 @@ export const functional = {
   sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'),
   argmax: method('argmax'), argmin: method('argmin'), any: method('any'), all: method('all'),
   var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
+  nansum: ops.nansum, nanmean: ops.nanmean, median: ops.median, cummax: ops.cummax, cummin: ops.cummin, logcumsumexp: ops.logcumsumexp,
+  diff: ops.diff, isclose: ops.isclose, allclose: ops.allclose, equal: ops.equal,
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
-  tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd,
+  tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd, scatter: ops.scatter,
+  take: ops.take, takeAlongDim: ops.takeAlongDim, indexAdd: ops.indexAdd, indexFill: ops.indexFill, repeatInterleave: ops.repeatInterleave,
   maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
   movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,

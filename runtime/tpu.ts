@@ -78,17 +78,22 @@ export interface DeviceInfo {
 type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
   | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
-  | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax';
+  | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
+  | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
+  | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
+  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
+  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
-  | 'all' | 'transpose';
+  | 'all' | 'transpose' | 't' | 'swapaxes' | 'swapdims' | 'unbind' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
+  | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 };
 type F = typeof functionalObject;
-type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
   & {
     /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
     matmul: F['matmul'];
@@ -110,6 +115,10 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'eye' | 'randint'> & Pic
     maximum: F['maximum'];
     /** Elementwise minimum of two tensors (torch.minimum). @example tpu.minimum(x, y) */
     minimum: F['minimum'];
+    /** The angle of (other, input), in (-π, π] (torch.atan2). @example tpu.atan2(tpu.tensor([1]), tpu.tensor([-1])) // [2.356194] */
+    atan2: F['atan2'];
+    /** clamp under NumPy's name (torch.clip). @example tpu.clip(tpu.tensor([-2, 0.5, 3]), 0, 1) // [0, 0.5, 1] */
+    clip: typeof ops.clamp;
     /** torch.cat: the same as tpu.concat. @example tpu.cat([a, b], 0) */
     cat: typeof ops.concat;
     /** Variance (torch.var), unbiased by default. @example tpu.var(x, { dim: 0 }) */

@@ -12,6 +12,7 @@ import { composite } from '../modes/composite.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { installMethods } from '../install-methods.js';
 import { tensorArg } from './tensor-arg.js';
+import { wrapNumber } from './wrapped-number.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -25,8 +26,12 @@ export const pow = binary('pow', {
       // 0 where the exponent is 0 (PyTorch's convention: not 0·a^-1, NaN at a = 0)
       return composite('pow backward', () => where(t(b!).eq(0), 0, g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1))))));
     }),
-    // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch's convention).
-    gradFor(b!, () => composite('pow backward', () => where(t(a!).eq(0).logicalAnd(t(b!).ge(0)), 0, g.mul(out).mul(t(a!).log())))),
+    // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch's convention); a JS
+    // number a (tpu.pow(2, x)) as the 0-d tensor PyTorch wraps it in
+    gradFor(b!, () => composite('pow backward', () => {
+      const base = wrapNumber('pow', a!, b!);
+      return where(base.eq(0).logicalAnd(t(b!).ge(0)), 0, g.mul(out).mul(base.log()));
+    })),
   ],
 });
 
@@ -52,6 +57,30 @@ export const minimum = binary('minimum', {
     gradFor(b!, () => extremeGrad(g, lhs(b!), a!, lhs(b!).gt(a!))),
   ],
 });
+
+/**
+ * x where x >= other or other is NaN, else other: a NaN loses unless both are NaN, and a tie
+ * (-0 and 0 too) gives x and x all the gradient, as PyTorch's (torch.fmax).
+ * @example tpu.fmax(tpu.tensor([1, NaN, NaN]), tpu.tensor([2, 3, NaN])) // [2, 3, NaN]
+ */
+export function fmax(x: Tensor, other: Operand): Tensor {
+  tensorArg('fmax', 'input', x);
+  return composite('fmax', () => where(x.ge(other).logicalOr(isNan(other)), x, other));
+}
+
+/**
+ * The NaN-ignoring minimum, as fmax (torch.fmin).
+ * @example tpu.fmin(tpu.tensor([1, NaN, NaN]), tpu.tensor([2, 3, NaN])) // [1, 3, NaN]
+ */
+export function fmin(x: Tensor, other: Operand): Tensor {
+  tensorArg('fmin', 'input', x);
+  return composite('fmin', () => where(x.le(other).logicalOr(isNan(other)), x, other));
+}
+
+/** NaN test of a tensor or a JS scalar, as a bool tensor or a boolean. */
+function isNan(v: Operand): Tensor | boolean {
+  return v instanceof Tensor ? v.isnan() : Number.isNaN(+v);
+}
 
 /** gradFor only asks for the gradient of a tensor operand, so this cast is safe there. */
 const lhs = t;
@@ -138,6 +167,21 @@ declare module '../tensor.js' {
      */
     clamp(min?: Operand | null | ClampOptions, max?: Operand | null): Tensor;
     /**
+     * clamp under NumPy's name (torch.clip).
+     * @example tpu.tensor([-2, 0.5, 3]).clip(0, 1) // [0, 0.5, 1]
+     */
+    clip(min?: Operand | null | ClampOptions, max?: Operand | null): Tensor;
+    /**
+     * Elementwise maximum ignoring NaN (torch.fmax).
+     * @example tpu.tensor([1, NaN]).fmax(tpu.tensor([2, 3])) // [2, 3]
+     */
+    fmax(other: Operand): Tensor;
+    /**
+     * Elementwise minimum ignoring NaN (torch.fmin).
+     * @example tpu.tensor([1, NaN]).fmin(tpu.tensor([2, 3])) // [1, 3]
+     */
+    fmin(other: Operand): Tensor;
+    /**
      * x + weight * (end - x) (torch.lerp).
      * @example x.lerp(y, 0.5)
      */
@@ -157,5 +201,8 @@ installMethods({
   maximum(other) { return apply(maximum, [this, other], {}); },
   minimum(other) { return apply(minimum, [this, other], {}); },
   clamp(min, max) { return clamp(this, min, max); },
+  clip(min, max) { return clamp(this, min, max); },
+  fmax(other) { return fmax(this, other); },
+  fmin(other) { return fmin(this, other); },
   lerp(end, weight) { return lerp(this, end, weight); },
 });

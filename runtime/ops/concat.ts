@@ -1,4 +1,4 @@
-// concat (the primitive) and what is built on it: stack, split, chunk, roll.
+// concat (the primitive) and what is built on it: stack, hstack, vstack, split, chunk, roll.
 import { isOptions, readOptions } from '../options.js';
 import { promoteTypes } from '../dtype.js';
 import { formatShape, normalizeDim } from '../shape.js';
@@ -72,6 +72,27 @@ export function stack(tensors: readonly Tensor[], dim: number | { dim?: number }
   const parts = tensors.map((t) => t.unsqueeze(axis));
   // a new tensor, also of one input (its unsqueezed view is copied)
   return concatLayout(parts, parts.length === 1 ? parts[0]! : apply(concatOp, parts, { dim: axis }));
+}
+
+/**
+ * Joins tensors along dim 0 when they are 1-D, else along dim 1; a 0-d tensor counts as 1-D
+ * (torch.hstack).
+ * @example tpu.hstack([tpu.tensor([1, 2]), tpu.tensor([3])]) // [1, 2, 3]
+ */
+export function hstack(tensors: readonly Tensor[]): Tensor {
+  tensorList('hstack', tensors);
+  const parts = tensors.map((t) => (t.ndim === 0 ? t.reshape([1]) : t));
+  return concat(parts, parts[0]!.ndim === 1 ? 0 : 1);
+}
+
+/**
+ * Joins tensors along dim 0, a 1-D tensor [n] as a row [1, n] and a 0-d one as [1, 1]
+ * (torch.vstack).
+ * @example tpu.vstack([tpu.tensor([1, 2]), tpu.tensor([3, 4])]) // [[1, 2], [3, 4]]
+ */
+export function vstack(tensors: readonly Tensor[]): Tensor {
+  tensorList('vstack', tensors);
+  return concat(tensors.map((t) => (t.ndim >= 2 ? t : t.reshape([1, t.numel()]))), 0);
 }
 
 /**

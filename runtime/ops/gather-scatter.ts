@@ -1,5 +1,5 @@
 // Index ops with int32 index tensors: indexSelect (ONNX Gather: any index shape), gather
-// (GatherElements) and scatterAdd (ScatterElements, reduction add). Index values are
+// (GatherElements), scatterAdd (ScatterElements, reduction add) and scatter (ScatterElements). Index values are
 // device data: an out-of-range index fails on the device (DeviceError), not on the host.
 import { INDEX_DTYPE, isInteger } from '../dtype.js';
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
@@ -7,7 +7,8 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type Abstract, type OpDef } from './op.js';
 import { zerosLike } from './like.js';
-import { constantTensor } from './constant.js';
+import { constantTensor, filled } from './constant.js';
+import { describeValue } from '../distributed/describe-value.js';
 import { where } from './where.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { inferNumClasses } from './one-hot-classes.js';
@@ -25,7 +26,7 @@ export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.
  * apart (region.ts), and its gradient reads the same indices, checked as well.
  */
 export type IndexAttrs = { dim: number } & IndicesChecked;
-const indexAttrs = (dim: number, checked: boolean): IndexAttrs => (checked ? { dim, indicesChecked: true } : { dim });
+export const indexAttrs = (dim: number, checked: boolean): IndexAttrs => (checked ? { dim, indicesChecked: true } : { dim });
 
 function checkIndex(op: string, index: Abstract): void {
   if (!isInteger(index.dtype)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
@@ -71,23 +72,40 @@ export const gatherOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   gradReads: () => INDEX,
 });
 
+/** scatterAdd's and scatter's shape rule: an index of the input's rank, src of the index's shape. */
+function scatterShape(op: string, [x, index, src]: readonly Abstract[], dim: number): Abstract {
+  checkIndex(op, index!);
+  if (!shapesMatch(index!.shape, src!.shape)) {
+    throw new RangeError(`${op}: index ${formatShape(index!.shape)} and src ${formatShape(src!.shape)} must have the same shape`);
+  }
+  if (index!.shape.length !== x!.shape.length) {
+    throw new RangeError(`${op}: index ${formatShape(index!.shape)} must have as many dims as the input ${formatShape(x!.shape)}`);
+  }
+  index!.shape.forEach((n, d) => {
+    if (d !== dim && n > x!.shape[d]!) throw new RangeError(`${op}: index ${formatShape(index!.shape)} is larger than the input ${formatShape(x!.shape)} in dim ${d}`);
+  });
+  return { shape: x!.shape, dtype: x!.dtype };
+}
+
 export const scatterAddOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
   name: 'scatterAdd',
   readsDeviceIndices: true,
-  infer([x, index, src], { dim }) {
-    checkIndex('scatterAdd', index!);
-    if (!shapesMatch(index!.shape, src!.shape)) {
-      throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} and src ${formatShape(src!.shape)} must have the same shape`);
-    }
-    if (index!.shape.length !== x!.shape.length) {
-      throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} must have as many dims as the input ${formatShape(x!.shape)}`);
-    }
-    index!.shape.forEach((n, d) => {
-      if (d !== dim && n > x!.shape[d]!) throw new RangeError(`scatterAdd: index ${formatShape(index!.shape)} is larger than the input ${formatShape(x!.shape)} in dim ${d}`);
-    });
-    return { shape: x!.shape, dtype: x!.dtype };
-  },
+  infer: (inputs, { dim }) => scatterShape('scatterAdd', inputs, dim),
   grad: (g, [_x, index], _out, attrs) => [g, null, apply(gatherOp, [g, index!], attrs)],
+});
+
+/** x with src written at index along dim (torch.scatter); of indices that repeat, the last write is kept (ONNX Runtime's, PyTorch CPU's order). */
+export const scatterOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
+  name: 'scatter',
+  readsDeviceIndices: true,
+  infer(inputs, { dim }) {
+    const [x, , src] = inputs;
+    if (x!.dtype !== src!.dtype) throw new TypeError(`scatter: src must have the input's dtype ${x!.dtype}, as in PyTorch; got ${src!.dtype}`);
+    return scatterShape('scatter', inputs, dim);
+  },
+  // PyTorch's: the gradient with the written positions zeroed, and the gradient read at them for src
+  grad: (g, [_x, index, src], _out, attrs) => [apply(scatterOp, [g, index!, zerosLike(src as Tensor, { dtype: g.dtype })], attrs), null, apply(gatherOp, [g, index!], attrs)],
+  gradReads: () => INDEX,
 });
 
 /** indexSelect's and gather's rules read the index only (the input's shape and dtype). */
@@ -167,11 +185,32 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
   if (!(src instanceof Tensor)) throw new TypeError(`scatterAdd: src must be a tensor; got ${typeof src}`);
   const d = normalizeDim('scatterAdd', dim, x.ndim);
   const checked = checkHostIndices('scatterAdd', 'index', idx, x.shape[d]!, false);
-  let s = src;
-  if (s.ndim === idx.ndim && idx.shape.every((n, k) => n <= s.shape[k]!) && !shapesMatch(s.shape, idx.shape)) {
-    s = idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), s);
+  return apply(scatterAddOp, [x, idx, narrowedTo(src, idx)], indexAttrs(d, checked));
+}
+
+/**
+ * x with src (a tensor, or one value) written at index along dim: x[.., index[i], ..] = src[i]
+ * (torch.scatter; no reduce: scatterAdd adds). src may be larger than index, as in PyTorch.
+ * @example tpu.scatter(tpu.zeros([4]), 0, tpu.tensor(new Int32Array([3, 0])), tpu.tensor([5, 6])) // [6, 0, 0, 5]
+ */
+export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | number | boolean): Tensor {
+  tensorArg('scatter', 'input', x);
+  const idx = indexTensor('scatter', index);
+  const d = normalizeDim('scatter', dim, x.ndim);
+  const checked = checkHostIndices('scatter', 'index', idx, x.shape[d]!, false);
+  let s: Tensor;
+  if (src instanceof Tensor) s = narrowedTo(src, idx);
+  else if (typeof src === 'number' || typeof src === 'boolean') s = filled('scatter', idx.shape, src, x.dtype, x.chip);
+  else throw new TypeError(`scatter: src must be a tensor or a number (the value form); got ${describeValue(src)}`);
+  return apply(scatterOp, [x, idx, s], indexAttrs(d, checked));
+}
+
+/** src cut to the index's shape where it is larger in some dims (PyTorch reads that corner only). */
+function narrowedTo(src: Tensor, idx: Tensor): Tensor {
+  if (src.ndim === idx.ndim && idx.shape.every((n, k) => n <= src.shape[k]!) && !shapesMatch(src.shape, idx.shape)) {
+    return idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), src);
   }
-  return apply(scatterAddOp, [x, idx, s], indexAttrs(d, checked));
+  return src;
 }
 
 /**
@@ -220,10 +259,16 @@ declare module '../tensor.js' {
      * @example x.scatterAdd(0, index, src)
      */
     scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
+    /**
+     * A copy of x with src (a tensor or one value) written at index along dim (torch.scatter).
+     * @example tpu.zeros([2, 3]).scatter(1, tpu.tensor(new Int32Array([2, 0])).reshape([2, 1]), 7) // [[0, 0, 7], [7, 0, 0]]
+     */
+    scatter(dim: number, index: Tensor, src: Tensor | number | boolean): Tensor;
   }
 }
 installMethods({
   indexSelect(dim, index) { return indexSelect(this, dim, index); },
   gather(dim, index) { return gather(this, dim, index); },
   scatterAdd(dim, index, src) { return scatterAdd(this, dim, index, src); },
+  scatter(dim, index, src) { return scatter(this, dim, index, src); },
 });

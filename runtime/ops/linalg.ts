@@ -1,5 +1,7 @@
-// dot outer bmm linear: composed over matmul/mul, with PyTorch's shape checks.
-import { formatShape } from '../shape.js';
+// dot outer bmm mm mv addmm linear: composed over matmul/mul, with PyTorch's shape checks.
+import { broadcastShapes, formatShape, shapesEqual } from '../shape.js';
+import { isFloating } from '../dtype.js';
+import { readOptions } from '../options.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { untracked } from '../views/view-tracking.js';
@@ -42,6 +44,71 @@ export function bmm(a: Tensor, b: Tensor): Tensor {
     throw new RangeError(`bmm: both operands must be 3-D with the same batch size; got input ${formatShape(a.shape)} and other ${formatShape(b.shape)}`);
   }
   return a.matmul(b);
+}
+
+/** mm's checks: two matrices that multiply, of one dtype; the product's shape. */
+function matrixProductShape(op: string, a: Tensor, b: Tensor, names: readonly [string, string]): number[] {
+  tensorArg(op, names[0], a);
+  tensorArg(op, names[1], b);
+  if (a.ndim !== 2 || b.ndim !== 2) throw new RangeError(`${op}: ${names[0]} and ${names[1]} must be 2-D matrices; got ${names[0]} ${formatShape(a.shape)} and ${names[1]} ${formatShape(b.shape)}`);
+  if (a.dtype !== b.dtype) throw new TypeError(`${op}: ${names[0]} and ${names[1]} must have the same dtype, as in PyTorch; got ${a.dtype} and ${b.dtype}`);
+  if (a.shape[1] !== b.shape[0]) throw new RangeError(`${op}: ${names[0]} ${formatShape(a.shape)} and ${names[1]} ${formatShape(b.shape)} cannot be multiplied: ${a.shape[1]} columns against ${b.shape[0]} rows`);
+  return [a.shape[0]!, b.shape[1]!];
+}
+
+/**
+ * Product of two matrices [n, m] x [m, p] (torch.mm); no broadcasting, no promotion.
+ * @example tpu.mm(tpu.tensor([[1, 2]]), tpu.tensor([[3], [4]])) // [[11]]
+ */
+export function mm(a: Tensor, b: Tensor): Tensor {
+  matrixProductShape('mm', a, b, ['input', 'mat2']);
+  return a.matmul(b);
+}
+
+/**
+ * Product of a matrix [n, m] and a vector [m] (torch.mv).
+ * @example tpu.mv(tpu.tensor([[1, 2], [3, 4]]), tpu.tensor([1, 1])) // [3, 7]
+ */
+export function mv(a: Tensor, v: Tensor): Tensor {
+  tensorArg('mv', 'input', a);
+  tensorArg('mv', 'vec', v);
+  if (a.ndim !== 2 || v.ndim !== 1) throw new RangeError(`mv: input must be a 2-D matrix and vec 1-D; got input ${formatShape(a.shape)} and vec ${formatShape(v.shape)}`);
+  return a.matmul(v);
+}
+
+export interface AddmmOptions {
+  /** The multiplier of input (default 1); with 0, input's NaN and inf are not read, as in PyTorch. */
+  beta?: number;
+  /** The multiplier of mat1·mat2 (default 1). */
+  alpha?: number;
+}
+
+/**
+ * beta·input + alpha·(mat1 · mat2), input broadcast to the product's shape (torch.addmm).
+ * @example tpu.addmm(tpu.tensor([1, 1]), tpu.tensor([[1, 2]]), tpu.tensor([[1, 0], [0, 1]]), { beta: 2 }) // [[3, 4]]
+ */
+export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: AddmmOptions): Tensor {
+  tensorArg('addmm', 'input', input);
+  const { beta = 1, alpha = 1 } = readOptions<AddmmOptions>('addmm', options, ['beta', 'alpha']);
+  const shape = matrixProductShape('addmm', mat1, mat2, ['mat1', 'mat2']);
+  for (const [name, v] of [['beta', beta], ['alpha', alpha]] as const) {
+    if (typeof v !== 'number' || Number.isNaN(v)) throw new TypeError(`addmm: ${name} must be a number; got ${JSON.stringify(v)}`);
+    if (!isFloating(mat1.dtype) && !Number.isInteger(v)) throw new TypeError(`addmm: ${name} must be an integer for ${mat1.dtype} matrices (PyTorch truncates it); got ${v}`);
+  }
+  if (input.dtype !== mat1.dtype) throw new TypeError(`addmm: input must have the matrices' dtype ${mat1.dtype}, as in PyTorch; got ${input.dtype}. Cast it: input.to('${mat1.dtype}')`);
+  if (!shapesEqual(broadcastShapes('addmm', input.shape, shape, ['input', 'mat1·mat2']), shape)) {
+    throw new RangeError(`addmm: input ${formatShape(input.shape)} must broadcast to the product's shape ${formatShape(shape)}`);
+  }
+  // bfloat16: the product's float32 sums scaled and added in float32, rounded once, as PyTorch's CPU kernel
+  const bf16 = input.dtype === 'bfloat16';
+  const wide = (t: Tensor) => (bf16 ? t.to('float32') : t);
+  return composite('addmm', () => {
+    const p = wide(mat1).matmul(wide(mat2));
+    const scaled = alpha === 1 ? p : p.mul(alpha);
+    // beta 0: input is not read, so its NaN and inf do not reach the result
+    const sum = beta === 0 ? scaled : scaled.add(wide(input), { alpha: beta });
+    return bf16 ? sum.to('bfloat16') : sum;
+  });
 }
 
 /**
@@ -88,10 +155,28 @@ declare module '../tensor.js' {
      * @example tpu.ones([2, 1, 3]).bmm(tpu.ones([2, 3, 4])).shape // [2, 1, 4]
      */
     bmm(other: Tensor): Tensor;
+    /**
+     * Product of two matrices [n, m] x [m, p] (torch.mm).
+     * @example tpu.tensor([[1, 2]]).mm(tpu.tensor([[3], [4]])) // [[11]]
+     */
+    mm(mat2: Tensor): Tensor;
+    /**
+     * Product of this matrix [n, m] and a vector [m] (torch.mv).
+     * @example tpu.tensor([[1, 2], [3, 4]]).mv(tpu.tensor([1, 1])) // [3, 7]
+     */
+    mv(vec: Tensor): Tensor;
+    /**
+     * beta·x + alpha·(mat1 · mat2) (torch.addmm).
+     * @example tpu.tensor([1, 1]).addmm(tpu.tensor([[1, 2]]), tpu.tensor([[1, 0], [0, 1]]), { alpha: 2 }) // [[3, 5]]
+     */
+    addmm(mat1: Tensor, mat2: Tensor, options?: AddmmOptions): Tensor;
   }
 }
 installMethods({
   dot(other) { return dot(this, other); },
   outer(other) { return outer(this, other); },
   bmm(other) { return bmm(this, other); },
+  mm(mat2) { return mm(this, mat2); },
+  mv(vec) { return mv(this, vec); },
+  addmm(mat1, mat2, options) { return addmm(this, mat1, mat2, options); },
 });

@@ -55,6 +55,16 @@ export const expm1 = unary('expm1', {
   grad: (grad, _x, out) => [grad.mul(out.add(1))],
 });
 
+/** log(x) / log(base), rounded once from a wider log: log2(8) is exactly 3, as PyTorch's. */
+const logBase = (name: string, base: number) => unary(name, {
+  promotesToFloat: true,
+  // PyTorch's: g / (x · ln base)
+  grad: (grad, [x]) => [grad.div((x as Tensor).mul(Math.log(base)))],
+  gradReads: 'operands',
+});
+export const log2 = logBase('log2', 2);
+export const log10 = logBase('log10', 10);
+
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -102,6 +112,16 @@ declare module '../tensor.js' {
      * @example x.expm1()
      */
     expm1(): Tensor;
+    /**
+     * Base-2 logarithm, elementwise (torch.log2).
+     * @example tpu.tensor([8, 0.5]).log2() // [3, -1]
+     */
+    log2(): Tensor;
+    /**
+     * Base-10 logarithm, elementwise (torch.log10).
+     * @example tpu.tensor([1000, 0.01]).log10() // [3, -2]
+     */
+    log10(): Tensor;
   }
 }
-installMethods(Object.fromEntries([rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
+installMethods(Object.fromEntries([rsqrt, square, reciprocal, sin, cos, sigmoid, erf, log1p, expm1, log2, log10].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));

@@ -44,9 +44,22 @@ declare module '../tensor.js' {
      * @example x.trunc()
      */
     trunc(): Tensor;
+    /**
+     * The fractional part x - trunc(x), the sign of x; floating-point tensors only, as PyTorch's (torch.frac).
+     * @example tpu.tensor([2.5, -1.25]).frac() // [0.5, -0.25]
+     */
+    frac(): Tensor;
   }
 }
 installMethods(Object.fromEntries([floor, ceil, trunc].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
+
+installMethods({
+  frac() {
+    if (!isFloating(this.dtype)) throw new TypeError(`frac: input must be floating point (float32 or bfloat16), as in PyTorch; got ${this.dtype}`);
+    // exact (the fraction of a float is a float of the same precision); the gradient is g
+    return this.sub(apply(trunc, [this], {}));
+  },
+});
 
 /** torch.round(x, decimals=d): round(x·10^d)/10^d (for d < 0: round(x/10^-d)·10^-d), in x's dtype. */
 installMethods({

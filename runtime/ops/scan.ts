@@ -53,15 +53,25 @@ export function cumprod(x: Tensor, dim: number | ({ dim: number } & DTypeOption)
 
 /** Inclusive products along d by doubling shifts: log2(n) multiplies. */
 function products(x: Tensor, d: number): Tensor {
+  return doublingScan(x, d, 1, (a, b) => a.mul(b));
+}
+
+/**
+ * The inclusive scan of an associative `combine` along d in log2(n) steps: each combines y
+ * with y shifted by 1, 2, 4, ..., the slots shifted in filled with `fill` (an identity of
+ * combine, or a slice of size 1 along d that leaves every value as it is).
+ */
+export function doublingScan(x: Tensor, d: number, fill: number | Tensor, combine: (y: Tensor, shifted: Tensor) => Tensor): Tensor {
   let y = x;
-  for (let s = 1, n = x.shape[d]!; s < n; s *= 2) y = y.mul(shiftIn(y, d, s, 1));
+  for (let s = 1, n = x.shape[d]!; s < n; s *= 2) y = combine(y, shiftIn(y, d, s, fill));
   return y;
 }
 
-/** x shifted by s along d, the first s slots filled with `value`. */
-function shiftIn(x: Tensor, d: number, s: number, value: number): Tensor {
+/** x shifted by s along d, the first s slots filled with `value` (a number, or a slice of size 1 along d). */
+function shiftIn(x: Tensor, d: number, s: number, value: number | Tensor): Tensor {
   const n = x.shape[d]!;
-  const head = filled('cumprod', x.shape.map((m, i) => (i === d ? Math.min(s, n) : m)), value, x.dtype);
+  const shape = x.shape.map((m, i) => (i === d ? Math.min(s, n) : m));
+  const head = typeof value === 'number' ? filled('scan', shape, value, x.dtype) : value.expand(shape);
   return s >= n ? head : concat([head, x.narrow(d, 0, n - s)], d);
 }
 

@@ -20,7 +20,8 @@ export const triluOp: OpDef<TriluAttrs> = defineOp<TriluAttrs>({
   grad: (g, _x, _out, attrs) => [apply(triluOp, [g], attrs)],
 });
 
-function diag(op: string, diagonal: number | { diagonal?: number } | undefined): number {
+/** The diagonal offset k of tril, triu and diag: k or { diagonal: k } (0 by default). */
+export function diagonalOffset(op: string, diagonal: number | { diagonal?: number } | undefined): number {
   const d = isOptions(diagonal) ? readOptions<{ diagonal: number }>(op, diagonal, ['diagonal']).diagonal ?? 0 : diagonal ?? 0;
   if (!Number.isInteger(d)) throw new TypeError(`${op}: diagonal must be an integer; got ${JSON.stringify(d)}`);
   return d;
@@ -31,14 +32,14 @@ function diag(op: string, diagonal: number | { diagonal?: number } | undefined):
  * @example tpu.tril(tpu.ones([3, 3]))
  */
 export function tril(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
-  return apply(triluOp, [x], { upper: false, diagonal: diag('tril', diagonal) });
+  return apply(triluOp, [x], { upper: false, diagonal: diagonalOffset('tril', diagonal) });
 }
 /**
  * Upper triangle: elements below diagonal k set to zero (torch.triu).
  * @example tpu.triu(x, 1)
  */
 export function triu(x: Tensor, diagonal?: number | { diagonal?: number }): Tensor {
-  return apply(triluOp, [x], { upper: true, diagonal: diag('triu', diagonal) });
+  return apply(triluOp, [x], { upper: true, diagonal: diagonalOffset('triu', diagonal) });
 }
 
 declare module '../tensor.js' {

@@ -94,10 +94,22 @@ declare module '../tensor.js' {
      * @example x.sign()
      */
     sign(): Tensor;
+    /**
+     * abs under NumPy's name (torch.absolute).
+     * @example tpu.tensor([-2, 3]).absolute() // [2, 3]
+     */
+    absolute(): Tensor;
+    /**
+     * sign, as torch.sgn gives it for real tensors.
+     * @example tpu.tensor([-2, 0, 3]).sgn() // [-1, 0, 1]
+     */
+    sgn(): Tensor;
   }
 }
 installMethods(Object.fromEntries([neg, exp, log, tanh, sqrt, relu, abs].map((op) => [op.name, function (this: Tensor) { return apply(op, [this], {}); }])));
 installMethods({
   // the sign of a bool is itself (a new tensor), as in PyTorch
   sign() { return this.dtype === 'bool' ? this.clone() : apply(sign, [this], {}); },
+  absolute() { return this.abs(); },
+  sgn() { return this.sign(); },
 });

@@ -16,7 +16,7 @@ import { shapesEqual } from '../shape.js';
 import '../ops/index.js';
 
 trackViews(
-  ['reshape', 'view', 'permute', 'transpose', 'expand', 'at', 'slice', 'narrow', 'squeeze', 'unsqueeze', 'flatten'],
+  ['reshape', 'view', 'permute', 'transpose', 'expand', 'at', 'slice', 'narrow', 'squeeze', 'unsqueeze', 'flatten', 'select'],
   ['T', 'mT'],
   ['view'],
 );

@@ -110,6 +110,25 @@ export function trackViews(methods: readonly string[], getters: readonly string[
   }
 }
 
+/**
+ * Makes a Tensor method return views whose layout it states itself, from its input's and its
+ * arguments: diagonal's stride (the sum of two dims' strides) is one that no chain of layout
+ * primitives gives, though its value is computed by them.
+ */
+export function trackStatedViews(name: string, layout: (input: Tensor, args: unknown[]) => Layout): void {
+  const original = (Tensor.prototype as any)[name] as (...a: unknown[]) => Tensor;
+  const call = (t: Tensor, args: unknown[]) => untracked(() => original.apply(t, args));
+  Object.defineProperty(Tensor.prototype, name, {
+    value: function (this: Tensor, ...args: unknown[]) {
+      if (depth > 0) return original.apply(this, args);
+      const out = call(this, args);
+      if (out !== this) record(this, out, (t) => call(t, args), layout(this, args));
+      return out;
+    },
+    writable: true, configurable: true, enumerable: true,
+  });
+}
+
 /** Which base element each element of `view` reads, flattened. */
 function readPositions(view: Tensor): Tensor {
   const { base, from } = view._viewOf!;

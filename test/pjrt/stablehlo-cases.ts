@@ -131,6 +131,8 @@ const DIVISION: Tolerance = { ulps: 1 };
 const SIGMOID: Tolerance = { ulps: 4, abs: 2e-7 };
 /** Library approximations of transcendental functions differ by a few ulps. */
 const TRANSCENDENTAL: Tolerance = { ulps: 4 };
+/** XLA's sinh and cosh are ~5 float32 ulps off at |x| = 10 (ONNX Runtime's within one). */
+const HYPERBOLIC: Tolerance = { ulps: 8 };
 /** Summation order differs (XLA's tree vs ONNX Runtime's vectorized loop). */
 const REDUCTION: Tolerance = { abs: 1e-5, rel: 1e-5 };
 
@@ -145,7 +147,7 @@ const noAttrs = {};
 
 /** A float result's tolerance: transcendental ulps for floats; integer or bool results exact. */
 const unaryTolerance = (op: string): Tolerance =>
-  op === 'sigmoid' ? SIGMOID : op === 'reciprocal' ? DIVISION : ['neg', 'abs', 'sign', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc', 'sqrt'].includes(op) ? ARITHMETIC : TRANSCENDENTAL;
+  op === 'sigmoid' ? SIGMOID : op === 'sinh' || op === 'cosh' ? HYPERBOLIC : op === 'reciprocal' ? DIVISION : ['neg', 'abs', 'sign', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc', 'sqrt'].includes(op) ? ARITHMETIC : TRANSCENDENTAL;
 
 function binaryCases(): PrimitiveCase[] {
   const cases: PrimitiveCase[] = [];
@@ -181,6 +183,14 @@ function binaryCases(): PrimitiveCase[] {
     cases.push(one(`where ${d}`, 'where', [T([3, 4], 'bool'), T([3, 4], d), T([4], d)], noAttrs, EXACT));
   }
   cases.push(one('where float32 and int32 scalar', 'where', [T([3, 4], 'bool'), T([3, 4], 'float32'), S('float32', -2)], noAttrs, EXACT));
+  // float results of any operands: atan2's quadrants and signed zeros, xlogy's zeros and NaN
+  for (const op of ['atan2', 'xlogy']) {
+    for (const d of WITH_INT64) cases.push(one(`${op} ${d}`, op, [T([3, 4], d), T([3, 4], d)], noAttrs, TRANSCENDENTAL));
+    cases.push(one(`${op} float32[3,4] with int32[4]`, op, [T([3, 4], 'float32'), T([4], 'int32')], noAttrs, TRANSCENDENTAL));
+    cases.push(one(`${op} bfloat16 with a scalar`, op, [T([2, 5], 'bfloat16'), S('bfloat16', 1.5)], noAttrs, TRANSCENDENTAL));
+  }
+  cases.push({ ...one('atan2 float32 signed zeros and infinities', 'atan2', [T([8], 'float32', { values: [0, -0, 0, -0, Infinity, -Infinity, 1, -1] }), T([8], 'float32', { values: [-0, -0, 0, 0, Infinity, -Infinity, -Infinity, -Infinity] })], noAttrs, TRANSCENDENTAL), pytorch: [Math.fround(Math.PI), -Math.fround(Math.PI), 0, -0, Math.fround(Math.PI / 4), Math.fround(-3 * Math.PI / 4), Math.fround(Math.PI), -Math.fround(Math.PI)] });
+  cases.push({ ...one('xlogy float32 where x is 0', 'xlogy', [T([5], 'float32', { values: [0, 0, 0, -0, 2] }), T([5], 'float32', { values: [0, NaN, Infinity, -1, NaN] })], noAttrs, EXACT), pytorch: [0, NaN, 0, 0, NaN] });
   return cases;
 }
 
@@ -188,7 +198,7 @@ function binaryCases(): PrimitiveCase[] {
 const INT64_EDGES = [-(2 ** 63), 2 ** 62, -(2 ** 40) - 1, 2 ** 31, -1, 0];
 
 function unaryCases(): PrimitiveCase[] {
-  const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1'];
+  const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'log2', 'log10'];
   const keeps = ['neg', 'relu', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc'];
   const predicates = ['logicalNot', 'isnan', 'isinf', 'isfinite'];
   return [
@@ -323,6 +333,8 @@ function indexCases(): PrimitiveCase[] {
   for (const d of WITH_INT64) {
     // duplicate indices: several sources add into one element
     cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
+    // no index repeated in a row: of repeated ones, XLA keeps any update and ONNX Runtime the last
+    cases.push(one(`scatter ${d}`, 'scatter', [T([4, 5], d), T([4, 2], 'int64', { values: [4, 0, 1, 3, 0, 2, 3, 1] }), T([4, 2], d)], { dim: 1 }, EXACT));
   }
   const topkInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],

@@ -4,9 +4,16 @@
 const GELU_HUGE = "PyTorch's vectorized gelu computes x·(1 + erf(x/√2)) before halving, so it overflows to inf for x above 1.7e38; ONNX Runtime's fused Gelu kernel (the CPU executor) halves first and returns x (debug mode runs the formula op by op, overflows as PyTorch does, and its NaN/Inf check raises, which passes when PyTorch's answer is not finite either)";
 const GELU_ONE_INF = "PyTorch's gelu of +inf depends on the tensor's length: NaN from its vectorized path (any tensor of 2 or more elements), inf from its scalar path (one element); here NaN at every length, in every mode";
 
+const REPEATS_READ = "repeatInterleave by a tensor of counts without outputSize reads the counts from the device (its length is their sum): tpu.compile refuses the read at trace time with an error that asks for outputSize (torch.compile breaks its graph there); the cases with outputSize run compiled";
+
 export const KNOWN_FAILURES: Record<string, string> = {
   'layerNorm of rows whose squares overflow': "PyTorch's CPU layer_norm takes the variance from float32 sums of squares: beyond |x| ≈ 1.8e19 they overflow and a constant 1e30 row gives NaN (a row of 17 elements gives 0: another path of its kernel). Here the variance is the mean of squared deviations (ONNX Runtime's LayerNormalization fusion pattern): 0 for a constant row, and an overflowing variance normalizes to 0, not NaN",
   'gelu beyond half the float32 maximum @strict': GELU_HUGE,
   'gelu beyond half the float32 maximum @fused': GELU_HUGE,
   'gelu of a one-element +inf': GELU_ONE_INF,
+  'takeAlongDim out of range is an error': "PyTorch 2.13's take_along_dim with a dim reads an index past the end modulo the dim's size (index 3 of 3 reads element 0: no bounds check on that path); here it is an error, as gather's",
+  'repeatInterleave by a tensor of counts @compile': REPEATS_READ,
+  'repeatInterleave of repeats alone, of ints and bools @compile': REPEATS_READ,
+  'repeatInterleave gradients @compile': REPEATS_READ,
+  'allclose and equal @compile': "allclose and equal give a JS boolean, read from the device (PyTorch's Python bool): tpu.compile refuses a value read while it traces, with an error that says so (torch.compile breaks its graph there instead)",
 };

@@ -97,6 +97,22 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   cos: [{ inputs: [m(4)], call: (a) => a.cos() }],
   sigmoid: [{ inputs: [m(4)], call: (a) => a.sigmoid() }],
   erf: [{ inputs: [m(4)], call: (a) => a.erf() }],
+  tan: [{ inputs: [{ shape: [4], range: [-1, 1] }], call: (a) => a.tan() }],
+  asin: [{ inputs: [{ shape: [4], range: [-0.9, 0.9] }], call: (a) => a.asin() }],
+  acos: [{ inputs: [{ shape: [4], range: [-0.9, 0.9] }], call: (a) => a.acos() }],
+  atan: [{ inputs: [m(4)], call: (a) => a.atan() }],
+  sinh: [{ inputs: [m(4)], call: (a) => a.sinh() }],
+  cosh: [{ inputs: [m(4)], call: (a) => a.cosh() }],
+  log2: [{ inputs: [pos(4)], call: (a) => a.log2() }],
+  log10: [{ inputs: [pos(4)], call: (a) => a.log10() }],
+  atan2: [
+    { inputs: [kink(2, 3), kink(3)], call: (a, b) => a.atan2(b) },
+    { label: 'a number other', inputs: [kink(4)], call: (a) => a.atan2(-2) },
+  ],
+  xlogy: [
+    { inputs: [m(2, 3), pos(3)], call: (a, b) => a.xlogy(b) },
+    { label: 'x holding zeros', inputs: [{ shape: [3], values: [0, 1.5, 0] }, pos(3)], call: (a, b) => a.xlogy(b) },
+  ],
   log1p: [{ inputs: [{ shape: [4], range: [-0.5, 2] }], call: (a) => a.log1p() }],
   expm1: [{ inputs: [m(4)], call: (a) => a.expm1() }],
   floor: [{ inputs: [offGrid([0.3, 1.2, -0.7, 2.6])], call: (a) => a.floor().mul(a) }],
@@ -134,6 +150,9 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   ],
   indexSelect: [{ label: 'repeated index', inputs: [m(3, 2)], call: (a) => a.indexSelect(0, ids([2, 0, 2])) }],
   gather: [{ inputs: [m(2, 3)], call: (a) => a.gather(1, ids([[2, 0], [1, 1]])) }],
+  scatter: [
+    { label: 'into x, from src', inputs: [m(2, 4), m(2, 3)], call: (x, src) => x.scatter(1, ids([[3, 0, 1], [2, 1, 0]]), src) },
+  ],
   scatterAdd: [
     { label: 'into x, from src', inputs: [m(3), m(4)], call: (x, src) => x.scatterAdd(0, ids([0, 2, 2, 1]), src) },
   ],

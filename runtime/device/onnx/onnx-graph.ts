@@ -1,8 +1,8 @@
 // Builds an ONNX graph node by node and encodes it as a ModelProto (onnx.proto field numbers).
 import { ProtobufWriter } from '../protobuf-writer.js';
 
-export type OnnxType = 'float32' | 'uint16' | 'int32' | 'int64' | 'bool' | 'bfloat16';
-const ELEM_TYPE: Record<OnnxType, number> = { float32: 1, uint16: 4, int32: 6, int64: 7, bool: 9, bfloat16: 16 };
+export type OnnxType = 'float32' | 'uint16' | 'int32' | 'int64' | 'bool' | 'bfloat16' | 'float64';
+const ELEM_TYPE: Record<OnnxType, number> = { float32: 1, uint16: 4, int32: 6, int64: 7, bool: 9, bfloat16: 16, float64: 11 };
 
 /** Attribute values: integers and integer lists as plain numbers, floats and strings wrapped. */
 export type OnnxAttr = number | readonly number[] | { float: number } | { floats: readonly number[] } | { string: string };
@@ -16,7 +16,7 @@ interface Node {
   attrs: Readonly<Record<string, OnnxAttr>>;
 }
 interface ValueInfo { name: string; type: OnnxType; dims: readonly number[] }
-interface Initializer { name: string; type: 'int64' | 'float32' | 'int32'; dims: readonly number[]; values: readonly number[] }
+interface Initializer { name: string; type: 'int64' | 'float32' | 'int32' | 'float64'; dims: readonly number[]; values: readonly number[] }
 
 const OPSET = 18;
 const CUSTOM_OPSET = 1;
@@ -195,5 +195,6 @@ function writeInitializer(w: ProtobufWriter, init: Initializer): void {
   w.string(8, init.name);
   if (init.type === 'float32') w.bytes(9, new Uint8Array(new Float32Array(init.values).buffer));
   else if (init.type === 'int32') w.bytes(9, new Uint8Array(new Int32Array(init.values).buffer));
+  else if (init.type === 'float64') w.bytes(9, new Uint8Array(new Float64Array(init.values).buffer));
   else w.bytes(9, new Uint8Array(new BigInt64Array(init.values.map((v) => BigInt(v))).buffer));
 }

@@ -61,12 +61,34 @@ const pow: OnnxLowering = (ctx, inputs, attrs, types) => {
   return g.node('Where', [g.node('Less', [e, c(0)]), reciprocal, result]);
 };
 
+/**
+ * atan2(y, x) from ONNX's Atan, C's answers: the angle of the smaller over the larger of |y|
+ * and |x| (1 for two infinities, 0 for two zeros), reflected into y's and x's quadrant, a
+ * signed zero of x (1/x < 0) counting as its sign. The sign of y is applied by a product, so
+ * atan2(-0, 1) is -0 (a Where would give +0: signed-zeros.ts).
+ */
+const atan2: Combine = (g, y, x) => {
+  const c = (v: number) => g.constant('float32', [], [v]);
+  const ay = g.node('Abs', [y]);
+  const ax = g.node('Abs', [x]);
+  const big = g.node('Max', [ax, ay]);
+  const ratio = g.node('Div', [g.node('Min', [ax, ay]), big]);
+  const bothInf = g.node('And', [g.node('IsInf', [ax]), g.node('IsInf', [ay])]);
+  const r = g.node('Where', [g.node('Equal', [big, c(0)]), c(0), g.node('Where', [bothInf, c(1), ratio])]);
+  const a = g.node('Atan', [r]);
+  const steep = g.node('Where', [g.node('Greater', [ay, ax]), g.node('Sub', [c(Math.PI / 2), a]), a]);
+  const negative = (v: string) => g.node('Or', [g.node('Less', [v, c(0)]), g.node('Less', [g.node('Reciprocal', [v]), c(0)])]);
+  const angle = g.node('Where', [negative(x), g.node('Sub', [c(Math.PI), steep]), steep]);
+  return g.node('Mul', [angle, g.node('Where', [negative(y), c(-1), c(1)])]);
+};
+
 onnxLowerings.register({
   add: binaryLowering('Add'),
   sub: binaryLowering('Sub'),
   mul: binaryLowering('Mul', secondWhole),
   div: binaryLowering('Div', secondWhole),
   pow,
+  atan2: binaryLowering(atan2),
   maximum: binaryLowering(extremum('Max')),
   minimum: binaryLowering(extremum('Min')),
   gt: binaryLowering('Greater', inPromoted),

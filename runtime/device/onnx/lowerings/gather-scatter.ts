@@ -1,4 +1,4 @@
-// Primitives that read indices or produce them: gathers, scatterAdd, topk.
+// Primitives that read indices or produce them: gathers, scatterAdd, scatter, topk.
 import type { TopkAttrs } from '../../../ops/sort.js';
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
@@ -51,6 +51,9 @@ onnxLowerings.register({
     ctx.graph.node('GatherElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!)], { axis: attrs.dim }),
   scatterAdd: (ctx, [x, index, src], attrs: IndexAttrs, types) =>
     ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!), ctx.cast(src!, types.inputs[2]!.dtype, types.output.dtype)], { axis: attrs.dim, reduction: { string: 'add' } }),
+  // ONNX Runtime writes the updates in order: of repeated indices the last is kept, as PyTorch CPU's loop
+  scatter: (ctx, [x, index, src], attrs: IndexAttrs, types) =>
+    ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!), src!], { axis: attrs.dim }),
   // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
   topkIndices: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!,
   topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,

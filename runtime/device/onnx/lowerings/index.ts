@@ -8,4 +8,8 @@ import './contractions.js';
 import './values.js';
 import './division.js';
 import './log-softmax.js';
+import { onnxLowerings } from './table.js';
+import { xlogyByParts } from '../../composed-lowerings.js';
+
+onnxLowerings.register({ xlogy: xlogyByParts(onnxLowerings) });
 export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';

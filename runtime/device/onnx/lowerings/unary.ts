@@ -34,10 +34,18 @@ function not(g: OnnxGraph, x: string): string {
   return g.node('Xor', [x, g.node('Equal', [zero, zero])]); // the constant true folds at session creation
 }
 
+/** log(x) / log(base) in float64, rounded to float32 once: correctly rounded but for rare ties (exact at powers of the base). */
+const logBase = (base: number) => unaryLowering((g, x) => {
+  const log = g.node('Log', [g.node('Cast', [x], { to: 11 })]);
+  return g.node('Cast', [g.node('Div', [log, g.constant('float64', [], [Math.log(base)])])], { to: 1 });
+});
+
 onnxLowerings.register({
   neg: single('Neg'),
   exp: single('Exp'),
   log: single('Log'),
+  log2: logBase(2),
+  log10: logBase(10),
   tanh: single('Tanh'),
   sqrt: single('Sqrt'),
   relu: unaryLowering((g, x, dtype) => (dtype === 'int32' || dtype === 'int64' ? g.node('Max', [x, g.constant(dtype, [], [0])]) : g.node('Relu', [x]))),
@@ -53,6 +61,12 @@ onnxLowerings.register({
   reciprocal: single('Reciprocal'),
   sin: single('Sin'),
   cos: single('Cos'),
+  tan: single('Tan'),
+  asin: single('Asin'),
+  acos: single('Acos'),
+  atan: single('Atan'),
+  sinh: single('Sinh'),
+  cosh: single('Cosh'),
   // 1 / (1 + exp(-x)), as PyTorch's kernel: ONNX Runtime's Sigmoid (a rational approximation
   // around 0.5) returned 0 for x <= -20, where the value is 2e-9 and representable
   sigmoid: unaryLowering((g, x) => g.node('Reciprocal', [g.node('Add', [g.node('Exp', [g.node('Neg', [x])]), g.constant('float32', [], [1])])])),

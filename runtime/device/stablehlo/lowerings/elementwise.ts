@@ -35,6 +35,7 @@ stablehloLowerings.register({
   mul: binaryLowering(op('multiply'), secondWhole),
   div: binaryLowering(op('divide'), secondWhole),
   pow: binaryLowering(op('power')),
+  atan2: binaryLowering(op('atan2')),
   // C's remainder (the dividend's sign) and integer division toward zero. XLA defines x / 0
   // (-1) and x % 0 (x) instead of failing, as the ONNX backend does.
   fmod: binaryLowering(op('remainder')),

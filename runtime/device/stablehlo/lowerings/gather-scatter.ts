@@ -1,4 +1,4 @@
-// Primitives that read indices or produce them: gathers, scatterAdd, topk. Negative
+// Primitives that read indices or produce them: gathers, scatterAdd, scatter, topk. Negative
 // indices count from the end (as the ONNX backend's Gather/ScatterElements read them); an
 // index out of range is clamped by XLA's gather and dropped by its scatter, where the ONNX
 // backend fails on the device.
@@ -6,7 +6,7 @@ import type { DType } from '../../../dtype.js';
 import type { TopkAttrs } from '../../../ops/sort.js';
 import type { MlirFunction } from '../mlir-function.js';
 import { compare, convert, i64s, iota, isFloatElement, isNan, reshape, same, select, splat } from './hlo.js';
-import { stablehloLowerings } from './table.js';
+import { stablehloLowerings, type StableHloLowering } from './table.js';
 
 /** index + n where it is negative. */
 function wrapped(fn: MlirFunction, index: string, n: number): string {
@@ -64,6 +64,24 @@ function topk(fn: MlirFunction, x: string, a: TopkAttrs, which: 0 | 1): string {
 /** scatterAdd accumulates bfloat16 in float32 and bool in int32 (rounded once, as the ONNX backend). */
 const scatterDtype = (d: DType): DType => (d === 'bfloat16' ? 'float32' : d === 'bool' ? 'int32' : d);
 
+/** An element-wise scatter along dim, in `dtype`, each update merged into its slot by `combine`. */
+function scatterLowering(dtype: (d: DType) => DType, combine: (fn: MlirFunction, slot: string, update: string) => string): StableHloLowering {
+  return ({ fn }, [x, index, src], { dim }: { dim: number }, types) => {
+    const input = types.inputs[0]!.shape;
+    const d = dtype(types.output.dtype);
+    const base = convert(fn, x!, d);
+    const t = fn.typeOf(base);
+    const scalar = { shape: [], element: t.element } as const;
+    const region = fn.region([scalar, scalar], ([a, b]) => [combine(fn, a!, b!)]);
+    const all = list(range(input.length));
+    const merged = fn.op('stablehlo.scatter', [base, coordinates(fn, index!, dim, input), convert(fn, src!, d)], t, [
+      `scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = ${all}, scatter_dims_to_operand_dims = ${all}, index_vector_dim = ${input.length}>`,
+      'indices_are_sorted = false', 'unique_indices = false',
+    ], [region]);
+    return convert(fn, merged, types.output.dtype);
+  };
+}
+
 stablehloLowerings.register({
   indexSelect({ fn }, [x, index], { dim }: { dim: number }, types) {
     const input = types.inputs[0]!.shape;
@@ -88,20 +106,9 @@ stablehloLowerings.register({
       'indices_are_sorted = false',
     ]);
   },
-  scatterAdd({ fn }, [x, index, src], { dim }: { dim: number }, types) {
-    const input = types.inputs[0]!.shape;
-    const dtype = scatterDtype(types.output.dtype);
-    const base = convert(fn, x!, dtype);
-    const t = fn.typeOf(base);
-    const scalar = { shape: [], element: t.element } as const;
-    const region = fn.region([scalar, scalar], ([a, b]) => [same(fn, 'add', a!, b!)]);
-    const all = list(range(input.length));
-    const summed = fn.op('stablehlo.scatter', [base, coordinates(fn, index!, dim, input), convert(fn, src!, dtype)], t, [
-      `scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = ${all}, scatter_dims_to_operand_dims = ${all}, index_vector_dim = ${input.length}>`,
-      'indices_are_sorted = false', 'unique_indices = false',
-    ], [region]);
-    return convert(fn, summed, types.output.dtype);
-  },
+  scatterAdd: scatterLowering(scatterDtype, (fn, a, b) => same(fn, 'add', a, b)),
+  // of repeated indices, XLA keeps any one update (PyTorch CPU and the ONNX backend the last)
+  scatter: scatterLowering((d) => d, (_fn, _a, b) => b),
   // Two primitives lowering the same sort: XLA's common-subexpression pass merges them in a fused program.
   topkValues: ({ fn }, [x], a: TopkAttrs) => topk(fn, x!, a, 0),
   // sorted as i32 (cheaper on the TPU), returned as PyTorch's int64

@@ -8,7 +8,7 @@ import './contractions.js';
 import './values.js';
 import './collectives.js';
 import { stablehloLowerings } from './table.js';
-import { logSoftmaxByParts } from '../../composed-lowerings.js';
+import { logSoftmaxByParts, xlogyByParts } from '../../composed-lowerings.js';
 
-stablehloLowerings.register({ logSoftmax: logSoftmaxByParts(stablehloLowerings) });
+stablehloLowerings.register({ logSoftmax: logSoftmaxByParts(stablehloLowerings), xlogy: xlogyByParts(stablehloLowerings) });
 export { stablehloLowerings, type StableHloLowerContext, type StableHloLowering } from './table.js';

@@ -14,6 +14,14 @@ function unaryLowering(rule: UnaryRule): StableHloLowering {
 /** One StableHLO op applied to the input. */
 const single = (name: string) => unaryLowering((fn, x) => same(fn, name, x));
 
+/** One CHLO op (an op StableHLO lacks, expanded by XLA) applied to the input. */
+const chlo = (name: string) => unaryLowering((fn, x) => fn.op(`chlo.${name}`, [x], fn.typeOf(x)));
+
+const logBase = (base: number) => unaryLowering((fn, x) => {
+  const t = fn.typeOf(x);
+  return same(fn, 'divide', same(fn, 'log', x), splat(fn, Math.log(base), t.shape, t.element));
+});
+
 const zeros = (fn: MlirFunction, x: string) => splat(fn, 0, fn.typeOf(x).shape, fn.typeOf(x).element);
 
 /** Integer inputs are returned as they are (PyTorch). */
@@ -28,6 +36,9 @@ stablehloLowerings.register({
   neg: single('negate'),
   exp: single('exponential'),
   log: single('log'),
+  // in the element type: TPUs have no float64 (a result may be an ulp from the ONNX backend's)
+  log2: logBase(2),
+  log10: logBase(10),
   tanh: single('tanh'),
   sqrt: single('sqrt'),
   // x unless below 0: relu(NaN) is NaN and relu(-0) is -0, as in PyTorch.
@@ -44,9 +55,16 @@ stablehloLowerings.register({
   reciprocal: unaryLowering((fn, x) => same(fn, 'divide', splat(fn, 1, fn.typeOf(x).shape, fn.typeOf(x).element), x)),
   sin: single('sine'),
   cos: single('cosine'),
+  tan: single('tan'),
+  // CHLO, as erf: XLA expands them
+  asin: chlo('asin'),
+  acos: chlo('acos'),
+  atan: chlo('atan'),
+  sinh: chlo('sinh'),
+  cosh: chlo('cosh'),
   sigmoid: single('logistic'),
   // CHLO: StableHLO has no erf; XLA expands it (both libtpu and jaxlib accept CHLO).
-  erf: unaryLowering((fn, x) => fn.op('chlo.erf', [x], fn.typeOf(x))),
+  erf: chlo('erf'),
   log1p: single('log_plus_one'),
   expm1: single('exponential_minus_one'),
   floor: rounding((fn, x) => same(fn, 'floor', x)),
