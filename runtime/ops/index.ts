@@ -56,6 +56,8 @@ export * from './dim-views.js';
 export * from './diagonal.js';
 export * from './einsum.js';
 export * from './nn/activations.js';
+export * from './nn/piecewise-activations.js';
+export * from './nn/smooth-activations.js';
 export * from './nn/normalization.js';
 export * from './nn/conv.js';
 export * from './nn/pooling.js';
