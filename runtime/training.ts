@@ -11,7 +11,8 @@ import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 
-const { crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
+const { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
+const losses = { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits };
 
 export const training = {
   ...withRequiresGrad(creation),
@@ -23,7 +24,7 @@ export const training = {
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, and torch.nn.utils' gradient clipping as tpu.nn.utils. */
-  nn: { ...nnModules, functional: { ...nnFunctional, crossEntropy, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits }, utils: nnUtils },
+  nn: { ...nnModules, functional: { ...nnFunctional, ...losses }, utils: nnUtils },
   optim,
   save,
   load,

@@ -9,8 +9,10 @@ export { Dropout } from './dropout.js';
 export { ReLU, GELU, Tanh } from './activations.js';
 export { Sequential } from './sequential.js';
 export {
-  crossEntropy, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
-  type LossOptions, type Reduction,
+  crossEntropy, nllLoss, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
+  type LossOptions, type NllLossOptions, type Reduction,
 } from './losses.js';
+export { l1Loss, smoothL1Loss, huberLoss, type SmoothL1LossOptions, type HuberLossOptions } from './distance-losses.js';
+export { klDiv, type KlDivOptions } from './kl-div.js';
 export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js';
 export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';

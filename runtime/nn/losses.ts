@@ -15,7 +15,7 @@ import { sharingVersion } from '../autograd/past-values.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
-function reduce(loss: Tensor, reduction: Reduction | undefined, who: string): Tensor {
+export function reduce(loss: Tensor, reduction: Reduction | undefined, who: string): Tensor {
   const r = reduction ?? 'mean';
   if (r === 'mean') return loss.mean();
   if (r === 'sum') return loss.sum();
@@ -23,12 +23,12 @@ function reduce(loss: Tensor, reduction: Reduction | undefined, who: string): Te
   throw new RangeError(`${who}: reduction must be 'mean', 'sum' or 'none'; got ${JSON.stringify(reduction)}`);
 }
 
-function checkTensor(who: string, arg: string, v: unknown): Tensor {
+export function checkTensor(who: string, arg: string, v: unknown): Tensor {
   if (!(v instanceof Tensor)) throw new TypeError(`${who}: ${arg} must be a tensor; got ${v === null ? 'null' : typeof v}`);
   return v;
 }
 
-function sameShape(who: string, input: Tensor, target: Tensor): void {
+export function sameShape(who: string, input: Tensor, target: Tensor): void {
   if (!shapesEqual(input.shape, target.shape)) {
     throw new RangeError(`${who}: input ${formatShape(input.shape)} and target ${formatShape(target.shape)} must have the same shape`);
   }
@@ -61,12 +61,7 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
   const eps = o.labelSmoothing ?? 0;
   if (typeof eps !== 'number' || !(eps >= 0 && eps <= 1)) throw new RangeError(`${who}: labelSmoothing must be a number in [0, 1]; got ${JSON.stringify(eps)}`);
-  const ignore = o.ignoreIndex ?? -100;
-  if (!Number.isInteger(ignore)) throw new TypeError(`${who}: ignoreIndex must be an integer; got ${JSON.stringify(ignore)}`);
-  const weight = o.weight ?? null;
-  if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
-    throw new RangeError(`${who}: weight must be a tensor of shape [${classes}] (one weight per class); got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
-  }
+  const { ignore, weight } = classOptions(who, o, classes);
   // Its reshapes are the runtime's own, never views to the user (nor are PyTorch's): tracked,
   // each call listed one more view on the target, which a training loop keeps for good, and
   // every 64 of them cost a full garbage collection.
@@ -85,32 +80,51 @@ function classesLast(t: Tensor, classes: number): Tensor {
   return (t.ndim === 1 ? t : t.movedim(1, -1)).reshape([-1, classes]);
 }
 
+/** The batch shape of logits [N, C, d...] ([N, d...]) or [C] ([]). */
+function batchShapeOf(input: Tensor): number[] {
+  return input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
+}
+
 function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, classes: number, eps: number, ignore: number, weight: Tensor | null): Tensor {
   const who = 'crossEntropy';
-  // A view of the target shares its version counter (as PyTorch's): backward refuses a value
-  // it saved from the target once the target was written in place.
-  const ofTarget = (view: Tensor) => (view === target ? view : sharingVersion(view, target));
   const logp = classesLast(input.logSoftmax(input.ndim === 1 ? 0 : 1), classes);
-  const weighted = weight === null ? logp : logp.mul(weight);
-  const batchShape = input.ndim === 1 ? [] : [input.shape[0]!, ...input.shape.slice(2)];
-  if (isFloating(target.dtype)) {
-    // class probabilities: -Σ_c w_c·t_c·log p_c per sample; 'mean' divides by the sample count
-    if (!shapesEqual(target.shape, input.shape) && shapesEqual(target.shape, batchShape)) {
-      throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
-    }
-    if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
-    const t = eps === 0 ? ofTarget(classesLast(target, classes)) : ofTarget(classesLast(target, classes)).mul(1 - eps).add(eps / classes);
-    const loss = t.mul(weighted).sum(-1).neg();
-    return reduce(loss.reshape(batchShape), o.reduction, who);
+  if (!isFloating(target.dtype)) return classIndexLoss(who, logp, input, target, o.reduction, eps, ignore, weight);
+  // class probabilities: -Σ_c w_c·t_c·log p_c per sample; 'mean' divides by the sample count
+  const batchShape = batchShapeOf(input);
+  if (!shapesEqual(target.shape, input.shape) && shapesEqual(target.shape, batchShape)) {
+    throw new TypeError(`${who}: target must hold int32 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
   }
+  if (!shapesEqual(target.shape, input.shape)) throw new RangeError(`${who}: probability targets must have the input's shape ${formatShape(input.shape)}; got ${formatShape(target.shape)}`);
+  const probs = targetView(classesLast(target, classes), target);
+  const t = eps === 0 ? probs : probs.mul(1 - eps).add(eps / classes);
+  const loss = t.mul(weight === null ? logp : logp.mul(weight)).sum(-1).neg();
+  return reduce(loss.reshape(batchShape), o.reduction, who);
+}
+
+/**
+ * A view of the target shares its version counter (as PyTorch's): backward refuses a value
+ * it saved from the target once the target was written in place.
+ */
+function targetView(view: Tensor, target: Tensor): Tensor {
+  return view === target ? view : sharingVersion(view, target);
+}
+
+/**
+ * -w_t·log p_t per sample (PyTorch's nll_loss), logp [samples, C] of input (logits or
+ * log-probabilities [N, C, d...] or [C]) against integer class indices; label smoothing ε
+ * mixes in -Σ_c w_c·log p_c / C.
+ */
+function classIndexLoss(who: string, logp: Tensor, input: Tensor, target: Tensor, reduction: Reduction | undefined, eps: number, ignore: number, weight: Tensor | null): Tensor {
+  const classes = logp.shape[1]!;
+  const batchShape = batchShapeOf(input);
   if (!isInteger(target.dtype)) throw new TypeError(`${who}: target must hold int32 or int64 class indices; got ${target.dtype} ${INT32_INDEX_HINT}`);
   if (!shapesEqual(target.shape, batchShape)) {
     throw new RangeError(`${who}: target must have shape ${formatShape(batchShape)} (one class index per sample of input ${formatShape(input.shape)}); got ${formatShape(target.shape)}`);
   }
   // Checked here, the labels cannot fail the gather on the device (ignored ones read class 0).
   const inRange = checkHostIndices(who, 'target', target, classes, false, ignore);
-  const t = ofTarget(target.ndim === 1 ? target : target.reshape([-1]));
-  const r = o.reduction ?? 'mean';
+  const t = targetView(target.ndim === 1 ? target : target.reshape([-1]), target);
+  const r = reduction ?? 'mean';
   // Labels known on the host, none of them ignored (a training batch): every sample counts,
   // so the selections by `keep` and the count are left out. The same bits (each left-out op
   // multiplied by 1, selected the value or divided by the sample count), ~10 fewer ops
@@ -128,7 +142,7 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
   // (so without class weights, a kept sample's weight 1 needs no product)
   const picked = gatherChecked(logp, 1, safe.unsqueeze(1), inRange).squeeze(1);
   const nll = where(keep, (weight === null ? picked : picked.mul(sampleWeight)).neg(), 0);
-  const smooth = eps === 0 ? null : where(keep, weighted.sum(-1).neg(), 0);
+  const smooth = eps === 0 ? null : where(keep, (weight === null ? logp : logp.mul(weight)).sum(-1).neg(), 0);
   const combine = (a: Tensor, b: Tensor | null) => (b === null ? a : a.mul(1 - eps).add(b.mul(eps / classes)));
   if (r === 'none') return combine(nll, smooth).reshape(batchShape);
   if (r === 'sum') return combine(nll.sum(), smooth?.sum() ?? null);
@@ -137,6 +151,41 @@ function crossEntropyOf(input: Tensor, target: Tensor, o: CrossEntropyOptions, c
     return combine(nll.sum().div(total), smooth?.sum().div(total) ?? null);
   }
   return reduce(nll, r, who); // names the bad reduction
+}
+
+export interface NllLossOptions extends LossOptions {
+  /** A rescaling weight per class, shape [C]. */
+  weight?: Tensor | null;
+  /** Targets equal to this class index contribute nothing (PyTorch's default -100). */
+  ignoreIndex?: number;
+}
+
+/**
+ * PyTorch's F.nll_loss: -weight[t]·input[t] per sample, of log-probabilities [N, C],
+ * [N, C, d...] or [C] against int32 or int64 class indices [N, d...] ('mean' divides by the
+ * kept samples' total weight).
+ * @example tpu.nn.nllLoss(tpu.tensor([[-1, -2]]), tpu.tensor(new Int32Array([1]))) // 2
+ */
+export function nllLoss(input: Tensor, target: Tensor, options: NllLossOptions = {}): Tensor {
+  const who = 'nllLoss';
+  const o = readOptions<NllLossOptions>(who, options, ['reduction', 'weight', 'ignoreIndex']);
+  checkTensor(who, 'input', input);
+  checkTensor(who, 'target', target);
+  if (input.ndim < 1 || !isFloating(input.dtype)) throw new TypeError(`${who}: input must be floating-point log-probabilities [N, C], [N, C, d...] or [C]; got ${input.describe()}`);
+  const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
+  const { ignore, weight } = classOptions(who, o, classes);
+  return composite(who, () => untracked(() => classIndexLoss(who, classesLast(input, classes), input, target, o.reduction, 0, ignore, weight)));
+}
+
+/** ignoreIndex (an integer, default -100) and weight (null or [classes]) of crossEntropy and nllLoss, checked. */
+function classOptions(who: string, o: NllLossOptions, classes: number): { ignore: number; weight: Tensor | null } {
+  const ignore = o.ignoreIndex ?? -100;
+  if (!Number.isInteger(ignore)) throw new TypeError(`${who}: ignoreIndex must be an integer; got ${JSON.stringify(ignore)}`);
+  const weight = o.weight ?? null;
+  if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
+    throw new RangeError(`${who}: weight must be a tensor of shape [${classes}] (one weight per class); got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
+  }
+  return { ignore, weight };
 }
 
 /**
