@@ -58,6 +58,7 @@ export * from './einsum.js';
 export * from './nn/activations.js';
 export * from './nn/piecewise-activations.js';
 export * from './nn/smooth-activations.js';
+export * from './nn/vector-similarity.js';
 export * from './nn/normalization.js';
 export * from './nn/conv.js';
 export * from './nn/pooling.js';
