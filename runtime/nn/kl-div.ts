@@ -15,7 +15,7 @@ export interface KlDivOptions {
 /**
  * target·(log target - input) (or e^target·(target - input) with logTarget) for input of
  * log-probabilities (F.kl_div); a 0 target contributes 0.
- * @example tpu.nn.klDiv(tpu.tensor([-1, -1]), tpu.tensor([0.5, 0.5]), { reduction: 'batchmean' }) // 0.306853
+ * @example tpu.nn.klDiv(tpu.tensor([-1, -1]), tpu.tensor([0.5, 0.5]), { reduction: 'batchmean' }) // 0.153426
  */
 export function klDiv(input: Tensor, target: Tensor, options: KlDivOptions = {}): Tensor {
   const who = 'klDiv';
