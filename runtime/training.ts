@@ -11,8 +11,8 @@ import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 
-const { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
-const losses = { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits };
+const { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, cosineEmbeddingLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
+const losses = { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, cosineEmbeddingLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits };
 
 export const training = {
   ...withRequiresGrad(creation),

@@ -14,5 +14,6 @@ export {
 } from './losses.js';
 export { l1Loss, smoothL1Loss, huberLoss, type SmoothL1LossOptions, type HuberLossOptions } from './distance-losses.js';
 export { klDiv, type KlDivOptions } from './kl-div.js';
+export { cosineEmbeddingLoss, type CosineEmbeddingLossOptions } from './cosine-embedding-loss.js';
 export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js';
 export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';

@@ -1,4 +1,4 @@
-// tpu.nn.functional's nllLoss l1Loss smoothL1Loss huberLoss klDiv against PyTorch 2.13: every
+// tpu.nn.functional's nllLoss l1Loss smoothL1Loss huberLoss klDiv cosineEmbeddingLoss against PyTorch 2.13: every
 // reduction, class weights and ignored targets, NaN and ±inf, bfloat16, errors, and the
 // gradients of input and target, at the kinks too (|d| = beta, delta; d = 0).
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,16 @@ const cases: TorchCase[] = [
   },
   { name: 'klDiv of a negative target is NaN', inputs: [f32([-1, -2]), f32([-0.5, 0.5])], js: (x, t) => F.klDiv(x, t, { reduction: 'none' }), py: "F.kl_div(x0, x1, reduction='none')" },
   { name: 'klDiv of bf16 and of a 0-d input with batchmean', inputs: [bf16([[-1.2, -0.4], [-0.3, -2]]), bf16([[0.3, 0.7], [0.9, 0.1]]), f32(-0.5), f32(0.25)], js: (x, t, a, b) => [F.klDiv(x, t, { reduction: 'batchmean' }), F.klDiv(a, b, { reduction: 'batchmean' })], py: "(F.kl_div(x0, x1, reduction='batchmean'), F.kl_div(x2, x3, reduction='batchmean'))" },
+  // cosineEmbeddingLoss
+  reductions('cosineEmbeddingLoss of alike and unalike pairs, a zero vector included', [f32([[1, 0, 2], [0, 0, 0], [3, -1, 2], [1, 1, 1]]), f32([[2, 1, 0], [1, 2, 3], [-3, 1, -2], [1, 1, 0.5]]), f32([1, -1, -1, 1])], (r, a, b, y) => F.cosineEmbeddingLoss(a, b, y, { reduction: r }), (r) => `F.cosine_embedding_loss(x0, x1, x2, reduction=${r})`),
+  { name: 'cosineEmbeddingLoss with a margin, int labels and 1-d inputs', inputs: [f32([[1, 0, 2], [3, -1, 2], [1, 1, 1]]), f32([[2, 1, 0], [3, -1, 2.5], [-1, 1, 0.5]]), ids([-1, -1, -1]), f32([1, 2]), f32([2, 1]), f32(-1)], js: (a, b, y, c, d, z) => [F.cosineEmbeddingLoss(a, b, y, { margin: 0.5, reduction: 'none' }), F.cosineEmbeddingLoss(c, d, z)], py: "(F.cosine_embedding_loss(x0, x1, x2, margin=0.5, reduction='none'), F.cosine_embedding_loss(x3, x4, x5))" },
+  {
+    name: 'cosineEmbeddingLoss gradients',
+    inputs: [f32([[1, 0, 2], [3, -1, 2], [1, 1, 1]]), f32([[2, 1, 0], [3, -1, 2.5], [-1, 1, 0.5]]), f32([1, -1, -1])],
+    js: (a, b, y) => { a.requiresGrad_(); b.requiresGrad_(); F.cosineEmbeddingLoss(a, b, y, { margin: 0.2 }).backward(); return [a.grad!, b.grad!]; },
+    py: 'x0.requires_grad_()\nx1.requires_grad_()\nF.cosine_embedding_loss(x0, x1, x2, margin=0.2).backward()\nresult = (x0.grad, x1.grad)',
+    rtol: 1e-4,
+  },
   grads2('klDiv gradients', [f32([[-1.2, -0.4, -2], [-0.1, -3, -1]]), f32([[0.2, 0.5, 0.3], [1, 0, 2]])], (x, t) => F.klDiv(x, t, { reduction: 'none' }), "F.kl_div(x0, x1, reduction='none')"),
   grads2('klDiv gradients with logTarget', [f32([[-1.2, -0.4, -2], [-0.1, -3, -1]]), f32([[-1.6, -0.7, -1.2], [-9, 0, -0.5]])], (x, t) => F.klDiv(x, t, { reduction: 'none', logTarget: true }), "F.kl_div(x0, x1, reduction='none', log_target=True)"),
 ];

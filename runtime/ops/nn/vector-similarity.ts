@@ -74,3 +74,29 @@ export function cosineSimilarity(x1: Tensor, x2: Tensor, opts: CosineSimilarityO
     return unit(x1).mul(unit(x2)).sum(dim);
   });
 }
+
+export interface PairwiseDistanceOptions {
+  /** The norm's order (default 2). */
+  p?: number;
+  /** Added to the difference, so a zero distance has a gradient (default 1e-6). */
+  eps?: number;
+  /** Keep the last dim, of size 1 (default false). */
+  keepdim?: boolean;
+}
+
+/**
+ * ‖x1 - x2 + eps‖_p over the last dim, x1 and x2 broadcast (torch.nn.functional.pairwise_distance).
+ * @example tpu.nn.functional.pairwiseDistance(a, b, { p: 1 })
+ */
+export function pairwiseDistance(x1: Tensor, x2: Tensor, opts: PairwiseDistanceOptions = {}): Tensor {
+  const op = 'pairwiseDistance';
+  const o = readOptions<PairwiseDistanceOptions>(op, opts, ['p', 'eps', 'keepdim']);
+  floating(op, 'x1', x1);
+  floating(op, 'x2', x2);
+  const p = numberOption(op, 'p', o.p, 2);
+  const eps = numberOption(op, 'eps', o.eps, 1e-6);
+  const keepdim = o.keepdim ?? false;
+  if (typeof keepdim !== 'boolean') throw new TypeError(`${op}: keepdim must be a boolean; got ${JSON.stringify(keepdim)}`);
+  broadcastShapes(op, x1.shape, x2.shape, ['x1', 'x2']);
+  return composite(op, () => x1.sub(x2).add(eps).norm(p, -1, keepdim));
+}
