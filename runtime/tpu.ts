@@ -129,7 +129,9 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'ra
     permute: F['permute'];
   };
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
-  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'>
+  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
+  | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
+  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {
     /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example tpu.nn.functional.crossEntropy(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294 */
@@ -140,6 +142,18 @@ type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' 
     binaryCrossEntropy: typeof nnModules.binaryCrossEntropy;
     /** Binary cross entropy of logits (F.binary_cross_entropy_with_logits; tpu.nn.binaryCrossEntropyWithLogits). @example tpu.nn.functional.binaryCrossEntropyWithLogits(tpu.tensor([0]), tpu.tensor([1])) // 0.693147 */
     binaryCrossEntropyWithLogits: typeof nnModules.binaryCrossEntropyWithLogits;
+    /** Negative log likelihood of log-probabilities and class indices (F.nll_loss; tpu.nn.nllLoss). @example tpu.nn.functional.nllLoss(tpu.tensor([[-1, -2]]), tpu.tensor(new Int32Array([1]))) // 2 */
+    nllLoss: typeof nnModules.nllLoss;
+    /** Mean absolute error (F.l1_loss; tpu.nn.l1Loss). @example tpu.nn.functional.l1Loss(tpu.tensor([1, 2]), tpu.tensor([1, 4])) // 1 */
+    l1Loss: typeof nnModules.l1Loss;
+    /** Quadratic below beta, linear above (F.smooth_l1_loss; tpu.nn.smoothL1Loss). @example tpu.nn.functional.smoothL1Loss(tpu.tensor([0, 0]), tpu.tensor([0.5, 3])) // 1.3125 */
+    smoothL1Loss: typeof nnModules.smoothL1Loss;
+    /** Quadratic below delta, delta-scaled linear above (F.huber_loss; tpu.nn.huberLoss). @example tpu.nn.functional.huberLoss(tpu.tensor([0, 0]), tpu.tensor([0.5, 3]), { delta: 2 }) // 2.0625 */
+    huberLoss: typeof nnModules.huberLoss;
+    /** KL divergence of a target from log-probabilities (F.kl_div; tpu.nn.klDiv). @example tpu.nn.functional.klDiv(tpu.tensor([-1, -1]), tpu.tensor([0.5, 0.5]), { reduction: 'batchmean' }) // 0.153426 */
+    klDiv: typeof nnModules.klDiv;
+    /** 1 - cos for pairs labelled 1, max(0, cos - margin) for -1 (F.cosine_embedding_loss; tpu.nn.cosineEmbeddingLoss). @example tpu.nn.functional.cosineEmbeddingLoss(tpu.tensor([[1, 0]]), tpu.tensor([[0, 1]]), tpu.tensor([1])) // 1 */
+    cosineEmbeddingLoss: typeof nnModules.cosineEmbeddingLoss;
   };
 type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
   & Pick<typeof specs, 'spec'>
