@@ -174,7 +174,16 @@ export function nllLoss(input: Tensor, target: Tensor, options: NllLossOptions =
   if (input.ndim < 1 || !isFloating(input.dtype)) throw new TypeError(`${who}: input must be floating-point log-probabilities [N, C], [N, C, d...] or [C]; got ${input.describe()}`);
   const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
   const { ignore, weight } = classOptions(who, o, classes);
-  return composite(who, () => untracked(() => classIndexLoss(who, classesLast(input, classes), input, target, o.reduction, 0, ignore, weight)));
+  // bound, not closures, as crossEntropy's
+  return composite(who, untrackedNllLoss.bind(null, input, target, o.reduction, classes, ignore, weight));
+}
+
+function untrackedNllLoss(...args: Parameters<typeof nllLossOf>): Tensor {
+  return untracked(nllLossOf.bind(null, ...args));
+}
+
+function nllLossOf(input: Tensor, target: Tensor, reduction: Reduction | undefined, classes: number, ignore: number, weight: Tensor | null): Tensor {
+  return classIndexLoss('nllLoss', classesLast(input, classes), input, target, reduction, 0, ignore, weight);
 }
 
 /** ignoreIndex (an integer, default -100) and weight (null or [classes]) of crossEntropy and nllLoss, checked. */
