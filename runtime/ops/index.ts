@@ -25,6 +25,7 @@ export * from './rounding.js';
 export * from './binary-math.js';
 export * from './where.js';
 export * from './logical.js';
+export * from './bitwise.js';
 export * from './extrema.js';
 export * from './prod-any-all.js';
 export * from './slice.js';
