@@ -4,12 +4,11 @@
 import { isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import { binary, unary } from './elementwise.js';
-import type { Operand } from './op.js';
+import { binary } from './elementwise.js';
+import { defineOp, type Operand } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { wrapNumber } from './wrapped-number.js';
 
-const FLOATS: readonly DType[] = ['float32', 'bfloat16'];
 const integerOrBool = (a: DType, b: DType) => (isFloating(a) || isFloating(b) ? 'integer or bool operands expected, as in PyTorch' : undefined);
 /** Shifts take integers; bool << bool is refused too (bool << 1 promotes to int64). */
 const integerShift = (a: DType, b: DType) => integerOrBool(a, b) ?? (a === 'bool' && b === 'bool' ? 'two bool operands are not supported, as in PyTorch; cast one first: x.to(\'int64\')' : undefined);
@@ -19,7 +18,14 @@ export const bitwiseOr = binary('bitwiseOr', { rejects: integerOrBool, grad: 'no
 export const bitwiseXor = binary('bitwiseXor', { rejects: integerOrBool, grad: 'not-differentiable' });
 export const bitwiseLeftShift = binary('bitwiseLeftShift', { rejects: integerShift, grad: 'not-differentiable' });
 export const bitwiseRightShift = binary('bitwiseRightShift', { rejects: integerShift, grad: 'not-differentiable' });
-export const bitwiseNot = unary('bitwiseNot', { rejects: FLOATS, grad: 'not-differentiable' });
+export const bitwiseNot = defineOp({
+  name: 'bitwiseNot',
+  infer([x]) {
+    if (isFloating(x!.dtype)) throw new TypeError(`bitwiseNot: input must be an integer or bool tensor, as in PyTorch; got ${x!.dtype}`);
+    return { shape: x!.shape, dtype: x!.dtype };
+  },
+  grad: 'not-differentiable',
+});
 
 const BINARY = { bitwiseAnd, bitwiseOr, bitwiseXor, bitwiseLeftShift, bitwiseRightShift };
 
