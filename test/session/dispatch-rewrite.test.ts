@@ -38,6 +38,7 @@ const obj = (name, x) => ({ valueOf() { log.push(name); return x; }, toString() 
 /** Snippets with operators the rewrite takes. */
 const REWRITTEN = [
   'return 1 + 2 * 3 - 4 / 2 % 3 ** 2;',
+  `${effects} return [obj('a', 12) & obj('b', 10), 5 | 2, -9 ^ 3, 1 << 31, -16 >> 2, -16 >>> 28, 5n & 3n, ~obj('c', 5), ~~-2.5];`,
   'return [1 + "a", "a" + 1, 1 + null, undefined + 1, true + true, [] + {}, 2n ** 10n, 7n % 3n, -5n];',
   `${effects} return v('a', 1) + v('b', 2) * v('c', 3);`,
   `${effects} return obj('a', 2) * obj('b', 3) + obj('c', 1) < obj('d', 10);`,
@@ -101,7 +102,7 @@ describe('dispatched operators keep JavaScript where no tensor is in play', () =
 class FakeTensor {
   constructor(readonly name: string) {}
 }
-for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift', 'bitwiseNot', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
   (FakeTensor.prototype as unknown as Record<string, unknown>)[method] = function (this: FakeTensor, ...args: unknown[]) {
     return new FakeTensor(`${this.name}.${method}(${args.map((a) => (a instanceof FakeTensor ? a.name : JSON.stringify(a))).join(',')})`);
   };
@@ -129,6 +130,10 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['return 1 - x;', 'x.neg().add(1)'],
     ['return 2 * x ** 2;', 'x.pow(2).mul(2)'],
     ['return x / y % 3;', 'x.div(y).remainder(3)'],
+    ['return x & y | 1;', 'x.bitwiseAnd(y).bitwiseOr(1)'],
+    ['return 6 ^ x;', 'x.bitwiseXor(6)'],
+    ['return ~x & y;', 'x.bitwiseNot().bitwiseAnd(y)'],
+    ['return x << 2 >> y;', 'x.bitwiseLeftShift(2).bitwiseRightShift(y)'],
     ['return 2 < x;', 'x.gt(2)'],
     ['return 2 >= x;', 'x.le(2)'],
     ['return x <= y;', 'x.le(y)'],
