@@ -116,6 +116,8 @@ describe(`tensor operators in cells (${rewrite})`, () => {
       ['(bk >> 2).array()', '[ 3, -4 ]'],
       ['(~bm).array()', '[ false, true, false ]'],
       ['(~bk).array()', '[ -13, 15 ]'],
+      ['let c = bm.clone();\nc &= bn;\nc.array()', '[ true, false, false ]'],
+      ['let e = bk.clone();\ne <<= 1;\ne |= 1;\ne.array()', '[ 25, -31 ]'],
     ];
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });

@@ -28,6 +28,10 @@ const cases: TorchCase[] = [
   { name: 'right shift is arithmetic and gives the sign for counts out of range', inputs: [i32([-8, 8, -1, INT_MIN, 7, -7, -7, 7]), i32([1, 1, 5, 31, 32, 32, -1, -3])], js: (a, b) => a.bitwiseRightShift(b), py: 'x0.bitwise_right_shift(x1)' },
   { name: 'shifts of int64 by numbers and of a number by a tensor', inputs: [i64([BIG, -BIG, 1, -1]), i32([0, 3, 31])], js: (a, n) => [a.bitwiseLeftShift(20), a.bitwiseRightShift(35), a.bitwiseLeftShift(63), a.bitwiseRightShift(64), tpu.bitwiseLeftShift(3, n), tpu.bitwiseRightShift(-1024, n)], py: '(x0 << 20, x0 >> 35, x0 << 63, x0 >> 64, torch.bitwise_left_shift(3, x1), torch.bitwise_right_shift(-1024, x1))' },
   { name: 'a bool shifted by a number promotes to int64', inputs: [bool([true, false])], js: (b) => [b.bitwiseLeftShift(3), b.bitwiseRightShift(0)], py: '(x0 << 3, x0 >> 0)' },
+  // in place
+  { name: 'the in-place forms', inputs: [i32([12, -16, 7]), bool([true, false, true])], js: (a, m) => [a.clone().bitwiseAnd_(10), a.clone().bitwiseOr_(3), a.clone().bitwiseXor_(a), a.clone().bitwiseNot_(), a.clone().bitwiseLeftShift_(2), a.clone().bitwiseRightShift_(2), a.clone().floorDivide_(-5), m.clone().bitwiseXor_(true), m.clone().bitwiseNot_()], py: '(x0.clone().bitwise_and_(10), x0.clone().bitwise_or_(3), x0.clone().bitwise_xor_(x0), x0.clone().bitwise_not_(), x0.clone().bitwise_left_shift_(2), x0.clone().bitwise_right_shift_(2), x0.clone().floor_divide_(-5), x1.clone().bitwise_xor_(True), x1.clone().bitwise_not_())' },
+  { name: 'bitwiseAnd_ of a bool by an int is an error', inputs: [bool([true, false])], js: (m) => m.clone().bitwiseAnd_(1), py: 'x0.clone().bitwise_and_(1)' },
+  { name: 'floorDivide_ of an int by a float is an error', inputs: [i32([7])], js: (a) => a.clone().floorDivide_(2.5), py: 'x0.clone().floor_divide_(2.5)' },
   // errors
   { name: 'bitwiseAnd of floats is an error', inputs: [f32([1, 2])], js: (x) => x.bitwiseAnd(1), py: 'x0 & 1' },
   { name: 'bitwiseOr of an int and a float number is an error', inputs: [i32([1, 2])], js: (x) => x.bitwiseOr(1.5), py: 'x0 | 1.5' },

@@ -28,6 +28,7 @@ export interface OperatorDispatch {
 /** Plain JavaScript of each compound operator, for a target that holds no tensor. */
 const COMPOUND_PLAIN: Readonly<Record<string, (a: Any, b: Any) => unknown>> = {
   '+=': (a, b) => a + b, '-=': (a, b) => a - b, '*=': (a, b) => a * b, '/=': (a, b) => a / b, '%=': (a, b) => a % b, '**=': (a, b) => a ** b,
+  '&=': (a, b) => a & b, '|=': (a, b) => a | b, '^=': (a, b) => a ^ b, '<<=': (a, b) => a << b, '>>=': (a, b) => a >> b,
 };
 
 /**
