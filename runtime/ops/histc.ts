@@ -24,13 +24,16 @@ function dataRange(op: string, x: Tensor): [number, number] {
     count: 'unknown: the bin edges come from the data when min == max',
     instead: 'give min and max (x.histc(bins, min, max))',
   });
+  if (values.length === 0) return [0, 0];
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values as Iterable<number>) {
+    if (Number.isNaN(v)) [lo, hi] = [NaN, NaN];
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  return values.length === 0 ? [0, 0] : [lo, hi];
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw new RangeError(`${op}: the data's range [${lo}, ${hi}] is not finite (as in PyTorch); give min and max`);
+  return [lo, hi];
 }
 
 function readArgs(op: string, args: readonly unknown[]): { bins: number; min: number; max: number } {
