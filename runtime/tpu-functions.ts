@@ -51,6 +51,9 @@ export const functional = {
   t: method('t'), swapaxes: method('swapaxes'), swapdims: method('swapdims'), select: ops.select, unbind: method('unbind'),
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),
   div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(wrapNumber('tpu.div', a, b), b, options)),
+  floorDivide: (a: Operand, b: Operand): Tensor => wrapNumber('tpu.floorDivide', a, b).floorDivide(b),
+  trueDivide: (a: Operand, b: Operand): Tensor => apply(ops.div, [a, b], {}),
+  ...ops.bitwiseFunctions, bitwiseNot: method('bitwiseNot'),
   fmod: binary(ops.fmodOp), remainder: (a: Operand, b: Operand): Tensor => ops.remainder(wrapNumber('tpu.remainder', a, b), b),
   pow: binary(ops.pow), maximum: binary(ops.maximum), minimum: binary(ops.minimum), clamp: ops.clamp, clip: ops.clamp, lerp: ops.lerp,
   fmax: ops.fmax, fmin: ops.fmin, atan2: (a: Tensor, b: Operand) => tensorArg('tpu.atan2', 'input', a).atan2(b),
@@ -72,7 +75,7 @@ export const functional = {
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd, scatter: ops.scatter,
   take: ops.take, takeAlongDim: ops.takeAlongDim, indexAdd: ops.indexAdd, indexFill: ops.indexFill, repeatInterleave: ops.repeatInterleave,
-  maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
+  maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, searchsorted: ops.searchsorted, bucketize: ops.bucketize, bincount: ops.bincount, histc: ops.histc, unique: ops.unique, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
   movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,
 };

@@ -78,7 +78,7 @@ export interface DeviceInfo {
 type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
   | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
-  | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
+  | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
@@ -87,7 +87,7 @@ type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'squar
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
   | 'all' | 'transpose' | 't' | 'swapaxes' | 'swapdims' | 'unbind' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
-  | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn';
+  | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn' | 'bitwiseNot';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
@@ -105,6 +105,20 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'ra
     mul: F['mul'];
     /** a / b; `{ roundingMode: 'floor' | 'trunc' }` as torch.div; either may be a JS number. @example tpu.div(7, tpu.tensor([2, -3]), { roundingMode: 'floor' }) // [3, -3] */
     div: F['div'];
+    /** a // b rounded toward -inf (torch.floor_divide): int // int stays an integer; either may be a JS number. @example tpu.floorDivide(tpu.tensor([7, -7]), 2) // [3, -4] */
+    floorDivide: F['floorDivide'];
+    /** a / b, the same as tpu.div without a roundingMode (torch.true_divide). @example tpu.trueDivide(tpu.tensor([7]), 2) // [3.5] */
+    trueDivide: F['trueDivide'];
+    /** Bitwise AND of integer or bool tensors; either may be a JS number (torch.bitwise_and). @example tpu.bitwiseAnd(12, tpu.tensor([6], { dtype: 'int32' })) // [4] */
+    bitwiseAnd: F['bitwiseAnd'];
+    /** Bitwise OR of integer or bool tensors; either may be a JS number (torch.bitwise_or). @example tpu.bitwiseOr(tpu.tensor([12, 10], { dtype: 'int32' }), 1) // [13, 11] */
+    bitwiseOr: F['bitwiseOr'];
+    /** Bitwise XOR of integer or bool tensors; either may be a JS number (torch.bitwise_xor). @example tpu.bitwiseXor(tpu.tensor([true, false]), tpu.tensor([true, true])) // [false, true] */
+    bitwiseXor: F['bitwiseXor'];
+    /** a << b of integers; either may be a JS number (torch.bitwise_left_shift). @example tpu.bitwiseLeftShift(1, tpu.tensor([0, 3], { dtype: 'int32' })) // [1, 8] */
+    bitwiseLeftShift: F['bitwiseLeftShift'];
+    /** a >> b of integers, arithmetic; either may be a JS number (torch.bitwise_right_shift). @example tpu.bitwiseRightShift(tpu.tensor([-8, 8], { dtype: 'int32' }), 2) // [-2, 2] */
+    bitwiseRightShift: F['bitwiseRightShift'];
     /** Remainder with the sign of a (torch.fmod). @example tpu.fmod(x, 3) */
     fmod: F['fmod'];
     /** Remainder with the sign of b, as Python % (torch.remainder); either may be a JS number. @example tpu.remainder(7, tpu.tensor([2, -3])) // [1, -2] */

@@ -124,9 +124,21 @@ declare module '../tensor.js' {
      * @example x.remainder(3)
      */
     remainder(other: Operand): Tensor;
+    /**
+     * Division rounded toward -inf, as Python // (torch.floor_divide): int // int stays an integer.
+     * @example tpu.tensor([7, -7]).floorDivide(2) // [3, -4]
+     */
+    floorDivide(other: Operand): Tensor;
+    /**
+     * True division, the same as x.div(other) (torch.true_divide): integers give float32.
+     * @example tpu.tensor([7, -7]).trueDivide(2) // [3.5, -3.5]
+     */
+    trueDivide(other: Operand): Tensor;
   }
 }
 installMethods({
   fmod(other) { return apply(fmodOp, [this, other], {}); },
   remainder(other) { return remainder(this, other); },
+  floorDivide(other) { return divRounded(this, other, 'floor'); },
+  trueDivide(other) { return this.div(other); },
 });

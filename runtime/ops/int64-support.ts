@@ -7,7 +7,8 @@ const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
   'constant', 'fill', 'identity', 'cast', 'reshape', 'permute', 'expand', 'slice', 'concat', 'embedSlice',
   'add', 'sub', 'mul', 'div', 'divTruncInt', 'fmod', 'pow', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'where',
   'gt', 'lt', 'eq', 'ge', 'le', 'isnan', 'isinf', 'isfinite',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'relu',
+  'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseNot', 'bitwiseLeftShift', 'bitwiseRightShift', 'square', 'floor', 'ceil', 'round', 'trunc',
   // float results of integer inputs (the input cast to float32 first, as PyTorch)
   'exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1',
   'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'atan2', 'log2', 'log10', 'xlogy',

@@ -3,6 +3,7 @@
 // nonzero on an accelerator; in fused mode the pending region runs first and the profile names
 // the cut "the mask read of <op>"). tpu.compile, whose programs have static shapes, has no mask
 // values while it traces: there it is an error naming what to use instead.
+import type { HostArray } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { tracing } from '../jit/trace-record.js';
 
@@ -14,13 +15,21 @@ export interface CountedBy {
   readonly instead: string;
 }
 
-/** The positions (row-major) where the bool `mask` is true, read from the device. */
-export function truePositions(op: string, mask: Tensor, countedBy: CountedBy): Int32Array {
+/**
+ * The values of `t`, read from the device because they size `op`'s result (`what`: "the mask",
+ * "the input"); under tpu.compile an error naming what to use instead.
+ */
+export function readSizingValues(op: string, t: Tensor, what: string, countedBy: CountedBy): HostArray {
   if (tracing()) {
     throw new RangeError(`${op}: the result's length is ${countedBy.count}, which tpu.compile does not have while tracing ` +
       `(a compiled function is one program of static shapes): ${countedBy.instead}`);
   }
-  const values = mask._readSync(`the mask read of ${op}`);
+  return t._readSync(`the ${what} read of ${op}`);
+}
+
+/** The positions (row-major) where the bool `mask` is true, read from the device. */
+export function truePositions(op: string, mask: Tensor, countedBy: CountedBy): Int32Array {
+  const values = readSizingValues(op, mask, 'mask', countedBy);
   let count = 0;
   for (let i = 0; i < values.length; i++) if (values[i]) count++;
   const positions = new Int32Array(count);

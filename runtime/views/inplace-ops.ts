@@ -125,6 +125,41 @@ declare module '../tensor.js' {
      */
     remainder_(other: Operand): Tensor;
     /**
+     * In place: this // other, as floorDivide (torch.floor_divide_); returns this.
+     * @example tpu.tensor([7, -7]).floorDivide_(2) // [3, -4]
+     */
+    floorDivide_(other: Operand): Tensor;
+    /**
+     * In place: this & other, as bitwiseAnd; returns this (`m &= n` in cells).
+     * @example tpu.tensor([true, true]).bitwiseAnd_(tpu.tensor([true, false])) // [true, false]
+     */
+    bitwiseAnd_(other: Operand): Tensor;
+    /**
+     * In place: this | other, as bitwiseOr; returns this (`m |= n` in cells).
+     * @example tpu.tensor([12, 10], { dtype: 'int32' }).bitwiseOr_(1) // [13, 11]
+     */
+    bitwiseOr_(other: Operand): Tensor;
+    /**
+     * In place: this ^ other, as bitwiseXor; returns this (`m ^= n` in cells).
+     * @example tpu.tensor([12, 10], { dtype: 'int32' }).bitwiseXor_(6) // [10, 12]
+     */
+    bitwiseXor_(other: Operand): Tensor;
+    /**
+     * In place: ~this, as bitwiseNot; returns this.
+     * @example tpu.tensor([true, false]).bitwiseNot_() // [false, true]
+     */
+    bitwiseNot_(): Tensor;
+    /**
+     * In place: this << other, as bitwiseLeftShift; returns this (`x <<= 1` in cells).
+     * @example tpu.tensor([1, 3], { dtype: 'int32' }).bitwiseLeftShift_(2) // [4, 12]
+     */
+    bitwiseLeftShift_(other: Operand): Tensor;
+    /**
+     * In place: this >> other, as bitwiseRightShift; returns this (`x >>= 1` in cells).
+     * @example tpu.tensor([-8, 8], { dtype: 'int32' }).bitwiseRightShift_(1) // [-4, 4]
+     */
+    bitwiseRightShift_(other: Operand): Tensor;
+    /**
      * In place: this ** exponent; returns this (`y **= 2` in cells).
      * @example tpu.tensor([2, 3]).pow_(2) // [4, 9]
      */
@@ -172,6 +207,10 @@ installMethods({
   div_(other, options) { return arithmeticInPlace('div_', this, (self) => self.div(other, options), [other]); },
   // remainder's gradient reads its operands only for the divisor's; pow's reads the base for either
   remainder_(other) { return arithmeticInPlace('remainder_', this, (self) => self.remainder(other), [other]); },
+  floorDivide_(other) { return arithmeticInPlace('floorDivide_', this, (self) => self.floorDivide(other)); },
+  ...Object.fromEntries((['bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift'] as const).map((op) =>
+    [`${op}_`, function (this: Tensor, other: Operand) { return arithmeticInPlace(`${op}_`, this, (self) => self[op](other)); }])),
+  bitwiseNot_() { return arithmeticInPlace('bitwiseNot_', this, (self) => self.bitwiseNot()); },
   pow_(exponent) { return arithmeticInPlace('pow_', this, (self) => self.pow(exponent), [this, exponent]); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
   zero_() { return fillInPlace('zero_', this, 0, null); },

@@ -440,7 +440,25 @@ function valueCases(): PrimitiveCase[] {
   ];
 }
 
+/** Bitwise ops of bools and integers (last in the list: the other cases keep their seeds). */
+function bitwiseCases(): PrimitiveCase[] {
+  const cases: PrimitiveCase[] = [];
+  for (const d of ['bool', 'int32', 'int64'] as const) {
+    for (const op of ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor']) cases.push(one(`${op} ${d}`, op, [T([3, 4], d), T([4], d)], noAttrs, EXACT));
+  }
+  // shift counts out of range: negative, the width and past it
+  for (const d of ['int32', 'int64'] as const) {
+    const counts = d === 'int32' ? [0, 1, 5, 31, 32, 40, -1, -33, 3, 7, 30, 2] : [0, 1, 35, 63, 64, 70, -1, -65, 3, 40, 62, 2];
+    for (const op of ['bitwiseLeftShift', 'bitwiseRightShift']) {
+      cases.push(one(`${op} ${d} with counts out of range`, op, [T([3, 4], d, { values: [5, -5, -(2 ** 30), 1, -1, 7, 7, -7, 2 ** 30, -3, 1, 9] }), T([3, 4], d, { values: counts })], noAttrs, EXACT));
+    }
+  }
+  for (const d of ['bool', 'int32', 'int64'] as const) cases.push(one(`bitwiseNot ${d}`, 'bitwiseNot', [T([4, 6], d)], noAttrs, EXACT));
+  cases.push(one('bitwiseNot int64 at its ends', 'bitwiseNot', [T([6], 'int64', { values: INT64_EDGES })], noAttrs, EXACT));
+  return cases;
+}
+
 export const PRIMITIVE_CASES: readonly PrimitiveCase[] = [
   ...binaryCases(), ...unaryCases(), ...reduceCases(), ...layoutCases(), ...indexCases(), ...contractionCases(), ...valueCases(),
-  ...collectiveCases(),
+  ...collectiveCases(), ...bitwiseCases(),
 ];

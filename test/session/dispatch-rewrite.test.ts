@@ -38,6 +38,7 @@ const obj = (name, x) => ({ valueOf() { log.push(name); return x; }, toString() 
 /** Snippets with operators the rewrite takes. */
 const REWRITTEN = [
   'return 1 + 2 * 3 - 4 / 2 % 3 ** 2;',
+  `${effects} return [obj('a', 12) & obj('b', 10), 5 | 2, -9 ^ 3, 1 << 31, -16 >> 2, -16 >>> 28, 5n & 3n, ~obj('c', 5), ~~-2.5];`,
   'return [1 + "a", "a" + 1, 1 + null, undefined + 1, true + true, [] + {}, 2n ** 10n, 7n % 3n, -5n];',
   `${effects} return v('a', 1) + v('b', 2) * v('c', 3);`,
   `${effects} return obj('a', 2) * obj('b', 3) + obj('c', 1) < obj('d', 10);`,
@@ -46,6 +47,7 @@ const REWRITTEN = [
   `${effects} const a = [10, 20, 30]; let i = 0; a[v('i', i++)] += v('r', 5); a[i++] -= 1; return [a, i];`,
   `${effects} const o = { _p: 1, get p() { log.push('get'); return this._p; }, set p(x) { log.push('set'); this._p = x; } }; o.p += 2; o.p **= 2; return o._p;`,
   `${effects} let s = 'x'; s += 1; s += v('s', 'y'); let n = 3; n *= n; n %= 5; n **= 3; n /= 4; n -= 0.5; return [s, n];`,
+  `${effects} let n = 13; n &= v('a', 6); n |= 9; n ^= 3; n <<= 2; n >>= 1; let m = -64; m >>>= 28; return [n, m];`,
   'const c = 1; try { c += 1; } catch (e) { return [e.name, c]; }',
   `${effects} const m = [[1, 2], [3, 4]]; m[1][0] += 10; m[0][v('k', 1)] *= 7; return m;`,
   `${effects} const f = () => { log.push('f'); return { q: 1 }; }; f().q += 1; return log.length;`,
@@ -101,7 +103,7 @@ describe('dispatched operators keep JavaScript where no tensor is in play', () =
 class FakeTensor {
   constructor(readonly name: string) {}
 }
-for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift', 'bitwiseNot', 'bitwiseAnd_', 'bitwiseRightShift_', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
   (FakeTensor.prototype as unknown as Record<string, unknown>)[method] = function (this: FakeTensor, ...args: unknown[]) {
     return new FakeTensor(`${this.name}.${method}(${args.map((a) => (a instanceof FakeTensor ? a.name : JSON.stringify(a))).join(',')})`);
   };
@@ -129,6 +131,12 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['return 1 - x;', 'x.neg().add(1)'],
     ['return 2 * x ** 2;', 'x.pow(2).mul(2)'],
     ['return x / y % 3;', 'x.div(y).remainder(3)'],
+    ['return x & y | 1;', 'x.bitwiseAnd(y).bitwiseOr(1)'],
+    ['return 6 ^ x;', 'x.bitwiseXor(6)'],
+    ['return ~x & y;', 'x.bitwiseNot().bitwiseAnd(y)'],
+    ['let z = x; return (z &= y);', 'x.bitwiseAnd_(y)'],
+    ['const o = { w: x }; return (o.w >>= 2);', 'x.bitwiseRightShift_(2)'],
+    ['return x << 2 >> y;', 'x.bitwiseLeftShift(2).bitwiseRightShift(y)'],
     ['return 2 < x;', 'x.gt(2)'],
     ['return 2 >= x;', 'x.le(2)'],
     ['return x <= y;', 'x.le(y)'],

@@ -103,6 +103,25 @@ describe(`tensor operators in cells (${rewrite})`, () => {
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });
 
+  it('& | ^ << >> ~ are the bitwise ops, as Python\'s on torch tensors', async () => {
+    // Python, on torch tensors: 12 & 10 == 8, -16 & 10 == 0, 3 | -16 == -13, 12 << 2 == 48, -16 >> 2 == -4
+    await driver.value('const bm = tpu.tensor([true, false, true]);\nconst bn = tpu.tensor([true, true, false]);\nconst bk = tpu.tensor(new Int32Array([12, -16]));');
+    const cases: [string, string][] = [
+      ['(bm & bn).array()', '[ true, false, false ]'],
+      ['(bm | bn).array()', '[ true, true, true ]'],
+      ['(bm ^ bn).array()', '[ false, true, true ]'],
+      ['(bk & 10).array()', '[ 8, 0 ]'],
+      ['(3 | bk).array()', '[ 15, -13 ]'],
+      ['(bk << 2).array()', '[ 48, -64 ]'],
+      ['(bk >> 2).array()', '[ 3, -4 ]'],
+      ['(~bm).array()', '[ false, true, false ]'],
+      ['(~bk).array()', '[ -13, 15 ]'],
+      ['let c = bm.clone();\nc &= bn;\nc.array()', '[ true, false, false ]'],
+      ['let e = bk.clone();\ne <<= 1;\ne |= 1;\ne.array()', '[ 25, -31 ]'],
+    ];
+    for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
+  });
+
   it('what has no method is an error at its place, naming what to do', async () => {
     const mod = await driver.run('const r = 1;\nconst z = 2 % x;');
     const message = `${HINT}: % with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).remainder(x)`;

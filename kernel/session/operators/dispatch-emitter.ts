@@ -122,9 +122,9 @@ export function createDispatchEmitter(file: ts.SourceFile, source: string, tsApi
     if (tsApi.isEnumDeclaration(node) || tsApi.isTypeNode(node) || tsApi.isInterfaceDeclaration(node) || tsApi.isTypeAliasDeclaration(node)) return original(node);
     if (tsApi.canHaveModifiers(node) && tsApi.getModifiers(node)?.some((m) => m.kind === K.DeclareKeyword)) return original(node);
     if (tsApi.isBinaryExpression(node)) return binary(node, mayHoldTensor);
-    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
+    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken || node.operator === K.TildeToken)) {
       if (isLiteral(node.operand) || !mayHoldTensor(node.operand)) return undefined;
-      return call(node, node.operator === K.MinusToken ? 'neg' : 'plus', [emitChild(node.operand)]);
+      return call(node, node.operator === K.MinusToken ? 'neg' : node.operator === K.TildeToken ? 'bitwiseNot' : 'plus', [emitChild(node.operand)]);
     }
     if (plainAccess(node) && isRead(node) && mayHoldTensor(node.expression)) {
       const items = indexItems(node, tsApi);

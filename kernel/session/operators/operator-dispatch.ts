@@ -28,6 +28,7 @@ export interface OperatorDispatch {
 /** Plain JavaScript of each compound operator, for a target that holds no tensor. */
 const COMPOUND_PLAIN: Readonly<Record<string, (a: Any, b: Any) => unknown>> = {
   '+=': (a, b) => a + b, '-=': (a, b) => a - b, '*=': (a, b) => a * b, '/=': (a, b) => a / b, '%=': (a, b) => a % b, '**=': (a, b) => a ** b,
+  '&=': (a, b) => a & b, '|=': (a, b) => a | b, '^=': (a, b) => a ^ b, '<<=': (a, b) => a << b, '>>=': (a, b) => a >> b,
 };
 
 /**
@@ -116,9 +117,15 @@ export function createOperatorDispatch(): OperatorDispatch {
     le: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('<=', a, b) : a <= b),
     gt: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>', a, b) : a > b),
     ge: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>=', a, b) : a >= b),
+    bitwiseAnd: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('&', a, b) : a & b),
+    bitwiseOr: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('|', a, b) : a | b),
+    bitwiseXor: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('^', a, b) : a ^ b),
+    bitwiseLeftShift: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('<<', a, b) : a << b),
+    bitwiseRightShift: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>>', a, b) : a >> b),
     looseEq: (a, b) => (rejectLoose(a, b), a == b),
     looseNe: (a, b) => (rejectLoose(a, b), a != b),
     neg: (a) => (isTensor(a) ? a.neg() : -a),
+    bitwiseNot: (a) => (isTensor(a) ? a.bitwiseNot() : ~a),
     plus: (a) => {
       if (isTensor(a)) throw new TypeError(operatorMessages.unaryPlus());
       return +a;

@@ -4,11 +4,14 @@
 // time), so both give one answer and one message.
 
 /** `x OP y` with x a tensor: the method on x that computes it. */
-export const METHODS: Readonly<Record<string, string>> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+export const METHODS: Readonly<Record<string, string>> = {
+  '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge',
+  '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor', '<<': 'bitwiseLeftShift', '>>': 'bitwiseRightShift',
+};
 /** `a OP x` with only x a tensor: the method on x that computes it. */
-export const MIRRORED: Readonly<Record<string, string>> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le' };
+export const MIRRORED: Readonly<Record<string, string>> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le', '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor' };
 /** `x OP= y` with a tensor method for OP (in place: `add_`). */
-export const COMPOUND = /^([-+*/%]|\*\*)=$/;
+export const COMPOUND = /^([-+*/%&|^]|\*\*|<<|>>)=$/;
 /** A string index that selects a slice or element of a tensor (`x['1:3']`); other strings name a property (`x['shape']`). */
 export const SLICE_STRING = /^[-\d:\s.]*$/;
 

@@ -177,11 +177,11 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       changed = true;
       return spliceChildren(node, file, source, (child) => (child === callee ? `${operand(emit(callee), callee)}.forward` : emit(child)), tsApi);
     }
-    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken)) {
+    if (tsApi.isPrefixUnaryExpression(node) && (node.operator === K.MinusToken || node.operator === K.PlusToken || node.operator === K.TildeToken)) {
       const inner = emit(node.operand);
       if (!isTensor(node.operand)) return dispatchedOrChildren(node);
       if (node.operator === K.PlusToken) fail(node, operatorMessages.unaryPlus());
-      return tensorCall(node, `${operand(inner, node.operand)}.neg()`);
+      return tensorCall(node, `${operand(inner, node.operand)}.${node.operator === K.TildeToken ? 'bitwiseNot' : 'neg'}()`);
     }
     if (tsApi.isElementAccessExpression(node) && !node.questionDotToken) {
       const target = emit(node.expression);

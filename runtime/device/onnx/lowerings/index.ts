@@ -8,6 +8,7 @@ import './contractions.js';
 import './values.js';
 import './division.js';
 import './log-softmax.js';
+import './bitwise.js';
 import { onnxLowerings } from './table.js';
 import { xlogyByParts } from '../../composed-lowerings.js';
 

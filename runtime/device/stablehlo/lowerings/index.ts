@@ -7,6 +7,7 @@ import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
 import './collectives.js';
+import './bitwise.js';
 import { stablehloLowerings } from './table.js';
 import { logSoftmaxByParts, xlogyByParts } from '../../composed-lowerings.js';
 
