@@ -10,7 +10,7 @@ import { createOperatorDispatch, OPERATOR_DISPATCH } from '../../kernel/session/
 class FakeTensor {
   constructor(readonly name: string) {}
 }
-for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'neg', 'at', 'rsub', 'rdiv', 'rpow', 'rremainder']) {
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift', 'neg', 'bitwiseNot', 'at', 'rsub', 'rdiv', 'rpow', 'rremainder']) {
   Object.defineProperty(FakeTensor.prototype, method, { value(this: FakeTensor, ...args: unknown[]) { return `${this.name}.${method}(${args.map(String).join(', ')})`; } });
 }
 // one value, 0 (a false tensor) unless its name says `true`
@@ -41,17 +41,18 @@ describe('the dispatch functions in the cells\' context', () => {
 
   it('are made in that context (V8 does not inline a call into another context)', () => {
     expect(vm.runInContext(`Object.values(${OPERATOR_DISPATCH}).filter((f) => f instanceof Function).length`, context)).toBeGreaterThanOrEqual(14);
-    for (const name of ['add', 'lt', 'neg', 'isTensor', 'at', 'setAt']) expect(vm.runInContext(`${OPERATOR_DISPATCH}.${name} instanceof Function`, context), name).toBe(true);
+    for (const name of ['add', 'lt', 'neg', 'bitwiseAnd', 'bitwiseNot', 'isTensor', 'at', 'setAt']) expect(vm.runInContext(`${OPERATOR_DISPATCH}.${name} instanceof Function`, context), name).toBe(true);
   });
 
   it('answer as the kernel\'s functions on every pair of operands, errors included', () => {
-    for (const name of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge']) {
+    for (const name of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift']) {
       for (const a of operands) for (const b of operands) {
         expect(outcome(() => cells[name]!(a, b)), `${name}(${String(a)}, ${String(b)})`).toEqual(outcome(() => kernel[name]!(a, b)));
       }
     }
     for (const a of operands) {
       expect(outcome(() => cells.neg!(a)), `neg(${String(a)})`).toEqual(outcome(() => kernel.neg!(a)));
+      expect(outcome(() => cells.bitwiseNot!(a)), `bitwiseNot(${String(a)})`).toEqual(outcome(() => kernel.bitwiseNot!(a)));
       // Python's `a and 'b'` / `a or 'b'`: JavaScript's own for all but a tensor, which is its truth
       const truth = a instanceof FakeTensor ? a.name === 'true' : Boolean(a);
       expect(outcome(() => cells.and!(cells.andLeft!(a) && 'b')), `and(${String(a)})`).toEqual(outcome(() => (truth ? 'b' : a)));

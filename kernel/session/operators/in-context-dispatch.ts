@@ -11,6 +11,7 @@ import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 /** The dispatch functions of binary operators, each with its own operator spelled out (one call site each). */
 const BINARY: Readonly<Record<string, string>> = {
   add: '+', sub: '-', mul: '*', div: '/', remainder: '%', pow: '**', lt: '<', le: '<=', gt: '>', ge: '>=',
+  bitwiseAnd: '&', bitwiseOr: '|', bitwiseXor: '^', bitwiseLeftShift: '<<', bitwiseRightShift: '>>',
 };
 
 /** Sets the context's `__tpuOps` to functions made in it, falling back on the kernel's `ops`. */
@@ -46,6 +47,7 @@ export function installInContextDispatch(context: vm.Context, ops: Record<string
       ...kernel,
       ${binary}
       neg: (a) => (typeof a !== 'object' ? -a : kernel.neg(a)),
+      bitwiseNot: (a) => (typeof a !== 'object' ? ~a : kernel.bitwiseNot(a)),
       isTensor: (v) => typeof v === 'object' && v !== null && kernel.isTensor(v),
       truth: (v) => (typeof v !== 'object' || v === null ? v : kernel.truth(v)),
       orLeft: (v) => (typeof v !== 'object' || v === null ? v : kernel.orLeft(v)),
