@@ -18,15 +18,20 @@ function fromValues(op: string, values: ArrayLike<number>, shape: readonly numbe
   return upload(op, () => values, [...shape], o.dtype, o.chip);
 }
 
+/** linspace's and logspace's numbers (finite) and step count (a non-negative integer), each named in its error. */
+function checkSpan(op: string, numbers: Record<string, unknown>, steps: unknown): void {
+  for (const [name, v] of Object.entries(numbers)) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`${op}: ${name} must be a finite number; got ${JSON.stringify(v)}`);
+  }
+  if (!Number.isInteger(steps) || (steps as number) < 0) throw new RangeError(`${op}: steps must be a non-negative integer; got ${JSON.stringify(steps)}`);
+}
+
 /**
  * `steps` evenly spaced values from start to end inclusive (float32 by default).
  * @example tpu.linspace(0, 1, 5) // [0, 0.25, 0.5, 0.75, 1]
  */
 export function linspace(start: number, end: number, steps: number, opts?: CreationOptions): Tensor {
-  for (const [name, v] of [['start', start], ['end', end]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.linspace: ${name} must be a finite number; got ${JSON.stringify(v)}`);
-  }
-  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`tpu.linspace: steps must be a non-negative integer; got ${JSON.stringify(steps)}`);
+  checkSpan('tpu.linspace', { start, end }, steps);
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
   // PyTorch fills the second half from the end, so the last value is exactly `end`.
   const values = Array.from({ length: steps }, (_, i) => (i < steps / 2 ? start + i * step : end - (steps - 1 - i) * step));
@@ -47,10 +52,7 @@ export interface LogspaceOptions extends CreationOptions {
  */
 export function logspace(start: number, end: number, steps: number, base?: number | LogspaceOptions, opts?: LogspaceOptions): Tensor {
   const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', 'dtype', 'requiresGrad', 'chip']) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, ['dtype', 'requiresGrad', 'chip']), base };
-  for (const [name, v] of [['start', start], ['end', end], ['base', b]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.logspace: ${name} must be a finite number; got ${JSON.stringify(v)}`);
-  }
-  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`tpu.logspace: steps must be a non-negative integer; got ${JSON.stringify(steps)}`);
+  checkSpan('tpu.logspace', { start, end, base: b }, steps);
   const o = optionsOf('tpu.logspace', rest, 'float32');
   if (o.dtype === 'bool') throw new TypeError('tpu.logspace: dtype bool is not supported, as in PyTorch');
   const integral = !isFloating(o.dtype);

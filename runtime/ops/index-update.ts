@@ -5,7 +5,7 @@ import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
-import { readOptions } from '../options.js';
+import { readAlpha } from './scaled-add.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { composite } from '../modes/composite.js';
 import { describeValue } from '../distributed/describe-value.js';
@@ -37,8 +37,7 @@ export function indexAdd(x: Tensor, dim: number, index: Tensor, source: Tensor, 
   tensorArg('indexAdd', 'input', x);
   const idx = oneDimIndex('indexAdd', index);
   tensorArg('indexAdd', 'source', source);
-  const { alpha = 1 } = readOptions<IndexAddOptions>('indexAdd', options, ['alpha']);
-  if (typeof alpha !== 'number' || Number.isNaN(alpha)) throw new TypeError(`indexAdd: alpha must be a number; got ${JSON.stringify(alpha)}`);
+  const alpha = readAlpha('indexAdd', options);
   if (!isFloating(x.dtype) && !Number.isInteger(alpha)) throw new TypeError(`indexAdd: alpha must be an integer for ${x.dtype} tensors, as in PyTorch; got ${alpha}`);
   if (source.dtype !== x.dtype) throw new TypeError(`indexAdd: source must have the input's dtype ${x.dtype}, as in PyTorch; got ${source.dtype}`);
   const d = normalizeDim('indexAdd', dim, Math.max(x.ndim, 1));
