@@ -9,6 +9,7 @@ import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
 import { forgetDebugCollectives } from './modes/eager.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
+import './views/data-assignment.js';
 import './views/layout-methods.js';
 import { chipSessions, closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
