@@ -10,6 +10,8 @@ import { forgetDebugCollectives } from './modes/eager.js';
 import './modes/values.js';
 import './views/inplace-ops.js';
 import './views/data-assignment.js';
+import './views/inplace-unary.js';
+import './views/inplace-random.js';
 import './views/layout-methods.js';
 import { chipSessions, closeSession, currentSession } from './device/current.js';
 import { programCache } from './program/program-cache.js';
