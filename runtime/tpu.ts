@@ -37,6 +37,7 @@ import type * as jit from './jit/compile.js';
 import type * as specs from './jit/spec.js';
 import type * as nnModules from './nn/index.js';
 import type * as nnUtils from './nn/utils/index.js';
+import type * as nnInit from './nn/init-functions.js';
 import type * as optim from './optim/index.js';
 import type * as saveLoad from './serialize/save-load.js';
 import type * as random from './random.js';
@@ -85,7 +86,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
-  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave';
+  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
@@ -181,6 +182,8 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
       functional: NnFunctional;
       /** torch.nn.utils' gradient clipping: clipGradNorm_ and clipGradValue_. @example tpu.nn.utils.clipGradNorm_(model.parameters(), 1.0) */
       utils: typeof nnUtils;
+      /** torch.nn.init: in-place initializers outside autograd (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight) */
+      init: typeof nnInit;
     };
     /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;
