@@ -10,6 +10,10 @@ export { ReLU, GELU, Tanh } from './activations.js';
 export { Sequential } from './sequential.js';
 /** torch.nn.init: in-place initializers (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). */
 export * as init from './init-functions.js';
+export { BatchNorm1d, BatchNorm2d, type BatchNormModuleOptions } from './batch-norm.js';
+export { GroupNorm, type GroupNormOptions } from './group-norm.js';
+export { AdaptiveAvgPool2d } from './adaptive-avg-pool-2d.js';
+export { MaxPool1d, AvgPool1d } from './pooling-1d.js';
 export {
   crossEntropy, nllLoss, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type NllLossOptions, type Reduction,
