@@ -1,6 +1,10 @@
 // batchNorm, groupNorm and their modules against PyTorch 2.13: values, gradients of input,
 // weight and bias, running statistics after training steps (biased variance to normalize,
 // unbiased to update), eval mode, every mode and tpu.compile (replays included).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bf16, f32, seq, torchTier, type TorchCase } from './torch-tier.js';
@@ -102,6 +106,17 @@ const cases: TorchCase[] = [
     atol: 1e-5,
   },
   {
+    name: 'BatchNorm2d bfloat16: outputs, gradients and running stats',
+    inputs: [bf16([[[[1.5, -2], [3.25, 0.125]], [[7, 1], [-1, 2]]], [[[0.5, 4], [2, -3]], [[1, 1.75], [-0.25, 6]]]])],
+    js: (x) => {
+      const m = new tpu.nn.BatchNorm2d(2, { dtype: 'bfloat16' });
+      const y = m.forward(x!);
+      y.mul(tpu.tensor([[[[1, -2]]], [[[0.5, 3]]]]).to('bfloat16')).sum().backward();
+      return [y, m.weight!.grad!, m.bias!.grad!, m.runningMean!, m.runningVar!];
+    },
+    py: 'm = torch.nn.BatchNorm2d(2, dtype=torch.bfloat16)\ny = m(x0)\n(y * torch.tensor([[[[1., -2]]], [[[0.5, 3]]]]).bfloat16()).sum().backward()\nresult = (y, m.weight.grad, m.bias.grad, m.running_mean, m.running_var)',
+  },
+  {
     name: 'BatchNorm1d without running stats normalizes by the batch in eval too',
     inputs: [X2],
     js: (x) => new tpu.nn.BatchNorm1d(3, { trackRunningStats: false }).eval().forward(x!),
@@ -113,11 +128,12 @@ const cases: TorchCase[] = [
     inputs: [X4],
     js: (x) => {
       const m = new tpu.nn.BatchNorm2d(3, { momentum: 0.3 });
-      const step = tpu.compile((t: Tensor) => m.forward(t));
-      const outs = [x!, x!.mul(2).sub(1), x!.mul(x!)].map((t) => step(t));
-      return [...outs, m.runningMean!, m.runningVar!, m.numBatchesTracked!];
+      const cumulative = new tpu.nn.BatchNorm2d(3, { momentum: null });
+      const step = tpu.compile((t: Tensor) => [m.forward(t), cumulative.forward(t)]);
+      const outs = [x!, x!.mul(2).sub(1), x!.mul(x!)].flatMap((t) => step(t));
+      return [...outs, m.runningMean!, m.runningVar!, m.numBatchesTracked!, cumulative.runningMean!, cumulative.runningVar!, cumulative.numBatchesTracked!];
     },
-    py: 'm = torch.nn.BatchNorm2d(3, momentum=0.3)\nouts = [m(t) for t in (x0, x0 * 2 - 1, x0 * x0)]\nresult = (*outs, m.running_mean, m.running_var, m.num_batches_tracked)',
+    py: 'm = torch.nn.BatchNorm2d(3, momentum=0.3)\nc = torch.nn.BatchNorm2d(3, momentum=None)\nouts = [y for t in (x0, x0 * 2 - 1, x0 * x0) for y in (m(t), c(t))]\nresult = (*outs, m.running_mean, m.running_var, m.num_batches_tracked, c.running_mean, c.running_var, c.num_batches_tracked)',
     atol: 1e-5,
   },
   {
@@ -223,6 +239,49 @@ describe('BatchNorm and GroupNorm state and errors', () => {
     expect(await bn.numBatchesTracked!.item()).toBe(7);
     expect(Object.keys(new tpu.nn.BatchNorm1d(3, { trackRunningStats: false, affine: false }).stateDict())).toEqual([]);
     expect(Object.keys(new tpu.nn.GroupNorm(1, 3).stateDict())).toEqual(['weight', 'bias']);
+  });
+
+  it('a safetensors file of a trained BatchNorm2d loads into PyTorch, and PyTorch\'s back into it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tpu-batch-norm-'));
+    tpu.manualSeed(1);
+    const x = tpu.randn([4, 3, 2, 2]);
+    const bn = new tpu.nn.BatchNorm2d(3);
+    for (const t of [x, x.mul(3).add(1)]) bn.forward(t);
+    bn.eval();
+    await tpu.save(bn.stateDict(), path.join(dir, 'ours.safetensors'));
+    await tpu.save({ x }, path.join(dir, 'x.safetensors'));
+    // PyTorch side with a minimal safetensors reader and writer (8-byte header length, JSON header, raw data).
+    const py = `
+import json, struct, sys, torch
+DT = {"F32": torch.float32, "I64": torch.int64}
+NAME = {v: k for k, v in DT.items()}
+def load(p):
+    b = open(p, "rb").read(); n = struct.unpack("<Q", b[:8])[0]; h = json.loads(b[8:8 + n]); h.pop("__metadata__", None)
+    return {k: torch.frombuffer(bytearray(b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]]), dtype=DT[v["dtype"]]).reshape(v["shape"]) for k, v in h.items()}
+def save(state, p):
+    h, data = {}, b""
+    for k, t in state.items():
+        raw = t.contiguous().numpy().tobytes(); h[k] = {"dtype": NAME[t.dtype], "shape": list(t.shape), "data_offsets": [len(data), len(data) + len(raw)]}; data += raw
+    hb = json.dumps(h).encode(); open(p, "wb").write(struct.pack("<Q", len(hb)) + hb + data)
+d = sys.argv[1]
+m = torch.nn.BatchNorm2d(3); m.load_state_dict(load(d + "/ours.safetensors"), strict=True); m.eval()
+x = load(d + "/x.safetensors")["x"]
+y = m(x)
+m.train(); m(x * -2 + 0.5)
+save(m.state_dict(), d + "/theirs.safetensors")
+print(json.dumps({"y": y.reshape(-1).tolist(), "batches": int(m.num_batches_tracked), "mean": m.running_mean.tolist(), "var": m.running_var.tolist()}))
+`;
+    const run = spawnSync('python3', ['-c', py, dir], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const torchSide = JSON.parse(run.stdout) as { y: number[]; batches: number; mean: number[]; var: number[] };
+    const ours = Array.from(await bn.forward(x).data());
+    torchSide.y.forEach((v, i) => expect(ours[i]).toBeCloseTo(v, 5));
+    const loaded = new tpu.nn.BatchNorm2d(3);
+    loaded.loadStateDict(await tpu.load(path.join(dir, 'theirs.safetensors')));
+    expect(await loaded.numBatchesTracked!.item()).toBe(torchSide.batches);
+    expect(torchSide.batches).toBe(3);
+    Array.from(await loaded.runningMean!.data()).forEach((v, i) => expect(v).toBeCloseTo(torchSide.mean[i]!, 5));
+    Array.from(await loaded.runningVar!.data()).forEach((v, i) => expect(v).toBeCloseTo(torchSide.var[i]!, 5));
   });
 
   it('bad inputs are errors naming the argument', () => {
