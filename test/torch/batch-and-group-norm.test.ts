@@ -124,16 +124,19 @@ const cases: TorchCase[] = [
     atol: 1e-5,
   },
   {
-    name: 'BatchNorm2d training steps replayed by tpu.compile',
+    name: 'BatchNorm2d training steps replayed by tpu.compile, then eval',
     inputs: [X4],
     js: (x) => {
       const m = new tpu.nn.BatchNorm2d(3, { momentum: 0.3 });
       const cumulative = new tpu.nn.BatchNorm2d(3, { momentum: null });
       const step = tpu.compile((t: Tensor) => [m.forward(t), cumulative.forward(t)]);
       const outs = [x!, x!.mul(2).sub(1), x!.mul(x!)].flatMap((t) => step(t));
-      return [...outs, m.runningMean!, m.runningVar!, m.numBatchesTracked!, cumulative.runningMean!, cumulative.runningVar!, cumulative.numBatchesTracked!];
+      const stats = [m.runningMean!, m.runningVar!, m.numBatchesTracked!, cumulative.runningMean!, cumulative.runningVar!, cumulative.numBatchesTracked!].map((t) => t.clone());
+      m.eval(); // a changed training flag traces again
+      cumulative.eval();
+      return [...outs, ...stats, ...step(x!.add(1))];
     },
-    py: 'm = torch.nn.BatchNorm2d(3, momentum=0.3)\nc = torch.nn.BatchNorm2d(3, momentum=None)\nouts = [y for t in (x0, x0 * 2 - 1, x0 * x0) for y in (m(t), c(t))]\nresult = (*outs, m.running_mean, m.running_var, m.num_batches_tracked, c.running_mean, c.running_var, c.num_batches_tracked)',
+    py: 'm = torch.nn.BatchNorm2d(3, momentum=0.3)\nc = torch.nn.BatchNorm2d(3, momentum=None)\nouts = [y for t in (x0, x0 * 2 - 1, x0 * x0) for y in (m(t), c(t))]\nstats = [t.clone() for t in (m.running_mean, m.running_var, m.num_batches_tracked, c.running_mean, c.running_var, c.num_batches_tracked)]\nm.eval()\nc.eval()\nresult = (*outs, *stats, m(x0 + 1), c(x0 + 1))',
     atol: 1e-5,
   },
   {
