@@ -91,4 +91,5 @@ export const nnFunctional = {
   dropout: ops.dropout, embedding: ops.embedding, linear: ops.linear, oneHot: ops.oneHot, pad: ops.pad,
   conv1d: ops.conv1d, conv2d: ops.conv2d, maxPool2d: ops.maxPool2d, avgPool2d: ops.avgPool2d,
   interpolate: ops.interpolate, scaledDotProductAttention: ops.scaledDotProductAttention,
+  batchNorm: ops.batchNorm, groupNorm: ops.groupNorm, adaptiveAvgPool2d: ops.adaptiveAvgPool2d, maxPool1d: ops.maxPool1d, avgPool1d: ops.avgPool1d,
 };

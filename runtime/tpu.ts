@@ -149,7 +149,8 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'ra
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
-  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'>
+  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
+  | 'batchNorm' | 'groupNorm' | 'adaptiveAvgPool2d' | 'maxPool1d' | 'avgPool1d'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {
     /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example tpu.nn.functional.crossEntropy(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294 */

@@ -17,6 +17,10 @@ export { ModuleDict } from './module-dict.js';
 export {
   CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss,
 } from './loss-modules.js';
+export { BatchNorm1d, BatchNorm2d, type BatchNormModuleOptions } from './batch-norm.js';
+export { GroupNorm, type GroupNormOptions } from './group-norm.js';
+export { AdaptiveAvgPool2d } from './adaptive-avg-pool-2d.js';
+export { MaxPool1d, AvgPool1d } from './pooling-1d.js';
 export {
   crossEntropy, nllLoss, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type NllLossOptions, type Reduction,
