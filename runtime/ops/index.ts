@@ -60,6 +60,7 @@ export * from './linalg.js';
 export * from './dim-views.js';
 export * from './diagonal.js';
 export * from './einsum.js';
+export * from './linalg/index.js';
 export * from './nn/activations.js';
 export * from './nn/piecewise-activations.js';
 export * from './nn/smooth-activations.js';

@@ -1,0 +1,52 @@
+// torch.linalg's functions as tpu.linalg, and the Tensor methods and top-level names PyTorch
+// gives some of them (x.det(), x.inverse(), tpu.cross, tpu.kron, ...).
+import { installMethods } from '../../install-methods.js';
+import { det, slogdet, type SignLogAbsDet } from './determinant.js';
+import { inv, solve } from './solve.js';
+import { matrixNorm, norm, vectorNorm } from './norms.js';
+import { cross, kron, linalgCross, type CrossOptions } from './products.js';
+
+export { det, slogdet, SignLogAbsDet } from './determinant.js';
+export { inv, solve } from './solve.js';
+export { vectorNorm, matrixNorm, type MatrixOrd, type VectorNormOptions, type MatrixNormOptions } from './norms.js';
+export { cross, kron, tensordot, cdist, type CrossOptions, type CdistOptions, type TensordotDims } from './products.js';
+
+/** torch.linalg's names in camelCase. */
+export const linalg = { det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross };
+
+declare module '../../tensor.js' {
+  interface Tensor {
+    /**
+     * Determinant of each square matrix [..., n, n] (torch.det).
+     * @example tpu.tensor([[1, 2], [3, 4]]).det() // -2
+     */
+    det(): Tensor;
+    /**
+     * Sign and log|det| of each square matrix (torch.slogdet).
+     * @example const { sign, logabsdet } = a.slogdet()
+     */
+    slogdet(): SignLogAbsDet;
+    /**
+     * Inverse of each square matrix [..., n, n] (torch.inverse).
+     * @example tpu.tensor([[2, 0], [0, 4]]).inverse() // [[0.5, 0], [0, 0.25]]
+     */
+    inverse(): Tensor;
+    /**
+     * Cross product of 3-vectors along dim (torch.cross; without a dim the last, as torch.linalg.cross).
+     * @example tpu.tensor([1, 0, 0]).cross(tpu.tensor([0, 1, 0])) // [0, 0, 1]
+     */
+    cross(other: Tensor, options?: CrossOptions): Tensor;
+    /**
+     * Kronecker product (torch.kron).
+     * @example tpu.tensor([1, 2]).kron(tpu.tensor([1, 10])) // [1, 10, 2, 20]
+     */
+    kron(other: Tensor): Tensor;
+  }
+}
+installMethods({
+  det() { return det(this); },
+  slogdet() { return slogdet(this); },
+  inverse() { return inv(this); },
+  cross(other, options) { return cross(this, other, options); },
+  kron(other) { return kron(this, other); },
+});
