@@ -6,13 +6,18 @@ import { inv, solve } from './solve.js';
 import { matrixNorm, norm, vectorNorm } from './norms.js';
 import { cross, kron, linalgCross, type CrossOptions } from './products.js';
 
-export { det, slogdet, SignLogAbsDet } from './determinant.js';
-export { inv, solve } from './solve.js';
-export { vectorNorm, matrixNorm, type MatrixOrd, type VectorNormOptions, type MatrixNormOptions } from './norms.js';
-export { cross, kron, tensordot, cdist, type CrossOptions, type CdistOptions, type TensordotDims } from './products.js';
+// Picked from the modules, so each member keeps its doc comment where a cell's Shift+Tab reads it.
+type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<typeof import('./solve.js'), 'inv' | 'solve'>
+  & Pick<typeof import('./norms.js'), 'vectorNorm' | 'matrixNorm' | 'norm'> & {
+  /**
+   * Cross product of 3-vectors along dim (-1 by default), batch dims broadcast (torch.linalg.cross).
+   * @example tpu.linalg.cross(tpu.tensor([1, 0, 0]), tpu.tensor([0, 1, 0])) // [0, 0, 1]
+   */
+  cross: typeof linalgCross;
+};
 
 /** torch.linalg's names in camelCase. */
-export const linalg = { det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross };
+export const linalg: Linalg = { det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross };
 
 declare module '../../tensor.js' {
   interface Tensor {
