@@ -3,6 +3,7 @@
 // row swaps (a zero on the diagonal), ill-conditioned and singular matrices, and bad input.
 // Tolerances follow each matrix's condition number (float32's 6e-8 times cond, with room).
 import { tpu } from 'tpu-kernel/runtime';
+import { seededValues } from '../support/reference.js';
 import { bf16, f32, grads, i32, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 /** A zero on the diagonal: elimination must swap rows (cond ≈ 4). */
@@ -13,6 +14,8 @@ const M4 = f32([[2, -1, 0, 3], [1, 0, 4, -2], [0, 5, 1, 1], [-3, 2, 2, 0]]);
 const H4 = f32(Array.from({ length: 4 }, (_, i) => Array.from({ length: 4 }, (_, j) => 1 / (i + j + 1))));
 /** Two matrices, the second a permutation (det 1, cond 1). */
 const B233 = f32([[[4, 1, 0], [1, 3, 1], [0, 1, 2]], [[0, 1, 0], [0, 0, 1], [1, 0, 0]]]);
+/** 12×12 values uniform in [-2, 2) (cond ≈ 12.5, det ≈ 2.2e5): rows swapped at most steps. */
+const R12 = { values: seededValues(144, 7), shape: [12, 12], dtype: 'float32' } as const;
 const SINGULAR2 = f32([[1, 2], [2, 4]]);
 const RANK1 = f32([[1, 2, 3], [2, 4, 6], [3, 6, 9]]);
 /** float64 in PyTorch, the result back in float32: the reference is the exact answer, not float32 LAPACK's. */
@@ -24,6 +27,7 @@ const cases: TorchCase[] = [
   // det
   { name: 'det of 1×1, 2×2 and a matrix with a zero on the diagonal', inputs: [f32([[-3]]), f32([[1, 2], [3, 4]]), P3], js: (a, b, c) => [tpu.linalg.det(a), tpu.linalg.det(b), tpu.linalg.det(c)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1, x2)]`, ...WELL },
   { name: 'det of a 4×4 matrix', inputs: [M4], js: (a) => tpu.linalg.det(a), py: d('torch.linalg.det(x0.double())'), ...WELL },
+  { name: 'det, inv and solve of a 12×12 matrix', inputs: [R12, seq('float32', [12, 2], 0.25, -12)], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.inv(a), tpu.linalg.solve(a, b)], py: `(${d('torch.linalg.det(x0.double())')}, ${d('torch.linalg.inv(x0.double())')}, ${d('torch.linalg.solve(x0.double(), x1.double())')})`, rtol: 1e-4, atol: 1e-5 },
   { name: 'det of an ill-conditioned matrix', inputs: [H4], js: (a) => tpu.linalg.det(a), py: d('torch.linalg.det(x0.double())'), rtol: 5e-3, atol: 0 },
   { name: 'det of batches', inputs: [B233, seq('float32', [2, 1, 2, 2], 0.5, -3)], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.det(b)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1)]`, ...WELL },
   { name: 'det of singular matrices is 0', inputs: [SINGULAR2, RANK1, f32([[0, 0], [0, 0]])], js: (a, b, c) => [tpu.linalg.det(a), tpu.linalg.det(b), tpu.linalg.det(c)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1, x2)]`, signedZeros: false },
@@ -63,6 +67,8 @@ const cases: TorchCase[] = [
   // PyTorch's backward (det·A⁻ᵀ through its LU) gives 0 there, so the reference is the cofactor matrix
   { name: 'det gradient of a singular matrix of rank n-1 is the cofactor matrix', inputs: [SINGULAR2], js: (a) => { a.requiresGrad_(); tpu.linalg.det(a).backward(); return a.grad!; }, py: 'a = x0.double()\nresult = torch.stack([a[1, 1], -a[1, 0], -a[0, 1], a[0, 0]]).reshape(2, 2).float()' },
   grads('slogdet gradient', [M4], (a) => tpu.linalg.slogdet(a).logabsdet, d('torch.linalg.slogdet(x0.double()).logabsdet'), WELL),
+  // weighted by 1 ... 144 the gradient reaches 1e4: its small elements are as close as float32 sums of 1e4s allow
+  grads('det and inv gradients of a 12×12 matrix', [R12], (a) => tpu.linalg.inv(a).add(tpu.linalg.det(a).mul(1e-5)), d('torch.linalg.inv(x0.double()) + torch.linalg.det(x0.double()) * 1e-5'), { rtol: 1e-4, atol: 1e-2 }),
   grads('inv gradient', [P3], (a) => tpu.linalg.inv(a), d('torch.linalg.inv(x0.double())'), WELL),
   grads('solve gradients of A and B', [B233, seq('float32', [3, 2], 0.5, -2)], (a, b) => tpu.linalg.solve(a, b), d('torch.linalg.solve(x0.double(), x1.double())'), WELL),
   grads('solve gradients with a vector', [M4, f32([1, -1, 2, 0.5])], (a, b) => tpu.linalg.solve(a, b), d('torch.linalg.solve(x0.double(), x1.double())'), WELL),

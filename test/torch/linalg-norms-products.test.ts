@@ -33,12 +33,15 @@ const cases: TorchCase[] = [
   { name: 'cross of a dim of length 2 is an error', inputs: [seq('float32', [3, 2]), seq('float32', [3, 2])], js: (a, b) => tpu.linalg.cross(a, b), py: 'torch.linalg.cross(x0, x1)' },
   { name: 'cross of two dtypes is an error', inputs: [ROWS, i32([[1, 2, 3]])], js: (a, b) => tpu.linalg.cross(a, b), py: 'torch.linalg.cross(x0, x1)' },
   { name: 'cross of different ranks is an error', inputs: [ROWS, f32([1, 2, 3])], js: (a, b) => tpu.linalg.cross(a, b), py: 'torch.linalg.cross(x0, x1)' },
+  { name: 'cross of bfloat16 rounds each product and difference, as PyTorch', inputs: [bf16([[1.1, 2.3, -0.7], [5.3, -0.01, 3.7]]), bf16([[0.3, -1.9, 2.2], [1.7, 2.9, -4.1]])], js: (a, b) => tpu.linalg.cross(a, b), py: 'torch.linalg.cross(x0, x1)' },
   // kron
   { name: 'kron of vectors, matrices and mixed ranks', inputs: [f32([1, -2]), f32([[1, 2], [3, 4]]), M23], js: (v, m, n) => [tpu.kron(v, v), m.kron(n), tpu.kron(n, v), tpu.kron(v, m)], py: '(torch.kron(x0, x0), x1.kron(x2), torch.kron(x2, x0), torch.kron(x0, x1))' },
+  { name: 'kron of bfloat16', inputs: [bf16([[1.1, -2.3], [0.7, 5.3]]), bf16([0.3, -1.9, 2.2])], js: (a, b) => tpu.kron(a, b), py: 'torch.kron(x0, x1)' },
   { name: 'kron promotes dtypes, and of bools', inputs: [i32([[1, 2], [3, 4]]), f32([0.5, -1]), bool([true, false])], js: (a, b, c) => [tpu.kron(a, b), tpu.kron(c, c), tpu.kron(a, a)], py: '(torch.kron(x0, x1), torch.kron(x2, x2), torch.kron(x0, x0))' },
   // tensordot
   { name: 'tensordot by a number of dims', inputs: [T234, seq('float32', [3, 4, 2], 0.25, -3)], js: (a, b) => [tpu.tensordot(a, b), tpu.tensordot(a.narrow(2, 0, 2), b.narrow(0, 0, 1), 0), tpu.tensordot(a, b.permute(1, 0, 2), 1)], py: '(torch.tensordot(x0, x1), torch.tensordot(x0[:, :, :2], x1[:1], 0), torch.tensordot(x0, x1.permute(1, 0, 2), 1))' },
   { name: 'tensordot by lists of dims', inputs: [T234, seq('float32', [4, 2, 3], 0.25, -3)], js: (a, b) => [tpu.tensordot(a, b, [[1, 2], [2, 0]]), tpu.tensordot(a, b, { dims: [2, 0] }), tpu.tensordot(a, b, [[-1, 1], [0, -1]])], py: '(torch.tensordot(x0, x1, ([1, 2], [2, 0])), torch.tensordot(x0, x1, dims=([2], [0])), torch.tensordot(x0, x1, ([-1, 1], [0, -1])))' },
+  { name: 'tensordot of bfloat16', inputs: [bf16([[1.1, 2.3, -0.7], [5.3, -0.01, 3.7]]), bf16([[0.3, -1.9], [2.2, 1.7], [2.9, -4.1]])], js: (a, b) => tpu.tensordot(a, b, 1), py: 'torch.tensordot(x0, x1, 1)' },
   { name: 'tensordot of int32', inputs: [i32([[1, 2], [3, 4]]), i32([[5, -6], [7, 8]])], js: (a, b) => tpu.tensordot(a, b, 1), py: 'torch.tensordot(x0, x1, 1)' },
   { name: 'tensordot of mismatched sizes is an error', inputs: [M23, seq('float32', [3, 2])], js: (a, b) => tpu.tensordot(a, b, [[1], [1]]), py: 'torch.tensordot(x0, x1, ([1], [1]))' },
   { name: 'tensordot of more dims than there are is an error', inputs: [M23, seq('float32', [3, 2])], js: (a, b) => tpu.tensordot(a, b, 3), py: 'torch.tensordot(x0, x1, 3)' },

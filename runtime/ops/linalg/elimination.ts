@@ -24,12 +24,14 @@ export function eliminate(ab: Tensor, n: number): Elimination {
   const rows: Tensor[] = [];
   let sign: Tensor | null = null;
   let s = ab;
+  // the rows' indices, uploaded once; step k reads the first n - k
+  const indices = arange(n).reshape([n, 1]);
   for (let k = 0; k < n; k++) {
     const left = n - k;
     const width = s.shape[s.ndim - 1]!;
     // the row of the largest magnitude in the first column, moved to the top
     const p = s.narrow(-1, 0, 1).abs().argmax(-2, true);
-    const chosen = arange(left).reshape([left, 1]).eq(p);
+    const chosen = indices.narrow(0, 0, left).eq(p);
     // picked by where and a sum (one non-zero term): exact, and no 0·inf from a one-hot product
     const pivotRow = where(chosen, s, 0).sum(-2, true);
     const pivot = pivotRow.narrow(-1, 0, 1);
