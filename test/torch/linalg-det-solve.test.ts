@@ -28,6 +28,21 @@ const cases: TorchCase[] = [
   { name: 'det of 1×1, 2×2 and a matrix with a zero on the diagonal', inputs: [f32([[-3]]), f32([[1, 2], [3, 4]]), P3], js: (a, b, c) => [tpu.linalg.det(a), tpu.linalg.det(b), tpu.linalg.det(c)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1, x2)]`, ...WELL },
   { name: 'det of a 4×4 matrix', inputs: [M4], js: (a) => tpu.linalg.det(a), py: d('torch.linalg.det(x0.double())'), ...WELL },
   { name: 'det, inv and solve of a 12×12 matrix', inputs: [R12, seq('float32', [12, 2], 0.25, -12)], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.inv(a), tpu.linalg.solve(a, b)], py: `(${d('torch.linalg.det(x0.double())')}, ${d('torch.linalg.inv(x0.double())')}, ${d('torch.linalg.solve(x0.double(), x1.double())')})`, rtol: 1e-4, atol: 1e-5 },
+  {
+    name: 'inv and solve stay float32 under matmul precision default',
+    inputs: [R12, seq('float32', [12, 2], 0.25, -12)],
+    js: (a, b) => {
+      tpu.setMatmulPrecision('default');
+      try {
+        return [tpu.linalg.inv(a), tpu.linalg.solve(a, b)];
+      } finally {
+        tpu.setMatmulPrecision('highest');
+      }
+    },
+    py: `(${d('torch.linalg.inv(x0.double())')}, ${d('torch.linalg.solve(x0.double(), x1.double())')})`,
+    rtol: 1e-4,
+    atol: 1e-5,
+  },
   { name: 'det of an ill-conditioned matrix', inputs: [H4], js: (a) => tpu.linalg.det(a), py: d('torch.linalg.det(x0.double())'), rtol: 5e-3, atol: 0 },
   { name: 'det of batches', inputs: [B233, seq('float32', [2, 1, 2, 2], 0.5, -3)], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.det(b)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1)]`, ...WELL },
   { name: 'det of singular matrices is 0', inputs: [SINGULAR2, RANK1, f32([[0, 0], [0, 0]])], js: (a, b, c) => [tpu.linalg.det(a), tpu.linalg.det(b), tpu.linalg.det(c)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1, x2)]`, signedZeros: false },

@@ -16,7 +16,8 @@ function backSubstitute(rows: readonly Tensor[], n: number, m: number): Tensor {
   for (let k = n - 1; k >= 0; k--) {
     const row = rows[k]!;
     const c = row.narrow(-1, n - k, m);
-    const known: Tensor = x === null ? c : c.sub(row.narrow(-1, 1, n - k - 1).matmul(x));
+    // Σ_j u_kj·x_j as products and a sum: full float32 whatever tpu.setMatmulPrecision says
+    const known: Tensor = x === null ? c : c.sub(row.narrow(-1, 1, n - k - 1).transpose(-1, -2).mul(x).sum(-2, true));
     const xk: Tensor = known.div(row.narrow(-1, 0, 1));
     x = x === null ? xk : concat([xk, x], -2);
   }
