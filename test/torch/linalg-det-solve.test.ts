@@ -46,6 +46,7 @@ const cases: TorchCase[] = [
   { name: 'det of an ill-conditioned matrix', inputs: [H4], js: (a) => tpu.linalg.det(a), py: d('torch.linalg.det(x0.double())'), rtol: 5e-3, atol: 0 },
   { name: 'det of batches', inputs: [B233, seq('float32', [2, 1, 2, 2], 0.5, -3)], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.det(b)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1)]`, ...WELL },
   { name: 'det of singular matrices is 0', inputs: [SINGULAR2, RANK1, f32([[0, 0], [0, 0]])], js: (a, b, c) => [tpu.linalg.det(a), tpu.linalg.det(b), tpu.linalg.det(c)], py: `[${d('torch.linalg.det(x.double())')} for x in (x0, x1, x2)]`, signedZeros: false },
+  { name: 'det and inv of matrices holding NaN and inf', inputs: [f32([[[NaN, 1], [2, 3]], [[1, 1], [NaN, 3]], [[Infinity, 1], [2, 3]], [[1, 2], [3, Infinity]]])], js: (a) => [tpu.linalg.det(a), tpu.linalg.inv(a)], py: '(torch.linalg.det(x0), torch.linalg.inv(x0))', signedZeros: false },
   { name: 'det of 0×0 matrices is 1', inputs: [seq('float32', [0, 0]), seq('float32', [2, 0, 0])], js: (a, b) => [tpu.linalg.det(a), tpu.linalg.det(b)], py: '(torch.linalg.det(x0), torch.linalg.det(x1))' },
   { name: 'torch.det and x.det()', inputs: [P3], js: (a) => [tpu.det(a), a.det()], py: `(${d('torch.det(x0.double())')}, ${d('x0.double().det()')})`, ...WELL },
   // slogdet
