@@ -48,6 +48,7 @@ export const functional = {
   split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
   mm: ops.mm, mv: ops.mv, addmm: ops.addmm, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
+  linalg: ops.linalg, det: ops.det, slogdet: ops.slogdet, inverse: ops.inv, cross: ops.cross, kron: ops.kron, tensordot: ops.tensordot, cdist: ops.cdist,
   t: method('t'), swapaxes: method('swapaxes'), swapdims: method('swapdims'), select: ops.select, unbind: method('unbind'),
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),
   div: (a: Operand, b: Operand, options?: ops.DivOptions): Tensor => (options === undefined ? apply(ops.div, [a, b], {}) : ops.divide(wrapNumber('tpu.div', a, b), b, options)),

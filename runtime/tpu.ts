@@ -86,7 +86,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
-  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min';
+  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
@@ -145,6 +145,10 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'ra
     reshape: F['reshape'];
     /** The dims reordered, one array as torch.permute (x.permute also takes integers). @example tpu.permute(tpu.zeros([2, 3]), [1, 0]).shape // [3, 2] */
     permute: F['permute'];
+    /** torch.linalg: det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross. @example tpu.linalg.solve(a, b) */
+    linalg: typeof ops.linalg;
+    /** The inverse of each square matrix (torch.inverse; tpu.linalg.inv). @example tpu.inverse(tpu.tensor([[2, 0], [0, 4]])) // [[0.5, 0], [0, 0.25]] */
+    inverse: typeof ops.inv;
   };
 type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'

@@ -108,6 +108,12 @@ describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend'
     ['conv1d', forwardBackward([2, 3, 9], 'float32', (x) => F.conv1d(x, x.narrow(2, 0, 3), { stride: 2, padding: 1 })), FUSED_F32],
     ['BatchNorm2d training forward (running stats, cumulative momentum) and groupNorm', batchNormGroupNorm, FUSED_F32],
     ['adaptiveAvgPool2d', forwardBackward([2, 4, 5, 3], 'float32', (x) => F.adaptiveAvgPool2d(x, [3, 2]).square()), FUSED_F32],
+    // linalg: elimination with pivots chosen on the device (argmax), unrolled over n. Its row
+    // indices (host uploads) are program inputs here, fed generated values as every input:
+    // this compares the two lowerings on the same inputs; test/torch/linalg-*.test.ts the values
+    ['linalg det and slogdet', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.det(x).add(tpu.linalg.slogdet(x).logabsdet)), { abs: 1e-5, rel: 1e-4 }],
+    ['linalg inv', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.inv(x)), { abs: 1e-5, rel: 1e-4 }],
+    ['linalg solve, cdist, cross and kron', forwardBackward([3, 3], 'float32', (x) => tpu.linalg.solve(x, x.narrow(1, 0, 2)).sum().add(tpu.cdist(x, x.mul(0.5))).add(tpu.linalg.cross(x, x.flip(0))).add(tpu.kron(x.narrow(0, 0, 1), x.narrow(1, 0, 1)))), { abs: 1e-5, rel: 1e-4 }],
     ['sort, cumprod and strided slices', forwardBackward([3, 8], 'float32', (x) => tpu.sort(x, { dim: 1 }).values.mul(tpu.cumprod(x, 1)).narrow(1, 1, 5).flip(1)), FUSED_F32],
   ];
 
