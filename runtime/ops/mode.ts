@@ -17,7 +17,7 @@ import { oneDimArgs, pickAlong } from './selection-along-dim.js';
 /**
  * The most frequent value along dim (default the last) and the last index holding it; of
  * values equally frequent the smallest (torch.mode).
- * @example tpu.mode(tpu.tensor([3, 1, 3, 1, 2])).values // 1
+ * @example tpu.tensor([3, 1, 3, 1, 2]).mode().values // 1 (tpu.mode is the eager-mode switch: mode is a method only)
  */
 export function mode(x: Tensor, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices {
   tensorArg('mode', 'input', x);

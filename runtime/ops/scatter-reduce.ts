@@ -6,7 +6,7 @@
 // backend's max or min would drop it). The primitive keeps x as given, so its gradient counts
 // ties with x's values as PyTorch's does, also where they are left out. bool computes in int32, as or (sum, amax) and and
 // (prod, amin), as PyTorch's.
-import { isFloating } from '../dtype.js';
+import { isFloating, isInteger } from '../dtype.js';
 import { normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
@@ -16,7 +16,7 @@ import { composite } from '../modes/composite.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { defineOp, type OpDef } from './op.js';
-import { gatherOp, indexAttrs, narrowedTo, scatterAddOp, scatterOp, scatterShape, type IndexAttrs } from './gather-scatter.js';
+import { gatherOp, indexAttrs, INT32_INDEX_HINT, narrowedTo, scatterAddOp, scatterOp, scatterShape, type IndexAttrs } from './gather-scatter.js';
 import { filled } from './constant.js';
 import { zerosLike, onesLike } from './like.js';
 import { where } from './where.js';
@@ -80,7 +80,11 @@ export function scatterReduce(input: Tensor, dim: number, index: Tensor, src: Te
   const x = tensorArg(op, 'input', input);
   tensorArg(op, 'index', index);
   tensorArg(op, 'src', src);
-  if (!REDUCTIONS.includes(reduce)) throw new RangeError(`${op}: reduce must be one of ${REDUCTIONS.join(', ')}; got ${describeValue(reduce)}`);
+  if (!REDUCTIONS.includes(reduce)) {
+    const hint = reduce === ('max' as string) || reduce === ('min' as string) ? ` (PyTorch also takes '${reduce}' for 'a${reduce}': write 'a${reduce}')` : '';
+    throw new RangeError(`${op}: reduce must be one of ${REDUCTIONS.join(', ')}; got ${describeValue(reduce)}${hint}`);
+  }
+  if (!isInteger(index.dtype)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${index.dtype} ${INT32_INDEX_HINT}`);
   const { includeSelf = true } = readOptions<ScatterReduceOptions>(op, options, ['includeSelf']);
   if (typeof includeSelf !== 'boolean') throw new TypeError(`${op}: includeSelf must be true or false; got ${JSON.stringify(includeSelf)}`);
   if (src.dtype !== x.dtype) throw new TypeError(`${op}: src must have the input's dtype ${x.dtype}, as in PyTorch; got ${src.dtype}`);
