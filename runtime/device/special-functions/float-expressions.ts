@@ -33,8 +33,8 @@ export class FloatExpressions<Ctx, V> {
   and = (a: V, b: V): V => this.binary('logicalAnd', a, b, 'bool');
   or = (a: V, b: V): V => this.binary('logicalOr', a, b, 'bool');
 
-  /** One of the float32 primitives of one operand: log, exp, sqrt, sin, tan, floor, round, abs. */
-  unary(op: 'log' | 'exp' | 'sqrt' | 'sin' | 'tan' | 'floor' | 'round' | 'abs', x: V): V {
+  /** One of the float32 primitives of one operand. */
+  unary(op: 'log' | 'sqrt' | 'sin' | 'tan' | 'floor' | 'round' | 'abs', x: V): V {
     return this.rule(op, [x], 'float32');
   }
 
