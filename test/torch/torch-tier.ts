@@ -67,6 +67,14 @@ export function weightedGrad(name: string, input: InputSpec, js: (x: Tensor) => 
   };
 }
 
+/** The gradients of Σ w·f(x, ...) for the float inputs listed, on both sides. */
+export const grads = (name: string, inputs: TorchCase['inputs'], wrt: number[], js: (...xs: Tensor[]) => Tensor, py: string): TorchCase => ({
+  name,
+  inputs,
+  js: (...xs) => { wrt.forEach((i) => xs[i]!.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return wrt.map((i) => xs[i]!.grad!); },
+  py: `${wrt.map((i) => `x${i}.requires_grad_()`).join('\n')}\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [${wrt.map((i) => `x${i}.grad`).join(', ')}]`,
+});
+
 /** PyTorch's side of weightedGrad: the gradient of Σ w·f(x0) with respect to x0, f the expression `py` over x. */
 export function weightedGradPy(py: string, weights: number[] | number[][]): string {
   return `x = x0.requires_grad_()\n((${py}) * torch.tensor(${JSON.stringify(weights)}, dtype=torch.float32)).sum().backward()\nresult = x.grad`;
