@@ -28,9 +28,9 @@ export abstract class Dataset<T = unknown> {
 }
 
 /** What the loader, Subset, ConcatDataset and randomSplit take: a Dataset, any object with getItem and length, or an array. */
-export type DatasetLike<T> = { getItem(index: number): T; readonly length: number; getBatch?(indices: readonly number[]): unknown } | readonly T[];
+export type DatasetLike<T> = Source<T> | readonly T[];
 
-/** The dataset behind a DatasetLike: arrays read as datasets of their elements. */
+/** A dataset as the loader reads it (arrays become one of these). */
 export interface Source<T> {
   getItem(index: number): T;
   readonly length: number;

@@ -75,7 +75,7 @@ function kindOf(v: unknown): Kind {
 
 function describe(v: unknown): string {
   const kind = kindOf(v);
-  if (kind === 'tensor') return `a tensor`;
+  if (kind === 'tensor') return 'a tensor';
   if (kind === 'other') return v === null ? 'null' : v === undefined ? 'undefined' : `a ${typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v}`;
   return kind === 'array' || kind === 'object' ? `an ${kind}` : `a ${kind}`;
 }
