@@ -1,4 +1,4 @@
-// The training surface of the `tpu` namespace: autograd, nn, optim, compile,
+// The training surface of the `tpu` namespace: autograd, nn, optim, data loading, compile,
 // save/load. Spread into `tpu` (runtime/tpu.ts).
 import * as creation from './creation.js';
 import { keep } from './scope.js';
@@ -10,6 +10,7 @@ import * as nnUtils from './nn/utils/index.js';
 import * as nnInit from './nn/init-functions.js';
 import { nnFunctional } from './tpu-functions.js';
 import * as optim from './optim/index.js';
+import * as data from './utils/data/index.js';
 import { load, save } from './serialize/save-load.js';
 
 const { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, cosineEmbeddingLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
@@ -27,6 +28,7 @@ export const training = {
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, torch.nn.utils' gradient clipping as tpu.nn.utils, torch.nn.init as tpu.nn.init. */
   nn: { ...nnModules, functional: { ...nnFunctional, ...losses }, utils: nnUtils, init: nnInit },
   optim,
+  utils: { data },
   save,
   load,
 };
