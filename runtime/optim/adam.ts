@@ -51,6 +51,8 @@ export class Adam extends Optimizer<AdamHyperparameters> {
     this.decoupled = decoupled;
   }
 
+  protected readonly stateKeys = ['expAvg', 'expAvgSq'];
+
   protected checkGroup(values: AdamHyperparameters, where: string): void {
     checkAdam(this.name, where, values);
   }

@@ -39,6 +39,13 @@ export type ParamGroup<H extends Hyperparameters = Hyperparameters> = H & { para
 /** A param group as given to the constructor or addParamGroup: its parameters, and options overriding the optimizer's. */
 export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Partial<H> & { params: Iterable<Tensor | DTensor> | Tensor | DTensor };
 
+/** An optimizer's stateDict(): per-parameter state by index, and the groups' hyperparameters with their parameters' indices. */
+export interface OptimizerStateDict {
+  state: Record<number, Record<string, Tensor | number>>;
+  paramGroups: Record<string, unknown>[];
+}
+type SavedGroup = Record<string, unknown> & { params: number[]; initialLr?: number };
+
 /** The constructor's params: tensors (one group), or groups of them with their own options. */
 export type ParamsOrGroups<H extends Hyperparameters> = Iterable<Tensor | DTensor> | Iterable<ParamGroupOptions<H>>;
 
@@ -121,6 +128,87 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** The DTensor parameters: their pieces' gradients are read from the DTensor's .grad. */
   get #dtensors(): DTensor[] {
     return this.paramGroups.flatMap((g) => g.params.filter((p) => p instanceof DTensor));
+  }
+
+  /** The state tensors an update keeps per parameter (SGD's momentumBuffer, Adam's expAvg and expAvgSq). */
+  protected abstract readonly stateKeys: readonly string[];
+
+  /**
+   * The optimizer's state as torch.optim's state_dict(): `state[i]` the i-th parameter's
+   * (counted over the groups in order) `step` count and state tensors (the tensors themselves,
+   * as PyTorch's), `paramGroups` each group's hyperparameters with `params` as those indices.
+   * @example const saved = opt.stateDict(); opt.loadStateDict(saved)
+   */
+  stateDict(): OptimizerStateDict {
+    const state: Record<number, Record<string, Tensor | number>> = {};
+    let index = 0;
+    const paramGroups = this.paramGroups.map((group) => {
+      const { params, ...values } = group;
+      const copy: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(values)) copy[k] = Array.isArray(v) ? v.map(numberValue) : numberValue(v);
+      return { ...copy, params: params.map((p) => {
+        const steps = p instanceof Tensor ? this.updatesOf.get(p) : undefined;
+        if (p instanceof DTensor && p.localTensors().some((t) => this.updatesOf.has(t))) throw new Error(`${this.name}.stateDict: the state of a DTensor parameter is not supported yet`);
+        if (steps !== undefined) state[index] = { step: steps, ...this.state.get(p as Tensor) };
+        return index++;
+      }) };
+    });
+    return { state, paramGroups };
+  }
+
+  /**
+   * Loads a stateDict(): each group's hyperparameters, and each parameter's step count and state
+   * tensors, copied in place (a tpu.compile'd step sees them without re-tracing); a parameter
+   * with no saved state starts afresh, as in PyTorch. Groups and their sizes must match.
+   * @example opt.loadStateDict(opt.stateDict())
+   */
+  loadStateDict(saved: OptimizerStateDict): void {
+    const who = `${this.name}.loadStateDict`;
+    const { state, paramGroups } = readOptions<OptimizerStateDict>(who, saved, ['state', 'paramGroups']);
+    if (!Array.isArray(paramGroups) || paramGroups.length !== this.paramGroups.length) {
+      throw new RangeError(`${who}: paramGroups must be an array of ${this.paramGroups.length} groups, as this optimizer's; got ${Array.isArray(paramGroups) ? paramGroups.length : typeof paramGroups}`);
+    }
+    if (state === null || typeof state !== 'object') throw new TypeError(`${who}: state must be an object of each parameter's state; got ${state === null ? 'null' : typeof state}`);
+    const keys = Object.keys(this.defaults) as (keyof H & string)[];
+    const byIndex = new Map<number, Tensor | DTensor>();
+    const values = paramGroups.map((g, i) => {
+      const where = `paramGroups[${i}]`;
+      const { params, initialLr, ...given } = readOptions<SavedGroup>(`${who} ${where}`, g, ['params', 'initialLr', ...keys] as (keyof SavedGroup & string)[]);
+      const mine = this.paramGroups[i]!.params;
+      if (!Array.isArray(params) || params.length !== mine.length) throw new RangeError(`${who}: ${where} has ${Array.isArray(params) ? params.length : 'no'} params; this optimizer's has ${mine.length}`);
+      params.forEach((id, k) => byIndex.set(id, mine[k]!));
+      const merged = { ...this.defaults, ...given } as H;
+      this.checkGroup(merged, `${where}.`);
+      return initialLr === undefined ? merged : { ...merged, initialLr };
+    });
+    const loads = Object.entries(state).map(([id, entry]) => {
+      const p = byIndex.get(Number(id));
+      if (p === undefined) throw new RangeError(`${who}: state[${id}] is for no parameter of paramGroups`);
+      if (p instanceof DTensor) throw new Error(`${who}: the state of a DTensor parameter is not supported yet`);
+      const { step, ...tensors } = readOptions<Record<string, unknown>>(`${who} state[${id}]`, entry, ['step', ...this.stateKeys]);
+      if (typeof step !== 'number' || !Number.isInteger(step) || step < 1) throw new TypeError(`${who}: state[${id}].step must be a positive integer; got ${JSON.stringify(step)}`);
+      for (const [k, t] of Object.entries(tensors)) {
+        if (!(t instanceof Tensor) || t.shape.join() !== p.shape.join()) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's); got ${t instanceof Tensor ? `shape [${t.shape.join(', ')}]` : typeof t}`);
+      }
+      return [p, step, tensors as Record<string, Tensor>] as const;
+    });
+    // all checked: now write
+    this.paramGroups.forEach((group, i) => Object.assign(group, values[i]));
+    // the zeros and casts made on the way are freed at once; state tensors made here are kept
+    scope(() => noGrad(() => {
+      const loaded = new Set(loads.map(([p]) => p));
+      for (const p of this.params) {
+        if (loaded.has(p)) continue;
+        this.updatesOf.delete(p);
+        for (const t of Object.values(this.state.get(p) ?? {})) t.copy_(zeros([...t.shape], { dtype: t.dtype, chip: t.chip }));
+      }
+      for (const [p, step, tensors] of loads) {
+        this.updatesOf.set(p, step);
+        const mine = this.stateOf(p);
+        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(zeros([...p.shape], { dtype: p.dtype, chip: p.chip }))).copy_(t);
+      }
+    }));
+    this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
   }
 
   /** Sets every gradient to null (disposing the old ones), like PyTorch's set_to_none. */

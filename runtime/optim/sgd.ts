@@ -49,6 +49,8 @@ export class SGD extends Optimizer<SGDHyperparameters> {
     super(params, 'SGD', checkSGD('SGD', '', { lr: o.lr ?? 1e-3, momentum: o.momentum ?? 0, dampening: o.dampening ?? 0, weightDecay: o.weightDecay ?? 0, nesterov: o.nesterov ?? false }));
   }
 
+  protected readonly stateKeys = ['momentumBuffer'];
+
   protected checkGroup(values: SGDHyperparameters, where: string): void {
     checkSGD(this.name, where, values);
   }
