@@ -29,6 +29,7 @@ const cases: Case[] = [
   { name: 'MultiStepLR (a repeated milestone)', js: (o) => [new S.MultiStepLR(o, [2, 9, 9, 20], { gamma: 0.5 })], py: '[L.MultiStepLR(opt, [2, 9, 9, 20], gamma=0.5)]' },
   { name: 'ExponentialLR', js: (o) => [new S.ExponentialLR(o, 0.9)], py: '[L.ExponentialLR(opt, 0.9)]' },
   { name: 'CosineAnnealingLR (past tMax: back up)', js: (o) => [new S.CosineAnnealingLR(o, 10)], py: '[L.CosineAnnealingLR(opt, 10)]' },
+  { name: 'CosineAnnealingLR, tMax not an integer', js: (o) => [new S.CosineAnnealingLR(o, 7.5)], py: '[L.CosineAnnealingLR(opt, 7.5)]' },
   { name: 'CosineAnnealingLR etaMin', js: (o) => [new S.CosineAnnealingLR(o, { tMax: 7, etaMin: 0.01 })], py: '[L.CosineAnnealingLR(opt, T_max=7, eta_min=0.01)]' },
   { name: 'LambdaLR', js: (o) => [new S.LambdaLR(o, (e) => 1 / (1 + 0.3 * e))], py: '[L.LambdaLR(opt, lambda e: 1 / (1 + 0.3 * e))]' },
   { name: 'LambdaLR per group', js: (o) => [new S.LambdaLR(o, [(e) => 0.95 ** e, (e) => (e < 5 ? (e + 1) / 5 : 1), (e) => 1 - e / 40])], py: '[L.LambdaLR(opt, [lambda e: 0.95 ** e, lambda e: (e + 1) / 5 if e < 5 else 1, lambda e: 1 - e / 40])]' },

@@ -2,7 +2,7 @@
 // the next tMax (torch.optim.lr_scheduler.CosineAnnealingLR's recursive form, SGDR without restarts).
 import type { Optimizer } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
-import { checkInteger, LRScheduler, required, schedulerOptions } from './scheduler.js';
+import { LRScheduler, required, schedulerOptions } from './scheduler.js';
 
 export interface CosineAnnealingLROptions {
   tMax?: number;
@@ -21,7 +21,9 @@ export class CosineAnnealingLR extends LRScheduler {
   constructor(optimizer: Optimizer, tMax: number | CosineAnnealingLROptions, options?: CosineAnnealingLROptions) {
     super(optimizer, 'CosineAnnealingLR');
     const o = schedulerOptions<CosineAnnealingLROptions>('CosineAnnealingLR', 'tMax', tMax, options, ['tMax', 'etaMin']);
-    this.tMax = checkInteger('CosineAnnealingLR', 'tMax', required('CosineAnnealingLR', 'tMax', o.tMax, 'the steps of half a cosine period'), 1);
+    const given = required('CosineAnnealingLR', 'tMax', o.tMax, 'the steps of half a cosine period');
+    if (!(typeof given === 'number' && given > 0 && given < Infinity)) throw new RangeError(`CosineAnnealingLR: tMax must be a number > 0; got ${JSON.stringify(given)}`);
+    this.tMax = given;
     this.etaMin = checkHyper('CosineAnnealingLR', 'etaMin', o.etaMin ?? 0, 0);
     this.initialStep();
   }
