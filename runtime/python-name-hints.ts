@@ -1,11 +1,13 @@
 // PyTorch's snake_case names on tpu's objects: `x.masked_fill(...)`, `if (x.requires_grad)`,
-// `model.state_dict()`, `opt.zero_grad()`. JavaScript reads an unknown property as undefined,
-// so such a read was silently false (or "not a function" when called). For each camelCase
+// `model.state_dict()`, `opt.zero_grad()`, `opt.param_groups`, `sched.get_last_lr()`.
+// JavaScript reads an unknown property as undefined, so such a read was silently false (or "not a function" when called). For each camelCase
 // member of a class, its snake_case name is a property of the prototype that throws, naming the
 // member to use. Loaded last (runtime/index.ts), when every method is installed.
 import { Tensor } from './tensor.js';
 import { Module } from './nn/module.js';
 import { Optimizer } from './optim/optimizer.js';
+import { LRScheduler } from './optim/lr-scheduler/scheduler.js';
+import { ReduceLROnPlateau } from './optim/lr-scheduler/reduce-lr-on-plateau.js';
 
 /** maskedFill -> masked_fill, requiresGrad_ -> requires_grad_. */
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -32,4 +34,6 @@ function installHints(proto: object, owner: string, fields: readonly string[]): 
 
 installHints(Tensor.prototype, 'x', ['requiresGrad']);
 installHints(Module.prototype, 'model', []);
-installHints(Optimizer.prototype, 'opt', ['stepCount']);
+installHints(Optimizer.prototype, 'opt', ['stepCount', 'paramGroups']);
+installHints(LRScheduler.prototype, 'sched', ['lastEpoch', 'baseLrs']);
+installHints(ReduceLROnPlateau.prototype, 'sched', ['lastEpoch', 'numBadEpochs', 'cooldownCounter', 'minLrs', 'thresholdMode']);
