@@ -3,7 +3,7 @@
 // momentum, Adam's beta1) moves the opposite way between maxMomentum and baseMomentum.
 import type { Optimizer, ParamGroup } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
-import { checkInteger, LRScheduler, perGroup, schedulerOptions } from './scheduler.js';
+import { checkInteger, checkOptimizer, LRScheduler, perGroup, schedulerOptions } from './scheduler.js';
 
 export interface OneCycleLROptions {
   maxLr?: number | readonly number[];
@@ -47,6 +47,7 @@ export class OneCycleLR extends LRScheduler {
 
   constructor(optimizer: Optimizer, maxLr: number | readonly number[] | OneCycleLROptions, options?: OneCycleLROptions) {
     const name = 'OneCycleLR';
+    checkOptimizer(name, optimizer);
     const o = schedulerOptions<OneCycleLROptions>(name, 'maxLr', maxLr, options, [...KEYS]);
     if (o.maxLr === undefined) throw new TypeError(`${name}: maxLr is required (the peak learning rate, or one per param group)`);
     let totalSteps: number;

@@ -3,8 +3,8 @@
 import { numberValue } from '../../jit/live-number.js';
 import { readOptions } from '../../options.js';
 import { Tensor } from '../../tensor.js';
-import { checkHyper, Optimizer } from '../optimizer.js';
-import { checkInteger, perGroup } from './scheduler.js';
+import { checkHyper, type Optimizer } from '../optimizer.js';
+import { checkInteger, checkOptimizer, perGroup } from './scheduler.js';
 
 export interface ReduceLROnPlateauOptions {
   mode?: 'min' | 'max';
@@ -43,7 +43,7 @@ export class ReduceLROnPlateau {
 
   constructor(readonly optimizer: Optimizer, options: ReduceLROnPlateauOptions = {}) {
     const name = 'ReduceLROnPlateau';
-    if (!(optimizer instanceof Optimizer)) throw new TypeError(`${name}: optimizer must be a tpu.optim optimizer (SGD, Adam, AdamW); got ${optimizer === null ? 'null' : typeof optimizer}`);
+    checkOptimizer(name, optimizer);
     const o = readOptions<ReduceLROnPlateauOptions>(name, options, [...KEYS]);
     this.mode = o.mode ?? 'min';
     if (this.mode !== 'min' && this.mode !== 'max') throw new TypeError(`${name}: mode must be 'min' or 'max'; got ${JSON.stringify(this.mode)}`);

@@ -8,6 +8,7 @@ import { numberValue } from '../../jit/live-number.js';
 import { onEachCall } from '../../jit/trace-record.js';
 import { withPositional, readOptions } from '../../options.js';
 import { checkHyper, Optimizer } from '../optimizer.js';
+import { describeValue } from '../../distributed/describe-value.js';
 
 /**
  * Base of the learning-rate schedulers (torch.optim.lr_scheduler.LRScheduler).
@@ -18,15 +19,13 @@ export abstract class LRScheduler {
   readonly baseLrs: number[];
   /** The steps taken (PyTorch's last_epoch): 0 after the constructor. */
   lastEpoch = -1;
-  /** step() calls, the constructor's included (PyTorch's _step_count). */
-  protected stepCalls = 0;
   /** True during the constructor's step. */
   protected initial = false;
   #lastLr: number[] = [];
   readonly #advance = this.#step.bind(this);
 
   constructor(readonly optimizer: Optimizer, readonly name: string) {
-    if (!(optimizer instanceof Optimizer)) throw new TypeError(`${name}: optimizer must be a tpu.optim optimizer (SGD, Adam, AdamW); got ${optimizer === null ? 'null' : typeof optimizer}`);
+    checkOptimizer(name, optimizer);
     // PyTorch's setdefault: a second scheduler on the same optimizer keeps the first one's base
     for (const group of optimizer.paramGroups) group.initialLr ??= this.lrOf(group);
     this.baseLrs = optimizer.paramGroups.map((g) => g.initialLr!);
@@ -53,7 +52,6 @@ export abstract class LRScheduler {
   }
 
   #step(): void {
-    this.stepCalls++;
     this.lastEpoch++;
     const lrs = this.getLr();
     this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
@@ -84,6 +82,11 @@ export abstract class LRScheduler {
   protected currentLrs(): number[] {
     return this.optimizer.paramGroups.map((g) => this.lrOf(g));
   }
+}
+
+/** A scheduler's optimizer argument. */
+export function checkOptimizer(who: string, optimizer: unknown): asserts optimizer is Optimizer {
+  if (!(optimizer instanceof Optimizer)) throw new TypeError(`${who}: optimizer must be a tpu.optim optimizer (SGD, Adam, AdamW); got ${describeValue(optimizer)}`);
 }
 
 /**
