@@ -23,6 +23,7 @@ import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
 import { isOptions, readOptions } from '../options.js';
+import { installHints } from '../snake-case-hints.js';
 
 /** Hyperparameters every optimizer has. */
 export interface Hyperparameters {
@@ -114,7 +115,10 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     // each group its own betas array: writing one group's must not change the others'
     for (const k of keys) if (Array.isArray(values[k])) values[k] = [...(values[k] as unknown[])] as H[typeof k];
     this.checkGroup(values, where);
-    this.paramGroups.push({ params, ...values });
+    const made: ParamGroup<H> = { params, ...values };
+    // group.weight_decay = 0 (PyTorch's key) would set a key no update reads
+    installHints(made, `opt.paramGroups[${this.paramGroups.length}]`, ['initialLr']);
+    this.paramGroups.push(made);
   }
 
   /** Checks a group's hyperparameters (`where` prefixes the names in errors: '' for the constructor's options). */

@@ -36,6 +36,11 @@ describe('param group errors', () => {
     opt.paramGroups[0]!.betas = [0.5, 0.9];
     expect(opt.paramGroups[1]!.betas).toEqual([0.8, 0.9]);
     expect(new optim.AdamW([a]).paramGroups[0]!.weightDecay).toBe(0.01);
+    // PyTorch's keys throw naming tpu's, rather than setting a key no update reads; they are not enumerable
+    const group = opt.paramGroups[1] as unknown as Record<string, unknown>;
+    expect(() => { group.weight_decay = 0.3; }).toThrow("opt.paramGroups[1].weight_decay: PyTorch's weight_decay is opt.paramGroups[1].weightDecay here");
+    expect(() => group.initial_lr).toThrow("opt.paramGroups[1].initial_lr: PyTorch's initial_lr is opt.paramGroups[1].initialLr here");
+    expect(Object.keys(group)).toEqual(['params', 'lr', 'betas', 'eps', 'weightDecay']);
   });
 
   it('opt.lr is the only group\'s lr; with several groups it is an error pointing at paramGroups', () => {
