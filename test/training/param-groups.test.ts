@@ -84,6 +84,24 @@ describe('scheduler errors', () => {
     cycle.step();
     cycle.step();
     expect(() => cycle.step()).toThrow(/OneCycleLR: stepped 3 times, past totalSteps \(2\)/);
+    const exp = new S.ExponentialLR(opt, 0.5);
+    opt.addParamGroup({ params: [param()] });
+    expect(() => exp.step()).toThrow(/ExponentialLR\.step: the optimizer has 3 param groups, 2 when the scheduler was made: make the scheduler after addParamGroup/);
+  });
+});
+
+describe('ReduceLROnPlateau and a group added later', () => {
+  it('a minLr given as one number applies to it (PyTorch\'s default_min_lr); one per group is an error', () => {
+    const opt = new optim.SGD([param()], { lr: 0.1 });
+    const sched = new S.ReduceLROnPlateau(opt, { patience: 0, minLr: 0.02 });
+    opt.addParamGroup({ params: [param()], lr: 0.5 });
+    sched.step(1);
+    sched.step(2); // worse: reduced, each lr * 0.1, at least minLr
+    expect(sched.getLastLr()).toEqual([0.02, 0.05]);
+    const perGroup = new S.ReduceLROnPlateau(opt, { patience: 0, minLr: [0, 0] });
+    opt.addParamGroup({ params: [param()] });
+    perGroup.step(1);
+    expect(() => perGroup.step(2)).toThrow(/ReduceLROnPlateau: the optimizer has 3 param groups, 2 when the scheduler was made: set sched\.minLrs to one value per group/);
   });
 });
 

@@ -31,7 +31,9 @@ export class ReduceLROnPlateau {
   readonly threshold: number;
   readonly thresholdMode: 'rel' | 'abs';
   readonly cooldown: number;
-  readonly minLrs: readonly number[];
+  minLrs: readonly number[];
+  /** minLr given as one number: it applies to groups added later too. */
+  readonly #minLr: number | null;
   readonly eps: number;
   /** The best metric so far. */
   best: number;
@@ -54,6 +56,7 @@ export class ReduceLROnPlateau {
     this.threshold = checkHyper(name, 'threshold', o.threshold ?? 1e-4, 0);
     this.cooldown = checkInteger(name, 'cooldown', o.cooldown ?? 0, 0);
     this.minLrs = perGroup(name, 'minLr', o.minLr ?? 0, optimizer, 0);
+    this.#minLr = Array.isArray(o.minLr) ? null : this.minLrs[0]!;
     this.eps = checkHyper(name, 'eps', o.eps ?? 1e-8, 0);
     this.best = this.mode === 'min' ? Infinity : -Infinity;
     this.#lastLr = this.#lrs();
@@ -102,7 +105,10 @@ export class ReduceLROnPlateau {
 
   #reduce(): void {
     const groups = this.optimizer.paramGroups;
-    if (groups.length !== this.minLrs.length) throw new RangeError(`ReduceLROnPlateau: the optimizer has ${groups.length} param groups, ${this.minLrs.length} when the scheduler was made: give minLr one value per group`);
+    if (groups.length !== this.minLrs.length) {
+      if (this.#minLr === null) throw new RangeError(`ReduceLROnPlateau: the optimizer has ${groups.length} param groups, ${this.minLrs.length} when the scheduler was made: set sched.minLrs to one value per group`);
+      this.minLrs = groups.map(() => this.#minLr!);
+    }
     groups.forEach((g, i) => {
       const old = numberValue(g.lr) as number;
       const lr = Math.max(old * this.factor, this.minLrs[i]!);

@@ -52,6 +52,8 @@ export abstract class LRScheduler {
   }
 
   #step(): void {
+    const groups = this.optimizer.paramGroups.length;
+    if (groups !== this.baseLrs.length) throw new RangeError(`${this.name}.step: the optimizer has ${groups} param groups, ${this.baseLrs.length} when the scheduler was made: make the scheduler after addParamGroup`);
     this.lastEpoch++;
     const lrs = this.getLr();
     this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
