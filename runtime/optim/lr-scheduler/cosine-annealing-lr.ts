@@ -33,7 +33,7 @@ export class CosineAnnealingLR extends LRScheduler {
     const { lastEpoch: t, tMax, etaMin } = this;
     if (this.initial) return lrs;
     // at the bottom of each cycle: the closed form's step up, as the ratio below would divide by 0
-    if ((t - 1 - tMax) % (2 * tMax) === 0) return lrs.map((lr, i) => lr + ((this.baseLrs[i]! - etaMin) * (1 - Math.cos(Math.PI / tMax))) / 2);
+    if ((t - 1 - tMax) % (2 * tMax) === 0) return lrs.map((lr, i) => lr + ((this.baseLr(i) - etaMin) * (1 - Math.cos(Math.PI / tMax))) / 2);
     return lrs.map((lr) => ((1 + Math.cos((Math.PI * t) / tMax)) / (1 + Math.cos((Math.PI * (t - 1)) / tMax))) * (lr - etaMin) + etaMin);
   }
 }

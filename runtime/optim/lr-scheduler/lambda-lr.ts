@@ -32,7 +32,8 @@ export class LambdaLR extends LRScheduler {
   }
 
   protected getLr(): number[] {
-    return this.baseLrs.map((base, i) => {
+    return this.optimizer.paramGroups.map((_, i) => {
+      const base = this.baseLr(i);
       const factor = this.lrLambdas[i]!(this.lastEpoch);
       if (typeof factor !== 'number' || Number.isNaN(factor)) throw new TypeError(`LambdaLR: lrLambda(${this.lastEpoch}) must return a number; got ${JSON.stringify(factor)}`);
       return base * factor;

@@ -109,6 +109,7 @@ export class OneCycleLR extends LRScheduler {
     const step = this.lastEpoch;
     if (step > this.totalSteps) throw new RangeError(`OneCycleLR: stepped ${step} times, past totalSteps (${this.totalSteps})`);
     return this.optimizer.paramGroups.map((group, i) => {
+      this.baseLr(i); // a group added later has no cycle (PyTorch: no initial_lr)
       let start = 0;
       let k = 0;
       while (step > this.#phases[k]!.endStep && k < this.#phases.length - 1) start = this.#phases[k++]!.endStep;

@@ -52,8 +52,6 @@ export abstract class LRScheduler {
   }
 
   #step(): void {
-    const groups = this.optimizer.paramGroups.length;
-    if (groups !== this.baseLrs.length) throw new RangeError(`${this.name}.step: the optimizer has ${groups} param groups, ${this.baseLrs.length} when the scheduler was made: make the scheduler after addParamGroup`);
     this.lastEpoch++;
     const lrs = this.getLr();
     this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
@@ -70,6 +68,15 @@ export abstract class LRScheduler {
 
   /** Each group's next learning rate (PyTorch's get_lr), lastEpoch already advanced. */
   protected abstract getLr(): number[];
+
+  /**
+   * Group i's base lr. A group added after the scheduler was made has none: an error, where
+   * PyTorch's raises too (schedules that only scale the current lr step it as PyTorch's do).
+   */
+  protected baseLr(i: number): number {
+    if (i >= this.baseLrs.length) throw new RangeError(`${this.name}.step: param group ${i} was added after the scheduler was made and has no base lr: make the scheduler after addParamGroup`);
+    return this.baseLrs[i]!;
+  }
 
   /** A group's current learning rate (the value of a live number set from a compiled function's argument). */
   protected lrOf(group: { lr: number }): number {
