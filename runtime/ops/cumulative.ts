@@ -18,7 +18,7 @@ import { tensorArg } from './tensor-arg.js';
 function runningExtremum(op: 'cummax' | 'cummin', x: Tensor, dim: number | { dim: number }): ValuesIndices {
   tensorArg(op, 'input', x);
   const d = dimArgument(op, x, dim);
-  if (x.ndim === 0 || x.numel() === 0) return new ValuesIndices(x.clone(), filled(op, x.shape, 0, 'int64'));
+  if (x.ndim === 0 || x.numel() === 0) return new ValuesIndices(x.clone(), filled(op, x.shape, 0, 'int64', x.chip));
   const max = op === 'cummax';
   // bools ordered as 0 < 1, as PyTorch orders them
   const v = x.dtype === 'bool' ? x.to('int32') : x;
@@ -28,7 +28,7 @@ function runningExtremum(op: 'cummax' | 'cummin', x: Tensor, dim: number | { dim
     const running = doublingScan(v, d, v.narrow(d, 0, 1), (a, b) => (max ? a.maximum(b) : a.minimum(b)));
     // a position whose element is the extremum so far (a NaN is: it makes the extremum NaN)
     const record = isFloating(v.dtype) ? v.eq(running).logicalOr(v.isnan()) : v.eq(running);
-    const positions = filled(op, x.shape.map((n, i) => (i === d ? n : 1)), 1, 'int64').cumsum(d).sub(1);
+    const positions = filled(op, x.shape.map((n, i) => (i === d ? n : 1)), 1, 'int64', x.chip).cumsum(d).sub(1);
     return doublingScan(where(record, positions, 0), d, 0, (a, b) => a.maximum(b));
   });
   return new ValuesIndices(x.gather(d, indices), indices);

@@ -23,7 +23,7 @@ function medianOfAll(x: Tensor): Tensor {
   const n = x.numel();
   if (n === 0) {
     if (!isFloating(x.dtype)) throw new RangeError(`median: an empty ${x.dtype} tensor ${formatShape(x.shape)} has no median (PyTorch's value is undefined)`);
-    return filled('median', [], NaN, x.dtype);
+    return filled('median', [], NaN, x.dtype, x.chip);
   }
   return composite('median', () => {
     const value = noGrad(() => {
@@ -42,7 +42,7 @@ function medianOfAll(x: Tensor): Tensor {
 
 /** The lower median along d and its index (the first NaN's where the row holds one). */
 function medianAlong(x: Tensor, d: number, keepdim: boolean): ValuesIndices {
-  if (x.ndim === 0) return new ValuesIndices(x.clone(), filled('median', [], 0, INDEX_DTYPE));
+  if (x.ndim === 0) return new ValuesIndices(x.clone(), filled('median', [], 0, INDEX_DTYPE, x.chip));
   const n = x.shape[d]!;
   if (n === 0) throw new RangeError(`median: expected reduction dim ${d} to have non-zero size (input ${formatShape(x.shape)})`);
   const indices = composite('median', () => {

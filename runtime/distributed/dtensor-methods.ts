@@ -1,0 +1,48 @@
+// Gives DTensor the Tensor methods listed in dtensor-op-groups.ts, each with its group's rule
+// (generic-rules.ts), and their types: the Tensor method's own signature with Tensor read as
+// DTensor (dtensor.ts merges DTensorMethods into the class, which is what cells type-check against).
+import { Tensor } from '../tensor.js';
+import type { ValuesIndices } from '../ops/values-indices.js';
+import { DTensor } from './dtensor.js';
+import { ALONG_DIMS, COMPOSED, HOST_READS, IN_PLACE, NOT_ON_DTENSOR, POINTWISE, REPLICATED } from './dtensor-op-groups.js';
+import { hostRead, inPlace, overDims, pointwise, replicated } from './generic-rules.js';
+
+type Lift<T> = T extends Tensor ? DTensor : T extends ValuesIndices<Tensor> ? ValuesIndices<DTensor> : T extends readonly Tensor[] ? DTensor[] : T;
+type LiftArgs<A extends readonly unknown[]> = { [I in keyof A]: A[I] extends infer E ? (E extends Tensor ? DTensor : E) : never };
+/** One signature lifted; one whose `this` must be a narrower Tensor (item's on a BoolTensor) is left out. */
+type Lifted<This, A extends readonly unknown[], R> = unknown extends This ? (...args: LiftArgs<A>) => Lift<R> : unknown;
+/** A Tensor method's type on a DTensor: each of its (up to 3) overloads lifted. */
+type AsDTensorMethod<F> = F extends {
+  (this: infer T1, ...args: infer A1): infer R1;
+  (this: infer T2, ...args: infer A2): infer R2;
+  (this: infer T3, ...args: infer A3): infer R3;
+} ? Lifted<T1, A1, R1> & Lifted<T2, A2, R2> & Lifted<T3, A3, R3> : Lift<F>;
+
+type Listed = (typeof POINTWISE | typeof IN_PLACE | typeof REPLICATED | typeof HOST_READS | typeof COMPOSED)[number] | keyof typeof ALONG_DIMS;
+/** The Tensor methods DTensor takes from the lists, typed for DTensors (in-place ones return the DTensor). */
+export type DTensorMethods = { readonly [K in Extract<keyof Tensor, Listed>]: AsDTensorMethod<Tensor[K]> };
+
+type Rule = (name: string, x: DTensor, args: readonly unknown[]) => unknown;
+
+function install(name: string, value: PropertyDescriptor): void {
+  if (name in DTensor.prototype) throw new Error(`DTensor.${name} is installed twice`);
+  Object.defineProperty(DTensor.prototype, name, value.get ? { ...value, configurable: true } : { ...value, writable: true, configurable: true });
+}
+
+function installRule(names: readonly string[], rule: Rule): void {
+  for (const name of names) install(name, { value: function (this: DTensor, ...args: unknown[]) { return rule(name, this, args); } });
+}
+
+installRule(POINTWISE, pointwise);
+installRule(IN_PLACE, inPlace);
+installRule(REPLICATED, replicated);
+installRule(HOST_READS, hostRead);
+for (const [name, read] of Object.entries(ALONG_DIMS)) installRule([name], (n, x, args) => overDims(n, x, args, read));
+for (const name of COMPOSED) install(name, Object.getOwnPropertyDescriptor(Tensor.prototype, name)!);
+for (const [name, reason] of Object.entries(NOT_ON_DTENSOR)) {
+  const refuse = () => {
+    throw new TypeError(`DTensor.${name}: not on a DTensor: ${reason}`);
+  };
+  const isGetter = Object.getOwnPropertyDescriptor(Tensor.prototype, name)?.get !== undefined;
+  install(name, isGetter ? { get: refuse } : { value: refuse });
+}
