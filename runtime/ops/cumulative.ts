@@ -28,7 +28,7 @@ function runningExtremum(op: 'cummax' | 'cummin', x: Tensor, dim: number | { dim
     const running = doublingScan(v, d, v.narrow(d, 0, 1), (a, b) => (max ? a.maximum(b) : a.minimum(b)));
     // a position whose element is the extremum so far (a NaN is: it makes the extremum NaN)
     const record = isFloating(v.dtype) ? v.eq(running).logicalOr(v.isnan()) : v.eq(running);
-    const positions = filled(op, x.shape.map((n, i) => (i === d ? n : 1)), 1, 'int64', x.chip).cumsum(d).sub(1);
+    const positions = filled(op, x.shape.map((n, i) => (i === d ? n : 1)), 1, 'int64').cumsum(d).sub(1);
     return doublingScan(where(record, positions, 0), d, 0, (a, b) => a.maximum(b));
   });
   return new ValuesIndices(x.gather(d, indices), indices);

@@ -66,9 +66,9 @@ export function diagonal(x: Tensor, offset?: number | DiagonalOptions, dim1?: nu
 }
 
 /** Bool [n, m]: true where column − row is k. */
-function diagonalMask(n: number, m: number, k: number, chip: number): Tensor {
-  const rows = filled('diag', [n, 1], 1, 'int32', chip).cumsum(0);
-  const cols = filled('diag', [1, m], 1, 'int32', chip).cumsum(1);
+function diagonalMask(n: number, m: number, k: number): Tensor {
+  const rows = filled('diag', [n, 1], 1, 'int32').cumsum(0);
+  const cols = filled('diag', [1, m], 1, 'int32').cumsum(1);
   return cols.sub(rows).eq(k);
 }
 
@@ -86,7 +86,7 @@ export function diag(x: Tensor, diagonal?: number | { diagonal?: number }): Tens
   return composite('diag', () => {
     // row r of the result holds its diagonal element: x padded to n rows, rows before it for k < 0
     const column = pad(x, k >= 0 ? [0, k] : [-k, 0]).unsqueeze(1);
-    return where(diagonalMask(n, n, k, x.chip), column, x.dtype === 'bool' ? false : 0);
+    return where(diagonalMask(n, n, k), column, x.dtype === 'bool' ? false : 0);
   });
 }
 

@@ -71,7 +71,7 @@ export function doublingScan(x: Tensor, d: number, fill: number | Tensor, combin
 function shiftIn(x: Tensor, d: number, s: number, value: number | Tensor): Tensor {
   const n = x.shape[d]!;
   const shape = x.shape.map((m, i) => (i === d ? Math.min(s, n) : m));
-  const head = typeof value === 'number' ? filled('scan', shape, value, x.dtype, x.chip) : value.expand(shape);
+  const head = typeof value === 'number' ? filled('scan', shape, value, x.dtype) : value.expand(shape);
   return s >= n ? head : concat([head, x.narrow(d, 0, n - s)], d);
 }
 

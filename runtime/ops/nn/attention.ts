@@ -47,7 +47,7 @@ export function scaledDotProductAttention(q: Tensor, k: Tensor, v: Tensor, opts:
     let scores = q.matmul(k.mT).mul(scale);
     // a row that may attend to nothing gives zeros (PyTorch's safe softmax), not NaN or a mean
     let attends: Tensor | null = null;
-    if (opts.isCausal) scores = where(filled(op, [L, S], true, 'bool', q.chip).tril(), scores, MASKED);
+    if (opts.isCausal) scores = where(filled(op, [L, S], true, 'bool').tril(), scores, MASKED);
     else if (opts.attnMask) {
       const m = opts.attnMask;
       if (m.dtype === 'bool') {
