@@ -8,6 +8,7 @@ import { spec } from './jit/spec.js';
 import * as nnModules from './nn/index.js';
 import * as nnUtils from './nn/utils/index.js';
 import { nnFunctional } from './tpu-functions.js';
+import { acceptingDTensors } from './distributed/dtensor-functions.js';
 import * as optim from './optim/index.js';
 import { load, save } from './serialize/save-load.js';
 
@@ -24,7 +25,7 @@ export const training = {
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, and torch.nn.utils' gradient clipping as tpu.nn.utils. */
-  nn: { ...nnModules, functional: { ...nnFunctional, ...losses }, utils: nnUtils },
+  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: nnUtils },
   optim,
   save,
   load,

@@ -5,14 +5,14 @@ import { Tensor } from '../tensor.js';
 import type { ValuesIndices } from '../ops/values-indices.js';
 import { DTensor } from './dtensor.js';
 import { ALONG_DIMS, COMPOSED, HOST_READS, IN_PLACE, NOT_ON_DTENSOR, POINTWISE, REPLICATED } from './dtensor-op-groups.js';
-import { hostRead, inPlace, overDims, pointwise, replicated } from './generic-rules.js';
+import { hostRead, inPlace, method, overDims, pointwise, replicated, type PieceOp } from './generic-rules.js';
 
 type Lift<T> = T extends Tensor ? DTensor : T extends ValuesIndices<Tensor> ? ValuesIndices<DTensor> : T extends readonly Tensor[] ? DTensor[] : T;
 type LiftArgs<A extends readonly unknown[]> = { [I in keyof A]: A[I] extends infer E ? (E extends Tensor ? DTensor : E) : never };
 /** One signature lifted; one whose `this` must be a narrower Tensor (item's on a BoolTensor) is left out. */
 type Lifted<This, A extends readonly unknown[], R> = unknown extends This ? (...args: LiftArgs<A>) => Lift<R> : unknown;
-/** A Tensor method's type on a DTensor: each of its (up to 3) overloads lifted. */
-type AsDTensorMethod<F> = F extends {
+/** A Tensor method's (or function's) type on DTensors: each of its (up to 3) overloads lifted. */
+export type OnDTensors<F> = F extends {
   (this: infer T1, ...args: infer A1): infer R1;
   (this: infer T2, ...args: infer A2): infer R2;
   (this: infer T3, ...args: infer A3): infer R3;
@@ -20,24 +20,29 @@ type AsDTensorMethod<F> = F extends {
 
 type Listed = (typeof POINTWISE | typeof IN_PLACE | typeof REPLICATED | typeof HOST_READS | typeof COMPOSED)[number] | keyof typeof ALONG_DIMS;
 /** The Tensor methods DTensor takes from the lists, typed for DTensors (in-place ones return the DTensor). */
-export type DTensorMethods = { readonly [K in Extract<keyof Tensor, Listed>]: AsDTensorMethod<Tensor[K]> };
+export type DTensorMethods = { readonly [K in Extract<keyof Tensor, Listed>]: OnDTensors<Tensor[K]> };
 
-type Rule = (name: string, x: DTensor, args: readonly unknown[]) => unknown;
+type Rule = (who: string, args: readonly unknown[], op: PieceOp) => unknown;
 
 function install(name: string, value: PropertyDescriptor): void {
   if (name in DTensor.prototype) throw new Error(`DTensor.${name} is installed twice`);
   Object.defineProperty(DTensor.prototype, name, value.get ? { ...value, configurable: true } : { ...value, writable: true, configurable: true });
 }
 
+/** Each method runs the Tensor method of its name by `rule`. */
 function installRule(names: readonly string[], rule: Rule): void {
-  for (const name of names) install(name, { value: function (this: DTensor, ...args: unknown[]) { return rule(name, this, args); } });
+  for (const name of names) {
+    const who = `DTensor.${name}`;
+    const op = method(name);
+    install(name, { value: function (this: DTensor, ...args: unknown[]) { return rule(who, [this, ...args], op); } });
+  }
 }
 
 installRule(POINTWISE, pointwise);
 installRule(IN_PLACE, inPlace);
 installRule(REPLICATED, replicated);
 installRule(HOST_READS, hostRead);
-for (const [name, read] of Object.entries(ALONG_DIMS)) installRule([name], (n, x, args) => overDims(n, x, args, read));
+for (const [name, read] of Object.entries(ALONG_DIMS)) installRule([name], (who, args, op) => overDims(who, args, op, read));
 for (const name of COMPOSED) install(name, Object.getOwnPropertyDescriptor(Tensor.prototype, name)!);
 for (const [name, reason] of Object.entries(NOT_ON_DTENSOR)) {
   const refuse = () => {

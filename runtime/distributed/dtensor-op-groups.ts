@@ -88,3 +88,18 @@ export const NOT_ON_DTENSOR: Record<string, string> = {
   shapeKey: 'a cache key of a tensor\'s shape for the runtime\'s own programs; a DTensor has its global shape in dt.shape',
   readable: 'Tensor\'s own check before a read; read a DTensor with dt.fullTensor() or its pieces',
 };
+
+/**
+ * tpu's and tpu.nn.functional's functions given a DTensor (dtensor-functions.ts): these activations
+ * and the functions named in POINTWISE (tpu.pow(2, x), tpu.where(c, x, y)), the pointwise rule;
+ * another named as a DTensor method, with the input first, is that method (tpu.median(x) is
+ * x.median()); the rest (losses, layerNorm, conv2d, concat, einsum, ...) the replicated rule.
+ */
+export const FUNCTIONS_POINTWISE = [
+  'leakyRelu', 'elu', 'selu', 'celu', 'hardtanh', 'relu6', 'hardsigmoid', 'hardswish', 'softplus', 'logSigmoid', 'mish', 'softsign',
+  'tanhshrink', ...POINTWISE,
+] as const;
+
+/** Functions that draw random numbers: on Replicate() copies each chip would draw its own, and the replicas would differ. */
+const RANDOM = 'draws random numbers on every chip, so the copies of a replicated result would differ; apply it to dt.fullTensor() or to each piece (dt.localTensors())';
+export const FUNCTIONS_REFUSED = { dropout: RANDOM, randLike: RANDOM, randnLike: RANDOM, normal: RANDOM } satisfies Record<string, string>;

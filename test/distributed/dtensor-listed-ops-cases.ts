@@ -2,13 +2,15 @@
 // each group, on one mesh and several layouts: each op's result must be the same op's on the full
 // tensor (values, dtype, shape; those have their own PyTorch tests), its placements what the
 // group's rule says, and the gradient reaching the sharded leaf the one the same op gives a plain
-// leaf (the DTensor leaf's .grad keeps the leaf's placements). Input [10, 6] splits unevenly: 10
-// rows on 4 chips are 3, 3, 3, 1; 6 columns are 2, 2, 2, 0 (an empty piece).
+// leaf (the DTensor leaf's .grad keeps the leaf's placements); tpu's functions (activations,
+// losses) given DTensors likewise. Input [10, 6] splits unevenly: 10 rows on 4 chips are 3, 3, 3,
+// 1; 6 columns are 2, 2, 2, 0 (an empty piece).
 import { describe, expect, it } from 'vitest';
 import { tpu, type DeviceMesh, type DTensor, type Placement, type Tensor } from 'tpu-kernel/runtime';
 import { expectClose, host, map, values } from './dtensor-reference.js';
 
 const R = tpu.Replicate();
+const F = tpu.nn.functional;
 const X = values([10, 6]);
 // no two elements equal (sort, median and cummax have one answer, and one gradient)
 const DISTINCT = map(X, (v) => v);
@@ -46,8 +48,10 @@ export const reads = (dims: number[], keepdim = true, part?: Placement): Layout 
 });
 
 export interface OpCase {
-  /** a Tensor method name, called the same way on the DTensor and on the full tensor */
+  /** a Tensor method name, called the same way on the DTensor and on the full tensor (or the name of `fn`) */
   op: string;
+  /** a tpu function called with the input first, instead of the method */
+  fn?: (...args: never[]) => unknown;
   args?: Arg[];
   layout: Layout;
   /** the input's values (default X) */
@@ -107,10 +111,24 @@ export const CASES: OpCase[] = [
   { op: 't', layout: (ps) => ps.map((p) => (p.kind === 'shard' ? tpu.Shard(1 - p.dim) : p)) },
   { op: 'swapaxes', args: [0, 1], layout: (ps) => ps.map((p) => (p.kind === 'shard' ? tpu.Shard(1 - p.dim) : p)) },
   { op: 'float', layout: kept },
+  // tpu's functions: elementwise ones by the pointwise rule, one named as a method by the method, the rest replicated
+  { op: 'F.leakyRelu', fn: F.leakyRelu, args: [{ negativeSlope: 0.2 }], layout: kept },
+  { op: 'F.elu', fn: F.elu, layout: kept },
+  { op: 'F.softplus', fn: F.softplus, args: [{ beta: 2 }], layout: kept },
+  { op: 'F.hardtanh', fn: F.hardtanh, layout: kept },
+  { op: 'F.mish', fn: F.mish, layout: kept },
+  { op: 'tpu.pow', fn: (x: Value) => tpu.pow(2, x as Tensor), layout: kept },
+  { op: 'tpu.where', fn: (x: Value, c: Value, y: Value) => tpu.where(c as Tensor, x as Tensor, y as Tensor), args: [operand('mask'), operand('y')], layout: kept },
+  { op: 'tpu.median', fn: tpu.median, args: [1], layout: reads([1], false), input: DISTINCT },
+  { op: 'F.l1Loss', fn: F.l1Loss, args: [operand('y')], layout: replicate },
+  { op: 'F.smoothL1Loss', fn: F.smoothL1Loss, args: [operand('y'), { beta: 2 }], layout: replicate },
+  { op: 'F.mseLoss', fn: F.mseLoss, args: [operand('y'), { reduction: 'sum' }], layout: replicate },
+  { op: 'F.softmin', fn: F.softmin, args: [1], layout: replicate },
+  { op: 'tpu.concat', fn: (x: Value, y: Value) => tpu.concat([x as Tensor, y as Tensor], 1), args: [operand('y')], layout: replicate },
 ];
 
 type Value = Tensor | DTensor;
-const call = (x: unknown, op: string, args: unknown[]): unknown => (x as Record<string, (...a: unknown[]) => unknown>)[op]!(...args);
+const call = (c: OpCase, x: unknown, args: unknown[]): unknown => (c.fn ? (c.fn as (...a: unknown[]) => unknown)(x, ...args) : (x as Record<string, (...a: unknown[]) => unknown>)[c.op]!(...args));
 
 /** The result's tensors (a pair's two, a list's elements). */
 function outputs(r: unknown): Value[] {
@@ -126,7 +144,7 @@ const isFloat = (t: { dtype: string }) => t.dtype === 'float32' || t.dtype === '
 const weights = (t: Value) => tpu.tensor(Array.from({ length: t.shape.reduce((a, b) => a * b, 1) }, (_, i) => 1 + (i % 5) / 4)).reshape([...t.shape]);
 
 function run(c: OpCase, x: Value, args: unknown[]): { outs: Value[]; loss: Tensor | null } {
-  const outs = outputs(call(x, c.op, args));
+  const outs = outputs(call(c, x, args));
   const terms = outs.filter(isFloat).map((o) => {
     const full = 'fullTensor' in o ? o.fullTensor() : o;
     return full.mul(weights(full)).sum();

@@ -48,6 +48,16 @@ describe('DTensor has every Tensor method, or refuses it with a reason', () => {
     }
   });
 
+  it('tpu\'s functions that DTensors refuse (random ones) say why; the pointwise list names tpu\'s functions', () => {
+    const dt = tpu.distributeTensor(tpu.ones([8, 2]), mesh, [S0]);
+    const functions = { ...tpu, ...tpu.nn.functional } as unknown as Record<string, unknown>;
+    for (const [name, reason] of Object.entries(groups.FUNCTIONS_REFUSED)) {
+      const f = functions[name] as (...a: unknown[]) => unknown;
+      expect(() => f(dt, dt), name).toThrow(new RegExp(`^tpu(\\.nn\\.functional)?\\.${name}: not on a DTensor: ${reason.replace(/[().]/g, '\\$&')}$`));
+    }
+    expect(groups.FUNCTIONS_POINTWISE.filter((n) => typeof functions[n] !== 'function' && !tensorNames.includes(n))).toEqual([]);
+  });
+
   it('a listed method on a DTensor answers (not "is not a function")', () => {
     const dt = tpu.distributeTensor(tpu.tensor([[1, 4], [9, 16]]), mesh, [S0]);
     expect(dt.sqrt().fullTensor().array()).toEqual([[1, 2], [3, 4]]);

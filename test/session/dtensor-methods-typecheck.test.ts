@@ -26,10 +26,16 @@ describe('DTensor methods under %typecheck error', () => {
       'const v: number | boolean = d.sum().item();',
       'const same: boolean = d.allclose(d);',
       'const inPlace: DTensor = e.mul_(2);',
-      'JSON.stringify([m.item(), values.fullTensor().tolist(), indices.placements.map(String), parts.length, big.fullTensor().tolist(), k, v, same, inPlace.fullTensor().tolist()])',
+      'const slope: DTensor = tpu.nn.functional.leakyRelu(d, { negativeSlope: 0.5 });',
+      'const loss: DTensor = tpu.nn.functional.l1Loss(d, e);',
+      'const viaTpu: DTensor = tpu.maximum(d, 0);',
+      'JSON.stringify([m.item(), values.fullTensor().tolist(), indices.placements.map(String), parts.length, big.fullTensor().tolist(), k, v, same, inPlace.fullTensor().tolist(),',
+      '  slope.fullTensor().tolist(), Math.round(loss.item() * 3e6), viaTpu.fullTensor().tolist()])',
     ].join('\n');
+    // l1Loss: mean of |d - e| (e doubled in place) = (1 + 3 + 2 + 2 + 0 + 0) / 6 = 4 / 3
     expect(JSON.parse((await driver.value(cell))!.slice(1, -1))).toEqual([
       2, [[3, -1], [3, 4], [3, 4]], ['Replicate()'], 2, [[3, 2], [2, 4], [2, 2]], 8, 10, true, [[2, 2], [2, 2], [2, 2]],
+      [[3, -0.5], [0, 4], [2, 2]], 4e6, [[3, 0], [0, 4], [2, 2]],
     ]);
   });
 
