@@ -46,3 +46,20 @@ export function withPositional(op: string, name: string, value: unknown, options
   if (name in options) throw new TypeError(`${op}: ${name} is given twice: positionally (${JSON.stringify(value)}) and in the options (${JSON.stringify(options[name])})`);
   return { ...readOptions(op, options, accepted.filter((k) => k !== name)), [name]: value };
 }
+
+/**
+ * Numbers PyTorch takes positionally or by keyword (`normal_(w, 0, 0.02)`, `normal_(w, std=0.02)`):
+ * given in `names`' order, then optionally one options object for the rest. Each is a finite
+ * number or absent; giving one in both places is an error.
+ */
+export function numbersByPosition(op: string, names: readonly string[], args: readonly unknown[]): Record<string, number | undefined> {
+  const last = args[args.length - 1];
+  const positional = isOptions(last) ? args.slice(0, -1) : args;
+  if (positional.length > names.length) throw new TypeError(`${op}: takes at most ${names.length} numbers (${names.join(', ')}); got ${positional.length}`);
+  const byName: Record<string, unknown> = isOptions(last) ? { ...readOptions(op, last, names.slice(positional.length)) } : {};
+  positional.forEach((v, i) => (byName[names[i]!] = v));
+  for (const [name, v] of Object.entries(byName)) {
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new TypeError(`${op}: ${name} must be a finite number; got ${v === null ? 'null' : `${typeof v} ${JSON.stringify(v)}`}`);
+  }
+  return byName as Record<string, number | undefined>;
+}

@@ -112,6 +112,14 @@ export function freshen(t: Tensor): void {
   if (v !== undefined && v.seen !== v.base._version) refreshView(t);
 }
 
+/** `x.data = v` (runtime/views/data-assignment.ts): above this file, as the in-place ops are. */
+let assignData: (target: Tensor, value: unknown) => void = () => {
+  throw new Error('x.data = v: the runtime\'s in-place ops are not loaded');
+};
+export function setDataAssigner(f: (target: Tensor, value: unknown) => void): void {
+  assignData = f;
+}
+
 export class Tensor {
   readonly shape: Shape;
   readonly dtype: DType;
@@ -271,10 +279,20 @@ export class Tensor {
   }
 
   /**
-   * Sync point: the values as a typed array (bfloat16 widened to float32).
+   * Sync point: `await x.data()` gives the values as a typed array (bfloat16 widened to float32).
+   * Assigned, as PyTorch's `w.data = v`: v's values are written into x outside autograd (v must
+   * have x's shape and dtype).
    * @example await tpu.tensor([1, 2]).data() // [1, 2]
    */
-  async data(): Promise<HostArray> {
+  get data(): () => Promise<HostArray> {
+    return Tensor.readData;
+  }
+  set data(value: Tensor) {
+    assignData(this, value);
+  }
+
+  /** x.data(): the getter hands out this one function, so a call of it has `this` x. */
+  private static async readData(this: Tensor): Promise<HostArray> {
     const buf = this.readable('data');
     return storageToHost(this.dtype, await chipSession(buf.chip).download(buf, 'data'));
   }

@@ -67,7 +67,7 @@ export const functional = {
   floor: method('floor'), ceil: method('ceil'), round: method('round'), trunc: method('trunc'),
   isnan: method('isnan'), isinf: method('isinf'), isfinite: method('isfinite'),
   logicalAnd: method('logicalAnd'), logicalOr: method('logicalOr'), logicalXor: method('logicalXor'), logicalNot: method('logicalNot'),
-  sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'),
+  sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'), max: ops.max, min: ops.min,
   argmax: method('argmax'), argmin: method('argmin'), any: method('any'), all: method('all'),
   var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
   nansum: ops.nansum, nanmean: ops.nanmean, median: ops.median, cummax: ops.cummax, cummin: ops.cummin, logcumsumexp: ops.logcumsumexp,

@@ -8,6 +8,8 @@ export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
 export { Dropout } from './dropout.js';
 export { ReLU, GELU, Tanh } from './activations.js';
 export { Sequential } from './sequential.js';
+/** torch.nn.init: in-place initializers (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). */
+export * as init from './init-functions.js';
 export {
   crossEntropy, nllLoss, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type NllLossOptions, type Reduction,

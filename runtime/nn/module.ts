@@ -11,6 +11,7 @@ import { releaseGrad } from '../autograd/release-grad.js';
 import { scope } from '../scope.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
+import { moduleProxy } from './module-proxy.js';
 
 export type StateDict = Record<string, Tensor>;
 /** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
@@ -30,8 +31,8 @@ export abstract class Module {
   training = true;
 
   constructor() {
-    // Seen through a proxy that counts replacements (tpu.compile traces again after one).
-    return new Proxy(this, replacementWatch);
+    // Callable (`model(x)`), and seen through a proxy that counts replacements (tpu.compile traces again after one).
+    return moduleProxy(this, replaces, noteReplacement);
   }
 
   abstract forward(...inputs: Tensor[]): Tensor;
@@ -144,17 +145,6 @@ function replaces(target: Module, key: string | symbol, value: unknown): boolean
   const old: unknown = Reflect.get(target, key);
   return old !== value && (old instanceof Tensor || old instanceof DTensor || old instanceof Module || (key === 'training' && old !== undefined));
 }
-
-const replacementWatch: ProxyHandler<Module> = {
-  set(target, key, value) {
-    if (replaces(target, key, value)) noteReplacement();
-    return Reflect.set(target, key, value);
-  },
-  defineProperty(target, key, descriptor) {
-    if ('value' in descriptor && replaces(target, key, descriptor.value)) noteReplacement();
-    return Reflect.defineProperty(target, key, descriptor);
-  },
-};
 
 /** loadStateDict's checks of `state` against a module's named tensors: keys (both ways when strict), tensors, shapes. */
 export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): void {

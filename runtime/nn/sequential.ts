@@ -8,6 +8,8 @@ import { Module } from './module.js';
  */
 export class Sequential extends Module {
   readonly layers: Module[];
+  /** model[i]: the i-th layer, as PyTorch's Sequential indexing. */
+  readonly [index: number]: Module;
 
   constructor(...layers: Module[]) {
     super();
@@ -15,6 +17,13 @@ export class Sequential extends Module {
       if (!(m instanceof Module)) throw new TypeError(`Sequential: argument ${i} must be a Module; got ${m === null ? 'null' : typeof m}`);
     });
     this.layers = layers;
+    // model[0] as PyTorch's indexing; not enumerable, so the layers are named once (0.weight, not layers.0.weight)
+    layers.forEach((_, i) => Object.defineProperty(this, i, { get: () => this.layers[i], enumerable: false, configurable: true }));
+  }
+
+  /** The number of layers (len(model)). */
+  get length(): number {
+    return this.layers.length;
   }
 
   override namedChildren(): [string, Module][] {

@@ -172,6 +172,16 @@ declare module '../tensor.js' {
      */
     clip(min?: Operand | null | ClampOptions, max?: Operand | null): Tensor;
     /**
+     * Values below min raised to it (torch.clamp_min).
+     * @example tpu.tensor([-1, 2]).clampMin(0) // [0, 2]
+     */
+    clampMin(min: Operand): Tensor;
+    /**
+     * Values above max lowered to it (torch.clamp_max).
+     * @example tpu.tensor([-1, 2]).clampMax(0) // [-1, 0]
+     */
+    clampMax(max: Operand): Tensor;
+    /**
      * Elementwise maximum ignoring NaN (torch.fmax).
      * @example tpu.tensor([1, NaN]).fmax(tpu.tensor([2, 3])) // [2, 3]
      */
@@ -202,6 +212,8 @@ installMethods({
   minimum(other) { return apply(minimum, [this, other], {}); },
   clamp(min, max) { return clamp(this, min, max); },
   clip(min, max) { return clamp(this, min, max); },
+  clampMin(min) { return clamp(this, min, null); },
+  clampMax(max) { return clamp(this, null, max); },
   fmax(other) { return fmax(this, other); },
   fmin(other) { return fmin(this, other); },
   lerp(end, weight) { return lerp(this, end, weight); },

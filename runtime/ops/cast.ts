@@ -8,6 +8,7 @@ import { Tensor } from '../tensor.js';
 import type { BoolTensor } from '../bool-tensor.js';
 import { defineOp } from './op.js';
 import { installMethods } from '../install-methods.js';
+import { tensorArg } from './tensor-arg.js';
 
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
@@ -27,6 +28,11 @@ declare module '../tensor.js' {
      */
     to(dtype: 'bool' | { dtype: 'bool' }): BoolTensor;
     to(dtype: DType | { dtype: DType }): Tensor;
+    /**
+     * A copy in other's dtype (torch.Tensor.type_as).
+     * @example tpu.tensor([1.5, -2.5]).typeAs(tpu.tensor(new Int32Array([1]))) // [1, -2] int32
+     */
+    typeAs(other: Tensor): Tensor;
     /**
      * x.to('float32') (torch.Tensor.float).
      * @example tpu.tensor(new Int32Array([1, 2])).float().dtype // 'float32'
@@ -69,6 +75,7 @@ installMethods({
     const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
     return dtype === this.dtype ? this : apply(cast, [this], { dtype });
   } as Tensor['to'],
+  typeAs(other) { return this.to(tensorArg('typeAs', 'other', other).dtype); },
   float() { return this.to('float32'); },
   bfloat16() { return this.to('bfloat16'); },
   int() { return this.to('int32'); },

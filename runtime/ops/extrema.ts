@@ -9,6 +9,7 @@ import { isOptions, readOptions, withPositional } from '../options.js';
 import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimOptions, type ReduceAttrs, type OneDimOptions, type ReduceOptions } from './reduce.js';
 import { installMethods } from '../install-methods.js';
 import { ValuesIndices } from './values-indices.js';
+import { tensorArg } from './tensor-arg.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -126,3 +127,24 @@ installMethods({
   max: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions) { return extremum('max', this, arg, keepdim); } as Tensor['max'],
   min: function (this: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions) { return extremum('min', this, arg, keepdim); } as Tensor['min'],
 });
+
+/**
+ * torch.max(x), torch.max(x, dim) (values, indices) and torch.max(x, other) (elementwise), as tpu.max.
+ * @example tpu.max(tpu.tensor([1, 5]), tpu.tensor([3, 2])) // [3, 5]
+ */
+export function max(x: Tensor): Tensor;
+export function max(x: Tensor, other: Tensor): Tensor;
+export function max(x: Tensor, dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
+export function max(x: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions): Tensor | ValuesIndices {
+  return extremum('max', tensorArg('tpu.max', 'input', x), arg, keepdim);
+}
+/**
+ * torch.min(x), torch.min(x, dim) (values, indices) and torch.min(x, other) (elementwise), as tpu.min.
+ * @example tpu.min(tpu.tensor([[1, 5], [0, 2]]), 1).values // [1, 0]
+ */
+export function min(x: Tensor): Tensor;
+export function min(x: Tensor, other: Tensor): Tensor;
+export function min(x: Tensor, dim: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices;
+export function min(x: Tensor, arg?: Tensor | DimArg, keepdim?: boolean | KeepdimOptions): Tensor | ValuesIndices {
+  return extremum('min', tensorArg('tpu.min', 'input', x), arg, keepdim);
+}

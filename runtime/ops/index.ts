@@ -15,6 +15,8 @@ export * from './composed.js';
 export * from './constant.js';
 export * from './identity.js';
 export * from './like.js';
+import './new-tensors.js';
+import './tensor-iteration.js';
 export * from './normal.js';
 export * from './math-functions.js';
 export * from './trigonometry.js';

@@ -2,16 +2,18 @@
 //   3 / -1        an integer: picks one element, the dim goes away
 //   '1:5:2' ':'   a Python slice string (start:stop:step, parts optional; step > 0 as in PyTorch)
 //   '...'         as many ':' as needed;  null: a new dim of size 1
-//   int tensor    picks elements along that dim (at most one tensor or list per call)
+//   int tensor    picks elements along that dim; several (and lists) index together, broadcast
+//                 as PyTorch's advanced indexing: x[arange(n), y] (advanced-index.ts)
 //   [1, -1]       a list of integers: the same, as x[[1, -1]] in PyTorch
 //   bool tensor   a mask over the leading dims, the only index: x[mask] (masked-select.ts)
 // A single string holds a whole subscript: x.at('0, :, ::2') is x[0, :, ::2].
-// x.index(idx) is x[idx] with one tensor: an int tensor along dim 0, or a bool mask.
+// x.index(idx) is x[idx] with one tensor: an int tensor along dim 0, or a bool mask; x.index(i, j) is x.at(i, j).
 import { isInteger } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { applySlice, fullSlice, resolveRange } from './slice.js';
 import { indexWith } from './gather-scatter.js';
+import { advancedIndex, type Pick } from './advanced-index.js';
 import { maskedIndex } from './masked-select.js';
 import { constantTensor } from './constant.js';
 import { INT32_INDEX_HINT } from './gather-scatter.js';
@@ -65,7 +67,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
   const outShape: number[] = [];
   /** The input dim of each output dim (-1: a new one), for the layout of the view. */
   const dimOf: number[] = [];
-  let tensorIndex: { index: Tensor; outDim: number } | undefined;
+  const picks: Pick[] = [];
   let d = 0;
   for (const it of expanded) {
     if (it === null) {
@@ -93,9 +95,8 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
         throw new RangeError(`at: the index list ${JSON.stringify(it)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
       }
       const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
-      if (tensorIndex) throw new TypeError('at: only one tensor index per call is supported; chain .at() calls');
       if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64, or a bool mask; got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
-      tensorIndex = { index, outDim: outShape.length };
+      picks.push({ index, dim: outShape.length });
       outShape.push(n);
     } else {
       throw new TypeError(`at: an index must be an integer, a slice string, '...', null, a list of integers or an int32 or int64 tensor; got ${JSON.stringify(it)}`);
@@ -106,10 +107,11 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     const y = applySlice(x, attrs);
     return outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i]) ? reshapeKeepingDims(dimOf, () => y.reshape(outShape)) : y;
   };
-  if (!tensorIndex) return select();
+  if (picks.length === 0) return select();
+  if (picks.length > 1) return advancedIndex(select(), picks);
   // the strides of the slices picked from (PyTorch indexes a view), for the result's layout
   const { out: y, layout } = traced(x, select);
-  return indexWith(y, tensorIndex.index, tensorIndex.outDim, layout ? layout.strides : undefined);
+  return indexWith(y, picks[0]!.index, picks[0]!.dim, layout ? layout.strides : undefined);
 }
 
 declare module '../tensor.js' {
@@ -122,14 +124,21 @@ declare module '../tensor.js' {
     at(...items: IndexItem[]): Tensor;
     /**
      * x[idx] in PyTorch: an int32 or int64 index picks along dim 0 (negatives count from the end);
-     * a bool index is a mask over the leading dims, as x.at(mask) (a sync: its count sizes the result).
+     * a bool index is a mask over the leading dims, as x.at(mask) (a sync: its count sizes the result);
+     * several, x[i, j], index together as x.at(i, j) (PyTorch's advanced indexing, broadcast).
+     * @example logits.index(tpu.arange(2), target) // each row's entry at its target
      * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([2, -3], { dtype: 'int32' })) // [30, 10]
      * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([true, false, true])) // [10, 30]
      */
-    index(index: Tensor): Tensor;
+    index(...indices: [Tensor, ...(Tensor | readonly number[])[]]): Tensor;
   }
 }
 installMethods({
   at(...items) { return at(this, items); },
-  index(index) { return index instanceof Tensor && index.dtype === 'bool' ? maskedIndex(this, index, 'index(mask)') : indexWith(this, index); },
+  index(...indices) {
+    if (indices.length === 0) throw new TypeError('index: give at least one index (x.index(i), or x.index(i, j) for x[i, j])');
+    if (indices.length > 1) return at(this, indices);
+    const [index] = indices;
+    return index instanceof Tensor && index.dtype === 'bool' ? maskedIndex(this, index, 'index(mask)') : indexWith(this, index);
+  },
 });

@@ -38,7 +38,7 @@ const KIND: Record<DType, number> = { bool: 0, int32: 1, int64: 1, float32: 2, b
  * value when one of `readers` requires grad (mul_ by a tensor that does): then it computes
  * from a copy that backward keeps, as PyTorch saves the original self.
  */
-function arithmeticInPlace(op: string, target: Tensor, compute: (self: Tensor) => Tensor, readers: readonly unknown[] = []): Tensor {
+export function arithmeticInPlace(op: string, target: Tensor, compute: (self: Tensor) => Tensor, readers: readonly unknown[] = []): Tensor {
   checkAutograd(op, target);
   const keepOld = gradEnabled() && readers.some((o) => o instanceof Tensor && o.requiresGrad);
   const value = compute(keepOld ? target.clone() : target);

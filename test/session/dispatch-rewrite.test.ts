@@ -13,9 +13,9 @@ const { createOperatorDispatch, OPERATOR_DISPATCH } = (await import(path.resolve
 const { installInContextDispatch } = (await import(path.resolve('dist/kernel/session/operators/in-context-dispatch.js'))) as typeof import('../../kernel/session/operators/in-context-dispatch.js');
 
 /** The __tpuOps of cells: made in a cells' context around the kernel's dispatch, tensors of `tensorClass` recognized. */
-function cellOps(tensorClass?: abstract new (...args: never[]) => unknown): unknown {
+function cellOps(tensorClass?: abstract new (...args: never[]) => unknown, functions: Record<string, unknown> = {}): unknown {
   const dispatch = createOperatorDispatch();
-  if (tensorClass) dispatch.recognize(tensorClass);
+  if (tensorClass) dispatch.recognize(tensorClass, functions);
   const context = vm.createContext({});
   installInContextDispatch(context, dispatch.ops);
   return (context as Record<string, unknown>)[OPERATOR_DISPATCH];
@@ -103,7 +103,7 @@ describe('dispatched operators keep JavaScript where no tensor is in play', () =
 class FakeTensor {
   constructor(readonly name: string) {}
 }
-for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift', 'bitwiseNot', 'bitwiseAnd_', 'bitwiseRightShift_', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
+for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le', 'gt', 'ge', 'eq', 'ne', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseLeftShift', 'bitwiseRightShift', 'bitwiseNot', 'bitwiseAnd_', 'bitwiseRightShift_', 'at', 'add_', 'sub_', 'mul_', 'div_', 'remainder_', 'pow_', 'fill_', 'copy_']) {
   (FakeTensor.prototype as unknown as Record<string, unknown>)[method] = function (this: FakeTensor, ...args: unknown[]) {
     return new FakeTensor(`${this.name}.${method}(${args.map((a) => (a instanceof FakeTensor ? a.name : JSON.stringify(a))).join(',')})`);
   };
@@ -115,7 +115,10 @@ for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le'
 Object.assign(FakeTensor.prototype, { numel: () => 1, item(this: FakeTensor) { return this.name.includes('true') ? 1 : 0; } });
 
 describe('dispatched operators on tensors reach the methods of the table', () => {
-  const ops = cellOps(FakeTensor);
+  /** tpu's functions that take a number first: `tpu.div(2, x)` -> 'tpu.div(2,x)'. */
+  const functions = Object.fromEntries(['div', 'remainder', 'pow', 'bitwiseLeftShift', 'bitwiseRightShift'].map((name) =>
+    [name, (a: unknown, b: FakeTensor) => new FakeTensor(`tpu.${name}(${JSON.stringify(a)},${b.name})`)]));
+  const ops = cellOps(FakeTensor, functions);
   const run = (body: string): string => {
     const code = dispatchOperators(body, body, ts).code;
     try {
@@ -152,8 +155,17 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['const o = { w: x }; return (o.w /= y);', 'x.div_(y)'],
     ['x[0] -= 2; return x;', 'x'],
     ['const o = { w: x }; o.w *= 3; return o.w;', 'x'],
-    ['return 2 / x;', 'TypeError: JavaScript has no operator overloading: / with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).div(x)'],
-    ['return x == 1;', 'TypeError: JavaScript has no operator overloading: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)'],
+    // PyTorch's reflected operators: tpu's function takes the number first
+    ['return 2 / x;', 'tpu.div(2,x)'],
+    ['return 2 ** x;', 'tpu.pow(2,x)'],
+    ['return 7 % x;', 'tpu.remainder(7,x)'],
+    ['return 1 << x;', 'tpu.bitwiseLeftShift(1,x)'],
+    ['return 8 >> x;', 'tpu.bitwiseRightShift(8,x)'],
+    // == and != on a tensor are element-wise, as PyTorch's; against null they stay JavaScript's
+    ['return x == 1;', 'x.eq(1)'],
+    ['return 1 != x;', 'x.ne(1)'],
+    ['return x == y;', 'x.eq(y)'],
+    ['return [x == null, x != undefined].join();', 'false,true'],
     ['return +x;', 'TypeError: JavaScript has no operator overloading: unary + makes a number of a tensor: use x.item()'],
     ['return (x[0] = 1);', '1'], // written into x.at(0) (fill_): the assignment's value is 1
     ['x[y] = 1;', 'TypeError: JavaScript has no operator overloading: x[...] = ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],

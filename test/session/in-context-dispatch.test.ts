@@ -19,7 +19,7 @@ Object.defineProperty(FakeTensor.prototype, 'item', { value(this: FakeTensor) { 
 
 function contextWithDispatch() {
   const dispatch = createOperatorDispatch();
-  dispatch.recognize(FakeTensor);
+  dispatch.recognize(FakeTensor, {});
   const context = vm.createContext({});
   installInContextDispatch(context, dispatch.ops);
   return { kernel: dispatch.ops, cells: (context as Record<string, Record<string, (...args: unknown[]) => unknown>>)[OPERATOR_DISPATCH]!, context };

@@ -122,22 +122,38 @@ describe(`tensor operators in cells (${rewrite})`, () => {
     for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
   });
 
+  it("a number on the left of / % ** << >>, and == / != on tensors, are Python's on torch tensors", async () => {
+    // Python: 1 / [1., 2, 4] == [1, 0.5, 0.25]; 3 / int32 [1, 2, 4] is float; 7 % [3., -4, 5] == [1, -1, 2] (the divisor's sign);
+    // 2 ** [1., 2, 3] == [2, 4, 8]; 1 << [1, 2] == [2, 4]; 16 >> [1, 2] == [8, 4]
+    await driver.value('const rf = tpu.tensor([1, 2, 4]);\nconst ri = tpu.tensor(new Int32Array([1, 2, 4]));');
+    const cases: [string, string][] = [
+      ['(1 / rf).array()', '[ 1, 0.5, 0.25 ]'],
+      ['const q = 3 / ri;\n[q.dtype, await q.array()]', "[ 'float32', [ 3, 1.5, 0.75 ] ]"],
+      ['(7 % tpu.tensor([3, -4, 5])).array()', '[ 1, -1, 2 ]'],
+      ['(2 ** tpu.tensor([1, 2, 3])).array()', '[ 2, 4, 8 ]'],
+      ['(1 << ri.sub(0)).array()', '[ 2, 4, 16 ]'],
+      ['(16 >> ri).array()', '[ 8, 4, 1 ]'],
+      ['(1 / (1 + (-tpu.tensor([0])).exp())).array()', '[ 0.5 ]'],
+      ['(rf == 2).array()', '[ false, true, false ]'],
+      ['(4 != rf).array()', '[ true, true, false ]'],
+      ['(rf.argmax() == ri.argmax()).item()', 'true'],
+      ['[rf == null, rf != undefined]', '[ false, true ]'],
+    ];
+    for (const [code, expected] of cases) expect(await driver.value(code), code).toBe(expected);
+  });
+
   it('what has no method is an error at its place, naming what to do', async () => {
-    const mod = await driver.run('const r = 1;\nconst z = 2 % x;');
-    const message = `${HINT}: % with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, 2).remainder(x)`;
+    const unaryPlus = await driver.run('const r = 1;\nconst z = +x;');
+    const message = `${HINT}: unary + makes a number of a tensor: use x.item()`;
     if (rewrite === 'typed') {
-      expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${message} (cell-${driver.count}.ts:2:11)` });
+      expect(unaryPlus.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: `${message} (cell-${driver.count}.ts:2:11)` });
       expect(await driver.value('typeof r')).toBe("'undefined'"); // the failing cell ran nothing
     } else {
-      expect(mod.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: message });
-      expect(mod.outcome.status === 'error' && mod.outcome.traceback.join('\n')).toContain(`cell-${driver.count}.ts:2:`);
+      expect(unaryPlus.outcome).toMatchObject({ status: 'error', ename: 'TypeError', evalue: message });
+      expect(unaryPlus.outcome.status === 'error' && unaryPlus.outcome.traceback.join('\n')).toContain(`cell-${driver.count}.ts:2:`);
     }
     const assign = await driver.run('m[[0, 1]] = 1;'); // Python's index_put_: a list index copies, so nothing takes the write
     expect(assign.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining(`${HINT}: x[...] = ... indexes with a list, which copies`) });
-    const unaryPlus = await driver.run('+x');
-    expect(unaryPlus.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('unary + makes a number of a tensor: use x.item()') });
-    const loose = await driver.run('x == 1');
-    expect(loose.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('use x.eq(y) / x.ne(y) for element-wise comparison') });
     const copying = await driver.run('const idx = tpu.tensor([0]);\nm[idx] += 1;');
     expect(copying.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('which copies: write the result back with x.scatter') });
     expect(await driver.value('m.array()')).toBe('[ [ 1, 2 ], [ 3, 4 ] ]'); // nothing was written

@@ -28,7 +28,7 @@ export class CellOperators {
     // on untyped operands, are dispatched too); the runtime failing to load means no tensor exists.
     await (this.tensorClassKnown ??= runtimeModule().then((m) => {
       m.skipCallerFrames(DISPATCH_DIR);
-      this.dispatch.recognize(m.Tensor);
+      this.dispatch.recognize(m.Tensor, m.tpu);
     }, () => undefined));
     if (typed) return this.languageService.rewriteOperators(cell, this.magics);
     return dispatchOperators(cell, maskMagics(cell, this.magics), typescript());

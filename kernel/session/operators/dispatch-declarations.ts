@@ -29,8 +29,8 @@ interface __TpuOperators {
   /** Narrows a in b, as \`a && b\` does; the value of \`and(...)\` may be a (a false tensor): any. */
   andLeft<V>(value: V): value is Exclude<V, null | undefined | false | 0 | '' | 0n>;
   and(value: unknown): any;
-  looseEq(a: unknown, b: unknown): boolean;
-  looseNe(a: unknown, b: unknown): boolean;
+  looseEq<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
+  looseNe<A, B>(a: A, b: B): __TpuTensorOr<A, B, boolean, ${boolTensor}>;
   neg<A>(a: A): __TpuArith<A, A>;
   plus(a: unknown): number;
   at<X, K>(x: X, key: K): __TpuTensorOr<X, X, K extends keyof X ? X[K] : any>;

@@ -8,8 +8,8 @@ import { COMPOUND, METHODS } from './operator-table.js';
 import { OPERATOR_DISPATCH } from './operator-dispatch.js';
 
 /**
- * `==` on a tensor is an error (no element-wise == in JavaScript). `===` stays JavaScript's: a
- * call there would move every comparison's column in a trace (typed cells reject `t === 3`).
+ * `==` with a tensor operand is element-wise, as PyTorch's (operator-dispatch.ts). `===` stays
+ * JavaScript's: a call there would move every comparison's column in a trace (typed cells reject `t === 3`).
  */
 const EQUALITY: Readonly<Record<string, string>> = { '==': 'looseEq', '!=': 'looseNe' };
 

@@ -3,7 +3,7 @@
 // (the table's answer, as the typed rewrite gives) and JavaScript's own operator otherwise.
 // Cells call them through in-context-dispatch.ts, which answers the operands no tensor can be.
 import { fileURLToPath } from 'node:url';
-import { METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
+import { EQUALITY_METHODS, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 import { assignMasked, compoundMasked, notAValue } from './masked-write.js';
 
 /**
@@ -21,8 +21,11 @@ type Any = any;
 export interface OperatorDispatch {
   /** The functions cells call. */
   readonly ops: Record<string, (...args: Any[]) => unknown>;
-  /** The runtime's Tensor class, once loaded: before, no value of a cell is a tensor. */
-  recognize(tensorClass: abstract new (...args: never[]) => unknown): void;
+  /**
+   * The runtime's Tensor class, once loaded (before, no value of a cell is a tensor), and tpu's
+   * functions, which take a number first (`1 / x` is tpu.div(1, x)).
+   */
+  recognize(tensorClass: abstract new (...args: never[]) => unknown, functions: Readonly<Record<string, unknown>>): void;
 }
 
 /** Plain JavaScript of each compound operator, for a target that holds no tensor. */
@@ -57,6 +60,7 @@ class CompoundRef {
 
 export function createOperatorDispatch(): OperatorDispatch {
   let tensorClass: (abstract new (...args: never[]) => unknown) | undefined;
+  let functions: Any;
   const isTensor = (v: unknown): boolean => typeof v === 'object' && v !== null && tensorClass !== undefined && v instanceof tensorClass;
 
   /** `a OP b` where a or b is a tensor. */
@@ -64,13 +68,16 @@ export function createOperatorDispatch(): OperatorDispatch {
     if (isTensor(a)) return a[METHODS[op]!](b);
     if (op === '-') return b.neg().add(a);
     const mirrored = MIRRORED[op];
-    if (!mirrored) throw new TypeError(operatorMessages.numberOnLeft(op, String(a)));
-    return b[mirrored](a);
+    // `1 / x`: a number first, wrapped as PyTorch wraps it (the result's dtype is x's kind's)
+    return mirrored ? b[mirrored](a) : functions[METHODS[op]!](a, b);
   };
   /** `o.p OP= v` where o.p holds no tensor: a tensor v makes a new one (Python's `acc += t`), else JavaScript's. */
   const plainCompound = (op: string, a: Any, b: Any): unknown => (isTensor(b) ? tensorBinary(op.slice(0, -1), a, b) : COMPOUND_PLAIN[op]!(a, b));
-  const rejectLoose = (a: unknown, b: unknown): void => {
-    if (isTensor(a) || isTensor(b)) throw new TypeError(operatorMessages.looseEquality());
+  /** `a == b` with a tensor operand is element-wise, as PyTorch's; against null or undefined it stays JavaScript's. */
+  const looseEquality = (op: '==' | '!=', a: Any, b: Any): unknown => {
+    if (isTensor(a) && b != null) return a[EQUALITY_METHODS[op]!](b);
+    if (isTensor(b) && a != null) return b[EQUALITY_METHODS[op]!](a);
+    return op === '==' ? a == b : a != b;
   };
   /** A key of `x[key]` on a tensor that names a property, not a slice: `x['shape']`, symbols. */
   const propertyKey = (k: unknown): boolean => typeof k === 'symbol' || (typeof k === 'string' && !SLICE_STRING.test(k));
@@ -122,8 +129,8 @@ export function createOperatorDispatch(): OperatorDispatch {
     bitwiseXor: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('^', a, b) : a ^ b),
     bitwiseLeftShift: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('<<', a, b) : a << b),
     bitwiseRightShift: (a, b) => (isTensor(a) || isTensor(b) ? tensorBinary('>>', a, b) : a >> b),
-    looseEq: (a, b) => (rejectLoose(a, b), a == b),
-    looseNe: (a, b) => (rejectLoose(a, b), a != b),
+    looseEq: (a, b) => looseEquality('==', a, b),
+    looseNe: (a, b) => looseEquality('!=', a, b),
     neg: (a) => (isTensor(a) ? a.neg() : -a),
     bitwiseNot: (a) => (isTensor(a) ? a.bitwiseNot() : ~a),
     plus: (a) => {
@@ -154,5 +161,11 @@ export function createOperatorDispatch(): OperatorDispatch {
       return isTensor(x) ? assignInto(x, keysThenValue, v) : (x[keysThenValue[keysThenValue.length - 1]] = v);
     },
   };
-  return { ops, recognize: (cls) => void (tensorClass = cls) };
+  return {
+    ops,
+    recognize: (cls, fns) => {
+      tensorClass = cls;
+      functions = fns;
+    },
+  };
 }

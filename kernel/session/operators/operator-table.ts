@@ -8,8 +8,16 @@ export const METHODS: Readonly<Record<string, string>> = {
   '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'remainder', '**': 'pow', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge',
   '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor', '<<': 'bitwiseLeftShift', '>>': 'bitwiseRightShift',
 };
-/** `a OP x` with only x a tensor: the method on x that computes it. */
-export const MIRRORED: Readonly<Record<string, string>> = { '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le', '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor' };
+/**
+ * `a OP x` with only x a tensor: the method on x that computes it. The others but `-` (`1 / x`,
+ * `2 ** x`) are tpu's function of the method's name, which takes a number first, as PyTorch's
+ * reflected operators do (tpu.div(1, x)).
+ */
+export const MIRRORED: Readonly<Record<string, string>> = {
+  '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le', '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor', '==': 'eq', '!=': 'ne',
+};
+/** `x == y` / `x != y` with a tensor operand: element-wise, as PyTorch's; JavaScript's `===` stays identity. */
+export const EQUALITY_METHODS: Readonly<Record<string, string>> = { '==': 'eq', '!=': 'ne' };
 /** `x OP= y` with a tensor method for OP (in place: `add_`). */
 export const COMPOUND = /^([-+*/%&|^]|\*\*|<<|>>)=$/;
 /** A string index that selects a slice or element of a tensor (`x['1:3']`); other strings name a property (`x['shape']`). */
@@ -18,9 +26,6 @@ export const SLICE_STRING = /^[-\d:\s.]*$/;
 const HINT = 'JavaScript has no operator overloading';
 
 export const operatorMessages = {
-  numberOnLeft: (op: string, left: string) =>
-    `${HINT}: ${op} with a number on the left: use a tensor on the left, e.g. tpu.full(x.shape, ${left}).${METHODS[op]}(x)`,
-  looseEquality: () => `${HINT}: use x.eq(y) / x.ne(y) for element-wise comparison (=== compares objects)`,
   strictEquality: () => `${HINT}: === of a tensor and a number is always false: use x.eq(y) / x.ne(y) for element-wise comparison, or x.item() === y for its one value`,
   unaryPlus: () => `${HINT}: unary + makes a number of a tensor: use x.item()`,
   ambiguousTruth: (shape: readonly number[]) => {

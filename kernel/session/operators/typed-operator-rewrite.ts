@@ -9,7 +9,7 @@
 // truth. Operands of other types keep JavaScript's operators, with no run-time cost.
 import type ts from 'typescript';
 import { indexItems, parses, skipParentheses, spliceChildren } from './source-splice.js';
-import { COMPOUND, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
+import { COMPOUND, EQUALITY_METHODS, METHODS, MIRRORED, SLICE_STRING, operatorMessages } from './operator-table.js';
 import { conditionOf, logicalExpression, logicalValue, truthOf } from './conditions.js';
 import { createDispatchEmitter } from './dispatch-emitter.js';
 import { untypedOperands } from './untyped-operand.js';
@@ -157,9 +157,14 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       if (equality) {
         const nullish = (e: ts.Expression) => e.kind === K.NullKeyword || (tsApi.isIdentifier(e) && e.text === 'undefined');
         if (nullish(node.left) || nullish(node.right)) return emitChildren(node); // identity, as the dispatched rewrite leaves it
-        if (opText.length === 2) fail(node, operatorMessages.looseEquality());
         // typed a number, and no tensor's: `(t && 1) === t` may be true (t a false tensor)
         const primitive = (e: ts.Expression) => (checker.getTypeAtLocation(e).flags & PRIMITIVE_VALUE) !== 0 && !mayBeTensor(e);
+        if (opText.length === 2) {
+          // element-wise, as PyTorch's; an operand that may be null at run time is tested there
+          const other = leftTensor ? node.right : node.left;
+          if (!(isTensor(other) || primitive(other))) return dispatcher.emit(node, () => true)!;
+          return tensorCall(node, leftTensor ? `${operand(left, node.left)}.${EQUALITY_METHODS[opText]}(${right})` : `${operand(right, node.right)}.${MIRRORED[opText]}(${left})`);
+        }
         if ((leftTensor && primitive(node.right)) || (rightTensor && primitive(node.left))) fail(node, operatorMessages.strictEquality());
         return emitChildren(node);
       }
@@ -167,9 +172,8 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
       if (opText === '-') return tensorCall(node, `${operand(right, node.right)}.neg().add(${left})`);
       const mirrored = MIRRORED[opText];
       if (mirrored) return tensorCall(node, `${operand(right, node.right)}.${mirrored}(${left})`);
-      // `a / x`: the left may be a tensor when its type cannot tell; the run time finds out
-      if (isUntyped(node.left)) return dispatchedOrChildren(node);
-      return fail(node, operatorMessages.numberOnLeft(opText, node.left.getText(file)));
+      // `1 / x`: tpu's function at run time, which takes the number first (operator-dispatch.ts)
+      return tensorCall(node, dispatcher.emit(node, () => true)!);
     }
     // `model(x)`, PyTorch's call of a module: an object with forward() and no call signature
     if (tsApi.isCallExpression(node) && !node.questionDotToken && isModuleCall(node.expression)) {

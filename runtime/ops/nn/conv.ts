@@ -142,12 +142,24 @@ function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor):
 /** torch.nn.functional.conv2d(input [N, C, H, W] or [C, H, W], weight [O, C/groups, kh, kw], ...). */
 const CONV_KEYS: readonly (keyof ConvOptions)[] = ['bias', 'stride', 'padding', 'dilation', 'groups'];
 
+/** The options of conv(x, w, options) or conv(x, w, bias, options), checked. */
+function convOptions(op: string, biasOrOptions: Tensor | null | ConvOptions | undefined, rest: Omit<ConvOptions, 'bias'> | undefined): ConvOptions {
+  if (biasOrOptions instanceof Tensor || biasOrOptions === null) {
+    return { ...readOptions<ConvOptions>(op, rest, CONV_KEYS.filter((k) => k !== 'bias')), bias: biasOrOptions };
+  }
+  if (rest !== undefined) throw new TypeError(`${op}: the third argument is the bias (a tensor or null) when options follow it; got options twice`);
+  return readOptions<ConvOptions>(op, biasOrOptions, CONV_KEYS);
+}
+
 /**
  * 2-D convolution of [n, c, h, w] input with [out, c/groups, kh, kw] weight (torch.nn.functional.conv2d).
  * @example tpu.nn.functional.conv2d(images, tpu.randn([16, 3, 3, 3]), { padding: 1 }).shape // [2, 16, 8, 8]
  */
-export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
-  readOptions<ConvOptions>('conv2d', opts, CONV_KEYS);
+export function conv2d(x: Tensor, weight: Tensor, opts?: ConvOptions): Tensor;
+/** PyTorch's positional bias: conv2d(x, w, b, { padding: 1 }), conv2d(x, w, null, ...). */
+export function conv2d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Omit<ConvOptions, 'bias'>): Tensor;
+export function conv2d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
+  const opts = convOptions('conv2d', biasOrOptions, rest);
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const attrs = convAttrs('conv2d', weight.shape.slice(2), opts);
   // channels-last in, channels-last out (PyTorch's CPU kernels follow the input or the weight)
@@ -158,8 +170,11 @@ export function conv2d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tenso
  * torch.nn.functional.conv1d(input [N, C, L] or [C, L], weight [O, C/groups, k], ...).
  * @example tpu.nn.functional.conv1d(tpu.tensor([[[1, 2, 3]]]), tpu.tensor([[[1, 1]]])) // [[[3, 5]]]
  */
-export function conv1d(x: Tensor, weight: Tensor, opts: ConvOptions = {}): Tensor {
-  readOptions<ConvOptions>('conv1d', opts, CONV_KEYS);
+export function conv1d(x: Tensor, weight: Tensor, opts?: ConvOptions): Tensor;
+/** PyTorch's positional bias: conv1d(x, w, b, { padding: 1 }), conv1d(x, w, null, ...). */
+export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Omit<ConvOptions, 'bias'>): Tensor;
+export function conv1d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
+  const opts = convOptions('conv1d', biasOrOptions, rest);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const one = (v: number | readonly number[] | undefined, fallback: number) => [fallback, typeof v === 'number' ? v : v === undefined ? fallback : v[0]!];
   const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one(opts.padding, 0);

@@ -1,0 +1,37 @@
+// What a module's constructor hands out: a proxy over the module object that
+// - is callable, `model(x)` running model.forward(x) as PyTorch's Module.__call__ does (a cell
+//   whose operators are dispatched at run time has no type to rewrite the call from, and
+//   `this.fc1(x)` inside a forward is the same habit); its target is therefore a function,
+//   and every other operation is forwarded to the module object;
+// - tells tpu.compile when a property it may have captured is replaced (`isReplacement`).
+import { inspect } from 'node:util';
+
+interface Forwarding {
+  forward(...inputs: unknown[]): unknown;
+}
+
+export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (module: M, key: string | symbol, value: unknown) => boolean, noteReplacement: () => void): M {
+  // an arrow function: no own `prototype` (a non-configurable key the module does not have)
+  const call = (...inputs: unknown[]): unknown => proxy.forward(...inputs);
+  // util.inspect shows a proxy's target, not through its traps: the module as an object, as before it was callable
+  Object.defineProperty(call, inspect.custom, { value: (depth: number, options: object) => inspect(module, { ...options, depth }), configurable: true });
+  const proxy: M = new Proxy(call as unknown as M, {
+    apply: (_target, _this, inputs: unknown[]) => proxy.forward(...inputs),
+    get: (_target, key) => Reflect.get(module, key, proxy),
+    set(_target, key, value) {
+      if (isReplacement(module, key, value)) noteReplacement();
+      return Reflect.set(module, key, value);
+    },
+    defineProperty(_target, key, descriptor) {
+      if ('value' in descriptor && isReplacement(module, key, descriptor.value)) noteReplacement();
+      return Reflect.defineProperty(module, key, descriptor);
+    },
+    has: (_target, key) => Reflect.has(module, key),
+    deleteProperty: (_target, key) => Reflect.deleteProperty(module, key),
+    ownKeys: () => Reflect.ownKeys(module),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(module, key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(module),
+    setPrototypeOf: (_target, prototype) => Reflect.setPrototypeOf(module, prototype),
+  });
+  return proxy;
+}
