@@ -2,6 +2,9 @@
 // (generic-rules.ts), and their types: the Tensor method's own signature with Tensor read as
 // DTensor (dtensor.ts merges DTensorMethods into the class, which is what cells type-check against).
 import { Tensor } from '../tensor.js';
+import { formatShape, shapesEqual } from '../shape.js';
+import { noGrad } from '../autograd/grad-mode.js';
+import { describeValue } from './describe-value.js';
 import type { ValuesIndices } from '../ops/values-indices.js';
 import { DTensor } from './dtensor.js';
 import { ALONG_DIMS, COMPOSED, HOST_READS, IN_PLACE, NOT_ON_DTENSOR, POINTWISE, REPLICATED } from './dtensor-op-groups.js';
@@ -24,9 +27,16 @@ export type DTensorMethods = { readonly [K in Extract<keyof Tensor, Listed>]: On
 
 type Rule = (who: string, args: readonly unknown[], op: PieceOp) => unknown;
 
-function install(name: string, value: PropertyDescriptor): void {
-  if (name in DTensor.prototype) throw new Error(`DTensor.${name} is installed twice`);
+function install(name: string, value: PropertyDescriptor, replace = false): void {
+  if (name in DTensor.prototype && !replace) throw new Error(`DTensor.${name} is installed twice`);
   Object.defineProperty(DTensor.prototype, name, value.get ? { ...value, configurable: true } : { ...value, writable: true, configurable: true });
+}
+
+function assignData(x: DTensor, v: unknown): void {
+  if (!(v instanceof DTensor) || !shapesEqual(v.shape, x.shape) || v.dtype !== x.dtype) {
+    throw new TypeError(`DTensor.data = v: v must be a DTensor of shape ${formatShape(x.shape)} and dtype ${x.dtype}; got ${v instanceof DTensor ? `${formatShape(v.shape)} ${v.dtype}` : describeValue(v)}`);
+  }
+  noGrad(() => x.copy_(v));
 }
 
 /** Each method runs the Tensor method of its name by `rule`. */
@@ -42,6 +52,9 @@ installRule(POINTWISE, pointwise);
 installRule(IN_PLACE, inPlace);
 installRule(REPLICATED, replicated);
 installRule(HOST_READS, hostRead);
+// dt.data = v writes v's values into the pieces outside autograd, as a tensor's (PyTorch's w.data = v); dt.data() reads them
+const readData = (DTensor.prototype as unknown as { data: unknown }).data;
+install('data', { get: () => readData, set(this: DTensor, v: unknown) { assignData(this, v); } }, true);
 for (const [name, read] of Object.entries(ALONG_DIMS)) installRule([name], (who, args, op) => overDims(who, args, op, read));
 for (const name of COMPOSED) install(name, Object.getOwnPropertyDescriptor(Tensor.prototype, name)!);
 for (const [name, reason] of Object.entries(NOT_ON_DTENSOR)) {

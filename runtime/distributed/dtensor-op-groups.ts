@@ -15,7 +15,7 @@ export const POINTWISE = [
   'fmin', 'fmod', 'frac', 'ge', 'gt', 'hypot', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'le', 'lerp', 'log',
   'log10', 'log1p', 'log2', 'logaddexp', 'logicalAnd', 'logicalNot', 'logicalOr', 'logicalXor', 'logit', 'lt', 'maskedFill',
   'maximum', 'minimum', 'nanToNum', 'ne', 'pow', 'reciprocal', 'remainder', 'round', 'rsqrt', 'sigmoid', 'sign', 'signbit', 'silu',
-  'sin', 'sinh', 'sqrt', 'square', 'tan', 'trunc', 'where', 'xlogy', 'to', 'bfloat16',
+  'sin', 'sinh', 'sqrt', 'square', 'tan', 'trunc', 'where', 'xlogy', 'to', 'bfloat16', 'clampMin', 'clampMax',
   // a Partial's copy too is reduced first, as PyTorch's clone does
   'clone', 'contiguous',
 ] as const;
@@ -23,7 +23,9 @@ export const POINTWISE = [
 /** In place on the pieces (operands laid out as the DTensor is); a Partial DTensor is refused. */
 export const IN_PLACE = [
   'add_', 'sub_', 'mul_', 'div_', 'pow_', 'clamp_', 'remainder_', 'floorDivide_', 'bitwiseAnd_', 'bitwiseOr_', 'bitwiseXor_',
-  'bitwiseNot_', 'bitwiseLeftShift_', 'bitwiseRightShift_', 'fill_', 'zero_', 'maskedFill_', 'copy_',
+  'bitwiseNot_', 'bitwiseLeftShift_', 'bitwiseRightShift_', 'fill_', 'zero_', 'maskedFill_', 'copy_', 'abs_', 'acos_', 'asin_',
+  'atan_', 'ceil_', 'cos_', 'cosh_', 'erf_', 'exp_', 'expm1_', 'floor_', 'frac_', 'log10_', 'log1p_', 'log2_', 'log_', 'neg_',
+  'reciprocal_', 'relu_', 'round_', 'rsqrt_', 'sigmoid_', 'sign_', 'sin_', 'sinh_', 'sqrt_', 'square_', 'tan_', 'tanh_', 'trunc_',
 ] as const;
 
 /** A dim argument, `x.op(1)` or `x.op({ dim: 1 })`, read as sort's and topk's (-1 when none is given). */
@@ -63,6 +65,8 @@ export const REPLICATED = [
   'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'narrow', 'nonzero',
   'outer', 'repeat', 'repeatInterleave', 'reshape', 'roll', 'scatter', 'scatterAdd', 'select', 'slice', 'split', 'squeeze', 'take',
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
+  // x.newZeros(size): the same new tensor on every chip
+  'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
@@ -78,8 +82,13 @@ export const COMPOSED = [
   'reshapeAs', 'size', 'dim', 'ndimension', 'numel', 'describe', 'mT', 'length',
 ] as const;
 
+/** Ops that draw random numbers: each chip would draw its own, and a replicated DTensor's copies would differ. */
+const RANDOM = 'draws random numbers on every chip, so the copies of a replicated result would differ; apply it to dt.fullTensor() or to each piece (dt.localTensors())';
+
 /** Tensor methods a DTensor refuses, with what to do instead (the error says it). */
 export const NOT_ON_DTENSOR: Record<string, string> = {
+  normal_: RANDOM,
+  uniform_: RANDOM,
   device: 'a DTensor lives on the chips of its mesh (dt.mesh.chips); each piece has its own device (dt.localTensors()[k].device)',
   toChip: 'a DTensor is laid out on a mesh: read dt.fullTensor() (on the mesh\'s first chip) and move that, or redistribute the DTensor',
   stride: 'strides are a storage layout, and each piece has its own: dt.localTensors()[k].stride()',
@@ -100,6 +109,4 @@ export const FUNCTIONS_POINTWISE = [
   'tanhshrink', ...POINTWISE,
 ] as const;
 
-/** Functions that draw random numbers: on Replicate() copies each chip would draw its own, and the replicas would differ. */
-const RANDOM = 'draws random numbers on every chip, so the copies of a replicated result would differ; apply it to dt.fullTensor() or to each piece (dt.localTensors())';
 export const FUNCTIONS_REFUSED = { dropout: RANDOM, randLike: RANDOM, randnLike: RANDOM, normal: RANDOM } satisfies Record<string, string>;

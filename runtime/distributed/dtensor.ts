@@ -306,6 +306,11 @@ export class DTensor {
   transpose(dim0: number, dim1: number): DTensor { return rules.transpose(this, dim0, dim1); }
   /** @example dt.permute(1, 0) // Shard(0) becomes Shard(1) */
   permute(...dims: IntArgs): DTensor { return rules.permute(this, readPermutation('DTensor.permute', dims, this.shape)); }
+  /** Cast to other's dtype (placements kept, a Partial reduced first, as to()). @example dt.typeAs(other) */
+  typeAs(other: DTensor): DTensor {
+    if (!(other instanceof DTensor)) throw new TypeError(`DTensor.typeAs: other must be a DTensor; got ${describeValue(other)}`);
+    return this.to(other.dtype);
+  }
   /** Matrix product of two 2-d DTensors, by matmul's rule. @example a.mm(b) */
   mm(mat2: DTensor): DTensor { return rules.mm(this, mat2); }
   /** All dims reversed. @example dt.T */

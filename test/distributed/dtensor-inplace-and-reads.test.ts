@@ -50,6 +50,15 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       expectDTensor(d, map(x, () => 0), '[Replicate()]');
     }));
 
+    it('the unary in-place ops (exp_, relu_) and dt.data = v', () => tpu.withMode(mode, () => {
+      const d = tpu.distributeTensor(tensorOf(x), mesh, [S1]);
+      d.relu_().exp_();
+      expectDTensor(d, map(x, (v) => Math.exp(Math.max(0, v))), '[Shard(1)]', 1e-5);
+      d.data = tpu.distributeTensor(tensorOf(y), mesh, [S0]);
+      expectDTensor(d, y, '[Shard(1)]');
+      expect(() => { d.data = tpu.distributeTensor(tensorOf(row), mesh, [R]); }).toThrow('DTensor.data = v: v must be a DTensor of shape [10, 6] and dtype float32; got [6] float32');
+    }));
+
     it('a Partial DTensor is refused, naming the op and what to do', () => tpu.withMode(mode, () => {
       const d = tpu.distributeTensor(tensorOf(x), mesh, [P]);
       expect(() => d.add_(1)).toThrow(/^DTensor\.add_: the DTensor is \[Partial\('sum'\)\]: its pieces are parts of its value.*redistribute it to Replicate\(\) or a Shard first/);
@@ -80,6 +89,16 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       expect(a.allclose(b)).toBe(true);
       expect(a.equal(tpu.distributeTensor(tensorOf(x), mesh, [R]))).toBe(true);
       expect(a.equal(b.add(1))).toBe(false);
+    }));
+
+    it('clampMin, typeAs and newZeros; the random in-place ops are refused', () => tpu.withMode(mode, () => {
+      const d = tpu.distributeTensor(tensorOf(x), mesh, [S0]);
+      expectDTensor(d.clampMin(0), map(x, (v) => Math.max(0, v)), '[Shard(0)]');
+      const ints = d.typeAs(tpu.distributeTensor(tpu.tensor([1], { dtype: 'int32' }), mesh, [R]));
+      expect([ints.dtype, ints.placements.map(String)]).toEqual(['int32', ['Shard(0)']]);
+      expect(host(ints.fullTensor())).toEqual(x.data.map((v) => Math.trunc(v) + 0)); // an int has no -0
+      expectDTensor(d.newZeros(2, 3), fromFn([2, 3], () => 0), '[Replicate()]');
+      expect(() => d.normal_()).toThrow(/^DTensor\.normal_: not on a DTensor: draws random numbers on every chip/);
     }));
 
     it('numel, size and dim are the global shape\'s; dispose frees every piece', () => tpu.withMode(mode, () => {
