@@ -35,3 +35,5 @@ export { TpuCompiled, type TpuCostAnalysis, type TpuMemoryAnalysis } from './dev
 export { setRegionCap } from './modes/fused.js';
 export { flushRegion } from './modes/mode.js';
 export { forbidSyncWhile } from './modes/materialize.js';
+// Last: PyTorch's snake_case names of the members installed above say which camelCase one to use.
+import './python-name-hints.js';

@@ -38,6 +38,7 @@ import type * as jit from './jit/compile.js';
 import type * as specs from './jit/spec.js';
 import type * as nnModules from './nn/index.js';
 import type * as nnUtils from './nn/utils/index.js';
+import type * as nnInit from './nn/init-functions.js';
 import type * as optim from './optim/index.js';
 import type * as saveLoad from './serialize/save-load.js';
 import type * as random from './random.js';
@@ -84,14 +85,15 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
   | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
-  | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median'
+  | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
-  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave';
+  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
+  | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
   | 'all' | 'transpose' | 't' | 'swapaxes' | 'swapdims' | 'unbind' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
-  | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn' | 'bitwiseNot';
+  | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn' | 'bitwiseNot' | 'erfinv' | 'lgamma' | 'digamma';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
@@ -145,11 +147,16 @@ type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | '
     reshape: F['reshape'];
     /** The dims reordered, one array as torch.permute (x.permute also takes integers). @example tpu.permute(tpu.zeros([2, 3]), [1, 0]).shape // [3, 2] */
     permute: F['permute'];
+    /** torch.linalg: det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross. @example tpu.linalg.solve(a, b) */
+    linalg: typeof ops.linalg;
+    /** The inverse of each square matrix (torch.inverse; tpu.linalg.inv). @example tpu.inverse(tpu.tensor([[2, 0], [0, 4]])) // [[0.5, 0], [0, 0.25]] */
+    inverse: typeof ops.inv;
   };
 type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
-  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'>
+  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
+  | 'batchNorm' | 'groupNorm' | 'adaptiveAvgPool2d' | 'maxPool1d' | 'avgPool1d'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {
     /** Cross entropy of logits and class indices or probabilities (F.cross_entropy; tpu.nn.crossEntropy). @example tpu.nn.functional.crossEntropy(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294 */
@@ -182,6 +189,8 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
       functional: NnFunctional;
       /** torch.nn.utils' gradient clipping: clipGradNorm_ and clipGradValue_. @example tpu.nn.utils.clipGradNorm_(model.parameters(), 1.0) */
       utils: typeof nnUtils;
+      /** torch.nn.init: in-place initializers outside autograd (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight) */
+      init: typeof nnInit;
     };
     /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;

@@ -7,6 +7,7 @@ import { compile } from './jit/compile.js';
 import { spec } from './jit/spec.js';
 import * as nnModules from './nn/index.js';
 import * as nnUtils from './nn/utils/index.js';
+import * as nnInit from './nn/init-functions.js';
 import { nnFunctional } from './tpu-functions.js';
 import { acceptingDTensors } from './distributed/dtensor-functions.js';
 import * as optim from './optim/index.js';
@@ -24,8 +25,8 @@ export const training = {
   compile,
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
-  /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, and torch.nn.utils' gradient clipping as tpu.nn.utils. */
-  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: nnUtils },
+  /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, torch.nn.utils' gradient clipping as tpu.nn.utils, torch.nn.init as tpu.nn.init. */
+  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: nnUtils, init: nnInit },
   optim,
   save,
   load,

@@ -35,9 +35,21 @@ function argnumList(opts: GradOptions | undefined, count: number, who: string): 
   return list;
 }
 
+/**
+ * How many gradient transforms are running their fn. Gradients are computed outside autograd
+ * (no graph of the backward pass), so one taken inside another's fn (grad of grad: a second
+ * derivative, a gradient penalty) would reach the outer one as a constant: its part of the outer
+ * gradient would be silently zero. That nesting is refused.
+ */
+let runningTransforms = 0;
+
 function makeValueAndGrad<A extends unknown[]>(fn: (...args: A) => Tensor, opts: GradOptions | undefined, who: string) {
   if (typeof fn !== 'function') throw new TypeError(`${who}: fn must be a function; got ${typeof fn}`);
   return (...args: A): [Tensor, TensorTree | TensorTree[]] => {
+    if (runningTransforms > 0) {
+      throw new Error(`${who}: a gradient inside the function of tpu.grad or tpu.valueAndGrad (a second derivative) is not supported: `
+        + 'the inner gradient is computed outside autograd, so the outer gradient would miss its part');
+    }
     const nums = argnumList(opts, args.length, who);
     // A flat list out of the scope (the value, then one gradient per leaf), so the scope
     // frees every intermediate and hands these to the caller's scope.
@@ -51,7 +63,13 @@ function makeValueAndGrad<A extends unknown[]>(fn: (...args: A) => Tensor, opts:
           return leaf;
         }, `${i}`, who);
       }
-      const value = fn(...(inputs as A));
+      runningTransforms++;
+      let value: Tensor;
+      try {
+        value = fn(...(inputs as A));
+      } finally {
+        runningTransforms--;
+      }
       if (!(value instanceof Tensor)) throw new TypeError(`${who}: fn must return a tensor; got ${typeof value}`);
       if (value.numel() !== 1) throw new RangeError(`${who}: fn must return a one-element tensor (a loss); got shape [${value.shape.join(', ')}]`);
       const grads = value.requiresGrad ? gradients(value, undefined, who, {}, new Set(leaves)) : new Map<Tensor, Tensor>();

@@ -4,6 +4,7 @@ import { Tensor } from '../tensor.js';
 export function describeValue(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   if (v instanceof Tensor) return `a plain tensor ${v.describe()}`;
-  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
+  // a callable object (a module: its proxy's target is a function) by its class, as other objects
+  if (typeof v === 'object' || (typeof v === 'function' && Object.getPrototypeOf(v) !== Function.prototype)) return `an object of type ${v.constructor?.name ?? 'Object'}`;
   return `${typeof v} ${JSON.stringify(v)}`;
 }

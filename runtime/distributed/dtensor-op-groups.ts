@@ -5,7 +5,8 @@
 import { normalizeDim } from '../shape.js';
 import { isOptions } from '../options.js';
 import { dimArgument } from '../ops/dim-argument.js';
-import { reduceAttrs, sumArgs, type ReduceOptions, type SumOptions } from '../ops/reduce.js';
+import { reduceAttrs, sumArgs, type OneDimOptions, type ReduceOptions, type SumOptions } from '../ops/reduce.js';
+import { oneDimArgs } from '../ops/selection-along-dim.js';
 import type { DimsReader } from './generic-rules.js';
 
 /** Elementwise: shards kept, operands broadcast, a Partial input reduced first. */
@@ -15,7 +16,8 @@ export const POINTWISE = [
   'fmin', 'fmod', 'frac', 'ge', 'gt', 'hypot', 'isclose', 'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'le', 'lerp', 'log',
   'log10', 'log1p', 'log2', 'logaddexp', 'logicalAnd', 'logicalNot', 'logicalOr', 'logicalXor', 'logit', 'lt', 'maskedFill',
   'maximum', 'minimum', 'nanToNum', 'ne', 'pow', 'reciprocal', 'remainder', 'round', 'rsqrt', 'sigmoid', 'sign', 'signbit', 'silu',
-  'sin', 'sinh', 'sqrt', 'square', 'tan', 'trunc', 'where', 'xlogy', 'to', 'bfloat16', 'clampMin', 'clampMax',
+  'sin', 'sinh', 'sqrt', 'square', 'tan', 'trunc', 'where', 'xlogy', 'to', 'bfloat16', 'clampMin', 'clampMax', 'lgamma', 'digamma',
+  'polygamma', 'erfinv',
   // a Partial's copy too is reduced first, as PyTorch's clone does
   'clone', 'contiguous',
 ] as const;
@@ -35,6 +37,11 @@ const optionalDim = (who: string, x: { ndim: number }, arg: unknown): number =>
 const scan: DimsReader = (who, x, [dim]) => ({ dims: [dimArgument(who, x, dim)], keepdim: true, shape: x.shape });
 const sorted: DimsReader = (who, x, [opts]) => ({ dims: [optionalDim(who, x, opts)], keepdim: true, shape: x.shape });
 const reduced: DimsReader = (who, x, [dim, keepdim]) => reduceAttrs(who, x, dim as ReduceOptions, keepdim as boolean);
+/** One dim, the last when none is given, then keepdim: kthvalue's and mode's, from argument `at` on. */
+const lastByDefault = (at: number): DimsReader => (who, x, args) => {
+  const { dim, keepdim } = oneDimArgs(who, x, args[at] as OneDimOptions, args[at + 1] as boolean);
+  return { dims: [dim], keepdim };
+};
 const nanReduced = (op: 'nansum' | 'nanmean'): DimsReader => (_who, x, [dim, keepdim]) => sumArgs(`DTensor.${op}`, x, dim as SumOptions, keepdim as boolean).attrs;
 
 /** Ops that read whole dims: how each finds them in its arguments. */
@@ -49,6 +56,9 @@ export const ALONG_DIMS = {
     return { dims: [d], keepdim: true, shape: x.shape.map((n, i) => (i === d ? (k as number) : n)) };
   },
   median: reduced,
+  nanmedian: reduced,
+  kthvalue: lastByDefault(1),
+  mode: lastByDefault(0),
   logsumexp: reduced,
   nanmean: nanReduced('nanmean'),
   // nansum's sums over pieces add up to the whole's (a Partial input is still reduced first: NaN + 1 is NaN, not 1)
@@ -66,7 +76,8 @@ export const REPLICATED = [
   'outer', 'repeat', 'repeatInterleave', 'reshape', 'roll', 'scatter', 'scatterAdd', 'select', 'slice', 'split', 'squeeze', 'take',
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
   // x.newZeros(size): the same new tensor on every chip
-  'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor',
+  'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
+  'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
@@ -89,6 +100,7 @@ const RANDOM = 'draws random numbers on every chip, so the copies of a replicate
 export const NOT_ON_DTENSOR: Record<string, string> = {
   normal_: RANDOM,
   uniform_: RANDOM,
+  slogdet: 'its (sign, logabsdet) pair has no DTensor form here: take dt.fullTensor().slogdet(), or dt.det()',
   device: 'a DTensor lives on the chips of its mesh (dt.mesh.chips); each piece has its own device (dt.localTensors()[k].device)',
   toChip: 'a DTensor is laid out on a mesh: read dt.fullTensor() (on the mesh\'s first chip) and move that, or redistribute the DTensor',
   stride: 'strides are a storage layout, and each piece has its own: dt.localTensors()[k].stride()',

@@ -1,30 +1,61 @@
-// Activation modules over the runtime's activation ops.
+// Activation layers of no options, each over its op (tpu.nn.functional's form), and GELU.
 import type { Tensor } from '../tensor.js';
-import type { GeluOptions } from '../ops/nn/activations.js';
+import { gelu, silu, type GeluOptions } from '../ops/nn/activations.js';
+import { selu, relu6, hardsigmoid, hardswish } from '../ops/nn/piecewise-activations.js';
+import { logSigmoid, mish, softsign, tanhshrink } from '../ops/nn/smooth-activations.js';
+import { readOptions } from '../options.js';
 import { Module } from './module.js';
 
+/**
+ * An activation layer that takes no arguments: one given (PyTorch's inplace=True) is an error,
+ * not ignored.
+ */
+export abstract class OptionFreeActivation extends Module {
+  constructor(...args: []) {
+    super();
+    if (args.length > 0) {
+      throw new TypeError(`nn.${new.target.name}: takes no arguments (in-place activation, PyTorch's inplace=True, is not supported); got ${args.map((a) => JSON.stringify(a)).join(', ')}`);
+    }
+  }
+
+  abstract override forward(x: Tensor): Tensor;
+}
+
+/** The layer class `name` (its toString() and errors say it) whose forward is `op`. */
+function activation(name: string, op: (x: Tensor) => Tensor): new () => OptionFreeActivation {
+  const layer = class extends OptionFreeActivation {
+    forward(x: Tensor): Tensor {
+      return op(x);
+    }
+  };
+  Object.defineProperty(layer, 'name', { value: name });
+  return layer;
+}
 
 /**
  * max(x, 0) as a layer (torch.nn.ReLU).
  * @example new tpu.nn.Sequential(new tpu.nn.Linear(4, 8), new tpu.nn.ReLU())
  */
-export class ReLU extends Module {
-  forward(x: Tensor): Tensor {
-    return x.relu();
-  }
-}
+export const ReLU = activation('ReLU', (x) => x.relu());
 
 /**
- * GELU as a layer (torch.nn.GELU).
+ * GELU as a layer (torch.nn.GELU): `{ approximate: 'tanh' }` for the tanh approximation.
  * @example new tpu.nn.GELU().forward(x)
  */
 export class GELU extends Module {
-  constructor(readonly options: GeluOptions = {}) {
+  readonly options: GeluOptions;
+
+  constructor(options: GeluOptions = {}) {
     super();
+    this.options = readOptions<GeluOptions>('nn.GELU', options, ['approximate']);
   }
 
   forward(x: Tensor): Tensor {
-    return x.gelu(this.options);
+    return gelu(x, this.options);
+  }
+
+  protected override extraRepr(): string {
+    return `approximate='${this.options.approximate ?? 'none'}'`;
   }
 }
 
@@ -32,8 +63,64 @@ export class GELU extends Module {
  * tanh as a layer (torch.nn.Tanh).
  * @example new tpu.nn.Tanh().forward(x)
  */
-export class Tanh extends Module {
-  forward(x: Tensor): Tensor {
-    return x.tanh();
-  }
-}
+export const Tanh = activation('Tanh', (x) => x.tanh());
+
+/**
+ * 1 / (1 + e^-x) as a layer (torch.nn.Sigmoid).
+ * @example new tpu.nn.Sigmoid().forward(tpu.tensor([0])) // [0.5]
+ */
+export const Sigmoid = activation('Sigmoid', (x) => x.sigmoid());
+
+/**
+ * x·sigmoid(x) as a layer (torch.nn.SiLU).
+ * @example new tpu.nn.SiLU().forward(x)
+ */
+export const SiLU = activation('SiLU', silu);
+
+/**
+ * The self-normalizing ELU as a layer (torch.nn.SELU).
+ * @example new tpu.nn.SELU().forward(x)
+ */
+export const SELU = activation('SELU', selu);
+
+/**
+ * x clamped to [0, 6] as a layer (torch.nn.ReLU6).
+ * @example new tpu.nn.ReLU6().forward(tpu.tensor([-1, 3, 8])) // [0, 3, 6]
+ */
+export const ReLU6 = activation('ReLU6', relu6);
+
+/**
+ * clamp(x + 3, 0, 6) / 6 as a layer (torch.nn.Hardsigmoid).
+ * @example new tpu.nn.Hardsigmoid().forward(x)
+ */
+export const Hardsigmoid = activation('Hardsigmoid', hardsigmoid);
+
+/**
+ * x·clamp(x + 3, 0, 6) / 6 as a layer (torch.nn.Hardswish).
+ * @example new tpu.nn.Hardswish().forward(x)
+ */
+export const Hardswish = activation('Hardswish', hardswish);
+
+/**
+ * log(sigmoid(x)) as a layer (torch.nn.LogSigmoid).
+ * @example new tpu.nn.LogSigmoid().forward(x)
+ */
+export const LogSigmoid = activation('LogSigmoid', logSigmoid);
+
+/**
+ * x·tanh(softplus(x)) as a layer (torch.nn.Mish).
+ * @example new tpu.nn.Mish().forward(x)
+ */
+export const Mish = activation('Mish', mish);
+
+/**
+ * x / (1 + |x|) as a layer (torch.nn.Softsign).
+ * @example new tpu.nn.Softsign().forward(tpu.tensor([1, -3])) // [0.5, -0.75]
+ */
+export const Softsign = activation('Softsign', softsign);
+
+/**
+ * x - tanh(x) as a layer (torch.nn.Tanhshrink).
+ * @example new tpu.nn.Tanhshrink().forward(x)
+ */
+export const Tanhshrink = activation('Tanhshrink', tanhshrink);

@@ -6,10 +6,21 @@ export { Conv2d, type Conv2dOptions } from './conv2d.js';
 export { Embedding } from './embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
 export { Dropout } from './dropout.js';
-export { ReLU, GELU, Tanh } from './activations.js';
+export { ReLU, GELU, Tanh, Sigmoid, SiLU, SELU, ReLU6, Hardsigmoid, Hardswish, LogSigmoid, Mish, Softsign, Tanhshrink } from './activations.js';
+export { LeakyReLU, ELU, CELU, Hardtanh, Softplus } from './activations-with-options.js';
+export { Softmax, LogSoftmax, Softmin } from './softmax-layers.js';
+export { Flatten, Unflatten, Identity, type FlattenOptions, type UnflattenOptions } from './shape-layers.js';
+export { MaxPool2d, AvgPool2d, type MaxPool2dOptions, type AvgPool2dOptions } from './pool-layers.js';
 export { Sequential } from './sequential.js';
-/** torch.nn.init: in-place initializers (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). */
-export * as init from './init-functions.js';
+export { ModuleList } from './module-list.js';
+export { ModuleDict } from './module-dict.js';
+export {
+  CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss,
+} from './loss-modules.js';
+export { BatchNorm1d, BatchNorm2d, type BatchNormModuleOptions } from './batch-norm.js';
+export { GroupNorm, type GroupNormOptions } from './group-norm.js';
+export { AdaptiveAvgPool2d } from './adaptive-avg-pool-2d.js';
+export { MaxPool1d, AvgPool1d } from './pooling-1d.js';
 export {
   crossEntropy, nllLoss, mseLoss, mseLoss as mse, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   type LossOptions, type NllLossOptions, type Reduction,

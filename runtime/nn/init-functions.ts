@@ -98,19 +98,19 @@ export function truncNormal_(tensor: Tensor, ...params: (number | { mean?: numbe
 
 /**
  * `val` everywhere, in place.
- * @example tpu.nn.init.constant_(layer.bias, 0.1)
+ * @example tpu.nn.init.constant_(tpu.zeros([2]), 0.1) // [0.1, 0.1]
  */
 export function constant_(tensor: Tensor, val: number): Tensor {
   if (typeof val !== 'number') throw new TypeError(`tpu.nn.init.constant_: val must be a number; got ${JSON.stringify(val)}`);
   return noGrad(() => target('constant_', tensor).fill_(val));
 }
 
-/** Ones, in place. @example tpu.nn.init.ones_(norm.weight) */
+/** Ones, in place. @example tpu.nn.init.ones_(tpu.zeros([2])) // [1, 1] */
 export function ones_(tensor: Tensor): Tensor {
   return noGrad(() => target('ones_', tensor).fill_(1));
 }
 
-/** Zeros, in place. @example tpu.nn.init.zeros_(layer.bias) */
+/** Zeros, in place. @example tpu.nn.init.zeros_(new tpu.nn.Linear(4, 2).bias!) // [0, 0] */
 export function zeros_(tensor: Tensor): Tensor {
   return noGrad(() => target('zeros_', tensor).zero_());
 }
@@ -128,7 +128,7 @@ export function eye_(tensor: Tensor): Tensor {
 
 /**
  * Xavier/Glorot uniform: bound gain · √(6 / (fan_in + fan_out)), in place.
- * @example tpu.nn.init.xavierUniform_(layer.weight)
+ * @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight)
  */
 export function xavierUniform_(tensor: Tensor, gain = 1): Tensor {
   const t = target('xavierUniform_', tensor);
@@ -139,7 +139,7 @@ export function xavierUniform_(tensor: Tensor, gain = 1): Tensor {
 
 /**
  * Xavier/Glorot normal: std gain · √(2 / (fan_in + fan_out)), in place.
- * @example tpu.nn.init.xavierNormal_(layer.weight)
+ * @example tpu.nn.init.xavierNormal_(new tpu.nn.Linear(4, 2).weight)
  */
 export function xavierNormal_(tensor: Tensor, gain = 1): Tensor {
   const t = target('xavierNormal_', tensor);
@@ -149,7 +149,7 @@ export function xavierNormal_(tensor: Tensor, gain = 1): Tensor {
 
 /**
  * He/Kaiming uniform: bound √3 · gain / √fan (options a, mode 'fan_in' | 'fan_out', nonlinearity; PyTorch's defaults), in place.
- * @example tpu.nn.init.kaimingUniform_(conv.weight, { mode: 'fan_out', nonlinearity: 'relu' })
+ * @example tpu.nn.init.kaimingUniform_(new tpu.nn.Conv2d(3, 8, 3).weight, { mode: 'fan_out', nonlinearity: 'relu' })
  */
 export function kaimingUniform_(tensor: Tensor, options?: KaimingOptions): Tensor {
   const t = target('kaimingUniform_', tensor);
@@ -159,7 +159,7 @@ export function kaimingUniform_(tensor: Tensor, options?: KaimingOptions): Tenso
 
 /**
  * He/Kaiming normal: std gain / √fan (options as kaimingUniform_), in place.
- * @example tpu.nn.init.kaimingNormal_(conv.weight, { mode: 'fan_out', nonlinearity: 'relu' })
+ * @example tpu.nn.init.kaimingNormal_(new tpu.nn.Conv2d(3, 8, 3).weight, { mode: 'fan_out', nonlinearity: 'relu' })
  */
 export function kaimingNormal_(tensor: Tensor, options?: KaimingOptions): Tensor {
   const t = target('kaimingNormal_', tensor);

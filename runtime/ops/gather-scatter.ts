@@ -73,7 +73,7 @@ export const gatherOp: OpDef<IndexAttrs> = defineOp<IndexAttrs>({
 });
 
 /** scatterAdd's and scatter's shape rule: an index of the input's rank, src of the index's shape. */
-function scatterShape(op: string, [x, index, src]: readonly Abstract[], dim: number): Abstract {
+export function scatterShape(op: string, [x, index, src]: readonly Abstract[], dim: number): Abstract {
   checkIndex(op, index!);
   if (!shapesMatch(index!.shape, src!.shape)) {
     throw new RangeError(`${op}: index ${formatShape(index!.shape)} and src ${formatShape(src!.shape)} must have the same shape`);
@@ -206,7 +206,7 @@ export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | num
 }
 
 /** src cut to the index's shape where it is larger in some dims (PyTorch reads that corner only). */
-function narrowedTo(src: Tensor, idx: Tensor): Tensor {
+export function narrowedTo(src: Tensor, idx: Tensor): Tensor {
   if (src.ndim === idx.ndim && idx.shape.every((n, k) => n <= src.shape[k]!) && !shapesMatch(src.shape, idx.shape)) {
     return idx.shape.reduce((t, n, k) => t.narrow(k, 0, n), src);
   }

@@ -126,7 +126,7 @@ declare module '../tensor.js' {
      * x[idx] in PyTorch: an int32 or int64 index picks along dim 0 (negatives count from the end);
      * a bool index is a mask over the leading dims, as x.at(mask) (a sync: its count sizes the result);
      * several, x[i, j], index together as x.at(i, j) (PyTorch's advanced indexing, broadcast).
-     * @example logits.index(tpu.arange(2), target) // each row's entry at its target
+     * @example tpu.tensor([[1, 2, 3], [4, 5, 6]]).index(tpu.arange(2), tpu.tensor([2, 0], { dtype: 'int64' })) // [3, 4]
      * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([2, -3], { dtype: 'int32' })) // [30, 10]
      * @example tpu.tensor([10, 20, 30]).index(tpu.tensor([true, false, true])) // [10, 30]
      */

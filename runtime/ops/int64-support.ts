@@ -11,9 +11,9 @@ const INT64_PRIMITIVES: ReadonlySet<string> = new Set([
   'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'bitwiseNot', 'bitwiseLeftShift', 'bitwiseRightShift', 'square', 'floor', 'ceil', 'round', 'trunc',
   // float results of integer inputs (the input cast to float32 first, as PyTorch)
   'exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1',
-  'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'atan2', 'log2', 'log10', 'xlogy',
+  'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'atan2', 'log2', 'log10', 'xlogy', 'lgamma', 'digamma', 'trigamma', 'erfinv',
   'sum', 'prod', 'amax', 'amin', 'any', 'all', 'cumsum', 'argmax', 'argmin', 'topkValues', 'topkIndices',
-  'indexSelect', 'gather', 'scatterAdd', 'scatter', 'pad', 'trilu', 'matmul',
+  'indexSelect', 'gather', 'scatterAdd', 'scatter', 'scatterReduce', 'pad', 'trilu', 'matmul',
   // collectives move int64 values as they are; their sums wrap as int64 (device/ici/collective-step.ts)
   'all_reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'collective_permute', 'collective_broadcast',
 ]);

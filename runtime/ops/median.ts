@@ -1,21 +1,22 @@
 // median: PyTorch's lower median (the ((n − 1) / 2)-th smallest, NaN if any element is NaN),
 // composed over sort. x.median() shares its gradient among the elements equal to it, as
 // PyTorch's; x.median(dim) gives (values, indices), the gradient going to each index.
-import { isFloating, INDEX_DTYPE } from '../dtype.js';
+import { isFloating } from '../dtype.js';
 import { formatShape } from '../shape.js';
 import { composite } from '../modes/composite.js';
 import type { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { gradEnabled, noGrad } from '../autograd/grad-mode.js';
-import { isOptions } from '../options.js';
 import { filled } from './constant.js';
 import { where } from './where.js';
 import { reduceAttrs, type KeepdimOptions, type OneDimOptions } from './reduce.js';
-import { ValuesIndices } from './values-indices.js';
+import type { ValuesIndices } from './values-indices.js';
 import { tensorArg } from './tensor-arg.js';
+import { dimGiven, pickAlong } from './selection-along-dim.js';
 
-function checkDType(x: Tensor): void {
-  if (x.dtype === 'bool') throw new TypeError("median: bool input is not supported, as in PyTorch; convert it with x.to('int32')");
+/** bool input is an error, as in PyTorch (median and nanmedian have no bool kernel). */
+export function checkDType(x: Tensor, op = 'median'): void {
+  if (x.dtype === 'bool') throw new TypeError(`${op}: bool input is not supported, as in PyTorch; convert it with x.to('int32')`);
 }
 
 /** The lower median of all elements: NaN if one is NaN (and for no elements). */
@@ -31,28 +32,30 @@ function medianOfAll(x: Tensor): Tensor {
       const picked = flat.sort().values.narrow(0, Math.floor((n - 1) / 2), 1).reshape([]);
       return isFloating(x.dtype) ? where(flat.isnan().any(), NaN, picked) : picked;
     });
-    if (!isFloating(x.dtype) || !gradEnabled() || !x.requiresGrad) return value;
-    // PyTorch's gradient: shared evenly among the elements equal to the median (the NaNs for a
-    // NaN one), as max()'s: the max of those elements alone (the others -inf), or, for a median
-    // of -inf, the min of all
-    const hit = x.eq(value).logicalOr(x.isnan().logicalAnd(value.isnan()));
-    return where(value.eq(-Infinity), x.min(), where(hit, x, -Infinity).max());
+    return withSharedGradient(x, value);
   });
+}
+
+/**
+ * `value`, one element of x picked without a gradient, with PyTorch's gradient of median() and
+ * nanmedian(): shared evenly among the elements equal to it (the NaNs for a NaN one), as max()'s:
+ * the max of those elements alone (the others -inf), or, for a value of -inf, the min of all.
+ */
+export function withSharedGradient(x: Tensor, value: Tensor): Tensor {
+  if (!isFloating(x.dtype) || !gradEnabled() || !x.requiresGrad) return value;
+  const hit = x.eq(value).logicalOr(x.isnan().logicalAnd(value.isnan()));
+  return where(value.eq(-Infinity), x.min(), where(hit, x, -Infinity).max());
 }
 
 /** The lower median along d and its index (the first NaN's where the row holds one). */
 function medianAlong(x: Tensor, d: number, keepdim: boolean): ValuesIndices {
-  if (x.ndim === 0) return new ValuesIndices(x.clone(), filled('median', [], 0, INDEX_DTYPE, x.chip));
   const n = x.shape[d]!;
-  if (n === 0) throw new RangeError(`median: expected reduction dim ${d} to have non-zero size (input ${formatShape(x.shape)})`);
-  const indices = composite('median', () => {
+  return pickAlong('median', x, d, keepdim, () => {
     const lower = x.argsort(d).narrow(d, Math.floor((n - 1) / 2), 1);
     if (!isFloating(x.dtype)) return lower;
     const nan = x.isnan();
     return where(nan.any(d, true), nan.to('int32').argmax(d, true), lower);
   });
-  const values = x.gather(d, indices);
-  return keepdim ? new ValuesIndices(values, indices) : new ValuesIndices(values.squeeze(d), indices.squeeze(d));
 }
 
 /**
@@ -65,7 +68,7 @@ export function median(x: Tensor, dim: number | OneDimOptions, keepdim?: boolean
 export function median(x: Tensor, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): Tensor | ValuesIndices {
   tensorArg('median', 'input', x);
   checkDType(x);
-  const withDim = typeof dim === 'number' || (isOptions(dim) && (dim as OneDimOptions).dim !== undefined);
+  const withDim = dimGiven(dim);
   const attrs = reduceAttrs('median', x, dim, keepdim, undefined, 'Take the median of the flattened dims: x.flatten(start, end).median(start).');
   return withDim ? medianAlong(x, attrs.dims[0]!, attrs.keepdim) : medianOfAll(x);
 }

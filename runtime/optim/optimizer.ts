@@ -19,6 +19,8 @@ import { guard, onEachCall } from '../jit/trace-record.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
+import { describeValue } from '../distributed/describe-value.js';
+import { Module } from '../nn/module.js';
 
 /**
  * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
@@ -39,12 +41,12 @@ export abstract class Optimizer {
   constructor(params: Iterable<Tensor | DTensor>, readonly name: string) {
     if (params instanceof Tensor || params instanceof DTensor) throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got one ${params instanceof Tensor ? 'tensor' : 'DTensor'}: give [w]`);
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params)) {
-      throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got ${params === null ? 'null' : typeof params}`);
+      throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got ${describeValue(params)}${(params as unknown) instanceof Module ? ': give model.parameters()' : ''}`);
     }
     const given = [...params];
     if (given.length === 0) throw new RangeError(`${name}: params is empty`);
     given.forEach((p, i) => {
-      if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${name}: params[${i}] must be a tensor or a DTensor; got ${typeof p}`);
+      if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${name}: params[${i}] must be a tensor or a DTensor; got ${describeValue(p)}`);
       if (!p.requiresGrad) throw new Error(`${name}: params[${i}] ${p instanceof Tensor ? p.describe() : p} does not require grad`);
       // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
       if (given.indexOf(p) !== i) throw new Error(`${name}: params[${i}] is params[${given.indexOf(p)}] again: each parameter may be given once`);

@@ -12,7 +12,7 @@ import { contiguousStrides, viewStrides } from './layout.js';
 const ELEMENTWISE = new Set([
   'add', 'sub', 'mul', 'div', 'fmod', 'divTruncInt', 'pow', 'maximum', 'minimum', 'where',
   'neg', 'exp', 'log', 'tanh', 'sqrt', 'relu', 'abs', 'sign', 'rsqrt', 'square', 'reciprocal', 'sin', 'cos',
-  'sigmoid', 'erf', 'log1p', 'expm1', 'floor', 'ceil', 'round', 'trunc',
+  'sigmoid', 'erf', 'log1p', 'expm1', 'floor', 'ceil', 'round', 'trunc', 'lgamma', 'digamma', 'trigamma', 'erfinv',
   'gt', 'lt', 'eq', 'ge', 'le', 'logicalAnd', 'logicalOr', 'logicalXor', 'logicalNot', 'isnan', 'isinf', 'isfinite',
 ]);
 /** Copies of their one input with memory_format=preserve_format: .to(dtype), clone(). */

@@ -75,6 +75,7 @@ export const CASES: OpCase[] = [
   { op: 'isclose', args: [operand('y'), { atol: 3 }], layout: kept, grad: false },
   { op: 'signbit', layout: kept, grad: false },
   { op: 'nanToNum', layout: kept },
+  { op: 'digamma', layout: kept, input: map(X, (v) => Math.abs(v) + 0.5) },
   // along dims
   { op: 'cummax', args: [1], layout: reads([1]), input: DISTINCT },
   { op: 'cummin', args: [0], layout: reads([0]), input: DISTINCT },
@@ -90,6 +91,9 @@ export const CASES: OpCase[] = [
   { op: 'argsort', args: [{ dim: 1 }], layout: reads([1]), input: DISTINCT, grad: false },
   { op: 'topk', args: [2, 1], layout: reads([1]), input: DISTINCT },
   { op: 'logsumexp', args: [1], layout: reads([1], false) },
+  { op: 'kthvalue', args: [3, 0], layout: reads([0], false), input: DISTINCT },
+  { op: 'mode', args: [{ keepdim: true }], layout: reads([1]), input: map(X, Math.round) },
+  { op: 'nanmedian', args: [0], layout: reads([0], false), input: DISTINCT },
   // no rule: computed whole on every chip
   { op: 'reshape', args: [-1], layout: replicate },
   { op: 'unsqueeze', args: [1], layout: replicate },
@@ -106,6 +110,7 @@ export const CASES: OpCase[] = [
   { op: 'split', args: [[4, 2], 1], layout: replicate },
   { op: 'unbind', args: [1], layout: replicate },
   { op: 'nonzero', layout: replicate, grad: false },
+  { op: 'quantile', args: [0.25, 1], layout: replicate },
   { op: 'unique', args: [{ returnCounts: true }], layout: replicate, grad: false, input: map(X, Math.round) },
   // composed of other DTensor methods
   { op: 't', layout: (ps) => ps.map((p) => (p.kind === 'shard' ? tpu.Shard(1 - p.dim) : p)) },

@@ -131,6 +131,12 @@ const DIVISION: Tolerance = { ulps: 1 };
 const SIGMOID: Tolerance = { ulps: 4, abs: 2e-7 };
 /** Library approximations of transcendental functions differ by a few ulps. */
 const TRANSCENDENTAL: Tolerance = { ulps: 4 };
+/**
+ * The special functions are float32 formulas of other primitives (device/special-functions/):
+ * each backend's sin, log and tan differ by an ulp, and near lgamma's negative zeros the
+ * reflection formula's difference of two values near 1 leaves an absolute error ~1e-7.
+ */
+const SPECIAL_FUNCTIONS: Tolerance = { ulps: 8, abs: 2e-7 };
 /** XLA's sinh and cosh are ~5 float32 ulps off at |x| = 10 (ONNX Runtime's within one). */
 const HYPERBOLIC: Tolerance = { ulps: 8 };
 /** Summation order differs (XLA's tree vs ONNX Runtime's vectorized loop). */
@@ -147,7 +153,7 @@ const noAttrs = {};
 
 /** A float result's tolerance: transcendental ulps for floats; integer or bool results exact. */
 const unaryTolerance = (op: string): Tolerance =>
-  op === 'sigmoid' ? SIGMOID : op === 'sinh' || op === 'cosh' ? HYPERBOLIC : op === 'reciprocal' ? DIVISION : ['neg', 'abs', 'sign', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc', 'sqrt'].includes(op) ? ARITHMETIC : TRANSCENDENTAL;
+  op === 'sigmoid' ? SIGMOID : ['lgamma', 'digamma', 'trigamma', 'erfinv'].includes(op) ? SPECIAL_FUNCTIONS : op === 'sinh' || op === 'cosh' ? HYPERBOLIC : op === 'reciprocal' ? DIVISION : ['neg', 'abs', 'sign', 'relu', 'square', 'floor', 'ceil', 'round', 'trunc', 'sqrt'].includes(op) ? ARITHMETIC : TRANSCENDENTAL;
 
 function binaryCases(): PrimitiveCase[] {
   const cases: PrimitiveCase[] = [];
@@ -191,6 +197,11 @@ function binaryCases(): PrimitiveCase[] {
   }
   cases.push({ ...one('atan2 float32 signed zeros and infinities', 'atan2', [T([8], 'float32', { values: [0, -0, 0, -0, Infinity, -Infinity, 1, -1] }), T([8], 'float32', { values: [-0, -0, 0, 0, Infinity, -Infinity, -Infinity, -Infinity] })], noAttrs, TRANSCENDENTAL), pytorch: [Math.fround(Math.PI), -Math.fround(Math.PI), 0, -0, Math.fround(Math.PI / 4), Math.fround(-3 * Math.PI / 4), Math.fround(Math.PI), -Math.fround(Math.PI)] });
   cases.push({ ...one('xlogy float32 where x is 0', 'xlogy', [T([5], 'float32', { values: [0, 0, 0, -0, 2] }), T([5], 'float32', { values: [0, NaN, Infinity, -1, NaN] })], noAttrs, EXACT), pytorch: [0, NaN, 0, 0, NaN] });
+  // the special functions' formulas (device/special-functions/) at their poles, ends and large arguments, against PyTorch's values
+  const GAMMA_EDGES = [0, -0, -3, 1, 2, 0.5, -2.5, 1e-30, 1e30, Infinity, -Infinity, NaN];
+  cases.push({ ...one('lgamma float32 edges', 'lgamma', [T([12], 'float32', { values: GAMMA_EDGES })], noAttrs, SPECIAL_FUNCTIONS), pytorch: [Infinity, Infinity, Infinity, 0, 0, 0.5723649, -0.05624372, 69.07755, 6.807755e31, Infinity, Infinity, NaN] });
+  cases.push({ ...one('digamma float32 edges', 'digamma', [T([12], 'float32', { values: GAMMA_EDGES })], noAttrs, SPECIAL_FUNCTIONS), pytorch: [-Infinity, Infinity, NaN, -0.5772159, 0.42278421, -1.9635109, 1.1031567, -1e30, 69.07755, Infinity, NaN, NaN] });
+  cases.push({ ...one('erfinv float32 edges', 'erfinv', [T([8], 'float32', { values: [0, -0, 1, -1, 1.5, 0.999999, -0.5, NaN] })], noAttrs, SPECIAL_FUNCTIONS), pytorch: [0, -0, Infinity, -Infinity, NaN, 3.4570746, -0.4769363, NaN] });
   return cases;
 }
 
@@ -198,7 +209,8 @@ function binaryCases(): PrimitiveCase[] {
 const INT64_EDGES = [-(2 ** 63), 2 ** 62, -(2 ** 40) - 1, 2 ** 31, -1, 0];
 
 function unaryCases(): PrimitiveCase[] {
-  const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'log2', 'log10'];
+  const promotes = ['exp', 'log', 'tanh', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'sigmoid', 'erf', 'log1p', 'expm1', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'log2', 'log10',
+    'lgamma', 'digamma', 'trigamma', 'erfinv'];
   const keeps = ['neg', 'relu', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc'];
   const predicates = ['logicalNot', 'isnan', 'isinf', 'isfinite'];
   return [
@@ -335,6 +347,14 @@ function indexCases(): PrimitiveCase[] {
     cases.push(one(`scatterAdd ${d}`, 'scatterAdd', [T([4, 5], d, { finite: true }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true })], { dim: 1 }, d === 'float32' || d === 'bfloat16' ? REDUCTION : EXACT));
     // no index repeated in a row: of repeated ones, XLA keeps any update and ONNX Runtime the last
     cases.push(one(`scatter ${d}`, 'scatter', [T([4, 5], d), T([4, 2], 'int64', { values: [4, 0, 1, 3, 0, 2, 3, 1] }), T([4, 2], d)], { dim: 1 }, EXACT));
+  }
+  // prod, amax and amin with repeated indices (amax and amin exact; prod's order of products may differ)
+  for (const d of ['float32', 'bfloat16', 'int32', 'int64'] as const) {
+    for (const reduce of ['prod', 'amax', 'amin']) {
+      const operands = [T([4, 5], d, { finite: true, ...(d === 'int32' || d === 'int64' ? { ints: [-3, 3] as const } : {}) }), T([4, 3], 'int32', { ints: [0, 4] }), T([4, 3], d, { finite: true, ...(d === 'int32' || d === 'int64' ? { ints: [-3, 3] as const } : {}) })];
+      cases.push(one(`scatterReduce ${reduce} ${d}`, 'scatterReduce', operands, { dim: 1, reduce, includeSelf: true }, reduce === 'prod' && (d === 'float32' || d === 'bfloat16') ? REDUCTION : EXACT));
+      cases.push(one(`scatterReduce ${reduce} ${d} without the input's values`, 'scatterReduce', operands, { dim: 1, reduce, includeSelf: false }, reduce === 'prod' && (d === 'float32' || d === 'bfloat16') ? REDUCTION : EXACT));
+    }
   }
   const topkInputs: [string, OperandSpec][] = [
     ['float32 ties', T([3, 6], 'float32', { values: [1, 3, 3, 0, -0, 2, 2, 2, 2, 2, 5, 5, -1, 5, -1, 5, 0, 7] })],

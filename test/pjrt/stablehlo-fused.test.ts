@@ -54,6 +54,21 @@ function mlpStep(): Program {
   return recordFused(step);
 }
 
+/**
+ * A BatchNorm2d training forward (its running statistics and batch count written by the
+ * program) beside a groupNorm. Forward only: the scalars fed below (0.125 for every float)
+ * replace the norms' counts, and their backward then amplifies summation-order differences
+ * past this tolerance (layerNorm's backward does too).
+ */
+function batchNormGroupNorm(): Program {
+  const x = tpu.tensor(seededValues(120, 7), { dtype: 'float32' }).reshape([3, 2, 4, 5]);
+  const bn = new tpu.nn.BatchNorm2d(2, { momentum: null });
+  tpu.syncBlocking();
+  return recordFused(() => {
+    bn.forward(x).add(tpu.nn.functional.groupNorm(x, 2)).dataSync();
+  });
+}
+
 type Tensor = ReturnType<typeof tpu.ones>;
 const F = tpu.nn.functional;
 
@@ -91,6 +106,14 @@ describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend'
     ['interpolate bilinear', forwardBackward([1, 2, 3, 4], 'float32', (x) => F.interpolate(x, { size: [5, 7], mode: 'bilinear' }).square()), FUSED_F32],
     ['causal attention', forwardBackward([2, 5, 4], 'float32', (x) => F.scaledDotProductAttention(x, x.mul(0.5), x, { isCausal: true })), FUSED_F32],
     ['conv1d', forwardBackward([2, 3, 9], 'float32', (x) => F.conv1d(x, x.narrow(2, 0, 3), { stride: 2, padding: 1 })), FUSED_F32],
+    ['BatchNorm2d training forward (running stats, cumulative momentum) and groupNorm', batchNormGroupNorm, FUSED_F32],
+    ['adaptiveAvgPool2d', forwardBackward([2, 4, 5, 3], 'float32', (x) => F.adaptiveAvgPool2d(x, [3, 2]).square()), FUSED_F32],
+    // linalg: elimination with pivots chosen on the device (argmax), unrolled over n. Its row
+    // indices (host uploads) are program inputs here, fed generated values as every input:
+    // this compares the two lowerings on the same inputs; test/torch/linalg-*.test.ts the values
+    ['linalg det and slogdet', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.det(x).add(tpu.linalg.slogdet(x).logabsdet)), { abs: 1e-5, rel: 1e-4 }],
+    ['linalg inv', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.inv(x)), { abs: 1e-5, rel: 1e-4 }],
+    ['linalg solve, cdist, cross and kron', forwardBackward([3, 3], 'float32', (x) => tpu.linalg.solve(x, x.narrow(1, 0, 2)).sum().add(tpu.cdist(x, x.mul(0.5))).add(tpu.linalg.cross(x, x.flip(0))).add(tpu.kron(x.narrow(0, 0, 1), x.narrow(1, 0, 1)))), { abs: 1e-5, rel: 1e-4 }],
     ['sort, cumprod and strided slices', forwardBackward([3, 8], 'float32', (x) => tpu.sort(x, { dim: 1 }).values.mul(tpu.cumprod(x, 1)).narrow(1, 1, 5).flip(1)), FUSED_F32],
   ];
 
@@ -100,7 +123,7 @@ describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend'
       expect(program.nodes.length).toBeGreaterThan(10);
       // Labels must index the 3 classes; other inputs as the primitive tests make them.
       const inputs = program.inputs.map((v, i) => operandData({ ...v, finite: true, ...(v.dtype === 'int32' ? { ints: [0, 2] as const } : {}) }, 100 + i).storage);
-      const scalars = program.scalars.map((d) => (d === 'int32' ? 1 : 0.125));
+      const scalars = program.scalars.map((d) => (d === 'int32' || d === 'int64' ? 1 : 0.125));
       const { onnx, xla: got, dtypes } = await runBoth(xla!, program, inputs, scalars);
       expect(got.length).toBe(program.outputs.length);
       for (const [i, values] of got.entries()) {

@@ -2,7 +2,7 @@
 // values, dtypes, errors, which results alias their input (a write through them shows in the
 // base), their strides, and gradients.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, i32, i64, seq, torchTier, weightedGrad, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, grads, i32, i64, seq, torchTier, weightedGrad, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -12,13 +12,6 @@ const strides = (t: Tensor) => tpu.tensor(t.stride(), { dtype: 'int64' });
 /** Writes 7 through f(base) and returns the base: 7s appear only where f(base) aliases it. */
 const fillThrough = (f: (b: Tensor) => Tensor) => (b: Tensor) => { f(b).fill_(7); return b; };
 const pyFill = (expr: string) => `b = x0\n(${expr}).fill_(7)\nresult = b`;
-/** The gradients of Σ w·f(x, y, ...) for every input, on both sides. */
-const grads = (name: string, inputs: TorchCase['inputs'], js: (...xs: Tensor[]) => Tensor, py: string): TorchCase => ({
-  name,
-  inputs,
-  js: (...xs) => { xs.forEach((x) => x.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return xs.map((x) => x.grad!); },
-  py: `xs = [x.requires_grad_() for x in (${inputs.map((_, i) => `x${i}`).join(', ')},)]\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [x.grad for x in xs]`,
-});
 
 const cases: TorchCase[] = [
   // t swapaxes swapdims

@@ -4,18 +4,11 @@
 // the host uploaded), and gradients.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, grads, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
 const M34 = seq('float32', [3, 4], 0.5, -3);
-/** The gradients of Σ w·f(x, ...) for the float inputs listed, on both sides. */
-const grads = (name: string, inputs: TorchCase['inputs'], wrt: number[], js: (...xs: Tensor[]) => Tensor, py: string): TorchCase => ({
-  name,
-  inputs,
-  js: (...xs) => { wrt.forEach((i) => xs[i]!.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return wrt.map((i) => xs[i]!.grad!); },
-  py: `${wrt.map((i) => `x${i}.requires_grad_()`).join('\n')}\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [${wrt.map((i) => `x${i}.grad`).join(', ')}]`,
-});
 
 const cases: TorchCase[] = [
   // take

@@ -208,4 +208,13 @@ describe('functional gradients (tpu.grad, tpu.valueAndGrad)', () => {
     expect(() => tpu.grad((u: Tensor) => u.sum(), { argnums: 2 })(tpu.tensor([1.5]))).toThrow(/argnums entry 2/);
     expect(() => tpu.grad((u: Tensor) => u.sum())([1, 2] as never)).toThrow(/argument 0\[0\] must be a tensor/);
   });
+
+  it('a gradient inside a gradient (a second derivative) is an error, not a zero; the transforms keep working after it', () => {
+    // d²/dx² Σ exp(x) is exp(x): the inner gradient is computed outside autograd, so the outer one gave [0, 0]
+    const inner = tpu.grad((u: Tensor) => u.exp().sum());
+    const x = tpu.tensor([0, 1]);
+    expect(() => tpu.grad((u: Tensor) => inner(u).sum())(x)).toThrow('tpu.grad: a gradient inside the function of tpu.grad or tpu.valueAndGrad (a second derivative) is not supported');
+    expect(() => tpu.valueAndGrad((u: Tensor) => tpu.valueAndGrad((v: Tensor) => v.mul(u).sum())(u)[0])(x)).toThrow(/tpu\.valueAndGrad: a gradient inside the function/);
+    expectClose(Array.from(inner(x).dataSync()), [1, Math.E], 1e-6);
+  });
 });

@@ -59,6 +59,8 @@ describe('a callable module', () => {
     expect(Object.keys(m.stateDict())).toEqual(['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']);
     expect(String(m)).toBe('TwoLayer(\n  (fc1): Linear(inFeatures=2, outFeatures=2, bias=true)\n  (fc2): Linear(inFeatures=2, outFeatures=1, bias=true)\n)');
     expect(inspect(m, { depth: 0 })).toBe('TwoLayer { training: true, fc1: [Linear], fc2: [Linear] }');
+    // a module passed where its parameters belong is named by its class, not as a function
+    expect(() => new tpu.optim.SGD(m as never, { lr: 0.1 })).toThrow('SGD: params must be an array of tensors (e.g. model.parameters()); got an object of type TwoLayer: give model.parameters()');
   });
 
   it('runs under tpu.compile, and a replaced submodule re-traces', () => {

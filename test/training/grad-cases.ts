@@ -46,6 +46,15 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   div: [{ label: 'broadcast', inputs: [m(2, 3), pos(3)], call: (a, b) => a.div(b) }],
   neg: [{ inputs: [m(2, 2)], call: (a) => a.neg() }],
   exp: [{ inputs: [m(5)], call: (a) => a.exp() }],
+  lgamma: [
+    { inputs: [pos(5)], call: (a) => a.lgamma() },
+    { label: 'negative non-integers', inputs: [offGrid([-0.3, -1.6, -2.4, -3.7])], call: (a) => a.lgamma() },
+  ],
+  digamma: [
+    { inputs: [pos(5)], call: (a) => a.digamma() },
+    { label: 'negative non-integers', inputs: [offGrid([-0.3, -1.6, -2.4, -3.7])], call: (a) => a.digamma() },
+  ],
+  erfinv: [{ inputs: [{ shape: [6], range: [-0.9, 0.9] }], call: (a) => a.erfinv() }],
   log: [{ inputs: [pos(5)], call: (a) => a.log() }],
   tanh: [{ inputs: [m(2, 3)], call: (a) => a.tanh() }],
   sqrt: [{ inputs: [pos(5)], call: (a) => a.sqrt() }],
@@ -155,6 +164,12 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   ],
   scatterAdd: [
     { label: 'into x, from src', inputs: [m(3), m(4)], call: (x, src) => x.scatterAdd(0, ids([0, 2, 2, 1]), src) },
+  ],
+  scatterReduce: [
+    { label: 'prod into x, from src', inputs: [m(3), m(4)], call: (x, src) => x.scatterReduce(0, ids([0, 2, 2, 1]), src, 'prod') },
+    { label: 'prod without x', inputs: [m(3), m(4)], call: (x, src) => x.scatterReduce(0, ids([0, 2, 2, 1]), src, 'prod', { includeSelf: false }) },
+    { label: 'amax of distinct values', inputs: [{ shape: [3], values: [0.3, -1.2, 1.9] }, { shape: [4], values: [0.7, 1.4, -0.6, 2.5] }], call: (x, src) => x.scatterReduce(0, ids([0, 2, 2, 1]), src, 'amax') },
+    { label: 'amin without x', inputs: [{ shape: [3], values: [0.3, -1.2, 1.9] }, { shape: [4], values: [0.7, 1.4, -0.6, 2.5] }], call: (x, src) => x.scatterReduce(0, ids([0, 2, 2, 1]), src, 'amin', { includeSelf: false }) },
   ],
   topkValues: [{ label: 'distinct values', inputs: [{ shape: [2, 3], values: [0.3, -1.2, 1.9, 0.7, 1.4, -0.6] }], call: (a) => a.topk(2, { dim: 1 }).values }],
   trilu: [

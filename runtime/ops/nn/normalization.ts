@@ -25,13 +25,18 @@ function normalizedDims(op: string, x: Tensor, normalizedShape: readonly number[
   return shape.map((_, i) => x.ndim - shape.length + i);
 }
 
-function affine(op: string, y: Tensor, shape: readonly number[], o: NormalizationOptions): Tensor {
+/** weight and bias, where given, are tensors of `shape`. */
+export function checkAffineParams(op: string, o: NormalizationOptions, shape: readonly number[]): void {
   for (const name of ['weight', 'bias'] as const) {
     const p = o[name];
     if (p !== undefined && p !== null && (!(p instanceof Tensor) || p.shape.join() !== shape.join())) {
       throw new RangeError(`${op}: ${name} must be a tensor of shape ${formatShape(shape)}; got ${p instanceof Tensor ? formatShape(p.shape) : typeof p}`);
     }
   }
+}
+
+function affine(op: string, y: Tensor, shape: readonly number[], o: NormalizationOptions): Tensor {
+  checkAffineParams(op, o, shape);
   let out = o.weight ? y.mul(inFloat32Saved(o.weight)) : y;
   if (o.bias) out = out.add(o.bias.to('float32'));
   return out;
@@ -42,11 +47,11 @@ function affine(op: string, y: Tensor, shape: readonly number[], o: Normalizatio
  * copy for backward, and a write to the parameter in between (an optimizer step) must raise
  * PyTorch's "modified by an inplace operation", as it does for a float32 parameter.
  */
-function inFloat32Saved(p: Tensor): Tensor {
+export function inFloat32Saved(p: Tensor): Tensor {
   return p.dtype === 'float32' ? p : sharingVersion(p.to('float32'), p);
 }
 
-function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
+export function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
   const eps = o.eps ?? fallback;
   if (typeof eps !== 'number' || !(eps >= 0)) throw new RangeError(`${op}: eps must be a non-negative number; got ${JSON.stringify(eps)}`);
   return eps;

@@ -1,8 +1,9 @@
-// Primitives that read indices or produce them: gathers, scatterAdd, scatter, topk.
+// Primitives that read indices or produce them: gathers, scatterAdd, scatter, scatterReduce, topk.
 import type { TopkAttrs } from '../../../ops/sort.js';
 import { COMPUTE_TYPE, type DType } from '../../../dtype.js';
 import type { Abstract } from '../../../ops/op.js';
 import type { IndexAttrs } from '../../../ops/gather-scatter.js';
+import type { ScatterReduceAttrs } from '../../../ops/scatter-reduce.js';
 import type { IndicesChecked } from '../../../primitive.js';
 import { onnxLowerings, type OnnxLowerContext } from './table.js';
 
@@ -54,6 +55,22 @@ onnxLowerings.register({
   // ONNX Runtime writes the updates in order: of repeated indices the last is kept, as PyTorch CPU's loop
   scatter: (ctx, [x, index, src], attrs: IndexAttrs, types) =>
     ctx.graph.node('ScatterElements', [x!, noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!), src!], { axis: attrs.dim }),
+  // bfloat16 combined in float32 and rounded once, as scatterAdd; x's own values left out are
+  // first overwritten with ones (prod) or with src (amax, amin: a value of the slot's own)
+  scatterReduce(ctx, [x, index, src], attrs: ScatterReduceAttrs, types) {
+    const g = ctx.graph;
+    const out = types.output.dtype;
+    const compute = COMPUTE_TYPE[out] === 'float32' ? 'float32' : out;
+    const index64 = noNegatives(ctx, index!, attrs, types.inputs[1]!.dtype, types.inputs[0]!.shape[attrs.dim]!);
+    const updates = ctx.cast(src!, out, compute);
+    let base = ctx.cast(x!, out, compute);
+    if (!attrs.includeSelf) {
+      const fresh = attrs.reduce === 'prod' ? g.expand(g.constant(compute === 'int64' ? 'int64' : compute === 'int32' ? 'int32' : 'float32', [], [1]), types.inputs[2]!.shape) : updates;
+      base = g.node('ScatterElements', [base, index64, fresh], { axis: attrs.dim });
+    }
+    const reduction = { prod: 'mul', amax: 'max', amin: 'min' }[attrs.reduce];
+    return ctx.cast(g.node('ScatterElements', [base, index64, updates], { axis: attrs.dim, reduction: { string: reduction } }), compute, out);
+  },
   // Two primitives lowering the same TopK nodes: ONNX Runtime merges them in a fused program.
   topkIndices: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[1]!,
   topkValues: (ctx, [x], a: TopkAttrs, types) => lowerTopk(ctx, x!, types.inputs[0]!, a)[0]!,

@@ -11,6 +11,7 @@ import './log-softmax.js';
 import './bitwise.js';
 import { onnxLowerings } from './table.js';
 import { xlogyByParts } from '../../composed-lowerings.js';
+import { specialFunctionLowerings } from '../../special-functions/index.js';
 
-onnxLowerings.register({ xlogy: xlogyByParts(onnxLowerings) });
+onnxLowerings.register({ xlogy: xlogyByParts(onnxLowerings), ...specialFunctionLowerings(onnxLowerings) });
 export { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table.js';

@@ -1,9 +1,10 @@
-// Primitives that read indices or produce them: gathers, scatterAdd, scatter, topk. Negative
+// Primitives that read indices or produce them: gathers, scatterAdd, scatter, scatterReduce, topk. Negative
 // indices count from the end (as the ONNX backend's Gather/ScatterElements read them); an
 // index out of range is clamped by XLA's gather and dropped by its scatter, where the ONNX
 // backend fails on the device.
 import type { DType } from '../../../dtype.js';
 import type { TopkAttrs } from '../../../ops/sort.js';
+import type { ScatterReduceAttrs } from '../../../ops/scatter-reduce.js';
 import type { MlirFunction } from '../mlir-function.js';
 import { compare, convert, i64s, iota, isFloatElement, isNan, reshape, same, select, splat } from './hlo.js';
 import { stablehloLowerings, type StableHloLowering } from './table.js';
@@ -109,6 +110,13 @@ stablehloLowerings.register({
   scatterAdd: scatterLowering(scatterDtype, (fn, a, b) => same(fn, 'add', a, b)),
   // of repeated indices, XLA keeps any one update (PyTorch CPU and the ONNX backend the last)
   scatter: scatterLowering((d) => d, (_fn, _a, b) => b),
+  // x's own values left out are first overwritten with ones (prod) or with src (amax, amin)
+  scatterReduce(ctx, [x, index, src], attrs: ScatterReduceAttrs, types) {
+    const combine = { prod: 'multiply', amax: 'maximum', amin: 'minimum' }[attrs.reduce];
+    const fresh = attrs.reduce === 'prod' ? splat(ctx.fn, 1, types.inputs[2]!.shape, ctx.fn.typeOf(src!).element) : src!;
+    const base = attrs.includeSelf ? x! : scatterLowering((d) => d, (_fn, _a, b) => b)(ctx, [x!, index!, fresh], attrs, types);
+    return scatterLowering(scatterDtype, (fn, a, b) => same(fn, combine, a, b))(ctx, [base, index!, src!], attrs, types);
+  },
   // Two primitives lowering the same sort: XLA's common-subexpression pass merges them in a fused program.
   topkValues: ({ fn }, [x], a: TopkAttrs) => topk(fn, x!, a, 0),
   // sorted as i32 (cheaper on the TPU), returned as PyTorch's int64

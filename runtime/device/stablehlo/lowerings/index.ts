@@ -10,6 +10,7 @@ import './collectives.js';
 import './bitwise.js';
 import { stablehloLowerings } from './table.js';
 import { logSoftmaxByParts, xlogyByParts } from '../../composed-lowerings.js';
+import { specialFunctionLowerings } from '../../special-functions/index.js';
 
-stablehloLowerings.register({ logSoftmax: logSoftmaxByParts(stablehloLowerings), xlogy: xlogyByParts(stablehloLowerings) });
+stablehloLowerings.register({ logSoftmax: logSoftmaxByParts(stablehloLowerings), xlogy: xlogyByParts(stablehloLowerings), ...specialFunctionLowerings(stablehloLowerings) });
 export { stablehloLowerings, type StableHloLowerContext, type StableHloLowering } from './table.js';
