@@ -5,7 +5,7 @@ import { checkShape, numel } from './shape.js';
 import { upload } from './upload.js';
 import { creationOptions, type CreationOptions } from './creation-options.js';
 import { readOptions } from './options.js';
-import { uniform } from './random.js';
+import { permutation, uniform } from './random.js';
 import type { Tensor } from './tensor.js';
 
 function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DType): { dtype: DType; chip?: number } {
@@ -111,12 +111,5 @@ export function randperm(n: number, opts?: CreationOptions): Tensor {
   if (o.dtype === 'int32') checkInt32('tpu.randperm', 'n - 1', n - 1);
   const limit = o.dtype === 'bfloat16' ? 2 ** 8 : o.dtype === 'float32' ? 2 ** 24 : Infinity;
   if (n > limit) throw new RangeError(`tpu.randperm: n must be at most ${limit} for dtype ${o.dtype} (larger integers are not exact there); got ${n}`);
-  // Fisher–Yates, one draw per position
-  const u = uniform(n);
-  const perm = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(u[i]! * (i + 1));
-    [perm[i], perm[j]] = [perm[j]!, perm[i]!];
-  }
-  return fromValues('randperm', perm, [n], o);
+  return fromValues('randperm', permutation(n), [n], o);
 }

@@ -27,6 +27,17 @@ export function uniform(n: number): Float64Array {
   return out;
 }
 
+/** A random permutation of 0 .. n-1 (Fisher–Yates, one draw per position): randperm's and the DataLoader's shuffles. */
+export function permutation(n: number): number[] {
+  const u = uniform(n);
+  const perm = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(u[i]! * (i + 1));
+    [perm[i], perm[j]] = [perm[j]!, perm[i]!];
+  }
+  return perm;
+}
+
 /** Standard normal by Box–Muller. */
 export function normal(n: number): Float64Array {
   const out = new Float64Array(n);

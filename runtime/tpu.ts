@@ -40,6 +40,7 @@ import type * as nnModules from './nn/index.js';
 import type * as nnUtils from './nn/utils/index.js';
 import type * as nnInit from './nn/init-functions.js';
 import type * as optim from './optim/index.js';
+import type * as data from './utils/data/index.js';
 import type * as saveLoad from './serialize/save-load.js';
 import type * as random from './random.js';
 import type * as scopes from './scope.js';
@@ -194,6 +195,11 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
     };
     /** Optimizers (torch.optim): SGD, Adam, AdamW. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;
+    /** torch.utils: its data loading. */
+    utils: {
+      /** torch.utils.data: Dataset, TensorDataset, Subset, ConcatDataset, randomSplit, defaultCollate, DataLoader. @example new tpu.utils.data.DataLoader(new tpu.utils.data.TensorDataset(x, y), { batchSize: 2 }).length // 2 */
+      data: typeof data;
+    };
   };
 type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
   & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'> & Pick<typeof profilerApi, 'profiler'>;

@@ -1,4 +1,4 @@
-// The training surface of the `tpu` namespace: autograd, nn, optim, compile,
+// The training surface of the `tpu` namespace: autograd, nn, optim, data loading, compile,
 // save/load. Spread into `tpu` (runtime/tpu.ts).
 import * as creation from './creation.js';
 import { keep } from './scope.js';
@@ -11,6 +11,7 @@ import * as nnInit from './nn/init-functions.js';
 import { nnFunctional } from './tpu-functions.js';
 import { acceptingDTensors } from './distributed/dtensor-functions.js';
 import * as optim from './optim/index.js';
+import * as data from './utils/data/index.js';
 import { load, save } from './serialize/save-load.js';
 
 const { crossEntropy, nllLoss, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, cosineEmbeddingLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits } = nnModules;
@@ -28,6 +29,7 @@ export const training = {
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, torch.nn.utils' gradient clipping as tpu.nn.utils, torch.nn.init as tpu.nn.init. */
   nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: nnUtils, init: nnInit },
   optim,
+  utils: { data },
   save,
   load,
 };

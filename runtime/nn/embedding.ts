@@ -2,7 +2,8 @@
 import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
-import { embedding } from '../ops/nn/attention.js';
+import { embedding, paddingRow } from '../ops/nn/attention.js';
+import { noGrad } from '../autograd/grad-mode.js';
 import { Module } from './module.js';
 import { normalParameter } from './init.js';
 import { checkPositiveInt } from './checks.js';
@@ -13,20 +14,31 @@ import { checkPositiveInt } from './checks.js';
  */
 export class Embedding extends Module {
   weight: Tensor;
+  /** The row that gets no gradient, zeros at first (PyTorch's padding_idx, resolved to 0..num-1); null for none. */
+  readonly paddingIdx: number | null;
 
-  constructor(readonly numEmbeddings: number, readonly embeddingDim: number, options: { dtype?: DType } = {}) {
+  constructor(readonly numEmbeddings: number, readonly embeddingDim: number, options: EmbeddingModuleOptions = {}) {
     super();
-    readOptions<{ dtype?: DType }>('nn.Embedding', options, ['dtype']);
+    readOptions<EmbeddingModuleOptions>('nn.Embedding', options, ['dtype', 'paddingIdx']);
     checkPositiveInt('Embedding', 'numEmbeddings', numEmbeddings);
     checkPositiveInt('Embedding', 'embeddingDim', embeddingDim);
+    this.paddingIdx = paddingRow('nn.Embedding', options.paddingIdx, numEmbeddings);
     this.weight = normalParameter([numEmbeddings, embeddingDim], options.dtype ?? 'float32');
+    const row = this.paddingIdx;
+    if (row !== null) noGrad(() => this.weight.at(row).zero_());
   }
 
   forward(indices: Tensor): Tensor {
-    return embedding(indices, this.weight);
+    return embedding(indices, this.weight, { paddingIdx: this.paddingIdx });
   }
 
   protected override extraRepr(): string {
-    return `${this.numEmbeddings}, ${this.embeddingDim}`;
+    return `${this.numEmbeddings}, ${this.embeddingDim}${this.paddingIdx === null ? '' : `, paddingIdx=${this.paddingIdx}`}`;
   }
+}
+
+export interface EmbeddingModuleOptions {
+  dtype?: DType;
+  /** The row that gets no gradient and starts as zeros (PyTorch's padding_idx; negative counts from the end). */
+  paddingIdx?: number;
 }

@@ -3,7 +3,7 @@
 export { Module, type StateDict, type LoadOptions } from './module.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
-export { Embedding } from './embedding.js';
+export { Embedding, type EmbeddingModuleOptions } from './embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
 export { Dropout } from './dropout.js';
 export { ReLU, GELU, Tanh, Sigmoid, SiLU, SELU, ReLU6, Hardsigmoid, Hardswish, LogSigmoid, Mish, Softsign, Tanhshrink } from './activations.js';

@@ -2,6 +2,7 @@
 import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
+import { tensorArg } from './tensor-arg.js';
 import { resolveReshape } from './layout.js';
 import { intArgs, intArray, type IntArgs } from '../shape-args.js';
 import { reshapeKeepingDims } from '../views/layout.js';
@@ -131,6 +132,11 @@ declare module '../tensor.js' {
      * @example x.reshapeAs(y)
      */
     reshapeAs(other: Tensor): Tensor;
+    /**
+     * A view of x in the shape of other (torch.Tensor.view_as).
+     * @example tpu.arange(6).viewAs(tpu.zeros([2, 3])).shape // [2, 3]
+     */
+    viewAs(other: Tensor): Tensor;
   }
 }
 installMethods({
@@ -141,6 +147,7 @@ installMethods({
   movedim(source, destination) { return movedim(this, source, destination); },
   repeat(...sizes) { return repeat(this, intArgs('repeat', sizes, 'sizes', 0)); },
   tile(...reps) { return tile(this, intArgs('tile', reps, 'reps', 0)); },
-  expandAs(other) { return this.expand([...other.shape]); },
-  reshapeAs(other) { return this.reshape([...other.shape]); },
+  expandAs(other) { return this.expand([...tensorArg('expandAs', 'other', other).shape]); },
+  reshapeAs(other) { return this.reshape([...tensorArg('reshapeAs', 'other', other).shape]); },
+  viewAs(other) { return this.view([...tensorArg('viewAs', 'other', other).shape]); },
 });

@@ -2,6 +2,7 @@
 // PyTorch wraps, else an error), crossEntropy's options, views as operands.
 import { tpu } from 'tpu-kernel/runtime';
 import { f32, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { describe, expect, it } from 'vitest';
 
 const F = tpu.nn.functional;
 const X = seq('float32', [3, 4]);
@@ -20,6 +21,8 @@ const cases: TorchCase[] = [
   { name: 'oneHot negative is an error', inputs: [ids([-1, 0])], js: (i) => F.oneHot(i, 3), py: 'F.one_hot(x0, 3)' },
   { name: 'oneHot out of range is an error', inputs: [ids([3, 0])], js: (i) => F.oneHot(i, 3), py: 'F.one_hot(x0, 3)' },
   { name: 'embedding', inputs: [ids([[2, 0], [1, 1]]), X], js: (i, w) => F.embedding(i, w), py: 'F.embedding(x0, x1)' },
+  { name: 'embedding with paddingIdx: that row gets no gradient, also counted from the end', inputs: [ids([[2, 0], [1, 2]]), X], js: (i, x) => { const w = x.clone().requiresGrad_(); const v = x.clone().requiresGrad_(); const out = F.embedding(i, w, { paddingIdx: 2 }); const back = F.embedding(i, v, { paddingIdx: -3 }); out.add(back).mul(tpu.arange(8).reshape([2, 2, 4])).sum().backward(); return [out, w.grad!, v.grad!]; }, py: 'w = x1.clone().requires_grad_(); v = x1.clone().requires_grad_(); out = F.embedding(x0, w, padding_idx=2); back = F.embedding(x0, v, padding_idx=-3)\n((out + back) * torch.arange(8).reshape(2, 2, 4)).sum().backward()\nresult = (out, w.grad, v.grad)' },
+  { name: 'embedding with paddingIdx past the table is an error', inputs: [ids([1]), X], js: (i, w) => F.embedding(i, w, { paddingIdx: 3 }), py: 'F.embedding(x0, x1, padding_idx=3)' },
   { name: 'embedding negative is an error', inputs: [ids([-1]), X], js: (i, w) => F.embedding(i, w), py: 'F.embedding(x0, x1)' },
   { name: 'embedding out of range is an error', inputs: [ids([3]), X], js: (i, w) => F.embedding(i, w), py: 'F.embedding(x0, x1)' },
   { name: 'tensor index wraps negatives', inputs: [X, ids([-1, 0, -3])], js: (x, i) => x.index(i), py: 'x0[x1]' },
@@ -65,3 +68,15 @@ const cases: TorchCase[] = [
 ];
 
 torchTier('index ops and losses vs PyTorch', cases);
+
+describe('nn.Embedding with paddingIdx', () => {
+  it("starts its padding row at zeros, as PyTorch's, and trains every other row", () => {
+    const emb = new tpu.nn.Embedding(4, 2, { paddingIdx: -1 });
+    expect(emb.paddingIdx).toBe(3);
+    expect(emb.weight.at(3).tolist()).toEqual([0, 0]);
+    emb.forward(tpu.tensor([3, 0, 3], { dtype: 'int64' })).sum().backward();
+    expect(emb.weight.grad!.tolist()).toEqual([[1, 1], [0, 0], [0, 0], [0, 0]]);
+    expect(String(emb)).toBe('Embedding(4, 2, paddingIdx=3)');
+    expect(() => new tpu.nn.Embedding(4, 2, { padding_idx: 0 } as never)).toThrow(/nn\.Embedding: unknown option 'padding_idx' \(did you mean 'paddingIdx'\?\)/);
+  });
+});

@@ -3,7 +3,7 @@
 // bools, broadcast masks, runs of NaN and signed zeros, slices along a dim, empty inputs, errors
 // and gradients (prod with zeros, amax and amin ties).
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, grads, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, gradsOf, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -31,11 +31,11 @@ const staticShapes: TorchCase[] = [
   { name: 'maskedScatter with source of another dtype is an error', inputs: [f32([1, 2]), bool([true, false]), i64([5, 6])], js: (x, m, s) => x.maskedScatter(m, s), py: 'x0.masked_scatter(x1, x2)' },
   { name: 'maskedScatter with shapes that do not broadcast is an error', inputs: [f32([1, 2]), bool([true, false, true]), f32([5, 6, 7])], js: (x, m, s) => x.maskedScatter(m, s), py: 'x0.masked_scatter(x1, x2)' },
   // gradients
-  grads('scatterReduce sum and mean gradients', [f32([2, -1, 0.5, 3]), ids([0, 1, 0, 1, 2, 1]), f32([1, 2, 3, -4, 5, 6])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'sum').add(x.scatterReduce(0, i, s, 'mean', { includeSelf: false }).mul(3)), "x0.scatter_reduce(0, x1, x2, 'sum') + x0.scatter_reduce(0, x1, x2, 'mean', include_self=False) * 3"),
-  grads('scatterReduce prod gradient with no, one and two zeros in a slot', [f32([2, 0, 0.5, 3]), ids([0, 0, 1, 1, 2, 2, 3]), f32([1.5, -2, 3, 4, 0, 0, 2])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'prod'), "x0.scatter_reduce(0, x1, x2, 'prod')"),
-  grads('scatterReduce prod gradient without the input', [f32([2, 0, 0.5, 3]), ids([0, 0, 1, 1, 2, 2, 3]), f32([1.5, -2, 3, 0, 0, 0, 2])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'prod', { includeSelf: false }), "x0.scatter_reduce(0, x1, x2, 'prod', include_self=False)"),
-  grads('scatterReduce amax and amin gradients are shared among ties', [f32([5, 1, 2, 7]), ids([0, 0, 1, 1, 2, 3]), f32([5, 3, 4, 4, 2, 1])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'amax').add(x.scatterReduce(0, i, s, 'amin', { includeSelf: false }).mul(2)), "x0.scatter_reduce(0, x1, x2, 'amax') + x0.scatter_reduce(0, x1, x2, 'amin', include_self=False) * 2"),
-  grads('maskedScatter gradients to the input and the source', [seq('float32', [2, 3]), bool([true, false, true]), seq('float32', [7], 1, 100)], [0, 2], (x, m, s) => x.maskedScatter(m, s), 'x0.masked_scatter(x1, x2)'),
+  gradsOf('scatterReduce sum and mean gradients', [f32([2, -1, 0.5, 3]), ids([0, 1, 0, 1, 2, 1]), f32([1, 2, 3, -4, 5, 6])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'sum').add(x.scatterReduce(0, i, s, 'mean', { includeSelf: false }).mul(3)), "x0.scatter_reduce(0, x1, x2, 'sum') + x0.scatter_reduce(0, x1, x2, 'mean', include_self=False) * 3"),
+  gradsOf('scatterReduce prod gradient with no, one and two zeros in a slot', [f32([2, 0, 0.5, 3]), ids([0, 0, 1, 1, 2, 2, 3]), f32([1.5, -2, 3, 4, 0, 0, 2])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'prod'), "x0.scatter_reduce(0, x1, x2, 'prod')"),
+  gradsOf('scatterReduce prod gradient without the input', [f32([2, 0, 0.5, 3]), ids([0, 0, 1, 1, 2, 2, 3]), f32([1.5, -2, 3, 0, 0, 0, 2])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'prod', { includeSelf: false }), "x0.scatter_reduce(0, x1, x2, 'prod', include_self=False)"),
+  gradsOf('scatterReduce amax and amin gradients are shared among ties', [f32([5, 1, 2, 7]), ids([0, 0, 1, 1, 2, 3]), f32([5, 3, 4, 4, 2, 1])], [0, 2], (x, i, s) => x.scatterReduce(0, i, s, 'amax').add(x.scatterReduce(0, i, s, 'amin', { includeSelf: false }).mul(2)), "x0.scatter_reduce(0, x1, x2, 'amax') + x0.scatter_reduce(0, x1, x2, 'amin', include_self=False) * 2"),
+  gradsOf('maskedScatter gradients to the input and the source', [seq('float32', [2, 3]), bool([true, false, true]), seq('float32', [7], 1, 100)], [0, 2], (x, m, s) => x.maskedScatter(m, s), 'x0.masked_scatter(x1, x2)'),
 ];
 
 const readSizes: TorchCase[] = [

@@ -4,7 +4,7 @@
 // the host uploaded), and gradients.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { bf16, bool, f32, grads, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { bf16, bool, f32, gradsOf, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -49,12 +49,12 @@ const cases: TorchCase[] = [
   { name: 'indexFill out of range is an error', inputs: [f32([0, 0, 0]), ids([3])], js: (x, i) => x.indexFill(0, i, 1), py: 'x0.index_fill(0, x1, 1.)' },
   { name: 'indexFill of a 2-D index is an error', inputs: [f32([0, 0, 0]), ids([[1]])], js: (x, i) => x.indexFill(0, i, 1), py: 'x0.index_fill(0, x1, 1.)' },
   // gradients
-  grads('take and takeAlongDim gradients accumulate repeated indices', [M34, ids([[-1, 0], [5, 0]])], [0], (x, i) => x.take(i).add(x.takeAlongDim(i.remainder(4).narrow(0, 0, 1).expand([3, 2]), 1).sum()), 'x0.take(x1) + x0.take_along_dim(x1.remainder(4)[:1].expand(3, 2), 1).sum()'),
-  grads('repeatInterleave gradients', [M34, ids([2, 0, 1, 3])], [0], (x, r) => x.repeatInterleave(r, 1).sum(1).add(x.repeatInterleave(2, 0).sum(0).sum()), 'x0.repeat_interleave(x1, 1).sum(1) + x0.repeat_interleave(2, 0).sum(0).sum()'),
-  grads('scatter gradients: the written positions get none, src its slots', [M34, ids([[3, 0], [1, 2], [0, 1]]), f32([[1, 2], [3, 4], [5, 6]])], [0, 2], (x, i, s) => x.scatter(1, i, s), 'x0.scatter(1, x1, x2)'),
-  grads('indexAdd gradients', [M34, ids([2, 0, 2]), f32([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])], [0, 2], (x, i, s) => x.indexAdd(0, i, s, { alpha: 1.5 }), 'x0.index_add(0, x1, x2, alpha=1.5)'),
+  gradsOf('take and takeAlongDim gradients accumulate repeated indices', [M34, ids([[-1, 0], [5, 0]])], [0], (x, i) => x.take(i).add(x.takeAlongDim(i.remainder(4).narrow(0, 0, 1).expand([3, 2]), 1).sum()), 'x0.take(x1) + x0.take_along_dim(x1.remainder(4)[:1].expand(3, 2), 1).sum()'),
+  gradsOf('repeatInterleave gradients', [M34, ids([2, 0, 1, 3])], [0], (x, r) => x.repeatInterleave(r, 1).sum(1).add(x.repeatInterleave(2, 0).sum(0).sum()), 'x0.repeat_interleave(x1, 1).sum(1) + x0.repeat_interleave(2, 0).sum(0).sum()'),
+  gradsOf('scatter gradients: the written positions get none, src its slots', [M34, ids([[3, 0], [1, 2], [0, 1]]), f32([[1, 2], [3, 4], [5, 6]])], [0, 2], (x, i, s) => x.scatter(1, i, s), 'x0.scatter(1, x1, x2)'),
+  gradsOf('indexAdd gradients', [M34, ids([2, 0, 2]), f32([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])], [0, 2], (x, i, s) => x.indexAdd(0, i, s, { alpha: 1.5 }), 'x0.index_add(0, x1, x2, alpha=1.5)'),
   // (PyTorch's backward fails for a 0-d value and a negative index: its gather does not wrap it)
-  grads('indexFill gradients: none where filled, their sum to a 0-d value', [M34, ids([1, 3]), f32(2)], [0, 2], (x, i, v) => x.indexFill(1, i, v), 'x0.index_fill(1, x1, x2)'),
+  gradsOf('indexFill gradients: none where filled, their sum to a 0-d value', [M34, ids([1, 3]), f32(2)], [0, 2], (x, i, v) => x.indexFill(1, i, v), 'x0.index_fill(1, x1, x2)'),
 ];
 
 torchTier('take, takeAlongDim, repeatInterleave, scatter, indexAdd and indexFill follow PyTorch', cases, { compile: true });

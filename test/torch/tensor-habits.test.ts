@@ -1,5 +1,5 @@
 // Tensor methods and functions PyTorch code reaches for, against PyTorch 2.13 in every mode:
-// x.type_as, clamp_min/clamp_max, new_zeros/new_ones/new_full/new_empty/new_tensor (x's dtype),
+// x.type_as, view_as, clamp_min/clamp_max, new_zeros/new_ones/new_full/new_empty/new_tensor (x's dtype),
 // torch.max/torch.min in their three forms, in-place unary ops (relu_, exp_, ...), and iterating
 // a tensor over its first dim. Random fills and nn.init are checked in test/training/nn-init.test.ts.
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { f32, i32, i64, torchTier, type TorchCase } from './torch-tier.js';
 
 const cases: TorchCase[] = [
   { name: 'typeAs truncates to an int dtype and widens back', inputs: [f32([1.5, -2.5, 3.9]), i32([1]), i64([1])], js: (x, a, b) => [x.typeAs(a), x.typeAs(b), a.typeAs(x)], py: '(x0.type_as(x1), x0.type_as(x2), x1.type_as(x0))' },
+  { name: 'viewAs is a view: a write through it reaches x', inputs: [f32([1, 2, 3, 4, 5, 6])], js: (x) => { const v = x.clone(); const w = v.viewAs(tpu.zeros([2, 3])); w.at(0, 1).fill_(100); return [w, v]; }, py: 'v = x0.clone(); w = v.view_as(torch.zeros(2, 3)); w[0, 1] = 100\nresult = (w, v)' },
   { name: 'clampMin and clampMax, by numbers and tensors, NaN kept', inputs: [f32([-1, 0.5, 2, NaN]), f32([0, 1, 1, 0])], js: (x, b) => [x.clampMin(0), x.clampMax(1), x.clampMin(b), tpu.tensor(new Int32Array([-3, 4])).clampMax(2)], py: '(x0.clamp_min(0), x0.clamp_max(1), x0.clamp_min(x1), torch.tensor([-3, 4], dtype=torch.int32).clamp_max(2))' },
   { name: "newZeros newOnes newEmpty newFull newTensor take x's dtype", inputs: [i32([1, 2]), f32([0.5])], js: (a, x) => [a.newZeros(2, 3), a.newOnes([2]), a.newEmpty([1]).fill_(7), a.newFull([2], 7), a.newTensor([3, 4]), x.newFull([1, 2], 0.25), x.newZeros([2], { dtype: 'int64' })], py: '(x0.new_zeros(2, 3), x0.new_ones([2]), x0.new_empty([1]).fill_(7), x0.new_full([2], 7), x0.new_tensor([3, 4]), x1.new_full([1, 2], 0.25), x1.new_zeros([2], dtype=torch.int64))' },
   { name: 'tpu.max and tpu.min: whole, along a dim, elementwise', inputs: [f32([[1, 5], [7, 2]]), f32([[3, 3], [3, 3]])], js: (x, y) => [tpu.max(x), tpu.min(x), tpu.max(x, 1).values, tpu.max(x, 1).indices, tpu.min(x, 0, true).values, tpu.max(x, y), tpu.min(x, y)], py: '(torch.max(x0), torch.min(x0), torch.max(x0, 1).values, torch.max(x0, 1).indices, torch.min(x0, 0, True).values, torch.max(x0, x1), torch.min(x0, x1))' },

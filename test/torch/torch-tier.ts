@@ -67,13 +67,6 @@ export function weightedGrad(name: string, input: InputSpec, js: (x: Tensor) => 
   };
 }
 
-/** The gradients of Σ w·f(x, ...) for the float inputs listed, on both sides. */
-export const grads = (name: string, inputs: TorchCase['inputs'], wrt: number[], js: (...xs: Tensor[]) => Tensor, py: string): TorchCase => ({
-  name,
-  inputs,
-  js: (...xs) => { wrt.forEach((i) => xs[i]!.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return wrt.map((i) => xs[i]!.grad!); },
-  py: `${wrt.map((i) => `x${i}.requires_grad_()`).join('\n')}\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [${wrt.map((i) => `x${i}.grad`).join(', ')}]`,
-});
 
 /** PyTorch's side of weightedGrad: the gradient of Σ w·f(x0) with respect to x0, f the expression `py` over x. */
 export function weightedGradPy(py: string, weights: number[] | number[][]): string {
@@ -81,16 +74,20 @@ export function weightedGradPy(py: string, weights: number[] | number[][]): stri
 }
 
 /**
- * The gradients of Σ w·f(x, y, ...) for every input, on both sides, w = 1, 2, 3, ... over
- * f's elements (weights that differ per element catch a gradient spread wrongly).
+ * The gradients of Σ w·f(x, y, ...) for the inputs listed in `wrt`, on both sides, w = 1, 2, 3,
+ * ... over f's elements (weights that differ per element catch a gradient spread wrongly).
  */
-export const grads = (name: string, inputs: TorchCase['inputs'], js: (...xs: Tensor[]) => Tensor, py: string, tolerance: { rtol?: number; atol?: number } = {}): TorchCase => ({
+export const gradsOf = (name: string, inputs: TorchCase['inputs'], wrt: readonly number[], js: (...xs: Tensor[]) => Tensor, py: string, tolerance: { rtol?: number; atol?: number } = {}): TorchCase => ({
   name,
   inputs,
   ...tolerance,
-  js: (...xs) => { xs.forEach((x) => x.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return xs.map((x) => x.grad!); },
-  py: `xs = [x.requires_grad_() for x in (${inputs.map((_, i) => `x${i}`).join(', ')},)]\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [x.grad for x in xs]`,
+  js: (...xs) => { wrt.forEach((i) => xs[i]!.requiresGrad_()); const y = js(...xs); y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward(); return wrt.map((i) => xs[i]!.grad!); },
+  py: `${wrt.map((i) => `x${i}.requires_grad_()`).join('\n')}\ny = ${py}\n(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()\nresult = [${wrt.map((i) => `x${i}.grad`).join(', ')}]`,
 });
+
+/** gradsOf every input. */
+export const grads = (name: string, inputs: TorchCase['inputs'], js: (...xs: Tensor[]) => Tensor, py: string, tolerance: { rtol?: number; atol?: number } = {}): TorchCase =>
+  gradsOf(name, inputs, inputs.map((_, i) => i), js, py, tolerance);
 
 /** A tensor of a given shape holding 0, 1, 2, ... scaled (deterministic, exact in float32). */
 export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {

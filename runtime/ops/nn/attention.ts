@@ -86,17 +86,31 @@ export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
 }
 
 export interface EmbeddingOptions {
-  paddingIdx?: never;
+  /** The row that gets no gradient (PyTorch's padding_idx; negative counts from the end). */
+  paddingIdx?: number | null;
+}
+
+/** The padding row of a table of `rows`, as PyTorch resolves padding_idx; null for none. */
+export function paddingRow(op: string, paddingIdx: unknown, rows: number): number | null {
+  if (paddingIdx === undefined || paddingIdx === null) return null;
+  if (!Number.isInteger(paddingIdx) || (paddingIdx as number) < -rows || (paddingIdx as number) >= rows) {
+    throw new RangeError(`${op}: paddingIdx must be an integer in [${-rows}, ${rows - 1}] (a row of the ${rows}); got ${JSON.stringify(paddingIdx)}`);
+  }
+  return (paddingIdx as number) < 0 ? (paddingIdx as number) + rows : (paddingIdx as number);
 }
 
 /**
  * Rows of weight [V, D] picked by an int32 or int64 index tensor of any shape: out = [...index.shape, D].
+ * `{ paddingIdx }`: that row's lookups pass no gradient to it (PyTorch's padding_idx).
  * @example tpu.nn.functional.embedding(tpu.tensor(new Int32Array([1])), tpu.tensor([[0, 0], [5, 6]])) // [[5, 6]]
  */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
   readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
-  if (opts.paddingIdx !== undefined) throw new TypeError('embedding: paddingIdx is not supported');
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   if (!(input instanceof Tensor) || !isInteger(input.dtype)) throw new TypeError(`embedding: input must be an int32 or int64 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
-  return rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
+  const padding = paddingRow('embedding', opts.paddingIdx, weight.shape[0]!);
+  const rows = rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
+  if (padding === null || !weight.requiresGrad) return rows;
+  // the padding row's lookups read it as a constant: no gradient reaches it from them
+  return where(input.eq(padding).unsqueeze(-1), rows.detach(), rows);
 }
