@@ -89,8 +89,8 @@ export const HOST_READS = ['item', 'array', 'tolist', 'toJSON', 'data', 'dataSyn
  * DTensor's methods.
  */
 export const COMPOSED = [
-  't', 'swapaxes', 'swapdims', 'absolute', 'sgn', 'trueDivide', 'float', 'int', 'long', 'bool', 'half', 'double', 'expandAs',
-  'reshapeAs', 'size', 'dim', 'ndimension', 'numel', 'describe', 'mT', 'length',
+  't', 'swapaxes', 'swapdims', 'absolute', 'sgn', 'trueDivide', 'float', 'int', 'long', 'bool', 'half', 'double', 'size', 'dim',
+  'ndimension', 'numel', 'describe', 'mT', 'length',
 ] as const;
 
 /** Ops that draw random numbers: each chip would draw its own, and a replicated DTensor's copies would differ. */

@@ -307,10 +307,13 @@ export class DTensor {
   /** @example dt.permute(1, 0) // Shard(0) becomes Shard(1) */
   permute(...dims: IntArgs): DTensor { return rules.permute(this, readPermutation('DTensor.permute', dims, this.shape)); }
   /** Cast to other's dtype (placements kept, a Partial reduced first, as to()). @example dt.typeAs(other) */
-  typeAs(other: DTensor): DTensor {
-    if (!(other instanceof DTensor)) throw new TypeError(`DTensor.typeAs: other must be a DTensor; got ${describeValue(other)}`);
-    return this.to(other.dtype);
-  }
+  typeAs(other: DTensor): DTensor { return this.to(otherArg('DTensor.typeAs', other).dtype); }
+  /** dt.expand(other.shape). @example dt.expandAs(other) */
+  expandAs(other: DTensor): DTensor { return this.expand(otherArg('DTensor.expandAs', other).shape); }
+  /** dt.reshape(other.shape). @example dt.reshapeAs(other) */
+  reshapeAs(other: DTensor): DTensor { return this.reshape(otherArg('DTensor.reshapeAs', other).shape); }
+  /** dt.view(other.shape). @example dt.viewAs(other) */
+  viewAs(other: DTensor): DTensor { return this.view(otherArg('DTensor.viewAs', other).shape); }
   /** Matrix product of two 2-d DTensors, by matmul's rule. @example a.mm(b) */
   mm(mat2: DTensor): DTensor { return rules.mm(this, mat2); }
   /** All dims reversed. @example dt.T */
@@ -351,6 +354,12 @@ export class DTensor {
 /** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
 function gradStamps(locals: readonly Tensor[]): unknown[] {
   return locals.flatMap((t) => (t._grad ? [t._grad, t._grad._version, t._grad._buf, t._grad._node] : [null]));
+}
+
+/** The DTensor whose dtype or shape an op takes (typeAs, reshapeAs, ...). */
+function otherArg(who: string, other: unknown): DTensor {
+  if (!(other instanceof DTensor)) throw new TypeError(`${who}: other must be a DTensor; got ${describeValue(other)}`);
+  return other;
 }
 
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {

@@ -91,13 +91,19 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       expect(a.equal(b.add(1))).toBe(false);
     }));
 
-    it('clampMin, typeAs and newZeros; the random in-place ops are refused', () => tpu.withMode(mode, () => {
+    it('clampMin, typeAs, newZeros, reshapeAs, viewAs and expandAs; the random in-place ops are refused', () => tpu.withMode(mode, () => {
       const d = tpu.distributeTensor(tensorOf(x), mesh, [S0]);
       expectDTensor(d.clampMin(0), map(x, (v) => Math.max(0, v)), '[Shard(0)]');
       const ints = d.typeAs(tpu.distributeTensor(tpu.tensor([1], { dtype: 'int32' }), mesh, [R]));
       expect([ints.dtype, ints.placements.map(String)]).toEqual(['int32', ['Shard(0)']]);
       expect(host(ints.fullTensor())).toEqual(x.data.map((v) => Math.trunc(v) + 0)); // an int has no -0
       expectDTensor(d.newZeros(2, 3), fromFn([2, 3], () => 0), '[Replicate()]');
+      const flat = tpu.distributeTensor(tpu.zeros([60]), mesh, [S0]);
+      expectDTensor(d.reshapeAs(flat), { shape: [60], data: x.data }, '[Replicate()]');
+      expectDTensor(flat.viewAs(d), fromFn([10, 6], () => 0), '[Replicate()]');
+      const column = tpu.distributeTensor(tensorOf(fromFn([10, 1], ([i]) => i!)), mesh, [S0]);
+      expectDTensor(column.expandAs(d), fromFn([10, 6], ([i]) => i!), '[Replicate()]');
+      expect(() => d.reshapeAs(tensorOf(x) as never)).toThrow(/^DTensor\.reshapeAs: other must be a DTensor; got /);
       expect(() => d.normal_()).toThrow(/^DTensor\.normal_: not on a DTensor: draws random numbers on every chip/);
     }));
 
