@@ -1,10 +1,10 @@
 // Adam (L2 weight decay added to the gradient) and AdamW (decoupled weight decay), as in
-// torch.optim. Bias corrections are live numbers of the step count: scalar program inputs,
-// re-read on every step and every tpu.compile replay.
+// torch.optim, per param group. Bias corrections are live numbers of the parameter's step
+// count (PyTorch's per-parameter `step`): scalar program inputs, re-read on every step and
+// every tpu.compile replay.
 import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
-import type { DTensor } from '../distributed/dtensor.js';
-import { checkHyper, Optimizer } from './optimizer.js';
+import { aliasOfOnlyGroup, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
 
 export interface AdamOptions {
   lr?: number;
@@ -13,52 +13,76 @@ export interface AdamOptions {
   weightDecay?: number;
 }
 
+/** Adam's and AdamW's hyperparameters, in their options and in each param group. */
+export type AdamHyperparameters = Required<AdamOptions>;
+
+const KEYS = ['lr', 'betas', 'eps', 'weightDecay'] as const;
+
+function checkAdam(who: string, where: string, h: AdamHyperparameters): AdamHyperparameters {
+  checkHyper(who, `${where}lr`, h.lr, 0);
+  const betas: unknown = h.betas;
+  if (!Array.isArray(betas) || betas.length !== 2) throw new TypeError(`${who}: ${where}betas must be [beta1, beta2]; got ${JSON.stringify(betas)}`);
+  betas.forEach((b, i) => checkHyper(who, `${where}betas[${i}]`, b, 0, 1, true));
+  checkHyper(who, `${where}eps`, h.eps, 0);
+  checkHyper(who, `${where}weightDecay`, h.weightDecay, 0);
+  return h;
+}
+
 /**
- * Adam (torch.optim.Adam).
+ * Adam (torch.optim.Adam). `params` may be param groups with their own options:
+ * `[{ params: backbone, lr: 1e-5 }, { params: head }]`.
  * @example const opt = new tpu.optim.Adam(model.parameters(), { lr: 1e-3 })
  */
-export class Adam extends Optimizer {
-  lr: number;
-  betas: readonly [number, number];
-  eps: number;
-  weightDecay: number;
+export class Adam extends Optimizer<AdamHyperparameters> {
+  /** The learning rate of the only param group (an error with several: use paramGroups[i].lr). */
+  declare lr: number;
+  /** The betas of the only param group. */
+  declare betas: readonly [number, number];
+  /** The eps of the only param group. */
+  declare eps: number;
+  /** The weight decay of the only param group. */
+  declare weightDecay: number;
   protected readonly decoupled: boolean;
 
-  constructor(params: Iterable<Tensor | DTensor>, options: AdamOptions = {}, decoupled = false) {
-    readOptions<AdamOptions>(decoupled ? 'AdamW' : 'Adam', options, ['lr', 'betas', 'eps', 'weightDecay']);
+  constructor(params: ParamsOrGroups<AdamHyperparameters>, options: AdamOptions = {}, decoupled = false) {
     const name = decoupled ? 'AdamW' : 'Adam';
-    super(params, name);
-    this.lr = checkHyper(name, 'lr', options.lr ?? 1e-3, 0);
-    const betas = options.betas ?? [0.9, 0.999];
-    if (!Array.isArray(betas) || betas.length !== 2) throw new TypeError(`${name}: betas must be [beta1, beta2]; got ${JSON.stringify(betas)}`);
-    this.betas = [checkHyper(name, 'betas[0]', betas[0], 0, 1, true), checkHyper(name, 'betas[1]', betas[1], 0, 1, true)];
-    this.eps = checkHyper(name, 'eps', options.eps ?? 1e-8, 0);
-    this.weightDecay = checkHyper(name, 'weightDecay', options.weightDecay ?? (decoupled ? 0.01 : 0), 0);
+    const o = readOptions<AdamOptions>(name, options, [...KEYS]);
+    super(params, name, checkAdam(name, '', { lr: o.lr ?? 1e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? (decoupled ? 0.01 : 0) }));
     this.decoupled = decoupled;
   }
 
-  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor {
-    const beta1 = () => this.betas[0];
-    const beta2 = () => this.betas[1];
-    const l2 = this.choice('L2 weight decay', () => this.weightDecay !== 0 && !this.decoupled);
-    const g = l2 ? grad.add(p.mul(this.hyper(() => this.weightDecay))) : grad;
+  protected readonly stateKeys = ['expAvg', 'expAvgSq'];
+
+  protected checkGroup(values: AdamHyperparameters, where: string): void {
+    checkAdam(this.name, where, values);
+  }
+
+  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<AdamHyperparameters>): Tensor {
+    const num = (key: 'lr' | 'eps' | 'weightDecay') => this.groupNumber(group, key, 0);
+    const beta = (i: 0 | 1) => checkHyper(this.name, `paramGroups[${this.paramGroups.indexOf(group)}].betas[${i}]`, group.betas[i], 0, 1, true);
+    const beta1 = () => beta(0);
+    const beta2 = () => beta(1);
+    const steps = () => this.updatesOf.get(p)!;
+    const l2 = this.choice(group, 'weightDecay != 0 (L2)', () => num('weightDecay') !== 0 && !this.decoupled);
+    const g = l2 ? grad.add(p.mul(this.hyper(() => num('weightDecay')))) : grad;
     // Moments start at zero, so the first step has the same program as every other one.
     const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(this.hyper(beta1)).add(g.mul(this.hyper(() => 1 - beta1()))));
     const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(this.hyper(beta2)).add(g.mul(g).mul(this.hyper(() => 1 - beta2()))));
-    const stepSize = this.hyper(() => checkHyper(this.name, 'lr', this.lr, 0) / (1 - beta1() ** this.stepCount));
-    const denom = v.div(this.hyper(() => 1 - beta2() ** this.stepCount)).sqrt().add(this.hyper(() => this.eps));
-    const decoupled = this.choice('decoupled weight decay', () => this.weightDecay !== 0 && this.decoupled);
-    const base = decoupled ? p.mul(this.hyper(() => 1 - this.lr * this.weightDecay)) : p;
+    const stepSize = this.hyper(() => num('lr') / (1 - beta1() ** steps()));
+    const denom = v.div(this.hyper(() => 1 - beta2() ** steps())).sqrt().add(this.hyper(() => num('eps')));
+    const decoupled = this.choice(group, 'weightDecay != 0 (decoupled)', () => num('weightDecay') !== 0 && this.decoupled);
+    const base = decoupled ? p.mul(this.hyper(() => 1 - num('lr') * num('weightDecay'))) : p;
     return base.sub(m.div(denom).mul(stepSize));
   }
 }
+aliasOfOnlyGroup(Adam.prototype, KEYS);
 
 /**
  * Adam with decoupled weight decay (torch.optim.AdamW).
  * @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3, weightDecay: 0.01 })
  */
 export class AdamW extends Adam {
-  constructor(params: Iterable<Tensor | DTensor>, options: AdamOptions = {}) {
+  constructor(params: ParamsOrGroups<AdamHyperparameters>, options: AdamOptions = {}) {
     super(params, options, true);
   }
 }

@@ -1,4 +1,11 @@
-// tpu.optim: SGD, Adam, AdamW.
-export { Optimizer } from './optimizer.js';
-export { SGD, type SGDOptions } from './sgd.js';
-export { Adam, AdamW, type AdamOptions } from './adam.js';
+// tpu.optim: SGD, Adam, AdamW (with param groups), and lrScheduler.
+import * as schedulers from './lr-scheduler/index.js';
+
+export { Optimizer, type ParamGroup, type ParamGroupOptions, type Hyperparameters } from './optimizer.js';
+export { SGD, type SGDOptions, type SGDHyperparameters } from './sgd.js';
+export { Adam, AdamW, type AdamOptions, type AdamHyperparameters } from './adam.js';
+/**
+ * Learning-rate schedulers (torch.optim.lr_scheduler): StepLR, MultiStepLR, ExponentialLR,
+ * CosineAnnealingLR, LambdaLR, LinearLR, OneCycleLR, ReduceLROnPlateau.
+ */
+export const lrScheduler = schedulers;

@@ -1,6 +1,7 @@
-// Optimizer base: holds the parameters, zeroGrad(), and applies each step as ONE batch of
-// in-place updates (fused mode: one program for the pending forward, backward and update).
-// Hyperparameters are plain JS properties; updates read them through live numbers
+// Optimizer base: holds the parameters in param groups, zeroGrad(), and applies each step as
+// ONE batch of in-place updates (fused mode: one program for the pending forward, backward and
+// update). Hyperparameters are plain JS properties of each group (opt.paramGroups[i].lr; opt.lr
+// for an optimizer of one group); updates read them through live numbers
 // (hyper()), so they reach programs as scalar inputs read at every step, also on a
 // tpu.compile replay where the step's JS does not run: changing the learning rate every
 // step never recompiles. The step counts advance through onEachCall, so a replay advances
@@ -21,16 +22,43 @@ import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
+import { isOptions, readOptions } from '../options.js';
+import { installHints } from '../snake-case-hints.js';
+
+/** Hyperparameters every optimizer has. */
+export interface Hyperparameters {
+  lr: number;
+}
+
+/**
+ * One param group (torch.optim's param_groups[i]): its parameters and its hyperparameters,
+ * plain properties read at every step. `initialLr` is set by a learning-rate scheduler
+ * (PyTorch's initial_lr).
+ */
+export type ParamGroup<H extends Hyperparameters = Hyperparameters> = H & { params: (Tensor | DTensor)[]; initialLr?: number };
+
+/** A param group as given to the constructor or addParamGroup: its parameters, and options overriding the optimizer's. */
+export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Partial<H> & { params: Iterable<Tensor | DTensor> | Tensor | DTensor };
+
+/** An optimizer's stateDict(): per-parameter state by index, and the groups' hyperparameters with their parameters' indices. */
+export interface OptimizerStateDict {
+  state: Record<number, Record<string, Tensor | number>>;
+  paramGroups: Record<string, unknown>[];
+}
+type SavedGroup = Record<string, unknown> & { params: number[]; initialLr?: number };
+
+/** The constructor's params: tensors (one group), or groups of them with their own options. */
+export type ParamsOrGroups<H extends Hyperparameters> = Iterable<Tensor | DTensor> | Iterable<ParamGroupOptions<H>>;
 
 /**
  * Base of the optimizers (torch.optim.Optimizer): step() updates, zeroGrad() clears gradients.
  * @example const loss = model.forward(x).sum(); opt.zeroGrad(); loss.backward(); opt.step()
  */
-export abstract class Optimizer {
-  /** The tensors updated: each tensor parameter, and every piece of each DTensor parameter. */
-  readonly params: Tensor[];
-  /** The DTensor parameters: their pieces' gradients are read from the DTensor's .grad. */
-  readonly #dtensors: DTensor[];
+export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
+  /** The param groups: `opt.paramGroups[0].lr = 0.01` takes effect at the next step. */
+  readonly paramGroups: ParamGroup<H>[] = [];
+  /** The constructor's options, with their defaults: a group gives each one it does not set. */
+  readonly defaults: Readonly<H>;
   /** Per-parameter state tensors (momentum, moments), by name. */
   protected readonly state = new Map<Tensor, Record<string, Tensor>>();
   /** Steps taken. */
@@ -38,21 +66,153 @@ export abstract class Optimizer {
   /** Steps in which each parameter was updated. */
   protected readonly updatesOf = new Map<Tensor, number>();
 
-  constructor(params: Iterable<Tensor | DTensor>, readonly name: string) {
+  constructor(params: ParamsOrGroups<H>, readonly name: string, defaults: H) {
+    this.defaults = defaults;
     if (params instanceof Tensor || params instanceof DTensor) throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got one ${params instanceof Tensor ? 'tensor' : 'DTensor'}: give [w]`);
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params)) {
       throw new TypeError(`${name}: params must be an array of tensors (e.g. model.parameters()); got ${describeValue(params)}${(params as unknown) instanceof Module ? ': give model.parameters()' : ''}`);
     }
-    const given = [...params];
+    const given: unknown[] = [...params];
     if (given.length === 0) throw new RangeError(`${name}: params is empty`);
-    given.forEach((p, i) => {
-      if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${name}: params[${i}] must be a tensor or a DTensor; got ${describeValue(p)}`);
-      if (!p.requiresGrad) throw new Error(`${name}: params[${i}] ${p instanceof Tensor ? p.describe() : p} does not require grad`);
+    if (given.every(isOptions)) {
+      given.forEach((g) => this.addParamGroup(g as ParamGroupOptions<H>));
+    } else if (given.some(isOptions)) {
+      throw new TypeError(`${name}: params must be all tensors or all param groups ({ params, ...options }); got params[${given.findIndex(isOptions)}] a group and params[${given.findIndex((g) => !isOptions(g))}] not`);
+    } else {
+      this.#addGroup({ params: given as Tensor[] } as unknown as ParamGroupOptions<H>, '');
+    }
+  }
+
+  /**
+   * Adds a group of parameters with its own options (the optimizer's for the others), as
+   * torch.optim's add_param_group (fine-tuning a layer unfrozen later).
+   * @example opt.addParamGroup({ params: [tpu.zeros([2], { requiresGrad: true })], lr: 0.01 })
+   */
+  addParamGroup(group: ParamGroupOptions<H>): void {
+    this.#addGroup(group, `paramGroups[${this.paramGroups.length}].`);
+  }
+
+  #addGroup(group: ParamGroupOptions<H>, where: string): void {
+    const keys = Object.keys(this.defaults) as (keyof H & string)[];
+    readOptions<ParamGroupOptions<H>>(`${this.name} ${where.slice(0, -1) || 'group'}`, group, ['params', ...keys]);
+    if (!('params' in group)) throw new TypeError(`${this.name}: ${where}params is missing: a param group is { params: [...tensors], ...options }`);
+    const listed = group.params instanceof Tensor || group.params instanceof DTensor ? [group.params] : group.params;
+    if (listed === null || typeof listed !== 'object' || !(Symbol.iterator in listed)) {
+      throw new TypeError(`${this.name}: ${where}params must be an array of tensors; got ${describeValue(listed)}`);
+    }
+    const params = [...listed];
+    params.forEach((p, i) => {
+      const at = `${where}params[${i}]`;
+      if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${this.name}: ${at} must be a tensor or a DTensor; got ${describeValue(p)}`);
+      if (!p.requiresGrad) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
       // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
-      if (given.indexOf(p) !== i) throw new Error(`${name}: params[${i}] is params[${given.indexOf(p)}] again: each parameter may be given once`);
+      if (params.indexOf(p) !== i) throw new Error(`${this.name}: ${at} is ${where}params[${params.indexOf(p)}] again: each parameter may be given once`);
+      const other = this.paramGroups.findIndex((g) => g.params.includes(p));
+      if (other >= 0) throw new Error(`${this.name}: ${at} is already in paramGroups[${other}]: a parameter may be in one group only`);
     });
-    this.#dtensors = given.filter((p) => p instanceof DTensor);
-    this.params = given.flatMap((p) => (p instanceof DTensor ? p.localTensors() : [p]));
+    const values: H = { ...this.defaults };
+    for (const k of keys) if (group[k] !== undefined) values[k] = group[k] as H[typeof k];
+    // each group its own betas array: writing one group's must not change the others'
+    for (const k of keys) if (Array.isArray(values[k])) values[k] = [...(values[k] as unknown[])] as H[typeof k];
+    this.checkGroup(values, where);
+    const made: ParamGroup<H> = { params, ...values };
+    // group.weight_decay = 0 (PyTorch's key) would set a key no update reads
+    installHints(made, `opt.paramGroups[${this.paramGroups.length}]`, ['initialLr']);
+    this.paramGroups.push(made);
+  }
+
+  /** Checks a group's hyperparameters (`where` prefixes the names in errors: '' for the constructor's options). */
+  protected abstract checkGroup(values: H, where: string): void;
+
+  /** The updated tensors: each tensor parameter, and every piece of each DTensor parameter. */
+  get params(): Tensor[] {
+    return this.paramGroups.flatMap(piecesOf);
+  }
+
+  /** The DTensor parameters: their pieces' gradients are read from the DTensor's .grad. */
+  get #dtensors(): DTensor[] {
+    return this.paramGroups.flatMap((g) => g.params.filter((p) => p instanceof DTensor));
+  }
+
+  /** The state tensors an update keeps per parameter (SGD's momentumBuffer, Adam's expAvg and expAvgSq). */
+  protected abstract readonly stateKeys: readonly string[];
+
+  /**
+   * The optimizer's state as torch.optim's state_dict(): `state[i]` the i-th parameter's
+   * (counted over the groups in order) `step` count and state tensors (the tensors themselves,
+   * as PyTorch's), `paramGroups` each group's hyperparameters with `params` as those indices.
+   * @example const saved = opt.stateDict(); opt.loadStateDict(saved)
+   */
+  stateDict(): OptimizerStateDict {
+    const state: Record<number, Record<string, Tensor | number>> = {};
+    let index = 0;
+    const paramGroups = this.paramGroups.map((group) => {
+      const { params, ...values } = group;
+      const copy: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(values)) copy[k] = Array.isArray(v) ? v.map(numberValue) : numberValue(v);
+      return { ...copy, params: params.map((p) => {
+        const steps = p instanceof Tensor ? this.updatesOf.get(p) : undefined;
+        if (p instanceof DTensor && p.localTensors().some((t) => this.updatesOf.has(t))) throw new Error(`${this.name}.stateDict: the state of a DTensor parameter is not supported yet`);
+        if (steps !== undefined) state[index] = { step: steps, ...this.state.get(p as Tensor) };
+        return index++;
+      }) };
+    });
+    return { state, paramGroups };
+  }
+
+  /**
+   * Loads a stateDict(): each group's hyperparameters, and each parameter's step count and state
+   * tensors, copied in place (a tpu.compile'd step sees them without re-tracing); a parameter
+   * with no saved state starts afresh, as in PyTorch. Groups and their sizes must match.
+   * @example opt.loadStateDict(opt.stateDict())
+   */
+  loadStateDict(saved: OptimizerStateDict): void {
+    const who = `${this.name}.loadStateDict`;
+    const { state, paramGroups } = readOptions<OptimizerStateDict>(who, saved, ['state', 'paramGroups']);
+    if (!Array.isArray(paramGroups) || paramGroups.length !== this.paramGroups.length) {
+      throw new RangeError(`${who}: paramGroups must be an array of ${this.paramGroups.length} groups, as this optimizer's; got ${Array.isArray(paramGroups) ? paramGroups.length : typeof paramGroups}`);
+    }
+    if (state === null || typeof state !== 'object') throw new TypeError(`${who}: state must be an object of each parameter's state; got ${state === null ? 'null' : typeof state}`);
+    const keys = Object.keys(this.defaults) as (keyof H & string)[];
+    const byIndex = new Map<number, Tensor | DTensor>();
+    const values = paramGroups.map((g, i) => {
+      const where = `paramGroups[${i}]`;
+      const { params, initialLr, ...given } = readOptions<SavedGroup>(`${who} ${where}`, g, ['params', 'initialLr', ...keys] as (keyof SavedGroup & string)[]);
+      const mine = this.paramGroups[i]!.params;
+      if (!Array.isArray(params) || params.length !== mine.length) throw new RangeError(`${who}: ${where} has ${Array.isArray(params) ? params.length : 'no'} params; this optimizer's has ${mine.length}`);
+      params.forEach((id, k) => byIndex.set(id, mine[k]!));
+      const merged = { ...this.defaults, ...given } as H;
+      this.checkGroup(merged, `${where}.`);
+      return initialLr === undefined ? merged : { ...merged, initialLr };
+    });
+    const loads = Object.entries(state).map(([id, entry]) => {
+      const p = byIndex.get(Number(id));
+      if (p === undefined) throw new RangeError(`${who}: state[${id}] is for no parameter of paramGroups`);
+      if (p instanceof DTensor) throw new Error(`${who}: the state of a DTensor parameter is not supported yet`);
+      const { step, ...tensors } = readOptions<Record<string, unknown>>(`${who} state[${id}]`, entry, ['step', ...this.stateKeys]);
+      if (typeof step !== 'number' || !Number.isInteger(step) || step < 1) throw new TypeError(`${who}: state[${id}].step must be a positive integer; got ${JSON.stringify(step)}`);
+      for (const [k, t] of Object.entries(tensors)) {
+        if (!(t instanceof Tensor) || t.shape.join() !== p.shape.join()) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's); got ${t instanceof Tensor ? `shape [${t.shape.join(', ')}]` : typeof t}`);
+      }
+      return [p, step, tensors as Record<string, Tensor>] as const;
+    });
+    // all checked: now write
+    this.paramGroups.forEach((group, i) => Object.assign(group, values[i]));
+    // the zeros and casts made on the way are freed at once; state tensors made here are kept
+    scope(() => noGrad(() => {
+      const loaded = new Set(loads.map(([p]) => p));
+      for (const p of this.params) {
+        if (loaded.has(p)) continue;
+        this.updatesOf.delete(p);
+        for (const t of Object.values(this.state.get(p) ?? {})) t.copy_(zeros([...t.shape], { dtype: t.dtype, chip: t.chip }));
+      }
+      for (const [p, step, tensors] of loads) {
+        this.updatesOf.set(p, step);
+        const mine = this.stateOf(p);
+        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(zeros([...p.shape], { dtype: p.dtype, chip: p.chip }))).copy_(t);
+      }
+    }));
+    this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
   }
 
   /** Sets every gradient to null (disposing the old ones), like PyTorch's set_to_none. */
@@ -92,8 +252,8 @@ export abstract class Optimizer {
   }
 
   #update(grads: Map<Tensor, Tensor>): void {
-    const stepped = this.params.filter((p) => grads.has(p));
-    const advance = this.#advance.bind(this, stepped);
+    const stepped = this.paramGroups.flatMap((group) => piecesOf(group).filter((t) => grads.has(t)).map((t): [Tensor, ParamGroup<H>] => [t, group]));
+    const advance = this.#advance.bind(this, stepped.map(([t]) => t));
     advance();
     onEachCall(advance);
     // The update's intermediates (lr * g, ...) are disposed: left to the collector, each would
@@ -108,20 +268,20 @@ export abstract class Optimizer {
   }
 
   /** Each stepped parameter and its new value, out of autograd. */
-  #newValues(stepped: readonly Tensor[], grads: ReadonlyMap<Tensor, Tensor>): [Tensor, Tensor][] {
+  #newValues(stepped: readonly [Tensor, ParamGroup<H>][], grads: ReadonlyMap<Tensor, Tensor>): [Tensor, Tensor][] {
     return noGrad(() => {
       const out: [Tensor, Tensor][] = [];
-      for (const p of stepped) {
+      for (const [p, group] of stepped) {
         const g = grads.get(p)!;
         if (g.disposed) throw new ReferenceError(`${this.name}.step: the gradient of ${p.describe()} was disposed`);
-        out.push([p, this.update(p, g, this.stateOf(p))]);
+        out.push([p, this.update(p, g, this.stateOf(p), group)]);
       }
       return out;
     });
   }
 
-  /** The parameter's new value; updates its `state` tensors with setState. */
-  protected abstract update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor;
+  /** The parameter's new value, with its group's hyperparameters; updates its `state` tensors with setState. */
+  protected abstract update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<H>): Tensor;
 
   /**
    * A hyperparameter as an op operand: read now, and again on each tpu.compile replay.
@@ -131,9 +291,19 @@ export abstract class Optimizer {
     return new LiveNumber(read) as unknown as number;
   }
 
-  /** A JS choice that shapes the update's program (a replay traces again when it changes). */
-  protected choice(what: string, read: () => boolean): boolean {
-    return guard(`${this.name} ${what}`, read);
+  /**
+   * A group's number hyperparameter now (a live number's value), checked in [lo, hi]: set
+   * between steps, a bad value is an error naming the group and the key at the next step.
+   */
+  protected groupNumber(group: ParamGroup<H>, key: keyof H & string, lo: number, hi = Infinity, hiOpen = false): number {
+    const v = numberValue(group[key]);
+    if (typeof v === 'number' && inRange(v, lo, hi, hiOpen)) return v;
+    return checkHyper(this.name, `paramGroups[${this.paramGroups.indexOf(group)}].${key}`, v, lo, hi, hiOpen);
+  }
+
+  /** A JS choice of a group that shapes the update's program (a replay traces again when it changes). */
+  protected choice(group: ParamGroup<H>, what: string, read: () => boolean): boolean {
+    return guard(`${this.name} paramGroups[${this.paramGroups.indexOf(group)}].${what}`, read);
   }
 
   protected stateOf(p: Tensor): Record<string, Tensor> {
@@ -153,10 +323,34 @@ export abstract class Optimizer {
   }
 }
 
+/** A group's updated tensors: its tensor parameters, and every piece of its DTensor parameters. */
+const piecesOf = (group: ParamGroup<Hyperparameters>): Tensor[] => group.params.flatMap((p) => (p instanceof DTensor ? p.localTensors() : [p]));
+
+const inRange = (v: number, lo: number, hi: number, hiOpen: boolean) => v >= lo && (hiOpen ? v < hi : v <= hi);
+
 export function checkHyper(who: string, name: string, value: unknown, lo: number, hi = Infinity, hiOpen = false): number {
   const v = numberValue(value); // a number argument of a compiled step set as opt.lr
-  if (typeof v !== 'number' || !(v >= lo) || (hiOpen ? !(v < hi) : !(v <= hi))) {
+  if (typeof v !== 'number' || !inRange(v, lo, hi, hiOpen)) {
     throw new RangeError(`${who}: ${name} must be a number in [${lo}, ${hi}${hiOpen ? ')' : ']'}; got ${JSON.stringify(v)}`);
   }
   return v;
+}
+
+/**
+ * Makes opt[key] (opt.lr, opt.momentum, ...) read and write paramGroups[0][key] when the
+ * optimizer has one group. PyTorch has no opt.lr; with several groups it would be ambiguous,
+ * so it is an error naming paramGroups.
+ */
+export function aliasOfOnlyGroup(proto: object, keys: readonly string[]): void {
+  const only = (opt: Optimizer, key: string): Record<string, unknown> => {
+    if (opt.paramGroups.length !== 1) throw new Error(`${opt.name}: opt.${key} is ambiguous with ${opt.paramGroups.length} param groups: use opt.paramGroups[i].${key}`);
+    return opt.paramGroups[0] as unknown as Record<string, unknown>;
+  };
+  for (const key of keys) {
+    Object.defineProperty(proto, key, {
+      get(this: Optimizer) { return only(this, key)[key]; },
+      set(this: Optimizer, v: unknown) { only(this, key)[key] = v; },
+      configurable: true,
+    });
+  }
 }

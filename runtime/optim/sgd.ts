@@ -1,8 +1,8 @@
-// SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update).
+// SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update), per param group.
 import { readOptions } from '../options.js';
+import { numberValue } from '../jit/live-number.js';
 import type { Tensor } from '../tensor.js';
-import type { DTensor } from '../distributed/dtensor.js';
-import { checkHyper, Optimizer } from './optimizer.js';
+import { aliasOfOnlyGroup, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
 
 export interface SGDOptions {
   lr?: number;
@@ -12,42 +12,63 @@ export interface SGDOptions {
   nesterov?: boolean;
 }
 
+/** SGD's hyperparameters, in its options and in each param group. */
+export type SGDHyperparameters = Required<SGDOptions>;
+
+const KEYS = ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov'] as const;
+
+function checkSGD(who: string, where: string, h: SGDHyperparameters): SGDHyperparameters {
+  checkHyper(who, `${where}lr`, h.lr, 0);
+  for (const k of ['momentum', 'dampening', 'weightDecay'] as const) checkHyper(who, `${where}${k}`, h[k], 0);
+  if (typeof h.nesterov !== 'boolean') throw new TypeError(`${who}: ${where}nesterov must be true or false; got ${JSON.stringify(h.nesterov)}`);
+  if (h.nesterov && (!(numberValue(h.momentum) as number > 0) || numberValue(h.dampening) !== 0)) {
+    throw new RangeError(`${who}: ${where}nesterov needs momentum > 0 and dampening 0`);
+  }
+  return h;
+}
+
 /**
- * Stochastic gradient descent, with optional momentum (torch.optim.SGD).
+ * Stochastic gradient descent, with optional momentum (torch.optim.SGD). `params` may be param
+ * groups with their own options: `[{ params: backbone, lr: 1e-4 }, { params: head }]`.
  * @example const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.1, momentum: 0.9 })
  */
-export class SGD extends Optimizer {
-  lr: number;
-  momentum: number;
-  dampening: number;
-  weightDecay: number;
-  nesterov: boolean;
+export class SGD extends Optimizer<SGDHyperparameters> {
+  /** The learning rate of the only param group (an error with several: use paramGroups[i].lr). */
+  declare lr: number;
+  /** The momentum of the only param group. */
+  declare momentum: number;
+  /** The dampening of the only param group. */
+  declare dampening: number;
+  /** The weight decay of the only param group. */
+  declare weightDecay: number;
+  /** Nesterov momentum in the only param group. */
+  declare nesterov: boolean;
 
-  constructor(params: Iterable<Tensor | DTensor>, options: SGDOptions = {}) {
-    super(params, 'SGD');
-    readOptions<SGDOptions>('SGD', options, ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov']);
-    this.lr = checkHyper('SGD', 'lr', options.lr ?? 1e-3, 0);
-    this.momentum = checkHyper('SGD', 'momentum', options.momentum ?? 0, 0);
-    this.dampening = checkHyper('SGD', 'dampening', options.dampening ?? 0, 0);
-    this.weightDecay = checkHyper('SGD', 'weightDecay', options.weightDecay ?? 0, 0);
-    this.nesterov = options.nesterov ?? false;
-    if (this.nesterov && (this.momentum <= 0 || this.dampening !== 0)) {
-      throw new RangeError('SGD: nesterov needs momentum > 0 and dampening 0');
-    }
+  constructor(params: ParamsOrGroups<SGDHyperparameters>, options: SGDOptions = {}) {
+    const o = readOptions<SGDOptions>('SGD', options, [...KEYS]);
+    super(params, 'SGD', checkSGD('SGD', '', { lr: o.lr ?? 1e-3, momentum: o.momentum ?? 0, dampening: o.dampening ?? 0, weightDecay: o.weightDecay ?? 0, nesterov: o.nesterov ?? false }));
   }
 
-  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>): Tensor {
-    const lr = this.hyper(() => checkHyper('SGD', 'lr', this.lr, 0));
-    let g = this.choice('weightDecay != 0', () => this.weightDecay !== 0) ? grad.add(p.mul(this.hyper(() => this.weightDecay))) : grad;
-    if (this.choice('momentum != 0', () => this.momentum !== 0)) {
+  protected readonly stateKeys = ['momentumBuffer'];
+
+  protected checkGroup(values: SGDHyperparameters, where: string): void {
+    checkSGD(this.name, where, values);
+  }
+
+  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<SGDHyperparameters>): Tensor {
+    const num = (key: 'lr' | 'momentum' | 'dampening' | 'weightDecay') => this.groupNumber(group, key, 0);
+    const lr = this.hyper(() => num('lr'));
+    let g = this.choice(group, 'weightDecay != 0', () => num('weightDecay') !== 0) ? grad.add(p.mul(this.hyper(() => num('weightDecay')))) : grad;
+    if (this.choice(group, 'momentum != 0', () => num('momentum') !== 0)) {
       const gradient = g;
       // PyTorch: the first step's buffer is the gradient itself. The buffer starts at zero,
       // so the first step is 0 * 0 + 1 * gradient: the same program as every later step.
       const first = () => this.updatesOf.get(p) === 1;
       const buf = this.setState(p, state, 'momentumBuffer', (b) =>
-        b.mul(this.hyper(() => (first() ? 0 : this.momentum))).add(gradient.mul(this.hyper(() => (first() ? 1 : 1 - this.dampening)))));
-      g = this.choice('nesterov', () => this.nesterov) ? g.add(buf.mul(this.hyper(() => this.momentum))) : buf;
+        b.mul(this.hyper(() => (first() ? 0 : num('momentum')))).add(gradient.mul(this.hyper(() => (first() ? 1 : 1 - num('dampening'))))));
+      g = this.choice(group, 'nesterov', () => group.nesterov) ? g.add(buf.mul(this.hyper(() => num('momentum')))) : buf;
     }
     return p.sub(g.mul(lr));
   }
 }
+aliasOfOnlyGroup(SGD.prototype, KEYS);

@@ -19,6 +19,13 @@ describe("PyTorch's snake_case names", () => {
     expect(() => read(model, 'named_parameters')).toThrow("model.named_parameters: PyTorch's named_parameters is model.namedParameters here");
     const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.1 });
     expect(() => read(opt, 'zero_grad')).toThrow("opt.zero_grad: PyTorch's zero_grad is opt.zeroGrad here");
+    expect(() => read(opt, 'param_groups')).toThrow("opt.param_groups: PyTorch's param_groups is opt.paramGroups here");
+    expect(() => read(opt, 'add_param_group')).toThrow("opt.add_param_group: PyTorch's add_param_group is opt.addParamGroup here");
+    expect(() => read(opt, 'state_dict')).toThrow("opt.state_dict: PyTorch's state_dict is opt.stateDict here");
+    const sched = new tpu.optim.lrScheduler.StepLR(opt, 2);
+    expect(() => read(sched, 'get_last_lr')).toThrow("sched.get_last_lr: PyTorch's get_last_lr is sched.getLastLr here");
+    expect(() => read(sched, 'last_epoch')).toThrow("sched.last_epoch: PyTorch's last_epoch is sched.lastEpoch here");
+    expect(() => read(new tpu.optim.lrScheduler.ReduceLROnPlateau(opt), 'num_bad_epochs')).toThrow("sched.num_bad_epochs: PyTorch's num_bad_epochs is sched.numBadEpochs here");
     expect(x.maskedFill(x.lt(0), 0).tolist()).toEqual([1, 0]);
   });
 

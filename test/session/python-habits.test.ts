@@ -1,7 +1,7 @@
-// PyTorch habits JavaScript answers with an unhelpful error. A module is called (`model(x)`);
-// JavaScript cannot call an object: where the cell is type-checked the call becomes
-// model.forward(x) (typed-operator-rewrite.ts), elsewhere V8's "model is not a function" gets a
-// hint (python-habit-hints.ts). A keyword argument (`x.sum(dim=1)`) is an assignment in
+// PyTorch habits JavaScript answers with an unhelpful error. A module is called (`model(x)`):
+// a tpu.nn module is callable, and where the cell is type-checked the call is also written
+// model.forward(x) (typed-operator-rewrite.ts); another object with a forward is not callable,
+// and V8's "model is not a function" gets a hint (python-habit-hints.ts). A keyword argument (`x.sum(dim=1)`) is an assignment in
 // JavaScript: "dim is not defined" gets a hint to pass options.
 import { expect, it } from 'vitest';
 import { builtSessions } from './built-sessions.js';
@@ -15,14 +15,15 @@ async function failure(code: string) {
   return outcome;
 }
 
-it('dispatched: says how to run a module a cell calls, and only a module', async () => {
-  await driver.value('const net = { enc: new tpu.nn.Linear(2, 1) }; const plain = { enc: {} };');
+it('dispatched: a tpu.nn module is callable; another object with a forward is told how to run it', async () => {
+  await driver.value('const net = { enc: new tpu.nn.Sequential(new tpu.nn.ReLU()) }; const own = { enc: { forward: (v: any) => v } }; const plain = { enc: {} };');
+  expect(await driver.value('net.enc(tpu.tensor([-1, 2])).sum().item()')).toBe('2');
   const hint = (callee: string) => `${callee} is not a function (a module runs with ${callee}.forward(...): JavaScript cannot call an object)`;
-  expect((await failure('net.enc(tpu.ones([2]))')).evalue).toBe(hint('net.enc'));
-  expect((await failure('const model = new tpu.nn.Sequential(new tpu.nn.ReLU());\nmodel(tpu.ones([2]))')).traceback[0]).toBe(`TypeError: ${hint('model')}`);
+  expect((await failure('own.enc(tpu.ones([2]))')).evalue).toBe(hint('own.enc'));
+  expect((await failure('const model = own.enc;\nmodel(tpu.ones([2]))')).traceback[0]).toBe(`TypeError: ${hint('model')}`);
   expect((await failure('plain.enc(1)')).evalue).toBe('plain.enc is not a function');
   expect((await failure('undefinedName.forward')).evalue).toBe('undefinedName is not defined');
-  expect(await driver.value('model.forward(tpu.tensor([-1, 2])).sum().item()')).toBe('2');
+  expect(await driver.value('model.forward(tpu.tensor([-1, 2])).sum().item()')).toBe('1');
 });
 
 it('a Python keyword argument is told to pass options, and only there', async () => {

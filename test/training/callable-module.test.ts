@@ -76,6 +76,21 @@ describe('a callable module', () => {
     expect(f.stats().lastRetrace).toMatch(/a module tensor or submodule was replaced/);
   });
 
+  it('tpu.compile(model) compiles its forward, as torch.compile(model): an optimizer step reaches the next call without a retrace', () => {
+    const m = new TwoLayer();
+    handSet(m);
+    const compiled = tpu.compile(m as unknown as (x: Tensor) => Tensor);
+    const x = tpu.tensor([[3, 1]]);
+    expect(compiled(x).tolist()).toEqual([[3.5]]);
+    // SGD lr 1 on y = 3.5: fc2.weight [1, 1] - [2, 1] = [-1, 0], fc2.bias 0.5 - 1; fc1 rows [1, -1] - [3, 1], [2, 0] - [3, 1]; biases [0, -5] - [1, 1]
+    const opt = new tpu.optim.SGD(m.parameters(), { lr: 1 });
+    m.forward(x).sum().backward();
+    opt.step();
+    // relu(fc1) = relu([-2·3 + -2·1 - 1, -1·3 + -1·1 - 6]) = [0, 0]: y = fc2.bias = -0.5
+    expect(compiled(x).tolist()).toEqual([[-0.5]]);
+    expect(compiled.stats().traces).toBe(1);
+  });
+
   it('is called as PyTorch code calls it in a cell with %typecheck off (operators dispatched, no types)', async () => {
     const driver = new SessionDriver(mkdtempSync(path.join(tmpdir(), 'tpu-callable-')), built.createSession);
     try {

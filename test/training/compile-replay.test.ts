@@ -219,7 +219,7 @@ describe('tpu.compile: trace once, replay', () => {
     comp.opt.momentum = 0;
     eager.opt.momentum = 0;
     both();
-    expect(step.stats().lastRetrace).toMatch(/SGD momentum != 0 changed \(true -> false\)/);
+    expect(step.stats().lastRetrace).toMatch(/SGD paramGroups\[0\]\.momentum != 0 changed \(true -> false\)/);
     both();
     expect(comp.counter.bodyRuns).toBe(2);
     values(comp.model.parameters()).forEach((p, i) => expectClose(p, values(eager.model.parameters())[i]!, 1e-4, 1e-6));

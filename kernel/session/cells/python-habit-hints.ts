@@ -1,9 +1,11 @@
-// Two PyTorch habits JavaScript answers with an error that does not say what to write:
+// PyTorch habits JavaScript answers with an error that does not say what to write:
 // - calling a module (`model(x)`): V8 says "model is not a function"; where the callee, a name or
 //   a path of names, holds an object with a `forward` method, the error says how to run it;
 // - a keyword argument (`x.sum(dim=1)`): JavaScript assigns there, so in a cell (strict code) an
 //   undeclared name is "dim is not defined"; where the cell writes `dim=` in an argument list,
-//   the error says to pass options.
+//   the error says to pass options;
+// - a Python builtin (`print`, `len`, `range`, `True`, `None`, `torch`): "print is not defined"
+//   says what JavaScript writes instead.
 import vm from 'node:vm';
 
 const CALLEE = /^([\w$]+(?:\.[\w$]+)*) is not a function$/;
@@ -20,8 +22,21 @@ export function withPythonHabitHints(error: unknown, code: string, context: vm.C
   if (name && new RegExp(`[(,]\\s*${name.replace(/\$/g, '\\$')}\\s*=(?![=>])`).test(code)) {
     return hinted(e, `a Python keyword argument? JavaScript assigns there: pass options, e.g. x.sum({ ${name}: ... })`);
   }
+  if (name && Object.hasOwn(PYTHON_BUILTINS, name)) return hinted(e, PYTHON_BUILTINS[name]!);
   return error;
 }
+
+/** Python's names a cell may reach for, and what JavaScript (or tpu) writes instead. */
+const PYTHON_BUILTINS: Readonly<Record<string, string>> = {
+  print: 'JavaScript prints with console.log(...), or display(...) for rich output',
+  len: "a tensor's length is x.length (x.shape[0]), an array's a.length",
+  range: 'count with for (let i = 0; i < n; i++), or tpu.arange(n) for a tensor',
+  True: 'JavaScript writes true',
+  False: 'JavaScript writes false',
+  None: 'JavaScript writes null',
+  torch: "PyTorch's functions are tpu's here: tpu.tensor(...), tpu.nn, tpu.optim",
+  self: 'inside a class, JavaScript writes this',
+};
 
 function hinted(e: Error, hint: string): Error {
   const message = `${e.message} (${hint})`;

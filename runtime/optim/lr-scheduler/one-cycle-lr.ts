@@ -1,0 +1,122 @@
+// The 1cycle policy (torch.optim.lr_scheduler.OneCycleLR): the lr rises from maxLr / divFactor
+// to maxLr over pctStart of the steps, then falls to that / finalDivFactor; the momentum (SGD's
+// momentum, Adam's beta1) moves the opposite way between maxMomentum and baseMomentum.
+import type { Optimizer, ParamGroup } from '../optimizer.js';
+import { checkHyper } from '../optimizer.js';
+import { checkInteger, checkOptimizer, LRScheduler, perGroup, schedulerOptions } from './scheduler.js';
+
+export interface OneCycleLROptions {
+  maxLr?: number | readonly number[];
+  totalSteps?: number;
+  epochs?: number;
+  stepsPerEpoch?: number;
+  pctStart?: number;
+  annealStrategy?: 'cos' | 'linear';
+  cycleMomentum?: boolean;
+  baseMomentum?: number | readonly number[];
+  maxMomentum?: number | readonly number[];
+  divFactor?: number;
+  finalDivFactor?: number;
+  threePhase?: boolean;
+}
+
+const KEYS = ['maxLr', 'totalSteps', 'epochs', 'stepsPerEpoch', 'pctStart', 'annealStrategy', 'cycleMomentum', 'baseMomentum', 'maxMomentum', 'divFactor', 'finalDivFactor', 'threePhase'] as const;
+
+type Level = 'initial' | 'max' | 'min';
+/** One phase: up to which step (a fraction of the steps, minus 1), and the levels it goes between. */
+interface Phase {
+  readonly endStep: number;
+  readonly lr: readonly [Level, Level];
+  readonly momentum: readonly ['max' | 'base', 'max' | 'base'];
+}
+
+/**
+ * The 1cycle learning-rate policy, stepped after each batch (torch.optim.lr_scheduler.OneCycleLR,
+ * cosine annealing by default; give totalSteps, or epochs and stepsPerEpoch).
+ * @example const sched = new tpu.optim.lrScheduler.OneCycleLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 1, { totalSteps: 10 }); sched.getLastLr() // [0.04]
+ */
+export class OneCycleLR extends LRScheduler {
+  readonly totalSteps: number;
+  readonly annealStrategy: 'cos' | 'linear';
+  readonly cycleMomentum: boolean;
+  readonly #phases: readonly Phase[];
+  readonly #lrs: readonly Record<Level, number>[];
+  readonly #momenta: readonly Record<'max' | 'base', number>[];
+  /** Whether the momentum cycled is Adam's beta1 (else SGD's momentum). */
+  readonly #beta1: boolean;
+
+  constructor(optimizer: Optimizer, maxLr: number | readonly number[] | OneCycleLROptions, options?: OneCycleLROptions) {
+    const name = 'OneCycleLR';
+    checkOptimizer(name, optimizer);
+    const o = schedulerOptions<OneCycleLROptions>(name, 'maxLr', maxLr, options, [...KEYS]);
+    if (o.maxLr === undefined) throw new TypeError(`${name}: maxLr is required (the peak learning rate, or one per param group)`);
+    let totalSteps: number;
+    if (o.totalSteps !== undefined) totalSteps = checkInteger(name, 'totalSteps', o.totalSteps, 1);
+    else if (o.epochs !== undefined && o.stepsPerEpoch !== undefined) totalSteps = checkInteger(name, 'epochs', o.epochs, 1) * checkInteger(name, 'stepsPerEpoch', o.stepsPerEpoch, 1);
+    else throw new TypeError(`${name}: give totalSteps, or epochs and stepsPerEpoch`);
+    const pct = checkHyper(name, 'pctStart', o.pctStart ?? 0.3, 0, 1);
+    const anneal = o.annealStrategy ?? 'cos';
+    if (anneal !== 'cos' && anneal !== 'linear') throw new TypeError(`${name}: annealStrategy must be 'cos' or 'linear'; got ${JSON.stringify(anneal)}`);
+    const cycleMomentum = o.cycleMomentum ?? true;
+    if (typeof cycleMomentum !== 'boolean') throw new TypeError(`${name}: cycleMomentum must be true or false; got ${JSON.stringify(cycleMomentum)}`);
+    const divFactor = checkHyper(name, 'divFactor', o.divFactor ?? 25, 0);
+    const finalDivFactor = checkHyper(name, 'finalDivFactor', o.finalDivFactor ?? 1e4, 0);
+    const maxLrs = perGroup(name, 'maxLr', o.maxLr, optimizer, 0);
+    // the schedule starts at maxLr / divFactor: that is each group's base (PyTorch sets initial_lr)
+    const lrs = maxLrs.map((max) => ({ initial: max / divFactor, max, min: max / divFactor / finalDivFactor }));
+    optimizer.paramGroups.forEach((g, i) => (g.initialLr = lrs[i]!.initial));
+    let momenta: Record<'max' | 'base', number>[] = [];
+    let beta1 = false;
+    if (cycleMomentum) {
+      beta1 = 'betas' in optimizer.defaults;
+      if (!beta1 && !('momentum' in optimizer.defaults)) throw new TypeError(`${name}: cycleMomentum needs an optimizer with momentum or betas (SGD, Adam, AdamW); give cycleMomentum: false`);
+      const max = perGroup(name, 'maxMomentum', o.maxMomentum ?? 0.95, optimizer, 0);
+      const base = perGroup(name, 'baseMomentum', o.baseMomentum ?? 0.85, optimizer, 0);
+      momenta = max.map((m, i) => ({ max: m, base: base[i]! }));
+    }
+    super(optimizer, name);
+    this.totalSteps = totalSteps;
+    this.annealStrategy = anneal;
+    this.cycleMomentum = cycleMomentum;
+    this.#lrs = lrs;
+    this.#momenta = momenta;
+    this.#beta1 = beta1;
+    optimizer.paramGroups.forEach((g, i) => momenta[i] && this.#setMomentum(g, momenta[i].max));
+    this.#phases = o.threePhase
+      ? [
+        { endStep: pct * totalSteps - 1, lr: ['initial', 'max'], momentum: ['max', 'base'] },
+        { endStep: 2 * pct * totalSteps - 2, lr: ['max', 'initial'], momentum: ['base', 'max'] },
+        { endStep: totalSteps - 1, lr: ['initial', 'min'], momentum: ['max', 'max'] },
+      ]
+      : [
+        { endStep: pct * totalSteps - 1, lr: ['initial', 'max'], momentum: ['max', 'base'] },
+        { endStep: totalSteps - 1, lr: ['max', 'min'], momentum: ['base', 'max'] },
+      ];
+    this.initialStep();
+  }
+
+  #anneal(start: number, end: number, pct: number): number {
+    return this.annealStrategy === 'cos' ? end + ((start - end) / 2) * (Math.cos(Math.PI * pct) + 1) : (end - start) * pct + start;
+  }
+
+  #setMomentum(group: ParamGroup, value: number): void {
+    const g = group as ParamGroup & { momentum?: number; betas?: readonly [number, number] };
+    if (this.#beta1) g.betas = [value, g.betas![1]];
+    else g.momentum = value;
+  }
+
+  protected getLr(): number[] {
+    const step = this.lastEpoch;
+    if (step > this.totalSteps) throw new RangeError(`OneCycleLR: stepped ${step} times, past totalSteps (${this.totalSteps})`);
+    return this.optimizer.paramGroups.map((group, i) => {
+      this.baseLr(i); // a group added later has no cycle (PyTorch: no initial_lr)
+      let start = 0;
+      let k = 0;
+      while (step > this.#phases[k]!.endStep && k < this.#phases.length - 1) start = this.#phases[k++]!.endStep;
+      const phase = this.#phases[k]!;
+      const pct = (step - start) / (phase.endStep - start);
+      if (this.cycleMomentum) this.#setMomentum(group, this.#anneal(this.#momenta[i]![phase.momentum[0]], this.#momenta[i]![phase.momentum[1]], pct));
+      return this.#anneal(this.#lrs[i]![phase.lr[0]], this.#lrs[i]![phase.lr[1]], pct);
+    });
+  }
+}

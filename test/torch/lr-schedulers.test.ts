@@ -1,0 +1,109 @@
+// Each learning-rate scheduler's sequence of learning rates (and OneCycleLR's momenta) over 30
+// steps, on an optimizer of three param groups with different base lrs, against
+// torch.optim.lr_scheduler in float64 (getLastLr() after the constructor and after each step).
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { tpu } from 'tpu-kernel/runtime';
+
+const { optim } = tpu;
+const S = optim.lrScheduler;
+type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam>;
+const STEPS = 30;
+const LRS = [0.1, 0.05, 0.3];
+/** Metrics for ReduceLROnPlateau: improving, then flat with noise, then improving again. */
+const METRICS = Array.from({ length: STEPS }, (_, k) => (k < 8 ? 10 - k : k < 22 ? 2.5 + 0.01 * (k % 3) : 2 - 0.1 * (k - 22)));
+
+interface Case {
+  name: string;
+  /** The optimizer class: 'SGD' (momentum) or 'Adam' (betas). */
+  opt?: 'SGD' | 'Adam';
+  js: (opt: Opt) => ({ step(): void } | InstanceType<typeof S.ReduceLROnPlateau>)[];
+  /** Python: the schedulers, a list over `opt`. */
+  py: string;
+  plateau?: boolean;
+}
+
+const cases: Case[] = [
+  { name: 'StepLR', js: (o) => [new S.StepLR(o, 7)], py: '[L.StepLR(opt, 7)]' },
+  { name: 'StepLR gamma', js: (o) => [new S.StepLR(o, { stepSize: 3, gamma: 0.7 })], py: '[L.StepLR(opt, step_size=3, gamma=0.7)]' },
+  { name: 'MultiStepLR (a repeated milestone)', js: (o) => [new S.MultiStepLR(o, [2, 9, 9, 20], { gamma: 0.5 })], py: '[L.MultiStepLR(opt, [2, 9, 9, 20], gamma=0.5)]' },
+  { name: 'ExponentialLR', js: (o) => [new S.ExponentialLR(o, 0.9)], py: '[L.ExponentialLR(opt, 0.9)]' },
+  { name: 'CosineAnnealingLR (past tMax: back up)', js: (o) => [new S.CosineAnnealingLR(o, 10)], py: '[L.CosineAnnealingLR(opt, 10)]' },
+  { name: 'CosineAnnealingLR, tMax not an integer', js: (o) => [new S.CosineAnnealingLR(o, 7.5)], py: '[L.CosineAnnealingLR(opt, 7.5)]' },
+  { name: 'CosineAnnealingLR etaMin', js: (o) => [new S.CosineAnnealingLR(o, { tMax: 7, etaMin: 0.01 })], py: '[L.CosineAnnealingLR(opt, T_max=7, eta_min=0.01)]' },
+  { name: 'LambdaLR', js: (o) => [new S.LambdaLR(o, (e) => 1 / (1 + 0.3 * e))], py: '[L.LambdaLR(opt, lambda e: 1 / (1 + 0.3 * e))]' },
+  { name: 'LambdaLR per group', js: (o) => [new S.LambdaLR(o, [(e) => 0.95 ** e, (e) => (e < 5 ? (e + 1) / 5 : 1), (e) => 1 - e / 40])], py: '[L.LambdaLR(opt, [lambda e: 0.95 ** e, lambda e: (e + 1) / 5 if e < 5 else 1, lambda e: 1 - e / 40])]' },
+  { name: 'LinearLR defaults', js: (o) => [new S.LinearLR(o)], py: '[L.LinearLR(opt)]' },
+  { name: 'LinearLR decay', js: (o) => [new S.LinearLR(o, { startFactor: 1, endFactor: 0.1, totalIters: 20 })], py: '[L.LinearLR(opt, start_factor=1.0, end_factor=0.1, total_iters=20)]' },
+  { name: 'OneCycleLR defaults (SGD momentum)', js: (o) => [new S.OneCycleLR(o, [1, 0.5, 2], { totalSteps: STEPS })], py: '[L.OneCycleLR(opt, [1, 0.5, 2], total_steps=30)]' },
+  { name: 'OneCycleLR epochs, linear, three phases, divFactors (Adam beta1)', opt: 'Adam', js: (o) => [new S.OneCycleLR(o, { maxLr: 0.4, epochs: 5, stepsPerEpoch: 6, annealStrategy: 'linear', threePhase: true, pctStart: 0.25, divFactor: 10, finalDivFactor: 100, baseMomentum: 0.8, maxMomentum: 0.9 })], py: "[L.OneCycleLR(opt, 0.4, epochs=5, steps_per_epoch=6, anneal_strategy='linear', three_phase=True, pct_start=0.25, div_factor=10, final_div_factor=100, base_momentum=0.8, max_momentum=0.9)]" },
+  { name: 'OneCycleLR without cycleMomentum', js: (o) => [new S.OneCycleLR(o, 0.6, { totalSteps: STEPS, cycleMomentum: false })], py: '[L.OneCycleLR(opt, 0.6, total_steps=30, cycle_momentum=False)]' },
+  { name: 'LinearLR warmup chained with ExponentialLR (both stepped)', js: (o) => [new S.LinearLR(o, { startFactor: 0.1, totalIters: 4 }), new S.ExponentialLR(o, 0.95)], py: '[L.LinearLR(opt, start_factor=0.1, total_iters=4), L.ExponentialLR(opt, 0.95)]' },
+  { name: 'ReduceLROnPlateau', plateau: true, js: (o) => [new S.ReduceLROnPlateau(o, { patience: 2, factor: 0.5, minLr: [0, 0.02, 0] })], py: '[L.ReduceLROnPlateau(opt, patience=2, factor=0.5, min_lr=[0, 0.02, 0])]' },
+  { name: 'ReduceLROnPlateau max, abs, cooldown', plateau: true, js: (o) => [new S.ReduceLROnPlateau(o, { mode: 'max', thresholdMode: 'abs', threshold: 0.05, cooldown: 2, patience: 1 })], py: "[L.ReduceLROnPlateau(opt, mode='max', threshold_mode='abs', threshold=0.05, cooldown=2, patience=1)]" },
+];
+
+/** [lrs per group, momentum (or beta1) per group] after the constructor and after each step. */
+type Trace = [number[], number[]][];
+
+function jsTrace(c: Case): Trace {
+  const params = LRS.map(() => tpu.zeros([2], { requiresGrad: true }));
+  const groups = params.map((p, i) => ({ params: [p], lr: LRS[i]! }));
+  const opt: Opt = c.opt === 'Adam' ? new optim.Adam(groups) : new optim.SGD(groups, { momentum: 0.9 });
+  const scheds = c.js(opt);
+  const read = (): [number[], number[]] => [
+    opt.paramGroups.map((g) => g.lr),
+    opt.paramGroups.map((g) => ('betas' in g ? g.betas[0] : g.momentum)),
+  ];
+  const trace: Trace = [read()];
+  for (let k = 0; k < STEPS; k++) {
+    for (const s of scheds) {
+      if (s instanceof S.ReduceLROnPlateau) s.step(METRICS[k]!);
+      else s.step();
+    }
+    trace.push(read());
+  }
+  return trace;
+}
+
+const PY = `
+import json, sys, torch
+import torch.optim.lr_scheduler as L
+cases = json.load(sys.stdin)
+out = []
+for c in cases:
+    params = [torch.zeros(2, requires_grad=True) for _ in c['lrs']]
+    groups = [{'params': [p], 'lr': lr} for p, lr in zip(params, c['lrs'])]
+    opt = torch.optim.Adam(groups) if c['opt'] == 'Adam' else torch.optim.SGD(groups, momentum=0.9)
+    scheds = eval(c['py'])
+    read = lambda: [[g['lr'] for g in opt.param_groups], [g['betas'][0] if 'betas' in g else g['momentum'] for g in opt.param_groups]]
+    trace = [read()]
+    for k in range(c['steps']):
+        for s in scheds:
+            s.step(c['metrics'][k]) if c['plateau'] else s.step()
+        trace.append(read())
+    out.append(trace)
+print(json.dumps(out))
+`;
+
+function torchTraces(): Trace[] {
+  const payload = cases.map((c) => ({ py: c.py, opt: c.opt ?? 'SGD', lrs: LRS, steps: STEPS, plateau: Boolean(c.plateau), metrics: METRICS }));
+  const run = spawnSync('python3', ['-W', 'ignore', '-c', PY], { input: JSON.stringify(payload), encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Trace[];
+}
+
+describe('lr schedulers vs torch.optim.lr_scheduler (float64, three param groups, 30 steps)', () => {
+  const want = torchTraces();
+  cases.forEach((c, i) => {
+    it(c.name, () => {
+      const got = jsTrace(c);
+      expect(got.length).toBe(want[i]!.length);
+      got.forEach((step, k) => step.forEach((values, which) => values.forEach((v, g) => {
+        const w = want[i]![k]![which]![g]!;
+        // JS and Python's cos and pow may differ in the last bit
+        if (!(Math.abs(v - w) <= 1e-12 * Math.abs(w) + 1e-15)) expect.fail(`${c.name}: step ${k}, ${which ? 'momentum' : 'lr'} of group ${g} is ${v} but PyTorch gives ${w}`);
+      })));
+    });
+  });
+});

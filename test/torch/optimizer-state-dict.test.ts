@@ -1,0 +1,127 @@
+// Optimizer stateDict()/loadStateDict() against torch.optim's state_dict()/load_state_dict():
+// training continued by a new optimizer that loaded the first one's state (hyperparameters
+// and per-parameter state of two param groups), and a state saved, trained past and loaded
+// back (also inside a tpu.compile'd step: the loaded state reaches the next replay); the
+// weights compared with PyTorch's after every step.
+import { describe, expect, it } from 'vitest';
+import { tpu, type Tensor } from 'tpu-kernel/runtime';
+import { f32, torchTier, type TorchCase } from './torch-tier.js';
+
+const { optim } = tpu;
+type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam>;
+
+const W = f32([[0.5, -1, 0.25], [1.5, 0.3, -0.7]]);
+const B = f32([0.1, -0.2]);
+const X = f32([[1, 2, -1], [0.5, -0.5, 2], [-1, 0.3, 0.8], [2, 1, 0]]);
+const T = f32([[0.2, 1], [-1, 0.5], [0.3, 0.3], [1, -2]]);
+
+const PY_SETUP = [
+  'import copy',
+  'w, b = x0.clone().requires_grad_(), x1.clone().requires_grad_()',
+  'def body(opt):',
+  '    opt.zero_grad()',
+  '    ((x2 @ w.T + b - x3) ** 2).mean().backward()',
+  '    opt.step()',
+  'snap = lambda: torch.cat([w.flatten(), b]).detach().clone()',
+  'result = []',
+].join('\n');
+
+function setup(w0: Tensor, b0: Tensor, x: Tensor, t: Tensor) {
+  const [w, b] = [w0.detach().requiresGrad_(), b0.detach().requiresGrad_()];
+  return {
+    w: w!,
+    b: b!,
+    body(opt: Opt) {
+      opt.zeroGrad();
+      x.matmul(w.T).add(b).sub(t).square().mean().backward();
+      opt.step();
+    },
+    snap: () => tpu.cat([w.flatten(), b]).detach(),
+  };
+}
+
+/** Three steps with `make`'s optimizer, then three with `other`'s after it loaded the first's stateDict(). */
+function continued(name: string, make: (w: Tensor, b: Tensor) => Opt, other: (w: Tensor, b: Tensor) => Opt, pyMake: string, pyOther: string): TorchCase {
+  return {
+    name,
+    inputs: [W, B, X, T],
+    js: (w0, b0, x, t) => {
+      const m = setup(w0!, b0!, x!, t!);
+      const first = make(m.w, m.b);
+      const snaps: Tensor[] = [];
+      for (let k = 0; k < 3; k++) { m.body(first); snaps.push(m.snap()); }
+      const second = other(m.w, m.b);
+      second.loadStateDict(first.stateDict());
+      for (let k = 0; k < 3; k++) { m.body(second); snaps.push(m.snap()); }
+      return snaps;
+    },
+    py: [PY_SETUP, `first = ${pyMake}`, 'for _ in range(3):', '    body(first); result.append(snap())', `second = ${pyOther}`, 'second.load_state_dict(first.state_dict())', 'for _ in range(3):', '    body(second); result.append(snap())'].join('\n'),
+  };
+}
+
+/** Two steps, a saved copy of the state, two steps, the copy loaded back, two steps; `compiled`: the step through tpu.compile. */
+function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: string, compiled: boolean): TorchCase {
+  return {
+    name,
+    inputs: [W, B, X, T],
+    js: (w0, b0, x, t) => {
+      const m = setup(w0!, b0!, x!, t!);
+      const opt = make(m.w, m.b);
+      const body = () => { m.body(opt); return m.snap(); };
+      const step = compiled ? tpu.compile(body) : body;
+      const snaps: Tensor[] = [];
+      let saved: ReturnType<Opt['stateDict']> | null = null;
+      for (let k = 0; k < 6; k++) {
+        if (k === 2) {
+          const sd = opt.stateDict();
+          saved = { ...sd, state: Object.fromEntries(Object.entries(sd.state).map(([i, s]) => [i, Object.fromEntries(Object.entries(s).map(([key, v]) => [key, typeof v === 'number' ? v : tpu.keep(v.clone())]))])) };
+        }
+        if (k === 4) opt.loadStateDict(saved!);
+        snaps.push(step());
+      }
+      if (compiled && (step as ReturnType<typeof tpu.compile>).stats().traces !== 1) throw new Error('traced again');
+      return snaps;
+    },
+    py: [PY_SETUP, `opt = ${pyMake}`, 'for k in range(6):', '    if k == 2: saved = copy.deepcopy(opt.state_dict())', '    if k == 4: opt.load_state_dict(saved)', '    body(opt); result.append(snap())'].join('\n'),
+  };
+}
+
+const sgd = (lr: number) => (w: Tensor, b: Tensor) => new optim.SGD([{ params: [w], weightDecay: 0.1 }, { params: [b], lr: 0.02 }], { lr, momentum: 0.9 });
+const adam = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adam([{ params: [w], betas: [0.8, 0.99] }, { params: [b], lr: 0.02 }], { lr });
+const SGD_PY = (lr: number) => `torch.optim.SGD([{'params': [w], 'weight_decay': 0.1}, {'params': [b], 'lr': 0.02}], lr=${lr}, momentum=0.9)`;
+const ADAM_PY = (lr: number) => `torch.optim.Adam([{'params': [w], 'betas': (0.8, 0.99)}, {'params': [b], 'lr': 0.02}], lr=${lr})`;
+
+const cases: TorchCase[] = [
+  continued('SGD momentum: a new optimizer (other lrs) loads the state and hyperparameters', sgd(0.05), sgd(0.5), SGD_PY(0.05), SGD_PY(0.5)),
+  continued('Adam: a new optimizer (other lrs) loads the moments, step counts and hyperparameters', adam(0.05), adam(0.5), ADAM_PY(0.05), ADAM_PY(0.5)),
+  rewound('SGD momentum: a saved state loaded back', sgd(0.05), SGD_PY(0.05), false),
+  rewound('Adam: a saved state loaded back', adam(0.05), ADAM_PY(0.05), false),
+  rewound('Adam under tpu.compile: a saved state loaded back reaches the next replay', adam(0.05), ADAM_PY(0.05), true),
+];
+
+torchTier('optimizer stateDict / loadStateDict vs torch.optim', cases);
+
+describe('optimizer stateDict', () => {
+  it('has PyTorch\'s layout: state by parameter index with step and tensors, groups with indices', () => {
+    const [w, b] = [tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true }), tpu.tensor([3], { dtype: 'float32', requiresGrad: true })];
+    const opt = new optim.Adam([{ params: [w] }, { params: [b], lr: 0.5 }]);
+    w.sum().backward();
+    opt.step();
+    const sd = opt.stateDict();
+    expect(Object.keys(sd.state)).toEqual(['0']);
+    expect(sd.state[0]!.step).toBe(1);
+    expect(Object.keys(sd.state[0]!)).toEqual(['step', 'expAvg', 'expAvgSq']);
+    expect(sd.paramGroups).toEqual([{ lr: 1e-3, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0, params: [0] }, { lr: 0.5, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0, params: [1] }]);
+  });
+
+  it('loading names what does not match', () => {
+    const [w, b] = [tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true }), tpu.tensor([3], { dtype: 'float32', requiresGrad: true })];
+    const opt = new optim.SGD([{ params: [w] }, { params: [b] }], { momentum: 0.9 });
+    const sd = opt.stateDict();
+    expect(() => new optim.SGD([w, b]).loadStateDict(sd)).toThrow(/SGD\.loadStateDict: paramGroups must be an array of 1 groups, as this optimizer's; got 2/);
+    expect(() => new optim.SGD([{ params: [w, b] }, { params: [tpu.zeros([1], { requiresGrad: true })] }]).loadStateDict(sd)).toThrow(/SGD\.loadStateDict: paramGroups\[0\] has 1 params; this optimizer's has 2/);
+    expect(() => opt.loadStateDict({ ...sd, state: { 1: { step: 1, momentumBuffer: tpu.zeros([2]) } } })).toThrow(/state\[1\]\.momentumBuffer must be a tensor of shape \[1\] \(its parameter's\); got shape \[2\]/);
+    expect(() => opt.loadStateDict({ ...sd, state: { 0: { step: 1, exp_avg: tpu.zeros([2]) } } })).toThrow(/SGD\.loadStateDict state\[0\]: unknown option 'exp_avg'/);
+    expect(() => opt.loadStateDict({ ...sd, paramGroups: [{ ...sd.paramGroups[0], lr: -1 }, sd.paramGroups[1]!] })).toThrow(/SGD: paramGroups\[0\]\.lr must be a number in \[0, Infinity\]; got -1/);
+  });
+});
