@@ -1,9 +1,9 @@
 // PyTorch's snake_case names on tpu's objects: `x.masked_fill(...)`, `if (x.requires_grad)`,
 // `model.state_dict()`, `opt.zero_grad()`, `opt.param_groups`, `sched.get_last_lr()`,
-// `dt.full_tensor()`. JavaScript reads an unknown property as undefined, so such a read was silently false (or
-// "not a function" when called). For each camelCase member of a class, its snake_case name is
-// a property of the prototype that throws, naming the member to use (snake-case-hints.ts).
-// Loaded last (runtime/index.ts), when every method is installed.
+// `dt.full_tensor()`. JavaScript reads an unknown property as undefined, so such a read was
+// silently false (or "not a function" when called). For each camelCase member of a class, its
+// snake_case name is a property of the prototype that throws, naming the member to use
+// (snake-case-hints.ts). Loaded last (runtime/index.ts), when every method is installed.
 import { Tensor } from './tensor.js';
 import { Module } from './nn/module.js';
 import { Optimizer } from './optim/optimizer.js';
