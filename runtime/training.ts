@@ -27,9 +27,9 @@ export const training = {
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, torch.nn.utils' gradient clipping as tpu.nn.utils, torch.nn.init as tpu.nn.init. */
-  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: nnUtils, init: nnInit },
+  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: { ...nnUtils }, init: { ...nnInit } },
   optim,
-  utils: { data },
+  utils: { data: { ...data } },
   save,
   load,
 };

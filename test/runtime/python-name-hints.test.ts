@@ -29,6 +29,16 @@ describe("PyTorch's snake_case names", () => {
     expect(x.maskedFill(x.lt(0), 0).tolist()).toEqual([1, 0]);
   });
 
+  it("tpu's namespaces name their camelCase functions too, and list only those", () => {
+    expect(() => read(tpu, 'zeros_like')).toThrow("tpu.zeros_like: PyTorch's zeros_like is tpu.zerosLike here");
+    expect(() => read(tpu.nn.functional, 'cross_entropy')).toThrow("tpu.nn.functional.cross_entropy: PyTorch's cross_entropy is tpu.nn.functional.crossEntropy here");
+    expect(() => read(tpu.nn.init, 'kaiming_normal_')).toThrow("tpu.nn.init.kaiming_normal_: PyTorch's kaiming_normal_ is tpu.nn.init.kaimingNormal_ here");
+    expect(() => read(tpu.nn.utils, 'clip_grad_norm_')).toThrow("tpu.nn.utils.clip_grad_norm_: PyTorch's clip_grad_norm_ is tpu.nn.utils.clipGradNorm_ here");
+    expect(() => read(tpu.utils.data, 'random_split')).toThrow("tpu.utils.data.random_split: PyTorch's random_split is tpu.utils.data.randomSplit here");
+    expect(Object.keys(tpu).filter((k) => k.includes('_'))).toEqual([]);
+    expect(read(tpu, 'not_a_name')).toBeUndefined();
+  });
+
   it('an assignment to one throws too, rather than setting a property nothing reads', () => {
     const x = tpu.tensor([1]);
     expect(() => { (x as unknown as Record<string, unknown>).requires_grad = true; }).toThrow("x.requires_grad: PyTorch's requires_grad is x.requiresGrad here");

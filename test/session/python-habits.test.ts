@@ -45,3 +45,12 @@ it('type-checked: a module called as PyTorch calls it runs its forward', async (
   const { outcome } = await typed.run('const none = [relu].find(() => false); none?.(tpu.ones([1]))'); // optional: left as written
   expect(outcome).toMatchObject({ status: 'error', evalue: expect.stringMatching(/This expression is not callable/) });
 });
+
+it("Python's builtins, undefined in JavaScript, say what JavaScript writes instead", async () => {
+  expect((await failure('print(1)')).evalue).toBe('print is not defined (JavaScript prints with console.log(...), or display(...) for rich output)');
+  expect((await failure('len([1, 2])')).evalue).toBe("len is not defined (a tensor's length is x.length (x.shape[0]), an array's a.length)");
+  expect((await failure('for (const i of range(3)) {}')).evalue).toBe('range is not defined (count with for (let i = 0; i < n; i++), or tpu.arange(n) for a tensor)');
+  expect((await failure('const ok = True;')).evalue).toBe('True is not defined (JavaScript writes true)');
+  expect((await failure('torch.zeros(2)')).evalue).toBe("torch is not defined (PyTorch's functions are tpu's here: tpu.tensor(...), tpu.nn, tpu.optim)");
+  expect(await driver.value('const len = (a: unknown[]) => a.length;\nlen([1, 2])')).toBe('2'); // a cell's own len is its own
+});
