@@ -1,9 +1,9 @@
 // PyTorch's snake_case names on tpu's objects: `x.masked_fill(...)`, `if (x.requires_grad)`,
 // `model.state_dict()`, `opt.zero_grad()`, `opt.param_groups`, `sched.get_last_lr()`,
-// `F.cross_entropy(...)`, `tpu.nn.init.xavier_uniform_(w)`.
-// JavaScript reads an unknown property as undefined, so such a read was silently false (or
-// "not a function" when called). For each camelCase member of a class, its snake_case name is
-// a property of the prototype that throws, naming the member to use (snake-case-hints.ts).
+// `F.cross_entropy(...)`, `tpu.nn.init.xavier_uniform_(w)`, `dt.full_tensor()`. JavaScript
+// reads an unknown property as undefined, so such a read was silently false (or "not a
+// function" when called). For each camelCase member of a class, its snake_case name is a
+// property of the prototype that throws, naming the member to use (snake-case-hints.ts).
 // Loaded last (runtime/index.ts), when every method is installed.
 import { Tensor } from './tensor.js';
 import { tpu } from './tpu.js';
@@ -11,6 +11,7 @@ import { Module } from './nn/module.js';
 import { Optimizer } from './optim/optimizer.js';
 import { LRScheduler } from './optim/lr-scheduler/scheduler.js';
 import { ReduceLROnPlateau } from './optim/lr-scheduler/reduce-lr-on-plateau.js';
+import { DTensor } from './distributed/dtensor.js';
 import { installHints } from './snake-case-hints.js';
 
 installHints(Tensor.prototype, 'x', ['requiresGrad']);
@@ -26,3 +27,4 @@ installHints(Module.prototype, 'model', []);
 installHints(Optimizer.prototype, 'opt', ['stepCount', 'paramGroups']);
 installHints(LRScheduler.prototype, 'sched', ['lastEpoch', 'baseLrs']);
 installHints(ReduceLROnPlateau.prototype, 'sched', ['lastEpoch', 'numBadEpochs', 'cooldownCounter', 'minLrs', 'thresholdMode']);
+installHints(DTensor.prototype, 'dt', []);

@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
 import { functional } from './tpu-functions.js';
+import { acceptingDTensors, type AcceptingDTensors } from './distributed/dtensor-functions.js';
 import { manualSeed } from './random.js';
 import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
@@ -99,7 +100,7 @@ type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 };
 type F = typeof functionalObject;
-type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
   & {
     /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
     matmul: F['matmul'];
@@ -152,7 +153,7 @@ type TpuFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'ra
     /** The inverse of each square matrix (torch.inverse; tpu.linalg.inv). @example tpu.inverse(tpu.tensor([[2, 0], [0, 4]])) // [[0.5, 0], [0, 0.25]] */
     inverse: typeof ops.inv;
   };
-type NnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
+type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
   | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
@@ -218,12 +219,15 @@ type TpuDistributed = Pick<typeof meshes, 'initDeviceMesh'> & Pick<typeof dtenso
    */
   distributed: typeof collectives;
 };
+/** The functional forms take DTensors too (distributed/dtensor-functions.ts). */
+type TpuFunctional = AcceptingDTensors<PlainFunctional>;
+type NnFunctional = AcceptingDTensors<PlainNnFunctional>;
 type TpuCore = typeof creation & TpuFunctional & TpuTraining & TpuSettings & TpuMode & TpuDistributed;
 
 
 const members = {
   ...creation,
-  ...functional,
+  ...acceptingDTensors('tpu', functional),
   ...training,
   distributed,
   initDeviceMesh,

@@ -9,6 +9,7 @@ import * as nnModules from './nn/index.js';
 import * as nnUtils from './nn/utils/index.js';
 import * as nnInit from './nn/init-functions.js';
 import { nnFunctional } from './tpu-functions.js';
+import { acceptingDTensors } from './distributed/dtensor-functions.js';
 import * as optim from './optim/index.js';
 import * as data from './utils/data/index.js';
 import { load, save } from './serialize/save-load.js';
@@ -26,7 +27,7 @@ export const training = {
   /** A placeholder argument for tpu.compile(fn).lower(...): shape and dtype, no memory. */
   spec,
   /** Modules and losses, plus torch.nn.functional's forms (the losses among them, F.cross_entropy) as tpu.nn.functional, torch.nn.utils' gradient clipping as tpu.nn.utils, torch.nn.init as tpu.nn.init. */
-  nn: { ...nnModules, functional: { ...nnFunctional, ...losses }, utils: { ...nnUtils }, init: { ...nnInit } },
+  nn: { ...nnModules, functional: acceptingDTensors('tpu.nn.functional', { ...nnFunctional, ...losses }), utils: { ...nnUtils }, init: { ...nnInit } },
   optim,
   utils: { data: { ...data } },
   save,

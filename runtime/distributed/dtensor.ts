@@ -28,7 +28,14 @@ import type { NormOptions, VarOptions, VarRestOptions } from '../ops/statistics.
 import type { ValuesIndices } from '../ops/values-indices.js';
 import type { DTypeOption } from '../ops/dim-argument.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
+import { readPermutation } from '../ops/layout.js';
+import type { IntArgs } from '../shape-args.js';
+import type { DTensorMethods } from './dtensor-methods.js';
 import './to-chip.js';
+
+// The Tensor methods DTensor takes from lists, by group (dtensor-op-groups.ts, dtensor-methods.ts).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface DTensor extends DTensorMethods {}
 
 /**
  * A tensor held as one piece per chip of a mesh, laid out by one placement per mesh dimension (PyTorch's DTensor);
@@ -297,8 +304,28 @@ export class DTensor {
   cumprod(dim: number | ({ dim: number } & DTypeOption), options?: DTypeOption): DTensor { return rules.alongDim('cumprod', this, dim, options); }
   /** @example dt.transpose(0, 1) // Shard(0) becomes Shard(1) */
   transpose(dim0: number, dim1: number): DTensor { return rules.transpose(this, dim0, dim1); }
+  /** @example dt.permute(1, 0) // Shard(0) becomes Shard(1) */
+  permute(...dims: IntArgs): DTensor { return rules.permute(this, readPermutation('DTensor.permute', dims, this.shape)); }
+  /** Cast to other's dtype (placements kept, a Partial reduced first, as to()). @example dt.typeAs(other) */
+  typeAs(other: DTensor): DTensor { return this.to(otherArg('DTensor.typeAs', other).dtype); }
+  /** dt.expand(other.shape). @example dt.expandAs(other) */
+  expandAs(other: DTensor): DTensor { return this.expand(otherArg('DTensor.expandAs', other).shape); }
+  /** dt.reshape(other.shape). @example dt.reshapeAs(other) */
+  reshapeAs(other: DTensor): DTensor { return this.reshape(otherArg('DTensor.reshapeAs', other).shape); }
+  /** dt.view(other.shape). @example dt.viewAs(other) */
+  viewAs(other: DTensor): DTensor { return this.view(otherArg('DTensor.viewAs', other).shape); }
+  /** Matrix product of two 2-d DTensors, by matmul's rule. @example a.mm(b) */
+  mm(mat2: DTensor): DTensor { return rules.mm(this, mat2); }
   /** All dims reversed. @example dt.T */
   get T(): DTensor { return rules.permute(this, Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i)); }
+
+  /**
+   * Frees every chip's piece now (idempotent).
+   * @example dt.dispose()
+   */
+  dispose(): void {
+    this.#locals.forEach((t) => t.dispose());
+  }
 
   /** Shape, dtype, mesh and placements (no values: not a sync point). */
   toString(): string {
@@ -327,6 +354,12 @@ export class DTensor {
 /** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
 function gradStamps(locals: readonly Tensor[]): unknown[] {
   return locals.flatMap((t) => (t._grad ? [t._grad, t._grad._version, t._grad._buf, t._grad._node] : [null]));
+}
+
+/** The DTensor whose dtype or shape an op takes (typeAs, reshapeAs, ...). */
+function otherArg(who: string, other: unknown): DTensor {
+  if (!(other instanceof DTensor)) throw new TypeError(`${who}: other must be a DTensor; got ${describeValue(other)}`);
+  return other;
 }
 
 export function checkMeshArg(who: string, arg: string, mesh: unknown): DeviceMesh {
@@ -378,7 +411,11 @@ export function distributeTensor(x: Tensor, mesh: DeviceMesh, placements: readon
     return mesh.chips.map((chip, k) => {
       const { start, size } = localBox(x.shape, mesh, ps, k);
       const piece = start.reduce((t, s, d) => (size[d] === x.shape[d] ? t : t.narrow(d, s, size[d]!)), whole);
-      return piece.toChip(chip);
+      const moved = piece.toChip(chip);
+      // A piece left on x's chip is a view of x: copied, so that the DTensor's in-place ops leave
+      // x alone, as PyTorch's scatter copies (x itself, a Replicate piece, shares its storage, as
+      // PyTorch's in-place broadcast does).
+      return moved === piece && piece !== whole ? piece.clone() : moved;
     });
   }));
   const dt = new DTensor(locals.map((t) => (t === x ? t.detach() : t)), mesh, ps, [...x.shape]);

@@ -1,5 +1,6 @@
 // Many chips: meshes, collectives between chips, moving tensors between chips, sharded tensors (DTensor).
 import './to-chip.js';
+import './dtensor-methods.js';
 
 export { DeviceMesh, initDeviceMesh, type MeshOptions } from './device-mesh.js';
 export { chunkSizes } from './functional-collectives.js';

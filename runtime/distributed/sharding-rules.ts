@@ -48,12 +48,12 @@ export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
  * needs: their redistributed copies and fn's temporaries are freed unless autograd recorded them). `shape`: the global
  * shape (default: the first chip's output's, for an all-Replicate output).
  */
-function perChip(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape?: readonly number[]): DTensor {
+export function perChip(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor, placements: readonly Placement[], shape?: readonly number[]): DTensor {
   return perChipOutputs(inputs, (xs) => [fn(xs)], placements, shape)[0]!;
 }
 
 /** perChip for an op with several outputs of one shape and layout (max(dim)'s values and indices). */
-function perChipOutputs(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor[], placements: readonly Placement[], shape?: readonly number[]): DTensor[] {
+export function perChipOutputs(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => Tensor[], placements: readonly Placement[], shape?: readonly number[]): DTensor[] {
   let mesh: DeviceMesh | undefined;
   let outputs = 1;
   const flat = freeUnlessTracked(() => {
@@ -73,7 +73,7 @@ function perChipOutputs(inputs: () => readonly DTensor[], fn: (xs: Tensor[]) => 
 }
 
 /** `x` laid out as `placements` (x itself when it already is). */
-function laidOut(x: DTensor, placements: readonly Placement[]): DTensor {
+export function laidOut(x: DTensor, placements: readonly Placement[]): DTensor {
   return placements.every((p, i) => samePlacement(p, x.placements[i]!)) ? x : x.redistribute(x.mesh, placements);
 }
 
@@ -85,11 +85,16 @@ const isLinearPartial = (p: Placement, dtype: DType) => p.kind === 'partial' && 
 
 /** Runs `fn` on every chip's whole inputs (an op with no sharding rule), recording a profile warning. */
 export function replicatedFallback(who: string, reason: string, inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor): DTensor {
+  return replicatedOutputs(who, reason, inputs, (xs) => [fn(xs)])[0]!;
+}
+
+/** replicatedFallback for an op with several outputs (each its own shape). */
+export function replicatedOutputs(who: string, reason: string, inputs: readonly DTensor[], fn: (xs: Tensor[]) => Tensor[]): DTensor[] {
   if (profiling.on) {
     emit({ kind: 'sharding', op: who, message: `${who}: ${reason}; no sharding rule, so the inputs were gathered to Replicate() and every chip computed the whole result (Replicate())` });
   }
   const replicate = inputs[0]!.placements.map(() => Replicate());
-  return perChip(() => inputs.map((x) => laidOut(x, replicate)), fn, replicate);
+  return perChipOutputs(() => inputs.map((x) => laidOut(x, replicate)), fn, replicate);
 }
 
 export function unary(op: UnaryOp, x: DTensor, geluOptions?: GeluOptions): DTensor {
@@ -129,27 +134,43 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, option
     throw new TypeError(`${who}: other must be a DTensor on the same mesh or a number; got ${describeValue(other)} (make one with tpu.distributeTensor(t, mesh, placements), e.g. all tpu.Replicate())`);
   }
   checkSameMesh(who, 'other.mesh', a.mesh, other.mesh);
-  const out = broadcastShapes(who, a.shape, other.shape);
-  const n = out.length;
-  /** Tensor dim d of x as a dim of the output, when x is not broadcast along it. */
-  const outDim = (x: DTensor, d: number) => (x.shape[d] === out[d + n - x.ndim] ? d + n - x.ndim : -1);
-  const ps = a.placements.map((pa, i): Placement => {
+  const { out, ps, operand } = broadcastLayout(who, [a, other], (i) => {
+    const pa = a.placements[i]!;
     const pb = other.placements[i]!;
-    if (pa.kind === 'shard' && outDim(a, pa.dim) >= 0) return Shard(outDim(a, pa.dim));
-    if (pb.kind === 'shard' && outDim(other, pb.dim) >= 0) return Shard(outDim(other, pb.dim));
     if (op === 'add' || op === 'sub') return linear(pa) && isLinearPartial(pb, other.dtype) && samePlacement(pa, pb) ? pa : Replicate();
     if (linear(pa) && pb.kind !== 'partial') return pa;
     if (op === 'mul' && isLinearPartial(pb, other.dtype) && pa.kind !== 'partial') return pb;
     return Replicate();
   });
-  const operand = (x: DTensor) => laidOut(x, ps.map((p, i): Placement => {
+  return perChip(() => [operand(a), operand(other)], ([x, y]) => run(x!, y!), ps, out);
+}
+
+/**
+ * The layout of an elementwise op over operands that broadcast together: along each mesh dim the
+ * first operand sharded on a dim the output keeps (not broadcast) gives the output its Shard;
+ * otherwise `unsharded(i)` says (Replicate(), or a Partial a linear op keeps). `operand(x)` lays x
+ * out to match: the same Shard where x has that dim, Replicate() where it is broadcast.
+ */
+export function broadcastLayout(who: string, xs: readonly DTensor[], unsharded: (meshDim: number) => Placement, ps?: readonly Placement[]): { out: number[]; ps: readonly Placement[]; operand: (x: DTensor) => DTensor } {
+  const out = xs.slice(1).reduce<readonly number[]>((s, x) => broadcastShapes(who, s, x.shape), xs[0]!.shape) as number[];
+  const n = out.length;
+  /** Tensor dim d of x as a dim of the output, when x is not broadcast along it. */
+  const outDim = (x: DTensor, d: number) => (x.shape[d] === out[d + n - x.ndim] ? d + n - x.ndim : -1);
+  const layout = ps ?? xs[0]!.placements.map((_, i): Placement => {
+    for (const x of xs) {
+      const p = x.placements[i]!;
+      if (p.kind === 'shard' && outDim(x, p.dim) >= 0) return Shard(outDim(x, p.dim));
+    }
+    return unsharded(i);
+  });
+  const operand = (x: DTensor) => laidOut(x, layout.map((p, i): Placement => {
     if (p.kind === 'shard') {
       const d = p.dim - (n - x.ndim);
       return d >= 0 && outDim(x, d) >= 0 ? Shard(d) : Replicate();
     }
     return p.kind === 'partial' && x.placements[i]!.kind === 'partial' ? p : Replicate();
   }));
-  return perChip(() => [operand(a), operand(other)], ([x, y]) => run(x!, y!), ps, out);
+  return { out, ps: layout, operand };
 }
 
 export function matmul(a: DTensor, b: DTensor): DTensor {
@@ -173,6 +194,13 @@ export function matmul(a: DTensor, b: DTensor): DTensor {
   return perChip(operands, ([l, r]) => l!.matmul(r!), plans.map((p) => p[2]), [a.shape[0]!, b.shape[1]!]);
 }
 
+/** mm: matmul's rule, for 2-d DTensors only (as Tensor.mm, whose error another rank gives). */
+export function mm(a: DTensor, b: DTensor): DTensor {
+  if (b instanceof DTensor && a.ndim === 2 && b.ndim === 2) return matmul(a, b);
+  if (!(b instanceof DTensor)) throw new TypeError(`DTensor.mm: mat2 must be a DTensor on the same mesh; got ${describeValue(b)}`);
+  throw new RangeError(`DTensor.mm: expects two 2-d DTensors (matrices); got ${formatShape(a.shape)} and ${formatShape(b.shape)}; matmul takes other ranks`);
+}
+
 export type ReduceOp = 'sum' | 'mean' | 'amax' | 'amin';
 /** amax/amin: the Partial their parts make, and an empty piece's part (the identity: -inf / +inf, or int32's ends). */
 const EXTREMA = { amax: { partial: 'max', empty: [-Infinity, INT32_MIN] }, amin: { partial: 'min', empty: [Infinity, INT32_MAX] } } as const;
@@ -193,7 +221,7 @@ export function reduce(op: ReduceOp, x: DTensor, dim?: number | readonly number[
 }
 
 /** A Shard of a dim a reduction keeps: renumbered past the reduced dims unless keepdim. */
-function keptShard(dim: number, { dims, keepdim }: ReduceAttrs): Placement {
+export function keptShard(dim: number, { dims, keepdim }: ReduceAttrs): Placement {
   return Shard(keepdim ? dim : dim - dims.filter((r) => r < dim).length);
 }
 
@@ -231,16 +259,19 @@ function reduceOver(op: ReduceOp, x: DTensor, attrs: ReduceAttrs, dtype?: DType)
 }
 
 /**
- * Reductions that read each reduced dim whole (max/min with indices, argmax/argmin, std/var, a
- * bfloat16 mean of a wider input). As PyTorch's rules ask, a Shard of a reduced dim, and any
- * Partial, are redistributed to Replicate() first; the other shards stay, renumbered. `fn` gives
- * each chip's outputs.
+ * Ops that read each of `attrs.dims` whole (max/min with indices, argmax/argmin, std/var, a
+ * bfloat16 mean of a wider input; median, sort, scans). As PyTorch's rules ask, a Shard of a read
+ * dim, and any Partial, are redistributed to Replicate() first; the other shards stay, renumbered.
+ * `fn` gives each chip's outputs, of global shape `shape` (default: attrs' reduced shape). With
+ * `part`, an op whose results over pieces combine (nansum's sum) keeps a read dim's Shard, and
+ * the output is Partial(part) there.
  */
-function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) => Tensor[]): DTensor[] {
+export function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) => Tensor[], shape: readonly number[] = reducedShape(x.shape, attrs), part?: 'sum'): DTensor[] {
   const { dims } = attrs;
-  const inPs = x.placements.map((p) => (p.kind === 'partial' || (p.kind === 'shard' && dims.includes(p.dim)) ? Replicate() : p));
-  const ps = inPs.map((p) => (p.kind === 'shard' ? keptShard(p.dim, attrs) : p));
-  return perChipOutputs(() => [laidOut(x, inPs)], ([t]) => fn(t!), ps, reducedShape(x.shape, attrs));
+  const read = (p: Placement) => p.kind === 'shard' && dims.includes(p.dim);
+  const inPs = x.placements.map((p) => (p.kind === 'partial' || (read(p) && part === undefined) ? Replicate() : p));
+  const ps = inPs.map((p) => (p.kind !== 'shard' ? p : read(p) ? Partial(part!) : keptShard(p.dim, attrs)));
+  return perChipOutputs(() => [laidOut(x, inPs)], ([t]) => fn(t!), ps, shape);
 }
 
 /**

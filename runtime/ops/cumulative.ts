@@ -18,7 +18,7 @@ import { tensorArg } from './tensor-arg.js';
 function runningExtremum(op: 'cummax' | 'cummin', x: Tensor, dim: number | { dim: number }): ValuesIndices {
   tensorArg(op, 'input', x);
   const d = dimArgument(op, x, dim);
-  if (x.ndim === 0 || x.numel() === 0) return new ValuesIndices(x.clone(), filled(op, x.shape, 0, 'int64'));
+  if (x.ndim === 0 || x.numel() === 0) return new ValuesIndices(x.clone(), filled(op, x.shape, 0, 'int64', x.chip));
   const max = op === 'cummax';
   // bools ordered as 0 < 1, as PyTorch orders them
   const v = x.dtype === 'bool' ? x.to('int32') : x;

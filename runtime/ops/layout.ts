@@ -121,13 +121,7 @@ installMethods({
     return apply(reshape, [this], { shape: resolveReshape('view', this.shape, intArgs('view', shape, 'shape', -1)) });
   },
   permute(...dims) {
-    const perm = intArgs('permute', dims, 'dims');
-    if (perm.length !== this.ndim) {
-      throw new RangeError(`permute: dims ${formatShape(perm)} must list each of the ${this.ndim} dims of the input ${formatShape(this.shape)} once`);
-    }
-    const norm = perm.map((d) => normalizeDim('permute', d, this.ndim));
-    if (new Set(norm).size !== norm.length) throw new RangeError(`permute: dims ${formatShape(perm)} repeat a dimension`);
-    return apply(permute, [this], { perm: norm });
+    return apply(permute, [this], { perm: readPermutation('permute', dims, this.shape) });
   },
   transpose(dim0, dim1) {
     const a = normalizeDim('transpose', dim0, this.ndim, 'dim0');
@@ -139,6 +133,17 @@ installMethods({
     return apply(expand, [this], { shape: resolveExpand(this.shape, intArgs('expand', shape, 'shape', -1)) });
   },
 });
+/** permute's dims (as numbers or one list), each dim of `shape` once, negative ones counted from the end. */
+export function readPermutation(who: string, dims: readonly unknown[], shape: readonly number[]): number[] {
+  const perm = intArgs(who, dims, 'dims');
+  if (perm.length !== shape.length) {
+    throw new RangeError(`${who}: dims ${formatShape(perm)} must list each of the ${shape.length} dims of the input ${formatShape(shape)} once`);
+  }
+  const norm = perm.map((d) => normalizeDim(who, d, shape.length));
+  if (new Set(norm).size !== norm.length) throw new RangeError(`${who}: dims ${formatShape(perm)} repeat a dimension`);
+  return norm;
+}
+
 installGetters({
   T() {
     return this.ndim < 2 ? this : this.permute(...Array.from({ length: this.ndim }, (_, i) => this.ndim - 1 - i));

@@ -24,7 +24,7 @@ function medianOfAll(x: Tensor): Tensor {
   const n = x.numel();
   if (n === 0) {
     if (!isFloating(x.dtype)) throw new RangeError(`median: an empty ${x.dtype} tensor ${formatShape(x.shape)} has no median (PyTorch's value is undefined)`);
-    return filled('median', [], NaN, x.dtype);
+    return filled('median', [], NaN, x.dtype, x.chip);
   }
   return composite('median', () => {
     const value = noGrad(() => {

@@ -27,7 +27,7 @@ export function mode(x: Tensor, dim?: number | OneDimOptions, keepdim?: boolean 
     const n = x.shape[d]!;
     const sorted = (x.dtype === 'bool' ? x.to('int32') : x).sort(d);
     const v = sorted.values;
-    const position = arange(n).reshape(x.shape.map((_, k) => (k === d ? n : 1)));
+    const position = arange(n, { chip: x.chip }).reshape(x.shape.map((_, k) => (k === d ? n : 1)));
     const startsRun = concat([filled('mode', x.shape.map((m, k) => (k === d ? 1 : m)), true, 'bool'), v.narrow(d, 1, n - 1).ne(v.narrow(d, 0, n - 1))], d);
     const runStart = where(startsRun, position, 0).cummax(d).values;
     return sorted.indices.gather(d, position.sub(runStart).argmax(d, true));

@@ -155,7 +155,7 @@ export function reduceAttrs(
  * sum's and mean's arguments: reduceAttrs' and the result's dtype (undefined when none is
  * asked for). mean's must be floating point: PyTorch's mean(dtype=torch.long) raises.
  */
-export function sumArgs(op: 'sum' | 'mean' | 'nansum' | 'nanmean' | `DTensor.${'sum' | 'mean'}`, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
+export function sumArgs(op: 'sum' | 'mean' | 'nansum' | 'nanmean' | `DTensor.${'sum' | 'mean' | 'nansum' | 'nanmean'}`, x: { readonly ndim: number }, dim?: number | readonly number[] | SumOptions, keepdim?: boolean | Omit<SumOptions, 'dim'>): { attrs: ReduceAttrs; dtype: DType | undefined } {
   const attrs = reduceAttrs(op, x, dim, keepdim, ['dim', 'keepdim', 'dtype']);
   const options = isOptions(keepdim) ? keepdim : isOptions(dim) ? dim : undefined;
   const given = (options as SumOptions | undefined)?.dtype;

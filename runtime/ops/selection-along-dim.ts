@@ -15,7 +15,7 @@ import { ValuesIndices } from './values-indices.js';
 export const dimGiven = (dim: unknown): boolean => typeof dim === 'number' || (isOptions(dim) && (dim as OneDimOptions).dim !== undefined);
 
 /** The dim (the last when none is given, as PyTorch's kthvalue and mode) and keepdim. */
-export function oneDimArgs(op: string, x: Tensor, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): { dim: number; keepdim: boolean } {
+export function oneDimArgs(op: string, x: { readonly ndim: number }, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): { dim: number; keepdim: boolean } {
   const given = dimGiven(dim);
   const attrs = reduceAttrs(op, x, given || isOptions(dim) ? dim : -1, keepdim, undefined, `Flatten the dims first: x.flatten(start, end).${op}(...)`);
   return { dim: given ? attrs.dims[0]! : Math.max(x.ndim - 1, 0), keepdim: attrs.keepdim };
@@ -26,7 +26,7 @@ export function oneDimArgs(op: string, x: Tensor, dim?: number | OneDimOptions, 
  * as one composed op), and that index; a 0-d input is its own value at index 0.
  */
 export function pickAlong(op: string, x: Tensor, dim: number, keepdim: boolean, pick: () => Tensor): ValuesIndices {
-  if (x.ndim === 0) return new ValuesIndices(x.clone(), filled(op, [], 0, INDEX_DTYPE));
+  if (x.ndim === 0) return new ValuesIndices(x.clone(), filled(op, [], 0, INDEX_DTYPE, x.chip));
   if (x.shape[dim] === 0) throw new RangeError(`${op}: expected reduction dim ${dim} to have non-zero size (input ${formatShape(x.shape)})`);
   const indices = composite(op, pick);
   const values = x.gather(dim, indices);
