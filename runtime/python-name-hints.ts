@@ -8,7 +8,7 @@
 import { Tensor } from './tensor.js';
 import { tpu } from './tpu.js';
 import { Module } from './nn/module.js';
-import { Optimizer } from './optim/optimizer.js';
+import { Optimizer, SGD, Adam, RMSprop, Adagrad } from './optim/index.js';
 import { LRScheduler } from './optim/lr-scheduler/scheduler.js';
 import { ReduceLROnPlateau } from './optim/lr-scheduler/reduce-lr-on-plateau.js';
 import { DTensor } from './distributed/dtensor.js';
@@ -25,6 +25,8 @@ installHints(tpu.linalg, 'tpu.linalg', []);
 installHints(tpu.utils.data, 'tpu.utils.data', []);
 installHints(Module.prototype, 'model', []);
 installHints(Optimizer.prototype, 'opt', ['stepCount', 'paramGroups']);
+// each optimizer's aliases of its only group's hyperparameters: opt.weight_decay, opt.lr_decay
+for (const optimizer of [SGD, Adam, RMSprop, Adagrad]) installHints(optimizer.prototype, 'opt', []);
 installHints(LRScheduler.prototype, 'sched', ['lastEpoch', 'baseLrs']);
 installHints(ReduceLROnPlateau.prototype, 'sched', ['lastEpoch', 'numBadEpochs', 'cooldownCounter', 'minLrs', 'thresholdMode']);
 installHints(DTensor.prototype, 'dt', []);

@@ -193,7 +193,7 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
       /** torch.nn.init: in-place initializers outside autograd (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight) */
       init: typeof nnInit;
     };
-    /** Optimizers (torch.optim): SGD, Adam, AdamW, with param groups; learning-rate schedulers in tpu.optim.lrScheduler. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
+    /** Optimizers (torch.optim): SGD, Adam, AdamW, RMSprop, Adagrad, with param groups; learning-rate schedulers in tpu.optim.lrScheduler. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;
     /** torch.utils: its data loading. */
     utils: {

@@ -1,31 +1,31 @@
 // Adam (L2 weight decay added to the gradient) and AdamW (decoupled weight decay), as in
-// torch.optim, per param group. Bias corrections are live numbers of the parameter's step
-// count (PyTorch's per-parameter `step`): scalar program inputs, re-read on every step and
-// every tpu.compile replay.
+// torch.optim, per param group, with AMSGrad (the largest second moment so far) and maximize.
+// Bias corrections are live numbers of the parameter's step count (PyTorch's per-parameter
+// `step`): scalar program inputs, re-read on every step and every tpu.compile replay.
 import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
-import { aliasOfOnlyGroup, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
 
 export interface AdamOptions {
   lr?: number;
   betas?: readonly [number, number];
   eps?: number;
   weightDecay?: number;
+  amsgrad?: boolean;
+  maximize?: boolean;
 }
 
 /** Adam's and AdamW's hyperparameters, in their options and in each param group. */
 export type AdamHyperparameters = Required<AdamOptions>;
 
-const KEYS = ['lr', 'betas', 'eps', 'weightDecay'] as const;
+const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'amsgrad', 'maximize'] as const;
 
 function checkAdam(who: string, where: string, h: AdamHyperparameters): AdamHyperparameters {
   checkHyper(who, `${where}lr`, h.lr, 0);
   const betas: unknown = h.betas;
   if (!Array.isArray(betas) || betas.length !== 2) throw new TypeError(`${who}: ${where}betas must be [beta1, beta2]; got ${JSON.stringify(betas)}`);
   betas.forEach((b, i) => checkHyper(who, `${where}betas[${i}]`, b, 0, 1, true));
-  checkHyper(who, `${where}eps`, h.eps, 0);
-  checkHyper(who, `${where}weightDecay`, h.weightDecay, 0);
-  return h;
+  return checkGroupValues(who, where, h, ['eps', 'weightDecay'], ['amsgrad', 'maximize']);
 }
 
 /**
@@ -42,16 +42,20 @@ export class Adam extends Optimizer<AdamHyperparameters> {
   declare eps: number;
   /** The weight decay of the only param group. */
   declare weightDecay: number;
+  /** AMSGrad in the only param group. */
+  declare amsgrad: boolean;
+  /** Whether the only param group ascends the gradient. */
+  declare maximize: boolean;
   protected readonly decoupled: boolean;
 
   constructor(params: ParamsOrGroups<AdamHyperparameters>, options: AdamOptions = {}, decoupled = false) {
     const name = decoupled ? 'AdamW' : 'Adam';
     const o = readOptions<AdamOptions>(name, options, [...KEYS]);
-    super(params, name, checkAdam(name, '', { lr: o.lr ?? 1e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? (decoupled ? 0.01 : 0) }));
+    super(params, name, checkAdam(name, '', { lr: o.lr ?? 1e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? (decoupled ? 0.01 : 0), amsgrad: o.amsgrad ?? false, maximize: o.maximize ?? false }));
     this.decoupled = decoupled;
   }
 
-  protected readonly stateKeys = ['expAvg', 'expAvgSq'];
+  protected readonly stateKeys = ['expAvg', 'expAvgSq', 'maxExpAvgSq'];
 
   protected checkGroup(values: AdamHyperparameters, where: string): void {
     checkAdam(this.name, where, values);
@@ -63,13 +67,14 @@ export class Adam extends Optimizer<AdamHyperparameters> {
     const beta1 = () => beta(0);
     const beta2 = () => beta(1);
     const steps = () => this.updatesOf.get(p)!;
-    const l2 = this.choice(group, 'weightDecay != 0 (L2)', () => num('weightDecay') !== 0 && !this.decoupled);
-    const g = l2 ? grad.add(p.mul(this.hyper(() => num('weightDecay')))) : grad;
+    const g = this.followedGradient(group, p, grad, !this.decoupled);
     // Moments start at zero, so the first step has the same program as every other one.
     const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(this.hyper(beta1)).add(g.mul(this.hyper(() => 1 - beta1()))));
     const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(this.hyper(beta2)).add(g.mul(g).mul(this.hyper(() => 1 - beta2()))));
     const stepSize = this.hyper(() => num('lr') / (1 - beta1() ** steps()));
-    const denom = v.div(this.hyper(() => 1 - beta2() ** steps())).sqrt().add(this.hyper(() => num('eps')));
+    // AMSGrad divides by the largest second moment so far (zeros at first: the same program every step)
+    const second = this.groupFlag(group, 'amsgrad') ? this.setState(p, state, 'maxExpAvgSq', (vMax) => vMax.maximum(v)) : v;
+    const denom = second.div(this.hyper(() => 1 - beta2() ** steps())).sqrt().add(this.hyper(() => num('eps')));
     const decoupled = this.choice(group, 'weightDecay != 0 (decoupled)', () => num('weightDecay') !== 0 && this.decoupled);
     const base = decoupled ? p.mul(this.hyper(() => 1 - num('lr') * num('weightDecay'))) : p;
     return base.sub(m.div(denom).mul(stepSize));

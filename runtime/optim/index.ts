@@ -1,9 +1,11 @@
-// tpu.optim: SGD, Adam, AdamW (with param groups), and lrScheduler.
+// tpu.optim: SGD, Adam, AdamW, RMSprop, Adagrad (with param groups), and lrScheduler.
 import * as schedulers from './lr-scheduler/index.js';
 
 export { Optimizer, type ParamGroup, type ParamGroupOptions, type Hyperparameters } from './optimizer.js';
 export { SGD, type SGDOptions, type SGDHyperparameters } from './sgd.js';
 export { Adam, AdamW, type AdamOptions, type AdamHyperparameters } from './adam.js';
+export { RMSprop, type RMSpropOptions, type RMSpropHyperparameters } from './rmsprop.js';
+export { Adagrad, type AdagradOptions, type AdagradHyperparameters } from './adagrad.js';
 /**
  * Learning-rate schedulers (torch.optim.lr_scheduler): StepLR, MultiStepLR, ExponentialLR,
  * CosineAnnealingLR, LambdaLR, LinearLR, OneCycleLR, ReduceLROnPlateau.

@@ -28,6 +28,9 @@ import { installHints } from '../snake-case-hints.js';
 /** Hyperparameters every optimizer has. */
 export interface Hyperparameters {
   lr: number;
+  weightDecay: number;
+  /** Ascend the gradient (PyTorch's maximize). */
+  maximize: boolean;
 }
 
 /**
@@ -153,11 +156,17 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       return { ...copy, params: params.map((p) => {
         const steps = p instanceof Tensor ? this.updatesOf.get(p) : undefined;
         if (p instanceof DTensor && p.localTensors().some((t) => this.updatesOf.has(t))) throw new Error(`${this.name}.stateDict: the state of a DTensor parameter is not supported yet`);
-        if (steps !== undefined) state[index] = { step: steps, ...this.state.get(p as Tensor) };
+        if (steps !== undefined) state[index] = { step: steps, ...this.#stateInOrder(p as Tensor) };
         return index++;
       }) };
     });
     return { state, paramGroups };
+  }
+
+  /** A parameter's state tensors in stateKeys' order (PyTorch's), whatever order the update made them in. */
+  #stateInOrder(p: Tensor): Record<string, Tensor> {
+    const mine = this.state.get(p) ?? {};
+    return Object.fromEntries(this.stateKeys.filter((k) => k in mine).map((k) => [k, mine[k]!]));
   }
 
   /**
@@ -306,6 +315,21 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     return guard(`${this.name} paramGroups[${this.paramGroups.indexOf(group)}].${what}`, read);
   }
 
+  /** A group's true/false option (maximize, amsgrad): a choice, checked at every step as groupNumber's. */
+  protected groupFlag(group: ParamGroup<H>, key: keyof H & string): boolean {
+    return this.choice(group, key, () => checkFlag(this.name, `paramGroups[${this.paramGroups.indexOf(group)}].${key}`, group[key]));
+  }
+
+  /**
+   * The gradient an update follows, as each of PyTorch's begins: negated when the group
+   * maximizes, plus weightDecay · p (L2 weight decay) when `l2` and the group's weightDecay is not 0.
+   */
+  protected followedGradient(group: ParamGroup<H>, p: Tensor, grad: Tensor, l2 = true): Tensor {
+    const g = this.groupFlag(group, 'maximize') ? grad.neg() : grad;
+    const decay = () => this.groupNumber(group, 'weightDecay', 0);
+    return l2 && this.choice(group, 'weightDecay != 0', () => decay() !== 0) ? g.add(p.mul(this.hyper(decay))) : g;
+  }
+
   protected stateOf(p: Tensor): Record<string, Tensor> {
     let s = this.state.get(p);
     if (!s) this.state.set(p, (s = {}));
@@ -334,6 +358,18 @@ export function checkHyper(who: string, name: string, value: unknown, lo: number
     throw new RangeError(`${who}: ${name} must be a number in [${lo}, ${hi}${hiOpen ? ')' : ']'}; got ${JSON.stringify(v)}`);
   }
   return v;
+}
+
+/** Checks a group's (or the options') `numbers` are in [0, Infinity] and its `flags` true or false. */
+export function checkGroupValues<H extends object>(who: string, where: string, h: H, numbers: readonly (keyof H & string)[], flags: readonly (keyof H & string)[]): H {
+  for (const k of numbers) checkHyper(who, `${where}${k}`, h[k], 0);
+  for (const k of flags) checkFlag(who, `${where}${k}`, h[k]);
+  return h;
+}
+
+export function checkFlag(who: string, name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new TypeError(`${who}: ${name} must be true or false; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /**

@@ -1,8 +1,8 @@
-// SGD with momentum, dampening, Nesterov and weight decay (torch.optim.SGD's update), per param group.
+// SGD with momentum, dampening, Nesterov, weight decay and maximize (torch.optim.SGD's update), per param group.
 import { readOptions } from '../options.js';
 import { numberValue } from '../jit/live-number.js';
 import type { Tensor } from '../tensor.js';
-import { aliasOfOnlyGroup, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
 
 export interface SGDOptions {
   lr?: number;
@@ -10,17 +10,16 @@ export interface SGDOptions {
   dampening?: number;
   weightDecay?: number;
   nesterov?: boolean;
+  maximize?: boolean;
 }
 
 /** SGD's hyperparameters, in its options and in each param group. */
 export type SGDHyperparameters = Required<SGDOptions>;
 
-const KEYS = ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov'] as const;
+const KEYS = ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov', 'maximize'] as const;
 
 function checkSGD(who: string, where: string, h: SGDHyperparameters): SGDHyperparameters {
-  checkHyper(who, `${where}lr`, h.lr, 0);
-  for (const k of ['momentum', 'dampening', 'weightDecay'] as const) checkHyper(who, `${where}${k}`, h[k], 0);
-  if (typeof h.nesterov !== 'boolean') throw new TypeError(`${who}: ${where}nesterov must be true or false; got ${JSON.stringify(h.nesterov)}`);
+  checkGroupValues(who, where, h, ['lr', 'momentum', 'dampening', 'weightDecay'], ['nesterov', 'maximize']);
   if (h.nesterov && (!(numberValue(h.momentum) as number > 0) || numberValue(h.dampening) !== 0)) {
     throw new RangeError(`${who}: ${where}nesterov needs momentum > 0 and dampening 0`);
   }
@@ -43,10 +42,12 @@ export class SGD extends Optimizer<SGDHyperparameters> {
   declare weightDecay: number;
   /** Nesterov momentum in the only param group. */
   declare nesterov: boolean;
+  /** Whether the only param group ascends the gradient. */
+  declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<SGDHyperparameters>, options: SGDOptions = {}) {
     const o = readOptions<SGDOptions>('SGD', options, [...KEYS]);
-    super(params, 'SGD', checkSGD('SGD', '', { lr: o.lr ?? 1e-3, momentum: o.momentum ?? 0, dampening: o.dampening ?? 0, weightDecay: o.weightDecay ?? 0, nesterov: o.nesterov ?? false }));
+    super(params, 'SGD', checkSGD('SGD', '', { lr: o.lr ?? 1e-3, momentum: o.momentum ?? 0, dampening: o.dampening ?? 0, weightDecay: o.weightDecay ?? 0, nesterov: o.nesterov ?? false, maximize: o.maximize ?? false }));
   }
 
   protected readonly stateKeys = ['momentumBuffer'];
@@ -58,7 +59,7 @@ export class SGD extends Optimizer<SGDHyperparameters> {
   protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<SGDHyperparameters>): Tensor {
     const num = (key: 'lr' | 'momentum' | 'dampening' | 'weightDecay') => this.groupNumber(group, key, 0);
     const lr = this.hyper(() => num('lr'));
-    let g = this.choice(group, 'weightDecay != 0', () => num('weightDecay') !== 0) ? grad.add(p.mul(this.hyper(() => num('weightDecay')))) : grad;
+    let g = this.followedGradient(group, p, grad);
     if (this.choice(group, 'momentum != 0', () => num('momentum') !== 0)) {
       const gradient = g;
       // PyTorch: the first step's buffer is the gradient itself. The buffer starts at zero,
@@ -66,7 +67,7 @@ export class SGD extends Optimizer<SGDHyperparameters> {
       const first = () => this.updatesOf.get(p) === 1;
       const buf = this.setState(p, state, 'momentumBuffer', (b) =>
         b.mul(this.hyper(() => (first() ? 0 : num('momentum')))).add(gradient.mul(this.hyper(() => (first() ? 1 : 1 - num('dampening'))))));
-      g = this.choice(group, 'nesterov', () => group.nesterov) ? g.add(buf.mul(this.hyper(() => num('momentum')))) : buf;
+      g = this.groupFlag(group, 'nesterov') ? g.add(buf.mul(this.hyper(() => num('momentum')))) : buf;
     }
     return p.sub(g.mul(lr));
   }

@@ -7,7 +7,7 @@ import { f32, torchTier, type TorchCase } from './torch-tier.js';
 
 const { optim } = tpu;
 const { lrScheduler } = optim;
-type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam>;
+type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam> | InstanceType<typeof optim.RMSprop> | InstanceType<typeof optim.Adagrad>;
 type Sched = { step(): void };
 
 const vals = (n: number, a: number, b: number) => Array.from({ length: n }, (_, i) => Math.round(Math.sin(a * i + b) * 100) / 100);
@@ -138,6 +138,14 @@ const sgdGroups = (a: Tensor[], b: Tensor[]) => new optim.SGD([{ params: a, lr: 
 const SGD_GROUPS = "torch.optim.SGD([{'params': [w1, b1], 'lr': 0.05, 'weight_decay': 0.1}, {'params': [w2, b2]}], lr=0.02, momentum=0.9)";
 const adamGroups = (a: Tensor[], b: Tensor[]) => new optim.Adam([{ params: a, lr: 0.03, betas: [0.8, 0.99] }, { params: b, weightDecay: 0.05 }], { lr: 0.01 });
 const ADAM_GROUPS = "torch.optim.Adam([{'params': [w1, b1], 'lr': 0.03, 'betas': (0.8, 0.99)}, {'params': [w2, b2], 'weight_decay': 0.05}], lr=0.01)";
+// one group AMSGrad and maximize (a choice per group), beta2 0.6 so the AMSGrad maximum matters
+const amsgradGroups = (a: Tensor[], b: Tensor[]) => new optim.Adam([{ params: a, amsgrad: true }, { params: b, lr: 0.02, maximize: true }], { lr: 0.03, betas: [0.9, 0.6] });
+const AMSGRAD_GROUPS = "torch.optim.Adam([{'params': [w1, b1], 'amsgrad': True}, {'params': [w2, b2], 'lr': 0.02, 'maximize': True}], lr=0.03, betas=(0.9, 0.6))";
+const rmspropGroups = (a: Tensor[], b: Tensor[]) => new optim.RMSprop([{ params: a, alpha: 0.9, centered: true, weightDecay: 0.1 }, { params: b, lr: 0.005 }], { lr: 0.01, momentum: 0.8 });
+const RMSPROP_GROUPS = "torch.optim.RMSprop([{'params': [w1, b1], 'alpha': 0.9, 'centered': True, 'weight_decay': 0.1}, {'params': [w2, b2], 'lr': 0.005}], lr=0.01, momentum=0.8)";
+// the second group's initialAccumulatorValue is kept but unused, as in PyTorch: every sum starts at the constructor's
+const adagradGroups = (a: Tensor[], b: Tensor[]) => new optim.Adagrad([{ params: a, lrDecay: 0.3, weightDecay: 0.05 }, { params: b, lr: 0.2, initialAccumulatorValue: 5 }], { lr: 0.1, initialAccumulatorValue: 0.5 });
+const ADAGRAD_GROUPS = "torch.optim.Adagrad([{'params': [w1, b1], 'lr_decay': 0.3, 'weight_decay': 0.05}, {'params': [w2, b2], 'lr': 0.2, 'initial_accumulator_value': 5}], lr=0.1, initial_accumulator_value=0.5)";
 
 const cases: TorchCase[] = [
   training('SGD momentum, two groups (lr, weightDecay), StepLR', sgdGroups, (o) => new lrScheduler.StepLR(o, 2, { gamma: 0.5 }),
@@ -165,12 +173,32 @@ const cases: TorchCase[] = [
   training('one group: opt.lr and paramGroups[0].lr are the same value', (a, b) => new optim.SGD([...a, ...b], { lr: 0.05 }), () => null,
     { opt: 'torch.optim.SGD([w1, b1, w2, b2], lr=0.05)', sched: 'None', each: "opt.param_groups[0]['lr'] = 0.05 * (k + 1)" },
     (k, o) => { if (k % 2) o.lr = 0.05 * (k + 1); else o.paramGroups[0]!.lr = 0.05 * (k + 1); }),
+  training('Adam, one group amsgrad, the other maximize, StepLR', amsgradGroups, (o) => new lrScheduler.StepLR(o, 2, { gamma: 0.5 }),
+    { opt: AMSGRAD_GROUPS, sched: 'torch.optim.lr_scheduler.StepLR(opt, 2, gamma=0.5)' }),
+  training('RMSprop momentum, two groups (lr, alpha, centered, weightDecay), StepLR', rmspropGroups, (o) => new lrScheduler.StepLR(o, 2, { gamma: 0.5 }),
+    { opt: RMSPROP_GROUPS, sched: 'torch.optim.lr_scheduler.StepLR(opt, 2, gamma=0.5)' }),
+  training('RMSprop, OneCycleLR (cycles momentum)', rmspropGroups, (o) => new lrScheduler.OneCycleLR(o, [0.02, 0.01], { totalSteps: STEPS }),
+    { opt: RMSPROP_GROUPS, sched: 'torch.optim.lr_scheduler.OneCycleLR(opt, [0.02, 0.01], total_steps=6)' }),
+  training('Adagrad, two groups (lr, lrDecay, weightDecay, initialAccumulatorValue), ExponentialLR, paramGroups[1].lrDecay set at step 3', adagradGroups,
+    (o) => new lrScheduler.ExponentialLR(o, 0.8),
+    { opt: ADAGRAD_GROUPS, sched: 'torch.optim.lr_scheduler.ExponentialLR(opt, 0.8)', each: "if k == 3: opt.param_groups[1]['lr_decay'] = 0.5" },
+    (k, o) => { if (k === 3) Object.assign(o.paramGroups[1]!, { lrDecay: 0.5 }); }),
+  training('Adagrad, addParamGroup after two steps (its sum starts at the constructor\'s initialAccumulatorValue)', (a) => new optim.Adagrad(a, { lr: 0.1, initialAccumulatorValue: 0.5, lrDecay: 0.1 }),
+    () => null,
+    { opt: 'torch.optim.Adagrad([w1, b1], lr=0.1, initial_accumulator_value=0.5, lr_decay=0.1)', sched: 'None', each: "if k == 2: opt.add_param_group({'params': [w2, b2], 'lr': 0.05})" },
+    (k, o, m) => { if (k === 2) o.addParamGroup({ params: m.second, lr: 0.05 }); }),
   compiled('tpu.compile: SGD momentum, two groups, ExponentialLR stepped outside', sgdGroups, (o) => new lrScheduler.ExponentialLR(o, 0.7),
     { opt: SGD_GROUPS, sched: 'torch.optim.lr_scheduler.ExponentialLR(opt, 0.7)' }, false),
   compiled('tpu.compile: Adam, two groups, CosineAnnealingLR stepped inside', adamGroups, (o) => new lrScheduler.CosineAnnealingLR(o, 3),
     { opt: ADAM_GROUPS, sched: 'torch.optim.lr_scheduler.CosineAnnealingLR(opt, 3)' }, true),
   compiled('tpu.compile: SGD, OneCycleLR stepped inside (momentum cycled)', sgdGroups, (o) => new lrScheduler.OneCycleLR(o, [0.1, 0.2], { totalSteps: STEPS }),
     { opt: SGD_GROUPS, sched: 'torch.optim.lr_scheduler.OneCycleLR(opt, [0.1, 0.2], total_steps=6)' }, true),
+  compiled('tpu.compile: Adam amsgrad and maximize groups, ExponentialLR stepped inside', amsgradGroups, (o) => new lrScheduler.ExponentialLR(o, 0.7),
+    { opt: AMSGRAD_GROUPS, sched: 'torch.optim.lr_scheduler.ExponentialLR(opt, 0.7)' }, true),
+  compiled('tpu.compile: RMSprop, two groups, OneCycleLR stepped inside (lr and momentum cycled)', rmspropGroups, (o) => new lrScheduler.OneCycleLR(o, [0.02, 0.01], { totalSteps: STEPS }),
+    { opt: RMSPROP_GROUPS, sched: 'torch.optim.lr_scheduler.OneCycleLR(opt, [0.02, 0.01], total_steps=6)' }, true),
+  compiled('tpu.compile: Adagrad, two groups, ExponentialLR stepped outside', adagradGroups, (o) => new lrScheduler.ExponentialLR(o, 0.7),
+    { opt: ADAGRAD_GROUPS, sched: 'torch.optim.lr_scheduler.ExponentialLR(opt, 0.7)' }, false),
 ];
 
 torchTier('param groups and lr schedulers vs torch.optim', cases);

@@ -8,7 +8,7 @@ import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, torchTier, type TorchCase } from './torch-tier.js';
 
 const { optim } = tpu;
-type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam>;
+type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam> | InstanceType<typeof optim.RMSprop> | InstanceType<typeof optim.Adagrad>;
 
 const W = f32([[0.5, -1, 0.25], [1.5, 0.3, -0.7]]);
 const B = f32([0.1, -0.2]);
@@ -88,6 +88,12 @@ function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: stri
 
 const sgd = (lr: number) => (w: Tensor, b: Tensor) => new optim.SGD([{ params: [w], weightDecay: 0.1 }, { params: [b], lr: 0.02 }], { lr, momentum: 0.9 });
 const adam = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adam([{ params: [w], betas: [0.8, 0.99] }, { params: [b], lr: 0.02 }], { lr });
+const amsgrad = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adam([{ params: [w], amsgrad: true }, { params: [b], lr: 0.02, maximize: true }], { lr, betas: [0.9, 0.6] });
+const rmsprop = (lr: number) => (w: Tensor, b: Tensor) => new optim.RMSprop([{ params: [w], centered: true }, { params: [b], lr: 0.02 }], { lr, momentum: 0.7 });
+const adagrad = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adagrad([{ params: [w], lrDecay: 0.2 }, { params: [b], lr: 0.02 }], { lr, initialAccumulatorValue: 0.3 });
+const AMSGRAD_PY = (lr: number) => `torch.optim.Adam([{'params': [w], 'amsgrad': True}, {'params': [b], 'lr': 0.02, 'maximize': True}], lr=${lr}, betas=(0.9, 0.6))`;
+const RMSPROP_PY = (lr: number) => `torch.optim.RMSprop([{'params': [w], 'centered': True}, {'params': [b], 'lr': 0.02}], lr=${lr}, momentum=0.7)`;
+const ADAGRAD_PY = (lr: number) => `torch.optim.Adagrad([{'params': [w], 'lr_decay': 0.2}, {'params': [b], 'lr': 0.02}], lr=${lr}, initial_accumulator_value=0.3)`;
 const SGD_PY = (lr: number) => `torch.optim.SGD([{'params': [w], 'weight_decay': 0.1}, {'params': [b], 'lr': 0.02}], lr=${lr}, momentum=0.9)`;
 const ADAM_PY = (lr: number) => `torch.optim.Adam([{'params': [w], 'betas': (0.8, 0.99)}, {'params': [b], 'lr': 0.02}], lr=${lr})`;
 
@@ -97,6 +103,13 @@ const cases: TorchCase[] = [
   rewound('SGD momentum: a saved state loaded back', sgd(0.05), SGD_PY(0.05), false),
   rewound('Adam: a saved state loaded back', adam(0.05), ADAM_PY(0.05), false),
   rewound('Adam under tpu.compile: a saved state loaded back reaches the next replay', adam(0.05), ADAM_PY(0.05), true),
+  continued('Adam amsgrad: a new optimizer loads the largest second moments', amsgrad(0.05), amsgrad(0.5), AMSGRAD_PY(0.05), AMSGRAD_PY(0.5)),
+  continued('RMSprop centered, momentum: a new optimizer loads the averages and buffers', rmsprop(0.05), rmsprop(0.5), RMSPROP_PY(0.05), RMSPROP_PY(0.5)),
+  continued('Adagrad: a new optimizer loads the sums and step counts (lrDecay)', adagrad(0.05), adagrad(0.5), ADAGRAD_PY(0.05), ADAGRAD_PY(0.5)),
+  rewound('Adam amsgrad under tpu.compile: a saved state loaded back', amsgrad(0.05), AMSGRAD_PY(0.05), true),
+  rewound('RMSprop under tpu.compile: a saved state loaded back', rmsprop(0.05), RMSPROP_PY(0.05), true),
+  rewound('Adagrad under tpu.compile: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), true),
+  rewound('Adagrad: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), false),
 ];
 
 torchTier('optimizer stateDict / loadStateDict vs torch.optim', cases);
@@ -111,7 +124,28 @@ describe('optimizer stateDict', () => {
     expect(Object.keys(sd.state)).toEqual(['0']);
     expect(sd.state[0]!.step).toBe(1);
     expect(Object.keys(sd.state[0]!)).toEqual(['step', 'expAvg', 'expAvgSq']);
-    expect(sd.paramGroups).toEqual([{ lr: 1e-3, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0, params: [0] }, { lr: 0.5, betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0, params: [1] }]);
+    const adamDefaults = { betas: [0.9, 0.999], eps: 1e-8, weightDecay: 0, amsgrad: false, maximize: false };
+    expect(sd.paramGroups).toEqual([{ lr: 1e-3, ...adamDefaults, params: [0] }, { lr: 0.5, ...adamDefaults, params: [1] }]);
+  });
+
+  it("of Adam amsgrad, RMSprop and Adagrad has PyTorch's keys (camelCase, in PyTorch's order)", () => {
+    const w = tpu.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+    // PyTorch 2.13's state_dict() keys; its implementation switches (foreach, fused, ...) are not options here
+    const pytorch: [() => Opt, string[], string[]][] = [
+      [() => new optim.Adam([w], { amsgrad: true }), ['step', 'exp_avg', 'exp_avg_sq', 'max_exp_avg_sq'], ['lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'maximize']],
+      [() => new optim.RMSprop([w], { momentum: 0.9, centered: true }), ['step', 'square_avg', 'momentum_buffer', 'grad_avg'], ['lr', 'momentum', 'alpha', 'eps', 'centered', 'weight_decay', 'maximize']],
+      [() => new optim.Adagrad([w]), ['step', 'sum'], ['lr', 'lr_decay', 'eps', 'weight_decay', 'initial_accumulator_value', 'maximize']],
+    ];
+    const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    for (const [make, stateKeys, groupKeys] of pytorch) {
+      const opt = make();
+      w.sum().backward();
+      opt.step();
+      const sd = opt.stateDict();
+      expect(Object.keys(sd.state[0]!)).toEqual(stateKeys.map(camel));
+      expect(Object.keys(sd.paramGroups[0]!)).toEqual([...groupKeys.map(camel), 'params']);
+      opt.zeroGrad();
+    }
   });
 
   it('loading names what does not match', () => {

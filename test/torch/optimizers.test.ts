@@ -1,4 +1,4 @@
-// Optimizer steps against torch.optim: three steps on the same loss, every option.
+// Optimizer steps against torch.optim: three steps on the same loss, the weights after each, every option.
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, torchTier, type TorchCase } from './torch-tier.js';
 
@@ -13,21 +13,24 @@ function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): vo
     js: (p0, t) => {
       const p = p0.detach().requiresGrad_();
       const opt = make(p);
+      const snaps: Tensor[] = [];
       for (let i = 0; i < 3; i++) {
         opt.zeroGrad();
         p.sub(t).square().mul(p.square().add(1)).sum().backward();
         opt.step();
+        snaps.push(p.detach().clone());
       }
-      return p.detach();
+      return snaps;
     },
     py: [
       'p = x0.clone().requires_grad_()',
       `opt = ${pyOpt}`,
+      'result = []',
       'for _ in range(3):',
       '    opt.zero_grad()',
       '    ((p - x1) ** 2 * (p ** 2 + 1)).sum().backward()',
       '    opt.step()',
-      'result = p.detach()',
+      '    result.append(p.detach().clone())',
     ].join('\n'),
   };
 }
@@ -41,6 +44,17 @@ const cases: TorchCase[] = [
   steps('Adam betas, eps, weightDecay', (p) => new optim.Adam([p], { lr: 0.05, betas: [0.8, 0.99], eps: 1e-6, weightDecay: 0.1 }), 'torch.optim.Adam([p], lr=0.05, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1)'),
   steps('AdamW', (p) => new optim.AdamW([p], { lr: 0.05 }), 'torch.optim.AdamW([p], lr=0.05)'),
   steps('AdamW weightDecay', (p) => new optim.AdamW([p], { lr: 0.05, weightDecay: 0.3 }), 'torch.optim.AdamW([p], lr=0.05, weight_decay=0.3)'),
+  steps('SGD maximize, momentum, weightDecay', (p) => new optim.SGD([p], { lr: 0.01, momentum: 0.9, weightDecay: 0.05, maximize: true }), 'torch.optim.SGD([p], lr=0.01, momentum=0.9, weight_decay=0.05, maximize=True)'),
+  // beta2 0.5: the second moment falls between steps, so the AMSGrad maximum differs from it
+  steps('Adam amsgrad', (p) => new optim.Adam([p], { lr: 0.05, betas: [0.9, 0.5], amsgrad: true }), 'torch.optim.Adam([p], lr=0.05, betas=(0.9, 0.5), amsgrad=True)'),
+  steps('Adam amsgrad, maximize, weightDecay', (p) => new optim.Adam([p], { lr: 0.05, betas: [0.9, 0.5], weightDecay: 0.1, amsgrad: true, maximize: true }), 'torch.optim.Adam([p], lr=0.05, betas=(0.9, 0.5), weight_decay=0.1, amsgrad=True, maximize=True)'),
+  steps('AdamW amsgrad, maximize', (p) => new optim.AdamW([p], { lr: 0.05, betas: [0.9, 0.5], weightDecay: 0.3, amsgrad: true, maximize: true }), 'torch.optim.AdamW([p], lr=0.05, betas=(0.9, 0.5), weight_decay=0.3, amsgrad=True, maximize=True)'),
+  steps('RMSprop', (p) => new optim.RMSprop([p]), 'torch.optim.RMSprop([p])'),
+  steps('RMSprop alpha, eps, weightDecay, momentum', (p) => new optim.RMSprop([p], { lr: 0.02, alpha: 0.9, eps: 1e-6, weightDecay: 0.1, momentum: 0.8 }), 'torch.optim.RMSprop([p], lr=0.02, alpha=0.9, eps=1e-6, weight_decay=0.1, momentum=0.8)'),
+  steps('RMSprop centered, momentum, maximize', (p) => new optim.RMSprop([p], { lr: 0.02, alpha: 0.8, momentum: 0.5, centered: true, maximize: true }), 'torch.optim.RMSprop([p], lr=0.02, alpha=0.8, momentum=0.5, centered=True, maximize=True)'),
+  steps('Adagrad', (p) => new optim.Adagrad([p]), 'torch.optim.Adagrad([p])'),
+  steps('Adagrad lrDecay, weightDecay, initialAccumulatorValue, eps', (p) => new optim.Adagrad([p], { lr: 0.1, lrDecay: 0.5, weightDecay: 0.1, initialAccumulatorValue: 2, eps: 1e-6 }), 'torch.optim.Adagrad([p], lr=0.1, lr_decay=0.5, weight_decay=0.1, initial_accumulator_value=2, eps=1e-6)'),
+  steps('Adagrad maximize', (p) => new optim.Adagrad([p], { lr: 0.1, maximize: true }), 'torch.optim.Adagrad([p], lr=0.1, maximize=True)'),
 ];
 
 torchTier('optimizers vs torch.optim', cases);

@@ -32,7 +32,7 @@ describe('param group errors', () => {
     const opt = new optim.Adam([{ params: a, lr: 0.5 }, { params: [b] }], { lr: 0.01, betas: [0.8, 0.9] });
     expect(opt.paramGroups.map((g) => [g.params.length, g.params[0] === [a, b][opt.paramGroups.indexOf(g)], g.lr, g.betas, g.eps, g.weightDecay]))
       .toEqual([[1, true, 0.5, [0.8, 0.9], 1e-8, 0], [1, true, 0.01, [0.8, 0.9], 1e-8, 0]]);
-    expect(opt.defaults).toEqual({ lr: 0.01, betas: [0.8, 0.9], eps: 1e-8, weightDecay: 0 });
+    expect(opt.defaults).toEqual({ lr: 0.01, betas: [0.8, 0.9], eps: 1e-8, weightDecay: 0, amsgrad: false, maximize: false });
     opt.paramGroups[0]!.betas = [0.5, 0.9];
     expect(opt.paramGroups[1]!.betas).toEqual([0.8, 0.9]);
     expect(new optim.AdamW([a]).paramGroups[0]!.weightDecay).toBe(0.01);
@@ -40,7 +40,7 @@ describe('param group errors', () => {
     const group = opt.paramGroups[1] as unknown as Record<string, unknown>;
     expect(() => { group.weight_decay = 0.3; }).toThrow("opt.paramGroups[1].weight_decay: PyTorch's weight_decay is opt.paramGroups[1].weightDecay here");
     expect(() => group.initial_lr).toThrow("opt.paramGroups[1].initial_lr: PyTorch's initial_lr is opt.paramGroups[1].initialLr here");
-    expect(Object.keys(group)).toEqual(['params', 'lr', 'betas', 'eps', 'weightDecay']);
+    expect(Object.keys(group)).toEqual(['params', 'lr', 'betas', 'eps', 'weightDecay', 'amsgrad', 'maximize']);
   });
 
   it('opt.lr is the only group\'s lr; with several groups it is an error pointing at paramGroups', () => {
@@ -74,7 +74,7 @@ describe('scheduler errors', () => {
     const stepLR = new S.StepLR(opt, 2);
     expect(() => (stepLR.step as (epoch: number) => void).call(stepLR, 5)).toThrow(/StepLR\.step: takes no argument/);
     expect(() => new S.StepLR({} as never, 2)).toThrow(/StepLR: optimizer must be a tpu\.optim optimizer/);
-    expect(() => new S.OneCycleLR(null as never, 0.1, { totalSteps: 3 })).toThrow(/OneCycleLR: optimizer must be a tpu\.optim optimizer \(SGD, Adam, AdamW\); got null/);
+    expect(() => new S.OneCycleLR(null as never, 0.1, { totalSteps: 3 })).toThrow(/OneCycleLR: optimizer must be a tpu\.optim optimizer \(SGD, Adam, AdamW, RMSprop, Adagrad\); got null/);
     expect(() => new S.LambdaLR(opt, [(e: number) => e])).toThrow(/LambdaLR: lrLambda must be one function or one per param group \(2\); got 1/);
     expect(() => new S.OneCycleLR(opt, 0.1)).toThrow(/OneCycleLR: give totalSteps, or epochs and stepsPerEpoch/);
     expect(() => new S.OneCycleLR(opt, [0.1], { totalSteps: 3 })).toThrow(/OneCycleLR: maxLr must have one value per param group \(2\); got 1/);

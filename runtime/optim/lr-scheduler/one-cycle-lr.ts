@@ -69,7 +69,7 @@ export class OneCycleLR extends LRScheduler {
     let beta1 = false;
     if (cycleMomentum) {
       beta1 = 'betas' in optimizer.defaults;
-      if (!beta1 && !('momentum' in optimizer.defaults)) throw new TypeError(`${name}: cycleMomentum needs an optimizer with momentum or betas (SGD, Adam, AdamW); give cycleMomentum: false`);
+      if (!beta1 && !('momentum' in optimizer.defaults)) throw new TypeError(`${name}: cycleMomentum needs an optimizer with momentum or betas (SGD, Adam, AdamW, RMSprop); give cycleMomentum: false`);
       const max = perGroup(name, 'maxMomentum', o.maxMomentum ?? 0.95, optimizer, 0);
       const base = perGroup(name, 'baseMomentum', o.baseMomentum ?? 0.85, optimizer, 0);
       momenta = max.map((m, i) => ({ max: m, base: base[i]! }));

@@ -1,0 +1,69 @@
+// Adagrad (torch.optim.Adagrad), per param group: the gradient divided by the root of the sum
+// of its squares so far, the learning rate decayed by lrDecay per step, with L2 weight decay
+// and maximize. As in PyTorch, every sum starts at the constructor's initialAccumulatorValue
+// (a group's value is kept in the group, not used).
+import { readOptions } from '../options.js';
+import type { Tensor } from '../tensor.js';
+import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+
+export interface AdagradOptions {
+  lr?: number;
+  lrDecay?: number;
+  weightDecay?: number;
+  initialAccumulatorValue?: number;
+  eps?: number;
+  maximize?: boolean;
+}
+
+/** Adagrad's hyperparameters, in its options and in each param group. */
+export type AdagradHyperparameters = Required<AdagradOptions>;
+
+const KEYS = ['lr', 'lrDecay', 'weightDecay', 'initialAccumulatorValue', 'eps', 'maximize'] as const;
+const NUMBERS = ['lr', 'lrDecay', 'weightDecay', 'initialAccumulatorValue', 'eps'] as const;
+const checkAdagrad = (who: string, where: string, h: AdagradHyperparameters) => checkGroupValues(who, where, h, NUMBERS, ['maximize']);
+
+/**
+ * Adagrad (torch.optim.Adagrad). `params` may be param groups with their own options.
+ * @example const opt = new tpu.optim.Adagrad(model.parameters(), { lr: 1e-2, lrDecay: 1e-4 })
+ */
+export class Adagrad extends Optimizer<AdagradHyperparameters> {
+  /** The learning rate of the only param group (an error with several: use paramGroups[i].lr). */
+  declare lr: number;
+  /** The learning-rate decay of the only param group. */
+  declare lrDecay: number;
+  /** The weight decay of the only param group. */
+  declare weightDecay: number;
+  /** The initial accumulator value of the only param group. */
+  declare initialAccumulatorValue: number;
+  /** The eps of the only param group. */
+  declare eps: number;
+  /** Whether the only param group ascends the gradient. */
+  declare maximize: boolean;
+
+  constructor(params: ParamsOrGroups<AdagradHyperparameters>, options: AdagradOptions = {}) {
+    const o = readOptions<AdagradOptions>('Adagrad', options, [...KEYS]);
+    super(params, 'Adagrad', checkAdagrad('Adagrad', '', {
+      // PyTorch's order of a group's keys
+      lr: o.lr ?? 1e-2, lrDecay: o.lrDecay ?? 0, eps: o.eps ?? 1e-10, weightDecay: o.weightDecay ?? 0,
+      initialAccumulatorValue: o.initialAccumulatorValue ?? 0, maximize: o.maximize ?? false,
+    }));
+  }
+
+  protected readonly stateKeys = ['sum'];
+
+  protected checkGroup(values: AdagradHyperparameters, where: string): void {
+    checkAdagrad(this.name, where, values);
+  }
+
+  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<AdagradHyperparameters>): Tensor {
+    const num = (key: (typeof NUMBERS)[number]) => this.groupNumber(group, key, 0);
+    const steps = () => this.updatesOf.get(p)!;
+    const g = this.followedGradient(group, p, grad);
+    // The sum is made as zeros: the first step adds the initial value, later steps add 0 (one program for all).
+    const initial = this.hyper(() => (steps() === 1 ? this.defaults.initialAccumulatorValue : 0));
+    const sum = this.setState(p, state, 'sum', (s) => s.add(g.mul(g)).add(initial));
+    const clr = this.hyper(() => num('lr') / (1 + (steps() - 1) * num('lrDecay')));
+    return p.sub(g.div(sum.sqrt().add(this.hyper(() => num('eps')))).mul(clr));
+  }
+}
+aliasOfOnlyGroup(Adagrad.prototype, KEYS);
