@@ -187,7 +187,9 @@ export class Tensor {
 
   constructor(node: TraceNode | null, shape?: Shape, dtype?: DType, chip = 0) {
     this._node = node;
-    this.shape = node ? node.shape : shape!;
+    // frozen: `x.shape.reverse()` or `s = x.shape; s[0] = 1` would otherwise rewrite x's own shape
+    // (PyTorch's torch.Size is immutable); a frozen array reads as fast as a plain one
+    this.shape = Object.freeze(node ? node.shape : shape!);
     this.dtype = node ? node.dtype : dtype!;
     this.chip = node ? node.chip : chip;
     noteCreated(this);
