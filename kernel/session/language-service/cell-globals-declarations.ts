@@ -1,5 +1,5 @@
 // The types of the globals every cell has, for the language service: the cell API (display,
-// clearOutput, input, comms), `tpu` and the type names Tensor, BoolTensor and DType, typed by
+// clearOutput, input, comms), `tpu` and the type names Tensor, BoolTensor, DTensor and DType, typed by
 // the tensor runtime's built declarations (dist/runtime) when they exist.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +53,8 @@ declare const tpu: ${tpu};
 type Tensor = ${runtimeType('Tensor', 'any')};
 /** A tensor of dtype bool (comparisons, masks): its item() is a boolean. */
 type BoolTensor = ${runtimeType('BoolTensor', 'any')};
+/** A tensor held as one piece per chip of a mesh (tpu.distributeTensor), for annotations. */
+type DTensor = ${runtimeType('DTensor', 'any')};
 /** A tensor's dtype: 'float32', 'bfloat16', 'int32', 'int64' or 'bool'. */
 type DType = ${runtimeType('DType', 'string')};
 ${plotDeclarations}${progressDeclarations}${widgetDeclarations}${dispatchDeclarations(runtimeType('Tensor'), runtimeType('BoolTensor'))}`;
