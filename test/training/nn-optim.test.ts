@@ -103,6 +103,11 @@ describe('nn.Module', () => {
     expect(zeros / 4000).toBeLessThan(0.28);
     expect(y.filter((v) => v !== 0).every((v) => Math.abs(v - 1 / 0.75) < 1e-6)).toBe(true);
     expect(() => new nn.Dropout(1.5)).toThrow(/Dropout: p must be a probability in \[0, 1\]; got 1.5/);
+    // PyTorch's nn.Dropout(p=0.9): p in an options object
+    const named = new nn.Dropout({ p: 0.9 });
+    expect(named.p).toBe(0.9);
+    expect(named.forward(tpu.ones([4000])).dataSync().filter((v) => v === 0).length / 4000).toBeGreaterThan(0.85);
+    expect(() => new nn.Dropout({ prob: 0.1 } as never)).toThrow("nn.Dropout: unknown option 'prob'; nn.Dropout accepts 'p'");
   });
 });
 

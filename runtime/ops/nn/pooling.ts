@@ -19,6 +19,12 @@ export interface PoolOptions {
   dilation?: number | readonly number[];
   /** avgPool2d only: count padded zeros in the average (PyTorch's default true). */
   countIncludePad?: boolean;
+  /** PyTorch's defaults only: true (an output size rounded up) is not supported. */
+  ceilMode?: false;
+  /** PyTorch's default only (false): indices are not returned. */
+  returnIndices?: false;
+  /** PyTorch's default only (null). */
+  divisorOverride?: null;
 }
 
 /** Max-pooling's padding: the lowest value of an integer dtype (floats pad with -inf). */
@@ -29,10 +35,12 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
     throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }
   if (x.dtype === 'bool' || (combine === 'avg' && isInteger(x.dtype))) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
-  for (const unsupported of ['ceilMode', 'returnIndices', 'divisorOverride'] as const) {
-    if ((o as Record<string, unknown>)[unsupported]) throw new TypeError(`${op}: ${unsupported} is not supported`);
+  // PyTorch's options this pool does not implement: their defaults (false, null) are accepted
+  const unsupported = ['ceilMode', 'returnIndices', 'divisorOverride'] as const;
+  for (const key of unsupported) {
+    if ((o as Record<string, unknown>)[key]) throw new TypeError(`${op}: ${key} is not supported`);
   }
-  readOptions<PoolOptions>(op, o, combine === 'max' ? ['stride', 'padding', 'dilation'] : ['stride', 'padding', 'countIncludePad']);
+  readOptions<PoolOptions>(op, o, [...(combine === 'max' ? ['stride', 'padding', 'dilation'] as const : ['stride', 'padding', 'countIncludePad'] as const), ...unsupported]);
   const k = pair(op, 'kernelSize', kernelSize, [], 1);
   const s = pair(op, 'stride', o.stride, k, 1);
   const p = pair(op, 'padding', o.padding, [0, 0], 0);
