@@ -7,8 +7,7 @@
 // index past its dim is an error rather than a neighbouring element.
 import { broadcastShapes, formatShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
-import { gather, indexWith } from './gather-scatter.js';
-import { where } from './where.js';
+import { fromTheEnd, gather, indexWith } from './gather-scatter.js';
 
 /** An index of `at`: the tensor and the dim of the sliced input it picks along. */
 export interface Pick {
@@ -30,8 +29,7 @@ export function advancedIndex(y: Tensor, picks: readonly Pick[]): Tensor {
   for (const pick of picks.slice(1)) {
     // z: [..., count, n, ...] at base; pick each row's element of dim base + 1
     const n = z.shape[base + 1]!;
-    const raw = flat(pick.index);
-    const index = where(raw.lt(0), raw.add(n), raw);
+    const index = fromTheEnd(flat(pick.index), n);
     const spread = z.shape.map((size, d) => (d === base ? count : d === base + 1 ? 1 : size));
     const view = z.shape.map((_, d) => (d === base ? count : 1));
     z = gather(z, base + 1, index.reshape(view).expand(spread)).squeeze(base + 1);

@@ -141,12 +141,15 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
  * x[idx] for an int32 or int64 tensor of any shape (along dim, the first by default: x.index(idx)).
  * As in PyTorch's advanced indexing, negative values count from the end; below -n or from n on is an error.
  */
+/** An index whose negative entries count from the end of a dim of n (PyTorch's wrapping of index tensors). */
+export const fromTheEnd = (index: Tensor, n: number): Tensor => where(index.lt(0), index.add(n), index);
+
 export function indexWith(x: Tensor, index: Tensor, dim = 0, xStrides?: readonly number[]): Tensor {
   const idx = indexTensor('index', index);
   if (x.ndim === 0) throw new RangeError('index: a 0-d tensor cannot be indexed');
   const d = normalizeDim('index', dim, x.ndim);
   const checked = checkHostIndices('index', 'index', idx, x.shape[d]!, true);
-  const wrapped = isInteger(idx.dtype) ? where(idx.lt(0), idx.add(x.shape[d]!), idx) : idx;
+  const wrapped = isInteger(idx.dtype) ? fromTheEnd(idx, x.shape[d]!) : idx;
   return indexLayout(x, idx, d, apply(indexSelectOp, [x, wrapped], indexAttrs(d, checked)), xStrides);
 }
 

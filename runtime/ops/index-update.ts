@@ -9,7 +9,7 @@ import { readAlpha } from './scaled-add.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { composite } from '../modes/composite.js';
 import { describeValue } from '../distributed/describe-value.js';
-import { indexAttrs, INT32_INDEX_HINT, scatterAddOp } from './gather-scatter.js';
+import { fromTheEnd, indexAttrs, INT32_INDEX_HINT, scatterAddOp } from './gather-scatter.js';
 import { filled } from './constant.js';
 import { where } from './where.js';
 import { tensorArg } from './tensor-arg.js';
@@ -72,7 +72,7 @@ export function indexFill(x: Tensor, dim: number, index: Tensor, value: number |
   const checked = checkHostIndices('indexFill', 'index', idx, n, true);
   return composite('indexFill', () => {
     // the filled positions along dim: a count per position (an index out of range fails on the device)
-    const wrapped = where(idx.lt(0), idx.add(n), idx);
+    const wrapped = fromTheEnd(idx, n);
     const counts = apply(scatterAddOp, [filled('indexFill', [n], 0, 'int32', x.chip), wrapped, filled('indexFill', [idx.numel()], 1, 'int32', x.chip)], indexAttrs(0, checked));
     const hit = counts.gt(0).reshape(x.shape.map((m, k) => (k === d ? m : 1)));
     const filledIn = where(hit, value instanceof Tensor && value.dtype !== x.dtype ? value.to(x.dtype) : value, x);

@@ -7,8 +7,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { checkHostIndices } from '../host-known-indices.js';
-import { gather, gatherChecked, indexAttrs, indexSelectOp, INT32_INDEX_HINT } from './gather-scatter.js';
-import { where } from './where.js';
+import { fromTheEnd, gather, gatherChecked, indexAttrs, indexSelectOp, INT32_INDEX_HINT } from './gather-scatter.js';
 import { tensorArg } from './tensor-arg.js';
 
 function indexArg(op: string, index: unknown): Tensor {
@@ -16,9 +15,6 @@ function indexArg(op: string, index: unknown): Tensor {
   if (!isInteger(t.dtype)) throw new TypeError(`${op}: index must be an int32 or int64 tensor; got ${t.dtype} ${INT32_INDEX_HINT}`);
   return t;
 }
-
-/** index + n where it is negative. */
-const fromTheEnd = (index: Tensor, n: number) => where(index.lt(0), index.add(n), index);
 
 /**
  * The elements of x read as a 1-D tensor at index, of any shape (torch.take); negative
