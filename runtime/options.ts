@@ -48,16 +48,30 @@ export function withPositional(op: string, name: string, value: unknown, options
 }
 
 /**
- * Numbers PyTorch takes positionally or by keyword (`normal_(w, 0, 0.02)`, `normal_(w, std=0.02)`):
- * given in `names`' order, then optionally one options object for the rest. Each is a finite
- * number or absent; giving one in both places is an error.
+ * The arguments by name of a call PyTorch takes with leading values by position and keywords
+ * after (`normal_(w, 0, 0.02)`, `normal_(w, std=0.02)`, `nn.Hardtanh(-2, max_val=2)`): the values
+ * in `names`' order, then one options object that may hold any of `names` and `keywordOnly`.
+ * Too many values, an unknown option or a name given both ways is an error naming `who`.
  */
-export function numbersByPosition(op: string, names: readonly string[], args: readonly unknown[]): Record<string, number | undefined> {
+export function byPosition<T extends object>(who: string, args: readonly unknown[], names: readonly (keyof T & string)[], keywordOnly: readonly (keyof T & string)[] = []): Partial<T> {
   const last = args[args.length - 1];
-  const positional = isOptions(last) ? args.slice(0, -1) : args;
-  if (positional.length > names.length) throw new TypeError(`${op}: takes at most ${names.length} numbers (${names.join(', ')}); got ${positional.length}`);
-  const byName: Record<string, unknown> = isOptions(last) ? { ...readOptions(op, last, names.slice(positional.length)) } : {};
-  positional.forEach((v, i) => (byName[names[i]!] = v));
+  const values = isOptions(last) ? args.slice(0, -1) : args;
+  if (values.length > names.length) {
+    throw new TypeError(`${who}: takes at most ${names.length} argument${names.length === 1 ? '' : 's'} (${names.join(', ')}) before its options; got ${values.length}`);
+  }
+  const named: Record<string, unknown> = { ...readOptions<T>(who, isOptions(last) ? last : undefined, [...names, ...keywordOnly]) };
+  values.forEach((v, i) => {
+    const name = names[i]!;
+    if (v === undefined) return; // an omitted argument
+    if (named[name] !== undefined) throw new TypeError(`${who}: ${name} is given twice: positionally (${JSON.stringify(v)}) and in the options (${JSON.stringify(named[name])})`);
+    named[name] = v;
+  });
+  return named as Partial<T>;
+}
+
+/** byPosition's arguments, each a finite number or absent (an init function's mean, std, bounds). */
+export function numbersByPosition(op: string, names: readonly string[], args: readonly unknown[]): Record<string, number | undefined> {
+  const byName = byPosition<Record<string, unknown>>(op, args, names);
   for (const [name, v] of Object.entries(byName)) {
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new TypeError(`${op}: ${name} must be a finite number; got ${v === null ? 'null' : `${typeof v} ${JSON.stringify(v)}`}`);
   }
