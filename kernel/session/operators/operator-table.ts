@@ -14,9 +14,12 @@ export const METHODS: Readonly<Record<string, string>> = {
  * reflected operators do (tpu.div(1, x)).
  */
 export const MIRRORED: Readonly<Record<string, string>> = {
-  '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le', '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor', '==': 'eq', '!=': 'ne',
+  '+': 'add', '*': 'mul', '<': 'gt', '<=': 'ge', '>': 'lt', '>=': 'le', '&': 'bitwiseAnd', '|': 'bitwiseOr', '^': 'bitwiseXor',
 };
-/** `x == y` / `x != y` with a tensor operand: element-wise, as PyTorch's; JavaScript's `===` stays identity. */
+/**
+ * `x == y` / `x != y` with a tensor operand on either side (the methods are symmetric):
+ * element-wise, as PyTorch's; JavaScript's `===` stays identity.
+ */
 export const EQUALITY_METHODS: Readonly<Record<string, string>> = { '==': 'eq', '!=': 'ne' };
 /** `x OP= y` with a tensor method for OP (in place: `add_`). */
 export const COMPOUND = /^([-+*/%&|^]|\*\*|<<|>>)=$/;

@@ -163,7 +163,7 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
           // element-wise, as PyTorch's; an operand that may be null at run time is tested there
           const other = leftTensor ? node.right : node.left;
           if (!(isTensor(other) || primitive(other))) return dispatcher.emit(node, () => true)!;
-          return tensorCall(node, leftTensor ? `${operand(left, node.left)}.${EQUALITY_METHODS[opText]}(${right})` : `${operand(right, node.right)}.${MIRRORED[opText]}(${left})`);
+          return tensorCall(node, leftTensor ? `${operand(left, node.left)}.${EQUALITY_METHODS[opText]}(${right})` : `${operand(right, node.right)}.${EQUALITY_METHODS[opText]}(${left})`);
         }
         if ((leftTensor && primitive(node.right)) || (rightTensor && primitive(node.left))) fail(node, operatorMessages.strictEquality());
         return emitChildren(node);
