@@ -121,8 +121,9 @@ export function setDataAssigner(f: (target: Tensor, value: unknown) => void): vo
 }
 
 export class Tensor {
-  readonly shape: Shape;
-  readonly dtype: DType;
+  /** Behind the read-only `shape` and `dtype` (readOnlyShapeAndDtype below). */
+  private readonly _shape: Shape;
+  private readonly _dtype: DType;
   /** Device memory holding the value (possibly still being computed on the device). */
   _buf: DeviceBuffer | null = null;
   /** The recipe, while the value is not in device memory. */
@@ -189,10 +190,20 @@ export class Tensor {
     this._node = node;
     // frozen: `x.shape.reverse()` or `s = x.shape; s[0] = 1` would otherwise rewrite x's own shape
     // (PyTorch's torch.Size is immutable); a frozen array reads as fast as a plain one
-    this.shape = Object.freeze(node ? node.shape : shape!);
-    this.dtype = node ? node.dtype : dtype!;
+    this._shape = Object.freeze(node ? node.shape : shape!);
+    this._dtype = node ? node.dtype : dtype!;
     this.chip = node ? node.chip : chip;
     noteCreated(this);
+  }
+
+  /** The sizes of its dims (torch.Size): read-only, as its buffer is laid out for them. */
+  get shape(): Shape {
+    return this._shape;
+  }
+
+  /** Its element type: read-only, as its buffer holds that type. */
+  get dtype(): DType {
+    return this._dtype;
   }
 
   /** A tensor over a buffer already in device memory. */
@@ -409,6 +420,22 @@ export class Tensor {
     if (hint === 'string') return this.toString();
     throw new TypeError(OPERATOR_HINT);
   }
+}
+
+// `x.shape = [3, 2]` (an untyped cell) would relabel x's buffer, which the next op then reads as
+// another shape: assigning throws what to write instead. A setter on the prototype, so that the
+// types keep both read-only (a typed cell is refused before it runs).
+readOnly('shape', 'x.reshape(...) or x.view(...) gives a tensor of another shape');
+readOnly('dtype', "x.to('bfloat16'), x.float(), x.int() or x.bool() gives a tensor of another dtype");
+
+function readOnly(name: 'shape' | 'dtype', instead: string): void {
+  const getter = Object.getOwnPropertyDescriptor(Tensor.prototype, name)!;
+  Object.defineProperty(Tensor.prototype, name, {
+    ...getter,
+    set(): never {
+      throw new TypeError(`x.${name} is read-only (as in PyTorch): ${instead}`);
+    },
+  });
 }
 
 /** What a tensor in a JavaScript operator says (cells rewrite the operators they can type). */

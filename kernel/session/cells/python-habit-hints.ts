@@ -5,11 +5,15 @@
 //   undeclared name is "dim is not defined"; where the cell writes `dim=` in an argument list,
 //   the error says to pass options;
 // - a Python builtin (`print`, `len`, `range`, `True`, `None`, `torch`): "print is not defined"
-//   says what JavaScript writes instead.
+//   says what JavaScript writes instead;
+// - changing a tensor's shape array (`x.shape[0] = 1`, `x.shape.reverse()`): it is frozen, as
+//   torch.Size is immutable, and V8's "Cannot assign to read only property '0' of object
+//   '[object Array]'" names no shape; where the cell reads a `.shape`, the error says to copy it.
 import vm from 'node:vm';
 
 const CALLEE = /^([\w$]+(?:\.[\w$]+)*) is not a function$/;
 const UNDEFINED_NAME = /^([\w$]+) is not defined$/;
+const FROZEN_ARRAY = /^Cannot (assign to read only property '[^']*' of object '\[object Array\]'|add property [^,]*, object is not extensible|delete property '[^']*' of \[object Array\])$/;
 
 /** `error` with a hint added to its message and stack, where it is one of those habits. */
 export function withPythonHabitHints(error: unknown, code: string, context: vm.Context): unknown {
@@ -23,6 +27,9 @@ export function withPythonHabitHints(error: unknown, code: string, context: vm.C
     return hinted(e, `a Python keyword argument? JavaScript assigns there: pass options, e.g. x.sum({ ${name}: ... })`);
   }
   if (name && Object.hasOwn(PYTHON_BUILTINS, name)) return hinted(e, PYTHON_BUILTINS[name]!);
+  if (e.name === 'TypeError' && FROZEN_ARRAY.test(e.message) && /\.shape\b/.test(code)) {
+    return hinted(e, "a tensor's shape is read-only, as torch.Size is: change a copy, [...x.shape]");
+  }
   return error;
 }
 
