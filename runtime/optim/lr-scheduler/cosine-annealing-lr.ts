@@ -3,6 +3,7 @@
 import type { Optimizer } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
 import { LRScheduler, required, schedulerOptions } from './scheduler.js';
+import { loaded, type SchedulerStateDict } from './scheduler-state.js';
 
 export interface CosineAnnealingLROptions {
   tMax?: number;
@@ -15,15 +16,13 @@ export interface CosineAnnealingLROptions {
  * @example const sched = new tpu.optim.lrScheduler.CosineAnnealingLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 2); sched.step(); sched.getLastLr() // [0.05]
  */
 export class CosineAnnealingLR extends LRScheduler {
-  readonly tMax: number;
-  readonly etaMin: number;
+  tMax: number;
+  etaMin: number;
 
   constructor(optimizer: Optimizer, tMax: number | CosineAnnealingLROptions, options?: CosineAnnealingLROptions) {
     super(optimizer, 'CosineAnnealingLR');
     const o = schedulerOptions<CosineAnnealingLROptions>('CosineAnnealingLR', 'tMax', tMax, options, ['tMax', 'etaMin']);
-    const given = required('CosineAnnealingLR', 'tMax', o.tMax, 'the steps of half a cosine period');
-    if (!(typeof given === 'number' && given > 0 && given < Infinity)) throw new RangeError(`CosineAnnealingLR: tMax must be a number > 0; got ${JSON.stringify(given)}`);
-    this.tMax = given;
+    this.tMax = checkTMax('CosineAnnealingLR', required('CosineAnnealingLR', 'tMax', o.tMax, 'the steps of half a cosine period'));
     this.etaMin = checkHyper('CosineAnnealingLR', 'etaMin', o.etaMin ?? 0, 0);
     this.initialStep();
   }
@@ -36,4 +35,19 @@ export class CosineAnnealingLR extends LRScheduler {
     if ((t - 1 - tMax) % (2 * tMax) === 0) return lrs.map((lr, i) => lr + ((this.baseLr(i) - etaMin) * (1 - Math.cos(Math.PI / tMax))) / 2);
     return lrs.map((lr) => ((1 + Math.cos((Math.PI * t) / tMax)) / (1 + Math.cos((Math.PI * (t - 1)) / tMax))) * (lr - etaMin) + etaMin);
   }
+
+  protected ownState(): SchedulerStateDict {
+    return { tMax: this.tMax, etaMin: this.etaMin };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const tMax = loaded(s, 'tMax', this.tMax, (v) => checkTMax(who, v));
+    const etaMin = loaded(s, 'etaMin', this.etaMin, (v, k) => checkHyper(who, k, v, 0));
+    return () => Object.assign(this, { tMax, etaMin });
+  }
+}
+
+function checkTMax(who: string, value: unknown): number {
+  if (!(typeof value === 'number' && value > 0 && value < Infinity)) throw new RangeError(`${who}: tMax must be a number > 0; got ${JSON.stringify(value)}`);
+  return value;
 }

@@ -1,6 +1,7 @@
 // Each group's lr as its base lr times a function of the step (torch.optim.lr_scheduler.LambdaLR).
 import type { Optimizer } from '../optimizer.js';
 import { LRScheduler, required, schedulerOptions } from './scheduler.js';
+import { type SchedulerStateDict } from './scheduler-state.js';
 
 /** The factor of the base learning rate at a step (lastEpoch: 0 for the constructor's step). */
 export type LrLambda = (epoch: number) => number;
@@ -38,5 +39,24 @@ export class LambdaLR extends LRScheduler {
       if (typeof factor !== 'number' || Number.isNaN(factor)) throw new TypeError(`LambdaLR: lrLambda(${this.lastEpoch}) must return a number; got ${JSON.stringify(factor)}`);
       return base * factor;
     });
+  }
+
+  /** lrLambdas last, as PyTorch's: the functions are not saved, null each (PyTorch's None for a function). */
+  override stateDict(): SchedulerStateDict {
+    const { lrLambdas, ...rest } = super.stateDict();
+    return { ...rest, lrLambdas };
+  }
+
+  protected ownState(): SchedulerStateDict {
+    return { lrLambdas: this.lrLambdas.map(() => null) };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const n = this.lrLambdas.length;
+    const saved = s.lrLambdas;
+    if (saved !== undefined && !(Array.isArray(saved) && saved.length === n && saved.every((f) => f === null))) {
+      throw new TypeError(`${who}: lrLambdas must be ${n} nulls (functions are not saved: the scheduler keeps its own); got ${JSON.stringify(saved)}`);
+    }
+    return () => {};
   }
 }

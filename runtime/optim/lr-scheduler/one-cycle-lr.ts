@@ -4,6 +4,7 @@
 import type { Optimizer, ParamGroup } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
 import { checkInteger, checkOptimizer, LRScheduler, perGroup, schedulerOptions } from './scheduler.js';
+import { loaded, sameAsMade, type SchedulerStateDict } from './scheduler-state.js';
 
 export interface OneCycleLROptions {
   maxLr?: number | readonly number[];
@@ -23,6 +24,9 @@ export interface OneCycleLROptions {
 const KEYS = ['maxLr', 'totalSteps', 'epochs', 'stepsPerEpoch', 'pctStart', 'annealStrategy', 'cycleMomentum', 'baseMomentum', 'maxMomentum', 'divFactor', 'finalDivFactor', 'threePhase'] as const;
 
 type Level = 'initial' | 'max' | 'min';
+/** A phase's levels in a stateDict(), named as PyTorch's param group keys. */
+const LR_KEYS: Readonly<Record<string, Level>> = { initialLr: 'initial', maxLr: 'max', minLr: 'min' };
+const MOMENTUM_KEYS: Readonly<Record<string, 'max' | 'base'>> = { maxMomentum: 'max', baseMomentum: 'base' };
 /** One phase: up to which step (a fraction of the steps, minus 1), and the levels it goes between. */
 interface Phase {
   readonly endStep: number;
@@ -36,10 +40,10 @@ interface Phase {
  * @example const sched = new tpu.optim.lrScheduler.OneCycleLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 1, { totalSteps: 10 }); sched.getLastLr() // [0.04]
  */
 export class OneCycleLR extends LRScheduler {
-  readonly totalSteps: number;
-  readonly annealStrategy: 'cos' | 'linear';
+  totalSteps: number;
+  annealStrategy: 'cos' | 'linear';
   readonly cycleMomentum: boolean;
-  readonly #phases: readonly Phase[];
+  #phases: readonly Phase[];
   readonly #lrs: readonly Record<Level, number>[];
   readonly #momenta: readonly Record<'max' | 'base', number>[];
   /** Whether the momentum cycled is Adam's beta1 (else SGD's momentum). */
@@ -55,8 +59,7 @@ export class OneCycleLR extends LRScheduler {
     else if (o.epochs !== undefined && o.stepsPerEpoch !== undefined) totalSteps = checkInteger(name, 'epochs', o.epochs, 1) * checkInteger(name, 'stepsPerEpoch', o.stepsPerEpoch, 1);
     else throw new TypeError(`${name}: give totalSteps, or epochs and stepsPerEpoch`);
     const pct = checkHyper(name, 'pctStart', o.pctStart ?? 0.3, 0, 1);
-    const anneal = o.annealStrategy ?? 'cos';
-    if (anneal !== 'cos' && anneal !== 'linear') throw new TypeError(`${name}: annealStrategy must be 'cos' or 'linear'; got ${JSON.stringify(anneal)}`);
+    const anneal = checkAnneal(name, 'annealStrategy', o.annealStrategy ?? 'cos');
     const cycleMomentum = o.cycleMomentum ?? true;
     if (typeof cycleMomentum !== 'boolean') throw new TypeError(`${name}: cycleMomentum must be true or false; got ${JSON.stringify(cycleMomentum)}`);
     const divFactor = checkHyper(name, 'divFactor', o.divFactor ?? 25, 0);
@@ -95,6 +98,51 @@ export class OneCycleLR extends LRScheduler {
     this.initialStep();
   }
 
+  /** PyTorch's own names: _schedulePhases (levels named as its param group keys), _annealFuncType, useBeta1. */
+  protected ownState(): SchedulerStateDict {
+    return {
+      totalSteps: this.totalSteps,
+      _schedulePhases: this.#phases.map((p) => ({
+        endStep: p.endStep,
+        startLr: `${p.lr[0]}Lr`,
+        endLr: `${p.lr[1]}Lr`,
+        startMomentum: `${p.momentum[0]}Momentum`,
+        endMomentum: `${p.momentum[1]}Momentum`,
+      })),
+      _annealFuncType: this.annealStrategy,
+      cycleMomentum: this.cycleMomentum,
+      useBeta1: this.#beta1,
+    };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const totalSteps = loaded(s, 'totalSteps', this.totalSteps, (v, k) => checkInteger(who, k, v, 1));
+    const phases = loaded(s, '_schedulePhases', this.#phases, (v, k) => {
+      if (!Array.isArray(v) || v.length === 0) throw new TypeError(`${who}: ${k} must be an array of phases; got ${JSON.stringify(v)}`);
+      return v.map((p: Record<string, unknown>, i): Phase => {
+        const level = <L>(key: string, names: Readonly<Record<string, L>>): L => {
+          const given = p?.[key];
+          if (typeof given !== 'string' || !Object.hasOwn(names, given)) throw new TypeError(`${who}: ${k}[${i}].${key} must be one of ${Object.keys(names).map((n) => `'${n}'`).join(', ')}; got ${JSON.stringify(given)}`);
+          return names[given]!;
+        };
+        if (typeof p?.endStep !== 'number') throw new TypeError(`${who}: ${k}[${i}].endStep must be a number; got ${JSON.stringify(p?.endStep)}`);
+        return {
+          endStep: p.endStep,
+          lr: [level('startLr', LR_KEYS), level('endLr', LR_KEYS)],
+          momentum: [level('startMomentum', MOMENTUM_KEYS), level('endMomentum', MOMENTUM_KEYS)],
+        };
+      });
+    });
+    const anneal = loaded(s, '_annealFuncType', this.annealStrategy, (v, k) => checkAnneal(who, k, v));
+    sameAsMade(who, 'cycleMomentum', s.cycleMomentum, this.cycleMomentum);
+    sameAsMade(who, 'useBeta1', s.useBeta1, this.#beta1);
+    return () => {
+      this.totalSteps = totalSteps;
+      this.#phases = phases;
+      this.annealStrategy = anneal;
+    };
+  }
+
   #anneal(start: number, end: number, pct: number): number {
     return this.annealStrategy === 'cos' ? end + ((start - end) / 2) * (Math.cos(Math.PI * pct) + 1) : (end - start) * pct + start;
   }
@@ -119,4 +167,9 @@ export class OneCycleLR extends LRScheduler {
       return this.#anneal(this.#lrs[i]![phase.lr[0]], this.#lrs[i]![phase.lr[1]], pct);
     });
   }
+}
+
+function checkAnneal(who: string, key: string, value: unknown): 'cos' | 'linear' {
+  if (value !== 'cos' && value !== 'linear') throw new TypeError(`${who}: ${key} must be 'cos' or 'linear'; got ${JSON.stringify(value)}`);
+  return value;
 }

@@ -5,6 +5,7 @@ import { readOptions } from '../../options.js';
 import { Tensor } from '../../tensor.js';
 import { checkHyper, type Optimizer } from '../optimizer.js';
 import { checkInteger, checkOptimizer, perGroup } from './scheduler.js';
+import { groupNumbers, loaded, savedInteger, type SchedulerStateDict } from './scheduler-state.js';
 
 export interface ReduceLROnPlateauOptions {
   mode?: 'min' | 'max';
@@ -25,16 +26,16 @@ const KEYS = ['mode', 'factor', 'patience', 'threshold', 'thresholdMode', 'coold
  * @example const sched = new tpu.optim.lrScheduler.ReduceLROnPlateau(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), { patience: 0 }); sched.step(1); sched.step(2); sched.getLastLr() // [0.01]
  */
 export class ReduceLROnPlateau {
-  readonly mode: 'min' | 'max';
-  readonly factor: number;
-  readonly patience: number;
-  readonly threshold: number;
-  readonly thresholdMode: 'rel' | 'abs';
-  readonly cooldown: number;
+  mode: 'min' | 'max';
+  factor: number;
+  patience: number;
+  threshold: number;
+  thresholdMode: 'rel' | 'abs';
+  cooldown: number;
   minLrs: readonly number[];
   /** minLr given as one number: it applies to groups added later too. */
-  readonly #minLr: number | null;
-  readonly eps: number;
+  #minLr: number | null;
+  eps: number;
   /** The best metric so far. */
   best: number;
   /** Steps since the metric last improved (0 in a cooldown). */
@@ -47,10 +48,8 @@ export class ReduceLROnPlateau {
     const name = 'ReduceLROnPlateau';
     checkOptimizer(name, optimizer);
     const o = readOptions<ReduceLROnPlateauOptions>(name, options, [...KEYS]);
-    this.mode = o.mode ?? 'min';
-    if (this.mode !== 'min' && this.mode !== 'max') throw new TypeError(`${name}: mode must be 'min' or 'max'; got ${JSON.stringify(this.mode)}`);
-    this.thresholdMode = o.thresholdMode ?? 'rel';
-    if (this.thresholdMode !== 'rel' && this.thresholdMode !== 'abs') throw new TypeError(`${name}: thresholdMode must be 'rel' or 'abs'; got ${JSON.stringify(this.thresholdMode)}`);
+    this.mode = oneOf(name, 'mode', o.mode ?? 'min', ['min', 'max']);
+    this.thresholdMode = oneOf(name, 'thresholdMode', o.thresholdMode ?? 'rel', ['rel', 'abs']);
     this.factor = checkHyper(name, 'factor', o.factor ?? 0.1, 0, 1, true);
     this.patience = checkInteger(name, 'patience', o.patience ?? 10, 0);
     this.threshold = checkHyper(name, 'threshold', o.threshold ?? 1e-4, 0);
@@ -58,7 +57,7 @@ export class ReduceLROnPlateau {
     this.minLrs = perGroup(name, 'minLr', o.minLr ?? 0, optimizer, 0);
     this.#minLr = Array.isArray(o.minLr) ? null : this.minLrs[0]!;
     this.eps = checkHyper(name, 'eps', o.eps ?? 1e-8, 0);
-    this.best = this.mode === 'min' ? Infinity : -Infinity;
+    this.best = worstOf(this.mode);
     this.#lastLr = this.#lrs();
   }
 
@@ -97,6 +96,64 @@ export class ReduceLROnPlateau {
     return [...this.#lastLr];
   }
 
+  /**
+   * The state, to resume (PyTorch's state_dict() in camelCase, its keys in its order: defaultMinLr
+   * is minLr given as one number, else null; modeWorse the starting best, Infinity for 'min').
+   * @example const saved = sched.stateDict(); sched2.loadStateDict(saved)
+   */
+  stateDict(): SchedulerStateDict {
+    return {
+      factor: this.factor,
+      defaultMinLr: this.#minLr,
+      minLrs: [...this.minLrs],
+      patience: this.patience,
+      cooldown: this.cooldown,
+      eps: this.eps,
+      lastEpoch: this.lastEpoch,
+      _lastLr: this.getLastLr(),
+      modeWorse: worstOf(this.mode),
+      mode: this.mode,
+      threshold: this.threshold,
+      thresholdMode: this.thresholdMode,
+      best: this.best,
+      cooldownCounter: this.cooldownCounter,
+      numBadEpochs: this.numBadEpochs,
+    };
+  }
+
+  /**
+   * Loads a stateDict(), as PyTorch's load_state_dict() (keys it lacks keep their values).
+   * @example opt.loadStateDict(savedOpt); sched.loadStateDict(savedSched)
+   */
+  loadStateDict(saved: SchedulerStateDict): void {
+    const who = 'ReduceLROnPlateau.loadStateDict';
+    const s = readOptions<SchedulerStateDict>(who, saved, Object.keys(this.stateDict()));
+    const groups = this.optimizer.paramGroups.length;
+    const number = (lo: number, hi = Infinity, hiOpen = false) => (v: unknown, k: string) => checkHyper(who, k, v, lo, hi, hiOpen);
+    const integer = (v: unknown, k: string) => savedInteger(who, k, v, 0);
+    const next = {
+      factor: loaded(s, 'factor', this.factor, number(0, 1, true)),
+      minLrs: loaded(s, 'minLrs', this.minLrs, (v, k) => groupNumbers(who, k, v, groups)),
+      patience: loaded(s, 'patience', this.patience, integer),
+      cooldown: loaded(s, 'cooldown', this.cooldown, integer),
+      eps: loaded(s, 'eps', this.eps, number(0)),
+      lastEpoch: loaded(s, 'lastEpoch', this.lastEpoch, integer),
+      mode: loaded(s, 'mode', this.mode, (v, k) => oneOf(who, k, v, ['min', 'max'])),
+      threshold: loaded(s, 'threshold', this.threshold, number(0)),
+      thresholdMode: loaded(s, 'thresholdMode', this.thresholdMode, (v, k) => oneOf(who, k, v, ['rel', 'abs'])),
+      best: loaded(s, 'best', this.best, (v, k) => checkHyper(who, k, v, -Infinity)),
+      cooldownCounter: loaded(s, 'cooldownCounter', this.cooldownCounter, integer),
+      numBadEpochs: loaded(s, 'numBadEpochs', this.numBadEpochs, integer),
+    };
+    const defaultMinLr = loaded(s, 'defaultMinLr', this.#minLr, (v, k) => (v === null ? null : checkHyper(who, k, v, 0)));
+    const lastLr = loaded(s, '_lastLr', this.#lastLr, (v, k) => groupNumbers(who, k, v, groups));
+    const worse = worstOf(next.mode);
+    if (s.modeWorse !== undefined && s.modeWorse !== worse) throw new TypeError(`${who}: modeWorse must be ${worse} for mode '${next.mode}'; got ${String(s.modeWorse)}`);
+    Object.assign(this, next);
+    this.#minLr = defaultMinLr;
+    this.#lastLr = lastLr;
+  }
+
   #isBetter(a: number): boolean {
     const { best, threshold } = this;
     if (this.mode === 'min') return this.thresholdMode === 'rel' ? a < best * (1 - threshold) : a < best - threshold;
@@ -119,4 +176,14 @@ export class ReduceLROnPlateau {
   #lrs(): number[] {
     return this.optimizer.paramGroups.map((g) => numberValue(g.lr) as number);
   }
+}
+
+/** The best metric before the first (PyTorch's mode_worse). */
+function worstOf(mode: 'min' | 'max'): number {
+  return mode === 'min' ? Infinity : -Infinity;
+}
+
+function oneOf<T extends string>(who: string, key: string, value: unknown, allowed: readonly T[]): T {
+  if (!(allowed as readonly unknown[]).includes(value)) throw new TypeError(`${who}: ${key} must be ${allowed.map((a) => `'${a}'`).join(' or ')}; got ${JSON.stringify(value)}`);
+  return value as T;
 }

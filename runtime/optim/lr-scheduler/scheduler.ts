@@ -9,6 +9,10 @@ import { onEachCall } from '../../jit/trace-record.js';
 import { withPositional, readOptions } from '../../options.js';
 import { checkHyper, Optimizer } from '../optimizer.js';
 import { describeValue } from '../../distributed/describe-value.js';
+import { groupNumbers, loaded, sameAsMade, savedInteger, type SchedulerStateDict } from './scheduler-state.js';
+
+/** The keys every scheduler's stateDict() has after its own, in PyTorch's order. */
+const COMMON_KEYS = ['baseLrs', 'lastEpoch', '_stepCount', '_isInitial', '_getLrCalledWithinStep', '_lastLr'] as const;
 
 /**
  * Base of the learning-rate schedulers (torch.optim.lr_scheduler.LRScheduler).
@@ -16,12 +20,14 @@ import { describeValue } from '../../distributed/describe-value.js';
  */
 export abstract class LRScheduler {
   /** Each group's learning rate when the first scheduler was made (its initialLr). */
-  readonly baseLrs: number[];
+  baseLrs: number[];
   /** The steps taken (PyTorch's last_epoch): 0 after the constructor. */
   lastEpoch = -1;
   /** True during the constructor's step. */
   protected initial = false;
   #lastLr: number[] = [];
+  /** step() calls, the constructor's included (PyTorch's _step_count). */
+  #stepCount = 0;
   readonly #advance = this.#step.bind(this);
 
   constructor(readonly optimizer: Optimizer, readonly name: string) {
@@ -52,6 +58,7 @@ export abstract class LRScheduler {
   }
 
   #step(): void {
+    this.#stepCount++;
     this.lastEpoch++;
     const lrs = this.getLr();
     this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
@@ -65,6 +72,54 @@ export abstract class LRScheduler {
   getLastLr(): number[] {
     return [...this.#lastLr];
   }
+
+  /**
+   * The schedule's state, to resume it (PyTorch's state_dict() in camelCase: its own settings,
+   * then baseLrs, lastEpoch, _stepCount, _isInitial, _getLrCalledWithinStep, _lastLr). LambdaLR's
+   * functions are not saved (null each, as PyTorch's None); the optimizer saves its own.
+   * @example const saved = sched.stateDict(); sched2.loadStateDict(saved)
+   */
+  stateDict(): SchedulerStateDict {
+    return {
+      ...this.ownState(),
+      baseLrs: [...this.baseLrs],
+      lastEpoch: this.lastEpoch,
+      _stepCount: this.#stepCount,
+      _isInitial: false,
+      _getLrCalledWithinStep: false,
+      _lastLr: this.getLastLr(),
+    };
+  }
+
+  /**
+   * Loads a stateDict(), as PyTorch's load_state_dict() (keys it lacks keep their values). Load
+   * the optimizer's state too: the next step() continues from each group's current lr.
+   * @example opt.loadStateDict(savedOpt); sched.loadStateDict(savedSched)
+   */
+  loadStateDict(saved: SchedulerStateDict): void {
+    const who = `${this.name}.loadStateDict`;
+    const s = readOptions<SchedulerStateDict>(who, saved, [...Object.keys(this.ownState()), ...COMMON_KEYS]);
+    const groups = this.optimizer.paramGroups.length;
+    // all checked before anything is set
+    const baseLrs = loaded(s, 'baseLrs', this.baseLrs, (v, k) => groupNumbers(who, k, v, groups));
+    const lastLr = loaded(s, '_lastLr', this.#lastLr, (v, k) => groupNumbers(who, k, v, groups));
+    const lastEpoch = loaded(s, 'lastEpoch', this.lastEpoch, (v, k) => savedInteger(who, k, v, 0));
+    const stepCount = loaded(s, '_stepCount', this.#stepCount, (v, k) => savedInteger(who, k, v, 0));
+    sameAsMade(who, '_isInitial', s._isInitial, false);
+    sameAsMade(who, '_getLrCalledWithinStep', s._getLrCalledWithinStep, false);
+    const setOwn = this.loadOwnState(s, who);
+    setOwn();
+    this.baseLrs = baseLrs;
+    this.#lastLr = lastLr;
+    this.lastEpoch = lastEpoch;
+    this.#stepCount = stepCount;
+  }
+
+  /** The scheduler's own settings in its stateDict(), PyTorch's order and names in camelCase. */
+  protected abstract ownState(): SchedulerStateDict;
+
+  /** Checks the saved own settings (those given) and returns what sets them. */
+  protected abstract loadOwnState(saved: SchedulerStateDict, who: string): () => void;
 
   /** Each group's next learning rate (PyTorch's get_lr), lastEpoch already advanced. */
   protected abstract getLr(): number[];

@@ -3,6 +3,7 @@
 import type { Optimizer } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
 import { checkInteger, LRScheduler, required, schedulerOptions } from './scheduler.js';
+import { loaded, savedInteger, type SchedulerStateDict } from './scheduler-state.js';
 
 export interface StepLROptions {
   stepSize?: number;
@@ -14,8 +15,8 @@ export interface StepLROptions {
  * @example const sched = new tpu.optim.lrScheduler.StepLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 2, { gamma: 0.5 }); sched.step(); sched.step(); sched.getLastLr() // [0.05]
  */
 export class StepLR extends LRScheduler {
-  readonly stepSize: number;
-  readonly gamma: number;
+  stepSize: number;
+  gamma: number;
 
   constructor(optimizer: Optimizer, stepSize: number | StepLROptions, options?: StepLROptions) {
     super(optimizer, 'StepLR');
@@ -28,6 +29,16 @@ export class StepLR extends LRScheduler {
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     return this.lastEpoch === 0 || this.lastEpoch % this.stepSize !== 0 ? lrs : lrs.map((lr) => lr * this.gamma);
+  }
+
+  protected ownState(): SchedulerStateDict {
+    return { stepSize: this.stepSize, gamma: this.gamma };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const stepSize = loaded(s, 'stepSize', this.stepSize, (v, k) => checkInteger(who, k, v, 1));
+    const gamma = loaded(s, 'gamma', this.gamma, (v, k) => checkHyper(who, k, v, 0));
+    return () => Object.assign(this, { stepSize, gamma });
   }
 }
 
@@ -42,8 +53,8 @@ export interface MultiStepLROptions {
  */
 export class MultiStepLR extends LRScheduler {
   /** How many times each milestone was given (PyTorch's Counter: a repeated milestone decays that many times). */
-  readonly milestones: ReadonlyMap<number, number>;
-  readonly gamma: number;
+  milestones: ReadonlyMap<number, number>;
+  gamma: number;
 
   constructor(optimizer: Optimizer, milestones: readonly number[] | MultiStepLROptions, options?: MultiStepLROptions) {
     super(optimizer, 'MultiStepLR');
@@ -65,6 +76,20 @@ export class MultiStepLR extends LRScheduler {
     const lrs = this.currentLrs();
     return times === undefined ? lrs : lrs.map((lr) => lr * this.gamma ** times);
   }
+
+  /** milestones as PyTorch's Counter saves them: { [step]: times }. */
+  protected ownState(): SchedulerStateDict {
+    return { milestones: Object.fromEntries(this.milestones), gamma: this.gamma };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const milestones = loaded(s, 'milestones', this.milestones, (v, k) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${who}: ${k} must be an object { [step]: times }; got ${JSON.stringify(v)}`);
+      return new Map(Object.entries(v).map(([step, times]) => [savedInteger(who, `${k} step`, Number(step), 0), savedInteger(who, `${k}[${step}]`, times, 1)]));
+    });
+    const gamma = loaded(s, 'gamma', this.gamma, (v, k) => checkHyper(who, k, v, 0));
+    return () => Object.assign(this, { milestones, gamma });
+  }
 }
 
 export interface ExponentialLROptions {
@@ -76,7 +101,7 @@ export interface ExponentialLROptions {
  * @example const sched = new tpu.optim.lrScheduler.ExponentialLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 0.5); sched.step(); sched.getLastLr() // [0.05]
  */
 export class ExponentialLR extends LRScheduler {
-  readonly gamma: number;
+  gamma: number;
 
   constructor(optimizer: Optimizer, gamma: number | ExponentialLROptions, options?: ExponentialLROptions) {
     super(optimizer, 'ExponentialLR');
@@ -88,5 +113,14 @@ export class ExponentialLR extends LRScheduler {
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     return this.initial ? lrs : lrs.map((lr) => lr * this.gamma);
+  }
+
+  protected ownState(): SchedulerStateDict {
+    return { gamma: this.gamma };
+  }
+
+  protected loadOwnState(s: SchedulerStateDict, who: string): () => void {
+    const gamma = loaded(s, 'gamma', this.gamma, (v, k) => checkHyper(who, k, v, 0));
+    return () => Object.assign(this, { gamma });
   }
 }
