@@ -1,7 +1,8 @@
 // Adagrad (torch.optim.Adagrad), per param group: the gradient divided by the root of the sum
 // of its squares so far, the learning rate decayed by lrDecay per step, with L2 weight decay
 // and maximize. As in PyTorch, every sum starts at the constructor's initialAccumulatorValue
-// (a group's value is kept in the group, not used).
+// (a group's value is kept in the group, not used), made with the optimizer: its stateDict()
+// lists every parameter at step 0 before the first step, as PyTorch's.
 import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
@@ -47,9 +48,14 @@ export class Adagrad extends Optimizer<AdagradHyperparameters> {
       lr: o.lr ?? 1e-2, lrDecay: o.lrDecay ?? 0, eps: o.eps ?? 1e-10, weightDecay: o.weightDecay ?? 0,
       initialAccumulatorValue: o.initialAccumulatorValue ?? 0, maximize: o.maximize ?? false,
     }));
+    this.startStates();
   }
 
   protected readonly stateKeys = ['sum'];
+
+  protected override stateStart(): number {
+    return this.defaults.initialAccumulatorValue;
+  }
 
   protected checkGroup(values: AdagradHyperparameters, where: string): void {
     checkAdagrad(this.name, where, values);
@@ -59,9 +65,7 @@ export class Adagrad extends Optimizer<AdagradHyperparameters> {
     const num = (key: (typeof NUMBERS)[number]) => this.groupNumber(group, key, 0);
     const steps = () => this.updatesOf.get(p)!;
     const g = this.followedGradient(group, p, grad);
-    // The sum is made as zeros: the first step adds the initial value, later steps add 0 (one program for all).
-    const initial = this.hyper(() => (steps() === 1 ? this.defaults.initialAccumulatorValue : 0));
-    const sum = this.setState(p, state, 'sum', (s) => s.add(g.mul(g)).add(initial));
+    const sum = this.setState(p, state, 'sum', (s) => s.add(g.mul(g)));
     const clr = this.hyper(() => num('lr') / (1 + (steps() - 1) * num('lrDecay')));
     return p.sub(g.div(sum.sqrt().add(this.hyper(() => num('eps')))).mul(clr));
   }

@@ -14,7 +14,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { releaseGrad } from '../autograd/release-grad.js';
 import { assignAll } from '../modes/assign.js';
 import { keep, scope } from '../scope.js';
-import { zeros } from '../creation.js';
+import { full } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
 import { guard, onEachCall } from '../jit/trace-record.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
@@ -199,7 +199,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       if (p === undefined) throw new RangeError(`${who}: state[${id}] is for no parameter of paramGroups`);
       if (p instanceof DTensor) throw new Error(`${who}: the state of a DTensor parameter is not supported yet`);
       const { step, ...tensors } = readOptions<Record<string, unknown>>(`${who} state[${id}]`, entry, ['step', ...this.stateKeys]);
-      if (typeof step !== 'number' || !Number.isInteger(step) || step < 1) throw new TypeError(`${who}: state[${id}].step must be a positive integer; got ${JSON.stringify(step)}`);
+      // 0: Adagrad's state before its first step
+      if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new TypeError(`${who}: state[${id}].step must be an integer >= 0; got ${JSON.stringify(step)}`);
       for (const [k, t] of Object.entries(tensors)) {
         if (!(t instanceof Tensor) || t.shape.join() !== p.shape.join()) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's); got ${t instanceof Tensor ? `shape [${t.shape.join(', ')}]` : typeof t}`);
       }
@@ -213,12 +214,12 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       for (const p of this.params) {
         if (loaded.has(p)) continue;
         this.updatesOf.delete(p);
-        for (const t of Object.values(this.state.get(p) ?? {})) t.copy_(zeros([...t.shape], { dtype: t.dtype, chip: t.chip }));
+        for (const [k, t] of Object.entries(this.state.get(p) ?? {})) t.copy_(this.#startValue(t, k));
       }
       for (const [p, step, tensors] of loads) {
         this.updatesOf.set(p, step);
         const mine = this.stateOf(p);
-        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(zeros([...p.shape], { dtype: p.dtype, chip: p.chip }))).copy_(t);
+        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(this.#startValue(p, k))).copy_(t);
       }
     }));
     this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
@@ -336,12 +337,34 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     return s;
   }
 
+  /** The value a state tensor starts at (0; Adagrad's sum starts at initialAccumulatorValue). */
+  protected stateStart(_key: string): number {
+    return 0;
+  }
+
+  /** A state tensor of the parameter's shape at its start value. */
+  #startValue(p: Tensor, key: string): Tensor {
+    return full([...p.shape], this.stateStart(key), { dtype: p.dtype, chip: p.chip });
+  }
+
   /**
-   * Updates a state tensor in place (created as zeros of the parameter's shape the first
-   * time), so it is a program output of the step, like the parameter itself.
+   * Makes each parameter's state tensors now, at their start values, stepped 0 times: PyTorch's
+   * Adagrad makes its state in its constructor (the others at their first step).
+   */
+  protected startStates(): void {
+    for (const p of this.params) {
+      const state = this.stateOf(p);
+      for (const k of this.stateKeys) state[k] ??= keep(this.#startValue(p, k));
+      this.updatesOf.set(p, 0);
+    }
+  }
+
+  /**
+   * Updates a state tensor in place (created at its start value the first time), so it is a
+   * program output of the step, like the parameter itself.
    */
   protected setState(p: Tensor, state: Record<string, Tensor>, key: string, value: (current: Tensor) => Tensor): Tensor {
-    const target = (state[key] ??= keep(zeros([...p.shape], { dtype: p.dtype, chip: p.chip })));
+    const target = (state[key] ??= keep(this.#startValue(p, key)));
     assignAll([[target, value(target)]], `${this.name}.step`);
     return target;
   }

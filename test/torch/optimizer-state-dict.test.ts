@@ -59,8 +59,8 @@ function continued(name: string, make: (w: Tensor, b: Tensor) => Opt, other: (w:
   };
 }
 
-/** Two steps, a saved copy of the state, two steps, the copy loaded back, two steps; `compiled`: the step through tpu.compile. */
-function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: string, compiled: boolean): TorchCase {
+/** `saveAt` steps (2), a saved copy of the state, steps up to 4, the copy loaded back, two steps; `compiled`: the step through tpu.compile. */
+function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: string, compiled: boolean, saveAt = 2): TorchCase {
   return {
     name,
     inputs: [W, B, X, T],
@@ -72,7 +72,7 @@ function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: stri
       const snaps: Tensor[] = [];
       let saved: ReturnType<Opt['stateDict']> | null = null;
       for (let k = 0; k < 6; k++) {
-        if (k === 2) {
+        if (k === saveAt) {
           const sd = opt.stateDict();
           saved = { ...sd, state: Object.fromEntries(Object.entries(sd.state).map(([i, s]) => [i, Object.fromEntries(Object.entries(s).map(([key, v]) => [key, typeof v === 'number' ? v : tpu.keep(v.clone())]))])) };
         }
@@ -82,7 +82,7 @@ function rewound(name: string, make: (w: Tensor, b: Tensor) => Opt, pyMake: stri
       if (compiled && (step as ReturnType<typeof tpu.compile>).stats().traces !== 1) throw new Error('traced again');
       return snaps;
     },
-    py: [PY_SETUP, `opt = ${pyMake}`, 'for k in range(6):', '    if k == 2: saved = copy.deepcopy(opt.state_dict())', '    if k == 4: opt.load_state_dict(saved)', '    body(opt); result.append(snap())'].join('\n'),
+    py: [PY_SETUP, `opt = ${pyMake}`, 'for k in range(6):', `    if k == ${saveAt}: saved = copy.deepcopy(opt.state_dict())`, '    if k == 4: opt.load_state_dict(saved)', '    body(opt); result.append(snap())'].join('\n'),
   };
 }
 
@@ -110,6 +110,39 @@ const cases: TorchCase[] = [
   rewound('RMSprop under tpu.compile: a saved state loaded back', rmsprop(0.05), RMSPROP_PY(0.05), true),
   rewound('Adagrad under tpu.compile: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), true),
   rewound('Adagrad: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), false),
+  rewound("Adagrad: the constructor's state (step 0, sums at initialAccumulatorValue) saved and loaded back", adagrad(0.05), ADAGRAD_PY(0.05), false, 0),
+  {
+    // PyTorch's Adagrad makes each parameter's state in its constructor; a group added later gets
+    // its state at its first step with a gradient. Each state entry as [index, step, ...sum].
+    name: "Adagrad's stateDict before the first step, and with a group added after it",
+    inputs: [W, B, X, T, f32([0.5, -2])],
+    js: (w0, b0, x, t, e0) => {
+      const m = setup(w0!, b0!, x!, t!);
+      const opt = adagrad(0.05)(m.w, m.b);
+      const rows = () => Object.entries(opt.stateDict().state).map(([i, st]) => tpu.cat([tpu.tensor([Number(i), st.step as number]), (st.sum as Tensor).flatten()]));
+      const before = rows();
+      const e = e0!.detach().requiresGrad_();
+      opt.addParamGroup({ params: [e], lr: 0.1 });
+      const added = rows();
+      m.body(opt);
+      e.square().sum().backward();
+      opt.step();
+      return [...before, ...added, ...rows(), e.detach()];
+    },
+    py: [
+      PY_SETUP,
+      `opt = ${ADAGRAD_PY(0.05)}`,
+      'rows = lambda: [torch.cat([torch.tensor([float(i), float(s["step"])]), s["sum"].flatten()]) for i, s in opt.state_dict()["state"].items()]',
+      'result = rows()',
+      'e = x4.clone().requires_grad_()',
+      "opt.add_param_group({'params': [e], 'lr': 0.1})",
+      'result += rows()',
+      'body(opt)',
+      '(e ** 2).sum().backward()',
+      'opt.step()',
+      'result += rows() + [e.detach()]',
+    ].join('\n'),
+  },
 ];
 
 torchTier('optimizer stateDict / loadStateDict vs torch.optim', cases);
