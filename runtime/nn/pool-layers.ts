@@ -1,6 +1,6 @@
 // torch.nn.MaxPool2d and AvgPool2d over the pooling ops; stride defaults to the kernel size.
 import type { Tensor } from '../tensor.js';
-import { maxPool2d, avgPool2d, type PoolOptions } from '../ops/nn/pooling.js';
+import { maxPool2d, avgPool2d, checkDivisor, onlyPyTorchDefaults, UNIMPLEMENTED_POOL_OPTIONS, type PoolOptions } from '../ops/nn/pooling.js';
 import { pair } from '../ops/nn/conv.js';
 import { Module } from './module.js';
 import { layerArguments } from './layer-arguments.js';
@@ -13,6 +13,10 @@ export interface MaxPool2dOptions {
   stride?: Size | null;
   padding?: Size;
   dilation?: Size;
+  /** PyTorch's default only (false). */
+  returnIndices?: false;
+  /** PyTorch's default only (false). */
+  ceilMode?: false;
 }
 
 export interface AvgPool2dOptions {
@@ -20,8 +24,12 @@ export interface AvgPool2dOptions {
   /** Default: the kernel size. */
   stride?: Size | null;
   padding?: Size;
+  /** PyTorch's default only (false). */
+  ceilMode?: false;
   /** Count padded zeros in the average (default true). */
   countIncludePad?: boolean;
+  /** Divide each window's sum by this nonzero integer (default null: by the window's count). */
+  divisorOverride?: number | null;
 }
 
 const show = (v: Size) => (typeof v === 'number' ? String(v) : `[${v.join(', ')}]`);
@@ -50,9 +58,10 @@ export class MaxPool2d extends Module {
   readonly padding: Size;
   readonly dilation: Size;
 
-  constructor(...args: [kernelSize: Size, stride?: Size | null, padding?: Size, dilation?: Size] | [kernelSize: Size, options: MaxPool2dOptions] | [options: MaxPool2dOptions]) {
+  constructor(...args: [kernelSize: Size, stride?: Size | null, padding?: Size, dilation?: Size, returnIndices?: false, ceilMode?: false] | [kernelSize: Size, options: MaxPool2dOptions] | [options: MaxPool2dOptions]) {
     super();
-    const { kernelSize, stride, padding, rest } = poolArguments<MaxPool2dOptions>('MaxPool2d', args, ['kernelSize', 'stride', 'padding', 'dilation']);
+    const { kernelSize, stride, padding, rest } = poolArguments<MaxPool2dOptions>('MaxPool2d', args, ['kernelSize', 'stride', 'padding', 'dilation', 'returnIndices', 'ceilMode']);
+    onlyPyTorchDefaults('nn.MaxPool2d', rest, UNIMPLEMENTED_POOL_OPTIONS.max);
     this.dilation = rest.dilation ?? 1;
     pair('nn.MaxPool2d', 'dilation', this.dilation, [], 1);
     this.kernelSize = kernelSize;
@@ -78,11 +87,13 @@ export class AvgPool2d extends Module {
   readonly stride: Size;
   readonly padding: Size;
   readonly countIncludePad: boolean;
+  readonly divisorOverride: number | null;
 
-  constructor(...args: [kernelSize: Size, stride?: Size | null, padding?: Size] | [kernelSize: Size, options: AvgPool2dOptions] | [options: AvgPool2dOptions]) {
+  constructor(...args: [kernelSize: Size, stride?: Size | null, padding?: Size, ceilMode?: false, countIncludePad?: boolean, divisorOverride?: number | null] | [kernelSize: Size, options: AvgPool2dOptions] | [options: AvgPool2dOptions]) {
     super();
-    const { kernelSize, stride, padding, rest } = poolArguments<AvgPool2dOptions>('AvgPool2d', args, ['kernelSize', 'stride', 'padding'], ['countIncludePad']);
-    // keyword only: PyTorch's fourth positional argument is ceilMode, which the op does not take
+    const { kernelSize, stride, padding, rest } = poolArguments<AvgPool2dOptions>('AvgPool2d', args, ['kernelSize', 'stride', 'padding', 'ceilMode', 'countIncludePad', 'divisorOverride']);
+    onlyPyTorchDefaults('nn.AvgPool2d', rest, UNIMPLEMENTED_POOL_OPTIONS.avg);
+    this.divisorOverride = checkDivisor('nn.AvgPool2d', rest.divisorOverride);
     const count = rest.countIncludePad ?? true;
     if (typeof count !== 'boolean') throw new TypeError(`nn.AvgPool2d: countIncludePad must be a boolean; got ${JSON.stringify(count)}`);
     this.kernelSize = kernelSize;
@@ -92,7 +103,7 @@ export class AvgPool2d extends Module {
   }
 
   forward(x: Tensor): Tensor {
-    const options: PoolOptions = { stride: this.stride, padding: this.padding, countIncludePad: this.countIncludePad };
+    const options: PoolOptions = { stride: this.stride, padding: this.padding, countIncludePad: this.countIncludePad, divisorOverride: this.divisorOverride };
     return avgPool2d(x, this.kernelSize, options);
   }
 

@@ -247,7 +247,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => F.conv2d(tpu.ones([1, 2, 2, 2]), tpu.ones([1, 2, 3, 3]))).toThrow('conv2d: the kernel 3x3 (dilated) is larger than the padded input [1, 2, 2, 2]');
     expect(() => F.conv2d(tpu.ones([1, 2, 4, 4]), tpu.ones([1, 2, 2, 2]), { padding: 'same' })).toThrow(/conv2d: padding 'same' with an even \(dilated\) kernel \[2, 2\]/);
     expect(() => F.maxPool2d(x, 2)).toThrow('maxPool2d: input must be [N, C, H, W] or [C, H, W]; got [2, 3]');
-    expect(() => F.maxPool2d(tpu.ones([1, 1, 4, 4]), 2, { ceilMode: true } as never)).toThrow('maxPool2d: ceilMode is not supported');
+    expect(() => F.maxPool2d(tpu.ones([1, 1, 4, 4]), 2, { ceilMode: true } as never)).toThrow("maxPool2d: ceilMode: true is not supported, only PyTorch's default false");
     // PyTorch's defaults of the options not implemented are accepted: F.max_pool2d(x, 2, ceil_mode=False)
     expect(F.maxPool2d(tpu.arange(16).reshape([1, 1, 4, 4]).float(), 2, { ceilMode: false, returnIndices: false }).tolist()).toEqual([[[[5, 7], [13, 15]]]]);
     expect(F.avgPool2d(tpu.ones([1, 1, 4, 4]), 2, { ceilMode: false, divisorOverride: null }).tolist()).toEqual([[[[1, 1], [1, 1]]]]);

@@ -4,7 +4,7 @@ import { isInteger } from '../../dtype.js';
 import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
-import { maxPool2d, avgPool2d, type PoolOptions } from './pooling.js';
+import { maxPool2d, avgPool2d, onlyPyTorchDefaults, UNIMPLEMENTED_POOL_OPTIONS, type PoolOptions } from './pooling.js';
 
 export interface Pool1dOptions {
   stride?: number | readonly number[] | null;
@@ -13,6 +13,10 @@ export interface Pool1dOptions {
   dilation?: number | readonly number[];
   /** avgPool1d only: count padded zeros in the average (PyTorch's default true). */
   countIncludePad?: boolean;
+  /** PyTorch's default only (false): an output size rounded up is not supported. */
+  ceilMode?: false;
+  /** maxPool1d only, PyTorch's default only (false): indices are not returned. */
+  returnIndices?: false;
 }
 
 /** An integer ≥ min, given as a number or a list of one (PyTorch's int or 1-tuple). */
@@ -23,7 +27,9 @@ function single(op: string, name: string, v: number | readonly number[] | null |
 }
 
 function pool1d(op: string, x: Tensor, kernelSize: number | readonly number[], opts: Pool1dOptions, pool2d: typeof maxPool2d): Tensor {
-  const o = readOptions<Pool1dOptions>(op, opts, pool2d === maxPool2d ? ['stride', 'padding', 'dilation'] : ['stride', 'padding', 'countIncludePad']);
+  const unimplemented = UNIMPLEMENTED_POOL_OPTIONS[pool2d === maxPool2d ? 'max' : 'avg'];
+  const o = readOptions<Pool1dOptions>(op, opts, [...(pool2d === maxPool2d ? ['stride', 'padding', 'dilation'] as const : ['stride', 'padding', 'countIncludePad'] as const), ...Object.keys(unimplemented) as (keyof Pool1dOptions)[]]);
+  onlyPyTorchDefaults(op, o, unimplemented);
   if (!(x instanceof Tensor) || (x.ndim !== 3 && x.ndim !== 2)) {
     throw new RangeError(`${op}: input must be [N, C, L] or [C, L]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }

@@ -19,12 +19,36 @@ export interface PoolOptions {
   dilation?: number | readonly number[];
   /** avgPool2d only: count padded zeros in the average (PyTorch's default true). */
   countIncludePad?: boolean;
-  /** PyTorch's defaults only: true (an output size rounded up) is not supported. */
+  /** avgPool2d only: divide each window's sum by this nonzero integer instead (PyTorch's default null). */
+  divisorOverride?: number | null;
+  /** PyTorch's default only (false): an output size rounded up is not supported. */
   ceilMode?: false;
-  /** PyTorch's default only (false): indices are not returned. */
+  /** maxPool2d only, PyTorch's default only (false): indices are not returned. */
   returnIndices?: false;
-  /** PyTorch's default only (null). */
-  divisorOverride?: null;
+}
+
+/**
+ * PyTorch's pooling options not implemented here, by pool, with their defaults: the default is
+ * accepted (code written for PyTorch spells it out), another value is an error.
+ */
+export const UNIMPLEMENTED_POOL_OPTIONS = {
+  max: { ceilMode: false, returnIndices: false },
+  avg: { ceilMode: false },
+} as const;
+
+/** Throws where `options` gives one of `defaults`' keys another value than PyTorch's default. */
+export function onlyPyTorchDefaults(op: string, options: object, defaults: Readonly<Record<string, unknown>>): void {
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const given = (options as Record<string, unknown>)[key];
+    if (given !== undefined && given !== fallback) throw new TypeError(`${op}: ${key}: ${JSON.stringify(given)} is not supported, only PyTorch's default ${JSON.stringify(fallback)}`);
+  }
+}
+
+/** avgPool2d's divisorOverride: null, or a nonzero integer (PyTorch's int). */
+export function checkDivisor(op: string, value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value === 0) throw new TypeError(`${op}: divisorOverride must be a nonzero integer or null; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** Max-pooling's padding: the lowest value of an integer dtype (floats pad with -inf). */
@@ -35,12 +59,10 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
     throw new RangeError(`${op}: input must be [N, C, H, W] or [C, H, W]; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }
   if (x.dtype === 'bool' || (combine === 'avg' && isInteger(x.dtype))) throw new TypeError(`${op}: input of dtype ${x.dtype} is not supported`);
-  // PyTorch's options this pool does not implement: their defaults (false, null) are accepted
-  const unsupported = ['ceilMode', 'returnIndices', 'divisorOverride'] as const;
-  for (const key of unsupported) {
-    if ((o as Record<string, unknown>)[key]) throw new TypeError(`${op}: ${key} is not supported`);
-  }
-  readOptions<PoolOptions>(op, o, [...(combine === 'max' ? ['stride', 'padding', 'dilation'] as const : ['stride', 'padding', 'countIncludePad'] as const), ...unsupported]);
+  const unimplemented = UNIMPLEMENTED_POOL_OPTIONS[combine];
+  readOptions<PoolOptions>(op, o, [...(combine === 'max' ? ['stride', 'padding', 'dilation'] as const : ['stride', 'padding', 'countIncludePad', 'divisorOverride'] as const), ...Object.keys(unimplemented) as (keyof PoolOptions)[]]);
+  onlyPyTorchDefaults(op, o, unimplemented);
+  const divisor = checkDivisor(op, o.divisorOverride);
   const k = pair(op, 'kernelSize', kernelSize, [], 1);
   const s = pair(op, 'stride', o.stride, k, 1);
   const p = pair(op, 'padding', o.padding, [0, 0], 0);
@@ -67,6 +89,7 @@ function pool(op: string, x: Tensor, kernelSize: number | readonly number[], o: 
       }
     }
     if (combine === 'max') return acc!;
+    if (divisor !== null) return acc!.div(divisor);
     if (o.countIncludePad === false && (p[0] || p[1])) {
       const counts = pool(op, onesLike(x), k, { ...o, countIncludePad: true }, 'avg').mul(k[0] * k[1]);
       return acc!.div(counts);
