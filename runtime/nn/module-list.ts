@@ -1,7 +1,7 @@
 // nn.ModuleList: modules held at the indices 0, 1, ... of the list itself, so list[i] reads one
 // and parameters are named as PyTorch names them (0.weight, 1.bias; blocks.0.weight in a model).
 import type { Tensor } from '../tensor.js';
-import { Module } from './module.js';
+import { indentAfterFirst, Module } from './module.js';
 import { describeValue } from '../distributed/describe-value.js';
 
 function checkModule(who: string, m: unknown, where: string): Module {
@@ -34,6 +34,17 @@ export class ModuleList<M extends Module = Module> extends Module {
 
   *[Symbol.iterator](): Iterator<M> {
     for (let i = 0; i < this.length; i++) yield this[i]!;
+  }
+
+  /** Runs of equal children print once, as PyTorch's ModuleList: `(0-2): 3 x Linear(...)`. */
+  protected override childLines(): string[] {
+    const reprs = [...this].map(String);
+    const lines: string[] = [];
+    for (let start = 0, end = 0; start < reprs.length; start = ++end) {
+      while (reprs[end + 1] === reprs[start]) end++;
+      lines.push(indentAfterFirst(start === end ? `(${start}): ${reprs[start]}` : `(${start}-${end}): ${end - start + 1} x ${reprs[start]}`));
+    }
+    return lines;
   }
 
   /** The module at index i; a negative i counts from the end, as list[-1] in Python. */

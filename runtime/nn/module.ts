@@ -129,15 +129,33 @@ export abstract class Module {
     });
   }
 
+  /**
+   * The module as PyTorch's repr() prints it: its extraRepr() lines, then each child as
+   * `(name): child`; one line of extraRepr and no child on one line.
+   */
   toString(): string {
-    const kids = this.namedChildren().map(([k, m]) => `  (${k}): ${m.toString().replace(/\n/g, '\n  ')}`);
+    const extra = this.extraRepr();
+    const children = this.childLines();
+    const lines = [...(extra ? extra.split('\n') : []), ...children];
     const name = this.constructor.name;
-    return kids.length ? `${name}(\n${kids.join('\n')}\n)` : `${name}(${this.extraRepr()})`;
+    if (lines.length === 0) return `${name}()`;
+    if (lines.length === 1 && children.length === 0) return `${name}(${lines[0]})`;
+    return `${name}(\n  ${lines.join('\n  ')}\n)`;
+  }
+
+  /** The children's lines of toString(): `(name): child`, the child's own lines indented. */
+  protected childLines(): string[] {
+    return this.namedChildren().map(([k, m]) => indentAfterFirst(`(${k}): ${m}`));
   }
 
   protected extraRepr(): string {
     return '';
   }
+}
+
+/** `text` with every line but the first indented by two spaces (PyTorch's _addindent). */
+export function indentAfterFirst(text: string): string {
+  return text.replace(/\n/g, '\n  ');
 }
 
 /** A property that a tpu.compile trace may have captured changes: a tensor, a submodule, the training flag. */
