@@ -1,5 +1,8 @@
 // mode: the most frequent value along a dim and its index (torch.mode): of values equally
-// frequent the smallest, and of its occurrences the last index, as PyTorch's CPU kernel.
+// frequent the smallest, and of its occurrences the last index, as PyTorch's CPU kernel in rows
+// of up to 16 elements (its std::sort, unstable beyond, names another occurrence in longer rows).
+// Each NaN is a value of its own, sorted last: PyTorch's sort, whose < NaN breaks, leaves NaNs
+// wherever its algorithm puts them, which no definition reproduces (docs/runtime.md).
 // Composed over a stable sort: each element's position in its run of equal values is its
 // index minus the run's start (a running max of the starts), and argmax takes the first, so
 // smallest, of the longest runs.

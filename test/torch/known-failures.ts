@@ -27,6 +27,6 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'solve with a singular matrix is an error @compile': SINGULAR,
   'matrixNorm nuc and 2 need singular values': SPECTRAL,
   'cross without a dim where torch.cross takes the first dim of length 3': CROSS_DEFAULT,
-  'mode of rows holding NaN': "PyTorch's CPU mode sorts with a comparison that NaN breaks, so which value it names for a row holding NaN depends on where its sort leaves the NaNs ([nan, 1, nan, 1, 2] gives nan at index 0; [nan, nan, 3, 3, nan] gives 3); here each NaN is a value of its own, sorted last, so that row's mode is 1 at index 3",
+  'mode of rows holding NaN': "PyTorch's CPU mode sorts each row with std::sort and a < that NaN breaks (no strict weak order: undefined behaviour in C++), then counts runs of equal neighbours, so its answer for a row holding NaN is wherever libstdc++'s sort leaves the NaNs: a NaN left inside a run splits it ([3, nan, 3, nan, nan, 3] gives 3 counted once, at index 0) and a NaN may be named ([nan, 1, nan, 1, 2] gives nan at index 0). Here each NaN is a value of its own, sorted last: 3 at index 5, and 1 at index 3",
   'allclose and equal @compile': "allclose and equal give a JS boolean, read from the device (PyTorch's Python bool): tpu.compile refuses a value read while it traces, with an error that says so (torch.compile breaks its graph there instead)",
 };
