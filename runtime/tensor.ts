@@ -121,7 +121,7 @@ export function setDataAssigner(f: (target: Tensor, value: unknown) => void): vo
 }
 
 export class Tensor {
-  /** Behind the read-only `shape` and `dtype` (readOnlyShapeAndDtype below). */
+  /** Behind the read-only `shape` and `dtype` (refuseShapeAndDtypeAssignment below). */
   private readonly _shape: Shape;
   private readonly _dtype: DType;
   /** Device memory holding the value (possibly still being computed on the device). */
@@ -422,20 +422,27 @@ export class Tensor {
   }
 }
 
-// `x.shape = [3, 2]` (an untyped cell) would relabel x's buffer, which the next op then reads as
-// another shape: assigning throws what to write instead. A setter on the prototype, so that the
-// types keep both read-only (a typed cell is refused before it runs).
-readOnly('shape', 'x.reshape(...) or x.view(...) gives a tensor of another shape');
-readOnly('dtype', "x.to('bfloat16'), x.float(), x.int() or x.bool() gives a tensor of another dtype");
+refuseShapeAndDtypeAssignment(Tensor.prototype);
 
-function readOnly(name: 'shape' | 'dtype', instead: string): void {
-  const getter = Object.getOwnPropertyDescriptor(Tensor.prototype, name)!;
-  Object.defineProperty(Tensor.prototype, name, {
-    ...getter,
-    set(): never {
-      throw new TypeError(`x.${name} is read-only (as in PyTorch): ${instead}`);
-    },
-  });
+/**
+ * `x.shape = [3, 2]` (an untyped cell) would relabel x's buffer, which the next op then reads as
+ * another shape: assigning `shape` or `dtype` on `prototype` (whose getters they are) throws what
+ * to write instead. A setter on the prototype, so that the types keep both read-only (a typed
+ * cell is refused before it runs).
+ */
+export function refuseShapeAndDtypeAssignment(prototype: object): void {
+  const instead = {
+    shape: 'x.reshape(...) or x.view(...) gives a tensor of another shape',
+    dtype: "x.to('bfloat16'), x.float(), x.int() or x.bool() gives a tensor of another dtype",
+  };
+  for (const [name, text] of Object.entries(instead)) {
+    Object.defineProperty(prototype, name, {
+      ...Object.getOwnPropertyDescriptor(prototype, name)!,
+      set(): never {
+        throw new TypeError(`x.${name} is read-only (as in PyTorch): ${text}`);
+      },
+    });
+  }
 }
 
 /** What a tensor in a JavaScript operator says (cells rewrite the operators they can type). */

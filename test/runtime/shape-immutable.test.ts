@@ -30,3 +30,11 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
     tpu.mode('strict');
   });
 });
+
+it("a DTensor's shape and dtype are read-only too", () => {
+  const d = tpu.distributeTensor(tpu.tensor([[1, 2, 3], [4, 5, 6]]), tpu.initDeviceMesh([1]), [tpu.Replicate()]);
+  expect(() => { (d as any).shape = [3, 2]; }).toThrow(new TypeError('x.shape is read-only (as in PyTorch): x.reshape(...) or x.view(...) gives a tensor of another shape'));
+  expect(() => { (d as any).dtype = 'int32'; }).toThrow(/^x\.dtype is read-only \(as in PyTorch\)/);
+  expect([d.shape, d.dtype]).toEqual([[2, 3], 'float32']);
+  expect(d.fullTensor().sum(0).tolist()).toEqual([5, 7, 9]);
+});
