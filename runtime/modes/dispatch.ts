@@ -84,13 +84,13 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       } else if (v instanceof LiveNumber) {
         // Re-read on every replay of a tpu.compile trace (optimizer hyperparameters).
         const value = v.read();
-        const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(value));
+        const dtype = scalarType(op, tensorType, value);
         a[i] = { shape: [], dtype };
         const scalar = { value, dtype: fedType(op, i, dtype), live: v };
         noteLiveRead(scalar);
         ins[i] = scalar;
       } else {
-        const dtype = promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
+        const dtype = scalarType(op, tensorType, v);
         // int64 storage would wrap a number beyond its range silently (PyTorch refuses it)
         if (dtype === 'int64') toInt64(op.name, argName(i), Number(v));
         a[i] = { shape: [], dtype };
@@ -129,6 +129,11 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
   for (const h of hooks) h(op, operands, attrs, result);
   if (sampleStart >= 0) emit({ kind: 'sample', op: op.name, start: sampleStart, end: performance.now(), waitMs: profiling.waitedMs - waitedAtStart });
   return result;
+}
+
+/** A JS scalar operand's dtype: promoted beside the tensors (PyTorch's weak scalar), int32 for positions. */
+function scalarType(op: OpDef<any>, tensorType: DType | undefined, v: number | boolean): DType {
+  return op.positionScalars === true ? 'int32' : promoteWithScalar(tensorType ?? 'float32', scalarKind(v));
 }
 
 /**

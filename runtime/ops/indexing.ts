@@ -68,6 +68,9 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
   /** The input dim of each output dim (-1: a new one), for the layout of the view. */
   const dimOf: number[] = [];
   const picks: Pick[] = [];
+  /** Dims picked by a JS number, and their positions: fed to the program (one program for every row). */
+  const fed: number[] = [];
+  const starts: number[] = [];
   let d = 0;
   for (const it of expanded) {
     if (it === null) {
@@ -81,8 +84,9 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       if (!Number.isInteger(it) || it < -n || it >= n) {
         throw new RangeError(`at: index ${it} is out of range for dim ${d} of size ${n} (input ${formatShape(x.shape)})`);
       }
-      attrs.begin[d] = it < 0 ? it + n : it;
       attrs.count[d] = 1;
+      fed.push(d);
+      starts.push(it < 0 ? it + n : it);
     } else if (typeof it === 'string') {
       const [start, stop, step] = parseSlice(it);
       const r = resolveRange('at', n, start, stop, step, `'${it}' for dim ${d}`);
@@ -104,7 +108,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     d++;
   }
   const select = () => {
-    const y = applySlice(x, attrs);
+    const y = fed.length ? applySlice(x, { begin: attrs.begin, step: attrs.step, count: attrs.count, fed }, starts) : applySlice(x, attrs);
     return outShape.length !== y.ndim || outShape.some((n, i) => n !== y.shape[i]) ? reshapeKeepingDims(dimOf, () => y.reshape(outShape)) : y;
   };
   if (picks.length === 0) return select();

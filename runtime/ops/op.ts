@@ -55,6 +55,11 @@ export interface OpDef<A = Record<string, never>> extends Primitive<A> {
    * readsSecondWhole), so a JS number there is fed in float32, not rounded to bfloat16.
    */
   readonly readsSecondWhole?: boolean;
+  /**
+   * Its JS number operands are element positions (slice's row starts): fed as int32 whatever
+   * the tensor's dtype, so one program serves every position.
+   */
+  readonly positionScalars?: boolean;
 }
 
 const registry = new Map<string, OpDef<any>>();
@@ -67,6 +72,7 @@ export function defineOp<A = Record<string, never>>(def: OpDef<A>): OpDef<A> {
   const op: OpDef<A> = Object.assign({
     name: def.name, infer: def.infer, grad: def.grad, attrKey: def.attrKey, gradReads: def.gradReads,
     profilesAsMatmul: def.profilesAsMatmul, readsDeviceIndices: def.readsDeviceIndices, readsSecondWhole: def.readsSecondWhole,
+    positionScalars: def.positionScalars,
   }, def);
   registry.set(op.name, op);
   return op;

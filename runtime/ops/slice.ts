@@ -1,10 +1,12 @@
 // Strided slices: `slice` reads elements begin + i·step (i < count) of each dim; its
 // gradient `embedSlice` writes them back into zeros of the input's shape. Both are
 // primitives with fully resolved attrs (no negative indices left), so shapes are static.
+// A row read in a loop (x.at(i), narrow, select) feeds its begin as an int32 scalar operand
+// (`fed`), as JAX's dynamic_slice takes a traced start: every row shares one program.
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
-import { defineOp, type OpDef } from './op.js';
+import { defineOp, type Operand, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { preserveLayout } from '../views/result-layout.js';
 import { intArgs, type IntArgs } from '../shape-args.js';
@@ -13,18 +15,39 @@ export interface SliceAttrs {
   readonly begin: readonly number[];
   readonly step: readonly number[];
   readonly count: readonly number[];
+  /**
+   * Dims (step 1, count > 0) whose begin is fed at run time: the scalar operands after the
+   * tensor, in this order. Their begin here is 0, so the attrs (the program key) are the same
+   * for every row: lowerings read the operands for these dims.
+   */
+  readonly fed?: readonly number[];
+}
+
+/** The gradient rules' attrs: `fed` kept only where there is one (plain-equal attrs match fastest). */
+function sliceAttrs({ begin, step, count, fed }: SliceAttrs): SliceAttrs {
+  return fed ? { begin, step, count, fed } : { begin, step, count };
+}
+
+/** No gradient for the fed begins. */
+const noGrads = (starts: readonly Operand[]) => starts.map(() => null);
+
+/** The begin of every dim of a slice applied to `operands`: the fed ones are its scalar operands. */
+export function sliceBegin({ begin, fed }: SliceAttrs, operands: readonly Operand[]): readonly number[] {
+  return fed ? begin.map((b, d) => (fed.includes(d) ? Number(operands[1 + fed.indexOf(d)]) : b)) : begin;
 }
 
 export const slice: OpDef<SliceAttrs> = defineOp<SliceAttrs>({
   name: 'slice',
   infer: ([x], { count }) => ({ shape: count, dtype: x!.dtype }),
-  grad: (g, [x], _out, attrs) => [apply(embedSlice, [g], { ...attrs, shape: (x as Tensor).shape })],
+  grad: (g, [x, ...starts], _out, attrs) => [apply(embedSlice, [g, ...starts], { ...sliceAttrs(attrs), shape: (x as Tensor).shape }), ...noGrads(starts)],
+  positionScalars: true,
 });
 
 export const embedSlice: OpDef<SliceAttrs & { shape: Shape }> = defineOp<SliceAttrs & { shape: Shape }>({
   name: 'embedSlice',
   infer: ([x], { shape }) => ({ shape, dtype: x!.dtype }),
-  grad: (g, _x, _out, attrs) => [apply(slice, [g], { begin: attrs.begin, step: attrs.step, count: attrs.count })],
+  grad: (g, [, ...starts], _out, attrs) => [apply(slice, [g, ...starts], sliceAttrs(attrs)), ...noGrads(starts)],
+  positionScalars: true,
 });
 
 /**
@@ -50,9 +73,13 @@ export function fullSlice(shape: Shape): { begin: number[]; step: number[]; coun
   return { begin: shape.map(() => 0), step: shape.map(() => 1), count: [...shape] };
 }
 
-export function applySlice(x: Tensor, attrs: SliceAttrs): Tensor {
-  const trivial = attrs.count.every((c, d) => c === x.shape[d] && attrs.step[d] === 1 && attrs.begin[d] === 0);
-  return trivial ? x : apply(slice, [x], attrs);
+/** Applies slice unless it keeps all of x; `starts`: the begins of attrs.fed's dims (their begin in attrs is 0). */
+export function applySlice(x: Tensor, attrs: SliceAttrs, starts?: readonly number[]): Tensor {
+  const { begin, step, count } = attrs;
+  for (let d = 0; d < count.length; d++) {
+    if (count[d] !== x.shape[d] || step[d] !== 1 || begin[d] !== 0) return apply(slice, starts ? [x, ...starts] : [x], attrs);
+  }
+  return x;
 }
 
 /** x.slice(dim, start, end, step): Python-style range on one dim (negatives count from the end). */
@@ -74,7 +101,11 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
   if (!Number.isInteger(start) || !Number.isInteger(length) || s < 0 || length < 0 || s + length > n) {
     throw new RangeError(`narrow: start ${start} and length ${length} do not fit dim ${dim} of size ${n} (input ${formatShape(x.shape)})`);
   }
-  return sliceDim(x, d, s, s + length, 1);
+  const { begin, step, count } = fullSlice(x.shape);
+  count[d] = length;
+  if (length > 0) return applySlice(x, { begin, step, count, fed: [d] }, [s]);
+  begin[d] = s;
+  return applySlice(x, { begin, step, count });
 }
 
 /**

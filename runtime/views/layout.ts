@@ -2,6 +2,8 @@
 // storage. The runtime's values are functional, but which reshapes alias, which views exist
 // and which writes are allowed follow from these numbers, as in PyTorch.
 import type { Shape } from '../shape.js';
+import type { Operand } from '../ops/op.js';
+import { sliceBegin, type SliceAttrs } from '../ops/slice.js';
 
 export interface Layout {
   readonly strides: readonly number[];
@@ -97,7 +99,7 @@ function keptStrides(map: readonly number[], strides: readonly number[], to: Sha
 }
 
 /** The layout of a layout primitive's result from its input's, or null when it cannot be a view. */
-export function layoutAfter(op: string, attrs: any, from: Shape, layout: Layout, to: Shape): Layout | null {
+export function layoutAfter(op: string, attrs: any, operands: readonly Operand[], from: Shape, layout: Layout, to: Shape): Layout | null {
   const { strides, offset } = layout;
   switch (op) {
     case 'reshape': {
@@ -113,7 +115,8 @@ export function layoutAfter(op: string, attrs: any, from: Shape, layout: Layout,
       return { strides: to.map((n, d) => (d < lead ? 0 : from[d - lead] === n ? strides[d - lead]! : 0)), offset };
     }
     case 'slice': {
-      const { begin, step } = attrs as { begin: number[]; step: number[] };
+      const step = (attrs as SliceAttrs).step;
+      const begin = sliceBegin(attrs, operands);
       return {
         strides: strides.map((s, d) => s * step[d]!),
         offset: offset + begin.reduce((sum, b, d) => sum + b * strides[d]!, 0),

@@ -50,7 +50,7 @@ addApplyHook((op, operands, attrs, out) => {
   const input = operands[0];
   if (!(input instanceof Tensor) || !tracing.has(input)) return;
   const layout = tracing.get(input)!;
-  tracing.set(out, layout && layoutAfter(op.name, attrs, input.shape, layout, out.shape));
+  tracing.set(out, layout && layoutAfter(op.name, attrs, operands, input.shape, layout, out.shape));
 });
 
 /** The result of a view method on `input`, and its layout (undefined: not derived by layout ops; null: a copy). */

@@ -312,6 +312,7 @@ function layoutCases(): PrimitiveCase[] {
     one('expand int64', 'expand', [T([3, 1], 'int64')], { shape: [2, 3, 4] }, EXACT),
     one('slice int64 steps', 'slice', [T([7, 8], 'int64')], { begin: [1, 7], step: [2, -3], count: [3, 3] }, EXACT),
     one('embedSlice int64 steps', 'embedSlice', [T([3, 3], 'int64')], { begin: [1, 7], step: [2, -3], count: [3, 3], shape: [7, 8] }, EXACT),
+    one('slice int64 fed row', 'slice', [T([7, 8], 'int64'), S('int32', 5)], { begin: [0, 1], step: [1, 2], count: [2, 3], fed: [0] }, EXACT),
     one('concat int64 with int32', 'concat', [T([2, 3], 'int64'), T([2, 1], 'int32'), T([2, 2], 'int64')], { dim: 1 }, EXACT),
   ];
   return [...int64, ...ALL.flatMap((d) => [
@@ -321,6 +322,10 @@ function layoutCases(): PrimitiveCase[] {
     one(`slice ${d} steps`, 'slice', [T([7, 8], d)], { begin: [1, 7], step: [2, -3], count: [3, 3] }, EXACT),
     one(`slice ${d} empty`, 'slice', [T([7, 8], d)], { begin: [0, 2], step: [1, 1], count: [0, 4] }, EXACT),
     one(`embedSlice ${d} steps`, 'embedSlice', [T([3, 3], d)], { begin: [1, 7], step: [2, -3], count: [3, 3], shape: [7, 8] }, EXACT),
+    // fed begins (x.at(i), narrow): the scalar operands, not begin, place the elements
+    one(`slice ${d} fed rows`, 'slice', [T([7, 8], d), S('int32', 5)], { begin: [0, 1], step: [1, 2], count: [2, 3], fed: [0] }, EXACT),
+    one(`slice ${d} fed element`, 'slice', [T([7, 8], d), S('int32', 6), S('int32', 3)], { begin: [0, 0], step: [1, 1], count: [1, 2], fed: [0, 1] }, EXACT),
+    one(`embedSlice ${d} fed rows`, 'embedSlice', [T([2, 3], d), S('int32', 4)], { begin: [0, 1], step: [1, 2], count: [2, 3], shape: [7, 8], fed: [0] }, EXACT),
     one(`pad ${d}`, 'pad', [T([3, 4], d), S(d, d === 'bool' ? 1 : 2)], { pads: [[1, 2], [0, 3]] }, EXACT),
     one(`pad ${d} cropping`, 'pad', [T([5, 4], d), S(d, 0)], { pads: [[-1, 2], [1, -2]] }, EXACT),
     one(`concat ${d} with float32`, 'concat', [T([2, 3], d), T([2, 1], 'float32'), T([2, 2], d)], { dim: 1 }, EXACT),

@@ -114,6 +114,8 @@ describe.skipIf(!available)('fused programs on XLA:CPU against the ONNX backend'
     ['linalg det and slogdet', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.det(x).add(tpu.linalg.slogdet(x).logabsdet)), { abs: 1e-5, rel: 1e-4 }],
     ['linalg inv', forwardBackward([2, 4, 4], 'float32', (x) => tpu.linalg.inv(x)), { abs: 1e-5, rel: 1e-4 }],
     ['linalg solve, cdist, cross and kron', forwardBackward([3, 3], 'float32', (x) => tpu.linalg.solve(x, x.narrow(1, 0, 2)).sum().add(tpu.cdist(x, x.mul(0.5))).add(tpu.linalg.cross(x, x.flip(0))).add(tpu.kron(x.narrow(0, 0, 1), x.narrow(1, 0, 1)))), { abs: 1e-5, rel: 1e-4 }],
+    // rows and elements read by a JS number: their starts are int32 scalars (dynamic_slice; dynamic_update_slice backward)
+    ['rows, elements and narrow windows read by position', forwardBackward([5, 4], 'float32', (x) => x.at(3).mul(x.at(-5, 2)).add(x.narrow(0, 1, 2).sum(0)).mul(x.select(1, 2).sum())), FUSED_F32],
     ['sort, cumprod and strided slices', forwardBackward([3, 8], 'float32', (x) => tpu.sort(x, { dim: 1 }).values.mul(tpu.cumprod(x, 1)).narrow(1, 1, 5).flip(1)), FUSED_F32],
   ];
 

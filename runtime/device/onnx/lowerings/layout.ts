@@ -11,17 +11,45 @@ import { onnxLowerings, type OnnxLowerContext, type OnnxLowering } from './table
 /** Before the first element, whatever the dim: ONNX clamps it to "past the start". */
 const PAST_START = -(2 ** 53);
 
-const slice: OnnxLowering = (ctx, [x], { begin, step, count }: SliceAttrs, types) => {
+/** The begin of each fed dim (SliceAttrs.fed) as an [1] value of `type`, from its scalar operand. */
+function fedBegins(ctx: OnnxLowerContext, { fed }: SliceAttrs, starts: readonly string[], types: NodeTypes, type: 'int32' | 'int64'): Map<number, string> {
+  const begins = new Map<number, string>();
+  fed?.forEach((d, k) => begins.set(d, ctx.graph.reshape(ctx.cast(starts[k]!, types.inputs[k + 1]!.dtype, type), [1])));
+  return begins;
+}
+
+const slice: OnnxLowering = (ctx, [x, ...starts], attrs: SliceAttrs, types) => {
+  const { begin, step, count } = attrs;
   const input = types.inputs[0]!.shape;
   const axes = input.map((_, d) => d).filter((d) => !(step[d] === 1 && begin[d] === 0 && count[d] === input[d]));
   if (axes.length === 0) return ctx.graph.node('Identity', [x!]);
-  const ends = axes.map((d) => {
-    const end = begin[d]! + count[d]! * step[d]!;
-    return end < 0 ? PAST_START : end;
-  });
   const g = ctx.graph;
-  return g.node('Slice', [x!, g.int64s(axes.map((d) => begin[d]!)), g.int64s(ends), g.int64s(axes), g.int64s(axes.map((d) => step[d]!))]);
+  if (!attrs.fed) {
+    const ends = axes.map((d) => {
+      const end = begin[d]! + count[d]! * step[d]!;
+      return end < 0 ? PAST_START : end;
+    });
+    return g.node('Slice', [x!, g.int64s(axes.map((d) => begin[d]!)), g.int64s(ends), g.int64s(axes), g.int64s(axes.map((d) => step[d]!))]);
+  }
+  // Fed begins are int32 scalars: the indices in int32 too (no Cast), as Slice allows. No
+  // negative step here (flip feeds none), so every end is a position.
+  const int32s = (values: readonly number[]) => g.constant('int32', [values.length], values);
+  const fed = fedBegins(ctx, attrs, starts, types, 'int32');
+  const vector = (parts: string[]) => (parts.length === 1 ? parts[0]! : g.node('Concat', parts, { axis: 0 }));
+  const firsts = vector(axes.map((d) => fed.get(d) ?? int32s([begin[d]!])));
+  const lasts = vector(axes.map((d) => (fed.has(d) ? g.node('Add', [fed.get(d)!, int32s([count[d]!])]) : int32s([begin[d]! + count[d]! * step[d]!]))));
+  return g.node('Slice', [x!, firsts, lasts, int32s(axes), int32s(axes.map((d) => step[d]!))]);
 };
+
+/** Zeros around each fed dim's elements (count of them, step 1): pads computed from the fed begins. */
+function embedFedDims(ctx: OnnxLowerContext, v: string, attrs: SliceAttrs & { shape: Shape }, starts: readonly string[], types: NodeTypes): string {
+  const g = ctx.graph;
+  const fed = fedBegins(ctx, attrs, starts, types, 'int64');
+  const zero = g.int64s([0]);
+  const before = attrs.shape.map((_, d) => fed.get(d) ?? zero);
+  const after = attrs.shape.map((n, d) => (fed.has(d) ? g.node('Sub', [g.int64s([n - attrs.count[d]!]), fed.get(d)!]) : zero));
+  return g.node('Pad', [v, g.node('Concat', [...before, ...after], { axis: 0 })]);
+}
 
 /** Spreads dim d of v (count elements) to positions begin + i·step of a zero dim of attrs.shape[d]. */
 function embedDim(ctx: OnnxLowerContext, v: string, shape: number[], d: number, a: SliceAttrs & { shape: Shape }): string {
@@ -89,11 +117,11 @@ onnxLowerings.register({
   permute: (ctx, [x], { perm }: { perm: readonly number[] }) => transpose(ctx.graph, x!, perm),
   expand: (ctx, [x], { shape }: { shape: readonly number[] }, types) => (unchanged(types) ? x! : ctx.graph.expand(x!, shape)),
   slice,
-  embedSlice(ctx, [x], attrs: SliceAttrs & { shape: Shape }, types) {
+  embedSlice(ctx, [x, ...starts], attrs: SliceAttrs & { shape: Shape }, types) {
     let v = x!;
     const shape = [...types.inputs[0]!.shape];
-    for (let d = 0; d < shape.length; d++) v = embedDim(ctx, v, shape, d, attrs);
-    return v;
+    for (let d = 0; d < shape.length; d++) if (!attrs.fed?.includes(d)) v = embedDim(ctx, v, shape, d, attrs);
+    return attrs.fed ? embedFedDims(ctx, v, attrs, starts, types) : v;
   },
   pad(ctx, [x, v], { pads }: PadAttrs, types) {
     const input = types.inputs[0]!;

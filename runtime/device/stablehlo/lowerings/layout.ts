@@ -23,30 +23,67 @@ function pad(fn: MlirFunction, v: string, value: string, low: readonly number[],
   ]);
 }
 
+/** Elements begin + i·step of every dim (a negative step reads the reversed dim from n − 1 − begin). */
+function staticSlice(fn: MlirFunction, x: string, { begin, step, count }: SliceAttrs, n: Shape): string {
+  const v = reverseNegativeSteps(fn, x, step, count);
+  const start = begin.map((b, d) => (count[d] === 0 ? 0 : step[d]! < 0 ? n[d]! - 1 - b : b));
+  const strides = step.map((s) => Math.abs(s));
+  const limit = start.map((s, d) => (count[d] === 0 ? s : s + (count[d]! - 1) * strides[d]! + 1));
+  if (start.every((s, d) => s === 0 && strides[d] === 1 && limit[d] === n[d])) return v;
+  return fn.op('stablehlo.slice', [v], { shape: count, element: fn.typeOf(v).element }, [
+    `start_indices = ${i64s(start)}`, `limit_indices = ${i64s(limit)}`, `strides = ${i64s(strides)}`,
+  ]);
+}
+
+/** Zeros between the elements (interior padding) and around them. */
+function staticEmbed(fn: MlirFunction, x: string, { begin, step, count, shape }: SliceAttrs & { shape: Shape }): string {
+  const v = reverseNegativeSteps(fn, x, step, count);
+  const first = begin.map((b, d) => (count[d] === 0 ? 0 : step[d]! < 0 ? b + (count[d]! - 1) * step[d]! : b));
+  const interior = step.map((s, d) => (count[d]! > 1 ? Math.abs(s) - 1 : 0));
+  const high = shape.map((n, d) => n - first[d]! - (count[d] === 0 ? 0 : (count[d]! - 1) * Math.abs(step[d]!) + 1));
+  return pad(fn, v, splat(fn, 0, [], fn.typeOf(v).element), first, high, interior);
+}
+
+/** The attrs with each fed dim whole (begin 0, count `whole[d]`): what the static part does. */
+function withFedDimsWhole(attrs: SliceAttrs, whole: Shape): SliceAttrs {
+  const fed = attrs.fed!;
+  return {
+    begin: attrs.begin.map((b, d) => (fed.includes(d) ? 0 : b)),
+    step: attrs.step,
+    count: attrs.count.map((c, d) => (fed.includes(d) ? whole[d]! : c)),
+  };
+}
+
+/** dynamic_slice's start of every dim: the fed scalar operands, 0 for the others. */
+function fedIndices(fn: MlirFunction, { begin, fed }: SliceAttrs, starts: readonly string[]): string[] {
+  const zero = splat(fn, 0, [], 'i32');
+  return begin.map((_, d) => (fed!.includes(d) ? convert(fn, starts[fed!.indexOf(d)]!, 'int32') : zero));
+}
+
 stablehloLowerings.register({
   reshape: ({ fn }, [x], { shape }: { shape: readonly number[] }) => reshape(fn, x!, shape),
   permute: ({ fn }, [x], { perm }: { perm: readonly number[] }, types) =>
     fn.op('stablehlo.transpose', [x!], { shape: types.output.shape, element: fn.typeOf(x!).element }, [`permutation = ${i64s(perm)}`]),
   expand: ({ fn }, [x], { shape }: { shape: readonly number[] }) => broadcastTo(fn, x!, shape),
-  // Elements begin + i·step: a negative step reads the reversed dim from n − 1 − begin.
-  slice({ fn }, [x], { begin, step, count }: SliceAttrs, types) {
+  // Elements begin + i·step: a negative step reads the reversed dim from n − 1 − begin. Fed
+  // dims: the other dims' static slice, then a dynamic_slice at the fed begins.
+  slice({ fn }, [x, ...starts], attrs: SliceAttrs, types) {
     const n = types.inputs[0]!.shape;
-    const v = reverseNegativeSteps(fn, x!, step, count);
-    const start = begin.map((b, d) => (count[d] === 0 ? 0 : step[d]! < 0 ? n[d]! - 1 - b : b));
-    const strides = step.map((s) => Math.abs(s));
-    const limit = start.map((s, d) => (count[d] === 0 ? s : s + (count[d]! - 1) * strides[d]! + 1));
-    if (start.every((s, d) => s === 0 && strides[d] === 1 && limit[d] === n[d])) return v;
-    return fn.op('stablehlo.slice', [v], { shape: count, element: fn.typeOf(v).element }, [
-      `start_indices = ${i64s(start)}`, `limit_indices = ${i64s(limit)}`, `strides = ${i64s(strides)}`,
+    const { fed } = attrs;
+    if (!fed) return staticSlice(fn, x!, attrs, n);
+    const rest = staticSlice(fn, x!, withFedDimsWhole(attrs, n), n);
+    const t = fn.typeOf(rest);
+    return fn.op('stablehlo.dynamic_slice', [rest, ...fedIndices(fn, attrs, starts)], { shape: attrs.count, element: t.element }, [
+      `slice_sizes = ${i64s(attrs.count)}`,
     ]);
   },
-  // The slice's adjoint: zeros between the elements (interior padding) and around them.
-  embedSlice({ fn }, [x], { begin, step, count, shape }: SliceAttrs & { shape: Shape }) {
-    const v = reverseNegativeSteps(fn, x!, step, count);
-    const first = begin.map((b, d) => (count[d] === 0 ? 0 : step[d]! < 0 ? b + (count[d]! - 1) * step[d]! : b));
-    const interior = step.map((s, d) => (count[d]! > 1 ? Math.abs(s) - 1 : 0));
-    const high = shape.map((n, d) => n - first[d]! - (count[d] === 0 ? 0 : (count[d]! - 1) * Math.abs(step[d]!) + 1));
-    return pad(fn, v, splat(fn, 0, [], fn.typeOf(v).element), first, high, interior);
+  // The slice's adjoint. Fed dims: the other dims embedded, then written into zeros at the fed begins.
+  embedSlice({ fn }, [x, ...starts], attrs: SliceAttrs & { shape: Shape }) {
+    const { fed, shape } = attrs;
+    if (!fed) return staticEmbed(fn, x!, attrs);
+    const inner = staticEmbed(fn, x!, { ...withFedDimsWhole(attrs, attrs.count), shape: shape.map((n, d) => (fed.includes(d) ? attrs.count[d]! : n)) });
+    const element = fn.typeOf(inner).element;
+    return fn.op('stablehlo.dynamic_update_slice', [splat(fn, 0, shape, element), inner, ...fedIndices(fn, attrs, starts)], { shape, element });
   },
   // Negative amounts crop (StableHLO's pad takes them as they are).
   pad({ fn }, [x, value], { pads }: PadAttrs, types) {
