@@ -1,8 +1,8 @@
 // svd and svdvals (torch.linalg.svd, torch.linalg.svdvals): one-sided Jacobi (jacobi.ts) on the
-// columns of A (of Aᵀ when A is wide), accurate for ill-conditioned matrices where an
-// eigendecomposition of AᵀA would square the condition number. Singular values descending;
-// U's columns are A·V's normalized, then completed by a QR (householder.ts) where full
-// matrices or zero singular values need more columns. The rotations run outside autograd;
+// columns of Rᵀ, R from A's QR (Aᵀ's when A is wide), accurate for ill-conditioned matrices
+// where an eigendecomposition of AᵀA would square the condition number. Singular values
+// descending; a QR (householder.ts) completes the singular vectors where full matrices or zero
+// singular values need more columns. The rotations run outside autograd;
 // the gradient is attached after, PyTorch's formula (Townsend's, real case): with
 // P = Uᵀ·dA·V, dS = diag(P), dU = U·(F∘(P·S + S·Pᵀ)) + (I - U·Uᵀ)·dA·V·S⁻¹,
 // dV = V·(F∘(S·P + Pᵀ·S)), F_ij = 1/(s_j² - s_i²). The extra columns of full matrices get
