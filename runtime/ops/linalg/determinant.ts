@@ -2,7 +2,7 @@
 // det = sign·Πpivots, a chain of products whose gradient is right at singular matrices too.
 import type { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
-import { TENSOR_PARTS, type TensorParts } from '../../tensor-parts.js';
+import { SignLogAbsDet } from './named-results.js';
 import { filled } from '../constant.js';
 import { stack } from '../concat.js';
 import { eliminate } from './elimination.js';
@@ -26,32 +26,6 @@ export function det(a: Tensor): Tensor {
     const { pivots, sign, batch } = pivotsOf(a);
     return pivots.reduce((d, p) => d.mul(p), sign).reshape(batch);
   });
-}
-
-/** slogdet's result, as PyTorch's named tuple: `const { sign, logabsdet } = ...` or `const [sign, logabsdet] = ...`. */
-export class SignLogAbsDet implements Iterable<Tensor> {
-  constructor(readonly sign: Tensor, readonly logabsdet: Tensor) {}
-
-  get 0(): Tensor {
-    return this.sign;
-  }
-
-  get 1(): Tensor {
-    return this.logabsdet;
-  }
-
-  get length(): 2 {
-    return 2;
-  }
-
-  *[Symbol.iterator](): Iterator<Tensor> {
-    yield this.sign;
-    yield this.logabsdet;
-  }
-
-  [TENSOR_PARTS](): TensorParts {
-    return { tensors: [this.sign, this.logabsdet], key: 'SignLogAbsDet', rebuild: ([s, l]) => new SignLogAbsDet(s!, l!) };
-  }
 }
 
 /**

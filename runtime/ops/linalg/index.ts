@@ -1,14 +1,22 @@
 // torch.linalg's functions as tpu.linalg, and the Tensor methods and top-level names PyTorch
 // gives some of them (x.det(), x.inverse(), tpu.cross, tpu.kron, ...).
 import { installMethods } from '../../install-methods.js';
-import { det, slogdet, type SignLogAbsDet } from './determinant.js';
+import { det, slogdet } from './determinant.js';
+import type { SignLogAbsDet } from './named-results.js';
 import { inv, solve } from './solve.js';
+import { cholesky } from './cholesky.js';
+import { qr } from './householder.js';
+import { eigh, eigvalsh } from './eigh.js';
+import { svd, svdvals } from './svd.js';
+import { lstsq, matrixRank, pinv } from './pseudo-inverse.js';
 import { matrixNorm, norm, vectorNorm } from './norms.js';
 import { cross, kron, linalgCross, type CrossOptions } from './products.js';
 
 // Picked from the modules, so each member keeps its doc comment where a cell's Shift+Tab reads it.
 type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<typeof import('./solve.js'), 'inv' | 'solve'>
-  & Pick<typeof import('./norms.js'), 'vectorNorm' | 'matrixNorm' | 'norm'> & {
+  & Pick<typeof import('./norms.js'), 'vectorNorm' | 'matrixNorm' | 'norm'> & Pick<typeof import('./cholesky.js'), 'cholesky'>
+  & Pick<typeof import('./householder.js'), 'qr'> & Pick<typeof import('./eigh.js'), 'eigh' | 'eigvalsh'> & Pick<typeof import('./svd.js'), 'svd' | 'svdvals'>
+  & Pick<typeof import('./pseudo-inverse.js'), 'pinv' | 'lstsq' | 'matrixRank'> & {
   /**
    * Cross product of 3-vectors along dim (-1 by default), batch dims broadcast (torch.linalg.cross).
    * @example tpu.linalg.cross(tpu.tensor([1, 0, 0]), tpu.tensor([0, 1, 0])) // [0, 0, 1]
@@ -17,7 +25,10 @@ type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<
 };
 
 /** torch.linalg's names in camelCase. */
-export const linalg: Linalg = { det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross };
+export const linalg: Linalg = {
+  det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross,
+  cholesky, qr, eigh, eigvalsh, svd, svdvals, pinv, lstsq, matrixRank,
+};
 
 declare module '../../tensor.js' {
   interface Tensor {

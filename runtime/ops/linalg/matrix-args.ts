@@ -7,7 +7,7 @@ import { tensorArg } from '../tensor-arg.js';
 export function floatingArg(op: string, name: string, v: unknown, bf16: boolean): Tensor {
   const t = tensorArg(op, name, v);
   if (t.dtype === 'float32' || (bf16 && t.dtype === 'bfloat16')) return t;
-  if (t.dtype === 'bfloat16') throw new TypeError(`${op}: ${name} must be float32; got bfloat16 (PyTorch's LU has no bfloat16 kernel either). Cast it: ${name}.to('float32')`);
+  if (t.dtype === 'bfloat16') throw new TypeError(`${op}: ${name} must be float32; got bfloat16 (PyTorch's LAPACK-based linalg has no bfloat16 kernel either). Cast it: ${name}.to('float32')`);
   throw new TypeError(`${op}: ${name} must be a floating-point tensor (float32${bf16 ? ' or bfloat16' : ''}), as in PyTorch; got ${t.dtype}. Cast it: ${name}.to('float32')`);
 }
 

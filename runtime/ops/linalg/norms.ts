@@ -1,12 +1,12 @@
 // torch.linalg's norms: vector_norm (over the vector norm of statistics.ts), matrix_norm
-// ('fro' and the induced 1 and ∞ norms: sums of magnitudes, then their extremum), and norm,
-// which picks one of them as PyTorch does. The spectral norms (2, -2, 'nuc') need singular
-// values, which the runtime has no decomposition for: a clear error.
+// ('fro' and the induced 1 and ∞ norms: sums of magnitudes, then their extremum; 2, -2 and
+// 'nuc' over the singular values of svd.ts), and norm, which picks one of them as PyTorch does.
 import { formatShape, normalizeDim } from '../../shape.js';
 import type { Tensor } from '../../tensor.js';
 import { norm as vectorPNorm } from '../statistics.js';
 import { floatingArg } from './matrix-args.js';
 import { readNormArgs } from './norm-args.js';
+import { svdvals } from './svd.js';
 
 export type MatrixOrd = 'fro' | 'nuc' | number;
 
@@ -38,7 +38,7 @@ export interface VectorNormOptions {
 }
 
 export interface MatrixNormOptions {
-  /** 'fro' (default), 1, -1, Infinity, -Infinity; 2, -2 and 'nuc' need singular values and are refused. */
+  /** 'fro' (default), 'nuc', 1, -1, 2, -2, Infinity, -Infinity. */
   ord?: MatrixOrd;
   /** The two dims holding the matrices (default [-2, -1]). */
   dim?: readonly number[];
@@ -51,9 +51,7 @@ function matrixNormOf(op: string, a: Tensor, ord: unknown, dim: number | readonl
   const [rows, cols] = (dim as number[]).map((d) => normalizeDim(op, d, a.ndim)) as [number, number];
   if (rows === cols) throw new RangeError(`${op}: dim must be two different dims; got ${JSON.stringify(dim)}`);
   if (ord === 'fro') return vectorNormOf(a, 2, [rows, cols], keepdim);
-  if (ord === 'nuc' || ord === 2 || ord === -2) {
-    throw new RangeError(`${op}: ord ${JSON.stringify(ord)} needs the singular values (an SVD), which the runtime does not compute; 'fro', 1, -1, Infinity and -Infinity are supported`);
-  }
+  if (ord === 'nuc' || ord === 2 || ord === -2) return spectralNorm(op, a, ord, rows, cols, keepdim);
   if (ord !== 1 && ord !== -1 && ord !== Infinity && ord !== -Infinity) {
     throw new RangeError(`${op}: ord must be 'fro', 'nuc', 1, -1, 2, -2, Infinity or -Infinity, as in PyTorch; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
   }
@@ -64,9 +62,18 @@ function matrixNormOf(op: string, a: Tensor, ord: unknown, dim: number | readonl
   return keepdim ? picked : picked.squeeze([rows, cols]);
 }
 
+/** 'nuc' (the sum of the singular values), 2 (the largest), -2 (the smallest), as PyTorch's over svdvals. */
+function spectralNorm(op: string, a: Tensor, ord: 'nuc' | 2 | -2, rows: number, cols: number, keepdim: boolean): Tensor {
+  floatingArg(op, 'A', a, false);
+  const rest = a.shape.map((_, d) => d).filter((d) => d !== rows && d !== cols);
+  const s = svdvals(a.permute(...rest, rows, cols));
+  const picked = ord === 'nuc' ? s.sum(-1) : ord === 2 ? s.amax(-1) : s.amin(-1);
+  return keepdim ? picked.unsqueeze(Math.min(rows, cols)).unsqueeze(Math.max(rows, cols)) : picked;
+}
+
 /**
- * Matrix norm over two dims (torch.linalg.matrix_norm): 'fro' (default), 1, -1, Infinity,
- * -Infinity. matrixNorm(A, ord, dim, keepdim), or any of these in a trailing options object.
+ * Matrix norm over two dims (torch.linalg.matrix_norm): 'fro' (default), 'nuc', 1, -1, 2, -2,
+ * Infinity, -Infinity. matrixNorm(A, ord, dim, keepdim), or any of these in a trailing options object.
  * @example tpu.linalg.matrixNorm(tpu.tensor([[1, -2], [3, 4]]), 1) // 6
  */
 export function matrixNorm(a: Tensor, ...args: [ord?: MatrixOrd | MatrixNormOptions, dim?: readonly number[] | Omit<MatrixNormOptions, 'ord'>, keepdim?: boolean | Pick<MatrixNormOptions, 'keepdim'>]): Tensor {
