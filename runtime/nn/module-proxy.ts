@@ -3,14 +3,15 @@
 //   whose operators are dispatched at run time has no type to rewrite the call from, and
 //   `this.fc1(x)` inside a forward is the same habit); its target is therefore a function,
 //   and every other operation is forwarded to the module object;
-// - tells tpu.compile when a property it may have captured is replaced (`isReplacement`).
+// - tells tpu.compile when a property it may have captured is replaced (`isReplacement`);
+// - shows every assigned value to `onAssign` (registered-parameters.ts).
 import { inspect } from 'node:util';
 
 interface Forwarding {
   forward(...inputs: unknown[]): unknown;
 }
 
-export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (module: M, key: string | symbol, value: unknown) => boolean, noteReplacement: () => void): M {
+export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (module: M, key: string | symbol, value: unknown) => boolean, noteReplacement: () => void, onAssign: (value: unknown) => void): M {
   // an arrow function: no own `prototype` (a non-configurable key the module does not have)
   const call = (...inputs: unknown[]): unknown => proxy.forward(...inputs);
   // util.inspect shows a proxy's target, not through its traps: the module as an object, as before it was callable
@@ -19,10 +20,12 @@ export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (mod
     apply: (_target, _this, inputs: unknown[]) => proxy.forward(...inputs),
     get: (_target, key) => Reflect.get(module, key, proxy),
     set(_target, key, value) {
+      onAssign(value);
       if (isReplacement(module, key, value)) noteReplacement();
       return Reflect.set(module, key, value);
     },
     defineProperty(_target, key, descriptor) {
+      if ('value' in descriptor) onAssign(descriptor.value);
       if ('value' in descriptor && isReplacement(module, key, descriptor.value)) noteReplacement();
       return Reflect.defineProperty(module, key, descriptor);
     },

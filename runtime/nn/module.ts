@@ -1,5 +1,5 @@
-// nn.Module: parameters are the tensor properties that require grad, buffers the other
-// tensor properties, submodules the Module properties (and arrays of them), all found by
+// nn.Module: parameters are the tensor properties that require grad (or did when assigned:
+// registered-parameters.ts), buffers the other tensor properties, submodules the Module properties (and arrays of them), all found by
 // walking own properties in declaration order, as PyTorch's __setattr__ registration does.
 // A DTensor property (tpu.distributed.parallelizeModule) is a parameter too: stateDict gives
 // its full tensor and loadStateDict splits a full tensor into its pieces.
@@ -7,11 +7,13 @@ import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
-import { releaseGrad } from '../autograd/release-grad.js';
+import { zeroGrads, type ZeroGradOptions } from './utils/zero-grads.js';
 import { scope } from '../scope.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
+import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
+import { isParameter, noteAssigned } from './registered-parameters.js';
 
 export type StateDict = Record<string, Tensor>;
 /** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
@@ -32,7 +34,7 @@ export abstract class Module {
 
   constructor() {
     // Callable (`model(x)`), and seen through a proxy that counts replacements (tpu.compile traces again after one).
-    return moduleProxy(this, replaces, noteReplacement);
+    return moduleProxy(this, replaces, noteReplacement, noteAssigned);
   }
 
   abstract forward(...inputs: Tensor[]): Tensor;
@@ -75,7 +77,7 @@ export abstract class Module {
   namedParameters(): [string, Parameter][] {
     const seen = new Set<Parameter>();
     return this.namedValues().filter(([, t]) => {
-      if (!t.requiresGrad || seen.has(t)) return false;
+      if (!(t instanceof Tensor ? isParameter(t) : t.requiresGrad) || seen.has(t)) return false;
       seen.add(t);
       return true;
     });
@@ -83,6 +85,57 @@ export abstract class Module {
 
   parameters(): Parameter[] {
     return this.namedParameters().map(([, t]) => t);
+  }
+
+  /**
+   * This module and every submodule with its dotted name ('' for this one), each once, as
+   * PyTorch's named_modules().
+   * @example model.namedModules().map(([name]) => name) // ['', '0', '1', '1.0']
+   */
+  namedModules(prefix = ''): [string, Module][] {
+    const out: [string, Module][] = [];
+    const seen = new Set<Module>();
+    const visit = (m: Module, name: string): void => {
+      if (seen.has(m)) return;
+      seen.add(m);
+      out.push([name, m]);
+      for (const [k, child] of m.namedChildren()) visit(child, name ? `${name}.${k}` : k);
+    };
+    visit(this, prefix);
+    return out;
+  }
+
+  /** This module and every submodule, each once (PyTorch's modules()). */
+  modules(): Module[] {
+    return this.namedModules().map(([, m]) => m);
+  }
+
+  /** The direct submodules, each once (PyTorch's children()). */
+  children(): Module[] {
+    return [...new Set(this.namedChildren().map(([, m]) => m))];
+  }
+
+  /**
+   * Calls fn on every submodule, then on this module (children first, as PyTorch's apply);
+   * returns this.
+   * @example model.apply((m) => { if (m instanceof tpu.nn.Linear) tpu.nn.init.zeros_(m.bias!); })
+   */
+  apply(fn: (module: Module) => void): this {
+    if (typeof fn !== 'function') throw new TypeError(`apply: fn must be a function of a module; got ${describeValue(fn)}`);
+    // the base's children(): a subclass's own `children` property would hide it
+    for (const child of Module.prototype.children.call(this)) child.apply(fn);
+    fn(this);
+    return this;
+  }
+
+  /**
+   * Sets requiresGrad on every parameter (freezing a layer: `model.encoder.requiresGrad_(false)`);
+   * a frozen parameter stays in parameters() (registered-parameters.ts), as in PyTorch. Returns this.
+   */
+  requiresGrad_(on = true): this {
+    if (typeof on !== 'boolean') throw new TypeError(`requiresGrad_: requiresGrad must be a boolean; got ${describeValue(on)}`);
+    for (const p of this.parameters()) p.requiresGrad_(on);
+    return this;
   }
 
   train(on = true): this {
@@ -96,12 +149,12 @@ export abstract class Module {
     return this.train(false);
   }
 
-  /** Sets every parameter's .grad to null, as PyTorch's zero_grad() (autograd/release-grad.ts). */
-  zeroGrad(): void {
-    for (const p of this.parameters()) {
-      if (p instanceof Tensor) releaseGrad(p);
-      else p.grad = null;
-    }
+  /**
+   * Sets every parameter's .grad to null, as PyTorch's zero_grad() (autograd/release-grad.ts);
+   * `{ setToNone: false }` (or `false`) writes zeros into them instead.
+   */
+  zeroGrad(options?: boolean | ZeroGradOptions): void {
+    zeroGrads('zeroGrad', this.parameters(), options);
   }
 
   /** Parameters and buffers by dotted name (the tensors themselves, not copies; a DTensor's full tensor on its mesh's first chip). */
