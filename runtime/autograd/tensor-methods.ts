@@ -37,6 +37,14 @@ declare module '../tensor.js' {
     detach(): Tensor;
     /** True for tensors not computed from a tensor requiring grad. */
     readonly isLeaf: boolean;
+    /**
+     * Makes backward() keep this non-leaf's gradient in .grad, adding up as a leaf's (a leaf's
+     * is kept anyway), as PyTorch's retain_grad().
+     * @example const h = x.mul(w); h.retainGrad(); h.sum().backward(); h.grad // ones
+     */
+    retainGrad(): void;
+    /** True for a non-leaf given retainGrad(), as PyTorch's retains_grad. */
+    readonly retainsGrad: boolean;
   }
 }
 
@@ -93,6 +101,10 @@ installMethods({
       endCallSite(began);
     }
   },
+  retainGrad() {
+    if (!this.requiresGrad) throw new Error(`retainGrad: the tensor ${this.describe()} does not require grad, so it has no gradient to keep`);
+    if (this._gradNode) this._retainsGrad = true;
+  },
   detach() {
     const out = noGrad(() => this.reshape([...this.shape]));
     // It shares storage but is no view of the leaf to autograd, as PyTorch's detach():
@@ -105,5 +117,8 @@ installMethods({
 installGetters({
   isLeaf() {
     return this._gradNode === null;
+  },
+  retainsGrad() {
+    return this._retainsGrad;
   },
 });
