@@ -4,11 +4,22 @@
 //   `this.fc1(x)` inside a forward is the same habit); its target is therefore a function,
 //   and every other operation is forwarded to the module object;
 // - tells tpu.compile when a property it may have captured is replaced (`isReplacement`);
-// - shows every assigned value to `onAssign` (registered-parameters.ts).
+// - shows every assigned value to `onAssign` (registered-parameters.ts);
+// - reads `model[-1]` from the end, as Python's indexing.
 import { inspect } from 'node:util';
 
 interface Forwarding {
   forward(...inputs: unknown[]): unknown;
+}
+
+/**
+ * `model[-1]` of a module with a length (Sequential, ModuleList): the index counted from the
+ * end, as Python's; any other key as it is.
+ */
+function fromEnd(module: object, key: string | symbol): string | symbol {
+  if (typeof key !== 'string' || key.charCodeAt(0) !== 45 /* - */ || !/^-[1-9]\d*$/.test(key)) return key;
+  const length: unknown = Reflect.get(module, 'length');
+  return typeof length === 'number' && length + Number(key) >= 0 ? String(length + Number(key)) : key;
 }
 
 export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (module: M, key: string | symbol, value: unknown) => boolean, noteReplacement: () => void, onAssign: (value: unknown) => void): M {
@@ -18,7 +29,7 @@ export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (mod
   Object.defineProperty(call, inspect.custom, { value: (depth: number, options: object) => inspect(module, { ...options, depth }), configurable: true });
   const proxy: M = new Proxy(call as unknown as M, {
     apply: (_target, _this, inputs: unknown[]) => proxy.forward(...inputs),
-    get: (_target, key) => Reflect.get(module, key, proxy),
+    get: (_target, key) => Reflect.get(module, fromEnd(module, key), proxy),
     set(_target, key, value) {
       onAssign(value);
       if (isReplacement(module, key, value)) noteReplacement();

@@ -1,4 +1,4 @@
-// A module's tree (namedModules, modules, children, apply) and freezing (module.requiresGrad_,
+// A module's tree (namedModules, modules, children, apply, model[-1]) and freezing (module.requiresGrad_,
 // `p.requiresGrad = false`): a frozen parameter stays in parameters() and in an optimizer made
 // after freezing, which steps it again once it is unfrozen, as PyTorch's. Against PyTorch 2.13
 // in every mode; the names against PyTorch's own, written out.
@@ -114,6 +114,16 @@ describe('module tree names', () => {
     expect(m.modules()).toEqual([m, shared, inner, inner[0]]);
     // torch: len(list(...children())) == 2 (the shared Linear once)
     expect(m.children()).toEqual([shared, inner]);
+  });
+
+  it('model[-1] counts from the end, as Python indexing (Sequential and ModuleList)', () => {
+    expect(m[-1]).toBe(shared);
+    expect(m[-2]).toBe(inner);
+    expect(m[-3]).toBe(m[0]);
+    const list = new nn.ModuleList([new nn.ReLU()]);
+    list.append(new nn.Tanh());
+    expect(list[-1]).toBe(list[1]);
+    expect(list[-2]).toBe(list[0]);
   });
 
   it('apply and requiresGrad_ name a bad argument', () => {
