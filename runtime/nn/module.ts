@@ -24,6 +24,12 @@ export interface LoadOptions {
   strict?: boolean;
 }
 
+/** What loadStateDict did not match (PyTorch's _IncompatibleKeys): empty lists unless strict is false. */
+export interface IncompatibleKeys {
+  missingKeys: string[];
+  unexpectedKeys: string[];
+}
+
 /**
  * Base of the layers (torch.nn.Module): forward(), parameters(), stateDict(), train()/eval().
  * @example class Net extends tpu.nn.Module { fc = new tpu.nn.Linear(4, 2); forward(x: Tensor) { return this.fc.forward(x); } }
@@ -162,10 +168,13 @@ export abstract class Module {
     return noGrad(() => Object.fromEntries(this.namedValues().map(([k, t]) => [k, t instanceof DTensor ? t.fullTensor() : t])));
   }
 
-  /** Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match. */
-  loadStateDict(state: StateDict, options: LoadOptions = {}): void {
+  /**
+   * Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match.
+   * Returns the keys not matched, as PyTorch's (with `{ strict: false }`, where they are not an error).
+   */
+  loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
     const mine = new Map(this.namedValues());
-    checkStateDict(mine, state, options);
+    const keys = checkStateDict(mine, state, options);
     noGrad(() => {
       for (const [k, target] of mine) {
         const v = state[k];
@@ -180,6 +189,7 @@ export abstract class Module {
         }
       }
     });
+    return keys;
   }
 
   toString(): string {
@@ -200,7 +210,7 @@ function replaces(target: Module, key: string | symbol, value: unknown): boolean
 }
 
 /** loadStateDict's checks of `state` against a module's named tensors: keys (both ways when strict), tensors, shapes. */
-export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): void {
+export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): IncompatibleKeys {
   readOptions<LoadOptions>('loadStateDict', options, ['strict']);
   if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
   const strict = options.strict ?? true;
@@ -221,4 +231,5 @@ export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: reado
       throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(target.shape)} in the module`);
     }
   }
+  return { missingKeys: missing, unexpectedKeys: unexpected };
 }

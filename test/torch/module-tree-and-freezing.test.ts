@@ -1,4 +1,4 @@
-// A module's tree (namedModules, modules, children, apply, model[-1]) and freezing (module.requiresGrad_,
+// A module's tree (namedModules, modules, children, apply, model[-1]), loadStateDict's unmatched keys and freezing (module.requiresGrad_,
 // `p.requiresGrad = false`): a frozen parameter stays in parameters() and in an optimizer made
 // after freezing, which steps it again once it is unfrozen, as PyTorch's. Against PyTorch 2.13
 // in every mode; the names against PyTorch's own, written out.
@@ -129,6 +129,15 @@ describe('module tree names', () => {
   it('apply and requiresGrad_ name a bad argument', () => {
     expect(() => m.apply(3 as never)).toThrow(/apply: fn must be a function of a module; got/);
     expect(() => m.requiresGrad_('no' as never)).toThrow(/requiresGrad_: requiresGrad must be a boolean/);
+  });
+
+  it("loadStateDict returns the keys it did not match, as PyTorch's _IncompatibleKeys", () => {
+    const a = new nn.Linear(2, 2);
+    const sd = a.stateDict();
+    // torch: Linear(2, 2).load_state_dict({'weight': w, 'extra': e}, strict=False)
+    //   == _IncompatibleKeys(missing_keys=['bias'], unexpected_keys=['extra'])
+    expect(a.loadStateDict({ weight: sd.weight!, extra: tpu.zeros([1]) }, { strict: false })).toEqual({ missingKeys: ['bias'], unexpectedKeys: ['extra'] });
+    expect(a.loadStateDict(sd)).toEqual({ missingKeys: [], unexpectedKeys: [] });
   });
 
   it('a tensor that never required grad is still a buffer, not a parameter', () => {
