@@ -40,7 +40,7 @@ declare module '../tensor.js' {
     /**
      * Makes backward() keep this non-leaf's gradient in .grad, adding up as a leaf's (a leaf's
      * is kept anyway), as PyTorch's retain_grad().
-     * @example const h = x.mul(w); h.retainGrad(); h.sum().backward(); h.grad // ones
+     * @example const h = w.mul(3); h.retainGrad(); h.sum().backward(); h.grad // ones of w's shape
      */
     retainGrad(): void;
     /** True for a non-leaf given retainGrad(), as PyTorch's retains_grad. */

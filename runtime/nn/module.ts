@@ -96,7 +96,7 @@ export abstract class Module {
   /**
    * This module and every submodule with its dotted name ('' for this one), each once, as
    * PyTorch's named_modules().
-   * @example model.namedModules().map(([name]) => name) // ['', '0', '1', '1.0']
+   * @example new tpu.nn.Sequential(new tpu.nn.Linear(2, 2), new tpu.nn.Sequential(new tpu.nn.ReLU())).namedModules().map(([name]) => name) // ['', '0', '1', '1.0']
    */
   namedModules(prefix = ''): [string, Module][] {
     const out: [string, Module][] = [];
@@ -124,7 +124,7 @@ export abstract class Module {
   /**
    * Calls fn on every submodule, then on this module (children first, as PyTorch's apply);
    * returns this.
-   * @example model.apply((m) => { if (m instanceof tpu.nn.Linear) tpu.nn.init.zeros_(m.bias!); })
+   * @example new tpu.nn.Sequential(new tpu.nn.Linear(2, 2)).apply((m) => { if (m instanceof tpu.nn.Linear) tpu.nn.init.zeros_(m.bias!); })
    */
   apply(fn: (module: Module) => void): this {
     if (typeof fn !== 'function') throw new TypeError(`apply: fn must be a function of a module; got ${describeValue(fn)}`);

@@ -73,7 +73,7 @@ export interface DropoutOptions {
 /**
  * Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p).
  * p and training by position too, as PyTorch's F.dropout(x, 0.1, self.training).
- * @example tpu.nn.functional.dropout(x, { p: 0.1 }); tpu.nn.functional.dropout(x, 0.1, this.training)
+ * @example tpu.nn.functional.dropout(x, { p: 0.1 }); tpu.nn.functional.dropout(x, 0.1, model.training)
  */
 export function dropout(x: Tensor, ...args: [DropoutOptions?] | [number, DropoutOptions?] | [number, boolean]): Tensor {
   const opts = byPosition<DropoutOptions>('dropout', args, ['p', 'training']);
