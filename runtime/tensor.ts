@@ -153,6 +153,8 @@ export class Tensor {
   _gradSince = 0;
   /** The gradient behind `grad`. */
   _grad: Tensor | null = null;
+  /** A non-leaf whose gradient backward() keeps in .grad (retainGrad()). */
+  _retainsGrad = false;
   /** How a non-leaf was computed (null for leaves). */
   _gradNode: GradNode | null = null;
   /** Counts in-place writes: backward refuses operands written since they were recorded. */

@@ -249,6 +249,11 @@ class GradientWalk {
     const inRun = new Set(nodes);
     const out: Tensor[] = [];
     for (const [t, g] of this.pending) if (!inRun.has(t) && before.get(t) !== g) out.push(g);
+    // a retained gradient (retainGrad) leaves the run too
+    for (const t of nodes) {
+      const kept = t._retainsGrad ? this.leaves.get(t) : undefined;
+      if (kept) out.push(kept);
+    }
     return out;
   }
 
@@ -266,6 +271,8 @@ class GradientWalk {
       if (!this.wanted || this.wanted.has(t)) this.leaves.set(t, g);
       return;
     }
+    // retainGrad(): backward() keeps this non-leaf's gradient too, in .grad as a leaf's
+    if (t._retainsGrad && !this.wanted) this.leaves.set(t, g);
     if (!node.operands) {
       throw new Error(`${this.who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
     }

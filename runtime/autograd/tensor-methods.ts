@@ -10,6 +10,7 @@ import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
 import { noteFreshGrad } from '../jit/trace-record.js';
+import { isOptions, readOptions } from '../options.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -27,6 +28,8 @@ declare module '../tensor.js' {
       * p.grad // [2, 4]
      */
     backward(gradient?: Tensor, options?: BackwardOptions): void;
+    /** PyTorch's keyword form: `y.backward({ retainGraph: true })`, `y.backward({ gradient: g })`. */
+    backward(options: BackwardOptions & { gradient?: Tensor }): void;
     /**
      * The same value, cut from the graph (requiresGrad false).
      * @example tpu.ones([2], { requiresGrad: true }).mul(2).detach().requiresGrad // false
@@ -34,6 +37,14 @@ declare module '../tensor.js' {
     detach(): Tensor;
     /** True for tensors not computed from a tensor requiring grad. */
     readonly isLeaf: boolean;
+    /**
+     * Makes backward() keep this non-leaf's gradient in .grad, adding up as a leaf's (a leaf's
+     * is kept anyway), as PyTorch's retain_grad().
+     * @example const h = w.mul(3); h.retainGrad(); h.sum().backward(); h.grad // ones of w's shape
+     */
+    retainGrad(): void;
+    /** True for a non-leaf given retainGrad(), as PyTorch's retains_grad. */
+    readonly retainsGrad: boolean;
   }
 }
 
@@ -76,15 +87,23 @@ installMethods({
     return setRequiresGrad(this, on, 'requiresGrad_');
   },
   // Every op of the backward pass is attributed to the line that called backward().
-  backward: function backward(gradient, options = {}) {
+  backward: function backward(gradient?: unknown, options?: BackwardOptions) {
     // begin/end, not withCallSite's closure per call (call-site.ts)
     const began = beginCallSite(backward);
     try {
       freshen(this); // a view whose base was written since: its graph node is the new value's
-      accumulateGradients(this, gradient, options);
+      if (isOptions(gradient)) {
+        if (options !== undefined) throw new TypeError('backward: give the options once: backward({ gradient, retainGraph }) or backward(gradient, { retainGraph })');
+        const { gradient: g, ...rest } = readOptions<BackwardOptions & { gradient?: Tensor }>('backward', gradient, ['gradient', 'retainGraph']);
+        accumulateGradients(this, g, rest);
+      } else accumulateGradients(this, gradient as Tensor | undefined, options ?? {});
     } finally {
       endCallSite(began);
     }
+  },
+  retainGrad() {
+    if (!this.requiresGrad) throw new Error(`retainGrad: the tensor ${this.describe()} does not require grad, so it has no gradient to keep`);
+    if (this._gradNode) this._retainsGrad = true;
   },
   detach() {
     const out = noGrad(() => this.reshape([...this.shape]));
@@ -98,5 +117,8 @@ installMethods({
 installGetters({
   isLeaf() {
     return this._gradNode === null;
+  },
+  retainsGrad() {
+    return this._retainsGrad;
   },
 });

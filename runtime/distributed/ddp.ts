@@ -7,7 +7,7 @@
 // is split along that axis only and the all-reduce runs within its groups: the chips that share
 // a coordinate on it run the same piece (the other axes are left to other parallelism).
 import { Tensor } from '../tensor.js';
-import { Module, type LoadOptions, type StateDict } from '../nn/module.js';
+import { Module, type IncompatibleKeys, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { scope } from '../scope.js';
@@ -88,11 +88,12 @@ export class DistributedDataParallel extends Module {
   }
 
   /** Loads into the module and copies the values to every chip's replica. */
-  override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
-    this.module.loadStateDict(state, options);
+  override loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
+    const keys = this.module.loadStateDict(state, options);
     // scope: the copies sent to each chip are freed as soon as their values are in place.
     noGrad(() => scope(() => {
       for (const m of this.#copies.slice(1)) for (const [t, c] of m) c.copy_(t.toChip(c.chip));
     }));
+    return keys;
   }
 }

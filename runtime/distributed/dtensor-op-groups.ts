@@ -72,7 +72,7 @@ export const ALONG_DIMS = {
  */
 export const REPLICATED = [
   'addmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand', 'flatten',
-  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'narrow', 'nonzero',
+  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'narrow', 'nonzero', 'countNonzero',
   'outer', 'repeat', 'repeatInterleave', 'reshape', 'roll', 'scatter', 'scatterAdd', 'select', 'slice', 'split', 'squeeze', 'take',
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
   // x.newZeros(size): the same new tensor on every chip
@@ -108,6 +108,8 @@ export const NOT_ON_DTENSOR: Record<string, string> = {
   set: 'x.at(i).set(v) writes through a view of a tensor, and a DTensor\'s at() is a new replicated DTensor, not a view of its pieces; write into a piece (dt.localTensors()[k]) or build the new value with where/maskedFill',
   shapeKey: 'a cache key of a tensor\'s shape for the runtime\'s own programs; a DTensor has its global shape in dt.shape',
   readable: 'Tensor\'s own check before a read; read a DTensor with dt.fullTensor() or its pieces',
+  retainGrad: 'a computed DTensor keeps no gradient: retain its pieces\' (dt.localTensors()[k].retainGrad()), or read a leaf DTensor\'s dt.grad',
+  retainsGrad: 'a computed DTensor keeps no gradient; its pieces\' dt.localTensors()[k].retainsGrad say whether they do',
 };
 
 /**

@@ -280,7 +280,7 @@ export class DTensor {
    * _NormPartial(p) (PyTorch's; Partial('max') for Infinity), reduced when read.
    * @example dt.norm(); dt.norm(1, 0); dt.norm(2, { dim: 1, keepdim: true })
    */
-  norm(p?: number | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor { return rules.norm(this, p, dim, keepdim); }
+  norm(p?: number | 'fro' | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor { return rules.norm(this, p, dim, keepdim); }
   /**
    * The largest value (over sharded dims: Partial('max')), or (values, indices) along dim, as
    * Tensor.max (a sharded dim is gathered first, as PyTorch's DTensor does).

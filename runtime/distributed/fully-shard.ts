@@ -9,7 +9,7 @@
 // of the batch, and a gradient reducer then all-reduces the shards over the dim-0 groups.
 // A sub-mesh mesh.get(axis) shards within that axis' groups, as DDP's sub-mesh splits the batch.
 import { Tensor } from '../tensor.js';
-import { checkStateDict, Module, type LoadOptions, type StateDict } from '../nn/module.js';
+import { checkStateDict, Module, type IncompatibleKeys, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { scope } from '../scope.js';
@@ -125,9 +125,9 @@ export class FullyShardedModule extends Module {
   }
 
   /** Copies a full state dict's rows into the shards (and buffers to every chip). */
-  override loadStateDict(state: StateDict, options: LoadOptions = {}): void {
+  override loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
     const mine = new Map(this.module.namedTensors());
-    checkStateDict(mine, state, options);
+    const keys = checkStateDict(mine, state, options);
     // scope: the rows copied to each chip are freed as soon as their values are in place.
     noGrad(() => scope(() => {
       for (const [k, t] of mine) {
@@ -140,6 +140,7 @@ export class FullyShardedModule extends Module {
         });
       }
     }));
+    return keys;
   }
 }
 

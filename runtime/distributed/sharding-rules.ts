@@ -280,7 +280,7 @@ export function overWholeDims(x: DTensor, attrs: ReduceAttrs, fn: (t: Tensor) =>
  * -∞'s Partial('min'), 0's (counts) Partial('sum'). Other shards stay. A Partial input is reduced
  * first (PyTorch keeps a max Partial under the ∞-norm, but |max of parts| is not max |parts|).
  */
-export function norm(x: DTensor, p?: number | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor {
+export function norm(x: DTensor, p?: number | 'fro' | NormOptions, dim?: number | readonly number[] | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): DTensor {
   const { ord, attrs } = normArgs('DTensor.norm', x, p, dim, keepdim);
   const part = ord === Infinity ? Partial('max') : ord === -Infinity ? Partial('min') : ord === 0 ? Partial('sum') : new NormPartialPlacement(ord);
   const inPs = x.placements.map((q) => (q.kind === 'partial' ? Replicate() : q));

@@ -1,6 +1,6 @@
 // tpu.nn: modules and losses (the functional forms are tpu.nn.functional, runtime/tpu-functions.ts;
 // gradient clipping is tpu.nn.utils, runtime/nn/utils/).
-export { Module, type StateDict, type LoadOptions } from './module.js';
+export { Module, type StateDict, type LoadOptions, type IncompatibleKeys } from './module.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
 export { Embedding, type EmbeddingModuleOptions } from './embedding.js';

@@ -17,7 +17,7 @@ import { describeValue } from '../distributed/describe-value.js';
  */
 export class ModuleDict<M extends Module = Module> extends Module {
   private readonly names: string[] = [];
-  private readonly modules: M[] = [];
+  private readonly held: M[] = [];
 
   /** From an object of modules or [key, module] pairs. */
   constructor(modules: Record<string, NoInfer<M>> | Iterable<readonly [string, NoInfer<M>]> = {}) {
@@ -26,7 +26,7 @@ export class ModuleDict<M extends Module = Module> extends Module {
   }
 
   override namedChildren(): [string, Module][] {
-    return this.names.map((k, i) => [k, this.modules[i]!]);
+    return this.names.map((k, i) => [k, this.held[i]!]);
   }
 
   get size(): number {
@@ -35,7 +35,7 @@ export class ModuleDict<M extends Module = Module> extends Module {
 
   get(key: string): M | undefined {
     const i = this.names.indexOf(key);
-    return i < 0 ? undefined : this.modules[i];
+    return i < 0 ? undefined : this.held[i];
   }
 
   has(key: string): boolean {
@@ -50,10 +50,10 @@ export class ModuleDict<M extends Module = Module> extends Module {
     const i = this.names.indexOf(key);
     if (i < 0) {
       this.names.push(key);
-      this.modules.push(module);
-    } else if (this.modules[i] !== module) {
+      this.held.push(module);
+    } else if (this.held[i] !== module) {
       noteReplacement(); // a tpu.compile trace may have captured the module it replaces
-      this.modules[i] = module;
+      this.held[i] = module;
     }
     return this;
   }
@@ -64,13 +64,13 @@ export class ModuleDict<M extends Module = Module> extends Module {
     if (i < 0) throw new RangeError(`nn.ModuleDict.pop: no module '${key}'; keys: ${this.names.join(', ') || 'none'}`);
     this.names.splice(i, 1);
     noteReplacement();
-    return this.modules.splice(i, 1)[0]!;
+    return this.held.splice(i, 1)[0]!;
   }
 
   clear(): void {
     if (this.names.length > 0) noteReplacement();
     this.names.length = 0;
-    this.modules.length = 0;
+    this.held.length = 0;
   }
 
   /** Adds or replaces modules: an object of them, a ModuleDict or [key, module] pairs. */
@@ -91,12 +91,12 @@ export class ModuleDict<M extends Module = Module> extends Module {
   }
 
   values(): IterableIterator<M> {
-    return this.modules.values();
+    return this.held.values();
   }
 
   /** [key, module] pairs (PyTorch's items()). */
   items(): IterableIterator<[string, M]> {
-    return this.names.map((k, i): [string, M] => [k, this.modules[i]!]).values();
+    return this.names.map((k, i): [string, M] => [k, this.held[i]!]).values();
   }
 
   [Symbol.iterator](): IterableIterator<string> {

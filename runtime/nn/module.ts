@@ -1,5 +1,5 @@
-// nn.Module: parameters are the tensor properties that require grad, buffers the other
-// tensor properties, submodules the Module properties (and arrays of them), all found by
+// nn.Module: parameters are the tensor properties that require grad (or did when assigned:
+// registered-parameters.ts), buffers the other tensor properties, submodules the Module properties (and arrays of them), all found by
 // walking own properties in declaration order, as PyTorch's __setattr__ registration does.
 // A DTensor property (tpu.distributed.parallelizeModule) is a parameter too: stateDict gives
 // its full tensor and loadStateDict splits a full tensor into its pieces.
@@ -7,11 +7,13 @@ import { readOptions } from '../options.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
-import { releaseGrad } from '../autograd/release-grad.js';
+import { zeroGrads, type ZeroGradOptions } from './utils/zero-grads.js';
 import { scope } from '../scope.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
+import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
+import { isParameter, noteAssigned } from './registered-parameters.js';
 
 export type StateDict = Record<string, Tensor>;
 /** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
@@ -20,6 +22,12 @@ export type Parameter = Tensor | DTensor;
 export interface LoadOptions {
   /** Every key must match both ways (default true). */
   strict?: boolean;
+}
+
+/** What loadStateDict did not match (PyTorch's _IncompatibleKeys): empty lists unless strict is false. */
+export interface IncompatibleKeys {
+  missingKeys: string[];
+  unexpectedKeys: string[];
 }
 
 /**
@@ -32,7 +40,7 @@ export abstract class Module {
 
   constructor() {
     // Callable (`model(x)`), and seen through a proxy that counts replacements (tpu.compile traces again after one).
-    return moduleProxy(this, replaces, noteReplacement);
+    return moduleProxy(this, replaces, noteReplacement, noteAssigned);
   }
 
   abstract forward(...inputs: Tensor[]): Tensor;
@@ -75,7 +83,7 @@ export abstract class Module {
   namedParameters(): [string, Parameter][] {
     const seen = new Set<Parameter>();
     return this.namedValues().filter(([, t]) => {
-      if (!t.requiresGrad || seen.has(t)) return false;
+      if (!(t instanceof Tensor ? isParameter(t) : t.requiresGrad) || seen.has(t)) return false;
       seen.add(t);
       return true;
     });
@@ -83,6 +91,57 @@ export abstract class Module {
 
   parameters(): Parameter[] {
     return this.namedParameters().map(([, t]) => t);
+  }
+
+  /**
+   * This module and every submodule with its dotted name ('' for this one), each once, as
+   * PyTorch's named_modules().
+   * @example new tpu.nn.Sequential(new tpu.nn.Linear(2, 2), new tpu.nn.Sequential(new tpu.nn.ReLU())).namedModules().map(([name]) => name) // ['', '0', '1', '1.0']
+   */
+  namedModules(prefix = ''): [string, Module][] {
+    const out: [string, Module][] = [];
+    const seen = new Set<Module>();
+    const visit = (m: Module, name: string): void => {
+      if (seen.has(m)) return;
+      seen.add(m);
+      out.push([name, m]);
+      for (const [k, child] of m.namedChildren()) visit(child, name ? `${name}.${k}` : k);
+    };
+    visit(this, prefix);
+    return out;
+  }
+
+  /** This module and every submodule, each once (PyTorch's modules()). */
+  modules(): Module[] {
+    return this.namedModules().map(([, m]) => m);
+  }
+
+  /** The direct submodules, each once (PyTorch's children()). */
+  children(): Module[] {
+    return [...new Set(this.namedChildren().map(([, m]) => m))];
+  }
+
+  /**
+   * Calls fn on every submodule, then on this module (children first, as PyTorch's apply);
+   * returns this.
+   * @example new tpu.nn.Sequential(new tpu.nn.Linear(2, 2)).apply((m) => { if (m instanceof tpu.nn.Linear) tpu.nn.init.zeros_(m.bias!); })
+   */
+  apply(fn: (module: Module) => void): this {
+    if (typeof fn !== 'function') throw new TypeError(`apply: fn must be a function of a module; got ${describeValue(fn)}`);
+    // the base's children(): a subclass's own `children` property would hide it
+    for (const child of Module.prototype.children.call(this)) child.apply(fn);
+    fn(this);
+    return this;
+  }
+
+  /**
+   * Sets requiresGrad on every parameter (freezing a layer: `model.encoder.requiresGrad_(false)`);
+   * a frozen parameter stays in parameters() (registered-parameters.ts), as in PyTorch. Returns this.
+   */
+  requiresGrad_(on = true): this {
+    if (typeof on !== 'boolean') throw new TypeError(`requiresGrad_: requiresGrad must be a boolean; got ${describeValue(on)}`);
+    for (const p of this.parameters()) p.requiresGrad_(on);
+    return this;
   }
 
   train(on = true): this {
@@ -96,12 +155,12 @@ export abstract class Module {
     return this.train(false);
   }
 
-  /** Sets every parameter's .grad to null, as PyTorch's zero_grad() (autograd/release-grad.ts). */
-  zeroGrad(): void {
-    for (const p of this.parameters()) {
-      if (p instanceof Tensor) releaseGrad(p);
-      else p.grad = null;
-    }
+  /**
+   * Sets every parameter's .grad to null, as PyTorch's zero_grad() (autograd/release-grad.ts);
+   * `{ setToNone: false }` (or `false`) writes zeros into them instead.
+   */
+  zeroGrad(options?: boolean | ZeroGradOptions): void {
+    zeroGrads('zeroGrad', this.parameters(), options);
   }
 
   /** Parameters and buffers by dotted name (the tensors themselves, not copies; a DTensor's full tensor on its mesh's first chip). */
@@ -109,10 +168,13 @@ export abstract class Module {
     return noGrad(() => Object.fromEntries(this.namedValues().map(([k, t]) => [k, t instanceof DTensor ? t.fullTensor() : t])));
   }
 
-  /** Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match. */
-  loadStateDict(state: StateDict, options: LoadOptions = {}): void {
+  /**
+   * Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match.
+   * Returns the keys not matched, as PyTorch's (with `{ strict: false }`, where they are not an error).
+   */
+  loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
     const mine = new Map(this.namedValues());
-    checkStateDict(mine, state, options);
+    const keys = checkStateDict(mine, state, options);
     noGrad(() => {
       for (const [k, target] of mine) {
         const v = state[k];
@@ -127,6 +189,7 @@ export abstract class Module {
         }
       }
     });
+    return keys;
   }
 
   /**
@@ -165,7 +228,7 @@ function replaces(target: Module, key: string | symbol, value: unknown): boolean
 }
 
 /** loadStateDict's checks of `state` against a module's named tensors: keys (both ways when strict), tensors, shapes. */
-export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): void {
+export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: readonly number[] }>, state: StateDict, options: LoadOptions): IncompatibleKeys {
   readOptions<LoadOptions>('loadStateDict', options, ['strict']);
   if (state === null || typeof state !== 'object') throw new TypeError(`loadStateDict: state must be an object of tensors; got ${state === null ? 'null' : typeof state}`);
   const strict = options.strict ?? true;
@@ -186,4 +249,5 @@ export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: reado
       throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(target.shape)} in the module`);
     }
   }
+  return { missingKeys: missing, unexpectedKeys: unexpected };
 }

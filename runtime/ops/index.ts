@@ -54,6 +54,7 @@ export * from './triangular.js';
 export * from './indexing.js';
 export * from './masked-select.js';
 export * from './nonzero.js';
+export * from './count-nonzero.js';
 export * from './length.js';
 export * from './statistics.js';
 export * from './nan-reductions.js';

@@ -4,7 +4,7 @@ import { isFloating } from '../dtype.js';
 import { composite } from '../modes/composite.js';
 import type { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
-import { sumArgs, type SumOptions } from './reduce.js';
+import { inAskedDType, sumArgs, type SumOptions } from './reduce.js';
 import { where } from './where.js';
 
 type DimArg = number | readonly number[] | SumOptions;
@@ -16,7 +16,7 @@ type DimArg = number | readonly number[] | SumOptions;
 export function nansum(x: Tensor, dim?: DimArg, keepdim?: boolean | Omit<SumOptions, 'dim'>): Tensor {
   const { attrs, dtype } = sumArgs('nansum', x, dim, keepdim);
   const v = dtype === undefined ? x : x.to(dtype);
-  if (!isFloating(v.dtype)) return v.sum(attrs.dims, attrs.keepdim);
+  if (!isFloating(v.dtype)) return inAskedDType(v.sum(attrs.dims, attrs.keepdim), dtype);
   return composite('nansum', () => where(v.isnan(), 0, v).sum(attrs.dims, attrs.keepdim));
 }
 

@@ -164,6 +164,14 @@ export function sumArgs(op: 'sum' | 'mean' | 'nansum' | 'nanmean' | `DTensor.${'
   return { attrs, dtype };
 }
 
+/**
+ * A sum in the dtype its `{ dtype }` asked for: the primitive sums integers in int64, and
+ * PyTorch's sum(dtype=torch.int32) is int32 (wrapping as int32 arithmetic does).
+ */
+export function inAskedDType(out: Tensor, dtype: DType | undefined): Tensor {
+  return dtype === undefined || out.dtype === dtype ? out : out.to(dtype);
+}
+
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -186,7 +194,7 @@ declare module '../tensor.js' {
 installMethods({
   sum(dim, keepdim) {
     const { attrs, dtype } = sumArgs('sum', this, dim, keepdim);
-    return apply(sum, [dtype === undefined ? this : this.to(dtype)], attrs);
+    return inAskedDType(apply(sum, [dtype === undefined ? this : this.to(dtype)], attrs), dtype);
   },
   mean(dim, keepdim) {
     const { attrs, dtype } = sumArgs('mean', this, dim, keepdim);

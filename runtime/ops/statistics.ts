@@ -155,27 +155,33 @@ export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: bool
 }
 
 export interface NormOptions extends ReduceOptions {
-  /** 2 (default), 1, Infinity, -Infinity, or any p > 0. */
-  p?: number;
+  /** 2 (default), 1, Infinity, -Infinity, or any p > 0; 'fro' is 2 over at most two dims (PyTorch's Frobenius norm). */
+  p?: number | 'fro';
 }
 
 const NORM_KEYS: readonly (keyof NormOptions)[] = ['p', 'dim', 'keepdim'];
 
 /** norm's arguments (positional or options) as Tensor.norm and DTensor.norm read them: the order p (2 by default) and the reduced dims. */
-export function normArgs(who: string, x: { readonly ndim: number }, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): { ord: number; attrs: ReduceAttrs } {
+export function normArgs(who: string, x: { readonly ndim: number }, p: number | 'fro' | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): { ord: number; attrs: ReduceAttrs } {
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>(who, p, NORM_KEYS)
     : isOptions(dim) ? withPositional(who, 'p', p, dim, NORM_KEYS)
       : isOptions(keepdim) ? { p, ...withPositional(who, 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
   const ord = o.p ?? 2;
-  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`${who}: p must be a number or ±Infinity; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
-  return { ord, attrs: reduceAttrs(who, x, { dim: o.dim, keepdim: o.keepdim }) };
+  const attrs = reduceAttrs(who, x, { dim: o.dim, keepdim: o.keepdim });
+  if (ord === 'fro') {
+    // PyTorch's Frobenius norm: the 2-norm of the elements, over all dims or over one or two
+    if (Array.isArray(o.dim) && o.dim.length > 2) throw new RangeError(`${who}: p 'fro' takes at most two dims, as PyTorch's; got ${JSON.stringify(o.dim)}: give p 2 for a norm over more`);
+    return { ord: 2, attrs };
+  }
+  if (typeof ord !== 'number' || Number.isNaN(ord)) throw new RangeError(`${who}: p must be a number, ±Infinity or 'fro'; got ${typeof ord === 'number' ? ord : JSON.stringify(ord)}`);
+  return { ord, attrs };
 }
 
 /**
  * Vector p-norm over dims (all by default): torch.linalg.vector_norm / Tensor.norm.
  * @example tpu.norm(tpu.tensor([3, 4])) // 5
  */
-export function norm(x: Tensor, p: number | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor {
+export function norm(x: Tensor, p: number | 'fro' | NormOptions = 2, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor {
   const { ord, attrs } = normArgs('norm', x, p, dim, keepdim);
   const a = (x.dtype === 'int32' || x.dtype === 'bool' ? x.to('float32') : x).abs();
   if (ord === 0) return a.ne(0).to(a.dtype).sum(attrs.dims, attrs.keepdim); // the count of non-zeros
@@ -239,7 +245,7 @@ declare module '../tensor.js' {
      * Vector norm (2 by default) over all elements or along dim (torch.linalg.vector_norm).
      * @example x.norm()
      */
-    norm(p?: number | NormOptions, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor;
+    norm(p?: number | 'fro' | NormOptions, dim?: DimArg | Omit<NormOptions, 'p'>, keepdim?: boolean | KeepdimOptions): Tensor;
     /**
      * log(softmax(x)) along dim, computed stably (torch.log_softmax).
      * @example logits.logSoftmax(-1); ids.logSoftmax(1, { dtype: 'float32' })

@@ -11,7 +11,7 @@
 // replicas stay equal.
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
-import { releaseGrad } from '../autograd/release-grad.js';
+import { zeroGrads, type ZeroGradOptions } from '../nn/utils/zero-grads.js';
 import { assignAll } from '../modes/assign.js';
 import { keep, scope } from '../scope.js';
 import { full } from '../creation.js';
@@ -22,6 +22,7 @@ import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
+import { isParameter } from '../nn/registered-parameters.js';
 import { isOptions, readOptions } from '../options.js';
 import { installHints } from '../snake-case-hints.js';
 
@@ -107,7 +108,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     params.forEach((p, i) => {
       const at = `${where}params[${i}]`;
       if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${this.name}: ${at} must be a tensor or a DTensor; got ${describeValue(p)}`);
-      if (!p.requiresGrad) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
+      // a frozen parameter is taken, as PyTorch's: it has no gradient until it is unfrozen
+      if (!(p instanceof Tensor ? isParameter(p) : p.requiresGrad)) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
       // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
       if (params.indexOf(p) !== i) throw new Error(`${this.name}: ${at} is ${where}params[${params.indexOf(p)}] again: each parameter may be given once`);
       const other = this.paramGroups.findIndex((g) => g.params.includes(p));
@@ -225,12 +227,13 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
   }
 
-  /** Sets every gradient to null (disposing the old ones), like PyTorch's set_to_none. */
-  zeroGrad(): void {
-    for (const p of this.params) {
-      releaseGrad(p);
-    }
-    for (const d of this.#dtensors) d.grad = null;
+  /**
+   * Sets every gradient to null (disposing the old ones), as PyTorch's zero_grad();
+   * `{ setToNone: false }` (or `false`) writes zeros into them instead.
+   */
+  zeroGrad(options?: boolean | ZeroGradOptions): void {
+    // the DTensors first: with setToNone false they are refused before any piece is zeroed
+    zeroGrads('zeroGrad', [...this.#dtensors, ...this.params], options);
   }
 
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */

@@ -79,6 +79,7 @@ describe('DTensor.norm: its _NormPartial', () => {
   it('reads p, dim and keepdim as Tensor.norm does, naming DTensor.norm', () => {
     const d = dist(f32(x, [S0]));
     expect(() => d.norm({ p: 2, dims: 0 } as never)).toThrow(/DTensor.norm: unknown option 'dims' \(did you mean 'dim'\?\)/);
-    expect(() => d.norm('fro' as never)).toThrow(/DTensor.norm: p must be a number or ±Infinity; got "fro"/);
+    expect(() => d.norm('nuc' as never)).toThrow(/DTensor.norm: p must be a number, ±Infinity or 'fro'; got "nuc"/);
+    expect(d.norm('fro').fullTensor().array()).toEqual(d.norm(2).fullTensor().array()); // PyTorch's Frobenius norm is the 2-norm of the elements
   });
 });

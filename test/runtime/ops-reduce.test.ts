@@ -118,7 +118,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => tpu.zeros([0]).argmax()).toThrow('argmax: cannot reduce over an empty dimension (input [0])');
     expect(() => tpu.tensor([true]).argmax()).toThrow('argmax: bool input is not supported');
     expect(() => x.var({ correction: -1 })).toThrow('var: correction must be a non-negative number; got -1');
-    expect(() => x.norm(NaN)).toThrow('norm: p must be a number or ±Infinity; got NaN'); // p = 0 counts non-zeros (test/torch)
+    expect(() => x.norm(NaN)).toThrow("norm: p must be a number, ±Infinity or 'fro'; got NaN"); // p = 0 counts non-zeros (test/torch)
     expect(() => tpu.arange(3).var()).toThrow(/var: input must be a floating-point tensor \(float32 or bfloat16\), as in PyTorch; got int64/);
     expect(() => x.amin({ keepdim: 1 as never })).toThrow('amin: keepdim must be a boolean; got 1');
   });

@@ -62,8 +62,12 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
   const dispatcher = createDispatchEmitter(file, source, tsApi, emit);
   // a value the cell's rewrite makes a tensor (`const done = loss < tol`) is typed from JavaScript's operator too
   const isUntyped = untypedOperands(file, checker, tsApi, (node) => dispatcher.isCall(node) || madeTensors.has(node));
-  /** `node` dispatched at run time where an operand that decides it is untyped, else as written (its children rewritten). */
-  const dispatchedOrChildren = (node: ts.Node): string => dispatcher.emit(node, isUntyped) ?? emitChildren(node);
+  /**
+   * `node` dispatched at run time where an operand that decides it is untyped or typed a tensor
+   * or something else (`p.grad * lr`, p.grad a Tensor | null), else as written (its children rewritten).
+   */
+  const dispatchedOrChildren = (node: ts.Node): string =>
+    dispatcher.emit(node, (e) => isUntyped(e) || orTensor(checker.getTypeAtLocation(e))) ?? emitChildren(node);
 
   /** A callee that JavaScript cannot call but PyTorch would: a module (its type has forward() and no call signature). */
   const isModuleCall = (callee: ts.Expression): boolean => {

@@ -1,13 +1,12 @@
 // scaledDotProductAttention, dropout, embedding: composed.
 import { isInteger } from '../../dtype.js';
-import { readOptions } from '../../options.js';
+import { byPosition, readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { rand } from '../../creation.js';
 import { filled } from '../constant.js';
 import { where } from '../where.js';
-import { zerosLike } from '../like.js';
 import { softmax } from '../composed.js';
 import { INT32_INDEX_HINT, rowsAt } from '../gather-scatter.js';
 
@@ -73,14 +72,17 @@ export interface DropoutOptions {
 
 /**
  * Zeroes each element with probability p (tpu.manualSeed generator), scaling the rest by 1/(1−p).
- * @example tpu.nn.functional.dropout(x, { p: 0.1 })
+ * p and training by position too, as PyTorch's F.dropout(x, 0.1, self.training).
+ * @example tpu.nn.functional.dropout(x, { p: 0.1 }); tpu.nn.functional.dropout(x, 0.1, model.training)
  */
-export function dropout(x: Tensor, opts: DropoutOptions = {}): Tensor {
-  readOptions<DropoutOptions>('dropout', opts, ['p', 'training']);
+export function dropout(x: Tensor, ...args: [DropoutOptions?] | [number, DropoutOptions?] | [number, boolean]): Tensor {
+  const opts = byPosition<DropoutOptions>('dropout', args, ['p', 'training']);
+  if (opts.training !== undefined && typeof opts.training !== 'boolean') throw new TypeError(`dropout: training must be a boolean; got ${JSON.stringify(opts.training)}`);
   const p = opts.p ?? 0.5;
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   if (opts.training === false || p === 0) return x;
-  if (p === 1) return zerosLike(x);
+  // x * 0, as PyTorch's: -0 for a negative, NaN for a NaN
+  if (p === 1) return x.mul(0);
   const keep = rand([...x.shape]).ge(p);
   return x.mul(keep.to(x.dtype)).div(1 - p);
 }

@@ -1,0 +1,18 @@
+// Which tensors are parameters, as PyTorch's Module.__setattr__ registers an nn.Parameter: a leaf
+// that requires grad when it is assigned to a module's property stays a parameter after it is
+// frozen (`p.requiresGrad = false`, `module.requiresGrad_(false)`). parameters() still lists it
+// (a parameter count, an optimizer made after freezing, which steps it again once unfrozen),
+// and stateDict() is unchanged, as in PyTorch.
+import { Tensor } from '../tensor.js';
+
+const registered = new WeakSet<Tensor>();
+
+/** Called with every value assigned to a module's property. */
+export function noteAssigned(value: unknown): void {
+  if (value instanceof Tensor && value.requiresGrad && value._gradNode === null) registered.add(value);
+}
+
+/** A leaf that requires grad, or one that did when a module took it (frozen since). */
+export function isParameter(t: Tensor): boolean {
+  return t.requiresGrad || registered.has(t);
+}
