@@ -180,11 +180,14 @@ export class TypeScriptSession implements LanguageSession {
       this.settings.typecheck = typecheckMode;
       const typeErrors = this.typecheck(code, place.displayName, typecheckMode);
       if (typeErrors) return { status: 'error', ...typeErrors };
-      const value = await withRuntimeTiering(async () => {
+      const run = async () => {
         const value = await CellInterrupter.race(this.runSteps(steps, signal, request, place.displayName), signal);
         await CellInterrupter.race(this.finishCell(), signal);
         return value;
-      });
+      };
+      // Before the runtime is used no cell runs its loops: the budget stays the kernel's (two
+      // flag settings fewer a cell, each re-deriving V8's flag implications).
+      const value = await (this.runtimeUsed ? withRuntimeTiering(run) : run());
       this.languageService.recordCell(maskMagics(code, this.magics));
       if (value === undefined || value instanceof DisplayHandle) return { status: 'ok' };
       return { status: 'ok', result: { data: await CellInterrupter.race(Promise.resolve(mimeBundleOf(value)), signal) } };

@@ -1,6 +1,6 @@
 // HMAC signing of messages (the connection file's signature_scheme and key),
 // constant-time verification, and a bounded memory of signatures already seen.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 
 export interface Signer {
   /** Hex digest over header, parent_header, metadata, content (as UTF-8); '' when the key is empty. */
@@ -14,8 +14,10 @@ export function createSigner(scheme: string, key: string): Signer {
   const match = /^hmac-(.+)$/.exec(scheme);
   if (!match) throw new Error(`signature_scheme must look like "hmac-sha256", got ${JSON.stringify(scheme)}`);
   const algorithm = match[1]!;
+  // A key object made once: given the string, every createHmac converted it to bytes again.
+  const secret = createSecretKey(Buffer.from(key, 'utf8'));
   const sign = (parts: readonly string[]) => {
-    const hmac = createHmac(algorithm, key);
+    const hmac = createHmac(algorithm, secret);
     for (const part of parts) hmac.update(part);
     return hmac.digest('hex');
   };

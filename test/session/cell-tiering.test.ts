@@ -42,6 +42,20 @@ describe('interrupt budget around a cell', () => {
   });
 });
 
+describe('a session that has not used the runtime', () => {
+  const fresh = new SessionDriver();
+  afterAll(() => fresh.shutdown());
+
+  it("keeps the kernel's budget around its cells (no setting), until a cell uses `tpu`", async () => {
+    await fresh.value('1'); // the runtime has loaded
+    const log = recordBudgetsAndCell();
+    expect(await fresh.value('6 * 7')).toBe('42');
+    expect(log).toEqual([]);
+    expect(await fresh.value('(typeof tpu).length * 7')).toBe('42'); // 'object'
+    expect(log).toEqual([`--interrupt-budget=${INTERRUPT_BUDGET}`, `--interrupt-budget=${KERNEL_INTERRUPT_BUDGET}`]);
+  });
+});
+
 describe('a budget the user chose', () => {
   const dist = (file: string) => JSON.stringify(fileURLToPath(new URL(`../../dist/kernel/session/${file}`, import.meta.url)));
   /** The budgets the session sets when the runtime loads and around a cell, in a fresh process. */

@@ -140,12 +140,12 @@ export class CellLanguageService {
    */
   setHistory(texts: readonly string[], changed?: readonly number[]): void {
     const last = this.historyChunks.at(-1);
-    if (!last || (last.end < texts.length && this.chunkText(last, last.end, texts).length > HISTORY_FILE_CHARS)) {
+    if (!last || (last.end < texts.length && chunkLength(last, texts) > HISTORY_FILE_CHARS)) {
       if (this.historyChunks.length === this.historyFiles.length) this.listHistoryFiles();
       this.historyChunks.push({ file: this.historyFiles[this.historyChunks.length]!, start: last?.end ?? 0, end: texts.length });
     } else last.end = texts.length;
     for (const chunk of this.historyChunks) {
-      if (!changed || changed.some((i) => i >= chunk.start && i < chunk.end)) this.setFile(chunk.file, this.chunkText(chunk, chunk.end, texts));
+      if (!changed || changed.some((i) => i >= chunk.start && i < chunk.end)) this.setFile(chunk.file, chunkText(chunk, texts));
     }
   }
 
@@ -155,10 +155,6 @@ export class CellLanguageService {
       this.historyFiles.push(file);
       this.setFile(file, '');
     }
-  }
-
-  private chunkText(chunk: HistoryChunk, end: number, texts: readonly string[]): string {
-    return texts.slice(chunk.start, end).filter(Boolean).join('\n');
   }
 
   /** Makes `cell` the edited cell; positions in it are positions in the cell file. */
@@ -192,4 +188,16 @@ function compilerOptions(cwd: string, root: string): ts.CompilerOptions {
   }
   // Cells are ES modules with top-level await, resolved like the kernel's import (local .ts files too).
   return { ...defaults, ...user, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, allowImportingTsExtensions: true, noEmit: true, allowJs: false };
+}
+
+/** A history file's text: its cells' declarations, one cell a line group (cells that keep none are left out). */
+function chunkText(chunk: HistoryChunk, texts: readonly string[]): string {
+  return texts.slice(chunk.start, chunk.end).filter(Boolean).join('\n');
+}
+
+/** chunkText's length, without making the text (asked for every cell, whether the last file is full). */
+function chunkLength(chunk: HistoryChunk, texts: readonly string[]): number {
+  let length = -1;
+  for (let i = chunk.start; i < chunk.end; i++) if (texts[i]) length += texts[i]!.length + 1;
+  return Math.max(length, 0);
 }

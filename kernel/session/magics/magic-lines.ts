@@ -32,6 +32,8 @@ export function magicLines(source: string): (ReturnType<typeof parseMagicLine>)[
 }
 
 export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): CellSegment[] {
+  // Most cells: one piece of code, split and joined again by nothing (a cell is split several times).
+  if (!MAY_HAVE_MAGIC.test(source)) return source.trim() ? [{ kind: 'code', code: source, line: 1, column: 1 }] : [];
   const lines = source.split('\n');
   const lineMagics = magicLines(source);
   const segments: CellSegment[] = [];
@@ -65,6 +67,7 @@ export function splitCell(source: string, magics: ReadonlyMap<string, Magic>): C
  * (offsets unchanged), except the code in the args of magics whose args are code.
  */
 export function maskMagics(source: string, magics: ReadonlyMap<string, Magic>): string {
+  if (!MAY_HAVE_MAGIC.test(source)) return source;
   const lineMagics = magicLines(source);
   return source.split('\n').map((line, i) => {
     const magic = lineMagics[i];
