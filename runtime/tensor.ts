@@ -121,9 +121,8 @@ export function setDataAssigner(f: (target: Tensor, value: unknown) => void): vo
 }
 
 export class Tensor {
-  /** Behind the read-only `shape` and `dtype` (refuseShapeAndDtypeAssignment below). */
-  private readonly _shape: Shape;
-  private readonly _dtype: DType;
+  readonly shape: Shape;
+  readonly dtype: DType;
   /** Device memory holding the value (possibly still being computed on the device). */
   _buf: DeviceBuffer | null = null;
   /** The recipe, while the value is not in device memory. */
@@ -192,20 +191,10 @@ export class Tensor {
     this._node = node;
     // frozen: `x.shape.reverse()` or `s = x.shape; s[0] = 1` would otherwise rewrite x's own shape
     // (PyTorch's torch.Size is immutable); a frozen array reads as fast as a plain one
-    this._shape = Object.freeze(node ? node.shape : shape!);
-    this._dtype = node ? node.dtype : dtype!;
+    this.shape = Object.freeze(node ? node.shape : shape!);
+    this.dtype = node ? node.dtype : dtype!;
     this.chip = node ? node.chip : chip;
     noteCreated(this);
-  }
-
-  /** The sizes of its dims (torch.Size): read-only, as its buffer is laid out for them. */
-  get shape(): Shape {
-    return this._shape;
-  }
-
-  /** Its element type: read-only, as its buffer holds that type. */
-  get dtype(): DType {
-    return this._dtype;
   }
 
   /** A tensor over a buffer already in device memory. */
@@ -421,29 +410,6 @@ export class Tensor {
   [Symbol.toPrimitive](hint: 'number' | 'string' | 'default'): string {
     if (hint === 'string') return this.toString();
     throw new TypeError(OPERATOR_HINT);
-  }
-}
-
-refuseShapeAndDtypeAssignment(Tensor.prototype);
-
-/**
- * `x.shape = [3, 2]` (an untyped cell) would relabel x's buffer, which the next op then reads as
- * another shape: assigning `shape` or `dtype` on `prototype` (whose getters they are) throws what
- * to write instead. A setter on the prototype, so that the types keep both read-only (a typed
- * cell is refused before it runs).
- */
-export function refuseShapeAndDtypeAssignment(prototype: object): void {
-  const instead = {
-    shape: 'x.reshape(...) or x.view(...) gives a tensor of another shape',
-    dtype: "x.to('bfloat16'), x.float(), x.int() or x.bool() gives a tensor of another dtype",
-  };
-  for (const [name, text] of Object.entries(instead)) {
-    Object.defineProperty(prototype, name, {
-      ...Object.getOwnPropertyDescriptor(prototype, name)!,
-      set(): never {
-        throw new TypeError(`x.${name} is read-only (as in PyTorch): ${text}`);
-      },
-    });
   }
 }
 

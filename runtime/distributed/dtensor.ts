@@ -2,7 +2,7 @@
 // held as one local tensor per chip of a mesh, laid out by one placement per mesh dimension.
 // Ops on it follow DTensor's sharding rules (sharding-rules.ts): each chip runs the op on its
 // piece, and collectives are inserted where the rules need them.
-import { refuseShapeAndDtypeAssignment, Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 import { formatShape, normalizeDim, shapesEqual } from '../shape.js';
 import { isFloating, type DType } from '../dtype.js';
 import { DeviceMesh } from './device-mesh.js';
@@ -46,12 +46,11 @@ export interface DTensor extends DTensorMethods {}
  */
 export class DTensor {
   readonly #locals: readonly Tensor[];
-  readonly #shape: readonly number[];
   /** The last .grad built, and what the pieces' gradients were then (gradStamps). */
   #gradCache: { from: unknown[]; grad: DTensor } | null = null;
 
   /** Use tpu.distributeTensor (this checks that each chip's piece has the shape its placements give). */
-  constructor(locals: readonly Tensor[], readonly mesh: DeviceMesh, readonly placements: readonly Placement[], shape: readonly number[]) {
+  constructor(locals: readonly Tensor[], readonly mesh: DeviceMesh, readonly placements: readonly Placement[], readonly shape: readonly number[]) {
     locals.forEach((t, k) => {
       const want = localBox(shape, mesh, placements, k).size;
       if (t.chip !== mesh.chips[k] || !shapesEqual(t.shape, want)) {
@@ -59,12 +58,6 @@ export class DTensor {
       }
     });
     this.#locals = locals;
-    this.#shape = shape;
-  }
-
-  /** The global shape (read-only, as a Tensor's). */
-  get shape(): readonly number[] {
-    return this.#shape;
   }
 
   get dtype(): DType {
@@ -357,8 +350,6 @@ export class DTensor {
     return this.toString();
   }
 }
-
-refuseShapeAndDtypeAssignment(DTensor.prototype);
 
 /** What the pieces' gradients are now: the tensors, and their versions, buffers and pending values (backward replaces them; in-place updates and compiled replays change them). */
 function gradStamps(locals: readonly Tensor[]): unknown[] {

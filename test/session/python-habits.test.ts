@@ -55,15 +55,13 @@ it("Python's builtins, undefined in JavaScript, say what JavaScript writes inste
   expect(await driver.value('const len = (a: unknown[]) => a.length;\nlen([1, 2])')).toBe('2'); // a cell's own len is its own
 });
 
-it("changing a tensor's frozen shape array says to change a copy; assigning x.shape or x.dtype says what to write", async () => {
+it("changing a tensor's frozen shape array says to change a copy", async () => {
   await driver.value('const s3 = tpu.tensor([[1, 2, 3], [4, 5, 6]]);');
   const hint = (message: string) => `${message} (a tensor's shape is read-only, as torch.Size is: change a copy, [...x.shape])`;
   expect((await failure('s3.shape[0] = 1')).evalue).toBe(hint("Cannot assign to read only property '0' of object '[object Array]'"));
   expect((await failure('s3.shape.reverse()')).evalue).toBe(hint("Cannot assign to read only property '0' of object '[object Array]'"));
   expect((await failure('(s3.shape as number[]).push(1)')).evalue).toBe(hint('Cannot add property 2, object is not extensible'));
   expect((await failure('Object.freeze([1])[0] = 2')).evalue).toBe("Cannot assign to read only property '0' of object '[object Array]'"); // no shape: no hint
-  expect((await failure('(s3 as any).shape = [3, 2]')).evalue).toBe('x.shape is read-only (as in PyTorch): x.reshape(...) or x.view(...) gives a tensor of another shape');
-  expect((await failure("(s3 as any).dtype = 'int32'")).evalue).toMatch(/^x\.dtype is read-only \(as in PyTorch\): x\.to\('bfloat16'\), x\.float\(\)/);
   expect(await driver.value('s3.sum(0).tolist()')).toBe('[ 5, 7, 9 ]');
   expect(await driver.value('[...s3.shape].reverse()')).toBe('[ 3, 2 ]');
 });
