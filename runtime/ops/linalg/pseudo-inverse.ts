@@ -105,8 +105,9 @@ export function lstsq(a: Tensor, b: Tensor, options?: LstsqOptions): Lstsq {
     const solution = filled(op, [...batch, n, bm.shape[bm.ndim - 1]!], 0, a.dtype);
     return new Lstsq(vector ? solution.squeeze(-1) : solution, empty, filled(op, batch, 0, 'int64'), empty);
   }
+  // one set of sweeps for both (svdvals(a) would run them again)
   const finish = svdFactors(op, a, false);
   const solution = composite(op, () => exactMatmul(pseudoInverse(finish, 0, rtol), bm));
-  const rank = kept(svdvals(a), 0, rtol).sum(-1).to('int64');
+  const rank = kept(composite(op, () => finish(true).s), 0, rtol).sum(-1).to('int64');
   return new Lstsq(vector ? solution.squeeze(-1) : solution, empty, rank, empty);
 }

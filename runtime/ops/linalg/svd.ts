@@ -57,11 +57,12 @@ function withGradient(t: Tensor, { u, s, v }: Factors, n: number): Factors {
 }
 
 /**
- * U [..., m, uCols] (uCols: m with full, k without; not formed with `valuesOnly`), S [..., k]
- * and Vh [..., k or n, n] of A [..., m, n], k = min(m, n) > 0. The sweeps run at once, as
- * programs of their own; the returned function forms the factors, inside the caller's composed op.
+ * U [..., m, uCols] (uCols: m with full, k without), S [..., k] and Vh [..., k or n, n] of
+ * A [..., m, n], k = min(m, n) > 0. The sweeps run at once, as programs of their own; the
+ * returned function forms the factors (U and Vh not with `valuesOnly`, unless A is tracked for
+ * its gradient), inside the caller's composed op, as often as the caller needs them.
  */
-export function svdFactors(op: string, a: Tensor, full: boolean, valuesOnly = false): () => { u: Tensor; s: Tensor; vh: Tensor } {
+export function svdFactors(op: string, a: Tensor, full: boolean): (valuesOnly?: boolean) => { u: Tensor; s: Tensor; vh: Tensor } {
   const [m, n] = a.shape.slice(-2) as [number, number];
   const wide = m < n;
   // Aᵀ's factors for a wide A: A = U·S·Vᵀ, Aᵀ = V·S·Uᵀ
@@ -72,7 +73,7 @@ export function svdFactors(op: string, a: Tensor, full: boolean, valuesOnly = fa
   // where A's own took twice as many (Drmač and Veselić's preconditioning, without pivoting).
   const { q, r } = qrParts(t.detach(), 'reduced');
   const found = oneSidedJacobi(op, r.mT);
-  return () => {
+  return (valuesOnly = false) => {
     const norms = found.columns.square().sum(-2).sqrt();
     const { sorted: s, columns: [rotations, w] } = sortColumns(norms, true, [found.vectors, found.columns]);
     const graded = tracked(t);
@@ -98,8 +99,8 @@ function decompose(op: string, a: Tensor, full: boolean, vectors: boolean): SVD 
     const identity = (size: number, cols: number) => eye(size, cols).expand([...batch, size, cols]).contiguous();
     return new SVD(identity(m, uCols), s, identity(vhRows, n));
   }
-  const finish = svdFactors(op, a, full, !vectors);
-  if (!vectors) return composite(op, () => finish().s);
+  const finish = svdFactors(op, a, full);
+  if (!vectors) return composite(op, () => finish(true).s);
   const flat = composite(op, () => {
     const { u, s, vh } = finish();
     return concat([u.reshape([...batch, m * uCols]), s, vh.reshape([...batch, vhRows * n])], -1);
