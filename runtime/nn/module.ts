@@ -83,7 +83,7 @@ export abstract class Module {
   namedParameters(): [string, Parameter][] {
     const seen = new Set<Parameter>();
     return this.namedValues().filter(([, t]) => {
-      if (!(t instanceof Tensor ? isParameter(t) : t.requiresGrad) || seen.has(t)) return false;
+      if (!isParameter(t) || seen.has(t)) return false;
       seen.add(t);
       return true;
     });

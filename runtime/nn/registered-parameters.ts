@@ -5,14 +5,17 @@
 // and stateDict() is unchanged, as in PyTorch.
 import { Tensor } from '../tensor.js';
 
-const registered = new WeakSet<Tensor>();
+const registered = new WeakSet<object>();
 
 /** Called with every value assigned to a module's property. */
 export function noteAssigned(value: unknown): void {
   if (value instanceof Tensor && value.requiresGrad && value._gradNode === null) registered.add(value);
 }
 
-/** A leaf that requires grad, or one that did when a module took it (frozen since). */
-export function isParameter(t: Tensor): boolean {
+/**
+ * A leaf that requires grad, or one that did when a module took it (frozen since); a DTensor
+ * (a tensor-parallel module's) when it requires grad.
+ */
+export function isParameter(t: { readonly requiresGrad: boolean }): boolean {
   return t.requiresGrad || registered.has(t);
 }

@@ -109,7 +109,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       const at = `${where}params[${i}]`;
       if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${this.name}: ${at} must be a tensor or a DTensor; got ${describeValue(p)}`);
       // a frozen parameter is taken, as PyTorch's: it has no gradient until it is unfrozen
-      if (!(p instanceof Tensor ? isParameter(p) : p.requiresGrad)) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
+      if (!isParameter(p)) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
       // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
       if (params.indexOf(p) !== i) throw new Error(`${this.name}: ${at} is ${where}params[${params.indexOf(p)}] again: each parameter may be given once`);
       const other = this.paramGroups.findIndex((g) => g.params.includes(p));
