@@ -4,17 +4,18 @@
 // (a parameter count, an optimizer made after freezing, which steps it again once unfrozen),
 // and stateDict() is unchanged, as in PyTorch.
 import { Tensor } from '../tensor.js';
+import { DTensor } from '../distributed/dtensor.js';
 
 const registered = new WeakSet<object>();
 
 /** Called with every value assigned to a module's property. */
 export function noteAssigned(value: unknown): void {
-  if (value instanceof Tensor && value.requiresGrad && value._gradNode === null) registered.add(value);
+  if ((value instanceof Tensor || value instanceof DTensor) && value.requiresGrad && value.isLeaf) registered.add(value);
 }
 
 /**
- * A leaf that requires grad, or one that did when a module took it (frozen since); a DTensor
- * (a tensor-parallel module's) when it requires grad.
+ * A leaf (a Tensor, or a DTensor of a tensor-parallel module) that requires grad, or one that did
+ * when a module took it (frozen since).
  */
 export function isParameter(t: { readonly requiresGrad: boolean }): boolean {
   return t.requiresGrad || registered.has(t);

@@ -58,6 +58,34 @@ describe('tensor-parallel parameters', () => {
     }
   });
 
+  it('a frozen tensor-parallel layer stays in parameters(); an optimizer made after freezing steps it once unfrozen, as one chip', () => {
+    tpu.manualSeed(0);
+    const one = mlp();
+    tpu.manualSeed(0);
+    const tp = distributed.parallelizeModule(mlp(), mesh, plan());
+    const count = one.parameters().length;
+    const runs = [one, tp].map((model) => {
+      model[0]!.requiresGrad_(false);
+      expect(model.parameters().length).toBe(count);
+      const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.3, momentum: 0.9 });
+      const step = () => {
+        opt.zeroGrad();
+        nn.crossEntropy(model.forward(X) as Tensor, Y).backward();
+        opt.step();
+      };
+      step();
+      model[0]!.requiresGrad_(true);
+      step();
+      return model;
+    });
+    // Layer 0 moved only in the second step: its first-step value is the initial one.
+    tpu.manualSeed(0);
+    const init = mlp().stateDict()['0.weight']!;
+    const want = runs[0]!.stateDict();
+    expect(Math.max(...host(want['0.weight']!).map((v, i) => Math.abs(v - host(init)[i]!)))).toBeGreaterThan(1e-3);
+    for (const [k, t] of Object.entries(runs[1]!.stateDict())) expectClose(host(t), host(want[k]!), 1e-4);
+  });
+
   it('the full state dict through safetensors: loads into a plain model and back into a tensor-parallel one', async () => {
     const path = join(tmpdir(), `tensor-parallel-${process.pid}.safetensors`);
     tpu.manualSeed(0);
