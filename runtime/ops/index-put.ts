@@ -26,10 +26,11 @@ export interface IndexPutOptions {
   accumulate?: boolean;
 }
 
-/** An integer index for dim `dim` of x, and whether its values are known to be in range (host-checked, or a mask's). */
+/** An integer index for dim `dim` of x, the entry of indices it comes from, and whether its values are known to be in range (host-checked, or a mask's). */
 interface Pick {
   readonly index: Tensor;
   readonly dim: number;
+  readonly entry: number;
   readonly checked: boolean;
 }
 
@@ -57,11 +58,11 @@ function picksOf(op: string, x: Tensor, indices: readonly PutIndex[]): Pick[] {
       if (entry.ndim === 0 || !shapesEqual(entry.shape, dims)) {
         throw new RangeError(`${op}: the bool mask indices[${k}] of shape ${formatShape(entry.shape)} must match the dims it covers from dim ${d}, ${formatShape(dims)} (x is ${formatShape(x.shape)})`);
       }
-      entry.nonzero({ asTuple: true }).forEach((column: Tensor, j: number) => picks.push({ index: column, dim: d + j, checked: true }));
+      entry.nonzero({ asTuple: true }).forEach((column: Tensor, j: number) => picks.push({ index: column, dim: d + j, entry: k, checked: true }));
     } else if (entry) {
       if (!isInteger(entry.dtype)) throw new TypeError(`${op}: indices[${k}] must be an int32, int64 or bool tensor; got ${entry.dtype}${entry.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       const n = x.shape[d]!;
-      picks.push({ index: entry, dim: d, checked: checkHostIndices(op, `indices[${k}] (for dim ${d} of size ${n}):`, entry, n, true) });
+      picks.push({ index: entry, dim: d, entry: k, checked: checkHostIndices(op, `indices[${k}] (for dim ${d} of size ${n}):`, entry, n, true) });
     }
     d += dimsCovered(entry);
   });
@@ -96,7 +97,7 @@ export function indexPutAs(op: string, x: Tensor, indices: readonly PutIndex[], 
   tensorArg(op, 'input', x);
   const add = readAccumulate(op, accumulate);
   const picks = picksOf(op, x, indices);
-  const B = picks.map((p) => p.index.shape).reduce((a, b, k) => broadcastShapes(op, a, b, [`the indices before pick ${k}`, `pick ${k} ${formatShape(b)}`]));
+  const B = picks.map((p) => p.index.shape).reduce((a, b, k) => broadcastShapes(op, a, b, [`the indices before indices[${picks[k]!.entry}]`, `indices[${picks[k]!.entry}]`]));
   const picked = picks.map((p) => p.dim);
   const kept = x.shape.map((_, d) => d).filter((d) => !picked.includes(d));
   const adjacent = picked.every((d, k) => k === 0 || d === picked[k - 1]! + 1);

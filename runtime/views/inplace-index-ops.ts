@@ -23,8 +23,17 @@ function putIndex(item: IndexItem, dim: number, size: number, chip: number): Put
   return upload('setItem', () => Int32Array.from(item), [item.length], 'int32', chip);
 }
 
+/** value without its leading dims of size 1, as PyTorch's __setitem__ takes it (index_put_ itself does not). */
+function withoutLeadingOnes(value: Values): Values {
+  if (!(value instanceof Tensor)) return value;
+  const lead = value.shape.findIndex((n) => n !== 1);
+  const drop = lead === -1 ? value.ndim : lead;
+  return drop === 0 ? value : value.reshape(value.shape.slice(drop));
+}
+
 /** x[items] = value, as PyTorch's __setitem__. */
-function setItem(x: Tensor, items: readonly IndexItem[], value: Values): Tensor {
+function setItem(x: Tensor, items: readonly IndexItem[], given: Values): Tensor {
+  const value = withoutLeadingOnes(given);
   if (!Array.isArray(items)) throw new TypeError(`setItem: items must be a list of indices, as x.at takes them (x.setItem([':', idx], v)); got ${describeValue(items)}`);
   const mask = items.find((it) => it instanceof Tensor && it.dtype === 'bool');
   if (mask) {

@@ -38,6 +38,7 @@ const cases: TorchCase[] = [
   { name: 'setItem of an index tensor after a slice and a number', inputs: [seq('float32', [2, 3, 4]), ids([0, -1]), f32([[1, 2], [3, 4], [5, 6]])], js: (x, i, v) => x.setItem([0, ':', i], v).setItem([1, '1:', i], -1), py: 'x0[0, :, x1] = x2\nx0[1, 1:, x1] = -1\nresult = x0' },
   { name: 'setItem of indices split by a slice: the broadcast dims first', inputs: [seq('float32', [2, 3, 4]), ids([1, 0]), ids([3, 3]), f32([[7, 8, 9], [10, 11, 12]])], js: (x, a, b, v) => x.setItem([a, ':', b], v), py: 'x0[x1, :, x2] = x3\nresult = x0' },
   { name: 'setItem of lists swaps rows and columns', inputs: [M34], js: (x) => x.setItem([[0, 2]], x.at([2, 0])).setItem([':', [1, -1]], x.at(':', [-1, 1])), py: 'x0[[0, 2]] = x0[[2, 0]]\nx0[:, [1, -1]] = x0[:, [-1, 1]]\nresult = x0' },
+  { name: 'setItem of a value with leading dims of size 1, as Python\'s x[idx] = v', inputs: [M34, ids([2, 0]), f32([[[1, 2, 3, 4], [5, 6, 7, 8]]])], js: (x, i, v) => x.setItem([i], v).setItem([1], v.at(':', 0)), py: 'x0[x1] = x2\nx0[1] = x2[:, 0]\nresult = x0' },
   { name: 'setItem with a new dim and an ellipsis', inputs: [M34, ids([2])], js: (x, i) => x.setItem([null, '...', i], 5), py: 'x0[None, ..., x1] = 5\nresult = x0' },
   // indexCopy and the in-place forms
   { name: 'indexCopy along each dim, with repeated indices', inputs: [M34, ids([2, 0]), f32([[1, 2, 3, 4], [5, 6, 7, 8]]), ids([3, 3, 1]), seq('float32', [3, 3], 1, 1)], js: (x, i, s, j, t) => [x.indexCopy(0, i, s), tpu.indexCopy(x, 1, j, t), x.indexCopy(-1, j.at(0), t.at(':', 0))], py: '(x0.index_copy(0, x1, x2), torch.index_copy(x0, 1, x3, x4), x0.index_copy(-1, x3[0], x4[:, 0]))' },
@@ -71,6 +72,7 @@ describe('indexPut errors name the index, its dim and the dim size', () => {
     ['below the range, in place', () => tpu.zeros([3]).indexPut_([idx([-4])], 1), /indexPut_: indices\[0\] \(for dim 0 of size 3\): -4 at position 0 is out of range \[-3, 2\]/],
     ['a list in setItem', () => tpu.zeros([3]).setItem([[0, 3]], 1), /setItem: the index list \[0,3\] must hold integers in \[-3, 2\] for dim 0 of size 3/],
     ['values', () => tpu.zeros([3, 4]).indexPut([idx([0, 1])], tpu.ones([3])), /indexPut: values of shape \[3\] cannot be broadcast to the indexed shape \[2, 4\]/],
+    ['indices', () => tpu.zeros([3, 4]).indexPut([idx([0, 1]), idx([0, 1, 2])], 1), /indexPut: shapes \[2\] \(the indices before indices\[1\]\) and \[3\] \(indices\[1\]\) cannot be broadcast/],
     ['dtype', () => tpu.zeros([3]).indexPut([idx([0])], idx([1])), /indexPut: values must have x's dtype float32, as PyTorch's index_put requires; got int64/],
     ['mask', () => tpu.zeros([3, 4]).indexPut([tpu.tensor([true, false])], 1), /indexPut: the bool mask indices\[0\] of shape \[2\] must match the dims it covers from dim 0, \[3\]/],
     ['not a list', () => tpu.zeros([3]).indexPut(idx([0]) as never, 1), /indexPut: indices must be a list of tensors/],
