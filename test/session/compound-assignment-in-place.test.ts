@@ -51,7 +51,13 @@ describe.each(['debug', 'strict', 'fused'])('compound assignment on tensors (%s)
     // m[idx][0] += 1 in PyTorch writes into the copy m[idx] (m unchanged): refused before the cell runs
     const chained = await driver.run('const idx = tpu.tensor([0, 1], { dtype: "int64" });\nm[idx][0] += 1;');
     expect(chained.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('m[idx][0] += ... writes into a copy: idx is an index that copies') });
+    const viaList = await driver.run('m[[0, 1]][0] -= 1;');
+    expect(viaList.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('m[[0, 1]][0] -= ... writes into a copy: [0, 1] is an index that copies') });
     expect(await driver.value(json('m'))).toBe("'[[-1,-2,3],[14,15,16]]'");
+    // an index typed any is left to run time: a number there picks a view, written in place
+    await driver.value('const k: any = 1;\nm[k][0] += 100;');
+    expect(await driver.value(json('m'))).toBe("'[[-1,-2,3],[114,15,16]]'");
+    await driver.value('m[k][0] -= 100;');
     const leaf = await driver.run('let l = tpu.ones([2], { requiresGrad: true });\nl -= 1;');
     expect(leaf.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('leaf Variable that requires grad is being used in an in-place operation') });
     await driver.value('%mode strict');

@@ -141,11 +141,16 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         const method = METHODS[compound[1]!]!; // every compound operator has one
         const target = skipParentheses(node.left, tsApi);
         // x[idx] OP= v with index tensors or lists: x[idx] = x[idx] OP v, as Python's, at run time
-        // (operator-dispatch.ts); a copying index further in (`x[idx][0] += 1`) would write into a copy
+        // (operator-dispatch.ts). A tensor or list index further in (`x[idx][0] += 1`) would write
+        // into a copy; an index typed any further in is left to run time, as PyTorch's.
         if (tsApi.isElementAccessExpression(target)) {
           const inner = indexedCopy(target.expression);
-          if (inner) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, inner.getText(file)));
-          if (indexedCopy(target)) return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
+          const innerType = inner && checker.getTypeAtLocation(inner);
+          const typedList = innerType && !(innerType.flags & (tsApi.TypeFlags.Any | tsApi.TypeFlags.Unknown)) && checker.isArrayLikeType(innerType);
+          if (inner && (isTensor(inner) || typedList)) {
+            fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, inner.getText(file)));
+          }
+          if (inner || indexedCopy(target)) return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
         }
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
