@@ -76,7 +76,7 @@ export const functional = {
   diff: ops.diff, isclose: ops.isclose, allclose: ops.allclose, equal: ops.equal,
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd, scatter: ops.scatter, scatterReduce: ops.scatterReduce, maskedScatter: ops.maskedScatter,
-  take: ops.take, takeAlongDim: ops.takeAlongDim, indexAdd: ops.indexAdd, indexFill: ops.indexFill, repeatInterleave: ops.repeatInterleave,
+  take: ops.take, takeAlongDim: ops.takeAlongDim, indexAdd: ops.indexAdd, indexCopy: ops.indexCopy, indexFill: ops.indexFill, indexPut: ops.indexPut, repeatInterleave: ops.repeatInterleave,
   maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, countNonzero: ops.countNonzero, searchsorted: ops.searchsorted, bucketize: ops.bucketize, bincount: ops.bincount, histc: ops.histc, unique: ops.unique, uniqueConsecutive: ops.uniqueConsecutive, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
   movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,

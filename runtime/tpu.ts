@@ -12,6 +12,7 @@ import './modes/values.js';
 import './views/inplace-ops.js';
 import './views/data-assignment.js';
 import './views/inplace-unary.js';
+import './views/inplace-index-ops.js';
 import './views/inplace-random.js';
 import './views/layout-methods.js';
 import { chipSessions, closeSession, currentSession } from './device/current.js';
@@ -88,7 +89,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
-  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
+  | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexCopy' | 'indexFill' | 'indexPut' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
   | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'

@@ -1,5 +1,5 @@
-// indexAdd and indexFill: updates of whole slices along a dim picked by a 1-D index, composed
-// over scatterAdd and where (so their gradients are those ops', as PyTorch's).
+// indexAdd, indexCopy and indexFill: updates of whole slices along a dim picked by a 1-D index,
+// composed over scatterAdd, scatter and where (so their gradients are those ops', as PyTorch's).
 import { isFloating, isInteger } from '../dtype.js';
 import { formatShape, normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -9,7 +9,7 @@ import { readAlpha } from './scaled-add.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { composite } from '../modes/composite.js';
 import { describeValue } from '../distributed/describe-value.js';
-import { fromTheEnd, indexAttrs, INT32_INDEX_HINT, scatterAddOp } from './gather-scatter.js';
+import { fromTheEnd, indexAttrs, INT32_INDEX_HINT, scatterAddOp, scatterOp } from './gather-scatter.js';
 import { filled } from './constant.js';
 import { where } from './where.js';
 import { tensorArg } from './tensor-arg.js';
@@ -29,31 +29,49 @@ export interface IndexAddOptions {
 }
 
 /**
+ * x with `primitive` (scatterAdd or scatter) of source into the slices along dim at index;
+ * source has x's dtype and shape but along dim, where it has the index's length.
+ */
+function intoSlices(op: string, x: Tensor, dim: number, index: Tensor, source: Tensor, primitive: typeof scatterOp, scale: (src: Tensor) => Tensor = (src) => src): Tensor {
+  tensorArg(op, 'input', x);
+  const idx = oneDimIndex(op, index);
+  tensorArg(op, 'source', source);
+  if (source.dtype !== x.dtype) throw new TypeError(`${op}: source must have the input's dtype ${x.dtype}, as in PyTorch; got ${source.dtype}`);
+  const d = normalizeDim(op, dim, Math.max(x.ndim, 1));
+  const src = x.ndim === 0 ? source.reshape([-1]) : source;
+  const base = x.ndim === 0 ? x.reshape([1]) : x;
+  const expected = base.shape.map((n, k) => (k === d ? idx.numel() : n));
+  if (src.ndim !== base.ndim || src.shape.some((n, k) => n !== expected[k])) {
+    throw new RangeError(`${op}: source must have the shape ${formatShape(expected)} (the input's, with dim ${d} the index's length); got ${formatShape(source.shape)}`);
+  }
+  const checked = checkHostIndices(op, 'index', idx, base.shape[d]!, false);
+  const out = composite(op, () => {
+    // the index spread over source's shape, as the scatter primitives take it
+    const spread = idx.reshape(src.shape.map((n, k) => (k === d ? n : 1))).expand([...src.shape]);
+    return apply(primitive, [base, spread, scale(src)], indexAttrs(d, checked));
+  });
+  return x.ndim === 0 ? out.reshape([]) : out;
+}
+
+/**
  * x with alpha·source added to the slices along dim at index: x.select(dim, index[i]) +=
  * alpha·source.select(dim, i), repeated indices adding up (torch.index_add).
  * @example tpu.indexAdd(tpu.zeros([3]), 0, tpu.tensor(new Int32Array([0, 0, 2])), tpu.tensor([1, 2, 3])) // [3, 0, 3]
  */
 export function indexAdd(x: Tensor, dim: number, index: Tensor, source: Tensor, options?: IndexAddOptions): Tensor {
-  tensorArg('indexAdd', 'input', x);
-  const idx = oneDimIndex('indexAdd', index);
-  tensorArg('indexAdd', 'source', source);
   const alpha = readAlpha('indexAdd', options);
-  if (!isFloating(x.dtype) && !Number.isInteger(alpha)) throw new TypeError(`indexAdd: alpha must be an integer for ${x.dtype} tensors, as in PyTorch; got ${alpha}`);
-  if (source.dtype !== x.dtype) throw new TypeError(`indexAdd: source must have the input's dtype ${x.dtype}, as in PyTorch; got ${source.dtype}`);
-  const d = normalizeDim('indexAdd', dim, Math.max(x.ndim, 1));
-  const src = x.ndim === 0 ? source.reshape([-1]) : source;
-  const base = x.ndim === 0 ? x.reshape([1]) : x;
-  const expected = base.shape.map((n, k) => (k === d ? idx.numel() : n));
-  if (src.ndim !== base.ndim || src.shape.some((n, k) => n !== expected[k])) {
-    throw new RangeError(`indexAdd: source must have the shape ${formatShape(expected)} (the input's, with dim ${d} the index's length); got ${formatShape(source.shape)}`);
-  }
-  const checked = checkHostIndices('indexAdd', 'index', idx, base.shape[d]!, false);
-  const out = composite('indexAdd', () => {
-    // the index spread over source's shape, as scatterAdd takes it
-    const spread = idx.reshape(src.shape.map((n, k) => (k === d ? n : 1))).expand([...src.shape]);
-    return apply(scatterAddOp, [base, spread, alpha === 1 ? src : src.mul(alpha)], indexAttrs(d, checked));
-  });
-  return x.ndim === 0 ? out.reshape([]) : out;
+  if (x instanceof Tensor && !isFloating(x.dtype) && !Number.isInteger(alpha)) throw new TypeError(`indexAdd: alpha must be an integer for ${x.dtype} tensors, as in PyTorch; got ${alpha}`);
+  return intoSlices('indexAdd', x, dim, index, source, scatterAddOp, (src) => (alpha === 1 ? src : src.mul(alpha)));
+}
+
+/**
+ * x with the slices along dim at index replaced by source's: x.select(dim, index[i]) =
+ * source.select(dim, i) (torch.index_copy). Of repeated indices the last is kept on the ONNX
+ * backend (PyTorch's CPU order; PyTorch leaves it undefined).
+ * @example tpu.indexCopy(tpu.zeros([3]), 0, tpu.tensor(new Int32Array([2, 0])), tpu.tensor([1, 2])) // [2, 0, 1]
+ */
+export function indexCopy(x: Tensor, dim: number, index: Tensor, source: Tensor): Tensor {
+  return intoSlices('indexCopy', x, dim, index, source, scatterOp);
 }
 
 /**
@@ -89,6 +107,11 @@ declare module '../tensor.js' {
      */
     indexAdd(dim: number, index: Tensor, source: Tensor, options?: IndexAddOptions): Tensor;
     /**
+     * The slices along dim at index replaced by source's (torch.index_copy).
+     * @example tpu.zeros([2, 2]).indexCopy(0, tpu.tensor(new Int32Array([1])), tpu.tensor([[3, 4]])) // [[0, 0], [3, 4]]
+     */
+    indexCopy(dim: number, index: Tensor, source: Tensor): Tensor;
+    /**
      * value written to the slices along dim at index (torch.index_fill).
      * @example tpu.tensor([1, 2, 3]).indexFill(0, tpu.tensor(new Int32Array([-1])), 0) // [1, 2, 0]
      */
@@ -97,5 +120,6 @@ declare module '../tensor.js' {
 }
 installMethods({
   indexAdd(dim, index, source, options) { return indexAdd(this, dim, index, source, options); },
+  indexCopy(dim, index, source) { return indexCopy(this, dim, index, source); },
   indexFill(dim, index, value) { return indexFill(this, dim, index, value); },
 });

@@ -47,6 +47,7 @@ export * from './scatter-reduce.js';
 export * from './masked-scatter.js';
 export * from './take.js';
 export * from './index-update.js';
+export * from './index-put.js';
 export * from './repeat-interleave.js';
 export * from './sort.js';
 export * from './values-indices.js';

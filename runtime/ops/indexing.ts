@@ -44,12 +44,8 @@ function parseSubscript(spec: string): IndexItem[] {
   });
 }
 
-export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
-  const mask = items.find((it): it is Tensor => it instanceof Tensor && it.dtype === 'bool');
-  if (mask) {
-    if (items.length > 1) throw new TypeError(`at: a bool mask must be the only index (x[mask]); got ${items.length} indices: chain .at() calls, e.g. x.at(mask).at(':', 0) for x[mask, 0]`);
-    return maskedIndex(x, mask);
-  }
+/** The items of a subscript, one per dim of x (or null, a new dim): a one-string subscript split, '...' and the dims left out as ':'. */
+export function expandItems(x: Tensor, items: readonly IndexItem[]): IndexItem[] {
   const list = items.length === 1 && typeof items[0] === 'string' && (items[0].includes(',') || !items[0].includes(':') && items[0] !== '...') ? parseSubscript(items[0]) : [...items];
   const consumes = (it: IndexItem) => it !== null && it !== '...';
   const used = list.filter(consumes).length;
@@ -62,7 +58,16 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
     else expanded.push(it);
   }
   while (expanded.filter(consumes).length < x.ndim) expanded.push(':');
+  return expanded;
+}
 
+export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
+  const mask = items.find((it): it is Tensor => it instanceof Tensor && it.dtype === 'bool');
+  if (mask) {
+    if (items.length > 1) throw new TypeError(`at: a bool mask must be the only index (x[mask]); got ${items.length} indices: chain .at() calls, e.g. x.at(mask).at(':', 0) for x[mask, 0]`);
+    return maskedIndex(x, mask);
+  }
+  const expanded = expandItems(x, items);
   const attrs = fullSlice(x.shape);
   const outShape: number[] = [];
   /** The input dim of each output dim (-1: a new one), for the layout of the view. */

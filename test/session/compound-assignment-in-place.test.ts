@@ -23,6 +23,10 @@ describe.each(['debug', 'strict', 'fused'])('compound assignment on tensors (%s)
     // m[1] += 10; m[0, ':2'] *= -1 (views: m changes)
     await driver.value('const m = tpu.tensor([[1, 2, 3], [4, 5, 6]]);\nm[1] += 10;\nm[0, ":2"] *= -1;');
     expect(await driver.value(json('m'))).toBe("'[[-1,-2,3],[14,15,16]]'");
+    // through an index tensor and a list, as PyTorch's m[:, idx] += 1 (index_put_): idx = [0, 0, 2] adds 1 once to column 0
+    await driver.value('const cols = tpu.tensor([0, 0, 2], { dtype: "int64" });\nm[":", cols] += 1;\nm[[1]] *= 2;');
+    expect(await driver.value(json('m'))).toBe("'[[0,-2,4],[30,30,34]]'");
+    await driver.value('m[[1]] /= 2;\nm[":", cols] -= 1;'); // back to the values the next test reads
     // integers keep their dtype: 7 % 4 = 3, then 3 ** 2 = 9; -7 % 4 = 1, then 1
     await driver.value('let k = tpu.tensor([7, -7], { dtype: "int64" });\nk %= 4;\nk **= 2;');
     expect(await driver.value(`${json('k')} + k.dtype`)).toBe("'[9,1]int64'");
@@ -39,17 +43,21 @@ describe.each(['debug', 'strict', 'fused'])('compound assignment on tensors (%s)
     expect(got.slice(1)).toEqual([true, true]);
   });
 
-  it("gives PyTorch's errors (a float into an int tensor, a broadcast past the target, a leaf outside noGrad), and refuses an index that copies", async () => {
+  it("gives PyTorch's errors (a float into an int tensor, a broadcast past the target, a leaf outside noGrad), and refuses a subscript of a copy", async () => {
     const intDiv = await driver.run('let n = tpu.tensor([4, 6], { dtype: "int32" });\nn /= 2;');
     expect(intDiv.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining("result type float32 can't be cast to the desired output type int32") });
     const grow = await driver.run('let r = tpu.zeros([2]);\nr += tpu.ones([2, 2]);');
     expect(grow.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('shape') });
-    // Python writes m[idx] += 1 back with index_put_; here at(idx) would be a copy: refused before the cell runs
-    const viaTensor = await driver.run('const idx = tpu.tensor([0, 1], { dtype: "int64" });\nm[":", idx] += 1;');
-    expect(viaTensor.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('m[":", idx] += ... indexes with idx, which copies') });
-    const viaList = await driver.run('m[[0, 1]] -= 1;');
-    expect(viaList.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('which copies') });
+    // m[idx][0] += 1 in PyTorch writes into the copy m[idx] (m unchanged): refused before the cell runs
+    const chained = await driver.run('const idx = tpu.tensor([0, 1], { dtype: "int64" });\nm[idx][0] += 1;');
+    expect(chained.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('m[idx][0] += ... writes into a copy: idx is an index that copies') });
+    const viaList = await driver.run('m[[0, 1]][0] -= 1;');
+    expect(viaList.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('m[[0, 1]][0] -= ... writes into a copy: [0, 1] is an index that copies') });
     expect(await driver.value(json('m'))).toBe("'[[-1,-2,3],[14,15,16]]'");
+    // an index typed any is left to run time: a number there picks a view, written in place
+    await driver.value('const k: any = 1;\nm[k][0] += 100;');
+    expect(await driver.value(json('m'))).toBe("'[[-1,-2,3],[114,15,16]]'");
+    await driver.value('m[k][0] -= 100;');
     const leaf = await driver.run('let l = tpu.ones([2], { requiresGrad: true });\nl -= 1;');
     expect(leaf.outcome).toMatchObject({ status: 'error', evalue: expect.stringContaining('leaf Variable that requires grad is being used in an in-place operation') });
     await driver.value('%mode strict');

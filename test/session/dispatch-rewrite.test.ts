@@ -111,6 +111,13 @@ for (const method of ['add', 'sub', 'mul', 'div', 'remainder', 'pow', 'lt', 'le'
 (FakeTensor.prototype as unknown as Record<string, unknown>).neg = function (this: FakeTensor) {
   return new FakeTensor(`${this.name}.neg()`);
 };
+/** What setItem (a write through index tensors or lists, PyTorch's index_put_) was called with. */
+const itemWrites: string[] = [];
+const named = (a: unknown): string => (a instanceof FakeTensor ? a.name : Array.isArray(a) ? `[${a.map(named).join(',')}]` : JSON.stringify(a));
+(FakeTensor.prototype as unknown as Record<string, unknown>).setItem = function (this: FakeTensor, items: unknown[], value: unknown) {
+  itemWrites.push(`${this.name}.setItem(${named(items)},${named(value)})`);
+  return this;
+};
 /** A one-value stand-in whose value is 0 (false) unless its name says `true`. */
 Object.assign(FakeTensor.prototype, { numel: () => 1, item(this: FakeTensor) { return this.name.includes('true') ? 1 : 0; } });
 
@@ -168,9 +175,10 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['return [x == null, x != undefined].join();', 'false,true'],
     ['return +x;', 'TypeError: JavaScript has no operator overloading: unary + makes a number of a tensor: use x.item()'],
     ['return (x[0] = 1);', '1'], // written into x.at(0) (fill_): the assignment's value is 1
-    ['x[y] = 1;', 'TypeError: JavaScript has no operator overloading: x[...] = ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
-    ['x[y] += 1;', 'TypeError: JavaScript has no operator overloading: x[...] += ... indexes with a tensor, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
-    ['x[[0, 1]] *= 2;', 'TypeError: JavaScript has no operator overloading: x[...] *= ... indexes with a list, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)'],
+    // through an index tensor or a list: PyTorch's index_put_ (setItem); x[i] OP= v is x[i] = x[i] OP v, its value x
+    ['return (x[y] = 1);', '1'],
+    ['return (x[y] += 1);', 'x'],
+    ['x[[0, 1]] = y; x[":", [1], 0] *= 2;', 'undefined'],
     ['return x === x;', 'true'],
     // Python's and/or: a false tensor is the value of `x && b` (b not evaluated), b that of `x || b`
     ['let b = 0; const r = x && (b = 1); return r === x && b === 0;', 'true'],
@@ -179,6 +187,17 @@ describe('dispatched operators on tensors reach the methods of the table', () =>
     ['return (x && y) || 2;', '2'],
   ];
   it.each(cases)('%s -> %s', (body, expected) => expect(run(body)).toBe(expected));
+
+  it('writes through index tensors and lists reach setItem, a compound one with the selection updated in place', () => {
+    itemWrites.length = 0;
+    run('x[y] = 1; x[y] += 1; x[[0, 1]] = y; x[":", [1], 0] *= 2; x[y][0] = 3;');
+    expect(itemWrites).toEqual([
+      'x.setItem([y],1)',
+      'x.setItem([y],x.at(y).add_(1))',
+      'x.setItem([[0,1]],y)',
+      'x.setItem([":",[1],0],x.at(":",[1],0).mul_(2))',
+    ]);
+  });
 
   it('an in-place compound writes through the view and keeps the name bound to the same tensor', () => {
     const log: string[] = [];

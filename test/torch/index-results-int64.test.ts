@@ -1,5 +1,5 @@
 // PyTorch's integer dtypes end to end: index results (argmax argmin, max/min along a dim,
-// sort argsort topk) are int64 and feed every index consumer (a tensor-indexed set, PyTorch's index_put_, is not supported here); integer arange and a bool
+// sort argsort topk) are int64 and feed every index consumer (index_put_ too); integer arange and a bool
 // tensor with a JS integer are int64; the ops users apply to such tensors accept them. In
 // every mode and under tpu.compile, against PyTorch (dtype, shape and values exactly).
 import { tpu } from 'tpu-kernel/runtime';
@@ -15,6 +15,7 @@ const indexResults: TorchCase[] = [
   { name: 'indexSelect and index of argmax', inputs: [X], js: (x) => [x.indexSelect(1, x.argmax(1)), x.index(x.argmin(0))], py: '(x0.index_select(1, x0.argmax(1)), x0[x0.argmin(0)])' },
   { name: 'at with topk indices', inputs: [X], js: (x) => x.at(':', x.topk(2, 1).indices.at(0)), py: 'x0[:, x0.topk(2, 1).indices[0]]' },
   { name: 'scatterAdd at argmax', inputs: [X], js: (x) => tpu.zeros([3, 4]).scatterAdd(1, x.argmax(1, true), x.amax(1, true)), py: 'torch.zeros(3, 4).scatter_add(1, x0.argmax(1, keepdim=True), x0.amax(1, keepdim=True))' },
+  { name: 'indexPut at argmax', inputs: [X], js: (x) => [x.indexPut([tpu.arange(3), x.argmax(1)], 0), x.clone().setItem([x.argmin(0)], 1)], py: '(x0.index_put((torch.arange(3), x0.argmax(1)), torch.tensor(0.)), (lambda y: (y.__setitem__(x0.argmin(0), 1), y)[1])(x0.clone()))' },
   { name: 'oneHot of argmax', inputs: [X], js: (x) => F.oneHot(x.argmax(1), 4), py: 'F.one_hot(x0.argmax(1), 4)' },
   { name: 'embedding of argmin', inputs: [X], js: (x) => F.embedding(x.argmin(1), x), py: 'F.embedding(x0.argmin(1), x0)' },
   { name: 'crossEntropy with argmax targets', inputs: [X], js: (x) => [tpu.nn.crossEntropy(x.at('0:3', '0:3'), x.argmax(0).at('0:3').remainder(3)), tpu.nn.crossEntropy(x, x.argmin(1), { reduction: 'none' })], py: "(F.cross_entropy(x0[0:3, 0:3], x0.argmax(0)[0:3].remainder(3)), F.cross_entropy(x0, x0.argmin(1), reduction='none'))" },

@@ -81,7 +81,7 @@ export function createOperatorDispatch(): OperatorDispatch {
   };
   /** A key of `x[key]` on a tensor that names a property, not a slice: `x['shape']`, symbols. */
   const propertyKey = (k: unknown): boolean => typeof k === 'symbol' || (typeof k === 'string' && !SLICE_STRING.test(k));
-  /** `x[k] OP= v` writes into x through a view: an index that copies (a tensor, a list) cannot. */
+  /** A key of `x[k]` that makes a view (a number, a slice string, null), not a copy (a tensor, a list). */
   const viewKey = (k: unknown): boolean => k === null || k === undefined || typeof k === 'number' || typeof k === 'string';
 
   /** A tensor's truth as Python's bool(t): its one value's (NaN is true, as nonzero). */
@@ -93,23 +93,30 @@ export function createOperatorDispatch(): OperatorDispatch {
 
   /** `x[mask]`'s keys: one bool tensor (PyTorch's masked index, masked-write.ts writes through it). */
   const isMask = (keys: unknown[]): boolean => keys.length === 1 && isTensor(keys[0]) && (keys[0] as Any).dtype === 'bool';
-  /** The view `x[...keys]` that `x[...] OP v` writes into: an index that copies (a tensor, a list) cannot be one. */
-  const viewAt = (x: Any, keys: unknown[], op: string): Any => {
-    const copying = keys.find((k) => !viewKey(k));
-    if (copying !== undefined) throw new TypeError(operatorMessages.copyingIndex('x[...]', op, isTensor(copying) ? 'a tensor' : Array.isArray(copying) ? 'a list' : `a ${typeof copying}`));
-    return x.at(...keys);
-  };
-  /** `x[...] = v`: a tensor v is copied in (broadcast and cast), a number or boolean fills; the assignment's value is v. */
+  /** Keys that copy (a tensor, a list): `x[...] = v` through them is PyTorch's index_put_ (the runtime's setItem). */
+  const copies = (keys: unknown[]): boolean => keys.some((k) => !viewKey(k));
+  /**
+   * `x[...] = v`: a tensor v is copied in (into a view, broadcast and cast; through index tensors,
+   * of x's dtype), a number or boolean fills; the assignment's value is v.
+   */
   const assignInto = (x: Any, keys: unknown[], v: unknown): unknown => {
     if (isMask(keys)) {
       assignMasked(x, keys[0], v, isTensor);
       return v;
     }
-    const view = viewAt(x, keys, '=');
-    if (isTensor(v)) view.copy_(v);
-    else if (typeof v === 'number' || typeof v === 'boolean') view.fill_(Number(v));
-    else throw notAValue('x[...] = v', v);
+    if (!isTensor(v) && typeof v !== 'number' && typeof v !== 'boolean') throw notAValue('x[...] = v', v);
+    if (copies(keys)) x.setItem(keys, v);
+    else if (isTensor(v)) x.at(...keys).copy_(v);
+    else x.at(...keys).fill_(Number(v));
     return v;
+  };
+  /**
+   * `x[...] OP= v` through keys that copy: as Python's, x[...] = x[...] OP v, the selection read
+   * first (repeated positions take one update, not one each); the expression's value is x.
+   */
+  const updateThrough = (op: string, x: Any, keys: unknown[]): { apply(v: unknown): unknown } => {
+    const selection = x.at(...keys);
+    return { apply: (v) => (x.setItem(keys, selection[`${METHODS[op.slice(0, -1)]}_`](v)), x) };
   };
 
   const ops: Record<string, (...args: Any[]) => unknown> = {
@@ -140,12 +147,13 @@ export function createOperatorDispatch(): OperatorDispatch {
     at: (x, k) => (isTensor(x) && !propertyKey(k) ? x.at(k) : x[k]),
     /** `x[i, j]`: JavaScript's comma keeps the last item; on a tensor, each is a dimension's index. */
     atItems: (x, ...keys) => (isTensor(x) ? x.at(...keys) : x[keys[keys.length - 1]]),
-    /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k) (an index that copies cannot give one), or through a bool mask. */
+    /** `x[k] OP= v`: on a tensor x, in place on the view x.at(k), or through index tensors and lists, or a bool mask. */
     refAt: (op: string, x, ...keys) => {
       if (!isTensor(x)) return new CompoundRef(op, x, keys[keys.length - 1], isTensor, plainCompound);
       // the value of `x[mask] += v` is x (the selection it wrote has a size only a sync would give)
       if (isMask(keys)) return { apply: (v: unknown) => (compoundMasked(op, x, keys[0], v, isTensor), x) };
-      return new CompoundRef(op, { view: viewAt(x, keys, op) }, 'view', isTensor, plainCompound);
+      if (copies(keys)) return updateThrough(op, x, keys);
+      return new CompoundRef(op, { view: x.at(...keys) }, 'view', isTensor, plainCompound);
     },
     /** `o.p OP= v`. */
     refProp: (op: string, o, name: string) => new CompoundRef(op, o, name, isTensor, plainCompound),

@@ -37,5 +37,6 @@ export const operatorMessages = {
       + `this one has ${n === 0 ? 'no values' : `${n} values`} (shape [${shape.join(', ')}]): use t.any() or t.all(), or t !== null to test that it is there`;
   },
   copyingIndex: (target: string, op: string, index: string) =>
-    `${HINT}: ${target} ${op} ... indexes with ${index}, which copies: write the result back with x.scatter / x.where(mask, ...), or index with numbers and slices (a view)`,
+    `${target} ${op} ... writes into a copy: ${index} is an index that copies (a tensor or a list), and a further subscript then reads from that copy; `
+    + 'write with one subscript, x[idx, 0] instead of x[idx][0], as in PyTorch, where the chained form changes nothing',
 };

@@ -139,14 +139,19 @@ export function rewriteOperators({ file, checker }: { file: ts.SourceFile; check
         // for it (a module's weight, a list's element), see the new value; `x[0] += 1` and
         // `m.w -= g` write x and m.w. The dtype and shape stay y's (int y /= 2 is PyTorch's error).
         const method = METHODS[compound[1]!]!; // every compound operator has one
-        const copied = indexedCopy(node.left);
-        // x[t] OP= v with one tensor index: t may be a bool mask, written through at run time (masked-write.ts)
         const target = skipParentheses(node.left, tsApi);
-        if (copied && isTensor(copied) && tsApi.isElementAccessExpression(target) && target.argumentExpression === copied) {
-          return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
+        // x[idx] OP= v with index tensors or lists: x[idx] = x[idx] OP v, as Python's, at run time
+        // (operator-dispatch.ts). A tensor or list index further in (`x[idx][0] += 1`) would write
+        // into a copy; an index typed any further in is left to run time, as PyTorch's.
+        if (tsApi.isElementAccessExpression(target)) {
+          const inner = indexedCopy(target.expression);
+          const innerType = inner && checker.getTypeAtLocation(inner);
+          const typedList = innerType && !(innerType.flags & (tsApi.TypeFlags.Any | tsApi.TypeFlags.Unknown)) && checker.isArrayLikeType(innerType);
+          if (inner && (isTensor(inner) || typedList)) {
+            fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, inner.getText(file)));
+          }
+          if (inner || indexedCopy(target)) return dispatcher.emit(node, mayBeTensor) ?? emitChildren(node);
         }
-        // Python writes x[idx] += v back with index_put_; at(idx) of a tensor or list is a copy
-        if (copied) fail(node, operatorMessages.copyingIndex(node.left.getText(file), opText, copied.getText(file)));
         return tensorCall(node, `${operand(left, node.left)}.${method}_(${right})`);
       }
       // `x[0] = v`: written into the view at run time, as the dispatched rewrite writes it (an index
