@@ -176,6 +176,13 @@ export interface SessionOptions {
    * false: only when a request needs it (a completion, an inspection, a checked cell).
    */
   backgroundWarmUp?: boolean;
+  /**
+   * Optional, false by default: once the language service is built, quiet spells compile
+   * practice cells (nothing runs) so V8 optimizes the cells' compile path sooner
+   * (session/jit-warm-up.ts). The kernel sets it; the notebook runner, whose cells come in a
+   * row, does not.
+   */
+  practice?: boolean;
 }
 
 export interface LanguageSession {

@@ -53,7 +53,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   let current: Message | undefined; // parent of kernel-initiated messages (comms)
   let publish: ReturnType<typeof createDispatcher>['publish'] = () => undefined;
   const comms = new Comms((msgType, content, extras) => publish(msgType, content, current, extras));
-  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate });
+  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate, practice: true });
   const shellReplies = queuedSender(transport.shell, (e) => log(`shell send failed: ${e}`));
   const stdin = new StdinChannel(sessionId, signer, replays, queuedSender(transport.stdin, (e) => log(`stdin send failed: ${e}`)), log);
 
