@@ -177,12 +177,13 @@ export interface SessionOptions {
    */
   backgroundWarmUp?: boolean;
   /**
-   * Optional, false by default: once the language service is built, quiet spells compile
-   * practice cells (nothing runs) so V8 optimizes the cells' compile path sooner
-   * (session/jit-warm-up.ts). The kernel sets it; the notebook runner, whose cells come in a
-   * row, does not.
+   * Optional: given, once the language service is built, quiet spells compile practice cells
+   * (nothing runs) so V8 optimizes the cells' compile path sooner (session/jit-warm-up.ts), and
+   * hand each to this, for the host's own share of a cell (the kernel: its protocol's decode and
+   * encode, wire/protocol-practice.ts). The kernel gives it; the notebook runner, whose cells
+   * come in a row, does not.
    */
-  practice?: boolean;
+  practice?: (cell: string) => void;
 }
 
 export interface LanguageSession {

@@ -81,7 +81,7 @@ export class TypeScriptSession implements LanguageSession {
   private readonly runner: CellRunner;
   private readonly languageService: LazyLanguageService;
   private readonly operators: CellOperators;
-  /** Practice cells in quiet spells, so cells compile in optimized code sooner (`practice`). */
+  /** Practice cells in quiet spells, so cells compile in optimized code sooner (SessionOptions.practice). */
   private readonly jitWarmUp: JitWarmUp | undefined;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
@@ -116,7 +116,8 @@ export class TypeScriptSession implements LanguageSession {
       });
     this.languageService = new LazyLanguageService(options.cwd, () => this.running, options.backgroundWarmUp ?? true);
     this.operators = new CellOperators(this.languageService, magics);
-    if (options.practice) this.jitWarmUp = new JitWarmUp(() => this.running, () => this.languageService.ready, (cell) => this.practise(cell));
+    const hostPractice = options.practice;
+    if (hostPractice) this.jitWarmUp = new JitWarmUp(() => this.running, () => this.languageService.ready, (cell) => (this.practise(cell), hostPractice(cell)));
     const api: Record<string, unknown> = {
       display: this.display,
       clearOutput: (opts?: { wait?: boolean }) => this.outputs.emit((publisher) => publisher.clearOutput(Boolean(opts?.wait))),
