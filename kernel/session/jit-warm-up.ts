@@ -4,7 +4,8 @@
 // the kernel against 18-26 optimized). In quiet spells (no cell for a while, as the language
 // service's own build waits for), practice cells go through what an executed cell's compile
 // does, the type-checked path (on the check chain: nothing is recorded, no program is made) and
-// the dispatched one (`%typecheck off`), and nothing runs. A request that arrives waits for one
+// the dispatched one (`%typecheck off`), then the host's share (the kernel's protocol,
+// SessionOptions.practice), and nothing runs. A request that arrives waits for one
 // slice at most; the practice stops for good after PRACTICE_CELLS.
 
 import { withPracticeTiering } from './cells/cell-tiering.js';
