@@ -176,6 +176,14 @@ export interface SessionOptions {
    * false: only when a request needs it (a completion, an inspection, a checked cell).
    */
   backgroundWarmUp?: boolean;
+  /**
+   * Optional: given, once the language service is built, quiet spells compile practice cells
+   * (nothing runs) so V8 optimizes the cells' compile path sooner (session/jit-warm-up.ts), and
+   * hand each to this, for the host's own share of a cell (the kernel: its protocol's decode and
+   * encode, wire/protocol-practice.ts). The kernel gives it; the notebook runner, whose cells
+   * come in a row, does not.
+   */
+  practice?: (cell: string) => void;
 }
 
 export interface LanguageSession {

@@ -17,6 +17,7 @@ import type { ShellTransport } from './transport.js';
 import type { Message } from './wire/message.js';
 import { queuedSender } from './wire/send-queue.js';
 import type { ReplayGuard, Signer } from './wire/signature.js';
+import { practiseProtocol } from './wire/protocol-practice.js';
 
 export interface ShellKernelOptions {
   transport: ShellTransport;
@@ -53,7 +54,7 @@ export function createShellKernel(options: ShellKernelOptions): ShellKernel {
   let current: Message | undefined; // parent of kernel-initiated messages (comms)
   let publish: ReturnType<typeof createDispatcher>['publish'] = () => undefined;
   const comms = new Comms((msgType, content, extras) => publish(msgType, content, current, extras));
-  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate });
+  const session = options.sessionFactory({ cwd: options.cwd, comms, shareInterruptWake: options.shareInterruptWake, sigintGate: options.sigintGate, practice: (code) => practiseProtocol(code, sessionId, signer) });
   const shellReplies = queuedSender(transport.shell, (e) => log(`shell send failed: ${e}`));
   const stdin = new StdinChannel(sessionId, signer, replays, queuedSender(transport.stdin, (e) => log(`stdin send failed: ${e}`)), log);
 

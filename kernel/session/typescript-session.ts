@@ -36,6 +36,10 @@ import { typescriptVersion } from './typescript.js';
 import { packageRoot } from './package-root.js';
 import { withRuntimeTiering } from './cells/cell-tiering.js';
 import { withPythonHabitHints } from './cells/python-habit-hints.js';
+import { JitWarmUp } from './jit-warm-up.js';
+import { transpileCell } from './cells/compile-cell.js';
+import { dispatchOperators } from './operators/dispatch-rewrite.js';
+import { typescript } from './typescript.js';
 
 /** A piece of a cell ready to run; `beforeHooks`: a leading magic line whose setting covers its own cell. */
 interface CellStep {
@@ -77,6 +81,8 @@ export class TypeScriptSession implements LanguageSession {
   private readonly runner: CellRunner;
   private readonly languageService: LazyLanguageService;
   private readonly operators: CellOperators;
+  /** Practice cells in quiet spells, so cells compile in optimized code sooner (SessionOptions.practice). */
+  private readonly jitWarmUp: JitWarmUp | undefined;
   private readonly runtimeReady: Promise<TensorRuntime | undefined>;
   private runtime: TensorRuntime | undefined;
   /** Cells used `tpu`: from then on every cell ends with a device sync (before, there is no device session to sync). */
@@ -110,6 +116,8 @@ export class TypeScriptSession implements LanguageSession {
       });
     this.languageService = new LazyLanguageService(options.cwd, () => this.running, options.backgroundWarmUp ?? true);
     this.operators = new CellOperators(this.languageService, magics);
+    const hostPractice = options.practice;
+    if (hostPractice) this.jitWarmUp = new JitWarmUp(() => this.running, () => this.languageService.ready, (cell) => (this.practise(cell), hostPractice(cell)));
     const api: Record<string, unknown> = {
       display: this.display,
       clearOutput: (opts?: { wait?: boolean }) => this.outputs.emit((publisher) => publisher.clearOutput(Boolean(opts?.wait))),
@@ -164,7 +172,15 @@ export class TypeScriptSession implements LanguageSession {
       // The cell's reply and idle are sent in the microtasks after this: the history is brought up
       // to date once they are on their way, before the next request is read.
       setImmediate(() => this.languageService.recordPending());
+      this.jitWarmUp?.cellEnded();
     }
+  }
+
+  /** A practice cell through both compile paths, the type-checked and the dispatched one; nothing runs. */
+  private practise(cell: string): void {
+    this.languageService.practise(cell);
+    transpileCell(cell);
+    transpileCell(dispatchOperators(cell, cell, typescript()).code);
   }
 
   private async runAndReport(code: string, place: Omit<CodePlace, 'line' | 'column'>, signal: AbortSignal, request: ExecuteContext): Promise<ExecuteOutcome> {
@@ -384,6 +400,7 @@ export class TypeScriptSession implements LanguageSession {
   async shutdown(): Promise<void> {
     this.interrupt();
     this.timers.cancelAll();
+    this.jitWarmUp?.stop();
     process.off('unhandledRejection', this.onUnhandledRejection);
     this.languageService.dispose();
     if (this.runtimeUsed) await this.runtime?.reset();

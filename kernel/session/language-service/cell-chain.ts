@@ -120,6 +120,11 @@ export class CellChain {
     return checked;
   }
 
+  /** The cell checked on the chain without becoming its last cell (practice: jit-warm-up.ts); undefined where the chain cannot take it. */
+  checkAside(cell: string): CheckedCell | undefined {
+    return this.bind(cell);
+  }
+
   /**
    * An executed cell: its names join the chain, or the chain ends where later types could differ.
    * `wasChecked`: the cell was type-checked before it ran; it is bound now (a cell the chain cannot

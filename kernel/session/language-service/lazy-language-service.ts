@@ -97,6 +97,17 @@ export class LazyLanguageService {
     });
   }
 
+  /**
+   * A practice cell (jit-warm-up.ts) rewritten and checked as an executed cell is, on the chain
+   * only: nothing is recorded and no program is made.
+   */
+  practise(cell: string): void {
+    duringOwnWork(() => {
+      const checked = this.built && this.chain.checkAside(cell);
+      if (checked) (rewriteOperators(checked, cell, typescript()), checked.diagnostics());
+    });
+  }
+
   diagnostics(cell: string): TypeProblem[] {
     const ts = typescript();
     const diagnostics = duringOwnWork(() => this.checked(cell)?.diagnostics() ?? []);
