@@ -17,6 +17,11 @@ const STARTS = Number(process.env.BENCH_STARTS ?? 9);
 const EXECUTES = Number(process.env.BENCH_EXECUTES ?? 200);
 const COMPLETES = Number(process.env.BENCH_EXECUTES ?? 200);
 const WARMUP = 20;
+// After the warm-ups, every kernel idles this long before the timed cells, as a notebook's kernel
+// idles while its user reads and types: tpu-kernel practises its cells' compile in such a spell
+// (docs/kernel.md, Speed: practice in quiet spells), and every row, the baseline's too, gets the
+// same one. BENCH_QUIET_MS=0 times cells that follow the warm-ups at once.
+const QUIET_MS = Number(process.env.BENCH_QUIET_MS ?? 8000);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 20);
 
 /** Each call a new cell: a fresh name and value, typed where the language has types. */
@@ -164,6 +169,7 @@ const { starts, running } = await start(kernels);
 let results;
 try {
   for (const [k, { warm }] of kernels.entries()) await warm?.(running[k]);
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   // CPU per cell beside the round trip: on a busy machine it varies less than wall time.
   const cpuBefore = running.map((kernel) => cpuMs(kernel.child.pid));
   const executes = await interleaved(kernels, running, EXECUTES, executeCell);
