@@ -12,6 +12,7 @@ import { gatherChecked, INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 import { composite } from '../modes/composite.js';
 import { untracked } from '../views/view-tracking.js';
 import { sharingVersion } from '../autograd/past-values.js';
+import { specialized } from '../jit/live-number.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -188,7 +189,7 @@ function nllLossOf(input: Tensor, target: Tensor, reduction: Reduction | undefin
 
 /** ignoreIndex (an integer, default -100) and weight (null or [classes]) of crossEntropy and nllLoss, checked. */
 function classOptions(who: string, o: NllLossOptions, classes: number): { ignore: number; weight: Tensor | null } {
-  const ignore = o.ignoreIndex ?? -100;
+  const ignore = specialized(o.ignoreIndex ?? -100);
   if (!Number.isInteger(ignore)) throw new TypeError(`${who}: ignoreIndex must be an integer; got ${JSON.stringify(ignore)}`);
   const weight = o.weight ?? null;
   if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {
