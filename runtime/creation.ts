@@ -95,6 +95,7 @@ export function full(shape: readonly number[], value: boolean, opts?: CreationOp
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor;
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.full', shape);
+  value = specialized(value); // its dtype and range are checked here
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
   const o = creationOptions('tpu.full', opts);
   const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');

@@ -15,8 +15,8 @@
 // guard reads another value, an index tensor the trace checked on the host holds device
 // data, a module's tensor or submodule was replaced or train()/eval() switched, or a number
 // argument was used in JS arithmetic (then its value is part of the signature, with a
-// warning once) or as an op's integer argument (a dim, a size: specialized per value, as
-// torch.compile's ints; a row position of x.at(i), select or narrow stays a program input).
+// warning once) or by an op as a dim, a size or a constant (specialized per value, as
+// torch.compile does; a row position of x.at(i), select or narrow stays a program input).
 // The plans of one signature are kept per value of their guards, so a value seen before
 // replays. A mode switch in the body, or a refused value read the body caught, is an error at
 // trace time: the trace would not be what eager execution does.
@@ -106,15 +106,15 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
   const frozen = new Set<string>();
 
   /**
-   * A number argument read while tracing: its value becomes part of the signature. Used as an
-   * op's integer argument (a dim, a size) that is torch.compile's int specialization; used in
-   * JS arithmetic it may have been meant as a live value, hence the warning.
+   * A number argument read while tracing: its value becomes part of the signature. Taken by an
+   * op as a dim, a size or a constant, that is torch.compile's specialization; used in JS
+   * arithmetic it may have been meant as a live value, hence the warning.
    */
-  const freezeArgument = (j: number, use: 'value' | 'integer') => {
+  const freezeArgument = (j: number, use: 'value' | 'specialized') => {
     if (!tracingNow || frozen.has(`${use}${j}`)) return;
     frozen.add(`${use}${j}`);
-    if (use === 'integer') {
-      guard(`number argument #${j} (an integer argument of an op: a dim, a size, a count)`, () => numbers[j]);
+    if (use === 'specialized') {
+      guard(`number argument #${j} (an op argument the trace is specialized on: a dim, a size, a constant)`, () => numbers[j]);
       return;
     }
     guard(`number argument #${j} (used as a JS value while tracing)`, () => numbers[j]);

@@ -6,9 +6,9 @@
 // Used in JS arithmetic instead (lr * 2, lr > 0), a live number gives its current value; while
 // tracing, outside of another live number's reader, that value is frozen into the trace, so
 // its owner is told (tpu.compile then makes that argument part of the signature).
-// Met where an op expects an integer (a dim, a size, a count), a live number stands for its
-// value: `specialized` reads it, and tpu.compile traces again for each new value, as
-// torch.compile specializes int arguments.
+// Met where an op expects a number it builds the computation with (a dim, a size, a count, a
+// constant such as eps), a live number stands for its value: `specialized` reads it, and
+// tpu.compile traces again for each new value, as torch.compile specializes such arguments.
 import { keepShape } from '../keep-shape.js';
 
 export class LiveNumber extends Number {
@@ -16,9 +16,9 @@ export class LiveNumber extends Number {
     private readonly reader: () => number,
     /**
      * Called when the value is read by JS code while tracing (not by an op or a reader):
-     * `use` says whether JS code read it ('value') or an op took it as an integer argument.
+     * `use` says whether JS code read it ('value') or an op specialized on it ('specialized').
      */
-    private readonly onFrozen: ((use: 'value' | 'integer') => void) | null = null,
+    private readonly onFrozen: ((use: 'value' | 'specialized') => void) | null = null,
   ) {
     super(NaN);
   }
@@ -38,9 +38,9 @@ export class LiveNumber extends Number {
     return this.read();
   }
 
-  /** The value, frozen into the trace as an op's integer argument (see `specialized`). */
+  /** The value, frozen into the trace as an op's argument (see `specialized`). */
   specialize(): number {
-    if (readers === 0) this.onFrozen?.('integer');
+    if (readers === 0) this.onFrozen?.('specialized');
     return this.read();
   }
   override toString(radix?: number): string {
@@ -76,9 +76,10 @@ export function numberValue(v: unknown): unknown {
 }
 
 /**
- * An argument where an op expects an integer (a dim, a size, a count, a shift), or a list of
- * them: a live number gives its value, specialized into the trace (a new value traces again);
- * anything else is returned as it is, for the caller's own check.
+ * An argument where an op expects an integer (a dim, a size, a count, a shift) or a constant
+ * it builds the computation with (eps, a norm's p), or a list of them: a live number gives its
+ * value, specialized into the trace (a new value traces again); anything else is returned as
+ * it is, for the caller's own check.
  */
 export function specialized<T>(v: T): T {
   if (v instanceof LiveNumber) return v.specialize() as T;

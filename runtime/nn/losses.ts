@@ -60,7 +60,7 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   checkTensor(who, 'target', target);
   if (input.ndim < 1 || !isFloating(input.dtype)) throw new TypeError(`${who}: input must be floating-point logits [N, C], [N, C, d...] or [C]; got ${input.describe()}`);
   const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
-  const eps = o.labelSmoothing ?? 0;
+  const eps = specialized(o.labelSmoothing ?? 0);
   if (typeof eps !== 'number' || !(eps >= 0 && eps <= 1)) throw new RangeError(`${who}: labelSmoothing must be a number in [0, 1]; got ${JSON.stringify(eps)}`);
   const { ignore, weight } = classOptions(who, o, classes);
   // Its reshapes are the runtime's own, never views to the user (nor are PyTorch's): tracked,

@@ -167,7 +167,7 @@ export function normArgs(who: string, x: { readonly ndim: number }, p: number | 
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>(who, p, NORM_KEYS)
     : isOptions(dim) ? withPositional(who, 'p', p, dim, NORM_KEYS)
       : isOptions(keepdim) ? { p, ...withPositional(who, 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
-  const ord = o.p ?? 2;
+  const ord = specialized(o.p ?? 2);
   const attrs = reduceAttrs(who, x, { dim: o.dim, keepdim: o.keepdim });
   if (ord === 'fro') {
     // PyTorch's Frobenius norm: the 2-norm of the elements, over all dims or over one or two

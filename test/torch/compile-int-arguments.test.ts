@@ -1,10 +1,11 @@
 // A number argument of a tpu.compile function used where an op expects an integer (a dim, a
-// size, a count, a row position) against PyTorch 2.13, eagerly and compiled, each op with two
-// values called a, b, a on one compiled function: a trace kept for one value and replayed for
-// the other would give the first value's answer. Then: how many traces that takes (one per
-// value, as torch.compile specializes ints; one for every row read by x.at(i), select and
-// narrow, whose position stays a program input), and the errors of a non-integer or an
-// out-of-range value, under tpu.compile as eagerly.
+// size, a count, a row position) or a constant (eps, alpha, a norm's p), against PyTorch 2.13,
+// eagerly and compiled, each op with two values called a, b, a on one compiled function: a
+// trace kept for one value and replayed for the other would give the first value's answer.
+// Then: how many traces that takes (one per value, as torch.compile specializes them; one in
+// all for a row read by x.at(i), select and narrow, whose position stays a program input, and
+// for an operand), and the errors of a non-integer or an out-of-range value, under
+// tpu.compile as eagerly.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, ids, seq, torchTier, type InputSpec, type Output, type TorchCase } from './torch-tier.js';
@@ -21,7 +22,7 @@ const GATHER = ids([[0, 1, 2, 0], [2, 1, 0, 1], [1, 1, 1, 1]]);
 interface IntCase {
   readonly name: string;
   readonly inputs: readonly InputSpec[];
-  /** Two values of the integer: called a, b, a on the compiled function. */
+  /** Two values of the number (of one kind, integer or not): called a, b, a on the compiled function. */
   readonly values: readonly [number, number];
   readonly js: (i: number, ...xs: Tensor[]) => Output;
   /** PyTorch's spelling over x0, x1, ... for the value i. */
@@ -40,6 +41,16 @@ const CASES: readonly IntCase[] = [
   { name: 'x.at(i) gradient', inputs: [M], values: [0, 2], js: (i, x) => { const w = x.requiresGrad_(); w.at(i).mul(3).sum().backward(); return w.grad!; }, py: (i) => `x0.requires_grad_()\nx0[${i}].mul(3).sum().backward()\nresult = x0.grad`, fed: true },
   // an operand stays live, also in a gradient
   { name: 'x.pow(p) gradient', inputs: [PAIRS], values: [2, 3], js: (p, x) => { x.requiresGrad_(); x.pow(p).sum().backward(); return x.grad!; }, py: (p) => `x0.requires_grad_()\nx0.pow(${p}).sum().backward()\nresult = x0.grad`, fed: true },
+  { name: 'x.clone().fill_(v)', inputs: [PAIRS], values: [1.5, -2.5], js: (v, x) => x.clone().fill_(v), py: (v) => `x0.clone().fill_(${v})`, fed: true },
+  { name: 'x.nanToNum({ nan })', inputs: [f32([[NaN, 1], [2, NaN]])], values: [0.5, 7.5], js: (v, x) => x.nanToNum({ nan: v }), py: (v) => `x0.nan_to_num(nan=${v})`, fed: true },
+  // constants the trace is specialized on, as torch.compile specializes floats
+  { name: 'x.add(x, { alpha })', inputs: [PAIRS], values: [2, -3], js: (a, x) => x.add(x, { alpha: a }), py: (a) => `x0.add(x0, alpha=${a})` },
+  { name: 'x.quantile(q, 1)', inputs: [PAIRS], values: [0.5, 0.25], js: (q, x) => x.quantile(q, 1), py: (q) => `x0.quantile(${q}, 1)` },
+  { name: 'x.norm(p)', inputs: [PAIRS], values: [1, 3], js: (p, x) => x.norm(p), py: (p) => `x0.norm(${p})` },
+  { name: 'x.isclose(y, { atol })', inputs: [PAIRS], values: [0.2, 0.01], js: (t, x) => x.isclose(x.add(0.1), { atol: t }), py: (t) => `torch.isclose(x0, x0 + 0.1, atol=${t})` },
+  { name: 'layerNorm(x, [3], { eps })', inputs: [PAIRS], values: [0.5, 0.25], js: (e, x) => tpu.nn.functional.layerNorm(x, [3], { eps: e }), py: (e) => `F.layer_norm(x0, [3], eps=${e})` },
+  { name: 'softplus(x, { beta })', inputs: [PAIRS], values: [1, 2], js: (b, x) => tpu.nn.functional.softplus(x, { beta: b }), py: (b) => `F.softplus(x0, beta=${b})` },
+  { name: 'tpu.full([2], v)', inputs: [PAIRS], values: [1.5, 2.5], js: (v) => tpu.full([2], v), py: (v) => `torch.full([2], ${v})` },
   // integers the trace is specialized on
   { name: 'x.narrow(0, 1, i) (length)', inputs: [M], values: [1, 2], js: (i, x) => x.narrow(0, 1, i), py: (i) => `x0.narrow(0, 1, ${i})` },
   { name: 'x.narrow(i, 0, 1) (dim)', inputs: [M], values: [0, 1], js: (i, x) => x.narrow(i, 0, 1), py: (i) => `x0.narrow(${i}, 0, 1)` },
@@ -106,7 +117,7 @@ const torchCases: TorchCase[] = CASES.flatMap((c) => {
   return [...eager, ...traced];
 });
 
-torchTier('an op under tpu.compile reads a number argument where it expects an integer', torchCases);
+torchTier('an op under tpu.compile reads a number argument where it expects an integer or a constant', torchCases);
 
 const made = (spec: InputSpec) => tpu.tensor(spec.values as number[], { dtype: spec.dtype }).reshape([...spec.shape]);
 
@@ -116,7 +127,7 @@ async function arrays(o: Output): Promise<unknown> {
   return 'indices' in o && !('shape' in o) ? [await o.values.array(), await o.indices.array()] : (o as Tensor).array();
 }
 
-describe('traces of a number argument used as an integer', () => {
+describe('traces of a number argument an op takes', () => {
   it.each(CASES)('$name: the eager answer for each value, in one trace per value (one in all for a row position)', async (c) => {
     const f = tpu.compile((i: number, ...xs: Tensor[]) => c.js(i, ...xs));
     const [a, b] = c.values;
@@ -135,7 +146,7 @@ describe('traces of a number argument used as an integer', () => {
     // Σ over rows: [12, 15, 18, 21]; over columns: [6, 22, 38]; row i doubled: 8i + 2j
     for (const d of [0, 1, 0, 1, -1]) expect(await sum(x, d).array()).toEqual(d === 0 ? [12, 15, 18, 21] : [6, 22, 38]);
     expect(sum.stats().traces).toBe(3); // 0, 1 and -1: each a value of its own
-    expect(sum.stats().lastRetrace).toMatch(/number argument #0 \(an integer argument of an op: a dim, a size, a count\) changed \(1 -> -1\)/);
+    expect(sum.stats().lastRetrace).toMatch(/number argument #0 \(an op argument the trace is specialized on: a dim, a size, a constant\) changed \(1 -> -1\)/);
     for (const i of [0, 2, 1, -1, -3]) {
       const r = i < 0 ? i + 3 : i;
       expect(await row(x, i).array()).toEqual([0, 1, 2, 3].map((j) => 8 * r + 2 * j));

@@ -79,7 +79,7 @@ export interface DropoutOptions {
 export function dropout(x: Tensor, ...args: [DropoutOptions?] | [number, DropoutOptions?] | [number, boolean]): Tensor {
   const opts = byPosition<DropoutOptions>('dropout', args, ['p', 'training']);
   if (opts.training !== undefined && typeof opts.training !== 'boolean') throw new TypeError(`dropout: training must be a boolean; got ${JSON.stringify(opts.training)}`);
-  const p = opts.p ?? 0.5;
+  const p = specialized(opts.p ?? 0.5);
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   if (opts.training === false || p === 0) return x;
   // x * 0, as PyTorch's: -0 for a negative, NaN for a NaN

@@ -54,7 +54,7 @@ export function inFloat32Saved(p: Tensor): Tensor {
 }
 
 export function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
-  const eps = o.eps ?? fallback;
+  const eps = specialized(o.eps ?? fallback);
   if (typeof eps !== 'number' || !(eps >= 0)) throw new RangeError(`${op}: eps must be a non-negative number; got ${JSON.stringify(eps)}`);
   return eps;
 }
