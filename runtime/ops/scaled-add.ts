@@ -14,7 +14,8 @@ export interface AlphaOptions {
 
 /** The alpha of `{ alpha }` (1 when absent). */
 export function readAlpha(op: string, options: unknown): number {
-  const alpha = specialized(readOptions<AlphaOptions>(op, options, ['alpha']).alpha ?? 1);
+  const { alpha: given = 1 } = readOptions<AlphaOptions>(op, options, ['alpha']);
+  const alpha = specialized(given); // a tpu.compile number argument: its value
   if (typeof alpha !== 'number' || Number.isNaN(alpha)) throw new TypeError(`${op}: alpha must be a number; got ${JSON.stringify(alpha)}`);
   return alpha;
 }
