@@ -7,6 +7,7 @@ import { creationOptions, type CreationOptions } from './creation-options.js';
 import { readOptions } from './options.js';
 import { permutation, uniform } from './random.js';
 import type { Tensor } from './tensor.js';
+import { specialized } from './jit/live-number.js';
 
 function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DType): { dtype: DType; chip?: number } {
   const o = creationOptions(op, opts);
@@ -31,6 +32,7 @@ function checkSpan(op: string, numbers: Record<string, unknown>, steps: unknown)
  * @example tpu.linspace(0, 1, 5) // [0, 0.25, 0.5, 0.75, 1]
  */
 export function linspace(start: number, end: number, steps: number, opts?: CreationOptions): Tensor {
+  [start, end, steps] = specialized([start, end, steps]);
   checkSpan('tpu.linspace', { start, end }, steps);
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
   // PyTorch fills the second half from the end, so the last value is exactly `end`.
@@ -51,6 +53,7 @@ export interface LogspaceOptions extends CreationOptions {
  * @example tpu.logspace(0, 3, 4, 2) // [1, 2, 4, 8]
  */
 export function logspace(start: number, end: number, steps: number, base?: number | LogspaceOptions, opts?: LogspaceOptions): Tensor {
+  [start, end, steps, base] = specialized([start, end, steps, base]);
   const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', 'dtype', 'requiresGrad', 'chip']) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, ['dtype', 'requiresGrad', 'chip']), base };
   checkSpan('tpu.logspace', { start, end, base: b }, steps);
   const o = optionsOf('tpu.logspace', rest, 'float32');
@@ -69,6 +72,7 @@ export function logspace(start: number, end: number, steps: number, base?: numbe
  * @example tpu.eye(2) // [[1, 0], [0, 1]]
  */
 export function eye(n: number, m?: number | CreationOptions, opts?: CreationOptions): Tensor {
+  [n, m] = specialized([n, m]);
   const cols = typeof m === 'number' ? m : n;
   const o = typeof m === 'object' ? m : opts;
   checkShape('tpu.eye', [n, cols], 'size');
@@ -83,7 +87,7 @@ export function eye(n: number, m?: number | CreationOptions, opts?: CreationOpti
  * @example tpu.randint(0, 10, [4]).dtype // 'int64'
  */
 export function randint(a: number, b: number | readonly number[], c?: readonly number[] | CreationOptions, d?: CreationOptions): Tensor {
-  const [low, high, shape, opts] = Array.isArray(b) ? [0, a, b, c as CreationOptions | undefined] : [a, b as number, c as readonly number[], d];
+  const [low, high, shape, opts] = Array.isArray(b) ? [0, specialized(a), b, c as CreationOptions | undefined] : [specialized(a), specialized(b as number), c as readonly number[], d];
   if (!Number.isInteger(low) || !Number.isInteger(high) || high <= low) {
     throw new RangeError(`tpu.randint: low and high must be integers with low < high; got low=${low}, high=${high}`);
   }
@@ -105,6 +109,7 @@ export function randint(a: number, b: number | readonly number[], c?: readonly n
  * @example tpu.randperm(4).sort().values // [0, 1, 2, 3]
  */
 export function randperm(n: number, opts?: CreationOptions): Tensor {
+  n = specialized(n);
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`tpu.randperm: n must be a non-negative integer; got ${JSON.stringify(n)}`);
   const o = optionsOf('tpu.randperm', opts, INDEX_DTYPE);
   if (o.dtype === 'bool') throw new TypeError('tpu.randperm: dtype bool is not supported, as in PyTorch');

@@ -8,6 +8,7 @@ import { normal, uniform } from './random.js';
 import { Tensor } from './tensor.js';
 import type { BoolTensor } from './bool-tensor.js';
 import { upload } from './upload.js';
+import { specialized } from './jit/live-number.js';
 
 /** Nested arrays as tpu.tensor takes them: BigInt elements (int64) besides numbers and booleans. */
 type NestedInput = number | boolean | bigint | NestedInput[];
@@ -94,6 +95,7 @@ export function full(shape: readonly number[], value: boolean, opts?: CreationOp
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor;
 export function full(shape: readonly number[], value: number | boolean, opts?: CreationOptions): Tensor {
   const s = checkShape('tpu.full', shape);
+  value = specialized(value); // its dtype and range are checked here
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
   const o = creationOptions('tpu.full', opts);
   const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
@@ -172,6 +174,7 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   const opts = isOptions(last) ? creationOptions('tpu.arange', args.pop()) : {};
   if (args.length < 1 || args.length > 3) throw new TypeError(`tpu.arange: expected arange(end), arange(start, end) or arange(start, end, step), each optionally followed by options; got ${args.length} numbers`);
   const names = args.length === 1 ? ['end'] : ['start', 'end', 'step'];
+  args = specialized(args); // they size the result
   args.forEach((v, i) => {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`tpu.arange: ${names[i]} must be a finite number; got ${JSON.stringify(v)}`);
   });

@@ -2,6 +2,7 @@
 // so a typo (`dimm`), a Python spelling (`requires_grad`, `axis`) or an option the op does not
 // implement is an error naming the op, the key and the keys the op accepts.
 import { isPlainObject } from './plain-object.js';
+import { numberValue, specialized } from './jit/live-number.js';
 
 /** Spellings users bring from NumPy / Python, mapped to this API's key. */
 const ALIASES: Record<string, string> = { axis: 'dim', axes: 'dim', keepdims: 'keepdim', dims: 'dim' };
@@ -20,7 +21,8 @@ export function isOptions(v: unknown): v is Record<string, unknown> {
 export function readOptions<T extends object>(op: string, value: unknown, accepted: readonly (keyof T & string)[]): Partial<T> {
   if (value === undefined) return {};
   if (!isPlainObject(value)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value} ${JSON.stringify(value)}`;
+    const shown = numberValue(value); // a tpu.compile number argument: a number
+    const got = shown === null ? 'null' : Array.isArray(shown) ? 'an array' : `${typeof shown} ${JSON.stringify(shown)}`;
     throw new TypeError(`${op}: options must be an object with keys ${listKeys(accepted)}; got ${got}`);
   }
   for (const key of Object.keys(value)) {
@@ -71,7 +73,7 @@ export function byPosition<T extends object>(who: string, args: readonly unknown
 
 /** byPosition's arguments, each a finite number or absent (an init function's mean, std, bounds). */
 export function numbersByPosition(op: string, names: readonly string[], args: readonly unknown[]): Record<string, number | undefined> {
-  const byName = byPosition<Record<string, unknown>>(op, args, names);
+  const byName = byPosition<Record<string, unknown>>(op, specialized(args), names);
   for (const [name, v] of Object.entries(byName)) {
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new TypeError(`${op}: ${name} must be a finite number; got ${v === null ? 'null' : `${typeof v} ${JSON.stringify(v)}`}`);
   }

@@ -3,6 +3,7 @@
 // reader of these forms, so every function and method that takes them names its argument,
 // what it expects and what came alike.
 import { isOptions } from './options.js';
+import { numberValue, specializedList } from './jit/live-number.js';
 
 /** `*size` as a method types it: integers, or one array. */
 export type IntArgs = number[] | [readonly number[]];
@@ -36,12 +37,13 @@ export function intArray(op: string, value: unknown, arg: string, min?: number):
 }
 
 /** `args`: the call's arguments, shown in the error (the whole call when list is them). */
-function checkInts(op: string, list: readonly unknown[], arg: string, min: number | undefined, args?: readonly unknown[]): readonly number[] {
+function checkInts(op: string, given: readonly unknown[], arg: string, min: number | undefined, args?: readonly unknown[]): readonly number[] {
+  const list = specializedList(given); // a tpu.compile number argument: its value
   // a plain loop: reshape reads its shape here several times a training step
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
     if (Number.isInteger(v) && (min === undefined || (v as number) >= min)) continue;
-    if (Array.isArray(v) && list === args) throw new TypeError(`${op}: ${forms(op, arg)}, not both; got ${call(op, list)}`);
+    if (Array.isArray(v) && given === args) throw new TypeError(`${op}: ${forms(op, arg)}, not both; got ${call(op, list)}`);
     const Err = Number.isInteger(v) ? RangeError : TypeError;
     throw new Err(`${op}: ${arg}[${i}] must be ${expected(min)}; got ${describe(v)}${args ? ` in ${call(op, args)}` : ''}`);
   }
@@ -68,7 +70,8 @@ export function describe(v: unknown): string {
 /** The call as it was written: view(2, "3"). */
 const call = (op: string, args: readonly unknown[]) => `${op}(${args.map(format).join(', ')})`;
 
-function format(v: unknown): string {
+function format(given: unknown): string {
+  const v = numberValue(given); // a tpu.compile number argument: its value
   if (Array.isArray(v)) return `[${v.map(format).join(', ')}]`;
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'bigint') return `${v}n`;

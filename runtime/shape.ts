@@ -1,4 +1,5 @@
 // Static shapes: broadcasting, dims, element counts. Errors name the op and the argument.
+import { specialized, specializedList } from './jit/live-number.js';
 
 export type Shape = readonly number[];
 
@@ -39,6 +40,7 @@ export function broadcastShapes(op: string, a: Shape, b: Shape, names: readonly 
 
 /** Resolves a possibly negative dim against a rank, or throws naming the op. */
 export function normalizeDim(op: string, dim: number, rank: number, arg = 'dim'): number {
+  dim = specialized(dim);
   const lo = rank === 0 ? -1 : -rank;
   const hi = rank === 0 ? 0 : rank - 1;
   if (!Number.isInteger(dim) || dim < lo || dim > hi) {
@@ -48,8 +50,9 @@ export function normalizeDim(op: string, dim: number, rank: number, arg = 'dim')
 }
 
 export function checkShape(op: string, shape: unknown, arg = 'shape'): number[] {
-  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
-    throw new TypeError(`${op}: ${arg} must be an array of non-negative integers; got ${JSON.stringify(shape)}`);
+  const dims = Array.isArray(shape) ? specializedList(shape) : null;
+  if (!dims || !dims.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new TypeError(`${op}: ${arg} must be an array of non-negative integers; got ${JSON.stringify(dims ?? shape)}`);
   }
-  return [...shape]; // the caller may reuse or mutate its array
+  return [...dims]; // the caller may reuse or mutate its array
 }

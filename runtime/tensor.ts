@@ -11,7 +11,7 @@ import type { DeviceBuffer } from './device/memory.js';
 import { chipSession } from './device/current.js';
 import type { Primitive } from './primitive.js';
 import type { CallSite } from './call-site.js';
-import type { LiveNumber } from './jit/live-number.js';
+import { specialized, type LiveNumber } from './jit/live-number.js';
 import { noteGradCleared } from './jit/trace-record.js';
 import { noteGradHandedOut } from './autograd/release-grad.js';
 import type { GradNode } from './autograd/tape.js';
@@ -228,7 +228,7 @@ export class Tensor {
   size(): number[];
   size(dim: number | { dim: number }): number;
   size(dimOrOptions?: number | { dim?: number }): number[] | number {
-    const dim: unknown = isOptions(dimOrOptions) ? readOptions<{ dim: number }>('size', dimOrOptions, ['dim']).dim : dimOrOptions;
+    const dim: unknown = specialized(isOptions(dimOrOptions) ? readOptions<{ dim: number }>('size', dimOrOptions, ['dim']).dim : dimOrOptions);
     if (dim === undefined) return [...this.shape];
     if (typeof dim !== 'number') throw new TypeError(`size: dim must be an integer; got ${describe(dim)}`);
     if (this.ndim === 0) throw new RangeError(`size: dim ${dim} is out of range: the tensor is 0-d (shape []), it has no dims`);

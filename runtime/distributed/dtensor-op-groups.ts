@@ -8,6 +8,7 @@ import { dimArgument } from '../ops/dim-argument.js';
 import { reduceAttrs, sumArgs, type OneDimOptions, type ReduceOptions, type SumOptions } from '../ops/reduce.js';
 import { oneDimArgs } from '../ops/selection-along-dim.js';
 import type { DimsReader } from './generic-rules.js';
+import { specialized } from '../jit/live-number.js';
 
 /** Elementwise: shards kept, operands broadcast, a Partial input reduced first. */
 export const POINTWISE = [
@@ -31,8 +32,10 @@ export const IN_PLACE = [
 ] as const;
 
 /** A dim argument, `x.op(1)` or `x.op({ dim: 1 })`, read as sort's and topk's (-1 when none is given). */
-const optionalDim = (who: string, x: { ndim: number }, arg: unknown): number =>
-  normalizeDim(who, typeof arg === 'number' ? arg : isOptions(arg) && typeof arg.dim === 'number' ? arg.dim : -1, x.ndim);
+const optionalDim = (who: string, x: { ndim: number }, given: unknown): number => {
+  const arg = specialized(given);
+  return normalizeDim(who, typeof arg === 'number' ? arg : isOptions(arg) && arg.dim !== undefined ? specialized(arg.dim) as number : -1, x.ndim);
+};
 
 const scan: DimsReader = (who, x, [dim]) => ({ dims: [dimArgument(who, x, dim)], keepdim: true, shape: x.shape });
 const sorted: DimsReader = (who, x, [opts]) => ({ dims: [optionalDim(who, x, opts)], keepdim: true, shape: x.shape });

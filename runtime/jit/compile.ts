@@ -15,8 +15,11 @@
 // guard reads another value, an index tensor the trace checked on the host holds device
 // data, a module's tensor or submodule was replaced or train()/eval() switched, or a number
 // argument was used in JS arithmetic (then its value is part of the signature, with a
-// warning once). A mode switch in the body, or a refused value read the
-// body caught, is an error at trace time: the trace would not be what eager execution does.
+// warning once) or by an op as a dim, a size or a constant (specialized per value, as
+// torch.compile does; a row position of x.at(i), select or narrow stays a program input).
+// The plans of one signature are kept per value of their guards, so a value seen before
+// replays. A mode switch in the body, or a refused value read the body caught, is an error at
+// trace time: the trace would not be what eager execution does.
 import { freshen, Tensor } from '../tensor.js';
 import { currentMode, inMode } from '../modes/mode.js';
 import { FusedMode } from '../modes/fused.js';
@@ -27,7 +30,7 @@ import { matmulPrecision } from '../ops/matmul.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
 import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
-import { replay, staleReason } from './replay.js';
+import { replay, staleReason, type Stale } from './replay.js';
 import { captureSite } from '../call-site.js';
 import { guard, recordTrace, replacementCount } from './trace-record.js';
 import { traceBody } from './trace-body.js';
@@ -64,10 +67,16 @@ export type Compiled<A extends unknown[], R> = ((...args: A) => R) & {
 let capturing = false;
 
 interface Entry {
-  plan: Plan | null;
+  readonly plan: Plan;
   /** Module replacements counted when the plan was traced. */
-  replacements: number;
+  readonly replacements: number;
 }
+
+/**
+ * Plans kept per signature, each for the values its guards read (a dim, a size given as a
+ * number argument: torch.compile's cache_size_limit); past it the oldest is dropped.
+ */
+const PLANS_PER_SIGNATURE = 8;
 
 /**
  * Traces fn once per input shapes and replays it as one compiled program (torch.compile).
@@ -76,7 +85,8 @@ interface Entry {
 export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: { name?: string } = {}): Compiled<A, R> {
   if (typeof fn !== 'function') throw new TypeError(`tpu.compile: fn must be a function; got ${typeof fn}`);
   const name = options.name ?? (fn.name || 'fn');
-  const entries = new Map<string, Entry>();
+  /** The plans of each signature, newest first. */
+  const entries = new Map<string, Entry[]>();
   const signatures = new Set<string>();
   let calls = 0;
   let traces = 0;
@@ -92,9 +102,21 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
   let numbers: number[] = [];
   let tracingNow = false;
 
-  /** A number argument used as a JS value while tracing: its value becomes part of the signature. */
-  const freezeArgument = (j: number) => {
-    if (!tracingNow) return;
+  /** Number arguments frozen into the trace running now, with how they were used (one guard each). */
+  const frozen = new Set<string>();
+
+  /**
+   * A number argument read while tracing: its value becomes part of the signature. Taken by an
+   * op as a dim, a size or a constant, that is torch.compile's specialization; used in JS
+   * arithmetic it may have been meant as a live value, hence the warning.
+   */
+  const freezeArgument = (j: number, use: 'value' | 'specialized') => {
+    if (!tracingNow || frozen.has(`${use}${j}`)) return;
+    frozen.add(`${use}${j}`);
+    if (use === 'specialized') {
+      guard(`number argument #${j} (an op argument the trace is specialized on: a dim, a size, a constant)`, () => numbers[j]);
+      return;
+    }
     guard(`number argument #${j} (used as a JS value while tracing)`, () => numbers[j]);
     warnOnce('frozen',
       `number argument #${j} was used as a JS value inside the function (arithmetic, a comparison, a shape), so ` +
@@ -106,10 +128,11 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     traces++;
     // One program for the whole body: a region of its own, never cut at a size cap.
     const region = new Region(Infinity);
-    const liveArgs = withLiveNumbers(args, (j) => new LiveNumber(() => numbers[j]!, () => freezeArgument(j))) as A;
+    const liveArgs = withLiveNumbers(args, (j) => new LiveNumber(() => numbers[j]!, (use) => freezeArgument(j, use))) as A;
     const argBuffers = flat.tensors.map((t) => t._buf!);
     capturing = true;
     tracingNow = true;
+    frozen.clear();
     try {
       // The region runs (or is dropped) before the trace mode is left: nothing else flushes it.
       return inMode(new FusedMode(region), () => {
@@ -155,15 +178,19 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     numbers = flat.numbers;
     const compiledBefore = programCache().misses;
     try {
-      const entry = entries.get(key);
-      if (entry?.plan) {
-        const stale = entry.replacements !== replacementCount()
-          ? 'a module tensor or submodule was replaced, or train()/eval() switched'
+      const plans = entries.get(key) ?? [];
+      let retrace: string | null = null;
+      for (let k = 0; k < plans.length; k++) {
+        const entry = plans[k]!;
+        const stale: Stale | null = entry.replacements !== replacementCount()
+          ? { why: 'a module tensor or submodule was replaced, or train()/eval() switched', guard: false }
           : staleReason(entry.plan, flat.tensors);
         // Its call site as strict mode records calls: by default only when its program may fail on the device.
         if (stale === null) return replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R;
-        lastRetrace = stale;
+        retrace ??= stale.why;
+        if (!stale.guard) plans.splice(k--, 1); // it can never be replayed again
       }
+      if (retrace !== null) lastRetrace = retrace;
       const { result, plan } = trace(args, flat);
       if (typeof plan === 'string') {
         warnOnce('unreplayable', `this call cannot be replayed (${plan}); the function body runs on each such call.`);
@@ -176,8 +203,12 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
               '(the next batch), pass it as an argument instead.');
         }
       }
-      // Counted after the trace: what the body itself switches (model.train()) is part of it.
-      entries.set(key, { plan: typeof plan === 'string' ? null : plan, replacements: replacementCount() });
+      if (typeof plan !== 'string') {
+        // Counted after the trace: what the body itself switches (model.train()) is part of it.
+        plans.unshift({ plan, replacements: replacementCount() });
+        plans.length = Math.min(plans.length, PLANS_PER_SIGNATURE);
+        entries.set(key, plans);
+      }
       return result;
     } finally {
       programsCompiled += programCache().misses - compiledBefore;

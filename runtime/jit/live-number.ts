@@ -6,13 +6,19 @@
 // Used in JS arithmetic instead (lr * 2, lr > 0), a live number gives its current value; while
 // tracing, outside of another live number's reader, that value is frozen into the trace, so
 // its owner is told (tpu.compile then makes that argument part of the signature).
+// Met where an op expects a number it builds the computation with (a dim, a size, a count, a
+// constant such as eps), a live number stands for its value: `specialized` reads it, and
+// tpu.compile traces again for each new value, as torch.compile specializes such arguments.
 import { keepShape } from '../keep-shape.js';
 
 export class LiveNumber extends Number {
   constructor(
     private readonly reader: () => number,
-    /** Called when the value is read by JS code while tracing (not by an op or a reader). */
-    private readonly onFrozen: (() => void) | null = null,
+    /**
+     * Called when the value is read by JS code while tracing (not by an op or a reader):
+     * `use` says whether JS code read it ('value') or an op specialized on it ('specialized').
+     */
+    private readonly onFrozen: ((use: 'value' | 'specialized') => void) | null = null,
   ) {
     super(NaN);
   }
@@ -28,7 +34,13 @@ export class LiveNumber extends Number {
   }
 
   override valueOf(): number {
-    if (readers === 0) this.onFrozen?.();
+    if (readers === 0) this.onFrozen?.('value');
+    return this.read();
+  }
+
+  /** The value, frozen into the trace as an op's argument (see `specialized`). */
+  specialize(): number {
+    if (readers === 0) this.onFrozen?.('specialized');
     return this.read();
   }
   override toString(radix?: number): string {
@@ -61,4 +73,21 @@ let readers = 0;
 /** A number, or a live number's current value (what validation code should look at). */
 export function numberValue(v: unknown): unknown {
   return v instanceof LiveNumber ? v.read() : v;
+}
+
+/**
+ * An argument where an op expects an integer (a dim, a size, a count, a shift) or a constant
+ * it builds the computation with (eps, a norm's p), or a list of them: a live number gives its
+ * value, specialized into the trace (a new value traces again); anything else is returned as
+ * it is, for the caller's own check.
+ */
+export function specialized<T>(v: T): T {
+  if (v instanceof LiveNumber) return v.specialize() as T;
+  return (Array.isArray(v) ? specializedList(v) : v) as T;
+}
+
+/** `specialized` for each element of a list: the list itself when it holds no live number. */
+export function specializedList<T>(list: readonly T[]): readonly T[] {
+  for (let i = 0; i < list.length; i++) if (list[i] instanceof LiveNumber || Array.isArray(list[i])) return list.map(specialized);
+  return list;
 }

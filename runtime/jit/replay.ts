@@ -18,23 +18,31 @@ import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
 import { noGrad } from '../autograd/grad-mode.js';
 
+/** Why a plan cannot be replayed now; `guard`: only a guard reads another value, which a later call may read again. */
+export interface Stale {
+  readonly why: string;
+  readonly guard: boolean;
+}
+
 /**
  * Why the plan cannot be replayed now on the call's tensor arguments `args` (then the call
  * traces again), or null. Throws when an index value known on the host is out of range, as
  * the body would at that call.
  */
-export function staleReason(plan: Plan, args: readonly Tensor[]): string | null {
+export function staleReason(plan: Plan, args: readonly Tensor[]): Stale | null {
   for (const t of plan.held) {
-    if (t.disposed) return `the captured tensor ${t.describe()} was disposed`;
-    if (t._buf?.lostWithSession) return `the captured tensor ${t.describe()} was freed by tpu.reset()`;
+    if (t.disposed) return { why: `the captured tensor ${t.describe()} was disposed`, guard: false };
+    if (t._buf?.lostWithSession) return { why: `the captured tensor ${t.describe()} was freed by tpu.reset()`, guard: false };
   }
   for (const g of plan.record.guards) {
     const now = g.read();
-    if (!Object.is(now, g.value)) return `${g.what} changed (${String(g.value)} -> ${String(now)})`;
+    if (!Object.is(now, g.value)) return { why: `${g.what} changed (${String(g.value)} -> ${String(now)})`, guard: true };
   }
   for (const { source, check } of plan.indexChecks) {
     const t = 'arg' in source ? args[source.arg]! : 'held' in source ? source.held : null;
-    if (t === null || !check(t)) return 'an index tensor checked on the host when traced holds device data now, or a value the trace relied on its not holding (crossEntropy\'s ignoreIndex)';
+    if (t === null || !check(t)) {
+      return { why: 'an index tensor checked on the host when traced holds device data now, or a value the trace relied on its not holding (crossEntropy\'s ignoreIndex)', guard: false };
+    }
   }
   return null;
 }

@@ -12,6 +12,7 @@ import { gatherChecked, INT32_INDEX_HINT } from '../ops/gather-scatter.js';
 import { composite } from '../modes/composite.js';
 import { untracked } from '../views/view-tracking.js';
 import { sharingVersion } from '../autograd/past-values.js';
+import { specialized } from '../jit/live-number.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -59,7 +60,7 @@ export function crossEntropy(input: Tensor, target: Tensor, options: CrossEntrop
   checkTensor(who, 'target', target);
   if (input.ndim < 1 || !isFloating(input.dtype)) throw new TypeError(`${who}: input must be floating-point logits [N, C], [N, C, d...] or [C]; got ${input.describe()}`);
   const classes = input.ndim === 1 ? input.shape[0]! : input.shape[1]!;
-  const eps = o.labelSmoothing ?? 0;
+  const eps = specialized(o.labelSmoothing ?? 0);
   if (typeof eps !== 'number' || !(eps >= 0 && eps <= 1)) throw new RangeError(`${who}: labelSmoothing must be a number in [0, 1]; got ${JSON.stringify(eps)}`);
   const { ignore, weight } = classOptions(who, o, classes);
   // Its reshapes are the runtime's own, never views to the user (nor are PyTorch's): tracked,
@@ -188,7 +189,7 @@ function nllLossOf(input: Tensor, target: Tensor, reduction: Reduction | undefin
 
 /** ignoreIndex (an integer, default -100) and weight (null or [classes]) of crossEntropy and nllLoss, checked. */
 function classOptions(who: string, o: NllLossOptions, classes: number): { ignore: number; weight: Tensor | null } {
-  const ignore = o.ignoreIndex ?? -100;
+  const ignore = specialized(o.ignoreIndex ?? -100);
   if (!Number.isInteger(ignore)) throw new TypeError(`${who}: ignoreIndex must be an integer; got ${JSON.stringify(ignore)}`);
   const weight = o.weight ?? null;
   if (weight !== null && (!(weight instanceof Tensor) || weight.ndim !== 1 || weight.shape[0] !== classes)) {

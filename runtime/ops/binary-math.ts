@@ -23,8 +23,12 @@ export const pow = binary('pow', {
   grad: (g, [a, b], out) => [
     gradFor(a!, () => {
       if (typeof b === 'number') return b === 0 ? zerosLike(g) : g.mul(t(a!).pow(b - 1).mul(b));
-      // 0 where the exponent is 0 (PyTorch's convention: not 0·a^-1, NaN at a = 0)
-      return composite('pow backward', () => where(t(b!).eq(0), 0, g.mul(t(b!).mul(t(a!).pow(t(b!).sub(1))))));
+      // 0 where the exponent is 0 (PyTorch's convention: not 0·a^-1, NaN at a = 0); a live
+      // number (a tpu.compile argument) as the 0-d tensor it fills, read at each call
+      return composite('pow backward', () => {
+        const e = wrapNumber('pow', b!, a!);
+        return where(e.eq(0), 0, g.mul(e.mul(t(a!).pow(e.sub(1)))));
+      });
     }),
     // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (PyTorch's convention); a JS
     // number a (tpu.pow(2, x)) as the 0-d tensor PyTorch wraps it in

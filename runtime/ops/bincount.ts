@@ -10,6 +10,7 @@ import { installMethods } from '../install-methods.js';
 import { fill } from './constant.js';
 import { tensorArg } from './tensor-arg.js';
 import { readSizingValues } from './true-positions.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface BincountOptions {
   /** One weight per input element: the result sums them instead of counting (float32). */
@@ -43,10 +44,11 @@ function largestValue(op: string, x: Tensor): number {
 export function bincount(input: Tensor, options?: BincountOptions): Tensor {
   const op = 'bincount';
   const x = tensorArg(op, 'input', input);
-  const { weights = null, minlength = 0 } = readOptions<BincountOptions>(op, options, ['weights', 'minlength']);
+  const { weights = null, minlength: given = 0 } = readOptions<BincountOptions>(op, options, ['weights', 'minlength']);
   if ((x.dtype !== 'int32' && x.dtype !== 'int64') || x.ndim !== 1) {
     throw new TypeError(`${op}: input must be a 1-D int32 or int64 tensor of non-negative integers; got ${x.dtype} of shape [${x.shape}]`);
   }
+  const minlength = specialized(given);
   if (!Number.isInteger(minlength) || minlength < 0) throw new RangeError(`${op}: minlength must be an integer >= 0; got ${JSON.stringify(minlength)}`);
   if (weights !== null) {
     tensorArg(op, 'weights', weights);

@@ -9,6 +9,7 @@ import { installMethods } from '../install-methods.js';
 import { readOptions } from '../options.js';
 import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface IscloseOptions {
   /** Relative tolerance (1e-5 by default). */
@@ -29,7 +30,7 @@ export function isclose(x: Tensor, other: Tensor, options?: IscloseOptions): Boo
   tensorArg('isclose', 'other', other);
   const { rtol = 1e-5, atol = 1e-8, equalNan = false } = readOptions<IscloseOptions>('isclose', options, ['rtol', 'atol', 'equalNan']);
   if (x.dtype !== other.dtype) throw new TypeError(`isclose: input and other must have the same dtype, as in PyTorch; got ${x.dtype} and ${other.dtype}`);
-  for (const [name, v] of [['rtol', rtol], ['atol', atol]] as const) {
+  for (const [name, v] of [['rtol', specialized(rtol)], ['atol', specialized(atol)]] as const) {
     if (typeof v !== 'number' || !(v >= 0)) throw new RangeError(`isclose: ${name} must be a number >= 0; got ${JSON.stringify(v)}`);
   }
   if (typeof equalNan !== 'boolean') throw new TypeError(`isclose: equalNan must be a boolean; got ${JSON.stringify(equalNan)}`);

@@ -8,6 +8,7 @@ import { defineOp } from './op.js';
 import { narrow } from './slice.js';
 import { installMethods } from '../install-methods.js';
 import { concatLayout } from '../views/result-layout.js';
+import { specialized } from '../jit/live-number.js';
 
 export const concatOp = defineOp<{ dim: number }>({
   name: 'concat',
@@ -103,6 +104,7 @@ export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Te
   const d = normalizeDim('split', dim, x.ndim);
   const n = x.shape[d]!;
   let list: number[];
+  sizes = specialized(sizes);
   if (typeof sizes === 'number') {
     if (!Number.isInteger(sizes) || sizes <= 0) throw new RangeError(`split: split size must be a positive integer; got ${sizes}`);
     list = [];
@@ -126,6 +128,7 @@ export function split(x: Tensor, sizes: number | readonly number[], dim = 0): Te
  * @example tpu.chunk(tpu.arange(6), 3).length // 3
  */
 export function chunk(x: Tensor, chunks: number, dim = 0): Tensor[] {
+  chunks = specialized(chunks);
   if (!Number.isInteger(chunks) || chunks <= 0) throw new RangeError(`chunk: chunks must be a positive integer; got ${chunks}`);
   const d = normalizeDim('chunk', dim, x.ndim);
   return split(x, Math.max(1, Math.ceil(x.shape[d]! / chunks)), d);
@@ -136,6 +139,8 @@ export function chunk(x: Tensor, chunks: number, dim = 0): Tensor[] {
  * @example tpu.roll(tpu.tensor([1, 2, 3]), 1) // [3, 1, 2]
  */
 export function roll(x: Tensor, shifts: number | readonly number[], dims?: number | readonly number[]): Tensor {
+  shifts = specialized(shifts);
+  dims = specialized(dims);
   const s = typeof shifts === 'number' ? [shifts] : [...shifts];
   if (dims === undefined) {
     if (s.length !== 1) throw new RangeError('roll: without dims, shifts must be one number');

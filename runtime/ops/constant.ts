@@ -6,6 +6,7 @@ import { checkShape, formatShape, numel, type Shape } from '../shape.js';
 import { apply, applyOnChip } from '../modes/dispatch.js';
 import type { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
+import { numberValue } from '../jit/live-number.js';
 
 export interface ConstantAttrs {
   readonly shape: Shape;
@@ -40,6 +41,8 @@ export const fill = defineOp<{ shape: Shape; dtype: DType }>({
 export function filled(op: string, shape: readonly number[], value: number | boolean, dtype: DType, chip = 0): Tensor {
   checkShape(op, shape);
   assertDType(dtype, op);
-  if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`${op}: value must be a number or a boolean; got ${typeof value}`);
+  // a live number (a tpu.compile argument) stays a program input, read at each call
+  const given = numberValue(value);
+  if (typeof given !== 'number' && typeof given !== 'boolean') throw new TypeError(`${op}: value must be a number or a boolean; got ${typeof given}`);
   return applyOnChip(chip, fill, [value], { shape: [...shape], dtype });
 }

@@ -12,6 +12,7 @@ import { diagonalOffset } from './triangular.js';
 import { tensorArg } from './tensor-arg.js';
 import { layoutOf, trackStatedViews } from '../views/view-tracking.js';
 import type { Layout } from '../views/layout.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface DiagonalOptions {
   /** Which diagonal: 0 the main one, > 0 above it, < 0 below. */
@@ -30,7 +31,7 @@ interface DiagonalArgs {
 
 function diagonalArgs(x: { readonly shape: readonly number[] }, offset?: number | DiagonalOptions, dim1?: number, dim2?: number): DiagonalArgs {
   const o: DiagonalOptions = isOptions(offset) ? readOptions<DiagonalOptions>('diagonal', offset, ['offset', 'dim1', 'dim2']) : { offset: offset as number | undefined, dim1, dim2 };
-  const k = o.offset ?? 0;
+  const k = specialized(o.offset ?? 0);
   if (!Number.isInteger(k)) throw new TypeError(`diagonal: offset must be an integer; got ${JSON.stringify(k)}`);
   const rank = x.shape.length;
   if (rank < 2) throw new RangeError(`diagonal: the input must have at least 2 dims; got ${formatShape(x.shape)}`);

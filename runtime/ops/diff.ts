@@ -7,6 +7,7 @@ import { installMethods } from '../install-methods.js';
 import { isOptions, readOptions } from '../options.js';
 import { concat } from './concat.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface DiffOptions {
   /** How many times to difference (1 by default). */
@@ -27,7 +28,7 @@ export interface DiffOptions {
 export function diff(x: Tensor, n?: number | DiffOptions, dim?: number, prepend?: Tensor | null, append?: Tensor | null): Tensor {
   tensorArg('diff', 'input', x);
   const o: DiffOptions = isOptions(n) ? readOptions<DiffOptions>('diff', n, ['n', 'dim', 'prepend', 'append']) : { n: n as number | undefined, dim, prepend, append };
-  const times = o.n ?? 1;
+  const times = specialized(o.n ?? 1);
   if (!Number.isInteger(times) || times < 0) throw new RangeError(`diff: n must be a non-negative integer (the order); got ${JSON.stringify(times)}`);
   if (x.ndim === 0) throw new RangeError('diff: the input must have at least one dim; got a 0-d tensor');
   const d = normalizeDim('diff', o.dim ?? -1, x.ndim);

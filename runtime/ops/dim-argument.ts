@@ -2,11 +2,12 @@
 // and their PyTorch dtype keyword: `x.op(1, { dtype })` or `x.op({ dim: 1, dtype })`.
 import { formatShape, normalizeDim } from '../shape.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
+import { specialized } from '../jit/live-number.js';
 import { assertDType, isFloating, type DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 
 export function dimArgument(op: string, x: { readonly shape: readonly number[] }, dim: unknown): number {
-  const d = isOptions(dim) ? readOptions<{ dim: number }>(op, dim, ['dim']).dim : dim;
+  const d = specialized(isOptions(dim) ? readOptions<{ dim: number }>(op, dim, ['dim']).dim : dim);
   if (d === undefined) throw new TypeError(`${op}: dim is required (input ${formatShape(x.shape)})`);
   if (typeof d !== 'number') throw new TypeError(`${op}: dim must be a number; got ${JSON.stringify(d)}`);
   return normalizeDim(op, d, x.shape.length);

@@ -5,6 +5,7 @@ import { formatShape, normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { squeeze } from './shape-ops.js';
+import { numberValue } from '../jit/live-number.js';
 
 /**
  * x[..., index, ...] along dim: that dim dropped (torch.select); a negative index counts from the end.
@@ -13,10 +14,12 @@ import { squeeze } from './shape-ops.js';
 export function select(x: Tensor, dim: number, index: number): Tensor {
   const d = normalizeDim('select', dim, x.ndim);
   const n = x.shape[d]!;
-  if (!Number.isInteger(index) || index < -n || index >= n) {
-    throw new RangeError(`select: index ${index} out of range for tensor of size ${formatShape(x.shape)} at dimension ${d} (valid: ${-n} to ${n - 1})`);
+  const i = numberValue(index) as number; // a tpu.compile number argument: narrow feeds it
+  if (!Number.isInteger(i)) throw new TypeError(`select: index must be an integer; got ${i}`);
+  if (i < -n || i >= n) {
+    throw new RangeError(`select: index ${i} out of range for tensor of size ${formatShape(x.shape)} at dimension ${d} (valid: ${-n} to ${n - 1})`);
   }
-  return squeeze(x.narrow(d, index < 0 ? index + n : index, 1), d);
+  return squeeze(x.narrow(d, index, 1), d);
 }
 
 declare module '../tensor.js' {

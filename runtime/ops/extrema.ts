@@ -10,6 +10,7 @@ import { amax, extremumGrad, reduceAttrs, reducedShape, reduction, type KeepdimO
 import { installMethods } from '../install-methods.js';
 import { ValuesIndices } from './values-indices.js';
 import { tensorArg } from './tensor-arg.js';
+import { numberValue } from '../jit/live-number.js';
 
 type DimArg = number | readonly number[] | ReduceOptions;
 
@@ -60,7 +61,7 @@ export interface ArgOptions {
 
 /** max/min's dim forms: `withDim` when a dim is given (then (values, indices)), else all dims (a value). */
 export function extremumArgs(who: string, op: 'max' | 'min', x: { readonly ndim: number }, arg?: DimArg, keepdim?: boolean | KeepdimOptions): { withDim: boolean; attrs: ReduceAttrs } {
-  const withDim = typeof arg === 'number' || Array.isArray(arg) || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
+  const withDim = typeof numberValue(arg) === 'number' || Array.isArray(arg) || (isOptions(arg) && (arg as ReduceOptions).dim !== undefined);
   return { withDim, attrs: reduceAttrs(who, x, arg, keepdim, undefined, `For the ${op}imum over several dims, x.a${op}(dims) takes a list (values only).`) };
 }
 

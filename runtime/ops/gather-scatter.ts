@@ -16,6 +16,7 @@ import { installMethods } from '../install-methods.js';
 import { indexLayout } from '../views/result-layout.js';
 import type { IndicesChecked } from '../primitive.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -233,6 +234,7 @@ export function zeroOrFail(failWhen: Tensor): Tensor {
 export function oneHot(index: Tensor, numClasses = -1): Tensor {
   const idx = indexTensor('oneHot', index);
   checkIndex('oneHot', idx);
+  numClasses = specialized(numClasses);
   if (numClasses === -1) numClasses = inferNumClasses(idx);
   else if (!Number.isInteger(numClasses) || numClasses <= 0) {
     throw new RangeError(`oneHot: numClasses must be a positive integer, or -1 to infer it from the largest index; got ${JSON.stringify(numClasses)}`);

@@ -11,6 +11,7 @@ import { fill } from './constant.js';
 import { tensorArg } from './tensor-arg.js';
 import { readSizingValues } from './true-positions.js';
 import { where } from './where.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface HistcOptions {
   bins?: number;
@@ -36,7 +37,8 @@ function dataRange(op: string, x: Tensor): [number, number] {
   return [lo, hi];
 }
 
-function readArgs(op: string, args: readonly unknown[]): { bins: number; min: number; max: number } {
+function readArgs(op: string, given: readonly unknown[]): { bins: number; min: number; max: number } {
+  const args = specialized(given);
   const options = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? readOptions<HistcOptions>(op, args[0], ['bins', 'min', 'max']) : undefined;
   const [bins = 100, min = 0, max = 0] = options ? [options.bins, options.min, options.max] : args as (number | undefined)[];
   if (!Number.isInteger(bins) || bins <= 0) throw new RangeError(`${op}: bins must be an integer > 0; got ${JSON.stringify(bins)}`);

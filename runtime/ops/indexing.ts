@@ -20,6 +20,8 @@ import { INT32_INDEX_HINT } from './gather-scatter.js';
 import { installMethods } from '../install-methods.js';
 import { reshapeKeepingDims } from '../views/layout.js';
 import { traced } from '../views/view-tracking.js';
+import { LiveNumber, numberValue, specialized } from '../jit/live-number.js';
+import { fedStart } from '../jit/live-position.js';
 
 export type IndexItem = number | string | null | Tensor | readonly number[];
 
@@ -83,15 +85,17 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       dimOf.push(-1);
       continue;
     }
-    if (typeof it !== 'number') dimOf.push(d);
+    const position = typeof it === 'number' || it instanceof LiveNumber;
+    if (!position) dimOf.push(d);
     const n = x.shape[d]!;
-    if (typeof it === 'number') {
-      if (!Number.isInteger(it) || it < -n || it >= n) {
-        throw new RangeError(`at: index ${it} is out of range for dim ${d} of size ${n} (input ${formatShape(x.shape)})`);
-      }
+    if (position) {
+      const fits = (i: number) => Number.isInteger(i) && i >= -n && i < n;
+      const i = numberValue(it) as number;
+      if (!Number.isInteger(i)) throw new TypeError(`at: an index must be an integer; got ${i} for dim ${d}`);
+      if (!fits(i)) throw new RangeError(`at: index ${i} is out of range for dim ${d} of size ${n} (input ${formatShape(x.shape)})`);
       attrs.count[d] = 1;
       fed.push(d);
-      starts.push(it < 0 ? it + n : it);
+      starts.push(fedStart(it as number, n, `at: the index for dim ${d}`, fits));
     } else if (typeof it === 'string') {
       const [start, stop, step] = parseSlice(it);
       const r = resolveRange('at', n, start, stop, step, `'${it}' for dim ${d}`);
@@ -100,10 +104,11 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       attrs.count[d] = r.count;
       outShape.push(r.count);
     } else if (it instanceof Tensor || Array.isArray(it)) {
-      if (Array.isArray(it) && !it.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
-        throw new RangeError(`at: the index list ${JSON.stringify(it)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
+      const list = it instanceof Tensor ? null : specialized(it);
+      if (list && !list.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
+        throw new RangeError(`at: the index list ${JSON.stringify(list)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
       }
-      const index = it instanceof Tensor ? it : constantTensor(it as readonly number[], [it.length], 'int32');
+      const index = list ? constantTensor(list, [list.length], 'int32') : it as Tensor;
       if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64, or a bool mask; got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       picks.push({ index, dim: outShape.length });
       outShape.push(n);

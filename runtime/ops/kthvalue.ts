@@ -8,6 +8,7 @@ import type { KeepdimOptions, OneDimOptions } from './reduce.js';
 import { tensorArg } from './tensor-arg.js';
 import type { ValuesIndices } from './values-indices.js';
 import { oneDimArgs, pickAlong } from './selection-along-dim.js';
+import { specialized } from '../jit/live-number.js';
 
 /**
  * The k-th smallest (k from 1) along dim (default the last) and its index, as PyTorch's
@@ -16,6 +17,7 @@ import { oneDimArgs, pickAlong } from './selection-along-dim.js';
  */
 export function kthvalue(x: Tensor, k: number, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): ValuesIndices {
   tensorArg('kthvalue', 'input', x);
+  k = specialized(k);
   if (x.dtype === 'bool') throw new TypeError("kthvalue: bool input is not supported, as in PyTorch; convert it with x.to('int32')");
   const a = oneDimArgs('kthvalue', x, dim, keepdim);
   const n = x.ndim === 0 ? 1 : x.shape[a.dim]!;

@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { defineOp } from './op.js';
 import { embedSlice, slice, type SliceAttrs } from './slice.js';
 import { cropOf, type PadAttrs } from './pad-crop.js';
+import { specialized } from '../jit/live-number.js';
 
 export const padOp = defineOp<PadAttrs>({
   name: 'pad',
@@ -36,6 +37,7 @@ export interface PadOptions {
  */
 export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
   readOptions<PadOptions>('pad', opts, ['mode', 'value']);
+  padding = specialized(padding);
   if (!Array.isArray(padding) || padding.length % 2 !== 0 || !padding.every(Number.isInteger)) {
     throw new TypeError(`pad: padding must be an even-length array of integers; got ${JSON.stringify(padding)}`);
   }

@@ -14,6 +14,7 @@ import { where } from './where.js';
 import { constantTensor } from './constant.js';
 import { zeroOrFail } from './gather-scatter.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 const INTERPOLATIONS = ['linear', 'lower', 'higher', 'midpoint', 'nearest'] as const;
 export type QuantileInterpolation = (typeof INTERPOLATIONS)[number];
@@ -33,7 +34,8 @@ function readArgs(op: string, dim: number | null | QuantileOptions | undefined, 
 }
 
 /** q as a float32 tensor: a number in [0, 1], or a 0-d or 1-d tensor of them (checked on the host, or on the device under tpu.compile). */
-function quantiles(op: string, q: number | Tensor, x: Tensor): Tensor {
+function quantiles(op: string, given: number | Tensor, x: Tensor): Tensor {
+  const q = specialized(given);
   if (typeof q === 'number') {
     if (!(q >= 0 && q <= 1)) throw new RangeError(`${op}: q must be in the range [0, 1]; got ${q}`);
     return constantTensor([q], [], x.dtype);

@@ -5,6 +5,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { isOptions, readOptions, withPositional } from '../options.js';
+import { specialized } from '../jit/live-number.js';
 import { installMethods } from '../install-methods.js';
 import { where } from './where.js';
 import { inShape } from './grad-helpers.js';
@@ -137,6 +138,7 @@ export function reduceAttrs(
     dim = o.dim;
     keep = o.keepdim ?? keepdim;
   } else dim = dimOrOptions as number | readonly number[] | undefined;
+  dim = specialized(dim);
   if (keep !== undefined && typeof keep !== 'boolean') throw new TypeError(`${op}: keepdim must be a boolean; got ${JSON.stringify(keep)}`);
   if (dim !== undefined && typeof dim !== 'number' && !Array.isArray(dim)) {
     throw new TypeError(`${op}: dim must be a number or an array of numbers; got ${JSON.stringify(dim)}`);

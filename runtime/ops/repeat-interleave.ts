@@ -15,6 +15,7 @@ import { describeValue } from '../distributed/describe-value.js';
 import { filled } from './constant.js';
 import { indexAttrs, indexSelectOp, zeroOrFail } from './gather-scatter.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface RepeatInterleaveOptions {
   /** The dim whose slices repeat; none: the flattened input. */
@@ -48,7 +49,8 @@ export function repeatInterleave(x: Tensor, repeats?: number | Tensor | RepeatIn
   const v = flat ? x.reshape([-1]) : x;
   const d = flat ? 0 : normalizeDim('repeatInterleave', o.dim!, x.ndim);
   const n = v.ndim === 0 ? 1 : v.shape[d]!;
-  const size = o.outputSize;
+  const size = specialized(o.outputSize);
+  repeats = specialized(repeats);
   if (size !== undefined && (!Number.isInteger(size) || size < 0)) throw new RangeError(`repeatInterleave: outputSize must be a non-negative integer; got ${JSON.stringify(size)}`);
   if (typeof repeats === 'number') {
     if (!Number.isInteger(repeats) || repeats < 0) throw new RangeError(`repeatInterleave: repeats must be a non-negative integer; got ${JSON.stringify(repeats)}`);

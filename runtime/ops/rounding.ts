@@ -7,6 +7,7 @@ import { zerosLike } from './like.js';
 import { readOptions } from '../options.js';
 import { isFloating } from '../dtype.js';
 import { installMethods } from '../install-methods.js';
+import { specialized } from '../jit/live-number.js';
 
 function rounding(name: string) {
   return unary(name, {
@@ -64,7 +65,7 @@ installMethods({
 /** torch.round(x, decimals=d): round(x·10^d)/10^d (for d < 0: round(x/10^-d)·10^-d), in x's dtype. */
 installMethods({
   round(this: Tensor, options?: { decimals?: number }) {
-    const decimals = readOptions<{ decimals: number }>('round', options, ['decimals']).decimals ?? 0;
+    const decimals = specialized(readOptions<{ decimals: number }>('round', options, ['decimals']).decimals ?? 0);
     if (!Number.isInteger(decimals)) throw new TypeError(`round: decimals must be an integer; got ${JSON.stringify(decimals)}`);
     if (decimals === 0 || !isFloating(this.dtype)) return apply(round, [this], {});
     const scale = 10 ** Math.abs(decimals);

@@ -1,7 +1,7 @@
 // x.add(y, { alpha }) and x.sub(y, { alpha }): torch.add's alpha scales the other operand.
 // Without it an options object would be ignored and x.add(y, { alpha: 3 }) give x + y.
 import { isFloating, promoteOperands, promoteWithScalar, roundToBf16, scalarKind, type DType } from '../dtype.js';
-import { LiveNumber } from '../jit/live-number.js';
+import { LiveNumber, specialized } from '../jit/live-number.js';
 import { readOptions } from '../options.js';
 import { Tensor } from '../tensor.js';
 import type { Operand } from './op.js';
@@ -14,7 +14,8 @@ export interface AlphaOptions {
 
 /** The alpha of `{ alpha }` (1 when absent). */
 export function readAlpha(op: string, options: unknown): number {
-  const { alpha = 1 } = readOptions<AlphaOptions>(op, options, ['alpha']);
+  const { alpha: given = 1 } = readOptions<AlphaOptions>(op, options, ['alpha']);
+  const alpha = specialized(given); // a tpu.compile number argument: its value
   if (typeof alpha !== 'number' || Number.isNaN(alpha)) throw new TypeError(`${op}: alpha must be a number; got ${JSON.stringify(alpha)}`);
   return alpha;
 }

@@ -10,9 +10,10 @@ import type { Tensor } from '../tensor.js';
 import { filled } from './constant.js';
 import { reduceAttrs, type KeepdimOptions, type OneDimOptions } from './reduce.js';
 import { ValuesIndices } from './values-indices.js';
+import { numberValue } from '../jit/live-number.js';
 
 /** Whether a dim is given, positionally or in the options: median() and median(dim) differ. */
-export const dimGiven = (dim: unknown): boolean => typeof dim === 'number' || (isOptions(dim) && (dim as OneDimOptions).dim !== undefined);
+export const dimGiven = (dim: unknown): boolean => typeof numberValue(dim) === 'number' || (isOptions(dim) && (dim as OneDimOptions).dim !== undefined);
 
 /** The dim (the last when none is given, as PyTorch's kthvalue and mode) and keepdim. */
 export function oneDimArgs(op: string, x: { readonly ndim: number }, dim?: number | OneDimOptions, keepdim?: boolean | KeepdimOptions): { dim: number; keepdim: boolean } {

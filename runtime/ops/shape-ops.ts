@@ -6,6 +6,7 @@ import { tensorArg } from './tensor-arg.js';
 import { resolveReshape } from './layout.js';
 import { intArgs, intArray, type IntArgs } from '../shape-args.js';
 import { reshapeKeepingDims } from '../views/layout.js';
+import { specialized } from '../jit/live-number.js';
 
 /**
  * Removes size-1 dims (all, or the given one) (torch.squeeze).
@@ -58,6 +59,8 @@ export function unflatten(x: Tensor, dim: number, sizes: readonly number[]): Ten
  * @example tpu.movedim(tpu.zeros([2, 3, 4]), 0, -1).shape // [3, 4, 2]
  */
 export function movedim(x: Tensor, source: number | readonly number[], destination: number | readonly number[]): Tensor {
+  source = specialized(source);
+  destination = specialized(destination);
   const src = (typeof source === 'number' ? [source] : source).map((d) => normalizeDim('movedim', d, x.ndim, 'source'));
   const dst = (typeof destination === 'number' ? [destination] : destination).map((d) => normalizeDim('movedim', d, x.ndim, 'destination'));
   if (src.length !== dst.length) throw new RangeError(`movedim: source ${formatShape(src)} and destination ${formatShape(dst)} must have the same length`);

@@ -10,6 +10,8 @@ import { defineOp, type Operand, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { preserveLayout } from '../views/result-layout.js';
 import { intArgs, type IntArgs } from '../shape-args.js';
+import { numberValue, specialized } from '../jit/live-number.js';
+import { fedStart } from '../jit/live-position.js';
 
 export interface SliceAttrs {
   readonly begin: readonly number[];
@@ -33,7 +35,8 @@ const noGrads = (starts: readonly Operand[]) => starts.map(() => null);
 
 /** The begin of every dim of a slice applied to `operands`: the fed ones are its scalar operands. */
 export function sliceBegin({ begin, fed }: SliceAttrs, operands: readonly Operand[]): readonly number[] {
-  return fed ? begin.map((b, d) => (fed.includes(d) ? Number(operands[1 + fed.indexOf(d)]) : b)) : begin;
+  // a live start's value now: a view's offset is metadata, the values read it at run time
+  return fed ? begin.map((b, d) => (fed.includes(d) ? Number(numberValue(operands[1 + fed.indexOf(d)])) : b)) : begin;
 }
 
 export const slice: OpDef<SliceAttrs> = defineOp<SliceAttrs>({
@@ -85,6 +88,7 @@ export function applySlice(x: Tensor, attrs: SliceAttrs, starts?: readonly numbe
 /** x.slice(dim, start, end, step): Python-style range on one dim (negatives count from the end). */
 export function sliceDim(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
   const d = normalizeDim('slice', dim, x.ndim);
+  [start, end, step] = specialized([start, end, step]); // a tpu.compile number argument: its value
   const r = resolveRange('slice', x.shape[d]!, start, end, step);
   const attrs = fullSlice(x.shape);
   attrs.begin[d] = r.begin;
@@ -97,14 +101,21 @@ export function sliceDim(x: Tensor, dim: number, start?: number | null, end?: nu
 export function narrow(x: Tensor, dim: number, start: number, length: number): Tensor {
   const d = normalizeDim('narrow', dim, x.ndim);
   const n = x.shape[d]!;
-  const s = start < 0 ? start + n : start;
-  if (!Number.isInteger(start) || !Number.isInteger(length) || s < 0 || length < 0 || s + length > n) {
-    throw new RangeError(`narrow: start ${start} and length ${length} do not fit dim ${dim} of size ${n} (input ${formatShape(x.shape)})`);
+  const len = specialized(length);
+  const fits = (p: number) => {
+    const s = p < 0 ? p + n : p;
+    return Number.isInteger(p) && Number.isInteger(len) && s >= 0 && len >= 0 && s + len <= n;
+  };
+  const first = numberValue(start) as number;
+  if (!Number.isInteger(first) || !Number.isInteger(len)) throw new TypeError(`narrow: start and length must be integers; got start ${first} and length ${len}`);
+  if (!fits(first)) {
+    throw new RangeError(`narrow: start ${first} and length ${len} do not fit dim ${numberValue(dim)} of size ${n} (input ${formatShape(x.shape)})`);
   }
   const { begin, step, count } = fullSlice(x.shape);
-  count[d] = length;
-  if (length > 0) return applySlice(x, { begin, step, count, fed: [d] }, [s]);
-  begin[d] = s;
+  count[d] = len;
+  if (len > 0) return applySlice(x, { begin, step, count, fed: [d] }, [fedStart(start, n, 'narrow: the start', fits)]);
+  const s = specialized(start); // nothing is read: a new start only has to fit, so it traces again
+  begin[d] = s < 0 ? s + n : s;
   return applySlice(x, { begin, step, count });
 }
 

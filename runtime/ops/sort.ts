@@ -12,6 +12,7 @@ import { scatterAddOp } from './gather-scatter.js';
 import { zerosLike } from './like.js';
 import { installMethods } from '../install-methods.js';
 import { ValuesIndices } from './values-indices.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface TopkAttrs {
   readonly dim: number;
@@ -58,6 +59,7 @@ const TOPK_KEYS: readonly (keyof TopkOptions)[] = ['dim', 'largest', 'sorted'];
  * @example tpu.topk(tpu.tensor([1, 5, 3]), 2).values // [5, 3]
  */
 export function topk(x: Tensor, k: number, opts: TopkOptions | number = {}, largest?: boolean | Omit<TopkOptions, 'dim'>): ValuesIndices {
+  [k, opts] = [specialized(k), specialized(opts)];
   const o: TopkOptions = typeof opts !== 'number' ? readOptions<TopkOptions>('topk', opts, TOPK_KEYS)
     : isOptions(largest) ? withPositional('topk', 'dim', opts, largest, TOPK_KEYS) : { dim: opts, largest };
   if (!Number.isInteger(k) || k < 0) throw new RangeError(`topk: k must be a non-negative integer; got ${JSON.stringify(k)}`);
@@ -81,6 +83,7 @@ const SORT_KEYS: readonly (keyof SortOptions)[] = ['dim', 'descending', 'stable'
  * @example tpu.sort(tpu.tensor([3, 1, 2])).indices // [1, 2, 0]
  */
 export function sort(x: Tensor, opts: SortOptions | number = {}, descending?: boolean | Omit<SortOptions, 'dim'>): ValuesIndices {
+  opts = specialized(opts);
   const o: SortOptions = typeof opts !== 'number' ? readOptions<SortOptions>('sort', opts, SORT_KEYS)
     : isOptions(descending) ? withPositional('sort', 'dim', opts, descending, SORT_KEYS) : { dim: opts, descending };
   if (o.descending !== undefined && typeof o.descending !== 'boolean') throw new TypeError(`sort: descending must be a boolean; got ${JSON.stringify(o.descending)}`);

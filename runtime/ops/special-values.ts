@@ -8,6 +8,7 @@ import { isOptions, readOptions } from '../options.js';
 import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { where } from './where.js';
 import { tensorArg } from './tensor-arg.js';
+import { numberValue } from '../jit/live-number.js';
 
 /**
  * True where x is +inf (torch.isposinf).
@@ -46,7 +47,7 @@ export function nanToNum(x: Tensor, nan?: number | NanToNumOptions, posinf?: num
   tensorArg('nanToNum', 'input', x);
   const o: NanToNumOptions = isOptions(nan) ? readOptions<NanToNumOptions>('nanToNum', nan, ['nan', 'posinf', 'neginf']) : { nan: nan as number | undefined, posinf, neginf };
   for (const key of ['nan', 'posinf', 'neginf'] as const) {
-    const v = o[key];
+    const v = numberValue(o[key]); // a tpu.compile number argument stays live in where()
     if (v !== undefined && v !== null && typeof v !== 'number') throw new TypeError(`nanToNum: ${key} must be a number; got ${JSON.stringify(v)}`);
   }
   if (!isFloating(x.dtype)) return x.clone();

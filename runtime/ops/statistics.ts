@@ -14,6 +14,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { rowMajor } from '../views/result-layout.js';
 import { apply } from '../modes/dispatch.js';
 import { logSoftmaxOp } from './log-softmax.js';
+import { specialized } from '../jit/live-number.js';
 
 type DimArg = number | readonly number[];
 
@@ -44,7 +45,7 @@ export function varOptions(op: string, x: { readonly ndim: number }, dim?: DimAr
   if (o.unbiased !== undefined && typeof o.unbiased !== 'boolean') throw new TypeError(`${op}: unbiased must be a boolean; got ${JSON.stringify(o.unbiased)}`);
   if (o.unbiased !== undefined && o.correction !== undefined) throw new TypeError(`${op}: give unbiased or correction, not both (unbiased ${o.unbiased}, correction ${o.correction})`);
   const attrs = reduceAttrs(op, x, { dim: o.dim, keepdim: o.keepdim });
-  const correction = o.correction ?? (o.unbiased === false ? 0 : 1);
+  const correction = specialized(o.correction ?? (o.unbiased === false ? 0 : 1));
   if (typeof correction !== 'number' || correction < 0) throw new RangeError(`${op}: correction must be a non-negative number; got ${JSON.stringify(correction)}`);
   return { ...attrs, correction };
 }
@@ -166,7 +167,7 @@ export function normArgs(who: string, x: { readonly ndim: number }, p: number | 
   const o: NormOptions = isOptions(p) ? readOptions<NormOptions>(who, p, NORM_KEYS)
     : isOptions(dim) ? withPositional(who, 'p', p, dim, NORM_KEYS)
       : isOptions(keepdim) ? { p, ...withPositional(who, 'dim', dim, keepdim, NORM_KEYS.filter((k) => k !== 'p')) } : { p, dim, keepdim };
-  const ord = o.p ?? 2;
+  const ord = specialized(o.p ?? 2);
   const attrs = reduceAttrs(who, x, { dim: o.dim, keepdim: o.keepdim });
   if (ord === 'fro') {
     // PyTorch's Frobenius norm: the 2-norm of the elements, over all dims or over one or two

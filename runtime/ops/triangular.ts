@@ -5,6 +5,7 @@ import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import { defineOp, type OpDef } from './op.js';
 import { installMethods } from '../install-methods.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface TriluAttrs {
   readonly upper: boolean;
@@ -22,7 +23,7 @@ export const triluOp: OpDef<TriluAttrs> = defineOp<TriluAttrs>({
 
 /** The diagonal offset k of tril, triu and diag: k or { diagonal: k } (0 by default). */
 export function diagonalOffset(op: string, diagonal: number | { diagonal?: number } | undefined): number {
-  const d = isOptions(diagonal) ? readOptions<{ diagonal: number }>(op, diagonal, ['diagonal']).diagonal ?? 0 : diagonal ?? 0;
+  const d = specialized(isOptions(diagonal) ? readOptions<{ diagonal: number }>(op, diagonal, ['diagonal']).diagonal ?? 0 : diagonal ?? 0);
   if (!Number.isInteger(d)) throw new TypeError(`${op}: diagonal must be an integer; got ${JSON.stringify(d)}`);
   return d;
 }

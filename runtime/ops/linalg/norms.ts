@@ -7,10 +7,12 @@ import { norm as vectorPNorm } from '../statistics.js';
 import { floatingArg } from './matrix-args.js';
 import { readNormArgs } from './norm-args.js';
 import { svdvals } from './svd.js';
+import { specialized } from '../../jit/live-number.js';
 
 export type MatrixOrd = 'fro' | 'nuc' | number;
 
-function vectorOrd(op: string, ord: unknown): number {
+function vectorOrd(op: string, given: unknown): number {
+  const ord = specialized(given);
   if (typeof ord !== 'number' || Number.isNaN(ord)) throw new TypeError(`${op}: ord must be a number or ±Infinity; got ${JSON.stringify(ord)}`);
   return ord;
 }

@@ -7,6 +7,7 @@ import { concat } from '../concat.js';
 import { norm as vectorPNorm } from '../statistics.js';
 import { tensorArg } from '../tensor-arg.js';
 import { floatingArg } from './matrix-args.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface CrossOptions {
   /** The dim of length 3 holding the vectors (default -1). */
@@ -73,8 +74,9 @@ export function kron(a: Tensor, b: Tensor): Tensor {
 
 export type TensordotDims = number | readonly [number | readonly number[], number | readonly number[]];
 
-function contractedDims(a: Tensor, b: Tensor, dims: unknown): [number[], number[]] {
+function contractedDims(a: Tensor, b: Tensor, given: unknown): [number[], number[]] {
   const op = 'tensordot';
+  const dims = specialized(given);
   if (typeof dims === 'number') {
     if (!Number.isInteger(dims) || dims < 0) throw new RangeError(`${op}: dims must be a non-negative integer or [dimsA, dimsB]; got ${dims}`);
     if (dims > a.ndim || dims > b.ndim) throw new RangeError(`${op}: dims ${dims} is more than input ${formatShape(a.shape)} or other ${formatShape(b.shape)} has`);

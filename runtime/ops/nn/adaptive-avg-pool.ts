@@ -8,6 +8,7 @@ import { composite } from '../../modes/composite.js';
 import { imageLayout } from '../../views/result-layout.js';
 import { concat } from '../concat.js';
 import { inFloat32 } from './activations.js';
+import { specialized } from '../../jit/live-number.js';
 
 /**
  * torch.nn.functional.adaptive_avg_pool2d(input [N, C, H, W] or [C, H, W], outputSize): a number,
@@ -19,6 +20,7 @@ export function adaptiveAvgPool2d(x: Tensor, outputSize: number | readonly (numb
     throw new RangeError(`adaptiveAvgPool2d: input must be [N, C, H, W] or [C, H, W] with H, W > 0; got ${x instanceof Tensor ? formatShape(x.shape) : typeof x}`);
   }
   if (!isFloating(x.dtype)) throw new TypeError(`adaptiveAvgPool2d: input must be float32 or bfloat16, as in PyTorch; got ${x.dtype}`);
+  outputSize = specialized(outputSize);
   const size = typeof outputSize === 'number' ? [outputSize, outputSize] : outputSize;
   const valid = Array.isArray(size) && size.length === 2 && size.every((n) => n === null || (Number.isInteger(n) && n >= 1));
   if (!valid) throw new RangeError(`adaptiveAvgPool2d: outputSize must be a positive integer or [h, w] of them (null keeps that dim); got ${JSON.stringify(outputSize)}`);

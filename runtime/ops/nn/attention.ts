@@ -9,6 +9,7 @@ import { filled } from '../constant.js';
 import { where } from '../where.js';
 import { softmax } from '../composed.js';
 import { INT32_INDEX_HINT, rowsAt } from '../gather-scatter.js';
+import { specialized } from '../../jit/live-number.js';
 
 /** The lowest finite float: masked scores (debug mode's Inf check stays meaningful). */
 const MASKED = -3.4028234663852886e38;
@@ -78,7 +79,7 @@ export interface DropoutOptions {
 export function dropout(x: Tensor, ...args: [DropoutOptions?] | [number, DropoutOptions?] | [number, boolean]): Tensor {
   const opts = byPosition<DropoutOptions>('dropout', args, ['p', 'training']);
   if (opts.training !== undefined && typeof opts.training !== 'boolean') throw new TypeError(`dropout: training must be a boolean; got ${JSON.stringify(opts.training)}`);
-  const p = opts.p ?? 0.5;
+  const p = specialized(opts.p ?? 0.5);
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`dropout: p must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
   if (opts.training === false || p === 0) return x;
   // x * 0, as PyTorch's: -0 for a negative, NaN for a NaN
@@ -93,7 +94,8 @@ export interface EmbeddingOptions {
 }
 
 /** The padding row of a table of `rows`, as PyTorch resolves padding_idx; null for none. */
-export function paddingRow(op: string, paddingIdx: unknown, rows: number): number | null {
+export function paddingRow(op: string, given: unknown, rows: number): number | null {
+  const paddingIdx = specialized(given);
   if (paddingIdx === undefined || paddingIdx === null) return null;
   if (!Number.isInteger(paddingIdx) || (paddingIdx as number) < -rows || (paddingIdx as number) >= rows) {
     throw new RangeError(`${op}: paddingIdx must be an integer in [${-rows}, ${rows - 1}] (a row of the ${rows}); got ${JSON.stringify(paddingIdx)}`);

@@ -9,6 +9,7 @@ import { Tensor } from '../../tensor.js';
 import { defineOp, type Abstract, type OpDef } from '../op.js';
 import { concat } from '../concat.js';
 import { imageLayout } from '../../views/result-layout.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface ConvAttrs {
   readonly stride: readonly [number, number];
@@ -101,6 +102,7 @@ export interface ConvOptions {
 
 /** A number or a pair of integers ≥ min, as PyTorch's `_pair`; `fallback` when absent. */
 export function pair(op: string, name: string, v: number | readonly number[] | undefined | null, fallback: readonly number[], min: number): [number, number] {
+  v = specialized(v);
   const p = v === undefined || v === null ? [...fallback] : typeof v === 'number' ? [v, v] : [...v];
   if (p.length !== 2 || !p.every((n) => Number.isInteger(n) && n >= min)) {
     throw new RangeError(`${op}: ${name} must be an integer ≥ ${min} or a pair of them; got ${JSON.stringify(v)}`);
@@ -119,7 +121,7 @@ export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions)
     if (total.some((t) => t % 2 !== 0)) throw new RangeError(`${op}: padding 'same' with an even (dilated) kernel ${formatShape(kernel)} would be asymmetric; pad explicitly`);
     padding = total.map((t) => t / 2) as [number, number];
   } else padding = pair(op, 'padding', o.padding, [0, 0], 0);
-  const groups = o.groups ?? 1;
+  const groups = specialized(o.groups ?? 1);
   if (!Number.isInteger(groups) || groups < 1) throw new RangeError(`${op}: groups must be a positive integer; got ${JSON.stringify(groups)}`);
   return { stride, padding, dilation, groups };
 }
@@ -176,7 +178,10 @@ export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Om
 export function conv1d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
   const opts = convOptions('conv1d', biasOrOptions, rest);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
-  const one = (v: number | readonly number[] | undefined, fallback: number) => [fallback, typeof v === 'number' ? v : v === undefined ? fallback : v[0]!];
+  const one = (given: number | readonly number[] | undefined, fallback: number) => {
+    const v = specialized(given);
+    return [fallback, typeof v === 'number' ? v : v === undefined ? fallback : v[0]!];
+  };
   const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one(opts.padding, 0);
   const attrs = convAttrs('conv1d', [1, weight.shape[2]!], { ...opts, stride: one(opts.stride, 1), dilation: one(opts.dilation, 1), padding });
   return batched('conv1d', x, 3, (b) =>

@@ -11,6 +11,7 @@ import { imageLayout } from '../../views/result-layout.js';
 import { inFloat32 } from './activations.js';
 import { checkAffineParams, epsOf, type NormalizationOptions } from './normalization.js';
 import { channelAffine, checkChannelInput } from './channel-affine.js';
+import { specialized } from '../../jit/live-number.js';
 
 /**
  * torch.nn.functional.group_norm(input [N, C, *], numGroups, { weight [C], bias [C], eps = 1e-5 }).
@@ -20,6 +21,7 @@ export function groupNorm(x: Tensor, numGroups: number, opts: NormalizationOptio
   const o = readOptions<NormalizationOptions>('groupNorm', opts, ['weight', 'bias', 'eps']);
   checkChannelInput('groupNorm', x);
   const c = x.shape[1]!;
+  numGroups = specialized(numGroups);
   if (!Number.isInteger(numGroups) || numGroups < 1 || c % numGroups !== 0) {
     throw new RangeError(`groupNorm: numGroups must be a positive integer dividing the input's ${c} channels (dim 1 of ${formatShape(x.shape)}); got ${JSON.stringify(numGroups)}`);
   }

@@ -8,6 +8,7 @@ import { composite } from '../../modes/composite.js';
 import { constantTensor } from '../constant.js';
 import { inFloat32 } from './activations.js';
 import { imageLayout } from '../../views/result-layout.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface InterpolateOptions {
   size?: number | readonly number[];
@@ -17,6 +18,7 @@ export interface InterpolateOptions {
 }
 
 function perDim(op: string, name: string, v: number | readonly number[], n: number): number[] {
+  v = specialized(v); // sizes and scale factors shape the result
   const list = typeof v === 'number' ? new Array(n).fill(v) : [...v];
   if (list.length !== n || !list.every((x) => typeof x === 'number' && x > 0)) {
     throw new RangeError(`${op}: ${name} must be a positive number or ${n} of them; got ${JSON.stringify(v)}`);

@@ -9,6 +9,7 @@ import { inFloat32 } from './activations.js';
 import { composite } from '../../modes/composite.js';
 import { rowMajor } from '../../views/result-layout.js';
 import { sharingVersion } from '../../autograd/past-values.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface NormalizationOptions {
   weight?: Tensor | null;
@@ -17,6 +18,7 @@ export interface NormalizationOptions {
 }
 
 function normalizedDims(op: string, x: Tensor, normalizedShape: readonly number[] | number): number[] {
+  normalizedShape = specialized(normalizedShape);
   const shape = typeof normalizedShape === 'number' ? [normalizedShape] : normalizedShape;
   const tail = x.shape.slice(x.ndim - shape.length);
   if (!Array.isArray(shape) || shape.length > x.ndim || shape.some((n, i) => n !== tail[i])) {
@@ -52,7 +54,7 @@ export function inFloat32Saved(p: Tensor): Tensor {
 }
 
 export function epsOf(op: string, o: NormalizationOptions, fallback: number): number {
-  const eps = o.eps ?? fallback;
+  const eps = specialized(o.eps ?? fallback);
   if (typeof eps !== 'number' || !(eps >= 0)) throw new RangeError(`${op}: eps must be a non-negative number; got ${JSON.stringify(eps)}`);
   return eps;
 }

@@ -5,6 +5,7 @@ import { readOptions } from '../../options.js';
 import { formatShape } from '../../shape.js';
 import { Tensor } from '../../tensor.js';
 import { maxPool2d, avgPool2d, onlyPyTorchDefaults, UNIMPLEMENTED_POOL_OPTIONS, type PoolOptions } from './pooling.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface Pool1dOptions {
   stride?: number | readonly number[] | null;
@@ -21,6 +22,7 @@ export interface Pool1dOptions {
 
 /** An integer ≥ min, given as a number or a list of one (PyTorch's int or 1-tuple). */
 function single(op: string, name: string, v: number | readonly number[] | null | undefined, fallback: number, min: number): number {
+  v = specialized(v);
   const n = v === undefined || v === null ? fallback : typeof v === 'number' ? v : Array.isArray(v) && v.length === 1 ? v[0] : NaN;
   if (!Number.isInteger(n) || n! < min) throw new RangeError(`${op}: ${name} must be an integer ≥ ${min} or a list of one; got ${JSON.stringify(v)}`);
   return n!;

@@ -11,6 +11,7 @@ import { pad } from '../pad.js';
 import { onesLike } from '../like.js';
 import { fullSlice, applySlice } from '../slice.js';
 import { imageLayout } from '../../views/result-layout.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface PoolOptions {
   stride?: number | readonly number[] | null;
@@ -45,7 +46,8 @@ export function onlyPyTorchDefaults(op: string, options: object, defaults: Reado
 }
 
 /** avgPool2d's divisorOverride: null, or a nonzero integer (PyTorch's int). */
-export function checkDivisor(op: string, value: unknown): number | null {
+export function checkDivisor(op: string, given: unknown): number | null {
+  const value = specialized(given);
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isInteger(value) || value === 0) throw new TypeError(`${op}: divisorOverride must be a nonzero integer or null; got ${JSON.stringify(value)}`);
   return value;
