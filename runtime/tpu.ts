@@ -88,7 +88,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' 
   | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'countNonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
-  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
+  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'bernoulli' | 'multinomial' | 'hstack' | 'vstack' | 'meshgrid'
   | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexFill' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
   | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'

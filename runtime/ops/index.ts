@@ -18,6 +18,8 @@ export * from './like.js';
 import './new-tensors.js';
 import './tensor-iteration.js';
 export * from './normal.js';
+export * from './bernoulli.js';
+export * from './multinomial.js';
 export * from './math-functions.js';
 export * from './trigonometry.js';
 export * from './float-functions.js';
