@@ -194,7 +194,7 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad' | 'enableGrad' | 'isGradEnable
       /** torch.nn.init: in-place initializers outside autograd (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight) */
       init: typeof nnInit;
     };
-    /** torch.autograd's functional form: tpu.autograd.grad(outputs, inputs, options) returns gradients without touching .grad. @example tpu.autograd.grad(loss, [w]) */
+    /** torch.autograd's functional form: tpu.autograd.grad(outputs, inputs, options) returns gradients without touching .grad. @example const u = tpu.tensor([1, 2], { requiresGrad: true }); tpu.autograd.grad(u.sum(), [u])[0] // [1, 1] */
     autograd: typeof gradOfOutputs.autograd;
     /** Optimizers (torch.optim): SGD, Adam, AdamW, RMSprop, Adagrad, with param groups; learning-rate schedulers in tpu.optim.lrScheduler. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;

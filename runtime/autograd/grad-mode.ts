@@ -70,8 +70,7 @@ export function isGradEnabled(): boolean {
 /**
  * Turns gradient recording on or off (torch.set_grad_enabled): from now on, or with fn only
  * while fn runs (the context-manager form, `with torch.set_grad_enabled(training):`).
- * @example tpu.setGradEnabled(false) // as tpu.noGrad until tpu.setGradEnabled(true)
- * @example const y = tpu.setGradEnabled(training, () => model.forward(x))
+ * @example tpu.setGradEnabled(false, () => tpu.ones([1], { requiresGrad: true }).mul(2)).requiresGrad // false
  */
 export function setGradEnabled(mode: boolean): void;
 export function setGradEnabled<T>(mode: boolean, fn: () => T): T;

@@ -47,8 +47,8 @@ function seedList(gradOutputs: AutogradGradOptions['gradOutputs'], count: number
  * (torch.autograd.grad); no tensor's .grad changes. An output of more than one element needs
  * its gradient in `gradOutputs`. Inputs may be intermediate values, not only leaves.
  * @example
- * const w = tpu.tensor([1, 2], { requiresGrad: true });
- * tpu.autograd.grad(w.square().sum(), [w]) // [[2, 4]]; w.grad stays null
+ * const p = tpu.tensor([1, 2], { requiresGrad: true });
+ * tpu.autograd.grad(p.square().sum(), [p])[0] // [2, 4]
  */
 export function gradOf(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], options?: AutogradGradOptions): (Tensor | null)[] {
   const began = beginCallSite(gradOf);
@@ -96,5 +96,9 @@ export function gradOf(outputs: Tensor | readonly Tensor[], inputs: Tensor | rea
 
 /** torch.autograd's functions. */
 export const autograd = {
+  /**
+   * The gradients of outputs with respect to inputs, in an array; no .grad changes (torch.autograd.grad).
+   * @example const v = tpu.tensor([3], { requiresGrad: true }); tpu.autograd.grad(v.square().sum(), [v])[0] // [6]
+   */
   grad: gradOf,
 };
