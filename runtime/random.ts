@@ -12,6 +12,14 @@ export function manualSeed(seed: number): void {
   state = seed >>> 0;
 }
 
+/**
+ * PyTorch's `generator=` keyword: the runtime has one generator, seeded by tpu.manualSeed, so
+ * a generator given is refused rather than ignored (its seed would silently not apply).
+ */
+export function refuseGenerator(op: string, generator: unknown): void {
+  if (generator !== undefined) throw new TypeError(`${op}: the generator option is not supported: the runtime has one random generator, seeded by tpu.manualSeed(seed); got ${typeof generator}`);
+}
+
 /** mulberry32: uniform in [0, 1). */
 function next(): number {
   state = (state + 0x6d2b79f5) >>> 0;

@@ -150,6 +150,8 @@ export class Tensor {
   requiresGrad = false;
   /** When it last started requiring grad (autograd/grad-clock.ts; 0: from its creation). */
   _gradSince = 0;
+  /** When detach_() cut it from its graph (0: never): nodes recorded before still reach its old node. */
+  _gradUntil = 0;
   /** The gradient behind `grad`. */
   _grad: Tensor | null = null;
   /** A non-leaf whose gradient backward() keeps in .grad (retainGrad()). */

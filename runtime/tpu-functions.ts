@@ -42,10 +42,10 @@ const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, o
 
 export const functional = {
   // their options' requiresGrad applied, as the creation functions' (creation.ts)
-  ...withRequiresGrad({ linspace, logspace, eye, randint, randperm }), normal: ops.normal,
-  zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike,
+  ...withRequiresGrad({ linspace, logspace, eye, randint, randperm }), normal: ops.normal, bernoulli: ops.bernoulli, multinomial: ops.multinomial,
+  zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike, randintLike: ops.randintLike,
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, hstack: ops.hstack, vstack: ops.vstack, meshgrid: ops.meshgrid, einsum: ops.einsum,
-  split: ops.split, chunk: ops.chunk, roll: ops.roll, flip: ops.flip,
+  split: ops.split, chunk: ops.chunk, tensorSplit: ops.tensorSplit, roll: ops.roll, flip: ops.flip, fliplr: ops.fliplr, flipud: ops.flipud,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
   mm: ops.mm, mv: ops.mv, addmm: ops.addmm, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
   linalg: ops.linalg, det: ops.det, slogdet: ops.slogdet, inverse: ops.inv, cross: ops.cross, kron: ops.kron, tensordot: ops.tensordot, cdist: ops.cdist,
@@ -71,7 +71,7 @@ export const functional = {
   logicalAnd: method('logicalAnd'), logicalOr: method('logicalOr'), logicalXor: method('logicalXor'), logicalNot: method('logicalNot'),
   sum: method('sum'), mean: method('mean'), prod: method('prod'), amax: method('amax'), amin: method('amin'), max: ops.max, min: ops.min,
   argmax: method('argmax'), argmin: method('argmin'), any: method('any'), all: method('all'),
-  var: ops.variance, std: ops.std, logsumexp: ops.logsumexp, norm: ops.norm,
+  var: ops.variance, std: ops.std, varMean: ops.varMean, stdMean: ops.stdMean, logsumexp: ops.logsumexp, norm: ops.norm,
   nansum: ops.nansum, nanmean: ops.nanmean, median: ops.median, nanmedian: ops.nanmedian, kthvalue: ops.kthvalue, quantile: ops.quantile, nanquantile: ops.nanquantile, cummax: ops.cummax, cummin: ops.cummin, logcumsumexp: ops.logcumsumexp,
   diff: ops.diff, isclose: ops.isclose, allclose: ops.allclose, equal: ops.equal,
   cumsum: ops.cumsum, cumprod: ops.cumprod, sort: ops.sort, argsort: ops.argsort, topk: ops.topk,

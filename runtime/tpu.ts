@@ -30,11 +30,12 @@ import { setCallSites } from './call-site.js';
 import { training } from './training.js';
 import { distributed, distributeTensor, DTensor, initDeviceMesh, Partial, Replicate, Shard } from './distributed/index.js';
 import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/compiler-summary.js';
-import type { Tensor } from './tensor.js';
+import { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
 import type * as computed from './creation-computed.js';
 import type * as gradMode from './autograd/grad-mode.js';
 import type * as gradTransforms from './autograd/grad-transforms.js';
+import type * as gradOfOutputs from './autograd/grad-of-outputs.js';
 import type * as jit from './jit/compile.js';
 import type * as specs from './jit/spec.js';
 import type * as nnModules from './nn/index.js';
@@ -82,13 +83,13 @@ export interface DeviceInfo {
 // The type of `tpu` names every member through the module that declares it (Pick keeps the
 // declaration, so Shift+Tab shows its doc comment); a spread object's inferred type would be
 // inlined into the emitted declarations without any doc.
-type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'where' | 'concat' | 'stack' | 'einsum'
-  | 'split' | 'chunk' | 'roll' | 'flip' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'logsumexp'
+type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'randintLike' | 'where' | 'concat' | 'stack' | 'einsum'
+  | 'split' | 'chunk' | 'tensorSplit' | 'roll' | 'flip' | 'fliplr' | 'flipud' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'varMean' | 'stdMean' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
   | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'countNonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
   | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
-  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'hstack' | 'vstack' | 'meshgrid'
+  | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'bernoulli' | 'multinomial' | 'hstack' | 'vstack' | 'meshgrid'
   | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexCopy' | 'indexFill' | 'indexPut' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
   | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
@@ -182,7 +183,7 @@ type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoft
     /** 1 - cos for pairs labelled 1, max(0, cos - margin) for -1 (F.cosine_embedding_loss; tpu.nn.cosineEmbeddingLoss). @example tpu.nn.functional.cosineEmbeddingLoss(tpu.tensor([[1, 0]]), tpu.tensor([[0, 1]]), tpu.tensor([1])) // 1 */
     cosineEmbeddingLoss: typeof nnModules.cosineEmbeddingLoss;
   };
-type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
+type TpuTraining = Pick<typeof gradMode, 'noGrad' | 'enableGrad' | 'isGradEnabled' | 'setGradEnabled'> & Pick<typeof gradTransforms, 'grad' | 'valueAndGrad'> & Pick<typeof jit, 'compile'>
   & Pick<typeof specs, 'spec'>
   & Pick<typeof saveLoad, 'save' | 'load'> & Pick<typeof scopes, 'keep' | 'scope'> & {
     /** Modules and losses (torch.nn), with torch.nn.functional's forms as tpu.nn.functional. @example const layer = new tpu.nn.Linear(4, 2) */
@@ -194,6 +195,8 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad'> & Pick<typeof gradTransforms,
       /** torch.nn.init: in-place initializers outside autograd (xavierUniform_, kaimingNormal_, normal_, zeros_, ...). @example tpu.nn.init.xavierUniform_(new tpu.nn.Linear(4, 2).weight) */
       init: typeof nnInit;
     };
+    /** torch.autograd's functional form: tpu.autograd.grad(outputs, inputs, options) returns gradients without touching .grad. @example const u = tpu.tensor([1, 2], { requiresGrad: true }); tpu.autograd.grad(u.sum(), [u])[0] // [1, 1] */
+    autograd: typeof gradOfOutputs.autograd;
     /** Optimizers (torch.optim): SGD, Adam, AdamW, RMSprop, Adagrad, with param groups; learning-rate schedulers in tpu.optim.lrScheduler. @example const opt = new tpu.optim.AdamW(model.parameters(), { lr: 1e-3 }) */
     optim: typeof optim;
     /** torch.utils: its data loading. */
@@ -246,6 +249,15 @@ const members = {
   profiler,
   /** Call sites for device errors: true records every strict op (several µs each), 'auto' (default) the ops that may fail on the device, false none. */
   setCallSites,
+
+  /**
+   * True for a tensor or a DTensor (torch.is_tensor).
+   * @example tpu.isTensor(tpu.ones([2])) // true
+   * @example tpu.isTensor([1, 2]) // false
+   */
+  isTensor(value: unknown): value is Tensor | DTensor {
+    return value instanceof Tensor || value instanceof DTensor;
+  },
 
   /**
    * Sync point: runs the pending fused region and waits for all queued device work.

@@ -2,7 +2,8 @@
 // save/load. Spread into `tpu` (runtime/tpu.ts).
 import * as creation from './creation.js';
 import { keep } from './scope.js';
-import { grad, noGrad, valueAndGrad, withRequiresGrad } from './autograd/index.js';
+import { enableGrad, grad, isGradEnabled, noGrad, setGradEnabled, valueAndGrad, withRequiresGrad } from './autograd/index.js';
+import { autograd } from './autograd/grad-of-outputs.js';
 import { compile } from './jit/compile.js';
 import { spec } from './jit/spec.js';
 import * as nnModules from './nn/index.js';
@@ -21,6 +22,10 @@ export const training = {
   ...withRequiresGrad(creation),
   keep,
   noGrad,
+  enableGrad,
+  isGradEnabled,
+  setGradEnabled,
+  autograd,
   grad,
   valueAndGrad,
   compile,

@@ -23,6 +23,15 @@ import { readsNoValue, releaseFreedLayouts } from '../modes/recipes.js';
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
   retainGraph?: boolean;
+  /** A graph of the gradients for second derivatives: not supported, true is an error. */
+  createGraph?: boolean;
+}
+
+/** PyTorch's create_graph=True: gradients are computed outside autograd here, so they have no graph to differentiate again. */
+export function refuseCreateGraph(who: string, createGraph: unknown): void {
+  if (createGraph === undefined || createGraph === false) return;
+  if (createGraph !== true) throw new TypeError(`${who}: createGraph must be a boolean; got ${JSON.stringify(createGraph)}`);
+  throw new Error(`${who}: createGraph: true (second derivatives: gradients of gradients) is not supported: gradients are computed outside autograd, so they have no graph of their own`);
 }
 
 /** Leaves and values reachable from root through tensors that require grad, inputs first. */
@@ -162,7 +171,7 @@ function fit(g: Tensor, operand: Tensor): Tensor {
 }
 
 /**
- * Gradients of root with respect to the leaves it depends on (or only `wanted`). Every
+ * Gradients of root with respect to the leaves it depends on (or only `wanted`, which may hold non-leaves). Every
  * intermediate gradient is disposed; the returned ones belong to the caller's scope.
  */
 export function gradients(root: Tensor, seed: Tensor | undefined, who: string, opts: BackwardOptions = {}, wanted?: ReadonlySet<Tensor>): Map<Tensor, Tensor> {
@@ -249,9 +258,9 @@ class GradientWalk {
     const inRun = new Set(nodes);
     const out: Tensor[] = [];
     for (const [t, g] of this.pending) if (!inRun.has(t) && before.get(t) !== g) out.push(g);
-    // a retained gradient (retainGrad) leaves the run too
+    // a kept non-leaf's gradient (retainGrad, an input of tpu.autograd.grad) leaves the run too
     for (const t of nodes) {
-      const kept = t._retainsGrad ? this.leaves.get(t) : undefined;
+      const kept = this.leaves.get(t);
       if (kept) out.push(kept);
     }
     return out;
@@ -271,8 +280,9 @@ class GradientWalk {
       if (!this.wanted || this.wanted.has(t)) this.leaves.set(t, g);
       return;
     }
-    // retainGrad(): backward() keeps this non-leaf's gradient too, in .grad as a leaf's
-    if (t._retainsGrad && !this.wanted) this.leaves.set(t, g);
+    // retainGrad(): backward() keeps this non-leaf's gradient too, in .grad as a leaf's; a
+    // non-leaf asked for (an input of tpu.autograd.grad) is kept likewise
+    if (this.wanted ? this.wanted.has(t) : t._retainsGrad) this.leaves.set(t, g);
     if (!node.operands) {
       throw new Error(`${this.who}: trying to backward through the graph a second time (its intermediate values were freed after the first backward); call backward({ retainGraph: true }) the first time`);
     }
@@ -286,7 +296,8 @@ class GradientWalk {
     for (let i = 0; i < operands.length; i++) {
       const o = operands[i]!;
       const value = valueAt(o, versions[i]);
-      seen[i] = o instanceof Tensor && o.requiresGrad && !requiredGradAt(o, node.recordedAt) ? withoutGrad(value as Tensor) : value;
+      // (the value: a tensor detached in place since reads as its past value, which requires grad)
+      seen[i] = value instanceof Tensor && value.requiresGrad && !requiredGradAt(o, node.recordedAt) ? withoutGrad(value) : value;
     }
     const out = valueAt(t, node.outVersion) as Tensor;
     const ins = rule(g, seen, out, node.attrs);

@@ -14,12 +14,17 @@ export function startsRequiringGrad(t: Tensor): void {
   t._gradSince = ++clock;
 }
 
+/** Marks `t`, detached in place, as no longer requiring grad for nodes recorded from now on. */
+export function stopsRequiringGrad(t: Tensor): void {
+  t._gradUntil = ++clock;
+}
+
 /** The time a node recorded now keeps. */
 export function recordTime(): number {
   return clock;
 }
 
-/** Whether `o` required grad when a node recorded at `recordedAt` read it (and still does). */
+/** Whether `o` required grad when a node recorded at `recordedAt` read it (and still does, or was detached in place since). */
 export function requiredGradAt(o: Operand, recordedAt: number): o is Tensor {
-  return o instanceof Tensor && o.requiresGrad && o._gradSince <= recordedAt;
+  return o instanceof Tensor && (o.requiresGrad || o._gradUntil > recordedAt) && o._gradSince <= recordedAt;
 }

@@ -1,7 +1,7 @@
 // Autograd: importing this module installs the tape hook and the Tensor methods.
 import './tape.js';
 import './tensor-methods.js';
-export { noGrad, gradEnabled } from './grad-mode.js';
+export { noGrad, enableGrad, gradEnabled, isGradEnabled, setGradEnabled } from './grad-mode.js';
 export { grad, valueAndGrad, type GradOptions, type TensorTree } from './grad-transforms.js';
 export { type BackwardOptions } from './backward.js';
 export { setRequiresGrad } from './tensor-methods.js';

@@ -9,7 +9,7 @@ import type { OpDef, Operand } from '../ops/op.js';
 import { identity } from '../ops/identity.js';
 import { zerosLike } from '../ops/like.js';
 import type { GradNode } from './tape.js';
-import { recordTime, startsRequiringGrad } from './grad-clock.js';
+import { recordTime, startsRequiringGrad, stopsRequiringGrad } from './grad-clock.js';
 
 /**
  * The write count of a tensor's version counter (its own, or its base's). A view whose base
@@ -91,6 +91,20 @@ export function recordInPlace(target: Tensor, source: Tensor, sourceNode: GradNo
   target._gradNode = { ...node, outVersion: target._version };
 }
 
+/**
+ * x.detach_() of a non-leaf, as PyTorch's: the tensor leaves its graph, but the nodes recorded
+ * before still reach its old node, through `alias` (its value, not a view to autograd) at its
+ * version; a rule reading the value reads it there, until an in-place write changes it.
+ */
+export function recordDetach(t: Tensor, alias: Tensor): void {
+  alias.requiresGrad = true;
+  alias._gradNode = t._gradNode;
+  sharingVersion(alias, t);
+  (t._past ??= new Map()).set(versionOf(t), alias);
+  pruneFreed(t);
+  stopsRequiringGrad(t);
+}
+
 // Past values whose graph backward has freed are not reachable again: dropped once the
 // map doubles, so a long-lived tensor written in place in every step keeps few.
 function pruneFreed(t: Tensor): void {
@@ -102,12 +116,16 @@ function pruneFreed(t: Tensor): void {
 
 /** The tensor (or stand-in) a gradient for operand `o`, recorded at `version`, flows to. */
 export function edgeOf(o: Operand, version: number): Operand {
-  if (!(o instanceof Tensor) || versionOf(o) === version) return o;
+  // a tensor detached in place since: its old node is in its past at the same version
+  if (!(o instanceof Tensor) || (versionOf(o) === version && o._gradUntil === 0)) return o;
   return o._past?.get(version) ?? o;
 }
 
 /** What a gradient rule sees for operand `o` recorded at `version`: a stand-in when it changed since. */
 export function valueAt(o: Operand, version: number | undefined): Operand {
-  if (!(o instanceof Tensor) || version === undefined || versionOf(o) === version || o._stale) return o;
-  return o._past?.get(version) ?? standIn(o, version, o.requiresGrad, null);
+  if (!(o instanceof Tensor) || version === undefined || (versionOf(o) === version && o._gradUntil === 0) || o._stale) return o;
+  const past = o._past?.get(version);
+  if (past === undefined && versionOf(o) === version) return o;
+  // a detached value (recordDetach) holds the tensor's current value: not the one recorded once written since
+  return past && (past._stale || versionOf(past) === version) ? past : standIn(o, version, past?.requiresGrad ?? o.requiresGrad, null);
 }

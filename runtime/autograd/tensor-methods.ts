@@ -2,10 +2,11 @@
 import { isFloating } from '../dtype.js';
 import { keep } from '../scope.js';
 import { freshen, Tensor } from '../tensor.js';
-import { gradients, type BackwardOptions } from './backward.js';
+import { gradients, refuseCreateGraph, type BackwardOptions } from './backward.js';
 import { runGradReducers } from './grad-reducers.js';
 import { noGrad } from './grad-mode.js';
 import { startsRequiringGrad } from './grad-clock.js';
+import { recordDetach } from './past-values.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { installGetters, installMethods } from '../install-methods.js';
 import { gradLayout } from '../views/result-layout.js';
@@ -35,6 +36,12 @@ declare module '../tensor.js' {
      * @example tpu.ones([2], { requiresGrad: true }).mul(2).detach().requiresGrad // false
      */
     detach(): Tensor;
+    /**
+     * Cuts this tensor from the graph in place (requiresGrad false, a leaf); returns this, as
+     * PyTorch's detach_(). Views refuse it, as in PyTorch (use detach()).
+     * @example const h = tpu.ones([2], { requiresGrad: true }).mul(2); h.detach_().requiresGrad // false
+     */
+    detach_(): Tensor;
     /** True for tensors not computed from a tensor requiring grad. */
     readonly isLeaf: boolean;
     /**
@@ -92,11 +99,17 @@ installMethods({
     const began = beginCallSite(backward);
     try {
       freshen(this); // a view whose base was written since: its graph node is the new value's
+      let g: Tensor | undefined;
+      let o: BackwardOptions;
       if (isOptions(gradient)) {
         if (options !== undefined) throw new TypeError('backward: give the options once: backward({ gradient, retainGraph }) or backward(gradient, { retainGraph })');
-        const { gradient: g, ...rest } = readOptions<BackwardOptions & { gradient?: Tensor }>('backward', gradient, ['gradient', 'retainGraph']);
-        accumulateGradients(this, g, rest);
-      } else accumulateGradients(this, gradient as Tensor | undefined, options ?? {});
+        ({ gradient: g, ...o } = readOptions<BackwardOptions & { gradient?: Tensor }>('backward', gradient, ['gradient', 'retainGraph', 'createGraph']));
+      } else {
+        g = gradient as Tensor | undefined;
+        o = readOptions<BackwardOptions>('backward', options, ['retainGraph', 'createGraph']);
+      }
+      refuseCreateGraph('backward', o.createGraph);
+      accumulateGradients(this, g, o);
     } finally {
       endCallSite(began);
     }
@@ -111,6 +124,17 @@ installMethods({
     // `w.detach().add_(1)` writes w without the leaf's in-place error.
     if (out._viewOf) out._viewOf = { ...out._viewOf, gradLeaf: null };
     return out;
+  },
+  detach_() {
+    if (this._viewOf?.differentiable) {
+      throw new Error(`detach_: can't detach views in-place (${this.describe()} is a view of another tensor); use detach() instead`);
+    }
+    // the old node stays reachable from nodes recorded before (kept: a scope's end must not free it)
+    if (this._gradNode) recordDetach(this, keep(this.detach()));
+    this._gradNode = null;
+    this.requiresGrad = false;
+    this._retainsGrad = false;
+    return this;
   },
 });
 

@@ -80,7 +80,7 @@ export const REPLICATED = [
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
   // x.newZeros(size): the same new tensor on every chip
   'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
-  'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron',
+  'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
@@ -103,6 +103,10 @@ const RANDOM = 'draws random numbers on every chip, so the copies of a replicate
 export const NOT_ON_DTENSOR: Record<string, string> = {
   normal_: RANDOM,
   uniform_: RANDOM,
+  bernoulli_: RANDOM,
+  bernoulli: RANDOM,
+  multinomial: RANDOM,
+  detach_: 'a DTensor is not cut from its graph in place here: take dt.detach(), a new DTensor over the same pieces',
   slogdet: 'its (sign, logabsdet) pair has no DTensor form here: take dt.fullTensor().slogdet(), or dt.det()',
   device: 'a DTensor lives on the chips of its mesh (dt.mesh.chips); each piece has its own device (dt.localTensors()[k].device)',
   toChip: 'a DTensor is laid out on a mesh: read dt.fullTensor() (on the mesh\'s first chip) and move that, or redistribute the DTensor',
@@ -126,4 +130,4 @@ export const FUNCTIONS_POINTWISE = [
   'tanhshrink', ...POINTWISE,
 ] as const;
 
-export const FUNCTIONS_REFUSED = { dropout: RANDOM, randLike: RANDOM, randnLike: RANDOM, normal: RANDOM } satisfies Record<string, string>;
+export const FUNCTIONS_REFUSED = { dropout: RANDOM, randLike: RANDOM, randnLike: RANDOM, randintLike: RANDOM, normal: RANDOM, bernoulli: RANDOM, multinomial: RANDOM } satisfies Record<string, string>;

@@ -1,11 +1,13 @@
 // Activation layers with options (torch.nn.LeakyReLU, ELU, CELU, Hardtanh, Softplus), each over
-// its op: the options by position or by name, as PyTorch's, their defaults shown by toString().
+// its op: the options by position or by name, as PyTorch's, their defaults shown by toString();
+// all but Softplus take PyTorch's inplace.
 import type { Tensor } from '../tensor.js';
 import { leakyRelu, elu, celu, hardtanh, type LeakyReluOptions, type AlphaOption, type HardtanhOptions } from '../ops/nn/piecewise-activations.js';
 import { softplus, type SoftplusOptions } from '../ops/nn/smooth-activations.js';
 import { numberOption } from '../ops/nn/number-option.js';
 import { Module } from './module.js';
 import { layerArguments } from './layer-arguments.js';
+import { inplaceOption, maybeInPlace, type InplaceOption } from './inplace-option.js';
 
 /**
  * x for x > 0, negativeSlope·x otherwise, as a layer (torch.nn.LeakyReLU; negativeSlope 0.01).
@@ -13,48 +15,58 @@ import { layerArguments } from './layer-arguments.js';
  */
 export class LeakyReLU extends Module {
   readonly negativeSlope: number;
+  readonly inplace: boolean;
 
-  constructor(...args: [negativeSlope?: number] | [options: LeakyReluOptions]) {
+  constructor(...args: [negativeSlope?: number, inplace?: boolean] | [negativeSlope: number, options: InplaceOption] | [options: LeakyReluOptions & InplaceOption]) {
     super();
-    const o = layerArguments<LeakyReluOptions>('LeakyReLU', args, ['negativeSlope']);
+    const o = layerArguments<LeakyReluOptions & InplaceOption>('LeakyReLU', args, ['negativeSlope', 'inplace']);
     this.negativeSlope = numberOption('nn.LeakyReLU', 'negativeSlope', o.negativeSlope, 0.01);
+    this.inplace = inplaceOption('LeakyReLU', o.inplace);
   }
 
   forward(x: Tensor): Tensor {
-    return leakyRelu(x, { negativeSlope: this.negativeSlope });
+    return maybeInPlace(this.inplace, 'LeakyReLU', x, (v) => leakyRelu(v, { negativeSlope: this.negativeSlope }));
   }
 
   protected override extraRepr(): string {
-    return `negativeSlope=${this.negativeSlope}`;
+    return `negativeSlope=${this.negativeSlope}${inplaceRepr(this.inplace)}`;
   }
 }
+
+/** toString()'s ", inplace=true" for a layer given it (PyTorch's repr adds it likewise). */
+const inplaceRepr = (inplace: boolean) => (inplace ? ', inplace=true' : '');
 
 /** ELU and CELU: one alpha, 1 by default. */
 abstract class AlphaActivation extends Module {
   readonly alpha: number;
+  readonly inplace: boolean;
 
   constructor(args: readonly unknown[]) {
     super();
     const layer = new.target.name;
-    this.alpha = numberOption(`nn.${layer}`, 'alpha', layerArguments<AlphaOption>(layer, args, ['alpha']).alpha, 1);
+    const o = layerArguments<AlphaOption & InplaceOption>(layer, args, ['alpha', 'inplace']);
+    this.alpha = numberOption(`nn.${layer}`, 'alpha', o.alpha, 1);
+    this.inplace = inplaceOption(layer, o.inplace);
   }
 
   protected override extraRepr(): string {
-    return `alpha=${this.alpha}`;
+    return `alpha=${this.alpha}${inplaceRepr(this.inplace)}`;
   }
 }
+
+type AlphaArgs = [alpha?: number, inplace?: boolean] | [alpha: number, options: InplaceOption] | [options: AlphaOption & InplaceOption];
 
 /**
  * x for x > 0, alpha·(eˣ - 1) otherwise, as a layer (torch.nn.ELU; alpha 1).
  * @example new tpu.nn.ELU({ alpha: 0.5 }).forward(x)
  */
 export class ELU extends AlphaActivation {
-  constructor(...args: [alpha?: number] | [options: AlphaOption]) {
+  constructor(...args: AlphaArgs) {
     super(args);
   }
 
   forward(x: Tensor): Tensor {
-    return elu(x, { alpha: this.alpha });
+    return maybeInPlace(this.inplace, 'ELU', x, (v) => elu(v, { alpha: this.alpha }));
   }
 }
 
@@ -63,12 +75,12 @@ export class ELU extends AlphaActivation {
  * @example new tpu.nn.CELU(2).forward(x)
  */
 export class CELU extends AlphaActivation {
-  constructor(...args: [alpha?: number] | [options: AlphaOption]) {
+  constructor(...args: AlphaArgs) {
     super(args);
   }
 
   forward(x: Tensor): Tensor {
-    return celu(x, { alpha: this.alpha });
+    return maybeInPlace(this.inplace, 'CELU', x, (v) => celu(v, { alpha: this.alpha }));
   }
 }
 
@@ -79,20 +91,23 @@ export class CELU extends AlphaActivation {
 export class Hardtanh extends Module {
   readonly minVal: number;
   readonly maxVal: number;
+  readonly inplace: boolean;
 
-  constructor(...args: [minVal?: number, maxVal?: number] | [minVal: number, options: Omit<HardtanhOptions, 'minVal'>] | [options: HardtanhOptions]) {
+  constructor(...args: [minVal?: number, maxVal?: number, inplace?: boolean] | [minVal: number, options: Omit<HardtanhOptions, 'minVal'> & InplaceOption]
+    | [minVal: number, maxVal: number, options: InplaceOption] | [options: HardtanhOptions & InplaceOption]) {
     super();
-    const o = layerArguments<HardtanhOptions>('Hardtanh', args, ['minVal', 'maxVal']);
+    const o = layerArguments<HardtanhOptions & InplaceOption>('Hardtanh', args, ['minVal', 'maxVal', 'inplace']);
     this.minVal = numberOption('nn.Hardtanh', 'minVal', o.minVal, -1);
     this.maxVal = numberOption('nn.Hardtanh', 'maxVal', o.maxVal, 1);
+    this.inplace = inplaceOption('Hardtanh', o.inplace);
   }
 
   forward(x: Tensor): Tensor {
-    return hardtanh(x, { minVal: this.minVal, maxVal: this.maxVal });
+    return maybeInPlace(this.inplace, 'Hardtanh', x, (v) => hardtanh(v, { minVal: this.minVal, maxVal: this.maxVal }));
   }
 
   protected override extraRepr(): string {
-    return `minVal=${this.minVal}, maxVal=${this.maxVal}`;
+    return `minVal=${this.minVal}, maxVal=${this.maxVal}${inplaceRepr(this.inplace)}`;
   }
 }
 

@@ -14,6 +14,8 @@ import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
+import { castModules, moduleDType } from './module-to.js';
+import type { DType } from '../dtype.js';
 
 export type StateDict = Record<string, Tensor>;
 /** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
@@ -163,9 +165,24 @@ export abstract class Module {
     zeroGrads('zeroGrad', this.parameters(), options);
   }
 
-  /** Parameters and buffers by dotted name (the tensors themselves, not copies; a DTensor's full tensor on its mesh's first chip). */
+  /**
+   * Casts every floating parameter and buffer to a floating dtype, as PyTorch's Module.to(dtype);
+   * returns this. Each cast one is a new tensor (a tensor's dtype is fixed here): make the
+   * optimizer after .to() (one made before refuses to step). A dtype they have already changes nothing.
+   * @example const model = new tpu.nn.Linear(4, 2).to('bfloat16'); model.weight.dtype // 'bfloat16'
+   */
+  to(dtype: DType | { dtype: DType }): this {
+    castModules(this.modules(), moduleDType(dtype));
+    return this;
+  }
+
+  /**
+   * Parameters and buffers by dotted name, detached but sharing their storage, as PyTorch's
+   * state_dict(): `sd.weight.mul_(2)` doubles the weight (a DTensor's: its full tensor on its
+   * mesh's first chip, a copy).
+   */
   stateDict(): StateDict {
-    return noGrad(() => Object.fromEntries(this.namedValues().map(([k, t]) => [k, t instanceof DTensor ? t.fullTensor() : t])));
+    return noGrad(() => Object.fromEntries(this.namedValues().map(([k, t]) => [k, t instanceof DTensor ? t.fullTensor() : t.detach()])));
   }
 
   /**

@@ -3,6 +3,7 @@
 import { readOptions } from '../options.js';
 import { assertDType, type DType } from '../dtype.js';
 import { rand, randn } from '../creation.js';
+import { randint } from '../creation-computed.js';
 import { Tensor } from '../tensor.js';
 import { filled } from './constant.js';
 import { preserveLayout } from '../views/result-layout.js';
@@ -51,4 +52,18 @@ export function randLike(x: Tensor, opts?: LikeOptions): Tensor {
  */
 export function randnLike(x: Tensor, opts?: LikeOptions): Tensor {
   return preserveLayout(x, randn([...x.shape], { dtype: likeDtype('tpu.randnLike', x, opts), chip: x.chip }));
+}
+
+/**
+ * Integers uniform in [low, high) with the shape and dtype of x (torch.randint_like):
+ * randintLike(x, high) or randintLike(x, low, high), then options.
+ * @example tpu.randintLike(tpu.zeros([2, 3]), 10).dtype // 'float32'
+ */
+export function randintLike(x: Tensor, high: number, opts?: LikeOptions): Tensor;
+export function randintLike(x: Tensor, low: number, high: number, opts?: LikeOptions): Tensor;
+export function randintLike(x: Tensor, a: number, b?: number | LikeOptions, c?: LikeOptions): Tensor {
+  const [low, high, opts] = typeof b === 'number' ? [a, b, c] : [0, a, b];
+  const dtype = likeDtype('tpu.randintLike', x, opts);
+  if (dtype === 'bool' && high > 2) throw new RangeError(`tpu.randintLike: high - 1 = ${high - 1} is out of range for dtype bool; high must be at most 2`);
+  return preserveLayout(x, randint(low, high, [...x.shape], { dtype, chip: x.chip }));
 }

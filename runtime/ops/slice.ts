@@ -136,6 +136,24 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
   return preserveLayout(x, x.ndim === 0 || x.numel() === 0 ? x : apply(slice, [x], attrs));
 }
 
+/**
+ * Columns in reverse order: flip along dim 1 of a tensor of 2 or more dims (torch.fliplr).
+ * @example tpu.fliplr(tpu.tensor([[1, 2], [3, 4]])) // [[2, 1], [4, 3]]
+ */
+export function fliplr(x: Tensor): Tensor {
+  if (x.ndim < 2) throw new RangeError(`fliplr: input must have at least 2 dims; got ${x.describe()}`);
+  return flip(x, 1);
+}
+
+/**
+ * Rows in reverse order: flip along dim 0 of a tensor of 1 or more dims (torch.flipud).
+ * @example tpu.flipud(tpu.tensor([[1, 2], [3, 4]])) // [[3, 4], [1, 2]]
+ */
+export function flipud(x: Tensor): Tensor {
+  if (x.ndim < 1) throw new RangeError(`flipud: input must have at least 1 dim; got ${x.describe()}`);
+  return flip(x, 0);
+}
+
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -154,10 +172,22 @@ declare module '../tensor.js' {
      * @example tpu.tensor([[1, 2], [3, 4]]).flip(0, 1) // [[4, 3], [2, 1]]
      */
     flip(...dims: IntArgs): Tensor;
+    /**
+     * Columns in reverse order, for 2 or more dims (torch.Tensor.fliplr).
+     * @example tpu.tensor([[1, 2], [3, 4]]).fliplr() // [[2, 1], [4, 3]]
+     */
+    fliplr(): Tensor;
+    /**
+     * Rows in reverse order, for 1 or more dims (torch.Tensor.flipud).
+     * @example tpu.tensor([[1, 2], [3, 4]]).flipud() // [[3, 4], [1, 2]]
+     */
+    flipud(): Tensor;
   }
 }
 installMethods({
   slice(dim, start, end, step) { return sliceDim(this, dim, start, end, step); },
   narrow(dim, start, length) { return narrow(this, dim, start, length); },
   flip(...dims) { return flip(this, intArgs('flip', dims, 'dims')); },
+  fliplr() { return fliplr(this); },
+  flipud() { return flipud(this); },
 });

@@ -22,7 +22,7 @@ import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
-import { isParameter } from '../nn/registered-parameters.js';
+import { isParameter, refuseReplaced } from '../nn/registered-parameters.js';
 import { isOptions, readOptions } from '../options.js';
 import { installHints } from '../snake-case-hints.js';
 
@@ -239,7 +239,10 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
   #gradients(): Map<Tensor, Tensor> {
     const grads = new Map<Tensor, Tensor>();
-    for (const p of this.params) if (p._grad) grads.set(p, p._grad);
+    for (const p of this.params) {
+      refuseReplaced(`${this.name}.step`, p);
+      if (p._grad) grads.set(p, p._grad);
+    }
     for (const d of this.#dtensors) {
       const pieces = d.localTensors();
       d._gradValue()?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));

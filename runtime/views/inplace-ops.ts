@@ -116,7 +116,7 @@ declare module '../tensor.js' {
     mul_(other: Operand): Tensor;
     /**
      * In place: this / other (rounded with { roundingMode }, as div); returns this.
-     * @example tpu.full([2], 3).div_(2) // [1.5, 1.5]
+     * @example tpu.full([2], 3.5).div_(2) // [1.75, 1.75]
      */
     div_(other: Operand, options?: DivOptions): Tensor;
     /**

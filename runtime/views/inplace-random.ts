@@ -1,11 +1,14 @@
-// x.uniform_(a, b) and x.normal_(mean, std): PyTorch's in-place random fills (weight init
-// code), drawn from the tpu.manualSeed generator on the host in float64 and written in x's dtype.
+// x.uniform_(a, b), x.normal_(mean, std) and x.bernoulli_(p): PyTorch's in-place random fills
+// (weight init code, masks), drawn from the tpu.manualSeed generator on the host in float64 and
+// written in x's dtype.
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { isFloating } from '../dtype.js';
 import { numel } from '../shape.js';
 import { numbersByPosition } from '../options.js';
-import { normal, uniform } from '../random.js';
+import { normal, refuseGenerator, uniform } from '../random.js';
+import { bernoulliDraws, probabilities, type BernoulliOptions } from '../ops/bernoulli.js';
+import { readOptions } from '../options.js';
 import { upload } from '../upload.js';
 import { writeInPlace } from './inplace-ops.js';
 
@@ -40,6 +43,12 @@ declare module '../tensor.js' {
      * @example tpu.zeros([3]).normal_(0, 0.02)
      */
     normal_(mean?: number | { mean?: number; std?: number }, std?: number | { std?: number }): Tensor;
+    /**
+     * In place: 1 with probability p (default 0.5), else 0, in x's dtype; p a number or a tensor
+     * of probabilities broadcast to x's shape (torch.Tensor.bernoulli_).
+     * @example tpu.zeros([3]).bernoulli_(1) // [1, 1, 1]
+     */
+    bernoulli_(p?: number | Tensor, options?: BernoulliOptions): Tensor;
   }
 }
 installMethods({
@@ -50,5 +59,11 @@ installMethods({
   normal_(...args: unknown[]) {
     const { mean = 0, std = 1 } = numbersByPosition('normal_', ['mean', 'std'], args);
     return fillRandom('normal_', this, normalWith('normal_', mean, std));
+  },
+  bernoulli_(p: number | Tensor = 0.5, options?: BernoulliOptions) {
+    refuseGenerator('bernoulli_', readOptions<BernoulliOptions>('bernoulli_', options, ['generator']).generator);
+    const values = probabilities('bernoulli_', p, this.shape);
+    const drawn = upload('bernoulli_', () => bernoulliDraws(values, numel(this.shape)), [...this.shape], this.dtype, this.chip);
+    return writeInPlace('bernoulli_', this, drawn, true);
   },
 } as Partial<Tensor> & ThisType<Tensor>);

@@ -1,0 +1,54 @@
+// The PyTorch names added for natural code type-check in a cell (the declarations a cell's
+// language service reads, dist/runtime): grad mode, tpu.autograd.grad, detach_, isTensor,
+// tensorSplit, varMean/stdMean, fliplr/flipud, randintLike, bernoulli, multinomial,
+// Module.to, inplace layers. Values hand-computed (exact in float32) or shapes/dtypes.
+import { describe, expect, it } from 'vitest';
+import { builtSessions } from './built-sessions.js';
+
+const driver = builtSessions('tpu-torch-names-')();
+
+describe('PyTorch names under %typecheck error', () => {
+  it('grad mode, autograd.grad, detach_ and isTensor', async () => {
+    await driver.value('%typecheck error');
+    const cell = [
+      'const w = tpu.tensor([1, 2], { requiresGrad: true });',
+      'const [g] = tpu.autograd.grad(w.square().sum(), [w], { retainGraph: false, allowUnused: true });',
+      'const enabled: boolean = tpu.isGradEnabled();',
+      'tpu.setGradEnabled(false);',
+      'const off = tpu.isGradEnabled();',
+      'tpu.setGradEnabled(true);',
+      'const y = tpu.noGrad(() => tpu.enableGrad(() => w.mul(2)));',
+      'const h = tpu.setGradEnabled(false, () => w.mul(3));',
+      'const cut = w.mul(2).detach_().requiresGrad;',
+      'JSON.stringify([g!.tolist(), enabled, off, y.requiresGrad, h.requiresGrad, cut, tpu.isTensor(w), tpu.isTensor(3)])',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[2, 4], true, false, true, false, false, true, false])}'`);
+  });
+
+  it('tensorSplit, varMean, stdMean, fliplr, flipud, randintLike, bernoulli, multinomial, full', async () => {
+    const cell = [
+      'const x = tpu.arange(7);',
+      'const sizes = [...tpu.tensorSplit(x, 3), ...x.tensorSplit([1, 5], { dim: 0 })].map((t) => t.shape[0]);',
+      'const [v, m] = tpu.varMean(tpu.tensor([1, 2, 6]));',
+      'const [s, m2] = tpu.stdMean(tpu.tensor([[1, 3], [2, 6]]), 1, { correction: 0 });',
+      'const flips = [tpu.fliplr(tpu.tensor([[1, 2]])).tolist(), tpu.tensor([[1], [2]]).flipud().tolist()];',
+      'const r = tpu.randintLike(tpu.zeros([3]), 2, 5);',
+      'const b = tpu.bernoulli(tpu.tensor([0, 1])).tolist();',
+      'const b2 = tpu.zeros([2]).bernoulli_(1).tolist();',
+      'const c = tpu.multinomial(tpu.tensor([0, 0, 1]), 2, { replacement: true }).tolist();',
+      'JSON.stringify([sizes, v.item(), m.item(), s.tolist(), m2.tolist(), flips, r.dtype, b, b2, c, tpu.full([2], 7).dtype])',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[3, 2, 2, 1, 4, 2], 7, 3, [1, 2], [2, 4], [[[2, 1]], [[2], [1]]], 'float32', [0, 1], [1, 1], [2, 2], 'int64'])}'`);
+  });
+
+  it('Module.to, inplace layers and stateDict', async () => {
+    const cell = [
+      'const model = new tpu.nn.Sequential(new tpu.nn.Linear(2, 2), new tpu.nn.ReLU({ inplace: true }), new tpu.nn.LeakyReLU(0.1, true), new tpu.nn.Dropout(0.5, true));',
+      'const same = model.to(\'bfloat16\') === model;',
+      'const dtypes = model.parameters().map((p) => p.dtype);',
+      'const sd = model.stateDict();',
+      '[same, dtypes, Object.keys(sd).length, sd[\'0.weight\']!.requiresGrad, String(new tpu.nn.ReLU(true))]',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe("[ true, [ 'bfloat16', 'bfloat16' ], 2, false, 'ReLU(inplace=true)' ]");
+  });
+});
