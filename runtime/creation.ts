@@ -85,12 +85,11 @@ function flatten(data: NestedInput): { shape: number[]; flat: (number | bigint)[
 }
 
 /**
- * tpu.full(shape, value), with PyTorch's dtype for the value: int64 for an integer (as
- * torch.full((2,), 7)), float32 for any other number, bool for a boolean. JS cannot tell 7.0
- * from 7: give `{ dtype: 'float32' }` for a float tensor of an integer value.
- * @example tpu.full([2], 7).dtype // 'int64'
- * @example tpu.full([2], 0.5).dtype // 'float32'
- * @example tpu.full([2], 7, { dtype: 'float32' }) // [7, 7]
+ * tpu.full(shape, value): float32 for a number, bool for a boolean. JS cannot tell 7.0 from 7, so
+ * a number is float32 as in tpu.tensor (torch.full((2,), 7.)); give `{ dtype: 'int64' }` for
+ * torch.full((2,), 7)'s int64.
+ * @example tpu.full([2], 7) // [7, 7]
+ * @example tpu.full([2], 7, { dtype: 'int64' }).dtype // 'int64'
  * @example tpu.full([2], true).dtype // 'bool'
  */
 export function full(shape: readonly number[], value: number, opts?: NumberCreationOptions): Tensor;
@@ -102,16 +101,10 @@ export function full(shape: readonly number[], value: number | boolean, opts?: C
   value = specialized(value); // its dtype and range are checked here
   if (typeof value !== 'number' && typeof value !== 'boolean') throw new TypeError(`tpu.full: value must be a number or a boolean; got ${typeof value}`);
   const o = creationOptions('tpu.full', opts);
-  const dtype = o.dtype ?? fullDType(value);
+  const dtype = o.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
   if (dtype === 'int32') checkInt32('tpu.full', 'value', Number(value));
   if (dtype === 'int64') toInt64('tpu.full', 'value', Number(value));
   return upload('full', () => new Float64Array(numel(s)).fill(Number(value)), s, dtype, o.chip);
-}
-
-/** PyTorch's dtype of torch.full's fill value: bool, int64 for an integer (not -0, a float's sign; not one past 2^53, which JS holds only as a float), else float32. */
-function fullDType(value: number | boolean): DType {
-  if (typeof value === 'boolean') return 'bool';
-  return Number.isSafeInteger(value) && !Object.is(value, -0) ? INDEX_DTYPE : 'float32';
 }
 
 /**

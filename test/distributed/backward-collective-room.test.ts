@@ -14,7 +14,7 @@ const seedValue = (i: number) => (i % 7) - 3;
 
 describe('strict mode: backward through a collective with a full chip', () => {
   it('throws out-of-memory naming the chip before any chip enqueues its part; the retried backward gives the float64 gradient', () => tpu.withMode('strict', () => {
-    const xs = mesh.chips.map((chip) => tpu.full([ROWS, COLS], chip + 1, { chip, dtype: 'float32' }).requiresGrad_());
+    const xs = mesh.chips.map((chip) => tpu.full([ROWS, COLS], chip + 1, { chip }).requiresGrad_());
     const gathered = tpu.distributed.allGather(xs, { dim: 0, mesh });
     const seed = tpu.tensor(Float32Array.from({ length: 4 * ROWS * COLS }, (_, i) => seedValue(i)), { chip: 2 }).reshape([4 * ROWS, COLS]);
     tpu.syncBlocking();

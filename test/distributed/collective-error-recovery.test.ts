@@ -88,7 +88,7 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
 describe('a chip out of memory when a fused region with a collective runs', () => {
   it('no chip starts; the error names the chip; in-place updates are undone; the next collective works', () => {
     const rows = 64; // 64×1024 float32: 256 KiB per tensor
-    const xs = CHIPS.map((chip) => tpu.full([rows, 1024], chip + 1, { chip, dtype: 'float32' }));
+    const xs = CHIPS.map((chip) => tpu.full([rows, 1024], chip + 1, { chip }));
     const ws = CHIPS.map((chip) => tpu.full([rows, 1024], 0.5, { chip }));
     tpu.syncBlocking();
     // Room for 3 more such tensors on the fullest chip (earlier tests' garbage may still be live).

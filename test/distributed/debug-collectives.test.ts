@@ -34,7 +34,7 @@ describe('debug mode: NaN/Inf in a collective result', () => {
 
   it("within the groups of an axis: only the chips whose group overflowed are named", () => {
     // 'tp' groups [0, 1] and [2, 3]: chips 2 and 3 hold BIG, 0 and 1 hold 1.
-    const xs = mesh.chips.map((chip) => tpu.full([2, 2], chip >= 2 ? BIG : 1, { chip, dtype: 'float32' }));
+    const xs = mesh.chips.map((chip) => tpu.full([2, 2], chip >= 2 ? BIG : 1, { chip }));
     const { error } = thrown(() => tpu.withMode('debug', () => tpu.distributed.allReduce(xs, { mesh, axis: 'tp' })));
     expect(error.message).toMatch(/^all_reduce produced NaN or Inf on chips 2, 3 \(output \[2, 2\] float32\)/);
   });

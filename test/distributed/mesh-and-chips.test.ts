@@ -62,7 +62,7 @@ describe('chips', () => {
 
 describe('TPU_KERNEL_CHIPS', () => {
   const run = (env: Record<string, string>) => execFileSync(process.execPath, ['--input-type=module', '-e', `import { tpu } from 'tpu-kernel/runtime';
-const xs = [0, 1, 2].map((chip) => tpu.full([2], chip + 1, { chip, dtype: 'float32' }));
+const xs = [0, 1, 2].map((chip) => tpu.full([2], chip + 1, { chip }));
 const sums = tpu.distributed.allReduce(xs, { mesh: tpu.initDeviceMesh([3]) });
 console.log(JSON.stringify({ chips: tpu.device().chips, threads: tpu.device().threads, sum: Array.from(sums[2].dataSync()) }));`], {
     env: { ...process.env, TPU_KERNEL_THREADS: '2', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,8 +11,7 @@ describe('number literals', () => {
     expect(tpu.tensor([1.0, 2.0]).dtype).toBe('float32');
     expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('float32');
     expect(tpu.tensor(3).dtype).toBe('float32');
-    // tpu.full infers as torch.full: an integer fill is int64 (test/torch/full-dtype.test.ts)
-    expect(tpu.full([2], 0.5).dtype).toBe('float32');
+    expect(tpu.full([2], 1.0).dtype).toBe('float32');
     expect(tpu.full([2], true).dtype).toBe('bool');
     expect(tpu.tensor([1, 2], { dtype: 'int32' }).dtype).toBe('int32');
     expect(tpu.tensor(new Int32Array([1, 2])).dtype).toBe('int32');

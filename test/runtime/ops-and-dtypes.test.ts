@@ -132,11 +132,10 @@ describe('type promotion (PyTorch rules)', () => {
     expect(tpu.tensor([true, true, false]).sum().item()).toBe(2);
   });
 
-  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange and full -> int64', () => {
+  it('creation dtypes: numbers -> float32 (JS cannot tell 1.0 from 1), Int32Array -> int32, booleans -> bool, integer arange -> int64', () => {
     expect(tpu.tensor([[1, 2], [3, 4]]).dtype).toBe('float32');
     expect(tpu.tensor(new Int32Array([1, 2])).dtype).toBe('int32');
-    expect(tpu.full([2], 1).dtype).toBe('int64'); // as torch.full((2,), 1)
-    expect(tpu.full([2], 0.5).dtype).toBe('float32');
+    expect(tpu.full([2], 1).dtype).toBe('float32');
     expect(tpu.arange(3).dtype).toBe('int64');
     expect(tpu.tensor([1, 2.5]).dtype).toBe('float32');
     expect(tpu.tensor([true]).dtype).toBe('bool');
