@@ -4,6 +4,7 @@
 // x[i] = x[i] + v, as Python's: a repeated index takes one update. Bad input names what it got.
 import { describe, expect, it } from 'vitest';
 import { builtSessions, REWRITE_MODES } from './built-sessions.js';
+import { expectCellWrites } from './cell-writes.js';
 
 const fresh = builtSessions('tpu-index-write-');
 
@@ -41,13 +42,7 @@ describe.each(REWRITE_MODES)('x[idx] written in cells: %s', (_, magic) => {
 
   it.each(['debug', 'strict', 'fused'])('in %s mode gives PyTorch\'s values, in place', async (mode) => {
     await driver.value(`${magic}\n%mode ${mode}\nlet x = tpu.tensor([1]), y = x, w = x, v = x;`);
-    for (const [code, value] of CASES) {
-      expect({ code, value: await driver.value(`${X}{\n${code}\n}\nJSON.stringify(x.array())`) }).toEqual({ code, value: `'${value}'` });
-    }
-    for (const [code, grads] of GRADS) {
-      const got = await driver.value(`${W}v = w;\n{\n${code}\n}\ny.sum().backward();\nJSON.stringify(w === v ? [w.grad!.array()] : [w.grad!.array(), v.grad!.array()])`);
-      expect({ code, got }).toEqual({ code, got: `'${grads}'` });
-    }
+    await expectCellWrites(driver, X, CASES, W, GRADS);
     expect(await driver.value(`${X}JSON.stringify(x[[1]] = 5)`)).toBe("'5'"); // the assignment's value is v
     const errors: [code: string, message: string][] = [
       ['x[[0, 2]] = 1;', 'setItem: the index list [0,2] must hold integers in [-2, 1] for dim 0 of size 2'],

@@ -3,6 +3,7 @@
 // it, in each eager mode and through both rewrites. Wrong value counts name both counts.
 import { describe, expect, it } from 'vitest';
 import { builtSessions, REWRITE_MODES } from './built-sessions.js';
+import { expectCellWrites } from './cell-writes.js';
 
 const fresh = builtSessions('tpu-masked-write-');
 
@@ -44,13 +45,7 @@ describe.each(REWRITE_MODES)('x[mask] written in cells: %s', (_, magic) => {
 
   it.each(['debug', 'strict', 'fused'])('in %s mode gives PyTorch\'s values, in place', async (mode) => {
     await driver.value(`${magic}\n%mode ${mode}\nlet x = tpu.tensor([1]), y = x, w = x, v = x;`);
-    for (const [code, value] of CASES) {
-      expect({ code, value: await driver.value(`${X}{\n${code}\n}\nJSON.stringify(x.array())`) }).toEqual({ code, value: `'${value}'` });
-    }
-    for (const [code, grads] of GRADS) {
-      const got = await driver.value(`${W}v = w;\n{\n${code}\n}\ny.sum().backward();\nJSON.stringify(w === v ? [w.grad!.array()] : [w.grad!.array(), v.grad!.array()])`);
-      expect({ code, got }).toEqual({ code, got: `'${grads}'` });
-    }
+    await expectCellWrites(driver, X, CASES, W, GRADS);
     const errors: [code: string, message: string][] = [
       ['x[x > 0] = tpu.tensor([1, 2]);', "x[mask] = v: v has 2 values for the mask's 3 selected elements (v's shape [2], the selected shape [3])"],
       ['x[tpu.tensor([true, true])] += tpu.tensor([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);', "x[mask] += v: v has 3 rows for the mask's 2 selected rows (v's shape [3, 3], the selected shape [2, 3])"],

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bf16, bool, f32, gradsOf, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { expectThrowInEveryMode } from '../support/throws-in-every-mode.js';
 
 const N = NaN;
 const M34 = seq('float32', [3, 4], 0.5, -3);
@@ -77,16 +78,7 @@ describe('indexPut errors name the index, its dim and the dim size', () => {
     ['mask', () => tpu.zeros([3, 4]).indexPut([tpu.tensor([true, false])], 1), /indexPut: the bool mask indices\[0\] of shape \[2\] must match the dims it covers from dim 0, \[3\]/],
     ['not a list', () => tpu.zeros([3]).indexPut(idx([0]) as never, 1), /indexPut: indices must be a list of tensors/],
     ['accumulate', () => tpu.zeros([3]).indexPut([idx([0])], 1, 'yes' as never), /indexPut: accumulate must be true or false/],
-  ])('%s', (_name, call, message) => {
-    for (const mode of ['debug', 'strict', 'fused'] as const) {
-      tpu.mode(mode);
-      try {
-        expect(call).toThrow(message);
-      } finally {
-        tpu.mode('strict');
-      }
-    }
-  });
+  ])('%s', (_name, call, message) => expectThrowInEveryMode(call, message));
 
   it('a computed index out of range fails on the device in every mode, leaving x as it was', async () => {
     for (const mode of ['debug', 'strict', 'fused'] as const) {

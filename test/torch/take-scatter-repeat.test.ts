@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bf16, bool, f32, gradsOf, i32, i64, ids, seq, torchTier, type TorchCase } from './torch-tier.js';
+import { expectThrowInEveryMode } from '../support/throws-in-every-mode.js';
 
 const N = NaN;
 const INF = Infinity;
@@ -67,16 +68,7 @@ describe('indices the host uploaded are checked at the call', () => {
     ['scatter', () => tpu.zeros([2]).scatter(0, idx([-1]), 1), /scatter: index -1 at position 0 is out of range \[0, 1\] \(negative indices are errors here/],
     ['indexAdd', () => tpu.zeros([2]).indexAdd(0, idx([2]), tpu.ones([1])), /indexAdd: index 2 at position 0 is out of range \[0, 1\]/],
     ['indexFill', () => tpu.zeros([2]).indexFill(0, idx([0, 2]), 1), /indexFill: index 2 at position 1 is out of range \[-2, 1\]/],
-  ])('%s', (_name, call, message) => {
-    for (const mode of ['debug', 'strict', 'fused'] as const) {
-      tpu.mode(mode);
-      try {
-        expect(call).toThrow(message);
-      } finally {
-        tpu.mode('strict');
-      }
-    }
-  });
+  ])('%s', (_name, call, message) => expectThrowInEveryMode(call, message));
 
   it('repeatInterleave under tpu.compile asks for outputSize, and runs with it', async () => {
     const r = tpu.tensor(new Int32Array([1, 2]));
