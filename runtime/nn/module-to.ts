@@ -11,7 +11,6 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { setRequiresGrad } from '../autograd/tensor-methods.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { isParameter, markParameter, noteReplacedByTo } from './registered-parameters.js';
-import type { Module } from './module.js';
 
 /** Module.to's argument: a dtype, or `{ dtype }`, as Tensor.to takes it. */
 export function moduleDType(arg: unknown): DType {
@@ -30,8 +29,8 @@ function cast(t: Tensor, dtype: DType): Tensor {
   return out;
 }
 
-/** Casts the floating tensors of `modules` (each module once) to `dtype` in place of the old ones. */
-export function castModules(modules: readonly Module[], dtype: DType): void {
+/** Casts the floating tensors held by `modules` (each module once; their own properties) to `dtype` in place of the old ones. */
+export function castModules(modules: readonly object[], dtype: DType): void {
   const made = new Map<Tensor, Tensor>();
   for (const m of modules) {
     for (const [k, v] of Object.entries(m)) {
