@@ -80,7 +80,7 @@ export const REPLICATED = [
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
   // x.newZeros(size): the same new tensor on every chip
   'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
-  'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud',
+  'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud', 'indexCopy', 'indexPut',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
@@ -99,8 +99,16 @@ export const COMPOSED = [
 /** Ops that draw random numbers: each chip would draw its own, and a replicated DTensor's copies would differ. */
 const RANDOM = 'draws random numbers on every chip, so the copies of a replicated result would differ; apply it to dt.fullTensor() or to each piece (dt.localTensors())';
 
+/** Writes through indices: each would land in one chip's piece or several, and no rule splits them. */
+const INDEX_WRITE = 'writes through indices in place, and no sharding rule splits such a write over the pieces; build the new value out of place (dt.indexPut(indices, values), dt.indexCopy(...), replicated), or write into dt.fullTensor()';
+
 /** Tensor methods a DTensor refuses, with what to do instead (the error says it). */
 export const NOT_ON_DTENSOR: Record<string, string> = {
+  indexPut_: INDEX_WRITE,
+  indexAdd_: INDEX_WRITE,
+  indexCopy_: INDEX_WRITE,
+  indexFill_: INDEX_WRITE,
+  setItem: INDEX_WRITE,
   normal_: RANDOM,
   uniform_: RANDOM,
   bernoulli_: RANDOM,
