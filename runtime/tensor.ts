@@ -3,6 +3,7 @@
 // recipe and freeing a buffer belong to the modes, reached through one interface
 // (ValueKeeper) so this file needs nothing above it. Op methods (add, matmul, ...) are
 // attached by the op definition files in runtime/ops/, one file per op family.
+import type { Device } from './device-argument.js';
 import { storageToHost, type DType, type HostArray } from './dtype.js';
 import { formatShape, normalizeDim, numel, type Shape } from './shape.js';
 import { isOptions, readOptions } from './options.js';
@@ -214,7 +215,7 @@ export class Tensor {
     chipSession(buffer.chip).track(this, buffer);
   }
 
-  get device(): string {
+  get device(): Device {
     return `tpu:${this.chip}`;
   }
   get ndim(): number {

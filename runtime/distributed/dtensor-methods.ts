@@ -1,6 +1,8 @@
 // Gives DTensor the Tensor methods listed in dtensor-op-groups.ts, each with its group's rule
 // (generic-rules.ts), and their types: the Tensor method's own signature with Tensor read as
 // DTensor (dtensor.ts merges DTensorMethods into the class, which is what cells type-check against).
+import { deviceChip } from '../device-argument.js';
+import { isOptions } from '../options.js';
 import { Tensor } from '../tensor.js';
 import { formatShape, shapesEqual } from '../shape.js';
 import { noGrad } from '../autograd/grad-mode.js';
@@ -49,6 +51,16 @@ function installRule(names: readonly string[], rule: Rule): void {
 }
 
 installRule(POINTWISE, pointwise);
+// dt.to(dtype) casts each piece; a device would put every piece on one chip, off the mesh's layout.
+const castEachPiece = (DTensor.prototype as unknown as { to: (...args: unknown[]) => DTensor }).to;
+install('to', {
+  value: function (this: DTensor, ...args: unknown[]) {
+    if (args.some((a) => deviceChip('DTensor.to', a) !== undefined || (isOptions(a) && a.device !== undefined))) {
+      throw new TypeError("DTensor.to: a DTensor lives on its mesh's chips, a piece on each: a device would put every piece on one chip; redistribute it, or move dt.fullTensor()");
+    }
+    return castEachPiece.apply(this, args);
+  },
+}, true);
 installRule(IN_PLACE, inPlace);
 installRule(REPLICATED, replicated);
 installRule(HOST_READS, hostRead);

@@ -14,7 +14,8 @@ import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
-import { castModules, moduleDType } from './module-to.js';
+import { castModules, moduleTarget, refuseSpread } from './module-to.js';
+import type { Device } from '../device-argument.js';
 import type { DType } from '../dtype.js';
 
 export type StateDict = Record<string, Tensor>;
@@ -166,13 +167,20 @@ export abstract class Module {
   }
 
   /**
-   * Casts every floating parameter and buffer to a floating dtype, as PyTorch's Module.to(dtype);
-   * returns this. Each cast one is a new tensor (a tensor's dtype is fixed here): make the
-   * optimizer after .to() (one made before refuses to step). A dtype they have already changes nothing.
+   * Casts every floating parameter and buffer to a floating dtype, and moves every one to a chip
+   * ('tpu:1', as x.device reads), as PyTorch's Module.to(dtype), .to(device), .to(device, dtype);
+   * returns this. Each changed one is a new tensor (a tensor's dtype and chip are fixed here):
+   * make the optimizer after .to() (one made before refuses to step). What they have already
+   * changes nothing, so model.to(device) on the chip they are on is free.
    * @example const model = new tpu.nn.Linear(4, 2).to('bfloat16'); model.weight.dtype // 'bfloat16'
+   * @example new tpu.nn.Linear(4, 2).to('tpu:0').weight.device // 'tpu:0'
    */
-  to(dtype: DType | { dtype: DType }): this {
-    castModules(this.modules(), moduleDType(dtype));
+  to(dtype: DType | Device | { dtype?: DType; device?: Device }): this;
+  to(device: Device, dtype: DType): this;
+  to(target: DType | Device | { dtype?: DType; device?: Device }, dtype?: DType): this {
+    const to = moduleTarget(target, dtype);
+    if (to.chip !== undefined) refuseSpread([...this.parameters(), ...this.namedTensors().map(([, t]) => t)]);
+    castModules(this.modules(), to);
     return this;
   }
 

@@ -26,12 +26,12 @@ export function markParameter(t: Tensor): void {
   registered.add(t);
 }
 
-/** Parameters Module.to replaced by new tensors of another dtype, with that dtype. */
+/** Parameters Module.to replaced by new tensors of another dtype or chip, with what .to() was given. */
 const replaced = new WeakMap<object, string>();
 let anyReplaced = false;
 
-export function noteReplacedByTo(old: Tensor, dtype: string): void {
-  replaced.set(old, dtype);
+export function noteReplacedByTo(old: Tensor, to: string): void {
+  replaced.set(old, to);
   anyReplaced = true;
 }
 
@@ -41,5 +41,5 @@ export function noteReplacedByTo(old: Tensor, dtype: string): void {
  */
 export function refuseReplaced(who: string, p: Tensor): void {
   if (!anyReplaced || !replaced.has(p)) return;
-  throw new Error(`${who}: the parameter ${p.describe()} was replaced by model.to('${replaced.get(p)}') after the optimizer took it (a tensor's dtype is fixed here, so Module.to makes new parameters): make the optimizer after calling model.to(...)`);
+  throw new Error(`${who}: the parameter ${p.describe()} was replaced by model.to('${replaced.get(p)}') after the optimizer took it (a tensor's dtype and chip are fixed here, so Module.to makes new parameters): make the optimizer after calling model.to(...)`);
 }

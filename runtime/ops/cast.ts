@@ -9,6 +9,19 @@ import type { BoolTensor } from '../bool-tensor.js';
 import { defineOp } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { tensorArg } from './tensor-arg.js';
+import { deviceChip, requireDeviceChip, type Device } from '../device-argument.js';
+
+/** .to()'s arguments as PyTorch reads them: (dtype), (device), (device, dtype), (other) or ({ dtype, device }). */
+function toTarget(target: unknown, second: unknown): { dtype?: DType; chip?: number } {
+  if (target instanceof Tensor) return { dtype: target.dtype, chip: target.chip };
+  if (isOptions(target)) {
+    const o = readOptions<{ dtype?: DType; device?: Device }>('to', target, ['dtype', 'device']);
+    return { dtype: o.dtype === undefined ? undefined : assertDType(o.dtype, 'to'), chip: o.device === undefined ? undefined : requireDeviceChip('to', o.device) };
+  }
+  const chip = deviceChip('to', target);
+  if (chip === undefined) return { dtype: assertDType(target, 'to', "its argument (a dtype, or a device such as 'tpu:0')") };
+  return { chip, dtype: second === undefined ? undefined : assertDType(second, 'to') };
+}
 
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
@@ -23,11 +36,17 @@ export const cast = defineOp<{ dtype: DType }>({
 declare module '../tensor.js' {
   interface Tensor {
     /**
-     * A copy in another dtype (torch.Tensor.to(dtype)).
+     * A copy in another dtype, or on another chip, or both (torch.Tensor.to): a dtype, a device
+     * ('tpu:1', as x.device reads; PyTorch/XLA's 'xla:1'), both by position or as options, or
+     * another tensor's dtype and chip. Itself when nothing changes, as PyTorch's.
      * @example x.to('bfloat16')
+     * @example x.to(x.device) === x // true
      */
-    to(dtype: 'bool' | { dtype: 'bool' }): BoolTensor;
-    to(dtype: DType | { dtype: DType }): Tensor;
+    to(dtype: 'bool' | { dtype: 'bool'; device?: Device }): BoolTensor;
+    to(device: Device, dtype: 'bool'): BoolTensor;
+    to(dtype: DType | Device | { dtype?: DType; device?: Device }): Tensor;
+    to(device: Device, dtype: DType): Tensor;
+    to(other: Tensor): Tensor;
     /**
      * A copy in other's dtype (torch.Tensor.type_as).
      * @example tpu.tensor([1.5, -2.5]).typeAs(tpu.tensor(new Int32Array([1]))) // [1, -2] int32
@@ -71,9 +90,11 @@ declare module '../tensor.js' {
   }
 }
 installMethods({
-  to: function (this: Tensor, target: DType | { dtype: DType }) {
-    const dtype = assertDType(isOptions(target) ? readOptions<{ dtype: DType }>('to', target, ['dtype']).dtype : target, 'to');
-    return dtype === this.dtype ? this : apply(cast, [this], { dtype });
+  to: function (this: Tensor, target: unknown, second?: unknown) {
+    const { dtype, chip } = toTarget(target, second);
+    const cast_ = dtype === undefined || dtype === this.dtype ? this : apply(cast, [this], { dtype });
+    // toChip is installed by distributed/to-chip.ts (a method: that module imports ops that import this one)
+    return chip === undefined || chip === cast_.chip ? cast_ : cast_.toChip(chip);
   } as Tensor['to'],
   typeAs(other) { return this.to(tensorArg('typeAs', 'other', other).dtype); },
   float() { return this.to('float32'); },

@@ -44,7 +44,9 @@ describe('PyTorch names under %typecheck error', () => {
   it('Module.to, inplace layers and stateDict', async () => {
     const cell = [
       'const model = new tpu.nn.Sequential(new tpu.nn.Linear(2, 2), new tpu.nn.ReLU({ inplace: true }), new tpu.nn.LeakyReLU(0.1, true), new tpu.nn.Dropout(0.5, true));',
-      'const same = model.to(\'bfloat16\') === model;',
+      'const x = tpu.ones([2]);',
+      'const device = x.device;',
+      'const same = model.to(\'bfloat16\') === model && model.to(device) === model && model.to(\'tpu:0\', \'bfloat16\') === model && x.to(device) === x && x.to(\'tpu\', \'int32\').dtype === \'int32\';',
       'const dtypes = model.parameters().map((p) => p.dtype);',
       'const sd = model.stateDict();',
       '[same, dtypes, Object.keys(sd).length, sd[\'0.weight\']!.requiresGrad, String(new tpu.nn.ReLU(true))]',

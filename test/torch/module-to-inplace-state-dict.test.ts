@@ -101,7 +101,7 @@ it('Module.to: the same dtype keeps the tensors; a frozen parameter stays a para
   expect(first.bias!.dtype).toBe('bfloat16');
   expect(first.bias!.requiresGrad).toBe(false);
   expect(model.parameters().length).toBe(3);
-  expect(() => a.to('float64' as never)).toThrow('Module.to: dtype must be one of float32, bfloat16, int32, int64, bool; got "float64"');
+  expect(() => a.to('float64' as never)).toThrow(`Module.to: its argument (a dtype, or a device such as 'tpu:0') must be one of float32, bfloat16, int32, int64, bool; got "float64"`);
 });
 
 it('an optimizer made before Module.to refuses to step, naming the fix, instead of stepping the old tensors', () => {
