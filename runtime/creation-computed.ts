@@ -3,7 +3,7 @@
 import { checkInt32, INDEX_DTYPE, isFloating, type DType } from './dtype.js';
 import { checkShape, numel } from './shape.js';
 import { upload } from './upload.js';
-import { creationOptions, type CreationOptions } from './creation-options.js';
+import { CREATION_KEYS, creationOptions, type CreationOptions } from './creation-options.js';
 import { readOptions } from './options.js';
 import { permutation, uniform } from './random.js';
 import type { Tensor } from './tensor.js';
@@ -54,7 +54,7 @@ export interface LogspaceOptions extends CreationOptions {
  */
 export function logspace(start: number, end: number, steps: number, base?: number | LogspaceOptions, opts?: LogspaceOptions): Tensor {
   [start, end, steps, base] = specialized([start, end, steps, base]);
-  const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', 'dtype', 'requiresGrad', 'chip']) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, ['dtype', 'requiresGrad', 'chip']), base };
+  const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', ...CREATION_KEYS]) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, CREATION_KEYS), base };
   checkSpan('tpu.logspace', { start, end, base: b }, steps);
   const o = optionsOf('tpu.logspace', rest, 'float32');
   if (o.dtype === 'bool') throw new TypeError('tpu.logspace: dtype bool is not supported, as in PyTorch');

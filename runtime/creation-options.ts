@@ -2,6 +2,7 @@
 import { assertDType, type DType } from './dtype.js';
 import { readOptions } from './options.js';
 import { settings } from './device/settings.js';
+import { requireDeviceChip, type Device } from './device-argument.js';
 
 export interface CreationOptions {
   dtype?: DType;
@@ -9,6 +10,8 @@ export interface CreationOptions {
   requiresGrad?: boolean;
   /** The chip whose memory holds it (default 0; tpu.device().chips emulated chips). */
   chip?: number;
+  /** PyTorch's device= for that chip: 'tpu:N' (what x.device reads; 'xla:N' the same). */
+  device?: Device;
 }
 
 /** Options that make a tensor of numbers: the overloads listed first, so signature help shows them. */
@@ -22,11 +25,16 @@ export interface BoolCreationOptions extends CreationOptions {
 }
 
 /** requiresGrad is applied by autograd/creation.ts around every creation function. */
-const CREATION_KEYS = ['dtype', 'requiresGrad', 'chip'] as const;
+export const CREATION_KEYS = ['dtype', 'requiresGrad', 'chip', 'device'] as const;
 
 export function creationOptions(op: string, o: unknown): CreationOptions {
   const read = readOptions<CreationOptions>(op, o, CREATION_KEYS);
   if (read.dtype !== undefined) assertDType(read.dtype, op);
+  if (read.device !== undefined) {
+    const chip = checkChip(op, requireDeviceChip(op, read.device), `the chip of device '${read.device}'`);
+    if (read.chip !== undefined && read.chip !== chip) throw new TypeError(`${op}: chip ${read.chip} and device '${read.device}' name different chips; give one of them`);
+    return { ...read, chip };
+  }
   if (read.chip !== undefined) checkChip(op, read.chip);
   return read;
 }

@@ -7,14 +7,14 @@ import * as creation from '../creation.js';
 import { withRequiresGrad } from '../autograd/creation.js';
 import { readOptions } from '../options.js';
 import { intArgsWithOptions } from '../shape-args.js';
-import type { CreationOptions } from '../creation-options.js';
+import { CREATION_KEYS, type CreationOptions } from '../creation-options.js';
 
 const make = withRequiresGrad({ zeros: creation.zeros, ones: creation.ones, empty: creation.empty, full: creation.full, tensor: creation.tensor });
 
 /** The options of x.`method`(...): x's dtype and chip, then what the call gives (checked under the method's name). */
 function ownOptions(x: Tensor, method: string, options: unknown): CreationOptions {
-  const given = readOptions<CreationOptions>(`x.${method}`, options, ['dtype', 'requiresGrad', 'chip']);
-  return { dtype: x.dtype, chip: x.chip, ...given };
+  const given = readOptions<CreationOptions>(`x.${method}`, options, CREATION_KEYS);
+  return { dtype: x.dtype, ...(given.device === undefined ? { chip: x.chip } : {}), ...given };
 }
 
 function filledNew(x: Tensor, method: 'newZeros' | 'newOnes' | 'newEmpty', args: readonly unknown[]): Tensor {

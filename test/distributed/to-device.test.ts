@@ -1,4 +1,4 @@
-// x.to(device) and model.to(device), as PyTorch code writes them: 'tpu:N' (what x.device reads)
+// x.to(device), model.to(device) and creation's device= option, as PyTorch code writes them: 'tpu:N' (what x.device reads)
 // and PyTorch/XLA's 'xla:N' name a chip; a CPU or GPU device is refused naming what to do. Values
 // are checked against hand-computed ones; the mode set back to strict after each.
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,18 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
     const y = m.forward(tpu.tensor([[1, 1, 2]], { chip: 1 }));
     expect([y.device, y.array()]).toEqual(['tpu:1', [[9.5, 2.5]]]);
   }));
+});
+
+describe('creation with device=', () => {
+  it("makes the tensor on the chip the device names, as PyTorch's device= argument; x.newZeros defaults to x's chip", () => {
+    expect([tpu.zeros([2], { device: 'tpu:1' }).device, tpu.tensor([1, 2], { device: 'xla:1' }).array()]).toEqual(['tpu:1', [1, 2]]);
+    expect([tpu.arange(3, { device: 'tpu:1' }).device, tpu.randn([2], { device: 'tpu' }).device, tpu.logspace(0, 1, 2, { device: 'tpu:1' }).device]).toEqual(['tpu:1', 'tpu:0', 'tpu:1']);
+    const x = tpu.ones([2], { device: 'tpu:1' });
+    expect([x.newZeros(2).device, x.newZeros(2, { device: 'tpu:0' }).device, tpu.ones([1], { chip: 1, device: 'tpu:1' }).device]).toEqual(['tpu:1', 'tpu:0', 'tpu:1']);
+    expect(() => tpu.zeros([1], { device: 'cpu' as never })).toThrow("tpu.zeros: device 'cpu' is not one of this session's");
+    expect(() => tpu.zeros([1], { device: 'tpu:3' })).toThrow("tpu.zeros: the chip of device 'tpu:3' must be an integer in [0, 2)");
+    expect(() => tpu.zeros([1], { chip: 0, device: 'tpu:1' })).toThrow("tpu.zeros: chip 0 and device 'tpu:1' name different chips; give one of them");
+  });
 });
 
 describe('model.to(device) and the optimizer', () => {

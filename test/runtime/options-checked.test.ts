@@ -39,7 +39,7 @@ describe('misplaced arguments', () => {
     expect(() => tpu.arange(1, 2, 3, 4 as never)).toThrow('tpu.arange: expected arange(end), arange(start, end) or arange(start, end, step)');
   });
   it('options where a number belongs are named', () => {
-    expect(() => tpu.zeros([2], 'float32' as never)).toThrow("tpu.zeros: options must be an object with keys 'dtype', 'requiresGrad', 'chip'; got string \"float32\"");
+    expect(() => tpu.zeros([2], 'float32' as never)).toThrow("tpu.zeros: options must be an object with keys 'dtype', 'requiresGrad', 'chip', 'device'; got string \"float32\"");
   });
 });
 

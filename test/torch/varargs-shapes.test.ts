@@ -114,7 +114,7 @@ describe('a shape given wrongly: the error names the function, the argument, wha
     ['tpu.ones(2, [3])', () => tpu.ones(...([2, [3]] as never as [number])), 'tpu.ones: give shape as integers, tpu.ones(2, 3), or as one array, tpu.ones([2, 3]), not both; got tpu.ones(2, [3])'],
     ['tpu.randn(2, "3", { dtype: "bfloat16" })', () => tpu.randn(2, '3' as never, { dtype: 'bfloat16' }), 'tpu.randn: shape[1] must be a non-negative integer; got the string "3" in tpu.randn(2, "3")'],
     ['tpu.empty({ dtype: "int32" })', () => tpu.empty({ dtype: 'int32' }), 'tpu.empty: shape is missing; give shape as integers, tpu.empty(2, 3), or as one array, tpu.empty([2, 3])'],
-    ['tpu.rand(2, { dimm: 0 })', () => tpu.rand(2, { dimm: 0 } as never), "tpu.rand: unknown option 'dimm'; tpu.rand accepts 'dtype', 'requiresGrad', 'chip'"],
+    ['tpu.rand(2, { dimm: 0 })', () => tpu.rand(2, { dimm: 0 } as never), "tpu.rand: unknown option 'dimm'; tpu.rand accepts 'dtype', 'requiresGrad', 'chip', 'device'"],
     // torch.reshape(x, shape) and torch.full(size, value) take the shape as one list only
     ['tpu.reshape(x, 3, 2)', () => tpu.reshape(x(), ...([3, 2] as never as [number[]])), 'tpu.reshape: shape must be one array of integers, as torch.reshape takes it: tpu.reshape(x, [3, 2]) (x.reshape also takes integers); got 2 arguments after x: 3, 2'],
     ['tpu.permute(x, 1, 0)', () => tpu.permute(x(), ...([1, 0] as never as [number[]])), 'tpu.permute: dims must be one array of integers, as torch.permute takes it: tpu.permute(x, [1, 0]) (x.permute also takes integers); got 2 arguments after x: 1, 0'],
