@@ -67,8 +67,9 @@ export class JitWarmUp {
 
   private slice(): void {
     this.timer = undefined;
+    if (this.busy() || !this.ready()) return this.schedule(QUIET_MS);
     const quietFor = performance.now() - this.lastCellAt;
-    if (this.busy() || !this.ready() || quietFor < QUIET_MS) return this.schedule(this.busy() || !this.ready() ? QUIET_MS : QUIET_MS - quietFor);
+    if (quietFor < QUIET_MS) return this.schedule(QUIET_MS - quietFor);
     const start = performance.now();
     try {
       withPracticeTiering(() => {
