@@ -7,7 +7,7 @@ import { softplus, type SoftplusOptions } from '../ops/nn/smooth-activations.js'
 import { numberOption } from '../ops/nn/number-option.js';
 import { Module } from './module.js';
 import { layerArguments } from './layer-arguments.js';
-import { inplaceOption, maybeInPlace, type InplaceOption } from './inplace-option.js';
+import { inplaceOption, inplaceRepr, maybeInPlace, type InplaceOption } from './inplace-option.js';
 
 /**
  * x for x > 0, negativeSlope·x otherwise, as a layer (torch.nn.LeakyReLU; negativeSlope 0.01).
@@ -32,9 +32,6 @@ export class LeakyReLU extends Module {
     return `negativeSlope=${this.negativeSlope}${inplaceRepr(this.inplace)}`;
   }
 }
-
-/** toString()'s ", inplace=true" for a layer given it (PyTorch's repr adds it likewise). */
-const inplaceRepr = (inplace: boolean) => (inplace ? ', inplace=true' : '');
 
 /** ELU and CELU: one alpha, 1 by default. */
 abstract class AlphaActivation extends Module {

@@ -3,7 +3,7 @@ import type { Tensor } from '../tensor.js';
 import { dropout } from '../ops/nn/attention.js';
 import { Module } from './module.js';
 import { layerArguments } from './layer-arguments.js';
-import { inplaceOption, maybeInPlace, type InplaceOption } from './inplace-option.js';
+import { inplaceOption, inplaceRepr, maybeInPlace, type InplaceOption } from './inplace-option.js';
 
 /**
  * Zeroes elements with probability p in training mode, scaling the rest by 1/(1-p) (torch.nn.Dropout).
@@ -30,6 +30,6 @@ export class Dropout extends Module {
   }
 
   protected override extraRepr(): string {
-    return `p=${this.p}${this.inplace ? ', inplace=true' : ''}`;
+    return `p=${this.p}${inplaceRepr(this.inplace)}`;
   }
 }

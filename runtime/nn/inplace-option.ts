@@ -15,6 +15,9 @@ export function inplaceOption(layer: string, value: unknown): boolean {
   return value;
 }
 
+/** toString()'s ", inplace=true" after a layer's other options, when given (PyTorch's repr adds it likewise). */
+export const inplaceRepr = (inplace: boolean): string => (inplace ? ', inplace=true' : '');
+
 /** f(x), written into x when `inplace` (computed from a copy of x when its gradient rule needs the old value). */
 export function maybeInPlace(inplace: boolean, layer: string, x: Tensor, f: (x: Tensor) => Tensor): Tensor {
   return inplace ? arithmeticInPlace(`nn.${layer}`, x, f, [x]) : f(x);

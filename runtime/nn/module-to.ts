@@ -3,14 +3,13 @@
 // fixed here, so each one changed is a new tensor put in its place (requiresGrad, parameter status and .grad carried over; a tensor held
 // twice, a tied weight, replaced once): an optimizer must be made after .to(), which
 // refuseReplaced enforces.
-import { assertDType, isFloating, type DType } from '../dtype.js';
-import { isOptions, readOptions } from '../options.js';
+import { isFloating, type DType } from '../dtype.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { setRequiresGrad } from '../autograd/tensor-methods.js';
 import { DTensor } from '../distributed/dtensor.js';
-import { deviceChip, requireDeviceChip } from '../device-argument.js';
+import { toArguments } from '../device-argument.js';
 import { isParameter, markParameter, noteReplacedByTo } from './registered-parameters.js';
 
 /** Where Module.to sends a module's tensors: a floating dtype, a chip, or both; `text` names it in errors. */
@@ -22,10 +21,7 @@ export interface ModuleTarget {
 
 /** Module.to's arguments, as Tensor.to takes them: (dtype), (device), (device, dtype) or ({ dtype, device }). */
 export function moduleTarget(arg: unknown, second?: unknown): ModuleTarget {
-  const o = isOptions(arg) ? readOptions<{ dtype?: DType; device?: string }>('Module.to', arg, ['dtype', 'device']) : undefined;
-  const chip = o ? (o.device === undefined ? undefined : requireDeviceChip('Module.to', o.device)) : deviceChip('Module.to', arg);
-  const given = o ? o.dtype : chip === undefined ? arg : second;
-  const dtype = given === undefined ? undefined : assertDType(given, 'Module.to', o || chip !== undefined ? 'dtype' : "its argument (a dtype, or a device such as 'tpu:0')");
+  const { dtype, chip } = toArguments('Module.to', arg, second);
   if (dtype !== undefined && !isFloating(dtype)) throw new TypeError(`Module.to: dtype must be a floating-point dtype (float32, bfloat16), as PyTorch's nn.Module.to; got ${dtype}`);
   const text = [chip === undefined ? '' : `tpu:${chip}`, dtype ?? ''].filter((part) => part !== '').join("', '");
   return { dtype, chip, text };

@@ -16,7 +16,7 @@ export interface BernoulliOptions {
 }
 
 /** `p` as host values: a number in [0, 1], or a floating tensor's values (broadcast to `shape`), each in [0, 1]. */
-export function probabilities(op: string, p: unknown, shape: readonly number[]): number | ArrayLike<number> {
+function probabilities(op: string, p: unknown, shape: readonly number[]): number | ArrayLike<number> {
   if (typeof p === 'number') {
     if (!(p >= 0 && p <= 1)) throw new RangeError(`${op}: p must be in [0, 1]; got ${p}`);
     return p;
@@ -32,10 +32,16 @@ export function probabilities(op: string, p: unknown, shape: readonly number[]):
 }
 
 /** 1 where a uniform draw falls below its probability, else 0: one draw per element, in row-major order. */
-export function bernoulliDraws(p: number | ArrayLike<number>, n: number): Float64Array {
+function bernoulliDraws(p: number | ArrayLike<number>, n: number): Float64Array {
   const u = uniform(n);
   for (let i = 0; i < n; i++) u[i] = u[i]! < (typeof p === 'number' ? p : p[i]!) ? 1 : 0;
   return u;
+}
+
+/** 0/1 samples of probabilities `p` in the shape, dtype and chip of `like`, uploaded as `label` (tpu.bernoulli's and x.bernoulli_'s). */
+export function sampleBernoulli(op: string, label: string, p: unknown, like: Tensor): Tensor {
+  const values = probabilities(op, p, like.shape);
+  return upload(label, () => bernoulliDraws(values, numel(like.shape)), [...like.shape], like.dtype, like.chip);
 }
 
 /**
@@ -50,9 +56,7 @@ export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options?
   refuseGenerator('tpu.bernoulli', readOptions<BernoulliOptions>('tpu.bernoulli', opts, ['generator']).generator);
   if (!(input instanceof Tensor)) throw new TypeError(`tpu.bernoulli: input must be a tensor; got ${describeValue(input)}`);
   if (prob === undefined && !isFloating(input.dtype)) throw new TypeError(`tpu.bernoulli: input must be a floating-point tensor of probabilities, as PyTorch's; got ${input.dtype}`);
-  const n = numel(input.shape);
-  const values = probabilities('tpu.bernoulli', prob ?? input, input.shape);
-  return upload('bernoulli', () => bernoulliDraws(values, n), [...input.shape], input.dtype, input.chip);
+  return sampleBernoulli('tpu.bernoulli', 'bernoulli', prob ?? input, input);
 }
 
 declare module '../tensor.js' {

@@ -1,27 +1,14 @@
 // .to(dtype): float -> int truncates toward zero, to bfloat16 rounds to nearest even,
 // anything -> bool is "non-zero". PyTorch's cast methods (x.float(), x.long(), ...) are .to;
 // those whose dtype this runtime (TPU dtypes) lacks, x.half() and x.double(), are errors.
-import { isOptions, readOptions } from '../options.js';
-import { assertDType, DTYPES, isFloating, type DType } from '../dtype.js';
+import { DTYPES, isFloating, type DType } from '../dtype.js';
 import { apply } from '../modes/dispatch.js';
 import { Tensor } from '../tensor.js';
 import type { BoolTensor } from '../bool-tensor.js';
 import { defineOp } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { tensorArg } from './tensor-arg.js';
-import { deviceChip, requireDeviceChip, type Device } from '../device-argument.js';
-
-/** .to()'s arguments as PyTorch reads them: (dtype), (device), (device, dtype), (other) or ({ dtype, device }). */
-function toTarget(target: unknown, second: unknown): { dtype?: DType; chip?: number } {
-  if (target instanceof Tensor) return { dtype: target.dtype, chip: target.chip };
-  if (isOptions(target)) {
-    const o = readOptions<{ dtype?: DType; device?: Device }>('to', target, ['dtype', 'device']);
-    return { dtype: o.dtype === undefined ? undefined : assertDType(o.dtype, 'to'), chip: o.device === undefined ? undefined : requireDeviceChip('to', o.device) };
-  }
-  const chip = deviceChip('to', target);
-  if (chip === undefined) return { dtype: assertDType(target, 'to', "its argument (a dtype, or a device such as 'tpu:0')") };
-  return { chip, dtype: second === undefined ? undefined : assertDType(second, 'to') };
-}
+import { toArguments, type Device } from '../device-argument.js';
 
 export const cast = defineOp<{ dtype: DType }>({
   name: 'cast',
@@ -91,7 +78,8 @@ declare module '../tensor.js' {
 }
 installMethods({
   to: function (this: Tensor, target: unknown, second?: unknown) {
-    const { dtype, chip } = toTarget(target, second);
+    // x.to(other): other's dtype and chip, as PyTorch's
+    const { dtype, chip } = target instanceof Tensor ? { dtype: target.dtype, chip: target.chip } : toArguments('to', target, second);
     const cast_ = dtype === undefined || dtype === this.dtype ? this : apply(cast, [this], { dtype });
     // toChip is installed by distributed/to-chip.ts (a method: that module imports ops that import this one)
     return chip === undefined || chip === cast_.chip ? cast_ : cast_.toChip(chip);

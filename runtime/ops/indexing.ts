@@ -63,6 +63,15 @@ export function expandItems(x: Tensor, items: readonly IndexItem[]): IndexItem[]
   return expanded;
 }
 
+/** A list of integers indexing dim `dim` of size n (x[[0, 2]]): each in [-n, n - 1], else an error naming `op`. */
+export function indexList(op: string, list: readonly number[], dim: number, n: number): readonly number[] {
+  const values = specialized(list);
+  if (!values.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
+    throw new RangeError(`${op}: the index list ${JSON.stringify(values)} must hold integers in [${-n}, ${n - 1}] for dim ${dim} of size ${n}`);
+  }
+  return values;
+}
+
 export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
   const mask = items.find((it): it is Tensor => it instanceof Tensor && it.dtype === 'bool');
   if (mask) {
@@ -104,10 +113,7 @@ export function at(x: Tensor, items: readonly IndexItem[]): Tensor {
       attrs.count[d] = r.count;
       outShape.push(r.count);
     } else if (it instanceof Tensor || Array.isArray(it)) {
-      const list = it instanceof Tensor ? null : specialized(it);
-      if (list && !list.every((i) => Number.isInteger(i) && i >= -n && i < n)) {
-        throw new RangeError(`at: the index list ${JSON.stringify(list)} must hold integers in [${-n}, ${n - 1}] for dim ${d} of size ${n}`);
-      }
+      const list = it instanceof Tensor ? null : indexList('at', it, d, n);
       const index = list ? constantTensor(list, [list.length], 'int32') : it as Tensor;
       if (!isInteger(index.dtype)) throw new TypeError(`at: a tensor index must be int32 or int64, or a bool mask; got ${index.dtype}${index.dtype === 'float32' ? ` ${INT32_INDEX_HINT}` : ''}`);
       picks.push({ index, dim: outShape.length });

@@ -7,7 +7,7 @@ import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { upload } from '../upload.js';
 import { arithmeticInPlace } from './inplace-ops.js';
-import { expandItems, type IndexItem } from '../ops/indexing.js';
+import { expandItems, indexList, type IndexItem } from '../ops/indexing.js';
 import { indexPutAs, type IndexPutOptions, type PutIndex } from '../ops/index-put.js';
 import type { IndexAddOptions } from '../ops/index-update.js';
 
@@ -17,10 +17,8 @@ type Values = Tensor | number | boolean;
 function putIndex(item: IndexItem, dim: number, size: number, chip: number): PutIndex {
   if (item instanceof Tensor) return item;
   if (!Array.isArray(item)) return null;
-  if (!item.every((i) => Number.isInteger(i) && i >= -size && i < size)) {
-    throw new RangeError(`setItem: the index list ${JSON.stringify(item)} must hold integers in [${-size}, ${size - 1}] for dim ${dim} of size ${size}`);
-  }
-  return upload('setItem', () => Int32Array.from(item), [item.length], 'int32', chip);
+  const list = indexList('setItem', item, dim, size);
+  return upload('setItem', () => Int32Array.from(list), [list.length], 'int32', chip);
 }
 
 /** value without its leading dims of size 1, as PyTorch's __setitem__ takes it (index_put_ itself does not). */

@@ -5,10 +5,9 @@ import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { isFloating } from '../dtype.js';
 import { numel } from '../shape.js';
-import { numbersByPosition } from '../options.js';
+import { numbersByPosition, readOptions } from '../options.js';
 import { normal, refuseGenerator, uniform } from '../random.js';
-import { bernoulliDraws, probabilities, type BernoulliOptions } from '../ops/bernoulli.js';
-import { readOptions } from '../options.js';
+import { sampleBernoulli, type BernoulliOptions } from '../ops/bernoulli.js';
 import { upload } from '../upload.js';
 import { writeInPlace } from './inplace-ops.js';
 
@@ -62,8 +61,6 @@ installMethods({
   },
   bernoulli_(p: number | Tensor = 0.5, options?: BernoulliOptions) {
     refuseGenerator('bernoulli_', readOptions<BernoulliOptions>('bernoulli_', options, ['generator']).generator);
-    const values = probabilities('bernoulli_', p, this.shape);
-    const drawn = upload('bernoulli_', () => bernoulliDraws(values, numel(this.shape)), [...this.shape], this.dtype, this.chip);
-    return writeInPlace('bernoulli_', this, drawn, true);
+    return writeInPlace('bernoulli_', this, sampleBernoulli('bernoulli_', 'bernoulli_', p, this), true);
   },
 } as Partial<Tensor> & ThisType<Tensor>);
