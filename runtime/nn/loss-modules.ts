@@ -1,7 +1,10 @@
 // The loss layers (torch.nn.CrossEntropyLoss, MSELoss, ...): each holds its options and runs its
 // loss function, forward(input, target). A class weight is a buffer, as PyTorch registers it.
 import type { Tensor } from '../tensor.js';
-import { crossEntropy, nllLoss, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits, type CrossEntropyOptions, type NllLossOptions } from './losses.js';
+import {
+  crossEntropy, nllLoss, mseLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits,
+  type BinaryCrossEntropyOptions, type BinaryCrossEntropyWithLogitsOptions, type CrossEntropyOptions, type NllLossOptions,
+} from './losses.js';
 import { l1Loss, smoothL1Loss, huberLoss } from './distance-losses.js';
 import { klDiv } from './kl-div.js';
 import { cosineEmbeddingLoss, type CosineEmbeddingLossOptions } from './cosine-embedding-loss.js';
@@ -39,10 +42,10 @@ function pairLoss<O extends object>(name: string, loss: (input: Tensor, target: 
   return layer;
 }
 
-/** CrossEntropyLoss and NLLLoss: a class weight (by position too, as PyTorch's), kept as a buffer. */
-abstract class ClassWeightedLoss<O extends NllLossOptions> extends Module {
+/** A loss with a weight (by position too, as PyTorch's), kept as a buffer: per class (CrossEntropyLoss, NLLLoss) or per element (BCELoss). */
+abstract class WeightedLoss<O extends { weight?: Tensor | null }> extends Module {
   readonly weight: Tensor | null;
-  protected readonly options: Partial<O>;
+  protected options: Partial<O>;
 
   constructor(args: readonly unknown[], keywordOnly: readonly (keyof O & string)[]) {
     super();
@@ -56,7 +59,7 @@ abstract class ClassWeightedLoss<O extends NllLossOptions> extends Module {
  * Cross entropy of logits against class indices or probabilities (torch.nn.CrossEntropyLoss; tpu.nn.crossEntropy's options).
  * @example new tpu.nn.CrossEntropyLoss().forward(tpu.zeros([1, 4]), tpu.tensor(new Int32Array([2]))) // 1.386294
  */
-export class CrossEntropyLoss extends ClassWeightedLoss<CrossEntropyOptions> {
+export class CrossEntropyLoss extends WeightedLoss<CrossEntropyOptions> {
   constructor(...args: [options?: CrossEntropyOptions] | [weight: Tensor | null, options?: Omit<CrossEntropyOptions, 'weight'>]) {
     super(args, ['reduction', 'ignoreIndex', 'labelSmoothing']);
   }
@@ -70,7 +73,7 @@ export class CrossEntropyLoss extends ClassWeightedLoss<CrossEntropyOptions> {
  * Negative log likelihood of log-probabilities against class indices (torch.nn.NLLLoss; tpu.nn.nllLoss's options).
  * @example new tpu.nn.NLLLoss().forward(tpu.tensor([[-1, -2]]), tpu.tensor(new Int32Array([1]))) // 2
  */
-export class NLLLoss extends ClassWeightedLoss<NllLossOptions> {
+export class NLLLoss extends WeightedLoss<NllLossOptions> {
   constructor(...args: [options?: NllLossOptions] | [weight: Tensor | null, options?: Omit<NllLossOptions, 'weight'>]) {
     super(args, ['reduction', 'ignoreIndex']);
   }
@@ -105,16 +108,38 @@ export const SmoothL1Loss = pairLoss('SmoothL1Loss', smoothL1Loss, ['reduction',
 export const HuberLoss = pairLoss('HuberLoss', huberLoss, ['reduction', 'delta']);
 
 /**
- * Binary cross entropy of probabilities (torch.nn.BCELoss; `{ reduction }`).
+ * Binary cross entropy of probabilities (torch.nn.BCELoss; a weight per element by position or `{ weight, reduction }`).
  * @example new tpu.nn.BCELoss().forward(tpu.tensor([0.5]), tpu.tensor([1])) // 0.6931
  */
-export const BCELoss = pairLoss('BCELoss', binaryCrossEntropy, ['reduction']);
+export class BCELoss extends WeightedLoss<BinaryCrossEntropyOptions> {
+  constructor(...args: [options?: BinaryCrossEntropyOptions] | [weight: Tensor | null, options?: Omit<BinaryCrossEntropyOptions, 'weight'>]) {
+    super(args, ['reduction']);
+  }
+
+  forward(input: Tensor, target: Tensor): Tensor {
+    return binaryCrossEntropy(input, target, { ...this.options, weight: this.weight });
+  }
+}
 
 /**
- * Binary cross entropy of logits (torch.nn.BCEWithLogitsLoss; `{ reduction }`).
- * @example new tpu.nn.BCEWithLogitsLoss().forward(tpu.tensor([0]), tpu.tensor([1])) // 0.693147
+ * Binary cross entropy of logits (torch.nn.BCEWithLogitsLoss; a weight per element by position
+ * or `{ weight, reduction, posWeight }`); posWeight is a buffer too, as PyTorch's pos_weight.
+ * @example new tpu.nn.BCEWithLogitsLoss({ posWeight: tpu.tensor([3]) }).forward(tpu.tensor([0]), tpu.tensor([1])) // 2.079442
  */
-export const BCEWithLogitsLoss = pairLoss('BCEWithLogitsLoss', binaryCrossEntropyWithLogits, ['reduction']);
+export class BCEWithLogitsLoss extends WeightedLoss<BinaryCrossEntropyWithLogitsOptions> {
+  readonly posWeight: Tensor | null;
+
+  constructor(...args: [options?: BinaryCrossEntropyWithLogitsOptions] | [weight: Tensor | null, options?: Omit<BinaryCrossEntropyWithLogitsOptions, 'weight'>]) {
+    super(args, ['reduction', 'posWeight']);
+    const { posWeight, ...options } = this.options;
+    this.posWeight = posWeight ?? null;
+    this.options = options;
+  }
+
+  forward(input: Tensor, target: Tensor): Tensor {
+    return binaryCrossEntropyWithLogits(input, target, { ...this.options, weight: this.weight, posWeight: this.posWeight });
+  }
+}
 
 /**
  * KL divergence of a target from log-probabilities (torch.nn.KLDivLoss; `{ reduction, logTarget }`).

@@ -2,7 +2,7 @@
 // come for free). Losses follow PyTorch's definitions and default reduction 'mean'. Each is
 // one composed op (composite.ts): debug mode checks the loss, not its intermediates (the
 // log of a 0 probability, a -inf logit's log-probability).
-import { formatShape, shapesEqual } from '../shape.js';
+import { broadcastShapes, formatShape, shapesEqual } from '../shape.js';
 import { isFloating, isInteger } from '../dtype.js';
 import { readOptions } from '../options.js';
 import { where } from '../ops/where.js';
@@ -213,38 +213,70 @@ export function mseLoss(input: Tensor, target: Tensor, options: LossOptions = {}
   });
 }
 
+export interface BinaryCrossEntropyOptions extends LossOptions {
+  /** A rescaling weight of each element, broadcast to the input's shape (PyTorch's weight). */
+  weight?: Tensor | null;
+}
+
+export interface BinaryCrossEntropyWithLogitsOptions extends BinaryCrossEntropyOptions {
+  /** The positive examples' weight, broadcast to the input's shape: one per class, [C] against [N, C] (PyTorch's pos_weight). */
+  posWeight?: Tensor | null;
+}
+
+/** An optional tensor option of a loss that scales its elements: null when absent, else one that broadcasts to the input's shape. */
+function elementWeight(who: string, name: string, v: unknown, input: Tensor): Tensor | null {
+  if (v === undefined || v === null) return null;
+  const w = checkTensor(who, name, v);
+  const shape = broadcastShapes(who, w.shape, input.shape, [name, 'input']);
+  if (!shapesEqual(shape, input.shape)) {
+    throw new RangeError(`${who}: ${name} ${formatShape(w.shape)} must broadcast to the input's shape ${formatShape(input.shape)}`);
+  }
+  return w;
+}
+
 /**
- * Binary cross entropy of probabilities in (0, 1) (F.binary_cross_entropy). Like PyTorch,
- * each log term is clamped at -100 so p = 0 or 1 gives a finite loss.
+ * Binary cross entropy of probabilities in (0, 1) (F.binary_cross_entropy), each element
+ * scaled by `weight` when given. Like PyTorch, each log term is clamped at -100 so p = 0 or 1
+ * gives a finite loss.
   * @example tpu.nn.binaryCrossEntropy(tpu.tensor([0.5]), tpu.tensor([1])) // 0.6931
  */
-export function binaryCrossEntropy(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
-  readOptions<LossOptions>('binaryCrossEntropy', options, ['reduction']);
-  checkTensor('binaryCrossEntropy', 'input', input);
-  checkTensor('binaryCrossEntropy', 'target', target);
-  sameShape('binaryCrossEntropy', input, target);
-  return composite('binaryCrossEntropy', () => {
+export function binaryCrossEntropy(input: Tensor, target: Tensor, options: BinaryCrossEntropyOptions = {}): Tensor {
+  const who = 'binaryCrossEntropy';
+  const o = readOptions<BinaryCrossEntropyOptions>(who, options, ['reduction', 'weight']);
+  checkTensor(who, 'input', input);
+  checkTensor(who, 'target', target);
+  sameShape(who, input, target);
+  const weight = elementWeight(who, 'weight', o.weight, input);
+  return composite(who, () => {
     // PyTorch's form, (t - 1)·max(log(1 - p), -100) - t·max(log p, -100), down to the sign of a zero loss
     const clampedLog = (p: Tensor) => p.log().maximum(-100);
     const loss = target.sub(1).mul(clampedLog(input.neg().add(1))).sub(target.mul(clampedLog(input)));
-    return reduce(loss, options.reduction, 'binaryCrossEntropy');
+    return reduce(weight ? loss.mul(weight) : loss, o.reduction, who);
   });
 }
 
 /**
  * Binary cross entropy of logits, stable for any x, in PyTorch's form
  * (1 - t)·x + m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0): the same at ±inf too
- * (inf at x = inf, NaN at x = -inf for a target in (0, 1)).
+ * (inf at x = inf, NaN at x = -inf for a target in (0, 1)). With `posWeight` p the log term
+ * is scaled by 1 + (p - 1)·t, with `weight` the whole loss, as PyTorch's.
  * @example tpu.nn.binaryCrossEntropyWithLogits(tpu.tensor([0]), tpu.tensor([1])) // 0.693147
  */
-export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: LossOptions = {}): Tensor {
-  readOptions<LossOptions>('binaryCrossEntropyWithLogits', options, ['reduction']);
-  checkTensor('binaryCrossEntropyWithLogits', 'input', input);
-  checkTensor('binaryCrossEntropyWithLogits', 'target', target);
-  sameShape('binaryCrossEntropyWithLogits', input, target);
-  return composite('binaryCrossEntropyWithLogits', () => {
+export function binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, options: BinaryCrossEntropyWithLogitsOptions = {}): Tensor {
+  const who = 'binaryCrossEntropyWithLogits';
+  const o = readOptions<BinaryCrossEntropyWithLogitsOptions>(who, options, ['reduction', 'weight', 'posWeight']);
+  checkTensor(who, 'input', input);
+  checkTensor(who, 'target', target);
+  sameShape(who, input, target);
+  const weight = elementWeight(who, 'weight', o.weight, input);
+  const posWeight = elementWeight(who, 'posWeight', o.posWeight, input);
+  return composite(who, () => {
     const m = input.neg().relu();
-    const loss = target.neg().add(1).mul(input).add(m).add(m.neg().exp().add(input.neg().sub(m).exp()).log());
-    return reduce(loss, options.reduction, 'binaryCrossEntropyWithLogits');
+    const logTerm = m.neg().exp().add(input.neg().sub(m).exp()).log();
+    const linear = target.neg().add(1).mul(input);
+    const loss = posWeight
+      ? linear.add(posWeight.sub(1).mul(target).add(1).mul(logTerm.add(m)))
+      : linear.add(m).add(logTerm);
+    return reduce(weight ? loss.mul(weight) : loss, o.reduction, who);
   });
 }

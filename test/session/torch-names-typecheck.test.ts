@@ -1,7 +1,7 @@
 // The PyTorch names added for natural code type-check in a cell (the declarations a cell's
 // language service reads, dist/runtime): grad mode, tpu.autograd.grad, detach_, isTensor,
 // tensorSplit, varMean/stdMean, fliplr/flipud, randintLike, bernoulli, multinomial,
-// Module.to, inplace layers. Values hand-computed (exact in float32) or shapes/dtypes.
+// Module.to, inplace layers, binary cross entropy's weight and posWeight. Values hand-computed (exact in float32) or shapes/dtypes.
 import { describe, expect, it } from 'vitest';
 import { builtSessions } from './built-sessions.js';
 
@@ -52,5 +52,18 @@ describe('PyTorch names under %typecheck error', () => {
       '[same, dtypes, Object.keys(sd).length, sd[\'0.weight\']!.requiresGrad, String(new tpu.nn.ReLU(true))]',
     ].join('\n');
     expect(await driver.value(cell)).toBe("[ true, [ 'bfloat16', 'bfloat16' ], 2, false, 'ReLU(inplace=true)' ]");
+  });
+
+  it("binary cross entropy's weight and posWeight, in the functions and the layers", async () => {
+    // x = 0, t = 1: the loss is posWeight·log 2 (weight 1), 3·log 2 = 2.0794
+    const cell = [
+      'const x = tpu.zeros([2]);',
+      'const t = tpu.ones([2]);',
+      'const f = tpu.nn.functional.binaryCrossEntropyWithLogits(x, t, { posWeight: tpu.tensor([3]), weight: tpu.tensor([1, 0]) }).item();',
+      'const layer = new tpu.nn.BCEWithLogitsLoss(tpu.tensor([1, 1]), { posWeight: tpu.tensor([3]) });',
+      'const probs = new tpu.nn.BCELoss(tpu.tensor([2])).forward(tpu.full([2], 0.5), t).item();',
+      'JSON.stringify([f, layer.forward(x, t).item(), probs, layer.posWeight!.tolist()].map((v) => typeof v === "number" ? v.toFixed(4) : v))',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify(['1.0397', '2.0794', '1.3863', [3]])}'`);
   });
 });
