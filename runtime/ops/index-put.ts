@@ -17,6 +17,7 @@ import { readOptions } from '../options.js';
 import { fromTheEnd, indexAttrs, INT32_INDEX_HINT, scatterAddOp, scatterOp, zeroOrFail } from './gather-scatter.js';
 import { filled } from './constant.js';
 import { tensorArg } from './tensor-arg.js';
+import { maskedPut } from './masked-put.js';
 
 /** An entry of indices: an int32/int64 index for one dim, a bool mask for as many dims as it has, or null for a whole dim. */
 export type PutIndex = Tensor | null;
@@ -44,7 +45,7 @@ export function readAccumulate(op: string, accumulate: boolean | IndexPutOptions
 /** The dims an entry of indices covers: a mask's own, one for an index or null. */
 const dimsCovered = (entry: PutIndex): number => (entry instanceof Tensor && entry.dtype === 'bool' ? entry.ndim : 1);
 
-/** The integer index of each dim that indices pick, in dim order: a bool mask becomes its nonzero positions (a sync). */
+/** The integer index of each dim that indices pick, in dim order: a bool mask becomes its nonzero positions (a sync; masked-put.ts writes most masks without). */
 function picksOf(op: string, x: Tensor, indices: readonly PutIndex[]): Pick[] {
   if (!Array.isArray(indices)) throw new TypeError(`${op}: indices must be a list of tensors, one per indexed leading dim (x.${op}([idx], v)); got ${describeValue(indices)}`);
   const covered = indices.reduce((n, e) => n + dimsCovered(e), 0);
@@ -96,6 +97,8 @@ export function indexPut(x: Tensor, indices: readonly PutIndex[], values: Tensor
 export function indexPutAs(op: string, x: Tensor, indices: readonly PutIndex[], values: Tensor | number | boolean, accumulate?: boolean | IndexPutOptions): Tensor {
   tensorArg(op, 'input', x);
   const add = readAccumulate(op, accumulate);
+  const masked = maskedPut(op, x, indices, values, add);
+  if (masked) return masked;
   const picks = picksOf(op, x, indices);
   const B = picks.map((p) => p.index.shape).reduce((a, b, k) => broadcastShapes(op, a, b, [`the indices before indices[${picks[k]!.entry}]`, `indices[${picks[k]!.entry}]`]));
   const picked = picks.map((p) => p.dim);
