@@ -7,6 +7,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { Module } from './module.js';
 import { normalParameter } from './init.js';
 import { checkPositiveInt } from './checks.js';
+import { renormOptions } from '../ops/nn/embedding-renorm.js';
 
 /**
  * A lookup table of num vectors of size dim (torch.nn.Embedding).
@@ -16,24 +17,31 @@ export class Embedding extends Module {
   weight: Tensor;
   /** The row that gets no gradient, zeros at first (PyTorch's padding_idx, resolved to 0..num-1); null for none. */
   readonly paddingIdx: number | null;
+  /** Picked rows of a norm above it are scaled down to it in weight at each lookup (PyTorch's max_norm); null for none. */
+  readonly maxNorm: number | null;
+  readonly normType: number;
 
   constructor(readonly numEmbeddings: number, readonly embeddingDim: number, options: EmbeddingModuleOptions = {}) {
     super();
-    readOptions<EmbeddingModuleOptions>('nn.Embedding', options, ['dtype', 'paddingIdx']);
+    readOptions<EmbeddingModuleOptions>('nn.Embedding', options, ['dtype', 'paddingIdx', 'maxNorm', 'normType']);
     checkPositiveInt('Embedding', 'numEmbeddings', numEmbeddings);
     checkPositiveInt('Embedding', 'embeddingDim', embeddingDim);
     this.paddingIdx = paddingRow('nn.Embedding', options.paddingIdx, numEmbeddings);
+    const renorm = renormOptions('nn.Embedding', options.maxNorm, options.normType);
+    this.maxNorm = renorm?.maxNorm ?? null;
+    this.normType = renorm?.normType ?? 2;
     this.weight = normalParameter([numEmbeddings, embeddingDim], options.dtype ?? 'float32');
     const row = this.paddingIdx;
     if (row !== null) noGrad(() => this.weight.at(row).zero_());
   }
 
   forward(indices: Tensor): Tensor {
-    return embedding(indices, this.weight, { paddingIdx: this.paddingIdx });
+    return embedding(indices, this.weight, { paddingIdx: this.paddingIdx, maxNorm: this.maxNorm, normType: this.maxNorm === null ? undefined : this.normType });
   }
 
   protected override extraRepr(): string {
-    return `${this.numEmbeddings}, ${this.embeddingDim}${this.paddingIdx === null ? '' : `, paddingIdx=${this.paddingIdx}`}`;
+    const maxNorm = this.maxNorm === null ? '' : `, maxNorm=${this.maxNorm}${this.normType === 2 ? '' : `, normType=${this.normType}`}`;
+    return `${this.numEmbeddings}, ${this.embeddingDim}${this.paddingIdx === null ? '' : `, paddingIdx=${this.paddingIdx}`}${maxNorm}`;
   }
 }
 
@@ -41,4 +49,8 @@ export interface EmbeddingModuleOptions {
   dtype?: DType;
   /** The row that gets no gradient and starts as zeros (PyTorch's padding_idx; negative counts from the end). */
   paddingIdx?: number;
+  /** Picked rows of a norm above it are scaled down to it in weight at each lookup (PyTorch's max_norm). */
+  maxNorm?: number;
+  /** The p of maxNorm's norm (2, PyTorch's norm_type). */
+  normType?: number;
 }

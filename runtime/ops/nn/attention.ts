@@ -10,6 +10,7 @@ import { where } from '../where.js';
 import { softmax } from '../composed.js';
 import { INT32_INDEX_HINT, rowsAt } from '../gather-scatter.js';
 import { specialized } from '../../jit/live-number.js';
+import { renormOptions, renormPickedRows } from './embedding-renorm.js';
 
 /** The lowest finite float: masked scores (debug mode's Inf check stays meaningful). */
 const MASKED = -3.4028234663852886e38;
@@ -91,6 +92,10 @@ export function dropout(x: Tensor, ...args: [DropoutOptions?] | [number, Dropout
 export interface EmbeddingOptions {
   /** The row that gets no gradient (PyTorch's padding_idx; negative counts from the end). */
   paddingIdx?: number | null;
+  /** Picked rows of a norm above it are scaled down to it in place first (PyTorch's max_norm). */
+  maxNorm?: number | null;
+  /** The p of maxNorm's norm (2, PyTorch's norm_type). */
+  normType?: number;
 }
 
 /** The padding row of a table of `rows`, as PyTorch resolves padding_idx; null for none. */
@@ -105,14 +110,17 @@ export function paddingRow(op: string, given: unknown, rows: number): number | n
 
 /**
  * Rows of weight [V, D] picked by an int32 or int64 index tensor of any shape: out = [...index.shape, D].
- * `{ paddingIdx }`: that row's lookups pass no gradient to it (PyTorch's padding_idx).
+ * `{ paddingIdx }`: that row's lookups pass no gradient to it (PyTorch's padding_idx); `{ maxNorm, normType }`:
+ * the picked rows of a larger norm are first scaled down to maxNorm in weight itself (PyTorch's max_norm).
  * @example tpu.nn.functional.embedding(tpu.tensor(new Int32Array([1])), tpu.tensor([[0, 0], [5, 6]])) // [[5, 6]]
  */
 export function embedding(input: Tensor, weight: Tensor, opts: EmbeddingOptions = {}): Tensor {
-  readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx']);
+  readOptions<EmbeddingOptions>('embedding', opts, ['paddingIdx', 'maxNorm', 'normType']);
   if (!(weight instanceof Tensor) || weight.ndim !== 2) throw new RangeError(`embedding: weight must be a 2-D tensor [V, D]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   if (!(input instanceof Tensor) || !isInteger(input.dtype)) throw new TypeError(`embedding: input must be an int32 or int64 tensor of indices; got ${input instanceof Tensor ? `${input.dtype} ${INT32_INDEX_HINT}` : typeof input}`);
   const padding = paddingRow('embedding', opts.paddingIdx, weight.shape[0]!);
+  const renorm = renormOptions('embedding', opts.maxNorm, opts.normType);
+  if (renorm) renormPickedRows(weight, input, renorm.maxNorm, renorm.normType);
   const rows = rowsAt(weight, input); // negative indices are errors, as in PyTorch (no wrapping)
   if (padding === null || !weight.requiresGrad) return rows;
   // the padding row's lookups read it as a constant: no gradient reaches it from them
