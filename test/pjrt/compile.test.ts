@@ -150,7 +150,9 @@ describe.skipIf(!status.available)('compileForTpu (libtpu, PJRT C API)', () => {
     clearInterval(timer);
     expect(c.info().name).toBe('reduce_scale_again');
     const gaps = ticks.slice(1).map((t, i) => t - ticks[i]);
-    expect(ticks.length).toBeGreaterThan(elapsed / 5 / 4);
-    expect(Math.max(...gaps)).toBeLessThan(Math.max(60, elapsed / 2));
+    // A compile on the JS thread would leave one gap of about `elapsed` and a tick or none;
+    // the bounds leave room for a loaded machine, whose timers fire late but do fire.
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...gaps)).toBeLessThan(Math.max(60, elapsed * 0.75));
   });
 });
