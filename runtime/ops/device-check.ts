@@ -4,9 +4,9 @@
 import { formatShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { apply } from '../modes/dispatch.js';
-import { arange } from '../creation.js';
 import type { DeviceCheck } from '../device/device-check.js';
 import { defineOp } from './op.js';
+import { constantTensor } from './constant.js';
 import { where } from './where.js';
 
 export const deviceCheckOp = defineOp<DeviceCheck>({
@@ -33,6 +33,7 @@ export function checkedOnDevice(x: Tensor, info: Tensor, check: DeviceCheck): Te
   const flat = info.reshape([count]);
   const none = count * check.n + 1;
   // b·n + k of each failing element, `none` for the others: the smallest is the first failure
-  const first = where(flat.gt(0), arange(count, { dtype: 'int32' }).mul(check.n).add(flat), none).amin();
+  const starts = constantTensor(Array.from({ length: count }, (_, b) => b * check.n), [count], 'int32');
+  const first = where(flat.gt(0), starts.add(flat), none).amin();
   return apply(deviceCheckOp, [x, where(first.eq(none), 0, first)], check);
 }

@@ -113,11 +113,14 @@ describe.each(['debug', 'strict', 'fused', 'compile'] as const)('%s', (mode) => 
 
   it.each(REFUSED.map(([name, make], i) => [`${name} #${i}`, name, make] as const))('%s fails with PyTorch\'s message', async (_, name, make) => {
     const keep = tpu.tensor([1, 2, 3]);
-    const err = await failure(run(make));
+    const call = run(make);
+    const other = keep.mul(2); // fused mode: in the failing call's region, reading nothing of it
+    const err = await failure(call);
     expect(err, `${name}: no error`).toBeInstanceOf(DeviceError);
     expect(err!.message.endsWith(`: ${pytorchError(name)}`), `${err!.message}\n  PyTorch: ${pytorchError(name)}`).toBe(true);
     // the session goes on, other tensors kept
     expect(await keep.array()).toEqual([1, 2, 3]);
+    expect(await other.array()).toEqual([2, 4, 6]);
     expect(await tpu.linalg.inv(t([[2, 1], [1, 3]])).array()).toEqual(torch['invWell']!.value);
   });
 
