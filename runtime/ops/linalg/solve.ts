@@ -5,7 +5,6 @@ import { broadcastShapes, formatShape, shapesEqual } from '../../shape.js';
 import type { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { eye } from '../../creation-computed.js';
-import type { DeviceCheck } from '../../device/device-check.js';
 import { concat } from '../concat.js';
 import { filled } from '../constant.js';
 import { checkedOnDevice } from '../device-check.js';
@@ -34,20 +33,18 @@ const SINGULAR = {
   solve: 'The solver failed because the input matrix is singular.',
 } as const;
 
-/** How a solve ends: X checked (the plain functions), or X and info packed as one [..., n, m + 1] value (the _ex ones). */
-type Ending = { check: DeviceCheck; ex: false } | { check: DeviceCheck | null; ex: true };
-
 /**
- * X with AX = B, B a batch of matrices [..., n, m] whose batch broadcasts with A's; an _ex
- * ending appends a column holding info (LAPACK getrf's: the first zero pivot, 1-based, of each
- * batch element, 0 for none), all one composed op. A is checked also when B has no columns, as PyTorch's.
+ * X with AX = B, B a batch of matrices [..., n, m] whose batch broadcasts with A's, all one
+ * composed op. A singular A fails on the device with `singular` (SINGULAR's text), unless it
+ * is null; `ex` appends a column holding info (LAPACK getrf's: the first zero pivot, 1-based,
+ * of each batch element, 0 for none): [..., n, m + 1]. A is checked also when B has no
+ * columns, as PyTorch's.
  */
-function solveMatrices(op: string, a: Tensor, b: Tensor, end: (batched: boolean, n: number) => Ending): Tensor {
+function solveMatrices(op: string, a: Tensor, b: Tensor, singular: string | null, ex: boolean): Tensor {
   const n = a.shape[a.ndim - 1]!;
   const m = b.shape[b.ndim - 1]!;
   const own = a.shape.slice(0, -2);
   const batch = broadcastShapes(op, own, b.shape.slice(0, -2), ['A', 'B']);
-  const { check, ex } = end(own.length > 0, n);
   if (n === 0) return filled(op, [...batch, 0, m + (ex ? 1 : 0)], 0, a.dtype);
   return composite(op, () => {
     const ab = concat([a.expand([...batch, n, n]), b.expand([...batch, n, m])], -1);
@@ -55,7 +52,7 @@ function solveMatrices(op: string, a: Tensor, b: Tensor, end: (batched: boolean,
     const x = m === 0 ? ab.narrow(-1, n, 0) : backSubstitute(rows, n, m);
     const info = firstFailure(concat(pivots, -1).reshape([...batch, n]).ne(0));
     const out = ex ? concat([x, info.to(x.dtype).reshape([...batch, 1, 1]).expand([...batch, n, 1])], -1) : x;
-    return check ? checkedOnDevice(out, ofOwnBatch(info, own), check) : out;
+    return singular === null ? out : checkedOnDevice(out, ofOwnBatch(info, own), { op, text: singular, n, batched: own.length > 0 });
   });
 }
 
@@ -82,9 +79,8 @@ function solveArgs(op: string, a: Tensor, b: Tensor): boolean {
 export function solve(a: Tensor, b: Tensor): Tensor {
   const op = 'linalg.solve';
   const vector = solveArgs(op, a, b);
-  const end = (batched: boolean, n: number): Ending => ({ check: { op, text: SINGULAR.solve, n, batched }, ex: false });
-  if (!vector) return solveMatrices(op, a, b, end);
-  return solveMatrices(op, a, b.unsqueeze(-1), end).squeeze(-1);
+  if (!vector) return solveMatrices(op, a, b, SINGULAR.solve, false);
+  return solveMatrices(op, a, b.unsqueeze(-1), SINGULAR.solve, false).squeeze(-1);
 }
 
 /**
@@ -97,7 +93,7 @@ export function solveEx(a: Tensor, b: Tensor, options?: CheckErrorsOptions): Sol
   const op = 'linalg.solveEx';
   const vector = solveArgs(op, a, b);
   const checkErrors = readCheckErrors(op, options);
-  const both = solveMatrices(op, a, vector ? b.unsqueeze(-1) : b, (batched, n) => ({ check: checkErrors ? { op, text: SINGULAR.solve, n, batched } : null, ex: true }));
+  const both = solveMatrices(op, a, vector ? b.unsqueeze(-1) : b, checkErrors ? SINGULAR.solve : null, true);
   const x = both.narrow(-1, 0, both.shape[both.ndim - 1]! - 1);
   return new SolveEx(vector ? x.squeeze(-1) : x, infoColumn(op, both, a));
 }
@@ -118,7 +114,7 @@ export function inv(a: Tensor): Tensor {
   const op = 'linalg.inv';
   squareArg(op, 'A', a);
   const n = a.shape[a.ndim - 1]!;
-  return solveMatrices(op, a, eye(n), (batched) => ({ check: { op, text: SINGULAR.inv, n, batched }, ex: false }));
+  return solveMatrices(op, a, eye(n), SINGULAR.inv, false);
 }
 
 /**
@@ -132,6 +128,6 @@ export function invEx(a: Tensor, options?: CheckErrorsOptions): InvEx {
   squareArg(op, 'A', a);
   const checkErrors = readCheckErrors(op, options);
   const n = a.shape[a.ndim - 1]!;
-  const both = solveMatrices(op, a, eye(n), (batched) => ({ check: checkErrors ? { op, text: SINGULAR.inv, n, batched } : null, ex: true }));
+  const both = solveMatrices(op, a, eye(n), checkErrors ? SINGULAR.inv : null, true);
   return new InvEx(both.narrow(-1, 0, n), infoColumn(op, both, a));
 }
