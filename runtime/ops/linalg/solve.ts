@@ -45,7 +45,8 @@ function solveMatrices(op: string, a: Tensor, b: Tensor, singular: string | null
   const m = b.shape[b.ndim - 1]!;
   const own = a.shape.slice(0, -2);
   const batch = broadcastShapes(op, own, b.shape.slice(0, -2), ['A', 'B']);
-  if (n === 0) return filled(op, [...batch, 0, m + (ex ? 1 : 0)], 0, a.dtype);
+  // nothing to eliminate (ONNX Runtime's sums over an empty batch fail)
+  if (n === 0 || batch.includes(0)) return filled(op, [...batch, n, m + (ex ? 1 : 0)], 0, a.dtype);
   return composite(op, () => {
     const ab = concat([a.expand([...batch, n, n]), b.expand([...batch, n, m])], -1);
     const { rows, pivots } = eliminate(ab, n);
