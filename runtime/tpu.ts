@@ -150,7 +150,7 @@ type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | '
     reshape: F['reshape'];
     /** The dims reordered, one array as torch.permute (x.permute also takes integers). @example tpu.permute(tpu.zeros([2, 3]), [1, 0]).shape // [3, 2] */
     permute: F['permute'];
-    /** torch.linalg: det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross. @example tpu.linalg.solve(a, b) */
+    /** torch.linalg: det, slogdet, inv, invEx, solve, solveEx, cholesky, choleskyEx, qr, eigh, svd, norms, cross, ... @example tpu.linalg.solve(a, b) */
     linalg: typeof ops.linalg;
     /** The inverse of each square matrix (torch.inverse; tpu.linalg.inv). @example tpu.inverse(tpu.tensor([[2, 0], [0, 4]])) // [[0.5, 0], [0, 0.25]] */
     inverse: typeof ops.inv;

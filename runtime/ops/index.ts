@@ -14,6 +14,7 @@ export * from './cast.js';
 export * from './composed.js';
 export * from './constant.js';
 export * from './identity.js';
+export * from './device-check.js';
 export * from './like.js';
 import './new-tensors.js';
 import './tensor-iteration.js';

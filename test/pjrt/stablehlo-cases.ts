@@ -459,6 +459,8 @@ function valueCases(): PrimitiveCase[] {
     one('constant float32 0-d', 'constant', [], { shape: [], dtype: 'float32', values: [0.5] }, EXACT),
     ...WITH_INT64.flatMap((d) => WITH_INT64.map((to) => one(`fill ${to} from ${d} scalar`, 'fill', [S(d, d === 'bool' ? 1 : d === 'int32' ? -3 : d === 'int64' ? -(2 ** 40) : 2.5)], { shape: [2, 3], dtype: to }, EXACT))),
     ...WITH_INT64.map((d) => one(`identity ${d}`, 'identity', [T([3, 4], d)], noAttrs, EXACT)),
+    // a check that passes (code 0): the value as it is; a failing code is test/pjrt/stablehlo-device-check.test.ts's
+    ...(['float32', 'bfloat16', 'int32'] as const).map((d) => one(`deviceCheck ${d}`, 'deviceCheck', [T([3, 4], d), T([], 'int32', { values: [0] })], { op: 'linalg.inv', text: 'pivot {k}', n: 4, batched: false }, EXACT)),
     // float -> int truncates toward zero; NaN and infinities have no int32 or int64 (left out);
     // int64 -> int32 keeps the low 32 bits on both backends, as PyTorch.
     ...WITH_INT64.flatMap((d) => WITH_INT64.map((to) => one(`cast ${d} to ${to}`, 'cast', [T([4, 6], d, to === 'int32' || to === 'int64' ? { finite: true } : {})], { dtype: to }, EXACT))),

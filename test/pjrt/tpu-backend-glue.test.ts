@@ -37,9 +37,11 @@ class StandInClient {
   }
   /** The next execution fails with this, when set. */
   failure: Error | undefined;
+  /** How many results an execution gives (a device check's code is one more). */
+  results = 1;
   async execute(_exe: LoadedExecutableHandle, lists: BufferHandle[][]): Promise<BufferHandle[][]> {
     if (this.failure) throw this.failure;
-    return [[handle(`out-of-${lists[0]!.length}-args`)]];
+    return [Array.from({ length: this.results }, (_, i) => handle(`${i ? `result${i}-` : ''}out-of-${lists[0]!.length}-args`))];
   }
 }
 
@@ -106,5 +108,21 @@ describe('the TPU backend over its PJRT client', () => {
     await new Promise(setImmediate); // the frees wait for the handles' promises
     expect(client.freed.sort()).toEqual(['buf1', 'out-of-1-args']);
     expect(backend.memoryStats()).toEqual({ bytesInUse: 0, buffers: 0, executables: 0 });
+  });
+
+  it('reads a device check\'s code after the outputs: 0 passes, else the launch fails with the check\'s text and frees its results', async () => {
+    const lowered = tpu.compile((a: Tensor) => tpu.linalg.inv(a)).lower(tpu.spec([2, 2], 'float32'));
+    expect(lowered.stablehlo).toMatch(/-> \(tensor<2x2xf32>, tensor<i32>\)/); // the inverse, then the check's code
+    const client = new StandInClient();
+    client.results = 2;
+    const backend = backendOver(client);
+    const exe = await backend.compile(lowered.program);
+    const a = backend.toDevice('float32', new Float32Array([1, 2, 2, 4]));
+    client.hostBytes = new Uint8Array(new Int32Array([0]).buffer);
+    expect(await backend.execute(exe, [a], [])).toHaveLength(1);
+    expect(client.freed).toEqual(['result1-out-of-1-args']);
+    client.hostBytes = new Uint8Array(new Int32Array([2]).buffer); // pivot 2 of the only matrix
+    await expect(backend.execute(exe, [a], [])).rejects.toThrow(/^linalg\.inv: The diagonal element 2 is zero, the inversion could not be completed because the input matrix is singular\.$/);
+    expect(client.freed).toEqual(['result1-out-of-1-args', 'result1-out-of-1-args', 'out-of-1-args']);
   });
 });

@@ -6,8 +6,6 @@ const GELU_ONE_INF = "PyTorch's gelu of +inf depends on the tensor's length: NaN
 
 const REPEATS_READ = "repeatInterleave by a tensor of counts without outputSize reads the counts from the device (its length is their sum): tpu.compile refuses the read at trace time with an error that asks for outputSize (torch.compile breaks its graph there); the cases with outputSize run compiled";
 
-const SINGULAR = "PyTorch's inv and solve raise for a singular matrix (a zero pivot of its LU), which needs the pivots read on the host: a sync point per call, and a read tpu.compile refuses. Here the pivots stay on the device and the zero pivot's division gives inf and NaN (debug mode's NaN/Inf check raises, as PyTorch does)";
-const NOT_POSITIVE_DEFINITE = "PyTorch's cholesky raises for a matrix that is not positive definite, which needs the pivots read on the host: a sync point per call, and a read tpu.compile refuses. Here the square root of the non-positive pivot gives NaN (debug mode's NaN/Inf check raises, as PyTorch does)";
 const CROSS_DEFAULT = "torch.cross without a dim takes the first dim of length 3 (deprecated; torch.linalg.cross takes the last): here x.cross(y) without a dim raises, asking for the dim, where the two defaults differ";
 
 export const KNOWN_FAILURES: Record<string, string> = {
@@ -19,15 +17,6 @@ export const KNOWN_FAILURES: Record<string, string> = {
   'repeatInterleave by a tensor of counts @compile': REPEATS_READ,
   'repeatInterleave of repeats alone, of ints and bools @compile': REPEATS_READ,
   'repeatInterleave gradients @compile': REPEATS_READ,
-  'inv of a singular matrix is an error @strict': SINGULAR,
-  'inv of a singular matrix is an error @fused': SINGULAR,
-  'inv of a singular matrix is an error @compile': SINGULAR,
-  'solve with a singular matrix is an error @strict': SINGULAR,
-  'solve with a singular matrix is an error @fused': SINGULAR,
-  'solve with a singular matrix is an error @compile': SINGULAR,
-  'cholesky of a matrix that is not positive definite is an error @strict': NOT_POSITIVE_DEFINITE,
-  'cholesky of a matrix that is not positive definite is an error @fused': NOT_POSITIVE_DEFINITE,
-  'cholesky of a matrix that is not positive definite is an error @compile': NOT_POSITIVE_DEFINITE,
   'cross without a dim where torch.cross takes the first dim of length 3': CROSS_DEFAULT,
   'mode of rows holding NaN': "PyTorch's CPU mode sorts each row with std::sort and a < that NaN breaks (no strict weak order: undefined behaviour in C++), then counts runs of equal neighbours, so its answer for a row holding NaN is wherever libstdc++'s sort leaves the NaNs: a NaN left inside a run splits it ([3, nan, 3, nan, nan, 3] gives 3 counted once, at index 0) and a NaN may be named ([nan, 1, nan, 1, 2] gives nan at index 0). Here each NaN is a value of its own, sorted last: 3 at index 5, and 1 at index 3",
   'allclose and equal @compile': "allclose and equal give a JS boolean, read from the device (PyTorch's Python bool): tpu.compile refuses a value read while it traces, with an error that says so (torch.compile breaks its graph there instead)",

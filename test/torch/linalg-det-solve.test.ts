@@ -57,6 +57,7 @@ const cases: TorchCase[] = [
   { name: 'inv of a 4×4 matrix and a batch', inputs: [M4, B233], js: (a, b) => [tpu.linalg.inv(a), tpu.linalg.inv(b)], py: `[${d('torch.linalg.inv(x.double())')} for x in (x0, x1)]`, ...WELL },
   { name: 'inv of an ill-conditioned matrix', inputs: [H4], js: (a) => tpu.linalg.inv(a), py: d('torch.linalg.inv(x0.double())'), rtol: 5e-3, atol: 1 },
   { name: 'inv of 0×0 matrices', inputs: [seq('float32', [3, 0, 0])], js: (a) => tpu.linalg.inv(a), py: 'torch.linalg.inv(x0)' },
+  { name: 'inv and solve of an empty batch', inputs: [seq('float32', [0, 2, 2]), seq('float32', [0, 2, 3])], js: (a, b) => [tpu.linalg.inv(a), tpu.linalg.solve(a, b)], py: '(torch.linalg.inv(x0), torch.linalg.solve(x0, x1))' },
   { name: 'inv of a singular matrix is an error', inputs: [SINGULAR2], js: (a) => tpu.linalg.inv(a), py: 'torch.linalg.inv(x0)' },
   // solve
   { name: 'solve with a vector', inputs: [P3, f32([1, -2, 0.5])], js: (a, b) => tpu.linalg.solve(a, b), py: d('torch.linalg.solve(x0.double(), x1.double())'), ...WELL },

@@ -98,6 +98,7 @@ export const GRAD_CASES: Record<string, GradCase[]> = {
   // Sources (no tensor operand): checked through the op that consumes them.
   constant: [{ inputs: [m(3)], call: (a) => a.mul(ops.constantTensor([1.5, -2, 0.25], [3], 'float32')) }],
   identity: [{ inputs: [m(2, 3)], call: (a) => apply(ops.identity, [a.mul(a)], {}).mul(a) }],
+  deviceCheck: [{ inputs: [m(2, 3)], call: (a) => apply(ops.deviceCheckOp, [a.mul(a), tpu.tensor(new Int32Array([0])).reshape([])], { op: 'check', text: '{k}', n: 1, batched: false }).mul(a) }],
   fill: [{ inputs: [m(2, 2)], call: (a) => a.mul(ops.fullLike(a, 0.75)).add(ops.fullLike(a, 2)) }],
   rsqrt: [{ inputs: [pos(4)], call: (a) => a.rsqrt() }],
   square: [{ inputs: [m(4)], call: (a) => a.square() }],

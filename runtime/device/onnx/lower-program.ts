@@ -9,6 +9,7 @@ import { matchAxpy } from './match-axpy.js';
 import { matchLinear } from './match-linear.js';
 import { onnxLowerings, type OnnxLowerContext } from './lowerings/index.js';
 import { foldIntoSgemm } from './lowerings/contractions.js';
+import type { DeviceCheck } from '../device-check.js';
 
 export interface LoweredModel {
   readonly model: Uint8Array;
@@ -17,6 +18,8 @@ export interface LoweredModel {
   readonly inputNames: readonly string[];
   readonly scalarNames: readonly string[];
   readonly outputNames: readonly string[];
+  /** What each device check of the program says when it fails (lowerings/device-checks.ts). */
+  readonly checks: readonly DeviceCheck[];
 }
 
 const ONNX_CAST_TO: Record<string, number> = { float32: 1, int32: 6, int64: 7, bool: 9 };
@@ -39,6 +42,7 @@ function makeContext(graph: OnnxGraph, options: LowerOptions): OnnxLowerContext 
     graph,
     sgemm: options.sgemm ?? false,
     select: options.select ?? false,
+    checks: [],
     cast(value: string, from: DType, to: DType): string {
       if (from === to) return value;
       let v = value;
@@ -122,5 +126,5 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
     graph.output(out, COMPUTE_TYPE[v.dtype], v.shape);
     return out;
   });
-  return { model: graph.encode(), text: graph.toText(), inputNames, scalarNames, outputNames };
+  return { model: graph.encode(), text: graph.toText(), inputNames, scalarNames, outputNames, checks: ctx.checks };
 }

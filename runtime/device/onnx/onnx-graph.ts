@@ -14,6 +14,8 @@ interface Node {
   inputs: readonly string[];
   outputs: readonly string[];
   attrs: Readonly<Record<string, OnnxAttr>>;
+  /** The node's name, which ONNX Runtime's errors quote (unnamed when absent). */
+  name?: string;
 }
 interface ValueInfo { name: string; type: OnnxType; dims: readonly number[] }
 interface Initializer { name: string; type: 'int64' | 'float32' | 'int32' | 'float64'; dims: readonly number[]; values: readonly number[] }
@@ -68,6 +70,13 @@ export class OnnxGraph {
     if (!shape.includes(0)) return this.node('Expand', [value, this.int64s(shape)]);
     const none = this.node('Slice', [this.reshape(value, [-1]), this.int64s([0]), this.int64s([0])]);
     return this.reshape(none, shape);
+  }
+
+  /** Adds one node named `name` (ONNX Runtime's error for a failing node quotes it) and returns its output. */
+  namedNode(name: string, op: string, inputs: readonly string[]): string {
+    const out = this.fresh();
+    this.add({ op, inputs, outputs: [out], attrs: {}, name });
+    return out;
   }
 
   /** Adds one node of a custom operator (registered with the session by the ortc addon). */
@@ -156,6 +165,7 @@ export class OnnxGraph {
 function writeNode(w: ProtobufWriter, n: Node): void {
   for (const i of n.inputs) w.string(1, i);
   for (const o of n.outputs) w.string(2, o);
+  if (n.name) w.string(3, n.name);
   w.string(4, n.op);
   if (n.domain) w.string(7, n.domain);
   for (const [name, value] of Object.entries(n.attrs)) w.message(5, (a) => writeAttr(a, name, value));

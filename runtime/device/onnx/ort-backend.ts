@@ -5,6 +5,8 @@ import { numel } from '../../shape.js';
 import type { Backend, BackendBuffer, BackendOptions } from '../backend.js';
 import type { ProgramDescription } from '../protocol.js';
 import { lowerToOnnx } from './lower-program.js';
+import { checkFailure } from './lowerings/device-checks.js';
+import type { DeviceCheck } from '../device-check.js';
 import { BufferPool } from './buffer-pool.js';
 import { AlignedArrays } from './aligned-arrays.js';
 import { isPooledSize } from '../pooled-size.js';
@@ -28,6 +30,8 @@ interface OrtExecutable {
   runs: number;
   released?: boolean;
   readonly program: Program;
+  /** What its device checks say when they fail (lowerings/device-checks.ts). */
+  readonly checks: readonly DeviceCheck[];
   /**
    * One array per scalar, refilled each run. A fresh one-value array each run lived in V8's
    * heap, and the addon's pointer to it cost V8 a copy out of the heap (W6 compiled: 12 a run).
@@ -67,7 +71,7 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
     const session = this.sessions.open(lowered.model, !isSmall(program), inputs, outputs);
     this.executables++;
     const scalarFeeds = program.scalars.map((dtype) => offHeap(COMPUTE_TYPE[dtype], 1));
-    const exe: OrtExecutable = { session, program, runs: 0, scalarFeeds };
+    const exe: OrtExecutable = { session, program, checks: lowered.checks, runs: 0, scalarFeeds };
     const source = generateLoop(program);
     if (source !== undefined && outputElements(program) >= LOOP_AT_ONCE_ELEMENTS) this.buildLoop(exe, source);
     else exe.loopSource = source;
@@ -105,7 +109,12 @@ export class OrtBackend implements Backend<OrtExecutable, OrtBuffer> {
       const v = valueOf(program, id);
       return { dtype: v.dtype, data: this.alloc(COMPUTE_TYPE[v.dtype], numel(v.shape), true) };
     });
-    exe.session.run(feeds, computed.map((c) => c.data));
+    try {
+      exe.session.run(feeds, computed.map((c) => c.data));
+    } catch (e) {
+      const text = exe.checks.length ? checkFailure((e as Error).message, exe.checks) : undefined;
+      throw text === undefined ? e : new Error(text);
+    }
     return computed.map(({ dtype, data }) => {
       if (dtype !== 'bfloat16') return this.track(dtype, data);
       const bits = narrowToBf16(data as Float32Array);

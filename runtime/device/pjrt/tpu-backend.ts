@@ -9,6 +9,7 @@ import { lowerToStableHlo } from '../stablehlo/index.js';
 import type { TensorType } from '../stablehlo/index.js';
 import type { BufferHandle, LoadedExecutableHandle } from './native-addon.js';
 import { openTpuClient, type TpuClient } from './tpu-client.js';
+import { checkFailureText, type DeviceCheck } from '../device-check.js';
 
 export interface TpuBuffer extends BackendBuffer {
   /** On the chip with these dims, or still on the host (an upload not yet read). */
@@ -21,6 +22,8 @@ interface TpuExecutable {
   readonly exe: LoadedExecutableHandle;
   readonly parameters: readonly TensorType[];
   readonly program: Program;
+  /** Its device checks: their codes are the results after the program's outputs. */
+  readonly checks: readonly DeviceCheck[];
 }
 
 const DEVICE = 0;
@@ -42,7 +45,7 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
     const module = lowerToStableHlo(program);
     const exe = await this.client.compile(module.text);
     this.executables++;
-    return { exe, parameters: module.parameters, program };
+    return { exe, parameters: module.parameters, program, checks: module.checks };
   }
 
   async release(exe: TpuExecutable): Promise<void> {
@@ -63,10 +66,29 @@ export class TpuBackend implements Backend<TpuExecutable, TpuBuffer> {
     } finally {
       for (let i = inputs.length; i < args.length; i++) this.client.free(args[i]!); // the scalars, also when it failed
     }
+    if (exe.checks.length) await this.failFailedChecks(exe, outs);
     return outs.map((h, i) => {
       const v = valueOf(exe.program, exe.program.outputs[i]!);
       return this.track({ dtype: v.dtype, length: v.shape.reduce((a, b) => a * b, 1), handle: Promise.resolve(h), dims: v.shape });
     });
+  }
+
+  /**
+   * Reads the checks' codes (the results after the outputs, taken off `outs`): one that is not
+   * 0 fails the launch with its text, the outputs freed. A read per run of such a program, on
+   * the device thread (the host does not wait for it).
+   */
+  private async failFailedChecks(exe: TpuExecutable, outs: BufferHandle[]): Promise<void> {
+    const codes = outs.splice(exe.program.outputs.length);
+    const values = await Promise.all(codes.map(async (h) => {
+      const bytes = await this.client.toHost(h);
+      this.client.free(h);
+      return new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0, true);
+    }));
+    const failed = values.findIndex((c) => c !== 0);
+    if (failed < 0) return;
+    for (const h of outs) this.client.free(h);
+    throw new Error(checkFailureText(exe.checks[failed]!, values[failed]!));
   }
 
   toDevice(dtype: DType, data: StorageArray): TpuBuffer {

@@ -3,8 +3,8 @@
 import { installMethods } from '../../install-methods.js';
 import { det, slogdet } from './determinant.js';
 import type { SignLogAbsDet } from './named-results.js';
-import { inv, solve } from './solve.js';
-import { cholesky } from './cholesky.js';
+import { inv, invEx, solve, solveEx } from './solve.js';
+import { cholesky, choleskyEx } from './cholesky.js';
 import { qr } from './householder.js';
 import { eigh, eigvalsh } from './eigh.js';
 import { svd, svdvals } from './svd.js';
@@ -13,8 +13,8 @@ import { matrixNorm, norm, vectorNorm } from './norms.js';
 import { cross, kron, linalgCross, type CrossOptions } from './products.js';
 
 // Picked from the modules, so each member keeps its doc comment where a cell's Shift+Tab reads it.
-type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<typeof import('./solve.js'), 'inv' | 'solve'>
-  & Pick<typeof import('./norms.js'), 'vectorNorm' | 'matrixNorm' | 'norm'> & Pick<typeof import('./cholesky.js'), 'cholesky'>
+type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<typeof import('./solve.js'), 'inv' | 'invEx' | 'solve' | 'solveEx'>
+  & Pick<typeof import('./norms.js'), 'vectorNorm' | 'matrixNorm' | 'norm'> & Pick<typeof import('./cholesky.js'), 'cholesky' | 'choleskyEx'>
   & Pick<typeof import('./householder.js'), 'qr'> & Pick<typeof import('./eigh.js'), 'eigh' | 'eigvalsh'> & Pick<typeof import('./svd.js'), 'svd' | 'svdvals'>
   & Pick<typeof import('./pseudo-inverse.js'), 'pinv' | 'lstsq' | 'matrixRank'> & {
   /**
@@ -26,8 +26,8 @@ type Linalg = Pick<typeof import('./determinant.js'), 'det' | 'slogdet'> & Pick<
 
 /** torch.linalg's names in camelCase. */
 export const linalg: Linalg = {
-  det, slogdet, inv, solve, vectorNorm, matrixNorm, norm, cross: linalgCross,
-  cholesky, qr, eigh, eigvalsh, svd, svdvals, pinv, lstsq, matrixRank,
+  det, slogdet, inv, invEx, solve, solveEx, vectorNorm, matrixNorm, norm, cross: linalgCross,
+  cholesky, choleskyEx, qr, eigh, eigvalsh, svd, svdvals, pinv, lstsq, matrixRank,
 };
 
 declare module '../../tensor.js' {

@@ -1,4 +1,4 @@
-// The named tuples of torch.linalg's results (slogdet, eigh, qr, svd, lstsq): fields by name,
+// The named tuples of torch.linalg's results (slogdet, eigh, qr, svd, lstsq, the _ex forms): fields by name,
 // `const [a, b] = ...` and r[0] as in PyTorch. Their tensor parts make tpu.scope keep them
 // when returned, and tpu.compile rebuild them on a replay (tensor-parts.ts).
 import type { Tensor } from '../../tensor.js';
@@ -57,5 +57,26 @@ export class SVD extends TensorTuple {
 export class Lstsq extends TensorTuple {
   constructor(readonly solution: Tensor, readonly residuals: Tensor, readonly rank: Tensor, readonly singularValues: Tensor) {
     super([solution, residuals, rank, singularValues]);
+  }
+}
+
+/** inv_ex's result: info 0, or the first zero pivot (1-based) of each singular matrix. */
+export class InvEx extends TensorTuple {
+  constructor(readonly inverse: Tensor, readonly info: Tensor) {
+    super([inverse, info]);
+  }
+}
+
+/** solve_ex's result: info 0, or the first zero pivot (1-based) of each singular A. */
+export class SolveEx extends TensorTuple {
+  constructor(readonly result: Tensor, readonly info: Tensor) {
+    super([result, info]);
+  }
+}
+
+/** cholesky_ex's result: info 0, or the order of the first leading minor that is not positive-definite. */
+export class CholeskyEx extends TensorTuple {
+  constructor(readonly L: Tensor, readonly info: Tensor) {
+    super([L, info]);
   }
 }

@@ -1,14 +1,17 @@
-// solve and inv (torch.linalg.solve, torch.linalg.inv): elimination of [A | B] (elimination.ts),
-// then back substitution. A singular matrix divides by its zero pivot (inf and NaN): PyTorch
-// raises instead, which needs the pivots read on the host (docs/runtime.md, linalg).
+// solve and inv (torch.linalg.solve, torch.linalg.inv) and their _ex forms: elimination of
+// [A | B] (elimination.ts), then back substitution. A singular matrix (a zero pivot) fails on
+// the device with PyTorch's message (ops/device-check.ts): no host read per call.
 import { broadcastShapes, formatShape, shapesEqual } from '../../shape.js';
 import type { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { eye } from '../../creation-computed.js';
 import { concat } from '../concat.js';
 import { filled } from '../constant.js';
+import { checkedOnDevice } from '../device-check.js';
 import { eliminate } from './elimination.js';
+import { firstFailure, ofOwnBatch, readCheckErrors, type CheckErrorsOptions } from './failure-info.js';
 import { floatingArg, squareArg } from './matrix-args.js';
+import { InvEx, SolveEx } from './named-results.js';
 
 /** X from the reduced rows [u_kk, u_k(k+1..), c_k] of elimination, bottom up: [..., n, m]. */
 function backSubstitute(rows: readonly Tensor[], n: number, m: number): Tensor {
@@ -24,44 +27,108 @@ function backSubstitute(rows: readonly Tensor[], n: number, m: number): Tensor {
   return x!;
 }
 
-/** X with AX = B, B a batch of matrices [..., n, m] whose batch broadcasts with A's. */
-function solveMatrices(op: string, a: Tensor, b: Tensor): Tensor {
+/** What inv and solve say of a singular matrix, PyTorch's words after the op's name. */
+const SINGULAR = {
+  inv: 'The diagonal element {k} is zero, the inversion could not be completed because the input matrix is singular.',
+  solve: 'The solver failed because the input matrix is singular.',
+} as const;
+
+/**
+ * X with AX = B, B a batch of matrices [..., n, m] whose batch broadcasts with A's, all one
+ * composed op. A singular A fails on the device with `singular` (SINGULAR's text), unless it
+ * is null; `ex` appends a column holding info (LAPACK getrf's: the first zero pivot, 1-based,
+ * of each batch element, 0 for none): [..., n, m + 1]. A is checked also when B has no
+ * columns, as PyTorch's.
+ */
+function solveMatrices(op: string, a: Tensor, b: Tensor, singular: string | null, ex: boolean): Tensor {
   const n = a.shape[a.ndim - 1]!;
   const m = b.shape[b.ndim - 1]!;
-  const batch = broadcastShapes(op, a.shape.slice(0, -2), b.shape.slice(0, -2), ['A', 'B']);
-  if (n === 0 || m === 0) return filled(op, [...batch, n, m], 0, a.dtype);
+  const own = a.shape.slice(0, -2);
+  const batch = broadcastShapes(op, own, b.shape.slice(0, -2), ['A', 'B']);
+  // nothing to eliminate (ONNX Runtime's sums over an empty batch fail)
+  if (n === 0 || batch.includes(0)) return filled(op, [...batch, n, m + (ex ? 1 : 0)], 0, a.dtype);
   return composite(op, () => {
     const ab = concat([a.expand([...batch, n, n]), b.expand([...batch, n, m])], -1);
-    return backSubstitute(eliminate(ab, n).rows, n, m);
+    const { rows, pivots } = eliminate(ab, n);
+    const x = m === 0 ? ab.narrow(-1, n, 0) : backSubstitute(rows, n, m);
+    const info = firstFailure(concat(pivots, -1).reshape([...batch, n]).ne(0));
+    const out = ex ? concat([x, info.to(x.dtype).reshape([...batch, 1, 1]).expand([...batch, n, 1])], -1) : x;
+    return singular === null ? out : checkedOnDevice(out, ofOwnBatch(info, own), { op, text: singular, n, batched: own.length > 0 });
   });
 }
 
-/**
- * X with AX = B for square A [..., n, n] (torch.linalg.solve). B is a batch of vectors when it
- * is 1-D or has A's shape without the last dim, as PyTorch decides; else of matrices [..., n, m].
- * Batch dims broadcast.
- * @example tpu.linalg.solve(tpu.tensor([[2, 0], [0, 4]]), tpu.tensor([2, 2])) // [1, 0.5]
- */
-export function solve(a: Tensor, b: Tensor): Tensor {
-  squareArg('linalg.solve', 'A', a);
-  floatingArg('linalg.solve', 'B', b, false);
+/** The vector or matrix form of B, as PyTorch decides: B is a batch of vectors when 1-D or A's shape without its last dim. */
+function solveArgs(op: string, a: Tensor, b: Tensor): boolean {
+  squareArg(op, 'A', a);
+  floatingArg(op, 'B', b, false);
   const n = a.shape[a.ndim - 1]!;
   const vector = b.ndim === 1 || (b.ndim === a.ndim - 1 && shapesEqual(b.shape, a.shape.slice(0, -1)));
   const rows = vector ? b.shape[b.ndim - 1] : b.ndim >= 2 ? b.shape[b.ndim - 2] : undefined;
   if (rows !== n) {
     const as = vector ? `a vector of ${b.shape[b.ndim - 1]}` : b.ndim < 2 ? `a ${b.ndim}-D tensor` : `${b.shape[b.ndim - 2]} by ${b.shape[b.ndim - 1]} matrices`;
-    throw new RangeError(`linalg.solve: B must have ${n} rows for A of ${n} by ${n} matrices (shape ${formatShape(a.shape)}); got B ${formatShape(b.shape)}: ${as}`);
+    throw new RangeError(`${op}: B must have ${n} rows for A of ${n} by ${n} matrices (shape ${formatShape(a.shape)}); got B ${formatShape(b.shape)}: ${as}`);
   }
-  if (!vector) return solveMatrices('linalg.solve', a, b);
-  return solveMatrices('linalg.solve', a, b.unsqueeze(-1)).squeeze(-1);
+  return vector;
 }
 
 /**
- * The inverse of each square matrix [..., n, n] (torch.linalg.inv, torch.inverse).
+ * X with AX = B for square A [..., n, n] (torch.linalg.solve). B is a batch of vectors when it
+ * is 1-D or has A's shape without the last dim, as PyTorch decides; else of matrices [..., n, m].
+ * Batch dims broadcast. A singular A fails on the device (DeviceError at the next sync point).
+ * @example tpu.linalg.solve(tpu.tensor([[2, 0], [0, 4]]), tpu.tensor([2, 2])) // [1, 0.5]
+ */
+export function solve(a: Tensor, b: Tensor): Tensor {
+  const op = 'linalg.solve';
+  const vector = solveArgs(op, a, b);
+  if (!vector) return solveMatrices(op, a, b, SINGULAR.solve, false);
+  return solveMatrices(op, a, b.unsqueeze(-1), SINGULAR.solve, false).squeeze(-1);
+}
+
+/**
+ * solve's X and, for each of A's batch elements, info (int32): 0, or the first zero pivot
+ * (1-based) of a singular matrix, whose X is then inf and NaN (torch.linalg.solve_ex). With
+ * { checkErrors: true } a singular A fails, as solve.
+ * @example const { result, info } = tpu.linalg.solveEx(tpu.tensor([[1, 2], [2, 4]]), tpu.tensor([1, 1])) // info 2
+ */
+export function solveEx(a: Tensor, b: Tensor, options?: CheckErrorsOptions): SolveEx {
+  const op = 'linalg.solveEx';
+  const vector = solveArgs(op, a, b);
+  const checkErrors = readCheckErrors(op, options);
+  const both = solveMatrices(op, a, vector ? b.unsqueeze(-1) : b, checkErrors ? SINGULAR.solve : null, true);
+  const x = both.narrow(-1, 0, both.shape[both.ndim - 1]! - 1);
+  return new SolveEx(vector ? x.squeeze(-1) : x, infoColumn(op, both, a));
+}
+
+/** info from the column an _ex solve appended, cut to A's own batch (0 for 0×0 matrices). */
+function infoColumn(op: string, both: Tensor, a: Tensor): Tensor {
+  const own = a.shape.slice(0, -2);
+  if (a.shape[a.ndim - 1] === 0) return filled(op, own, 0, 'int32');
+  return ofOwnBatch(both.select(-1, both.shape[both.ndim - 1]! - 1).select(-1, 0), own).to('int32');
+}
+
+/**
+ * The inverse of each square matrix [..., n, n] (torch.linalg.inv, torch.inverse). A singular
+ * matrix fails on the device with PyTorch's message (DeviceError at the next sync point).
  * @example tpu.linalg.inv(tpu.tensor([[2, 0], [0, 4]])) // [[0.5, 0], [0, 0.25]]
  */
 export function inv(a: Tensor): Tensor {
-  squareArg('linalg.inv', 'A', a);
+  const op = 'linalg.inv';
+  squareArg(op, 'A', a);
   const n = a.shape[a.ndim - 1]!;
-  return solveMatrices('linalg.inv', a, eye(n));
+  return solveMatrices(op, a, eye(n), SINGULAR.inv, false);
+}
+
+/**
+ * The inverse and, for each matrix, info (int32): 0, or the first zero pivot (1-based) of a
+ * singular matrix, whose inverse is then inf and NaN (torch.linalg.inv_ex). With
+ * { checkErrors: true } a singular matrix fails, as inv.
+ * @example const { inverse, info } = tpu.linalg.invEx(tpu.tensor([[1, 2], [2, 4]])) // info 2
+ */
+export function invEx(a: Tensor, options?: CheckErrorsOptions): InvEx {
+  const op = 'linalg.invEx';
+  squareArg(op, 'A', a);
+  const checkErrors = readCheckErrors(op, options);
+  const n = a.shape[a.ndim - 1]!;
+  const both = solveMatrices(op, a, eye(n), checkErrors ? SINGULAR.inv : null, true);
+  return new InvEx(both.narrow(-1, 0, n), infoColumn(op, both, a));
 }

@@ -7,6 +7,7 @@ import './gather-scatter.js';
 import './contractions.js';
 import './values.js';
 import './division.js';
+import './device-checks.js';
 import './log-softmax.js';
 import './bitwise.js';
 import { onnxLowerings } from './table.js';

@@ -2,6 +2,7 @@
 // compute types (bfloat16 as float32); the driver (../lower-program.ts) rounds bfloat16
 // results, so a rule only casts its operands where the op needs another type.
 import type { DType } from '../../../dtype.js';
+import type { DeviceCheck } from '../../device-check.js';
 import { LoweringTable, type LoweringRule } from '../../lowering-table.js';
 import type { OnnxGraph } from '../onnx-graph.js';
 import { COLLECTIVE_PRIMITIVES } from '../../../program/collective-nodes.js';
@@ -14,6 +15,8 @@ export interface OnnxLowerContext {
   readonly sgemm: boolean;
   /** Whether the session runs tpu_kernel.Select nodes: a float where lowers to one. */
   readonly select: boolean;
+  /** The program's device checks so far: the node of check i is named `check<i>` (device-checks.ts). */
+  readonly checks: DeviceCheck[];
 }
 
 export type OnnxLowering = LoweringRule<OnnxLowerContext, string>;

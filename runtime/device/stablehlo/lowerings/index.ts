@@ -8,6 +8,7 @@ import './contractions.js';
 import './values.js';
 import './collectives.js';
 import './bitwise.js';
+import './device-check.js';
 import { stablehloLowerings } from './table.js';
 import { logSoftmaxByParts, xlogyByParts } from '../../composed-lowerings.js';
 import { specialFunctionLowerings } from '../../special-functions/index.js';

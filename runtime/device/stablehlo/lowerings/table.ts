@@ -4,9 +4,12 @@
 // driver, ../lower-program.ts, checks it).
 import { LoweringTable, type LoweringRule } from '../../lowering-table.js';
 import type { MlirFunction } from '../mlir-function.js';
+import type { DeviceCheck } from '../../device-check.js';
 
 export interface StableHloLowerContext {
   readonly fn: MlirFunction;
+  /** The program's device checks so far, each with its code's value: @main returns the codes after the outputs (lower-program.ts). */
+  readonly checks: { readonly code: string; readonly check: DeviceCheck }[];
 }
 
 export type StableHloLowering = LoweringRule<StableHloLowerContext, string>;
