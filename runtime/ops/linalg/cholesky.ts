@@ -88,7 +88,7 @@ export function choleskyEx(a: Tensor, options?: CholeskyOptions & CheckErrorsOpt
   const upper = readUpper(op, options, ['checkErrors']);
   const checkErrors = readCheckErrors(op, options, ['upper']);
   const n = a.shape[a.ndim - 1]!;
-  if (n === 0) return new CholeskyEx(a.clone(), filled(op, a.shape.slice(0, -2), 0, 'int32'));
+  if (n === 0) return new CholeskyEx(a.clone(), filled(op, a.shape.slice(0, -2), 0, 'int32', a.chip));
   const both = factor(op, a, upper, checkErrors, true);
   return new CholeskyEx(both.narrow(-1, 0, n), both.select(-1, n).select(-1, 0).to('int32'));
 }

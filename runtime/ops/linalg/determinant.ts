@@ -21,7 +21,7 @@ function pivotsOf(a: Tensor): { pivots: readonly Tensor[]; sign: Tensor; batch: 
  */
 export function det(a: Tensor): Tensor {
   squareArg('linalg.det', 'A', a);
-  if (a.shape[a.ndim - 1] === 0) return filled('linalg.det', a.shape.slice(0, -2), 1, a.dtype);
+  if (a.shape[a.ndim - 1] === 0) return filled('linalg.det', a.shape.slice(0, -2), 1, a.dtype, a.chip);
   return composite('linalg.det', () => {
     const { pivots, sign, batch } = pivotsOf(a);
     return pivots.reduce((d, p) => d.mul(p), sign).reshape(batch);
@@ -37,7 +37,7 @@ export function slogdet(a: Tensor): SignLogAbsDet {
   squareArg('linalg.slogdet', 'A', a);
   if (a.shape[a.ndim - 1] === 0) {
     const batch = a.shape.slice(0, -2);
-    return new SignLogAbsDet(filled('linalg.slogdet', batch, 1, a.dtype), filled('linalg.slogdet', batch, 0, a.dtype));
+    return new SignLogAbsDet(filled('linalg.slogdet', batch, 1, a.dtype, a.chip), filled('linalg.slogdet', batch, 0, a.dtype, a.chip));
   }
   // one composed op: both results from one elimination, stacked, then taken apart
   const both = composite('linalg.slogdet', () => {

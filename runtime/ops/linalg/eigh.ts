@@ -25,7 +25,7 @@ export interface EighOptions {
 
 /** 1/g elementwise, 0 on the diagonal, the largest float32 where g is 0 off it. */
 export function reciprocalGaps(gap: Tensor, n: number): Tensor {
-  return where(eye(n).eq(1), 0, where(gap.eq(0), FLOAT32_MAX, gap.reciprocal()));
+  return where(eye(n, { chip: gap.chip }).eq(1), 0, where(gap.eq(0), FLOAT32_MAX, gap.reciprocal()));
 }
 
 /** λ and V carrying the gradient of x (their values unchanged: x - x.detach() is 0). */

@@ -25,7 +25,7 @@ export function eliminate(ab: Tensor, n: number): Elimination {
   let sign: Tensor | null = null;
   let s = ab;
   // the rows' indices, uploaded once; step k reads the first n - k
-  const indices = arange(n).reshape([n, 1]);
+  const indices = arange(n, { chip: ab.chip }).reshape([n, 1]);
   for (let k = 0; k < n; k++) {
     const left = n - k;
     const width = s.shape[s.ndim - 1]!;

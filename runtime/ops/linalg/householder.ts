@@ -50,7 +50,7 @@ function householder(a: Tensor, m: number, n: number): { reflectors: Reflector[]
     const beta = where(alpha.lt(0), 1, -1).mul(alpha.square().add(tail).sqrt());
     const safeBeta = where(flat, 1, beta);
     const head = alpha.sub(safeBeta);
-    const v = concat([filled('linalg.qr', alpha.shape, 1, a.dtype).expand(alpha.shape), below.div(where(flat, 1, head))], -2);
+    const v = concat([filled('linalg.qr', alpha.shape, 1, a.dtype, a.chip).expand(alpha.shape), below.div(where(flat, 1, head))], -2);
     const reflector = { v, tau: where(flat, 0, safeBeta.sub(alpha).div(safeBeta)) };
     reflectors.push(reflector);
     const diagonal = where(flat, alpha, beta);
@@ -65,9 +65,9 @@ function householder(a: Tensor, m: number, n: number): { reflectors: Reflector[]
   return { reflectors, rows };
 }
 
-/** Q's first `cols` columns: H₀·H₁·…·I[:, :cols], the reflections applied last to first. */
-function formQ(reflectors: readonly Reflector[], m: number, cols: number, batch: readonly number[]): Tensor {
-  let q = eye(m, cols).expand([...batch, m, cols]);
+/** Q's first `cols` columns: H₀·H₁·…·I[:, :cols], the reflections applied last to first, on `chip`. */
+function formQ(reflectors: readonly Reflector[], m: number, cols: number, batch: readonly number[], chip: number): Tensor {
+  let q = eye(m, cols, { chip }).expand([...batch, m, cols]);
   for (let j = reflectors.length - 1; j >= 0; j--) {
     const lower = reflect(q.narrow(-2, j, m - j), reflectors[j]!);
     q = j === 0 ? lower : concat([q.narrow(-2, 0, j), lower], -2);
@@ -84,14 +84,14 @@ export function orthonormalBasis(a: Tensor, cols: number): Tensor {
   const [m, n] = a.shape.slice(-2) as [number, number];
   const { reflectors, rows } = householder(a, m, n);
   const signs = concat(rows.map((r) => where(r.narrow(-1, 0, 1).lt(0), -1, 1)), -1);
-  const q = formQ(reflectors, m, cols, a.shape.slice(0, -2));
+  const q = formQ(reflectors, m, cols, a.shape.slice(0, -2), a.chip);
   return cols === n ? q.mul(signs) : concat([q.narrow(-1, 0, n).mul(signs), q.narrow(-1, n, cols - n)], -1);
 }
 
 /** R [..., rows, n] from its rows, each padded with zeros on the left (rows past the last are zero). */
 function upper(rows: readonly Tensor[], rowCount: number, n: number, batch: readonly number[], a: Tensor): Tensor {
   const padded = rows.map((r, j) => (j === 0 ? r : pad(r, [j, 0])));
-  if (rowCount > rows.length) padded.push(filled('linalg.qr', [...batch, rowCount - rows.length, n], 0, a.dtype));
+  if (rowCount > rows.length) padded.push(filled('linalg.qr', [...batch, rowCount - rows.length, n], 0, a.dtype, a.chip));
   return concat(padded, -2);
 }
 
@@ -103,13 +103,13 @@ export function qrParts(a: Tensor, mode: QrMode): { q: Tensor | null; r: Tensor 
   const rRows = mode === 'complete' ? m : k;
   const qCols = mode === 'complete' ? m : k;
   if (k === 0) {
-    return { q: mode === 'r' ? null : eye(m, qCols).expand([...batch, m, qCols]).contiguous(), r: filled('linalg.qr', [...batch, rRows, n], 0, a.dtype) };
+    return { q: mode === 'r' ? null : eye(m, qCols, { chip: a.chip }).expand([...batch, m, qCols]).contiguous(), r: filled('linalg.qr', [...batch, rRows, n], 0, a.dtype, a.chip) };
   }
   if (mode === 'r') return { q: null, r: composite('linalg.qr', () => upper(householder(a, m, n).rows, rRows, n, batch, a)) };
   // R has rRows ≤ m rows: padded to m, it sits beside Q
   const both = composite('linalg.qr', () => {
     const { reflectors, rows } = householder(a, m, n);
-    return concat([formQ(reflectors, m, qCols, batch), upper(rows, m, n, batch, a)], -1);
+    return concat([formQ(reflectors, m, qCols, batch, a.chip), upper(rows, m, n, batch, a)], -1);
   });
   return { q: both.narrow(-1, 0, qCols), r: both.narrow(-1, qCols, n).narrow(-2, 0, rRows) };
 }
@@ -126,5 +126,5 @@ export function qr(a: Tensor, options?: QrMode | QrOptions): QR {
   const { mode = 'reduced' } = typeof options === 'string' ? { mode: options } : readOptions<QrOptions>(op, options, ['mode']);
   if (mode !== 'reduced' && mode !== 'complete' && mode !== 'r') throw new RangeError(`${op}: mode must be 'reduced', 'complete' or 'r'; got ${JSON.stringify(mode)}`);
   const { q, r } = qrParts(a, mode);
-  return new QR(q ?? filled(op, [0], 0, a.dtype), r);
+  return new QR(q ?? filled(op, [0], 0, a.dtype, a.chip), r);
 }

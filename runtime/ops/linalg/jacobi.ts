@@ -41,7 +41,7 @@ function move(from: readonly number[], to: readonly number[]): number[] {
 }
 
 const natural = (size: number) => Array.from({ length: size }, (_, i) => i);
-const indices = (idx: readonly number[]) => tensor(Int32Array.from(idx));
+const indices = (idx: readonly number[], chip: number) => tensor(Int32Array.from(idx), { chip });
 
 /**
  * c and s of the rotation that zeroes the (p, q) entry of [[app, apq], [apq, aqq]]: θ with
@@ -70,8 +70,8 @@ function sweeps(op: string, g: Tensor, size: number, rows: boolean, round: (g: T
   const rounds = roundRobin(size);
   const extra = g.shape[g.ndim - 2]! - (rows ? size : 0);
   const arrange = (x: Tensor, idx: readonly number[]) => {
-    const cols = x.indexSelect(-1, indices(idx));
-    return rows ? cols.indexSelect(-2, indices([...idx, ...Array.from({ length: extra }, (_, i) => size + i)])) : cols;
+    const cols = x.indexSelect(-1, indices(idx, x.chip));
+    return rows ? cols.indexSelect(-2, indices([...idx, ...Array.from({ length: extra }, (_, i) => size + i)], x.chip)) : cols;
   };
   const steps = rounds.map((order, r) => move(order, rounds[(r + 1) % rounds.length]!));
   let state = composite(op, () => arrange(g, rounds[0]!));
@@ -95,7 +95,7 @@ export function symmetricJacobi(op: string, a: Tensor): { values: Tensor; vector
   const n = a.shape[a.ndim - 1]!;
   const size = n + (n % 2);
   // [A; V], V from I: the columns rotate together, A's rows too
-  const start = composite(op, () => concat([padEven(a, n, true), eye(size).expand([...a.shape.slice(0, -2), size, size])], -2));
+  const start = composite(op, () => concat([padEven(a, n, true), eye(size, { chip: a.chip }).expand([...a.shape.slice(0, -2), size, size])], -2));
   const g = sweeps(op, start, size, true, (x, half) => {
     const top = x.narrow(-2, 0, size);
     const diagonal = top.diagonal(0, -2, -1);
@@ -115,7 +115,7 @@ export function oneSidedJacobi(op: string, a: Tensor): { columns: Tensor; vector
   const [m, n] = a.shape.slice(-2) as [number, number];
   const size = n + (n % 2);
   // [A; V], V from I, rotated together by the angles of A's columns' inner products
-  const start = composite(op, () => concat([padEven(a, n, false), eye(size).expand([...a.shape.slice(0, -2), size, size])], -2));
+  const start = composite(op, () => concat([padEven(a, n, false), eye(size, { chip: a.chip }).expand([...a.shape.slice(0, -2), size, size])], -2));
   const g = sweeps(op, start, size, false, (x, half) => {
     const w = x.narrow(-2, 0, m);
     const p = w.narrow(-1, 0, half);

@@ -59,7 +59,7 @@ export function pinv(a: Tensor, options?: RankTolerances): Tensor {
   const op = 'linalg.pinv';
   const [m, n] = matrixArg(op, a);
   const { atol, rtol, hermitian } = readTolerances(op, options, m, n);
-  if (m === 0 || n === 0) return filled(op, [...a.shape.slice(0, -2), n, m], 0, a.dtype);
+  if (m === 0 || n === 0) return filled(op, [...a.shape.slice(0, -2), n, m], 0, a.dtype, a.chip);
   const finish = svdFactors(op, hermitian ? symmetricFromTriangle(a, false) : a, false);
   return composite(op, () => pseudoInverse(finish, atol, rtol));
 }
@@ -73,7 +73,7 @@ export function matrixRank(a: Tensor, options?: RankTolerances): Tensor {
   const op = 'linalg.matrixRank';
   const [m, n] = matrixArg(op, a);
   const { atol, rtol, hermitian } = readTolerances(op, options, m, n);
-  if (m === 0 || n === 0) return filled(op, a.shape.slice(0, -2), 0, 'int64');
+  if (m === 0 || n === 0) return filled(op, a.shape.slice(0, -2), 0, 'int64', a.chip);
   return kept(svdvals(hermitian ? symmetricFromTriangle(a, false) : a), atol, rtol).sum(-1).to('int64');
 }
 
@@ -99,7 +99,7 @@ export function lstsq(a: Tensor, b: Tensor, options?: LstsqOptions): Lstsq {
   const vector = b.ndim === a.ndim - 1 && shapesEqual(b.shape, a.shape.slice(0, -1));
   const bm = vector ? b.unsqueeze(-1) : b;
   if (bm.ndim < 2 || bm.shape[bm.ndim - 2] !== m) throw new RangeError(`${op}: B must have ${m} rows for A ${formatShape(a.shape)} (B [..., ${m}, k], or [..., ${m}]); got B ${formatShape(b.shape)}`);
-  const empty = filled(op, [0], 0, a.dtype);
+  const empty = filled(op, [0], 0, a.dtype, a.chip);
   const batch = a.shape.slice(0, -2);
   if (m === 0 || n === 0) {
     const solution = filled(op, [...batch, n, bm.shape[bm.ndim - 1]!], 0, a.dtype);

@@ -46,7 +46,7 @@ function solveMatrices(op: string, a: Tensor, b: Tensor, singular: string | null
   const own = a.shape.slice(0, -2);
   const batch = broadcastShapes(op, own, b.shape.slice(0, -2), ['A', 'B']);
   // nothing to eliminate (ONNX Runtime's sums over an empty batch fail)
-  if (n === 0 || batch.includes(0)) return filled(op, [...batch, n, m + (ex ? 1 : 0)], 0, a.dtype);
+  if (n === 0 || batch.includes(0)) return filled(op, [...batch, n, m + (ex ? 1 : 0)], 0, a.dtype, a.chip);
   return composite(op, () => {
     const ab = concat([a.expand([...batch, n, n]), b.expand([...batch, n, m])], -1);
     const { rows, pivots } = eliminate(ab, n);
@@ -102,7 +102,7 @@ export function solveEx(a: Tensor, b: Tensor, options?: CheckErrorsOptions): Sol
 /** info from the column an _ex solve appended, cut to A's own batch (0 for 0×0 matrices). */
 function infoColumn(op: string, both: Tensor, a: Tensor): Tensor {
   const own = a.shape.slice(0, -2);
-  if (a.shape[a.ndim - 1] === 0) return filled(op, own, 0, 'int32');
+  if (a.shape[a.ndim - 1] === 0) return filled(op, own, 0, 'int32', a.chip);
   return ofOwnBatch(both.select(-1, both.shape[both.ndim - 1]! - 1).select(-1, 0), own).to('int32');
 }
 
@@ -115,7 +115,7 @@ export function inv(a: Tensor): Tensor {
   const op = 'linalg.inv';
   squareArg(op, 'A', a);
   const n = a.shape[a.ndim - 1]!;
-  return solveMatrices(op, a, eye(n), SINGULAR.inv, false);
+  return solveMatrices(op, a, eye(n, { chip: a.chip }), SINGULAR.inv, false);
 }
 
 /**
@@ -129,6 +129,6 @@ export function invEx(a: Tensor, options?: CheckErrorsOptions): InvEx {
   squareArg(op, 'A', a);
   const checkErrors = readCheckErrors(op, options);
   const n = a.shape[a.ndim - 1]!;
-  const both = solveMatrices(op, a, eye(n), checkErrors ? SINGULAR.inv : null, true);
+  const both = solveMatrices(op, a, eye(n, { chip: a.chip }), checkErrors ? SINGULAR.inv : null, true);
   return new InvEx(both.narrow(-1, 0, n), infoColumn(op, both, a));
 }

@@ -94,9 +94,9 @@ function decompose(op: string, a: Tensor, full: boolean, vectors: boolean): SVD 
   const k = Math.min(m, n);
   const [uCols, vhRows] = full ? [m, n] : [k, k];
   if (k === 0) {
-    const s = filled(op, [...batch, 0], 0, a.dtype);
+    const s = filled(op, [...batch, 0], 0, a.dtype, a.chip);
     if (!vectors) return s;
-    const identity = (size: number, cols: number) => eye(size, cols).expand([...batch, size, cols]).contiguous();
+    const identity = (size: number, cols: number) => eye(size, cols, { chip: a.chip }).expand([...batch, size, cols]).contiguous();
     return new SVD(identity(m, uCols), s, identity(vhRows, n));
   }
   const finish = svdFactors(op, a, full);
