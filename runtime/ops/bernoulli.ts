@@ -1,47 +1,49 @@
-// tpu.bernoulli: 0/1 samples from the tpu.manualSeed generator (torch.bernoulli), drawn on the
-// host from probabilities read there (each checked to lie in [0, 1], as PyTorch's), uploaded
-// in the input's dtype; x.bernoulli_ (views/inplace-random.ts) draws the same way.
+// tpu.bernoulli: 0/1 samples from the tpu.manualSeed generator (torch.bernoulli), in the
+// input's dtype: 1 where a uniform draw falls below its probability. A number p is checked
+// and compared on the host; a tensor of probabilities on the device (no read: a training loop
+// drawing masks takes no sync, and tpu.compile traces it), where a probability outside [0, 1]
+// fails the program with PyTorch's check. x.bernoulli_ (views/inplace-random.ts) draws the same way.
 import { isFloating } from '../dtype.js';
 import { numel } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { upload } from '../upload.js';
+import { rand } from '../creation.js';
 import { uniform, refuseGenerator } from '../random.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { checkedOnDevice } from './device-check.js';
+import { firstFailure } from './linalg/failure-info.js';
 
 export interface BernoulliOptions {
   /** PyTorch's generator: not supported (one generator, tpu.manualSeed's); an error if given. */
   generator?: never;
 }
 
-/** `p` as host values: a number in [0, 1], or a floating tensor's values (broadcast to `shape`), each in [0, 1]. */
-function probabilities(op: string, p: unknown, shape: readonly number[]): number | ArrayLike<number> {
-  if (typeof p === 'number') {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`${op}: p must be in [0, 1]; got ${p}`);
-    return p;
-  }
-  if (!(p instanceof Tensor)) throw new TypeError(`${op}: p must be a number or a tensor of probabilities; got ${describeValue(p)}`);
-  if (!isFloating(p.dtype)) throw new TypeError(`${op}: p must be a floating-point tensor of probabilities, as PyTorch's; got ${p.dtype}`);
-  const values = p.detach().expand(...shape).dataSync();
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] as number;
-    if (!(v >= 0 && v <= 1)) throw new RangeError(`${op}: every probability must be in [0, 1]; got ${v} at flat index ${i}`);
-  }
-  return values as ArrayLike<number>;
+/** 1 where a uniform draw falls below p (a number in [0, 1]), else 0: one draw per element, in row-major order. */
+function bernoulliDraws(op: string, p: number, n: number): Float64Array {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`${op}: p must be in [0, 1]; got ${p}`);
+  const u = uniform(n);
+  for (let i = 0; i < n; i++) u[i] = u[i]! < p ? 1 : 0;
+  return u;
 }
 
-/** 1 where a uniform draw falls below its probability, else 0: one draw per element, in row-major order. */
-function bernoulliDraws(p: number | ArrayLike<number>, n: number): Float64Array {
-  const u = uniform(n);
-  for (let i = 0; i < n; i++) u[i] = u[i]! < (typeof p === 'number' ? p : p[i]!) ? 1 : 0;
-  return u;
+/** 1 where a uniform draw falls below the probability p holds there (broadcast to like's shape), compared on the device; a probability outside [0, 1] fails there. */
+function drawsOnDevice(op: string, p: Tensor, like: Tensor): Tensor {
+  const probs = p.detach().expand(...like.shape).to('float32');
+  const draws = rand([...like.shape], { chip: like.chip }).lt(probs).to(like.dtype);
+  const n = numel(like.shape);
+  // NaN is neither >= 0 nor <= 1: it fails too, as PyTorch's check
+  const inRange = probs.ge(0).logicalAnd(probs.le(1)).reshape([n]);
+  return checkedOnDevice(draws, firstFailure(inRange), { op, text: 'every probability must be in [0, 1]; the one at flat position {k} (1-based) is not', n, batched: false });
 }
 
 /** 0/1 samples of probabilities `p` in the shape, dtype and chip of `like`, uploaded as `label` (tpu.bernoulli's and x.bernoulli_'s). */
 export function sampleBernoulli(op: string, label: string, p: unknown, like: Tensor): Tensor {
-  const values = probabilities(op, p, like.shape);
-  return upload(label, () => bernoulliDraws(values, numel(like.shape)), [...like.shape], like.dtype, like.chip);
+  if (typeof p === 'number') return upload(label, () => bernoulliDraws(op, p, numel(like.shape)), [...like.shape], like.dtype, like.chip);
+  if (!(p instanceof Tensor)) throw new TypeError(`${op}: p must be a number or a tensor of probabilities; got ${describeValue(p)}`);
+  if (!isFloating(p.dtype)) throw new TypeError(`${op}: p must be a floating-point tensor of probabilities, as PyTorch's; got ${p.dtype}`);
+  return drawsOnDevice(op, p, like);
 }
 
 /**

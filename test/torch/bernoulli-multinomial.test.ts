@@ -118,3 +118,27 @@ it('a generator option is refused, naming tpu.manualSeed', () => {
   expect(() => tpu.bernoulli(tpu.tensor([0.5]), { generator: {} as never })).toThrow(/tpu\.bernoulli: the generator option is not supported/);
   expect(() => tpu.zeros([2]).bernoulli_(0.5, { generator: {} as never })).toThrow(/bernoulli_: the generator option is not supported/);
 });
+
+describe('bernoulli of a probability tensor draws on the device', () => {
+  it('takes no read: tpu.compile traces it, and the draws follow the probabilities', () => {
+    const masks = tpu.compile((p: Tensor, x: Tensor) => [tpu.bernoulli(p), x.clone().bernoulli_(p)]);
+    const p = tpu.tensor([[0, 1, 1], [1, 0, 0]]);
+    const [a, b] = masks(p, tpu.zeros([2, 3], { dtype: 'bfloat16' }));
+    expect([a!.tolist(), b!.tolist(), b!.dtype]).toEqual([[[0, 1, 1], [1, 0, 0]], [[0, 1, 1], [1, 0, 0]], 'bfloat16']);
+    const n = 20000;
+    const count = masks(tpu.full([n], 0.25), tpu.zeros([n]))[1]!.sum().item() as number;
+    expectBinomial(count, n, 0.25, 'compiled bernoulli');
+  });
+
+  it('fails at the next read on a probability outside [0, 1], naming its position; the session goes on', () => {
+    for (const mode of ['debug', 'strict', 'fused'] as const) {
+      tpu.withMode(mode, () => {
+        const kept = tpu.tensor([3, 4]);
+        expect(() => tpu.bernoulli(tpu.tensor([0.5, 1, 1.5])).tolist(), mode)
+          .toThrow(/tpu\.bernoulli: every probability must be in \[0, 1\]; the one at flat position 3 \(1-based\) is not/);
+        expect(() => tpu.zeros([2, 2]).bernoulli_(tpu.tensor([0.5, NaN])).tolist(), mode).toThrow(/bernoulli_: every probability must be in \[0, 1\]; the one at flat position 2/);
+        expect([kept.tolist(), tpu.bernoulli(tpu.tensor([1, 0])).tolist()], mode).toEqual([[3, 4], [1, 0]]);
+      });
+    }
+  });
+});
