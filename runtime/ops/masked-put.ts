@@ -8,7 +8,6 @@ import { shapesEqual } from '../shape.js';
 import { composite } from '../modes/composite.js';
 import { filled } from './constant.js';
 import { where } from './where.js';
-import type { PutIndex } from './index-put.js';
 
 /** The value as it broadcasts to one picked slice of shape `rest`, or null when it needs the picked count (v of [count, ...rest]). */
 function sliceValue(x: Tensor, values: Tensor | number | boolean, rest: readonly number[], op: string): Tensor | null {
@@ -21,7 +20,7 @@ function sliceValue(x: Tensor, values: Tensor | number | boolean, rest: readonly
 }
 
 /** x with v at x[mask] (added with `accumulate`) when indices are one bool mask over x's leading dims and v needs no count; else null. */
-export function maskedPut(op: string, x: Tensor, indices: readonly PutIndex[], values: Tensor | number | boolean, accumulate: boolean): Tensor | null {
+export function maskedPut(op: string, x: Tensor, indices: readonly (Tensor | null)[], values: Tensor | number | boolean, accumulate: boolean): Tensor | null {
   if (!Array.isArray(indices) || indices.length !== 1) return null;
   const mask = indices[0];
   if (!(mask instanceof Tensor) || mask.dtype !== 'bool' || mask.ndim === 0 || mask.ndim > x.ndim) return null;
