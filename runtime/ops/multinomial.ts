@@ -1,12 +1,19 @@
-// tpu.multinomial: category indices drawn from rows of weights (torch.multinomial), on the host
-// from the tpu.manualSeed generator, the weights read there and checked as PyTorch checks them.
-import { isFloating, INDEX_DTYPE } from '../dtype.js';
+// tpu.multinomial: category indices drawn from rows of weights (torch.multinomial), from the
+// tpu.manualSeed generator's uniform draws, on the device: no read of the weights (a sampling
+// loop takes no sync per token, and tpu.compile traces it). The weights are checked there as
+// PyTorch checks them; a bad row fails the program, a DeviceError at the next read.
+import { isFloating } from '../dtype.js';
 import { Tensor } from '../tensor.js';
-import { upload } from '../upload.js';
-import { refuseGenerator, uniform } from '../random.js';
+import { rand } from '../creation.js';
+import { refuseGenerator } from '../random.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { checkedOnDevice } from './device-check.js';
+import { firstFailure } from './linalg/failure-info.js';
+import { filled } from './constant.js';
+import { where } from './where.js';
+import { searchsorted } from './searchsorted.js';
 
 export interface MultinomialOptions {
   /** Draw with replacement (default false: each category at most once per row). */
@@ -15,24 +22,19 @@ export interface MultinomialOptions {
   generator?: never;
 }
 
-/** With replacement: the category whose share of the running total holds each uniform draw. */
-function withReplacement(row: ArrayLike<number>, total: number, count: number, out: number[]): void {
-  const cumulative = new Float64Array(row.length);
-  let sum = 0;
-  for (let i = 0; i < row.length; i++) cumulative[i] = sum += row[i]!;
-  let last = row.length - 1;
-  while (row[last] === 0) last--; // a draw that rounding puts at the very top takes the last category of weight
-  for (const u of uniform(count)) {
-    const target = u * total;
-    let lo = 0;
-    let hi = last;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! > target) hi = mid;
-      else lo = mid + 1;
-    }
-    out.push(lo);
-  }
+/**
+ * With replacement: the first category whose running total passes each draw's share of the
+ * row's total (searchsorted), at most the last category of positive weight (a draw that
+ * rounding puts at the very top).
+ */
+function withReplacement(w: Tensor, count: number): Tensor {
+  const [rows, categories] = w.shape as [number, number];
+  const cumulative = w.cumsum(-1);
+  const total = cumulative.narrow(-1, categories - 1, 1);
+  const drawn = searchsorted(cumulative, rand([rows, count], { chip: w.chip }).mul(total), { right: true });
+  const positions = filled('tpu.multinomial', [categories], 1, 'int32', w.chip).cumsum(0).sub(1);
+  const last = where(w.gt(0), positions, -1).amax(-1, true).to('int64');
+  return drawn.minimum(last);
 }
 
 /**
@@ -40,11 +42,20 @@ function withReplacement(row: ArrayLike<number>, total: number, count: number, o
  * in which they finish is sequential drawing proportional to the weights, each category once).
  * Weight-0 categories come after every other, lowest index first, as PyTorch's do.
  */
-function withoutReplacement(row: ArrayLike<number>, count: number, out: number[]): void {
-  const u = uniform(row.length);
-  const keys = Array.from(row, (w, i) => (w === 0 ? 0 : w / -Math.log1p(-u[i]!)));
-  const order = Array.from(keys, (_, i) => i).sort((a, b) => keys[b]! - keys[a]! || a - b);
-  for (let k = 0; k < count; k++) out.push(order[k]!);
+function withoutReplacement(w: Tensor, count: number): Tensor {
+  const exponential = rand([...w.shape], { chip: w.chip }).neg().log1p().neg();
+  const keys = where(w.eq(0), 0, w.div(exponential));
+  return keys.topk(count, -1).indices;
+}
+
+/** w with the program failing where a row holds a weight that is not finite and non-negative, or sums to 0 (PyTorch's checks). */
+function checkedWeights(op: string, w: Tensor): Tensor {
+  const [rows, categories] = w.shape as [number, number];
+  const batched = rows > 1;
+  const finite = checkedOnDevice(w, firstFailure(w.ge(0).logicalAnd(w.lt(Infinity))), {
+    op, text: 'weights must be finite and non-negative; the one at index {k} (1-based) is not', n: categories, batched,
+  });
+  return checkedOnDevice(finite, firstFailure(finite.sum(-1, true).gt(0)), { op, text: 'the weights sum to 0: no category can be drawn', n: 1, batched });
 }
 
 /**
@@ -69,21 +80,10 @@ export function multinomial(input: Tensor, numSamples: number, options?: Multino
     throw new RangeError(`${op}: cannot draw numSamples ${numSamples} > ${categories} categories without replacement; pass { replacement: true } to draw a category more than once`);
   }
   const rows = input.ndim === 1 ? 1 : input.shape[0]!;
-  const weights = input.detach().dataSync() as ArrayLike<number>;
-  const out: number[] = [];
-  for (let r = 0; r < rows; r++) {
-    const row = Array.prototype.slice.call(weights, r * categories, (r + 1) * categories) as number[];
-    let total = 0;
-    row.forEach((w, i) => {
-      if (!(w >= 0 && w < Infinity)) throw new RangeError(`${op}: weights must be finite and non-negative; got ${w} in row ${r} at index ${i}`);
-      total += w;
-    });
-    if (!(total > 0)) throw new RangeError(`${op}: the weights of row ${r} sum to 0: no category can be drawn`);
-    if (replacement) withReplacement(row, total, numSamples, out);
-    else withoutReplacement(row, numSamples, out);
-  }
-  const shape = input.ndim === 1 ? [numSamples] : [rows, numSamples];
-  return upload('multinomial', () => out, shape, INDEX_DTYPE, input.chip);
+  if (rows === 0) return filled(op, [0, numSamples], 0, 'int64', input.chip);
+  const w = checkedWeights(op, input.detach().to('float32').reshape([rows, categories]));
+  const drawn = replacement ? withReplacement(w, numSamples) : withoutReplacement(w, numSamples);
+  return input.ndim === 1 ? drawn.reshape([numSamples]) : drawn;
 }
 
 declare module '../tensor.js' {

@@ -142,3 +142,28 @@ describe('bernoulli of a probability tensor draws on the device', () => {
     }
   });
 });
+
+describe('multinomial draws on the device', () => {
+  it('takes no read: tpu.compile traces a sampling step, and certain draws are exact', () => {
+    const step = tpu.compile((logits: Tensor, tokens: Tensor) => tpu.cat([tokens, logits.softmax(-1).multinomial(1)], -1));
+    // one category far ahead of the others in each row: probability 1 - 1e-30 or so
+    const tokens = step(tpu.tensor([[0, 80, 0], [80, 0, 0]]), tpu.zeros([2, 1], { dtype: 'int64' }));
+    expect(tokens.tolist()).toEqual([[0, 1], [0, 0]]);
+    const sample = tpu.compile((w: Tensor) => [w.multinomial(3), w.multinomial(4, { replacement: true })]);
+    const [without, withR] = sample(tpu.tensor([[0, 5, 0], [0, 0, 2]]));
+    expect(without!.narrow(1, 0, 1).tolist()).toEqual([[1], [2]]);
+    expect(withR!.tolist()).toEqual([[1, 1, 1, 1], [2, 2, 2, 2]]);
+  });
+
+  it('fails at the next read on a bad row, naming it; the session goes on', () => {
+    for (const mode of ['debug', 'strict', 'fused'] as const) {
+      tpu.withMode(mode, () => {
+        const kept = tpu.tensor([3, 4]);
+        expect(() => tpu.multinomial(tpu.tensor([[1, 1], [1, -2]]), 1).tolist(), mode)
+          .toThrow(/tpu\.multinomial: \(Batch element 1\): weights must be finite and non-negative; the one at index 2 \(1-based\) is not/);
+        expect(() => tpu.multinomial(tpu.tensor([0, 0]), 1, { replacement: true }).tolist(), mode).toThrow(/tpu\.multinomial: the weights sum to 0/);
+        expect([kept.tolist(), tpu.multinomial(tpu.tensor([0, 1]), 1).tolist()], mode).toEqual([[3, 4], [1]]);
+      });
+    }
+  });
+});
