@@ -43,8 +43,7 @@ async function launch(args: string[]): Promise<void> {
   if (args.length !== 1) throw new UsageError('expected --connection-file FILE');
   const heapFlag = heapLimitFlag(process.env, process.execArgv);
   if (heapFlag) process.exit(await relaunchWith(heapFlag));
-  setKernelJitFlags();
-  await startKernel({ connectionFile: args[0]! });
+  await startKernel({ connectionFile: args[0]!, setJitFlags: setKernelJitFlags });
 }
 
 async function runNotebook(args: string[]): Promise<void> {

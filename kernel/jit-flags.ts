@@ -1,4 +1,5 @@
-// V8 flags the kernel sets for itself at start (process-wide, worker threads included).
+// V8 flags the kernel sets for itself once started (process-wide, worker threads included;
+// kernel.ts says when).
 //
 // TurboFan's escape analysis: off. The kernel builds a TypeScript program and checker for every
 // type-checked cell, and over a session's first few hundred cells V8 keeps optimizing

@@ -13,11 +13,20 @@ import { SOCKET_LINGER_MS } from './wire/linger.js';
 import type { DuplexChannel } from './transport.js';
 import type { Frame } from './wire/message.js';
 import { endpoint, readConnectionFile } from './wire/connection-file.js';
+import { loadZeromq } from './wire/zeromq.js';
 
 export interface KernelOptions {
   connectionFile: string;
   sessionFactory?: SessionFactory;
   historyPath?: string;
+  /**
+   * Sets the process's V8 flags (the launcher's: jit-flags.ts), called before the first request
+   * is read, once the IO worker has started and the kernel's modules are loaded: V8 rejects Node's
+   * own code cache after a flag changed, so a worker started later compiles Node's internals
+   * afresh (the IO worker bound iopub 25-30 ms later), as does this thread for each builtin
+   * module it loads after the change.
+   */
+  setJitFlags?: () => void;
 }
 
 const IOPUB_SUBSCRIBER_WAIT_MS = 2000;
@@ -52,7 +61,7 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   // Loaded after the worker was started, so both threads load their modules at the same time.
   // Shell and stdin are bound before the rest loads, as the worker binds its sockets first
   // (io-worker.ts): the client's first reconnect finds them; requests wait in their queues.
-  const zmq = await import('zeromq');
+  const zmq = loadZeromq();
   const shell = new zmq.Router({ linger: SOCKET_LINGER_MS });
   const stdin = new zmq.Router({ linger: SOCKET_LINGER_MS });
   await Promise.all([shell.bind(endpoint(connection, 'shell')), stdin.bind(endpoint(connection, 'stdin'))]);
@@ -122,5 +131,6 @@ export async function startKernel(options: KernelOptions): Promise<void> {
   await Promise.race([io.subscribed, new Promise((resolve) => setTimeout(resolve, IOPUB_SUBSCRIBER_WAIT_MS).unref())]);
   // Two more threads: not on the way to the first replies.
   setTimeout(() => (watchdogHold = SigintWatchdogHold.start(runningRequest.buffer, sigintListener)), WATCHDOG_HOLD_AFTER_MS).unref();
+  options.setJitFlags?.();
   await kernel.serve();
 }

@@ -2,12 +2,13 @@
 // (io-serve.ts). A client connects as it starts the kernel, is refused, and ZeroMQ retries
 // every 100-200 ms: a port bound before the first retry saves the client a whole interval.
 import { parentPort, workerData } from 'node:worker_threads';
-import * as zmq from 'zeromq';
 import { endpoint } from '../wire/connection-file.js';
 import { SOCKET_LINGER_MS } from '../wire/linger.js';
+import { loadZeromq } from '../wire/zeromq.js';
 import type { FromWorker, IoWorkerData } from './worker-messages.js';
 
 const { connection } = workerData as IoWorkerData;
+const zmq = loadZeromq();
 const heartbeat = new zmq.Reply({ linger: SOCKET_LINGER_MS });
 const control = new zmq.Router({ linger: SOCKET_LINGER_MS });
 // Every subscription, also a repeated one, is seen: each subscriber gets its iopub_welcome.
