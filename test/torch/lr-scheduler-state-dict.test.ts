@@ -25,6 +25,10 @@ const cases: Case[] = [
   { name: 'LinearLR', js: (o) => new S.LinearLR(o, { startFactor: 0.25, totalIters: 14 }), py: 'L.LinearLR(opt, start_factor=0.25, total_iters=14)' },
   { name: 'CosineAnnealingLR', js: (o) => new S.CosineAnnealingLR(o, 8, { etaMin: 0.001 }), py: 'L.CosineAnnealingLR(opt, 8, eta_min=0.001)' },
   { name: 'OneCycleLR (Adam beta1)', opt: 'Adam', js: (o) => new S.OneCycleLR(o, [1, 0.5], { totalSteps: 2 * HALF, threePhase: true }), py: 'L.OneCycleLR(opt, [1, 0.5], total_steps=20, three_phase=True)' },
+  { name: 'ConstantLR', js: (o) => new S.ConstantLR(o, { factor: 0.5, totalIters: 13 }), py: 'L.ConstantLR(opt, factor=0.5, total_iters=13)' },
+  { name: 'PolynomialLR', js: (o) => new S.PolynomialLR(o, { totalIters: 16, power: 1.5 }), py: 'L.PolynomialLR(opt, total_iters=16, power=1.5)' },
+  { name: 'MultiplicativeLR', js: (o) => new S.MultiplicativeLR(o, (e) => 1 - e / 50), py: 'L.MultiplicativeLR(opt, lambda e: 1 - e / 50)' },
+  { name: 'CosineAnnealingWarmRestarts', js: (o) => new S.CosineAnnealingWarmRestarts(o, 4, { tMult: 2, etaMin: 0.001 }), py: 'L.CosineAnnealingWarmRestarts(opt, 4, T_mult=2, eta_min=0.001)' },
   { name: 'ReduceLROnPlateau', js: (o) => new S.ReduceLROnPlateau(o, { patience: 1, factor: 0.5, cooldown: 1 }), py: 'L.ReduceLROnPlateau(opt, patience=1, factor=0.5, cooldown=1)' },
 ];
 
