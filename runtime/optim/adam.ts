@@ -20,11 +20,15 @@ export type AdamHyperparameters = Required<AdamOptions>;
 
 const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'amsgrad', 'maximize'] as const;
 
-function checkAdam(who: string, where: string, h: AdamHyperparameters): AdamHyperparameters {
-  checkHyper(who, `${where}lr`, h.lr, 0);
-  const betas: unknown = h.betas;
+/** betas of an Adam-like optimizer: [beta1, beta2], each in [0, 1). */
+export function checkBetas(who: string, where: string, betas: unknown): void {
   if (!Array.isArray(betas) || betas.length !== 2) throw new TypeError(`${who}: ${where}betas must be [beta1, beta2]; got ${JSON.stringify(betas)}`);
   betas.forEach((b, i) => checkHyper(who, `${where}betas[${i}]`, b, 0, 1, true));
+}
+
+function checkAdam(who: string, where: string, h: AdamHyperparameters): AdamHyperparameters {
+  checkHyper(who, `${where}lr`, h.lr, 0);
+  checkBetas(who, where, h.betas);
   return checkGroupValues(who, where, h, ['eps', 'weightDecay'], ['amsgrad', 'maximize']);
 }
 

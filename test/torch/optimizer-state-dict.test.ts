@@ -91,6 +91,14 @@ const adam = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adam([{ params:
 const amsgrad = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adam([{ params: [w], amsgrad: true }, { params: [b], lr: 0.02, maximize: true }], { lr, betas: [0.9, 0.6] });
 const rmsprop = (lr: number) => (w: Tensor, b: Tensor) => new optim.RMSprop([{ params: [w], centered: true }, { params: [b], lr: 0.02 }], { lr, momentum: 0.7 });
 const adagrad = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adagrad([{ params: [w], lrDecay: 0.2 }, { params: [b], lr: 0.02 }], { lr, initialAccumulatorValue: 0.3 });
+const adadelta = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adadelta([{ params: [w], rho: 0.8 }, { params: [b], lr: 0.2 }], { lr });
+const adamax = (lr: number) => (w: Tensor, b: Tensor) => new optim.Adamax([{ params: [w], betas: [0.8, 0.9] }, { params: [b], lr: 0.02 }], { lr });
+const nadam = (lr: number) => (w: Tensor, b: Tensor) => new optim.NAdam([{ params: [w], momentumDecay: 0.1 }, { params: [b], lr: 0.02, decoupledWeightDecay: true, weightDecay: 0.2 }], { lr });
+const radam = (lr: number) => (w: Tensor, b: Tensor) => new optim.RAdam([{ params: [w], betas: [0.9, 0.9] }, { params: [b], lr: 0.02 }], { lr });
+const ADADELTA_PY = (lr: number) => `torch.optim.Adadelta([{'params': [w], 'rho': 0.8}, {'params': [b], 'lr': 0.2}], lr=${lr})`;
+const ADAMAX_PY = (lr: number) => `torch.optim.Adamax([{'params': [w], 'betas': (0.8, 0.9)}, {'params': [b], 'lr': 0.02}], lr=${lr})`;
+const NADAM_PY = (lr: number) => `torch.optim.NAdam([{'params': [w], 'momentum_decay': 0.1}, {'params': [b], 'lr': 0.02, 'decoupled_weight_decay': True, 'weight_decay': 0.2}], lr=${lr})`;
+const RADAM_PY = (lr: number) => `torch.optim.RAdam([{'params': [w], 'betas': (0.9, 0.9)}, {'params': [b], 'lr': 0.02}], lr=${lr})`;
 const AMSGRAD_PY = (lr: number) => `torch.optim.Adam([{'params': [w], 'amsgrad': True}, {'params': [b], 'lr': 0.02, 'maximize': True}], lr=${lr}, betas=(0.9, 0.6))`;
 const RMSPROP_PY = (lr: number) => `torch.optim.RMSprop([{'params': [w], 'centered': True}, {'params': [b], 'lr': 0.02}], lr=${lr}, momentum=0.7)`;
 const ADAGRAD_PY = (lr: number) => `torch.optim.Adagrad([{'params': [w], 'lr_decay': 0.2}, {'params': [b], 'lr': 0.02}], lr=${lr}, initial_accumulator_value=0.3)`;
@@ -110,6 +118,14 @@ const cases: TorchCase[] = [
   rewound('RMSprop under tpu.compile: a saved state loaded back', rmsprop(0.05), RMSPROP_PY(0.05), true),
   rewound('Adagrad under tpu.compile: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), true),
   rewound('Adagrad: a saved state loaded back', adagrad(0.05), ADAGRAD_PY(0.05), false),
+  continued('Adadelta: a new optimizer loads the averages', adadelta(1), adadelta(0.5), ADADELTA_PY(1), ADADELTA_PY(0.5)),
+  continued('Adamax: a new optimizer loads the moments and step counts', adamax(0.05), adamax(0.5), ADAMAX_PY(0.05), ADAMAX_PY(0.5)),
+  continued('NAdam: a new optimizer loads the moments and step counts (its momentum schedule follows)', nadam(0.05), nadam(0.5), NADAM_PY(0.05), NADAM_PY(0.5)),
+  continued('RAdam: a new optimizer loads the moments and step counts', radam(0.05), radam(0.5), RADAM_PY(0.05), RADAM_PY(0.5)),
+  rewound('NAdam under tpu.compile: a saved state loaded back', nadam(0.05), NADAM_PY(0.05), true),
+  rewound('RAdam under tpu.compile: a saved state loaded back', radam(0.05), RADAM_PY(0.05), true),
+  rewound('Adadelta: a saved state loaded back', adadelta(1), ADADELTA_PY(1), false),
+  rewound('Adamax under tpu.compile: a saved state loaded back', adamax(0.05), ADAMAX_PY(0.05), true),
   rewound("Adagrad: the constructor's state (step 0, sums at initialAccumulatorValue) saved and loaded back", adagrad(0.05), ADAGRAD_PY(0.05), false, 0),
   {
     // PyTorch's Adagrad makes each parameter's state in its constructor; a group added later gets

@@ -5,8 +5,8 @@ import { f32, torchTier, type TorchCase } from './torch-tier.js';
 const P = f32([1.5, -2, 0.25, 3]);
 const T = f32([0.5, 1, -1, 2]);
 
-/** Three steps of an optimizer on Σ (p - t)² · (1 + p²) (a gradient that changes with p). */
-function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): void }, pyOpt: string): TorchCase {
+/** `count` (3) steps of an optimizer on Σ (p - t)² · (1 + p²) (a gradient that changes with p). */
+function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): void }, pyOpt: string, count = 3): TorchCase {
   return {
     name,
     inputs: [P, T],
@@ -14,7 +14,7 @@ function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): vo
       const p = p0.detach().requiresGrad_();
       const opt = make(p);
       const snaps: Tensor[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < count; i++) {
         opt.zeroGrad();
         p.sub(t).square().mul(p.square().add(1)).sum().backward();
         opt.step();
@@ -26,7 +26,7 @@ function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): vo
       'p = x0.clone().requires_grad_()',
       `opt = ${pyOpt}`,
       'result = []',
-      'for _ in range(3):',
+      `for _ in range(${count}):`,
       '    opt.zero_grad()',
       '    ((p - x1) ** 2 * (p ** 2 + 1)).sum().backward()',
       '    opt.step()',
@@ -55,6 +55,17 @@ const cases: TorchCase[] = [
   steps('Adagrad', (p) => new optim.Adagrad([p]), 'torch.optim.Adagrad([p])'),
   steps('Adagrad lrDecay, weightDecay, initialAccumulatorValue, eps', (p) => new optim.Adagrad([p], { lr: 0.1, lrDecay: 0.5, weightDecay: 0.1, initialAccumulatorValue: 2, eps: 1e-6 }), 'torch.optim.Adagrad([p], lr=0.1, lr_decay=0.5, weight_decay=0.1, initial_accumulator_value=2, eps=1e-6)'),
   steps('Adagrad maximize', (p) => new optim.Adagrad([p], { lr: 0.1, maximize: true }), 'torch.optim.Adagrad([p], lr=0.1, maximize=True)'),
+  steps('Adadelta', (p) => new optim.Adadelta([p]), 'torch.optim.Adadelta([p])'),
+  steps('Adadelta lr, rho, eps, weightDecay, maximize', (p) => new optim.Adadelta([p], { lr: 0.5, rho: 0.8, eps: 1e-4, weightDecay: 0.1, maximize: true }), 'torch.optim.Adadelta([p], lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)'),
+  steps('Adamax', (p) => new optim.Adamax([p]), 'torch.optim.Adamax([p])'),
+  steps('Adamax betas, eps, weightDecay, maximize', (p) => new optim.Adamax([p], { lr: 0.05, betas: [0.8, 0.5], eps: 1e-4, weightDecay: 0.1, maximize: true }), 'torch.optim.Adamax([p], lr=0.05, betas=(0.8, 0.5), eps=1e-4, weight_decay=0.1, maximize=True)'),
+  steps('NAdam', (p) => new optim.NAdam([p], { lr: 0.05 }), 'torch.optim.NAdam([p], lr=0.05)'),
+  steps('NAdam momentumDecay, weightDecay', (p) => new optim.NAdam([p], { lr: 0.05, betas: [0.8, 0.99], momentumDecay: 0.1, weightDecay: 0.1 }), 'torch.optim.NAdam([p], lr=0.05, betas=(0.8, 0.99), momentum_decay=0.1, weight_decay=0.1)'),
+  steps('NAdam decoupled weight decay, maximize', (p) => new optim.NAdam([p], { lr: 0.05, weightDecay: 0.3, decoupledWeightDecay: true, maximize: true }), 'torch.optim.NAdam([p], lr=0.05, weight_decay=0.3, decoupled_weight_decay=True, maximize=True)'),
+  steps('RAdam (its first steps unrectified)', (p) => new optim.RAdam([p], { lr: 0.05 }), 'torch.optim.RAdam([p], lr=0.05)'),
+  // beta2 0.9: rho_t passes 5 at step 6, so 8 steps run both branches
+  steps('RAdam rectified from step 6, weightDecay', (p) => new optim.RAdam([p], { lr: 0.05, betas: [0.8, 0.9], weightDecay: 0.1 }), 'torch.optim.RAdam([p], lr=0.05, betas=(0.8, 0.9), weight_decay=0.1)', 8),
+  steps('RAdam decoupled weight decay, maximize', (p) => new optim.RAdam([p], { lr: 0.05, betas: [0.9, 0.9], weightDecay: 0.3, decoupledWeightDecay: true, maximize: true }), 'torch.optim.RAdam([p], lr=0.05, betas=(0.9, 0.9), weight_decay=0.3, decoupled_weight_decay=True, maximize=True)', 8),
 ];
 
 torchTier('optimizers vs torch.optim', cases);

@@ -150,7 +150,7 @@ export abstract class LRScheduler {
 
 /** A scheduler's optimizer argument. */
 export function checkOptimizer(who: string, optimizer: unknown): asserts optimizer is Optimizer {
-  if (!(optimizer instanceof Optimizer)) throw new TypeError(`${who}: optimizer must be a tpu.optim optimizer (SGD, Adam, AdamW, RMSprop, Adagrad); got ${describeValue(optimizer)}`);
+  if (!(optimizer instanceof Optimizer)) throw new TypeError(`${who}: optimizer must be a tpu.optim optimizer (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam); got ${describeValue(optimizer)}`);
 }
 
 /**

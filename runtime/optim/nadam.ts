@@ -1,0 +1,91 @@
+// NAdam (torch.optim.NAdam), per param group: Adam with Nesterov momentum, whose momentum
+// coefficient μ_t = β1·(1 - ½·0.96^(t·momentumDecay)) warms up over the steps; L2 or decoupled
+// weight decay, and maximize. The product of the μ's is kept on the host, rounded to float32 at
+// each step as PyTorch's float32 mu_product state is; it follows from the step count, so the
+// stateDict holds no muProduct.
+import { readOptions } from '../options.js';
+import type { Tensor } from '../tensor.js';
+import { checkBetas } from './adam.js';
+import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+
+export interface NAdamOptions {
+  lr?: number;
+  betas?: readonly [number, number];
+  eps?: number;
+  weightDecay?: number;
+  momentumDecay?: number;
+  decoupledWeightDecay?: boolean;
+  maximize?: boolean;
+}
+
+/** NAdam's hyperparameters, in its options and in each param group. */
+export type NAdamHyperparameters = Required<NAdamOptions>;
+
+const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'momentumDecay', 'decoupledWeightDecay', 'maximize'] as const;
+
+function checkNAdam(who: string, where: string, h: NAdamHyperparameters): NAdamHyperparameters {
+  checkBetas(who, where, h.betas);
+  return checkGroupValues(who, where, h, ['lr', 'eps', 'weightDecay', 'momentumDecay'], ['decoupledWeightDecay', 'maximize']);
+}
+
+/** μ_t of NAdam's momentum schedule. */
+const mu = (beta1: number, decay: number, t: number) => beta1 * (1 - 0.5 * 0.96 ** (t * decay));
+
+/**
+ * NAdam (torch.optim.NAdam). `params` may be param groups with their own options.
+ * @example const opt = new tpu.optim.NAdam(model.parameters(), { lr: 2e-3 })
+ */
+export class NAdam extends Optimizer<NAdamHyperparameters> {
+  /** The learning rate of the only param group (an error with several: use paramGroups[i].lr). */
+  declare lr: number;
+  /** The betas of the only param group. */
+  declare betas: readonly [number, number];
+  /** The eps of the only param group. */
+  declare eps: number;
+  /** The weight decay of the only param group. */
+  declare weightDecay: number;
+  /** The momentum decay of the only param group. */
+  declare momentumDecay: number;
+  /** Whether the only param group decays weights decoupled (AdamW's way). */
+  declare decoupledWeightDecay: boolean;
+  /** Whether the only param group ascends the gradient. */
+  declare maximize: boolean;
+
+  constructor(params: ParamsOrGroups<NAdamHyperparameters>, options: NAdamOptions = {}) {
+    const o = readOptions<NAdamOptions>('NAdam', options, [...KEYS]);
+    super(params, 'NAdam', checkNAdam('NAdam', '', {
+      lr: o.lr ?? 2e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? 0,
+      momentumDecay: o.momentumDecay ?? 4e-3, decoupledWeightDecay: o.decoupledWeightDecay ?? false, maximize: o.maximize ?? false,
+    }));
+  }
+
+  protected readonly stateKeys = ['expAvg', 'expAvgSq'];
+
+  protected checkGroup(values: NAdamHyperparameters, where: string): void {
+    checkNAdam(this.name, where, values);
+  }
+
+  protected update(p: Tensor, grad: Tensor, state: Record<string, Tensor>, group: ParamGroup<NAdamHyperparameters>): Tensor {
+    const where = `paramGroups[${this.paramGroups.indexOf(group)}].`;
+    const num = (key: 'lr' | 'eps' | 'weightDecay' | 'momentumDecay') => this.groupNumber(group, key, 0);
+    const beta = (i: 0 | 1) => checkHyper(this.name, `${where}betas[${i}]`, group.betas[i], 0, 1, true);
+    const steps = () => this.updatesOf.get(p)!;
+    const muAt = (t: number) => mu(beta(0), num('momentumDecay'), t);
+    /** Π μ_1..μ_t in float32, as PyTorch's mu_product. */
+    const muProduct = (t: number) => {
+      let product = 1;
+      for (let k = 1; k <= t; k++) product = Math.fround(product * Math.fround(muAt(k)));
+      return product;
+    };
+    const decoupled = this.groupFlag(group, 'decoupledWeightDecay');
+    const g = this.followedGradient(group, p, grad, !decoupled);
+    const base = decoupled && this.choice(group, 'weightDecay != 0', () => num('weightDecay') !== 0) ? p.mul(this.hyper(() => 1 - num('lr') * num('weightDecay'))) : p;
+    const m = this.setState(p, state, 'expAvg', (m0) => m0.mul(this.hyper(() => beta(0))).add(g.mul(this.hyper(() => 1 - beta(0)))));
+    const v = this.setState(p, state, 'expAvgSq', (v0) => v0.mul(this.hyper(() => beta(1))).add(g.mul(g).mul(this.hyper(() => 1 - beta(1)))));
+    const denom = v.div(this.hyper(() => 1 - beta(1) ** steps())).sqrt().add(this.hyper(() => num('eps')));
+    const gradStep = this.hyper(() => (num('lr') * (1 - muAt(steps()))) / (1 - muProduct(steps())));
+    const momentumStep = this.hyper(() => (num('lr') * muAt(steps() + 1)) / (1 - muProduct(steps()) * muAt(steps() + 1)));
+    return base.sub(g.div(denom).mul(gradStep)).sub(m.div(denom).mul(momentumStep));
+  }
+}
+aliasOfOnlyGroup(NAdam.prototype, KEYS);
