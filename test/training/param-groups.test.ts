@@ -74,7 +74,7 @@ describe('scheduler errors', () => {
     const stepLR = new S.StepLR(opt, 2);
     expect(() => (stepLR.step as (epoch: number) => void).call(stepLR, 5)).toThrow(/StepLR\.step: takes no argument/);
     expect(() => new S.StepLR({} as never, 2)).toThrow(/StepLR: optimizer must be a tpu\.optim optimizer/);
-    expect(() => new S.OneCycleLR(null as never, 0.1, { totalSteps: 3 })).toThrow(/OneCycleLR: optimizer must be a tpu\.optim optimizer \(SGD, Adam, AdamW, RMSprop, Adagrad\); got null/);
+    expect(() => new S.OneCycleLR(null as never, 0.1, { totalSteps: 3 })).toThrow(/OneCycleLR: optimizer must be a tpu\.optim optimizer \(SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam\); got null/);
     expect(() => new S.LambdaLR(opt, [(e: number) => e])).toThrow(/LambdaLR: lrLambda must be one function or one per param group \(2\); got 1/);
     expect(() => new S.OneCycleLR(opt, 0.1)).toThrow(/OneCycleLR: give totalSteps, or epochs and stepsPerEpoch/);
     expect(() => new S.OneCycleLR(opt, [0.1], { totalSteps: 3 })).toThrow(/OneCycleLR: maxLr must have one value per param group \(2\); got 1/);
