@@ -9,6 +9,7 @@ import { uniform, refuseGenerator } from '../random.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface BernoulliOptions {
   /** PyTorch's generator: not supported (one generator, tpu.manualSeed's); an error if given. */
@@ -17,6 +18,7 @@ export interface BernoulliOptions {
 
 /** `p` as host values: a number in [0, 1], or a floating tensor's values (broadcast to `shape`), each in [0, 1]. */
 function probabilities(op: string, p: unknown, shape: readonly number[]): number | ArrayLike<number> {
+  p = specialized(p); // a tpu.compile number argument: its value, the trace specialized on it
   if (typeof p === 'number') {
     if (!(p >= 0 && p <= 1)) throw new RangeError(`${op}: p must be in [0, 1]; got ${p}`);
     return p;
@@ -52,6 +54,7 @@ export function sampleBernoulli(op: string, label: string, p: unknown, like: Ten
  * @example tpu.bernoulli(tpu.zeros([2, 3]), 0.5).shape // [2, 3]
  */
 export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options?: BernoulliOptions): Tensor {
+  p = specialized(p);
   const [prob, opts] = typeof p === 'object' ? [undefined, p] : [p, options];
   refuseGenerator('tpu.bernoulli', readOptions<BernoulliOptions>('tpu.bernoulli', opts, ['generator']).generator);
   if (!(input instanceof Tensor)) throw new TypeError(`tpu.bernoulli: input must be a tensor; got ${describeValue(input)}`);
