@@ -45,8 +45,9 @@ const CASES: readonly NumberArgumentCase[] = [
   },
   {
     name: 'nn.Embedding(n, 2)', inputs: [ids([0, 2, 1])], values: [3, 5],
-    js: (n, idx) => { const e = new nn.Embedding(n, 2); tpu.noGrad(() => e.weight.copy_(tpu.arange(2 * n).float().reshape([n, 2]))); return e.forward(idx); },
-    py: (n) => `e = torch.nn.Embedding(${n}, 2)\nwith torch.no_grad(): e.weight.copy_(torch.arange(${2 * n}, dtype=torch.float32).reshape(${n}, 2))\nresult = e(x0).detach()`,
+    // row k of the table: [k, k + 0.5]
+    js: (n, idx) => { const e = new nn.Embedding(n, 2); tpu.noGrad(() => e.weight.copy_(tpu.arange(n).float().unsqueeze(1).add(tpu.tensor([0, 0.5])))); return e.forward(idx); },
+    py: (n) => `e = torch.nn.Embedding(${n}, 2)\nwith torch.no_grad(): e.weight.copy_(torch.arange(${n}, dtype=torch.float32).unsqueeze(1) + torch.tensor([0, 0.5]))\nresult = e(x0).detach()`,
   },
   { name: 'nn.LayerNorm(n)', inputs: [M], values: [4, 6], js: (n, x) => new nn.LayerNorm(n).forward(x.reshape([-1, n])), py: (n) => `torch.nn.LayerNorm(${n})(x0.reshape(-1, ${n})).detach()`, atol: 1e-5 },
   { name: 'nn.LayerNorm(4, { eps })', inputs: [M], values: [0.5, 1.5], js: (e, x) => new nn.LayerNorm(4, { eps: e }).forward(x), py: (e) => `torch.nn.LayerNorm(4, eps=${e})(x0).detach()`, atol: 1e-5 },
@@ -75,7 +76,7 @@ const CASES: readonly NumberArgumentCase[] = [
   { name: 'x.takeAlongDim(index, d)', inputs: [M, ids([[0, 3, 1, 2], [2, 1, 0, 0], [1, 1, 1, 1]])], values: [0, 1], js: (d, x, idx) => x.narrow(1, 0, 3).narrow(0, 0, 3).takeAlongDim(idx.narrow(1, 0, 3).clamp({ max: 2 }), d), py: (d) => `torch.take_along_dim(x0[:3, :3], x1[:, :3].clamp(max=2), ${d})` },
   { name: 'x.tensorSplit(n, 1)', inputs: [M], values: [2, 3], js: (n, x) => x.tensorSplit(n, 1), py: (n) => `x0.tensor_split(${n}, 1)` },
   { name: 'x.tensorSplit([i], 1)', inputs: [M], values: [1, 3], js: (i, x) => x.tensorSplit([i], 1), py: (i) => `x0.tensor_split([${i}], 1)` },
-  { name: 'tpu.logspace(0, 2, 3, base)', inputs: [M], values: [2, 3], js: (b) => tpu.logspace(0, 2, 3, b), py: (b) => `torch.logspace(0, 2, 3, base=${b})` },
+  { name: 'tpu.logspace(0, 2, 3, { base })', inputs: [M], values: [2, 3], js: (b) => tpu.logspace(0, 2, 3, { base: b }), py: (b) => `torch.logspace(0, 2, 3, base=${b})` },
   { name: 'tpu.tensor([v, 1])', inputs: [M], values: [0.5, -2.5], js: (v) => tpu.tensor([v, 1]), py: (v) => `torch.tensor([${v}, 1.])` },
   { name: 'tpu.normal(mean, 0, [2])', inputs: [M], values: [0.5, -1.5], js: (m) => tpu.normal(m, 0, [2]), py: (m) => `torch.normal(${m}, 0., (2,))` },
   { name: 'x.bernoulli(p) (0 and 1: no randomness)', inputs: [PAIRS], values: [0, 1], js: (p, x) => x.bernoulli(p), py: (p) => `x0.bernoulli(${p})` },
