@@ -7,7 +7,7 @@ import { CREATION_KEYS, creationOptions, type CreationOptions } from './creation
 import { readOptions } from './options.js';
 import { permutation, uniform } from './random.js';
 import type { Tensor } from './tensor.js';
-import { specialized } from './jit/live-number.js';
+import { specialized, specializedOptions } from './jit/live-number.js';
 
 function optionsOf(op: string, opts: CreationOptions | undefined, fallback: DType): { dtype: DType; chip?: number } {
   const o = creationOptions(op, opts);
@@ -54,7 +54,7 @@ export interface LogspaceOptions extends CreationOptions {
  */
 export function logspace(start: number, end: number, steps: number, base?: number | LogspaceOptions, opts?: LogspaceOptions): Tensor {
   [start, end, steps, base] = specialized([start, end, steps, base]);
-  const { base: b = 10, ...rest } = typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', ...CREATION_KEYS]) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, CREATION_KEYS), base };
+  const { base: b = 10, ...rest } = specializedOptions(typeof base === 'object' ? readOptions<LogspaceOptions>('tpu.logspace', base, ['base', ...CREATION_KEYS]) : { ...readOptions<LogspaceOptions>('tpu.logspace', opts, CREATION_KEYS), base });
   checkSpan('tpu.logspace', { start, end, base: b }, steps);
   const o = optionsOf('tpu.logspace', rest, 'float32');
   if (o.dtype === 'bool') throw new TypeError('tpu.logspace: dtype bool is not supported, as in PyTorch');

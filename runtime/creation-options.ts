@@ -3,6 +3,7 @@ import { assertDType, type DType } from './dtype.js';
 import { readOptions } from './options.js';
 import { settings } from './device/settings.js';
 import { requireDeviceChip, type Device } from './device-argument.js';
+import { specialized, specializedOptions } from './jit/live-number.js';
 
 export interface CreationOptions {
   dtype?: DType;
@@ -28,7 +29,7 @@ export interface BoolCreationOptions extends CreationOptions {
 export const CREATION_KEYS = ['dtype', 'requiresGrad', 'chip', 'device'] as const;
 
 export function creationOptions(op: string, o: unknown): CreationOptions {
-  const read = readOptions<CreationOptions>(op, o, CREATION_KEYS);
+  const read = specializedOptions(readOptions<CreationOptions>(op, o, CREATION_KEYS));
   if (read.dtype !== undefined) assertDType(read.dtype, op);
   if (read.device !== undefined) {
     const chip = checkChip(op, requireDeviceChip(op, read.device), `the chip of device '${read.device}'`);
@@ -39,8 +40,9 @@ export function creationOptions(op: string, o: unknown): CreationOptions {
   return read;
 }
 
-/** A chip index of this session: an integer below tpu.device().chips. */
+/** A chip index of this session: an integer below tpu.device().chips (a tpu.compile number argument: its value). */
 export function checkChip(op: string, chip: unknown, arg = 'chip'): number {
+  chip = specialized(chip);
   const n = settings.chips();
   if (!Number.isInteger(chip) || (chip as number) < 0 || (chip as number) >= n) {
     throw new RangeError(`${op}: ${arg} must be an integer in [0, ${n}) (the session has ${n} chip${n > 1 ? 's' : ''}: TPU_KERNEL_CHIPS or tpu.setDevice({ chips })); got ${JSON.stringify(chip)}`);

@@ -71,6 +71,7 @@ function flatten(data: NestedInput): { shape: number[]; flat: (number | bigint)[
     }
     if (leafDepth < 0) leafDepth = dim;
     if (dim !== leafDepth || dim !== shape.length) throw ragged(path, 'is a scalar where an array was expected');
+    v = specialized(v); // a tpu.compile number argument: its value, the trace specialized on it
     if (typeof v === 'bigint') {
       bigints = true;
       flat.push(v);

@@ -1,5 +1,6 @@
 // The seeded generator behind rand/randn (tpu.manualSeed). Values are generated on the host
 // and uploaded, so every mode sees the same numbers for the same seed.
+import { specialized } from './jit/live-number.js';
 
 let state = (Date.now() ^ 0x9e3779b9) >>> 0;
 
@@ -8,6 +9,7 @@ let state = (Date.now() ^ 0x9e3779b9) >>> 0;
  * @example tpu.manualSeed(0)
  */
 export function manualSeed(seed: number): void {
+  seed = specialized(seed);
   if (!Number.isInteger(seed)) throw new TypeError(`tpu.manualSeed: seed must be an integer; got ${JSON.stringify(seed)}`);
   state = seed >>> 0;
 }

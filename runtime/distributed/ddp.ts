@@ -16,6 +16,7 @@ import type { DeviceMesh } from './device-mesh.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
 import { registerGradientCopies } from './gradient-copies.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 export interface DDPOptions {
   /** The chips: a mesh of any shape (every chip a replica with its own piece of the batch), or a sub-mesh mesh.get(axis) (the batch split along that axis only). */
@@ -45,7 +46,7 @@ export class DistributedDataParallel extends Module {
     super();
     const who = 'nn.DistributedDataParallel';
     checkModule(who, module);
-    const o = readOptions<DDPOptions>(who, options, ['mesh', 'bucketCapMB']);
+    const o = specializedOptions(readOptions<DDPOptions>(who, options, ['mesh', 'bucketCapMB']));
     this.mesh = checkMesh(who, o.mesh);
     const cap = o.bucketCapMB ?? 25;
     if (typeof cap !== 'number' || !(cap > 0)) throw new RangeError(`${who}: bucketCapMB must be a positive number; got ${JSON.stringify(o.bucketCapMB)}`);

@@ -4,6 +4,7 @@
 // groups are [0, 1] and [2, 3], the dp groups [0, 2] and [1, 3]).
 import { settings } from '../device/settings.js';
 import { readOptions } from '../options.js';
+import { specialized } from '../jit/live-number.js';
 
 export interface MeshOptions {
   /** One name per dimension (default 'dim0', 'dim1', ...). */
@@ -77,6 +78,7 @@ export class DeviceMesh {
  */
 export function initDeviceMesh(shape: readonly number[], opts?: MeshOptions): DeviceMesh {
   const who = 'tpu.initDeviceMesh';
+  shape = specialized(shape); // tpu.compile number arguments: their values, the trace specialized on them
   if (!Array.isArray(shape) || shape.length === 0 || !shape.every((n) => Number.isInteger(n) && n > 0)) {
     throw new TypeError(`${who}: shape must be a non-empty array of positive integers like [4] or [2, 2]; got ${JSON.stringify(shape)}`);
   }

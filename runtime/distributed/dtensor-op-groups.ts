@@ -56,7 +56,7 @@ export const ALONG_DIMS = {
   argsort: sorted,
   topk: (who, x, [k, opts]) => {
     const d = optionalDim(who, x, opts);
-    return { dims: [d], keepdim: true, shape: x.shape.map((n, i) => (i === d ? (k as number) : n)) };
+    return { dims: [d], keepdim: true, shape: x.shape.map((n, i) => (i === d ? specialized(k as number) : n)) };
   },
   median: reduced,
   nanmedian: reduced,

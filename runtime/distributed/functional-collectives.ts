@@ -22,6 +22,7 @@ import {
 } from '../ops/collectives.js';
 import { DeviceMesh } from './device-mesh.js';
 import { describeValue } from './describe-value.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 export interface CollectiveOptions {
   /** The mesh whose chips hold `locals` (tpu.initDeviceMesh). */
@@ -51,7 +52,8 @@ interface Call {
 /** Checks the options' mesh and the locals: one tensor per chip of the mesh, each on its chip, one dtype. */
 function begin<O extends CollectiveOptions>(name: string, locals: readonly Tensor[], opts: O, keys: readonly string[]): { call: Call; o: O } {
   const who = `tpu.distributed.${name}`;
-  const o = readOptions<O>(who, opts, ['mesh', 'axis', ...keys] as never);
+  // a tpu.compile number argument (a dim, src, shift): its value, the trace specialized on it
+  const o = specializedOptions(readOptions<O>(who, opts, ['mesh', 'axis', ...keys] as never));
   if (!(o.mesh instanceof DeviceMesh)) throw new TypeError(`${who}: options.mesh must be a DeviceMesh (tpu.initDeviceMesh); got ${describeValue(o.mesh)}`);
   const mesh = o.mesh;
   if (!Array.isArray(locals)) throw new TypeError(`${who}: locals must be an array of tensors, one per chip of the mesh; got ${describeValue(locals)}`);

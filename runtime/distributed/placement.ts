@@ -5,6 +5,7 @@
 // makes PyTorch's _NormPartial(p): each chip holds its piece's p-norm, the value is (Σ parts^p)^(1/p).
 // Of a bool DTensor (all, any), Partial('sum') is a logical or, Partial('product') a logical and.
 import type { CollectiveReduce } from '../ops/collectives.js';
+import { specialized } from '../jit/live-number.js';
 
 export type PartialReduce = CollectiveReduce;
 const PARTIAL_OPS: readonly PartialReduce[] = ['sum', 'mean', 'max', 'min', 'product'];
@@ -49,6 +50,7 @@ export type Placement = ShardPlacement | ReplicatePlacement | PartialPlacement |
  * @example tpu.Shard(0).toString() // 'Shard(0)'
  */
 export function Shard(dim: number): ShardPlacement {
+  dim = specialized(dim); // a tpu.compile number argument: its value, the trace specialized on it
   if (!Number.isInteger(dim)) throw new TypeError(`tpu.Shard: dim must be an integer; got ${JSON.stringify(dim)}`);
   return new ShardPlacement(dim);
 }

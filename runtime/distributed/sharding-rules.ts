@@ -39,6 +39,7 @@ import type { DeviceMesh } from './device-mesh.js';
 import { formatPlacements, NormPartialPlacement, Partial, PartialPlacement, Replicate, samePlacement, Shard, type Placement } from './placement.js';
 import { allOp, anyOp, prod, prodAttrs } from '../ops/prod-any-all.js';
 import { apply } from '../modes/dispatch.js';
+import { numberValue } from '../jit/live-number.js';
 
 export type UnaryOp = 'neg' | 'relu' | 'exp' | 'tanh' | 'gelu';
 export type BinaryOp = 'add' | 'sub' | 'mul' | 'div';
@@ -122,7 +123,7 @@ export function binary(op: BinaryOp, a: DTensor, other: DTensor | number, option
   const roundingMode = op === 'div' ? readRoundingMode(who, options) : null;
   const run = (x: Tensor, y: Tensor | number) => (roundingMode !== null ? x.div(y, { roundingMode }) : alpha !== 1 ? x[op as 'add' | 'sub'](y, { alpha }) : x[op](y));
   const linear = (p: Placement) => isLinearPartial(p, a.dtype) && roundingMode === null;
-  if (typeof other === 'number') {
+  if (!(other instanceof DTensor) && typeof numberValue(other) === 'number') { // a tpu.compile number argument stays live, as for a tensor
     // A scalar added to every part moves a max, min or mean as much (a sum, norm or product
     // otherwise); scaling is linear for sum and mean.
     const shifts = (p: Placement) => p.kind === 'partial' && (p.reduceOp === 'max' || p.reduceOp === 'min' || p.reduceOp === 'mean');

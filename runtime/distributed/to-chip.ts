@@ -23,7 +23,7 @@ declare module '../tensor.js' {
 }
 
 export function toChip(x: Tensor, chip: number): Tensor {
-  checkChip('toChip', chip);
+  chip = checkChip('toChip', chip);
   if (chip === x.chip) return x;
   const groups = [[x.chip, chip]];
   const pairs: PermuteAttrs['pairs'] = [[0, 1]];

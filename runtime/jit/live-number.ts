@@ -10,6 +10,7 @@
 // constant such as eps), a live number stands for its value: `specialized` reads it, and
 // tpu.compile traces again for each new value, as torch.compile specializes such arguments.
 import { keepShape } from '../keep-shape.js';
+import { isPlainObject } from '../plain-object.js';
 
 export class LiveNumber extends Number {
   constructor(
@@ -90,4 +91,22 @@ export function specialized<T>(v: T): T {
 export function specializedList<T>(list: readonly T[]): readonly T[] {
   for (let i = 0; i < list.length; i++) if (list[i] instanceof LiveNumber || Array.isArray(list[i])) return list.map(specialized);
   return list;
+}
+
+/** f(v); for a live number v, a live number that reads f of v's value (an operand computed from an argument). */
+export function liveMap(v: number, f: (value: number) => number): number {
+  const live: unknown = v;
+  return live instanceof LiveNumber ? (new LiveNumber(() => f(live.read())) as unknown as number) : f(v);
+}
+
+/**
+ * An options object (or undefined) with each value `specialized`: what a module's constructor
+ * keeps (a layer built inside a compiled function never holds a live number, which would read
+ * another call's arguments later). The object itself when it holds no live number.
+ */
+export function specializedOptions<T>(options: T): T {
+  if (!isPlainObject(options)) return options;
+  const entries = Object.entries(options as Record<string, unknown>);
+  const values = entries.map(([, v]) => specialized(v));
+  return values.every((v, i) => v === entries[i]![1]) ? options : Object.fromEntries(entries.map(([k], i) => [k, values[i]])) as T;
 }

@@ -4,7 +4,7 @@
 // serves every row eagerly. The trace holds only while the position is valid for it: a replay
 // with a position out of range (or not an integer) traces again, and that trace throws the
 // error eager execution gives (a device slice would clamp it silently).
-import { LiveNumber } from './live-number.js';
+import { LiveNumber, liveMap } from './live-number.js';
 import { guard } from './trace-record.js';
 
 /**
@@ -13,11 +13,7 @@ import { guard } from './trace-record.js';
  * the position still fits.
  */
 export function fedStart(p: number, n: number, what: string, fits: (position: number) => boolean): number {
-  if (!((p as unknown) instanceof LiveNumber)) return p < 0 ? p + n : p;
-  const live = p as unknown as LiveNumber;
-  guard(`${what} fits a dim of size ${n}`, () => fits(live.read()));
-  return new LiveNumber(() => {
-    const v = live.read();
-    return v < 0 ? v + n : v;
-  }) as unknown as number;
+  const live: unknown = p;
+  if (live instanceof LiveNumber) guard(`${what} fits a dim of size ${n}`, () => fits(live.read()));
+  return liveMap(p, (v) => (v < 0 ? v + n : v));
 }

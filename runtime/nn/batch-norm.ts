@@ -10,7 +10,8 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { batchNormBy } from '../ops/nn/batch-norm.js';
 import { Module } from './module.js';
 import { constantParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 export interface BatchNormModuleOptions {
   eps?: number;
@@ -32,10 +33,13 @@ abstract class BatchNorm extends Module {
   running_var: Tensor | null;
   num_batches_tracked: Tensor | null;
 
-  constructor(private readonly layer: string, readonly numFeatures: number, options: BatchNormModuleOptions) {
+  readonly numFeatures: number;
+
+  constructor(private readonly layer: string, numFeatures: number, options: BatchNormModuleOptions) {
     super();
     readOptions<BatchNormModuleOptions>(`nn.${layer}`, options, ['eps', 'momentum', 'affine', 'trackRunningStats', 'dtype']);
-    checkPositiveInt(layer, 'numFeatures', numFeatures);
+    options = specializedOptions(options);
+    numFeatures = this.numFeatures = positiveInt(layer, 'numFeatures', numFeatures);
     this.eps = options.eps ?? 1e-5;
     const momentum = options.momentum === undefined ? 0.1 : options.momentum;
     if (momentum !== null && (typeof momentum !== 'number' || !Number.isFinite(momentum))) {

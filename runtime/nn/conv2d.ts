@@ -6,7 +6,8 @@ import type { Tensor } from '../tensor.js';
 import { conv2d, type ConvOptions } from '../ops/nn/conv.js';
 import { Module } from './module.js';
 import { uniformParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
+import { specialized, specializedOptions } from '../jit/live-number.js';
 
 export interface Conv2dOptions extends Omit<ConvOptions, 'bias'> {
   bias?: boolean;
@@ -23,16 +24,20 @@ export class Conv2d extends Module {
   readonly kernelSize: [number, number];
   private readonly conv: ConvOptions;
 
-  constructor(readonly inChannels: number, readonly outChannels: number, kernelSize: number | readonly [number, number], options: Conv2dOptions = {}) {
+  readonly inChannels: number;
+  readonly outChannels: number;
+
+  constructor(inChannels: number, outChannels: number, kernelSize: number | readonly [number, number], options: Conv2dOptions = {}) {
     super();
     readOptions<Conv2dOptions>('nn.Conv2d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups']);
-    checkPositiveInt('Conv2d', 'inChannels', inChannels);
-    checkPositiveInt('Conv2d', 'outChannels', outChannels);
-    const k = typeof kernelSize === 'number' ? [kernelSize, kernelSize] : [...kernelSize];
-    k.forEach((d, i) => checkPositiveInt('Conv2d', `kernelSize[${i}]`, d));
+    options = specializedOptions(options);
+    inChannels = this.inChannels = positiveInt('Conv2d', 'inChannels', inChannels);
+    outChannels = this.outChannels = positiveInt('Conv2d', 'outChannels', outChannels);
+    const size = specialized(kernelSize);
+    const k = typeof size === 'number' ? [size, size] : [...size];
+    k.forEach((d, i) => positiveInt('Conv2d', `kernelSize[${i}]`, d));
     this.kernelSize = k as [number, number];
-    const groups = options.groups ?? 1;
-    checkPositiveInt('Conv2d', 'groups', groups);
+    const groups = positiveInt('Conv2d', 'groups', options.groups ?? 1);
     if (inChannels % groups || outChannels % groups) {
       throw new RangeError(`Conv2d: inChannels ${inChannels} and outChannels ${outChannels} must both be divisible by groups ${groups}`);
     }

@@ -6,8 +6,9 @@ import { embedding, paddingRow } from '../ops/nn/attention.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { Module } from './module.js';
 import { normalParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
 import { renormOptions } from '../ops/nn/embedding-renorm.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 /**
  * A lookup table of num vectors of size dim (torch.nn.Embedding).
@@ -21,11 +22,15 @@ export class Embedding extends Module {
   readonly maxNorm: number | null;
   readonly normType: number;
 
-  constructor(readonly numEmbeddings: number, readonly embeddingDim: number, options: EmbeddingModuleOptions = {}) {
+  readonly numEmbeddings: number;
+  readonly embeddingDim: number;
+
+  constructor(numEmbeddings: number, embeddingDim: number, options: EmbeddingModuleOptions = {}) {
     super();
     readOptions<EmbeddingModuleOptions>('nn.Embedding', options, ['dtype', 'paddingIdx', 'maxNorm', 'normType']);
-    checkPositiveInt('Embedding', 'numEmbeddings', numEmbeddings);
-    checkPositiveInt('Embedding', 'embeddingDim', embeddingDim);
+    options = specializedOptions(options);
+    numEmbeddings = this.numEmbeddings = positiveInt('Embedding', 'numEmbeddings', numEmbeddings);
+    embeddingDim = this.embeddingDim = positiveInt('Embedding', 'embeddingDim', embeddingDim);
     this.paddingIdx = paddingRow('nn.Embedding', options.paddingIdx, numEmbeddings);
     const renorm = renormOptions('nn.Embedding', options.maxNorm, options.normType);
     this.maxNorm = renorm?.maxNorm ?? null;

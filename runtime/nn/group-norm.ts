@@ -5,7 +5,8 @@ import type { Tensor } from '../tensor.js';
 import { groupNorm } from '../ops/nn/group-norm.js';
 import { Module } from './module.js';
 import { constantParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 export interface GroupNormOptions {
   eps?: number;
@@ -23,11 +24,15 @@ export class GroupNorm extends Module {
   weight: Tensor | null;
   bias: Tensor | null;
 
-  constructor(readonly numGroups: number, readonly numChannels: number, options: GroupNormOptions = {}) {
+  readonly numGroups: number;
+  readonly numChannels: number;
+
+  constructor(numGroups: number, numChannels: number, options: GroupNormOptions = {}) {
     super();
     readOptions<GroupNormOptions>('nn.GroupNorm', options, ['eps', 'affine', 'dtype']);
-    checkPositiveInt('GroupNorm', 'numGroups', numGroups);
-    checkPositiveInt('GroupNorm', 'numChannels', numChannels);
+    options = specializedOptions(options);
+    numGroups = this.numGroups = positiveInt('GroupNorm', 'numGroups', numGroups);
+    numChannels = this.numChannels = positiveInt('GroupNorm', 'numChannels', numChannels);
     if (numChannels % numGroups !== 0) throw new RangeError(`GroupNorm: numChannels ${numChannels} must be divisible by numGroups ${numGroups}`);
     this.eps = options.eps ?? 1e-5;
     this.affine = options.affine ?? true;

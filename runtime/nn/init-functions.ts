@@ -9,6 +9,7 @@ import { numbersByPosition, readOptions } from '../options.js';
 import { tensorArg } from '../ops/tensor-arg.js';
 import { normal } from '../random.js';
 import { fillRandom, normalWith, uniformIn } from '../views/inplace-random.js';
+import { numberValue, specialized } from '../jit/live-number.js';
 
 type Nonlinearity = 'linear' | 'conv1d' | 'conv2d' | 'conv3d' | 'conv_transpose1d' | 'conv_transpose2d' | 'conv_transpose3d' | 'sigmoid' | 'tanh' | 'relu' | 'leaky_relu' | 'selu';
 type FanMode = 'fan_in' | 'fan_out';
@@ -32,6 +33,7 @@ export function calculateGain(nonlinearity: Nonlinearity, param?: number): numbe
   if (nonlinearity === 'relu') return Math.SQRT2;
   if (nonlinearity === 'selu') return 3 / 4;
   if (nonlinearity === 'leaky_relu') {
+    param = specialized(param);
     if (param !== undefined && (typeof param !== 'number' || !Number.isFinite(param))) throw new TypeError(`calculateGain: param must be a number (the negative slope); got ${JSON.stringify(param)}`);
     const slope = param ?? 0.01;
     return Math.sqrt(2 / (1 + slope * slope));
@@ -101,7 +103,8 @@ export function truncNormal_(tensor: Tensor, ...params: (number | { mean?: numbe
  * @example tpu.nn.init.constant_(tpu.zeros([2]), 0.1) // [0.1, 0.1]
  */
 export function constant_(tensor: Tensor, val: number): Tensor {
-  if (typeof val !== 'number') throw new TypeError(`tpu.nn.init.constant_: val must be a number; got ${JSON.stringify(val)}`);
+  // a tpu.compile number argument stays live, as fill_'s value
+  if (typeof numberValue(val) !== 'number') throw new TypeError(`tpu.nn.init.constant_: val must be a number; got ${JSON.stringify(val)}`);
   return noGrad(() => target('constant_', tensor).fill_(val));
 }
 
@@ -177,6 +180,7 @@ function kaimingStd(name: string, t: Tensor, options: KaimingOptions | undefined
 }
 
 function gainOf(name: string, gain: unknown): number {
+  gain = specialized(gain);
   if (typeof gain !== 'number' || !Number.isFinite(gain)) throw new TypeError(`tpu.nn.init.${name}: gain must be a finite number; got ${JSON.stringify(gain)}`);
   return gain;
 }

@@ -6,7 +6,8 @@ import type { Tensor } from '../tensor.js';
 import { layerNorm } from '../ops/nn/normalization.js';
 import { Module } from './module.js';
 import { constantParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
+import { specialized, specializedOptions } from '../jit/live-number.js';
 
 export interface LayerNormOptions {
   eps?: number;
@@ -27,8 +28,9 @@ export class LayerNorm extends Module {
   constructor(normalizedShape: number | readonly number[], options: LayerNormOptions = {}) {
     super();
     readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'dtype']);
-    this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
-    this.normalizedShape.forEach((d, i) => checkPositiveInt('LayerNorm', `normalizedShape[${i}]`, d));
+    options = specializedOptions(options);
+    const shape = specialized(normalizedShape);
+    this.normalizedShape = (typeof shape === 'number' ? [shape] : [...shape]).map((d, i) => positiveInt('LayerNorm', `normalizedShape[${i}]`, d));
     this.eps = options.eps ?? 1e-5;
     const dtype = options.dtype ?? 'float32';
     const affine = options.elementwiseAffine ?? true;

@@ -4,7 +4,7 @@ import type { DType } from '../dtype.js';
 import { Tensor } from '../tensor.js';
 import { Module } from './module.js';
 import { uniformParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
 import { linear } from '../ops/linalg.js';
 
 export interface LinearOptions {
@@ -20,11 +20,14 @@ export class Linear extends Module {
   weight: Tensor;
   bias: Tensor | null;
 
-  constructor(readonly inFeatures: number, readonly outFeatures: number, options: LinearOptions = {}) {
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+
+  constructor(inFeatures: number, outFeatures: number, options: LinearOptions = {}) {
     super();
     readOptions<LinearOptions>('nn.Linear', options, ['bias', 'dtype']);
-    checkPositiveInt('Linear', 'inFeatures', inFeatures);
-    checkPositiveInt('Linear', 'outFeatures', outFeatures);
+    inFeatures = this.inFeatures = positiveInt('Linear', 'inFeatures', inFeatures);
+    outFeatures = this.outFeatures = positiveInt('Linear', 'outFeatures', outFeatures);
     const bound = 1 / Math.sqrt(inFeatures);
     const dtype = options.dtype ?? 'float32';
     this.weight = uniformParameter([outFeatures, inFeatures], bound, dtype);

@@ -3,6 +3,7 @@
 import type { Tensor } from '../tensor.js';
 import { indentAfterFirst, Module } from './module.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { specialized } from '../jit/live-number.js';
 
 function checkModule(who: string, m: unknown, where: string): Module {
   if (!(m instanceof Module)) throw new TypeError(`${who}: ${where} must be a Module; got ${describeValue(m)}`);
@@ -49,6 +50,7 @@ export class ModuleList<M extends Module = Module> extends Module {
 
   /** The module at index i; a negative i counts from the end, as list[-1] in Python. */
   at(i: number): M | undefined {
+    i = specialized(i);
     return this[i < 0 ? this.length + i : i];
   }
 
@@ -67,6 +69,7 @@ export class ModuleList<M extends Module = Module> extends Module {
   insert(index: number, module: M): this {
     checkModule('nn.ModuleList.insert', module, 'module');
     const n = this.length;
+    index = specialized(index);
     if (!Number.isInteger(index)) throw new TypeError(`nn.ModuleList.insert: index must be an integer; got ${JSON.stringify(index)}`);
     const at = Math.min(Math.max(index < 0 ? n + index : index, 0), n);
     for (let i = n; i > at; i--) this[i] = this[i - 1]!;

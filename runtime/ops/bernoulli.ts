@@ -12,6 +12,7 @@ import { uniform, refuseGenerator } from '../random.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { specialized } from '../jit/live-number.js';
 import { checkedOnDevice } from './device-check.js';
 import { firstFailure } from './linalg/failure-info.js';
 
@@ -39,7 +40,8 @@ function drawsOnDevice(op: string, p: Tensor, like: Tensor): Tensor {
 }
 
 /** 0/1 samples of probabilities `p` in the shape, dtype and chip of `like`, uploaded as `label` (tpu.bernoulli's and x.bernoulli_'s). */
-export function sampleBernoulli(op: string, label: string, p: unknown, like: Tensor): Tensor {
+export function sampleBernoulli(op: string, label: string, given: unknown, like: Tensor): Tensor {
+  const p = specialized(given); // a tpu.compile number argument: its value, the trace specialized on it
   if (typeof p === 'number') return upload(label, () => bernoulliDraws(op, p, numel(like.shape)), [...like.shape], like.dtype, like.chip);
   if (!(p instanceof Tensor)) throw new TypeError(`${op}: p must be a number or a tensor of probabilities; got ${describeValue(p)}`);
   if (!isFloating(p.dtype)) throw new TypeError(`${op}: p must be a floating-point tensor of probabilities, as PyTorch's; got ${p.dtype}`);
@@ -54,6 +56,7 @@ export function sampleBernoulli(op: string, label: string, p: unknown, like: Ten
  * @example tpu.bernoulli(tpu.zeros([2, 3]), 0.5).shape // [2, 3]
  */
 export function bernoulli(input: Tensor, p?: number | BernoulliOptions, options?: BernoulliOptions): Tensor {
+  p = specialized(p);
   const [prob, opts] = typeof p === 'object' ? [undefined, p] : [p, options];
   refuseGenerator('tpu.bernoulli', readOptions<BernoulliOptions>('tpu.bernoulli', opts, ['generator']).generator);
   if (!(input instanceof Tensor)) throw new TypeError(`tpu.bernoulli: input must be a tensor; got ${describeValue(input)}`);

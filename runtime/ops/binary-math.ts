@@ -13,6 +13,7 @@ import { gradEnabled } from '../autograd/grad-mode.js';
 import { installMethods } from '../install-methods.js';
 import { tensorArg } from './tensor-arg.js';
 import { wrapNumber } from './wrapped-number.js';
+import { specialized } from '../jit/live-number.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -83,7 +84,7 @@ export function fmin(x: Tensor, other: Operand): Tensor {
 
 /** NaN test of a tensor or a JS scalar, as a bool tensor or a boolean. */
 function isNan(v: Operand): Tensor | boolean {
-  return v instanceof Tensor ? v.isnan() : Number.isNaN(+v);
+  return v instanceof Tensor ? v.isnan() : Number.isNaN(+specialized(v));
 }
 
 /** gradFor only asks for the gradient of a tensor operand, so this cast is safe there. */
@@ -138,7 +139,8 @@ export function lerp(start: Tensor, end: Operand, weight: Operand): Tensor {
 function lerpIn(start: Tensor, end: Operand, weight: Operand): Tensor {
   const diff = tensorOrScalarSub(end, start);
   if (!(weight instanceof Tensor)) {
-    return Math.abs(weight as number) < 0.5 ? start.add(diff.mul(weight)) : diff.mul(1 - (weight as number)).neg().add(end);
+    const w = specialized(weight as number); // a tpu.compile number argument: its value picks the form
+    return Math.abs(w) < 0.5 ? start.add(diff.mul(w)) : diff.mul(1 - w).neg().add(end);
   }
   const low = weight.abs().lt(0.5);
   return where(low, start.add(diff.mul(weight)), diff.mul(weight.neg().add(1)).neg().add(end));

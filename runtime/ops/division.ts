@@ -12,7 +12,7 @@ import { gradFor } from './grad-helpers.js';
 import { where } from './where.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
-import { LiveNumber } from '../jit/live-number.js';
+import { LiveNumber, specialized } from '../jit/live-number.js';
 
 function infer(name: string, [a, b]: readonly Abstract[]): Abstract {
   const promoted = promoteOperands(a!, b!);
@@ -48,6 +48,7 @@ export type RoundingMode = 'trunc' | 'floor';
 
 /** torch.div(a, b, rounding_mode): integers stay integers; floats are rounded quotients. */
 function divRounded(a0: Tensor, b0: Operand, mode: RoundingMode): Tensor {
+  b0 = specialized(b0); // a tpu.compile number argument: its sign and zero decide the steps below
   const out = infer('div', [a0, operandAbstract(a0, b0)]).dtype;
   // a divisor of one value (a JS number: float32 or wider) is read unrounded beside bfloat16,
   // as true division reads it: the quotient in float32, rounded to bfloat16 once
@@ -77,8 +78,9 @@ function divRounded(a0: Tensor, b0: Operand, mode: RoundingMode): Tensor {
   return typeof isZeroDivisor === 'boolean' ? (isZeroDivisor ? byZero : result) : where(isZeroDivisor, byZero, result);
 }
 
+/** A number's sign decides the computation: a tpu.compile number argument's trace is specialized on it. */
 function lessThanZero(b: Operand): Tensor | boolean {
-  return b instanceof Tensor ? b.lt(0) : (b as number) < 0;
+  return b instanceof Tensor ? b.lt(0) : specialized(b as number) < 0;
 }
 
 /**

@@ -16,6 +16,7 @@ import { wrapNumber } from './wrapped-number.js';
 import { tensorArg } from './tensor-arg.js';
 import { asBoolTensor, type BoolTensor } from '../bool-tensor.js';
 import { floatDType, floatOnlyDType, inFloat32Of } from './float-compute.js';
+import { specialized } from '../jit/live-number.js';
 
 /**
  * 2 to the power x, elementwise; integers give float32 (torch.exp2).
@@ -39,7 +40,7 @@ export interface LogitOptions {
  */
 export function logit(x: Tensor, eps?: number | null | LogitOptions): Tensor {
   tensorArg('logit', 'input', x);
-  const e = isOptions(eps) ? readOptions<LogitOptions>('logit', eps, ['eps']).eps : eps;
+  const e = specialized(isOptions(eps) ? readOptions<LogitOptions>('logit', eps, ['eps']).eps : eps);
   if (e !== undefined && e !== null && (typeof e !== 'number' || Number.isNaN(e))) throw new TypeError(`logit: eps must be a number or null; got ${JSON.stringify(e)}`);
   return composite('logit', () => {
     const v = isFloating(x.dtype) ? x : x.to('float32');
@@ -105,7 +106,10 @@ export function copysign(x: Operand, other: Operand): Tensor {
   tensorArg('copysign', 'input', x);
   return composite('copysign', () => inFloat32Of(dtype, [x, other], ([a, b]) => {
     const magnitude = (a as Tensor).abs();
-    if (!(b instanceof Tensor)) return Object.is(+b!, -0) || +b! < 0 ? magnitude.neg() : magnitude;
+    if (!(b instanceof Tensor)) {
+      const sign = specialized(b!); // a tpu.compile number argument: the trace is specialized on it
+      return Object.is(+sign, -0) || +sign < 0 ? magnitude.neg() : magnitude;
+    }
     return where(signBitSet(b), magnitude.neg(), magnitude);
   }));
 }

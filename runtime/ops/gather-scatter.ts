@@ -16,7 +16,7 @@ import { installMethods } from '../install-methods.js';
 import { indexLayout } from '../views/result-layout.js';
 import type { IndicesChecked } from '../primitive.js';
 import { tensorArg } from './tensor-arg.js';
-import { specialized } from '../jit/live-number.js';
+import { numberValue, specialized } from '../jit/live-number.js';
 
 /** Said when indices come as float32: JS number arrays make float32 tensors. */
 export const INT32_INDEX_HINT = "(number arrays make float32 tensors: write tpu.tensor([...], { dtype: 'int32' }) or pass an Int32Array)";
@@ -204,7 +204,8 @@ export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | num
   const checked = checkHostIndices('scatter', 'index', idx, x.shape[d]!, false);
   let s: Tensor;
   if (src instanceof Tensor) s = narrowedTo(src, idx);
-  else if (typeof src === 'number' || typeof src === 'boolean') s = filled('scatter', idx.shape, src, x.dtype, x.chip);
+  // a tpu.compile number argument stays live (a program input), as fill_'s value
+  else if (typeof numberValue(src) === 'number' || typeof src === 'boolean') s = filled('scatter', idx.shape, src, x.dtype, x.chip);
   else throw new TypeError(`scatter: src must be a tensor or a number (the value form); got ${describeValue(src)}`);
   return apply(scatterOp, [x, idx, s], indexAttrs(d, checked));
 }

@@ -13,6 +13,7 @@ import { fromTheEnd, indexAttrs, INT32_INDEX_HINT, scatterAddOp, scatterOp } fro
 import { filled } from './constant.js';
 import { where } from './where.js';
 import { tensorArg } from './tensor-arg.js';
+import { numberValue } from '../jit/live-number.js';
 
 /** A 1-D int32/int64 index of `op`, or 0-d (one index), as PyTorch's. */
 function oneDimIndex(op: string, index: unknown): Tensor {
@@ -82,7 +83,8 @@ export function indexCopy(x: Tensor, dim: number, index: Tensor, source: Tensor)
 export function indexFill(x: Tensor, dim: number, index: Tensor, value: number | boolean | Tensor): Tensor {
   tensorArg('indexFill', 'input', x);
   const idx = oneDimIndex('indexFill', index);
-  if (value instanceof Tensor ? value.ndim !== 0 : typeof value !== 'number' && typeof value !== 'boolean') {
+  // a tpu.compile number argument stays live (a program input), as fill_'s value
+  if (value instanceof Tensor ? value.ndim !== 0 : typeof numberValue(value) !== 'number' && typeof value !== 'boolean') {
     throw new TypeError(`indexFill: value must be a number or a 0-d tensor, as in PyTorch; got ${value instanceof Tensor ? `a tensor of shape ${formatShape(value.shape)}` : describeValue(value)}`);
   }
   const d = normalizeDim('indexFill', dim, Math.max(x.ndim, 1));

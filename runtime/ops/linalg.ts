@@ -8,6 +8,7 @@ import { untracked } from '../views/view-tracking.js';
 import { composite } from '../modes/composite.js';
 import { sharingVersion } from '../autograd/past-values.js';
 import { tensorArg } from './tensor-arg.js';
+import { specializedOptions } from '../jit/live-number.js';
 
 /**
  * Inner product of two 1-D tensors (torch.dot).
@@ -89,7 +90,7 @@ export interface AddmmOptions {
  */
 export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: AddmmOptions): Tensor {
   tensorArg('addmm', 'input', input);
-  const { beta = 1, alpha = 1 } = readOptions<AddmmOptions>('addmm', options, ['beta', 'alpha']);
+  const { beta = 1, alpha = 1 } = specializedOptions(readOptions<AddmmOptions>('addmm', options, ['beta', 'alpha']));
   const shape = matrixProductShape('addmm', mat1, mat2, ['mat1', 'mat2']);
   for (const [name, v] of [['beta', beta], ['alpha', alpha]] as const) {
     if (typeof v !== 'number' || Number.isNaN(v)) throw new TypeError(`addmm: ${name} must be a number; got ${JSON.stringify(v)}`);

@@ -9,6 +9,7 @@ import { refuseGenerator } from '../random.js';
 import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { specialized } from '../jit/live-number.js';
 import { checkedOnDevice } from './device-check.js';
 import { firstFailure } from './linalg/failure-info.js';
 import { filled } from './constant.js';
@@ -74,6 +75,7 @@ export function multinomial(input: Tensor, numSamples: number, options?: Multino
   if (!(input instanceof Tensor)) throw new TypeError(`${op}: input must be a tensor of weights; got ${describeValue(input)}`);
   if (!isFloating(input.dtype)) throw new TypeError(`${op}: input must be a floating-point tensor of weights, as PyTorch's; got ${input.dtype}`);
   if (input.ndim !== 1 && input.ndim !== 2) throw new RangeError(`${op}: input must have 1 or 2 dims (a row of weights, or rows of them); got ${input.describe()}`);
+  numSamples = specialized(numSamples);
   if (!Number.isInteger(numSamples) || numSamples <= 0) throw new RangeError(`${op}: numSamples must be a positive integer; got ${JSON.stringify(numSamples)}`);
   const categories = input.shape[input.ndim - 1]!;
   if (!replacement && numSamples > categories) {

@@ -10,6 +10,7 @@ import { upload } from '../upload.js';
 import { creationOptions, type CreationOptions } from '../creation-options.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { where } from './where.js';
+import { specialized } from '../jit/live-number.js';
 
 function checkStd(std: number): void {
   if (typeof std !== 'number' || !(std >= 0)) throw new RangeError(`tpu.normal: std must be a number >= 0, as in PyTorch; got ${JSON.stringify(std)}`);
@@ -25,6 +26,9 @@ function checkStd(std: number): void {
 export function normal(mean: number, std: number, size: readonly number[], opts?: CreationOptions): Tensor;
 export function normal(mean: Tensor | number, std: Tensor | number): Tensor;
 export function normal(mean: Tensor | number, std: Tensor | number, size?: readonly number[], opts?: CreationOptions): Tensor {
+  // a tpu.compile number argument: its value, the trace specialized on it (std is checked)
+  mean = specialized(mean);
+  std = specialized(std);
   if (typeof mean === 'number' && typeof std === 'number') {
     if (!Number.isFinite(mean)) throw new TypeError(`tpu.normal: mean must be a finite number or a tensor; got ${JSON.stringify(mean)}`);
     checkStd(std);

@@ -7,6 +7,7 @@ import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { unary } from './elementwise.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 export const trigammaOp = unary('trigamma', {
   promotesToFloat: true,
@@ -37,6 +38,7 @@ export const erfinvOp = unary('erfinv', {
  */
 export function polygamma(n: number, x: Tensor): Tensor {
   tensorArg('polygamma', 'input', x);
+  n = specialized(n);
   if (n === 0) return apply(digammaOp, [x], {});
   if (n === 1) return apply(trigammaOp, [x], {});
   throw new RangeError(`polygamma: n must be 0 or 1 (higher orders are not implemented); got ${JSON.stringify(n)}`);

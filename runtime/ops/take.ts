@@ -9,6 +9,7 @@ import { installMethods } from '../install-methods.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { fromTheEnd, gather, gatherChecked, indexAttrs, indexSelectOp, INT32_INDEX_HINT } from './gather-scatter.js';
 import { tensorArg } from './tensor-arg.js';
+import { specialized } from '../jit/live-number.js';
 
 function indexArg(op: string, index: unknown): Tensor {
   const t = tensorArg(op, 'index', index);
@@ -39,7 +40,8 @@ export function take(x: Tensor, index: Tensor): Tensor {
 export function takeAlongDim(x: Tensor, indices: Tensor, dim?: number | { dim?: number | null } | null): Tensor {
   tensorArg('takeAlongDim', 'input', x);
   const idx = indexArg('takeAlongDim', indices);
-  const dimValue = dim !== null && typeof dim === 'object' ? dim.dim : dim;
+  const given = specialized(dim);
+  const dimValue = specialized(given !== null && typeof given === 'object' ? given.dim : given);
   if (dimValue === undefined || dimValue === null) return gather(x.reshape([-1]), 0, idx.reshape([-1]));
   if (idx.ndim !== x.ndim) throw new RangeError(`takeAlongDim: input ${formatShape(x.shape)} and indices ${formatShape(idx.shape)} must have the same number of dims, as in PyTorch`);
   const d = normalizeDim('takeAlongDim', dimValue, x.ndim);

@@ -5,6 +5,7 @@ import { normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
+import { specialized } from '../jit/live-number.js';
 
 /** A count of sections or a list of indices, as given or read from an integer tensor (0-d: a count). */
 function sectionsOrList(value: unknown): number | number[] {
@@ -36,7 +37,7 @@ export function tensorSplit(x: Tensor, sectionsOrIndices: number | readonly numb
   if (x.ndim === 0) throw new RangeError(`tensorSplit: expected at least a 1-dimensional tensor, but got a tensor with 0 dims`);
   const d = normalizeDim('tensorSplit', d0, x.ndim);
   const n = x.shape[d]!;
-  const spec = sectionsOrList(sectionsOrIndices);
+  const spec = sectionsOrList(specialized(sectionsOrIndices));
   let bounds: number[];
   if (typeof spec === 'number') {
     if (spec <= 0) throw new RangeError(`tensorSplit: the number of sections must be larger than 0; got ${spec}`);

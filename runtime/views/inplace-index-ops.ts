@@ -10,6 +10,7 @@ import { arithmeticInPlace } from './inplace-ops.js';
 import { expandItems, indexList, type IndexItem } from '../ops/indexing.js';
 import { indexPutAs, type IndexPutOptions, type PutIndex } from '../ops/index-put.js';
 import type { IndexAddOptions } from '../ops/index-update.js';
+import { LiveNumber } from '../jit/live-number.js';
 
 type Values = Tensor | number | boolean;
 
@@ -42,9 +43,10 @@ function setItem(x: Tensor, items: readonly IndexItem[], given: Values): Tensor 
   const indices: PutIndex[] = [];
   let d = 0;
   for (const item of expanded) {
-    // a null is a new dim of size 1 in the view; a number's dim goes away
+    // a null is a new dim of size 1 in the view; a number's dim goes away (a tpu.compile number
+    // argument's too: a row position, fed to the program)
     if (item === null) indices.push(null);
-    else if (typeof item !== 'number') indices.push(putIndex(item, d, x.shape[d]!, x.chip));
+    else if (typeof item !== 'number' && !(item instanceof LiveNumber)) indices.push(putIndex(item, d, x.shape[d]!, x.chip));
     if (item !== null) d++;
   }
   const basic = expanded.map((it) => (it instanceof Tensor || Array.isArray(it) ? ':' : it));

@@ -8,7 +8,8 @@
 // tpu.compile as eagerly.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, ids, seq, torchTier, type InputSpec, type Output, type TorchCase } from './torch-tier.js';
+import { f32, ids, seq } from './torch-tier.js';
+import { made, numberArgumentTier, type NumberArgumentCase } from './compile-number-tier.js';
 
 /** [3, 4]: 0 .. 11 */
 const M = seq('float32', [3, 4]);
@@ -19,19 +20,7 @@ const PAIRS = f32([[3, 1, 2], [0, 5, -1]]);
 /** Indices valid along both dims of M. */
 const GATHER = ids([[0, 1, 2, 0], [2, 1, 0, 1], [1, 1, 1, 1]]);
 
-interface IntCase {
-  readonly name: string;
-  readonly inputs: readonly InputSpec[];
-  /** Two values of the number (of one kind, integer or not): called a, b, a on the compiled function. */
-  readonly values: readonly [number, number];
-  readonly js: (i: number, ...xs: Tensor[]) => Output;
-  /** PyTorch's spelling over x0, x1, ... for the value i. */
-  readonly py: (i: number) => string;
-  /** A row position (or an operand): a program input, so one trace serves every value. */
-  readonly fed?: boolean;
-}
-
-const CASES: readonly IntCase[] = [
+const CASES: readonly NumberArgumentCase[] = [
   // row positions: fed to the program
   { name: 'x.at(i)', inputs: [M], values: [1, -1], js: (i, x) => x.at(i), py: (i) => `x0[${i}]`, fed: true },
   { name: 'x.at(0, i)', inputs: [C], values: [2, 0], js: (i, x) => x.at(0, i), py: (i) => `x0[0, ${i}]`, fed: true },
@@ -107,37 +96,9 @@ const CASES: readonly IntCase[] = [
   { name: 'tpu.linspace(0, 1, n)', inputs: [M], values: [3, 5], js: (i) => tpu.linspace(0, 1, i), py: (i) => `torch.linspace(0, 1, ${i})` },
 ];
 
-/** One compiled function per case, shared by every mode's calls: a stale trace shows as a wrong answer. */
-const compiled = new Map(CASES.map((c) => [c, tpu.compile((i: number, ...xs: Tensor[]) => c.js(i, ...xs), { name: c.name })]));
-
-const torchCases: TorchCase[] = CASES.flatMap((c) => {
-  const [a, b] = c.values;
-  const eager = [a, b].map((v): TorchCase => ({ name: `${c.name} with ${v}, eagerly`, inputs: c.inputs, js: (...xs) => c.js(v, ...xs), py: c.py(v) }));
-  const traced = [a, b, a].map((v, k): TorchCase => ({ name: `${c.name} with ${v}, compiled (call ${k + 1})`, inputs: c.inputs, js: (...xs) => compiled.get(c)!(v, ...xs), py: c.py(v) }));
-  return [...eager, ...traced];
-});
-
-torchTier('an op under tpu.compile reads a number argument where it expects an integer or a constant', torchCases);
-
-const made = (spec: InputSpec) => tpu.tensor(spec.values as number[], { dtype: spec.dtype }).reshape([...spec.shape]);
-
-/** An output's values as nested arrays, pairs as [values, indices]. */
-async function arrays(o: Output): Promise<unknown> {
-  if (Array.isArray(o)) return Promise.all(o.map((t: Tensor) => t.array()));
-  return 'indices' in o && !('shape' in o) ? [await o.values.array(), await o.indices.array()] : (o as Tensor).array();
-}
+numberArgumentTier('an op under tpu.compile reads a number argument where it expects an integer or a constant', CASES);
 
 describe('traces of a number argument an op takes', () => {
-  it.each(CASES)('$name: the eager answer for each value, in one trace per value (one in all for a row position)', async (c) => {
-    const f = tpu.compile((i: number, ...xs: Tensor[]) => c.js(i, ...xs));
-    const [a, b] = c.values;
-    for (const v of [a, b, a, b]) {
-      const got = await arrays(f(v, ...c.inputs.map(made)));
-      expect(got, `${c.name} with ${v}`).toEqual(await arrays(c.js(v, ...c.inputs.map(made))));
-    }
-    expect(f.stats().traces).toBe(c.fed ? 1 : 2);
-  });
-
   it('one trace per value for a dim or a size, one for every row position; a value seen before replays', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const x = made(M);

@@ -15,6 +15,7 @@ import { stack } from '../../ops/concat.js';
 import { isOptions, readOptions, withPositional } from '../../options.js';
 import { gradOf, parametersWithGrads, type Parameters } from './parameters-with-grads.js';
 import '../../distributed/to-chip.js';
+import { numberValue, specialized } from '../../jit/live-number.js';
 
 const WHO = 'clipGradNorm_';
 
@@ -69,13 +70,15 @@ function readArguments(maxNorm: unknown, normType: unknown, options: unknown): {
   const o: ClipGradNormOptions = isOptions(maxNorm) ? readOptions<ClipGradNormOptions>(WHO, maxNorm, KEYS)
     : isOptions(normType) ? withPositional(WHO, 'maxNorm', maxNorm, normType, KEYS)
       : { maxNorm: maxNorm as number, ...withPositional(WHO, 'normType', normType, (options ?? {}) as Record<string, unknown>, KEYS.filter((k) => k !== 'maxNorm')) };
-  if (typeof o.maxNorm !== 'number') throw new TypeError(`${WHO}: maxNorm must be a number; got ${describeValue(o.maxNorm)}`);
-  const p = o.normType ?? 2;
+  // maxNorm scales the gradients: a tpu.compile number argument stays live (a program input);
+  // normType decides the computation: the trace is specialized on it.
+  if (typeof numberValue(o.maxNorm) !== 'number') throw new TypeError(`${WHO}: maxNorm must be a number; got ${describeValue(o.maxNorm)}`);
+  const p = specialized(o.normType ?? 2);
   const ord = p === 'inf' ? Infinity : p === '-inf' ? -Infinity : p;
   if (typeof ord !== 'number' || Number.isNaN(ord)) throw new TypeError(`${WHO}: normType must be a number, Infinity or 'inf'; got ${describeValue(p)}`);
   const e = o.errorIfNonfinite ?? false;
   if (typeof e !== 'boolean') throw new TypeError(`${WHO}: errorIfNonfinite must be a boolean; got ${describeValue(e)}`);
-  return { maxNorm: o.maxNorm, ord, errorIfNonfinite: e };
+  return { maxNorm: o.maxNorm!, ord, errorIfNonfinite: e };
 }
 
 /**

@@ -6,6 +6,7 @@ import { describeValue } from '../../distributed/describe-value.js';
 import { noGrad } from '../../autograd/grad-mode.js';
 import { isOptions, readOptions } from '../../options.js';
 import { parametersWithGrads, type Parameters } from './parameters-with-grads.js';
+import { liveMap, numberValue } from '../../jit/live-number.js';
 
 const WHO = 'clipGradValue_';
 
@@ -19,11 +20,13 @@ const WHO = 'clipGradValue_';
  */
 export function clipGradValue_(parameters: Parameters, clipValue: number | { clipValue: number }): void {
   const v = isOptions(clipValue) ? readOptions<{ clipValue: number }>(WHO, clipValue, ['clipValue']).clipValue : clipValue;
-  if (typeof v !== 'number') throw new TypeError(`${WHO}: clipValue must be a number; got ${describeValue(v)}`);
+  if (typeof numberValue(v) !== 'number') throw new TypeError(`${WHO}: clipValue must be a number; got ${describeValue(v)}`);
+  // a tpu.compile number argument stays live (the bounds are program inputs)
+  const lo = liveMap(v!, (value) => -value);
   noGrad(() => {
     for (const p of parametersWithGrads(WHO, parameters)) {
-      if (p instanceof DTensor) p._updateGrad_((piece) => piece.clamp_(-v, v));
-      else p._grad!.clamp_(-v, v);
+      if (p instanceof DTensor) p._updateGrad_((piece) => piece.clamp_(lo, v));
+      else p._grad!.clamp_(lo, v);
     }
   });
 }

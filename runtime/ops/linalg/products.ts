@@ -133,7 +133,7 @@ export interface CdistOptions {
  */
 export function cdist(x1: Tensor, x2: Tensor, options?: CdistOptions): Tensor {
   const op = 'cdist';
-  const { p = 2 } = readOptions<CdistOptions>(op, options, ['p']);
+  const p = specialized(readOptions<CdistOptions>(op, options, ['p']).p ?? 2);
   floatingArg(op, 'x1', x1, false);
   floatingArg(op, 'x2', x2, false);
   if (typeof p !== 'number' || !(p >= 0)) throw new RangeError(`${op}: p must be a number ≥ 0 (or Infinity); got ${typeof p === 'number' ? p : JSON.stringify(p)}`);

@@ -11,6 +11,7 @@ import { exactMatmul } from './exact-product.js';
 import { Lstsq } from './named-results.js';
 import { svdFactors, svdvals } from './svd.js';
 import { symmetricFromTriangle } from './symmetric-input.js';
+import { specialized, specializedOptions } from '../../jit/live-number.js';
 
 const FLOAT32_EPS = 2 ** -23;
 
@@ -30,7 +31,7 @@ function matrixArg(op: string, a: Tensor): [number, number] {
 }
 
 function readTolerances(op: string, options: RankTolerances | undefined, m: number, n: number): { atol: number; rtol: number; hermitian: boolean } {
-  const { atol, rtol, hermitian = false } = readOptions<RankTolerances>(op, options, ['atol', 'rtol', 'hermitian']);
+  const { atol, rtol, hermitian = false } = specializedOptions(readOptions<RankTolerances>(op, options, ['atol', 'rtol', 'hermitian']));
   for (const [name, v] of [['atol', atol], ['rtol', rtol]] as const) {
     if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) throw new RangeError(`${op}: ${name} must be a number ≥ 0; got ${JSON.stringify(v)}`);
   }
@@ -93,7 +94,7 @@ export function lstsq(a: Tensor, b: Tensor, options?: LstsqOptions): Lstsq {
   const op = 'linalg.lstsq';
   const [m, n] = matrixArg(op, a);
   floatingArg(op, 'B', b, false);
-  const { rcond } = readOptions<LstsqOptions>(op, options, ['rcond']);
+  const rcond = specialized(readOptions<LstsqOptions>(op, options, ['rcond']).rcond);
   if (rcond !== undefined && (typeof rcond !== 'number' || Number.isNaN(rcond))) throw new TypeError(`${op}: rcond must be a number; got ${JSON.stringify(rcond)}`);
   const rtol = rcond === undefined || rcond < 0 ? FLOAT32_EPS * Math.max(m, n) : rcond;
   const vector = b.ndim === a.ndim - 1 && shapesEqual(b.shape, a.shape.slice(0, -1));

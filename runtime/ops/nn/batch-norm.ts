@@ -12,6 +12,7 @@ import { imageLayout } from '../../views/result-layout.js';
 import { inFloat32 } from './activations.js';
 import { checkAffineParams, epsOf, type NormalizationOptions } from './normalization.js';
 import { channelAffine, checkChannelInput } from './channel-affine.js';
+import { specialized } from '../../jit/live-number.js';
 
 export interface BatchNormOptions extends NormalizationOptions {
   /** Normalize by the batch's statistics and update the running ones (default false, as PyTorch's F.batch_norm). */
@@ -28,7 +29,7 @@ const KEYS = ['weight', 'bias', 'training', 'momentum', 'eps'] as const;
  */
 export function batchNorm(x: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, opts: BatchNormOptions = {}): Tensor {
   const o = readOptions<BatchNormOptions>('batchNorm', opts, [...KEYS]);
-  const momentum = o.momentum === undefined ? 0.1 : o.momentum;
+  const momentum = specialized(o.momentum === undefined ? 0.1 : o.momentum);
   if (typeof momentum !== 'number' || !Number.isFinite(momentum)) {
     throw new TypeError(`batchNorm: momentum must be a finite number (as F.batch_norm's; nn.BatchNorm takes null for a cumulative average); got ${JSON.stringify(momentum)}`);
   }

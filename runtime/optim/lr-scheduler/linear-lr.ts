@@ -5,6 +5,7 @@ import { checkHyper } from '../optimizer.js';
 import { checkInteger, LRScheduler } from './scheduler.js';
 import { loaded, type SchedulerStateDict } from './scheduler-state.js';
 import { readOptions } from '../../options.js';
+import { specializedOptions } from '../../jit/live-number.js';
 
 export interface LinearLROptions {
   startFactor?: number;
@@ -24,7 +25,7 @@ export class LinearLR extends LRScheduler {
 
   constructor(optimizer: Optimizer, options: LinearLROptions = {}) {
     super(optimizer, 'LinearLR');
-    const o = readOptions<LinearLROptions>('LinearLR', options, ['startFactor', 'endFactor', 'totalIters']);
+    const o = specializedOptions(readOptions<LinearLROptions>('LinearLR', options, ['startFactor', 'endFactor', 'totalIters']));
     this.startFactor = checkStartFactor('LinearLR', o.startFactor ?? 1 / 3);
     this.endFactor = checkHyper('LinearLR', 'endFactor', o.endFactor ?? 1, 0, 1);
     this.totalIters = checkInteger('LinearLR', 'totalIters', o.totalIters ?? 5, 0);

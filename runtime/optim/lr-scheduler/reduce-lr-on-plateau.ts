@@ -1,6 +1,6 @@
 // Lowers the learning rates when a metric stops improving
 // (torch.optim.lr_scheduler.ReduceLROnPlateau): step(metric) once per evaluation.
-import { numberValue } from '../../jit/live-number.js';
+import { numberValue, specializedOptions } from '../../jit/live-number.js';
 import { readOptions } from '../../options.js';
 import { Tensor } from '../../tensor.js';
 import { checkHyper, type Optimizer } from '../optimizer.js';
@@ -47,7 +47,7 @@ export class ReduceLROnPlateau {
   constructor(readonly optimizer: Optimizer, options: ReduceLROnPlateauOptions = {}) {
     const name = 'ReduceLROnPlateau';
     checkOptimizer(name, optimizer);
-    const o = readOptions<ReduceLROnPlateauOptions>(name, options, [...KEYS]);
+    const o = specializedOptions(readOptions<ReduceLROnPlateauOptions>(name, options, [...KEYS]));
     this.mode = oneOf(name, 'mode', o.mode ?? 'min', ['min', 'max']);
     this.thresholdMode = oneOf(name, 'thresholdMode', o.thresholdMode ?? 'rel', ['rel', 'abs']);
     this.factor = checkHyper(name, 'factor', o.factor ?? 0.1, 0, 1, true);

@@ -4,7 +4,7 @@
 // set by hand carries on). The optimizer reads group.lr as a live number, so a tpu.compile'd
 // training step sees each new value without recompiling; step() called inside a compiled
 // function is a per-call effect, redone by every replay.
-import { numberValue } from '../../jit/live-number.js';
+import { numberValue, specialized, specializedOptions } from '../../jit/live-number.js';
 import { onEachCall } from '../../jit/trace-record.js';
 import { withPositional, readOptions } from '../../options.js';
 import { checkHyper, Optimizer } from '../optimizer.js';
@@ -155,14 +155,16 @@ export function checkOptimizer(who: string, optimizer: unknown): asserts optimiz
 
 /**
  * A scheduler's options, with its first argument given positionally or among them
- * (`new StepLR(opt, 30, { gamma })` or `new StepLR(opt, { stepSize: 30, gamma })`).
+ * (`new StepLR(opt, 30, { gamma })` or `new StepLR(opt, { stepSize: 30, gamma })`). A
+ * tpu.compile number argument among them is its value (the schedule is JS arithmetic).
  */
 export function schedulerOptions<T extends object>(name: string, first: string, value: unknown, options: unknown, accepted: readonly (keyof T & string)[]): Partial<T> {
+  value = specialized(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof value !== 'function') {
     if (options !== undefined) throw new TypeError(`${name}: give ${first} positionally with options after it, or one options object; got two objects`);
-    return readOptions<T>(name, value, accepted);
+    return specializedOptions(readOptions<T>(name, value, accepted));
   }
-  return withPositional(name, first, value, readOptions<T>(name, options, accepted) as Record<string, unknown>, accepted) as Partial<T>;
+  return specializedOptions(withPositional(name, first, value, readOptions<T>(name, options, accepted) as Record<string, unknown>, accepted) as Partial<T>);
 }
 
 /** An integer option in [lo, Infinity). */
