@@ -101,16 +101,22 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     held.add(t);
     return { held: t };
   };
-  // Host tensors made inside and not kept: made again on each replay (kept ones are held).
+  // Host tensors made inside and not kept: made again on each replay (kept ones are held), as
+  // each eager call makes them; one the body updates in place is made again as it was before
+  // the update, and the update does not carry over to the next call.
   const remakes: (() => Tensor)[] = [];
   const remadeIndex = new Map<DeviceBuffer, number>();
-  const updatedFrom = new Map<DeviceBuffer, Tensor>();
-  for (const [target, before] of updates) if (before._buf) updatedFrom.set(before._buf, target);
+  const madeInside = new Set<Tensor>();
   for (const [made, remake] of record.uploads) {
-    if (isKept(made) || updates.has(made) || !made._buf) continue;
-    remadeIndex.set(made._buf, remakes.length);
+    if (isKept(made)) continue;
+    const made0 = updates.get(made)?._buf ?? made._buf;
+    if (!made0) continue;
+    madeInside.add(made);
+    remadeIndex.set(made0, remakes.length);
     remakes.push(remake);
   }
+  const updatedFrom = new Map<DeviceBuffer, Tensor>();
+  for (const [target, before] of updates) if (before._buf && !madeInside.has(target)) updatedFrom.set(before._buf, target);
   const bufferSource = (b: DeviceBuffer, t: Tensor): Source | string => {
     const arg = argBuffers.indexOf(b);
     if (arg >= 0) return { arg };
@@ -137,7 +143,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     for (const leaf of [...held, ...updates.keys()]) if (leaf._grad) gradOf.set(leaf._grad, leaf);
     bp.outputs.forEach((t, i) => {
       outIndex.set(t, i);
-      const fresh = resultTensors.has(t) && !updates.has(t) && !isKept(t) && !args.includes(t);
+      const fresh = resultTensors.has(t) && (!updates.has(t) || madeInside.has(t)) && !isKept(t) && !args.includes(t);
       const leaf = gradOf.get(t);
       // A collective disposed in the body ran for its peers: its value is dropped.
       const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf, add: record.freshGrads.get(leaf) === true }
