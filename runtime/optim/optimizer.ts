@@ -22,7 +22,8 @@ import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
-import { isParameter, refuseReplaced } from '../nn/registered-parameters.js';
+import { isParameter } from '../nn/registered-parameters.js';
+import { convertInPlace } from '../views/convert-in-place.js';
 import { isOptions, readOptions } from '../options.js';
 import { installHints } from '../snake-case-hints.js';
 
@@ -142,6 +143,24 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** The state tensors an update keeps per parameter (SGD's momentumBuffer, Adam's expAvg and expAvgSq). */
   protected abstract readonly stateKeys: readonly string[];
 
+  /** The state tensors PyTorch's update moves with lerp_, which refuses a state of a dtype other than its parameter's. */
+  protected readonly lerpedStateKeys: readonly string[] = [];
+
+  /**
+   * model.to() converts a module's parameters, not an optimizer's state, as in PyTorch: a state
+   * left on another chip, or of another dtype where PyTorch's update refuses one, is an error
+   * naming the fix before anything is updated. Other dtypes step as PyTorch's (SGD's momentum
+   * kept in float32 for a bfloat16 parameter).
+   */
+  #checkState(p: Tensor): void {
+    for (const [k, s] of Object.entries(this.state.get(p) ?? {})) {
+      if (s.chip === p.chip && (s.dtype === p.dtype || !this.lerpedStateKeys.includes(k))) continue;
+      throw new Error(`${this.name}.step: its state ${k} of the parameter ${p.describe()} on ${p.device} is ${s.dtype} on ${s.device}: ` +
+        'model.to() converts the parameters, not the optimizer\'s state (PyTorch\'s step fails here too); make the optimizer after .to(), ' +
+        'or convert its state to the parameters\' dtype and chip with opt.loadStateDict(opt.stateDict()), as PyTorch\'s load_state_dict does');
+    }
+  }
+
   /**
    * The optimizer's state as torch.optim's state_dict(): `state[i]` the i-th parameter's
    * (counted over the groups in order) `step` count and state tensors (the tensors themselves,
@@ -210,6 +229,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     });
     // all checked: now write
     this.paramGroups.forEach((group, i) => Object.assign(group, values[i]));
+    // as PyTorch's load_state_dict: the state takes its parameter's dtype and chip (after a model.to())
+    for (const p of this.params) for (const s of Object.values(this.state.get(p) ?? {})) convertInPlace(who, s, p.dtype, p.chip);
     // the zeros and casts made on the way are freed at once; state tensors made here are kept
     scope(() => noGrad(() => {
       const loaded = new Set(loads.map(([p]) => p));
@@ -221,7 +242,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       for (const [p, step, tensors] of loads) {
         this.updatesOf.set(p, step);
         const mine = this.stateOf(p);
-        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(this.#startValue(p, k))).copy_(t);
+        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(this.#startValue(p, k))).copy_(t.to(p.device));
       }
     }));
     this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
@@ -240,7 +261,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   #gradients(): Map<Tensor, Tensor> {
     const grads = new Map<Tensor, Tensor>();
     for (const p of this.params) {
-      refuseReplaced(`${this.name}.step`, p);
+      this.#checkState(p);
       if (p._grad) grads.set(p, p._grad);
     }
     for (const d of this.#dtensors) {
