@@ -24,6 +24,7 @@ import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
 import { isParameter } from '../nn/registered-parameters.js';
 import { convertInPlace } from '../views/convert-in-place.js';
+import { dtensorState, statePieces } from './dtensor-state.js';
 import { isOptions, readOptions } from '../options.js';
 import { installHints } from '../snake-case-hints.js';
 
@@ -47,7 +48,8 @@ export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Par
 
 /** An optimizer's stateDict(): per-parameter state by index, and the groups' hyperparameters with their parameters' indices. */
 export interface OptimizerStateDict {
-  state: Record<number, Record<string, Tensor | number>>;
+  /** A DTensor parameter's state tensors are DTensors laid out as it (loadStateDict also takes full tensors). */
+  state: Record<number, Record<string, Tensor | DTensor | number>>;
   paramGroups: Record<string, unknown>[];
 }
 type SavedGroup = Record<string, unknown> & { params: number[]; initialLr?: number };
@@ -168,16 +170,18 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
    * @example const saved = opt.stateDict(); opt.loadStateDict(saved)
    */
   stateDict(): OptimizerStateDict {
-    const state: Record<number, Record<string, Tensor | number>> = {};
+    const state: OptimizerStateDict['state'] = {};
     let index = 0;
     const paramGroups = this.paramGroups.map((group) => {
       const { params, ...values } = group;
       const copy: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(values)) copy[k] = Array.isArray(v) ? v.map(numberValue) : numberValue(v);
       return { ...copy, params: params.map((p) => {
-        const steps = p instanceof Tensor ? this.updatesOf.get(p) : undefined;
-        if (p instanceof DTensor && p.localTensors().some((t) => this.updatesOf.has(t))) throw new Error(`${this.name}.stateDict: the state of a DTensor parameter is not supported yet`);
-        if (steps !== undefined) state[index] = { step: steps, ...this.#stateInOrder(p as Tensor) };
+        // a DTensor's pieces are stepped together: the first one's count is the parameter's
+        const steps = this.updatesOf.get(p instanceof DTensor ? p.localTensors()[0]! : p);
+        if (steps !== undefined) {
+          state[index] = { step: steps, ...(p instanceof DTensor ? dtensorState(p, (t) => this.state.get(t) ?? {}, this.stateKeys) : this.#stateInOrder(p)) };
+        }
         return index++;
       }) };
     });
@@ -218,15 +222,18 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     const loads = Object.entries(state).map(([id, entry]) => {
       const p = byIndex.get(Number(id));
       if (p === undefined) throw new RangeError(`${who}: state[${id}] is for no parameter of paramGroups`);
-      if (p instanceof DTensor) throw new Error(`${who}: the state of a DTensor parameter is not supported yet`);
       const { step, ...tensors } = readOptions<Record<string, unknown>>(`${who} state[${id}]`, entry, ['step', ...this.stateKeys]);
       // 0: Adagrad's state before its first step
       if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new TypeError(`${who}: state[${id}].step must be an integer >= 0; got ${JSON.stringify(step)}`);
       for (const [k, t] of Object.entries(tensors)) {
-        if (!(t instanceof Tensor) || t.shape.join() !== p.shape.join()) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's); got ${t instanceof Tensor ? `shape [${t.shape.join(', ')}]` : typeof t}`);
+        const ok = (t instanceof Tensor || (t instanceof DTensor && p instanceof DTensor)) && t.shape.join() === p.shape.join();
+        if (!ok) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's${p instanceof DTensor ? ', or a DTensor of it' : ''}); got ${t instanceof Tensor || t instanceof DTensor ? `${t instanceof DTensor ? 'a DTensor of ' : ''}shape [${t.shape.join(', ')}]` : typeof t}`);
       }
-      return [p, step, tensors as Record<string, Tensor>] as const;
-    });
+      // each piece of a DTensor parameter takes its piece of each state tensor
+      if (!(p instanceof DTensor)) return [[p, step, tensors as Record<string, Tensor>] as const];
+      const split = Object.entries(tensors as Record<string, Tensor | DTensor>).map(([k, t]) => [k, statePieces(p, t)] as const);
+      return p.localTensors().map((piece, i) => [piece, step, Object.fromEntries(split.map(([k, ts]) => [k, ts[i]!]))] as const);
+    }).flat();
     // all checked: now write
     this.paramGroups.forEach((group, i) => Object.assign(group, values[i]));
     // as PyTorch's load_state_dict: the state takes its parameter's dtype and chip (after a model.to())

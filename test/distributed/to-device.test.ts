@@ -183,5 +183,10 @@ describe('bad devices', () => {
     expect(() => dt.to('tpu:1')).toThrow("DTensor.to: a DTensor lives on its mesh's chips, a piece on each: a device would put every piece on one chip; redistribute it, or move dt.fullTensor()");
     expect(dt.to('int32').localTensors().map((t) => [t.device, t.array()])).toEqual([['tpu:0', [1]], ['tpu:1', [2]]]);
     expect(() => ddp.to('tpu:1')).toThrow('Module.to: its tensors are on chips 0, 1; a module spread over chips (DistributedDataParallel, fullyShard, one placed by hand) is not moved to one chip: call .to(device) before wrapping it');
+    const fsdp = nn.fullyShard(new nn.Linear(1, 2), { mesh });
+    for (const to of ['tpu:1', 'bfloat16'] as const) {
+      expect(() => fsdp.to(to)).toThrow("Module.to: 'weight' is a DTensor (of dtype float32, on its mesh's chips): converting a sharded parameter is not supported; call .to() before distributing the module");
+    }
+    expect(fsdp.to('float32')).toBe(fsdp);
   });
 });
