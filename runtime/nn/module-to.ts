@@ -56,6 +56,18 @@ export function refuseDTensors(parameters: readonly [string, Parameter][], to: M
 }
 
 /**
+ * Parameters a module lists but none of its modules holds (a wrapper's: DistributedDataParallel's
+ * replicas) are laid out by the wrapper: converting the held ones only would leave them apart.
+ */
+export function refuseUnheld(parameters: readonly Parameter[], modules: readonly object[], to: ModuleTarget): void {
+  const held = new Set(modules.flatMap((m) => Object.values(m)));
+  const apart = parameters.find((p): p is Tensor => p instanceof Tensor && !held.has(p) && changes(p, to));
+  if (apart) {
+    throw new TypeError(`Module.to: its parameter ${apart.describe()} on ${apart.device} is held by a wrapper (DistributedDataParallel's replicas), not by a module, and is not converted: call .to() before wrapping the module`);
+  }
+}
+
+/**
  * A module whose parameters or buffers sit on several chips (DistributedDataParallel's replicas,
  * fullyShard's shards, a module placed by hand) is laid out by its wrapper or its author: moving
  * them all to one chip would undo that, so Module.to(device) refuses it.

@@ -14,7 +14,7 @@ import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
-import { castModules, moduleTarget, refuseDTensors, refuseSpread } from './module-to.js';
+import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
 import type { DType } from '../dtype.js';
 
@@ -182,7 +182,9 @@ export abstract class Module {
     const to = moduleTarget(target, dtype);
     if (to.chip !== undefined) refuseSpread([...this.parameters(), ...this.namedTensors().map(([, t]) => t)]);
     refuseDTensors(this.namedParameters(), to);
-    castModules(this.modules(), to);
+    const modules = this.modules();
+    refuseUnheld(this.parameters(), modules, to);
+    castModules(modules, to);
     return this;
   }
 

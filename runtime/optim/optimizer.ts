@@ -16,7 +16,7 @@ import { assignAll } from '../modes/assign.js';
 import { keep, scope } from '../scope.js';
 import { full } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
-import { guard, onEachCall } from '../jit/trace-record.js';
+import { guard, onEachCall, replacementCount } from '../jit/trace-record.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
@@ -147,6 +147,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
 
   /** The state tensors PyTorch's update moves with lerp_, which refuses a state of a dtype other than its parameter's. */
   protected readonly lerpedStateKeys: readonly string[] = [];
+  /** replacementCount() when the states last matched their parameters (#checkState). */
+  #statesCheckedAt = -1;
 
   /**
    * model.to() converts a module's parameters, not an optimizer's state, as in PyTorch: a state
@@ -267,10 +269,13 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
   #gradients(): Map<Tensor, Tensor> {
     const grads = new Map<Tensor, Tensor>();
+    // a state and its parameter part only when something was converted (Module.to counts as a replacement)
+    const checked = replacementCount() === this.#statesCheckedAt;
     for (const p of this.params) {
-      this.#checkState(p);
+      if (!checked) this.#checkState(p);
       if (p._grad) grads.set(p, p._grad);
     }
+    this.#statesCheckedAt = replacementCount();
     for (const d of this.#dtensors) {
       const pieces = d.localTensors();
       d._gradValue()?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));

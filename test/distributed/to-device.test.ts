@@ -188,5 +188,7 @@ describe('bad devices', () => {
       expect(() => fsdp.to(to)).toThrow("Module.to: 'weight' is a DTensor (of dtype float32, on its mesh's chips): converting a sharded parameter is not supported; call .to() before distributing the module");
     }
     expect(fsdp.to('float32')).toBe(fsdp);
+    expect(() => ddp.to('bfloat16')).toThrow("Module.to: its parameter [1, 1] float32 on tpu:1 is held by a wrapper (DistributedDataParallel's replicas), not by a module, and is not converted: call .to() before wrapping the module");
+    expect(ddp.parameters().map((p) => (p as Tensor).dtype)).toEqual(['float32', 'float32', 'float32', 'float32']);
   });
 });
