@@ -32,12 +32,17 @@ export function creationOptions(op: string, o: unknown): CreationOptions {
   const read = specializedOptions(readOptions<CreationOptions>(op, o, CREATION_KEYS));
   if (read.dtype !== undefined) assertDType(read.dtype, op);
   if (read.device !== undefined) {
-    const chip = checkChip(op, requireDeviceChip(op, read.device), `the chip of device '${read.device}'`);
+    const chip = deviceOptionChip(op, read.device);
     if (read.chip !== undefined && read.chip !== chip) throw new TypeError(`${op}: chip ${read.chip} and device '${read.device}' name different chips; give one of them`);
     return { ...read, chip };
   }
   if (read.chip !== undefined) checkChip(op, read.chip);
   return read;
+}
+
+/** The chip of a `device` option ('tpu:N', 'xla:N'), checked against the session's chips. */
+export function deviceOptionChip(op: string, device: unknown): number {
+  return checkChip(op, requireDeviceChip(op, device), `the chip of device '${String(device)}'`);
 }
 
 /** A chip index of this session: an integer below tpu.device().chips (a tpu.compile number argument: its value). */

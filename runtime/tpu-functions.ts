@@ -43,7 +43,7 @@ const withAlpha = (name: 'add' | 'sub', op: OpDef) => (a: Operand, b: Operand, o
 export const functional = {
   // their options' requiresGrad applied, as the creation functions' (creation.ts)
   ...withRequiresGrad({ linspace, logspace, eye, randint, randperm }), normal: ops.normal, bernoulli: ops.bernoulli, multinomial: ops.multinomial,
-  zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, randLike: ops.randLike, randnLike: ops.randnLike, randintLike: ops.randintLike,
+  zerosLike: ops.zerosLike, onesLike: ops.onesLike, fullLike: ops.fullLike, emptyLike: ops.emptyLike, randLike: ops.randLike, randnLike: ops.randnLike, randintLike: ops.randintLike,
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, hstack: ops.hstack, vstack: ops.vstack, meshgrid: ops.meshgrid, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, tensorSplit: ops.tensorSplit, roll: ops.roll, flip: ops.flip, fliplr: ops.fliplr, flipud: ops.flipud,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,

@@ -83,7 +83,7 @@ export interface DeviceInfo {
 // The type of `tpu` names every member through the module that declares it (Pick keeps the
 // declaration, so Shift+Tab shows its doc comment); a spread object's inferred type would be
 // inlined into the emitted declarations without any doc.
-type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'randLike' | 'randnLike' | 'randintLike' | 'where' | 'concat' | 'stack' | 'einsum'
+type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'emptyLike' | 'randLike' | 'randnLike' | 'randintLike' | 'where' | 'concat' | 'stack' | 'einsum'
   | 'split' | 'chunk' | 'tensorSplit' | 'roll' | 'flip' | 'fliplr' | 'flipud' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'varMean' | 'stdMean' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
   | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'countNonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'

@@ -21,12 +21,32 @@ export function noLeafGradReason(placements: readonly Placement[]): string | nul
   return p ? `its placements hold ${p}, whose gradient is not defined by its value; redistribute it to tpu.Replicate() first` : null;
 }
 
-/** The leaf's gradient pieces (each kept: it outlives scopes, as a tensor's .grad), or null before any backward reached the leaf. */
-export function leafGradPieces(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[]): Tensor[] | null {
+/**
+ * DTensors whose pieces' gradients are whole already, not parts to add up along Replicate mesh
+ * dims: fullyShard's parameters, whose HSDP reducer sums the replicas' parts into each, and whose
+ * replicas over a sub-mesh's other axes each get the whole gradient.
+ */
+const wholeGrads = new WeakSet<object>();
+
+/** Marks `dtensor`'s pieces' gradients as whole (fully-shard.ts). */
+export function markWholeGrads(dtensor: object): void {
+  wholeGrads.add(dtensor);
+}
+
+export function hasWholeGrads(dtensor: object): boolean {
+  return wholeGrads.has(dtensor);
+}
+
+/**
+ * The leaf's gradient pieces (each kept: it outlives scopes, as a tensor's .grad), or null before
+ * any backward reached the leaf. `whole`: the pieces' gradients are already the leaf's.
+ */
+export function leafGradPieces(locals: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], whole = false): Tensor[] | null {
   const grads = locals.map((t) => (t._grad && !t._grad.disposed ? t._grad : null));
   if (grads.every((g) => g === null)) return null;
   const pieces = noGrad(() => scope(() => {
     let xs = grads.map((g, k) => g ?? zerosLike(locals[k]!));
+    if (whole) return xs;
     placements.forEach((p, i) => {
       if (p.kind === 'replicate' || (p.kind === 'partial' && p.reduceOp === 'mean')) xs = allReduce(xs, { op: 'sum', mesh, axis: mesh.names[i]! });
       if (p.kind === 'partial' && p.reduceOp === 'sum') xs = xs.map((x) => x.div(mesh.shape[i]!));
@@ -41,7 +61,8 @@ export function leafGradPieces(locals: readonly Tensor[], mesh: DeviceMesh, plac
  * back to the pieces' own gradients: along a Replicate or Partial('mean') mesh dim the parts add
  * up, so each is the piece / n; along Partial('sum') the piece is the part / n.
  */
-export function gradPartsOf(pieces: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[]): Tensor[] {
+export function gradPartsOf(pieces: readonly Tensor[], mesh: DeviceMesh, placements: readonly Placement[], whole = false): Tensor[] {
+  if (whole) return [...pieces];
   const scale = placements.reduce((w, p, i) => {
     if (p.kind === 'replicate' || (p.kind === 'partial' && p.reduceOp === 'mean')) return w / mesh.shape[i]!;
     return p.kind === 'partial' && p.reduceOp === 'sum' ? w * mesh.shape[i]! : w;

@@ -13,7 +13,7 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { disposeUnlessHandedOut, noteGradHandedOut, releaseGrad } from '../autograd/release-grad.js';
 import { redistributeLocals } from './redistribute.js';
 import { freeUnlessTracked } from './free-unless-tracked.js';
-import { gradPartsOf, leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
+import { gradPartsOf, hasWholeGrads, leafGradPieces, noLeafGradReason } from './dtensor-grad.js';
 import { keep, scope } from '../scope.js';
 import { checkGradLayout, checkPieces, checkReplicas, globalShape, type FromLocalOptions } from './from-local.js';
 import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
@@ -145,7 +145,7 @@ export class DTensor {
     const from = gradStamps(this.#locals);
     const cached = this.#gradCache;
     if (cached && cached.from.every((g, k) => g === from[k]) && !cached.grad.#locals.some((t) => t.disposed)) return cached.grad;
-    const pieces = leafGradPieces(this.#locals, this.mesh, this.placements);
+    const pieces = leafGradPieces(this.#locals, this.mesh, this.placements, hasWholeGrads(this));
     this.#gradCache = pieces && { from, grad: new DTensor(pieces, this.mesh, this.placements, this.shape) };
     return this.#gradCache?.grad ?? null;
   }
@@ -159,7 +159,7 @@ export class DTensor {
     if (grad === null) return;
     noGrad(() => {
       grad.#locals.forEach(update);
-      scope(() => gradPartsOf(grad.#locals, this.mesh, this.placements).forEach((part, k) => {
+      scope(() => gradPartsOf(grad.#locals, this.mesh, this.placements, hasWholeGrads(this)).forEach((part, k) => {
         const leaf = this.#locals[k]!;
         if (leaf._grad === part) return;
         if (leaf._grad) leaf._grad.copy_(part);

@@ -2,12 +2,17 @@
 // 1-d mesh (torch.chunk sizes, uneven allowed), chip k holding shard k as a leaf. forward()
 // all-gathers each parameter on every chip (their gradient rule is a reduce-scatter, so after
 // backward each shard holds its rows of the global gradient), runs each chip's replica on its
-// piece of the batch and joins the outputs as DDP does. The optimizer is given the shards,
-// so its state is sharded too. The full parameters live only while a step needs them.
+// piece of the batch and joins the outputs as DDP does. Each parameter is listed as FSDP2's: one
+// DTensor of the global shape over the shards (Shard(0) on the shard axis, Replicate on the
+// others), named as the module's, so parameters() counts the model's parameters once; an
+// optimizer steps each chip's shard, so its state is sharded too. The full parameters live only
+// while a step needs them.
 // A 2-d mesh is HSDP (fully_shard with a 2-d mesh): replicated over dim 0, sharded over dim 1;
 // the all-gather and reduce-scatter run within the dim-1 groups, every chip has its own piece
 // of the batch, and a gradient reducer then all-reduces the shards over the dim-0 groups.
 // A sub-mesh mesh.get(axis) shards within that axis' groups, as DDP's sub-mesh splits the batch.
+// Either way each shard's gradient is then the whole gradient of its rows (dtensor-grad.ts
+// markWholeGrads), not a part for the DTensor's .grad to add up over the replicas.
 import { Tensor } from '../tensor.js';
 import { checkStateDict, Module, type IncompatibleKeys, type LoadOptions, type StateDict } from '../nn/module.js';
 import { readOptions } from '../options.js';
@@ -15,11 +20,13 @@ import { noGrad } from '../autograd/grad-mode.js';
 import { scope } from '../scope.js';
 import { concat } from '../ops/concat.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
-import type { DeviceMesh } from './device-mesh.js';
+import { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
-import { registerGradientCopies } from './gradient-copies.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
+import { DTensor } from './dtensor.js';
+import { Replicate, Shard } from './placement.js';
+import { markWholeGrads } from './dtensor-grad.js';
 
 export interface FullyShardOptions {
   /** The chips: a 1-d mesh (FSDP), a 2-d mesh (HSDP: replicated over dim 0, sharded over dim 1), or a sub-mesh mesh.get(axis) (sharded within that axis' groups). */
@@ -51,6 +58,8 @@ export class FullyShardedModule extends Module {
   readonly #locals: Map<Tensor, Tensor[]>;
   /** The first row of each chip's shard, by the module's parameter. */
   readonly #starts = new Map<Tensor, number[]>();
+  /** Each parameter as a DTensor over its shards (or its copies, for a frozen one), by the module's parameter. */
+  readonly #params = new Map<Tensor, DTensor>();
 
   constructor(readonly module: Module, options: FullyShardOptions) {
     super();
@@ -69,18 +78,23 @@ export class FullyShardedModule extends Module {
       const starts = ranks.map((r) => sizes.slice(0, r).reduce((a, b) => a + b, 0));
       this.#starts.set(t, starts);
       const shards = this.mesh.chips.map((chip, k) => copyRows(t, starts[k]!, sizes[ranks[k]!]!, chip));
-      // Chips of one rank along shardAxis hold the same rows, whose gradients end equal (HSDP's
-      // reducer, or a sub-mesh's repeated batch piece): a norm of the gradients counts one.
-      new Set(ranks).forEach((r) => registerGradientCopies(shards.filter((_, k) => ranks[k] === r)));
       // The full parameter is no longer kept (as fully_shard frees the unsharded one): its rows live in the shards.
       t.dispose();
       return [t, shards];
     }));
+    // The DTensors live on the whole mesh (a sub-mesh's axis is the one they are sharded along).
+    const whole = new DeviceMesh(this.mesh.shape, this.mesh.names);
+    const sharded = this.mesh.names.map((name) => (name === shardAxis ? Shard(0) : Replicate()));
+    for (const [, p] of plainParameters(who, module)) {
+      const d = new DTensor(this.#locals.get(p)!, whole, p.requiresGrad ? sharded : this.mesh.names.map(() => Replicate()), p.shape);
+      markWholeGrads(d);
+      this.#params.set(p, d);
+    }
     if (replicateAxis !== null) {
       // Each shard group saw its own part of the batch: summing the shards' gradients over the replicas gives the global ones.
       const leaves = this.mesh.chips.map((_, k) => plainParameters(who, module).map(([, p]) => this.#locals.get(p)![k]!));
       const buckets = bucketsOf(leaves[0]!, HSDP_BUCKET_BYTES);
-      registerGradReducer(this.parameters(), {
+      registerGradReducer(leaves.flat(), {
         reduce: (grads) => {
           allReduceGradBuckets(this.mesh, replicateAxis, leaves, buckets, grads);
         },
@@ -94,13 +108,17 @@ export class FullyShardedModule extends Module {
     return dataParallelForward('fullyShard', this.mesh, inputs, (k) => replicaOf(this.module, (t) => full.get(t)?.[k] ?? t));
   }
 
-  /** The shards of every parameter, chip by chip (give them to the optimizer: its state is sharded alike). */
-  override parameters(): Tensor[] {
+  /**
+   * Each parameter once, as FSDP2's: a DTensor of its global shape over the chips' shards (give
+   * them to the optimizer: it steps each shard, so its state is sharded alike).
+   */
+  override parameters(): DTensor[] {
     return this.namedParameters().map(([, t]) => t);
   }
 
-  override namedParameters(): [string, Tensor][] {
-    return this.mesh.chips.flatMap((_, k) => plainParameters('nn.fullyShard', this.module).map(([name, p]) => [`${k}.${name}`, this.#locals.get(p)![k]!] as [string, Tensor]));
+  /** The parameters under the module's names. */
+  override namedParameters(): [string, DTensor][] {
+    return plainParameters('nn.fullyShard', this.module).map(([name, p]) => [name, this.#params.get(p)!]);
   }
 
   override namedChildren(): [string, Module][] {
@@ -151,7 +169,7 @@ export class FullyShardedModule extends Module {
  * @example
  * const mesh = tpu.initDeviceMesh([tpu.device().chips], { names: ['dp'] });
  * const fsdp = tpu.nn.fullyShard(new tpu.nn.Linear(2, 8), { mesh });
- * fsdp.parameters()[0].shape // on 4 chips: [2, 2] (weight [8, 2] in 4 shards)
+ * fsdp.parameters()[0].shape // [8, 2]: the weight, a DTensor of 4 shards on 4 chips
  */
 export function fullyShard(module: Module, options: FullyShardOptions): FullyShardedModule {
   return new FullyShardedModule(module, options);

@@ -1,7 +1,6 @@
 // Plain tensors on different chips that hold the same gradient after backward: DDP's replicas of
-// one parameter, and fullyShard's shards of the same rows on chips of different shard groups
-// (HSDP, or a sub-mesh). A norm over a model's gradients counts each such set once, as each
-// PyTorch rank counts only its own replica; every copy is still scaled (tpu.nn.utils.clipGradNorm_).
+// one parameter. A norm over a model's gradients counts each such set once, as each PyTorch rank
+// counts only its own replica; every copy is still scaled (tpu.nn.utils.clipGradNorm_).
 import type { Tensor } from '../tensor.js';
 
 const copySetOf = new WeakMap<object, object>();

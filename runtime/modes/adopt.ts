@@ -14,7 +14,8 @@ export function adopt(target: Tensor, source: Tensor): void {
   target._valueOwner = source;
   source.disposed = true;
   if (!old || old === source._buf) return;
-  if (source._buf) chipSession(target.chip).keepOnFailure(source._buf, old);
+  // a conversion's value (another dtype or chip: views/convert-in-place.ts) has no old value of its kind to restore
+  if (source._buf && source.chip === target.chip && source.dtype === target.dtype) chipSession(target.chip).keepOnFailure(source._buf, old);
   disposeBuffer(old);
 }
 

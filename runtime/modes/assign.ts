@@ -44,5 +44,7 @@ function checkSource(op: string, target: Tensor, source: Tensor): Tensor {
   if (!shapesEqual(target.shape, source.shape)) {
     throw new RangeError(`${op}: the new value has shape ${formatShape(source.shape)}, but the target has shape ${formatShape(target.shape)}`);
   }
-  return source.dtype === target.dtype ? source : source.to(target.dtype);
+  // copy_ from another chip, as PyTorch's copy_ across devices: the value comes to the target's chip
+  const here = source.chip === target.chip ? source : source.to(target.device);
+  return here.dtype === target.dtype ? here : here.to(target.dtype);
 }

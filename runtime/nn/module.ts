@@ -14,7 +14,7 @@ import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
-import { castModules, moduleTarget, refuseSpread } from './module-to.js';
+import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
 import type { DType } from '../dtype.js';
 
@@ -169,9 +169,10 @@ export abstract class Module {
   /**
    * Casts every floating parameter and buffer to a floating dtype, and moves every one to a chip
    * ('tpu:1', as x.device reads), as PyTorch's Module.to(dtype), .to(device), .to(device, dtype);
-   * returns this. Each changed one is a new tensor (a tensor's dtype and chip are fixed here):
-   * make the optimizer after .to() (one made before refuses to step). What they have already
-   * changes nothing, so model.to(device) on the chip they are on is free.
+   * returns this. Each is converted in place, as PyTorch swaps a parameter's .data: the same
+   * tensors (and their .grad) have the new dtype and chip, so an optimizer made before keeps
+   * training them. What they have already changes nothing, so model.to(device) on the chip they
+   * are on is free.
    * @example const model = new tpu.nn.Linear(4, 2).to('bfloat16'); model.weight.dtype // 'bfloat16'
    * @example new tpu.nn.Linear(4, 2).to('tpu:0').weight.device // 'tpu:0'
    */
@@ -180,7 +181,10 @@ export abstract class Module {
   to(target: DType | Device | { dtype?: DType; device?: Device }, dtype?: DType): this {
     const to = moduleTarget(target, dtype);
     if (to.chip !== undefined) refuseSpread([...this.parameters(), ...this.namedTensors().map(([, t]) => t)]);
-    castModules(this.modules(), to);
+    refuseDTensors(this.namedParameters(), to);
+    const modules = this.modules();
+    refuseUnheld(this.parameters(), modules, to);
+    castModules(modules, to);
     return this;
   }
 

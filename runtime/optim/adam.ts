@@ -60,6 +60,7 @@ export class Adam extends Optimizer<AdamHyperparameters> {
   }
 
   protected readonly stateKeys = ['expAvg', 'expAvgSq', 'maxExpAvgSq'];
+  protected override readonly lerpedStateKeys = ['expAvg'];
 
   protected checkGroup(values: AdamHyperparameters, where: string): void {
     checkAdam(this.name, where, values);

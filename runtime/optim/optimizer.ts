@@ -16,13 +16,15 @@ import { assignAll } from '../modes/assign.js';
 import { keep, scope } from '../scope.js';
 import { full } from '../creation.js';
 import { LiveNumber, numberValue } from '../jit/live-number.js';
-import { guard, onEachCall } from '../jit/trace-record.js';
+import { guard, onEachCall, replacementCount } from '../jit/trace-record.js';
 import { beginCallSite, endCallSite } from '../call-site.js';
 import { asOneOp } from '../modes/composite.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { Module } from '../nn/module.js';
-import { isParameter, refuseReplaced } from '../nn/registered-parameters.js';
+import { isParameter } from '../nn/registered-parameters.js';
+import { convertInPlace } from '../views/convert-in-place.js';
+import { dtensorState, statePieces } from './dtensor-state.js';
 import { isOptions, readOptions } from '../options.js';
 import { installHints } from '../snake-case-hints.js';
 
@@ -46,7 +48,8 @@ export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Par
 
 /** An optimizer's stateDict(): per-parameter state by index, and the groups' hyperparameters with their parameters' indices. */
 export interface OptimizerStateDict {
-  state: Record<number, Record<string, Tensor | number>>;
+  /** A DTensor parameter's state tensors are DTensors laid out as it (loadStateDict also takes full tensors). */
+  state: Record<number, Record<string, Tensor | DTensor | number>>;
   paramGroups: Record<string, unknown>[];
 }
 type SavedGroup = Record<string, unknown> & { params: number[]; initialLr?: number };
@@ -142,6 +145,26 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** The state tensors an update keeps per parameter (SGD's momentumBuffer, Adam's expAvg and expAvgSq). */
   protected abstract readonly stateKeys: readonly string[];
 
+  /** The state tensors PyTorch's update moves with lerp_, which refuses a state of a dtype other than its parameter's. */
+  protected readonly lerpedStateKeys: readonly string[] = [];
+  /** replacementCount() when the states last matched their parameters (#checkState). */
+  #statesCheckedAt = -1;
+
+  /**
+   * model.to() converts a module's parameters, not an optimizer's state, as in PyTorch: a state
+   * left on another chip, or of another dtype where PyTorch's update refuses one, is an error
+   * naming the fix before anything is updated. Other dtypes step as PyTorch's (SGD's momentum
+   * kept in float32 for a bfloat16 parameter).
+   */
+  #checkState(p: Tensor): void {
+    for (const [k, s] of Object.entries(this.state.get(p) ?? {})) {
+      if (s.chip === p.chip && (s.dtype === p.dtype || !this.lerpedStateKeys.includes(k))) continue;
+      throw new Error(`${this.name}.step: its state ${k} of the parameter ${p.describe()} on ${p.device} is ${s.dtype} on ${s.device}: ` +
+        'model.to() converts the parameters, not the optimizer\'s state (PyTorch\'s step fails here too); make the optimizer after .to(), ' +
+        'or convert its state to the parameters\' dtype and chip with opt.loadStateDict(opt.stateDict()), as PyTorch\'s load_state_dict does');
+    }
+  }
+
   /**
    * The optimizer's state as torch.optim's state_dict(): `state[i]` the i-th parameter's
    * (counted over the groups in order) `step` count and state tensors (the tensors themselves,
@@ -149,16 +172,18 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
    * @example const saved = opt.stateDict(); opt.loadStateDict(saved)
    */
   stateDict(): OptimizerStateDict {
-    const state: Record<number, Record<string, Tensor | number>> = {};
+    const state: OptimizerStateDict['state'] = {};
     let index = 0;
     const paramGroups = this.paramGroups.map((group) => {
       const { params, ...values } = group;
       const copy: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(values)) copy[k] = Array.isArray(v) ? v.map(numberValue) : numberValue(v);
       return { ...copy, params: params.map((p) => {
-        const steps = p instanceof Tensor ? this.updatesOf.get(p) : undefined;
-        if (p instanceof DTensor && p.localTensors().some((t) => this.updatesOf.has(t))) throw new Error(`${this.name}.stateDict: the state of a DTensor parameter is not supported yet`);
-        if (steps !== undefined) state[index] = { step: steps, ...this.#stateInOrder(p as Tensor) };
+        // a DTensor's pieces are stepped together: the first one's count is the parameter's
+        const steps = this.updatesOf.get(p instanceof DTensor ? p.localTensors()[0]! : p);
+        if (steps !== undefined) {
+          state[index] = { step: steps, ...(p instanceof DTensor ? dtensorState(p, (t) => this.state.get(t) ?? {}, this.stateKeys) : this.#stateInOrder(p)) };
+        }
         return index++;
       }) };
     });
@@ -199,17 +224,22 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     const loads = Object.entries(state).map(([id, entry]) => {
       const p = byIndex.get(Number(id));
       if (p === undefined) throw new RangeError(`${who}: state[${id}] is for no parameter of paramGroups`);
-      if (p instanceof DTensor) throw new Error(`${who}: the state of a DTensor parameter is not supported yet`);
       const { step, ...tensors } = readOptions<Record<string, unknown>>(`${who} state[${id}]`, entry, ['step', ...this.stateKeys]);
       // 0: Adagrad's state before its first step
       if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new TypeError(`${who}: state[${id}].step must be an integer >= 0; got ${JSON.stringify(step)}`);
       for (const [k, t] of Object.entries(tensors)) {
-        if (!(t instanceof Tensor) || t.shape.join() !== p.shape.join()) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's); got ${t instanceof Tensor ? `shape [${t.shape.join(', ')}]` : typeof t}`);
+        const ok = (t instanceof Tensor || (t instanceof DTensor && p instanceof DTensor)) && t.shape.join() === p.shape.join();
+        if (!ok) throw new TypeError(`${who}: state[${id}].${k} must be a tensor of shape [${p.shape.join(', ')}] (its parameter's${p instanceof DTensor ? ', or a DTensor of it' : ''}); got ${t instanceof Tensor || t instanceof DTensor ? `${t instanceof DTensor ? 'a DTensor of ' : ''}shape [${t.shape.join(', ')}]` : typeof t}`);
       }
-      return [p, step, tensors as Record<string, Tensor>] as const;
-    });
+      // each piece of a DTensor parameter takes its piece of each state tensor
+      if (!(p instanceof DTensor)) return [[p, step, tensors as Record<string, Tensor>] as const];
+      const split = Object.entries(tensors as Record<string, Tensor | DTensor>).map(([k, t]) => [k, statePieces(p, t)] as const);
+      return p.localTensors().map((piece, i) => [piece, step, Object.fromEntries(split.map(([k, ts]) => [k, ts[i]!]))] as const);
+    }).flat();
     // all checked: now write
     this.paramGroups.forEach((group, i) => Object.assign(group, values[i]));
+    // as PyTorch's load_state_dict: the state takes its parameter's dtype and chip (after a model.to())
+    for (const p of this.params) for (const s of Object.values(this.state.get(p) ?? {})) convertInPlace(who, s, p.dtype, p.chip);
     // the zeros and casts made on the way are freed at once; state tensors made here are kept
     scope(() => noGrad(() => {
       const loaded = new Set(loads.map(([p]) => p));
@@ -221,7 +251,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       for (const [p, step, tensors] of loads) {
         this.updatesOf.set(p, step);
         const mine = this.stateOf(p);
-        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(this.#startValue(p, k))).copy_(t);
+        for (const [k, t] of Object.entries(tensors)) (mine[k] ??= keep(this.#startValue(p, k))).copy_(t.to(p.device));
       }
     }));
     this.stepCount = Math.max(0, ...loads.map(([, step]) => step));
@@ -239,10 +269,13 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
   #gradients(): Map<Tensor, Tensor> {
     const grads = new Map<Tensor, Tensor>();
+    // a state and its parameter part only when something was converted (Module.to counts as a replacement)
+    const checked = replacementCount() === this.#statesCheckedAt;
     for (const p of this.params) {
-      refuseReplaced(`${this.name}.step`, p);
+      if (!checked) this.#checkState(p);
       if (p._grad) grads.set(p, p._grad);
     }
+    this.#statesCheckedAt = replacementCount();
     for (const d of this.#dtensors) {
       const pieces = d.localTensors();
       d._gradValue()?.localTensors().forEach((g, k) => grads.set(pieces[k]!, g));

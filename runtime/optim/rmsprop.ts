@@ -52,6 +52,7 @@ export class RMSprop extends Optimizer<RMSpropHyperparameters> {
   }
 
   protected readonly stateKeys = ['squareAvg', 'momentumBuffer', 'gradAvg'];
+  protected override readonly lerpedStateKeys = ['gradAvg'];
 
   protected checkGroup(values: RMSpropHyperparameters, where: string): void {
     checkRMSprop(this.name, where, values);

@@ -11,6 +11,7 @@ import { installMethods } from '../install-methods.js';
 import { gradEnabled } from '../autograd/grad-mode.js';
 import { fillThrough, layoutOf, trackViews, untracked, writeThrough } from './view-tracking.js';
 import { hasInternalOverlap } from './layout.js';
+import { refuseWriteToOldView } from './converted-bases.js';
 import type { DType } from '../dtype.js';
 import { shapesEqual } from '../shape.js';
 import '../ops/index.js';
@@ -57,6 +58,7 @@ export function arithmeticInPlace(op: string, target: Tensor, compute: (self: Te
 export function writeInPlace(op: string, target: Tensor, value: Tensor, overwrites = false): Tensor {
   let write: { base: Tensor; newBase: Tensor };
   try {
+    refuseWriteToOldView(op, target);
     checkAutograd(op, target);
     write = target._viewOf ? writeThrough(target, value) : { base: target, newBase: value };
   } catch (e) {
@@ -73,6 +75,7 @@ export function writeInPlace(op: string, target: Tensor, value: Tensor, overwrit
  * tensor). On an expanded view each base element is written once, as PyTorch's fill_.
  */
 function fillInPlace(op: string, target: Tensor, value: Operand, mask: Tensor | null): Tensor {
+  refuseWriteToOldView(op, target);
   const overlapped = target._viewOf && hasInternalOverlap(target.shape, layoutOf(target).strides);
   if (!overlapped) return writeInPlace(op, target, mask ? target.maskedFill(mask, value) : filledLike(op, target, value), !mask);
   checkAutograd(op, target);

@@ -8,11 +8,13 @@ import { assignDerived } from '../modes/assign.js';
 import { holdingCuts } from '../modes/region.js';
 import { enableGrad, noGrad } from '../autograd/grad-mode.js';
 import { untracked } from './view-tracking.js';
+import { leaveConvertedBase } from './converted-bases.js';
 
 /** Views recomputed since the process started (tests check that a loop's step does a fixed number). */
 export const viewRefreshes = { count: 0 };
 
 function refresh(view: Tensor): void {
+  if (leaveConvertedBase(view)) return;
   const v = view._viewOf!;
   const { base } = v;
   if (base.disposed) {

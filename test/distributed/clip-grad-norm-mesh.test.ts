@@ -2,6 +2,7 @@
 // FSDP, HSDP, tensor parallel on [4] and [2, 2]) against PyTorch's clip_grad_norm_ of the same
 // model on one process: the norm is the full gradients' (DDP's replicas counted once), and every
 // chip's replica or shard of every gradient is the clipped full gradient. Every mode.
+import { expect } from 'vitest';
 import { mesh, mesh2d } from '../support/meshes.js';
 import { tpu, type DTensor, type Tensor } from 'tpu-kernel/runtime';
 import { torchTier, type TorchCase } from '../torch/torch-tier.js';
@@ -16,10 +17,11 @@ type Layout = (wrapped: Module) => Tensor[];
 
 /** DDP: every chip's replica, chip by chip. */
 const replicas: Layout = (ddp) => (ddp.parameters() as Tensor[]).map((p) => p.grad!);
-/** fullyShard: each group of `chips` joins its shards (chip-major parameters) into the full gradient. */
+/** fullyShard: each group of `chips` joins its shards (each DTensor gradient's pieces, by chip) into the full gradient. */
 const shardGroups = (groups: number[][]): Layout => (fsdp) => {
-  const ps = fsdp.parameters() as Tensor[];
-  return groups.flatMap((chips) => Array.from({ length: PARAMS }, (_, j) => tpu.concat(chips.map((k) => ps[k * PARAMS + j]!.grad!.toChip(0)), 0)));
+  const grads = (fsdp.parameters() as DTensor[]).map((p) => p.grad!.localTensors());
+  expect(grads.length).toBe(PARAMS);
+  return groups.flatMap((chips) => grads.map((pieces) => tpu.concat(chips.map((k) => pieces[k]!.toChip(0)), 0)));
 };
 /** Tensor parallel: each DTensor gradient gathered on every chip (every piece checked), plain ones as they are. */
 const gathered: Layout = (m) => (m.parameters() as (Tensor | DTensor)[]).flatMap((p) => {

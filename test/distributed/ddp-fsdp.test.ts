@@ -2,7 +2,7 @@
 // global batch (the spirals MLP of notebooks/03-training.ipynb), step by step, with SGD and
 // Adam, in strict and fused mode and compiled; save/load of the full state dict; memory per chip.
 import { describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
+import { tpu, type DTensor, type Tensor } from 'tpu-kernel/runtime';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectClose, host, mlp, spirals, trainSpirals, type Mode, type Opt } from '../support/spirals-training.js';
@@ -36,7 +36,11 @@ describe('FSDP memory', () => {
     const floats = [3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11 + 1 * 17, 3 * 3 + 4 * 11, 1 * 3 + 4 * 11];
     expect(after).toEqual(floats.map((f) => f * 4));
     after.forEach((b) => expect(b).toBeLessThanOrEqual(0.3 * total));
-    expect(fsdp.parameters().length).toBe(24);
+    // as FSDP2's: one DTensor per parameter, with the global shape and the module's name
+    expect(fsdp.parameters().length).toBe(6);
+    expect(fsdp.parameters().reduce((n, p) => n + p.numel(), 0)).toBe(240);
+    expect(fsdp.namedParameters().map(([k, p]) => [k, p.shape, p.placements.map(String)])).toEqual(
+      [['0.weight', [10, 2]], ['0.bias', [10]], ['2.weight', [16, 10]], ['2.bias', [16]], ['4.weight', [2, 16]], ['4.bias', [2]]].map(([k, shape]) => [k, shape, ['Shard(0)']]));
   });
 
   it('loadStateDict frees its per-chip copies at once (FSDP, DDP, a parallelized module)', () => {
@@ -81,6 +85,58 @@ describe('DDP and FSDP on 4 chips give 1-chip training of the global batch', () 
 });
 
 describe('DDP and FSDP details', () => {
+  it("FSDP: the optimizer's state is a DTensor per parameter, saved and loaded (also a one-chip optimizer's full tensors): training goes on as on one chip", () => {
+    for (const mode of ['debug', 'strict', 'fused'] as const) {
+      tpu.withMode(mode, () => {
+        tpu.manualSeed(0);
+        const ref = mlp();
+        const shardedCopy = () => {
+          const m = mlp();
+          m.loadStateDict(ref.stateDict());
+          return nn.fullyShard(m, { mesh });
+        };
+        const fsdp = shardedCopy();
+        const refOpt = new tpu.optim.Adam(ref.parameters(), { lr: 0.05 });
+        const opt = new tpu.optim.Adam(fsdp.parameters(), { lr: 0.05 });
+        const step = (m: InstanceType<typeof nn.Module>, o: InstanceType<typeof tpu.optim.Adam>) => {
+          nn.crossEntropy(m.forward(X), Y).backward();
+          o.step();
+          o.zeroGrad();
+        };
+        for (let i = 0; i < 2; i++) {
+          step(ref, refOpt);
+          step(fsdp, opt);
+        }
+        const saved = opt.stateDict();
+        const want = refOpt.stateDict();
+        expect(Object.keys(saved.state), mode).toEqual(['0', '1', '2', '3', '4', '5']);
+        ref.parameters().forEach((p, i) => {
+          expect(saved.state[i]!.step).toBe(2);
+          for (const k of ['expAvg', 'expAvgSq']) {
+            const d = saved.state[i]![k] as DTensor;
+            expect([d.shape, d.placements.map(String)]).toEqual([p.shape, ['Shard(0)']]);
+            expectClose(host(d.fullTensor()), host(want.state[i]![k] as Tensor), 1e-5);
+          }
+        });
+        // Loaded into fresh optimizers of sharded copies: its own DTensors, and the one-chip optimizer's full tensors.
+        const [b, c] = [shardedCopy(), shardedCopy()];
+        b.loadStateDict(fsdp.stateDict());
+        c.loadStateDict(fsdp.stateDict());
+        const [optB, optC] = [new tpu.optim.Adam(b.parameters()), new tpu.optim.Adam(c.parameters())];
+        optB.loadStateDict(saved);
+        optC.loadStateDict(want);
+        step(ref, refOpt);
+        step(b, optB);
+        step(c, optC);
+        for (const m of [b, c]) for (const [k, t] of Object.entries(m.stateDict())) expectClose(host(t), host(ref.stateDict()[k]!), 1e-4);
+        // zeroGrad({ setToNone: false }) writes zeros into the shards' gradients, which are the DTensors' .grad
+        nn.crossEntropy(b.forward(X), Y).backward();
+        b.zeroGrad({ setToNone: false });
+        for (const p of b.parameters()) expect(host(p.grad!.fullTensor()).every((v) => v === 0), mode).toBe(true);
+      });
+    }
+  });
+
   it('debug mode (every op run and checked at once) trains as one chip does', () => {
     const one = train('one chip', 'SGD', 'debug');
     for (const kind of ['DDP', 'FSDP'] as const) expectClose(train(kind, 'SGD', 'debug').losses, one.losses);
@@ -121,14 +177,15 @@ describe('DDP and FSDP details', () => {
     const fsdp = nn.fullyShard(model, { mesh });
     nn.crossEntropy(fsdp.forward(X), Y).backward();
     nn.crossEntropy(ref.forward(X), Y).backward();
-    const shards = fsdp.parameters();
+    const params = fsdp.parameters();
     ref.parameters().forEach((p, i) => {
+      expectClose(host(params[i]!.grad!.fullTensor()), host(p.grad!), 1e-5);
       const rows = p.shape[0]!;
       const per = Math.ceil(rows / 4);
       const g = host(p.grad!);
       const cols = g.length / rows;
       for (let c = 0; c < 4; c++) {
-        const shard = shards[c * 6 + i]!;
+        const shard = params[i]!.localTensors()[c]!;
         const [a, b] = [Math.min(rows, c * per), Math.min(rows, (c + 1) * per)];
         expect(shard.chip).toBe(c);
         expect(shard.shape[0]).toBe(b - a);

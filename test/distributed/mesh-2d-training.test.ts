@@ -4,13 +4,21 @@
 // every mode and compiled. Also: HSDP's memory per chip, every chip's gradients, and the groups
 // the collectives ran in (bytes each chip sent, from the profile).
 import { describe, expect, it } from 'vitest';
-import { tpu } from 'tpu-kernel/runtime';
+import { tpu, type DTensor, type Tensor } from 'tpu-kernel/runtime';
 import { expectClose, host, mlp, spirals, trainSpirals, type Mode, type Opt } from '../support/spirals-training.js';
 
 tpu.setDevice({ chips: 4 });
 const mesh = tpu.initDeviceMesh([2, 2], { names: ['dp', 'shard'] });
 const { nn } = tpu;
 type Module = InstanceType<typeof nn.Module>;
+
+/** Every chip's tensor of each parameter, chip by chip: DDP's replicas, or the pieces of fullyShard's DTensors. */
+function perChip(m: Module): Tensor[] {
+  const ps = m.parameters();
+  if (!ps.every((p) => 'localTensors' in p)) return ps as Tensor[];
+  const pieces = ps.map((p) => p.localTensors());
+  return [0, 1, 2, 3].flatMap((k) => pieces.map((l) => l[k]!));
+}
 
 // 50 rows: 13, 13, 13, 11 per chip on the whole mesh; 25, 25 per 'dp' coordinate on the sub-mesh.
 const { X, Y } = spirals(50, 1);
@@ -50,7 +58,9 @@ describe('HSDP memory', () => {
     const after = tpu.memory().chips.map((c, k) => c.liveBytes - before[k]! + (k === 0 ? total : 0));
     // Rows per chip ([10, 2] [10]: 5; [16, 10] [16]: 8; [2, 16] [2]: 1) × (columns + bias): 15 + 88 + 17 = 120 floats.
     expect(after).toEqual([120, 120, 120, 120].map((f) => f * 4));
-    expect(hsdp.parameters().reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0)).toBe(4 * 120);
+    // parameters() as FSDP2's: each parameter once, with its global shape, however it is sharded
+    expect(hsdp.parameters().reduce((n, p) => n + p.numel(), 0)).toBe(240);
+    expect(hsdp.parameters().flatMap((p) => p.localTensors()).reduce((n, t) => n + t.numel(), 0)).toBe(4 * 120);
   });
 });
 
@@ -80,8 +90,14 @@ describe('2-d details', () => {
       const m = wrap(model);
       nn.crossEntropy(m.forward(X), Y).backward();
       nn.crossEntropy(ref.forward(X), Y).backward();
-      const locals = m.parameters();
+      const locals = perChip(m);
       expect(locals.map((p) => p.chip)).toEqual([0, 1, 2, 3].flatMap((c) => Array(6).fill(c)));
+      if (name.includes('DDP')) expect(m.parameters().length).toBe(24);
+      else {
+        // as FSDP2's: one DTensor per parameter, of its global shape, under the module's name; its .grad the global gradient
+        expect(m.namedParameters().map(([k, p]) => [k, p.shape])).toEqual(ref.namedParameters().map(([k, p]) => [k, p.shape]));
+        (m.parameters() as DTensor[]).forEach((p, i) => expectClose(host(p.grad!.fullTensor()), host(ref.parameters()[i]!.grad!), 1e-5));
+      }
       ref.parameters().forEach((p, i) => {
         const rows = p.shape[0]!;
         const g = host(p.grad!);

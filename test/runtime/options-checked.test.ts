@@ -22,7 +22,7 @@ describe('unknown option keys are errors', () => {
     ['F.gelu(x, { approx: "tanh" })', () => F.gelu(x, { approx: 'tanh' } as never), "gelu: unknown option 'approx'; gelu accepts 'approximate'"],
     ['crossEntropy(..., { label_smoothing })', () => tpu.nn.crossEntropy(x, tpu.tensor([0, 1], { dtype: 'int32' }), { label_smoothing: 0.1 } as never), "crossEntropy: unknown option 'label_smoothing' (did you mean 'labelSmoothing'?)"],
     ['F.layerNorm(x, [3], { epsilon })', () => F.layerNorm(x, [3], { epsilon: 1e-5 } as never), "layerNorm: unknown option 'epsilon'; layerNorm accepts 'weight', 'bias', 'eps'"],
-    ['tpu.onesLike(x, { device })', () => tpu.onesLike(x, { device: 'cpu' } as never), "tpu.onesLike: unknown option 'device'; tpu.onesLike accepts 'dtype'"],
+    ['tpu.onesLike(x, { devcie })', () => tpu.onesLike(x, { devcie: 'tpu:0' } as never), "tpu.onesLike: unknown option 'devcie'; tpu.onesLike accepts 'dtype', 'device'"],
   ])('%s', (_label, call, message) => {
     expect(call).toThrow(message);
   });

@@ -32,26 +32,29 @@ describe('PyTorch names under %typecheck error', () => {
       'const [v, m] = tpu.varMean(tpu.tensor([1, 2, 6]));',
       'const [s, m2] = tpu.stdMean(tpu.tensor([[1, 3], [2, 6]]), 1, { correction: 0 });',
       'const flips = [tpu.fliplr(tpu.tensor([[1, 2]])).tolist(), tpu.tensor([[1], [2]]).flipud().tolist()];',
-      'const r = tpu.randintLike(tpu.zeros([3]), 2, 5);',
+      'const r = tpu.randintLike(tpu.zeros([3]), 2, 5, { device: \'tpu:0\' });',
+      'const likes = [tpu.zerosLike(r, { device: r.device }), tpu.emptyLike(r, { device: \'xla:0\', dtype: \'int32\' }), tpu.randnLike(r, { device: \'tpu\' })].map((t) => t.device);',
       'const b = tpu.bernoulli(tpu.tensor([0, 1])).tolist();',
       'const b2 = tpu.zeros([2]).bernoulli_(1).tolist();',
       'const c = tpu.multinomial(tpu.tensor([0, 0, 1]), 2, { replacement: true }).tolist();',
-      'JSON.stringify([sizes, v.item(), m.item(), s.tolist(), m2.tolist(), flips, r.dtype, b, b2, c])',
+      'JSON.stringify([sizes, v.item(), m.item(), s.tolist(), m2.tolist(), flips, r.dtype, likes, b, b2, c])',
     ].join('\n');
-    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[3, 2, 2, 1, 4, 2], 7, 3, [1, 2], [2, 4], [[[2, 1]], [[2], [1]]], 'float32', [0, 1], [1, 1], [2, 2]])}'`);
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[3, 2, 2, 1, 4, 2], 7, 3, [1, 2], [2, 4], [[[2, 1]], [[2], [1]]], 'float32', ['tpu:0', 'tpu:0', 'tpu:0'], [0, 1], [1, 1], [2, 2]])}'`);
   });
 
   it('Module.to, inplace layers and stateDict', async () => {
     const cell = [
       'const model = new tpu.nn.Sequential(new tpu.nn.Linear(2, 2), new tpu.nn.ReLU({ inplace: true }), new tpu.nn.LeakyReLU(0.1, true), new tpu.nn.Dropout(0.5, true));',
+      'const opt = new tpu.optim.SGD(model.parameters(), { lr: 0.1 });',
       'const x = tpu.ones([2]);',
       'const device = x.device;',
       'const same = model.to(\'bfloat16\') === model && model.to(device) === model && model.to(\'tpu:0\', \'bfloat16\') === model && x.to(device) === x && x.to(\'tpu\', \'int32\').dtype === \'int32\';',
       'const dtypes = model.parameters().map((p) => p.dtype);',
       'const sd = model.stateDict();',
-      '[same, dtypes, Object.keys(sd).length, sd[\'0.weight\']!.requiresGrad, String(new tpu.nn.ReLU(true))]',
+      'const kept = opt.paramGroups[0]!.params.every((p, i) => p === model.parameters()[i]);',
+      'JSON.stringify([same, dtypes, Object.keys(sd).length, sd[\'0.weight\']!.requiresGrad, String(new tpu.nn.ReLU(true)), kept])',
     ].join('\n');
-    expect(await driver.value(cell)).toBe("[ true, [ 'bfloat16', 'bfloat16' ], 2, false, 'ReLU(inplace=true)' ]");
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([true, ['bfloat16', 'bfloat16'], 2, false, 'ReLU(inplace=true)', true])}'`);
   });
 
   it("binary cross entropy's weight and posWeight, in the functions and the layers", async () => {

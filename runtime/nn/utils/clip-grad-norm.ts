@@ -1,9 +1,9 @@
 // torch.nn.utils.clip_grad_norm_: the p-norm of all the gradients (the norm of their norms, as if
 // joined in one vector), then every gradient scaled in place by min(maxNorm / (norm + 1e-6), 1),
-// in PyTorch 2.13's dtypes and order of operations. A DTensor gradient (tensor parallelism) counts
-// with the norm of its full value (DTensor.norm reduces the chips' parts); DDP's replicas and
-// HSDP's repeated shards count once (distributed/gradient-copies.ts), as each PyTorch rank counts
-// its own; every chip's piece or copy is scaled by the same coefficient.
+// in PyTorch 2.13's dtypes and order of operations. A DTensor gradient (tensor parallelism,
+// fullyShard) counts with the norm of its full value (DTensor.norm reduces the chips' parts); DDP's
+// replicas count once (distributed/gradient-copies.ts), as each PyTorch rank counts its own; every
+// chip's piece or copy is scaled by the same coefficient.
 import type { Tensor } from '../../tensor.js';
 import { DTensor } from '../../distributed/dtensor.js';
 import { withoutCopies } from '../../distributed/gradient-copies.js';

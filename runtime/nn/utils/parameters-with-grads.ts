@@ -1,6 +1,6 @@
 // The `parameters` argument of tpu.nn.utils' gradient clipping, read as PyTorch reads it: one
 // tensor or an iterable of them (module.parameters(): plain tensors, DTensors, DDP's replicas,
-// fullyShard's shards), those whose gradient is null left out.
+// fullyShard's DTensors), those whose gradient is null left out.
 import { Tensor } from '../../tensor.js';
 import { DTensor } from '../../distributed/dtensor.js';
 import { describeValue } from '../../distributed/describe-value.js';

@@ -4,6 +4,7 @@
 // parameter, as in PyTorch).
 import { Tensor } from '../../tensor.js';
 import { DTensor } from '../../distributed/dtensor.js';
+import { hasWholeGrads } from '../../distributed/dtensor-grad.js';
 import { noGrad } from '../../autograd/grad-mode.js';
 import { releaseGrad } from '../../autograd/release-grad.js';
 import { readOptions } from '../../options.js';
@@ -28,9 +29,10 @@ export function zeroGrads(who: string, params: Iterable<Tensor | DTensor>, arg: 
       if (p instanceof Tensor) releaseGrad(p);
       else p.grad = null;
     } else {
-      // a DTensor's .grad is built from its pieces' and cached: zeroing them in place would go unseen
-      if (p instanceof DTensor) throw new TypeError(`${who}: setToNone: false is not supported for DTensor parameters; call ${who}() (PyTorch's default, set_to_none=True)`);
-      noGrad(() => p._grad?.zero_());
+      // a DTensor's .grad is built from its pieces' and cached: zeroing them in place would go
+      // unseen, unless its pieces' gradients are its own (fullyShard's)
+      if (p instanceof DTensor && !hasWholeGrads(p)) throw new TypeError(`${who}: setToNone: false is not supported for DTensor parameters; call ${who}() (PyTorch's default, set_to_none=True)`);
+      for (const t of p instanceof DTensor ? p.localTensors() : [p]) noGrad(() => t._grad?.zero_());
     }
   }
 }
