@@ -50,6 +50,7 @@ const cases: TorchCase[] = [
   { name: 'sum over an empty dim is 0', inputs: [EMPTY], js: (x) => [x.sum(0), x.sum()], py: '(torch.sum(x0, 0), torch.sum(x0))' },
   { name: 'mean over an empty dim is NaN', inputs: [EMPTY], js: (x) => [x.mean(0), x.mean()], py: '(torch.mean(x0, 0), torch.mean(x0))' },
   { name: 'prod over an empty dim is 1', inputs: [EMPTY], js: (x) => x.prod(0), py: 'torch.prod(x0, 0)' },
+  { name: 'logsumexp over an empty dim is -inf', inputs: [EMPTY], js: (x) => [x.logsumexp(0), x.logsumexp([0, 1], true), x.logsumexp(1)], py: '(torch.logsumexp(x0, 0), torch.logsumexp(x0, (0, 1), keepdim=True), torch.logsumexp(x0, 1))' },
   { name: 'amax over an empty dim is an error', inputs: [EMPTY], js: (x) => x.amax(0), py: 'torch.amax(x0, 0)' },
   { name: 'amax over a non-empty dim of an empty tensor', inputs: [EMPTY], js: (x) => x.amax(1), py: 'torch.amax(x0, 1)' },
   { name: 'reshape of an empty tensor', inputs: [EMPTY], js: (x) => x.reshape([3, 0, 2]), py: 'x0.reshape(3, 0, 2)' },
