@@ -73,6 +73,18 @@ const cases: TorchCase[] = [
   { name: 'blocked cumsum along dim 0 and reversed', inputs: [seq('float32', [300, 3], 0.01, -400)], js: (x) => [x.cumsum(0), x.flip(0).cumsum(0).flip(0)], py: '(torch.cumsum(x0, 0), x0.flip(0).cumsum(0).flip(0))', rtol: 1e-5, atol: 1e-4 }, // running sums near 600 cancel to ~1: float32 rounding of the partial sums,
   { name: 'blocked sum over adjacent and split dims', inputs: [seq('float32', [20, 3, 13], 0.01, -300)], js: (x) => [x.sum([0, 2]), x.sum([1, 2], true), x.mean(0)], py: '(x0.sum([0, 2]), x0.sum([1, 2], keepdim=True), x0.mean(0))', rtol: 1e-5, atol: 1e-5 },
   { name: 'reduction of a 0-d tensor', inputs: [f32(2.5)], js: (x) => [x.sum(), x.mean(0), x.amax(), x.argmax()], py: '(x0.sum(), x0.mean(0), x0.amax(), x0.argmax())' },
+  // a dim named twice (also as its negative) is PyTorch's "dim 1 appears multiple times in the list of dims"
+  ...([
+    ['sum', (x) => x.sum([1, -1]), 'x0.sum([1, -1])'],
+    ['mean', (x) => x.mean([0, 0], true), 'x0.mean([0, 0], keepdim=True)'],
+    ['amax', (x) => x.amax([0, -2]), 'x0.amax([0, -2])'],
+    ['std', (x) => x.std([1, 1]), 'x0.std([1, 1])'],
+    ['logsumexp', (x) => x.logsumexp([0, 0]), 'x0.logsumexp([0, 0])'],
+    ['norm', (x) => x.norm(2, [1, -1]), 'torch.linalg.vector_norm(x0, 2, [1, -1])'],
+    ['any', (x) => x.any([0, 0]), 'x0.any((0, 0))'],
+    ['countNonzero', (x) => x.countNonzero([0, 0]), 'x0.count_nonzero((0, 0))'],
+    ['flip', (x) => x.flip([1, -1]), 'x0.flip([1, -1])'],
+  ] as [string, TorchCase['js'], string][]).map(([op, js, py]): TorchCase => ({ name: `${op} over a dim named twice is an error`, inputs: [f32([[1, 2], [3, 4]])], js, py })),
 ];
 
 torchTier('reductions, scans and sorting vs PyTorch', cases);
