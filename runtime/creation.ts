@@ -184,6 +184,10 @@ export function arange(...args: (number | CreationOptions)[]): Tensor {
   });
   const [start, end, step] = (args.length === 1 ? [0, args[0], 1] : [args[0], args[1], args[2] ?? 1]) as number[];
   if (step === 0) throw new RangeError('tpu.arange: step must be non-zero');
+  // PyTorch refuses a range that runs away from end (arange(3, 1) is an error there, not empty)
+  if ((step! > 0 && end! < start!) || (step! < 0 && end! > start!)) {
+    throw new RangeError(`tpu.arange: end ${end} is ${end! < start! ? 'below' : 'above'} start ${start} but step ${step} is ${step! > 0 ? 'positive' : 'negative'}: upper bound and lower bound inconsistent with step sign (as PyTorch)`);
+  }
   const n = Math.max(0, Math.ceil((end! - start!) / step!));
   const integers = [start, end, step].every(Number.isInteger);
   const dtype = opts.dtype ?? (integers ? INDEX_DTYPE : 'float32');

@@ -12,6 +12,7 @@ import { settings } from '../device/settings.js';
 import { COLLECTIVE_PRIMITIVES } from '../program/collective-nodes.js';
 import './values.js';
 import { LiveNumber } from '../jit/live-number.js';
+import { describeValue } from '../distributed/describe-value.js';
 import { noteLiveRead } from '../jit/trace-record.js';
 
 /** Observers of every op application (autograd records its tape here). */
@@ -62,7 +63,7 @@ export function apply<A>(op: OpDef<A>, operands: readonly Operand[], attrs: A): 
       }
       tensorType = tensorType === undefined ? v.dtype : promoteTypes(tensorType, v.dtype);
     } else if (typeof v !== 'number' && typeof v !== 'boolean' && !(v instanceof LiveNumber)) {
-      throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeValue(v)}`);
+      throw new TypeError(`${op.name}: ${argName(i)} must be a tensor, a number or a boolean; got ${describeOperand(v)}`);
     } else scalars++;
   }
   // Tensors made by ops without tensor operands (the fixed numbers of composed ops) follow the
@@ -173,9 +174,6 @@ function argName(i: number): string {
   return i === 0 ? 'input' : i === 1 ? 'other' : `operand ${i}`;
 }
 
-function describeValue(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  if (Array.isArray(v)) return `an array (wrap it with tpu.tensor(...))`;
-  if (typeof v === 'object') return `an object of type ${v.constructor?.name ?? 'Object'}`;
-  return `${typeof v} ${JSON.stringify(v)}`;
+function describeOperand(v: unknown): string {
+  return Array.isArray(v) ? `an array (wrap it with tpu.tensor(...))` : describeValue(v);
 }

@@ -149,7 +149,10 @@ export function reduceAttrs(
   // One dim, the common case, without the list, set and sort.
   if (typeof dim === 'number') return { dims: [normalizeDim(op, dim, x.ndim)], keepdim: (keep as boolean | undefined) ?? false };
   const list = dim === undefined || dim.length === 0 ? Array.from({ length: x.ndim }, (_, i) => i) : (dim as number[]);
-  const dims = [...new Set(list.map((d) => normalizeDim(op, d, x.ndim)))].sort((a, b) => a - b);
+  const dims = list.map((d) => normalizeDim(op, d, x.ndim)).sort((a, b) => a - b);
+  // PyTorch refuses a dim named twice (sum([1, -1]) of a matrix); reducing once would hide the slip
+  const twice = dims.find((d, i) => dims[i + 1] === d);
+  if (twice !== undefined) throw new RangeError(`${op}: dim ${twice} appears multiple times in the list of dims ${JSON.stringify(dim)}, as PyTorch refuses`);
   return { dims, keepdim: (keep as boolean | undefined) ?? false };
 }
 

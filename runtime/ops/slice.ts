@@ -129,6 +129,7 @@ export function flip(x: Tensor, dims: number | readonly number[]): Tensor {
   const attrs = fullSlice(x.shape);
   for (const dim of list) {
     const d = normalizeDim('flip', dim, x.ndim);
+    if (attrs.step[d] === -1) throw new RangeError(`flip: dim ${d} appears multiple times in the list of dims ${JSON.stringify(dims)}, as PyTorch refuses`);
     attrs.begin[d] = Math.max(x.shape[d]! - 1, 0);
     attrs.step[d] = -1;
   }

@@ -147,9 +147,10 @@ export function logsumexp(x: Tensor, dim: DimArg | ReduceOptions, keepdim?: bool
   return composite('logsumexp', () => {
     // integers and bools: in float32, as PyTorch's (whose result is its default float)
     const v = isFloating(x.dtype) ? ownInput(x) : x.to('float32');
-    // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN
-    const max = v.amax(dims, true);
-    const m = where(max.isfinite(), max, 0);
+    // an infinite max (a row of -inf, or +inf) shifts by 0 instead: -inf - -inf would be NaN;
+    // an empty dim has no max (amax refuses it) and needs no shift: its sum is 0, its log -inf
+    const max = dims.some((d) => x.shape[d] === 0) ? undefined : v.amax(dims, true);
+    const m = max === undefined ? 0 : where(max.isfinite(), max, 0);
     const out = v.sub(m).exp().sum(dims, true).log().add(m);
     return keep ? out : out.reshape(x.shape.filter((_, i) => !dims.includes(i)));
   });

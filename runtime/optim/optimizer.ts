@@ -113,6 +113,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       if (!(p instanceof Tensor) && !(p instanceof DTensor)) throw new TypeError(`${this.name}: ${at} must be a tensor or a DTensor; got ${describeValue(p)}`);
       // a frozen parameter is taken, as PyTorch's: it has no gradient until it is unfrozen
       if (!isParameter(p)) throw new Error(`${this.name}: ${at} ${p instanceof Tensor ? p.describe() : p} does not require grad`);
+      // its .grad stays empty (only leaves get one), so every step would silently do nothing
+      if (p instanceof Tensor && !p.isLeaf) throw new Error(`${this.name}: ${at} ${p.describe()} is not a leaf (it was computed from other tensors; PyTorch: "can't optimize a non-leaf Tensor"): give the leaf itself, or x.detach().requiresGrad_()`);
       // PyTorch warns ("in future, this will cause an error"); stepped twice, it would be wrong
       if (params.indexOf(p) !== i) throw new Error(`${this.name}: ${at} is ${where}params[${params.indexOf(p)}] again: each parameter may be given once`);
       const other = this.paramGroups.findIndex((g) => g.params.includes(p));

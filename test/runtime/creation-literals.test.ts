@@ -35,6 +35,19 @@ describe('number literals', () => {
     expect(tpu.arange(2, 5, { dtype: 'bfloat16' }).array()).toEqual([2, 3, 4]);
   });
 
+  it('arange running away from end is an error, as PyTorch; an empty range is not', () => {
+    // torch.arange(3, 1) and torch.arange(1, 3, -1) raise "upper bound and lower bound inconsistent with step sign"
+    expect(() => tpu.arange(3, 1)).toThrow('tpu.arange: end 1 is below start 3 but step 1 is positive: upper bound and lower bound inconsistent with step sign (as PyTorch)');
+    expect(() => tpu.arange(1, 3, -1)).toThrow('tpu.arange: end 3 is above start 1 but step -1 is negative');
+    expect(() => tpu.arange(-2)).toThrow('tpu.arange: end -2 is below start 0 but step 1 is positive');
+    expect(() => tpu.arange(0.5, 0.2, 0.1)).toThrow('tpu.arange: end 0.2 is below start 0.5');
+    // torch.arange(5, 5) and torch.arange(5, 5, -1) are empty; arange(3, 1, -1) counts down
+    expect(tpu.arange(5, 5).shape).toEqual([0]);
+    expect(tpu.arange(5, 5, -1).shape).toEqual([0]);
+    expect(tpu.arange(0).shape).toEqual([0]);
+    expect(tpu.arange(3, 1, -1).array()).toEqual([3, 2]);
+  });
+
   it('values that do not fit int32 are errors, not a wraparound', () => {
     expect(() => tpu.tensor([3e38], { dtype: 'int32' })).toThrow('tpu.tensor: value at index 0: 3e+38 does not fit in int32');
     expect(() => tpu.tensor([1, 2 ** 31], { dtype: 'int32' })).toThrow('value at index 1: 2147483648 does not fit in int32');

@@ -29,6 +29,8 @@ describe.each(MODES)('%s mode: host-side errors', (mode) => {
     expect(() => a.transpose(0, 5)).toThrow(/transpose: dim1 must be an integer in \[-2, 1\]/);
     expect(() => a.add('x' as never)).toThrow('add: other must be a tensor, a number or a boolean; got string "x"');
     expect(() => a.add([1, 2] as never)).toThrow(/add: other must be .* an array \(wrap it with tpu.tensor/);
+    // a BigInt scalar (x - 4n beside an int64 tensor) is named, with the 0-d int64 tensor to use
+    expect(() => tpu.tensor([5n]).sub(4n as never)).toThrow('sub: other must be a tensor, a number or a boolean; got bigint 4n (an int64 scalar is a 0-d tensor: tpu.tensor(4n))');
     expect(() => a.to('float64' as never)).toThrow(`to: its argument (a dtype, or a device such as 'tpu:0') must be one of float32, bfloat16, int32, int64, bool; got "float64"`);
     expect(() => tpu.zeros([2, -1])).toThrow('tpu.zeros: shape[1] must be a non-negative integer; got -1 in tpu.zeros([2, -1])');
     expect(() => tpu.tensor([[1, 2], [3]])).toThrow('tpu.tensor: ragged nested array: data[1] has length 1, expected 2');

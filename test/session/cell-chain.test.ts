@@ -190,6 +190,17 @@ describe('complete and inspect between cells', () => {
     expect(session.diagnostics('const s: string = c;').map((p) => p.code)).toEqual([2322]);
     expect(chained().slice(before)).toEqual([true, true]);
   }));
+
+  it('print a message that names a type by its module (an overload taking a DTensor) on the chain', () => withService(tmp('module-type'), async (session, chained) => {
+    checkAndRecord(session, 'const p = tpu.tensor([0.5]);');
+    await session.complete('p.', 2, noMagics);
+    const before = chained().length;
+    // the checker asks the cell's file which import style it uses to print DTensor's module
+    const problems = session.diagnostics('tpu.nn.functional.mseLoss(p, p, { foo: p });');
+    expect(problems.map((p) => p.code)).toEqual([2769]);
+    expect(problems[0]!.message).toContain("Argument of type 'Tensor' is not assignable to parameter of type 'DTensor'.");
+    expect(chained().slice(before)).toEqual([true]);
+  }));
 });
 
 describe('a quiet spell after the chain ended', () => {

@@ -50,6 +50,7 @@ const cases: TorchCase[] = [
   { name: 'sum over an empty dim is 0', inputs: [EMPTY], js: (x) => [x.sum(0), x.sum()], py: '(torch.sum(x0, 0), torch.sum(x0))' },
   { name: 'mean over an empty dim is NaN', inputs: [EMPTY], js: (x) => [x.mean(0), x.mean()], py: '(torch.mean(x0, 0), torch.mean(x0))' },
   { name: 'prod over an empty dim is 1', inputs: [EMPTY], js: (x) => x.prod(0), py: 'torch.prod(x0, 0)' },
+  { name: 'logsumexp over an empty dim is -inf', inputs: [EMPTY], js: (x) => [x.logsumexp(0), x.logsumexp([0, 1], true), x.logsumexp(1)], py: '(torch.logsumexp(x0, 0), torch.logsumexp(x0, (0, 1), keepdim=True), torch.logsumexp(x0, 1))' },
   { name: 'amax over an empty dim is an error', inputs: [EMPTY], js: (x) => x.amax(0), py: 'torch.amax(x0, 0)' },
   { name: 'amax over a non-empty dim of an empty tensor', inputs: [EMPTY], js: (x) => x.amax(1), py: 'torch.amax(x0, 1)' },
   { name: 'reshape of an empty tensor', inputs: [EMPTY], js: (x) => x.reshape([3, 0, 2]), py: 'x0.reshape(3, 0, 2)' },
@@ -72,6 +73,18 @@ const cases: TorchCase[] = [
   { name: 'blocked cumsum along dim 0 and reversed', inputs: [seq('float32', [300, 3], 0.01, -400)], js: (x) => [x.cumsum(0), x.flip(0).cumsum(0).flip(0)], py: '(torch.cumsum(x0, 0), x0.flip(0).cumsum(0).flip(0))', rtol: 1e-5, atol: 1e-4 }, // running sums near 600 cancel to ~1: float32 rounding of the partial sums,
   { name: 'blocked sum over adjacent and split dims', inputs: [seq('float32', [20, 3, 13], 0.01, -300)], js: (x) => [x.sum([0, 2]), x.sum([1, 2], true), x.mean(0)], py: '(x0.sum([0, 2]), x0.sum([1, 2], keepdim=True), x0.mean(0))', rtol: 1e-5, atol: 1e-5 },
   { name: 'reduction of a 0-d tensor', inputs: [f32(2.5)], js: (x) => [x.sum(), x.mean(0), x.amax(), x.argmax()], py: '(x0.sum(), x0.mean(0), x0.amax(), x0.argmax())' },
+  // a dim named twice (also as its negative) is PyTorch's "dim 1 appears multiple times in the list of dims"
+  ...([
+    ['sum', (x) => x.sum([1, -1]), 'x0.sum([1, -1])'],
+    ['mean', (x) => x.mean([0, 0], true), 'x0.mean([0, 0], keepdim=True)'],
+    ['amax', (x) => x.amax([0, -2]), 'x0.amax([0, -2])'],
+    ['std', (x) => x.std([1, 1]), 'x0.std([1, 1])'],
+    ['logsumexp', (x) => x.logsumexp([0, 0]), 'x0.logsumexp([0, 0])'],
+    ['norm', (x) => x.norm(2, [1, -1]), 'torch.linalg.vector_norm(x0, 2, [1, -1])'],
+    ['any', (x) => x.any([0, 0]), 'x0.any((0, 0))'],
+    ['countNonzero', (x) => x.countNonzero([0, 0]), 'x0.count_nonzero((0, 0))'],
+    ['flip', (x) => x.flip([1, -1]), 'x0.flip([1, -1])'],
+  ] as [string, TorchCase['js'], string][]).map(([op, js, py]): TorchCase => ({ name: `${op} over a dim named twice is an error`, inputs: [f32([[1, 2], [3, 4]])], js, py })),
 ];
 
 torchTier('reductions, scans and sorting vs PyTorch', cases);

@@ -239,6 +239,9 @@ describe('optimizer errors', () => {
     expect(() => new optim.Adam([p], { lr: -1 })).toThrow(/Adam: lr must be a number in \[0, Infinity\]; got -1/);
     expect(() => new optim.Adam([p], { betas: [1, 0.9] })).toThrow(/betas\[0\] must be a number in \[0, 1\)/);
     expect(() => new optim.SGD([p], { nesterov: true })).toThrow(/nesterov needs momentum > 0/);
+    // torch.optim.SGD([w * 2]) raises "can't optimize a non-leaf Tensor": its grad would never be filled
+    expect(() => new optim.SGD([p.mul(2)])).toThrow('SGD: params[0] [2] float32 is not a leaf (it was computed from other tensors; PyTorch: "can\'t optimize a non-leaf Tensor")');
+    expect(() => new optim.Adam([{ params: [p.reshape(1, 2)] }])).toThrow(/Adam: paramGroups\[0\]\.params\[0\] .* is not a leaf/);
   });
 });
 

@@ -15,8 +15,9 @@
 //
 // TypeScript internals used (typescript.js 6.0; checked for at run time, else every cell takes a
 // program): `bindSourceFile`, `getSetExternalModuleIndicator`, `getEmitScriptTarget`, a source
-// file's `locals`, `path`, `resolvedPath`, `originalFileName`, `parseDiagnostics`,
-// `bindDiagnostics`, `commentDirectives`, `checkJsDirective` and the checker's `getDiagnostics(file)` and `resolveName`.
+// file's `locals`, `path`, `resolvedPath`, `originalFileName`, `imports`, `moduleAugmentations`,
+// `ambientModuleNames`, `parseDiagnostics`, `bindDiagnostics`, `commentDirectives`, `checkJsDirective`
+// and the checker's `getDiagnostics(file)` and `resolveName`.
 import path from 'node:path';
 import type ts from 'typescript';
 import { typescript } from '../typescript.js';
@@ -41,6 +42,9 @@ interface BoundFile extends ts.SourceFile {
   path: string;
   resolvedPath: string;
   originalFileName: string;
+  imports: readonly ts.StringLiteralLike[];
+  moduleAugmentations: readonly (ts.StringLiteral | ts.Identifier)[];
+  ambientModuleNames: readonly string[];
   parseDiagnostics: ts.DiagnosticWithLocation[];
   bindDiagnostics: ts.DiagnosticWithLocation[];
   commentDirectives?: readonly unknown[];
@@ -172,6 +176,12 @@ export class CellChain {
     const fileName = path.join(this.cwd, `__tpu_kernel_chained_${++this.files}.ts`);
     const file = ts.createSourceFile(fileName, cell, base.parseOptions, true) as BoundFile;
     file.path = file.resolvedPath = file.originalFileName = fileName;
+    // What a program collects for its files; a chained cell has none (it neither imports nor
+    // augments). The checker reads `imports` when a message names a type by its module
+    // (an overload's DTensor), and fails on a file without it.
+    file.imports = [];
+    file.moduleAugmentations = [];
+    file.ambientModuleNames = [];
     rememberParse(file);
     if (!chainable(file)) return undefined;
     internals.bindSourceFile(file, base.options);
