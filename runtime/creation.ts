@@ -35,6 +35,7 @@ export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
   const o = creationOptions('tpu.tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const inferred: DType = data instanceof Int32Array ? 'int32' : data instanceof BigInt64Array ? 'int64' : data instanceof Uint8Array ? 'bool' : 'float32';
+    if (inferred === 'bool' && o.dtype === undefined) checkTruthBytes(data as Uint8Array);
     return upload('tensor', () => data as ArrayLike<number> | BigInt64Array, [data.length], o.dtype ?? inferred, o.chip);
   }
   const { shape, flat, numbers, bigints } = flatten(data);
@@ -44,6 +45,16 @@ export function tensor(data: TensorData, opts?: CreationOptions): Tensor {
     return upload('tensor', () => BigInt64Array.from(flat, (v, i) => (typeof v === 'bigint' ? BigInt.asIntN(64, v) === v ? v : outOfInt64(v, i) : toInt64('tpu.tensor', `value at index ${i}:`, v))), shape, dtype, o.chip);
   }
   return upload('tensor', () => flat as number[], shape, o.dtype ?? (numbers || flat.length === 0 ? 'float32' : 'bool'), o.chip);
+}
+
+/**
+ * A Uint8Array makes a bool tensor (bool tensors' own storage, so x.array() goes back and forth),
+ * which would turn bytes such as pixels into 0/1: any other value asks for a dtype instead.
+ */
+function checkTruthBytes(data: Uint8Array): void {
+  const i = data.findIndex((v) => v > 1);
+  if (i < 0) return;
+  throw new TypeError(`tpu.tensor: a Uint8Array makes a bool tensor (values 0 and 1), but it holds ${data[i]} at index ${i}: for bytes such as pixels give a dtype, tpu.tensor(bytes, { dtype: 'float32' }) or 'int32' (torch.tensor keeps uint8 values), or pass a Uint8ClampedArray`);
 }
 
 function outOfInt64(v: bigint, i: number): never {

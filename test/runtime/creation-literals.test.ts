@@ -122,3 +122,16 @@ describe('memory', () => {
     expect(tpu.memory().liveTensors).toBeLessThanOrEqual(before);
   });
 });
+
+describe('bytes', () => {
+  it('a Uint8Array of 0 and 1 makes a bool tensor; other bytes ask for a dtype instead of becoming 0/1', () => {
+    expect([tpu.tensor(new Uint8Array([1, 0, 1])).dtype, tpu.tensor(new Uint8Array([1, 0, 1])).tolist()]).toEqual(['bool', [true, false, true]]);
+    expect(() => tpu.tensor(new Uint8Array([0, 255, 7]))).toThrow(/tpu\.tensor: a Uint8Array makes a bool tensor \(values 0 and 1\), but it holds 255 at index 1: for bytes such as pixels give a dtype/);
+    const pixels = new Uint8Array([0, 128, 255]);
+    expect(tpu.tensor(pixels, { dtype: 'float32' }).div(255).tolist()).toEqual([0, Math.fround(128 / 255), 1]);
+    expect(tpu.tensor(pixels, { dtype: 'int32' }).tolist()).toEqual([0, 128, 255]);
+    expect(tpu.tensor(new Uint8ClampedArray([0, 128, 255]) as unknown as Float32Array).tolist()).toEqual([0, 128, 255]);
+    // an explicit bool dtype reads any nonzero byte as true, as torch.tensor(..., dtype=torch.bool)
+    expect(tpu.tensor(pixels, { dtype: 'bool' }).tolist()).toEqual([false, true, true]);
+  });
+});
