@@ -7,17 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { torchTier, type InputSpec, type TorchCase } from './torch-tier.js';
-import { mulberry32 } from '../support/seeded-random.js';
+import { torchTier, uniform, type InputSpec, type TorchCase } from './torch-tier.js';
 
 const { nn } = tpu;
 type Net = InstanceType<typeof nn.Module>;
-
-function uniform(shape: readonly number[], seed: number, lo = -1, hi = 1): InputSpec {
-  const rand = mulberry32(seed);
-  const n = shape.reduce((a, b) => a * b, 1);
-  return { values: Array.from({ length: n }, () => lo + (hi - lo) * rand()), shape, dtype: 'float32' };
-}
 
 interface RecurrentCase {
   name: string;
