@@ -30,3 +30,5 @@ export { klDiv, type KlDivOptions } from './kl-div.js';
 export { cosineEmbeddingLoss, type CosineEmbeddingLossOptions } from './cosine-embedding-loss.js';
 export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js';
 export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';
+export { RNN, LSTM, GRU, type RNNOptions, type LSTMOptions, type GRUOptions } from './recurrent-layers.js';
+export { RNNCell, LSTMCell, GRUCell, type CellOptions, type RNNCellOptions } from './recurrent-cells.js';

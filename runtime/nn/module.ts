@@ -46,7 +46,13 @@ export abstract class Module {
     return moduleProxy(this, replaces, noteReplacement, noteAssigned);
   }
 
-  abstract forward(...inputs: Tensor[]): Tensor;
+  /**
+   * What the module computes. Most layers take and return tensors; some return several
+   * (nn.LSTM's [output, [h_n, c_n]]), as PyTorch's forward may return anything: each layer
+   * declares its own types.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a subclass's forward may return any structure
+  abstract forward(...inputs: any[]): any;
 
   /** Submodules by name (arrays of modules are named name.0, name.1, ...). */
   namedChildren(): [string, Module][] {
