@@ -12,7 +12,7 @@ import { linear } from '../ops/linalg.js';
 import { dropout } from '../ops/nn/attention.js';
 import { Module } from './module.js';
 import { uniformParameter } from './init.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
 import { GATE_COUNT, recurrentStep, type CellKind, type StepWeights } from './recurrent-step.js';
 
 export interface RecurrentOptions {
@@ -63,9 +63,9 @@ export abstract class RecurrentBase extends Module {
   protected constructor(kind: CellKind, readonly layerName: string, inputSize: number, hiddenSize: number, o: RecurrentArguments) {
     super();
     const who = `nn.${layerName}`;
-    checkPositiveInt(who, 'inputSize', inputSize);
-    checkPositiveInt(who, 'hiddenSize', hiddenSize);
-    checkPositiveInt(who, 'numLayers', o.numLayers ?? 1);
+    inputSize = positiveInt(who, 'inputSize', inputSize);
+    hiddenSize = positiveInt(who, 'hiddenSize', hiddenSize);
+    const numLayers = positiveInt(who, 'numLayers', o.numLayers ?? 1);
     const p = o.dropout ?? 0;
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`${who}: dropout must be a probability in [0, 1]; got ${JSON.stringify(p)}`);
     const projSize = o.projSize ?? 0;
@@ -74,7 +74,7 @@ export abstract class RecurrentBase extends Module {
     this.kind = kind;
     this.inputSize = inputSize;
     this.hiddenSize = hiddenSize;
-    this.numLayers = o.numLayers ?? 1;
+    this.numLayers = numLayers;
     this.bias = checkBoolean(who, 'bias', o.bias) ?? true;
     this.batchFirst = checkBoolean(who, 'batchFirst', o.batchFirst) ?? false;
     this.dropout = p;

@@ -7,7 +7,7 @@ import { zeros } from '../creation.js';
 import { linear } from '../ops/linalg.js';
 import { Module } from './module.js';
 import { layerArguments } from './layer-arguments.js';
-import { checkPositiveInt } from './checks.js';
+import { positiveInt } from './checks.js';
 import { cellParameters, checkBoolean, checkDType } from './recurrent-base.js';
 import { elmanKind, recurrentStep, type CellKind } from './recurrent-step.js';
 
@@ -27,10 +27,13 @@ abstract class CellBase extends Module {
   bias_hh: Tensor | null;
   readonly bias: boolean;
 
-  protected constructor(protected readonly kind: CellKind, readonly cellName: string, readonly inputSize: number, readonly hiddenSize: number, o: CellOptions) {
+  readonly inputSize: number;
+  readonly hiddenSize: number;
+
+  protected constructor(protected readonly kind: CellKind, readonly cellName: string, inputSize: number, hiddenSize: number, o: CellOptions) {
     super();
-    checkPositiveInt(`nn.${cellName}`, 'inputSize', inputSize);
-    checkPositiveInt(`nn.${cellName}`, 'hiddenSize', hiddenSize);
+    inputSize = this.inputSize = positiveInt(`nn.${cellName}`, 'inputSize', inputSize);
+    hiddenSize = this.hiddenSize = positiveInt(`nn.${cellName}`, 'hiddenSize', hiddenSize);
     this.bias = checkBoolean(`nn.${cellName}`, 'bias', o.bias) ?? true;
     const [wIh, wHh, bIh, bHh] = cellParameters(kind, inputSize, hiddenSize, hiddenSize, this.bias, o.dtype ?? 'float32');
     this.weight_ih = wIh!;
