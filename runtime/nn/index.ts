@@ -30,3 +30,6 @@ export { klDiv, type KlDivOptions } from './kl-div.js';
 export { cosineEmbeddingLoss, type CosineEmbeddingLossOptions } from './cosine-embedding-loss.js';
 export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js';
 export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';
+export { MultiheadAttention, type MultiheadAttentionLayerOptions, type MultiheadAttentionForwardOptions } from './multihead-attention.js';
+export { TransformerEncoderLayer, type TransformerEncoderLayerRest, type EncoderLayerForwardOptions, type Activation } from './transformer-encoder-layer.js';
+export { TransformerEncoder, type TransformerEncoderOptions, type EncoderForwardOptions } from './transformer-encoder.js';

@@ -11,6 +11,8 @@ import { checkPositiveInt } from './checks.js';
 export interface LayerNormOptions {
   eps?: number;
   elementwiseAffine?: boolean;
+  /** With elementwiseAffine: a learned shift too (default true; false: the scale only, as PyTorch's bias=False). */
+  bias?: boolean;
   dtype?: DType;
 }
 
@@ -26,14 +28,14 @@ export class LayerNorm extends Module {
 
   constructor(normalizedShape: number | readonly number[], options: LayerNormOptions = {}) {
     super();
-    readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'dtype']);
+    readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'bias', 'dtype']);
     this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
     this.normalizedShape.forEach((d, i) => checkPositiveInt('LayerNorm', `normalizedShape[${i}]`, d));
     this.eps = options.eps ?? 1e-5;
     const dtype = options.dtype ?? 'float32';
     const affine = options.elementwiseAffine ?? true;
     this.weight = affine ? constantParameter(this.normalizedShape, 1, dtype) : null;
-    this.bias = affine ? constantParameter(this.normalizedShape, 0, dtype) : null;
+    this.bias = affine && options.bias !== false ? constantParameter(this.normalizedShape, 0, dtype) : null;
   }
 
   forward(x: Tensor): Tensor {

@@ -46,7 +46,12 @@ export abstract class Module {
     return moduleProxy(this, replaces, noteReplacement, noteAssigned);
   }
 
-  abstract forward(...inputs: Tensor[]): Tensor;
+  /**
+   * The subclass's computation. Its inputs and output are the subclass's own: tensors in and a
+   * tensor out for most layers, an options object after the tensors and an [output, weights]
+   * pair out for MultiheadAttention, as PyTorch's tuple.
+   */
+  abstract forward(...inputs: any[]): any;
 
   /** Submodules by name (arrays of modules are named name.0, name.1, ...). */
   namedChildren(): [string, Module][] {

@@ -5,17 +5,9 @@
 // same weights as PyTorch's, forward and backward, in every mode.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, ids, torchTier, type InputSpec, type TorchCase } from './torch-tier.js';
-import { mulberry32 } from '../support/seeded-random.js';
+import { f32, ids, torchTier, uniform, type TorchCase } from './torch-tier.js';
 
 const { nn } = tpu;
-
-/** Seeded uniform values in [lo, hi) of a shape: the same on every run. */
-function uniform(shape: readonly number[], seed: number, lo = -1, hi = 1): InputSpec {
-  const rand = mulberry32(seed);
-  const n = shape.reduce((a, b) => a * b, 1);
-  return { values: Array.from({ length: n }, () => lo + (hi - lo) * rand()), shape, dtype: 'float32' };
-}
 
 const X = f32([-25, -7, -4, -3, -2.5, -1, -0.5, -0, 0, 0.5, 1, 2.5, 3, 4, 7, 25]);
 const ROWS = uniform([3, 4], 1, -3, 3);
