@@ -2,7 +2,8 @@
 // weights, in eval() (dropout off): post-norm and pre-norm (normFirst), seq-first and batch-first,
 // relu, gelu and a function as activation, bool and float masks, the isCausal hint, no bias;
 // the 2-layer encoder's output and gradients w.r.t. the input and every parameter, in debug,
-// strict and fused mode. Its layers are deep copies named as PyTorch's; bad arguments are named.
+// strict and fused mode and under tpu.compile. Its layers are deep copies named as PyTorch's;
+// bad arguments are named.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bool, torchTier, uniform, type TorchCase } from './torch-tier.js';
@@ -71,7 +72,7 @@ const cases: TorchCase[] = [
   },
 ];
 
-torchTier('tpu.nn.TransformerEncoderLayer and TransformerEncoder follow torch.nn', cases);
+torchTier('tpu.nn.TransformerEncoderLayer and TransformerEncoder follow torch.nn', cases, { compile: true });
 
 describe('tpu.nn.TransformerEncoder', () => {
   it("names its parameters as PyTorch's, in its order", () => {
