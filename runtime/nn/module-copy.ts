@@ -1,7 +1,8 @@
 // A module's deep copy, as Python's copy.deepcopy of a torch.nn.Module (what TransformerEncoder
 // does to its layer): new parameters and buffers of the same values, new submodules, the same
 // class and settings. A module or tensor reached twice (a tied weight) is copied once and stays
-// shared in the copy. Other values (numbers, strings, functions, options objects) are shared.
+// shared in the copy. Other values (numbers, strings, functions, options objects) are shared;
+// JS #private fields are not own properties and are not copied.
 import { Tensor } from '../tensor.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { materialize } from '../modes/materialize.js';

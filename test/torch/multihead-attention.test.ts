@@ -2,7 +2,8 @@
 // weights: outputs and attention weights seq-first and batch-first, self- and cross-attention,
 // bool and float attnMask (2-D and 3-D) and keyPaddingMask, the isCausal hint, unbatched inputs,
 // kdim/vdim, no bias, dropout off in eval(), gradients w.r.t. the input and every parameter, in
-// debug, strict and fused mode and under tpu.compile; its stateDict keys are PyTorch's; bad shapes are named.
+// debug, strict and fused mode and under tpu.compile; its stateDict keys are PyTorch's; bad
+// shapes are named.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bool, f32, torchTier, uniform, type TorchCase } from './torch-tier.js';
