@@ -32,3 +32,6 @@ export { DistributedDataParallel, type DDPOptions } from '../distributed/ddp.js'
 export { fullyShard, FullyShardedModule, type FullyShardOptions } from '../distributed/fully-shard.js';
 export { RNN, LSTM, GRU, type RNNOptions, type LSTMOptions, type GRUOptions } from './recurrent-layers.js';
 export { RNNCell, LSTMCell, GRUCell, type CellOptions, type RNNCellOptions } from './recurrent-cells.js';
+export { MultiheadAttention, type MultiheadAttentionLayerOptions, type MultiheadAttentionForwardOptions } from './multihead-attention.js';
+export { TransformerEncoderLayer, type TransformerEncoderLayerRest, type EncoderLayerForwardOptions, type Activation } from './transformer-encoder-layer.js';
+export { TransformerEncoder, type TransformerEncoderOptions, type EncoderForwardOptions } from './transformer-encoder.js';

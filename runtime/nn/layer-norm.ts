@@ -12,6 +12,8 @@ import { specialized, specializedOptions } from '../jit/live-number.js';
 export interface LayerNormOptions {
   eps?: number;
   elementwiseAffine?: boolean;
+  /** With elementwiseAffine: a learned shift too (default true; false: the scale only, as PyTorch's bias=False). */
+  bias?: boolean;
   dtype?: DType;
 }
 
@@ -27,7 +29,7 @@ export class LayerNorm extends Module {
 
   constructor(normalizedShape: number | readonly number[], options: LayerNormOptions = {}) {
     super();
-    readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'dtype']);
+    readOptions<LayerNormOptions>('nn.LayerNorm', options, ['eps', 'elementwiseAffine', 'bias', 'dtype']);
     options = specializedOptions(options);
     const shape = specialized(normalizedShape);
     this.normalizedShape = (typeof shape === 'number' ? [shape] : [...shape]).map((d, i) => positiveInt('LayerNorm', `normalizedShape[${i}]`, d));
@@ -35,7 +37,7 @@ export class LayerNorm extends Module {
     const dtype = options.dtype ?? 'float32';
     const affine = options.elementwiseAffine ?? true;
     this.weight = affine ? constantParameter(this.normalizedShape, 1, dtype) : null;
-    this.bias = affine ? constantParameter(this.normalizedShape, 0, dtype) : null;
+    this.bias = affine && options.bias !== false ? constantParameter(this.normalizedShape, 0, dtype) : null;
   }
 
   forward(x: Tensor): Tensor {

@@ -48,8 +48,8 @@ export abstract class Module {
 
   /**
    * What the module computes. Most layers take and return tensors; some return several
-   * (nn.LSTM's [output, [h_n, c_n]]), as PyTorch's forward may return anything: each layer
-   * declares its own types.
+   * (nn.LSTM's [output, [h_n, c_n]], MultiheadAttention's [output, weights]) or take an options
+   * object after the tensors, as PyTorch's forward may: each layer declares its own types.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a subclass's forward may return any structure
   abstract forward(...inputs: any[]): any;

@@ -20,3 +20,8 @@ export function noteAssigned(value: unknown): void {
 export function isParameter(t: { readonly requiresGrad: boolean }): boolean {
   return t.requiresGrad || registered.has(t);
 }
+
+/** A frozen parameter's copy (copyModule, a TransformerEncoder's layers) stays a parameter. */
+export function markParameter(t: Tensor): void {
+  registered.add(t);
+}
