@@ -88,6 +88,7 @@ export const nnFunctional = {
   leakyRelu: ops.leakyRelu, elu: ops.elu, selu: ops.selu, celu: ops.celu, hardtanh: ops.hardtanh, relu6: ops.relu6,
   hardsigmoid: ops.hardsigmoid, hardswish: ops.hardswish, softplus: ops.softplus, logSigmoid: ops.logSigmoid, mish: ops.mish,
   softsign: ops.softsign, tanhshrink: ops.tanhshrink, softmin: ops.softmin,
+  hardshrink: ops.hardshrink, softshrink: ops.softshrink, threshold: ops.threshold, prelu: ops.prelu, glu: ops.glu,
   normalize: ops.normalize, cosineSimilarity: ops.cosineSimilarity, pairwiseDistance: ops.pairwiseDistance,
   softmax: ops.softmax, logSoftmax: ops.logSoftmax, layerNorm: ops.layerNorm, rmsNorm: ops.rmsNorm,
   dropout: ops.dropout, embedding: ops.embedding, linear: ops.linear, oneHot: ops.oneHot, pad: ops.pad,

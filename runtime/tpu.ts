@@ -158,7 +158,7 @@ type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | '
 type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
-  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
+  | 'softsign' | 'tanhshrink' | 'softmin' | 'hardshrink' | 'softshrink' | 'threshold' | 'prelu' | 'glu' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
   | 'batchNorm' | 'groupNorm' | 'adaptiveAvgPool2d' | 'maxPool1d' | 'avgPool1d'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {

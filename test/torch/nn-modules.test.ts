@@ -5,17 +5,10 @@
 // same weights as PyTorch's, forward and backward, in every mode.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, ids, torchTier, type InputSpec, type TorchCase } from './torch-tier.js';
-import { mulberry32 } from '../support/seeded-random.js';
+import { f32, ids, torchTier, uniform, type TorchCase } from './torch-tier.js';
+import { loaded, pyLoad } from './module-weights.js';
 
 const { nn } = tpu;
-
-/** Seeded uniform values in [lo, hi) of a shape: the same on every run. */
-function uniform(shape: readonly number[], seed: number, lo = -1, hi = 1): InputSpec {
-  const rand = mulberry32(seed);
-  const n = shape.reduce((a, b) => a * b, 1);
-  return { values: Array.from({ length: n }, () => lo + (hi - lo) * rand()), shape, dtype: 'float32' };
-}
 
 const X = f32([-25, -7, -4, -3, -2.5, -1, -0.5, -0, 0, 0.5, 1, 2.5, 3, 4, 7, 25]);
 const ROWS = uniform([3, 4], 1, -3, 3);
@@ -128,12 +121,6 @@ const lossCases: TorchCase[] = [
 torchTier('tpu.nn layers follow torch.nn', layerCases, { compile: true });
 torchTier('tpu.nn loss modules follow torch.nn', lossCases, { compile: true });
 
-/** The parameters' values copied in module order, PyTorch's `copy_` of the inputs x0, x1, ... */
-function loaded<M extends InstanceType<typeof nn.Module>>(m: M, params: readonly Tensor[]): M {
-  tpu.noGrad(() => m.parameters().forEach((p, i) => (p as Tensor).copy_(params[i]!)));
-  return m;
-}
-const pyLoad = (names: string) => `with torch.no_grad():\n    for p, v in zip(m.parameters(), [${names}]): p.copy_(v)`;
 
 const MLP_PY = 'torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(6, 5), torch.nn.LeakyReLU(0.1), torch.nn.Dropout(0.5), torch.nn.Linear(5, 3))';
 const CNN_PY = 'torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(18, 3), torch.nn.LogSoftmax(1))';

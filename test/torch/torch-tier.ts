@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { KNOWN_FAILURES } from './known-failures.js';
+import { mulberry32 } from '../support/seeded-random.js';
 
 type DType = 'float32' | 'bfloat16' | 'int32' | 'int64' | 'bool';
 /** Non-finite numbers and -0 as JSON can carry them; int64 values as exact decimal strings. */
@@ -93,6 +94,13 @@ export const grads = (name: string, inputs: TorchCase['inputs'], js: (...xs: Ten
 export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 0): InputSpec {
   const n = shape.reduce((a, b) => a * b, 1);
   return { values: Array.from({ length: n }, (_, i) => (i + offset) * scale), shape, dtype };
+}
+
+/** Seeded uniform float32 values in [lo, hi) of a shape: the same on every run. */
+export function uniform(shape: readonly number[], seed: number, lo = -1, hi = 1): InputSpec {
+  const rand = mulberry32(seed);
+  const n = shape.reduce((a, b) => a * b, 1);
+  return { values: Array.from({ length: n }, () => lo + (hi - lo) * rand()), shape, dtype: 'float32' };
 }
 
 const toWire = (v: number | boolean | bigint): Wire =>

@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { ids, torchTier, type InputSpec } from '../torch/torch-tier.js';
-import { mulberry32 } from '../support/seeded-random.js';
+import { ids, torchTier, uniform } from '../torch/torch-tier.js';
 
 tpu.setDevice({ chips: 2 });
 const { nn } = tpu;
@@ -159,11 +158,6 @@ describe('ModuleList and ModuleDict as containers', () => {
     expect(() => new nn.ModuleList().forward(tpu.ones([1]))).toThrow(/nn\.ModuleList: has no forward/);
   });
 });
-
-function uniform(shape: readonly number[], seed: number): InputSpec {
-  const rand = mulberry32(seed);
-  return { values: Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => 2 * rand() - 1), shape, dtype: 'float32' };
-}
 
 /** Every parameter and buffer of the model, in stateDict order, then the input and the labels. */
 const PARAM_SHAPES = [[4, 3], [4], [4], [4], [4, 4], [4], [4, 4], [4], [2, 4], [2], [1, 4], [1], [1, 4], [1]];
