@@ -14,6 +14,9 @@ export { Hardshrink, Softshrink, Threshold } from './shrink-layers.js';
 export { PReLU, type PReLUOptions } from './prelu-layer.js';
 export { GLU } from './glu-layer.js';
 export { Upsample } from './upsample.js';
+export {
+  ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
+} from './padding-layers.js';
 export { Softmax, LogSoftmax, Softmin } from './softmax-layers.js';
 export { Flatten, Unflatten, Identity, type FlattenOptions, type UnflattenOptions } from './shape-layers.js';
 export { MaxPool2d, AvgPool2d, type MaxPool2dOptions, type AvgPool2dOptions } from './pool-layers.js';
