@@ -47,7 +47,7 @@ export const functional = {
   where: ops.where, concat: ops.concat, cat: ops.concat, stack: ops.stack, hstack: ops.hstack, vstack: ops.vstack, meshgrid: ops.meshgrid, einsum: ops.einsum,
   split: ops.split, chunk: ops.chunk, tensorSplit: ops.tensorSplit, roll: ops.roll, flip: ops.flip, fliplr: ops.fliplr, flipud: ops.flipud,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
-  mm: ops.mm, mv: ops.mv, addmm: ops.addmm, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
+  mm: ops.mm, mv: ops.mv, addmm: ops.addmm, baddbmm: ops.baddbmm, addcmul: ops.addcmul, addcdiv: ops.addcdiv, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
   linalg: ops.linalg, det: ops.det, slogdet: ops.slogdet, inverse: ops.inv, cross: ops.cross, kron: ops.kron, tensordot: ops.tensordot, cdist: ops.cdist,
   t: method('t'), swapaxes: method('swapaxes'), swapdims: method('swapdims'), select: ops.select, unbind: method('unbind'),
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),

@@ -29,6 +29,7 @@ export * from './special-functions.js';
 export * from './special-values.js';
 export * from './rounding.js';
 export * from './binary-math.js';
+export * from './addcmul-addcdiv.js';
 export * from './where.js';
 export * from './logical.js';
 export * from './bitwise.js';

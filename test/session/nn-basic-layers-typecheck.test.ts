@@ -1,6 +1,7 @@
 // The layers and functions added for natural notebook code type-check in a cell (the
 // declarations a cell's language service reads, dist/runtime): Conv1d, RMSNorm, PReLU, GLU,
-// Upsample, Threshold by position and by name; F.hardshrink, softshrink, threshold, prelu, glu.
+// Upsample, Threshold by position and by name; F.hardshrink, softshrink, threshold, prelu, glu;
+// tpu.addcmul, addcdiv, baddbmm and their methods (addcmul_, addcdiv_ in place).
 // Values hand-computed (exact in float32) or shapes.
 import { describe, expect, it } from 'vitest';
 import { builtSessions } from './built-sessions.js';
@@ -27,5 +28,18 @@ describe('new nn layers and functions under %typecheck error', () => {
       [[1, 4, 5], [3, 2], [1, 1, 4, 4], [1, 1, 4, 4], [2, 3]],
       ['RMSNorm([4], eps=null, elementwiseAffine=false)', 'Threshold(threshold=0.5, value=20, inplace=true)', 'PReLU(numParameters=3)', 'Softshrink(1)', 'Hardshrink(2)'],
     ])}'`);
+  });
+
+  it('addcmul, addcdiv and baddbmm with { value } and { beta, alpha }', async () => {
+    const cell = [
+      'const sum = tpu.addcmul(tpu.tensor([1, 1]), tpu.tensor([2, 3]), tpu.tensor([4, 5]), { value: 0.5 }).tolist();',
+      'const quotient = tpu.tensor([1]).addcdiv(tpu.tensor([3]), tpu.tensor([2])).tolist();',
+      'const v = tpu.zeros([2]);',
+      'const same = v.addcmul_(tpu.tensor([2, 3]), tpu.tensor([2, 3]), { value: 0.5 }) === v;',
+      'const stepped = tpu.ones([2]).addcdiv_(tpu.tensor([1, 4]), tpu.tensor([2, 2]), { value: -2 }).tolist();',
+      'const b = [tpu.baddbmm(tpu.zeros([2, 1, 1]), tpu.ones([2, 1, 3]), tpu.ones([2, 3, 1]), { alpha: 2 }).tolist(), tpu.ones([2, 1, 1]).baddbmm(tpu.ones([2, 1, 3]), tpu.ones([2, 3, 1]), { beta: 0 }).tolist()];',
+      'JSON.stringify([sum, quotient, same, v.tolist(), stepped, b])',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[5, 8.5], [2.5], true, [2, 4.5], [0, -3], [[[[6]], [[6]]], [[[3]], [[3]]]]])}'`);
   });
 });
