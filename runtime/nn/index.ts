@@ -23,6 +23,7 @@ export { MaxPool2d, AvgPool2d, type MaxPool2dOptions, type AvgPool2dOptions } fr
 export { Sequential } from './sequential.js';
 export { ModuleList } from './module-list.js';
 export { ModuleDict } from './module-dict.js';
+export { ParameterList } from './parameter-list.js';
 export {
   CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss,
 } from './loss-modules.js';

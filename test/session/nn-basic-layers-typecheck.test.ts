@@ -1,7 +1,7 @@
 // The layers and functions added for natural notebook code type-check in a cell (the
 // declarations a cell's language service reads, dist/runtime): Conv1d, RMSNorm, PReLU, GLU,
 // Upsample, Threshold by position and by name; F.hardshrink, softshrink, threshold, prelu, glu;
-// tpu.addcmul, addcdiv, baddbmm and their methods (addcmul_, addcdiv_ in place).
+// tpu.addcmul, addcdiv, baddbmm and their methods (addcmul_, addcdiv_ in place); nn.ParameterList.
 // Values hand-computed (exact in float32) or shapes.
 import { describe, expect, it } from 'vitest';
 import { builtSessions } from './built-sessions.js';
@@ -41,5 +41,19 @@ describe('new nn layers and functions under %typecheck error', () => {
       'JSON.stringify([sum, quotient, same, v.tolist(), stepped, b])',
     ].join('\n');
     expect(await driver.value(cell)).toBe(`'${JSON.stringify([[5, 8.5], [2.5], true, [2, 4.5], [0, -3], [[[[6]], [[6]]], [[[3]], [[3]]]]])}'`);
+  });
+
+  it('ParameterList: indexed, appended, iterated, in a module', async () => {
+    const cell = [
+      'class Scaled extends tpu.nn.Module {',
+      '  scales = new tpu.nn.ParameterList([tpu.full([2], 3)]);',
+      '  forward(x: ReturnType<typeof tpu.ones>) { return x.mul(this.scales[0]!); }',
+      '}',
+      'const m = new Scaled();',
+      'm.scales.append(tpu.zeros([1]));',
+      'const sizes = [...m.scales].map((p) => p.numel());',
+      'JSON.stringify([m.forward(tpu.ones([2])).tolist(), Object.keys(m.stateDict()), sizes, m.scales.length])',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[3, 3], ['scales.0', 'scales.1'], [2, 1], 2])}'`);
   });
 });
