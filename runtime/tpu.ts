@@ -87,7 +87,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'emptyLike' | 'randLike' 
   | 'split' | 'chunk' | 'tensorSplit' | 'roll' | 'flip' | 'fliplr' | 'flipud' | 'dot' | 'outer' | 'bmm' | 'clamp' | 'lerp' | 'std' | 'varMean' | 'stdMean' | 'logsumexp'
   | 'norm' | 'cumsum' | 'cumprod' | 'sort' | 'argsort' | 'topk' | 'tril' | 'triu' | 'gather' | 'indexSelect' | 'scatterAdd'
   | 'maskedFill' | 'maskedSelect' | 'nonzero' | 'countNonzero' | 'searchsorted' | 'bucketize' | 'bincount' | 'histc' | 'unique' | 'argwhere' | 'squeeze' | 'unsqueeze' | 'flatten' | 'unflatten' | 'movedim' | 'softmax' | 'logSoftmax'
-  | 'mm' | 'mv' | 'addmm' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
+  | 'mm' | 'mv' | 'addmm' | 'baddbmm' | 'addcmul' | 'addcdiv' | 'diagonal' | 'diag' | 'trace' | 'select' | 'fmax' | 'fmin' | 'hypot' | 'xlogy' | 'logaddexp'
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'bernoulli' | 'multinomial' | 'hstack' | 'vstack' | 'meshgrid'
   | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexCopy' | 'indexFill' | 'indexPut' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
@@ -158,7 +158,7 @@ type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | '
 type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
   | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
-  | 'softsign' | 'tanhshrink' | 'softmin' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
+  | 'softsign' | 'tanhshrink' | 'softmin' | 'hardshrink' | 'softshrink' | 'threshold' | 'prelu' | 'glu' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
   | 'batchNorm' | 'groupNorm' | 'adaptiveAvgPool2d' | 'maxPool1d' | 'avgPool1d'>
   & FunctionalForms<'relu' | 'sigmoid' | 'tanh'>
   & {

@@ -18,14 +18,14 @@ export const POINTWISE = [
   'log10', 'log1p', 'log2', 'logaddexp', 'logicalAnd', 'logicalNot', 'logicalOr', 'logicalXor', 'logit', 'lt', 'maskedFill',
   'maximum', 'minimum', 'nanToNum', 'ne', 'pow', 'reciprocal', 'remainder', 'round', 'rsqrt', 'sigmoid', 'sign', 'signbit', 'silu',
   'sin', 'sinh', 'sqrt', 'square', 'tan', 'trunc', 'where', 'xlogy', 'to', 'bfloat16', 'clampMin', 'clampMax', 'lgamma', 'digamma',
-  'polygamma', 'erfinv',
+  'polygamma', 'erfinv', 'addcmul', 'addcdiv',
   // a Partial's copy too is reduced first, as PyTorch's clone does
   'clone', 'contiguous',
 ] as const;
 
 /** In place on the pieces (operands laid out as the DTensor is); a Partial DTensor is refused. */
 export const IN_PLACE = [
-  'add_', 'sub_', 'mul_', 'div_', 'pow_', 'clamp_', 'remainder_', 'floorDivide_', 'bitwiseAnd_', 'bitwiseOr_', 'bitwiseXor_',
+  'add_', 'sub_', 'mul_', 'div_', 'addcmul_', 'addcdiv_', 'pow_', 'clamp_', 'remainder_', 'floorDivide_', 'bitwiseAnd_', 'bitwiseOr_', 'bitwiseXor_',
   'bitwiseNot_', 'bitwiseLeftShift_', 'bitwiseRightShift_', 'fill_', 'zero_', 'maskedFill_', 'copy_', 'abs_', 'acos_', 'asin_',
   'atan_', 'ceil_', 'cos_', 'cosh_', 'erf_', 'exp_', 'expm1_', 'floor_', 'frac_', 'log10_', 'log1p_', 'log2_', 'log_', 'neg_',
   'reciprocal_', 'relu_', 'round_', 'rsqrt_', 'sigmoid_', 'sign_', 'sin_', 'sinh_', 'sqrt_', 'square_', 'tan_', 'tanh_', 'trunc_',
@@ -74,7 +74,7 @@ export const ALONG_DIMS = {
  * chip computes the same whole result, and gradients flow back through the gathering.
  */
 export const REPLICATED = [
-  'addmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand', 'flatten',
+  'addmm', 'baddbmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand', 'flatten',
   'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'narrow', 'nonzero', 'countNonzero',
   'outer', 'repeat', 'repeatInterleave', 'reshape', 'roll', 'scatter', 'scatterAdd', 'select', 'slice', 'split', 'squeeze', 'take',
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',

@@ -3,17 +3,27 @@
 export { Module, type StateDict, type LoadOptions, type IncompatibleKeys } from './module.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
+export { Conv1d, type Conv1dOptions } from './conv1d.js';
 export { Embedding, type EmbeddingModuleOptions } from './embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
+export { RMSNorm, type RMSNormOptions } from './rms-norm.js';
 export { Dropout } from './dropout.js';
 export { ReLU, GELU, Tanh, Sigmoid, SiLU, SELU, ReLU6, Hardsigmoid, Hardswish, LogSigmoid, Mish, Softsign, Tanhshrink } from './activations.js';
 export { LeakyReLU, ELU, CELU, Hardtanh, Softplus } from './activations-with-options.js';
+export { Hardshrink, Softshrink, Threshold } from './shrink-layers.js';
+export { PReLU, type PReLUOptions } from './prelu-layer.js';
+export { GLU } from './glu-layer.js';
+export { Upsample } from './upsample.js';
+export {
+  ZeroPad1d, ZeroPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
+} from './padding-layers.js';
 export { Softmax, LogSoftmax, Softmin } from './softmax-layers.js';
 export { Flatten, Unflatten, Identity, type FlattenOptions, type UnflattenOptions } from './shape-layers.js';
 export { MaxPool2d, AvgPool2d, type MaxPool2dOptions, type AvgPool2dOptions } from './pool-layers.js';
 export { Sequential } from './sequential.js';
 export { ModuleList } from './module-list.js';
 export { ModuleDict } from './module-dict.js';
+export { ParameterList } from './parameter-list.js';
 export {
   CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss,
 } from './loss-modules.js';

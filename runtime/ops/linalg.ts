@@ -1,4 +1,4 @@
-// dot outer bmm mm mv addmm linear: composed over matmul/mul, with PyTorch's shape checks.
+// dot outer bmm mm mv addmm baddbmm linear: composed over matmul/mul, with PyTorch's shape checks.
 import { broadcastShapes, formatShape, shapesEqual } from '../shape.js';
 import { isFloating } from '../dtype.js';
 import { readOptions } from '../options.js';
@@ -90,21 +90,44 @@ export interface AddmmOptions {
  */
 export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: AddmmOptions): Tensor {
   tensorArg('addmm', 'input', input);
-  const { beta = 1, alpha = 1 } = specializedOptions(readOptions<AddmmOptions>('addmm', options, ['beta', 'alpha']));
   const shape = matrixProductShape('addmm', mat1, mat2, ['mat1', 'mat2']);
-  for (const [name, v] of [['beta', beta], ['alpha', alpha]] as const) {
-    if (typeof v !== 'number' || Number.isNaN(v)) throw new TypeError(`addmm: ${name} must be a number; got ${JSON.stringify(v)}`);
-    if (!isFloating(mat1.dtype) && !Number.isInteger(v)) throw new TypeError(`addmm: ${name} must be an integer for ${mat1.dtype} matrices (PyTorch truncates it); got ${v}`);
+  return scaledProductSum('addmm', input, mat1, mat2, shape, ['mat1·mat2', "matrices'"], options);
+}
+
+/**
+ * beta·input + alpha·(batch1 @ batch2), [b, n, m] @ [b, m, p], input broadcast to [b, n, p]
+ * (torch.baddbmm).
+ * @example tpu.baddbmm(tpu.zeros([2, 1, 1]), tpu.ones([2, 1, 3]), tpu.ones([2, 3, 1]), { alpha: 2 }) // [[[6]], [[6]]]
+ */
+export function baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: AddmmOptions): Tensor {
+  tensorArg('baddbmm', 'input', input);
+  tensorArg('baddbmm', 'batch1', batch1);
+  tensorArg('baddbmm', 'batch2', batch2);
+  if (batch1.ndim !== 3 || batch2.ndim !== 3) throw new RangeError(`baddbmm: batch1 and batch2 must be 3-D; got batch1 ${formatShape(batch1.shape)} and batch2 ${formatShape(batch2.shape)}`);
+  if (batch1.dtype !== batch2.dtype) throw new TypeError(`baddbmm: batch1 and batch2 must have the same dtype, as in PyTorch; got ${batch1.dtype} and ${batch2.dtype}`);
+  const [b, n, m] = batch1.shape as [number, number, number];
+  if (batch2.shape[0] !== b || batch2.shape[1] !== m) {
+    throw new RangeError(`baddbmm: batch1 ${formatShape(batch1.shape)} and batch2 ${formatShape(batch2.shape)} cannot be multiplied: batch sizes ${b} and ${batch2.shape[0]}, ${m} columns against ${batch2.shape[1]} rows`);
   }
-  if (input.dtype !== mat1.dtype) throw new TypeError(`addmm: input must have the matrices' dtype ${mat1.dtype}, as in PyTorch; got ${input.dtype}. Cast it: input.to('${mat1.dtype}')`);
-  if (!shapesEqual(broadcastShapes('addmm', input.shape, shape, ['input', 'mat1·mat2']), shape)) {
-    throw new RangeError(`addmm: input ${formatShape(input.shape)} must broadcast to the product's shape ${formatShape(shape)}`);
+  return scaledProductSum('baddbmm', input, batch1, batch2, [b, n, batch2.shape[2]!], ['batch1@batch2', "batches'"], options);
+}
+
+/** addmm's and baddbmm's beta·input + alpha·(a @ b), the product of `shape`, with PyTorch's checks of beta, alpha and input. */
+function scaledProductSum(op: string, input: Tensor, a: Tensor, b: Tensor, shape: number[], [product, operands]: readonly [string, string], options?: AddmmOptions): Tensor {
+  const { beta = 1, alpha = 1 } = specializedOptions(readOptions<AddmmOptions>(op, options, ['beta', 'alpha']));
+  for (const [name, v] of [['beta', beta], ['alpha', alpha]] as const) {
+    if (typeof v !== 'number' || Number.isNaN(v)) throw new TypeError(`${op}: ${name} must be a number; got ${JSON.stringify(v)}`);
+    if (!isFloating(a.dtype) && !Number.isInteger(v)) throw new TypeError(`${op}: ${name} must be an integer for ${a.dtype} ${operands.slice(0, -1)} (PyTorch truncates it); got ${v}`);
+  }
+  if (input.dtype !== a.dtype) throw new TypeError(`${op}: input must have the ${operands} dtype ${a.dtype}, as in PyTorch; got ${input.dtype}. Cast it: input.to('${a.dtype}')`);
+  if (!shapesEqual(broadcastShapes(op, input.shape, shape, ['input', product]), shape)) {
+    throw new RangeError(`${op}: input ${formatShape(input.shape)} must broadcast to the product's shape ${formatShape(shape)}`);
   }
   // bfloat16: the product's float32 sums scaled and added in float32, rounded once, as PyTorch's CPU kernel
   const bf16 = input.dtype === 'bfloat16';
   const wide = (t: Tensor) => (bf16 ? t.to('float32') : t);
-  return composite('addmm', () => {
-    const p = wide(mat1).matmul(wide(mat2));
+  return composite(op, () => {
+    const p = wide(a).matmul(wide(b));
     const scaled = alpha === 1 ? p : p.mul(alpha);
     // beta 0: input is not read, so its NaN and inf do not reach the result
     const sum = beta === 0 ? scaled : scaled.add(wide(input), { alpha: beta });
@@ -171,6 +194,11 @@ declare module '../tensor.js' {
      * @example tpu.tensor([1, 1]).addmm(tpu.tensor([[1, 2]]), tpu.tensor([[1, 0], [0, 1]]), { alpha: 2 }) // [[3, 5]]
      */
     addmm(mat1: Tensor, mat2: Tensor, options?: AddmmOptions): Tensor;
+    /**
+     * beta·x + alpha·(batch1 @ batch2) (torch.baddbmm).
+     * @example tpu.zeros([2, 1, 1]).baddbmm(tpu.ones([2, 1, 3]), tpu.ones([2, 3, 1]), { beta: 0 }) // [[[3]], [[3]]]
+     */
+    baddbmm(batch1: Tensor, batch2: Tensor, options?: AddmmOptions): Tensor;
   }
 }
 installMethods({
@@ -180,4 +208,5 @@ installMethods({
   mm(mat2) { return mm(this, mat2); },
   mv(vec) { return mv(this, vec); },
   addmm(mat1, mat2, options) { return addmm(this, mat1, mat2, options); },
+  baddbmm(batch1, batch2, options) { return baddbmm(this, batch1, batch2, options); },
 });

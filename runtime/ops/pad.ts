@@ -1,5 +1,6 @@
 // pad(x, [left, right, top, bottom, ...], { value }): PyTorch's constant padding, last dim
-// first; negative amounts crop. The fill value is a run-time scalar.
+// first; negative amounts crop. The fill value is a run-time scalar. The 'reflect' and
+// 'replicate' modes are pad-edges.ts.
 import { readOptions } from '../options.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -8,6 +9,7 @@ import { defineOp } from './op.js';
 import { embedSlice, slice, type SliceAttrs } from './slice.js';
 import { cropOf, type PadAttrs } from './pad-crop.js';
 import { specialized } from '../jit/live-number.js';
+import { padEdges, type EdgeMode } from './pad-edges.js';
 
 export const padOp = defineOp<PadAttrs>({
   name: 'pad',
@@ -27,13 +29,16 @@ export const padOp = defineOp<PadAttrs>({
 });
 
 export interface PadOptions {
-  mode?: 'constant';
+  /** 'constant' (default), or the edge 'reflect'ed or 'replicate'd (the last 1-3 dims of a batch). */
+  mode?: 'constant' | EdgeMode;
+  /** The fill of 'constant' (default 0). */
   value?: number;
 }
 
 /**
  * torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim.
  * @example tpu.nn.functional.pad(tpu.tensor([1, 2]), [1, 1]) // [0, 1, 2, 0]
+ * @example tpu.nn.functional.pad(tpu.tensor([[1, 2, 3]]), [2, 1], { mode: 'reflect' }) // [[3, 2, 1, 2, 3, 2]]
  */
 export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
   readOptions<PadOptions>('pad', opts, ['mode', 'value']);
@@ -44,7 +49,12 @@ export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}
   if (padding.length / 2 > x.ndim) {
     throw new RangeError(`pad: padding of length ${padding.length} pads ${padding.length / 2} dims but the input ${formatShape(x.shape)} has ${x.ndim}`);
   }
-  if ((opts.mode ?? 'constant') !== 'constant') throw new TypeError(`pad: mode must be 'constant'; got ${JSON.stringify(opts.mode)}`);
+  const mode = opts.mode ?? 'constant';
+  if (mode === 'reflect' || mode === 'replicate') {
+    if (opts.value !== undefined) throw new TypeError(`pad: mode '${mode}' takes no value, as in PyTorch; got value ${opts.value}`);
+    return padEdges(x, padding, mode);
+  }
+  if (mode !== 'constant') throw new TypeError(`pad: mode must be 'constant', 'reflect' or 'replicate'; got ${JSON.stringify(mode)}`);
   const pads = x.shape.map(() => [0, 0]);
   for (let i = 0; i < padding.length / 2; i++) pads[x.ndim - 1 - i] = [padding[2 * i]!, padding[2 * i + 1]!];
   return apply(padOp, [x, opts.value ?? 0], { pads });

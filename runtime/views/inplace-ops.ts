@@ -5,6 +5,7 @@ import { formatShape } from '../shape.js';
 import type { Operand } from '../ops/op.js';
 import type { AlphaOptions } from '../ops/scaled-add.js';
 import type { DivOptions } from '../ops/division.js';
+import type { ValueOption } from '../ops/addcmul-addcdiv.js';
 import { assignAll } from '../modes/assign.js';
 import { filled } from '../ops/constant.js';
 import { installMethods } from '../install-methods.js';
@@ -173,6 +174,16 @@ declare module '../tensor.js' {
      */
     clamp_(min?: Operand | null, max?: Operand | null): Tensor;
     /**
+     * In place: x += value·tensor1·tensor2 (Tensor.addcmul_; value 1); returns this.
+     * @example expAvgSq.mul_(beta2).addcmul_(grad, grad, { value: 1 - beta2 })
+     */
+    addcmul_(tensor1: Tensor, tensor2: Tensor, options?: ValueOption): Tensor;
+    /**
+     * In place: x += value·tensor1/tensor2 (Tensor.addcdiv_; value 1); returns this.
+     * @example param.addcdiv_(expAvg, denom, { value: -stepSize })
+     */
+    addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: ValueOption): Tensor;
+    /**
      * In place: every element becomes 0; returns this.
      * @example tpu.ones([2]).zero_() // [0, 0]
      */
@@ -216,6 +227,8 @@ installMethods({
   bitwiseNot_() { return arithmeticInPlace('bitwiseNot_', this, (self) => self.bitwiseNot()); },
   pow_(exponent) { return arithmeticInPlace('pow_', this, (self) => self.pow(exponent), [this, exponent]); },
   clamp_(min, max) { return arithmeticInPlace('clamp_', this, (self) => self.clamp(min, max), [this, min, max]); },
+  addcmul_(tensor1, tensor2, options) { return arithmeticInPlace('addcmul_', this, (self) => self.addcmul(tensor1, tensor2, options)); },
+  addcdiv_(tensor1, tensor2, options) { return arithmeticInPlace('addcdiv_', this, (self) => self.addcdiv(tensor1, tensor2, options)); },
   zero_() { return fillInPlace('zero_', this, 0, null); },
   fill_(value) {
     if (value instanceof Tensor && value.ndim !== 0) throw new TypeError(`fill_: value must be a number, a boolean or a 0-d tensor (as PyTorch's fill_); got a tensor of shape ${formatShape(value.shape)}`);

@@ -42,6 +42,15 @@ for (const mode of ['debug', 'strict', 'fused'] as const) {
       expectDTensor(d, fromFn([10, 6], ([, j]) => row.data[j!]!), '[Shard(0), Shard(1)]');
     }));
 
+    it("addcmul_ and addcdiv_ of DTensors laid out otherwise keep Shard(0)", () => tpu.withMode(mode, () => {
+      const d = tpu.distributeTensor(tensorOf(x), mesh, [S0]);
+      const divisor = map(row, (v) => Math.abs(v) + 1);
+      d.addcmul_(tpu.distributeTensor(tensorOf(y), mesh, [S1]), tpu.distributeTensor(tensorOf(row), mesh, [R]), { value: 0.5 });
+      d.addcdiv_(tpu.distributeTensor(tensorOf(y), mesh, [R]), tpu.distributeTensor(tensorOf(divisor), mesh, [R]), { value: -2 });
+      const mul = zip(zip(y, row, (b, c) => b * c), x, (bc, a) => a + 0.5 * bc);
+      expectDTensor(d, zip(mul, zip(y, divisor, (b, c) => b / c), (a, q) => a - 2 * q), '[Shard(0)]', 1e-5);
+    }));
+
     it('fill_ and zero_ of Replicate', () => tpu.withMode(mode, () => {
       const d = tpu.distributeTensor(tensorOf(x), mesh, [R]);
       d.fill_(3);

@@ -68,6 +68,7 @@ export const CASES: OpCase[] = [
   { op: 'hypot', args: [operand('row')], layout: kept },
   { op: 'logaddexp', args: [operand('y')], layout: kept },
   { op: 'clamp', args: [-1, 2], layout: kept },
+  { op: 'addcmul', args: [operand('y'), operand('row'), { value: 0.5 }], layout: kept },
   { op: 'pow', args: [3], layout: kept },
   { op: 'xlogy', args: [2], layout: kept },
   { op: 'where', args: [operand('mask'), operand('y')], layout: kept },

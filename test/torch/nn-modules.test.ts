@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { f32, ids, torchTier, uniform, type TorchCase } from './torch-tier.js';
+import { loaded, pyLoad } from './module-weights.js';
 
 const { nn } = tpu;
 
@@ -120,12 +121,6 @@ const lossCases: TorchCase[] = [
 torchTier('tpu.nn layers follow torch.nn', layerCases, { compile: true });
 torchTier('tpu.nn loss modules follow torch.nn', lossCases, { compile: true });
 
-/** The parameters' values copied in module order, PyTorch's `copy_` of the inputs x0, x1, ... */
-function loaded<M extends InstanceType<typeof nn.Module>>(m: M, params: readonly Tensor[]): M {
-  tpu.noGrad(() => m.parameters().forEach((p, i) => (p as Tensor).copy_(params[i]!)));
-  return m;
-}
-const pyLoad = (names: string) => `with torch.no_grad():\n    for p, v in zip(m.parameters(), [${names}]): p.copy_(v)`;
 
 const MLP_PY = 'torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(6, 5), torch.nn.LeakyReLU(0.1), torch.nn.Dropout(0.5), torch.nn.Linear(5, 3))';
 const CNN_PY = 'torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(18, 3), torch.nn.LogSoftmax(1))';

@@ -3,10 +3,10 @@
 // model's forward and backward through the containers give PyTorch's values given the same
 // weights, and the containers' list and dict operations, train()/eval(), optimizer steps and
 // data parallelism (DDP and fullyShard on 2 emulated chips copy and shard the modules inside).
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { ids, torchTier, uniform } from '../torch/torch-tier.js';
+import { torchNames } from '../support/torch-names.js';
 
 tpu.setDevice({ chips: 2 });
 const { nn } = tpu;
@@ -47,13 +47,6 @@ class Net(torch.nn.Module):
             h = block(h)
         return torch.cat([self.heads['cls'](h), self.heads['reg'](h), self.heads['more']['extra'](h)], 1)
 `;
-
-/** Names PyTorch gives: a Python expression over the module m, printed as JSON. */
-function torchNames(setup: string, expression: string): unknown {
-  const run = spawnSync('python3', ['-c', `${setup}\nimport json\nprint(json.dumps(${expression}))`], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`python3 failed (python3 -m pip install torch==2.13.0+cpu): ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
 
 describe('ModuleList and ModuleDict name parameters as PyTorch', () => {
   it("stateDict() and namedParameters() of a nested model have PyTorch's keys, in its order", () => {
