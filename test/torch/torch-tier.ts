@@ -103,13 +103,6 @@ export function seq(dtype: DType, shape: readonly number[], scale = 1, offset = 
   return { values: Array.from({ length: n }, (_, i) => (i + offset) * scale), shape, dtype };
 }
 
-/** Seeded uniform float32 values in [lo, hi) of a shape: the same on every run. */
-export function uniform(shape: readonly number[], seed: number, lo = -1, hi = 1): InputSpec {
-  const rand = mulberry32(seed);
-  const n = shape.reduce((a, b) => a * b, 1);
-  return { values: Array.from({ length: n }, () => lo + (hi - lo) * rand()), shape, dtype: 'float32' };
-}
-
 const toWire = (v: number | boolean | bigint): Wire =>
   typeof v === 'bigint' ? String(v) : typeof v === 'boolean' ? v : Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : Object.is(v, -0) ? '-0' : v;
 const fromWire = (v: Wire): number | boolean =>
