@@ -175,12 +175,12 @@ declare module '../tensor.js' {
     clamp_(min?: Operand | null, max?: Operand | null): Tensor;
     /**
      * In place: x += value·tensor1·tensor2 (Tensor.addcmul_; value 1); returns this.
-     * @example expAvgSq.mul_(beta2).addcmul_(grad, grad, { value: 1 - beta2 })
+     * @example tpu.tensor([1, 1]).mul_(0.5).addcmul_(tpu.tensor([2, 4]), tpu.tensor([2, 4]), { value: 0.5 }) // [2.5, 8.5]
      */
     addcmul_(tensor1: Tensor, tensor2: Tensor, options?: ValueOption): Tensor;
     /**
      * In place: x += value·tensor1/tensor2 (Tensor.addcdiv_; value 1); returns this.
-     * @example param.addcdiv_(expAvg, denom, { value: -stepSize })
+     * @example tpu.tensor([1, 1]).addcdiv_(tpu.tensor([2, 6]), tpu.tensor([4, 3]), { value: -2 }) // [0, -3]
      */
     addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: ValueOption): Tensor;
     /**
