@@ -13,8 +13,7 @@ import { readOptions } from '../options.js';
 import { installMethods } from '../install-methods.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { specialized } from '../jit/live-number.js';
-import { checkedOnDevice } from './device-check.js';
-import { firstFailure } from './linalg/failure-info.js';
+import { checkedOnDevice, firstFailure } from './device-check.js';
 
 export interface BernoulliOptions {
   /** PyTorch's generator: not supported (one generator, tpu.manualSeed's); an error if given. */

@@ -37,3 +37,11 @@ export function checkedOnDevice(x: Tensor, info: Tensor, check: DeviceCheck): Te
   const first = where(flat.gt(0), starts.add(flat), none).amin();
   return apply(deviceCheckOp, [x, where(first.eq(none), 0, first)], check);
 }
+
+/** The first position (1-based) of each row of `good` [..., n] that is false, 0 where all are true: int32 [...]. */
+export function firstFailure(good: Tensor): Tensor {
+  const n = good.shape[good.ndim - 1]!;
+  const positions = constantTensor(Array.from({ length: n }, (_, k) => k + 1), [n], 'int32');
+  const first = where(good, n + 1, positions).amin(-1);
+  return where(first.gt(n), 0, first);
+}

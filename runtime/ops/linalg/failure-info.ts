@@ -1,17 +1,7 @@
 // LAPACK's `info` of a factorization, as PyTorch's *_ex functions return it and its errors
 // report it: per batch element, 0 when it went through, else the first step that failed (1-based).
 import type { Tensor } from '../../tensor.js';
-import { constantTensor } from '../constant.js';
 import { readOptions } from '../../options.js';
-import { where } from '../where.js';
-
-/** The first position (1-based) of each row of `good` [..., n] that is false, 0 where all are true: int32 [...]. */
-export function firstFailure(good: Tensor): Tensor {
-  const n = good.shape[good.ndim - 1]!;
-  const positions = constantTensor(Array.from({ length: n }, (_, k) => k + 1), [n], 'int32');
-  const first = where(good, n + 1, positions).amin(-1);
-  return where(first.gt(n), 0, first);
-}
 
 export interface CheckErrorsOptions {
   /** Raise (fail on the device) where info is not 0, as the function without _ex (false by default, as PyTorch's). */

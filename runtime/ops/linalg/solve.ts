@@ -7,9 +7,9 @@ import { composite } from '../../modes/composite.js';
 import { eye } from '../../creation-computed.js';
 import { concat } from '../concat.js';
 import { filled } from '../constant.js';
-import { checkedOnDevice } from '../device-check.js';
+import { checkedOnDevice, firstFailure } from '../device-check.js';
 import { eliminate } from './elimination.js';
-import { firstFailure, ofOwnBatch, readCheckErrors, type CheckErrorsOptions } from './failure-info.js';
+import { ofOwnBatch, readCheckErrors, type CheckErrorsOptions } from './failure-info.js';
 import { floatingArg, squareArg } from './matrix-args.js';
 import { InvEx, SolveEx } from './named-results.js';
 
