@@ -32,6 +32,22 @@ function checkNAdam(who: string, where: string, h: NAdamHyperparameters): NAdamH
 const mu = (beta1: number, decay: number, t: number) => beta1 * (1 - 0.5 * 0.96 ** (t * decay));
 
 /**
+ * Π μ_1..μ_t in float32, as PyTorch's mu_product state, for each (β1, momentumDecay) met: each
+ * step extends the list by one instead of multiplying from μ_1 again for every parameter.
+ */
+class MuProducts {
+  readonly #lists = new Map<string, number[]>();
+
+  upTo(beta1: number, decay: number, t: number): number {
+    const key = `${beta1},${decay}`;
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = [1]));
+    while (list.length <= t) list.push(Math.fround(list[list.length - 1]! * Math.fround(mu(beta1, decay, list.length))));
+    return list[t]!;
+  }
+}
+
+/**
  * NAdam (torch.optim.NAdam). `params` may be param groups with their own options.
  * @example const opt = new tpu.optim.NAdam(model.parameters(), { lr: 2e-3 })
  */
@@ -60,6 +76,7 @@ export class NAdam extends Optimizer<NAdamHyperparameters> {
   }
 
   protected readonly stateKeys = ['expAvg', 'expAvgSq'];
+  readonly #products = new MuProducts();
 
   protected checkGroup(values: NAdamHyperparameters, where: string): void {
     checkNAdam(this.name, where, values);
@@ -71,12 +88,7 @@ export class NAdam extends Optimizer<NAdamHyperparameters> {
     const beta = (i: 0 | 1) => checkHyper(this.name, `${where}betas[${i}]`, group.betas[i], 0, 1, true);
     const steps = () => this.updatesOf.get(p)!;
     const muAt = (t: number) => mu(beta(0), num('momentumDecay'), t);
-    /** Π μ_1..μ_t in float32, as PyTorch's mu_product. */
-    const muProduct = (t: number) => {
-      let product = 1;
-      for (let k = 1; k <= t; k++) product = Math.fround(product * Math.fround(muAt(k)));
-      return product;
-    };
+    const muProduct = (t: number) => this.#products.upTo(beta(0), num('momentumDecay'), t);
     const decoupled = this.groupFlag(group, 'decoupledWeightDecay');
     const g = this.followedGradient(group, p, grad, !decoupled);
     const base = decoupled && this.choice(group, 'weightDecay != 0', () => num('weightDecay') !== 0) ? p.mul(this.hyper(() => 1 - num('lr') * num('weightDecay'))) : p;
