@@ -6,7 +6,8 @@
 // is left to it.
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { cellCompilerOptions, emitCell, type CompiledCell } from '../../kernel/session/cells/compile-cell.js';
+import { cellCompilerOptions, emitCell } from '../../kernel/session/cells/compile-cell.js';
+import type { CompiledCell } from '../../kernel/session/cells/compiled-cell.js';
 import { emitBySplicing } from '../../kernel/session/cells/splice-emit.js';
 import { parseCell } from '../../kernel/session/cells/transpile-without-program.js';
 import { IMPORT_FUNCTION } from '../../kernel/session/cells/top-level-rewrite.js';

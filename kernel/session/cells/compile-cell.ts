@@ -11,22 +11,7 @@ import { topLevelRewriter, type TopLevelNames } from './top-level-rewrite.js';
 import { parseCell, parsedCleanly, transpileWithoutProgram, type TranspileOutput } from './transpile-without-program.js';
 import { recentParse, rememberParse } from './recent-parse.js';
 import { withOperatorHints } from './syntax-hints.js';
-
-export interface CompiledCell {
-  javascript: string;
-  positions: PiecePositions;
-  /** Names the cell assigns on the global object. */
-  declaredNames: string[];
-  /** The script evaluates to a generator function to drive step by step (see top-level-rewrite.ts), else to a promise. */
-  steppable: boolean;
-}
-
-/** A syntax error at a 1-based line and column of the cell. */
-export interface CellSyntaxError {
-  message: string;
-  line: number;
-  column: number;
-}
+import type { CellSyntaxError, CompileResult, CompiledCell } from './compiled-cell.js';
 
 let options: ts.CompilerOptions | undefined;
 
@@ -43,7 +28,6 @@ export const cellCompilerOptions = (): ts.CompilerOptions => (options ??= {
   moduleDetection: typescript().ModuleDetectionKind.Force,
 });
 
-export type CompileResult = CompiledCell | { syntaxErrors: CellSyntaxError[] };
 
 /** Re-run cells (and benchmarks) skip the transpiler: the output depends on the source text only. */
 const recentCompiles = new Map<string, CompileResult>();

@@ -9,7 +9,7 @@
 import type ts from 'typescript';
 import { OPERATOR_DISPATCH } from '../operators/operator-dispatch.js';
 import { typescript } from '../typescript.js';
-import type { CompiledCell } from './compile-cell.js';
+import type { CompiledCell } from './compiled-cell.js';
 import { SplicedText } from './spliced-text.js';
 import { hasTopLevelForAwait, IMPORT_FUNCTION } from './top-level-rewrite.js';
 import { hasModifier, NotErasable, TypeErasure } from './type-erasure.js';

@@ -1,7 +1,7 @@
 // PyTorch's `a @ b` is no JavaScript operator, and TypeScript's parse error there ("Unexpected
 // keyword or identifier.", "',' expected.") does not say so: the cell's first syntax error names
 // the method when its line holds an `@` between two operands (outside a string).
-import type { CellSyntaxError } from './compile-cell.js';
+import type { CellSyntaxError } from './compiled-cell.js';
 
 const MATMUL = /[\w$)\]]\s*@\s*[\w$([]/g;
 
