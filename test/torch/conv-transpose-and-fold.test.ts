@@ -43,6 +43,8 @@ const functionCases: TorchCase[] = [
   grads('convTranspose2d gradients of input, weight and bias (stride, padding, outputPadding, dilation)', [IMG, W2, uniform([3], 69)],
     (x, w, b) => F.convTranspose2d(x, w, b, { stride: [2, 1], padding: [1, 2], outputPadding: [1, 0], dilation: [1, 2] }),
     'F.conv_transpose2d(x0, x1, x2, stride=(2, 1), padding=(1, 2), output_padding=(1, 0), dilation=(1, 2))', { rtol: 1e-4, atol: 1e-3 }),
+  grads('convTranspose2d gradients with an outputPadding below the dilation, not the stride', [IMG, W2], (x, w) => F.convTranspose2d(x, w, { stride: 2, dilation: 3, outputPadding: 2, padding: 1 }),
+    'F.conv_transpose2d(x0, x1, stride=2, dilation=3, output_padding=2, padding=1)', { rtol: 1e-4, atol: 1e-3 }),
   grads('convTranspose2d gradients with groups', [IMG, uniform([4, 3, 2, 3], 70)], (x, w) => F.convTranspose2d(x, w, { groups: 2, stride: 2 }),
     'F.conv_transpose2d(x0, x1, groups=2, stride=2)', { rtol: 1e-4, atol: 1e-3 }),
   grads('convTranspose1d gradients', [SEQ, uniform([4, 1, 3], 71), uniform([2], 72)], (x, w, b) => F.convTranspose1d(x, w, b, { groups: 2, stride: 2, padding: 1, outputPadding: 1 }),

@@ -73,7 +73,13 @@ export const convTranspose2dOp: OpDef<ConvTransposeAttrs> = defineOp<ConvTranspo
   },
   grad(g, [x, w], _out, a) {
     const { outputPadding: _, ...conv } = a;
-    return [apply(conv2dOp, [g, w as Tensor], conv).to((x as Tensor).dtype), convWeightGrad(g, x as Tensor, (w as Tensor).shape, conv).to((w as Tensor).dtype)];
+    const xt = x as Tensor;
+    // with an outputPadding at or above the stride (below the dilation) the conv of the gradient
+    // reaches past x's last position: what lies past it belongs to no input
+    let gx = apply(conv2dOp, [g, w as Tensor], conv);
+    if (gx.shape[2] !== xt.shape[2]) gx = gx.narrow(2, 0, xt.shape[2]!);
+    if (gx.shape[3] !== xt.shape[3]) gx = gx.narrow(3, 0, xt.shape[3]!);
+    return [gx.to(xt.dtype), convWeightGrad(g, xt, (w as Tensor).shape, conv).to((w as Tensor).dtype)];
   },
 });
 
