@@ -4,7 +4,8 @@
 import { readOptions } from '../options.js';
 import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
-import { convTranspose1d, convTranspose2d, type ConvTransposeOptions } from '../ops/nn/conv-transpose.js';
+import { convTranspose1d, convTranspose2d, transposeAttrs, type ConvTransposeOptions } from '../ops/nn/conv-transpose.js';
+import type { ConvTransposeAttrs } from '../ops/nn/conv.js';
 import { Module } from './module.js';
 import { convParameters, kernelSizes } from './conv-parameters.js';
 import { positiveInt } from './checks.js';
@@ -18,12 +19,6 @@ export interface ConvTransposeLayerOptions extends Omit<ConvTransposeOptions, 'b
 
 const KEYS: readonly (keyof ConvTransposeLayerOptions)[] = ['bias', 'dtype', 'stride', 'padding', 'outputPadding', 'groups', 'dilation'];
 
-/** One integer or `dims` of them (a layer's stride, padding, dilation), as a list. */
-function perDim(v: number | readonly number[] | undefined, dims: number, fallback: number): number[] {
-  const given = specialized(v);
-  return given === undefined ? new Array<number>(dims).fill(fallback) : typeof given === 'number' ? new Array<number>(dims).fill(given) : [...given];
-}
-
 abstract class ConvTransposeNd extends Module {
   weight: Tensor;
   bias: Tensor | null;
@@ -31,6 +26,8 @@ abstract class ConvTransposeNd extends Module {
   readonly outChannels: number;
   readonly kernelSize: number[];
   protected readonly conv: Omit<ConvTransposeOptions, 'bias'>;
+  /** The options checked when the layer is made, as the primitive takes them. */
+  private readonly attrs: ConvTransposeAttrs;
 
   constructor(private readonly layer: string, private readonly dims: 1 | 2, inChannels: number, outChannels: number, kernelSize: number | readonly number[], options: ConvTransposeLayerOptions) {
     super();
@@ -42,13 +39,14 @@ abstract class ConvTransposeNd extends Module {
     ({ weight: this.weight, bias: this.bias } = convParameters(layer, this.inChannels, this.outChannels, this.kernelSize, options, true));
     const { bias: _bias, dtype: _dtype, ...conv } = options;
     this.conv = conv;
+    this.attrs = transposeAttrs(`nn.${layer}`, conv, dims);
   }
 
   /**
    * The outputPadding that makes the output `outputSize` (its last `dims` sizes count), checked
    * against the sizes reachable from x as PyTorch's _output_padding checks them.
    */
-  protected outputPadding(x: Tensor, outputSize: readonly number[] | undefined): number[] | number | readonly number[] | undefined {
+  protected outputPadding(x: Tensor, outputSize: readonly number[] | undefined): ConvTransposeOptions['outputPadding'] {
     const size = specialized(outputSize);
     if (size === undefined || size === null) return this.conv.outputPadding;
     const d = this.dims;
@@ -57,7 +55,7 @@ abstract class ConvTransposeNd extends Module {
     }
     const want = size.slice(-d);
     const spatial = x.shape.slice(-d);
-    const [stride, padding, dilation] = [perDim(this.conv.stride, d, 1), perDim(this.conv.padding, d, 0), perDim(this.conv.dilation, d, 1)];
+    const [stride, padding, dilation] = [this.attrs.stride, this.attrs.padding, this.attrs.dilation].map((v) => v.slice(-d));
     const min = spatial.map((n, i) => (n - 1) * stride[i]! - 2 * padding[i]! + dilation[i]! * (this.kernelSize[i]! - 1) + 1);
     const max = min.map((m, i) => m + stride[i]! - 1);
     if (want.some((n, i) => n < min[i]! || n > max[i]!)) {

@@ -27,8 +27,8 @@ function single(op: string, name: string, v: number | readonly number[] | undefi
   return [fallback, pair(op, name, Array.isArray(given) ? given[0] : given, [fallback, fallback], min)[1]];
 }
 
-/** The primitive's attrs of a 1-D or 2-D call, checked as PyTorch checks them. */
-function transposeAttrs(op: string, o: ConvTransposeOptions, dims: 1 | 2): ConvTransposeAttrs {
+/** The primitive's attrs of a 1-D or 2-D call (1-D: over a height of 1, at index 0), checked as PyTorch checks them. */
+export function transposeAttrs(op: string, o: ConvTransposeOptions, dims: 1 | 2): ConvTransposeAttrs {
   const read = (name: 'stride' | 'padding' | 'outputPadding' | 'dilation', fallback: number, min: number) =>
     dims === 2 ? pair(op, name, o[name], [fallback, fallback], min) : single(op, name, o[name], fallback, min);
   const [stride, padding, outputPadding, dilation] = [read('stride', 1, 1), read('padding', 0, 0), read('outputPadding', 0, 0), read('dilation', 1, 1)];
