@@ -70,6 +70,14 @@ const functionCases: TorchCase[] = [
     js: (x) => [F.unfold(x, 2), F.fold(F.unfold(x, 2, { stride: 1 }), 3, 2)],
     py: '[F.unfold(x0, 2), F.fold(F.unfold(x0, 2, stride=1), 3, 2)]',
   },
+  {
+    // PyTorch's col2im adds the blocks in bfloat16 one by one, in kernel order (not in float32 rounded once)
+    name: 'fold in bfloat16 rounds after each overlapping block, as PyTorch',
+    inputs: [uniform([1, 9, 9], 80, -6, 6)],
+    js: (x) => F.fold(x.to('bfloat16'), [5, 5], 3),
+    py: 'F.fold(x0.bfloat16(), (5, 5), 3)',
+    rtol: 0, atol: 0,
+  },
   grads('unfold gradient (overlapping blocks accumulate)', [IMG], (x) => F.unfold(x, [2, 3], { padding: 1, stride: [1, 2], dilation: [2, 1] }),
     'F.unfold(x0, (2, 3), padding=1, stride=(1, 2), dilation=(2, 1))'),
   grads('fold gradient', [uniform([2, 12, 12], 76)], (x) => F.fold(x, [5, 5], 2, { dilation: 2, padding: 1 }), 'F.fold(x0, (5, 5), 2, dilation=2, padding=1)'),
