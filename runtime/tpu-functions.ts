@@ -92,7 +92,7 @@ export const nnFunctional = {
   normalize: ops.normalize, cosineSimilarity: ops.cosineSimilarity, pairwiseDistance: ops.pairwiseDistance,
   softmax: ops.softmax, logSoftmax: ops.logSoftmax, layerNorm: ops.layerNorm, rmsNorm: ops.rmsNorm,
   dropout: ops.dropout, embedding: ops.embedding, linear: ops.linear, oneHot: ops.oneHot, pad: ops.pad,
-  conv1d: ops.conv1d, conv2d: ops.conv2d, maxPool2d: ops.maxPool2d, avgPool2d: ops.avgPool2d,
+  conv1d: ops.conv1d, conv2d: ops.conv2d, convTranspose1d: ops.convTranspose1d, convTranspose2d: ops.convTranspose2d, unfold: ops.unfold, fold: ops.fold, maxPool2d: ops.maxPool2d, avgPool2d: ops.avgPool2d,
   interpolate: ops.interpolate, scaledDotProductAttention: ops.scaledDotProductAttention,
   batchNorm: ops.batchNorm, groupNorm: ops.groupNorm, adaptiveAvgPool2d: ops.adaptiveAvgPool2d, maxPool1d: ops.maxPool1d, avgPool1d: ops.avgPool1d,
 };

@@ -156,7 +156,7 @@ type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | '
     inverse: typeof ops.inv;
   };
 type PlainNnFunctional = Pick<typeof ops, 'gelu' | 'silu' | 'softmax' | 'logSoftmax' | 'layerNorm' | 'rmsNorm' | 'dropout' | 'embedding'
-  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
+  | 'linear' | 'oneHot' | 'pad' | 'conv1d' | 'conv2d' | 'convTranspose1d' | 'convTranspose2d' | 'unfold' | 'fold' | 'maxPool2d' | 'avgPool2d' | 'interpolate' | 'scaledDotProductAttention'
   | 'leakyRelu' | 'elu' | 'selu' | 'celu' | 'hardtanh' | 'relu6' | 'hardsigmoid' | 'hardswish' | 'softplus' | 'logSigmoid' | 'mish'
   | 'softsign' | 'tanhshrink' | 'softmin' | 'hardshrink' | 'softshrink' | 'threshold' | 'prelu' | 'glu' | 'normalize' | 'cosineSimilarity' | 'pairwiseDistance'
   | 'batchNorm' | 'groupNorm' | 'adaptiveAvgPool2d' | 'maxPool1d' | 'avgPool1d'>

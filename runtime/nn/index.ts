@@ -4,6 +4,8 @@ export { Module, type StateDict, type LoadOptions, type IncompatibleKeys } from 
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
 export { Conv1d, type Conv1dOptions } from './conv1d.js';
+export { ConvTranspose1d, ConvTranspose2d, type ConvTransposeLayerOptions } from './conv-transpose.js';
+export { Unfold, Fold } from './fold-layers.js';
 export { Embedding, type EmbeddingModuleOptions } from './embedding.js';
 export { LayerNorm, type LayerNormOptions } from './layer-norm.js';
 export { RMSNorm, type RMSNormOptions } from './rms-norm.js';
@@ -24,6 +26,7 @@ export { Sequential } from './sequential.js';
 export { ModuleList } from './module-list.js';
 export { ModuleDict } from './module-dict.js';
 export { ParameterList } from './parameter-list.js';
+export { ParameterDict } from './parameter-dict.js';
 export {
   CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss, BCEWithLogitsLoss, KLDivLoss, CosineEmbeddingLoss,
 } from './loss-modules.js';

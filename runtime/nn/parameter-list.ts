@@ -8,7 +8,7 @@ import { describeValue } from '../distributed/describe-value.js';
  * A tensor made a parameter, as PyTorch's ParameterList wraps each value in nn.Parameter: a
  * leaf is set to require grad (the same tensor), a computed tensor becomes a new leaf over its values.
  */
-function asParameter(who: string, value: unknown, where: string): Tensor {
+export function asParameter(who: string, value: unknown, where: string): Tensor {
   if (!(value instanceof Tensor)) throw new TypeError(`${who}: ${where} must be a tensor; got ${describeValue(value)}`);
   if (value.isLeaf) return value.requiresGrad ? value : value.requiresGrad_();
   return value.detach().requiresGrad_();

@@ -91,6 +91,8 @@ export * from './nn/glu.js';
 export * from './nn/vector-similarity.js';
 export * from './nn/normalization.js';
 export * from './nn/conv.js';
+export * from './nn/conv-transpose.js';
+export * from './nn/fold.js';
 export * from './nn/pooling.js';
 export * from './nn/interpolate.js';
 export * from './nn/batch-norm.js';

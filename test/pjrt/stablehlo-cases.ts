@@ -413,6 +413,8 @@ function contractionCases(): PrimitiveCase[] {
       ['plain', [2, 3, 4, 5], [3, 2, 3, 2], { ...conv, outputPadding: [0, 0] }],
       ['stride padding dilation output padding', [1, 2, 4, 3], [2, 3, 3, 3], { stride: [2, 3], padding: [1, 0], dilation: [1, 2], groups: 1, outputPadding: [1, 2] }],
       ['groups', [1, 4, 3, 3], [4, 3, 2, 2], { ...conv, groups: 2, stride: [2, 2], outputPadding: [0, 0] }],
+      // PyTorch allows an output padding below the dilation only (ONNX Runtime's ConvTranspose does not)
+      ['output padding below the dilation, at or above the stride', [1, 2, 3, 4], [2, 2, 2, 3], { stride: [2, 1], padding: [0, 1], dilation: [3, 3], groups: 1, outputPadding: [2, 2] }],
     ];
     for (const [what, xs, ws, attrs] of transposed) {
       cases.push(one(`convTranspose2d ${d} ${what}`, 'convTranspose2d', [T(xs, d, finite), T(ws, d, finite)], attrs, REDUCTION));

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { bf16, f32, grads, torchTier, uniform, weightedGrad, type TorchCase } from './torch-tier.js';
-import { loaded, pyLoad } from './module-weights.js';
+import { loaded, pyLoad, pyTrained, trained } from './module-weights.js';
 
 const { nn } = tpu;
 const F = nn.functional;
@@ -55,15 +55,6 @@ const functionCases: TorchCase[] = [
 ];
 
 torchTier('shrink, threshold, prelu and glu follow torch.nn.functional', functionCases, { compile: true });
-
-/** A module given weights, its output on x and every parameter's gradient of Σ (1, 2, 3, ...)·out. */
-function trained(m: InstanceType<typeof nn.Module>, x: Tensor): Tensor[] {
-  const y = m.forward(x) as Tensor;
-  y.mul(tpu.arange(y.numel()).reshape([...y.shape]).add(1).to('float32')).sum().backward();
-  return [y, ...m.parameters().map((p) => (p as Tensor).grad!)];
-}
-const pyTrained = (module: string, params: string, x: string) => [`m = ${module}`, pyLoad(params), `y = m(${x})`,
-  '(y * (torch.arange(y.numel()) + 1).reshape(y.shape).float()).sum().backward()', 'result = [y] + [p.grad for p in m.parameters()]'].join('\n');
 
 const layerCases: TorchCase[] = [
   {

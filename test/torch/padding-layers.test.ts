@@ -1,6 +1,7 @@
-// F.pad's 'reflect' and 'replicate' modes and the padding layers (ZeroPad, ConstantPad,
-// ReflectionPad, ReplicationPad; 1d and 2d) against PyTorch 2.13: values, gradients (the
-// mirrored and repeated edges accumulate), errors, in every mode and under tpu.compile.
+// F.pad's 'reflect', 'replicate' and 'circular' modes, its positional mode and value, and the
+// padding layers (ZeroPad, ConstantPad, ReflectionPad, ReplicationPad; 1d and 2d) against
+// PyTorch 2.13: values, gradients (the mirrored, repeated and wrapped edges accumulate), errors,
+// in every mode and under tpu.compile.
 import { describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { grads, torchTier, uniform, type TorchCase } from './torch-tier.js';
@@ -21,6 +22,24 @@ const cases: TorchCase[] = [
   },
   grads("pad 'reflect' gradient", [IMG], (m) => F.pad(m, [2, 1, 1, 3], { mode: 'reflect' }), "F.pad(x0, [2, 1, 1, 3], mode='reflect')"),
   grads("pad 'replicate' gradient", [SEQ], (s) => F.pad(s, [3, 2], { mode: 'replicate' }), "F.pad(x0, [3, 2], mode='replicate')"),
+  {
+    name: "pad 'circular' over 1, 2 and 3 dims, up to the dim's size; negative amounts crop first",
+    inputs: [SEQ, IMG],
+    js: (s, m) => [F.pad(s, [2, 1], { mode: 'circular' }), F.pad(s, [5, 5], 'circular'), F.pad(s.at(0), [0, 3], { mode: 'circular' }),
+      F.pad(m, [1, 2, 3, 0], { mode: 'circular' }), F.pad(m, [1, 1, 1, 1, 1, 0], 'circular'), F.pad(m.to('bfloat16'), [2, 2, 1, 1], 'circular'),
+      F.pad(s, [-1, 2], 'circular'), F.pad(m, [-1, 2, 1, -2], 'circular'), F.pad(s, [-2, -1], 'circular')],
+    py: "[F.pad(x0, [2, 1], mode='circular'), F.pad(x0, [5, 5], 'circular'), F.pad(x0[0], [0, 3], mode='circular'), F.pad(x1, [1, 2, 3, 0], mode='circular'), F.pad(x1, [1, 1, 1, 1, 1, 0], 'circular'), F.pad(x1.bfloat16(), [2, 2, 1, 1], 'circular'), F.pad(x0, [-1, 2], 'circular'), F.pad(x1, [-1, 2, 1, -2], 'circular'), F.pad(x0, [-2, -1], 'circular')]",
+  },
+  grads("pad 'circular' gradient (wrapped copies accumulate)", [IMG], (m) => F.pad(m, [3, 2, 1, 4], { mode: 'circular' }), "F.pad(x0, [3, 2, 1, 4], mode='circular')"),
+  { name: "pad 'circular' wrapping round twice is an error", inputs: [SEQ], js: (s) => F.pad(s, [6, 0], 'circular'), py: "F.pad(x0, [6, 0], 'circular')" },
+  { name: "pad 'circular' cropping more than the dim is an error", inputs: [SEQ], js: (s) => F.pad(s, [-5, -2], 'circular'), py: "F.pad(x0, [-5, -2], 'circular')" },
+  { name: "pad 'circular' of a 1-D tensor is an error", inputs: [uniform([4], 53)], js: (s) => F.pad(s, [1, 1], 'circular'), py: "F.pad(x0, [1, 1], 'circular')" },
+  {
+    name: 'pad: mode and value by position, as PyTorch takes them',
+    inputs: [SEQ, IMG],
+    js: (s, m) => [F.pad(s, [1, 2], 'constant', 3.5), F.pad(s, [1, 0], 'constant'), F.pad(m, [1, 1, 2, 0], 'reflect'), F.pad(m, [0, 2], 'replicate'), F.pad(s, [2, -1], 'constant', -1)],
+    py: "[F.pad(x0, [1, 2], 'constant', 3.5), F.pad(x0, [1, 0], 'constant'), F.pad(x1, [1, 1, 2, 0], 'reflect'), F.pad(x1, [0, 2], 'replicate'), F.pad(x0, [2, -1], 'constant', -1.)]",
+  },
   { name: "pad 'reflect' as wide as the dim is an error", inputs: [SEQ], js: (s) => F.pad(s, [5, 0], { mode: 'reflect' }), py: "F.pad(x0, [5, 0], mode='reflect')" },
   { name: "pad 'replicate' of a 1-D tensor is an error", inputs: [uniform([4], 52)], js: (s) => F.pad(s, [1, 1], { mode: 'replicate' }), py: "F.pad(x0, [1, 1], mode='replicate')" },
   {
@@ -33,14 +52,19 @@ const cases: TorchCase[] = [
   },
 ];
 
-torchTier("pad's reflect and replicate modes and the padding layers follow PyTorch", cases, { compile: true });
+torchTier("pad's reflect, replicate and circular modes and the padding layers follow PyTorch", cases, { compile: true });
 
 describe('the padding layers and modes name bad arguments', () => {
   it('names the argument and what came', () => {
     const x = tpu.ones([1, 2, 3]);
-    expect(() => F.pad(x, [1, 1], { mode: 'circular' as never })).toThrow(/pad: mode must be 'constant', 'reflect' or 'replicate'; got "circular"/);
+    expect(() => F.pad(x, [1, 1], { mode: 'wrap' as never })).toThrow(/pad: mode must be 'constant', 'reflect', 'replicate' or 'circular'; got "wrap"/);
+    expect(() => F.pad(x, [1, 1], 'circular', 2)).toThrow(/pad: mode 'circular' takes no value, as in PyTorch; got value 2/);
+    expect(() => F.pad(x, [1, 1], 'constant', 2, 3 as never)).toThrow(/pad: takes at most 2 arguments \(mode, value\) before its options; got 3/);
+    expect(() => F.pad(x, [1, 1], 'constant' as never, { mode: 'reflect' } as never)).toThrow(/pad: mode is given twice: positionally \("constant"\) and in the options \("reflect"\)/);
+    expect(() => F.pad(x, [4, 0], 'circular')).toThrow(/pad: mode 'circular' needs each amount at most \(no wrapping round twice\) dim 2 \(size 3\); got amounts 4 and 0/);
+    expect(() => F.pad(x, [-3, 1], 'circular')).toThrow(/pad: mode 'circular' needs a crop leaving some of dim 2 \(size 3\); got amounts -3 and 1/);
     expect(() => F.pad(x, [1, 1], { mode: 'reflect', value: 2 })).toThrow(/pad: mode 'reflect' takes no value, as in PyTorch; got value 2/);
-    expect(() => F.pad(x, [-1, 1], { mode: 'replicate' })).toThrow(/pad: mode 'replicate' takes amounts ≥ 0 \(only 'constant' crops\); got \[-1,1\]/);
+    expect(() => F.pad(x, [-1, 1], { mode: 'replicate' })).toThrow(/pad: mode 'replicate' takes amounts ≥ 0 \(only 'constant' and 'circular' crop\); got \[-1,1\]/);
     expect(() => F.pad(x, [3, 0], { mode: 'reflect' })).toThrow(/pad: mode 'reflect' needs each amount less than dim 2 \(size 3\); got amounts 3 and 0/);
     expect(() => new nn.ZeroPad2d([1, 2] as never)).toThrow(/nn\.ZeroPad2d: padding must be an integer or 4 of them \(last dim first\); got \[1,2\]/);
     expect(() => new nn.ReflectionPad1d(1.5)).toThrow(/nn\.ReflectionPad1d: padding must be an integer or 2 of them/);

@@ -50,8 +50,9 @@ declare module '../../tensor.js' {
     /**
      * Cross product of 3-vectors along dim (torch.cross; without a dim the last, as torch.linalg.cross).
      * @example tpu.tensor([1, 0, 0]).cross(tpu.tensor([0, 1, 0])) // [0, 0, 1]
+     * @example tpu.tensor([[1, 0, 0]]).cross(tpu.tensor([[0, 1, 0]]), 1) // [[0, 0, 1]]
      */
-    cross(other: Tensor, options?: CrossOptions): Tensor;
+    cross(other: Tensor, ...args: [dim?: number] | [CrossOptions]): Tensor;
     /**
      * Kronecker product (torch.kron).
      * @example tpu.tensor([1, 2]).kron(tpu.tensor([1, 10])) // [1, 10, 2, 20]
@@ -63,6 +64,6 @@ installMethods({
   det() { return det(this); },
   slogdet() { return slogdet(this); },
   inverse() { return inv(this); },
-  cross(other, options) { return cross(this, other, options); },
+  cross(other, ...args) { return cross(this, other, ...args); },
   kron(other) { return kron(this, other); },
 });

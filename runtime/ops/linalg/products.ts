@@ -1,7 +1,7 @@
 // cross kron tensordot cdist: composed over slices, reshapes, products and the vector norm.
 import { broadcastShapes, formatShape, normalizeDim } from '../../shape.js';
 import type { Tensor } from '../../tensor.js';
-import { isOptions, readOptions } from '../../options.js';
+import { byPosition, isOptions, readOptions } from '../../options.js';
 import { composite } from '../../modes/composite.js';
 import { concat } from '../concat.js';
 import { norm as vectorPNorm } from '../statistics.js';
@@ -15,8 +15,8 @@ export interface CrossOptions {
 }
 
 /** cross's dim: given, or -1; where torch.cross's default (the first dim of length 3) would pick another dim, an error asking for it. */
-function crossDim(op: string, a: Tensor, b: Tensor, options: CrossOptions | undefined, legacyDefault: boolean): number {
-  const { dim } = readOptions<CrossOptions>(op, options, ['dim']);
+function crossDim(op: string, a: Tensor, b: Tensor, args: readonly unknown[], legacyDefault: boolean): number {
+  const { dim } = byPosition<CrossOptions>(op, specialized(args), ['dim']);
   if (dim !== undefined) return normalizeDim(op, dim, a.ndim);
   const shape = broadcastShapes(op, a.shape, b.shape);
   const first = shape.indexOf(3);
@@ -26,12 +26,12 @@ function crossDim(op: string, a: Tensor, b: Tensor, options: CrossOptions | unde
   return a.ndim - 1;
 }
 
-function crossProduct(op: string, a: Tensor, b: Tensor, options: CrossOptions | undefined, legacyDefault: boolean): Tensor {
+function crossProduct(op: string, a: Tensor, b: Tensor, args: readonly unknown[], legacyDefault: boolean): Tensor {
   tensorArg(op, 'input', a);
   tensorArg(op, 'other', b);
   if (a.ndim !== b.ndim) throw new RangeError(`${op}: input and other must have the same number of dims, as in PyTorch; got ${formatShape(a.shape)} and ${formatShape(b.shape)}`);
   if (a.dtype !== b.dtype) throw new TypeError(`${op}: input and other must have the same dtype, as in PyTorch; got ${a.dtype} and ${b.dtype}`);
-  const d = crossDim(op, a, b, options, legacyDefault);
+  const d = crossDim(op, a, b, args, legacyDefault);
   if (a.shape[d] !== 3 || b.shape[d] !== 3) throw new RangeError(`${op}: input and other must have length 3 along dim ${d}; got ${formatShape(a.shape)} and ${formatShape(b.shape)}`);
   return composite(op, () => {
     const [a1, a2, a3] = [0, 1, 2].map((i) => a.narrow(d, i, 1)) as [Tensor, Tensor, Tensor];
@@ -44,17 +44,18 @@ function crossProduct(op: string, a: Tensor, b: Tensor, options: CrossOptions | 
  * Cross product of 3-vectors along dim (-1 by default), batch dims broadcast (torch.linalg.cross).
  * @example tpu.linalg.cross(tpu.tensor([1, 0, 0]), tpu.tensor([0, 1, 0])) // [0, 0, 1]
  */
-export function linalgCross(a: Tensor, b: Tensor, options?: CrossOptions): Tensor {
-  return crossProduct('linalg.cross', a, b, options, false);
+export function linalgCross(a: Tensor, b: Tensor, ...args: [dim?: number] | [CrossOptions]): Tensor {
+  return crossProduct('linalg.cross', a, b, args, false);
 }
 
 /**
  * Cross product along dim (torch.cross). Without a dim it is the last, as torch.linalg.cross;
  * where torch.cross's own default (the first dim of length 3) differs, it asks for the dim.
  * @example tpu.cross(tpu.tensor([[1, 0, 0]]), tpu.tensor([[0, 1, 0]]), { dim: 1 }) // [[0, 0, 1]]
+ * @example tpu.cross(tpu.tensor([[1, 0, 0]]), tpu.tensor([[0, 1, 0]]), 1) // [[0, 0, 1]]
  */
-export function cross(a: Tensor, b: Tensor, options?: CrossOptions): Tensor {
-  return crossProduct('cross', a, b, options, true);
+export function cross(a: Tensor, b: Tensor, ...args: [dim?: number] | [CrossOptions]): Tensor {
+  return crossProduct('cross', a, b, args, true);
 }
 
 /**

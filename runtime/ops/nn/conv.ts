@@ -24,7 +24,7 @@ export interface ConvTransposeAttrs extends ConvAttrs {
 const outSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
   Math.floor((n + 2 * a.padding[d] - a.dilation[d] * (k - 1) - 1) / a.stride[d]) + 1;
 /** Length along spatial dim d of a transposed convolution of length n, before output padding. */
-const transposedSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
+export const transposedSize = (n: number, k: number, a: ConvAttrs, d: 0 | 1) =>
   (n - 1) * a.stride[d] - 2 * a.padding[d] + a.dilation[d] * (k - 1) + 1;
 
 function checkConvOperands(op: string, x: Abstract, w: Abstract): void {
@@ -65,12 +65,21 @@ export const convTranspose2dOp: OpDef<ConvTransposeAttrs> = defineOp<ConvTranspo
     const [n, c, h, wd] = x!.shape as [number, number, number, number];
     const [ci, og, kh, kw] = w!.shape as [number, number, number, number];
     if (c !== ci) throw new RangeError(`convTranspose2d: weight ${formatShape(w!.shape)} expects ${ci} input channels; the input ${formatShape(x!.shape)} has ${c}`);
+    if (ci % a.groups !== 0) throw new RangeError(`convTranspose2d: groups=${a.groups} must divide the weight's dim 0 (the input channels); got weight ${formatShape(w!.shape)}`);
     const size = (m: number, k: number, d: 0 | 1) => transposedSize(m, k, a, d) + a.outputPadding[d];
-    return { shape: [n, og * a.groups, size(h, kh, 0), size(wd, kw, 1)], dtype: promoteTypes(x!.dtype, w!.dtype) };
+    const [ho, wo] = [size(h, kh, 0), size(wd, kw, 1)];
+    if (ho <= 0 || wo <= 0) throw new RangeError(`convTranspose2d: the output of input ${formatShape(x!.shape)} and weight ${formatShape(w!.shape)} would be ${ho}x${wo}: the padding is too large`);
+    return { shape: [n, og * a.groups, ho, wo], dtype: promoteTypes(x!.dtype, w!.dtype) };
   },
   grad(g, [x, w], _out, a) {
     const { outputPadding: _, ...conv } = a;
-    return [apply(conv2dOp, [g, w as Tensor], conv).to((x as Tensor).dtype), convWeightGrad(g, x as Tensor, (w as Tensor).shape, conv).to((w as Tensor).dtype)];
+    const xt = x as Tensor;
+    // with an outputPadding at or above the stride (below the dilation) the conv of the gradient
+    // reaches past x's last position: what lies past it belongs to no input
+    let gx = apply(conv2dOp, [g, w as Tensor], conv);
+    if (gx.shape[2] !== xt.shape[2]) gx = gx.narrow(2, 0, xt.shape[2]!);
+    if (gx.shape[3] !== xt.shape[3]) gx = gx.narrow(3, 0, xt.shape[3]!);
+    return [gx.to(xt.dtype), convWeightGrad(g, xt, (w as Tensor).shape, conv).to((w as Tensor).dtype)];
   },
 });
 
@@ -126,7 +135,7 @@ export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions)
   return { stride, padding, dilation, groups };
 }
 
-function withBias(op: string, y: Tensor, bias: Tensor | null | undefined, spatial: number): Tensor {
+export function withBias(op: string, y: Tensor, bias: Tensor | null | undefined, spatial: number): Tensor {
   if (bias === undefined || bias === null) return y;
   if (!(bias instanceof Tensor) || bias.ndim !== 1 || bias.shape[0] !== y.shape[1]) {
     throw new RangeError(`${op}: bias must be a 1-D tensor of ${y.shape[1]} elements; got ${bias instanceof Tensor ? formatShape(bias.shape) : typeof bias}`);
@@ -134,7 +143,7 @@ function withBias(op: string, y: Tensor, bias: Tensor | null | undefined, spatia
   return y.add(bias.reshape([y.shape[1]!, ...new Array(spatial).fill(1)]));
 }
 
-function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor): Tensor {
+export function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor): Tensor {
   if (!(x instanceof Tensor)) throw new TypeError(`${op}: input must be a tensor; got ${typeof x}`);
   if (x.ndim === rank - 1) return f(x.unsqueeze(0)).squeeze(0);
   if (x.ndim !== rank) throw new RangeError(`${op}: input must have ${rank - 1} or ${rank} dims; got ${formatShape(x.shape)}`);
@@ -144,13 +153,13 @@ function batched(op: string, x: Tensor, rank: number, f: (x: Tensor) => Tensor):
 /** torch.nn.functional.conv2d(input [N, C, H, W] or [C, H, W], weight [O, C/groups, kh, kw], ...). */
 const CONV_KEYS: readonly (keyof ConvOptions)[] = ['bias', 'stride', 'padding', 'dilation', 'groups'];
 
-/** The options of conv(x, w, options) or conv(x, w, bias, options), checked. */
-function convOptions(op: string, biasOrOptions: Tensor | null | ConvOptions | undefined, rest: Omit<ConvOptions, 'bias'> | undefined): ConvOptions {
+/** The options of conv(x, w, options) or conv(x, w, bias, options), checked against `keys`. */
+export function convOptions<T extends { bias?: Tensor | null }>(op: string, biasOrOptions: Tensor | null | T | undefined, rest: Omit<T, 'bias'> | undefined, keys: readonly (keyof T & string)[]): T {
   if (biasOrOptions instanceof Tensor || biasOrOptions === null) {
-    return { ...readOptions<ConvOptions>(op, rest, CONV_KEYS.filter((k) => k !== 'bias')), bias: biasOrOptions };
+    return { ...readOptions<T>(op, rest, keys.filter((k) => k !== 'bias')), bias: biasOrOptions } as T;
   }
   if (rest !== undefined) throw new TypeError(`${op}: the third argument is the bias (a tensor or null) when options follow it; got options twice`);
-  return readOptions<ConvOptions>(op, biasOrOptions, CONV_KEYS);
+  return readOptions<T>(op, biasOrOptions, keys) as T;
 }
 
 /**
@@ -161,7 +170,7 @@ export function conv2d(x: Tensor, weight: Tensor, opts?: ConvOptions): Tensor;
 /** PyTorch's positional bias: conv2d(x, w, b, { padding: 1 }), conv2d(x, w, null, ...). */
 export function conv2d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Omit<ConvOptions, 'bias'>): Tensor;
 export function conv2d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
-  const opts = convOptions('conv2d', biasOrOptions, rest);
+  const opts = convOptions('conv2d', biasOrOptions, rest, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const attrs = convAttrs('conv2d', weight.shape.slice(2), opts);
   // channels-last in, channels-last out (PyTorch's CPU kernels follow the input or the weight)
@@ -176,7 +185,7 @@ export function conv1d(x: Tensor, weight: Tensor, opts?: ConvOptions): Tensor;
 /** PyTorch's positional bias: conv1d(x, w, b, { padding: 1 }), conv1d(x, w, null, ...). */
 export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Omit<ConvOptions, 'bias'>): Tensor;
 export function conv1d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
-  const opts = convOptions('conv1d', biasOrOptions, rest);
+  const opts = convOptions('conv1d', biasOrOptions, rest, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const one = (given: number | readonly number[] | undefined, fallback: number) => {
     const v = specialized(given);

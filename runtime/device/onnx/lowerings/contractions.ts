@@ -88,8 +88,14 @@ onnxLowerings.register({
   },
   conv2d: (ctx, [x, w], a: ConvAttrs, types) =>
     ctx.graph.node('Conv', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], convAttrs(a, types.inputs[1]!)),
-  convTranspose2d: (ctx, [x, w], a: ConvTransposeAttrs, types) =>
-    ctx.graph.node('ConvTranspose', [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)], {
-      ...convAttrs(a, types.inputs[1]!), output_padding: [...a.outputPadding],
-    }),
+  convTranspose2d(ctx, [x, w], a: ConvTransposeAttrs, types) {
+    const g = ctx.graph;
+    const operands = [ctx.cast(x!, types.inputs[0]!.dtype, types.output.dtype), ctx.cast(w!, types.inputs[1]!.dtype, types.output.dtype)];
+    const attrs = convAttrs(a, types.inputs[1]!);
+    if (a.outputPadding.every((p, d) => p < a.stride[d]!)) return g.node('ConvTranspose', operands, { ...attrs, output_padding: [...a.outputPadding] });
+    // ONNX Runtime takes an output padding below the stride only (PyTorch: below the stride or the
+    // dilation): no padding cut at the end, then the end padded (zeros) or cut to the output's size
+    const full = g.node('ConvTranspose', operands, { ...attrs, pads: [a.padding[0], a.padding[1], 0, 0] });
+    return g.node('Pad', [full, g.int64s([0, 0, 0, 0, 0, 0, ...a.outputPadding.map((p, d) => p - a.padding[d]!)])]);
+  },
 });
