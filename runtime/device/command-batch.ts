@@ -60,7 +60,7 @@ export class CommandBatch {
     const msg = this.encoder.take();
     const transfers = this.transfers;
     this.transfers = [];
-    if (msg.t === 'batch') transfers.push(msg.stream.buffer as ArrayBuffer);
+    if (msg.t === 'batch' && msg.stream instanceof Float64Array) transfers.push(msg.stream.buffer as ArrayBuffer);
     return { msg, transfers };
   }
 

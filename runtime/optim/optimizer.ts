@@ -136,12 +136,16 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
 
   /** The updated tensors: each tensor parameter, and every piece of each DTensor parameter. */
   get params(): Tensor[] {
-    return this.paramGroups.flatMap(piecesOf);
+    const out: Tensor[] = [];
+    for (const group of this.paramGroups) addPieces(group, out);
+    return out;
   }
 
   /** The DTensor parameters: their pieces' gradients are read from the DTensor's .grad. */
   get #dtensors(): DTensor[] {
-    return this.paramGroups.flatMap((g) => g.params.filter((p) => p instanceof DTensor));
+    const out: DTensor[] = [];
+    for (const group of this.paramGroups) for (const p of group.params) if (p instanceof DTensor) out.push(p);
+    return out;
   }
 
   /** The state tensors an update keeps per parameter (SGD's momentumBuffer, Adam's expAvg and expAvgSq). */
@@ -265,7 +269,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
    */
   zeroGrad(options?: boolean | ZeroGradOptions): void {
     // the DTensors first: with setToNone false they are refused before any piece is zeroed
-    zeroGrads('zeroGrad', [...this.#dtensors, ...this.params], options);
+    const dtensors: (Tensor | DTensor)[] = this.#dtensors;
+    zeroGrads('zeroGrad', dtensors.length ? [...dtensors, ...this.params] : this.params, options);
   }
 
   /** Each updated tensor's gradient: its .grad, or for a DTensor's piece that piece of the DTensor's .grad. */
@@ -303,8 +308,20 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   }
 
   #update(grads: Map<Tensor, Tensor>): void {
-    const stepped = this.paramGroups.flatMap((group) => piecesOf(group).filter((t) => grads.has(t)).map((t): [Tensor, ParamGroup<H>] => [t, group]));
-    const advance = this.#advance.bind(this, stepped.map(([t]) => t));
+    // loops, not flatMap/filter/map chains: this runs at every step (host time of W6 fused)
+    const stepped: [Tensor, ParamGroup<H>][] = [];
+    const steppedTensors: Tensor[] = [];
+    const pieces: Tensor[] = [];
+    for (const group of this.paramGroups) {
+      pieces.length = 0;
+      addPieces(group, pieces);
+      for (const t of pieces) {
+        if (!grads.has(t)) continue;
+        stepped.push([t, group]);
+        steppedTensors.push(t);
+      }
+    }
+    const advance = this.#advance.bind(this, steppedTensors);
     advance();
     onEachCall(advance);
     // The update's intermediates (lr * g, ...) are disposed: left to the collector, each would
@@ -411,8 +428,13 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
   }
 }
 
-/** A group's updated tensors: its tensor parameters, and every piece of its DTensor parameters. */
-const piecesOf = (group: ParamGroup<Hyperparameters>): Tensor[] => group.params.flatMap((p) => (p instanceof DTensor ? p.localTensors() : [p]));
+/** Adds a group's updated tensors to `out`: its tensor parameters, and every piece of its DTensor parameters. */
+function addPieces(group: ParamGroup<Hyperparameters>, out: Tensor[]): void {
+  for (const p of group.params) {
+    if (p instanceof DTensor) out.push(...p.localTensors());
+    else out.push(p);
+  }
+}
 
 const inRange = (v: number, lo: number, hi: number, hiOpen: boolean) => v >= lo && (hiOpen ? v < hi : v <= hi);
 

@@ -69,12 +69,57 @@ describe('CommandEncoder.freeAfterLastUse', () => {
     expect(decoded(e)).toEqual(['free 2', 'exec 3->4', 'exec 4->5', 'free 4']);
   });
 
+  it('places the frees of batch after batch, each in its own stream (the output array is reused)', () => {
+    const e = new CommandEncoder();
+    for (let round = 0; round < 4; round++) {
+      const n = round % 2 ? 40 : 3; // longer and shorter batches in turn
+      for (let k = 0; k < n; k++) e.exec(1, k, [b(100 + k)], [b(101 + k)], [], 0);
+      e.freeAfterLastUse([100 + n, 100]);
+      const want = [`exec 100->101`, 'free 100'];
+      for (let k = 1; k < n; k++) want.push(`exec ${100 + k}->${101 + k}`);
+      want.push(`free ${100 + n}`);
+      expect(decoded(e), `round ${round}`).toEqual(want);
+    }
+  });
+
   it('does nothing with no buffers', () => {
     const e = new CommandEncoder();
     e.exec(1, 1, [b(1)], [b(2)], [], 0);
     e.freeAfterLastUse([]);
     expect(e.count).toBe(1);
     expect(decoded(e)).toEqual(['exec 1->2']);
+  });
+});
+
+describe('CommandEncoder.take', () => {
+  /** The message as the device thread gets it: cloned, its transfers moved (postMessage's algorithm). */
+  function received(e: CommandEncoder) {
+    const msg = e.take();
+    if (msg.t !== 'batch') throw new Error('a batch');
+    const transfer = msg.stream instanceof Float64Array ? [msg.stream.buffer as ArrayBuffer] : [];
+    const got = structuredClone(msg, { transfer });
+    return { sent: msg.stream, commands: decodeBatch(got.stream, got.objects) };
+  }
+
+  it('sends a short stream as an array of numbers and a long one as a Float64Array; both decode to the commands, scalars exact', () => {
+    const scalars = [-0, NaN, 1.5, 2 ** 60, -1e-300, Infinity];
+    const e = new CommandEncoder();
+    e.exec(3, 7, [b(1), b(2)], [b(9)], scalars, 4);
+    e.free(5);
+    e.restore(9, 2);
+    const short = received(e);
+    expect(Array.isArray(short.sent)).toBe(true);
+    for (let k = 0; k < 30; k++) e.exec(3, 8 + k, [b(1), b(2)], [b(9)], scalars, 0);
+    const long = received(e);
+    expect(long.sent).toBeInstanceOf(Float64Array);
+    expect(long.commands).toHaveLength(30);
+    for (const [c, launch, reply] of [[short.commands[0]!, 7, 4], [long.commands[29]!, 37, 0]] as const) {
+      if (c.t !== 'exec') throw new Error('an exec');
+      expect([c.program, c.launch, c.ins, c.outs, c.reply ?? 0]).toEqual([3, launch, [1, 2], [9], reply]);
+      expect(c.scalars).toHaveLength(scalars.length);
+      c.scalars.forEach((v, i) => expect(Object.is(v, scalars[i]), `scalar ${i}: ${v}`).toBe(true));
+    }
+    expect(short.commands.slice(1)).toEqual([{ t: 'free', buffer: 5 }, { t: 'restore', buffer: 9, from: 2 }]);
   });
 });
 

@@ -10,14 +10,15 @@ import { onnxLowerings, type OnnxLowering } from './table.js';
 type Combine = (g: OnnxGraph, a: string, b: string, dtype: DType) => string;
 
 /** `compute`: the dtype both operands are cast to, from their types and the result's. */
-function binaryLowering(onnx: string | Combine, compute: ComputeDType = inResult): OnnxLowering {
+/** `yields`: the dtype the ONNX node gives when not the compute dtype (a comparison's bool: no Cast of it to bool). */
+function binaryLowering(onnx: string | Combine, compute: ComputeDType = inResult, yields?: DType): OnnxLowering {
   const combine: Combine = typeof onnx === 'string' ? (g, a, b) => g.node(onnx, [a, b]) : onnx;
   return (ctx, [a, b], _attrs, types) => {
     const [ta, tb] = types.inputs;
     const result = types.output.dtype;
     const dtype = compute(types.inputs, result);
     const out = combine(ctx.graph, ctx.cast(a!, ta!.dtype, dtype), ctx.cast(b!, tb!.dtype, dtype), dtype);
-    return ctx.cast(out, dtype, result);
+    return ctx.cast(out, yields ?? dtype, result);
   };
 }
 
@@ -91,11 +92,11 @@ onnxLowerings.register({
   atan2: binaryLowering(atan2),
   maximum: binaryLowering(extremum('Max')),
   minimum: binaryLowering(extremum('Min')),
-  gt: binaryLowering('Greater', inPromoted),
-  lt: binaryLowering('Less', inPromoted),
-  eq: binaryLowering('Equal', inPromoted),
-  ge: binaryLowering('GreaterOrEqual', inPromoted),
-  le: binaryLowering('LessOrEqual', inPromoted),
+  gt: binaryLowering('Greater', inPromoted, 'bool'),
+  lt: binaryLowering('Less', inPromoted, 'bool'),
+  eq: binaryLowering('Equal', inPromoted, 'bool'),
+  ge: binaryLowering('GreaterOrEqual', inPromoted, 'bool'),
+  le: binaryLowering('LessOrEqual', inPromoted, 'bool'),
   logicalAnd: binaryLowering('And', asTruthValues),
   logicalOr: binaryLowering('Or', asTruthValues),
   logicalXor: binaryLowering('Xor', asTruthValues),
