@@ -81,6 +81,7 @@ export const REPLICATED = [
   // x.newZeros(size): the same new tensor on every chip
   'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
   'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud', 'indexCopy', 'indexPut',
+  'rot90', 'diagEmbed', 'cov', 'corrcoef',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
