@@ -19,6 +19,7 @@ import { edgeOf, valueAt, withoutGrad } from './past-values.js';
 import { requiredGradAt } from './grad-clock.js';
 import { makeCollectiveRoom } from '../device/collective-room.js';
 import { readsNoValue, releaseFreedLayouts } from '../modes/recipes.js';
+import { hookedGradient } from './tensor-hooks.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -275,6 +276,7 @@ class GradientWalk {
     }
     if (!g) return;
     this.pending.delete(t);
+    g = hookedGradient(t, g);
     const node = t._gradNode;
     if (!node) {
       if (!this.wanted || this.wanted.has(t)) this.leaves.set(t, g);
