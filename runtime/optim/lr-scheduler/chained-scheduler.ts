@@ -12,7 +12,7 @@ import { drivenSchedulers, loadDriven } from './driven-schedulers.js';
  * Steps every scheduler at each step(), in order (torch.optim.lr_scheduler.ChainedScheduler):
  * new ChainedScheduler([s1, s2]) (the optimizer, the schedulers' own, may follow: as PyTorch's
  * optimizer= argument, positionally or { optimizer }).
- * @example const opt = new tpu.optim.SGD(model.parameters(), { lr: 1 }); const S = tpu.optim.lrScheduler; const sched = new S.ChainedScheduler([new S.ConstantLR(opt, { factor: 0.5, totalIters: 2 }), new S.ExponentialLR(opt, 0.5)]); sched.step(); sched.getLastLr() // [0.125]
+ * @example const opt = new tpu.optim.SGD(model.parameters(), { lr: 1 }); const S = tpu.optim.lrScheduler; const sched = new S.ChainedScheduler([new S.ConstantLR(opt, { factor: 0.5, totalIters: 2 }), new S.ExponentialLR(opt, 0.5)]); sched.step(); sched.getLastLr() // [0.25]
  */
 export class ChainedScheduler {
   readonly optimizer: Optimizer;
