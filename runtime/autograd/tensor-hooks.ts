@@ -1,8 +1,11 @@
 // tensor.registerHook(fn) (torch.Tensor.register_hook): functions of a tensor's gradient, run by
 // backward (and tpu.autograd.grad) once that gradient is complete, in the order registered,
 // before it flows on (to the ops that made the tensor, into a leaf's .grad, a retained .grad);
-// a tensor a hook returns replaces the gradient. The hooks live beside the tensor (a WeakMap,
-// no field on every Tensor), and backward skips the lookup while no hook is registered.
+// a tensor a hook returns replaces the gradient. As PyTorch's, a hook belongs to the value the
+// tensor held when it was registered: keyed by its graph node (a leaf by itself), so after an
+// in-place write it still sees the old value's gradient (that node is reached through the
+// tensor's past, past-values.ts). The hooks live in a WeakMap (no field on every Tensor), and
+// backward skips the lookup while no hook is registered.
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
@@ -16,15 +19,19 @@ export interface RemovableHandle {
   remove(): void;
 }
 
-const hooks = new WeakMap<Tensor, GradHook[]>();
+const hooks = new WeakMap<object, GradHook[]>();
+
+/** What a tensor's hooks are kept under: the node that made its current value, or a leaf itself. */
+const keyOf = (t: Tensor): object => t._gradNode ?? t;
 /** Hooks registered and not removed, on any tensor. */
 let registered = 0;
 
 function registerHook(t: Tensor, fn: GradHook): RemovableHandle {
   if (typeof fn !== 'function') throw new TypeError(`registerHook: the hook must be a function of the gradient; got ${fn === null ? 'null' : typeof fn}`);
   if (!t.requiresGrad) throw new Error(`registerHook: cannot register a hook on a tensor that doesn't require grad (${t.describe()}), as in PyTorch`);
-  const list = hooks.get(t) ?? [];
-  hooks.set(t, list);
+  const key = keyOf(t);
+  const list = hooks.get(key) ?? [];
+  hooks.set(key, list);
   list.push(fn);
   registered++;
   let removed = false;
@@ -42,7 +49,7 @@ function registerHook(t: Tensor, fn: GradHook): RemovableHandle {
 /** t's gradient g after t's hooks; g itself when it has none. */
 export function hookedGradient(t: Tensor, g: Tensor): Tensor {
   if (registered === 0) return g;
-  const list = hooks.get(t);
+  const list = hooks.get(keyOf(t));
   if (!list?.length) return g;
   for (const fn of [...list]) {
     // a hook may keep the gradient it sees (saved.push(g)): it outlives the backward pass's scope

@@ -60,6 +60,12 @@ const tensorHooks: TorchCase[] = [
     js: (w) => { w.requiresGrad_(); w.registerHook((g) => g.mul(10)); const y = w.mul(3); y.registerHook((g) => g.add(1)); const [gw] = tpu.autograd.grad(y.square().sum(), [w], { retainGraph: true }); const [gy] = tpu.autograd.grad(y.square().sum(), [y]); return [gw!, gy!]; },
     py: 'w = x0.requires_grad_()\nw.register_hook(lambda g: g * 10)\ny = w * 3\ny.register_hook(lambda g: g + 1)\ngw, = torch.autograd.grad((y ** 2).sum(), [w], retain_graph=True)\ngy, = torch.autograd.grad((y ** 2).sum(), [y])\nresult = [gw, gy]',
   },
+  {
+    name: 'a hook belongs to the value it was registered on: an in-place write after it leaves it the old value\'s gradient',
+    inputs: [W],
+    js: (w) => { w.requiresGrad_(); const y = w.mul(3); const seen: Tensor[] = []; y.registerHook((g) => { seen.push(g); }); y.mul_(5); y.registerHook((g) => { seen.push(g); }); y.square().sum().backward(); return [seen[0]!, seen[1]!, count(seen.length), w.grad!]; },
+    py: 'w = x0.requires_grad_()\ny = w * 3\nseen = []\ny.register_hook(lambda g: seen.append(g))\ny.mul_(5)\ny.register_hook(lambda g: seen.append(g))\n(y ** 2).sum().backward()\nresult = [seen[0], seen[1], torch.tensor([len(seen)]), w.grad]',
+  },
   { name: 'a hook on a tensor that does not require grad is an error', inputs: [W], js: (w) => { w.registerHook((g) => g); return w; }, py: 'x0.register_hook(lambda g: g)\nresult = x0' },
   {
     name: 'a hook that changes the gradient\'s shape is an error',
