@@ -7,6 +7,7 @@ import type { OpDef, Operand } from './ops/op.js';
 import { apply } from './modes/dispatch.js';
 import * as ops from './ops/index.js';
 import { linspace, logspace, eye, randint, randperm } from './creation-computed.js';
+import { trilIndices, triuIndices } from './triangle-indices.js';
 import { withRequiresGrad } from './autograd/creation.js';
 import { intArray } from './shape-args.js';
 import { wrapNumber } from './ops/wrapped-number.js';
@@ -48,6 +49,7 @@ export const functional = {
   split: ops.split, chunk: ops.chunk, tensorSplit: ops.tensorSplit, roll: ops.roll, flip: ops.flip, fliplr: ops.fliplr, flipud: ops.flipud,
   matmul: (a: Tensor, b: Tensor) => tensorArg('tpu.matmul', 'input', a).matmul(b), dot: ops.dot, outer: ops.outer, bmm: ops.bmm,
   mm: ops.mm, mv: ops.mv, addmm: ops.addmm, baddbmm: ops.baddbmm, addcmul: ops.addcmul, addcdiv: ops.addcdiv, diagonal: ops.diagonal, diag: ops.diag, trace: ops.trace,
+  diagEmbed: ops.diagEmbed, rot90: ops.rot90, cov: ops.cov, corrcoef: ops.corrcoef, trilIndices, triuIndices,
   linalg: ops.linalg, det: ops.det, slogdet: ops.slogdet, inverse: ops.inv, cross: ops.cross, kron: ops.kron, tensordot: ops.tensordot, cdist: ops.cdist,
   t: method('t'), swapaxes: method('swapaxes'), swapdims: method('swapdims'), select: ops.select, unbind: method('unbind'),
   add: withAlpha('add', ops.add), sub: withAlpha('sub', ops.sub), mul: binary(ops.mul),

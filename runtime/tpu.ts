@@ -33,6 +33,7 @@ import { tpuCompilerSummary, type TpuCompilerSummary } from './device/tpu-loop/c
 import { Tensor } from './tensor.js';
 import type * as ops from './ops/index.js';
 import type * as computed from './creation-computed.js';
+import type * as triangleIndices from './triangle-indices.js';
 import type * as gradMode from './autograd/grad-mode.js';
 import type * as gradTransforms from './autograd/grad-transforms.js';
 import type * as gradOfOutputs from './autograd/grad-of-outputs.js';
@@ -91,7 +92,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'emptyLike' | 'randLike' 
   | 'copysign' | 'exp2' | 'logit' | 'signbit' | 'isposinf' | 'isneginf' | 'nanToNum' | 'nansum' | 'nanmean' | 'median' | 'nanmedian' | 'kthvalue' | 'quantile' | 'nanquantile' | 'polygamma'
   | 'cummax' | 'cummin' | 'logcumsumexp' | 'diff' | 'isclose' | 'allclose' | 'equal' | 'normal' | 'bernoulli' | 'multinomial' | 'hstack' | 'vstack' | 'meshgrid'
   | 'scatter' | 'take' | 'takeAlongDim' | 'indexAdd' | 'indexCopy' | 'indexFill' | 'indexPut' | 'repeatInterleave' | 'max' | 'min' | 'det' | 'slogdet' | 'cross' | 'kron' | 'tensordot' | 'cdist'
-  | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive';
+  | 'scatterReduce' | 'maskedScatter' | 'uniqueConsecutive' | 'diagEmbed' | 'rot90' | 'cov' | 'corrcoef';
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
@@ -102,7 +103,7 @@ type FunctionalForms<M extends keyof Tensor> = {
   [K in keyof Pick<Tensor, M>]: Tensor[K] extends (...a: infer A) => infer R ? (x: Tensor, ...a: A) => R : never;
 };
 type F = typeof functionalObject;
-type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
+type PlainFunctional = Pick<typeof computed, 'linspace' | 'logspace' | 'eye' | 'randint' | 'randperm'> & Pick<typeof triangleIndices, 'trilIndices' | 'triuIndices'> & Pick<typeof ops, OpForms> & FunctionalForms<MethodForms>
   & {
     /** Matrix product with broadcasting batch dims (torch.matmul). @example tpu.matmul(a, b) */
     matmul: F['matmul'];

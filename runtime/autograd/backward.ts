@@ -19,6 +19,7 @@ import { edgeOf, valueAt, withoutGrad } from './past-values.js';
 import { requiredGradAt } from './grad-clock.js';
 import { makeCollectiveRoom } from '../device/collective-room.js';
 import { readsNoValue, releaseFreedLayouts } from '../modes/recipes.js';
+import { hookedGradient } from './tensor-hooks.js';
 
 export interface BackwardOptions {
   /** Keep the graph for another backward through it (default false: it is freed). */
@@ -127,7 +128,10 @@ function runGroup(group: CollectiveGroup, pending: Map<Tensor, Tensor>, add: (o:
   // for peers still pending on the host, and a read of its result would wait for it.
   // Strict mode enqueues each chip's rule as it is called: every chip's seed is made and every
   // chip has room for its rule's collective (whose result has its operand's shape) first.
-  const seeds = group.members.map((m) => pending.get(m.out) ?? zerosLike(m.out));
+  const seeds = group.members.map((m) => {
+    const g = pending.get(m.out);
+    return g ? hookedGradient(m.out, g) : zerosLike(m.out);
+  });
   group.members.forEach((m) => pending.delete(m.out));
   makeCollectiveRoom(group.members.map((m) => m.operands[0] as Tensor), `the backward of ${group.members[0]!.op.name}`);
   const grads = holdingCuts(() => {
@@ -275,6 +279,7 @@ class GradientWalk {
     }
     if (!g) return;
     this.pending.delete(t);
+    g = hookedGradient(t, g);
     const node = t._gradNode;
     if (!node) {
       if (!this.wanted || this.wanted.has(t)) this.leaves.set(t, g);

@@ -81,6 +81,7 @@ export const REPLICATED = [
   // x.newZeros(size): the same new tensor on every chip
   'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
   'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud', 'indexCopy', 'indexPut',
+  'rot90', 'diagEmbed', 'cov', 'corrcoef',
 ] as const;
 
 /** Values for the host: read once from the full tensor (a sync point, as the Tensor method's). */
@@ -123,6 +124,7 @@ export const NOT_ON_DTENSOR: Record<string, string> = {
   set: 'x.at(i).set(v) writes through a view of a tensor, and a DTensor\'s at() is a new replicated DTensor, not a view of its pieces; write into a piece (dt.localTensors()[k]) or build the new value with where/maskedFill',
   shapeKey: 'a cache key of a tensor\'s shape for the runtime\'s own programs; a DTensor has its global shape in dt.shape',
   readable: 'Tensor\'s own check before a read; read a DTensor with dt.fullTensor() or its pieces',
+  registerHook: 'a DTensor\'s gradient flows through its pieces: register the hook on each piece (dt.localTensors()[k].registerHook(fn))',
   retainGrad: 'a computed DTensor keeps no gradient: retain its pieces\' (dt.localTensors()[k].retainGrad()), or read a leaf DTensor\'s dt.grad',
   retainsGrad: 'a computed DTensor keeps no gradient; its pieces\' dt.localTensors()[k].retainsGrad say whether they do',
 };

@@ -1,6 +1,7 @@
 // tpu.nn: modules and losses (the functional forms are tpu.nn.functional, runtime/tpu-functions.ts;
 // gradient clipping is tpu.nn.utils, runtime/nn/utils/).
 export { Module, type StateDict, type LoadOptions, type IncompatibleKeys } from './module.js';
+export { type ForwardHook, type ForwardPreHook, type HookOptions } from './forward-hooks.js';
 export { Linear, type LinearOptions } from './linear.js';
 export { Conv2d, type Conv2dOptions } from './conv2d.js';
 export { Conv1d, type Conv1dOptions } from './conv1d.js';

@@ -5,8 +5,10 @@
 //   and every other operation is forwarded to the module object;
 // - tells tpu.compile when a property it may have captured is replaced (`isReplacement`);
 // - shows every assigned value to `onAssign` (registered-parameters.ts);
-// - reads `model[-1]` from the end, as Python's indexing.
+// - reads `model[-1]` from the end, as Python's indexing;
+// - hands out forward wrapped by the module's forward hooks, when it has any (forward-hooks.ts).
 import { inspect } from 'node:util';
+import { hookedForward } from './forward-hooks.js';
 
 interface Forwarding {
   forward(...inputs: unknown[]): unknown;
@@ -29,7 +31,10 @@ export function moduleProxy<M extends Forwarding>(module: M, isReplacement: (mod
   Object.defineProperty(call, inspect.custom, { value: (depth: number, options: object) => inspect(module, { ...options, depth }), configurable: true });
   const proxy: M = new Proxy(call as unknown as M, {
     apply: (_target, _this, inputs: unknown[]) => proxy.forward(...inputs),
-    get: (_target, key) => Reflect.get(module, fromEnd(module, key), proxy),
+    get: (_target, key) => {
+      const value: unknown = Reflect.get(module, fromEnd(module, key), proxy);
+      return key === 'forward' ? hookedForward(proxy, value) : value;
+    },
     set(_target, key, value) {
       onAssign(value);
       if (isReplacement(module, key, value)) noteReplacement();

@@ -13,6 +13,8 @@ import { noteReplacement } from '../jit/trace-record.js';
 import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
+import { registerForwardHook, registerForwardPreHook, type ForwardHook, type ForwardPreHook, type HookOptions } from './forward-hooks.js';
+import type { RemovableHandle } from '../autograd/tensor-hooks.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
 import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
@@ -151,6 +153,27 @@ export abstract class Module {
     if (typeof on !== 'boolean') throw new TypeError(`requiresGrad_: requiresGrad must be a boolean; got ${describeValue(on)}`);
     for (const p of this.parameters()) p.requiresGrad_(on);
     return this;
+  }
+
+  /**
+   * Runs hook(module, inputs) before each forward call (torch.nn.Module.register_forward_pre_hook):
+   * what it returns replaces the inputs (an array the arguments, another value the one argument);
+   * nothing keeps them. `{ prepend: true }` runs it before the hooks registered so far. The hooks
+   * run for `model(x)` and `model.forward(x)` alike. Returns a handle whose remove() unregisters it.
+   * @example const lin = new tpu.nn.Linear(2, 1); const h = lin.registerForwardPreHook((m, [x]) => (x as Tensor).mul(0)); const out = lin(tpu.ones([1, 2])); h.remove(); out.sub(lin.bias!).abs().sum() // 0
+   */
+  registerForwardPreHook(hook: ForwardPreHook<this>, options?: HookOptions): RemovableHandle {
+    return registerForwardPreHook(this, hook, options);
+  }
+
+  /**
+   * Runs hook(module, inputs, output) after each forward call (torch.nn.Module.register_forward_hook):
+   * what it returns replaces the output; nothing keeps it (a hook that records activations). Returns
+   * a handle whose remove() unregisters it.
+   * @example const acts: Tensor[] = []; const net = new tpu.nn.Sequential(new tpu.nn.Linear(2, 3), new tpu.nn.ReLU()); const h = net[0].registerForwardHook((m, inputs, out) => { acts.push(out as Tensor); }); net(tpu.ones([4, 2])); h.remove(); acts[0]!.shape // [4, 3]
+   */
+  registerForwardHook(hook: ForwardHook<this>, options?: HookOptions): RemovableHandle {
+    return registerForwardHook(this, hook, options);
   }
 
   train(on = true): this {

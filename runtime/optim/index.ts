@@ -1,4 +1,4 @@
-// tpu.optim: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam (with param groups), and lrScheduler.
+// tpu.optim: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam, RAdam (with param groups), LBFGS, and lrScheduler.
 import * as schedulers from './lr-scheduler/index.js';
 
 export { Optimizer, type ParamGroup, type ParamGroupOptions, type Hyperparameters } from './optimizer.js';
@@ -10,9 +10,10 @@ export { Adadelta, type AdadeltaOptions, type AdadeltaHyperparameters } from './
 export { Adamax, type AdamaxOptions, type AdamaxHyperparameters } from './adamax.js';
 export { NAdam, type NAdamOptions, type NAdamHyperparameters } from './nadam.js';
 export { RAdam, type RAdamOptions, type RAdamHyperparameters } from './radam.js';
+export { LBFGS, type LBFGSOptions, type LBFGSHyperparameters, type LossClosure } from './lbfgs.js';
 /**
  * Learning-rate schedulers (torch.optim.lr_scheduler): StepLR, MultiStepLR, ExponentialLR,
  * CosineAnnealingLR, CosineAnnealingWarmRestarts, LambdaLR, MultiplicativeLR, LinearLR, ConstantLR,
- * PolynomialLR, OneCycleLR, ReduceLROnPlateau.
+ * PolynomialLR, OneCycleLR, ReduceLROnPlateau, CyclicLR, SequentialLR, ChainedScheduler.
  */
 export const lrScheduler = schedulers;

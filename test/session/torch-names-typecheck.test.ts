@@ -69,4 +69,33 @@ describe('PyTorch names under %typecheck error', () => {
     ].join('\n');
     expect(await driver.value(cell)).toBe(`'${JSON.stringify(['1.0397', '2.0794', '1.3863', [3]])}'`);
   });
+  it('rot90, diagEmbed, triangle indices, cov, hooks, the new schedulers and LBFGS', async () => {
+    // hand-computed: rot90 of [[1, 2], [3, 4]] is [[2, 4], [1, 3]]; cov of [1, 2, 3] is 1; the hook doubles w's gradient 2w;
+    // CyclicLR made after other schedulers takes its first step from the groups' initialLr (0.1), as PyTorch's
+    const cell = [
+      'const r = tpu.rot90(tpu.tensor([[1, 2], [3, 4]]), 1, [0, 1]).tolist();',
+      'const e = tpu.tensor([1, 2]).diagEmbed(0, -2, -1).tolist();',
+      'const ij = tpu.trilIndices(2, 2, 0, { dtype: \'int32\' }).tolist();',
+      'const c = tpu.cov(tpu.tensor([1, 2, 3]), { correction: 1 }).item();',
+      'const w = tpu.tensor([1, 2], { requiresGrad: true });',
+      'const h: { remove(): void } = w.registerHook((g) => g.mul(2));',
+      'w.square().sum().backward();',
+      'h.remove();',
+      'const hooked = w.grad!.tolist();',
+      'const lin = new tpu.nn.Linear(2, 1);',
+      'const fh = lin.registerForwardHook((_m, _inputs, out) => (out as Tensor).mul(0), { prepend: true });',
+      'const zero = lin.forward(tpu.ones([1, 2])).item();',
+      'fh.remove();',
+      'const opt = new tpu.optim.SGD(lin.parameters(), { lr: 0.1, momentum: 0.9 });',
+      'const S = tpu.optim.lrScheduler;',
+      'const seq = new S.SequentialLR(opt, [new S.ConstantLR(opt, { factor: 0.5, totalIters: 1 }), new S.ExponentialLR(opt, 0.5)], [1]);',
+      'seq.step();',
+      'const chained = new S.ChainedScheduler([new S.StepLR(opt, 5)], opt);',
+      'const cyclic = new S.CyclicLR(opt, 0.01, 0.1, { stepSizeUp: 2, mode: \'triangular2\' });',
+      'const lbfgs = new tpu.optim.LBFGS([w], { historySize: 5, lineSearchFn: \'strong_wolfe\' });',
+      'const loss = lbfgs.step(() => { lbfgs.zeroGrad(); const l = w.square().sum(); l.backward(); return l; });',
+      'JSON.stringify([r, e, ij, c, zero, seq.getLastLr(), chained.getLastLr().length, cyclic.getLastLr(), hooked, typeof loss === "number" ? loss : loss.item()])',
+    ].join('\n');
+    expect(await driver.value(cell)).toBe(`'${JSON.stringify([[[2, 4], [1, 3]], [[1, 0], [0, 2]], [[0, 1, 1], [0, 0, 1]], 1, 0, [0.1], 1, [0.1], [4, 8], 5])}'`);
+  });
 });

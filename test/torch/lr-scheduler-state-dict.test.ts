@@ -10,7 +10,7 @@ import { tpu, type Tensor } from 'tpu-kernel/runtime';
 const { optim } = tpu;
 const S = optim.lrScheduler;
 type Opt = InstanceType<typeof optim.SGD> | InstanceType<typeof optim.Adam>;
-type Sched = InstanceType<typeof S.StepLR> | InstanceType<typeof S.ReduceLROnPlateau>;
+type Sched = InstanceType<typeof S.StepLR> | InstanceType<typeof S.ReduceLROnPlateau> | InstanceType<typeof S.SequentialLR> | InstanceType<typeof S.ChainedScheduler>;
 const HALF = 10;
 const LRS = [0.1, 0.05];
 const METRICS = Array.from({ length: 2 * HALF }, (_, k) => (k < 5 ? 10 - k : 5 + 0.01 * (k % 2)));
@@ -29,6 +29,11 @@ const cases: Case[] = [
   { name: 'PolynomialLR', js: (o) => new S.PolynomialLR(o, { totalIters: 16, power: 1.5 }), py: 'L.PolynomialLR(opt, total_iters=16, power=1.5)' },
   { name: 'MultiplicativeLR', js: (o) => new S.MultiplicativeLR(o, (e) => 1 - e / 50), py: 'L.MultiplicativeLR(opt, lambda e: 1 - e / 50)' },
   { name: 'CosineAnnealingWarmRestarts', js: (o) => new S.CosineAnnealingWarmRestarts(o, 4, { tMult: 2, etaMin: 0.001 }), py: 'L.CosineAnnealingWarmRestarts(opt, 4, T_mult=2, eta_min=0.001)' },
+  { name: 'SequentialLR (its schedulers saved in it)', js: (o) => new S.SequentialLR(o, [new S.LinearLR(o, { startFactor: 0.1, totalIters: 4 }), new S.StepLR(o, 3, { gamma: 0.5 }), new S.ExponentialLR(o, 0.9)], [4, 12]), py: 'L.SequentialLR(opt, [L.LinearLR(opt, start_factor=0.1, total_iters=4), L.StepLR(opt, 3, gamma=0.5), L.ExponentialLR(opt, 0.9)], [4, 12])' },
+  { name: 'ChainedScheduler', js: (o) => new S.ChainedScheduler([new S.ConstantLR(o, { factor: 0.5, totalIters: 13 }), new S.ExponentialLR(o, 0.9)]), py: 'L.ChainedScheduler([L.ConstantLR(opt, factor=0.5, total_iters=13), L.ExponentialLR(opt, 0.9)])' },
+  { name: 'CyclicLR triangular2 (SGD momentum)', js: (o) => new S.CyclicLR(o, [0.01, 0.02], 0.1, { stepSizeUp: 3, stepSizeDown: 4, mode: 'triangular2' }), py: "L.CyclicLR(opt, [0.01, 0.02], 0.1, step_size_up=3, step_size_down=4, mode='triangular2')" },
+  { name: 'CyclicLR exp_range (Adam beta1)', opt: 'Adam', js: (o) => new S.CyclicLR(o, 0.001, 0.01, { stepSizeUp: 4, mode: 'exp_range', gamma: 0.95 }), py: "L.CyclicLR(opt, 0.001, 0.01, step_size_up=4, mode='exp_range', gamma=0.95)" },
+  { name: 'CyclicLR without cycleMomentum', js: (o) => new S.CyclicLR(o, 0.01, 0.1, { stepSizeUp: 5, cycleMomentum: false }), py: 'L.CyclicLR(opt, 0.01, 0.1, step_size_up=5, cycle_momentum=False)' },
   { name: 'ReduceLROnPlateau', js: (o) => new S.ReduceLROnPlateau(o, { patience: 1, factor: 0.5, cooldown: 1 }), py: 'L.ReduceLROnPlateau(opt, patience=1, factor=0.5, cooldown=1)' },
 ];
 

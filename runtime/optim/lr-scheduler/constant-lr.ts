@@ -27,6 +27,10 @@ export class ConstantLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => lr * (this.factor + (this.lastEpoch >= this.totalIters ? 1 - this.factor : 0)));
+  }
+
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     if (this.lastEpoch === 0) return lrs.map((lr) => lr * this.factor);

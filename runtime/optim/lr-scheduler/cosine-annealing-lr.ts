@@ -27,6 +27,10 @@ export class CosineAnnealingLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => this.etaMin + ((lr - this.etaMin) * (1 + Math.cos((Math.PI * this.lastEpoch) / this.tMax))) / 2);
+  }
+
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     const { lastEpoch: t, tMax, etaMin } = this;

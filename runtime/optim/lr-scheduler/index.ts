@@ -9,3 +9,6 @@ export { ConstantLR, type ConstantLROptions } from './constant-lr.js';
 export { PolynomialLR, type PolynomialLROptions } from './polynomial-lr.js';
 export { OneCycleLR, type OneCycleLROptions } from './one-cycle-lr.js';
 export { ReduceLROnPlateau, type ReduceLROnPlateauOptions } from './reduce-lr-on-plateau.js';
+export { CyclicLR, type CyclicLROptions, type CyclicMode, type ScaleMode } from './cyclic-lr.js';
+export { SequentialLR, type SequentialLROptions } from './sequential-lr.js';
+export { ChainedScheduler } from './chained-scheduler.js';

@@ -32,6 +32,10 @@ export class LinearLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => lr * (this.startFactor + ((this.endFactor - this.startFactor) * Math.min(this.totalIters, this.lastEpoch)) / this.totalIters));
+  }
+
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     if (this.lastEpoch === 0) return lrs.map((lr) => lr * this.startFactor);

@@ -1,10 +1,11 @@
 // The 1cycle policy (torch.optim.lr_scheduler.OneCycleLR): the lr rises from maxLr / divFactor
 // to maxLr over pctStart of the steps, then falls to that / finalDivFactor; the momentum (SGD's
 // momentum, Adam's beta1) moves the opposite way between maxMomentum and baseMomentum.
-import type { Optimizer, ParamGroup } from '../optimizer.js';
+import type { Optimizer } from '../optimizer.js';
 import { checkHyper } from '../optimizer.js';
 import { checkInteger, checkOptimizer, LRScheduler, perGroup, schedulerOptions } from './scheduler.js';
 import { loaded, sameAsMade, type SchedulerStateDict } from './scheduler-state.js';
+import { cyclesBeta1, setCycledMomentum } from './cycled-momentum.js';
 
 export interface OneCycleLROptions {
   maxLr?: number | readonly number[];
@@ -71,8 +72,7 @@ export class OneCycleLR extends LRScheduler {
     let momenta: Record<'max' | 'base', number>[] = [];
     let beta1 = false;
     if (cycleMomentum) {
-      beta1 = 'betas' in optimizer.defaults;
-      if (!beta1 && !('momentum' in optimizer.defaults)) throw new TypeError(`${name}: cycleMomentum needs an optimizer with momentum or betas (SGD, Adam, AdamW, RMSprop); give cycleMomentum: false`);
+      beta1 = cyclesBeta1(name, optimizer);
       const max = perGroup(name, 'maxMomentum', o.maxMomentum ?? 0.95, optimizer, 0);
       const base = perGroup(name, 'baseMomentum', o.baseMomentum ?? 0.85, optimizer, 0);
       momenta = max.map((m, i) => ({ max: m, base: base[i]! }));
@@ -84,7 +84,7 @@ export class OneCycleLR extends LRScheduler {
     this.#lrs = lrs;
     this.#momenta = momenta;
     this.#beta1 = beta1;
-    optimizer.paramGroups.forEach((g, i) => momenta[i] && this.#setMomentum(g, momenta[i].max));
+    optimizer.paramGroups.forEach((g, i) => momenta[i] && setCycledMomentum(g, momenta[i].max, beta1));
     this.#phases = o.threePhase
       ? [
         { endStep: pct * totalSteps - 1, lr: ['initial', 'max'], momentum: ['max', 'base'] },
@@ -147,12 +147,6 @@ export class OneCycleLR extends LRScheduler {
     return this.annealStrategy === 'cos' ? end + ((start - end) / 2) * (Math.cos(Math.PI * pct) + 1) : (end - start) * pct + start;
   }
 
-  #setMomentum(group: ParamGroup, value: number): void {
-    const g = group as ParamGroup & { momentum?: number; betas?: readonly [number, number] };
-    if (this.#beta1) g.betas = [value, g.betas![1]];
-    else g.momentum = value;
-  }
-
   protected getLr(): number[] {
     const step = this.lastEpoch;
     if (step > this.totalSteps) throw new RangeError(`OneCycleLR: stepped ${step} times, past totalSteps (${this.totalSteps})`);
@@ -163,7 +157,7 @@ export class OneCycleLR extends LRScheduler {
       while (step > this.#phases[k]!.endStep && k < this.#phases.length - 1) start = this.#phases[k++]!.endStep;
       const phase = this.#phases[k]!;
       const pct = (step - start) / (phase.endStep - start);
-      if (this.cycleMomentum) this.#setMomentum(group, this.#anneal(this.#momenta[i]![phase.momentum[0]], this.#momenta[i]![phase.momentum[1]], pct));
+      if (this.cycleMomentum) setCycledMomentum(group, this.#anneal(this.#momenta[i]![phase.momentum[0]], this.#momenta[i]![phase.momentum[1]], pct), this.#beta1);
       return this.#anneal(this.#lrs[i]![phase.lr[0]], this.#lrs[i]![phase.lr[1]], pct);
     });
   }

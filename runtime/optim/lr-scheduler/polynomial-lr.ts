@@ -28,6 +28,10 @@ export class PolynomialLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => lr * (1 - Math.min(this.totalIters, this.lastEpoch) / this.totalIters) ** this.power);
+  }
+
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     const t = this.lastEpoch;

@@ -15,6 +15,17 @@ import { groupNumbers, loaded, sameAsMade, savedInteger, type SchedulerStateDict
 const COMMON_KEYS = ['baseLrs', 'lastEpoch', '_stepCount', '_isInitial', '_getLrCalledWithinStep', '_lastLr'] as const;
 
 /**
+ * What SequentialLR and ChainedScheduler do to the schedulers they drive, as PyTorch's do:
+ * step one without registering a tpu.compile replay (the driver registers its own), redo one's
+ * constructor step (_initial_step), restart one at step 0 (_update_lr(0)).
+ */
+export let schedulerSteps: {
+  readonly step: (s: LRScheduler) => void;
+  readonly initialStep: (s: LRScheduler) => void;
+  readonly restart: (s: LRScheduler) => void;
+};
+
+/**
  * Base of the learning-rate schedulers (torch.optim.lr_scheduler.LRScheduler).
  * @example const sched = new tpu.optim.lrScheduler.StepLR(new tpu.optim.SGD(model.parameters(), { lr: 0.1 }), 30); sched.step(); sched.getLastLr() // [0.1]
  */
@@ -29,6 +40,17 @@ export abstract class LRScheduler {
   /** step() calls, the constructor's included (PyTorch's _step_count). */
   #stepCount = 0;
   readonly #advance = this.#step.bind(this);
+
+  static {
+    schedulerSteps = {
+      step: (s) => s.#step(),
+      initialStep: (s) => {
+        s.#stepCount = 0;
+        s.initialStep();
+      },
+      restart: (s) => s.#restart(),
+    };
+  }
 
   constructor(readonly optimizer: Optimizer, readonly name: string) {
     checkOptimizer(name, optimizer);
@@ -61,6 +83,14 @@ export abstract class LRScheduler {
     this.#stepCount++;
     this.lastEpoch++;
     const lrs = this.getLr();
+    this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
+    this.#lastLr = this.optimizer.paramGroups.map((g) => this.lrOf(g));
+  }
+
+  /** PyTorch's _update_lr(0): back to step 0, by the closed form where the schedule has one (a SequentialLR milestone). */
+  #restart(): void {
+    this.lastEpoch = 0;
+    const lrs = this.closedFormLr() ?? this.getLr();
     this.optimizer.paramGroups.forEach((g, i) => (g.lr = lrs[i]!));
     this.#lastLr = this.optimizer.paramGroups.map((g) => this.lrOf(g));
   }
@@ -103,7 +133,8 @@ export abstract class LRScheduler {
     // all checked before anything is set
     const baseLrs = loaded(s, 'baseLrs', this.baseLrs, (v, k) => groupNumbers(who, k, v, groups));
     const lastLr = loaded(s, '_lastLr', this.#lastLr, (v, k) => groupNumbers(who, k, v, groups));
-    const lastEpoch = loaded(s, 'lastEpoch', this.lastEpoch, (v, k) => savedInteger(who, k, v, 0));
+    // -1: a SequentialLR's scheduler not yet in charge (its constructor's step undone)
+    const lastEpoch = loaded(s, 'lastEpoch', this.lastEpoch, (v, k) => savedInteger(who, k, v, -1));
     const stepCount = loaded(s, '_stepCount', this.#stepCount, (v, k) => savedInteger(who, k, v, 0));
     sameAsMade(who, '_isInitial', s._isInitial, false);
     sameAsMade(who, '_getLrCalledWithinStep', s._getLrCalledWithinStep, false);
@@ -123,6 +154,11 @@ export abstract class LRScheduler {
 
   /** Each group's next learning rate (PyTorch's get_lr), lastEpoch already advanced. */
   protected abstract getLr(): number[];
+
+  /** Each group's learning rate at lastEpoch from the base lrs alone (PyTorch's _get_closed_form_lr), where the schedule has one. */
+  protected closedFormLr(): number[] | null {
+    return null;
+  }
 
   /**
    * Group i's base lr. A group added after the scheduler was made has none: an error, where

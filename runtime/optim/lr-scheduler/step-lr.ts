@@ -26,6 +26,10 @@ export class StepLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => lr * this.gamma ** Math.floor(this.lastEpoch / this.stepSize));
+  }
+
   protected getLr(): number[] {
     const lrs = this.currentLrs();
     return this.lastEpoch === 0 || this.lastEpoch % this.stepSize !== 0 ? lrs : lrs.map((lr) => lr * this.gamma);
@@ -71,6 +75,12 @@ export class MultiStepLR extends LRScheduler {
     this.initialStep();
   }
 
+  protected override closedFormLr(): number[] {
+    let times = 0;
+    for (const [m, n] of this.milestones) if (m <= this.lastEpoch) times += n;
+    return this.baseLrs.map((lr) => lr * this.gamma ** times);
+  }
+
   protected getLr(): number[] {
     const times = this.milestones.get(this.lastEpoch);
     const lrs = this.currentLrs();
@@ -108,6 +118,10 @@ export class ExponentialLR extends LRScheduler {
     const o = schedulerOptions<ExponentialLROptions>('ExponentialLR', 'gamma', gamma, options, ['gamma']);
     this.gamma = checkHyper('ExponentialLR', 'gamma', required('ExponentialLR', 'gamma', o.gamma, 'the factor of each step'), 0);
     this.initialStep();
+  }
+
+  protected override closedFormLr(): number[] {
+    return this.baseLrs.map((lr) => lr * this.gamma ** this.lastEpoch);
   }
 
   protected getLr(): number[] {
