@@ -1,6 +1,7 @@
 // The seeded generator behind rand/randn (tpu.manualSeed). Values are generated on the host
 // and uploaded, so every mode sees the same numbers for the same seed.
 import { specialized } from './jit/live-number.js';
+import { onEachCall } from './jit/trace-record.js';
 
 let state = (Date.now() ^ 0x9e3779b9) >>> 0;
 
@@ -11,7 +12,10 @@ let state = (Date.now() ^ 0x9e3779b9) >>> 0;
 export function manualSeed(seed: number): void {
   seed = specialized(seed);
   if (!Number.isInteger(seed)) throw new TypeError(`tpu.manualSeed: seed must be an integer; got ${JSON.stringify(seed)}`);
-  state = seed >>> 0;
+  const seeded = seed >>> 0;
+  state = seeded;
+  // inside a compiled function: each replay seeds again, at this place among its draws
+  onEachCall(() => { state = seeded; });
 }
 
 /**

@@ -11,9 +11,13 @@ import type { DType } from '../dtype.js';
 import type { Shape } from '../shape.js';
 import { isKept } from '../scope.js';
 import { Tensor } from '../tensor.js';
-import type { TraceRecord } from './trace-record.js';
+import type { ReplayAction, TraceRecord } from './trace-record.js';
 import { isPlainObject } from '../plain-object.js';
 import { tensorPartsOf, type TensorParts } from '../tensor-parts.js';
+import { viewConstraints, type ViewConstraint } from './view-arguments.js';
+
+/** A step of a replay before its program runs: a recorded effect or live read, or a host tensor made again. */
+export type ReplayStep = Exclude<ReplayAction, { readonly upload: Tensor }> | { readonly remake: number };
 
 /** Where a tensor of a replay comes from: the call's tensor argument, a held tensor, or a host tensor made again. */
 export type Source = { readonly arg: number } | { readonly held: Tensor } | { readonly remade: number };
@@ -71,14 +75,18 @@ export interface Plan {
   /** The returned value with ResultLeaf for its tensors in arrays and plain objects; other values are the trace's. */
   readonly result: unknown;
   readonly record: TraceRecord;
-  /** Host tensors the body made and dropped, made again (in this order) on each replay. */
+  /** Host tensors the body made and dropped, made again on each replay (`steps` says when). */
   readonly remakes: readonly (() => Tensor)[];
+  /** The body's per-call work in its order: effects, live reads, and remakes (their index in `remakes`). */
+  readonly steps: readonly ReplayStep[];
   /** Every tensor bound or updated by identity: a replay needs each of them alive. */
   readonly held: readonly Tensor[];
   /** Index tensors whose values the trace checked on the host: each replay checks its own first (trace-record.ts). */
   readonly indexChecks: readonly { readonly source: Source; readonly check: (t: Tensor) => boolean }[];
   /** Whether its program may fail on the device (then a replay records its call site, call-site.ts). */
   readonly mayFail: boolean;
+  /** Tensor arguments written in place (or through their base) whose view-ness a replay must share (view-arguments.ts). */
+  readonly viewConstraints: readonly ViewConstraint[];
 }
 
 export interface TraceFacts {
@@ -106,14 +114,19 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   // the update, and the update does not carry over to the next call.
   const remakes: (() => Tensor)[] = [];
   const remadeIndex = new Map<DeviceBuffer, number>();
-  const madeInside = new Set<Tensor>();
+  const madeInside = new Map<Tensor, number>();
   for (const [made, remake] of record.uploads) {
     if (isKept(made)) continue;
     const made0 = updates.get(made)?._buf ?? made._buf;
     if (!made0) continue;
-    madeInside.add(made);
+    madeInside.set(made, remakes.length);
     remadeIndex.set(made0, remakes.length);
     remakes.push(remake);
+  }
+  const steps: ReplayStep[] = [];
+  for (const a of record.actions) {
+    if (!('upload' in a)) steps.push(a);
+    else if (madeInside.has(a.upload)) steps.push({ remake: madeInside.get(a.upload)! });
   }
   const updatedFrom = new Map<DeviceBuffer, Tensor>();
   for (const [target, before] of updates) if (before._buf && !madeInside.has(target)) updatedFrom.set(before._buf, target);
@@ -173,6 +186,8 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   };
   const result = template(facts.result);
   if (unreplayable !== null) return unreplayable;
+  const written = new Set<Tensor>();
+  for (const o of outputs) if (o.into && 'arg' in o.into) written.add(args[o.into.arg]!); else if (o.into && 'held' in o.into) written.add(o.into.held);
   const indexChecks = record.indexChecks.map(({ tensor, check }) => ({ source: sourceOf(tensor), check }));
 
   return {
@@ -186,9 +201,11 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     result,
     record,
     remakes,
+    steps,
     held: [...held],
     indexChecks,
     mayFail: bp !== null && facts.mayFail,
+    viewConstraints: viewConstraints(args, written),
   };
 }
 

@@ -13,6 +13,7 @@ import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { freshen, Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
+import { viewMismatch } from './view-arguments.js';
 import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
@@ -38,6 +39,10 @@ export function staleReason(plan: Plan, args: readonly Tensor[]): Stale | null {
     const now = g.read();
     if (!Object.is(now, g.value)) return { why: `${g.what} changed (${String(g.value)} -> ${String(now)})`, guard: true };
   }
+  for (const c of plan.viewConstraints) {
+    const why = viewMismatch(c, args);
+    if (why !== null) return { why, guard: true };
+  }
   for (const { source, check } of plan.indexChecks) {
     const t = 'arg' in source ? args[source.arg]! : 'held' in source ? source.held : null;
     if (t === null || !check(t)) {
@@ -54,11 +59,12 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
     if (!t._buf) materialize(t, 'tpu.compile');
   }
   const values = new Map<WeakScalar, number>();
-  for (const a of plan.record.actions) {
+  const remade: Tensor[] = new Array(plan.remakes.length);
+  for (const a of plan.steps) {
     if ('effect' in a) a.effect();
-    else values.set(a.read, a.read.live!.read());
+    else if ('read' in a) values.set(a.read, a.read.live!.read());
+    else remade[a.remake] = plan.remakes[a.remake]!();
   }
-  const remade = plan.remakes.map((make) => make());
   const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
   const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf._grad! : tensorOf(s));
   const outs = plan.outputs.map((o) => {
