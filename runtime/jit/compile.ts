@@ -124,6 +124,31 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         'ops directly (x.mul(lr)) or to an optimizer (opt.lr = lr).');
   };
 
+  /**
+   * The returned value, its views recomputed (when their base is written later) with this
+   * call's number arguments: x.at(i) of a number argument i stays row i of this call, not the
+   * row of whatever call came last.
+   */
+  const pinned = (result: R): R => {
+    if (numbers.length === 0) return result;
+    const own = numbers;
+    const returned = new Set<Tensor>();
+    collectTensors(result, returned);
+    for (const t of returned) {
+      const of = t._viewOf;
+      if (!of) continue;
+      t._viewOf = {
+        ...of,
+        from: (base) => {
+          const current = numbers;
+          numbers = own;
+          try { return of.from(base); } finally { numbers = current; }
+        },
+      };
+    }
+    return result;
+  };
+
   const trace = (args: A, flat: FlatArguments): { result: R; plan: Plan | string } => {
     traces++;
     // One program for the whole body: a region of its own, never cut at a size cap.
@@ -186,7 +211,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
           ? { why: 'a module tensor or submodule was replaced, or train()/eval() switched', guard: false }
           : staleReason(entry.plan, flat.tensors);
         // Its call site as strict mode records calls: by default only when its program may fail on the device.
-        if (stale === null) return replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R;
+        if (stale === null) return pinned(replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R);
         retrace ??= stale.why;
         if (!stale.guard) plans.splice(k--, 1); // it can never be replayed again
       }
@@ -209,7 +234,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         plans.length = Math.min(plans.length, PLANS_PER_SIGNATURE);
         entries.set(key, plans);
       }
-      return result;
+      return pinned(result);
     } finally {
       programsCompiled += programCache().misses - compiledBefore;
     }

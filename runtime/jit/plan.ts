@@ -15,6 +15,7 @@ import type { ReplayAction, TraceRecord } from './trace-record.js';
 import { isPlainObject } from '../plain-object.js';
 import { tensorPartsOf, type TensorParts } from '../tensor-parts.js';
 import { viewConstraints, type ViewConstraint } from './view-arguments.js';
+import type { ViewOf } from '../views/view-tracking.js';
 
 /** A step of a replay before its program runs: a recorded effect or live read, or a host tensor made again. */
 export type ReplayStep = Exclude<ReplayAction, { readonly upload: Tensor }> | { readonly remake: number };
@@ -35,9 +36,19 @@ export type GradTarget = { readonly gradOf: Tensor; readonly add: boolean };
 /** Where a program output goes; `discard`: a collective the body disposed ran for its peers, its value is dropped. */
 export type OutputTarget = Source | GradTarget | { readonly discard: true };
 
-/** A tensor in the returned value: program output `out`, else `source`. */
+/**
+ * A tensor in the returned value: program output `out`, else `source`. `view`: the traced one
+ * was a view of a tensor from outside or of another returned one (x.reshape([2, 2]), x an
+ * argument): each replay's is a view of that call's, so a write through it reaches its base.
+ */
 export class ResultLeaf {
-  constructor(readonly out: number | null, readonly source: Target | null) {}
+  constructor(readonly out: number | null, readonly source: Target | null, readonly view: ResultView | null = null) {}
+}
+
+/** How a returned view was made, and of what: a tensor from outside, or program output `out`. */
+export interface ResultView {
+  readonly of: ViewOf;
+  readonly base: Source | { readonly out: number };
 }
 
 /** An object made of tensors (a DTensor) in the returned value: built again from its parts' templates. */
@@ -166,11 +177,27 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   }
 
   let unreplayable: string | null = null;
+  /** Tensors whose identity the plan relies on as bases: a view argument over one must stay one (view-arguments.ts). */
+  const bound = new Set<Tensor>();
+  const viewOf = (v: Tensor): ResultView | null => {
+    const of = v._viewOf;
+    if (!of || of.base.disposed) return null; // a base made and dropped inside: no one else sees it
+    const out = outIndex.get(of.base);
+    if (out !== undefined && !outputs[out]!.into) return { of, base: { out } };
+    const arg = args.indexOf(of.base);
+    if (arg >= 0) return { of, base: { arg } };
+    // held only for this view: not a tensor the program reads (nor captured data to warn of)
+    bound.add(of.base);
+    return { of, base: { held: of.base } };
+  };
   const template = (v: unknown): unknown => {
     if (v instanceof Tensor) {
       const out = outIndex.get(v);
       // A returned tensor is never discarded (returned outputs are fresh or have a target).
-      if (out !== undefined) return new ResultLeaf(outputs[out]!.into ? null : out, outputs[out]!.into as Target | null);
+      if (out !== undefined) {
+        const into = outputs[out]!.into as Target | null;
+        return new ResultLeaf(into ? null : out, into, into ? null : viewOf(v));
+      }
       if (v.disposed || !v._buf) return (unreplayable = `it returns ${v.describe()}, a tensor disposed while the function ran`), null;
       const s = bufferSource(v._buf, v);
       if (typeof s === 'string') return (unreplayable = s), null;
@@ -186,8 +213,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   };
   const result = template(facts.result);
   if (unreplayable !== null) return unreplayable;
-  const written = new Set<Tensor>();
-  for (const o of outputs) if (o.into && 'arg' in o.into) written.add(args[o.into.arg]!); else if (o.into && 'held' in o.into) written.add(o.into.held);
+  for (const o of outputs) if (o.into && 'arg' in o.into) bound.add(args[o.into.arg]!); else if (o.into && 'held' in o.into) bound.add(o.into.held);
   const indexChecks = record.indexChecks.map(({ tensor, check }) => ({ source: sourceOf(tensor), check }));
 
   return {
@@ -205,7 +231,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     held: [...held],
     indexChecks,
     mayFail: bp !== null && facts.mayFail,
-    viewConstraints: viewConstraints(args, written),
+    viewConstraints: viewConstraints(args, bound),
   };
 }
 

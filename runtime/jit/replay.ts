@@ -100,6 +100,11 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   const returned = new Set<Tensor>();
   const result = rebuild(plan.result, (leaf) => {
     const t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
+    if (leaf.view) {
+      const { of, base } = leaf.view;
+      const b = 'out' in base ? outs[base.out]! : tensorOf(base);
+      t._viewOf = { ...of, base: b, seen: b._version };
+    }
     returned.add(t);
     return t;
   });
