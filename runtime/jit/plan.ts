@@ -15,7 +15,7 @@ import type { ReplayAction, TraceRecord } from './trace-record.js';
 import { isPlainObject } from '../plain-object.js';
 import { tensorPartsOf, type TensorParts } from '../tensor-parts.js';
 import { viewConstraints, type ViewConstraint } from './view-arguments.js';
-import type { ViewOf } from '../views/view-tracking.js';
+import type { ViewStep } from '../views/view-tracking.js';
 
 /** A step of a replay before its program runs: a recorded effect or live read, or a host tensor made again. */
 export type ReplayStep = Exclude<ReplayAction, { readonly upload: Tensor }> | { readonly remake: number };
@@ -45,10 +45,10 @@ export class ResultLeaf {
   constructor(readonly out: number | null, readonly source: Target | null, readonly view: ResultView | null = null) {}
 }
 
-/** How a returned view was made, and of what: a tensor from outside, or program output `out`. */
+/** A returned view: `steps` applied to a tensor from outside (an argument, or a view argument's end of them), or to program output `out`. */
 export interface ResultView {
-  readonly of: ViewOf;
-  readonly base: Source | { readonly out: number };
+  readonly from: Source | { readonly out: number };
+  readonly steps: readonly ViewStep[];
 }
 
 /** An object made of tensors (a DTensor) in the returned value: built again from its parts' templates. */
@@ -183,12 +183,18 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     const of = v._viewOf;
     if (!of || of.base.disposed) return null; // a base made and dropped inside: no one else sees it
     const out = outIndex.get(of.base);
-    if (out !== undefined && !outputs[out]!.into) return { of, base: { out } };
+    if (out !== undefined && !outputs[out]!.into) return { from: { out }, steps: of.steps };
     const arg = args.indexOf(of.base);
-    if (arg >= 0) return { of, base: { arg } };
-    // held only for this view: not a tensor the program reads (nor captured data to warn of)
-    bound.add(of.base);
-    return { of, base: { held: of.base } };
+    if (arg >= 0) return { from: { arg }, steps: of.steps };
+    // made from a view argument: the rest of the steps, applied to each call's argument
+    let from: ResultView | null = null;
+    args.forEach((a, j) => {
+      const prefix = a._viewOf?.base === of.base ? a._viewOf.steps : null;
+      if (!prefix || prefix.length >= of.steps.length || (from && from.steps.length <= of.steps.length - prefix.length)) return;
+      if (prefix.every((step, k) => of.steps[k] === step)) from = { from: { arg: j }, steps: of.steps.slice(prefix.length) };
+    });
+    // else a view of a tensor from outside, held for it only (not read by the program, nor captured data to warn of)
+    return from ?? { from: { held: of.base }, steps: of.steps };
   };
   const template = (v: unknown): unknown => {
     if (v instanceof Tensor) {

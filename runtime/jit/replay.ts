@@ -17,6 +17,7 @@ import { viewMismatch } from './view-arguments.js';
 import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
+import { viewAgain } from '../views/view-tracking.js';
 import { noGrad } from '../autograd/grad-mode.js';
 
 /** Why a plan cannot be replayed now; `guard`: only a guard reads another value, which a later call may read again. */
@@ -98,16 +99,20 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   else launchAll(bound);
   plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
   const returned = new Set<Tensor>();
+  /** Returned views made again from this call's tensors (the program's value is the same), by the output they replace. */
+  const viewsAgain = new Map<Tensor, Tensor>();
   const result = rebuild(plan.result, (leaf) => {
-    const t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
-    if (leaf.view) {
-      const { of, base } = leaf.view;
-      const b = 'out' in base ? outs[base.out]! : tensorOf(base);
-      t._viewOf = { ...of, base: b, seen: b._version };
+    let t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
+    const from = leaf.view && ('out' in leaf.view.from ? outs[leaf.view.from.out]! : tensorOf(leaf.view.from));
+    if (from && !from.disposed) {
+      const out = t;
+      t = viewsAgain.get(out) ?? viewAgain(from, leaf.view!.steps);
+      viewsAgain.set(out, t);
     }
     returned.add(t);
     return t;
   });
+  for (const out of viewsAgain.keys()) if (!returned.has(out)) out.dispose();
   for (const t of remade) if (!returned.has(t)) t.dispose();
   return result;
 }
