@@ -3,7 +3,8 @@
 // what a replay binds. The signature: each tensor's dtype and shape, each number's kind
 // (int or float: it decides the dtype of ops on integer tensors), the values of other
 // primitives (a boolean or a string may choose a code path), other objects by identity
-// (a different model or optimizer is a different trace), and which tensor arguments share
+// (a different model or optimizer is a different trace), whether a tensor requires grad
+// (its gradient is a step of the program, or none is), and which tensor arguments share
 // memory (f(a, a), f(a, a.reshape([-1])): a plan binds each argument once, and a write
 // through one must reach the others as it did, or not, when traced).
 import { formatShape } from '../shape.js';
@@ -38,7 +39,7 @@ export function flattenArguments(args: readonly unknown[]): FlatArguments {
       const k = firstOver.get(base);
       if (k === undefined) firstOver.set(base, j);
       const shared = k === undefined ? '' : tensors[k] === v ? ` (= #${k})` : ` (shares memory with #${k})`;
-      return `${v.dtype}${formatShape(v.shape)}${shared}`;
+      return `${v.dtype}${formatShape(v.shape)}${v.requiresGrad ? ' (requires grad)' : ''}${shared}`;
     }
     if (typeof v === 'number') {
       numbers.push(v);

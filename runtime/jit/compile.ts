@@ -11,8 +11,8 @@
 // the per-call effects and guards the body registered (an optimizer's step count,
 // trace-record.ts), tensors the body made from host values (made again: tpu.rand advances
 // as in eager execution). Every other JS value the body reads is frozen at trace time, as in
-// jax.jit. A new trace is made instead of a replay when a captured tensor was disposed, a
-// guard reads another value, an index tensor the trace checked on the host holds device
+// jax.jit. A new trace is made instead of a replay when a captured tensor was disposed or
+// started or stopped requiring grad, a guard reads another value, an index tensor the trace checked on the host holds device
 // data, a module's tensor or submodule was replaced or train()/eval() switched, or a number
 // argument was used in JS arithmetic (then its value is part of the signature, with a
 // warning once) or by an op as a dim, a size or a constant (specialized per value, as
@@ -27,6 +27,7 @@ import { Region } from '../modes/region.js';
 import { materialize } from '../modes/materialize.js';
 import { programCache } from '../program/program-cache.js';
 import { matmulPrecision } from '../ops/matmul.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
 import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
@@ -192,7 +193,8 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     calls++;
     const flat = flattenArguments(args);
     const precision = matmulPrecision();
-    const key = precision === 'highest' ? flat.signature : `${flat.signature} (matmul ${precision})`;
+    // under tpu.noGrad the body records no graph: its own trace
+    const key = `${flat.signature}${precision === 'highest' ? '' : ` (matmul ${precision})`}${gradEnabled() ? '' : ' (no grad)'}`;
     signatures.add(key);
     currentMode().leave('tpu.compile'); // earlier work is not part of this program
     flat.tensors.forEach((t, j) => {

@@ -64,6 +64,8 @@ export interface PlanOutput {
   readonly into: OutputTarget | null;
   /** A new tensor's strides when the traced one's were not row-major (x.T.mul(2)): each replay's has them too. */
   readonly strides: readonly number[] | undefined;
+  /** A new tensor that required grad when traced: each replay's does too, with no graph to pass back through (replay-grad.ts). */
+  readonly requiresGrad: boolean;
 }
 
 /** One program of a plan and how many of the plan's inputs, scalars and outputs are its own (they come in program order). */
@@ -92,6 +94,8 @@ export interface Plan {
   readonly steps: readonly ReplayStep[];
   /** Every tensor bound or updated by identity: a replay needs each of them alive. */
   readonly held: readonly Tensor[];
+  /** Whether each held tensor required grad when traced: one that started or stopped since (requiresGrad_(false) to freeze a layer) traces again. */
+  readonly heldRequiresGrad: readonly boolean[];
   /** Index tensors whose values the trace checked on the host: each replay checks its own first (trace-record.ts). */
   readonly indexChecks: readonly { readonly source: Source; readonly check: (t: Tensor) => boolean }[];
   /** Whether its program may fail on the device (then a replay records its call site, call-site.ts). */
@@ -172,7 +176,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
       // A collective disposed in the body ran for its peers: its value is dropped.
       const into: OutputTarget | null = fresh ? null : leaf ? { gradOf: leaf, add: record.freshGrads.get(leaf) === true }
         : t.disposed ? { discard: true } : sourceOf(t);
-      outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into, strides: into ? undefined : t._strides });
+      outputs.push({ shape: t.shape, dtype: t.dtype, chip: t.chip, into, strides: into ? undefined : t._strides, requiresGrad: !into && t.requiresGrad });
     });
   }
 
@@ -235,6 +239,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     remakes,
     steps,
     held: [...held],
+    heldRequiresGrad: [...held].map((t) => t.requiresGrad),
     indexChecks,
     mayFail: bp !== null && facts.mayFail,
     viewConstraints: viewConstraints(args, bound),

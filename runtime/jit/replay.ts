@@ -18,6 +18,7 @@ import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, typ
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
 import { viewAgain } from '../views/view-tracking.js';
+import { withoutGraph } from './replay-grad.js';
 import { noGrad } from '../autograd/grad-mode.js';
 
 /** Why a plan cannot be replayed now; `guard`: only a guard reads another value, which a later call may read again. */
@@ -32,9 +33,11 @@ export interface Stale {
  * the body would at that call.
  */
 export function staleReason(plan: Plan, args: readonly Tensor[]): Stale | null {
-  for (const t of plan.held) {
+  for (let k = 0; k < plan.held.length; k++) {
+    const t = plan.held[k]!;
     if (t.disposed) return { why: `the captured tensor ${t.describe()} was disposed`, guard: false };
     if (t._buf?.lostWithSession) return { why: `the captured tensor ${t.describe()} was freed by tpu.reset()`, guard: false };
+    if (t.requiresGrad !== plan.heldRequiresGrad[k]) return { why: `the captured tensor ${t.describe()} ${t.requiresGrad ? 'requires grad now' : 'no longer requires grad'}`, guard: true };
   }
   for (const g of plan.record.guards) {
     const now = g.read();
@@ -71,6 +74,7 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   const outs = plan.outputs.map((o) => {
     const t = new Tensor(null, o.shape, o.dtype, o.chip);
     if (o.strides) t._strides = o.strides;
+    if (o.requiresGrad) withoutGraph(t, name);
     return t;
   });
   const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
