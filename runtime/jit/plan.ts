@@ -181,8 +181,6 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   }
 
   let unreplayable: string | null = null;
-  /** Tensors whose identity the plan relies on as bases: a view argument over one must stay one (view-arguments.ts). */
-  const bound = new Set<Tensor>();
   const viewOf = (v: Tensor): ResultView | null => {
     const of = v._viewOf;
     if (!of || of.base.disposed) return null; // a base made and dropped inside: no one else sees it
@@ -223,7 +221,9 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
   };
   const result = template(facts.result);
   if (unreplayable !== null) return unreplayable;
-  for (const o of outputs) if (o.into && 'arg' in o.into) bound.add(args[o.into.arg]!); else if (o.into && 'held' in o.into) bound.add(o.into.held);
+  /** The tensors the plan writes in place: a view argument that is one or views one must stay as traced (view-arguments.ts). */
+  const written = new Set<Tensor>();
+  for (const o of outputs) if (o.into && 'arg' in o.into) written.add(args[o.into.arg]!); else if (o.into && 'held' in o.into) written.add(o.into.held);
   const indexChecks = record.indexChecks.map(({ tensor, check }) => ({ source: sourceOf(tensor), check }));
 
   return {
@@ -242,7 +242,7 @@ export function buildPlan(bp: BoundRegion | null, updates: ReadonlyMap<Tensor, T
     heldRequiresGrad: [...held].map((t) => t.requiresGrad),
     indexChecks,
     mayFail: bp !== null && facts.mayFail,
-    viewConstraints: viewConstraints(args, bound),
+    viewConstraints: viewConstraints(args, written),
   };
 }
 

@@ -6,7 +6,16 @@ import type { Tensor } from '../tensor.js';
 import type { OpDef } from '../ops/op.js';
 import { recordTime } from '../autograd/grad-clock.js';
 
+/** The node's op per compiled function name (a replay of a training step returns its loss so at every call). */
+const ops = new Map<string, OpDef<null>>();
+
 function replayed(name: string): OpDef<null> {
+  let op = ops.get(name);
+  if (!op) ops.set(name, (op = made(name)));
+  return op;
+}
+
+function made(name: string): OpDef<null> {
   return {
     name: `tpu.compile(${name}) replay`,
     infer: () => { throw new Error('a replay result is made by its program, not inferred'); },

@@ -4,8 +4,7 @@
 // right only for an argument that views the same base at the same position (or, as traced,
 // is no view at all). A replay on another base, another position (x.at(1) after x.at(0)) or
 // a plain tensor where the trace had a view, or the other way round, traces again: replayed,
-// the write would miss the new base, or reach the old one. The same holds for an argument
-// whose base a returned view views (x.reshape([2, 2]) of a view x).
+// the write would miss the new base, or reach the old one.
 import type { Tensor } from '../tensor.js';
 
 /** What a replay's argument #arg must be: a view of `base` (an argument by position or a tensor by identity) at `layout`, or no view. */
@@ -20,16 +19,12 @@ function layoutKey(t: Tensor): string {
   return v ? `strides [${v.layout.strides.join(', ')}] offset ${v.layout.offset}` : 'no view';
 }
 
-/**
- * Constraints for the tensor arguments `args` that are in `bound` or view a base in it: the
- * tensors the traced call wrote, and the bases of the views it returned (each replay's
- * returned view is made again over that base, by the traced view's own steps).
- */
-export function viewConstraints(args: readonly Tensor[], bound: ReadonlySet<Tensor>): ViewConstraint[] {
+/** Constraints for the tensor arguments `args` that the traced call wrote, or whose base it wrote (`written`: targets by identity). */
+export function viewConstraints(args: readonly Tensor[], written: ReadonlySet<Tensor>): ViewConstraint[] {
   const constraints: ViewConstraint[] = [];
   args.forEach((t, arg) => {
     const base = t._viewOf?.base ?? null;
-    if (!bound.has(t) && !(base && bound.has(base))) return;
+    if (!written.has(t) && !(base && written.has(base))) return;
     const k = base ? args.indexOf(base) : -1;
     constraints.push({ arg, base: base === null ? null : k >= 0 ? { arg: k } : { held: base }, layout: layoutKey(t) });
   });

@@ -190,6 +190,22 @@ both(a); y, v = both(a); v[1].fill_(0)
 return [r1.tolist(), r2.tolist(), a.tolist(), rows, t.tolist(), y.tolist(), v.tolist()]`,
   },
   {
+    name: 'one tensor returned twice and an argument returned: the same objects, as eager',
+    js: (wrap) => {
+      const a = tpu.tensor([1, 2]);
+      const f = wrap((x: Tensor) => { const y = x.mul(2); return [y, y, x] as const; });
+      f(a);
+      const [p, q, r] = f(a);
+      p.add_(1);
+      return [p === q, r === a, L(q), L(r)];
+    },
+    py: `a = torch.tensor([1., 2])
+def f(x):
+    y = x * 2; return y, y, x
+f(a); p, q, r = f(a); p.add_(1)
+return [p is q, r is a, q.tolist(), r.tolist()]`,
+  },
+  {
     name: 'a returned row at a number argument is that row when its base is written later',
     js: (wrap) => {
       const a = tpu.tensor([[1, 2], [3, 4], [5, 6]]);
