@@ -5,7 +5,7 @@
 // it is an error naming the fix, never gradients silently left out). With a learning-rate
 // scheduler stepping inside the body. Against eager execution and PyTorch 2.13. Before, a
 // frozen parameter kept being updated by replays, and replay results never required grad.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { torchNames } from '../support/torch-names.js';
 
@@ -89,8 +89,10 @@ function expectNear(actual: unknown, expected: unknown, where: string): void {
   else expect(actual as number, where).toBeCloseTo(expected as number, 5);
 }
 
-let reference: Record<string, Record<string, unknown>> | undefined;
-const ref = () => (reference ??= torch());
+let reference: Record<string, Record<string, unknown>>;
+const ref = () => reference;
+// one python3 run for every mode (loading torch takes a while on a busy machine)
+beforeAll(() => { reference = torch(); }, 180_000);
 
 describe.each(['debug', 'strict', 'fused'] as const)('gradients under tpu.compile (%s mode)', (mode) => {
 

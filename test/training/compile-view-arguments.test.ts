@@ -6,7 +6,7 @@
 // argument). Each case runs eagerly and compiled in every mode, against PyTorch 2.13 eagerly.
 // Before, from the second call on a write through a view argument reached the first call's
 // base or no base, and a returned view was a copy.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { torchNames } from '../support/torch-names.js';
 
@@ -236,11 +236,15 @@ function expectNear(actual: Nested, expected: Nested, where: string): void {
 }
 
 describe('in-place writes through views under tpu.compile', () => {
-  it.each(CASES.map((c, i) => [c.name, i] as const))('%s: PyTorch, eager and compiled agree in every mode', (_, i) => {
-    torch ??= torchNames(
+  // one python3 run for every case (loading torch takes a while on a busy machine)
+  beforeAll(() => {
+    torch = torchNames(
       `import torch\n${CASES.map((c, k) => `def case_${k}():\n${c.py.split('\n').map((l) => `    ${l}`).join('\n')}`).join('\n')}`,
       `[${CASES.map((_c, k) => `case_${k}()`).join(', ')}]`,
     ) as Nested[];
+  }, 180_000);
+
+  it.each(CASES.map((c, i) => [c.name, i] as const))('%s: PyTorch, eager and compiled agree in every mode', (_, i) => {
     const c = CASES[i]!;
     for (const mode of ['debug', 'strict', 'fused'] as const) {
       tpu.withMode(mode, () => {
