@@ -1,16 +1,10 @@
-// The seeded generator behind rand/randn (tpu.manualSeed). Values are generated on the host
-// and uploaded, so every mode sees the same numbers for the same seed.
-import { specialized } from './jit/live-number.js';
+// The seeded generator behind rand/randn (tpu.manualSeed, manual-seed.ts). Values are
+// generated on the host and uploaded, so every mode sees the same numbers for the same seed.
 
 let state = (Date.now() ^ 0x9e3779b9) >>> 0;
 
-/**
- * Seeds the random generator of rand, randn, dropout... (torch.manual_seed).
- * @example tpu.manualSeed(0)
- */
-export function manualSeed(seed: number): void {
-  seed = specialized(seed);
-  if (!Number.isInteger(seed)) throw new TypeError(`tpu.manualSeed: seed must be an integer; got ${JSON.stringify(seed)}`);
+/** Sets the generator's state (a 32-bit seed). */
+export function seedGenerator(seed: number): void {
   state = seed >>> 0;
 }
 

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import * as creation from './creation.js';
 import { functional } from './tpu-functions.js';
 import { acceptingDTensors, type AcceptingDTensors } from './distributed/dtensor-functions.js';
-import { manualSeed } from './random.js';
+import { manualSeed } from './manual-seed.js';
 import { scope } from './scope.js';
 import { activeMode, currentMode, setMode, withMode } from './modes/mode.js';
 import { syncDevice, syncDeviceBlocking } from './modes/sync.js';
@@ -45,7 +45,7 @@ import type * as nnInit from './nn/init-functions.js';
 import type * as optim from './optim/index.js';
 import type * as data from './utils/data/index.js';
 import type * as saveLoad from './serialize/save-load.js';
-import type * as random from './random.js';
+import type * as seeding from './manual-seed.js';
 import type * as scopes from './scope.js';
 import type * as modes from './modes/mode.js';
 import type * as matmul from './ops/matmul.js';
@@ -206,7 +206,7 @@ type TpuTraining = Pick<typeof gradMode, 'noGrad' | 'enableGrad' | 'isGradEnable
       data: typeof data;
     };
   };
-type TpuSettings = Pick<typeof random, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
+type TpuSettings = Pick<typeof seeding, 'manualSeed'> & Pick<typeof modes, 'withMode'> & Pick<typeof matmul, 'setMatmulPrecision'>
   & Pick<typeof callSites, 'setCallSites'> & Pick<typeof signal, 'interruptBuffer' | 'interruptWake'> & Pick<typeof profilerApi, 'profiler'>;
 type TpuMode = {
   /**

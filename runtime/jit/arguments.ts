@@ -2,8 +2,11 @@
 // and numbers may sit anywhere in arrays and plain objects; their leaves, in walk order, are
 // what a replay binds. The signature: each tensor's dtype and shape, each number's kind
 // (int or float: it decides the dtype of ops on integer tensors), the values of other
-// primitives (a boolean or a string may choose a code path), and other objects by identity
-// (a different model or optimizer is a different trace).
+// primitives (a boolean or a string may choose a code path), other objects by identity
+// (a different model or optimizer is a different trace), whether a tensor requires grad
+// (its gradient is a step of the program, or none is), and which tensor arguments share
+// memory (f(a, a), f(a, a.reshape([-1])): a plan binds each argument once, and a write
+// through one must reach the others as it did, or not, when traced).
 import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { LiveNumber } from './live-number.js';
@@ -27,10 +30,16 @@ function isContainer(v: unknown, depth: number): v is unknown[] | Record<string,
 export function flattenArguments(args: readonly unknown[]): FlatArguments {
   const tensors: Tensor[] = [];
   const numbers: number[] = [];
+  /** The first tensor argument over each base (a view's base, or the tensor itself). */
+  const firstOver = new Map<Tensor, number>();
   const key = (v: unknown, depth: number): string => {
     if (v instanceof Tensor) {
-      tensors.push(v);
-      return `${v.dtype}${formatShape(v.shape)}`;
+      const j = tensors.push(v) - 1;
+      const base = v._viewOf?.base ?? v;
+      const k = firstOver.get(base);
+      if (k === undefined) firstOver.set(base, j);
+      const shared = k === undefined ? '' : tensors[k] === v ? ` (= #${k})` : ` (shares memory with #${k})`;
+      return `${v.dtype}${formatShape(v.shape)}${v.requiresGrad ? ' (requires grad)' : ''}${shared}`;
     }
     if (typeof v === 'number') {
       numbers.push(v);

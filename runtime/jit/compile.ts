@@ -11,8 +11,8 @@
 // the per-call effects and guards the body registered (an optimizer's step count,
 // trace-record.ts), tensors the body made from host values (made again: tpu.rand advances
 // as in eager execution). Every other JS value the body reads is frozen at trace time, as in
-// jax.jit. A new trace is made instead of a replay when a captured tensor was disposed, a
-// guard reads another value, an index tensor the trace checked on the host holds device
+// jax.jit. A new trace is made instead of a replay when a captured tensor was disposed or
+// started or stopped requiring grad, a guard reads another value, an index tensor the trace checked on the host holds device
 // data, a module's tensor or submodule was replaced or train()/eval() switched, or a number
 // argument was used in JS arithmetic (then its value is part of the signature, with a
 // warning once) or by an op as a dim, a size or a constant (specialized per value, as
@@ -27,6 +27,7 @@ import { Region } from '../modes/region.js';
 import { materialize } from '../modes/materialize.js';
 import { programCache } from '../program/program-cache.js';
 import { matmulPrecision } from '../ops/matmul.js';
+import { gradEnabled } from '../autograd/grad-mode.js';
 import { flattenArguments, withLiveNumbers, type FlatArguments } from './arguments.js';
 import { LiveNumber } from './live-number.js';
 import { buildPlan, capturedData, collectTensors, type Plan } from './plan.js';
@@ -124,6 +125,31 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         'ops directly (x.mul(lr)) or to an optimizer (opt.lr = lr).');
   };
 
+  /**
+   * The returned value, its views recomputed (when their base is written later) with this
+   * call's number arguments: x.at(i) of a number argument i stays row i of this call, not the
+   * row of whatever call came last.
+   */
+  const pinned = (result: R): R => {
+    if (numbers.length === 0) return result;
+    const own = numbers;
+    const returned = new Set<Tensor>();
+    collectTensors(result, returned);
+    for (const t of returned) {
+      const of = t._viewOf;
+      if (!of) continue;
+      t._viewOf = {
+        ...of,
+        from: (base) => {
+          const current = numbers;
+          numbers = own;
+          try { return of.from(base); } finally { numbers = current; }
+        },
+      };
+    }
+    return result;
+  };
+
   const trace = (args: A, flat: FlatArguments): { result: R; plan: Plan | string } => {
     traces++;
     // One program for the whole body: a region of its own, never cut at a size cap.
@@ -167,7 +193,8 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
     calls++;
     const flat = flattenArguments(args);
     const precision = matmulPrecision();
-    const key = precision === 'highest' ? flat.signature : `${flat.signature} (matmul ${precision})`;
+    // under tpu.noGrad the body records no graph: its own trace
+    const key = `${flat.signature}${precision === 'highest' ? '' : ` (matmul ${precision})`}${gradEnabled() ? '' : ' (no grad)'}`;
     signatures.add(key);
     currentMode().leave('tpu.compile'); // earlier work is not part of this program
     flat.tensors.forEach((t, j) => {
@@ -186,7 +213,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
           ? { why: 'a module tensor or submodule was replaced, or train()/eval() switched', guard: false }
           : staleReason(entry.plan, flat.tensors);
         // Its call site as strict mode records calls: by default only when its program may fail on the device.
-        if (stale === null) return replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R;
+        if (stale === null) return pinned(replay(entry.plan, flat.tensors, name, captureSite(compiled, currentMode().name === 'debug', entry.plan.mayFail)) as R);
         retrace ??= stale.why;
         if (!stale.guard) plans.splice(k--, 1); // it can never be replayed again
       }
@@ -209,7 +236,7 @@ export function compile<A extends unknown[], R>(fn: (...args: A) => R, options: 
         plans.length = Math.min(plans.length, PLANS_PER_SIGNATURE);
         entries.set(key, plans);
       }
-      return result;
+      return pinned(result);
     } finally {
       programsCompiled += programCache().misses - compiledBefore;
     }

@@ -13,9 +13,12 @@ import { launch, launchAll } from '../modes/launch.js';
 import { materialize } from '../modes/materialize.js';
 import { freshen, Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
+import { viewMismatch } from './view-arguments.js';
 import { ResultLeaf, ResultParts, type OutputTarget, type Plan, type Source, type Target } from './plan.js';
 import { isPlainObject } from '../plain-object.js';
 import { gradLayout } from '../views/result-layout.js';
+import { viewAgain } from '../views/view-tracking.js';
+import { withoutGraph } from './replay-grad.js';
 import { noGrad } from '../autograd/grad-mode.js';
 
 /** Why a plan cannot be replayed now; `guard`: only a guard reads another value, which a later call may read again. */
@@ -30,13 +33,19 @@ export interface Stale {
  * the body would at that call.
  */
 export function staleReason(plan: Plan, args: readonly Tensor[]): Stale | null {
-  for (const t of plan.held) {
+  for (let k = 0; k < plan.held.length; k++) {
+    const t = plan.held[k]!;
     if (t.disposed) return { why: `the captured tensor ${t.describe()} was disposed`, guard: false };
     if (t._buf?.lostWithSession) return { why: `the captured tensor ${t.describe()} was freed by tpu.reset()`, guard: false };
+    if (t.requiresGrad !== plan.heldRequiresGrad[k]) return { why: `the captured tensor ${t.describe()} ${t.requiresGrad ? 'requires grad now' : 'no longer requires grad'}`, guard: true };
   }
   for (const g of plan.record.guards) {
     const now = g.read();
     if (!Object.is(now, g.value)) return { why: `${g.what} changed (${String(g.value)} -> ${String(now)})`, guard: true };
+  }
+  for (const c of plan.viewConstraints) {
+    const why = viewMismatch(c, args);
+    if (why !== null) return { why, guard: true };
   }
   for (const { source, check } of plan.indexChecks) {
     const t = 'arg' in source ? args[source.arg]! : 'held' in source ? source.held : null;
@@ -54,16 +63,18 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
     if (!t._buf) materialize(t, 'tpu.compile');
   }
   const values = new Map<WeakScalar, number>();
-  for (const a of plan.record.actions) {
+  const remade: Tensor[] = new Array(plan.remakes.length);
+  for (const a of plan.steps) {
     if ('effect' in a) a.effect();
-    else values.set(a.read, a.read.live!.read());
+    else if ('read' in a) values.set(a.read, a.read.live!.read());
+    else remade[a.remake] = plan.remakes[a.remake]!();
   }
-  const remade = plan.remakes.map((make) => make());
   const tensorOf = (s: Source): Tensor => ('arg' in s ? args[s.arg]! : 'held' in s ? s.held : remade[s.remade]!);
   const targetOf = (s: Target): Tensor => ('gradOf' in s ? s.gradOf._grad! : tensorOf(s));
   const outs = plan.outputs.map((o) => {
     const t = new Tensor(null, o.shape, o.dtype, o.chip);
     if (o.strides) t._strides = o.strides;
+    if (o.requiresGrad) withoutGraph(t, name);
     return t;
   });
   const scalars = plan.scalars.map((s) => scalarValue(s, values, name));
@@ -92,11 +103,20 @@ export function replay(plan: Plan, args: readonly Tensor[], name: string, site: 
   else launchAll(bound);
   plan.outputs.forEach((o, i) => o.into && write(o.into, outs[i]!, tensorOf));
   const returned = new Set<Tensor>();
+  /** Returned views made again from this call's tensors (the program's value is the same), by the output they replace. */
+  const viewsAgain = new Map<Tensor, Tensor>();
   const result = rebuild(plan.result, (leaf) => {
-    const t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
+    let t = leaf.out !== null ? outs[leaf.out]! : targetOf(leaf.source!);
+    const from = leaf.view && ('out' in leaf.view.from ? outs[leaf.view.from.out]! : tensorOf(leaf.view.from));
+    if (from && !from.disposed) {
+      const out = t;
+      t = viewsAgain.get(out) ?? viewAgain(from, leaf.view!.steps);
+      viewsAgain.set(out, t);
+    }
     returned.add(t);
     return t;
   });
+  for (const out of viewsAgain.keys()) if (!returned.has(out)) out.dispose();
   for (const t of remade) if (!returned.has(t)) t.dispose();
   return result;
 }

@@ -5,7 +5,8 @@
 // - guards: JS values that decided the trace's structure (momentum on or off): a replay
 //   whose guard reads a different value traces again;
 // - uploads: tensors the body created on the host (tpu.rand for a dropout mask, constants):
-//   made again on each replay, so random numbers advance exactly as in eager execution;
+//   made again on each replay at their place among the effects (a tpu.manualSeed in the body
+//   is an effect), so random numbers advance exactly as in eager execution;
 // - index checks: index tensors from outside the body whose host-known values were checked in
 //   range (host-known-indices.ts), so the trace's index ops cannot fail on the device: each
 //   replay checks its own tensors' values first (a replay whose values are not known on the
@@ -13,7 +14,7 @@
 import type { WeakScalar } from '../tensor.js';
 import type { Tensor } from '../tensor.js';
 
-export type ReplayAction = { readonly effect: () => void } | { readonly read: WeakScalar };
+export type ReplayAction = { readonly effect: () => void } | { readonly read: WeakScalar } | { readonly upload: Tensor };
 
 export interface Guard {
   readonly what: string;
@@ -88,7 +89,9 @@ export function noteFreshGrad(leaf: Tensor): void {
 }
 
 export function noteUpload(made: Tensor, remake: () => Tensor): void {
-  current?.uploads.set(made, remake);
+  if (current === null) return;
+  current.uploads.set(made, remake);
+  current.actions.push({ upload: made });
 }
 
 /**

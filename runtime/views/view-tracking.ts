@@ -14,10 +14,15 @@ import { gradEnabled } from '../autograd/grad-mode.js';
 import { contiguousStrides, hasInternalOverlap, layoutAfter, type Layout } from './layout.js';
 import './stale-views.js';
 
+/** One view method with its arguments, applied to a tensor. */
+export type ViewStep = (t: Tensor) => Tensor;
+
 export interface ViewOf {
   readonly base: Tensor;
   /** Recomputes the view from (a value of) its base. */
   readonly from: (base: Tensor) => Tensor;
+  /** The view methods applied from the base, in order (`from` is their composition). */
+  readonly steps: readonly ViewStep[];
   /** Its strides and offset in the base's storage, as PyTorch's. */
   readonly layout: Layout;
   /** Made with gradients on: recomputed from a written base, it joins the graph (detach's views never). */
@@ -65,14 +70,31 @@ export function traced(input: Tensor, run: () => Tensor): { out: Tensor; layout:
   }
 }
 
-function record(input: Tensor, out: Tensor, step: (t: Tensor) => Tensor, layout: Layout): void {
+function record(input: Tensor, out: Tensor, step: ViewStep, layout: Layout): void {
   const parent = input._viewOf;
   const base = parent ? parent.base : input;
   const from = parent ? (b: Tensor) => step(parent.from(b)) : step;
+  const steps = parent ? [...parent.steps, step] : [step];
   const gradLeaf = input.requiresGrad && input._gradNode === null ? input : parent?.gradLeaf ?? null;
   // The base lists no views: a list would have to be read through WeakRef.deref, which keeps
   // every view of a synchronous loop alive to the end of the job (V8's KeepDuringJob).
-  out._viewOf = { base, from, layout, differentiable: gradEnabled(), gradLeaf, seen: base._version };
+  out._viewOf = { base, from, steps, layout, differentiable: gradEnabled(), gradLeaf, seen: base._version };
+}
+
+/**
+ * `steps` (a view's, or the end of one) applied to `input` again as view methods: a view of
+ * input's base where strides express it, else a copy, as the methods decide (a tpu.compile
+ * replay returns a view of its call's argument where the trace returned one).
+ */
+export function viewAgain(input: Tensor, steps: readonly ViewStep[]): Tensor {
+  let t = input;
+  for (const step of steps) {
+    const from = t;
+    const { out, layout } = traced(from, () => step(from));
+    if (layout) record(from, out, step, layout);
+    t = out;
+  }
+  return t;
 }
 
 /** PyTorch's refusal of a view() that no strides express. */
