@@ -17,11 +17,11 @@ import { isParameter, noteAssigned } from './registered-parameters.js';
 import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
 import type { DType } from '../dtype.js';
+import type { Parameter } from './parameter.js';
 
 /** Tensors by dotted name; a fullyShard module's parameters are DTensors (FSDP2's state_dict()). */
 export type StateDict = Record<string, Tensor | DTensor>;
-/** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
-export type Parameter = Tensor | DTensor;
+export type { Parameter } from './parameter.js';
 
 export interface LoadOptions {
   /** Every key must match both ways (default true). */
