@@ -288,7 +288,7 @@ export class Tensor {
   /**
    * Sync point: `await x.data()` gives the values as a typed array (bfloat16 widened to float32).
    * Assigned, as PyTorch's `w.data = v`: v's values are written into x outside autograd (v must
-   * have x's shape and dtype).
+   * have x's shape; v of another dtype gives x that dtype, floating if x requires grad).
    * @example await tpu.tensor([1, 2]).data() // [1, 2]
    */
   get data(): () => Promise<HostArray> {

@@ -74,10 +74,10 @@ export const ALONG_DIMS = {
  * chip computes the same whole result, and gradients flow back through the gathering.
  */
 export const REPLICATED = [
-  'addmm', 'baddbmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand', 'flatten',
-  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'narrow', 'nonzero', 'countNonzero',
-  'outer', 'repeat', 'repeatInterleave', 'reshape', 'roll', 'scatter', 'scatterAdd', 'select', 'slice', 'split', 'squeeze', 'take',
-  'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unflatten', 'unique', 'unsqueeze', 'view',
+  'addmm', 'baddbmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand',
+  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'nonzero', 'countNonzero',
+  'outer', 'repeat', 'repeatInterleave', 'roll', 'scatter', 'scatterAdd', 'slice', 'split', 'take',
+  'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unique',
   // x.newZeros(size): the same new tensor on every chip
   'newZeros', 'newOnes', 'newEmpty', 'newFull', 'newTensor', 'quantile', 'nanquantile', 'maskedScatter', 'scatterReduce',
   'uniqueConsecutive', 'det', 'inverse', 'cross', 'kron', 'tensorSplit', 'fliplr', 'flipud', 'indexCopy', 'indexPut',
@@ -95,6 +95,8 @@ export const HOST_READS = ['item', 'array', 'tolist', 'toJSON', 'data', 'dataSyn
 export const COMPOSED = [
   't', 'swapaxes', 'swapdims', 'absolute', 'sgn', 'trueDivide', 'float', 'int', 'long', 'bool', 'half', 'double', 'size', 'dim',
   'ndimension', 'numel', 'describe', 'mT', 'length',
+  // reshape and narrow's (view-rules.ts)
+  'flatten', 'unflatten', 'squeeze', 'unsqueeze', 'select',
 ] as const;
 
 /** Ops that draw random numbers: each chip would draw its own, and a replicated DTensor's copies would differ. */

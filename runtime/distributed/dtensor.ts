@@ -19,6 +19,7 @@ import { checkGradLayout, checkPieces, checkReplicas, globalShape, type FromLoca
 import { defaultGradPlacements, fromLocalPieces } from './from-local-grad.js';
 import { readOptions } from '../options.js';
 import * as rules from './sharding-rules.js';
+import * as views from './view-rules.js';
 import type { GeluOptions } from '../ops/nn/activations.js';
 import type { AlphaOptions } from '../ops/scaled-add.js';
 import type { DivOptions } from '../ops/division.js';
@@ -29,7 +30,8 @@ import type { ValuesIndices } from '../ops/values-indices.js';
 import type { DTypeOption } from '../ops/dim-argument.js';
 import { TENSOR_PARTS, type TensorParts } from '../tensor-parts.js';
 import { readPermutation } from '../ops/layout.js';
-import type { IntArgs } from '../shape-args.js';
+import { intArgs, type IntArgs } from '../shape-args.js';
+import { resolveReshape } from '../ops/layout.js';
 import type { DTensorMethods } from './dtensor-methods.js';
 import './to-chip.js';
 
@@ -310,6 +312,12 @@ export class DTensor {
   typeAs(other: DTensor): DTensor { return this.to(otherArg('DTensor.typeAs', other).dtype); }
   /** dt.expand(other.shape). @example dt.expandAs(other) */
   expandAs(other: DTensor): DTensor { return this.expand(otherArg('DTensor.expandAs', other).shape); }
+  /** The same values in another shape, a shard kept where PyTorch's DTensor keeps it (view-rules.ts). @example dt.reshape(-1) // Shard(0) of [8, 3] stays Shard(0) on 4 chips */
+  reshape(...shape: IntArgs): DTensor { return views.reshapeRule(this, resolveReshape('DTensor.reshape', this.shape, intArgs('DTensor.reshape', shape, 'shape', -1))); }
+  /** As reshape (view-rules.ts). @example dt.view(2, -1) */
+  view(...shape: IntArgs): DTensor { return views.reshapeRule(this, resolveReshape('DTensor.view', this.shape, intArgs('DTensor.view', shape, 'shape', -1))); }
+  /** length entries of dim from start; the other dims' shards kept, a sharded dim gathered first (view-rules.ts). @example dt.narrow(1, 0, 2) */
+  narrow(dim: number, start: number, length: number): DTensor { return views.narrowRule(this, dim, start, length); }
   /** dt.reshape(other.shape). @example dt.reshapeAs(other) */
   reshapeAs(other: DTensor): DTensor { return this.reshape(otherArg('DTensor.reshapeAs', other).shape); }
   /** dt.view(other.shape). @example dt.viewAs(other) */

@@ -1,4 +1,4 @@
-// fullyShard (PyTorch's FSDP2 fully_shard): each parameter split on dim 0 over the chips of a
+// fullyShard (PyTorch's FSDP2 fully_shard): each parameter (a frozen one too) split on dim 0 over the chips of a
 // 1-d mesh (torch.chunk sizes, uneven allowed), chip k holding shard k as a leaf. forward()
 // all-gathers each parameter on every chip (their gradient rule is a reduce-scatter, so after
 // backward each shard holds its rows of the global gradient), runs each chip's replica on its
@@ -6,7 +6,7 @@
 // DTensor of the global shape over the shards (Shard(0) on the shard axis, Replicate on the
 // others), named as the module's, so parameters() counts the model's parameters once; an
 // optimizer steps each chip's shard, so its state is sharded too. The full parameters live only
-// while a step needs them.
+// while a step needs them. stateDict() gives those DTensors (FSDP2's state_dict()).
 // A 2-d mesh is HSDP (fully_shard with a 2-d mesh): replicated over dim 0, sharded over dim 1;
 // the all-gather and reduce-scatter run within the dim-1 groups, every chip has its own piece
 // of the batch, and a gradient reducer then all-reduces the shards over the dim-0 groups.
@@ -18,14 +18,13 @@ import { checkStateDict, Module, type IncompatibleKeys, type LoadOptions, type S
 import { readOptions } from '../options.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { scope } from '../scope.js';
-import { concat } from '../ops/concat.js';
 import { registerGradReducer } from '../autograd/grad-reducers.js';
 import { DeviceMesh } from './device-mesh.js';
 import { allGather, chunkSizes } from './functional-collectives.js';
 import { allReduceGradBuckets, bucketsOf } from './grad-buckets.js';
 import { checkMesh, checkModule, copyRows, dataParallelForward, plainParameters, replicaOf } from './replicas.js';
 import { DTensor } from './dtensor.js';
-import { Replicate, Shard } from './placement.js';
+import { Replicate, Shard, type Placement } from './placement.js';
 import { markWholeGrads } from './dtensor-grad.js';
 
 export interface FullyShardOptions {
@@ -48,7 +47,7 @@ function layoutOf(who: string, mesh: DeviceMesh): { shardAxis: string; replicate
  * A module whose parameters are sharded over a mesh's chips: what tpu.nn.fullyShard returns.
  * @example
  * const mesh = tpu.initDeviceMesh([tpu.device().chips]);
- * tpu.nn.fullyShard(new tpu.nn.Linear(2, 8), { mesh }).stateDict().weight.shape // [8, 2]: the full weight
+ * tpu.nn.fullyShard(new tpu.nn.Linear(2, 8), { mesh }).stateDict().weight.placements.map(String) // ['Shard(0)']: the weight's shards, as a DTensor
  */
 export class FullyShardedModule extends Module {
   readonly mesh: DeviceMesh;
@@ -58,8 +57,11 @@ export class FullyShardedModule extends Module {
   readonly #locals: Map<Tensor, Tensor[]>;
   /** The first row of each chip's shard, by the module's parameter. */
   readonly #starts = new Map<Tensor, number[]>();
-  /** Each parameter as a DTensor over its shards (or its copies, for a frozen one), by the module's parameter. */
+  /** Each parameter as a DTensor over its shards, by the module's parameter. */
   readonly #params = new Map<Tensor, DTensor>();
+  /** The parameters' DTensors' mesh (the whole mesh, also for a sub-mesh) and placements. */
+  readonly #whole: DeviceMesh;
+  readonly #placements: readonly Placement[];
 
   constructor(readonly module: Module, options: FullyShardOptions) {
     super();
@@ -71,9 +73,11 @@ export class FullyShardedModule extends Module {
     this.shardAxis = shardAxis;
     const ranks = this.mesh.ranks(shardAxis);
     const n = this.mesh.shape[this.mesh.axisIndex(shardAxis, who)]!;
+    // Every parameter is sharded, a frozen one too (FSDP2's); buffers are copied to every chip.
+    const params = new Set(plainParameters(who, module).map(([, p]) => p));
     this.#locals = new Map(module.namedTensors().map(([name, t]) => {
-      if (!t.requiresGrad) return [t, this.mesh.chips.map((chip) => (chip === t.chip ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)))];
-      if (t.ndim === 0) throw new RangeError(`${who}: parameter '${name}' is 0-d; parameters are sharded on dim 0, so they need at least one dimension`);
+      if (!params.has(t)) return [t, this.mesh.chips.map((chip) => (chip === t.chip ? t : copyRows(t, 0, t.shape[0] ?? 1, chip)))];
+      if (t.ndim === 0) throw new RangeError(`${who}: parameter '${name}' is 0-d; parameters are sharded on dim 0, so they need at least one dimension (PyTorch's fully_shard refuses scalar parameters too)`);
       const sizes = chunkSizes(t.shape[0]!, n);
       const starts = ranks.map((r) => sizes.slice(0, r).reduce((a, b) => a + b, 0));
       this.#starts.set(t, starts);
@@ -83,10 +87,10 @@ export class FullyShardedModule extends Module {
       return [t, shards];
     }));
     // The DTensors live on the whole mesh (a sub-mesh's axis is the one they are sharded along).
-    const whole = new DeviceMesh(this.mesh.shape, this.mesh.names);
-    const sharded = this.mesh.names.map((name) => (name === shardAxis ? Shard(0) : Replicate()));
-    for (const [, p] of plainParameters(who, module)) {
-      const d = new DTensor(this.#locals.get(p)!, whole, p.requiresGrad ? sharded : this.mesh.names.map(() => Replicate()), p.shape);
+    this.#whole = new DeviceMesh(this.mesh.shape, this.mesh.names);
+    this.#placements = this.mesh.names.map((name) => (name === shardAxis ? Shard(0) : Replicate()));
+    for (const p of params) {
+      const d = new DTensor(this.#locals.get(p)!, this.#whole, this.#placements, p.shape);
       markWholeGrads(d);
       this.#params.set(p, d);
     }
@@ -104,7 +108,7 @@ export class FullyShardedModule extends Module {
 
   forward(...inputs: Tensor[]): Tensor {
     const full = new Map<Tensor, Tensor[]>();
-    for (const [t, locals] of this.#locals) full.set(t, t.requiresGrad ? allGather(locals, { mesh: this.mesh, axis: this.shardAxis, dim: 0 }) : locals);
+    for (const [t, locals] of this.#locals) full.set(t, this.#starts.has(t) ? allGather(locals, { mesh: this.mesh, axis: this.shardAxis, dim: 0 }) : locals);
     return dataParallelForward('fullyShard', this.mesh, inputs, (k) => replicaOf(this.module, (t) => full.get(t)?.[k] ?? t));
   }
 
@@ -132,17 +136,23 @@ export class FullyShardedModule extends Module {
     return this;
   }
 
-  /** The full state (each parameter's shards in the first chip's group joined) on the mesh's first chip, keyed as the module's. */
+  /**
+   * The state as FSDP2's state_dict(): each parameter a DTensor over its shards (detached, sharing
+   * their storage), each buffer the mesh's first chip's copy; keyed as the module's.
+   */
   override stateDict(): StateDict {
-    const first = this.mesh.chips[0]!;
-    const group = this.mesh.groups(this.shardAxis).find((g) => g.includes(first))!.map((c) => this.mesh.chips.indexOf(c));
     return noGrad(() => Object.fromEntries(this.module.namedTensors().map(([name, t]) => {
       const locals = this.#locals.get(t)!;
-      return [name, t.requiresGrad ? concat(group.map((k) => locals[k]!.toChip(first)), 0) : locals[0]!];
+      const value = this.#starts.has(t) ? new DTensor(locals.map((l) => l.detach()), this.#whole, this.#placements, t.shape) : locals[0]!.detach();
+      return [name, value];
     })));
   }
 
-  /** Copies a full state dict's rows into the shards (and buffers to every chip). */
+  /**
+   * Copies a state into the shards (and buffers to every chip): DTensors laid out as the
+   * parameters piece by piece, and full tensors or other DTensors by their rows (FSDP2's
+   * load_state_dict takes the former, set_model_state_dict with full_state_dict the latter).
+   */
   override loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
     const mine = new Map(this.module.namedTensors());
     const keys = checkStateDict(mine, state, options);
@@ -151,14 +161,26 @@ export class FullyShardedModule extends Module {
       for (const [k, t] of mine) {
         const v = state[k];
         if (v === undefined) continue;
-        this.#locals.get(t)!.forEach((local, i) => {
-          const rows = t.requiresGrad ? local.shape[0]! : (v.shape[0] ?? 1);
+        const locals = this.#locals.get(t)!;
+        if (v instanceof DTensor && this.#starts.has(t) && this.#laidOutAsParameters(v)) {
+          v.localTensors().forEach((piece, i) => locals[i]!.copy_(piece));
+          continue;
+        }
+        const whole = v instanceof DTensor ? v.fullTensor() : v;
+        locals.forEach((local, i) => {
+          const rows = this.#starts.has(t) ? local.shape[0]! : (whole.shape[0] ?? 1);
           const start = this.#starts.get(t)?.[i] ?? 0;
-          if (rows > 0) local.copy_((v.ndim === 0 ? v : v.narrow(0, start, rows)).toChip(local.chip));
+          if (rows > 0) local.copy_((whole.ndim === 0 ? whole : whole.narrow(0, start, rows)).toChip(local.chip));
         });
       }
     }));
     return keys;
+  }
+
+  /** Whether `d`'s pieces are the parameters' shards' (same chips, mesh shape and placements). */
+  #laidOutAsParameters(d: DTensor): boolean {
+    const same = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => String(x) === String(b[i]));
+    return same(d.mesh.chips, this.#whole.chips) && same(d.mesh.shape, this.#whole.shape) && same(d.placements, this.#placements);
   }
 }
 

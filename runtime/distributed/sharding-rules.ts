@@ -18,6 +18,7 @@
 //     rules ask; other shards stay
 //   softmax/logSoftmax/cumsum/cumprod over an unsharded dim (their dtype casts each piece first),
 //     transpose/T/permute: the shard dim follows
+//   reshape/view/narrow (and flatten, unflatten, squeeze, unsqueeze, select over them): view-rules.ts
 // What has no rule runs on Replicate() copies and leaves a profile warning (replicatedFallback).
 import type { Tensor } from '../tensor.js';
 import { broadcastShapes, formatShape, normalizeDim } from '../shape.js';

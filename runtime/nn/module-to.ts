@@ -8,7 +8,7 @@ import { Tensor } from '../tensor.js';
 import { DTensor } from '../distributed/dtensor.js';
 import { toArguments } from '../device-argument.js';
 import { convertInPlace } from '../views/convert-in-place.js';
-import type { Parameter } from './module.js';
+import type { Parameter } from './parameter.js';
 
 /** Where Module.to sends a module's tensors: a floating dtype, a chip, or both. */
 export interface ModuleTarget {

@@ -19,10 +19,11 @@ import { isParameter, noteAssigned } from './registered-parameters.js';
 import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
 import type { DType } from '../dtype.js';
+import type { Parameter } from './parameter.js';
 
-export type StateDict = Record<string, Tensor>;
-/** What parameters() yields: tensors, and DTensors of a tensor-parallel module. */
-export type Parameter = Tensor | DTensor;
+/** Tensors by dotted name; a fullyShard module's parameters are DTensors (FSDP2's state_dict()). */
+export type StateDict = Record<string, Tensor | DTensor>;
+export type { Parameter } from './parameter.js';
 
 export interface LoadOptions {
   /** Every key must match both ways (default true). */
@@ -228,6 +229,7 @@ export abstract class Module {
 
   /**
    * Copies values in place (optimizers keep working; a DTensor's pieces each get their part); shapes must match.
+   * A DTensor in the state (a fullyShard module's) is loaded by its full value.
    * Returns the keys not matched, as PyTorch's (with `{ strict: false }`, where they are not an error).
    */
   loadStateDict(state: StateDict, options: LoadOptions = {}): IncompatibleKeys {
@@ -237,14 +239,19 @@ export abstract class Module {
       for (const [k, target] of mine) {
         const v = state[k];
         if (v === undefined) continue;
-        if (target instanceof Tensor) target.copy_(v);
-        else {
-          // The split's per-chip copies are freed as soon as their values are in place.
-          scope(() => {
-            const parts = distributeTensor(v.detach(), target.mesh, target.placements).localTensors();
-            target.localTensors().forEach((piece, i) => piece.copy_(parts[i]!));
-          });
+        if (target instanceof Tensor && v instanceof Tensor) {
+          target.copy_(v);
+          continue;
         }
+        // The full value's and the split's per-chip copies are freed as soon as their values are in place.
+        scope(() => {
+          const whole = v instanceof DTensor ? v.fullTensor() : v;
+          if (target instanceof Tensor) target.copy_(whole);
+          else {
+            const parts = distributeTensor(whole.detach(), target.mesh, target.placements).localTensors();
+            target.localTensors().forEach((piece, i) => piece.copy_(parts[i]!));
+          }
+        });
       }
     });
     return keys;
@@ -302,7 +309,7 @@ export function checkStateDict(mine: ReadonlyMap<string, { readonly shape: reado
   for (const [k, target] of mine) {
     const v = state[k];
     if (v === undefined) continue;
-    if (!(v instanceof Tensor)) throw new TypeError(`loadStateDict: '${k}' must be a tensor; got ${typeof v}`);
+    if (!(v instanceof Tensor) && !(v instanceof DTensor)) throw new TypeError(`loadStateDict: '${k}' must be a tensor or a DTensor; got ${describeValue(v)}`);
     if (!shapesEqual(v.shape, target.shape)) {
       throw new RangeError(`loadStateDict: '${k}' has shape ${formatShape(v.shape)} in the state, ${formatShape(target.shape)} in the module`);
     }

@@ -8,14 +8,14 @@ import { shapesEqual } from '../shape.js';
 import { composite } from '../modes/composite.js';
 import { filled } from './constant.js';
 import { where } from './where.js';
+import { oneSliceShape } from './one-slice-shape.js';
 
 /** The value as it broadcasts to one picked slice of shape `rest`, or null when it needs the picked count (v of [count, ...rest]). */
 function sliceValue(x: Tensor, values: Tensor | number | boolean, rest: readonly number[], op: string): Tensor | null {
   if (typeof values === 'number' || typeof values === 'boolean') return filled(op, [], values, x.dtype, x.chip);
   if (!(values instanceof Tensor) || values.dtype !== x.dtype) return null; // the general path says why
-  const shape = values.ndim === rest.length + 1 && values.shape[0] === 1 ? values.shape.slice(1) : values.shape;
-  const fits = shape.length <= rest.length && shape.every((n, k) => n === 1 || n === rest[rest.length - shape.length + k]);
-  if (!fits) return null;
+  const shape = oneSliceShape(values.shape, rest);
+  if (!shape) return null;
   return shape.length === values.ndim ? values : values.reshape(shape);
 }
 

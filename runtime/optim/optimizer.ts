@@ -166,7 +166,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
     for (const [k, s] of Object.entries(this.state.get(p) ?? {})) {
       if (s.chip === p.chip && (s.dtype === p.dtype || !this.lerpedStateKeys.includes(k))) continue;
       throw new Error(`${this.name}.step: its state ${k} of the parameter ${p.describe()} on ${p.device} is ${s.dtype} on ${s.device}: ` +
-        'model.to() converts the parameters, not the optimizer\'s state (PyTorch\'s step fails here too); make the optimizer after .to(), ' +
+        'model.to() and w.data = v convert the parameters, not the optimizer\'s state (PyTorch\'s step fails here too); make the optimizer after them, ' +
         'or convert its state to the parameters\' dtype and chip with opt.loadStateDict(opt.stateDict()), as PyTorch\'s load_state_dict does');
     }
   }

@@ -6,6 +6,7 @@ import { toStorage, widenBf16, type DType, type HostArray } from '../dtype.js';
 import { tensor } from '../creation.js';
 import { noGrad } from '../autograd/grad-mode.js';
 import { Tensor } from '../tensor.js';
+import { DTensor } from '../distributed/dtensor.js';
 import { decodeSafetensors, encodeSafetensors, type RawTensor } from './safetensors.js';
 
 if (endianness() !== 'LE') throw new Error('tpu.save/load: safetensors data is little-endian; this host is big-endian');
@@ -16,16 +17,17 @@ function checkPath(who: string, path: unknown): string {
 }
 
 /**
- * Writes the tensors of a state dict (e.g. model.stateDict()) to a .safetensors file.
+ * Writes the tensors of a state dict (e.g. model.stateDict()) to a .safetensors file; a DTensor
+ * (a fullyShard module's parameter) is written as its full value, which any module loads.
  * @example await tpu.save(model.stateDict(), 'model.safetensors')
  */
-export async function save(state: Record<string, Tensor>, path: string, metadata: Record<string, string> = { format: 'pt' }): Promise<void> {
+export async function save(state: Record<string, Tensor | DTensor>, path: string, metadata: Record<string, string> = { format: 'pt' }): Promise<void> {
   checkPath('tpu.save', path);
   if (state === null || typeof state !== 'object') throw new TypeError(`tpu.save: state must be an object of tensors (e.g. model.stateDict()); got ${state === null ? 'null' : typeof state}`);
   const raws: RawTensor[] = [];
   for (const [name, t] of Object.entries(state)) {
-    if (!(t instanceof Tensor)) throw new TypeError(`tpu.save: '${name}' must be a tensor; got ${typeof t}`);
-    const host = await t.data();
+    if (!(t instanceof Tensor) && !(t instanceof DTensor)) throw new TypeError(`tpu.save: '${name}' must be a tensor or a DTensor; got ${typeof t}`);
+    const host = await (t instanceof DTensor ? t.fullTensor() : t).data();
     const storage = host instanceof BigInt64Array ? host : toStorage(t.dtype, host);
     raws.push({ name, dtype: t.dtype, shape: t.shape, bytes: new Uint8Array(storage.buffer, storage.byteOffset, storage.byteLength) });
   }

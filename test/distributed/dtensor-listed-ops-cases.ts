@@ -34,7 +34,7 @@ type OperandName = keyof typeof OPERANDS;
 const operand = (name: OperandName) => ({ operand: name });
 type Arg = number | boolean | Record<string, unknown> | { operand: OperandName };
 
-type Layout = (ps: readonly Placement[]) => Placement[];
+type Layout = (ps: readonly Placement[], mesh: DeviceMesh) => Placement[];
 /** Elementwise: shards kept, a Partial reduced to Replicate(). */
 export const kept: Layout = (ps) => ps.map((p) => (p.kind === 'partial' ? R : p));
 /** No rule: Replicate() everywhere. */
@@ -46,6 +46,16 @@ export const reads = (dims: number[], keepdim = true, part?: Placement): Layout 
   if (dims.includes(p.dim)) return part ?? R;
   return tpu.Shard(keepdim ? p.dim : p.dim - dims.filter((d) => d < p.dim).length);
 });
+
+/** reshape(-1) of X: dim 0 stays sharded when alone and divisible by its mesh dim's chips; dim 1, not the first flattened dim, never; a Partial stays. */
+const flattened: Layout = (ps, mesh) => {
+  const shards = ps.filter((p) => p.kind === 'shard').length;
+  return ps.map((p, m) => (p.kind !== 'shard' ? p : p.dim === 0 && shards === 1 && X.shape[0]! % mesh.shape[m]! === 0 ? p : R));
+};
+/** unsqueeze(1): shards of dims from 1 on move up one; a Partial stays. */
+const unsqueezed1: Layout = (ps) => ps.map((p) => (p.kind === 'shard' && p.dim >= 1 ? tpu.Shard(p.dim + 1) : p));
+/** narrow(0, ...): dim 0's shard gathered, other shards and a Partial stay. */
+const narrowed0: Layout = (ps) => ps.map((p) => (p.kind === 'shard' && p.dim === 0 ? R : p));
 
 export interface OpCase {
   /** a Tensor method name, called the same way on the DTensor and on the full tensor (or the name of `fn`) */
@@ -95,10 +105,11 @@ export const CASES: OpCase[] = [
   { op: 'kthvalue', args: [3, 0], layout: reads([0], false), input: DISTINCT },
   { op: 'mode', args: [{ keepdim: true }], layout: reads([1]), input: map(X, Math.round) },
   { op: 'nanmedian', args: [0], layout: reads([0], false), input: DISTINCT },
+  // views: shards kept where PyTorch's view rules keep them (dtensor-view-ops.test.ts checks those against PyTorch)
+  { op: 'reshape', args: [-1], layout: flattened },
+  { op: 'unsqueeze', args: [1], layout: unsqueezed1 },
+  { op: 'narrow', args: [0, 2, 5], layout: narrowed0 },
   // no rule: computed whole on every chip
-  { op: 'reshape', args: [-1], layout: replicate },
-  { op: 'unsqueeze', args: [1], layout: replicate },
-  { op: 'narrow', args: [0, 2, 5], layout: replicate },
   { op: 'flip', args: [0], layout: replicate },
   { op: 'diagonal', args: [1], layout: replicate },
   { op: 'trace', layout: replicate },
@@ -180,7 +191,7 @@ export function describeListedOps(mesh: DeviceMesh, layouts: readonly Placement[
               const w = want.outs[k] as Tensor;
               const d = o as DTensor;
               const what = `${title} on ${placementsOf(ps)}, output ${k}`;
-              expect(placementsOf(d.placements), what).toBe(placementsOf(c.layout(ps)));
+              expect(placementsOf(d.placements), what).toBe(placementsOf(c.layout(ps, mesh)));
               expect([d.dtype, d.shape], what).toEqual([w.dtype, w.shape]);
               expectClose(host(d.fullTensor()), host(w), 1e-5);
             });

@@ -111,7 +111,7 @@ describe.each(['debug', 'strict', 'fused'] as const)('%s mode', (mode) => {
     m.to('xla:1');
     opt.zeroGrad();
     loss();
-    expect(() => opt.step()).toThrow("SGD.step: its state momentumBuffer of the parameter [1, 2] float32 on tpu:1 is float32 on tpu:0: model.to() converts the parameters, not the optimizer's state (PyTorch's step fails here too); make the optimizer after .to(), or convert its state to the parameters' dtype and chip with opt.loadStateDict(opt.stateDict()), as PyTorch's load_state_dict does");
+    expect(() => opt.step()).toThrow("SGD.step: its state momentumBuffer of the parameter [1, 2] float32 on tpu:1 is float32 on tpu:0: model.to() and w.data = v convert the parameters, not the optimizer's state (PyTorch's step fails here too); make the optimizer after them, or convert its state to the parameters' dtype and chip with opt.loadStateDict(opt.stateDict()), as PyTorch's load_state_dict does");
     expect(m.weight.array()).toEqual([[0, -2.5]]); // nothing stepped
     opt.loadStateDict(opt.stateDict());
     opt.step();
