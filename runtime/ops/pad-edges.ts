@@ -1,17 +1,18 @@
-// pad's 'reflect' and 'replicate' modes (torch.nn.functional.pad): per padded dim one
-// indexSelect with host-computed source indices (program constants): the edge mirrored without
-// repeating it, or repeated. Composed, so the gradient is indexSelect's scatter-add, as PyTorch's
+// pad's 'reflect', 'replicate' and 'circular' modes (torch.nn.functional.pad): per padded dim
+// one indexSelect with host-computed source indices (program constants): the edge mirrored
+// without repeating it, repeated, or the other end wrapped around. Composed, so the gradient is indexSelect's scatter-add, as PyTorch's
 // accumulating backward kernels.
 import { formatShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { composite } from '../modes/composite.js';
 import { constantTensor } from './constant.js';
 
-export type EdgeMode = 'reflect' | 'replicate';
+export type EdgeMode = 'reflect' | 'replicate' | 'circular';
 
 /** Source index of each output position j ∈ [-before, n + after) along a dim of length n. */
 function sourceIndex(mode: EdgeMode, j: number, n: number): number {
   if (mode === 'replicate') return Math.min(Math.max(j, 0), n - 1);
+  if (mode === 'circular') return ((j % n) + n) % n;
   return j < 0 ? -j : j >= n ? 2 * (n - 1) - j : j;
 }
 
@@ -28,8 +29,11 @@ export function padEdges(x: Tensor, padding: readonly number[], mode: EdgeMode):
   for (let i = 0; i < dims; i++) {
     const n = x.shape[x.ndim - 1 - i]!;
     const [before, after] = [padding[2 * i]!, padding[2 * i + 1]!];
-    if (mode === 'reflect' ? before >= n || after >= n : n === 0 && before + after > 0) {
-      throw new RangeError(`pad: mode '${mode}' needs ${mode === 'reflect' ? 'each amount less than' : 'a non-empty'} dim ${x.ndim - 1 - i} (size ${n}); got amounts ${before} and ${after}`);
+    // PyTorch's limits: reflect mirrors less than the dim, circular wraps at most once around it
+    const bad = mode === 'reflect' ? before >= n || after >= n : mode === 'circular' ? before > n || after > n : n === 0 && before + after > 0;
+    if (bad) {
+      const need = mode === 'reflect' ? 'each amount less than' : mode === 'circular' ? 'each amount at most' : 'a non-empty';
+      throw new RangeError(`pad: mode '${mode}' needs ${need} dim ${x.ndim - 1 - i} (size ${n}); got amounts ${before} and ${after}`);
     }
   }
   return composite('pad', () => {

@@ -1,6 +1,6 @@
 // pad(x, [left, right, top, bottom, ...], { value }): PyTorch's constant padding, last dim
-// first; negative amounts crop. The fill value is a run-time scalar. The 'reflect' and
-// 'replicate' modes are pad-edges.ts.
+// first; negative amounts crop. The fill value is a run-time scalar. The 'reflect',
+// 'replicate' and 'circular' modes are pad-edges.ts.
 import { readOptions } from '../options.js';
 import { formatShape } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -29,7 +29,7 @@ export const padOp = defineOp<PadAttrs>({
 });
 
 export interface PadOptions {
-  /** 'constant' (default), or the edge 'reflect'ed or 'replicate'd (the last 1-3 dims of a batch). */
+  /** 'constant' (default), or the edge 'reflect'ed, 'replicate'd or wrapped 'circular' (the last 1-3 dims of a batch). */
   mode?: 'constant' | EdgeMode;
   /** The fill of 'constant' (default 0). */
   value?: number;
@@ -39,6 +39,7 @@ export interface PadOptions {
  * torch.nn.functional.pad: `pad` lists (before, after) pairs starting from the last dim.
  * @example tpu.nn.functional.pad(tpu.tensor([1, 2]), [1, 1]) // [0, 1, 2, 0]
  * @example tpu.nn.functional.pad(tpu.tensor([[1, 2, 3]]), [2, 1], { mode: 'reflect' }) // [[3, 2, 1, 2, 3, 2]]
+ * @example tpu.nn.functional.pad(tpu.tensor([[1, 2, 3]]), [2, 1], { mode: 'circular' }) // [[2, 3, 1, 2, 3, 1]]
  */
 export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}): Tensor {
   readOptions<PadOptions>('pad', opts, ['mode', 'value']);
@@ -50,11 +51,11 @@ export function pad(x: Tensor, padding: readonly number[], opts: PadOptions = {}
     throw new RangeError(`pad: padding of length ${padding.length} pads ${padding.length / 2} dims but the input ${formatShape(x.shape)} has ${x.ndim}`);
   }
   const mode = opts.mode ?? 'constant';
-  if (mode === 'reflect' || mode === 'replicate') {
+  if (mode === 'reflect' || mode === 'replicate' || mode === 'circular') {
     if (opts.value !== undefined) throw new TypeError(`pad: mode '${mode}' takes no value, as in PyTorch; got value ${opts.value}`);
     return padEdges(x, padding, mode);
   }
-  if (mode !== 'constant') throw new TypeError(`pad: mode must be 'constant', 'reflect' or 'replicate'; got ${JSON.stringify(mode)}`);
+  if (mode !== 'constant') throw new TypeError(`pad: mode must be 'constant', 'reflect', 'replicate' or 'circular'; got ${JSON.stringify(mode)}`);
   const pads = x.shape.map(() => [0, 0]);
   for (let i = 0; i < padding.length / 2; i++) pads[x.ndim - 1 - i] = [padding[2 * i]!, padding[2 * i + 1]!];
   return apply(padOp, [x, opts.value ?? 0], { pads });

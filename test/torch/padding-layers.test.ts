@@ -38,7 +38,7 @@ torchTier("pad's reflect and replicate modes and the padding layers follow PyTor
 describe('the padding layers and modes name bad arguments', () => {
   it('names the argument and what came', () => {
     const x = tpu.ones([1, 2, 3]);
-    expect(() => F.pad(x, [1, 1], { mode: 'circular' as never })).toThrow(/pad: mode must be 'constant', 'reflect' or 'replicate'; got "circular"/);
+    expect(() => F.pad(x, [1, 1], { mode: 'wrap' as never })).toThrow(/pad: mode must be 'constant', 'reflect', 'replicate' or 'circular'; got "wrap"/);
     expect(() => F.pad(x, [1, 1], { mode: 'reflect', value: 2 })).toThrow(/pad: mode 'reflect' takes no value, as in PyTorch; got value 2/);
     expect(() => F.pad(x, [-1, 1], { mode: 'replicate' })).toThrow(/pad: mode 'replicate' takes amounts ≥ 0 \(only 'constant' crops\); got \[-1,1\]/);
     expect(() => F.pad(x, [3, 0], { mode: 'reflect' })).toThrow(/pad: mode 'reflect' needs each amount less than dim 2 \(size 3\); got amounts 3 and 0/);

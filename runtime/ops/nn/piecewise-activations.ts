@@ -3,7 +3,7 @@
 // comparisons its backward kernel makes, so the gradient at a kink (leakyRelu at 0, hardtanh
 // at its bounds, hardswish at ±3) and at NaN is PyTorch's. bfloat16 is computed in float32
 // and rounded once, as PyTorch's kernels do.
-import { readOptions } from '../../options.js';
+import { byPosition } from '../../options.js';
 import type { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { where } from '../where.js';
@@ -24,12 +24,13 @@ export interface LeakyReluOptions {
 }
 
 /**
- * x for x > 0, negativeSlope·x otherwise (torch.nn.functional.leaky_relu); its gradient at 0
- * is negativeSlope.
+ * x for x > 0, negativeSlope·x otherwise (torch.nn.functional.leaky_relu; the slope by position
+ * or by name); its gradient at 0 is negativeSlope.
  * @example tpu.nn.functional.leakyRelu(x, { negativeSlope: 0.2 })
+ * @example tpu.nn.functional.leakyRelu(tpu.tensor([-1, 2]), 0.2) // [-0.2, 2]
  */
-export function leakyRelu(x: Tensor, opts: LeakyReluOptions = {}): Tensor {
-  const slope = numberOption('leakyRelu', 'negativeSlope', readOptions<LeakyReluOptions>('leakyRelu', opts, ['negativeSlope']).negativeSlope, 0.01);
+export function leakyRelu(x: Tensor, ...args: [negativeSlope?: number] | [LeakyReluOptions]): Tensor {
+  const slope = numberOption('leakyRelu', 'negativeSlope', byPosition<LeakyReluOptions>('leakyRelu', args, ['negativeSlope']).negativeSlope, 0.01);
   return composite('leakyRelu', () => inFloat32('leakyRelu', x, (v) => where(v.gt(0), v, v.mul(slope))));
 }
 
@@ -52,8 +53,8 @@ export interface AlphaOption {
  * x for x > 0, alpha·(eˣ - 1) otherwise (torch.nn.functional.elu).
  * @example tpu.nn.functional.elu(x, { alpha: 0.5 })
  */
-export function elu(x: Tensor, opts: AlphaOption = {}): Tensor {
-  const alpha = numberOption('elu', 'alpha', readOptions<AlphaOption>('elu', opts, ['alpha']).alpha, 1);
+export function elu(x: Tensor, ...args: [alpha?: number] | [AlphaOption]): Tensor {
+  const alpha = numberOption('elu', 'alpha', byPosition<AlphaOption>('elu', args, ['alpha']).alpha, 1);
   return eluKernel('elu', x, alpha, 1, 1);
 }
 
@@ -73,8 +74,8 @@ export function selu(x: Tensor): Tensor {
  * max(0, x) + min(0, alpha·(e^(x/alpha) - 1)) (torch.nn.functional.celu); alpha 0 is an error.
  * @example tpu.nn.functional.celu(x, { alpha: 2 })
  */
-export function celu(x: Tensor, opts: AlphaOption = {}): Tensor {
-  const alpha = numberOption('celu', 'alpha', readOptions<AlphaOption>('celu', opts, ['alpha']).alpha, 1);
+export function celu(x: Tensor, ...args: [alpha?: number] | [AlphaOption]): Tensor {
+  const alpha = numberOption('celu', 'alpha', byPosition<AlphaOption>('celu', args, ['alpha']).alpha, 1);
   if (alpha === 0) throw new RangeError('celu: alpha must not be 0 (it divides x); got 0');
   return eluKernel('celu', x, alpha, 1, 1 / alpha);
 }
@@ -100,8 +101,8 @@ function clampedAtBounds(op: string, x: Tensor, lo: number, hi: number): Tensor 
  * x clamped to [minVal, maxVal] (torch.nn.functional.hardtanh); the gradient is 0 at the bounds.
  * @example tpu.nn.functional.hardtanh(x, { minVal: -2, maxVal: 2 })
  */
-export function hardtanh(x: Tensor, opts: HardtanhOptions = {}): Tensor {
-  const o = readOptions<HardtanhOptions>('hardtanh', opts, ['minVal', 'maxVal']);
+export function hardtanh(x: Tensor, ...args: [minVal?: number, maxVal?: number, options?: HardtanhOptions] | [HardtanhOptions]): Tensor {
+  const o = byPosition<HardtanhOptions>('hardtanh', args, ['minVal', 'maxVal']);
   const lo = numberOption('hardtanh', 'minVal', o.minVal, -1);
   const hi = numberOption('hardtanh', 'maxVal', o.maxVal, 1);
   if (lo > hi) throw new RangeError(`hardtanh: minVal must not exceed maxVal; got minVal ${lo}, maxVal ${hi}`);

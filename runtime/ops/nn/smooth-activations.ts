@@ -2,7 +2,7 @@
 // softmin), composed. softplus, logSigmoid and mish follow PyTorch's kernels (bfloat16 computed
 // in float32, rounded once); softsign, tanhshrink and softmin are composed in PyTorch too
 // (torch/nn/functional.py), so they are here the same way, op by op, in the input's dtype.
-import { readOptions } from '../../options.js';
+import { byPosition } from '../../options.js';
 import type { Tensor } from '../../tensor.js';
 import { composite } from '../../modes/composite.js';
 import { where } from '../where.js';
@@ -31,8 +31,8 @@ function softplusOf(v: Tensor, beta: number, threshold: number): Tensor {
  * log(1 + e^(beta·x)) / beta, x itself where beta·x > threshold (torch.nn.functional.softplus).
  * @example tpu.nn.functional.softplus(x, { beta: 2, threshold: 10 })
  */
-export function softplus(x: Tensor, opts: SoftplusOptions = {}): Tensor {
-  const o = readOptions<SoftplusOptions>('softplus', opts, ['beta', 'threshold']);
+export function softplus(x: Tensor, ...args: [beta?: number, threshold?: number, options?: SoftplusOptions] | [SoftplusOptions]): Tensor {
+  const o = byPosition<SoftplusOptions>('softplus', args, ['beta', 'threshold']);
   const beta = numberOption('softplus', 'beta', o.beta, 1);
   const threshold = numberOption('softplus', 'threshold', o.threshold, 20);
   return composite('softplus', () => inFloat32('softplus', x, (v) => softplusOf(v, beta, threshold)));
