@@ -1,7 +1,8 @@
 // nn.Conv1d and nn.Conv2d with paddingMode 'reflect', 'replicate' and 'circular' (PyTorch's
-// padding_mode), and F.pad's 'circular' mode, against PyTorch 2.13 given the same weights, in
-// every mode and under tpu.compile: numeric, per-dim and 'same' padding (an even kernel's odd
-// unit on the right), stride, dilation, groups, unbatched input, gradients; bad modes named.
+// padding_mode), 'same' with an even kernel (it was an error) and F.pad's 'circular' mode,
+// against PyTorch 2.13 given the same weights, in every mode and under tpu.compile: numeric,
+// per-dim and 'same' padding (an even kernel's odd unit on the right), stride, dilation,
+// groups, unbatched input, gradients; bad modes named.
 import { describe, expect, it } from 'vitest';
 import { tpu, type Tensor } from 'tpu-kernel/runtime';
 import { torchTier, uniform, type InputSpec, type TorchCase } from './torch-tier.js';
@@ -52,6 +53,16 @@ const cases: TorchCase[] = [
   layer("Conv2d circular 'same' with a [2, 3] kernel", () => new nn.Conv2d(2, 2, [2, 3], { padding: 'same', paddingMode: 'circular' }), "torch.nn.Conv2d(2, 2, (2, 3), padding='same', padding_mode='circular')", IMAGE),
   layer('Conv2d replicate gradients, stride 2', () => new nn.Conv2d(2, 2, 3, { padding: 1, paddingMode: 'replicate', stride: 2 }), "torch.nn.Conv2d(2, 2, 3, padding=1, padding_mode='replicate', stride=2)", IMAGE, true),
   layer('Conv2d reflect, unbatched', () => new nn.Conv2d(2, 2, 3, { padding: 1, paddingMode: 'reflect' }), "torch.nn.Conv2d(2, 2, 3, padding=1, padding_mode='reflect')", uniform([2, 4, 4], 4)),
+  layer("Conv1d zeros 'same' with an even kernel (the odd unit on the right)", () => new nn.Conv1d(2, 3, 4, { padding: 'same' }), "torch.nn.Conv1d(2, 3, 4, padding='same')", SEQ, true),
+  layer("Conv2d zeros 'same' with a [2, 4] kernel, dilation [1, 1]", () => new nn.Conv2d(2, 2, [2, 4], { padding: 'same', dilation: [1, 1] }), "torch.nn.Conv2d(2, 2, (2, 4), padding='same', dilation=(1, 1))", IMAGE, true),
+  {
+    name: "F.conv1d and F.conv2d 'same' with even kernels, groups and a bias by position",
+    inputs: [SEQ, uniform([4, 1, 2], 10), IMAGE, uniform([2, 2, 2, 3], 11), uniform([2], 12)],
+    js: (x, w, img, w2, b) => [tpu.nn.functional.conv1d(x, w, { padding: 'same', groups: 2 }), tpu.nn.functional.conv2d(img, w2, b, { padding: 'same' }), tpu.nn.functional.conv2d(img, w2, { padding: 'same', dilation: [2, 1] })],
+    py: "[F.conv1d(x0, x1, padding='same', groups=2), F.conv2d(x2, x3, x4, padding='same'), F.conv2d(x2, x3, padding='same', dilation=(2, 1))]",
+    rtol: 1e-5,
+    atol: 1e-5,
+  },
   {
     name: "F.pad 'circular': one, two and three dims, an amount equal to the dim",
     inputs: [uniform([1, 2, 5], 5), uniform([1, 1, 3, 4], 6), uniform([1, 1, 2, 3, 2], 7)],
