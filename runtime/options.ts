@@ -15,6 +15,13 @@ export function isOptions(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * A tensor, told without importing Tensor (tensor.ts imports this file): JSON.stringify would
+ * read its values, a sync, and under tpu.compile an error about reading instead of this one.
+ */
+const isTensor = (v: unknown): v is { describe(): string } =>
+  typeof v === 'object' && v !== null && 'dtype' in v && 'shape' in v && typeof (v as { describe?: unknown }).describe === 'function';
+
+/**
  * Reads an options object: `undefined` gives {}; anything else must be a plain object whose
  * keys are all in `accepted`.
  */
@@ -22,7 +29,7 @@ export function readOptions<T extends object>(op: string, value: unknown, accept
   if (value === undefined) return {};
   if (!isPlainObject(value)) {
     const shown = numberValue(value); // a tpu.compile number argument: a number
-    const got = shown === null ? 'null' : Array.isArray(shown) ? 'an array' : `${typeof shown} ${JSON.stringify(shown)}`;
+    const got = shown === null ? 'null' : Array.isArray(shown) ? 'an array' : isTensor(shown) ? `a tensor ${shown.describe()}` : `${typeof shown} ${JSON.stringify(shown)}`;
     throw new TypeError(`${op}: options must be an object with keys ${listKeys(accepted)}; got ${got}`);
   }
   for (const key of Object.keys(value)) {

@@ -4,6 +4,8 @@ import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { conv1d, type ConvOptions } from '../ops/nn/conv.js';
 import { Module } from './module.js';
+import { pad } from '../ops/pad.js';
+import { edgePadding, type PaddingMode } from './conv-padding-mode.js';
 import { convParameters, kernelSizes } from './conv-parameters.js';
 import { positiveInt } from './checks.js';
 import { specializedOptions } from '../jit/live-number.js';
@@ -11,6 +13,8 @@ import { specializedOptions } from '../jit/live-number.js';
 export interface Conv1dOptions extends Omit<ConvOptions, 'bias'> {
   bias?: boolean;
   dtype?: DType;
+  /** 'zeros' (default), or the input padded by 'reflect', 'replicate' or 'circular' (PyTorch's padding_mode). */
+  paddingMode?: PaddingMode;
 }
 
 /**
@@ -22,24 +26,28 @@ export class Conv1d extends Module {
   bias: Tensor | null;
   readonly kernelSize: [number];
   private readonly conv: ConvOptions;
+  /** paddingMode other than 'zeros': the input padded so, then convolved with no padding. */
+  private readonly edge: ReturnType<typeof edgePadding>;
 
   readonly inChannels: number;
   readonly outChannels: number;
 
   constructor(inChannels: number, outChannels: number, kernelSize: number | readonly [number], options: Conv1dOptions = {}) {
     super();
-    readOptions<Conv1dOptions>('nn.Conv1d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups']);
+    readOptions<Conv1dOptions>('nn.Conv1d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups', 'paddingMode']);
     options = specializedOptions(options);
     this.inChannels = positiveInt('Conv1d', 'inChannels', inChannels);
     this.outChannels = positiveInt('Conv1d', 'outChannels', outChannels);
     this.kernelSize = kernelSizes('Conv1d', kernelSize, 1) as [number];
     ({ weight: this.weight, bias: this.bias } = convParameters('Conv1d', this.inChannels, this.outChannels, this.kernelSize, options));
-    const { bias: _bias, dtype: _dtype, ...conv } = options;
-    this.conv = conv;
+    const { bias: _bias, dtype: _dtype, paddingMode, ...conv } = options;
+    this.edge = edgePadding('nn.Conv1d', this.kernelSize, paddingMode, conv);
+    this.conv = this.edge ? { ...conv, padding: 0 } : conv;
   }
 
   forward(x: Tensor): Tensor {
-    return conv1d(x, this.weight, { ...this.conv, bias: this.bias });
+    const input = this.edge ? pad(x, this.edge.amounts, { mode: this.edge.mode }) : x;
+    return conv1d(input, this.weight, { ...this.conv, bias: this.bias });
   }
 
   protected override extraRepr(): string {

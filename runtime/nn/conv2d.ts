@@ -4,6 +4,8 @@ import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { conv2d, type ConvOptions } from '../ops/nn/conv.js';
 import { Module } from './module.js';
+import { pad } from '../ops/pad.js';
+import { edgePadding, type PaddingMode } from './conv-padding-mode.js';
 import { positiveInt } from './checks.js';
 import { specializedOptions } from '../jit/live-number.js';
 import { convParameters, kernelSizes } from './conv-parameters.js';
@@ -11,6 +13,8 @@ import { convParameters, kernelSizes } from './conv-parameters.js';
 export interface Conv2dOptions extends Omit<ConvOptions, 'bias'> {
   bias?: boolean;
   dtype?: DType;
+  /** 'zeros' (default), or the input padded by 'reflect', 'replicate' or 'circular' (PyTorch's padding_mode). */
+  paddingMode?: PaddingMode;
 }
 
 /**
@@ -22,24 +26,28 @@ export class Conv2d extends Module {
   bias: Tensor | null;
   readonly kernelSize: [number, number];
   private readonly conv: ConvOptions;
+  /** paddingMode other than 'zeros': the input padded so, then convolved with no padding. */
+  private readonly edge: ReturnType<typeof edgePadding>;
 
   readonly inChannels: number;
   readonly outChannels: number;
 
   constructor(inChannels: number, outChannels: number, kernelSize: number | readonly [number, number], options: Conv2dOptions = {}) {
     super();
-    readOptions<Conv2dOptions>('nn.Conv2d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups']);
+    readOptions<Conv2dOptions>('nn.Conv2d', options, ['bias', 'dtype', 'stride', 'padding', 'dilation', 'groups', 'paddingMode']);
     options = specializedOptions(options);
     this.inChannels = positiveInt('Conv2d', 'inChannels', inChannels);
     this.outChannels = positiveInt('Conv2d', 'outChannels', outChannels);
     this.kernelSize = kernelSizes('Conv2d', kernelSize, 2) as [number, number];
     ({ weight: this.weight, bias: this.bias } = convParameters('Conv2d', this.inChannels, this.outChannels, this.kernelSize, options));
-    const { bias: _bias, dtype: _dtype, ...conv } = options;
-    this.conv = conv;
+    const { bias: _bias, dtype: _dtype, paddingMode, ...conv } = options;
+    this.edge = edgePadding('nn.Conv2d', this.kernelSize, paddingMode, conv);
+    this.conv = this.edge ? { ...conv, padding: 0 } : conv;
   }
 
   forward(x: Tensor): Tensor {
-    return conv2d(x, this.weight, { ...this.conv, bias: this.bias });
+    const input = this.edge ? pad(x, this.edge.amounts, { mode: this.edge.mode }) : x;
+    return conv2d(input, this.weight, { ...this.conv, bias: this.bias });
   }
 
   protected override extraRepr(): string {

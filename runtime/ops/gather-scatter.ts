@@ -1,5 +1,6 @@
 // Index ops with int32 index tensors: indexSelect (ONNX Gather: any index shape), gather
-// (GatherElements), scatterAdd (ScatterElements, reduction add) and scatter (ScatterElements). Index values are
+// (GatherElements), scatterAdd (ScatterElements, reduction add) and scatter's primitive (ScatterElements;
+// the function is scatter-reduce.ts, as its reduce option is scatterReduce). Index values are
 // device data: an out-of-range index fails on the device (DeviceError), not on the host.
 import { INDEX_DTYPE, isInteger } from '../dtype.js';
 import { formatShape, normalizeDim, type Shape } from '../shape.js';
@@ -120,7 +121,7 @@ function shapesMatch(a: Shape, b: Shape): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
-function indexTensor(op: string, index: unknown): Tensor {
+export function indexTensor(op: string, index: unknown): Tensor {
   if (!(index instanceof Tensor)) throw new TypeError(`${op}: index must be an int32 tensor; got ${typeof index}`);
   return index;
 }
@@ -192,24 +193,6 @@ export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): 
   return apply(scatterAddOp, [x, idx, narrowedTo(src, idx)], indexAttrs(d, checked));
 }
 
-/**
- * x with src (a tensor, or one value) written at index along dim: x[.., index[i], ..] = src[i]
- * (torch.scatter; no reduce: scatterAdd adds). src may be larger than index, as in PyTorch.
- * @example tpu.scatter(tpu.zeros([4]), 0, tpu.tensor(new Int32Array([3, 0])), tpu.tensor([5, 6])) // [6, 0, 0, 5]
- */
-export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | number | boolean): Tensor {
-  tensorArg('scatter', 'input', x);
-  const idx = indexTensor('scatter', index);
-  const d = normalizeDim('scatter', dim, x.ndim);
-  const checked = checkHostIndices('scatter', 'index', idx, x.shape[d]!, false);
-  let s: Tensor;
-  if (src instanceof Tensor) s = narrowedTo(src, idx);
-  // a tpu.compile number argument stays live (a program input), as fill_'s value
-  else if (typeof numberValue(src) === 'number' || typeof src === 'boolean') s = filled('scatter', idx.shape, src, x.dtype, x.chip);
-  else throw new TypeError(`scatter: src must be a tensor or a number (the value form); got ${describeValue(src)}`);
-  return apply(scatterOp, [x, idx, s], indexAttrs(d, checked));
-}
-
 /** src cut to the index's shape where it is larger in some dims (PyTorch reads that corner only). */
 export function narrowedTo(src: Tensor, idx: Tensor): Tensor {
   if (src.ndim === idx.ndim && idx.shape.every((n, k) => n <= src.shape[k]!) && !shapesMatch(src.shape, idx.shape)) {
@@ -265,16 +248,10 @@ declare module '../tensor.js' {
      * @example x.scatterAdd(0, index, src)
      */
     scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
-    /**
-     * A copy of x with src (a tensor or one value) written at index along dim (torch.scatter).
-     * @example tpu.zeros([2, 3]).scatter(1, tpu.tensor(new Int32Array([2, 0])).reshape([2, 1]), 7) // [[0, 0, 7], [7, 0, 0]]
-     */
-    scatter(dim: number, index: Tensor, src: Tensor | number | boolean): Tensor;
   }
 }
 installMethods({
   indexSelect(dim, index) { return indexSelect(this, dim, index); },
   gather(dim, index) { return gather(this, dim, index); },
   scatterAdd(dim, index, src) { return scatterAdd(this, dim, index, src); },
-  scatter(dim, index, src) { return scatter(this, dim, index, src); },
 });

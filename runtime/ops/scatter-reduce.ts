@@ -5,7 +5,7 @@
 // of src (amax, amin) where x's own values are left out (a NaN is put back after, where a
 // backend's max or min would drop it). The primitive keeps x as given, so its gradient counts
 // ties with x's values as PyTorch's does, also where they are left out. bool computes in int32, as or (sum, amax) and and
-// (prod, amin), as PyTorch's.
+// (prod, amin), as PyTorch's. scatter is here too: its reduce option ('add', 'multiply') is scatterReduce.
 import { isFloating, isInteger } from '../dtype.js';
 import { normalizeDim } from '../shape.js';
 import { apply } from '../modes/dispatch.js';
@@ -16,7 +16,8 @@ import { composite } from '../modes/composite.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { checkHostIndices } from '../host-known-indices.js';
 import { defineOp, type OpDef } from './op.js';
-import { gatherOp, indexAttrs, INT32_INDEX_HINT, narrowedTo, scatterAddOp, scatterOp, scatterShape, type IndexAttrs } from './gather-scatter.js';
+import { gatherOp, indexAttrs, indexTensor, INT32_INDEX_HINT, narrowedTo, scatterAddOp, scatterOp, scatterShape, type IndexAttrs } from './gather-scatter.js';
+import { numberValue } from '../jit/live-number.js';
 import { filled } from './constant.js';
 import { zerosLike, onesLike } from './like.js';
 import { where } from './where.js';
@@ -111,6 +112,37 @@ export function scatterReduce(input: Tensor, dim: number, index: Tensor, src: Te
   });
 }
 
+export interface ScatterOptions {
+  /** Combine src with x's values instead of replacing them: 'add' or 'multiply' (PyTorch's scatter reduce=). */
+  reduce?: 'add' | 'multiply';
+}
+
+/** PyTorch's scatter reduce= names as scatterReduce's (x's values included, as scatter's reduce does). */
+const SCATTER_REDUCE = { add: 'sum', multiply: 'prod' } as const;
+
+/**
+ * x with src (a tensor, or one value) written at index along dim: x[.., index[i], ..] = src[i]
+ * (torch.scatter); `{ reduce: 'add' | 'multiply' }` combines src with x's values instead, as
+ * PyTorch's reduce=. src may be larger than index, as in PyTorch.
+ * @example tpu.scatter(tpu.zeros([4]), 0, tpu.tensor(new Int32Array([3, 0])), tpu.tensor([5, 6])) // [6, 0, 0, 5]
+ * @example tpu.ones([3]).scatter(0, tpu.tensor([0, 0], { dtype: 'int64' }), 2, { reduce: 'multiply' }) // [4, 1, 1]
+ */
+export function scatter(x: Tensor, dim: number, index: Tensor, src: Tensor | number | boolean, options?: ScatterOptions): Tensor {
+  tensorArg('scatter', 'input', x);
+  const idx = indexTensor('scatter', index);
+  const { reduce } = readOptions<ScatterOptions>('scatter', options, ['reduce']);
+  if (reduce !== undefined && !Object.hasOwn(SCATTER_REDUCE, reduce)) throw new RangeError(`scatter: reduce must be 'add' or 'multiply'; got ${describeValue(reduce)}`);
+  const d = normalizeDim('scatter', dim, x.ndim);
+  let s: Tensor;
+  if (src instanceof Tensor) s = narrowedTo(src, idx);
+  // a tpu.compile number argument stays live (a program input), as fill_'s value
+  else if (typeof numberValue(src) === 'number' || typeof src === 'boolean') s = filled('scatter', idx.shape, src, x.dtype, x.chip);
+  else throw new TypeError(`scatter: src must be a tensor or a number (the value form); got ${describeValue(src)}`);
+  if (reduce !== undefined) return scatterReduce(x, d, idx, s, SCATTER_REDUCE[reduce]);
+  const checked = checkHostIndices('scatter', 'index', idx, x.shape[d]!, false);
+  return apply(scatterOp, [x, idx, s], indexAttrs(d, checked));
+}
+
 declare module '../tensor.js' {
   interface Tensor {
     /**
@@ -118,8 +150,14 @@ declare module '../tensor.js' {
      * @example tpu.tensor([1, 1]).scatterReduce(0, tpu.tensor([0, 0, 1], { dtype: 'int64' }), tpu.tensor([2, 3, 4]), 'prod') // [6, 4]
      */
     scatterReduce(dim: number, index: Tensor, src: Tensor, reduce: ScatterReduction, options?: ScatterReduceOptions): Tensor;
+    /**
+     * A copy of x with src (a tensor or one value) written at index along dim, or with `{ reduce: 'add' | 'multiply' }` combined with x's values (torch.scatter).
+     * @example tpu.zeros([2, 3]).scatter(1, tpu.tensor(new Int32Array([2, 0])).reshape([2, 1]), 7) // [[0, 0, 7], [7, 0, 0]]
+     */
+    scatter(dim: number, index: Tensor, src: Tensor | number | boolean, options?: ScatterOptions): Tensor;
   }
 }
 installMethods({
   scatterReduce(dim, index, src, reduce, options) { return scatterReduce(this, dim, index, src, reduce, options); },
+  scatter(dim, index, src, options) { return scatter(this, dim, index, src, options); },
 });

@@ -8,6 +8,7 @@ import { gradFor } from './grad-helpers.js';
 import type { Operand } from './op.js';
 import { installMethods } from '../install-methods.js';
 import { wrapNumber } from './wrapped-number.js';
+import { where } from './where.js';
 
 const t = (v: Operand) => v as Tensor;
 
@@ -53,12 +54,15 @@ export const cosh = unary('cosh', {
 export const atan2 = binary('atan2', {
   result: (p) => (isFloating(p) ? p : 'float32'),
   grad: (g, [y, x]) => {
-    // PyTorch's: g·x / (x² + y²) and −g·y / (x² + y²); a JS number as the 0-d tensor PyTorch wraps it in
-    const squares = () => {
+    // PyTorch's: g·x·r and −g·y·r, r = 1 / (x² + y²) taken as 0 where x² + y² is 0 (at the
+    // origin, or squares that underflow), so no NaN; a JS number as the 0-d tensor PyTorch wraps it in
+    const recip = () => {
       const [a, b] = [wrapNumber('atan2', x!, y!), wrapNumber('atan2', y!, x!)];
-      return a.mul(a).add(b.mul(b));
+      const squares = a.mul(a).add(b.mul(b));
+      const zero = squares.eq(0);
+      return where(zero, 0, where(zero, 1, squares).reciprocal());
     };
-    return [gradFor(y!, () => g.mul(x!).div(squares())), gradFor(x!, () => g.mul(y!).neg().div(squares()))];
+    return [gradFor(y!, () => g.mul(x!).mul(recip())), gradFor(x!, () => g.mul(y!).neg().mul(recip()))];
   },
   gradReads: 'operands',
 });

@@ -1,4 +1,5 @@
-// Writes through indices in place: x.indexPut_, indexAdd_, indexCopy_, indexFill_ (each the
+// Writes through indices in place: x.indexPut_, indexAdd_, indexCopy_, indexFill_, scatter_,
+// scatterAdd_, scatterReduce_ (each the
 // op's value written back into x, so views and other names of x see it), and setItem, PyTorch's
 // x[items] = v with any subscript: the numbers, slices and nulls pick a view of x, the tensors
 // and lists index_put_ into it (what a cell's `x[idx] = v` runs).
@@ -10,6 +11,7 @@ import { arithmeticInPlace } from './inplace-ops.js';
 import { expandItems, indexList, type IndexItem } from '../ops/indexing.js';
 import { indexPutAs, type IndexPutOptions, type PutIndex } from '../ops/index-put.js';
 import type { IndexAddOptions } from '../ops/index-update.js';
+import type { ScatterOptions, ScatterReduceOptions, ScatterReduction } from '../ops/scatter-reduce.js';
 import { LiveNumber } from '../jit/live-number.js';
 
 type Values = Tensor | number | boolean;
@@ -81,6 +83,21 @@ declare module '../tensor.js' {
      */
     indexFill_(dim: number, index: Tensor, value: number | boolean | Tensor): Tensor;
     /**
+     * In place: src (a tensor or one value) written at index along dim, or combined with `{ reduce: 'add' | 'multiply' }`, as scatter; returns x (torch.Tensor.scatter_).
+     * @example tpu.zeros([2, 3]).scatter_(1, tpu.tensor([[2], [0]], { dtype: 'int64' }), 1) // [[0, 0, 1], [1, 0, 0]]
+     */
+    scatter_(dim: number, index: Tensor, src: Tensor | number | boolean, options?: ScatterOptions): Tensor;
+    /**
+     * In place: src added at index along dim, as scatterAdd; returns x (torch.Tensor.scatter_add_).
+     * @example tpu.zeros([3]).scatterAdd_(0, tpu.tensor([1, 1], { dtype: 'int64' }), tpu.tensor([1, 2])) // [0, 3, 0]
+     */
+    scatterAdd_(dim: number, index: Tensor, src: Tensor): Tensor;
+    /**
+     * In place: src combined in at index along dim by `reduce`, as scatterReduce; returns x (torch.Tensor.scatter_reduce_).
+     * @example tpu.ones([2]).scatterReduce_(0, tpu.tensor([0, 0], { dtype: 'int64' }), tpu.tensor([2, 3]), 'prod') // [6, 1]
+     */
+    scatterReduce_(dim: number, index: Tensor, src: Tensor, reduce: ScatterReduction, options?: ScatterReduceOptions): Tensor;
+    /**
      * In place: x[items] = value, as PyTorch's; items as x.at takes them (numbers, slice strings,
      * '...', null, int or bool tensors, lists of integers). Numbers and slices write through a
      * view; index tensors and lists as indexPut_ (of repeated positions the last write is kept).
@@ -95,5 +112,9 @@ installMethods({
   indexAdd_(dim, index, source, options) { return arithmeticInPlace('indexAdd_', this, (self) => self.indexAdd(dim, index, source, options)); },
   indexCopy_(dim, index, source) { return arithmeticInPlace('indexCopy_', this, (self) => self.indexCopy(dim, index, source)); },
   indexFill_(dim, index, value) { return arithmeticInPlace('indexFill_', this, (self) => self.indexFill(dim, index, value)); },
+  scatter_(dim, index, src, options) { return arithmeticInPlace('scatter_', this, (self) => self.scatter(dim, index, src, options), options?.reduce === 'multiply' ? [this, src] : []); },
+  scatterAdd_(dim, index, src) { return arithmeticInPlace('scatterAdd_', this, (self) => self.scatterAdd(dim, index, src)); },
+  // prod, amax and amin read x's old values in their gradient
+  scatterReduce_(dim, index, src, reduce, options) { return arithmeticInPlace('scatterReduce_', this, (self) => self.scatterReduce(dim, index, src, reduce, options), [this, src]); },
   setItem(items, value) { return setItem(this, items, value); },
 });

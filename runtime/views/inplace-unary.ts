@@ -4,6 +4,7 @@
 import type { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
 import { arithmeticInPlace } from './inplace-ops.js';
+import { describeValue } from '../distributed/describe-value.js';
 
 declare module '../tensor.js' {
   interface Tensor {
@@ -43,8 +44,12 @@ declare module '../tensor.js' {
     floor_(): Tensor;
     /** In place: rounded up; returns x (torch.Tensor.ceil_). @example tpu.tensor([1.5, -1.5]).ceil_() // [2, -1] */
     ceil_(): Tensor;
-    /** In place: rounded half to even; returns x (torch.Tensor.round_). @example tpu.tensor([0.5, 1.5]).round_() // [0, 2] */
-    round_(): Tensor;
+    /**
+     * In place: rounded half to even, to `decimals` places (default 0) as round; returns x (torch.Tensor.round_).
+     * @example tpu.tensor([0.5, 1.5]).round_() // [0, 2]
+     * @example tpu.tensor([1.25, 2.375]).round_({ decimals: 1 }) // [1.2, 2.4]
+     */
+    round_(options?: { decimals?: number }): Tensor;
     /** In place: rounded toward zero; returns x (torch.Tensor.trunc_). @example tpu.tensor([1.5, -1.5]).trunc_() // [1, -1] */
     trunc_(): Tensor;
     /** In place: x - trunc(x); returns x (torch.Tensor.frac_). @example tpu.tensor([1.25]).frac_() // [0.25] */
@@ -72,7 +77,10 @@ declare module '../tensor.js' {
 
 const UNARY = ['relu', 'sigmoid', 'tanh', 'exp', 'expm1', 'log', 'log1p', 'log2', 'log10', 'sqrt', 'rsqrt', 'square', 'reciprocal', 'abs', 'neg', 'sign', 'floor', 'ceil', 'round', 'trunc', 'frac', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'erf'] as const;
 
-installMethods(Object.fromEntries(UNARY.map((op) => [`${op}_`, function (this: Tensor) {
+installMethods(Object.fromEntries(UNARY.map((op) => [`${op}_`, function (this: Tensor, ...args: unknown[]) {
+  // round_ passes round's { decimals } on; an argument to any other would be dropped unread
+  if (op === 'round') return arithmeticInPlace('round_', this, (self) => self.round(args[0] as { decimals?: number } | undefined), [this]);
+  if (args.length > 0) throw new TypeError(`${op}_: takes no arguments, as torch.Tensor.${op}_; got ${args.map(describeValue).join(', ')}`);
   // the gradient of relu, sqrt, ... reads the old value: computed from a copy when it needs one
   return arithmeticInPlace(`${op}_`, this, (self) => self[op](), [this]);
 }])) as Partial<Tensor>);

@@ -17,6 +17,18 @@ const cases: TorchCase[] = [
     py: '[F.leaky_relu(x0, 0.3), F.leaky_relu(x0, negative_slope=0.3), F.leaky_relu(x0), F.elu(x0, 0.5), F.celu(x0, 2.), F.hardtanh(x0, -2., 2.), F.hardtanh(x0, -0.5), F.softplus(x0, 2, 5), F.softplus(x0, 0.5), F.softplus(x0, threshold=1)]',
   },
   {
+    name: 'hardtanh and softplus: some parameters by position, the rest by name',
+    inputs: [X],
+    js: (x) => [F.hardtanh(x, -2, { maxVal: 0.5 }), F.softplus(x, 0.5, { threshold: 1 })],
+    py: '[F.hardtanh(x0, -2, max_val=0.5), F.softplus(x0, 0.5, threshold=1)]',
+  },
+  {
+    name: 'leakyRelu by position: the gradient at 0 is the slope',
+    inputs: [uniform([4], 2)],
+    js: (x) => { const z = x.mul(0).requiresGrad_(); F.leakyRelu(z, 0.2).sum().backward(); return z.grad!; },
+    py: 'z = (x0 * 0).requires_grad_()\nF.leaky_relu(z, 0.2).sum().backward()\nresult = z.grad',
+  },
+  {
     name: 'cross: dim by position on tpu.cross, the method and tpu.linalg.cross',
     inputs: [uniform([3, 3, 2], 90, -2, 2), uniform([3, 3, 2], 91, -2, 2)],
     js: (a, b) => [tpu.cross(a, b, 1), a.cross(b, 0), a.cross(b, { dim: -3 }), tpu.linalg.cross(a.transpose(1, 2), b.transpose(1, 2), 1)],

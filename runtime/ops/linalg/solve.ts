@@ -12,6 +12,8 @@ import { eliminate } from './elimination.js';
 import { ofOwnBatch, readCheckErrors, type CheckErrorsOptions } from './failure-info.js';
 import { floatingArg, squareArg } from './matrix-args.js';
 import { InvEx, SolveEx } from './named-results.js';
+import { readOptions } from '../../options.js';
+import { describeValue } from '../../distributed/describe-value.js';
 
 /** X from the reduced rows [u_kk, u_k(k+1..), c_k] of elimination, bottom up: [..., n, m]. */
 function backSubstitute(rows: readonly Tensor[], n: number, m: number): Tensor {
@@ -57,12 +59,33 @@ function solveMatrices(op: string, a: Tensor, b: Tensor, singular: string | null
   });
 }
 
-/** The vector or matrix form of B, as PyTorch decides: B is a batch of vectors when 1-D or A's shape without its last dim. */
-function solveArgs(op: string, a: Tensor, b: Tensor): boolean {
+export interface SolveOptions {
+  /** false: solve XA = B instead of AX = B (B then matrices [..., k, n]), as PyTorch's left=. */
+  left?: boolean;
+}
+
+/** The left option of solve and solveEx (`extra`: the op's other keys). */
+function readLeft(op: string, options: unknown, extra: readonly string[]): boolean {
+  const { left = true } = readOptions<SolveOptions>(op, options, ['left', ...extra] as (keyof SolveOptions)[]);
+  if (typeof left !== 'boolean') throw new TypeError(`${op}: left must be a boolean; got ${describeValue(left)}`);
+  return left;
+}
+
+/**
+ * The vector or matrix form of B, as PyTorch decides: B is a batch of vectors when 1-D or A's
+ * shape without its last dim. XA = B (left false) takes matrices only, as PyTorch's.
+ */
+function solveArgs(op: string, a: Tensor, b: Tensor, left: boolean): boolean {
   squareArg(op, 'A', a);
   floatingArg(op, 'B', b, false);
   const n = a.shape[a.ndim - 1]!;
   const vector = b.ndim === 1 || (b.ndim === a.ndim - 1 && shapesEqual(b.shape, a.shape.slice(0, -1)));
+  if (!left) {
+    if (vector || b.ndim < 2 || b.shape[b.ndim - 1] !== n) {
+      throw new RangeError(`${op}: with left false (XA = B) B must be matrices with ${n} columns for A of ${n} by ${n} matrices (shape ${formatShape(a.shape)}); got B ${formatShape(b.shape)}${vector ? ', a vector' : ''}`);
+    }
+    return false;
+  }
   const rows = vector ? b.shape[b.ndim - 1] : b.ndim >= 2 ? b.shape[b.ndim - 2] : undefined;
   if (rows !== n) {
     const as = vector ? `a vector of ${b.shape[b.ndim - 1]}` : b.ndim < 2 ? `a ${b.ndim}-D tensor` : `${b.shape[b.ndim - 2]} by ${b.shape[b.ndim - 1]} matrices`;
@@ -71,32 +94,42 @@ function solveArgs(op: string, a: Tensor, b: Tensor): boolean {
   return vector;
 }
 
+/** The AX = B form of the system: XA = B is AᵀXᵀ = Bᵀ (X then transposed back). */
+const leftForm = (a: Tensor, b: Tensor, left: boolean): [Tensor, Tensor] => (left ? [a, b] : [a.mT, b.mT]);
+
 /**
  * X with AX = B for square A [..., n, n] (torch.linalg.solve). B is a batch of vectors when it
  * is 1-D or has A's shape without the last dim, as PyTorch decides; else of matrices [..., n, m].
- * Batch dims broadcast. A singular A fails on the device (DeviceError at the next sync point).
+ * `{ left: false }` solves XA = B. Batch dims broadcast. A singular A fails on the device
+ * (DeviceError at the next sync point).
  * @example tpu.linalg.solve(tpu.tensor([[2, 0], [0, 4]]), tpu.tensor([2, 2])) // [1, 0.5]
+ * @example tpu.linalg.solve(tpu.tensor([[2, 0], [0, 4]]), tpu.tensor([[2, 2]]), { left: false }) // [[1, 0.5]]
  */
-export function solve(a: Tensor, b: Tensor): Tensor {
+export function solve(a: Tensor, b: Tensor, options?: SolveOptions): Tensor {
   const op = 'linalg.solve';
-  const vector = solveArgs(op, a, b);
-  if (!vector) return solveMatrices(op, a, b, SINGULAR.solve, false);
-  return solveMatrices(op, a, b.unsqueeze(-1), SINGULAR.solve, false).squeeze(-1);
+  const left = readLeft(op, options, []);
+  const vector = solveArgs(op, a, b, left);
+  if (vector) return solveMatrices(op, a, b.unsqueeze(-1), SINGULAR.solve, false).squeeze(-1);
+  const [aa, bb] = leftForm(a, b, left);
+  const x = solveMatrices(op, aa, bb, SINGULAR.solve, false);
+  return left ? x : x.mT;
 }
 
 /**
  * solve's X and, for each of A's batch elements, info (int32): 0, or the first zero pivot
  * (1-based) of a singular matrix, whose X is then inf and NaN (torch.linalg.solve_ex). With
- * { checkErrors: true } a singular A fails, as solve.
+ * { checkErrors: true } a singular A fails, as solve; `{ left: false }` solves XA = B.
  * @example const { result, info } = tpu.linalg.solveEx(tpu.tensor([[1, 2], [2, 4]]), tpu.tensor([1, 1])) // info 2
  */
-export function solveEx(a: Tensor, b: Tensor, options?: CheckErrorsOptions): SolveEx {
+export function solveEx(a: Tensor, b: Tensor, options?: CheckErrorsOptions & SolveOptions): SolveEx {
   const op = 'linalg.solveEx';
-  const vector = solveArgs(op, a, b);
-  const checkErrors = readCheckErrors(op, options);
-  const both = solveMatrices(op, a, vector ? b.unsqueeze(-1) : b, checkErrors ? SINGULAR.solve : null, true);
+  const left = readLeft(op, options, ['checkErrors']);
+  const vector = solveArgs(op, a, b, left);
+  const checkErrors = readCheckErrors(op, options, ['left']);
+  const [aa, bb] = leftForm(a, vector ? b.unsqueeze(-1) : b, left);
+  const both = solveMatrices(op, aa, bb, checkErrors ? SINGULAR.solve : null, true);
   const x = both.narrow(-1, 0, both.shape[both.ndim - 1]! - 1);
-  return new SolveEx(vector ? x.squeeze(-1) : x, infoColumn(op, both, a));
+  return new SolveEx(vector ? x.squeeze(-1) : left ? x : x.mT, infoColumn(op, both, a));
 }
 
 /** info from the column an _ex solve appended, cut to A's own batch (0 for 0×0 matrices). */

@@ -8,6 +8,7 @@ import { apply } from '../../modes/dispatch.js';
 import { Tensor } from '../../tensor.js';
 import { defineOp, type Abstract, type OpDef } from '../op.js';
 import { concat } from '../concat.js';
+import { pad } from '../pad.js';
 import { imageLayout } from '../../views/result-layout.js';
 import { specialized } from '../../jit/live-number.js';
 
@@ -119,6 +120,20 @@ export function pair(op: string, name: string, v: number | readonly number[] | u
   return p as [number, number];
 }
 
+/** Per spatial dim the padding 'same' needs in all: dilation·(kernel - 1). */
+const sameTotals = (kernel: readonly number[], dilation: readonly number[]) => kernel.map((k, d) => dilation[d]! * (k - 1));
+
+/**
+ * x with the unit 'same' padding puts on the right of each dim whose total is odd (an even
+ * dilated kernel), as PyTorch pads it; the convolution's own padding gives the even rest.
+ */
+function sameExtra(x: Tensor, kernel: readonly number[], o: ConvOptions, dilation: readonly number[]): Tensor {
+  if (o.padding !== 'same') return x;
+  const extra = sameTotals(kernel, dilation).map((t) => t % 2);
+  if (extra.every((e) => e === 0)) return x;
+  return pad(x, extra.reverse().flatMap((e) => [0, e]));
+}
+
 export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions): ConvAttrs {
   const stride = pair(op, 'stride', o.stride, [1, 1], 1);
   const dilation = pair(op, 'dilation', o.dilation, [1, 1], 1);
@@ -126,9 +141,8 @@ export function convAttrs(op: string, kernel: readonly number[], o: ConvOptions)
   if (o.padding === 'valid') padding = [0, 0];
   else if (o.padding === 'same') {
     if (stride.some((s) => s !== 1)) throw new RangeError(`${op}: padding 'same' needs stride 1; got ${formatShape(stride)}`);
-    const total = kernel.map((k, d) => dilation[d]! * (k - 1));
-    if (total.some((t) => t % 2 !== 0)) throw new RangeError(`${op}: padding 'same' with an even (dilated) kernel ${formatShape(kernel)} would be asymmetric; pad explicitly`);
-    padding = total.map((t) => t / 2) as [number, number];
+    // an odd total's extra unit goes on the right, padded before the convolution (sameExtra)
+    padding = sameTotals(kernel, dilation).map((t) => Math.floor(t / 2)) as [number, number];
   } else padding = pair(op, 'padding', o.padding, [0, 0], 0);
   const groups = specialized(o.groups ?? 1);
   if (!Number.isInteger(groups) || groups < 1) throw new RangeError(`${op}: groups must be a positive integer; got ${JSON.stringify(groups)}`);
@@ -174,7 +188,7 @@ export function conv2d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null 
   if (!(weight instanceof Tensor) || weight.ndim !== 4) throw new RangeError(`conv2d: weight must be a 4-D tensor [O, C/groups, kh, kw]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
   const attrs = convAttrs('conv2d', weight.shape.slice(2), opts);
   // channels-last in, channels-last out (PyTorch's CPU kernels follow the input or the weight)
-  return imageLayout([x, weight], batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [b, weight], attrs), opts.bias, 2)));
+  return imageLayout([x, weight], batched('conv2d', x, 4, (b) => withBias('conv2d', apply(conv2dOp, [sameExtra(b, weight.shape.slice(2), opts, attrs.dilation), weight], attrs), opts.bias, 2)));
 }
 
 /**
@@ -194,5 +208,5 @@ export function conv1d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null 
   const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one(opts.padding, 0);
   const attrs = convAttrs('conv1d', [1, weight.shape[2]!], { ...opts, stride: one(opts.stride, 1), dilation: one(opts.dilation, 1), padding });
   return batched('conv1d', x, 3, (b) =>
-    withBias('conv1d', apply(conv2dOp, [b.unsqueeze(2), weight.unsqueeze(2)], attrs).squeeze(2), opts.bias, 1));
+    withBias('conv1d', apply(conv2dOp, [sameExtra(b, weight.shape.slice(2), opts, attrs.dilation.slice(1)).unsqueeze(2), weight.unsqueeze(2)], attrs).squeeze(2), opts.bias, 1));
 }

@@ -24,8 +24,8 @@ export interface LeakyReluOptions {
 }
 
 /**
- * x for x > 0, negativeSlope·x otherwise (torch.nn.functional.leaky_relu); its gradient at 0
- * is negativeSlope.
+ * x for x > 0, negativeSlope·x otherwise (torch.nn.functional.leaky_relu; the slope by position
+ * or by name); its gradient at 0 is negativeSlope.
  * @example tpu.nn.functional.leakyRelu(x, { negativeSlope: 0.2 })
  * @example tpu.nn.functional.leakyRelu(tpu.tensor([-1, 2]), 0.3) // [-0.3, 2]
  */
@@ -101,7 +101,7 @@ function clampedAtBounds(op: string, x: Tensor, lo: number, hi: number): Tensor 
  * x clamped to [minVal, maxVal] (torch.nn.functional.hardtanh); the gradient is 0 at the bounds.
  * @example tpu.nn.functional.hardtanh(x, { minVal: -2, maxVal: 2 })
  */
-export function hardtanh(x: Tensor, ...args: [minVal?: number, maxVal?: number] | [HardtanhOptions]): Tensor {
+export function hardtanh(x: Tensor, ...args: [minVal?: number, maxVal?: number, options?: HardtanhOptions] | [HardtanhOptions]): Tensor {
   const o = byPosition<HardtanhOptions>('hardtanh', args, ['minVal', 'maxVal']);
   const lo = numberOption('hardtanh', 'minVal', o.minVal, -1);
   const hi = numberOption('hardtanh', 'maxVal', o.maxVal, 1);

@@ -31,7 +31,7 @@ function softplusOf(v: Tensor, beta: number, threshold: number): Tensor {
  * log(1 + e^(beta·x)) / beta, x itself where beta·x > threshold (torch.nn.functional.softplus).
  * @example tpu.nn.functional.softplus(x, { beta: 2, threshold: 10 })
  */
-export function softplus(x: Tensor, ...args: [beta?: number, threshold?: number] | [SoftplusOptions]): Tensor {
+export function softplus(x: Tensor, ...args: [beta?: number, threshold?: number, options?: SoftplusOptions] | [SoftplusOptions]): Tensor {
   const o = byPosition<SoftplusOptions>('softplus', args, ['beta', 'threshold']);
   const beta = numberOption('softplus', 'beta', o.beta, 1);
   const threshold = numberOption('softplus', 'threshold', o.threshold, 20);
