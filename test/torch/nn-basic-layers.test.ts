@@ -132,6 +132,10 @@ describe('the new layers and functions name bad arguments', () => {
     expect(() => new nn.Conv1d(3, 4, 3, { groups: 2 })).toThrow(/Conv1d: inChannels 3 and outChannels 4 must both be divisible by groups 2/);
     expect(() => new nn.Conv1d(2, 3, [3, 3] as never)).toThrow(/Conv1d: kernelSize must be one integer or 1 of them; got \[3,3\]/);
     expect(() => new nn.Conv1d(2, 3, 3, { padding_mode: 'zeros' } as never)).toThrow(/nn\.Conv1d: unknown option 'padding_mode'/);
+    // PyTorch refuses these too; the second value was silently dropped
+    expect(() => F.conv1d(tpu.ones([1, 2, 5]), tpu.ones([3, 2, 3]), { padding: [1, 2] })).toThrow(/conv1d: padding must be an integer or a list of 1; got \[1,2\]/);
+    expect(() => F.conv1d(tpu.ones([1, 2, 5]), tpu.ones([3, 2, 3]), { stride: [1, 2], dilation: [1] })).toThrow(/conv1d: stride must be an integer or a list of 1; got \[1,2\]/);
+    expect(() => new nn.Conv1d(2, 3, 3, { dilation: [2, 2] }).forward(tpu.ones([1, 2, 9]))).toThrow(/conv1d: dilation must be an integer or a list of 1; got \[2,2\]/);
     expect(() => new nn.RMSNorm(4, { elementwise_affine: false } as never)).toThrow(/nn\.RMSNorm: unknown option 'elementwise_affine' \(did you mean 'elementwiseAffine'\?\)/);
     expect(() => new nn.RMSNorm(0)).toThrow(/nn\.RMSNorm: normalizedShape\[0\] must be a positive integer; got 0/);
     expect(() => new nn.RMSNorm(4, 'small' as never)).toThrow(/nn\.RMSNorm: eps must be a number; got string "small"/);

@@ -201,12 +201,14 @@ export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | null, opts?: Om
 export function conv1d(x: Tensor, weight: Tensor, biasOrOptions?: Tensor | null | ConvOptions, rest?: Omit<ConvOptions, 'bias'>): Tensor {
   const opts = convOptions('conv1d', biasOrOptions, rest, CONV_KEYS);
   if (!(weight instanceof Tensor) || weight.ndim !== 3) throw new RangeError(`conv1d: weight must be a 3-D tensor [O, C/groups, k]; got ${weight instanceof Tensor ? formatShape(weight.shape) : typeof weight}`);
-  const one = (given: number | readonly number[] | undefined, fallback: number) => {
+  // the height of 1 gets the fallback; the length its one value (PyTorch refuses a list of two)
+  const one = (name: string, given: number | readonly number[] | undefined, fallback: number) => {
     const v = specialized(given);
+    if (Array.isArray(v) && v.length !== 1) throw new RangeError(`conv1d: ${name} must be an integer or a list of 1; got ${JSON.stringify(v)}`);
     return [fallback, typeof v === 'number' ? v : v === undefined ? fallback : v[0]!];
   };
-  const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one(opts.padding, 0);
-  const attrs = convAttrs('conv1d', [1, weight.shape[2]!], { ...opts, stride: one(opts.stride, 1), dilation: one(opts.dilation, 1), padding });
+  const padding = opts.padding === 'valid' || opts.padding === 'same' ? opts.padding : one('padding', opts.padding, 0);
+  const attrs = convAttrs('conv1d', [1, weight.shape[2]!], { ...opts, stride: one('stride', opts.stride, 1), dilation: one('dilation', opts.dilation, 1), padding });
   return batched('conv1d', x, 3, (b) =>
     withBias('conv1d', apply(conv2dOp, [sameExtra(b, weight.shape.slice(2), opts, attrs.dilation.slice(1)).unsqueeze(2), weight.unsqueeze(2)], attrs).squeeze(2), opts.bias, 1));
 }
