@@ -19,44 +19,12 @@ export class CellBindings {
     return this.declared.has(name);
   }
 
-  /**
-   * The `let` that declares the names not yet declared, for the end of a script whose evaluation
-   * runs no cell code (a steppable cell's makes its generator): its own script, one more compile
-   * and run a cell, is then not needed. Empty when none is fresh or one is no identifier.
-   */
-  declarationFor(names: Iterable<string>): { names: string[]; text: string } {
-    const fresh = this.fresh(names);
-    if (!fresh.length || !fresh.every((name) => IDENTIFIER.test(name))) return { names: [], text: '' };
-    return { names: fresh, text: `\n;let ${fresh.join(', ')};` };
-  }
-
-  /**
-   * Runs `script`, which ends with `declarationFor(...)`'s text for `names`, and counts them
-   * declared; undefined, having run nothing, when one was declared meanwhile (another piece of the
-   * cell) or the script scope refuses one: the caller then runs the script without it.
-   */
-  runDeclaring(script: vm.Script, names: readonly string[]): { value: unknown } | undefined {
-    if (names.some((name) => this.declared.has(name))) return undefined;
-    let value: unknown;
-    try {
-      value = script.runInContext(this.context);
-    } catch {
-      return undefined; // refused while the script was set up, before any of it ran
-    }
-    for (const name of names) this.declared.add(name);
-    return { value };
-  }
-
   /** Declares the names not yet declared, in one script; one the script scope refuses stays a global property. */
   declare(names: Iterable<string>): void {
-    const fresh = this.fresh(names);
+    const fresh = [...new Set(names)].filter((name) => !this.declared.has(name));
     if (!fresh.length) return;
     // A refused name fails the whole script before it binds anything: then each goes alone.
     if (fresh.length === 1 || !this.bind(fresh)) for (const name of fresh) this.bind([name]);
-  }
-
-  private fresh(names: Iterable<string>): string[] {
-    return [...new Set(names)].filter((name) => !this.declared.has(name));
   }
 
   /** Runs `let a, b;`; false when the script scope refuses it. */

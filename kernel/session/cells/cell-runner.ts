@@ -59,22 +59,14 @@ export class CellRunner {
       throw new CellCompileError(sourceErrorInfo('SyntaxError', place.displayName, place.cellSource, compiled.syntaxErrors));
     }
     this.maps.register(fileName, compiled.positions, place.cellSource);
-    // Evaluating a steppable script only makes the generator function (no cell code runs): it may
-    // end with the `let` of the names it declares, and bind them itself.
-    const declaration = compiled.steppable ? this.bindings.declarationFor(compiled.declaredNames) : { names: [], text: '' };
-    const script = new vm.Script(compiled.javascript + declaration.text, { filename: fileName });
+    const script = new vm.Script(compiled.javascript, { filename: fileName });
     return async () => {
-      if (!compiled.steppable) {
-        // Declared names are bound first, so the cell's strict-mode assignments find them.
-        this.bindings.declare(compiled.declaredNames);
-        return this.step(() => script.runInContext(this.context) as unknown);
-      }
-      // No breakOnSigint run for the generator's making: each of those starts and joins a watchdog thread.
-      const made = declaration.names.length ? this.bindings.runDeclaring(script, declaration.names) : undefined;
-      // Else the names go in a script of their own first, and the cell's script without the `let`.
-      if (!made) this.bindings.declare(compiled.declaredNames);
-      const plain = made || !declaration.names.length ? script : new vm.Script(compiled.javascript, { filename: fileName });
-      const generator = (made ? made.value : plain.runInContext(this.context)) as () => Generator<unknown, unknown, unknown>;
+      // Declared names are bound first, so the cell's strict-mode assignments find them.
+      this.bindings.declare(compiled.declaredNames);
+      if (!compiled.steppable) return this.step(() => script.runInContext(this.context) as unknown);
+      // Evaluating a steppable script only makes the generator function (no cell code runs), so it
+      // needs no breakOnSigint run: each of those starts and joins a watchdog thread.
+      const generator = script.runInContext(this.context) as () => Generator<unknown, unknown, unknown>;
       return this.drive(generator(), this.signal());
     };
   }
