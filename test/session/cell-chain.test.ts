@@ -217,6 +217,29 @@ describe('a quiet spell after the chain ended', () => {
   }));
 });
 
+describe('a long chain', () => {
+  it('keeps every cell on the chain past 200 cells with no quiet spell, then makes the new program in one', () => withService(tmp('aged'), async (session, chained) => {
+    const rebases = vi.spyOn(CellChain.prototype, 'rebase');
+    try {
+      checkAndRecord(session, 'const a0: number = 0;'); // makes the first program
+      const before = chained().length;
+      for (let i = 1; i <= 230; i++) expect(checkAndRecord(session, `const a${i}: number = a${i - 1} + 1;`)).toEqual([]);
+      // names of the first and the latest cells, and a spelling suggestion among them, as a new program gives them
+      expect(session.diagnostics('const s: string = a3 + a230;').map((p) => p.code)).toEqual([2322]);
+      expect(session.diagnostics('a230_').map((p) => p.message)).toEqual(["Cannot find name 'a230_'. Did you mean 'a230'?"]);
+      expect(chained().slice(before).every(Boolean)).toBe(true);
+      expect(rebases).toHaveBeenCalledTimes(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the quiet spell is 500 ms
+      expect(rebases).toHaveBeenCalledTimes(2);
+      const after = chained().length;
+      expect(session.diagnostics('const s: string = a230;').map((p) => p.code)).toEqual([2322]);
+      expect(chained().slice(after)).toEqual([true]);
+    } finally {
+      rebases.mockRestore();
+    }
+  }));
+});
+
 describe('where the chain could be stale, a new program answers', () => {
   const run = (cells: string[], cwd = tmp('stale')) => withService(cwd, (session) => cells.map((cell) => checkAndRecord(session, cell)));
 

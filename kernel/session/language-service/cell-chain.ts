@@ -66,15 +66,90 @@ interface ChainedCell extends CheckedCell {
 /** A cell that may import (or name `import(...)`): module resolution needs a program, which a chained cell has not. */
 export const MAY_IMPORT = /\b(import|require)\b/;
 /**
- * A new program every so many chained cells: the checker keeps what it learnt of each, and each
- * cell's scope holds the names of the cells before it (memory grows with the square of the chain).
+ * After so many chained cells a new program is made in the next quiet spell (`aged`): the checker
+ * keeps what it learnt of each chained cell, which a program's history files hold more compactly.
  */
-const CHAIN_LIMIT = 200;
+const CHAIN_AGE = 200;
+/**
+ * ... and on the path of the next cell after this many, when no quiet spell came: each chained
+ * cell's tree stays alive with the checker (memory grows with the chain, not with its square:
+ * earlier names are read from one shared map, `ChainScope`).
+ */
+const CHAIN_LIMIT = 2_000;
+
+/** A name a chained cell declared, and where on the chain (the count of cells linked before it). */
+interface LinkedName {
+  symbol: ts.Symbol;
+  place: number;
+}
+
+/** The names of the cells linked on the chain: by name, and each cell's in its binder's order. */
+interface LinkedNames {
+  byName: Map<string, LinkedName>;
+  byCell: (readonly string[])[];
+}
+
+const noLinkedNames = (): LinkedNames => ({ byName: new Map(), byCell: [] });
+
+/**
+ * A chained cell's scope: its own top-level names, then those of the cells linked before it, read
+ * from the chain's one map up to the cell's place (not copied into each cell: copying made every
+ * cell's bind cost the length of the chain). TypeScript looks names up with `get`; it lists a
+ * scope (spelling suggestions, "Did you mean 'x'?") rarely, so listing walks the earlier cells,
+ * the latest first, as the copies were ordered.
+ */
+class ChainScope extends Map<string, ts.Symbol> {
+  constructor(own: ReadonlyMap<string, ts.Symbol>, private readonly linked: LinkedNames, private readonly place: number) {
+    super(own);
+  }
+
+  override get(name: string): ts.Symbol | undefined {
+    return super.get(name) ?? this.earlier(name);
+  }
+
+  override has(name: string): boolean {
+    return super.has(name) || this.earlier(name) !== undefined;
+  }
+
+  override get size(): number {
+    return [...this.entries()].length;
+  }
+
+  override *entries(): MapIterator<[string, ts.Symbol]> {
+    yield* super.entries();
+    for (let cell = Math.min(this.place, this.linked.byCell.length) - 1; cell >= 0; cell--) {
+      for (const name of this.linked.byCell[cell]!) {
+        if (!super.has(name)) yield [name, this.linked.byName.get(name)!.symbol];
+      }
+    }
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, ts.Symbol]> {
+    return this.entries();
+  }
+
+  override *keys(): MapIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  override *values(): MapIterator<ts.Symbol> {
+    for (const [, symbol] of this.entries()) yield symbol;
+  }
+
+  override forEach(callback: (symbol: ts.Symbol, name: string, map: Map<string, ts.Symbol>) => void, thisArg?: unknown): void {
+    for (const [name, symbol] of this.entries()) callback.call(thisArg, symbol, name, this);
+  }
+
+  private earlier(name: string): ts.Symbol | undefined {
+    const linked = this.linked.byName.get(name);
+    return linked && linked.place < this.place ? linked.symbol : undefined;
+  }
+}
 
 export class CellChain {
   private base: { checker: CheckerInternals; options: ts.CompilerOptions; internals: ChainInternals; parseOptions: ts.CreateSourceFileOptions } | undefined;
   /** Top-level names of the cells executed since the base, the latest declaration of each. */
-  private names = new Map<string, ts.Symbol>();
+  private names = noLinkedNames();
   private links = 0;
   private files = 0;
   private last: { text: string; cell: ChainedCell } | undefined;
@@ -89,6 +164,11 @@ export class CellChain {
   /** Whether cells can be checked on the chain (a base program is set). */
   get based(): boolean {
     return this.base !== undefined;
+  }
+
+  /** Whether the chain is long enough for a new program in the next quiet spell. */
+  get aged(): boolean {
+    return this.links + this.pending.length >= CHAIN_AGE;
   }
 
   /** A program holding every executed cell in its history: later cells are checked on its checker. */
@@ -108,7 +188,7 @@ export class CellChain {
   /** Forgets the base: the service is making a new program, which re-parses the base's changed files in place. */
   drop(): void {
     this.base = undefined;
-    this.names = new Map();
+    this.names = noLinkedNames();
     this.links = 0;
     this.last = undefined;
     this.pending = [];
@@ -152,7 +232,9 @@ export class CellChain {
     const ts = typescript();
     const shadowsGlobal = bound.ownNames.some((name) => bound.checker.resolveName(ts.unescapeLeadingUnderscores(name as ts.__String), undefined, ts.SymbolFlags.All, false));
     if (shadowsGlobal) return this.drop();
-    this.names = bound.file.locals;
+    const place = this.names.byCell.length; // seen by the cells bound after this one
+    this.names.byCell.push(bound.ownNames);
+    for (const name of bound.ownNames) this.names.byName.set(name, { symbol: bound.file.locals.get(name)!, place });
   }
 
   private linkPending(): void {
@@ -186,7 +268,7 @@ export class CellChain {
     if (!chainable(file)) return undefined;
     internals.bindSourceFile(file, base.options);
     const ownNames = [...file.locals.keys()];
-    for (const [name, symbol] of this.names) if (!file.locals.has(name)) file.locals.set(name, symbol);
+    file.locals = new ChainScope(file.locals, this.names, this.names.byCell.length);
     const checker = base.checker;
     return { file, checker, ownNames, diagnostics: () => [...file.parseDiagnostics, ...file.bindDiagnostics, ...checker.getDiagnostics(file)] };
   }

@@ -72,8 +72,8 @@ export class LazyLanguageService {
     this.built?.setHistory(this.history.texts, changed);
     this.chain.record(source, fresh, checked);
     // In a quiet spell: the service's first build, or a new program for the chain once it ended
-    // (a cell declared a name again), so the next cell does not wait for one.
-    if (this.warmsUp && !this.warmUp && !(this.built && this.chain.based)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
+    // (a cell declared a name again) or aged, so the next cell does not wait for one.
+    if (this.warmsUp && !this.warmUp && !(this.built && this.chain.based && !this.chain.aged)) this.scheduleWarmUp(WARM_UP_QUIET_MS);
   }
 
   /**
@@ -84,7 +84,11 @@ export class LazyLanguageService {
     this.warmUp = setTimeout(() => {
       const quietFor = performance.now() - this.lastCellAt;
       if (this.busy() || quietFor < WARM_UP_QUIET_MS) this.scheduleWarmUp(WARM_UP_QUIET_MS - (this.busy() ? 0 : quietFor));
-      else (this.warmUp = undefined), this.diagnostics('');
+      else {
+        this.warmUp = undefined;
+        if (this.chain.aged) this.chain.drop();
+        this.diagnostics('');
+      }
     }, delay);
     this.warmUp.unref();
   }
