@@ -245,7 +245,7 @@ describe.each(MODES)('%s mode', (mode) => {
     expect(() => F.layerNorm(x, [3], { weight: tpu.ones([2]) })).toThrow('layerNorm: weight must be a tensor of shape [3]; got [2]');
     expect(() => F.conv2d(tpu.ones([1, 3, 4, 4]), tpu.ones([2, 2, 3, 3]))).toThrow('conv2d: weight [2, 2, 3, 3] with groups=1 expects 2 input channels; the input [1, 3, 4, 4] has 3');
     expect(() => F.conv2d(tpu.ones([1, 2, 2, 2]), tpu.ones([1, 2, 3, 3]))).toThrow('conv2d: the kernel 3x3 (dilated) is larger than the padded input [1, 2, 2, 2]');
-    expect(() => F.conv2d(tpu.ones([1, 2, 4, 4]), tpu.ones([1, 2, 2, 2]), { padding: 'same' })).toThrow(/conv2d: padding 'same' with an even \(dilated\) kernel \[2, 2\]/);
+    expect(() => F.conv2d(tpu.ones([1, 2, 4, 4]), tpu.ones([1, 2, 2, 2]), { padding: 'same', stride: 2 })).toThrow(/conv2d: padding 'same' needs stride 1/);
     expect(() => F.maxPool2d(x, 2)).toThrow('maxPool2d: input must be [N, C, H, W] or [C, H, W]; got [2, 3]');
     expect(() => F.maxPool2d(tpu.ones([1, 1, 4, 4]), 2, { ceilMode: true } as never)).toThrow("maxPool2d: ceilMode: true is not supported, only PyTorch's default false");
     // PyTorch's defaults of the options not implemented are accepted: F.max_pool2d(x, 2, ceil_mode=False)
