@@ -38,8 +38,11 @@ export class ParameterDict extends Module {
 
   /** Its parameters in insertion order (parameters(), namedParameters(), stateDict()). */
   protected override ownValues(): [string, Parameter][] {
-    const own = new Map(super.ownValues());
-    return this.keyList().filter((k) => own.has(k)).map((k) => [k, own.get(k)!]);
+    const own = super.ownValues();
+    const rank = new Map(this.keyList().map((k, i) => [k, i]));
+    // anything else the module holds (a DTensor once parallelized) after them, in property order
+    const at = ([k]: [string, Parameter]) => rank.get(k) ?? rank.size;
+    return own.sort((a, b) => at(a) - at(b));
   }
 
   get(key: string): Tensor | undefined {
