@@ -1,5 +1,6 @@
 // interpolate's bicubic and nearest-exact modes, recomputeScaleFactor and antialias, and
 // nn.Upsample with them, against PyTorch 2.13 (values and gradients), traced by tpu.compile too.
+import { describe, expect, it } from 'vitest';
 import { tpu } from 'tpu-kernel/runtime';
 import { f32, grads, seq, torchTier, uniform, type TorchCase } from './torch-tier.js';
 
@@ -37,3 +38,13 @@ const cases: TorchCase[] = [
 ];
 
 torchTier('interpolate modes, recomputeScaleFactor and antialias against PyTorch', cases, { compile: true });
+
+describe('interpolate names bad options', () => {
+  it('a mode it lacks, a misspelt option and a value of the wrong type', () => {
+    const x = tpu.ones([1, 1, 4, 4]);
+    expect(() => F.interpolate(x, { size: 2, mode: 'area' as never })).toThrow(`interpolate: mode must be one of 'nearest', 'nearest-exact', 'linear', 'bilinear', 'bicubic'; got "area"`);
+    expect(() => F.interpolate(x, { size: 2, mode: 'bilinear', antiAlias: true } as never)).toThrow(/interpolate: unknown option 'antiAlias'/);
+    expect(() => F.interpolate(x, { size: 2, mode: 'bicubic', antialias: 'yes' as never })).toThrow('interpolate: antialias must be a boolean; got "yes"');
+    expect(() => F.interpolate(x, { size: 2, mode: 'nearest-exact', alignCorners: true })).toThrow("interpolate: alignCorners only applies to modes 'linear', 'bilinear' and 'bicubic'; got mode 'nearest-exact'");
+  });
+});
