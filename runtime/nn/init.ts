@@ -13,9 +13,12 @@ export function uniformParameter(shape: number[], bound: number, dtype: DType): 
   return t.requiresGrad_();
 }
 
-/** A leaf parameter ~ N(0, 1). */
-export function normalParameter(shape: number[], dtype: DType): Tensor {
-  return randn(shape, { dtype }).requiresGrad_();
+/** A leaf parameter ~ N(0, std²). */
+export function normalParameter(shape: number[], dtype: DType, std = 1): Tensor {
+  if (std === 1) return randn(shape, { dtype }).requiresGrad_();
+  const t = noGrad(() => randn(shape).mul(std).to(dtype));
+  materialize(t, 'parameter initialization');
+  return t.requiresGrad_();
 }
 
 export function constantParameter(shape: number[], value: number, dtype: DType): Tensor {

@@ -72,7 +72,7 @@ export abstract class Module {
    * parameters (an activation kept by forward, `this.hidden = h`) is neither a parameter nor
    * a buffer, as in PyTorch, where only registered ones are.
    */
-  private ownValues(): [string, Parameter][] {
+  protected ownValues(): [string, Parameter][] {
     return Object.entries(this).filter((e): e is [string, Parameter] =>
       e[1] instanceof DTensor || (e[1] instanceof Tensor && e[1]._gradNode === null));
   }

@@ -7,7 +7,9 @@ import { byPosition } from '../options.js';
 import { linear } from '../ops/linalg.js';
 import { Module } from './module.js';
 import { Linear } from './linear.js';
-import { constantParameter, uniformParameter } from './init.js';
+import { constantParameter, normalParameter, uniformParameter } from './init.js';
+import { concat } from '../ops/concat.js';
+import { filled } from '../ops/constant.js';
 import { zeros_ } from './init-functions.js';
 import { positiveInt } from './checks.js';
 import { layerArguments } from './layer-arguments.js';
@@ -21,9 +23,9 @@ export interface MultiheadAttentionOptions {
   dropout?: number;
   /** Biases on the input and output projections (default true). */
   bias?: boolean;
-  /** PyTorch's add_bias_kv: not supported (false only). */
+  /** A learned key and value (biasK, biasV [1, 1, E]) appended to every sequence's keys and values (PyTorch's add_bias_kv; default false). */
   addBiasKv?: boolean;
-  /** PyTorch's add_zero_attn: not supported (false only). */
+  /** A key and value of zeros appended after the projections (PyTorch's add_zero_attn; default false). */
   addZeroAttn?: boolean;
   /** Features of key (default embedDim). */
   kdim?: number | null;
@@ -70,6 +72,7 @@ export class MultiheadAttention extends Module {
   readonly vdim: number;
   readonly dropout: number;
   readonly batchFirst: boolean;
+  readonly addZeroAttn: boolean;
   // declared in PyTorch's order of registration, which stateDict() follows
   inProjWeight: Tensor | null = null;
   qProjWeight: Tensor | null = null;
@@ -77,6 +80,9 @@ export class MultiheadAttention extends Module {
   vProjWeight: Tensor | null = null;
   inProjBias: Tensor | null = null;
   outProj: Linear;
+  /** addBiasKv's learned key and value [1, 1, E] (PyTorch's bias_k, bias_v). */
+  biasK: Tensor | null = null;
+  biasV: Tensor | null = null;
 
   constructor(embedDim: number, numHeads: number, ...rest: (number | boolean | null | undefined | MultiheadAttentionLayerOptions)[]) {
     super();
@@ -86,10 +92,7 @@ export class MultiheadAttention extends Module {
     positiveInt(OP, 'numHeads', o.numHeads);
     const E = o.embedDim!;
     if (E % o.numHeads! !== 0) throw new RangeError(`${OP}: embedDim must be divisible by numHeads; got embedDim ${E}, numHeads ${o.numHeads}`);
-    for (const name of ['addBiasKv', 'addZeroAttn'] as const) {
-      if (o[name]) throw new TypeError(`${OP}: ${name} is not supported; leave it false`);
-    }
-    for (const name of ['bias', 'batchFirst'] as const) checkBoolean(name, o[name]);
+    for (const name of ['bias', 'batchFirst', 'addBiasKv', 'addZeroAttn'] as const) checkBoolean(name, o[name]);
     const dropout = o.dropout ?? 0;
     if (typeof dropout !== 'number' || !(dropout >= 0 && dropout <= 1)) throw new RangeError(`${OP}: dropout must be a probability in [0, 1]; got ${describeValue(dropout)}`);
     this.embedDim = E;
@@ -101,6 +104,7 @@ export class MultiheadAttention extends Module {
     positiveInt(OP, 'vdim', this.vdim);
     this.dropout = dropout;
     this.batchFirst = o.batchFirst ?? false;
+    this.addZeroAttn = o.addZeroAttn ?? false;
     const dtype = o.dtype ?? 'float32';
     // xavier_uniform_ as PyTorch initializes them: U(±√(6 / (fanIn + fanOut)))
     const xavier = (rows: number, cols: number) => uniformParameter([rows, cols], Math.sqrt(6 / (rows + cols)), dtype);
@@ -114,6 +118,11 @@ export class MultiheadAttention extends Module {
     if (bias) this.inProjBias = constantParameter([3 * E], 0, dtype);
     this.outProj = new Linear(E, E, { bias, dtype });
     if (this.outProj.bias) zeros_(this.outProj.bias);
+    if (o.addBiasKv) {
+      // xavier_normal_ of [1, 1, E]: N(0, 2 / (E + E))
+      this.biasK = normalParameter([1, 1, E], dtype, Math.sqrt(1 / E));
+      this.biasV = normalParameter([1, 1, E], dtype, Math.sqrt(1 / E));
+    }
   }
 
   /**
@@ -130,6 +139,9 @@ export class MultiheadAttention extends Module {
     const [N, L] = q.shape as [number, number, number];
     const S = k.shape[1]!;
     const sizes: AttentionSizes = { batch: N, heads: this.numHeads, targetLength: L, sourceLength: S, batched };
+    // the keys addBiasKv and addZeroAttn append, which every mask lets every query attend
+    const extra = (this.biasK ? 1 : 0) + (this.addZeroAttn ? 1 : 0);
+    const padded = (m: Tensor) => (extra === 0 ? m : concat([m, filled(OP, [...m.shape.slice(0, -1), extra], m.dtype === 'bool' ? false : 0, m.dtype)], -1));
     const masks: Tensor[] = [];
     const keyPadding = o.keyPaddingMask ?? null;
     const attnMask = o.attnMask ?? null;
@@ -137,14 +149,16 @@ export class MultiheadAttention extends Module {
     if (attnMask !== null) {
       const checked = attnMaskFor(OP, attnMask, sizes);
       // PyTorch's SDPA path takes the hint for the mask itself
-      masks.push(o.isCausal && keyPadding === null && !needWeights ? causalMask(OP, sizes) : checked);
+      // (the causal mask over all S + extra keys, as PyTorch's scaled_dot_product_attention makes it)
+      masks.push(o.isCausal && keyPadding === null && !needWeights ? causalMask(OP, { ...sizes, sourceLength: S + extra }) : padded(checked));
     }
-    if (keyPadding !== null) masks.push(keyPaddingMaskFor(OP, keyPadding, sizes));
-    const [qp, kp, vp] = this.project(q, k, v, query === key && key === value);
+    if (keyPadding !== null) masks.push(padded(keyPaddingMaskFor(OP, keyPadding, sizes)));
+    const [qp, kp, vp] = this.appendedKeys(...this.project(q, k, v, query === key && key === value) as [Tensor, Tensor, Tensor]);
     const heads = (t: Tensor, length: number) => t.reshape([N, length, this.numHeads, this.headDim]).transpose(1, 2);
+    const keys = S + extra;
     const dropoutP = this.training ? this.dropout : 0;
-    const weights = attentionProbabilities(heads(qp, L), heads(kp, S), { masks, safe: !needWeights, dropoutP });
-    const attended = weights.matmul(heads(vp, S)).transpose(1, 2).reshape([N, L, this.embedDim]);
+    const weights = attentionProbabilities(heads(qp, L), heads(kp, keys), { masks, safe: !needWeights, dropoutP });
+    const attended = weights.matmul(heads(vp, keys)).transpose(1, 2).reshape([N, L, this.embedDim]);
     const out = this.outProj.forward(attended);
     const output = !batched ? out.squeeze(0) : this.batchFirst ? out : out.transpose(0, 1);
     if (!needWeights) return [output, null];
@@ -173,6 +187,20 @@ export class MultiheadAttention extends Module {
       throw new RangeError(`${OP}: query ${formatShape(query.shape)}, key ${formatShape(key.shape)} and value ${formatShape(value.shape)} must share the batch size N, key and value the length S (layout ${layout})`);
     }
     return { q, k, v, batched };
+  }
+
+  /** Projected q, k, v [N, L or S, E] with addBiasKv's key and value and addZeroAttn's zeros appended to k and v, as PyTorch appends them. */
+  private appendedKeys(q: Tensor, k: Tensor, v: Tensor): [Tensor, Tensor, Tensor] {
+    const [N, , E] = k.shape as [number, number, number];
+    if (this.biasK && this.biasV) {
+      k = concat([k, this.biasK.expand([N, 1, E])], 1);
+      v = concat([v, this.biasV.expand([N, 1, E])], 1);
+    }
+    if (this.addZeroAttn) {
+      k = concat([k, filled(OP, [N, 1, E], 0, k.dtype)], 1);
+      v = concat([v, filled(OP, [N, 1, E], 0, v.dtype)], 1);
+    }
+    return [q, k, v];
   }
 
   /** The input projections; self-attention (one tensor for all three) takes one matmul. */

@@ -1,10 +1,13 @@
 // nn.ParameterDict: tensors by name, held as the module's own properties as PyTorch registers
 // them (so parameters(), stateDict() under their keys, to() and copies see them as any layer's);
 // a key that names another member of the module is refused, as PyTorch's "attribute already exists".
+// Its keys are listed in insertion order, as Python's dict (JS would list integer-like own
+// properties, '0', '1', first), so the order is kept in an array of keys; an object's keys are
+// inserted sorted, as PyTorch's update sorts a plain dict's.
 import { Tensor } from '../tensor.js';
 import { noteReplacement } from '../jit/trace-record.js';
 import { isOptions } from '../options.js';
-import { Module } from './module.js';
+import { Module, type Parameter } from './module.js';
 import { asParameter } from './parameter-list.js';
 import { describeValue } from '../distributed/describe-value.js';
 
@@ -15,7 +18,9 @@ import { describeValue } from '../distributed/describe-value.js';
  * @example const scales = new tpu.nn.ParameterDict({ a: tpu.ones([3]), b: tpu.zeros([2]) }); Object.keys(scales.stateDict()) // ['a', 'b']
  */
 export class ParameterDict extends Module {
-  /** From an object of tensors or [key, tensor] pairs. */
+  private readonly keyOrder: string[] = [];
+
+  /** From an object of tensors (inserted by sorted key, as PyTorch does a dict's) or [key, tensor] pairs (in their order). */
   constructor(values: Record<string, Tensor> | Iterable<readonly [string, Tensor]> = {}) {
     super();
     this.update(values);
@@ -26,7 +31,18 @@ export class ParameterDict extends Module {
   }
 
   private keyList(): string[] {
-    return Object.entries(this).filter(([, v]) => v instanceof Tensor).map(([k]) => k);
+    // a tensor assigned as a property (dict.name = t) comes after the ones set through set()
+    const assigned = Object.keys(this).filter((k) => this.has(k) && !this.keyOrder.includes(k));
+    return [...this.keyOrder.filter((k) => this.has(k)), ...assigned];
+  }
+
+  /** Its parameters in insertion order (parameters(), namedParameters(), stateDict()). */
+  protected override ownValues(): [string, Parameter][] {
+    const own = super.ownValues();
+    const rank = new Map(this.keyList().map((k, i) => [k, i]));
+    // anything else the module holds (a DTensor once parallelized) after them, in property order
+    const at = ([k]: [string, Parameter]) => rank.get(k) ?? rank.size;
+    return own.sort((a, b) => at(a) - at(b));
   }
 
   get(key: string): Tensor | undefined {
@@ -44,6 +60,7 @@ export class ParameterDict extends Module {
     }
     if (key in this && !this.has(key)) throw new TypeError(`nn.ParameterDict: key '${key}' names a member of the module (PyTorch: attribute '${key}' already exists); pick another key`);
     (this as unknown as Record<string, Tensor>)[key] = asParameter('nn.ParameterDict', value, `'${key}'`);
+    if (!this.keyOrder.includes(key)) this.keyOrder.push(key);
     return this;
   }
 
@@ -52,6 +69,7 @@ export class ParameterDict extends Module {
     const p = this.get(key);
     if (p === undefined) throw new RangeError(`nn.ParameterDict.pop: no parameter '${key}'; keys: ${this.keyList().join(', ') || 'none'}`);
     delete (this as unknown as Record<string, Tensor>)[key];
+    this.keyOrder.splice(this.keyOrder.indexOf(key), 1);
     noteReplacement(); // a tpu.compile trace may have captured it
     return p;
   }
@@ -63,7 +81,8 @@ export class ParameterDict extends Module {
   /** Adds or replaces parameters: an object of tensors, a ParameterDict or [key, tensor] pairs. */
   update(values: Record<string, Tensor> | Iterable<readonly [string, Tensor]>): this {
     const pairs = values instanceof ParameterDict ? values.items()
-      : isOptions(values) ? Object.entries(values)
+      // PyTorch's update sorts a plain dict's keys (an OrderedDict's and pairs' keep their order)
+      : isOptions(values) ? Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         : values !== null && typeof values === 'object' && Symbol.iterator in values ? values : undefined;
     if (pairs === undefined) throw new TypeError(`nn.ParameterDict: values must be an object of tensors or [key, tensor] pairs; got ${describeValue(values)}`);
     for (const pair of pairs) {

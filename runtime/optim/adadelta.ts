@@ -1,12 +1,13 @@
 // Adadelta (torch.optim.Adadelta), per param group: each step is the gradient scaled by the
 // ratio of the running root mean squares of past steps and of gradients (units of the
 // parameter), times lr; L2 weight decay and maximize.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface AdadeltaOptions {
-  lr?: number;
+export interface AdadeltaOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   rho?: number;
   eps?: number;
   weightDecay?: number;
@@ -14,7 +15,7 @@ export interface AdadeltaOptions {
 }
 
 /** Adadelta's hyperparameters, in its options and in each param group. */
-export type AdadeltaHyperparameters = Required<AdadeltaOptions>;
+export type AdadeltaHyperparameters = Required<Omit<AdadeltaOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'rho', 'eps', 'weightDecay', 'maximize'] as const;
 
@@ -40,7 +41,7 @@ export class Adadelta extends Optimizer<AdadeltaHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<AdadeltaHyperparameters>, options: AdadeltaOptions = {}) {
-    const o = readOptions<AdadeltaOptions>('Adadelta', options, [...KEYS]);
+    const o = readOptimizerOptions<AdadeltaOptions>('Adadelta', options, KEYS, ['foreach', 'capturable', 'differentiable']);
     super(params, 'Adadelta', checkAdadelta('Adadelta', '', { lr: o.lr ?? 1, rho: o.rho ?? 0.9, eps: o.eps ?? 1e-6, weightDecay: o.weightDecay ?? 0, maximize: o.maximize ?? false }));
   }
 

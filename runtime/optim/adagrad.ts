@@ -3,12 +3,13 @@
 // and maximize. As in PyTorch, every sum starts at the constructor's initialAccumulatorValue
 // (a group's value is kept in the group, not used), made with the optimizer: its stateDict()
 // lists every parameter at step 0 before the first step, as PyTorch's.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface AdagradOptions {
-  lr?: number;
+export interface AdagradOptions extends Pick<ImplementationOptions, 'foreach' | 'differentiable' | 'fused'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   lrDecay?: number;
   weightDecay?: number;
   initialAccumulatorValue?: number;
@@ -17,7 +18,7 @@ export interface AdagradOptions {
 }
 
 /** Adagrad's hyperparameters, in its options and in each param group. */
-export type AdagradHyperparameters = Required<AdagradOptions>;
+export type AdagradHyperparameters = Required<Omit<AdagradOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'lrDecay', 'weightDecay', 'initialAccumulatorValue', 'eps', 'maximize'] as const;
 const NUMBERS = ['lr', 'lrDecay', 'weightDecay', 'initialAccumulatorValue', 'eps'] as const;
@@ -42,7 +43,7 @@ export class Adagrad extends Optimizer<AdagradHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<AdagradHyperparameters>, options: AdagradOptions = {}) {
-    const o = readOptions<AdagradOptions>('Adagrad', options, [...KEYS]);
+    const o = readOptimizerOptions<AdagradOptions>('Adagrad', options, KEYS, ['foreach', 'differentiable', 'fused']);
     super(params, 'Adagrad', checkAdagrad('Adagrad', '', {
       // PyTorch's order of a group's keys
       lr: o.lr ?? 1e-2, lrDecay: o.lrDecay ?? 0, eps: o.eps ?? 1e-10, weightDecay: o.weightDecay ?? 0,

@@ -2,12 +2,13 @@
 // torch.optim, per param group, with AMSGrad (the largest second moment so far) and maximize.
 // Bias corrections are live numbers of the parameter's step count (PyTorch's per-parameter
 // `step`): scalar program inputs, re-read on every step and every tpu.compile replay.
-import { readOptions } from '../options.js';
-import type { Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface AdamOptions {
-  lr?: number;
+export interface AdamOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable' | 'fused'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   betas?: readonly [number, number];
   eps?: number;
   weightDecay?: number;
@@ -16,7 +17,7 @@ export interface AdamOptions {
 }
 
 /** Adam's and AdamW's hyperparameters, in their options and in each param group. */
-export type AdamHyperparameters = Required<AdamOptions>;
+export type AdamHyperparameters = Required<Omit<AdamOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'amsgrad', 'maximize'] as const;
 
@@ -54,7 +55,9 @@ export class Adam extends Optimizer<AdamHyperparameters> {
 
   constructor(params: ParamsOrGroups<AdamHyperparameters>, options: AdamOptions = {}, decoupled = false) {
     const name = decoupled ? 'AdamW' : 'Adam';
-    const o = readOptions<AdamOptions>(name, options, [...KEYS]);
+    // PyTorch's foreach kernels read a tensor lr only when capturable
+    if (options.lr instanceof Tensor && options.foreach === true && options.capturable !== true) throw new TypeError(`${name}: lr as a tensor needs capturable: true with foreach: true (PyTorch: "lr as a Tensor is not supported for capturable=False and foreach=True")`);
+    const o = readOptimizerOptions<AdamOptions>(name, options, KEYS, ['foreach', 'capturable', 'differentiable', 'fused']);
     super(params, name, checkAdam(name, '', { lr: o.lr ?? 1e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? (decoupled ? 0.01 : 0), amsgrad: o.amsgrad ?? false, maximize: o.maximize ?? false }));
     this.decoupled = decoupled;
   }

@@ -1,12 +1,13 @@
 // Adamax (torch.optim.Adamax), per param group: Adam with the infinity norm, the step divided
 // by the largest of the decayed past |gradient|s, with L2 weight decay and maximize.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { checkBetas } from './adam.js';
 import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface AdamaxOptions {
-  lr?: number;
+export interface AdamaxOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   betas?: readonly [number, number];
   eps?: number;
   weightDecay?: number;
@@ -14,7 +15,7 @@ export interface AdamaxOptions {
 }
 
 /** Adamax's hyperparameters, in its options and in each param group. */
-export type AdamaxHyperparameters = Required<AdamaxOptions>;
+export type AdamaxHyperparameters = Required<Omit<AdamaxOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'maximize'] as const;
 
@@ -40,7 +41,7 @@ export class Adamax extends Optimizer<AdamaxHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<AdamaxHyperparameters>, options: AdamaxOptions = {}) {
-    const o = readOptions<AdamaxOptions>('Adamax', options, [...KEYS]);
+    const o = readOptimizerOptions<AdamaxOptions>('Adamax', options, KEYS, ['foreach', 'capturable', 'differentiable']);
     super(params, 'Adamax', checkAdamax('Adamax', '', { lr: o.lr ?? 2e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? 0, maximize: o.maximize ?? false }));
   }
 

@@ -3,13 +3,14 @@
 // weight decay, and maximize. The product of the μ's is kept on the host, rounded to float32 at
 // each step as PyTorch's float32 mu_product state is; it follows from the step count, so the
 // stateDict holds no muProduct.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { checkBetas } from './adam.js';
 import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface NAdamOptions {
-  lr?: number;
+export interface NAdamOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   betas?: readonly [number, number];
   eps?: number;
   weightDecay?: number;
@@ -19,7 +20,7 @@ export interface NAdamOptions {
 }
 
 /** NAdam's hyperparameters, in its options and in each param group. */
-export type NAdamHyperparameters = Required<NAdamOptions>;
+export type NAdamHyperparameters = Required<Omit<NAdamOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'momentumDecay', 'decoupledWeightDecay', 'maximize'] as const;
 
@@ -68,7 +69,7 @@ export class NAdam extends Optimizer<NAdamHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<NAdamHyperparameters>, options: NAdamOptions = {}) {
-    const o = readOptions<NAdamOptions>('NAdam', options, [...KEYS]);
+    const o = readOptimizerOptions<NAdamOptions>('NAdam', options, KEYS, ['foreach', 'capturable', 'differentiable']);
     super(params, 'NAdam', checkNAdam('NAdam', '', {
       lr: o.lr ?? 2e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? 0,
       momentumDecay: o.momentumDecay ?? 4e-3, decoupledWeightDecay: o.decoupledWeightDecay ?? false, maximize: o.maximize ?? false,

@@ -26,6 +26,7 @@ import { isParameter } from '../nn/registered-parameters.js';
 import { convertInPlace } from '../views/convert-in-place.js';
 import { dtensorState, statePieces } from './dtensor-state.js';
 import { isOptions, readOptions } from '../options.js';
+import { lrNumber } from './optimizer-options.js';
 import { installHints } from '../snake-case-hints.js';
 
 /** Hyperparameters every optimizer has. */
@@ -44,7 +45,7 @@ export interface Hyperparameters {
 export type ParamGroup<H extends Hyperparameters = Hyperparameters> = H & { params: (Tensor | DTensor)[]; initialLr?: number };
 
 /** A param group as given to the constructor or addParamGroup: its parameters, and options overriding the optimizer's. */
-export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Partial<H> & { params: Iterable<Tensor | DTensor> | Tensor | DTensor };
+export type ParamGroupOptions<H extends Hyperparameters = Hyperparameters> = Omit<Partial<H>, 'lr'> & { lr?: number | Tensor; params: Iterable<Tensor | DTensor> | Tensor | DTensor };
 
 /** An optimizer's stateDict(): per-parameter state by index, and the groups' hyperparameters with their parameters' indices. */
 export interface OptimizerStateDict {
@@ -101,7 +102,7 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
 
   #addGroup(group: ParamGroupOptions<H>, where: string): void {
     const keys = Object.keys(this.defaults) as (keyof H & string)[];
-    readOptions<ParamGroupOptions<H>>(`${this.name} ${where.slice(0, -1) || 'group'}`, group, ['params', ...keys]);
+    readOptions<Record<string, unknown>>(`${this.name} ${where.slice(0, -1) || 'group'}`, group, ['params', ...keys]);
     if (!('params' in group)) throw new TypeError(`${this.name}: ${where}params is missing: a param group is { params: [...tensors], ...options }`);
     const listed = group.params instanceof Tensor || group.params instanceof DTensor ? [group.params] : group.params;
     if (listed === null || typeof listed !== 'object' || !(Symbol.iterator in listed)) {
@@ -121,7 +122,8 @@ export abstract class Optimizer<H extends Hyperparameters = Hyperparameters> {
       if (other >= 0) throw new Error(`${this.name}: ${at} is already in paramGroups[${other}]: a parameter may be in one group only`);
     });
     const values: H = { ...this.defaults };
-    for (const k of keys) if (group[k] !== undefined) values[k] = group[k] as H[typeof k];
+    const given = group as Partial<Record<keyof H, unknown>>;
+    for (const k of keys) if (given[k] !== undefined) values[k] = (k === 'lr' ? lrNumber(this.name, where, given[k]) : given[k]) as H[typeof k];
     // each group its own betas array: writing one group's must not change the others'
     for (const k of keys) if (Array.isArray(values[k])) values[k] = [...(values[k] as unknown[])] as H[typeof k];
     this.checkGroup(values, where);

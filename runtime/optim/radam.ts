@@ -1,13 +1,14 @@
 // RAdam (torch.optim.RAdam), per param group: Adam whose adaptive step is rectified by the
 // variance of its second moment's estimate, and plain momentum SGD while that variance is
 // intractable (ρ_t ≤ 5, the first steps); L2 or decoupled weight decay, and maximize.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { checkBetas } from './adam.js';
 import { aliasOfOnlyGroup, checkGroupValues, checkHyper, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface RAdamOptions {
-  lr?: number;
+export interface RAdamOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   betas?: readonly [number, number];
   eps?: number;
   weightDecay?: number;
@@ -16,7 +17,7 @@ export interface RAdamOptions {
 }
 
 /** RAdam's hyperparameters, in its options and in each param group. */
-export type RAdamHyperparameters = Required<RAdamOptions>;
+export type RAdamHyperparameters = Required<Omit<RAdamOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'betas', 'eps', 'weightDecay', 'decoupledWeightDecay', 'maximize'] as const;
 
@@ -44,7 +45,7 @@ export class RAdam extends Optimizer<RAdamHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<RAdamHyperparameters>, options: RAdamOptions = {}) {
-    const o = readOptions<RAdamOptions>('RAdam', options, [...KEYS]);
+    const o = readOptimizerOptions<RAdamOptions>('RAdam', options, KEYS, ['foreach', 'capturable', 'differentiable']);
     super(params, 'RAdam', checkRAdam('RAdam', '', {
       lr: o.lr ?? 1e-3, betas: o.betas ?? [0.9, 0.999], eps: o.eps ?? 1e-8, weightDecay: o.weightDecay ?? 0,
       decoupledWeightDecay: o.decoupledWeightDecay ?? false, maximize: o.maximize ?? false,

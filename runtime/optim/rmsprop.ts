@@ -1,12 +1,13 @@
 // RMSprop (torch.optim.RMSprop), per param group: the gradient divided by the root of a running
 // mean of its square (centered: minus the square of its running mean), with optional momentum,
 // L2 weight decay and maximize.
-import { readOptions } from '../options.js';
 import type { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface RMSpropOptions {
-  lr?: number;
+export interface RMSpropOptions extends Pick<ImplementationOptions, 'foreach' | 'capturable' | 'differentiable'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   alpha?: number;
   eps?: number;
   weightDecay?: number;
@@ -16,7 +17,7 @@ export interface RMSpropOptions {
 }
 
 /** RMSprop's hyperparameters, in its options and in each param group. */
-export type RMSpropHyperparameters = Required<RMSpropOptions>;
+export type RMSpropHyperparameters = Required<Omit<RMSpropOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'momentum', 'alpha', 'eps', 'centered', 'weightDecay', 'maximize'] as const;
 const NUMBERS = ['lr', 'alpha', 'eps', 'weightDecay', 'momentum'] as const;
@@ -43,7 +44,7 @@ export class RMSprop extends Optimizer<RMSpropHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<RMSpropHyperparameters>, options: RMSpropOptions = {}) {
-    const o = readOptions<RMSpropOptions>('RMSprop', options, [...KEYS]);
+    const o = readOptimizerOptions<RMSpropOptions>('RMSprop', options, KEYS, ['foreach', 'capturable', 'differentiable']);
     super(params, 'RMSprop', checkRMSprop('RMSprop', '', {
       // PyTorch's order of a group's keys
       lr: o.lr ?? 1e-2, momentum: o.momentum ?? 0, alpha: o.alpha ?? 0.99, eps: o.eps ?? 1e-8,

@@ -1,11 +1,12 @@
 // SGD with momentum, dampening, Nesterov, weight decay and maximize (torch.optim.SGD's update), per param group.
-import { readOptions } from '../options.js';
 import { numberValue } from '../jit/live-number.js';
 import type { Tensor } from '../tensor.js';
 import { aliasOfOnlyGroup, checkGroupValues, Optimizer, type ParamGroup, type ParamsOrGroups } from './optimizer.js';
+import { readOptimizerOptions, type ImplementationOption, type ImplementationOptions } from './optimizer-options.js';
 
-export interface SGDOptions {
-  lr?: number;
+export interface SGDOptions extends Pick<ImplementationOptions, 'foreach' | 'differentiable' | 'fused'> {
+  /** A number, or a one-element tensor (its value at construction), as PyTorch accepts. */
+  lr?: number | Tensor;
   momentum?: number;
   dampening?: number;
   weightDecay?: number;
@@ -14,7 +15,7 @@ export interface SGDOptions {
 }
 
 /** SGD's hyperparameters, in its options and in each param group. */
-export type SGDHyperparameters = Required<SGDOptions>;
+export type SGDHyperparameters = Required<Omit<SGDOptions, 'lr' | ImplementationOption>> & { lr: number };
 
 const KEYS = ['lr', 'momentum', 'dampening', 'weightDecay', 'nesterov', 'maximize'] as const;
 
@@ -46,7 +47,7 @@ export class SGD extends Optimizer<SGDHyperparameters> {
   declare maximize: boolean;
 
   constructor(params: ParamsOrGroups<SGDHyperparameters>, options: SGDOptions = {}) {
-    const o = readOptions<SGDOptions>('SGD', options, [...KEYS]);
+    const o = readOptimizerOptions<SGDOptions>('SGD', options, KEYS, ['foreach', 'differentiable', 'fused']);
     super(params, 'SGD', checkSGD('SGD', '', { lr: o.lr ?? 1e-3, momentum: o.momentum ?? 0, dampening: o.dampening ?? 0, weightDecay: o.weightDecay ?? 0, nesterov: o.nesterov ?? false, maximize: o.maximize ?? false }));
   }
 

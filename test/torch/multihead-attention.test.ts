@@ -1,7 +1,7 @@
 // tpu.nn.MultiheadAttention against PyTorch 2.13's torch.nn.MultiheadAttention given the same
 // weights: outputs and attention weights seq-first and batch-first, self- and cross-attention,
 // bool and float attnMask (2-D and 3-D) and keyPaddingMask, the isCausal hint, unbatched inputs,
-// kdim/vdim, no bias, dropout off in eval(), gradients w.r.t. the input and every parameter, in
+// kdim/vdim, no bias, addBiasKv and addZeroAttn, dropout off in eval(), gradients w.r.t. the input and every parameter, in
 // debug, strict and fused mode and under tpu.compile; its stateDict keys are PyTorch's; bad
 // shapes are named.
 import { describe, expect, it } from 'vitest';
@@ -111,15 +111,61 @@ const cases: TorchCase[] = [
       '((out * torch.arange(24).reshape(3, 2, 4).float()).sum() + (w * torch.arange(24).reshape(2, 3, 4).float()).sum()).backward()',
       'result = [x0.grad] + [p.grad for p in m.parameters()]'].join('\n'),
   },
+  {
+    name: 'addBiasKv and addZeroAttn by position: self-attention with weights',
+    inputs: [Q],
+    js: (q) => pair(mha(4, 2, 0, true, true, true).forward(q!, q!, q!)),
+    py: pyMha('4, 2, 0.0, True, True, True', 'x0, x0, x0'),
+  },
+  {
+    name: 'addBiasKv, batch-first cross-attention with a bool attnMask and keyPaddingMask, weights per head',
+    inputs: [Q, K, V, BOOL_MASK, PADDING],
+    js: (q, k, v, a, p) => pair(mha(4, 2, { addBiasKv: true, batchFirst: true }).forward(q!.transpose(0, 1), k!.transpose(0, 1), v!.transpose(0, 1), { attnMask: a, keyPaddingMask: p, averageAttnWeights: false })),
+    py: pyMha('4, 2, add_bias_kv=True, batch_first=True', 'x0.transpose(0, 1), x1.transpose(0, 1), x2.transpose(0, 1), attn_mask=x3, key_padding_mask=x4, average_attn_weights=False'),
+  },
+  {
+    name: 'addZeroAttn with a 3-D float attnMask and a float keyPaddingMask, kdim and vdim',
+    inputs: [Q, uniform([4, 2, 3], 5), uniform([4, 2, 5], 6), MASK_3D, FLOAT_PADDING],
+    js: (q, k, v, a, p) => pair(mha(4, 2, { addZeroAttn: true, kdim: 3, vdim: 5 }).forward(q!, k!, v!, { attnMask: a, keyPaddingMask: p })),
+    py: pyMha('4, 2, add_zero_attn=True, kdim=3, vdim=5', 'x0, x1, x2, attn_mask=x3, key_padding_mask=x4'),
+  },
+  {
+    name: 'addBiasKv and addZeroAttn: unbatched, and the isCausal hint without weights',
+    inputs: [Q, CAUSAL],
+    js: (q, c) => {
+      const m = mha(4, 2, { addBiasKv: true, addZeroAttn: true });
+      const x = q!.select(1, 0);
+      return [...pair(m.forward(x, x, x)), m.forward(q!, q!, q!, { attnMask: c, isCausal: true, needWeights: false })[0]];
+    },
+    py: ['m = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True)', SAME_WEIGHTS_PY, 'm.eval()',
+      'x = x0[:, 0]', 'result = list(m(x, x, x)) + [m(x0, x0, x0, attn_mask=x1, is_causal=True, need_weights=False)[0]]'].join('\n'),
+  },
+  {
+    name: 'addBiasKv and addZeroAttn: gradients w.r.t. the query and every parameter, biasK and biasV too',
+    inputs: [Q, K, V, PADDING],
+    rtol: 1e-4,
+    atol: 1e-5,
+    js: (q, k, v, p) => {
+      const m = mha(4, 2, { addBiasKv: true, addZeroAttn: true });
+      q!.requiresGrad_();
+      const [out, w] = m.forward(q!, k!, v!, { keyPaddingMask: p });
+      out.mul(tpu.arange(24).reshape([3, 2, 4]).to('float32')).sum().add(w!.mul(tpu.arange(36).reshape([2, 3, 6]).to('float32')).sum()).backward();
+      return [q!.grad!, ...m.parameters().map((t) => (t as Tensor).grad!)];
+    },
+    py: ['m = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True)', SAME_WEIGHTS_PY, 'm.eval()', 'x0.requires_grad_()', 'out, w = m(x0, x1, x2, key_padding_mask=x3)',
+      '((out * torch.arange(24).reshape(3, 2, 4).float()).sum() + (w * torch.arange(36).reshape(2, 3, 6).float()).sum()).backward()',
+      'result = [x0.grad] + [p.grad for p in m.parameters()]'].join('\n'),
+  },
 ];
 
 torchTier('tpu.nn.MultiheadAttention follows torch.nn.MultiheadAttention', cases, { compile: true });
 
 describe('tpu.nn.MultiheadAttention', () => {
   it("names its parameters as PyTorch's, in its order", () => {
-    const [packed, separate] = torchKeys('torch.nn.MultiheadAttention(4, 2)', 'torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=5, bias=False)');
+    const [packed, separate, biasKv] = torchKeys('torch.nn.MultiheadAttention(4, 2)', 'torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=5, bias=False)', 'torch.nn.MultiheadAttention(4, 2, add_bias_kv=True, kdim=3)');
     expect(Object.keys(new nn.MultiheadAttention(4, 2).stateDict())).toEqual(packed);
     expect(Object.keys(new nn.MultiheadAttention(4, 2, { kdim: 3, vdim: 5, bias: false }).stateDict())).toEqual(separate);
+    expect(Object.keys(new nn.MultiheadAttention(4, 2, { addBiasKv: true, kdim: 3 }).stateDict())).toEqual(biasKv);
   }, 180_000);
 
   it("initializes as PyTorch's: xavier-uniform input projection, zero biases", async () => {
@@ -130,6 +176,15 @@ describe('tpu.nn.MultiheadAttention', () => {
     expect(Math.max(...w.map(Math.abs))).toBeGreaterThan(0.8 * bound);
     expect(Array.from(await m.inProjBias!.data())).toEqual(new Array(24).fill(0));
     expect(Array.from(await m.outProj.bias!.data())).toEqual(new Array(8).fill(0));
+    // addBiasKv's biasK, biasV [1, 1, E]: xavier_normal_, std √(2 / (E + E)) = 1/8 for E = 64
+    const kv = new nn.MultiheadAttention(64, 4, { addBiasKv: true });
+    for (const t of [kv.biasK!, kv.biasV!]) {
+      expect(t.shape).toEqual([1, 1, 64]);
+      const values = Array.from(await t.data());
+      const std = Math.sqrt(values.reduce((a, x) => a + x * x, 0) / values.length);
+      expect(std).toBeGreaterThan(0.125 * 0.7);
+      expect(std).toBeLessThan(0.125 * 1.3);
+    }
   });
 
   it('drops attention weights out in training mode only', async () => {
@@ -147,7 +202,7 @@ describe('tpu.nn.MultiheadAttention', () => {
     const m = new nn.MultiheadAttention(4, 2);
     const x = tpu.zeros([3, 2, 4]);
     expect(() => new nn.MultiheadAttention(6, 4)).toThrow(/nn\.MultiheadAttention: embedDim must be divisible by numHeads; got embedDim 6, numHeads 4/);
-    expect(() => new nn.MultiheadAttention(4, 2, { addBiasKv: true })).toThrow(/addBiasKv is not supported/);
+    expect(() => new nn.MultiheadAttention(4, 2, { addZeroAttn: 1 as never })).toThrow(/nn\.MultiheadAttention: addZeroAttn must be a boolean; got number 1/);
     expect(() => new nn.MultiheadAttention(4, 2, { batch_first: true } as never)).toThrow(/unknown option 'batch_first' \(did you mean 'batchFirst'\?\)/);
     expect(() => m.forward(tpu.zeros([3, 2, 5]), x, x)).toThrow(/query must have embedDim = 4 features \(its last dim, layout \[L, N, E\]\); got \[3, 2, 5\]/);
     expect(() => m.forward(x, tpu.zeros([3, 4]), x)).toThrow(/key must be 3-D as query \[3, 2, 4\] is; got \[3, 4\]/);

@@ -144,7 +144,9 @@ describe('the new layers and functions name bad arguments', () => {
     expect(() => new nn.GLU(0.5)).toThrow(/nn\.GLU: dim must be an integer; got 0.5/);
     expect(() => new nn.Threshold(0.5 as never)).toThrow(/nn\.Threshold: value is required/);
     expect(() => new nn.Upsample()).toThrow(/nn\.Upsample: give exactly one of size and scaleFactor/);
-    expect(() => new nn.Upsample({ scaleFactor: 2, mode: 'bicubic' as never })).toThrow(/nn\.Upsample: mode must be 'nearest', 'linear' or 'bilinear'; got "bicubic"/);
+    expect(() => new nn.Upsample({ scaleFactor: 2, mode: 'area' as never })).toThrow(/nn\.Upsample: mode must be one of 'nearest', 'nearest-exact', 'linear', 'bilinear', 'bicubic'; got "area"/);
+    expect(() => new nn.Upsample({ scaleFactor: 2, antialias: true } as never)).toThrow(/nn\.Upsample: unknown option 'antialias'/);
+    expect(() => new nn.Upsample({ scaleFactor: 2, recomputeScaleFactor: 1 as never })).toThrow(/nn\.Upsample: recomputeScaleFactor must be a boolean; got 1/);
     expect(() => new nn.Hardshrink({ lambda: 1 } as never)).toThrow(/nn\.Hardshrink: unknown option 'lambda'/);
   });
 

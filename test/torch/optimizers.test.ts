@@ -1,39 +1,7 @@
 // Optimizer steps against torch.optim: three steps on the same loss, the weights after each, every option.
-import { tpu, type Tensor } from 'tpu-kernel/runtime';
-import { f32, torchTier, type TorchCase } from './torch-tier.js';
-
-const P = f32([1.5, -2, 0.25, 3]);
-const T = f32([0.5, 1, -1, 2]);
-
-/** `count` (3) steps of an optimizer on Σ (p - t)² · (1 + p²) (a gradient that changes with p). */
-function steps(name: string, make: (p: Tensor) => { zeroGrad(): void; step(): void }, pyOpt: string, count = 3): TorchCase {
-  return {
-    name,
-    inputs: [P, T],
-    js: (p0, t) => {
-      const p = p0.detach().requiresGrad_();
-      const opt = make(p);
-      const snaps: Tensor[] = [];
-      for (let i = 0; i < count; i++) {
-        opt.zeroGrad();
-        p.sub(t).square().mul(p.square().add(1)).sum().backward();
-        opt.step();
-        snaps.push(p.detach().clone());
-      }
-      return snaps;
-    },
-    py: [
-      'p = x0.clone().requires_grad_()',
-      `opt = ${pyOpt}`,
-      'result = []',
-      `for _ in range(${count}):`,
-      '    opt.zero_grad()',
-      '    ((p - x1) ** 2 * (p ** 2 + 1)).sum().backward()',
-      '    opt.step()',
-      '    result.append(p.detach().clone())',
-    ].join('\n'),
-  };
-}
+import { tpu } from 'tpu-kernel/runtime';
+import { torchTier, type TorchCase } from './torch-tier.js';
+import { steps } from './optimizer-steps.js';
 
 const { optim } = tpu;
 const cases: TorchCase[] = [

@@ -24,7 +24,7 @@ describe('optimizer options', () => {
     const p = tpu.zeros([2], { requiresGrad: true });
     expect(() => new optim.Adagrad([p], { initial_accumulator_value: 0.1 } as never)).toThrow(/Adagrad: unknown option 'initial_accumulator_value'/);
     expect(() => new optim.RMSprop([p], { momentom: 0.9 } as never)).toThrow(/RMSprop: unknown option 'momentom'/);
-    expect(() => new optim.Adam([p], { amsgrad: true, foreach: true } as never)).toThrow(/Adam: unknown option 'foreach'/);
+    expect(() => new optim.Adam([p], { amsgrad: true, forEach: true } as never)).toThrow(/Adam: unknown option 'forEach'/);
   });
 
   it('a bad value set on a group between steps is an error at the next step, naming the group', () => {
