@@ -80,7 +80,7 @@ export const functional = {
   tril: ops.tril, triu: ops.triu, gather: ops.gather, indexSelect: ops.indexSelect, scatterAdd: ops.scatterAdd, scatter: ops.scatter, scatterReduce: ops.scatterReduce, maskedScatter: ops.maskedScatter,
   take: ops.take, takeAlongDim: ops.takeAlongDim, indexAdd: ops.indexAdd, indexCopy: ops.indexCopy, indexFill: ops.indexFill, indexPut: ops.indexPut, repeatInterleave: ops.repeatInterleave,
   maskedFill: ops.maskedFill, maskedSelect: ops.maskedSelect, nonzero: ops.nonzero, countNonzero: ops.countNonzero, searchsorted: ops.searchsorted, bucketize: ops.bucketize, bincount: ops.bincount, histc: ops.histc, unique: ops.unique, uniqueConsecutive: ops.uniqueConsecutive, argwhere: ops.argwhere, squeeze: ops.squeeze, unsqueeze: ops.unsqueeze, flatten: ops.flatten, unflatten: ops.unflatten,
-  movedim: ops.movedim, reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
+  movedim: ops.movedim, moveaxis: method('moveaxis'), reshape: listForm('reshape', 'shape', -1), permute: listForm('permute', 'dims'), transpose: method('transpose'),
   softmax: ops.softmax, logSoftmax: ops.logSoftmax,
 };
 

@@ -96,7 +96,7 @@ type OpForms = 'zerosLike' | 'onesLike' | 'fullLike' | 'emptyLike' | 'randLike' 
 type MethodForms = 'exp' | 'log' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'square' | 'abs' | 'sign' | 'neg' | 'sin' | 'cos'
   | 'tanh' | 'sigmoid' | 'erf' | 'floor' | 'ceil' | 'round' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'logicalAnd'
   | 'logicalOr' | 'logicalXor' | 'logicalNot' | 'sum' | 'mean' | 'prod' | 'amax' | 'amin' | 'argmax' | 'argmin' | 'any'
-  | 'all' | 'transpose' | 't' | 'swapaxes' | 'swapdims' | 'unbind' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
+  | 'all' | 'transpose' | 't' | 'swapaxes' | 'swapdims' | 'moveaxis' | 'unbind' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh'
   | 'log2' | 'log10' | 'frac' | 'absolute' | 'sgn' | 'bitwiseNot' | 'erfinv' | 'lgamma' | 'digamma';
 /** tpu.exp(x) for x.exp(): the Tensor method with the tensor first (its doc comment kept). */
 type FunctionalForms<M extends keyof Tensor> = {

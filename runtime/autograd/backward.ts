@@ -26,6 +26,8 @@ export interface BackwardOptions {
   retainGraph?: boolean;
   /** A graph of the gradients for second derivatives: not supported, true is an error. */
   createGraph?: boolean;
+  /** backward() only: the tensors whose .grad gets the gradient (PyTorch's inputs=); others are left as they are. */
+  inputs?: Tensor | readonly Tensor[];
 }
 
 /** PyTorch's create_graph=True: gradients are computed outside autograd here, so they have no graph to differentiate again. */

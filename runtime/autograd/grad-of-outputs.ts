@@ -23,11 +23,11 @@ export interface AutogradGradOptions {
 
 const WHO = 'tpu.autograd.grad';
 
-function tensorList(value: unknown, name: string): Tensor[] {
+export function tensorList(value: unknown, name: string, who = WHO): Tensor[] {
   const list = value instanceof Tensor ? [value] : Array.isArray(value) ? value : null;
-  if (list === null) throw new TypeError(`${WHO}: ${name} must be a tensor or an array of tensors; got ${describeValue(value)}`);
+  if (list === null) throw new TypeError(`${who}: ${name} must be a tensor or an array of tensors; got ${describeValue(value)}`);
   list.forEach((t, i) => {
-    if (!(t instanceof Tensor)) throw new TypeError(`${WHO}: ${name}[${i}] must be a tensor; got ${describeValue(t)}`);
+    if (!(t instanceof Tensor)) throw new TypeError(`${who}: ${name}[${i}] must be a tensor; got ${describeValue(t)}`);
   });
   return list as Tensor[];
 }

@@ -4,6 +4,7 @@ import { keep } from '../scope.js';
 import { freshen, Tensor } from '../tensor.js';
 import { gradients, refuseCreateGraph, type BackwardOptions } from './backward.js';
 import { runGradReducers } from './grad-reducers.js';
+import { tensorList } from './grad-of-outputs.js';
 import { noGrad } from './grad-mode.js';
 import { startsRequiringGrad } from './grad-clock.js';
 import { recordDetach } from './past-values.js';
@@ -70,7 +71,7 @@ export function setRequiresGrad(t: Tensor, on: boolean, who: string): Tensor {
 
 /** root.backward(): adds d(root)/d(leaf) to each leaf's .grad. */
 function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options: BackwardOptions): void {
-  const grads = gradients(root, gradient, 'backward', options);
+  const grads = gradients(root, gradient, 'backward', options, options.inputs === undefined ? undefined : backwardInputs(options.inputs));
   noGrad(() => runGradReducers(grads));
   for (const [leaf, g] of grads) {
     // Like PyTorch: gradients add up across backward calls until zeroGrad().
@@ -89,6 +90,16 @@ function accumulateGradients(root: Tensor, gradient: Tensor | undefined, options
   }
 }
 
+/** backward's inputs: tensors that require grad, at least one (PyTorch's checks). */
+function backwardInputs(inputs: unknown): Set<Tensor> {
+  const list = tensorList(inputs, 'inputs', 'backward');
+  if (list.length === 0) throw new RangeError('backward: inputs must hold at least one tensor (leave it out for every leaf)');
+  list.forEach((t, i) => {
+    if (!t.requiresGrad) throw new Error(`backward: inputs[${i}] (${t.describe()}) does not require grad, so it has no gradient`);
+  });
+  return new Set(list);
+}
+
 installMethods({
   requiresGrad_(on = true) {
     return setRequiresGrad(this, on, 'requiresGrad_');
@@ -103,10 +114,10 @@ installMethods({
       let o: BackwardOptions;
       if (isOptions(gradient)) {
         if (options !== undefined) throw new TypeError('backward: give the options once: backward({ gradient, retainGraph }) or backward(gradient, { retainGraph })');
-        ({ gradient: g, ...o } = readOptions<BackwardOptions & { gradient?: Tensor }>('backward', gradient, ['gradient', 'retainGraph', 'createGraph']));
+        ({ gradient: g, ...o } = readOptions<BackwardOptions & { gradient?: Tensor }>('backward', gradient, ['gradient', 'retainGraph', 'createGraph', 'inputs']));
       } else {
         g = gradient as Tensor | undefined;
-        o = readOptions<BackwardOptions>('backward', options, ['retainGraph', 'createGraph']);
+        o = readOptions<BackwardOptions>('backward', options, ['retainGraph', 'createGraph', 'inputs']);
       }
       refuseCreateGraph('backward', o.createGraph);
       accumulateGradients(this, g, o);

@@ -75,7 +75,7 @@ export const ALONG_DIMS = {
  */
 export const REPLICATED = [
   'addmm', 'baddbmm', 'argwhere', 'at', 'bincount', 'bmm', 'bucketize', 'chunk', 'diag', 'diagonal', 'diff', 'dot', 'expand',
-  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'mv', 'nonzero', 'countNonzero',
+  'flip', 'gather', 'histc', 'index', 'indexAdd', 'indexFill', 'indexSelect', 'maskedSelect', 'movedim', 'moveaxis', 'mv', 'nonzero', 'countNonzero',
   'outer', 'repeat', 'repeatInterleave', 'roll', 'scatter', 'scatterAdd', 'slice', 'split', 'take',
   'takeAlongDim', 'tile', 'trace', 'tril', 'triu', 'unbind', 'unique',
   // x.newZeros(size): the same new tensor on every chip

@@ -1,4 +1,4 @@
-// Views built on reshape/permute/expand: squeeze unsqueeze flatten movedim repeat tile.
+// Views built on reshape/permute/expand: squeeze unsqueeze flatten movedim (moveaxis) repeat tile.
 import { formatShape, normalizeDim } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { installMethods } from '../install-methods.js';
@@ -115,6 +115,11 @@ declare module '../tensor.js' {
      */
     movedim(source: number | readonly number[], destination: number | readonly number[]): Tensor;
     /**
+     * movedim's NumPy name (torch.moveaxis).
+     * @example tpu.zeros([2, 3, 4]).moveaxis(0, -1).shape // [3, 4, 2]
+     */
+    moveaxis(source: number | readonly number[], destination: number | readonly number[]): Tensor;
+    /**
      * Tiles the tensor, repeats[i] times along dim i, as integers or one array (torch.Tensor.repeat).
      * @example x.repeat([2, 1])
      */
@@ -148,6 +153,7 @@ installMethods({
   flatten(startDim, endDim) { return flatten(this, startDim, endDim); },
   unflatten(dim, sizes) { return unflatten(this, dim, sizes); },
   movedim(source, destination) { return movedim(this, source, destination); },
+  moveaxis(source, destination) { return movedim(this, source, destination); },
   repeat(...sizes) { return repeat(this, intArgs('repeat', sizes, 'sizes', 0)); },
   tile(...reps) { return tile(this, intArgs('tile', reps, 'reps', 0)); },
   expandAs(other) { return this.expand([...tensorArg('expandAs', 'other', other).shape]); },

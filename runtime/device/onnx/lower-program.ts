@@ -72,9 +72,12 @@ export function lowerToOnnx(program: Program, options: LowerOptions = {}): Lower
   };
   // A relu or a softmax of a product nothing else reads runs in the product's node, on each
   // block of it while in cache (tpu_kernel.Sgemm's epilogue): W4's forward is two nodes. The
-  // folded op's value is the node's output (an identity between them is left unread).
+  // folded op's value is the node's output (an identity between them has its name).
   const folded = (x: number, epilogue: 'relu' | 'softmax', readers: number) => {
-    const product = names[ownInput(x)]!;
+    const own = ownInput(x);
+    // an identity kept (its operand read elsewhere too) has the product's name: no fold
+    if (program.nodes[own - base]?.op === 'identity') return undefined;
+    const product = names[own]!;
     return uses.get(x) === readers && foldIntoSgemm(graph, product, epilogue) ? product : undefined;
   };
   const taken = new Set([...softmax.at.keys(), ...softmax.skip, ...(axpy?.at.keys() ?? []), ...(axpy?.skip ?? [])]);

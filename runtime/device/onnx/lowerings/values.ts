@@ -15,7 +15,10 @@ onnxLowerings.register({
     const value = ctx.cast(v!, types.inputs[0]!.dtype, dtype);
     return shapesEqual(types.inputs[0]!.shape, shape) ? value : ctx.graph.expand(value, shape);
   },
-  // ONNX Runtime removes the Identity node.
-  identity: (ctx, [x]) => ctx.graph.node('Identity', [x!]),
+  // The operand's own name, no Identity node: ONNX Runtime 1.30's basic graph optimizations
+  // broke a model whose MatMul result an Identity output and an Add of a transposed MatMul
+  // both read (a gradient cloned, then accumulated by a second backward: fused mode failed
+  // with "Node input is not a graph input"). A value output twice still gets its Identity.
+  identity: (_ctx, [x]) => x!,
   cast: (ctx, [x], { dtype }: { dtype: DType }, types) => ctx.cast(x!, types.inputs[0]!.dtype, dtype),
 });
