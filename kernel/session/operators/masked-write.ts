@@ -5,7 +5,6 @@
 // is written with where, no sync; a value per selected row needs the count, read from the mask
 // (a sync, as x[mask] reads). Built from the tensors' own ops, so gradients are theirs.
 import { METHODS } from './operator-table.js';
-import { oneSliceShape } from '../../../runtime/ops/one-slice-shape.js';
 
 /** Cells' values: the tensor branch calls the methods by name. */
 type Any = any;
@@ -30,16 +29,19 @@ export const notAValue = (what: string, v: unknown): TypeError =>
 const countOf = (mask: Any): number => mask.maskedSelect(mask).shape[0];
 
 /**
- * v without its count dim when that dim is 1 or absent (it then broadcasts to any count: the
- * runtime's oneSliceShape, as its masked put decides), else null (v has a row per selected row).
- * Its other dims must broadcast to rest, as PyTorch's.
+ * v without its count dim when that dim is 1 or absent (it then broadcasts to any count), else
+ * null (v has a row per selected row). Its other dims must broadcast to rest, as PyTorch's.
  */
 function countFree(what: string, mask: Any, rest: number[], v: Any): Any | null {
   const shape: number[] = v.shape;
-  const one = oneSliceShape(shape, rest);
-  if (one) return one.length === shape.length ? v : v.reshape(one);
-  if (shape.length === rest.length + 1 && oneSliceShape(shape.slice(1), rest)) return null;
-  throw new RangeError(`${what}: v's shape ${shapeText(shape)} does not broadcast to the selected shape ${shapeText([countOf(mask), ...rest])}`);
+  const fits = (dims: number[]) => dims.length <= rest.length && dims.every((n, i) => n === 1 || n === rest[rest.length - dims.length + i]);
+  const mismatch = () => new RangeError(`${what}: v's shape ${shapeText(shape)} does not broadcast to the selected shape ${shapeText([countOf(mask), ...rest])}`);
+  if (shape.length <= rest.length) {
+    if (!fits(shape)) throw mismatch();
+    return v;
+  }
+  if (shape.length > rest.length + 1 || !fits(shape.slice(1))) throw mismatch();
+  return shape[0] === 1 ? v.reshape(shape.slice(1)) : null;
 }
 
 /** v with a row per selected row: its first dim must be the mask's count. */
