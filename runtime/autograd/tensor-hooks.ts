@@ -10,14 +10,10 @@ import { formatShape } from '../shape.js';
 import { Tensor } from '../tensor.js';
 import { keep } from '../scope.js';
 import { installMethods } from '../install-methods.js';
+import { removableHandle, type RemovableHandle } from '../removable-handle.js';
 
 /** A gradient hook: nothing to keep the gradient, or a tensor of its shape and dtype to replace it. */
 export type GradHook = (grad: Tensor) => Tensor | void | null | undefined;
-
-/** What registerHook returns (PyTorch's RemovableHandle): remove() unregisters the hook. */
-export interface RemovableHandle {
-  remove(): void;
-}
 
 const hooks = new WeakMap<object, GradHook[]>();
 
@@ -34,16 +30,7 @@ function registerHook(t: Tensor, fn: GradHook): RemovableHandle {
   hooks.set(key, list);
   list.push(fn);
   registered++;
-  let removed = false;
-  return {
-    remove() {
-      const i = list.indexOf(fn);
-      if (removed || i < 0) return;
-      removed = true;
-      list.splice(i, 1);
-      registered--;
-    },
-  };
+  return removableHandle(list, fn, () => registered--);
 }
 
 /** t's gradient g after t's hooks; g itself when it has none. */

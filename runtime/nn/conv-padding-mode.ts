@@ -5,6 +5,8 @@
 import { formatShape } from '../shape.js';
 import { describeValue } from '../distributed/describe-value.js';
 import type { ConvOptions } from '../ops/nn/conv.js';
+import { pad } from '../ops/pad.js';
+import type { Tensor } from '../tensor.js';
 
 const MODES = ['zeros', 'reflect', 'replicate', 'circular'] as const;
 export type PaddingMode = (typeof MODES)[number];
@@ -32,12 +34,29 @@ function padAmounts(layer: string, kernel: readonly number[], o: ConvOptions): n
   return pairs.reverse().flat();
 }
 
-/**
- * The paddingMode of a conv layer's options, checked: null for 'zeros' (the convolution pads),
- * else the mode and the F.pad amounts, and the convolution's own padding becomes 0.
- */
-export function edgePadding(layer: string, kernel: readonly number[], mode: unknown, o: ConvOptions): { mode: Exclude<PaddingMode, 'zeros'>; amounts: number[] } | null {
+/** The paddingMode of a conv layer's options, checked: null for 'zeros' (the convolution pads), else the mode and the F.pad amounts. */
+function edgePadding(layer: string, kernel: readonly number[], mode: unknown, o: ConvOptions): { mode: Exclude<PaddingMode, 'zeros'>; amounts: number[] } | null {
   if (mode === undefined || mode === 'zeros') return null;
   if (!MODES.includes(mode as PaddingMode)) throw new RangeError(`${layer}: paddingMode must be one of ${MODES.map((m) => `'${m}'`).join(', ')}; got ${describeValue(mode)}`);
   return { mode: mode as Exclude<PaddingMode, 'zeros'>, amounts: padAmounts(layer, kernel, o) };
+}
+
+/**
+ * A conv layer's padding: the options its convolution gets, and for a paddingMode other than
+ * 'zeros' the input padded so first (the convolution's own padding then 0).
+ */
+export class LayerPadding {
+  readonly conv: ConvOptions;
+  private readonly edge: ReturnType<typeof edgePadding>;
+
+  constructor(layer: string, kernel: readonly number[], options: Omit<ConvOptions, 'bias'> & { bias?: unknown; dtype?: unknown; paddingMode?: PaddingMode }) {
+    const { bias: _bias, dtype: _dtype, paddingMode, ...conv } = options;
+    this.edge = edgePadding(layer, kernel, paddingMode, conv);
+    this.conv = this.edge ? { ...conv, padding: 0 } : conv;
+  }
+
+  /** x as the convolution takes it. */
+  input(x: Tensor): Tensor {
+    return this.edge ? pad(x, this.edge.amounts, { mode: this.edge.mode }) : x;
+  }
 }

@@ -4,8 +4,7 @@ import type { DType } from '../dtype.js';
 import type { Tensor } from '../tensor.js';
 import { conv1d, type ConvOptions } from '../ops/nn/conv.js';
 import { Module } from './module.js';
-import { pad } from '../ops/pad.js';
-import { edgePadding, type PaddingMode } from './conv-padding-mode.js';
+import { LayerPadding, type PaddingMode } from './conv-padding-mode.js';
 import { convParameters, kernelSizes } from './conv-parameters.js';
 import { positiveInt } from './checks.js';
 import { specializedOptions } from '../jit/live-number.js';
@@ -25,9 +24,7 @@ export class Conv1d extends Module {
   weight: Tensor;
   bias: Tensor | null;
   readonly kernelSize: [number];
-  private readonly conv: ConvOptions;
-  /** paddingMode other than 'zeros': the input padded so, then convolved with no padding. */
-  private readonly edge: ReturnType<typeof edgePadding>;
+  private readonly convPadding: LayerPadding;
 
   readonly inChannels: number;
   readonly outChannels: number;
@@ -40,14 +37,11 @@ export class Conv1d extends Module {
     this.outChannels = positiveInt('Conv1d', 'outChannels', outChannels);
     this.kernelSize = kernelSizes('Conv1d', kernelSize, 1) as [number];
     ({ weight: this.weight, bias: this.bias } = convParameters('Conv1d', this.inChannels, this.outChannels, this.kernelSize, options));
-    const { bias: _bias, dtype: _dtype, paddingMode, ...conv } = options;
-    this.edge = edgePadding('nn.Conv1d', this.kernelSize, paddingMode, conv);
-    this.conv = this.edge ? { ...conv, padding: 0 } : conv;
+    this.convPadding = new LayerPadding('nn.Conv1d', this.kernelSize, options);
   }
 
   forward(x: Tensor): Tensor {
-    const input = this.edge ? pad(x, this.edge.amounts, { mode: this.edge.mode }) : x;
-    return conv1d(input, this.weight, { ...this.conv, bias: this.bias });
+    return conv1d(this.convPadding.input(x), this.weight, { ...this.convPadding.conv, bias: this.bias });
   }
 
   protected override extraRepr(): string {

@@ -4,7 +4,7 @@
 // (`model(x)` and `model.forward(x)`, the call Sequential and the other containers make), since
 // here both are the module's call; the proxy (module-proxy.ts) hands out the hooked forward.
 import { readOptions } from '../options.js';
-import type { RemovableHandle } from '../autograd/tensor-hooks.js';
+import { removableHandle, type RemovableHandle } from '../removable-handle.js';
 
 /** Runs before forward with its arguments: nothing keeps them, an array replaces them, any other value is the one argument. */
 export type ForwardPreHook<M> = (module: M, inputs: unknown[]) => unknown;
@@ -35,16 +35,7 @@ function register<F>(who: string, module: object, kind: keyof Hooks, hook: F, op
   if (prepend) list.unshift(hook);
   else list.push(hook);
   registered++;
-  let removed = false;
-  return {
-    remove() {
-      const i = list.indexOf(hook);
-      if (removed || i < 0) return;
-      removed = true;
-      list.splice(i, 1);
-      registered--;
-    },
-  };
+  return removableHandle(list, hook, () => registered--);
 }
 
 export function registerForwardPreHook<M extends object>(module: M, hook: ForwardPreHook<M>, options?: HookOptions): RemovableHandle {

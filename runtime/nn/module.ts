@@ -14,7 +14,7 @@ import { DTensor, distributeTensor } from '../distributed/dtensor.js';
 import { describeValue } from '../distributed/describe-value.js';
 import { moduleProxy } from './module-proxy.js';
 import { registerForwardHook, registerForwardPreHook, type ForwardHook, type ForwardPreHook, type HookOptions } from './forward-hooks.js';
-import type { RemovableHandle } from '../autograd/tensor-hooks.js';
+import type { RemovableHandle } from '../removable-handle.js';
 import { isParameter, noteAssigned } from './registered-parameters.js';
 import { castModules, moduleTarget, refuseDTensors, refuseSpread, refuseUnheld } from './module-to.js';
 import type { Device } from '../device-argument.js';
